@@ -1,0 +1,74 @@
+# locklab — build, demo, test, bench. `make demo` and `make test` work on a fresh Debian
+# machine: the `deps` step installs whatever is missing.
+
+CC ?= cc
+PKGS := lua5.4 libxxhash nettle
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Imodel -Ireports -Icli
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+OPT_CFLAGS := -O2
+SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRC := $(sort $(wildcard sim/*.c model/*.c reports/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)))
+MAIN_SRC := cli/main.c
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+BENCH_SRC := $(sort $(wildcard tests/bench_*.c))
+
+OBJ := $(LIB_SRC:%.c=build/opt/%.o)
+SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=build/san/tests/%)
+BENCH_BIN := $(BENCH_SRC:tests/%.c=build/opt/tests/%)
+
+.PHONY: all deps demo test unit bench clean
+all: locklab
+
+deps:
+	@tools/deps.sh
+
+locklab: $(OBJ) build/opt/cli/main.o
+	$(CC) -o $@ $^ $(PKG_LIBS)
+
+build/san/locklab: $(SAN_OBJ) build/san/cli/main.o
+	$(CC) -fsanitize=address,undefined -o $@ $^ $(PKG_LIBS)
+
+build/opt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(OPT_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/san/tests/%: build/san/tests/%.o $(SAN_OBJ)
+	$(CC) -fsanitize=address,undefined -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+build/opt/tests/%: build/opt/tests/%.o $(OBJ)
+	$(CC) -o $@ $^ $(PKG_LIBS)
+
+# The unit tests run under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
+export ASAN_OPTIONS := halt_on_error=1:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
+
+unit: deps
+	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@tools/run-unit.sh $(TEST_BIN)
+
+test: deps
+	@$(MAKE) --no-print-directory locklab build/san/locklab $(TEST_BIN)
+	@tools/run-tests.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory locklab
+	@tools/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory locklab $(BENCH_BIN)
+	@tools/bench.sh
+
+clean:
+	rm -rf build locklab
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,59 @@
+/* main.c — the locklab command line: a table of subcommands (as git.c has), usage, and the
+ * exit-code contract (cli.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
+    { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
+};
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("locklab: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: locklab <command> [options] [args]\n"
+          "\n"
+          "locklab simulates and model-checks distributed lock protocols built on Redis.\n"
+          "\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+    fputs("\n'locklab <command> --help' tells more about a command.\n"
+          "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (!strcmp(argv[1], subcommands[i].name)) return subcommands[i].fn(argc - 1, argv + 1);
+    cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
+    return EXIT_USAGE;
+}

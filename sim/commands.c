@@ -1,0 +1,394 @@
+/* commands.c — the command table, the shared argument helpers, and the keyspace commands
+ * (DEL, EXISTS, TYPE, the EXPIRE family, TTL/PTTL, PERSIST, FLUSHALL, DBSIZE, PING, ECHO,
+ * TIME, KEYS). Arities and flags follow Redis 7.0's command table. */
+#include "commands.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script.h"
+
+#define W CMD_WRITE
+#define R CMD_READONLY
+#define NS CMD_NOSCRIPT
+#define PS CMD_PUBSUB
+#define F CMD_FAST
+
+/* Sorted by name: commands_lookup does a binary search. */
+static const command table[] = {
+    { "append", 3, W, cmd_append },
+    { "dbsize", 1, R | F, cmd_dbsize },
+    { "decr", 2, W | F, cmd_decr },
+    { "decrby", 3, W | F, cmd_decrby },
+    { "del", -2, W, cmd_del },
+    { "echo", 2, F, cmd_echo },
+    { "eval", -3, NS, cmd_eval },
+    { "eval_ro", -3, NS | R, cmd_eval_ro },
+    { "evalsha", -3, NS, cmd_evalsha },
+    { "evalsha_ro", -3, NS | R, cmd_evalsha_ro },
+    { "exists", -2, R | F, cmd_exists },
+    { "expire", -3, W | F, cmd_expire },
+    { "expireat", -3, W | F, cmd_expireat },
+    { "flushall", -1, W, cmd_flushall },
+    { "flushdb", -1, W, cmd_flushdb },
+    { "get", 2, R | F, cmd_get },
+    { "getdel", 2, W | F, cmd_getdel },
+    { "hdel", -3, W | F, cmd_hdel },
+    { "hexists", 3, R | F, cmd_hexists },
+    { "hget", 3, R | F, cmd_hget },
+    { "hgetall", 2, R, cmd_hgetall },
+    { "hincrby", 4, W | F, cmd_hincrby },
+    { "hkeys", 2, R, cmd_hkeys },
+    { "hlen", 2, R | F, cmd_hlen },
+    { "hmget", -3, R | F, cmd_hmget },
+    { "hset", -4, W | F, cmd_hset },
+    { "hsetnx", 4, W | F, cmd_hsetnx },
+    { "hvals", 2, R, cmd_hvals },
+    { "incr", 2, W | F, cmd_incr },
+    { "incrby", 3, W | F, cmd_incrby },
+    { "keys", 2, R, cmd_keys },
+    { "lindex", 3, R, cmd_lindex },
+    { "llen", 2, R | F, cmd_llen },
+    { "lpop", -2, W | F, cmd_lpop },
+    { "lpush", -3, W | F, cmd_lpush },
+    { "lrange", 4, R, cmd_lrange },
+    { "lrem", 4, W, cmd_lrem },
+    { "lset", 4, W, cmd_lset },
+    { "ltrim", 4, W, cmd_ltrim },
+    { "mget", -2, R | F, cmd_mget },
+    { "persist", 2, W | F, cmd_persist },
+    { "pexpire", -3, W | F, cmd_pexpire },
+    { "pexpireat", -3, W | F, cmd_pexpireat },
+    { "ping", -1, F | PS, cmd_ping },
+    { "pttl", 2, R | F, cmd_pttl },
+    { "publish", 3, F, cmd_publish },
+    { "rpop", -2, W | F, cmd_rpop },
+    { "rpush", -3, W | F, cmd_rpush },
+    { "script", -2, NS, cmd_script },
+    { "set", -3, W, cmd_set },
+    { "setnx", 3, W | F, cmd_setnx },
+    { "strlen", 2, R | F, cmd_strlen },
+    { "subscribe", -2, NS | PS, cmd_subscribe },
+    { "time", 1, F, cmd_time },
+    { "ttl", 2, R | F, cmd_ttl },
+    { "type", 2, R | F, cmd_type },
+    { "unlink", -2, W | F, cmd_unlink },
+    { "unsubscribe", -1, NS | PS, cmd_unsubscribe },
+    { "zadd", -4, W | F, cmd_zadd },
+    { "zcard", 2, R | F, cmd_zcard },
+    { "zcount", 4, R | F, cmd_zcount },
+    { "zincrby", 4, W | F, cmd_zincrby },
+    { "zrange", -4, R, cmd_zrange },
+    { "zrangebyscore", -4, R, cmd_zrangebyscore },
+    { "zrank", 3, R | F, cmd_zrank },
+    { "zrem", -3, W | F, cmd_zrem },
+    { "zremrangebyscore", 4, W, cmd_zremrangebyscore },
+    { "zscore", 3, R | F, cmd_zscore },
+};
+
+const command *commands_lookup(slice name)
+{
+    char low[32];
+    if (name.len == 0 || name.len >= sizeof low) return NULL;
+    for (size_t i = 0; i < name.len; i++) low[i] = (char)tolower((unsigned char)name.p[i]);
+    low[name.len] = '\0';
+    size_t lo = 0, hi = LL_ARRAY_LEN(table);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(low, table[mid].name);
+        if (c == 0) return &table[mid];
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return NULL;
+}
+
+size_t commands_count(void)
+{
+    return LL_ARRAY_LEN(table);
+}
+
+const command *commands_at(size_t i)
+{
+    return i < LL_ARRAY_LEN(table) ? &table[i] : NULL;
+}
+
+/* ---- helpers ---- */
+
+int arg_int64(cmdctx *c, int i, long long *out)
+{
+    if (ll_parse_int64(c->argv[i], out) == 0) return 0;
+    reply_error(c->out, ERR_NOT_INT);
+    return -1;
+}
+
+int arg_double(cmdctx *c, int i, double *out)
+{
+    if (ll_parse_double(c->argv[i], out) == 0) return 0;
+    reply_error(c->out, ERR_NOT_FLOAT);
+    return -1;
+}
+
+int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e)
+{
+    *e = store_lookup(c->db, key);
+    if (*e && (*e)->type != t) {
+        reply_error(c->out, ERR_WRONGTYPE);
+        return -1;
+    }
+    return 0;
+}
+
+void reply_wrong_args(cmdctx *c)
+{
+    const command *cmd = commands_lookup(c->argv[0]);
+    reply_errorf(c->out, "ERR wrong number of arguments for '%s' command", cmd ? cmd->name : "?");
+}
+
+/* ---- keyspace commands ---- */
+
+void cmd_del(cmdctx *c)
+{
+    long long n = 0;
+    for (int i = 1; i < c->argc; i++) n += store_delete(c->db, c->argv[i]);
+    reply_int(c->out, n);
+}
+
+void cmd_unlink(cmdctx *c)
+{
+    cmd_del(c);
+}
+
+void cmd_exists(cmdctx *c)
+{
+    long long n = 0;
+    for (int i = 1; i < c->argc; i++) n += store_lookup(c->db, c->argv[i]) != NULL;
+    reply_int(c->out, n);
+}
+
+void cmd_type(cmdctx *c)
+{
+    kv *e = store_lookup(c->db, c->argv[1]);
+    reply_status(c->out, e ? obj_type_name((obj_type)e->type) : "none");
+}
+
+enum { EXP_NX = 1, EXP_XX = 2, EXP_GT = 4, EXP_LT = 8 };
+
+/* EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT key time [NX|XX|GT|LT]: Redis's expireGenericCommand.
+ * Options are parsed before the time; overflow checks come before the key lookup; a deadline
+ * not in the future deletes the key on a master (a replica stores it: it waits for the DEL). */
+static void expire_generic(cmdctx *c, long long basetime, int seconds)
+{
+    int flags = 0;
+    for (int j = 3; j < c->argc; j++) {
+        slice o = c->argv[j];
+        if (slice_eq_nocase(o, "nx")) flags |= EXP_NX;
+        else if (slice_eq_nocase(o, "xx")) flags |= EXP_XX;
+        else if (slice_eq_nocase(o, "gt")) flags |= EXP_GT;
+        else if (slice_eq_nocase(o, "lt")) flags |= EXP_LT;
+        else {
+            reply_errorf(c->out, "ERR Unsupported option %.*s", (int)o.len, o.p);
+            return;
+        }
+    }
+    if ((flags & EXP_NX) && (flags & (EXP_XX | EXP_GT | EXP_LT))) {
+        reply_error(c->out, "ERR NX and XX, GT or LT options at the same time are not compatible");
+        return;
+    }
+    if ((flags & EXP_GT) && (flags & EXP_LT)) {
+        reply_error(c->out, "ERR GT and LT options at the same time are not compatible");
+        return;
+    }
+    long long when;
+    if (arg_int64(c, 2, &when)) return;
+    const command *cmd = commands_lookup(c->argv[0]);
+    if (seconds) {
+        if (when > LLONG_MAX / 1000 || when < LLONG_MIN / 1000) goto invalid;
+        when *= 1000;
+    }
+    if (when > LLONG_MAX - basetime) goto invalid;
+    when += basetime;
+
+    kv *e = store_lookup(c->db, c->argv[1]);
+    if (!e) {
+        reply_int(c->out, 0);
+        return;
+    }
+    long long cur = e->expire;
+    if (((flags & EXP_NX) && cur != -1) || ((flags & EXP_XX) && cur == -1) ||
+        ((flags & EXP_GT) && (when <= cur || cur == -1)) || ((flags & EXP_LT) && cur != -1 && when >= cur)) {
+        reply_int(c->out, 0);
+        return;
+    }
+    if (when <= store_now(c->db) && !store_is_replica(c->db)) {
+        store_delete(c->db, c->argv[1]);
+    } else {
+        store_set_expire(c->db, e, when);
+        store_touched(c->db, e);
+    }
+    reply_int(c->out, 1);
+    return;
+invalid:
+    reply_errorf(c->out, "ERR invalid expire time in '%s' command", cmd ? cmd->name : "expire");
+}
+
+void cmd_expire(cmdctx *c) { expire_generic(c, store_now(c->db), 1); }
+void cmd_pexpire(cmdctx *c) { expire_generic(c, store_now(c->db), 0); }
+void cmd_expireat(cmdctx *c) { expire_generic(c, 0, 1); }
+void cmd_pexpireat(cmdctx *c) { expire_generic(c, 0, 0); }
+
+static void ttl_generic(cmdctx *c, int ms)
+{
+    kv *e = store_lookup(c->db, c->argv[1]);
+    if (!e) {
+        reply_int(c->out, -2);
+        return;
+    }
+    if (e->expire < 0) {
+        reply_int(c->out, -1);
+        return;
+    }
+    long long ttl = e->expire - store_now(c->db);
+    if (ttl < 0) ttl = 0;
+    reply_int(c->out, ms ? ttl : (ttl + 500) / 1000);
+}
+
+void cmd_ttl(cmdctx *c) { ttl_generic(c, 0); }
+void cmd_pttl(cmdctx *c) { ttl_generic(c, 1); }
+
+void cmd_persist(cmdctx *c)
+{
+    kv *e = store_lookup(c->db, c->argv[1]);
+    int removed = e && store_persist(c->db, e);
+    if (removed) store_touched(c->db, e);
+    reply_int(c->out, removed);
+}
+
+static void flush_generic(cmdctx *c)
+{
+    if (c->argc > 2 || (c->argc == 2 && !slice_eq_nocase(c->argv[1], "async") && !slice_eq_nocase(c->argv[1], "sync"))) {
+        reply_error(c->out, ERR_SYNTAX);
+        return;
+    }
+    store_flush(c->db);
+    reply_ok(c->out);
+}
+
+void cmd_flushall(cmdctx *c) { flush_generic(c); }
+void cmd_flushdb(cmdctx *c) { flush_generic(c); }
+
+void cmd_dbsize(cmdctx *c)
+{
+    reply_int(c->out, (long long)store_size(c->db));
+}
+
+void cmd_ping(cmdctx *c)
+{
+    if (c->argc > 2) {
+        reply_wrong_args(c);
+        return;
+    }
+    if (c->conn && c->conn->subscriptions > 0) {
+        reply *e = reply_array(c->out, 2);
+        reply_bulk_cstr(&e[0], "pong");
+        if (c->argc == 2) reply_bulk(&e[1], c->argv[1].p, c->argv[1].len);
+        else reply_bulk(&e[1], "", 0);
+        return;
+    }
+    if (c->argc == 2) reply_bulk(c->out, c->argv[1].p, c->argv[1].len);
+    else reply_status(c->out, "PONG");
+}
+
+void cmd_echo(cmdctx *c)
+{
+    reply_bulk(c->out, c->argv[1].p, c->argv[1].len);
+}
+
+void cmd_time(cmdctx *c)
+{
+    long long ms = store_now(c->db);
+    char tmp[32];
+    reply *e = reply_array(c->out, 2);
+    snprintf(tmp, sizeof tmp, "%lld", ms / 1000);
+    reply_bulk_cstr(&e[0], tmp);
+    snprintf(tmp, sizeof tmp, "%lld", (ms % 1000) * 1000);
+    reply_bulk_cstr(&e[1], tmp);
+}
+
+/* Glob matching as Redis's stringmatchlen: * ? [abc] [^a] [a-z] and \ escapes. */
+static int glob_match(const char *p, size_t plen, const char *s, size_t slen)
+{
+    while (plen > 0) {
+        switch (*p) {
+        case '*':
+            while (plen > 1 && p[1] == '*') p++, plen--;
+            if (plen == 1) return 1;
+            for (size_t i = 0; i <= slen; i++)
+                if (glob_match(p + 1, plen - 1, s + i, slen - i)) return 1;
+            return 0;
+        case '?':
+            if (slen == 0) return 0;
+            s++, slen--;
+            break;
+        case '[': {
+            p++, plen--;
+            int neg = plen > 0 && *p == '^';
+            if (neg) p++, plen--;
+            int match = 0;
+            while (plen > 0 && *p != ']') {
+                if (*p == '\\' && plen >= 2) {
+                    p++, plen--;
+                    if (slen && *p == *s) match = 1;
+                } else if (plen >= 3 && p[1] == '-') {
+                    char a = p[0], b = p[2];
+                    if (a > b) { char t = a; a = b; b = t; }
+                    if (slen && *s >= a && *s <= b) match = 1;
+                    p += 2, plen -= 2;
+                } else if (slen && *p == *s) {
+                    match = 1;
+                }
+                p++, plen--;
+            }
+            if (neg) match = !match;
+            if (!match || slen == 0) return 0;
+            s++, slen--;
+            if (plen == 0) return slen == 0;
+            break;
+        }
+        case '\\':
+            if (plen >= 2) p++, plen--;
+            /* fall through */
+        default:
+            if (slen == 0 || *p != *s) return 0;
+            s++, slen--;
+            break;
+        }
+        p++, plen--;
+    }
+    return slen == 0;
+}
+
+void cmd_keys(cmdctx *c)
+{
+    size_t it = 0, n = 0;
+    kv *e;
+    slice pat = c->argv[1];
+    slice *found = NULL;
+    size_t cap = 0;
+    while ((e = store_next(c->db, &it))) {
+        slice k = store_key_of(c->db, e);
+        if (!glob_match(pat.p, pat.len, k.p, k.len)) continue;
+        if (e->expire >= 0 && store_now(c->db) > e->expire) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            found = xrealloc(found, cap * sizeof *found);
+        }
+        found[n++] = k;
+    }
+    reply *out = reply_array(c->out, n);
+    for (size_t i = 0; i < n; i++) reply_bulk(&out[i], found[i].p, found[i].len);
+    free(found);
+}

@@ -1,0 +1,80 @@
+/* commands.h — the command table and the context a handler runs in.
+ *
+ * A handler only parses, validates, calls the type API and replies (Redis's
+ * *Command functions). It validates every argument before it changes anything, and replies
+ * with Redis 7.0's exact text. Arity is checked before the handler runs: `arity` > 0 means
+ * exactly that many arguments including the name, < 0 means at least -arity. */
+#ifndef LOCKLAB_COMMANDS_H
+#define LOCKLAB_COMMANDS_H
+
+#include "reply.h"
+#include "server.h"
+#include "store.h"
+
+typedef struct cmdctx {
+    server *srv;
+    store *db;
+    conn *conn;          /* NULL inside a script: the script's own fake client */
+    int argc;
+    const slice *argv;
+    reply *out;
+    int in_script;       /* called through redis.call / redis.pcall */
+} cmdctx;
+
+typedef void cmd_fn(cmdctx *c);
+
+enum {
+    CMD_WRITE = 1 << 0,    /* may modify the keyspace */
+    CMD_READONLY = 1 << 1,
+    CMD_NOSCRIPT = 1 << 2, /* refused inside scripts */
+    CMD_PUBSUB = 1 << 3,   /* allowed in RESP2 subscribe mode */
+    CMD_FAST = 1 << 4
+};
+
+typedef struct command {
+    const char *name;      /* lower case */
+    int arity;
+    unsigned flags;
+    cmd_fn *fn;
+} command;
+
+const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
+size_t commands_count(void);
+const command *commands_at(size_t i);
+
+/* Shared reply texts (Redis 7.0). */
+#define ERR_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
+#define ERR_NOT_INT "ERR value is not an integer or out of range"
+#define ERR_NOT_FLOAT "ERR value is not a valid float"
+#define ERR_SYNTAX "ERR syntax error"
+
+/* Helpers for handlers. Each returns 0 on success; on failure it has already replied. */
+int arg_int64(cmdctx *c, int i, long long *out);              /* ERR_NOT_INT */
+int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT */
+/* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
+int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
+void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
+
+/* Handlers, by file. */
+/* keys (commands.c) */
+cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
+    cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
+    cmd_time, cmd_keys, cmd_unlink;
+/* pub/sub (pubsub.c) */
+cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
+/* strings (t_string.c) */
+cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
+    cmd_strlen, cmd_append, cmd_mget;
+/* hashes (t_hash.c) */
+cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
+    cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget;
+/* lists (t_list.c) */
+cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
+    cmd_lset, cmd_ltrim;
+/* sorted sets (t_zset.c) */
+cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
+    cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
+/* scripting (script.c) */
+cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script;
+
+#endif

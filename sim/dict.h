@@ -1,0 +1,40 @@
+/* dict.h — a hash table from binary-safe string keys to fixed-size payloads.
+ *
+ * Each entry is one allocation: [payload][hash][key length][key bytes]. The table is an
+ * array of entry pointers with linear probing; deletion shifts the following run back, so
+ * there are no tombstones and lookups stay short. The payload size is fixed per dict and
+ * zero-filled on insert; the caller keeps its own data there (the keyspace keeps a value
+ * and its expiry, a big hash keeps a value string, a zset keeps a score).
+ *
+ * Payload pointers stay valid until the entry is deleted or the dict freed (a resize moves
+ * slots, never entries). Iteration order is deterministic for a given insertion history. */
+#ifndef LOCKLAB_DICT_H
+#define LOCKLAB_DICT_H
+
+#include "util.h"
+
+typedef struct dict dict;
+
+dict *dict_new(size_t payload_size);
+/* Frees the table and every entry; call `release` (if given) on each payload first. */
+void dict_free(dict *d, void (*release)(void *payload));
+size_t dict_size(const dict *d);
+
+void *dict_get(const dict *d, slice key);                /* payload, or NULL */
+/* Inserts key (copied) and returns its zeroed payload; *existed tells whether the key was
+ * already there, in which case the existing payload is returned untouched. */
+void *dict_put(dict *d, slice key, int *existed);
+/* Removes the key. Returns 1 if it was there. The caller releases the payload's contents
+ * first (dict_get, then release, then dict_del). */
+int dict_del(dict *d, slice key);
+/* The key of an entry, given its payload pointer. */
+slice dict_key_of(const dict *d, const void *payload);
+
+/* Iteration: start with it = 0; each call returns the next payload or NULL at the end.
+ * The dict must not be modified during iteration. */
+void *dict_next(const dict *d, size_t *it);
+
+/* The hash used everywhere (XXH3, unseeded: deterministic across runs and machines). */
+uint64_t dict_hash(const void *p, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* object.h — the values a key can hold, seen generically: the keyspace (store.c) frees,
+ * clones and dumps values without knowing their representation. Each type lives in its own
+ * file (t_string.c, t_hash.c, t_list.c, t_zset.c) with its representation, its type API and
+ * its command handlers, as Redis arranges them. */
+#ifndef LOCKLAB_OBJECT_H
+#define LOCKLAB_OBJECT_H
+
+#include "util.h"
+
+typedef enum obj_type { OBJ_STRING = 0, OBJ_HASH, OBJ_LIST, OBJ_ZSET } obj_type;
+
+/* A string value: length-prefixed bytes, NUL-terminated for convenience. */
+typedef struct sstr {
+    size_t len;
+    char p[];
+} sstr;
+
+sstr *sstr_new(const char *p, size_t len);
+static inline slice sstr_slice(const sstr *s) { return (slice){ s->p, s->len }; }
+
+const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset" */
+void obj_free(obj_type t, void *ptr);
+void *obj_clone(obj_type t, const void *ptr);
+size_t obj_count(obj_type t, const void *ptr); /* elements (strings: 1); 0 means "delete me" */
+/* The value in canonical text (see store.h for the format), appended to out. */
+void obj_dump(obj_type t, const void *ptr, buf *out);
+/* Approximate bytes used, for memory reports. */
+size_t obj_bytes(obj_type t, const void *ptr);
+
+/* Appends s quoted the way redis-cli shows bulk strings ("a\nb", "\x00"). */
+void dump_repr(buf *out, const char *p, size_t len);
+
+#endif

@@ -1,0 +1,283 @@
+/* reply.c — see reply.h. The redis-cli rendering follows cliFormatReplyTTY: an array prints
+ * "i) " before each element, with the index right-aligned to the width of the largest index,
+ * and nested arrays indented by that width plus two. */
+#include "reply.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void reply_init(reply *r)
+{
+    memset(r, 0, sizeof *r);
+    r->type = REPLY_NIL;
+}
+
+void reply_release(reply *r)
+{
+    if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
+        for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
+        free(r->elem);
+    } else {
+        free(r->str);
+    }
+    reply_init(r);
+}
+
+void reply_nil(reply *r)
+{
+    reply_release(r);
+}
+
+void reply_nil_array(reply *r)
+{
+    reply_release(r);
+    r->type = REPLY_NIL_ARRAY;
+}
+
+void reply_int(reply *r, long long v)
+{
+    reply_release(r);
+    r->type = REPLY_INTEGER;
+    r->integer = v;
+}
+
+static void reply_set_str(reply *r, reply_type t, const char *p, size_t len)
+{
+    reply_release(r);
+    r->type = t;
+    r->str = xmemdup(p, len);
+    r->len = len;
+}
+
+void reply_status(reply *r, const char *s)
+{
+    reply_set_str(r, REPLY_STATUS, s, strlen(s));
+}
+
+void reply_ok(reply *r)
+{
+    reply_status(r, "OK");
+}
+
+void reply_error(reply *r, const char *s)
+{
+    reply_set_str(r, REPLY_ERROR, s, strlen(s));
+}
+
+void reply_errorf(reply *r, const char *fmt, ...)
+{
+    buf b;
+    buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    reply_release(r);
+    r->type = REPLY_ERROR;
+    r->len = b.len;
+    r->str = buf_steal(&b);
+}
+
+void reply_bulk(reply *r, const char *p, size_t len)
+{
+    reply_set_str(r, REPLY_BULK, p, len);
+}
+
+void reply_bulk_cstr(reply *r, const char *s)
+{
+    reply_bulk(r, s, strlen(s));
+}
+
+void reply_bulk_take(reply *r, char *p, size_t len)
+{
+    reply_release(r);
+    r->type = REPLY_BULK;
+    r->str = p;
+    r->len = len;
+}
+
+void reply_double(reply *r, double d)
+{
+    char tmp[64];
+    int n = ll_format_double(tmp, sizeof tmp, d);
+    reply_bulk(r, tmp, (size_t)n);
+}
+
+reply *reply_array(reply *r, size_t n)
+{
+    reply_release(r);
+    r->type = REPLY_ARRAY;
+    r->n = n;
+    r->elem = n ? xcalloc(n, sizeof(reply)) : NULL;
+    for (size_t i = 0; i < n; i++) r->elem[i].type = REPLY_NIL;
+    return r->elem;
+}
+
+reply *reply_multi(reply *r, size_t n)
+{
+    reply *e = reply_array(r, n);
+    r->type = REPLY_MULTI;
+    return e;
+}
+
+void reply_move(reply *dst, reply *src)
+{
+    if (dst == src) return;
+    reply_release(dst);
+    *dst = *src;
+    reply_init(src);
+}
+
+void reply_copy(reply *dst, const reply *src)
+{
+    reply_release(dst);
+    switch (src->type) {
+    case REPLY_ARRAY:
+    case REPLY_MULTI: {
+        reply *e = reply_array(dst, src->n);
+        dst->type = src->type;
+        for (size_t i = 0; i < src->n; i++) reply_copy(&e[i], &src->elem[i]);
+        break;
+    }
+    case REPLY_STATUS:
+    case REPLY_ERROR:
+    case REPLY_BULK:
+        reply_set_str(dst, src->type, src->str, src->len);
+        break;
+    default:
+        *dst = *src;
+        break;
+    }
+}
+
+int reply_equal(const reply *a, const reply *b)
+{
+    if (a->type != b->type) return 0;
+    switch (a->type) {
+    case REPLY_INTEGER: return a->integer == b->integer;
+    case REPLY_STATUS:
+    case REPLY_ERROR:
+    case REPLY_BULK: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    case REPLY_ARRAY:
+    case REPLY_MULTI:
+        if (a->n != b->n) return 0;
+        for (size_t i = 0; i < a->n; i++)
+            if (!reply_equal(&a->elem[i], &b->elem[i])) return 0;
+        return 1;
+    default: return 1;
+    }
+}
+
+int reply_is_error(const reply *r)
+{
+    return r->type == REPLY_ERROR;
+}
+
+void reply_to_resp(const reply *r, buf *out)
+{
+    switch (r->type) {
+    case REPLY_NIL: buf_puts(out, "$-1\r\n"); break;
+    case REPLY_NIL_ARRAY: buf_puts(out, "*-1\r\n"); break;
+    case REPLY_STATUS: buf_printf(out, "+%s\r\n", r->str); break;
+    case REPLY_ERROR: buf_printf(out, "-%s\r\n", r->str); break;
+    case REPLY_INTEGER: buf_printf(out, ":%lld\r\n", r->integer); break;
+    case REPLY_BULK:
+        buf_printf(out, "$%zu\r\n", r->len);
+        buf_append(out, r->str, r->len);
+        buf_puts(out, "\r\n");
+        break;
+    case REPLY_ARRAY:
+        buf_printf(out, "*%zu\r\n", r->n);
+        for (size_t i = 0; i < r->n; i++) reply_to_resp(&r->elem[i], out);
+        break;
+    case REPLY_MULTI:
+        for (size_t i = 0; i < r->n; i++) reply_to_resp(&r->elem[i], out);
+        break;
+    }
+}
+
+/* sdscatrepr: a quoted string with C-like escapes, as redis-cli shows bulk strings. */
+static void put_repr(buf *out, const char *p, size_t len)
+{
+    buf_putc(out, '"');
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)p[i];
+        switch (c) {
+        case '\\': buf_puts(out, "\\\\"); break;
+        case '"': buf_puts(out, "\\\""); break;
+        case '\n': buf_puts(out, "\\n"); break;
+        case '\r': buf_puts(out, "\\r"); break;
+        case '\t': buf_puts(out, "\\t"); break;
+        case '\a': buf_puts(out, "\\a"); break;
+        case '\b': buf_puts(out, "\\b"); break;
+        default:
+            if (isprint(c)) buf_putc(out, (char)c);
+            else buf_printf(out, "\\x%02x", c);
+        }
+    }
+    buf_putc(out, '"');
+}
+
+static void to_cli(const reply *r, const char *prefix, buf *out)
+{
+    switch (r->type) {
+    case REPLY_NIL:
+    case REPLY_NIL_ARRAY: buf_puts(out, "(nil)\n"); break;
+    case REPLY_STATUS: buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
+    case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
+    case REPLY_INTEGER: buf_printf(out, "(integer) %lld\n", r->integer); break;
+    case REPLY_BULK: put_repr(out, r->str, r->len); buf_putc(out, '\n'); break;
+    case REPLY_ARRAY: {
+        if (r->n == 0) {
+            buf_puts(out, "(empty array)\n");
+            break;
+        }
+        int width = 0;
+        for (size_t i = r->n; ; i /= 10) {
+            width++;
+            if (i < 10) break;
+        }
+        buf inner;
+        buf_init(&inner);
+        buf_puts(&inner, prefix);
+        for (int i = 0; i < width + 2; i++) buf_putc(&inner, ' ');
+        for (size_t i = 0; i < r->n; i++) {
+            buf_printf(out, "%s%*zu) ", i == 0 ? "" : prefix, width, i + 1);
+            to_cli(&r->elem[i], inner.p, out);
+        }
+        buf_release(&inner);
+        break;
+    }
+    case REPLY_MULTI:
+        for (size_t i = 0; i < r->n; i++) to_cli(&r->elem[i], prefix, out);
+        break;
+    }
+}
+
+void reply_to_cli(const reply *r, buf *out)
+{
+    to_cli(r, "", out);
+}
+
+void reply_to_brief(const reply *r, buf *out)
+{
+    switch (r->type) {
+    case REPLY_NIL: buf_puts(out, "nil"); break;
+    case REPLY_NIL_ARRAY: buf_puts(out, "nil"); break;
+    case REPLY_STATUS: buf_append(out, r->str, r->len); break;
+    case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); break;
+    case REPLY_INTEGER: buf_printf(out, "%lld", r->integer); break;
+    case REPLY_BULK: put_repr(out, r->str, r->len); break;
+    case REPLY_MULTI:
+    case REPLY_ARRAY:
+        buf_putc(out, '[');
+        for (size_t i = 0; i < r->n; i++) {
+            if (i) buf_puts(out, ", ");
+            reply_to_brief(&r->elem[i], out);
+        }
+        buf_putc(out, ']');
+        break;
+    }
+}

@@ -1,0 +1,54 @@
+/* scriptlib.h — the library of real lock scripts under lua/redis/, found by name and version
+ * through one machine-readable index (lua/redis/index.lua). A script file holds a header of
+ * Lua comments (source, class and method, version, licence, KEYS, ARGV, returns) and then
+ * the body exactly as the library sends it to Redis; the body's SHA-1 is the one Redis sees.
+ *
+ * Names look like "redisson/lock"; versions like "3.4.4", "3.11.1", "HEAD". An id is
+ * "name@version"; a bare name means HEAD. */
+#ifndef LOCKLAB_SCRIPTLIB_H
+#define LOCKLAB_SCRIPTLIB_H
+
+#include "util.h"
+
+typedef struct script_info {
+    const char *id;        /* "redisson/lock@3.4.4" */
+    const char *name;      /* "redisson/lock" */
+    const char *version;   /* "3.4.4" or "HEAD" */
+    const char *protocol;  /* "redisson", "redisson-fair", "redisson-fenced", "distlock" */
+    const char *path;      /* file path, relative to the data directory */
+    const char *source;    /* "Redisson RedissonLock.tryLockInnerAsync @ 87c6acf (3.4.4)" */
+    const char *keys;      /* KEYS, one line */
+    const char *argv;      /* ARGV, one line */
+    const char *returns;   /* return values, one line */
+} script_info;
+
+typedef struct scriptlib scriptlib;
+
+/* The directory holding lua/: $LOCKLAB_HOME, else the directory of the running binary,
+ * else the current directory. Borrowed, static. */
+const char *ll_data_dir(void);
+
+/* Loads lua/redis/index.lua below dir (NULL = ll_data_dir()). NULL on error, with a
+ * one-line reason in err. */
+scriptlib *scriptlib_load(const char *dir, buf *err);
+void scriptlib_free(scriptlib *lib);
+size_t scriptlib_count(const scriptlib *lib);
+const script_info *scriptlib_at(const scriptlib *lib, size_t i);
+
+/* Exact lookup of "name@version" (or "name" for HEAD). NULL if absent, with a one-line
+ * message in err naming the nearest matches. */
+const script_info *scriptlib_find(const scriptlib *lib, const char *spec, buf *err);
+/* The script `name` as it was in library release `version`: the newest script version not
+ * newer than `version` ("3.20.0" finds 3.11.1 if that is the newest at or before it). */
+const script_info *scriptlib_resolve(const scriptlib *lib, const char *name, const char *version, buf *err);
+/* Compares versions: "3.4.4" < "3.11.1" < "3.31.0" < "HEAD". */
+int scriptlib_version_cmp(const char *a, const char *b);
+
+/* The exact bytes sent to Redis. A library file is its header, a line that reads exactly
+ * "-- locklab:body", then the body; one final newline after the body is not part of it.
+ * A file without that line is sent whole (as redis-cli --eval sends a file).
+ * 0, or -1 with a one-line reason in err. */
+int scriptlib_body(const scriptlib *lib, const script_info *s, buf *body, buf *err);
+int script_file_body(const char *path, buf *body, buf *err);
+
+#endif

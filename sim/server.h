@@ -1,0 +1,50 @@
+/* server.h — one fake Redis 7.0 server process: a keyspace, pub/sub, the script engine and
+ * a clock. Commands arrive from connections (the REPL's one, or the simulated clients'),
+ * run atomically and produce one reply each. A node of the simulated world (node.h) wraps a
+ * server with persistence, replication and up/down state. */
+#ifndef LOCKLAB_SERVER_H
+#define LOCKLAB_SERVER_H
+
+#include "pubsub.h"
+#include "reply.h"
+#include "store.h"
+
+typedef struct server server;
+typedef struct scripting scripting;
+
+/* A client connection as the server sees it. */
+typedef struct conn {
+    int id;            /* unique within the server: the pub/sub subscriber id */
+    int subscriptions; /* channels it is subscribed to: RESP2 subscribe mode while > 0 */
+} conn;
+
+/* Called for every redis.call / redis.pcall inside a script, after it ran (verbose traces). */
+typedef void (*script_trace_fn)(void *ud, int argc, const slice *argv, const reply *r);
+
+typedef struct server_config {
+    store_clock_fn clock;         /* local time in ms */
+    void *clock_ud;
+    pubsub_deliver_fn deliver;    /* a message for a subscribed connection */
+    void *deliver_ud;
+    size_t lua_memory_limit;      /* bytes the Lua state may use; 0 = 64 MiB */
+    uint64_t lua_instruction_limit; /* VM instructions one script may run; 0 = 500 million */
+    script_trace_fn trace;
+    void *trace_ud;
+} server_config;
+
+server *server_new(const server_config *cfg);
+void server_free(server *srv);
+store *server_store(server *srv);
+pubsub *server_pubsub(server *srv);
+scripting *server_scripting(server *srv);
+const server_config *server_config_of(const server *srv);
+
+/* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
+void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
+/* The same with C strings, for tests and tools. */
+void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv);
+
+/* Read-only replicas refuse writes from clients (READONLY). */
+void server_set_replica(server *srv, int replica);
+
+#endif

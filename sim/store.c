@@ -1,0 +1,395 @@
+/* store.c — the keyspace and its expiry (see store.h).
+ *
+ * Representation: a dict from key to kv. Keys with a TTL also sit in a binary min-heap
+ * ordered by (deadline, insertion sequence of the TTL); each kv knows its heap position, so
+ * changing or removing a TTL is O(log n) and the next deadline is O(1). Ties are broken by
+ * sequence so that active expiry deletes keys in a deterministic order. */
+#include "store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dict.h"
+
+#define NO_HEAP UINT32_MAX
+
+typedef struct heap_item {
+    kv *e;
+    uint64_t seq;
+} heap_item;
+
+struct store {
+    dict *keys;
+    heap_item *heap;
+    size_t heap_len, heap_cap;
+    uint64_t seq;
+    store_clock_fn clock;
+    void *clock_ud;
+    store_observer_fn observer;
+    void *observer_ud;
+    int replica;
+};
+
+static void kv_release(void *payload)
+{
+    kv *e = payload;
+    obj_free((obj_type)e->type, e->ptr);
+}
+
+store *store_new(store_clock_fn clock, void *clock_ud)
+{
+    store *s = xcalloc(1, sizeof *s);
+    s->keys = dict_new(sizeof(kv));
+    s->clock = clock;
+    s->clock_ud = clock_ud;
+    return s;
+}
+
+void store_free(store *s)
+{
+    if (!s) return;
+    dict_free(s->keys, kv_release);
+    free(s->heap);
+    free(s);
+}
+
+void store_set_observer(store *s, store_observer_fn fn, void *ud)
+{
+    s->observer = fn;
+    s->observer_ud = ud;
+}
+
+void store_set_replica(store *s, int replica)
+{
+    s->replica = replica;
+}
+
+int store_is_replica(const store *s)
+{
+    return s->replica;
+}
+
+int64_t store_now(const store *s)
+{
+    return s->clock ? s->clock(s->clock_ud) : 0;
+}
+
+size_t store_size(const store *s)
+{
+    return dict_size(s->keys);
+}
+
+slice store_key_of(const store *s, const kv *e)
+{
+    return dict_key_of(s->keys, e);
+}
+
+static void notify(store *s, store_event ev, slice key)
+{
+    if (s->observer) s->observer(s->observer_ud, ev, key);
+}
+
+/* ---- the expiry heap ---- */
+
+static int heap_less(const heap_item *a, const heap_item *b)
+{
+    if (a->e->expire != b->e->expire) return a->e->expire < b->e->expire;
+    return a->seq < b->seq;
+}
+
+static void heap_place(store *s, size_t i, heap_item it)
+{
+    s->heap[i] = it;
+    it.e->heap_idx = (uint32_t)i;
+}
+
+static void heap_up(store *s, size_t i)
+{
+    heap_item it = s->heap[i];
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!heap_less(&it, &s->heap[p])) break;
+        heap_place(s, i, s->heap[p]);
+        i = p;
+    }
+    heap_place(s, i, it);
+}
+
+static void heap_down(store *s, size_t i)
+{
+    heap_item it = s->heap[i];
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        const heap_item *best = &it;
+        if (l < s->heap_len && heap_less(&s->heap[l], best)) m = l, best = &s->heap[l];
+        if (l + 1 < s->heap_len && heap_less(&s->heap[l + 1], best)) m = l + 1;
+        if (m == i) break;
+        heap_place(s, i, s->heap[m]);
+        i = m;
+    }
+    heap_place(s, i, it);
+}
+
+static void heap_remove(store *s, kv *e)
+{
+    if (e->heap_idx == NO_HEAP) return;
+    size_t i = e->heap_idx;
+    e->heap_idx = NO_HEAP;
+    s->heap_len--;
+    if (i == s->heap_len) return;
+    heap_place(s, i, s->heap[s->heap_len]);
+    heap_up(s, i);
+    heap_down(s, s->heap[i].e->heap_idx);
+}
+
+void store_set_expire(store *s, kv *e, int64_t when_ms)
+{
+    e->expire = when_ms;
+    heap_item it = { e, s->seq++ };
+    if (e->heap_idx != NO_HEAP) {
+        size_t i = e->heap_idx;
+        s->heap[i].seq = it.seq;
+        heap_up(s, i);
+        heap_down(s, e->heap_idx);
+        return;
+    }
+    if (s->heap_len == s->heap_cap) {
+        s->heap_cap = s->heap_cap ? s->heap_cap * 2 : 16;
+        s->heap = xrealloc(s->heap, s->heap_cap * sizeof *s->heap);
+    }
+    size_t i = s->heap_len++;
+    heap_place(s, i, it);
+    heap_up(s, i);
+}
+
+int store_persist(store *s, kv *e)
+{
+    if (e->expire < 0) return 0;
+    heap_remove(s, e);
+    e->expire = -1;
+    return 1;
+}
+
+int64_t store_next_expiry(const store *s)
+{
+    return s->heap_len ? s->heap[0].e->expire : INT64_MAX;
+}
+
+/* ---- keys ---- */
+
+static void remove_entry(store *s, kv *e, store_event ev)
+{
+    slice key = dict_key_of(s->keys, e);
+    /* The key bytes live in the dict entry: report before freeing it. */
+    heap_remove(s, e);
+    obj_free((obj_type)e->type, e->ptr);
+    e->ptr = NULL;
+    char small[128];
+    char *copy = key.len <= sizeof small ? small : xmalloc(key.len);
+    memcpy(copy, key.p, key.len);
+    slice k = { copy, key.len };
+    dict_del(s->keys, k);
+    notify(s, ev, k);
+    if (copy != small) free(copy);
+}
+
+static int is_expired(const store *s, const kv *e)
+{
+    return e->expire >= 0 && store_now(s) > e->expire;
+}
+
+kv *store_lookup(store *s, slice key)
+{
+    kv *e = dict_get(s->keys, key);
+    if (!e) return NULL;
+    if (is_expired(s, e)) {
+        if (!s->replica) remove_entry(s, e, STORE_EXPIRED);
+        return NULL;
+    }
+    return e;
+}
+
+kv *store_add(store *s, slice key, obj_type t, void *ptr)
+{
+    int existed;
+    kv *e = dict_put(s->keys, key, &existed);
+    LL_ASSERT(!existed);
+    e->ptr = ptr;
+    e->type = (uint8_t)t;
+    e->expire = -1;
+    e->heap_idx = NO_HEAP;
+    return e;
+}
+
+kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl)
+{
+    kv *e = store_lookup(s, key);
+    if (!e) {
+        /* A replica may still hold the logically expired key: replace it outright. */
+        kv *stale = dict_get(s->keys, key);
+        if (stale) {
+            heap_remove(s, stale);
+            obj_free((obj_type)stale->type, stale->ptr);
+            stale->ptr = ptr;
+            stale->type = (uint8_t)t;
+            stale->expire = -1;
+            return stale;
+        }
+        return store_add(s, key, t, ptr);
+    }
+    obj_free((obj_type)e->type, e->ptr);
+    e->ptr = ptr;
+    e->type = (uint8_t)t;
+    if (!keep_ttl) store_persist(s, e);
+    return e;
+}
+
+int store_delete(store *s, slice key)
+{
+    kv *e = store_lookup(s, key);
+    if (!e) return 0;
+    remove_entry(s, e, STORE_DELETED);
+    return 1;
+}
+
+int store_touched(store *s, kv *e)
+{
+    if (obj_count((obj_type)e->type, e->ptr) == 0) {
+        remove_entry(s, e, STORE_DELETED);
+        return 1;
+    }
+    notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
+    return 0;
+}
+
+size_t store_active_expire(store *s)
+{
+    if (s->replica) return 0;
+    size_t n = 0;
+    int64_t now = store_now(s);
+    while (s->heap_len && now > s->heap[0].e->expire) {
+        remove_entry(s, s->heap[0].e, STORE_EXPIRED);
+        n++;
+    }
+    return n;
+}
+
+void store_flush(store *s)
+{
+    dict_free(s->keys, kv_release);
+    s->keys = dict_new(sizeof(kv));
+    s->heap_len = 0;
+}
+
+kv *store_next(const store *s, size_t *it)
+{
+    return dict_next(s->keys, it);
+}
+
+store *store_clone(const store *s)
+{
+    store *c = store_new(s->clock, s->clock_ud);
+    c->replica = s->replica;
+    /* Clone in heap order first so that expiry tie-breaks survive the copy. */
+    size_t it = 0;
+    kv *e;
+    while ((e = dict_next(s->keys, &it))) {
+        kv *n = store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr));
+        (void)n;
+    }
+    heap_item *items = xmalloc((s->heap_len + 1) * sizeof *items);
+    memcpy(items, s->heap, s->heap_len * sizeof *items);
+    /* Re-insert TTLs by sequence order, which reproduces the original tie order. */
+    for (size_t i = 1; i < s->heap_len; i++) {
+        heap_item x = items[i];
+        size_t j = i;
+        while (j > 0 && items[j - 1].seq > x.seq) {
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = x;
+    }
+    for (size_t i = 0; i < s->heap_len; i++) {
+        kv *n = dict_get(c->keys, dict_key_of(s->keys, items[i].e));
+        store_set_expire(c, n, items[i].e->expire);
+    }
+    free(items);
+    return c;
+}
+
+/* ---- dump and fingerprint ---- */
+
+static int cmp_kv(const void *a, const void *b, void *ud)
+{
+    const dict *d = ud;
+    return slice_cmp(dict_key_of(d, *(kv *const *)a), dict_key_of(d, *(kv *const *)b));
+}
+
+/* qsort_r is a GNU extension; a small merge sort keeps this portable and stable. */
+static void sort_kvs(kv **v, size_t n, const dict *d)
+{
+    if (n < 2) return;
+    kv **tmp = xmalloc(n * sizeof *tmp);
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = cmp_kv(&v[j], &v[i], (void *)d) < 0 ? v[j++] : v[i++];
+            while (i < mid) tmp[k++] = v[i++];
+            while (j < hi) tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    free(tmp);
+}
+
+void store_dump_key(const store *s, const kv *e, buf *out, int absolute)
+{
+    slice key = dict_key_of(s->keys, e);
+    dump_repr(out, key.p, key.len);
+    buf_printf(out, " %s ", obj_type_name((obj_type)e->type));
+    if (absolute) {
+        buf_printf(out, "at=%lld ", (long long)e->expire);
+    } else {
+        long long left = -1;
+        if (e->expire >= 0) {
+            left = e->expire - store_now(s);
+            if (left < 0) left = 0;
+        }
+        buf_printf(out, "pttl=%lld ", left);
+    }
+    obj_dump((obj_type)e->type, e->ptr, out);
+    buf_putc(out, '\n');
+}
+
+void store_dump(const store *s, buf *out, int absolute)
+{
+    size_t n = 0, it = 0;
+    kv **v = xmalloc((dict_size(s->keys) + 1) * sizeof *v);
+    kv *e;
+    while ((e = dict_next(s->keys, &it)))
+        if (!is_expired(s, e)) v[n++] = e;
+    sort_kvs(v, n, s->keys);
+    for (size_t i = 0; i < n; i++) store_dump_key(s, v[i], out, absolute);
+    free(v);
+}
+
+uint64_t store_fingerprint(const store *s)
+{
+    buf b;
+    buf_init(&b);
+    store_dump(s, &b, 1);
+    uint64_t h = dict_hash(b.p ? b.p : "", b.len);
+    buf_release(&b);
+    return h;
+}
+
+size_t store_bytes(const store *s)
+{
+    size_t total = sizeof *s + s->heap_cap * sizeof(heap_item);
+    size_t it = 0;
+    kv *e;
+    while ((e = dict_next(s->keys, &it)))
+        total += 16 + sizeof(kv) + dict_key_of(s->keys, e).len + obj_bytes((obj_type)e->type, e->ptr);
+    return total;
+}

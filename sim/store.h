@@ -1,0 +1,79 @@
+/* store.h — one Redis node's keyspace: keys mapped to typed values, each with an optional
+ * expiry deadline in ms on the node's *local* clock (read through a clock function, so the
+ * simulator's drift and jumps change when keys expire).
+ *
+ * Expiry is lazy, as in Redis: a lookup of a key whose deadline has passed (now > deadline,
+ * strictly) deletes it and reports it missing. On top of that the engine calls
+ * store_active_expire() at the deadlines store_next_expiry() tells it, standing in for
+ * Redis's active expire cycle. A replica store never deletes expired keys itself (it waits
+ * for its master's DEL) but answers reads of them as missing.
+ *
+ * Every change to a key is reported to an optional observer (replication, persistence, the
+ * history of who owned a lock key). Command handlers report their writes with
+ * store_touched(); deletions and expiries are reported by the store itself.
+ *
+ * Canonical dump: one line per key, keys in byte order:
+ *     "key" <type> pttl=<ms left, or -1> <value>
+ * where <value> is "s" for a string, {"f": "v", ...} for a hash (fields in byte order),
+ * ["a", "b"] for a list, and {"m": score, ...} for a zset in (score, member) order, with
+ * scores printed as Redis 7.0 prints them. With `absolute`, pttl= becomes at=<deadline>. */
+#ifndef LOCKLAB_STORE_H
+#define LOCKLAB_STORE_H
+
+#include "object.h"
+#include "util.h"
+
+typedef struct store store;
+
+/* One key's slot in the keyspace. The fields are the handlers' to read; change the value
+ * only through the store and type APIs. Valid until the key is deleted. */
+typedef struct kv {
+    void *ptr;          /* the value, of the type below */
+    int64_t expire;     /* absolute deadline in local ms, or -1 */
+    uint32_t heap_idx;  /* position in the expiry heap (internal) */
+    uint8_t type;       /* obj_type */
+} kv;
+
+typedef int64_t (*store_clock_fn)(void *ud);
+
+typedef enum store_event { STORE_WRITTEN, STORE_DELETED, STORE_EXPIRED } store_event;
+typedef void (*store_observer_fn)(void *ud, store_event ev, slice key);
+
+store *store_new(store_clock_fn clock, void *clock_ud);
+void store_free(store *s);
+store *store_clone(const store *s);         /* deep copy; observer not copied */
+void store_flush(store *s);                 /* FLUSHALL: no events reported */
+void store_set_observer(store *s, store_observer_fn fn, void *ud);
+void store_set_replica(store *s, int replica);
+int store_is_replica(const store *s);
+
+int64_t store_now(const store *s);          /* local ms, from the clock function */
+size_t store_size(const store *s);          /* keys, including not yet reaped expired ones */
+
+/* Lookups. Both return NULL for a missing or logically expired key; on a master they also
+ * delete the expired key (lazy expiry). */
+kv *store_lookup(store *s, slice key);
+/* Adds a new key (it must not exist) holding ptr (ownership taken); no expiry. */
+kv *store_add(store *s, slice key, obj_type t, void *ptr);
+/* SET semantics: replaces any value (of any type) and clears the TTL unless keep_ttl. */
+kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl);
+int store_delete(store *s, slice key);      /* 1 if a live key was deleted */
+slice store_key_of(const store *s, const kv *e);
+
+void store_set_expire(store *s, kv *e, int64_t when_ms);
+int store_persist(store *s, kv *e);         /* 1 if a TTL was removed */
+/* After a handler changed e's value in place: deletes the key if its aggregate is empty
+ * (returns 1 then) and reports the write to the observer. */
+int store_touched(store *s, kv *e);
+
+int64_t store_next_expiry(const store *s);  /* earliest deadline, or INT64_MAX */
+size_t store_active_expire(store *s);       /* deletes keys past their deadline; count */
+
+void store_dump(const store *s, buf *out, int absolute);
+uint64_t store_fingerprint(const store *s); /* hash of the absolute dump */
+void store_dump_key(const store *s, const kv *e, buf *out, int absolute);
+/* Iterates live and not-yet-reaped keys in no particular order; it starts at 0. */
+kv *store_next(const store *s, size_t *it);
+size_t store_bytes(const store *s);         /* approximate memory in use */
+
+#endif

@@ -1,0 +1,214 @@
+/* util.c — see util.h. */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Noreturn void ll_assert_fail(const char *expr, const char *file, int line)
+{
+    fprintf(stderr, "locklab: internal error: assertion '%s' failed at %s:%d\n", expr, file, line);
+    exit(3);
+}
+
+static _Noreturn void oom(size_t n)
+{
+    fprintf(stderr, "locklab: out of memory allocating %zu bytes\n", n);
+    exit(3);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom(n);
+    return q;
+}
+
+char *xstrdup(const char *s)
+{
+    return xmemdup(s, strlen(s));
+}
+
+char *xmemdup(const void *p, size_t n)
+{
+    char *q = xmalloc(n + 1);
+    if (n) memcpy(q, p, n);
+    q[n] = '\0';
+    return q;
+}
+
+slice slice_cstr(const char *s)
+{
+    return (slice){ s, strlen(s) };
+}
+
+int slice_eq(slice a, slice b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+}
+
+int slice_eq_nocase(slice a, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (a.len != n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a.p[i]) != tolower((unsigned char)lit[i])) return 0;
+    return 1;
+}
+
+int slice_cmp(slice a, slice b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.p, b.p, n) : 0;
+    if (c) return c;
+    return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
+}
+
+void buf_init(buf *b)
+{
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+void buf_release(buf *b)
+{
+    free(b->p);
+    buf_init(b);
+}
+
+void buf_reset(buf *b)
+{
+    b->len = 0;
+    if (b->p) b->p[0] = '\0';
+}
+
+static void buf_reserve(buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) cap *= 2;
+    b->p = xrealloc(b->p, cap);
+    b->cap = cap;
+}
+
+void buf_append(buf *b, const void *p, size_t n)
+{
+    buf_reserve(b, n);
+    if (n) memcpy(b->p + b->len, p, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+void buf_puts(buf *b, const char *s)
+{
+    buf_append(b, s, strlen(s));
+}
+
+void buf_putc(buf *b, char c)
+{
+    buf_append(b, &c, 1);
+}
+
+void buf_vprintf(buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    LL_ASSERT(n >= 0);
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *buf_steal(buf *b)
+{
+    char *p = b->p ? b->p : xstrdup("");
+    buf_init(b);
+    return p;
+}
+
+/* Redis's string2ll: optional '-', no leading zeros, no '+', no spaces, fits in 64 bits. */
+int ll_parse_int64(slice s, long long *out)
+{
+    const char *p = s.p;
+    size_t n = s.len;
+    if (n == 0 || n > 20) return -1;
+    if (n == 1 && p[0] == '0') {
+        *out = 0;
+        return 0;
+    }
+    int neg = 0;
+    size_t i = 0;
+    if (p[0] == '-') {
+        neg = 1;
+        i = 1;
+        if (n == 1) return -1;
+    }
+    if (p[i] < '1' || p[i] > '9') return -1;
+    unsigned long long v = 0;
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') return -1;
+        unsigned d = (unsigned)(p[i] - '0');
+        if (v > (ULLONG_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    if (neg) {
+        if (v > (unsigned long long)LLONG_MAX + 1) return -1;
+        *out = v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v;
+    } else {
+        if (v > (unsigned long long)LLONG_MAX) return -1;
+        *out = (long long)v;
+    }
+    return 0;
+}
+
+/* Redis's getDoubleFromObject: strtold over the whole string, no leading space, no nan. */
+int ll_parse_double(slice s, double *out)
+{
+    char tmp[512];
+    if (s.len == 0 || s.len >= sizeof tmp) return -1;
+    memcpy(tmp, s.p, s.len);
+    tmp[s.len] = '\0';
+    if (isspace((unsigned char)tmp[0])) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(tmp, &end);
+    if ((size_t)(end - tmp) != s.len) return -1;
+    if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || fpclassify(v) == FP_ZERO)) return -1;
+    if (isnan(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int ll_format_double(char *dst, size_t cap, double d)
+{
+    if (isinf(d)) return snprintf(dst, cap, "%s", d > 0 ? "inf" : "-inf");
+    return snprintf(dst, cap, "%.17g", d);
+}

@@ -1,0 +1,59 @@
+/* util.h — small shared helpers: always-on asserts, checked allocation, byte slices and a
+ * growable string buffer. Everything else in locklab builds on these. */
+#ifndef LOCKLAB_UTIL_H
+#define LOCKLAB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An assert that stays on in release builds: a broken invariant is a bug, reported with
+ * file:line and exit code 3 (internal error). */
+#define LL_ASSERT(c) ((c) ? (void)0 : ll_assert_fail(#c, __FILE__, __LINE__))
+#define LL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+_Noreturn void ll_assert_fail(const char *expr, const char *file, int line);
+
+/* Allocation that never returns NULL: running out of memory is fatal (exit 3). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xmemdup(const void *p, size_t n); /* copies n bytes and adds a NUL */
+
+/* A borrowed byte string (binary safe). Never owns its bytes. */
+typedef struct slice {
+    const char *p;
+    size_t len;
+} slice;
+
+#define SLICE_LIT(s) ((slice){ (s), sizeof(s) - 1 })
+slice slice_cstr(const char *s);
+int slice_eq(slice a, slice b);
+int slice_eq_nocase(slice a, const char *lit);
+int slice_cmp(slice a, slice b); /* memcmp order, shorter first on a tie: Redis's order */
+
+/* A growable, always NUL-terminated byte buffer. Embedded: buf_init / buf_release. */
+typedef struct buf {
+    char *p;
+    size_t len;
+    size_t cap;
+} buf;
+
+void buf_init(buf *b);
+void buf_release(buf *b);
+void buf_reset(buf *b);
+void buf_append(buf *b, const void *p, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(buf *b, const char *fmt, va_list ap);
+char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty */
+
+/* Number parsing exactly as Redis parses arguments (string2ll / strtold rules). */
+int ll_parse_int64(slice s, long long *out);      /* 0 ok, -1 not a canonical integer */
+int ll_parse_double(slice s, double *out);        /* 0 ok, -1 not a valid float (nan refused) */
+/* Formats a double as Redis 7.0 replies it (%.17g, "inf", "-inf"). Returns the length. */
+int ll_format_double(char *dst, size_t cap, double d);
+
+#endif

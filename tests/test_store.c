@@ -1,0 +1,236 @@
+/* test_store.c — the keyspace and the key commands: lazy and active expiry on the local
+ * clock, strict "now > deadline", replicas that hide but keep expired keys, observers,
+ * EXPIRE's options and error texts, TTL rounding, the canonical dump and fingerprint. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "commands.h"
+#include "server.h"
+#include "store.h"
+
+typedef struct fixture {
+    int64_t now;
+    server *srv;
+    conn c;
+    reply r;
+    buf out;
+    int events[3];
+} fixture;
+
+static int64_t clock_fn(void *ud)
+{
+    return ((fixture *)ud)->now;
+}
+
+static void observe(void *ud, store_event ev, slice key)
+{
+    (void)key;
+    ((fixture *)ud)->events[ev]++;
+}
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->now = 1700000000000;
+    server_config cfg = { .clock = clock_fn, .clock_ud = f };
+    f->srv = server_new(&cfg);
+    f->c.id = 1;
+    reply_init(&f->r);
+    buf_init(&f->out);
+    store_set_observer(server_store(f->srv), observe, f);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    reply_release(&f->r);
+    buf_release(&f->out);
+    server_free(f->srv);
+    free(f);
+    return 0;
+}
+
+/* Runs a command given as separate words and returns the redis-cli rendering (no final \n). */
+#define RUN(f, ...) run(f, (const char *[]){ __VA_ARGS__, NULL })
+static const char *run(fixture *f, const char **words)
+{
+    int n = 0;
+    while (words[n]) n++;
+    server_execv(f->srv, &f->c, &f->r, n, words);
+    buf_reset(&f->out);
+    reply_to_cli(&f->r, &f->out);
+    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
+    return f->out.p;
+}
+
+static void test_store_lazy_expiry_is_strict(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "set", "k", "v", "px", "100"), "OK");
+    f->now += 100; /* deadline == now: still alive */
+    assert_string_equal(RUN(f, "get", "k"), "\"v\"");
+    assert_string_equal(RUN(f, "pttl", "k"), "(integer) 0");
+    f->now += 1;
+    assert_string_equal(RUN(f, "exists", "k"), "(integer) 0");
+    assert_string_equal(RUN(f, "pttl", "k"), "(integer) -2");
+    assert_int_equal(f->events[STORE_EXPIRED], 1);
+    assert_int_equal(store_size(server_store(f->srv)), 0);
+}
+
+static void test_store_active_expire_in_deadline_order(void **state)
+{
+    fixture *f = *state;
+    store *db = server_store(f->srv);
+    RUN(f, "set", "a", "1", "px", "300");
+    RUN(f, "set", "b", "1", "px", "100");
+    RUN(f, "set", "c", "1");
+    assert_int_equal(store_next_expiry(db), f->now + 100);
+    f->now += 200;
+    assert_int_equal(store_active_expire(db), 1);
+    assert_string_equal(RUN(f, "dbsize"), "(integer) 2");
+    assert_int_equal(store_next_expiry(db), f->now + 100);
+    RUN(f, "persist", "a");
+    assert_int_equal(store_next_expiry(db), INT64_MAX);
+}
+
+static void test_store_replica_hides_but_keeps_expired_keys(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "k", "v", "px", "10");
+    server_set_replica(f->srv, 1);
+    f->now += 50;
+    assert_string_equal(RUN(f, "get", "k"), "(nil)");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) -2");
+    assert_string_equal(RUN(f, "type", "k"), "none");
+    assert_string_equal(RUN(f, "dbsize"), "(integer) 1");
+    assert_int_equal(store_active_expire(server_store(f->srv)), 0);
+    assert_string_equal(RUN(f, "set", "x", "1"), "(error) READONLY You can't write against a read only replica.");
+}
+
+static void test_store_expire_options_and_errors(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "k", "v");
+    assert_string_equal(RUN(f, "expire", "k", "10", "xx"), "(integer) 0");
+    assert_string_equal(RUN(f, "expire", "k", "10", "nx"), "(integer) 1");
+    assert_string_equal(RUN(f, "expire", "k", "20", "nx"), "(integer) 0");
+    assert_string_equal(RUN(f, "expire", "k", "5", "gt"), "(integer) 0");
+    assert_string_equal(RUN(f, "expire", "k", "20", "gt"), "(integer) 1");
+    assert_string_equal(RUN(f, "expire", "k", "30", "lt"), "(integer) 0");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) 20");
+    assert_string_equal(RUN(f, "expire", "k", "10", "xx", "nx"),
+                        "(error) ERR NX and XX, GT or LT options at the same time are not compatible");
+    assert_string_equal(RUN(f, "expire", "k", "10", "gt", "lt"),
+                        "(error) ERR GT and LT options at the same time are not compatible");
+    assert_string_equal(RUN(f, "expire", "k", "10", "bogus"), "(error) ERR Unsupported option bogus");
+    assert_string_equal(RUN(f, "expire", "k", "abc"), "(error) ERR value is not an integer or out of range");
+    assert_string_equal(RUN(f, "expire", "k", "99999999999999999"), "(error) ERR invalid expire time in 'expire' command");
+    assert_string_equal(RUN(f, "pexpire", "k", "9223372036854775807"),
+                        "(error) ERR invalid expire time in 'pexpire' command");
+    assert_string_equal(RUN(f, "expire", "nokey", "10"), "(integer) 0");
+    assert_string_equal(RUN(f, "pexpire", "k", "0"), "(integer) 1");
+    assert_string_equal(RUN(f, "exists", "k"), "(integer) 0");
+}
+
+static void test_store_ttl_rounds_half_up(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "k", "v");
+    RUN(f, "pexpire", "k", "1500");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) 2");
+    RUN(f, "pexpire", "k", "1499");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) 1");
+    RUN(f, "pexpire", "k", "499");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) 0");
+    assert_string_equal(RUN(f, "persist", "k"), "(integer) 1");
+    assert_string_equal(RUN(f, "persist", "k"), "(integer) 0");
+    assert_string_equal(RUN(f, "ttl", "k"), "(integer) -1");
+}
+
+static void test_store_del_exists_count_repeats(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "a", "1");
+    RUN(f, "set", "b", "1");
+    assert_string_equal(RUN(f, "exists", "a", "a", "nokey", "b"), "(integer) 3");
+    assert_string_equal(RUN(f, "del", "a", "a", "nokey"), "(integer) 1");
+    assert_string_equal(RUN(f, "type", "b"), "string");
+    assert_string_equal(RUN(f, "type", "a"), "none");
+}
+
+static void test_store_generic_errors(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "foo", "a", "b"), "(error) ERR unknown command 'foo', with args beginning with: 'a' 'b' ");
+    assert_string_equal(RUN(f, "GET"), "(error) ERR wrong number of arguments for 'get' command");
+    assert_string_equal(RUN(f, "ping", "a", "b"), "(error) ERR wrong number of arguments for 'ping' command");
+    assert_string_equal(RUN(f, "PING"), "PONG");
+    assert_string_equal(RUN(f, "flushall", "bogus"), "(error) ERR syntax error");
+    assert_string_equal(RUN(f, "time"), "1) \"1700000000\"\n2) \"0\"");
+}
+
+static void test_store_dump_is_canonical(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "b", "two");
+    RUN(f, "set", "a", "o\"ne", "px", "1500");
+    buf b;
+    buf_init(&b);
+    store_dump(server_store(f->srv), &b, 0);
+    assert_string_equal(b.p, "\"a\" string pttl=1500 \"o\\\"ne\"\n\"b\" string pttl=-1 \"two\"\n");
+    uint64_t h1 = store_fingerprint(server_store(f->srv));
+    store *copy = store_clone(server_store(f->srv));
+    assert_true(store_fingerprint(copy) == h1);
+    store_free(copy);
+    RUN(f, "set", "b", "three");
+    assert_true(store_fingerprint(server_store(f->srv)) != h1);
+    buf_release(&b);
+}
+
+static void test_store_observer_sees_writes_and_deletes(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "k", "v");
+    RUN(f, "pexpire", "k", "100");
+    RUN(f, "del", "k");
+    assert_true(f->events[STORE_WRITTEN] >= 1);
+    assert_int_equal(f->events[STORE_DELETED], 1);
+}
+
+static void test_store_keys_glob(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "lock:a", "1");
+    RUN(f, "set", "lock:b", "1");
+    RUN(f, "set", "other", "1");
+    reply_release(&f->r);
+    const char *argv[] = { "keys", "lock:[ab]" };
+    server_execv(f->srv, &f->c, &f->r, 2, argv);
+    assert_int_equal(f->r.type, REPLY_ARRAY);
+    assert_int_equal(f->r.n, 2);
+    assert_string_equal(RUN(f, "keys", "nomatch*"), "(empty array)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_store_lazy_expiry_is_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_active_expire_in_deadline_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_del_exists_count_repeats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_generic_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_dump_is_canonical, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_observer_sees_writes_and_deletes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_keys_glob, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what locklab needs and is missing, on Debian. Idempotent and quiet when all is
+# there. Called by `make deps` (a prerequisite of demo, test and bench).
+set -euo pipefail
+
+need=()
+pc() { pkg-config --exists "$1" 2>/dev/null; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+have pkg-config || need+=(pkg-config)
+have cc || need+=(gcc)
+pc lua5.4 || need+=(liblua5.4-dev)
+pc cmocka || need+=(libcmocka-dev)
+pc libxxhash || need+=(libxxhash-dev)
+pc nettle || need+=(nettle-dev)
+have gnuplot || need+=(gnuplot-nox)
+have redis-server || need+=(redis-server)
+have redis-cli || need+=(redis-tools)
+have python3 || need+=(python3)
+
+if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
+echo "deps: installing ${need[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# The Debian redis-server package may start a system service on 6379; locklab's tests use
+# their own server on a free port, so leave it alone.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The body of `make test`: every suite, each reporting "N passed, N failed"; the totals are
+# printed last, and any failure fails the run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+total_pass=0
+total_fail=0
+failed_suites=()
+
+# Runs a suite command, echoes its output, and adds the last "N passed, N failed" line it
+# printed to the totals. A suite that exits non-zero without such a line counts as 1 failure.
+suite() {
+    local name=$1
+    shift
+    echo "== $name"
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    printf '%s\n' "$out"
+    local line
+    line=$(printf '%s\n' "$out" | grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+    if [ -n "$line" ]; then
+        local p f
+        p=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/')
+        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        total_pass=$((total_pass + p))
+        total_fail=$((total_fail + f))
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then total_fail=$((total_fail + 1)); fi
+    elif [ "$rc" -ne 0 ]; then
+        total_fail=$((total_fail + 1))
+    fi
+    if [ "$rc" -ne 0 ]; then failed_suites+=("$name"); fi
+}
+
+suite "unit tests (ASan + UBSan)" tools/run-unit.sh build/san/tests/test_*
+
+if ls tests/transcripts/*.txt >/dev/null 2>&1; then
+    suite "script semantics transcripts" tools/run-transcripts.sh build/san/locklab tests/transcripts/*.txt
+fi
+
+if [ -f tests/diff/redisdiff.py ]; then
+    suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
+fi
+
+echo
+if [ "${#failed_suites[@]}" -gt 0 ]; then
+    echo "failed suites: ${failed_suites[*]}"
+fi
+echo "total: $total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ "${#failed_suites[@]}" -eq 0 ]
