@@ -1,0 +1,57 @@
+/* chooser.h — every nondeterministic decision of a run goes through here.
+ *
+ * A run is a pure function of (scenario, seed, choice list). In RUN mode the chooser draws
+ * from a seeded PRNG (xoshiro256**) and records every decision; in REPLAY mode it returns
+ * the recorded decisions in order (and falls back to the PRNG if the list runs out, saying
+ * so through chooser_exhausted); in EXPLORE mode the model checker feeds a prefix of
+ * decisions and every further decision takes its first alternative, while the chooser
+ * records how many alternatives each point had, so the explorer can enumerate siblings.
+ *
+ * Each decision is recorded as (value, number of alternatives). Ranges are decisions too:
+ * in RUN mode a range draws uniformly; in EXPLORE mode it offers only its two ends. */
+#ifndef LOCKLAB_CHOOSER_H
+#define LOCKLAB_CHOOSER_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef enum chooser_mode { CHOOSER_RUN, CHOOSER_REPLAY, CHOOSER_EXPLORE } chooser_mode;
+
+typedef struct choice {
+    int64_t value;     /* the index chosen, or the value drawn from a range */
+    int64_t n;         /* alternatives at this point (RUN ranges: hi - lo + 1) */
+    uint8_t kind;      /* 0 pick, 1 range */
+    const char *what;  /* static label, for traces and choice files */
+} choice;
+
+typedef struct chooser chooser;
+
+chooser *chooser_new(chooser_mode mode, uint64_t seed);
+void chooser_free(chooser *c);
+/* Starts a new run with the same mode and seed: clears the record, rewinds the PRNG. */
+void chooser_reset(chooser *c);
+/* REPLAY / EXPLORE: the decisions to follow (copied). */
+void chooser_set_script(chooser *c, const choice *v, size_t n);
+
+/* An index in [0, n). n == 1 is not a decision and is not recorded. */
+int64_t chooser_pick(chooser *c, int64_t n, const char *what);
+/* A value in [lo, hi]. lo == hi is not recorded. */
+int64_t chooser_range(chooser *c, int64_t lo, int64_t hi, const char *what);
+/* True with probability p (0 and 1 are not decisions). */
+int chooser_chance(chooser *c, double p, const char *what);
+/* An exponential draw with the given mean (RUN); EXPLORE offers {mean/2, mean, 2*mean}. */
+int64_t chooser_exponential(chooser *c, int64_t mean, const char *what);
+
+const choice *chooser_record(const chooser *c, size_t *n);
+int chooser_exhausted(const chooser *c); /* REPLAY ran past its list */
+chooser_mode chooser_mode_of(const chooser *c);
+
+/* Choice files: one decision a line, "value/n what". */
+void chooser_write(const chooser *c, buf *out);
+int chooser_parse(const char *text, choice **v, size_t *n, buf *err);
+
+/* A small PRNG for tools outside the simulation (sweeps pick seeds with it). */
+uint64_t ll_splitmix64(uint64_t *state);
+
+#endif

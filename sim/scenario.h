@@ -1,0 +1,152 @@
+/* scenario.h — a scenario file, loaded and validated into plain data.
+ *
+ * A scenario is a Lua file evaluated in an empty sandbox that returns one table (the format
+ * is DESIGN.md's "Scenario files" contract; scenarios/README.md documents every field).
+ * Loading validates everything — unknown keys, wrong types, negative durations, unknown
+ * actors in faults, impossible combinations — and reports the first problem as one line
+ * "FILE:LINE: what is wrong", the line being where the offending field is written.
+ *
+ * Times are held in microseconds of true time (the file gives ms numbers or strings with
+ * units: "250ms", "10s", "1m", "1.5s", "500us"). */
+#ifndef LOCKLAB_SCENARIO_H
+#define LOCKLAB_SCENARIO_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef enum dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP } dist_kind;
+
+/* A delay distribution: constant a; uniform [a, b]; exponential with mean a (µs). */
+typedef struct dist {
+    dist_kind kind;
+    int64_t a, b;
+} dist;
+
+typedef struct clock_cfg {
+    int64_t offset_ms; /* local clock at true time 0, relative to the scenario epoch */
+    double drift;      /* rate error: 0.01 runs 1% fast */
+} clock_cfg;
+
+typedef enum persistence { PERSIST_NONE, PERSIST_EVERYSEC, PERSIST_ALWAYS } persistence;
+
+typedef struct node_cfg {
+    char *name;          /* "n1", "A", "n1r1" */
+    int master;          /* index of its master for a replica, -1 for a master */
+    persistence persist;
+    int64_t restart_delay; /* µs; -1: stays down until a restart fault */
+    clock_cfg clock;
+    int line;
+} node_cfg;
+
+typedef struct client_cfg {
+    char *name;
+    int64_t start;       /* µs */
+    int64_t work;        /* time inside the critical section, local ms → µs */
+    int rounds;
+    int64_t wait;        /* µs; -1: the scenario's */
+    int64_t lease;       /* µs; -1: the scenario's; -2: no lease (watchdog) */
+    int64_t think;       /* pause between rounds, µs */
+    clock_cfg clock;
+    int line;
+} client_cfg;
+
+typedef enum fault_kind {
+    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
+    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
+} fault_kind;
+
+typedef struct fault_cfg {
+    fault_kind kind;
+    int64_t at;          /* µs */
+    int64_t duration;    /* µs; -1 when the fault has no duration */
+    char *target;        /* the actor: gc_pause, crash, restart, clock_jump, drift, failover */
+    int64_t by_ms;       /* clock_jump: signed ms */
+    double rate;         /* drift */
+    double probability;  /* drop */
+    char *from, *to;     /* drop: the link (both directions) */
+    char ***groups;      /* partition: ngroups NULL-terminated name lists */
+    int ngroups;
+    int line;
+} fault_cfg;
+
+typedef struct link_cfg {
+    char *from, *to;     /* both directions */
+    dist delay;
+    double loss;
+    int line;
+} link_cfg;
+
+typedef struct expect_cfg {
+    char *property;      /* "mutual_exclusion", ... */
+    int violated;        /* 1: "violated", 0: "holds" */
+    int line;
+} expect_cfg;
+
+/* A protocol option passed through to the client model (options = { preset = "redlock-rb",
+ * drift_factor = 0.01 }): strings, numbers and booleans only. */
+typedef struct option_cfg {
+    char *key;
+    enum { OPT_STRING, OPT_NUMBER, OPT_BOOL } type;
+    char *s;
+    double num;
+    int b;
+} option_cfg;
+
+/* The model checker's budget (issue: explore). Kept as data; the explorer interprets it. */
+typedef struct explore_fault {
+    fault_kind kind;
+    char **targets; int ntargets;      /* actors it may hit */
+    int64_t *params; int nparams;      /* pause lengths / jump sizes / restart delays, µs or ms */
+    int line;
+} explore_fault;
+
+typedef struct explore_cfg {
+    int present;
+    explore_fault *faults; int nfaults;
+    int max_faults;
+    int64_t horizon;     /* µs; 0: the scenario's duration */
+    int max_depth;       /* choices per path; 0: unbounded */
+    int line;
+} explore_cfg;
+
+typedef struct scenario {
+    char *path;
+    char *name;
+    char *about;
+    char *protocol;      /* lua/clients/<protocol>.lua */
+    char *mode;          /* "single" | "redlock" */
+    char *scripts;       /* "redisson@3.11.1"; NULL = HEAD */
+    char *lock;          /* the lock's name ("lock" by default) */
+    int fencing;
+    node_cfg *nodes; int nnodes;         /* masters first, then replicas */
+    int nmasters;
+    int64_t lease, wait, timeout;        /* µs; lease -2: none (watchdog) */
+    dist delay; double loss;             /* default for every link */
+    link_cfg *links; int nlinks;
+    dist repl_lag;                       /* master → replica stream */
+    int64_t down_after, detection;       /* failover timings, µs */
+    client_cfg *clients; int nclients;
+    fault_cfg *faults; int nfaults;
+    int64_t duration;                    /* µs */
+    uint64_t seed;
+    expect_cfg *expects; int nexpects;
+    option_cfg *options; int noptions;
+    explore_cfg explore;
+} scenario;
+
+/* Loads and validates path. On error returns NULL and puts "FILE:LINE: what is wrong" in
+ * err (one line, no "locklab: " prefix). */
+scenario *scenario_load(const char *path, buf *err);
+/* The same from a string (tests); `name` stands for the file name in messages. */
+scenario *scenario_load_string(const char *name, const char *text, buf *err);
+void scenario_free(scenario *s);
+
+/* Parses a duration: a number (ms) or a string with a unit; returns µs, or -1 on error. */
+int64_t scenario_parse_duration(const char *text);
+const char *fault_kind_name(fault_kind k);
+/* The index of the node or client with that name, -1 if none. */
+int scenario_node_index(const scenario *s, const char *name);
+int scenario_client_index(const scenario *s, const char *name);
+
+#endif

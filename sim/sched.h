@@ -1,0 +1,40 @@
+/* sched.h — the event queue of a simulated world: a binary heap ordered by (true time in µs,
+ * sequence number), so events at the same time fire first-in first-out (libuv's timer
+ * order). Which of several *simultaneous* events runs first is a decision of the chooser:
+ * sched_pop offers the earliest pending event of each distinct actor among the events due
+ * at the earliest time, so per-actor (and so per-link) order is never broken.
+ *
+ * Events carry a kind, a target actor, a generation (for cheap invalidation: an event whose
+ * generation no longer matches its target's is ignored by the engine) and an owned payload. */
+#ifndef LOCKLAB_SCHED_H
+#define LOCKLAB_SCHED_H
+
+#include <stdint.h>
+
+#include "chooser.h"
+
+typedef struct event {
+    int64_t time;   /* true time, µs */
+    uint64_t seq;
+    int kind;
+    int actor;
+    uint64_t gen;
+    void *data;     /* owned by the event until popped */
+} event;
+
+typedef struct sched sched;
+
+sched *sched_new(void);
+/* Frees pending events, calling release on each payload that is not NULL. */
+void sched_free(sched *s, void (*release)(event *e));
+void sched_clear(sched *s, void (*release)(event *e));
+void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data);
+/* Pops the next event into *out; 0 when the queue is empty. The chooser may be NULL (plain
+ * FIFO among simultaneous events). */
+int sched_pop(sched *s, chooser *ch, event *out);
+int64_t sched_peek_time(const sched *s); /* INT64_MAX when empty */
+size_t sched_pending(const sched *s);
+/* Iterates pending events in no particular order (fingerprints); it starts at 0. */
+const event *sched_at(const sched *s, size_t i);
+
+#endif
