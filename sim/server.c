@@ -43,6 +43,14 @@ pubsub *server_pubsub(server *srv) { return srv->ps; }
 scripting *server_scripting(server *srv) { return srv->lua; }
 const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 
+store *server_swap_store(server *srv, store *db)
+{
+    store *old = srv->db;
+    srv->db = db;
+    store_set_replica(db, srv->replica);
+    return old;
+}
+
 void server_set_replica(server *srv, int replica)
 {
     srv->replica = replica;

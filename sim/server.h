@@ -44,6 +44,11 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
 /* The same with C strings, for tests and tools. */
 void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv);
 
+/* Replaces the keyspace (a restart loading its persisted data, a replica's full resync) and
+ * returns the old one, which the caller now owns. The new store gets the server's clock and
+ * keeps no observer: set it again. */
+store *server_swap_store(server *srv, store *db);
+
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
 

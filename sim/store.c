@@ -59,6 +59,12 @@ void store_set_observer(store *s, store_observer_fn fn, void *ud)
     s->observer_ud = ud;
 }
 
+void store_set_clock(store *s, store_clock_fn clock, void *clock_ud)
+{
+    s->clock = clock;
+    s->clock_ud = clock_ud;
+}
+
 void store_set_replica(store *s, int replica)
 {
     s->replica = replica;

@@ -44,6 +44,7 @@ void store_free(store *s);
 store *store_clone(const store *s);         /* deep copy; observer not copied */
 void store_flush(store *s);                 /* FLUSHALL: no events reported */
 void store_set_observer(store *s, store_observer_fn fn, void *ud);
+void store_set_clock(store *s, store_clock_fn clock, void *clock_ud);
 void store_set_replica(store *s, int replica);
 int store_is_replica(const store *s);
 

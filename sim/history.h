@@ -1,0 +1,78 @@
+/* history.h — the record of one run: typed events in true-time order, each with the actor's
+ * local time and its details. The checker judges a history, the reports render it, and it is
+ * written as JSONL with a stable schema (docs/history.md):
+ *
+ *     {"t":1250.000,"ev":"reply","actor":"A","local":1700000001250,"peer":"n1",...}
+ *
+ * "t" is true time in ms with µs precision; "local" is the actor's clock in ms. Strings are
+ * owned by the history. */
+#ifndef LOCKLAB_HISTORY_H
+#define LOCKLAB_HISTORY_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef enum hist_kind {
+    H_START,          /* a client process starts */
+    H_REQUEST,        /* a client sends a command or script (text: what, a: request id) */
+    H_EXEC,           /* a node runs a request (text: what, reply: the reply) */
+    H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply) */
+    H_REPLY,          /* the reply reaches the client (reply) */
+    H_TIMEOUT,        /* the client gave up waiting for a reply */
+    H_DROP,           /* a message was lost (text: why: loss, partition, node down) */
+    H_PUBLISH,        /* a pub/sub message reaches a subscriber (text: channel, reply: msg) */
+    H_ACQUIRE,        /* a lock attempt starts */
+    H_ACQUIRED,       /* ... succeeds (a: token or -1) */
+    H_ACQUIRE_FAILED, /* ... gives up */
+    H_RELEASE,        /* a release starts */
+    H_RELEASED,       /* ... ends (text: outcome) */
+    H_CS_ENTER,       /* the client enters its critical section (a: token) */
+    H_CS_EXIT,
+    H_WRITE,          /* a write to the shared resource (a: token, b: 1 accepted / 0 rejected) */
+    H_KEY_SET,        /* the lock key changed on a node (text: key, reply: new value brief) */
+    H_KEY_DELETED,    /* deleted by a command */
+    H_KEY_EXPIRED,    /* expired on a node */
+    H_FAULT,          /* a fault starts (text: description) */
+    H_FAULT_END,
+    H_NODE_DOWN,
+    H_NODE_UP,
+    H_PROMOTED,       /* a replica became master (peer: old master) */
+    H_LOG,            /* ctx:log from a client model */
+    H_ERROR,          /* a client model raised an error (text: message with traceback) */
+    H_END,            /* a client process finished its workload */
+    H_KIND_COUNT
+} hist_kind;
+
+typedef struct hist_event {
+    int64_t t;       /* true time, µs */
+    hist_kind kind;
+    int actor;       /* index into the actor names; -1 for the world */
+    int64_t local;   /* the actor's local ms */
+    int peer;        /* the other actor or -1 */
+    int64_t a, b;    /* numeric details, per kind */
+    char *text;      /* owned, may be NULL */
+    char *reply;     /* owned brief rendering of a reply, may be NULL */
+} hist_event;
+
+typedef struct history history;
+
+history *history_new(void);
+void history_free(history *h);
+void history_clear(history *h);
+/* Actors are named once (clients and nodes); events refer to them by index. */
+int history_add_actor(history *h, const char *name, int is_node);
+const char *history_actor_name(const history *h, int actor);
+int history_actor_is_node(const history *h, int actor);
+size_t history_actors(const history *h);
+
+hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor, int64_t local);
+void history_set_text(hist_event *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+size_t history_len(const history *h);
+const hist_event *history_at(const history *h, size_t i);
+const char *hist_kind_name(hist_kind k);
+
+/* One JSON object per line, in event order. */
+void history_write_jsonl(const history *h, buf *out);
+
+#endif
