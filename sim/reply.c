@@ -3,6 +3,8 @@
  * and nested arrays indented by that width plus two. */
 #include "reply.h"
 
+#include "object.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,28 +200,6 @@ void reply_to_resp(const reply *r, buf *out)
     }
 }
 
-/* sdscatrepr: a quoted string with C-like escapes, as redis-cli shows bulk strings. */
-static void put_repr(buf *out, const char *p, size_t len)
-{
-    buf_putc(out, '"');
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)p[i];
-        switch (c) {
-        case '\\': buf_puts(out, "\\\\"); break;
-        case '"': buf_puts(out, "\\\""); break;
-        case '\n': buf_puts(out, "\\n"); break;
-        case '\r': buf_puts(out, "\\r"); break;
-        case '\t': buf_puts(out, "\\t"); break;
-        case '\a': buf_puts(out, "\\a"); break;
-        case '\b': buf_puts(out, "\\b"); break;
-        default:
-            if (isprint(c)) buf_putc(out, (char)c);
-            else buf_printf(out, "\\x%02x", c);
-        }
-    }
-    buf_putc(out, '"');
-}
-
 static void to_cli(const reply *r, const char *prefix, buf *out)
 {
     switch (r->type) {
@@ -228,7 +208,7 @@ static void to_cli(const reply *r, const char *prefix, buf *out)
     case REPLY_STATUS: buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
     case REPLY_INTEGER: buf_printf(out, "(integer) %lld\n", r->integer); break;
-    case REPLY_BULK: put_repr(out, r->str, r->len); buf_putc(out, '\n'); break;
+    case REPLY_BULK: dump_repr(out, r->str, r->len); buf_putc(out, '\n'); break;
     case REPLY_ARRAY: {
         if (r->n == 0) {
             buf_puts(out, "(empty array)\n");
@@ -269,7 +249,7 @@ void reply_to_brief(const reply *r, buf *out)
     case REPLY_STATUS: buf_append(out, r->str, r->len); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); break;
     case REPLY_INTEGER: buf_printf(out, "%lld", r->integer); break;
-    case REPLY_BULK: put_repr(out, r->str, r->len); break;
+    case REPLY_BULK: dump_repr(out, r->str, r->len); break;
     case REPLY_MULTI:
     case REPLY_ARRAY:
         buf_putc(out, '[');

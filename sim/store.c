@@ -183,6 +183,12 @@ int64_t store_next_expiry(const store *s)
 
 /* ---- keys ---- */
 
+static int is_expired(const store *s, const kv *e)
+{
+    return e->expire >= 0 && store_now(s) > e->expire;
+}
+
+
 static void remove_entry(store *s, kv *e, store_event ev)
 {
     slice key = dict_key_of(s->keys, e);
@@ -197,11 +203,6 @@ static void remove_entry(store *s, kv *e, store_event ev)
     dict_del(s->keys, k);
     notify(s, ev, k);
     if (copy != small) free(copy);
-}
-
-static int is_expired(const store *s, const kv *e)
-{
-    return e->expire >= 0 && store_now(s) > e->expire;
 }
 
 kv *store_lookup(store *s, slice key)
@@ -219,7 +220,12 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
 {
     int existed;
     kv *e = dict_put(s->keys, key, &existed);
-    LL_ASSERT(!existed);
+    if (existed) {
+        /* Only a replica keeps a logically expired key around; a new value replaces it. */
+        LL_ASSERT(is_expired(s, e));
+        heap_remove(s, e);
+        obj_free((obj_type)e->type, e->ptr);
+    }
     e->ptr = ptr;
     e->type = (uint8_t)t;
     e->expire = -1;
@@ -304,7 +310,7 @@ store *store_clone(const store *s)
         (void)n;
     }
     heap_item *items = xmalloc((s->heap_len + 1) * sizeof *items);
-    memcpy(items, s->heap, s->heap_len * sizeof *items);
+    if (s->heap_len) memcpy(items, s->heap, s->heap_len * sizeof *items);
     /* Re-insert TTLs by sequence order, which reproduces the original tie order. */
     for (size_t i = 1; i < s->heap_len; i++) {
         heap_item x = items[i];

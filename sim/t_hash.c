@@ -1,0 +1,457 @@
+/* t_hash.c — the hash type and its commands.
+ *
+ * Representation. A lock is usually a hash with one field (the owner id) holding a small
+ * counter, and the simulator may hold a million of them, so a small hash is ONE contiguous
+ * allocation, like Redis's listpack:
+ *
+ *     [enc=SMALL][count][used (2 bytes)] then `count` records, `used` bytes in all:
+ *     [flen][field bytes][vlen][value bytes] ...
+ *
+ * Lookups scan it linearly, which is faster than hashing at these sizes. Records stay in
+ * insertion order (an update rewrites the value in place), so HGETALL answers in the order
+ * Redis's listpack does. The header is 4 bytes; a one-field lock costs one malloc chunk.
+ *
+ * A hash converts, once and for good (as in Redis), to a dict (dict.h) from field to an
+ * sstr* value when it would hold more than HASH_SMALL_ENTRIES fields or when a field or
+ * value longer than HASH_SMALL_VALUE bytes is written: Redis's hash-max-listpack-entries
+ * (128) and hash-max-listpack-value (64). Field order is then the dict's.
+ *
+ * Invariants: a small hash has count <= 128 and every length <= 64, so one length byte
+ * suffices and `used` fits 16 bits; field names are unique in either encoding; an empty
+ * hash exists only transiently (the handler's store_touched() deletes the key). The first
+ * byte of either encoding is its tag, read through an unsigned char pointer. */
+#include "t_hash.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "dict.h"
+#include "object.h"
+
+#define HASH_SMALL_ENTRIES 128
+#define HASH_SMALL_VALUE 64
+
+enum { HASH_SMALL = 1, HASH_BIG = 2 };
+
+typedef struct hsmall {
+    uint8_t enc;
+    uint8_t count;
+    uint16_t used;
+    unsigned char data[];
+} hsmall;
+
+typedef struct hbig {
+    uint8_t enc;
+    dict *d; /* field -> sstr* */
+} hbig;
+
+static int hash_enc(const hash *h)
+{
+    return *(const unsigned char *)h;
+}
+
+#define SMALL(h) ((hsmall *)(void *)(h))
+#define CSMALL(h) ((const hsmall *)(const void *)(h))
+#define BIG(h) ((hbig *)(void *)(h))
+#define CBIG(h) ((const hbig *)(const void *)(h))
+
+/* ---- the small encoding ---- */
+
+/* Reads the record at byte offset off; returns the offset of the next one. */
+static size_t small_record(const hsmall *s, size_t off, slice *field, slice *value)
+{
+    const unsigned char *p = s->data + off;
+    field->len = p[0];
+    field->p = (const char *)p + 1;
+    p += 1 + field->len;
+    value->len = p[0];
+    value->p = (const char *)p + 1;
+    return off + 2 + field->len + value->len;
+}
+
+/* The byte offset of field's record, or -1. */
+static long small_find(const hsmall *s, slice field, slice *value)
+{
+    slice f, v;
+    for (size_t off = 0; off < s->used;) {
+        size_t next = small_record(s, off, &f, &v);
+        if (slice_eq(f, field)) {
+            if (value) *value = v;
+            return (long)off;
+        }
+        off = next;
+    }
+    return -1;
+}
+
+/* Replaces bytes [off, off + old) of the records with `len` bytes from p (copied), growing
+ * or shrinking the single allocation. p must not point into s. Returns the moved hash. */
+static hsmall *small_splice(hsmall *s, size_t off, size_t old, const void *p, size_t len)
+{
+    size_t used = s->used, tail = used - off - old, nused = used - old + len;
+    LL_ASSERT(nused <= UINT16_MAX);
+    if (len > old) s = xrealloc(s, sizeof *s + nused);
+    memmove(s->data + off + len, s->data + off + old, tail);
+    if (len) memcpy(s->data + off, p, len);
+    if (len < old) s = xrealloc(s, sizeof *s + nused);
+    s->used = (uint16_t)nused;
+    return s;
+}
+
+/* A [len][bytes] item for the small encoding, written to dst (which holds 1 + len). */
+static size_t small_item(unsigned char *dst, slice v)
+{
+    dst[0] = (unsigned char)v.len;
+    if (v.len) memcpy(dst + 1, v.p, v.len);
+    return 1 + v.len;
+}
+
+/* ---- the big encoding ---- */
+
+static void big_release(void *payload)
+{
+    free(*(sstr **)payload);
+}
+
+static hbig *big_new(void)
+{
+    hbig *b = xmalloc(sizeof *b);
+    b->enc = HASH_BIG;
+    b->d = dict_new(sizeof(sstr *));
+    return b;
+}
+
+static int big_set(hbig *b, slice field, slice value)
+{
+    int existed;
+    sstr **slot = dict_put(b->d, field, &existed);
+    free(*slot);
+    *slot = sstr_new(value.p, value.len);
+    return !existed;
+}
+
+/* Converts a small hash to the big encoding, in record order; frees s. */
+static hbig *small_to_big(hsmall *s)
+{
+    hbig *b = big_new();
+    slice f, v;
+    for (size_t off = 0; off < s->used;) {
+        off = small_record(s, off, &f, &v);
+        big_set(b, f, v);
+    }
+    free(s);
+    return b;
+}
+
+/* ---- the type API ---- */
+
+hash *hash_new(void)
+{
+    hsmall *s = xmalloc(sizeof *s);
+    s->enc = HASH_SMALL;
+    s->count = 0;
+    s->used = 0;
+    return (hash *)(void *)s;
+}
+
+void hash_free(hash *h)
+{
+    if (!h) return;
+    if (hash_enc(h) == HASH_BIG) dict_free(BIG(h)->d, big_release);
+    free(h);
+}
+
+hash *hash_clone(const hash *h)
+{
+    if (hash_enc(h) == HASH_SMALL) {
+        size_t n = sizeof(hsmall) + CSMALL(h)->used;
+        hash *c = xmalloc(n);
+        memcpy(c, h, n);
+        return c;
+    }
+    hbig *b = big_new();
+    size_t it = 0;
+    sstr **v;
+    while ((v = dict_next(CBIG(h)->d, &it))) big_set(b, dict_key_of(CBIG(h)->d, v), sstr_slice(*v));
+    return (hash *)(void *)b;
+}
+
+size_t hash_len(const hash *h)
+{
+    return hash_enc(h) == HASH_SMALL ? CSMALL(h)->count : dict_size(CBIG(h)->d);
+}
+
+size_t hash_bytes(const hash *h)
+{
+    if (hash_enc(h) == HASH_SMALL) return sizeof(hsmall) + CSMALL(h)->used;
+    size_t total = sizeof(hbig) + 64, it = 0;
+    sstr **v;
+    while ((v = dict_next(CBIG(h)->d, &it)))
+        total += 48 + dict_key_of(CBIG(h)->d, v).len + sizeof(sstr) + (*v)->len + 1;
+    return total;
+}
+
+int hash_next(const hash *h, size_t *it, slice *field, slice *value)
+{
+    if (hash_enc(h) == HASH_SMALL) {
+        if (*it >= CSMALL(h)->used) return 0;
+        *it = small_record(CSMALL(h), *it, field, value);
+        return 1;
+    }
+    sstr **v = dict_next(CBIG(h)->d, it);
+    if (!v) return 0;
+    *field = dict_key_of(CBIG(h)->d, v);
+    *value = sstr_slice(*v);
+    return 1;
+}
+
+typedef struct hpair {
+    slice f, v;
+} hpair;
+
+static int hpair_cmp(const void *a, const void *b)
+{
+    return slice_cmp(((const hpair *)a)->f, ((const hpair *)b)->f);
+}
+
+void hash_dump(const hash *h, buf *out)
+{
+    size_t n = hash_len(h), i = 0, it = 0;
+    hpair *v = xmalloc((n + 1) * sizeof *v);
+    while (hash_next(h, &it, &v[i].f, &v[i].v)) i++;
+    qsort(v, n, sizeof *v, hpair_cmp);
+    buf_putc(out, '{');
+    for (i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        dump_repr(out, v[i].f.p, v[i].f.len);
+        buf_puts(out, ": ");
+        dump_repr(out, v[i].v.p, v[i].v.len);
+    }
+    buf_putc(out, '}');
+    free(v);
+}
+
+int hash_get(const hash *h, slice field, slice *value)
+{
+    if (hash_enc(h) == HASH_SMALL) return small_find(CSMALL(h), field, value) >= 0;
+    sstr **v = dict_get(CBIG(h)->d, field);
+    if (v) *value = sstr_slice(*v);
+    return v != NULL;
+}
+
+int hash_set(hash **hp, slice field, slice value)
+{
+    hash *h = *hp;
+    if (hash_enc(h) == HASH_SMALL && (field.len > HASH_SMALL_VALUE || value.len > HASH_SMALL_VALUE))
+        h = *hp = (hash *)(void *)small_to_big(SMALL(h));
+    if (hash_enc(h) == HASH_BIG) return big_set(BIG(h), field, value);
+
+    hsmall *s = SMALL(h);
+    unsigned char rec[2 + 2 * HASH_SMALL_VALUE];
+    slice old;
+    long off = small_find(s, field, &old);
+    if (off >= 0) { /* rewrite the value item in place: the record keeps its position */
+        size_t voff = (size_t)off + 1 + field.len;
+        size_t n = small_item(rec, value);
+        *hp = (hash *)(void *)small_splice(s, voff, 1 + old.len, rec, n);
+        return 0;
+    }
+    if (s->count == HASH_SMALL_ENTRIES) {
+        *hp = (hash *)(void *)small_to_big(s);
+        return big_set(BIG(*hp), field, value);
+    }
+    size_t n = small_item(rec, field);
+    n += small_item(rec + n, value);
+    s = small_splice(s, s->used, 0, rec, n);
+    s->count++;
+    *hp = (hash *)(void *)s;
+    return 1;
+}
+
+int hash_del(hash **hp, slice field)
+{
+    hash *h = *hp;
+    if (hash_enc(h) == HASH_BIG) {
+        sstr **v = dict_get(BIG(h)->d, field);
+        if (!v) return 0;
+        free(*v);
+        return dict_del(BIG(h)->d, field);
+    }
+    hsmall *s = SMALL(h);
+    slice v;
+    long off = small_find(s, field, &v);
+    if (off < 0) return 0;
+    s = small_splice(s, (size_t)off, 2 + field.len + v.len, NULL, 0);
+    s->count--;
+    *hp = (hash *)(void *)s;
+    return 1;
+}
+
+/* ---- commands ---- */
+
+/* Looks up key as a hash for a write: 0 with *h (a new empty hash if the key is missing),
+ * -1 after WRONGTYPE. */
+static int hash_for_write(cmdctx *c, kv **e, hash **h)
+{
+    if (lookup_typed(c, c->argv[1], OBJ_HASH, e) < 0) return -1;
+    *h = *e ? (*e)->ptr : hash_new();
+    return 0;
+}
+
+/* Stores h (possibly moved by the type API) back under the key, creating it if it was
+ * missing, and reports the write (which deletes the key if h is empty). */
+static void hash_written(cmdctx *c, kv *e, hash *h)
+{
+    if (e) e->ptr = h;
+    else e = store_set(c->db, c->argv[1], OBJ_HASH, h, 0);
+    store_touched(c->db, e);
+}
+
+/* Looks up key as a hash for a read: 0 with *h (NULL if missing), -1 after WRONGTYPE. */
+static int hash_for_read(cmdctx *c, const hash **h)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_HASH, &e) < 0) return -1;
+    *h = e ? e->ptr : NULL;
+    return 0;
+}
+
+void cmd_hset(cmdctx *c)
+{
+    if (c->argc % 2 != 0) {
+        reply_wrong_args(c);
+        return;
+    }
+    kv *e;
+    hash *h;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    long long created = 0;
+    for (int i = 2; i < c->argc; i += 2) created += hash_set(&h, c->argv[i], c->argv[i + 1]);
+    hash_written(c, e, h);
+    reply_int(c->out, created);
+}
+
+void cmd_hsetnx(cmdctx *c)
+{
+    kv *e;
+    hash *h;
+    slice v;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    if (e && hash_get(h, c->argv[2], &v)) {
+        reply_int(c->out, 0);
+        return;
+    }
+    hash_set(&h, c->argv[2], c->argv[3]);
+    hash_written(c, e, h);
+    reply_int(c->out, 1);
+}
+
+void cmd_hget(cmdctx *c)
+{
+    const hash *h;
+    slice v;
+    if (hash_for_read(c, &h) < 0) return;
+    if (h && hash_get(h, c->argv[2], &v)) reply_bulk(c->out, v.p, v.len);
+    else reply_nil(c->out);
+}
+
+void cmd_hexists(cmdctx *c)
+{
+    const hash *h;
+    slice v;
+    if (hash_for_read(c, &h) < 0) return;
+    reply_int(c->out, h && hash_get(h, c->argv[2], &v));
+}
+
+void cmd_hmget(cmdctx *c)
+{
+    const hash *h;
+    slice v;
+    if (hash_for_read(c, &h) < 0) return;
+    reply *el = reply_array(c->out, (size_t)c->argc - 2);
+    for (int i = 2; i < c->argc; i++)
+        if (h && hash_get(h, c->argv[i], &v)) reply_bulk(&el[i - 2], v.p, v.len);
+}
+
+void cmd_hlen(cmdctx *c)
+{
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    reply_int(c->out, h ? (long long)hash_len(h) : 0);
+}
+
+void cmd_hincrby(cmdctx *c)
+{
+    long long incr, value = 0;
+    if (arg_int64(c, 3, &incr) < 0) return;
+    kv *e;
+    hash *h;
+    slice old;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    if (e && hash_get(h, c->argv[2], &old) && ll_parse_int64(old, &value) < 0) {
+        reply_error(c->out, "ERR hash value is not an integer");
+        return;
+    }
+    if ((incr < 0 && value < 0 && incr < LLONG_MIN - value) ||
+        (incr > 0 && value > 0 && incr > LLONG_MAX - value)) {
+        reply_error(c->out, "ERR increment or decrement would overflow");
+        if (!e) hash_free(h);
+        return;
+    }
+    value += incr;
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%lld", value);
+    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
+    hash_written(c, e, h);
+    reply_int(c->out, value);
+}
+
+void cmd_hdel(cmdctx *c)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_HASH, &e) < 0) return;
+    long long deleted = 0;
+    if (e) {
+        hash *h = e->ptr;
+        for (int i = 2; i < c->argc; i++) deleted += hash_del(&h, c->argv[i]);
+        e->ptr = h;
+        if (deleted) store_touched(c->db, e);
+    }
+    reply_int(c->out, deleted);
+}
+
+/* HGETALL, HKEYS, HVALS: fields and/or values in iteration order. */
+static void hash_reply_all(cmdctx *c, int fields, int values)
+{
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    if (!h) {
+        reply_array(c->out, 0);
+        return;
+    }
+    size_t per = (size_t)(fields + values), it = 0;
+    reply *el = reply_array(c->out, hash_len(h) * per);
+    slice f, v;
+    while (hash_next(h, &it, &f, &v)) {
+        if (fields) reply_bulk(el++, f.p, f.len);
+        if (values) reply_bulk(el++, v.p, v.len);
+    }
+}
+
+void cmd_hgetall(cmdctx *c)
+{
+    hash_reply_all(c, 1, 1);
+}
+
+void cmd_hkeys(cmdctx *c)
+{
+    hash_reply_all(c, 1, 0);
+}
+
+void cmd_hvals(cmdctx *c)
+{
+    hash_reply_all(c, 0, 1);
+}

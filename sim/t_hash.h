@@ -1,0 +1,30 @@
+/* t_hash.h — the hash type's API (representation and invariants in t_hash.c). A hash value
+ * is a `hash *`; operations that may reallocate it take a `hash **` and update the caller's
+ * pointer, so a handler writes the result back into its kv. */
+#ifndef LOCKLAB_T_HASH_H
+#define LOCKLAB_T_HASH_H
+
+#include "util.h"
+
+typedef struct hash hash;
+
+hash *hash_new(void);
+void hash_free(hash *h);                       /* NULL is a no-op */
+hash *hash_clone(const hash *h);
+size_t hash_len(const hash *h);
+size_t hash_bytes(const hash *h);
+/* {"f": "v", ...} with fields in byte order (store.h's canonical dump). */
+void hash_dump(const hash *h, buf *out);
+
+/* Returns 1 and the value (borrowed until the next change to h) if field is present. */
+int hash_get(const hash *h, slice field, slice *value);
+/* Sets field to value (both copied). Returns 1 if the field is new, 0 if it was updated. */
+int hash_set(hash **h, slice field, slice value);
+/* Removes field. Returns 1 if it was there. */
+int hash_del(hash **h, slice field);
+
+/* Iteration in reply order (insertion order while small): it starts at 0; returns 0 at the
+ * end. The slices are borrowed until h changes. */
+int hash_next(const hash *h, size_t *it, slice *field, slice *value);
+
+#endif

@@ -1,0 +1,384 @@
+/* t_list.c — the list type and its commands.
+ *
+ * Representation: a ring buffer of sstr* elements. `cap` is 0 or a power of two; element i
+ * (0 = head) lives at v[(head + i) & (cap - 1)]. Pushes and pops at either end are O(1)
+ * amortised, which is what queues (Redisson's fair lock) do; LINDEX and LSET are O(1);
+ * LREM and LTRIM first make the buffer contiguous (head = 0) and then compact it.
+ *
+ * Invariants: len <= cap; the slots outside [head, head + len) hold garbage and own
+ * nothing; every element is owned by the list. An empty list exists only transiently: the
+ * handler's store_touched() deletes the key. Redis's quicklist of listpacks is a memory
+ * optimisation invisible to clients, so it is not imitated. */
+#include "t_list.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct list {
+    sstr **v;
+    size_t head, len, cap;
+};
+
+enum { LIST_HEAD = 0, LIST_TAIL = 1 };
+
+/* ---- low level ---- */
+
+static size_t list_slot(const list *l, size_t i)
+{
+    return (l->head + i) & (l->cap - 1);
+}
+
+/* Re-lays the elements out contiguously from slot 0 in a buffer of newcap slots. */
+static void list_relayout(list *l, size_t newcap)
+{
+    sstr **v = xmalloc((newcap ? newcap : 1) * sizeof *v);
+    for (size_t i = 0; i < l->len; i++) v[i] = l->v[list_slot(l, i)];
+    free(l->v);
+    l->v = v;
+    l->cap = newcap;
+    l->head = 0;
+}
+
+static void list_reserve_one(list *l)
+{
+    if (l->len == l->cap) list_relayout(l, l->cap ? l->cap * 2 : 4);
+}
+
+/* Makes the elements contiguous: v[0 .. len) afterwards. */
+static void list_linearize(list *l)
+{
+    if (l->head != 0) list_relayout(l, l->cap);
+}
+
+/* Redis's index normalisation for LRANGE and LTRIM: negative indexes count from the end,
+ * start is clamped to 0 and end to len - 1. Returns 0 and [*s, *e] if the range is not
+ * empty. */
+static int list_range(size_t len, long long start, long long end, size_t *s, size_t *e)
+{
+    long long n = (long long)len;
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    if (start < 0) start = 0;
+    if (start > end || start >= n) return -1;
+    if (end >= n) end = n - 1;
+    *s = (size_t)start;
+    *e = (size_t)end;
+    return 0;
+}
+
+/* ---- the type API ---- */
+
+list *list_new(void)
+{
+    return xcalloc(1, sizeof(list));
+}
+
+void list_free(list *l)
+{
+    if (!l) return;
+    for (size_t i = 0; i < l->len; i++) free(l->v[list_slot(l, i)]);
+    free(l->v);
+    free(l);
+}
+
+list *list_clone(const list *l)
+{
+    list *c = list_new();
+    for (size_t i = 0; i < l->len; i++) list_push(c, sstr_slice(list_at(l, i)), LIST_TAIL);
+    return c;
+}
+
+size_t list_len(const list *l)
+{
+    return l->len;
+}
+
+size_t list_bytes(const list *l)
+{
+    size_t total = sizeof *l + l->cap * sizeof(sstr *);
+    for (size_t i = 0; i < l->len; i++) total += sizeof(sstr) + list_at(l, i)->len + 1;
+    return total;
+}
+
+void list_dump(const list *l, buf *out)
+{
+    buf_putc(out, '[');
+    for (size_t i = 0; i < l->len; i++) {
+        const sstr *s = list_at(l, i);
+        if (i) buf_puts(out, ", ");
+        dump_repr(out, s->p, s->len);
+    }
+    buf_putc(out, ']');
+}
+
+const sstr *list_at(const list *l, size_t i)
+{
+    LL_ASSERT(i < l->len);
+    return l->v[list_slot(l, i)];
+}
+
+void list_push(list *l, slice v, int where)
+{
+    list_reserve_one(l);
+    sstr *s = sstr_new(v.p, v.len);
+    if (where == LIST_HEAD) {
+        l->head = (l->head + l->cap - 1) & (l->cap - 1);
+        l->v[l->head] = s;
+    } else {
+        l->v[list_slot(l, l->len)] = s;
+    }
+    l->len++;
+}
+
+sstr *list_pop(list *l, int where)
+{
+    LL_ASSERT(l->len > 0);
+    sstr *s;
+    if (where == LIST_HEAD) {
+        s = l->v[l->head];
+        l->head = (l->head + 1) & (l->cap - 1);
+    } else {
+        s = l->v[list_slot(l, l->len - 1)];
+    }
+    l->len--;
+    return s;
+}
+
+/* Replaces element i (0 <= i < len) with a copy of v. */
+static void list_replace(list *l, size_t i, slice v)
+{
+    size_t k = list_slot(l, i);
+    free(l->v[k]);
+    l->v[k] = sstr_new(v.p, v.len);
+}
+
+/* Removes up to `max` elements equal to v (0 = all), scanning from the head, or from the
+ * tail when from_tail. Returns how many were removed. */
+static size_t list_remove(list *l, slice v, unsigned long long max, int from_tail)
+{
+    list_linearize(l);
+    size_t n = l->len, removed = 0;
+    if (!from_tail) {
+        size_t w = 0;
+        for (size_t r = 0; r < n; r++) {
+            sstr *s = l->v[r];
+            if ((!max || removed < max) && slice_eq(sstr_slice(s), v)) {
+                free(s);
+                removed++;
+            } else {
+                l->v[w++] = s;
+            }
+        }
+    } else {
+        size_t w = n;
+        for (size_t r = n; r-- > 0;) {
+            sstr *s = l->v[r];
+            if ((!max || removed < max) && slice_eq(sstr_slice(s), v)) {
+                free(s);
+                removed++;
+            } else {
+                l->v[--w] = s;
+            }
+        }
+        memmove(l->v, l->v + w, (n - w) * sizeof *l->v);
+    }
+    l->len = n - removed;
+    return removed;
+}
+
+/* Keeps only elements [s, e] (inclusive, in range), or none when keep is 0. */
+static void list_keep(list *l, int keep, size_t s, size_t e)
+{
+    list_linearize(l);
+    size_t n = l->len, lo = keep ? s : n, hi = keep ? e + 1 : n;
+    for (size_t i = 0; i < n; i++)
+        if (i < lo || i >= hi) free(l->v[i]);
+    if (lo < hi) memmove(l->v, l->v + lo, (hi - lo) * sizeof *l->v);
+    l->len = hi > lo ? hi - lo : 0;
+}
+
+/* ---- commands ---- */
+
+static int list_lookup(cmdctx *c, kv **e)
+{
+    return lookup_typed(c, c->argv[1], OBJ_LIST, e);
+}
+
+static void list_push_command(cmdctx *c, int where)
+{
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    list *l = e ? e->ptr : list_new();
+    for (int i = 2; i < c->argc; i++) list_push(l, c->argv[i], where);
+    if (!e) e = store_set(c->db, c->argv[1], OBJ_LIST, l, 0);
+    store_touched(c->db, e);
+    reply_int(c->out, (long long)l->len);
+}
+
+void cmd_lpush(cmdctx *c)
+{
+    list_push_command(c, LIST_HEAD);
+}
+
+void cmd_rpush(cmdctx *c)
+{
+    list_push_command(c, LIST_TAIL);
+}
+
+/* LPOP/RPOP key [count]: one bulk without a count; with one, an array (a null array for a
+ * missing key). The count is validated before the key is looked at. */
+static void list_pop_command(cmdctx *c, int where)
+{
+    if (c->argc > 3) {
+        reply_wrong_args(c);
+        return;
+    }
+    int has_count = c->argc == 3;
+    long long count = 1;
+    if (has_count && (ll_parse_int64(c->argv[2], &count) < 0 || count < 0)) {
+        reply_error(c->out, "ERR value is out of range, must be positive");
+        return;
+    }
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        if (has_count) reply_nil_array(c->out);
+        else reply_nil(c->out);
+        return;
+    }
+    list *l = e->ptr;
+    if (!has_count) {
+        sstr *s = list_pop(l, where);
+        reply_bulk(c->out, s->p, s->len);
+        free(s);
+    } else {
+        size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;
+        reply *el = reply_array(c->out, n);
+        for (size_t i = 0; i < n; i++) {
+            sstr *s = list_pop(l, where);
+            reply_bulk(&el[i], s->p, s->len);
+            free(s);
+        }
+        if (!n) return; /* LPOP key 0: nothing changed */
+    }
+    store_touched(c->db, e);
+}
+
+void cmd_lpop(cmdctx *c)
+{
+    list_pop_command(c, LIST_HEAD);
+}
+
+void cmd_rpop(cmdctx *c)
+{
+    list_pop_command(c, LIST_TAIL);
+}
+
+void cmd_llen(cmdctx *c)
+{
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    reply_int(c->out, e ? (long long)list_len(e->ptr) : 0);
+}
+
+/* Resolves a possibly negative index against len: 0 and *i if in range. */
+static int list_index(const list *l, long long index, size_t *i)
+{
+    if (index < 0) index += (long long)l->len;
+    if (index < 0 || index >= (long long)l->len) return -1;
+    *i = (size_t)index;
+    return 0;
+}
+
+/* LINDEX looks at the key before the index: a missing key is nil whatever the index. */
+void cmd_lindex(cmdctx *c)
+{
+    kv *e;
+    long long index;
+    size_t i;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        reply_nil(c->out);
+        return;
+    }
+    if (arg_int64(c, 2, &index) < 0) return;
+    if (list_index(e->ptr, index, &i) < 0) {
+        reply_nil(c->out);
+        return;
+    }
+    const sstr *s = list_at(e->ptr, i);
+    reply_bulk(c->out, s->p, s->len);
+}
+
+void cmd_lset(cmdctx *c)
+{
+    kv *e;
+    long long index;
+    size_t i;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        reply_error(c->out, "ERR no such key");
+        return;
+    }
+    if (arg_int64(c, 2, &index) < 0) return;
+    if (list_index(e->ptr, index, &i) < 0) {
+        reply_error(c->out, "ERR index out of range");
+        return;
+    }
+    list_replace(e->ptr, i, c->argv[3]);
+    store_touched(c->db, e);
+    reply_ok(c->out);
+}
+
+void cmd_lrange(cmdctx *c)
+{
+    long long start, end;
+    kv *e;
+    size_t s, t;
+    if (arg_int64(c, 2, &start) < 0 || arg_int64(c, 3, &end) < 0) return;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e || list_range(list_len(e->ptr), start, end, &s, &t) < 0) {
+        reply_array(c->out, 0);
+        return;
+    }
+    reply *el = reply_array(c->out, t - s + 1);
+    for (size_t i = s; i <= t; i++) {
+        const sstr *v = list_at(e->ptr, i);
+        reply_bulk(&el[i - s], v->p, v->len);
+    }
+}
+
+void cmd_ltrim(cmdctx *c)
+{
+    long long start, end;
+    kv *e;
+    size_t s = 0, t = 0;
+    if (arg_int64(c, 2, &start) < 0 || arg_int64(c, 3, &end) < 0) return;
+    if (list_lookup(c, &e) < 0) return;
+    if (e) {
+        list *l = e->ptr;
+        size_t before = l->len;
+        int keep = list_range(l->len, start, end, &s, &t) == 0;
+        list_keep(l, keep, s, t);
+        if (l->len != before) store_touched(c->db, e);
+    }
+    reply_ok(c->out);
+}
+
+void cmd_lrem(cmdctx *c)
+{
+    long long count;
+    kv *e;
+    if (arg_int64(c, 2, &count) < 0) return;
+    if (list_lookup(c, &e) < 0) return;
+    size_t removed = 0;
+    if (e) {
+        /* |LLONG_MIN| does not fit a long long: take the magnitude as unsigned. */
+        unsigned long long max = count < 0 ? 0ull - (unsigned long long)count : (unsigned long long)count;
+        removed = list_remove(e->ptr, c->argv[3], max, count < 0);
+        if (removed) store_touched(c->db, e);
+    }
+    reply_int(c->out, (long long)removed);
+}

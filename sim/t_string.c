@@ -1,0 +1,267 @@
+/* t_string.c — the string type and its commands.
+ *
+ * Representation: a string value is one sstr (length, bytes, a NUL that is not part of the
+ * value), owned by the keyspace. Redis also keeps small integers as shared integer objects
+ * and short strings embedded in the object header; none of that is visible to a client,
+ * so one representation serves. A number written by INCR is stored as its canonical
+ * decimal text, which is exactly what GET shows and what the next INCR parses.
+ *
+ * Invariants: a write through this file either replaces the whole value or creates the
+ * key; it keeps the TTL (INCR, APPEND, SET KEEPTTL) unless Redis clears it (plain SET).
+ * Every write ends with store_touched() so observers see it. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* proto-max-bulk-len: the largest string APPEND may build (Redis's checkStringLength). */
+#define STRING_MAX_LEN (512ull * 1024 * 1024)
+
+/* ---- low level ---- */
+
+/* Stores s (ownership taken) under key, keeping the TTL of the current value. `e` is the
+ * key's live slot, or NULL if the key is missing; then the key is created without a TTL.
+ * store_set (not store_add) also replaces a replica's logically expired leftover. */
+static kv *string_put(cmdctx *c, slice key, kv *e, sstr *s)
+{
+    if (e) {
+        free(e->ptr);
+        e->ptr = s;
+    } else {
+        e = store_set(c->db, key, OBJ_STRING, s, 0);
+    }
+    store_touched(c->db, e);
+    return e;
+}
+
+static void reply_sstr(reply *r, const sstr *s)
+{
+    reply_bulk(r, s->p, s->len);
+}
+
+/* INCR and friends: the stored value must be a canonical 64-bit integer and the result
+ * must not overflow. Replies the new value or an error. */
+static void string_incr(cmdctx *c, long long incr)
+{
+    slice key = c->argv[1];
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    long long value = 0;
+    if (e && ll_parse_int64(sstr_slice(e->ptr), &value) < 0) {
+        reply_error(c->out, ERR_NOT_INT);
+        return;
+    }
+    if ((incr < 0 && value < 0 && incr < LLONG_MIN - value) ||
+        (incr > 0 && value > 0 && incr > LLONG_MAX - value)) {
+        reply_error(c->out, "ERR increment or decrement would overflow");
+        return;
+    }
+    value += incr;
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%lld", value);
+    string_put(c, key, e, sstr_new(tmp, (size_t)n));
+    reply_int(c->out, value);
+}
+
+/* ---- SET and its options ---- */
+
+enum {
+    SET_NX = 1 << 0,
+    SET_XX = 1 << 1,
+    SET_GET = 1 << 2,
+    SET_KEEPTTL = 1 << 3,
+    SET_EX = 1 << 4,
+    SET_PX = 1 << 5,
+    SET_EXAT = 1 << 6,
+    SET_PXAT = 1 << 7,
+};
+#define SET_ANY_EXPIRE (SET_EX | SET_PX | SET_EXAT | SET_PXAT)
+
+/* Redis's parseExtendedStringArgumentsOrReply for SET: an option is accepted only when no
+ * option it conflicts with came before it (so a repeated EX is fine and the last one wins),
+ * and an expire option needs a following argument. Anything else is a syntax error. */
+static int set_parse_flags(cmdctx *c, unsigned *flags, int *expire_arg)
+{
+    for (int j = 3; j < c->argc; j++) {
+        slice opt = c->argv[j];
+        int has_next = j + 1 < c->argc;
+        unsigned f = *flags;
+        if (slice_eq_nocase(opt, "nx") && !(f & SET_XX)) {
+            *flags |= SET_NX;
+        } else if (slice_eq_nocase(opt, "xx") && !(f & SET_NX)) {
+            *flags |= SET_XX;
+        } else if (slice_eq_nocase(opt, "get")) {
+            *flags |= SET_GET;
+        } else if (slice_eq_nocase(opt, "keepttl") && !(f & SET_ANY_EXPIRE)) {
+            *flags |= SET_KEEPTTL;
+        } else {
+            unsigned which = slice_eq_nocase(opt, "ex")     ? SET_EX
+                             : slice_eq_nocase(opt, "px")   ? SET_PX
+                             : slice_eq_nocase(opt, "exat") ? SET_EXAT
+                             : slice_eq_nocase(opt, "pxat") ? SET_PXAT
+                                                            : 0;
+            unsigned conflicts = (SET_ANY_EXPIRE & ~which) | SET_KEEPTTL;
+            if (!which || (f & conflicts) || !has_next) {
+                reply_error(c->out, ERR_SYNTAX);
+                return -1;
+            }
+            *flags |= which;
+            *expire_arg = ++j;
+        }
+    }
+    return 0;
+}
+
+/* The absolute deadline in local ms for SET's expire argument, as Redis's
+ * getExpireMillisecondsOrReply computes it: not an integer, not positive or overflowing
+ * are errors. */
+static int set_parse_expire(cmdctx *c, unsigned flags, int arg, int64_t *when)
+{
+    long long v;
+    if (arg_int64(c, arg, &v) < 0) return -1;
+    int seconds = (flags & (SET_EX | SET_EXAT)) != 0;
+    if (v <= 0 || (seconds && v > LLONG_MAX / 1000)) goto invalid;
+    if (seconds) v *= 1000;
+    if (flags & (SET_EX | SET_PX)) {
+        int64_t now = store_now(c->db);
+        if (now > 0 && v > LLONG_MAX - now) goto invalid;
+        v += now;
+    }
+    if (v <= 0) goto invalid;
+    *when = v;
+    return 0;
+invalid:
+    reply_error(c->out, "ERR invalid expire time in 'set' command");
+    return -1;
+}
+
+void cmd_set(cmdctx *c)
+{
+    slice key = c->argv[1], val = c->argv[2];
+    unsigned flags = 0;
+    int expire_arg = 0;
+    int64_t when = -1;
+    if (set_parse_flags(c, &flags, &expire_arg) < 0) return;
+    if (expire_arg && set_parse_expire(c, flags, expire_arg, &when) < 0) return;
+
+    kv *e;
+    if (flags & SET_GET) {
+        /* GET checks the type (SET alone overwrites any type) and replies the old value
+         * whether or not NX/XX then lets the write happen. */
+        if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+        if (e) reply_sstr(c->out, e->ptr);
+        else reply_nil(c->out);
+    } else {
+        e = store_lookup(c->db, key);
+    }
+    if (((flags & SET_NX) && e) || ((flags & SET_XX) && !e)) {
+        if (!(flags & SET_GET)) reply_nil(c->out);
+        return;
+    }
+    e = store_set(c->db, key, OBJ_STRING, sstr_new(val.p, val.len), (flags & SET_KEEPTTL) != 0);
+    if (when >= 0) store_set_expire(c->db, e, when);
+    store_touched(c->db, e);
+    /* A deadline already behind the clock (EXAT/PXAT in the past): the key is gone at once,
+     * exactly when a lookup would find it expired (now > deadline). */
+    if (when >= 0 && store_now(c->db) > when) store_delete(c->db, key);
+    if (!(flags & SET_GET)) reply_ok(c->out);
+}
+
+/* ---- the other commands ---- */
+
+void cmd_get(cmdctx *c)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    if (e) reply_sstr(c->out, e->ptr);
+    else reply_nil(c->out);
+}
+
+void cmd_setnx(cmdctx *c)
+{
+    slice key = c->argv[1], val = c->argv[2];
+    if (store_lookup(c->db, key)) {
+        reply_int(c->out, 0);
+        return;
+    }
+    string_put(c, key, NULL, sstr_new(val.p, val.len));
+    reply_int(c->out, 1);
+}
+
+void cmd_incr(cmdctx *c)
+{
+    string_incr(c, 1);
+}
+
+void cmd_decr(cmdctx *c)
+{
+    string_incr(c, -1);
+}
+
+void cmd_incrby(cmdctx *c)
+{
+    long long incr;
+    if (arg_int64(c, 2, &incr) < 0) return;
+    string_incr(c, incr);
+}
+
+void cmd_decrby(cmdctx *c)
+{
+    long long decr;
+    if (arg_int64(c, 2, &decr) < 0) return;
+    if (decr == LLONG_MIN) { /* its negation does not exist */
+        reply_error(c->out, "ERR decrement would overflow");
+        return;
+    }
+    string_incr(c, -decr);
+}
+
+void cmd_getdel(cmdctx *c)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    if (!e) {
+        reply_nil(c->out);
+        return;
+    }
+    reply_sstr(c->out, e->ptr);
+    store_delete(c->db, c->argv[1]);
+}
+
+void cmd_strlen(cmdctx *c)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    reply_int(c->out, e ? (long long)((sstr *)e->ptr)->len : 0);
+}
+
+void cmd_append(cmdctx *c)
+{
+    slice key = c->argv[1], add = c->argv[2];
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    size_t old = e ? ((sstr *)e->ptr)->len : 0;
+    if (old + add.len > STRING_MAX_LEN) {
+        reply_error(c->out, "ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        return;
+    }
+    sstr *s = xmalloc(sizeof *s + old + add.len + 1);
+    if (old) memcpy(s->p, ((sstr *)e->ptr)->p, old);
+    if (add.len) memcpy(s->p + old, add.p, add.len);
+    s->len = old + add.len;
+    s->p[s->len] = '\0';
+    string_put(c, key, e, s);
+    reply_int(c->out, (long long)s->len);
+}
+
+/* MGET never fails on a type: a key holding something else reads as nil. */
+void cmd_mget(cmdctx *c)
+{
+    reply *el = reply_array(c->out, (size_t)c->argc - 1);
+    for (int i = 1; i < c->argc; i++) {
+        kv *e = store_lookup(c->db, c->argv[i]);
+        if (e && e->type == OBJ_STRING) reply_sstr(&el[i - 1], e->ptr);
+    }
+}

@@ -1,0 +1,628 @@
+/* t_zset.c — the sorted set type and its commands.
+ *
+ * Representation: a dict (dict.h) from member to its score (the dict payload is one
+ * double), plus an array `v` of pointers to those payloads kept sorted by (score, member
+ * in byte order) — Redis's order. The member of v[i] is dict_key_of(d, v[i]), so a member's
+ * bytes are stored once. ZSCORE is a dict lookup; a rank is a binary search; ZADD and ZREM
+ * are a lookup, a binary search and one memmove of pointers: O(log n) plus a memmove, like
+ * a skiplist in practice for the sizes locks use.
+ *
+ * `big` imitates the one difference between Redis's two encodings a client can see: a
+ * listpack-encoded zset (at most 128 members of at most 64 bytes) stores -0 as 0, a
+ * skiplist keeps -0. A zset turns big, for good, when an insertion would exceed those
+ * limits or (at creation) when the first member is too long; from then on -0 is kept.
+ *
+ * Invariants: dict_size(d) == len; v is strictly increasing in (score, member) order with
+ * -0 == 0; no score is NaN (the handlers refuse NaN before changing anything); payload
+ * pointers in v stay valid because dict entries never move. An empty zset exists only
+ * transiently: the handler's store_touched() deletes the key. */
+#include "t_zset.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "dict.h"
+
+#define ZSET_SMALL_ENTRIES 128
+#define ZSET_SMALL_VALUE 64
+
+struct zset {
+    dict *d;    /* member -> double score */
+    double **v; /* payloads of d in (score, member) order */
+    size_t len, cap;
+    int big;
+};
+
+/* ---- low level ---- */
+
+static slice zset_member(const zset *z, const double *p)
+{
+    return dict_key_of(z->d, p);
+}
+
+static int zset_cmp(const zset *z, const double *p, double score, slice member)
+{
+    if (*p < score) return -1;
+    if (*p > score) return 1;
+    return slice_cmp(zset_member(z, p), member);
+}
+
+/* First index whose (score, member) is >= the given pair. */
+static size_t zset_lower(const zset *z, double score, slice member)
+{
+    size_t lo = 0, hi = z->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (zset_cmp(z, z->v[mid], score, member) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* First index whose score is > s (after = 1) or >= s (after = 0). */
+static size_t zset_score_bound(const zset *z, double s, int after)
+{
+    size_t lo = 0, hi = z->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        double m = *z->v[mid];
+        if (after ? m <= s : m < s) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void zset_insert_at(zset *z, size_t i, double *p)
+{
+    if (z->len == z->cap) {
+        z->cap = z->cap ? z->cap * 2 : 4;
+        z->v = xrealloc(z->v, z->cap * sizeof *z->v);
+    }
+    memmove(z->v + i + 1, z->v + i, (z->len - i) * sizeof *z->v);
+    z->v[i] = p;
+    z->len++;
+}
+
+static void zset_remove_at(zset *z, size_t i)
+{
+    memmove(z->v + i, z->v + i + 1, (z->len - i - 1) * sizeof *z->v);
+    z->len--;
+}
+
+/* The index of a member known to be present with score *p. */
+static size_t zset_index_of(const zset *z, const double *p)
+{
+    size_t i = zset_lower(z, *p, zset_member(z, p));
+    LL_ASSERT(i < z->len && z->v[i] == p);
+    return i;
+}
+
+/* ---- the type API ---- */
+
+zset *zset_new(void)
+{
+    zset *z = xcalloc(1, sizeof *z);
+    z->d = dict_new(sizeof(double));
+    return z;
+}
+
+void zset_free(zset *z)
+{
+    if (!z) return;
+    dict_free(z->d, NULL);
+    free(z->v);
+    free(z);
+}
+
+zset *zset_clone(const zset *z)
+{
+    zset *c = zset_new();
+    c->big = z->big;
+    c->cap = z->len;
+    c->v = xmalloc((z->len ? z->len : 1) * sizeof *c->v);
+    for (size_t i = 0; i < z->len; i++) {
+        double *p = dict_put(c->d, zset_member(z, z->v[i]), NULL);
+        *p = *z->v[i];
+        c->v[i] = p;
+    }
+    c->len = z->len;
+    return c;
+}
+
+size_t zset_len(const zset *z)
+{
+    return z->len;
+}
+
+size_t zset_bytes(const zset *z)
+{
+    size_t total = sizeof *z + 64 + z->cap * sizeof *z->v;
+    for (size_t i = 0; i < z->len; i++) total += 48 + zset_member(z, z->v[i]).len;
+    return total;
+}
+
+static void dump_score(buf *out, double d)
+{
+    char tmp[64];
+    ll_format_double(tmp, sizeof tmp, d);
+    buf_puts(out, tmp);
+}
+
+void zset_dump(const zset *z, buf *out)
+{
+    buf_putc(out, '{');
+    for (size_t i = 0; i < z->len; i++) {
+        slice m = zset_member(z, z->v[i]);
+        if (i) buf_puts(out, ", ");
+        dump_repr(out, m.p, m.len);
+        buf_puts(out, ": ");
+        dump_score(out, *z->v[i]);
+    }
+    buf_putc(out, '}');
+}
+
+int zset_score(const zset *z, slice member, double *score)
+{
+    const double *p = dict_get(z->d, member);
+    if (p) *score = *p;
+    return p != NULL;
+}
+
+int zset_set(zset *z, slice member, double score)
+{
+    LL_ASSERT(!isnan(score));
+    double *p = dict_get(z->d, member);
+    int added = p == NULL;
+    if (added && (z->len + 1 > ZSET_SMALL_ENTRIES || member.len > ZSET_SMALL_VALUE)) z->big = 1;
+    if (!z->big && score == 0) score = 0.0; /* the listpack stores -0 as 0 */
+    if (p) {
+        if (*p == score && signbit(*p) == signbit(score)) return 0;
+        zset_remove_at(z, zset_index_of(z, p));
+    } else {
+        p = dict_put(z->d, member, NULL);
+    }
+    *p = score;
+    zset_insert_at(z, zset_lower(z, score, member), p);
+    return added;
+}
+
+int zset_del(zset *z, slice member)
+{
+    double *p = dict_get(z->d, member);
+    if (!p) return 0;
+    zset_remove_at(z, zset_index_of(z, p));
+    dict_del(z->d, member);
+    return 1;
+}
+
+slice zset_at(const zset *z, size_t i, double *score)
+{
+    LL_ASSERT(i < z->len);
+    if (score) *score = *z->v[i];
+    return zset_member(z, z->v[i]);
+}
+
+/* Removes ranks [from, to). */
+static void zset_del_range(zset *z, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) dict_del(z->d, zset_member(z, z->v[i]));
+    memmove(z->v + from, z->v + to, (z->len - to) * sizeof *z->v);
+    z->len -= to - from;
+}
+
+/* ---- ranges ---- */
+
+/* A score range as Redis parses it: "(" makes a bound exclusive; the rest is strtod over
+ * the whole argument (so "", " 5" and "inf" are numbers; "nan" is not). */
+typedef struct zrange_score {
+    double min, max;
+    int minex, maxex;
+} zrange_score;
+
+static int zset_parse_score_bound(slice s, double *v, int *ex)
+{
+    *ex = s.len > 0 && s.p[0] == '(';
+    char *tmp = xmemdup(s.p + *ex, s.len - (size_t)*ex), *end;
+    *v = strtod(tmp, &end);
+    int ok = *end == '\0' && !isnan(*v);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+static int zset_parse_score_range(slice min, slice max, zrange_score *r)
+{
+    if (zset_parse_score_bound(min, &r->min, &r->minex) < 0 ||
+        zset_parse_score_bound(max, &r->max, &r->maxex) < 0)
+        return -1;
+    return 0;
+}
+
+/* The ranks [*from, *to) whose scores lie in r. */
+static void zset_score_span(const zset *z, const zrange_score *r, size_t *from, size_t *to)
+{
+    *from = zset_score_bound(z, r->min, r->minex);
+    *to = zset_score_bound(z, r->max, !r->maxex);
+    if (*to < *from) *to = *from;
+}
+
+/* A lex bound: "-" and "+" are the extremes, "[x" includes x, "(x" excludes it. */
+typedef struct zlex_bound {
+    int kind; /* -1 minus infinity, 1 plus infinity, 0 a string */
+    int ex;
+    slice s;
+} zlex_bound;
+
+static int zset_parse_lex_bound(slice a, zlex_bound *b)
+{
+    b->kind = 0;
+    b->ex = 0;
+    if (a.len == 1 && a.p[0] == '-') b->kind = -1;
+    else if (a.len == 1 && a.p[0] == '+') b->kind = 1;
+    else if (a.len >= 1 && (a.p[0] == '(' || a.p[0] == '[')) {
+        b->ex = a.p[0] == '(';
+        b->s = (slice){ a.p + 1, a.len - 1 };
+    } else return -1;
+    return 0;
+}
+
+/* First rank whose member is above the bound (after = 1) or not below it (after = 0). The
+ * members are in byte order when all scores are equal, which BYLEX assumes (as Redis). */
+static size_t zset_lex_rank(const zset *z, const zlex_bound *b, int after)
+{
+    if (b->kind) return b->kind < 0 ? 0 : z->len;
+    size_t lo = 0, hi = z->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = slice_cmp(zset_member(z, z->v[mid]), b->s);
+        if (after ? c <= 0 : c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* ---- commands ---- */
+
+static int zset_lookup(cmdctx *c, kv **e)
+{
+    return lookup_typed(c, c->argv[1], OBJ_ZSET, e);
+}
+
+static void reply_member(reply *r, const zset *z, size_t i)
+{
+    slice m = zset_member(z, z->v[i]);
+    reply_bulk(r, m.p, m.len);
+}
+
+enum {
+    ZADD_NX = 1 << 0,
+    ZADD_XX = 1 << 1,
+    ZADD_GT = 1 << 2,
+    ZADD_LT = 1 << 3,
+    ZADD_CH = 1 << 4,
+    ZADD_INCR = 1 << 5,
+};
+
+/* Redis's zsetAdd for one element: whether it was added, updated, or left alone (nop);
+ * *newscore receives the resulting score. Returns -1 if an increment gives NaN. */
+typedef enum zadd_outcome { ZADD_NOP, ZADD_SAME, ZADD_UPDATED, ZADD_ADDED, ZADD_NAN } zadd_outcome;
+
+static zadd_outcome zset_add_one(zset *z, slice member, double score, unsigned flags, double *newscore)
+{
+    double cur;
+    if (!zset_score(z, member, &cur)) {
+        if (flags & ZADD_XX) return ZADD_NOP;
+        zset_set(z, member, score);
+        *newscore = score;
+        return ZADD_ADDED;
+    }
+    if (flags & ZADD_NX) return ZADD_NOP;
+    if (flags & ZADD_INCR) {
+        score += cur;
+        if (isnan(score)) return ZADD_NAN;
+    }
+    if (((flags & ZADD_LT) && score >= cur) || ((flags & ZADD_GT) && score <= cur)) return ZADD_NOP;
+    *newscore = score;
+    if (score == cur) return ZADD_SAME; /* processed, but not an update (0 == -0 too) */
+    zset_set(z, member, score);
+    return ZADD_UPDATED;
+}
+
+/* ZADD and ZINCRBY: parse and validate every option and score first, then apply. */
+static void zset_add_command(cmdctx *c, unsigned flags, int scoreidx)
+{
+    for (; scoreidx < c->argc; scoreidx++) {
+        slice o = c->argv[scoreidx];
+        if (slice_eq_nocase(o, "nx")) flags |= ZADD_NX;
+        else if (slice_eq_nocase(o, "xx")) flags |= ZADD_XX;
+        else if (slice_eq_nocase(o, "ch")) flags |= ZADD_CH;
+        else if (slice_eq_nocase(o, "incr")) flags |= ZADD_INCR;
+        else if (slice_eq_nocase(o, "gt")) flags |= ZADD_GT;
+        else if (slice_eq_nocase(o, "lt")) flags |= ZADD_LT;
+        else break;
+    }
+    int elements = c->argc - scoreidx;
+    if (elements % 2 || !elements) {
+        reply_error(c->out, ERR_SYNTAX);
+        return;
+    }
+    elements /= 2;
+    if ((flags & ZADD_NX) && (flags & ZADD_XX)) {
+        reply_error(c->out, "ERR XX and NX options at the same time are not compatible");
+        return;
+    }
+    if (((flags & ZADD_GT) && (flags & ZADD_NX)) || ((flags & ZADD_LT) && (flags & ZADD_NX)) ||
+        ((flags & ZADD_GT) && (flags & ZADD_LT))) {
+        reply_error(c->out, "ERR GT, LT, and/or NX options at the same time are not compatible");
+        return;
+    }
+    if ((flags & ZADD_INCR) && elements > 1) {
+        reply_error(c->out, "ERR INCR option supports a single increment-element pair");
+        return;
+    }
+    double *scores = xmalloc((size_t)elements * sizeof *scores);
+    for (int j = 0; j < elements; j++) {
+        if (arg_double(c, scoreidx + 2 * j, &scores[j]) < 0) {
+            free(scores);
+            return;
+        }
+    }
+
+    kv *e;
+    if (zset_lookup(c, &e) < 0) {
+        free(scores);
+        return;
+    }
+    long long added = 0, updated = 0, processed = 0;
+    double score = 0;
+    zset *z = e ? e->ptr : NULL;
+    if (!z && !(flags & ZADD_XX)) {
+        z = zset_new();
+        z->big = c->argv[scoreidx + 1].len > ZSET_SMALL_VALUE;
+        e = store_set(c->db, c->argv[1], OBJ_ZSET, z, 0);
+    }
+    for (int j = 0; z && j < elements; j++) {
+        zadd_outcome o = zset_add_one(z, c->argv[scoreidx + 2 * j + 1], scores[j], flags, &score);
+        if (o == ZADD_NAN) {
+            reply_error(c->out, "ERR resulting score is not a number (NaN)");
+            break;
+        }
+        added += o == ZADD_ADDED;
+        updated += o == ZADD_UPDATED;
+        processed += o != ZADD_NOP;
+    }
+    free(scores);
+    /* A key created here always gained a member (only an existing member can be blocked
+     * or give NaN); the emptiness check is belt and braces. */
+    if (e && (added || updated || zset_len(z) == 0)) store_touched(c->db, e);
+    if (reply_is_error(c->out)) return;
+    if (flags & ZADD_INCR) {
+        if (processed) reply_double(c->out, score);
+        else reply_nil(c->out);
+    } else {
+        reply_int(c->out, (flags & ZADD_CH) ? added + updated : added);
+    }
+}
+
+void cmd_zadd(cmdctx *c)
+{
+    zset_add_command(c, 0, 2);
+}
+
+/* ZINCRBY key increment member: ZADD key INCR increment member, options not accepted. */
+void cmd_zincrby(cmdctx *c)
+{
+    zset_add_command(c, ZADD_INCR, 2);
+}
+
+void cmd_zscore(cmdctx *c)
+{
+    kv *e;
+    double s;
+    if (zset_lookup(c, &e) < 0) return;
+    if (e && zset_score(e->ptr, c->argv[2], &s)) reply_double(c->out, s);
+    else reply_nil(c->out);
+}
+
+void cmd_zcard(cmdctx *c)
+{
+    kv *e;
+    if (zset_lookup(c, &e) < 0) return;
+    reply_int(c->out, e ? (long long)zset_len(e->ptr) : 0);
+}
+
+void cmd_zrank(cmdctx *c)
+{
+    kv *e;
+    double s;
+    if (zset_lookup(c, &e) < 0) return;
+    if (!e || !zset_score(e->ptr, c->argv[2], &s)) {
+        reply_nil(c->out);
+        return;
+    }
+    reply_int(c->out, (long long)zset_lower(e->ptr, s, c->argv[2]));
+}
+
+void cmd_zrem(cmdctx *c)
+{
+    kv *e;
+    if (zset_lookup(c, &e) < 0) return;
+    long long removed = 0;
+    for (int i = 2; e && i < c->argc; i++) removed += zset_del(e->ptr, c->argv[i]);
+    if (removed) store_touched(c->db, e);
+    reply_int(c->out, removed);
+}
+
+void cmd_zcount(cmdctx *c)
+{
+    zrange_score r;
+    kv *e;
+    size_t from = 0, to = 0;
+    if (zset_parse_score_range(c->argv[2], c->argv[3], &r) < 0) {
+        reply_error(c->out, "ERR min or max is not a float");
+        return;
+    }
+    if (zset_lookup(c, &e) < 0) return;
+    if (e) zset_score_span(e->ptr, &r, &from, &to);
+    reply_int(c->out, (long long)(to - from));
+}
+
+void cmd_zremrangebyscore(cmdctx *c)
+{
+    zrange_score r;
+    kv *e;
+    size_t from = 0, to = 0;
+    if (zset_parse_score_range(c->argv[2], c->argv[3], &r) < 0) {
+        reply_error(c->out, "ERR min or max is not a float");
+        return;
+    }
+    if (zset_lookup(c, &e) < 0) return;
+    if (e) {
+        zset_score_span(e->ptr, &r, &from, &to);
+        zset_del_range(e->ptr, from, to);
+        if (to > from) store_touched(c->db, e);
+    }
+    reply_int(c->out, (long long)(to - from));
+}
+
+/* ---- ZRANGE and ZRANGEBYSCORE (Redis 7.0's zrangeGenericCommand) ---- */
+
+enum { ZR_AUTO, ZR_RANK, ZR_SCORE, ZR_LEX };
+
+typedef struct zrange_req {
+    int type;       /* ZR_RANK, ZR_SCORE, ZR_LEX */
+    int rev;
+    int withscores;
+    long long offset, limit; /* limit -1: no LIMIT given, or unlimited */
+    int minidx, maxidx;      /* argv positions of the range, after REV's swap */
+} zrange_req;
+
+/* Parses options from argv[4] on. Returns 0, or -1 after replying an error. */
+static int zrange_parse(cmdctx *c, zrange_req *q, int type, int rev_allowed)
+{
+    int dir_set = !rev_allowed;
+    q->type = type;
+    q->rev = 0;
+    q->withscores = 0;
+    q->offset = 0;
+    q->limit = -1;
+    for (int j = 4; j < c->argc; j++) {
+        slice o = c->argv[j];
+        int left = c->argc - j - 1;
+        if (slice_eq_nocase(o, "withscores")) {
+            q->withscores = 1;
+        } else if (slice_eq_nocase(o, "limit") && left >= 2) {
+            if (arg_int64(c, j + 1, &q->offset) < 0 || arg_int64(c, j + 2, &q->limit) < 0) return -1;
+            j += 2;
+        } else if (!dir_set && slice_eq_nocase(o, "rev")) {
+            q->rev = 1;
+            dir_set = 1;
+        } else if (q->type == ZR_AUTO && slice_eq_nocase(o, "bylex")) {
+            q->type = ZR_LEX;
+        } else if (q->type == ZR_AUTO && slice_eq_nocase(o, "byscore")) {
+            q->type = ZR_SCORE;
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    if (q->type == ZR_AUTO) q->type = ZR_RANK;
+    if (q->limit != -1 && q->type == ZR_RANK) {
+        reply_error(c->out, "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+        return -1;
+    }
+    if (q->withscores && q->type == ZR_LEX) {
+        reply_error(c->out, "ERR syntax error, WITHSCORES not supported in combination with BYLEX");
+        return -1;
+    }
+    /* BYSCORE and BYLEX with REV take the range as max, min. */
+    int swap = q->rev && q->type != ZR_RANK;
+    q->minidx = swap ? 3 : 2;
+    q->maxidx = swap ? 2 : 3;
+    return 0;
+}
+
+/* Replies ranks [from, to) of z, walked backwards when rev, after skipping `offset` and
+ * taking at most `limit` (negative: all), with scores if asked. */
+static void zrange_emit(cmdctx *c, const zset *z, const zrange_req *q, size_t from, size_t to,
+                        long long offset, long long limit)
+{
+    size_t span = to > from ? to - from : 0;
+    if (offset < 0 || (unsigned long long)offset >= span) span = 0;
+    else span -= (size_t)offset;
+    if (limit >= 0 && (unsigned long long)limit < span) span = (size_t)limit;
+    size_t per = q->withscores ? 2 : 1;
+    reply *el = reply_array(c->out, span * per);
+    for (size_t k = 0; k < span; k++) {
+        size_t i = q->rev ? to - 1 - (size_t)offset - k : from + (size_t)offset + k;
+        reply_member(el++, z, i);
+        if (q->withscores) reply_double(el++, *z->v[i]);
+    }
+}
+
+static void zrange_run(cmdctx *c, int type, int rev_allowed)
+{
+    zrange_req q;
+    long long start = 0, end = 0;
+    zrange_score rs;
+    zlex_bound lmin, lmax;
+    if (zrange_parse(c, &q, type, rev_allowed) < 0) return;
+    switch (q.type) {
+    case ZR_RANK:
+        if (arg_int64(c, q.minidx, &start) < 0 || arg_int64(c, q.maxidx, &end) < 0) return;
+        break;
+    case ZR_SCORE:
+        if (zset_parse_score_range(c->argv[q.minidx], c->argv[q.maxidx], &rs) < 0) {
+            reply_error(c->out, "ERR min or max is not a float");
+            return;
+        }
+        break;
+    default:
+        if (zset_parse_lex_bound(c->argv[q.minidx], &lmin) < 0 ||
+            zset_parse_lex_bound(c->argv[q.maxidx], &lmax) < 0) {
+            reply_error(c->out, "ERR min or max not valid string range item");
+            return;
+        }
+        break;
+    }
+    kv *e;
+    if (zset_lookup(c, &e) < 0) return;
+    if (!e) {
+        reply_array(c->out, 0);
+        return;
+    }
+    const zset *z = e->ptr;
+    size_t from = 0, to = 0;
+    if (q.type == ZR_RANK) {
+        /* LRANGE's normalisation; REV counts ranks from the top. */
+        long long n = (long long)z->len;
+        if (start < 0) start += n;
+        if (end < 0) end += n;
+        if (start < 0) start = 0;
+        if (start <= end && start < n) {
+            if (end >= n) end = n - 1;
+            from = q.rev ? (size_t)(n - 1 - end) : (size_t)start;
+            to = q.rev ? (size_t)(n - start) : (size_t)end + 1;
+        }
+        zrange_emit(c, z, &q, from, to, 0, -1);
+        return;
+    }
+    if (q.type == ZR_SCORE) {
+        zset_score_span(z, &rs, &from, &to);
+    } else {
+        from = zset_lex_rank(z, &lmin, lmin.ex);
+        to = zset_lex_rank(z, &lmax, !lmax.ex);
+    }
+    zrange_emit(c, z, &q, from, to, q.offset, q.limit);
+}
+
+void cmd_zrange(cmdctx *c)
+{
+    zrange_run(c, ZR_AUTO, 1);
+}
+
+void cmd_zrangebyscore(cmdctx *c)
+{
+    zrange_run(c, ZR_SCORE, 0);
+}

@@ -1,0 +1,25 @@
+/* t_zset.h — the sorted set type's API (representation and invariants in t_zset.c). */
+#ifndef LOCKLAB_T_ZSET_H
+#define LOCKLAB_T_ZSET_H
+
+#include "util.h"
+
+typedef struct zset zset;
+
+zset *zset_new(void);
+void zset_free(zset *z);                       /* NULL is a no-op */
+zset *zset_clone(const zset *z);
+size_t zset_len(const zset *z);
+size_t zset_bytes(const zset *z);
+void zset_dump(const zset *z, buf *out);       /* {"m": score, ...} in (score, member) order */
+
+/* Returns 1 and the score if member is present. */
+int zset_score(const zset *z, slice member, double *score);
+/* Sets member's score (member copied). Returns 1 if the member is new. */
+int zset_set(zset *z, slice member, double score);
+/* Removes member. Returns 1 if it was there. */
+int zset_del(zset *z, slice member);
+/* The element of rank 0 <= i < len (ascending): its member (borrowed until z changes). */
+slice zset_at(const zset *z, size_t i, double *score);
+
+#endif
