@@ -17,16 +17,6 @@ static const subcommand subcommands[] = {
     { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
 };
 
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("locklab: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static void usage(FILE *f)
 {
     fputs("usage: locklab <command> [options] [args]\n"

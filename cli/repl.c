@@ -1,0 +1,649 @@
+/* repl.c — `locklab redis`: the tokenizer, a session on a virtual clock, transcripts, and
+ * the subcommand's entry point. See repl.h for the contract and DESIGN.md ("The REPL"). */
+#include "repl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "reply.h"
+#include "scriptlib.h"
+#include "server.h"
+#include "store.h"
+
+/* ---- tokenizer: redis-cli's sdssplitargs, rule for rule ---- */
+
+static int repl_hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static void repl_args_push(repl_args *a, buf *word)
+{
+    a->argv = xrealloc(a->argv, (size_t)(a->argc + 1) * sizeof *a->argv);
+    a->len = xrealloc(a->len, (size_t)(a->argc + 1) * sizeof *a->len);
+    a->len[a->argc] = word->len;
+    a->argv[a->argc] = word->p ? buf_steal(word) : xstrdup("");
+    a->argc++;
+}
+
+/* Reads one word starting at *pp (not a blank) into word. Returns 0, or -1 on an unbalanced
+ * or badly closed quote. Mirrors sdssplitargs: a word ends at ' ', '\n', '\r', '\t' or the
+ * end, while the blanks skipped *between* words are everything isspace() accepts. */
+static int repl_split_word(const char **pp, buf *word)
+{
+    const char *p = *pp;
+    int inq = 0, insq = 0, done = 0;
+    while (!done) {
+        if (inq) {
+            if (p[0] == '\\' && p[1] == 'x' && repl_hexval(p[2]) >= 0 && repl_hexval(p[3]) >= 0) {
+                buf_putc(word, (char)(repl_hexval(p[2]) * 16 + repl_hexval(p[3])));
+                p += 3;
+            } else if (p[0] == '\\' && p[1]) {
+                p++;
+                switch (*p) {
+                case 'n': buf_putc(word, '\n'); break;
+                case 'r': buf_putc(word, '\r'); break;
+                case 't': buf_putc(word, '\t'); break;
+                case 'b': buf_putc(word, '\b'); break;
+                case 'a': buf_putc(word, '\a'); break;
+                default: buf_putc(word, *p); break;
+                }
+            } else if (*p == '"') {
+                if (p[1] && !isspace((unsigned char)p[1])) return -1;
+                done = 1;
+            } else if (!*p) {
+                return -1;
+            } else {
+                buf_putc(word, *p);
+            }
+        } else if (insq) {
+            if (p[0] == '\\' && p[1] == '\'') {
+                p++;
+                buf_putc(word, '\'');
+            } else if (*p == '\'') {
+                if (p[1] && !isspace((unsigned char)p[1])) return -1;
+                done = 1;
+            } else if (!*p) {
+                return -1;
+            } else {
+                buf_putc(word, *p);
+            }
+        } else {
+            switch (*p) {
+            case ' ': case '\n': case '\r': case '\t': case '\0': done = 1; break;
+            case '"': inq = 1; break;
+            case '\'': insq = 1; break;
+            default: buf_putc(word, *p); break;
+            }
+        }
+        if (*p) p++;
+    }
+    *pp = p;
+    return 0;
+}
+
+int repl_split(const char *line, repl_args *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = line;
+    buf word;
+    buf_init(&word);
+    for (;;) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        buf_reset(&word);
+        if (repl_split_word(&p, &word) < 0) {
+            buf_release(&word);
+            repl_args_release(out);
+            return -1;
+        }
+        repl_args_push(out, &word);
+    }
+    buf_release(&word);
+    return 0;
+}
+
+void repl_args_release(repl_args *a)
+{
+    for (int i = 0; i < a->argc; i++) free(a->argv[i]);
+    free(a->argv);
+    free(a->len);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- a session ---- */
+
+struct repl {
+    server *srv;
+    conn conn;
+    int64_t now;          /* the virtual local clock, in ms */
+    const char *data_dir; /* borrowed; NULL = ll_data_dir() */
+    scriptlib *lib;       /* loaded on the first library script id */
+    buf pending;          /* pub/sub messages delivered while the current command ran */
+};
+
+static int64_t repl_clock(void *ud)
+{
+    return ((const repl *)ud)->now;
+}
+
+/* A message for our connection, shown as redis-cli shows one in subscribe mode. It is held
+ * until the command that caused it has printed its own reply. */
+static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
+{
+    repl *r = ud;
+    if (conn_id != r->conn.id) return;
+    reply m;
+    reply_init(&m);
+    reply *e = reply_array(&m, 3);
+    reply_bulk_cstr(&e[0], "message");
+    reply_bulk(&e[1], channel.p, channel.len);
+    reply_bulk(&e[2], message.p, message.len);
+    reply_to_cli(&m, &r->pending);
+    reply_release(&m);
+}
+
+repl *repl_new(const char *data_dir)
+{
+    repl *r = xcalloc(1, sizeof *r);
+    r->now = REPL_START_MS;
+    r->data_dir = data_dir;
+    r->conn.id = 1;
+    buf_init(&r->pending);
+    server_config cfg = { 0 };
+    cfg.clock = repl_clock;
+    cfg.clock_ud = r;
+    cfg.deliver = repl_deliver;
+    cfg.deliver_ud = r;
+    r->srv = server_new(&cfg);
+    return r;
+}
+
+void repl_free(repl *r)
+{
+    if (!r) return;
+    server_free(r->srv);
+    scriptlib_free(r->lib);
+    buf_release(&r->pending);
+    free(r);
+}
+
+int64_t repl_now(const repl *r)
+{
+    return r->now;
+}
+
+static int repl_is_subscribe(slice name)
+{
+    return slice_eq_nocase(name, "subscribe") || slice_eq_nocase(name, "psubscribe") ||
+           slice_eq_nocase(name, "ssubscribe");
+}
+
+/* Sends one command and prints its reply (a REPLY_MULTI, SUBSCRIBE's one confirmation per
+ * channel, prints as separate replies), then any pub/sub message the command delivered to
+ * us. redis-cli announces subscribe mode before the confirmations. */
+static void repl_send(repl *r, int argc, const slice *argv, buf *out)
+{
+    reply rep;
+    reply_init(&rep);
+    buf_reset(&r->pending);
+    server_exec(r->srv, &r->conn, argc, argv, &rep);
+    if (repl_is_subscribe(argv[0]) && !reply_is_error(&rep))
+        buf_puts(out, "Reading messages... (press Ctrl-C to quit)\n");
+    reply_to_cli(&rep, out);
+    reply_release(&rep);
+    buf_append(out, r->pending.p, r->pending.len);
+    buf_reset(&r->pending);
+}
+
+static void repl_meta_error(buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void repl_meta_error(buf *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_puts(out, "(error) ERR ");
+    buf_vprintf(out, fmt, ap);
+    buf_putc(out, '\n');
+    va_end(ap);
+}
+
+/* The exact body of a script named by a file path or a library id ("redisson/lock@3.4.4").
+ * An existing regular file wins; otherwise the name is looked up in the library. */
+static int repl_script_body(repl *r, const char *spec, buf *body, buf *err)
+{
+    struct stat st;
+    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) return script_file_body(spec, body, err);
+    size_t n = strlen(spec);
+    if (n > 4 && strcmp(spec + n - 4, ".lua") == 0) {
+        buf_printf(err, "cannot open '%s': %s", spec, strerror(ENOENT));
+        return -1;
+    }
+    if (!r->lib) {
+        buf why;
+        buf_init(&why);
+        r->lib = scriptlib_load(r->data_dir, &why);
+        if (!r->lib) {
+            buf_printf(err, "'%s' is not a file, and the script library is unavailable: %s", spec,
+                       why.p ? why.p : "unknown error");
+            buf_release(&why);
+            return -1;
+        }
+        buf_release(&why);
+    }
+    const script_info *info = scriptlib_find(r->lib, spec, err);
+    if (!info) return -1;
+    return scriptlib_body(r->lib, info, body, err);
+}
+
+/* .eval SCRIPT numkeys ... → EVAL body numkeys ...; .load SCRIPT → SCRIPT LOAD body. */
+static void repl_meta_script(repl *r, const repl_args *a, int is_eval, buf *out)
+{
+    if (is_eval ? a->argc < 3 : a->argc != 2) {
+        repl_meta_error(out, is_eval ? "usage: .eval FILE|SCRIPT-ID numkeys [key ...] [arg ...]"
+                                     : "usage: .load FILE|SCRIPT-ID");
+        return;
+    }
+    buf body, err;
+    buf_init(&body);
+    buf_init(&err);
+    if (repl_script_body(r, a->argv[1], &body, &err) < 0) {
+        repl_meta_error(out, "%s", err.p ? err.p : "cannot read the script");
+    } else {
+        int argc = is_eval ? a->argc : 3;
+        slice *argv = xmalloc((size_t)argc * sizeof *argv);
+        argv[0] = is_eval ? SLICE_LIT("EVAL") : SLICE_LIT("SCRIPT");
+        if (is_eval) {
+            argv[1] = (slice){ body.p ? body.p : "", body.len };
+            for (int i = 2; i < argc; i++) argv[i] = (slice){ a->argv[i], a->len[i] };
+        } else {
+            argv[1] = SLICE_LIT("LOAD");
+            argv[2] = (slice){ body.p ? body.p : "", body.len };
+        }
+        repl_send(r, argc, argv, out);
+        free(argv);
+    }
+    buf_release(&body);
+    buf_release(&err);
+}
+
+/* Moves the clock (forward by .advance, anywhere by .settime) and reaps what expired, as
+ * Redis's active expire cycle would have while that time passed. */
+static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
+{
+    long long ms;
+    const char *name = absolute ? ".settime" : ".advance";
+    if (a->argc != 2) {
+        repl_meta_error(out, "usage: %s MS", name);
+        return;
+    }
+    if (ll_parse_int64((slice){ a->argv[1], a->len[1] }, &ms) < 0 || ms < 0 ||
+        (!absolute && ms > INT64_MAX - r->now)) {
+        repl_meta_error(out, "%s: '%s' is not a non-negative number of milliseconds", name,
+                        a->argv[1]);
+        return;
+    }
+    r->now = absolute ? ms : r->now + ms;
+    store_active_expire(server_store(r->srv));
+}
+
+static void repl_meta(repl *r, const repl_args *a, buf *out)
+{
+    const char *cmd = a->argv[0];
+    if (strcasecmp(cmd, ".time") == 0 && a->argc == 1) {
+        buf_printf(out, "(integer) %lld\n", (long long)r->now);
+    } else if (strcasecmp(cmd, ".advance") == 0) {
+        repl_meta_clock(r, a, 0, out);
+    } else if (strcasecmp(cmd, ".settime") == 0) {
+        repl_meta_clock(r, a, 1, out);
+    } else if (strcasecmp(cmd, ".eval") == 0) {
+        repl_meta_script(r, a, 1, out);
+    } else if (strcasecmp(cmd, ".load") == 0) {
+        repl_meta_script(r, a, 0, out);
+    } else if (strcasecmp(cmd, ".dump") == 0 && a->argc == 1) {
+        size_t before = out->len;
+        store_dump(server_store(r->srv), out, 0);
+        if (out->len == before) buf_puts(out, "(empty keyspace)\n");
+    } else if (strcasecmp(cmd, ".help") == 0 && a->argc == 1) {
+        buf_puts(out, repl_help_text());
+    } else if (strcasecmp(cmd, ".time") == 0 || strcasecmp(cmd, ".dump") == 0 ||
+               strcasecmp(cmd, ".help") == 0) {
+        repl_meta_error(out, "%s takes no arguments", cmd);
+    } else {
+        repl_meta_error(out, "unknown meta-command '%s' (try .help)", cmd);
+    }
+}
+
+/* redis-cli's "N command" prefix: a first word that strtol reads whole repeats the rest N
+ * times; 0, negative or out of range is refused with redis-cli's own message. Returns the
+ * count (1 when there is no prefix), or 0 after printing the refusal. */
+static long repl_repeat(const repl_args *a, int *skip, buf *out)
+{
+    char *end;
+    *skip = 0;
+    errno = 0;
+    long n = strtol(a->argv[0], &end, 10);
+    if (a->argc > 1 && *end == '\0') {
+        if (errno == ERANGE || errno == EINVAL || n <= 0) {
+            buf_puts(out, "Invalid redis-cli repeat command option value.\n");
+            return 0;
+        }
+        *skip = 1;
+        return n;
+    }
+    return 1;
+}
+
+int repl_exec_line(repl *r, const char *line, buf *out)
+{
+    repl_args a;
+    if (repl_split(line, &a) < 0) {
+        buf_puts(out, "Invalid argument(s)\n");
+        return 0;
+    }
+    int quit = 0;
+    if (a.argc == 0) {
+        /* a blank line: nothing to do */
+    } else if (a.argv[0][0] == '.') {
+        repl_meta(r, &a, out);
+    } else if (strcasecmp(a.argv[0], "quit") == 0 || strcasecmp(a.argv[0], "exit") == 0) {
+        quit = 1;
+    } else if (a.argc == 1 && (strcasecmp(a.argv[0], "help") == 0 || strcmp(a.argv[0], "?") == 0)) {
+        buf_puts(out, repl_help_text());
+    } else {
+        int skip;
+        long n = repl_repeat(&a, &skip, out);
+        slice *argv = xmalloc((size_t)a.argc * sizeof *argv);
+        for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
+        for (long i = 0; i < n; i++) repl_send(r, a.argc - skip, argv + skip, out);
+        free(argv);
+    }
+    repl_args_release(&a);
+    return quit;
+}
+
+const char *repl_help_text(void)
+{
+    return "locklab redis: a fake Redis 7.0 on a virtual clock (it stands still unless moved).\n"
+           "Type Redis commands as in redis-cli; replies print as redis-cli --no-raw prints them.\n"
+           "Meta-commands:\n"
+           "  .time                       the local clock, in ms\n"
+           "  .advance MS                 move the clock forward (expired keys are reaped)\n"
+           "  .settime MS                 set the clock (backwards too: a clock jump)\n"
+           "  .eval SCRIPT numkeys key... arg...\n"
+           "                              EVAL of a script file or a library script id\n"
+           "                              (redisson/lock@3.4.4; see `locklab scripts`)\n"
+           "  .load SCRIPT                SCRIPT LOAD of the same; prints the sha\n"
+           "  .dump                       the keyspace, keys in byte order, TTLs left\n"
+           "  .help                       this text\n"
+           "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";
+}
+
+/* ---- transcripts ---- */
+
+static void transcript_push(transcript *t, transcript_kind kind, int line, const char *text,
+                            size_t len)
+{
+    t->item = xrealloc(t->item, (t->n + 1) * sizeof *t->item);
+    transcript_item *it = &t->item[t->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->line = line;
+    it->text = xmemdup(text, len);
+    if (kind == TRANSCRIPT_COMMAND) it->expected = xstrdup("");
+}
+
+static int transcript_blank(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!isspace((unsigned char)p[i])) return 0;
+    return 1;
+}
+
+int transcript_parse(const char *text, size_t len, transcript *t, buf *err)
+{
+    memset(t, 0, sizeof *t);
+    int lineno = 0, in_block = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        const char *p = text + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - p) : len - pos;
+        pos += n + (nl ? 1 : 0);
+        lineno++;
+        if (n > 0 && p[n - 1] == '\r') n--;
+        if (n > 0 && p[0] == '#') {
+            size_t skip = n > 1 && p[1] == ' ' ? 2 : 1;
+            transcript_push(t, TRANSCRIPT_COMMENT, lineno, p + skip, n - skip);
+            in_block = 0;
+        } else if (transcript_blank(p, n)) {
+            in_block = 0;
+        } else if (p[0] == '>') {
+            size_t skip = n > 1 && p[1] == ' ' ? 2 : 1;
+            transcript_push(t, TRANSCRIPT_COMMAND, lineno, p + skip, n - skip);
+            in_block = 1;
+        } else if (in_block) {
+            transcript_item *it = &t->item[t->n - 1];
+            size_t old = strlen(it->expected);
+            it->expected = xrealloc(it->expected, old + n + 2);
+            memcpy(it->expected + old, p, n);
+            it->expected[old + n] = '\n';
+            it->expected[old + n + 1] = '\0';
+            it->nexpected++;
+        } else {
+            buf_printf(err, "line %d: expected output with no '> command' line above it", lineno);
+            transcript_release(t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void transcript_release(transcript *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->item[i].text);
+        free(t->item[i].expected);
+    }
+    free(t->item);
+    memset(t, 0, sizeof *t);
+}
+
+/* Appends "FILE:LINE: <label><line>" for each line of text; "(no output)" for none. Expected
+ * lines carry their own line numbers (first is the first one's), actual ones the command's. */
+static void transcript_report_lines(buf *out, const char *file, int first, int step,
+                                    const char *label, const char *text)
+{
+    if (!*text) {
+        buf_printf(out, "%s:%d: %s(no output)\n", file, first, label);
+        return;
+    }
+    int line = first;
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        buf_printf(out, "%s:%d: %s%.*s\n", file, line, label, (int)n, text);
+        text += n + (nl ? 1 : 0);
+        line += step;
+    }
+}
+
+static void transcript_report(buf *out, const char *file, const transcript_item *it,
+                              const char *got)
+{
+    buf_printf(out, "%s:%d: > %s\n", file, it->line, it->text);
+    transcript_report_lines(out, file, it->nexpected ? it->line + 1 : it->line, 1, "expected: ",
+                            it->expected);
+    transcript_report_lines(out, file, it->line, 0, "     got: ", got);
+}
+
+void transcript_run(repl *r, const transcript *t, const char *file, int play, buf *out,
+                    transcript_tally *tally)
+{
+    buf got;
+    buf_init(&got);
+    for (size_t i = 0; i < t->n; i++) {
+        const transcript_item *it = &t->item[i];
+        if (it->kind == TRANSCRIPT_COMMENT) {
+            if (play) buf_printf(out, "%s\n", it->text);
+            continue;
+        }
+        buf_reset(&got);
+        repl_exec_line(r, it->text, &got);
+        const char *g = got.p ? got.p : "";
+        if (play) buf_printf(out, "locklab> %s\n%s", it->text, g);
+        if (strcmp(g, it->expected) == 0) {
+            tally->passed++;
+        } else {
+            tally->failed++;
+            transcript_report(out, file, it, g);
+        }
+    }
+    buf_release(&got);
+}
+
+/* ---- the subcommand ---- */
+
+static void repl_usage(FILE *f)
+{
+    fputs("usage: locklab redis                        a fake Redis at the keyboard\n"
+          "       locklab redis --check TRANSCRIPT...  replay transcripts, report mismatches\n"
+          "       locklab redis --play TRANSCRIPT...   replay with narration (classroom mode)\n"
+          "\n"
+          "Commands use redis-cli syntax, one per line; replies print as redis-cli --no-raw\n"
+          "prints them. Lines starting with '.' are meta-commands (.help lists them).\n"
+          "\n"
+          "A transcript: '#' lines are comments (narration in --play), blank lines are\n"
+          "ignored, '> command' is a command and the lines up to the next '>', '#' or blank\n"
+          "line are its expected output. Each transcript runs in a fresh server.\n"
+          "Exit: 0 all matched, 1 a mismatch, 2 bad usage or an unreadable transcript.\n",
+          f);
+}
+
+static int repl_read_file(const char *path, buf *text)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_append(text, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        cli_error("cannot read '%s': %s", path, strerror(EIO));
+        return -1;
+    }
+    return 0;
+}
+
+static void repl_flush_buf(buf *b, FILE *f)
+{
+    if (b->len) fwrite(b->p, 1, b->len, f);
+    fflush(f);
+    buf_reset(b);
+}
+
+/* Replays each transcript in a fresh session; prints mismatches (and the play-by-play in
+ * play mode) and the summary line. */
+static int repl_replay(int nfiles, char **files, int play)
+{
+    transcript_tally tally = { 0, 0 };
+    buf text, out, err;
+    buf_init(&text);
+    buf_init(&out);
+    buf_init(&err);
+    int rc = EXIT_OK;
+    for (int i = 0; i < nfiles && rc == EXIT_OK; i++) {
+        transcript t;
+        buf_reset(&text);
+        buf_reset(&err);
+        if (repl_read_file(files[i], &text) < 0) {
+            rc = EXIT_USAGE;
+        } else if (transcript_parse(text.p ? text.p : "", text.len, &t, &err) < 0) {
+            cli_error("%s: %s", files[i], err.p);
+            rc = EXIT_USAGE;
+        } else {
+            repl *r = repl_new(NULL);
+            transcript_run(r, &t, files[i], play, &out, &tally);
+            repl_flush_buf(&out, stdout);
+            repl_free(r);
+            transcript_release(&t);
+        }
+    }
+    if (rc == EXIT_OK) {
+        printf("%d passed, %d failed\n", tally.passed, tally.failed);
+        rc = tally.failed ? EXIT_VIOLATION : EXIT_OK;
+    }
+    buf_release(&text);
+    buf_release(&out);
+    buf_release(&err);
+    return rc;
+}
+
+/* Reads stdin line by line; a prompt only for a person at a terminal, so piped sessions
+ * print exactly what redis-cli would. Output is flushed per line for interactive pipes. */
+static int repl_interactive(void)
+{
+    int tty = isatty(STDIN_FILENO);
+    repl *r = repl_new(NULL);
+    buf out;
+    buf_init(&out);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    for (;;) {
+        if (tty) {
+            fputs("locklab> ", stdout);
+            fflush(stdout);
+        }
+        if ((n = getline(&line, &cap, stdin)) < 0) break;
+        if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
+        int quit = repl_exec_line(r, line, &out);
+        repl_flush_buf(&out, stdout);
+        if (quit) break;
+    }
+    if (tty && n < 0) putchar('\n');
+    free(line);
+    buf_release(&out);
+    repl_free(r);
+    return EXIT_OK;
+}
+
+int cli_redis(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        repl_usage(stdout);
+        return EXIT_OK;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--check") == 0 || strcmp(argv[1], "--play") == 0)) {
+        if (argc < 3) {
+            cli_error("redis: %s needs a transcript file (try 'locklab redis --help')", argv[1]);
+            return EXIT_USAGE;
+        }
+        for (int i = 2; i < argc; i++) {
+            if (argv[i][0] == '-' && argv[i][1]) {
+                cli_error("redis: unexpected option '%s' (try 'locklab redis --help')", argv[i]);
+                return EXIT_USAGE;
+            }
+        }
+        return repl_replay(argc - 2, argv + 2, strcmp(argv[1], "--play") == 0);
+    }
+    if (argc >= 2) {
+        if (argv[1][0] == '-') cli_error("redis: unknown option '%s' (try 'locklab redis --help')", argv[1]);
+        else cli_error("redis: unexpected argument '%s' (try 'locklab redis --help')", argv[1]);
+        return EXIT_USAGE;
+    }
+    return repl_interactive();
+}
