@@ -17,6 +17,7 @@ typedef struct script_info {
     const char *protocol;  /* "redisson", "redisson-fair", "redisson-fenced", "distlock" */
     const char *path;      /* file path, relative to the data directory */
     const char *source;    /* "Redisson RedissonLock.tryLockInnerAsync @ 87c6acf (3.4.4)" */
+    const char *what;      /* what it is, one line (shown by `locklab scripts`) */
     const char *keys;      /* KEYS, one line */
     const char *argv;      /* ARGV, one line */
     const char *returns;   /* return values, one line */
@@ -35,8 +36,10 @@ void scriptlib_free(scriptlib *lib);
 size_t scriptlib_count(const scriptlib *lib);
 const script_info *scriptlib_at(const scriptlib *lib, size_t i);
 
-/* Exact lookup of "name@version" (or "name" for HEAD). NULL if absent, with a one-line
- * message in err naming the nearest matches. */
+/* Lookup of "name@version" (or "name" for HEAD): the entry whose version is exactly that,
+ * or whose [since, version] range (index.lua's optional `since`: the oldest release known to
+ * send the same bytes) holds it. NULL if absent, with a one-line message in err naming the
+ * nearest matches. */
 const script_info *scriptlib_find(const scriptlib *lib, const char *spec, buf *err);
 /* The script `name` as it was in library release `version`: the newest script version not
  * newer than `version` ("3.20.0" finds 3.11.1 if that is the newest at or before it). */

@@ -1,0 +1,22 @@
+-- distlock/acquire@redis-docs: single-instance acquire: SET key random-value NX PX ttl
+--
+-- Source:   Redis documentation, "Distributed Locks with Redis"
+--           (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/;
+--           redis/redis-doc docs/manual/patterns/distributed-locks.md), quoted in seed
+--           004. acquire (SET resource_name my_random_value NX PX 30000), as a one-line
+--           script.
+--
+-- KEYS:     KEYS[1] = resource (lock) key
+-- ARGV:     ARGV[1] = random value unique to this client and request, ARGV[2] = TTL ms
+-- Returns:  OK (status) = acquired; nil = the key exists, someone holds the lock
+--
+-- What it does:
+--   The docs acquire with one command, not a script; this file wraps the same command so
+--   every distlock step can be run with .eval. Clients may send the plain SET instead:
+--   the effect and the reply are the same. This wrapper is ours (locklab), not the docs'.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+-- locklab:body
+return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])

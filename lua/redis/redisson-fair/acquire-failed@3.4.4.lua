@@ -1,0 +1,28 @@
+-- redisson-fair/acquire-failed@3.4.4: give up waiting (old): just leave the queue, shift nobody
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method acquireFailedAsync; file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.4.4, commit 87c6acf88b46.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = queue list redisson_lock_queue:{myLock}, KEYS[2] = timeout zset
+--           redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lock name <uuid>:<threadId>
+-- Returns:  nil (the script returns nothing)
+--
+-- What it does:
+--   ZREM me from the timeout set and LREM me from the queue. Nothing else.
+--   Added in 3.2.4 (#757). Leaving the head without shifting the others lets their
+--   deadlines drift into the future when threads keep giving up (#1104, fixed in 3.5.5).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     redis.call('zrem', KEYS[2], ARGV[1])
+--     redis.call('lrem', KEYS[1], 0, ARGV[1])
+-- locklab:body
+redis.call('zrem', KEYS[2], ARGV[1]); redis.call('lrem', KEYS[1], 0, ARGV[1]); 

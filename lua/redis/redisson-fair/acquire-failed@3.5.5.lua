@@ -1,0 +1,34 @@
+-- redisson-fair/acquire-failed@3.5.5: give up waiting (#1104 fix): if I was the head, shift every deadline by -5000
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method acquireFailedAsync; file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.5.5, commit 1e640ea04eee.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = queue list, KEYS[2] = timeout zset
+-- ARGV:     ARGV[1] = lock name <uuid>:<threadId>, ARGV[2] = threadWaitTime (5000)
+-- Returns:  nil (the script returns nothing)
+--
+-- What it does:
+--   If I am the queue head: ZINCRBY every member of the timeout set by -threadWaitTime
+--   (the others' deadlines were computed from mine; mine is going away).
+--   Then ZREM and LREM me. Commit 3c63f97f2 (#1104).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     local firstThreadId = redis.call('lindex', KEYS[1], 0)
+--     if firstThreadId == ARGV[1] then
+--       local keys = redis.call('zrange', KEYS[2], 0, -1)
+--       for i = 1, #keys, 1 do
+--         redis.call('zincrby', KEYS[2], -tonumber(ARGV[2]), keys[i])
+--       end
+--     end
+--     redis.call('zrem', KEYS[2], ARGV[1])
+--     redis.call('lrem', KEYS[1], 0, ARGV[1])
+-- locklab:body
+local firstThreadId = redis.call('lindex', KEYS[1], 0); if firstThreadId == ARGV[1] then local keys = redis.call('zrange', KEYS[2], 0, -1); for i = 1, #keys, 1 do redis.call('zincrby', KEYS[2], -tonumber(ARGV[2]), keys[i]);end;end;redis.call('zrem', KEYS[2], ARGV[1]); redis.call('lrem', KEYS[1], 0, ARGV[1]); 

@@ -1,0 +1,43 @@
+-- redisson-fair/acquire-failed@HEAD: give up waiting: shift only the threads behind me by -wait, then leave
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method acquireFailedAsync; file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b); the
+--           same bytes at tag redisson-3.11.1, commit fa0d64dae8a7.
+-- Same text since: 3.11.1 (scriptlib finds this file for any version from 3.11.1 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = queue list redisson_lock_queue:{myLock}, KEYS[2] = timeout zset
+--           redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lock name <uuid>:<threadId>, ARGV[2] = wait ms (the tryLock wait,
+--           else threadWaitTime)
+-- Returns:  nil (the script returns nothing)
+--
+-- What it does:
+--   Find my position i in the queue (LRANGE). Every thread AFTER me gets ZINCRBY -wait:
+--   their deadlines were built on mine. Threads before me keep theirs.
+--   Then ZREM and LREM me. If I am not queued, nobody is shifted.
+--   Since 3.11.1 (PR #2100, #2099); the same text at HEAD.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     local queue = redis.call('lrange', KEYS[1], 0, -1)
+--     local i = 1
+--     while i <= #queue and queue[i] ~= ARGV[1] do
+--       i = i + 1
+--     end
+--     i = i + 1
+--     while i <= #queue do
+--       redis.call('zincrby', KEYS[2], -tonumber(ARGV[2]), queue[i])
+--       i = i + 1
+--     end
+--     redis.call('zrem', KEYS[2], ARGV[1])
+--     redis.call('lrem', KEYS[1], 0, ARGV[1])
+-- locklab:body
+local queue = redis.call('lrange', KEYS[1], 0, -1);local i = 1;while i <= #queue and queue[i] ~= ARGV[1] do i = i + 1;end;i = i + 1;while i <= #queue do redis.call('zincrby', KEYS[2], -tonumber(ARGV[2]), queue[i]);i = i + 1;end;redis.call('zrem', KEYS[2], ARGV[1]);redis.call('lrem', KEYS[1], 0, ARGV[1]);

@@ -1,0 +1,83 @@
+-- redisson-fair/acquire@3.11.1: fair acquire after #2099 (seed 001): tail-based deadlines, queued thread gets timeout - wait - now
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch
+--           (lock, tryLock(wait, ...)); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.11.1, commit fa0d64dae8a7.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] =
+--           threadWaitTime ms (5000), ARGV[4] = now (client epoch ms)
+-- Returns:  nil = acquired or re-entered; otherwise ms to wait before polling again
+--
+-- What it does:
+--   1. Purge: while the queue head's deadline (zscore) <= now, ZREM and LPOP it; the others
+--      keep their deadlines.
+--   2. Acquire if the lock is free and (the queue is empty or I am its head): LPOP, ZREM me,
+--      ZINCRBY every remaining waiter by -wait (the slot I held in the queue is gone),
+--      HSET lock me 1, PEXPIRE lease, return nil.
+--   3. Re-enter if I hold it: HINCRBY, PEXPIRE, return nil.
+--   4. Already queued (I have a zscore): return my deadline - wait - now, an estimate of when
+--      the thread before me times out.
+--   5. Enqueue: ttl = tail's deadline - now if the tail is someone else, else PTTL(lock);
+--      my deadline = ttl + wait + now; ZADD, RPUSH; return ttl.
+--   The stale-head loop does tonumber(zscore) <= now and fails with 'attempt to compare nil
+--   with number' if a queued thread has no zscore (#4153, fixed in 3.31.0).
+--   Commits 6dbc972b6 + df6cca4bc (PR #2100).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2))
+--       if timeout <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       local keys = redis.call('zrange', KEYS[3], 0, -1)
+--       for i = 1, #keys, 1 do
+--         redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i])
+--       end
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     local timeout = redis.call('zscore', KEYS[3], ARGV[2])
+--     if timeout ~= false then
+--       return timeout - tonumber(ARGV[3]) - tonumber(ARGV[4])
+--     end
+--     local lastThreadId = redis.call('lindex', KEYS[2], -1)
+--     local ttl
+--     if lastThreadId ~= false and lastThreadId ~= ARGV[2] then
+--       ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4])
+--     else
+--       ttl = redis.call('pttl', KEYS[1])
+--     end
+--     local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4])
+--     if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then
+--       redis.call('rpush', KEYS[2], ARGV[2])
+--     end
+--     return ttl
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end;local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2));if timeout <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2);redis.call('lpop', KEYS[2]);else break;end;end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]);redis.call('zrem', KEYS[3], ARGV[2]);local keys = redis.call('zrange', KEYS[3], 0, -1);for i = 1, #keys, 1 do redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i]);end;redis.call('hset', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then redis.call('hincrby', KEYS[1], ARGV[2],1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;local timeout = redis.call('zscore', KEYS[3], ARGV[2]);if timeout ~= false then return timeout - tonumber(ARGV[3]) - tonumber(ARGV[4]);end;local lastThreadId = redis.call('lindex', KEYS[2], -1);local ttl;if lastThreadId ~= false and lastThreadId ~= ARGV[2] then ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4]);else ttl = redis.call('pttl', KEYS[1]);end;local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4]);if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]);end;return ttl;

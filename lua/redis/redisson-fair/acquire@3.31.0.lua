@@ -1,0 +1,85 @@
+-- redisson-fair/acquire@3.31.0: fair acquire at 3.31.0: nil-safe purge, but a queued thread still gets timeout - wait - now (#4705)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch
+--           (lock, tryLock(wait, ...)); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  3.31.0 (tag redisson-parent-3.31.0, commit ac1d1fb44d7a), DERIVED, not read
+--           from the tag.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] = wait ms
+--           (tryLock wait, else threadWaitTime 300000), ARGV[4] = now (client epoch ms)
+-- Returns:  nil = acquired or re-entered; otherwise ms to wait before polling again
+--
+-- What it does:
+--   How this text was derived (the reference has no 3.31.0 snapshot of this branch): it is
+--   HEAD's EVAL_LONG text (redisson-fair/acquire@HEAD) with the two later changes undone,
+--   each replaced by the exact bytes it replaced, as they read at 3.11.1:
+--     - 3.32.0 (f08dfd894, #4705): "if timeout ~= false then local ttl = redis.call('pttl',
+--       KEYS[1]);return math.max(0, ttl); end;" -> "if timeout ~= false then return timeout -
+--       tonumber(ARGV[3]) - tonumber(ARGV[4]);end;"
+--     - 3.45.0 (2fe06b7a3): "... lastThreadId ~= ARGV[2] and redis.call('zscore', KEYS[3],
+--       lastThreadId) ~= false then" -> "... lastThreadId ~= ARGV[2] then"
+--   Cross-check: 3.11.1's text with only the 3.31.0 change applied (the nil-safe purge loop,
+--   703f6f57b, #4153) gives the same bytes. The history table lists no other Lua change
+--   to this branch between 3.11.1 and 3.45.0 (3.13.3, 3.15.2 and 3.17.1 changed only Java).
+--   Semantics: as 3.11.1 (steps 1-5), with the purge skipping heads without a zscore.
+--   The queued-thread return (timeout - wait - now) is what #4705 is about: with lease 1 s
+--   and wait 10 s, waiters are told to sleep ~wait longer than the lock really lasts.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = redis.call('zscore', KEYS[3], firstThreadId2)
+--       if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       local keys = redis.call('zrange', KEYS[3], 0, -1)
+--       for i = 1, #keys, 1 do
+--         redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i])
+--       end
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     local timeout = redis.call('zscore', KEYS[3], ARGV[2])
+--     if timeout ~= false then
+--       return timeout - tonumber(ARGV[3]) - tonumber(ARGV[4])
+--     end
+--     local lastThreadId = redis.call('lindex', KEYS[2], -1)
+--     local ttl
+--     if lastThreadId ~= false and lastThreadId ~= ARGV[2] then
+--       ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4])
+--     else
+--       ttl = redis.call('pttl', KEYS[1])
+--     end
+--     local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4])
+--     if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then
+--       redis.call('rpush', KEYS[2], ARGV[2])
+--     end
+--     return ttl
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end;local timeout = redis.call('zscore', KEYS[3], firstThreadId2);if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2);redis.call('lpop', KEYS[2]);else break;end;end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]);redis.call('zrem', KEYS[3], ARGV[2]);local keys = redis.call('zrange', KEYS[3], 0, -1);for i = 1, #keys, 1 do redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i]);end;redis.call('hset', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then redis.call('hincrby', KEYS[1], ARGV[2],1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;local timeout = redis.call('zscore', KEYS[3], ARGV[2]);if timeout ~= false then return timeout - tonumber(ARGV[3]) - tonumber(ARGV[4]);end;local lastThreadId = redis.call('lindex', KEYS[2], -1);local ttl;if lastThreadId ~= false and lastThreadId ~= ARGV[2] then ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4]);else ttl = redis.call('pttl', KEYS[1]);end;local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4]);if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]);end;return ttl;

@@ -1,0 +1,71 @@
+-- redisson-fair/acquire@3.4.4: fair acquire, old scheme (seed 002): deadline = head-based ttl + now + 5000
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch
+--           (lock, tryLock(wait, ...)); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.4.4, commit 87c6acf88b46.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] = now +
+--           threadWaitTime (5000), ARGV[4] = now (client epoch ms)
+-- Returns:  nil = acquired or re-entered; otherwise ttl ms to wait before polling again
+--
+-- What it does:
+--   1. Purge: while the queue head's deadline (zscore) <= now, ZREM and LPOP it.
+--   2. Acquire if the lock is free and the queue is empty or I am its head: LPOP, ZREM me,
+--      HSET lock me 1, PEXPIRE lease, return nil.
+--   3. Re-enter if I hold it: HINCRBY, PEXPIRE, return nil.
+--   4. Wait: ttl = head's deadline - now if the head is someone else, else PTTL(lock).
+--      My deadline = ttl + ARGV[3] (= ttl + now + 5000). ZADD it (an already-queued thread is
+--      re-scored: ZADD returns 0, so no second RPUSH); RPUSH me if new. Return ttl.
+--   Because the ttl comes from the HEAD, every waiter behind the second gets the same
+--   deadline as the second: the queue order and the deadlines disagree (fixed in 3.11.1, #2099).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2))
+--       if timeout <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     local firstThreadId = redis.call('lindex', KEYS[2], 0)
+--     local ttl
+--     if firstThreadId ~= false and firstThreadId ~= ARGV[2] then
+--       ttl = tonumber(redis.call('zscore', KEYS[3], firstThreadId)) - tonumber(ARGV[4])
+--     else
+--       ttl = redis.call('pttl', KEYS[1])
+--     end
+--     local timeout = ttl + tonumber(ARGV[3])
+--     if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then
+--       redis.call('rpush', KEYS[2], ARGV[2])
+--     end
+--     return ttl
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end; local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2));if timeout <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2); redis.call('lpop', KEYS[2]); else break;end; end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]); redis.call('zrem', KEYS[3], ARGV[2]); redis.call('hset', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; local firstThreadId = redis.call('lindex', KEYS[2], 0); local ttl; if firstThreadId ~= false and firstThreadId ~= ARGV[2] then ttl = tonumber(redis.call('zscore', KEYS[3], firstThreadId)) - tonumber(ARGV[4]);else ttl = redis.call('pttl', KEYS[1]);end; local timeout = ttl + tonumber(ARGV[3]);if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]);end; return ttl;

@@ -1,0 +1,82 @@
+-- redisson-fair/acquire@HEAD: fair acquire (HEAD): queued thread gets max(0, PTTL); tail ttl only if the tail has a zscore
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch
+--           (lock, tryLock(wait, ...)); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.45.0 (scriptlib finds this file for any version from 3.45.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] = wait ms
+--           (tryLock wait, else fairLockWaitTimeout 300000), ARGV[4] = now (client epoch
+--           ms)
+-- Returns:  nil = acquired or re-entered; otherwise ms to wait (can be -1/-2 when a
+--           stranger heads the queue of a free lock)
+--
+-- What it does:
+--   1. Purge: while the head's deadline exists and is <= now, ZREM and LPOP it (nil-safe, 3.31.0).
+--   2. Acquire if the lock is free and (queue empty or I am its head): LPOP, ZREM me,
+--      ZINCRBY every remaining waiter by -wait, HSET lock me 1, PEXPIRE lease, return nil.
+--   3. Re-enter if I hold it: HINCRBY, PEXPIRE, return nil.
+--   4. Already queued: return max(0, PTTL(lock)) (3.32.0, #4705), i.e. poll when the lease ends.
+--   5. Enqueue: ttl = tail's deadline - now if the tail is someone else AND has a zscore
+--      (3.45.0), else PTTL(lock); my deadline = ttl + wait + now; ZADD, RPUSH; return ttl.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = redis.call('zscore', KEYS[3], firstThreadId2)
+--       if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       local keys = redis.call('zrange', KEYS[3], 0, -1)
+--       for i = 1, #keys, 1 do
+--         redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i])
+--       end
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     local timeout = redis.call('zscore', KEYS[3], ARGV[2])
+--     if timeout ~= false then
+--       local ttl = redis.call('pttl', KEYS[1])
+--       return math.max(0, ttl)
+--     end
+--     local lastThreadId = redis.call('lindex', KEYS[2], -1)
+--     local ttl
+--     if lastThreadId ~= false and lastThreadId ~= ARGV[2] and redis.call('zscore', KEYS[3], lastThreadId) ~= false then
+--       ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4])
+--     else
+--       ttl = redis.call('pttl', KEYS[1])
+--     end
+--     local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4])
+--     if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then
+--       redis.call('rpush', KEYS[2], ARGV[2])
+--     end
+--     return ttl
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end;local timeout = redis.call('zscore', KEYS[3], firstThreadId2);if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2);redis.call('lpop', KEYS[2]);else break;end;end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]);redis.call('zrem', KEYS[3], ARGV[2]);local keys = redis.call('zrange', KEYS[3], 0, -1);for i = 1, #keys, 1 do redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i]);end;redis.call('hset', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then redis.call('hincrby', KEYS[1], ARGV[2],1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;local timeout = redis.call('zscore', KEYS[3], ARGV[2]);if timeout ~= false then local ttl = redis.call('pttl', KEYS[1]);return math.max(0, ttl); end;local lastThreadId = redis.call('lindex', KEYS[2], -1);local ttl;if lastThreadId ~= false and lastThreadId ~= ARGV[2] and redis.call('zscore', KEYS[3], lastThreadId) ~= false then ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4]);else ttl = redis.call('pttl', KEYS[1]);end;local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4]);if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]);end;return ttl;

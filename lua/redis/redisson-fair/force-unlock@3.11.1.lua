@@ -1,0 +1,49 @@
+-- redisson-fair/force-unlock@3.11.1: delete the fair lock whoever holds it; wake the queue head
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method forceUnlockAsync (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.11.1, commit fa0d64dae8a7; the same bytes at tag
+--           redisson-3.4.4, commit 87c6acf88b46.
+-- Same text since: 3.4.4 (scriptlib finds this file for any version from 3.4.4 to
+--                  3.11.1).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = queue list, KEYS[3] = timeout zset, KEYS[4] =
+--           channel
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = now (client epoch ms)
+-- Returns:  1 = deleted (head notified); 0 = there was no lock
+--
+-- What it does:
+--   Purge stale heads; DEL the lock; if it existed PUBLISH 0 to the head waiter's channel
+--   and return 1, else return 0. Found as redisson-fair/force-unlock@3.4.4 too.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2))
+--       if timeout <= tonumber(ARGV[2]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('del', KEYS[1]) == 1) then
+--       local nextThreadId = redis.call('lindex', KEYS[2], 0)
+--       if nextThreadId ~= false then
+--         redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1])
+--       end
+--       return 1
+--     end
+--     return 0
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end; local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2));if timeout <= tonumber(ARGV[2]) then redis.call('zrem', KEYS[3], firstThreadId2); redis.call('lpop', KEYS[2]); else break;end; end;if (redis.call('del', KEYS[1]) == 1) then local nextThreadId = redis.call('lindex', KEYS[2], 0); if nextThreadId ~= false then redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1]); end; return 1; end; return 0;

@@ -1,0 +1,53 @@
+-- redisson-fair/try-acquire@3.4.4: fair tryLock() without waiting, old scheme: purge, acquire or re-enter, never enqueue
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_NULL_BOOLEAN
+--           branch (tryLock()); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.4.4, commit 87c6acf88b46.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name, ARGV[3] = now (client epoch ms)
+-- Returns:  nil = acquired or re-entered (true); 1 = not acquired (false)
+--
+-- What it does:
+--   1. Purge stale queue heads (deadline <= now).
+--   2. Acquire if the lock is free and the queue is empty or I am the head (HSET, PEXPIRE).
+--   3. Re-enter if I hold it. Otherwise return 1. This branch never joins the queue.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2))
+--       if timeout <= tonumber(ARGV[3]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     return 1
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end; local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2));if timeout <= tonumber(ARGV[3]) then redis.call('zrem', KEYS[3], firstThreadId2); redis.call('lpop', KEYS[2]); else break;end; end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]); redis.call('zrem', KEYS[3], ARGV[2]); redis.call('hset', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return 1;

@@ -1,0 +1,61 @@
+-- redisson-fair/try-acquire@HEAD: fair tryLock() without waiting (HEAD): nil-safe purge, acquire shifting the others by -wait, or re-enter
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_NULL_BOOLEAN
+--           branch (tryLock()); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.31.0 (scriptlib finds this file for any version from 3.31.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock},
+--           KEYS[3] timeout zset redisson_lock_timeout:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name, ARGV[3] = now (client epoch ms),
+--           ARGV[4] = wait ms. Note: ARGV[3]/[4] are swapped relative to the EVAL_LONG
+--           branch
+-- Returns:  nil = acquired or re-entered (true); 1 = not acquired (false)
+--
+-- What it does:
+--   1. Purge stale heads (nil-safe). 2. Acquire if free and (queue empty or I am head),
+--   shifting every remaining deadline by -ARGV[4]. 3. Re-enter. Otherwise return 1.
+--   Never joins the queue. This text since 3.31.0.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = redis.call('zscore', KEYS[3], firstThreadId2)
+--       if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[3]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+--       redis.call('lpop', KEYS[2])
+--       redis.call('zrem', KEYS[3], ARGV[2])
+--       local keys = redis.call('zrange', KEYS[3], 0, -1)
+--       for i = 1, #keys, 1 do
+--         redis.call('zincrby', KEYS[3], -tonumber(ARGV[4]), keys[i])
+--       end
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     return 1
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end;local timeout = redis.call('zscore', KEYS[3], firstThreadId2);if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[3]) then redis.call('zrem', KEYS[3], firstThreadId2);redis.call('lpop', KEYS[2]);else break;end;end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]);redis.call('zrem', KEYS[3], ARGV[2]);local keys = redis.call('zrange', KEYS[3], 0, -1);for i = 1, #keys, 1 do redis.call('zincrby', KEYS[3], -tonumber(ARGV[4]), keys[i]);end;redis.call('hset', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;return 1;

@@ -1,0 +1,70 @@
+-- redisson-fair/unlock@3.11.1: fair release: wakes only the queue head (per-thread channel)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method unlockInnerAsync (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  tag redisson-3.11.1, commit fa0d64dae8a7; the same bytes at tag
+--           redisson-3.4.4, commit 87c6acf88b46.
+-- Same text since: 3.4.4 (scriptlib finds this file for any version from 3.4.4 to
+--                  3.11.1).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = queue list, KEYS[3] = timeout zset, KEYS[4] =
+--           channel redisson_lock__channel:{myLock}
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = internalLockLeaseTime ms, ARGV[3] =
+--           lock name, ARGV[4] = now (client epoch ms)
+-- Returns:  1 = released or already gone (head notified); 0 = still held; nil = not the
+--           holder
+--
+-- What it does:
+--   1. Purge stale queue heads (deadline <= now).
+--   2. If the lock does not exist (e.g. its lease ran out): PUBLISH 0 to the head waiter's own
+--      channel <channel>:<head lock name>, and return 1. So unlocking an expired fair lock does
+--      NOT fail, unlike RedissonLock since 3.10.6.
+--   3. Not the holder: return nil. HINCRBY -1; still > 0: PEXPIRE, return 0.
+--   4. Reached 0: DEL, PUBLISH 0 to the head waiter's channel only (the others keep sleeping
+--      until their returned ttl runs out), return 1.
+--   Found as redisson-fair/unlock@3.4.4 too (identical bytes at both tags).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2))
+--       if timeout <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) then
+--       local nextThreadId = redis.call('lindex', KEYS[2], 0)
+--       if nextThreadId ~= false then
+--         redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1])
+--       end
+--       return 1
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+--       return nil
+--     end
+--     local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+--     if (counter > 0) then
+--       redis.call('pexpire', KEYS[1], ARGV[2])
+--       return 0
+--     end
+--     redis.call('del', KEYS[1])
+--     local nextThreadId = redis.call('lindex', KEYS[2], 0)
+--     if nextThreadId ~= false then
+--       redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1])
+--     end
+--     return 1
+-- locklab:body
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end; local timeout = tonumber(redis.call('zscore', KEYS[3], firstThreadId2));if timeout <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2); redis.call('lpop', KEYS[2]); else break;end; end;if (redis.call('exists', KEYS[1]) == 0) then local nextThreadId = redis.call('lindex', KEYS[2], 0); if nextThreadId ~= false then redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1]); end; return 1; end;if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; end; redis.call('del', KEYS[1]); local nextThreadId = redis.call('lindex', KEYS[2], 0); if nextThreadId ~= false then redis.call('publish', KEYS[4] .. ':' .. nextThreadId, ARGV[1]); end; return 1; 

@@ -1,0 +1,81 @@
+-- redisson-fair/unlock@HEAD: fair release with the unlock latch; wakes only the queue head
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFairLock, method unlockInnerAsync(threadId, requestId,
+--           timeout) (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonFairLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.31.0 (scriptlib finds this file for any version from 3.31.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = queue list, KEYS[3] = timeout zset, KEYS[4] =
+--           channel redisson_lock__channel:{myLock}, KEYS[5] = latch
+--           redisson_unlock_latch:{myLock}:<requestId>
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = internalLockLeaseTime ms, ARGV[3] =
+--           lock name, ARGV[4] = now (client epoch ms), ARGV[5] = PUBLISH or SPUBLISH,
+--           ARGV[6] = latch TTL ms
+-- Returns:  1 = released or already gone (head notified); 0 = still held; nil = not the
+--           holder; a retry returns the latched value
+--
+-- What it does:
+--   0. The unlock latch: if KEYS[5] exists, return its stored result (a retried request).
+--   1. Purge stale queue heads (deadline <= now).
+--   2. If the lock does not exist (e.g. its lease ran out): PUBLISH 0 to the head waiter's own
+--      channel <channel>:<head lock name>, and return 1. So unlocking an expired fair lock does
+--      NOT fail, unlike RedissonLock since 3.10.6.
+--   3. Not the holder: return nil. HINCRBY -1; still > 0: PEXPIRE, return 0.
+--   4. Reached 0: DEL, PUBLISH 0 to the head waiter's channel only (the others keep sleeping
+--      until their returned ttl runs out), return 1.
+--   Each non-nil return first stores its result in the latch (SET KEYS[5] v PX ARGV[6]).
+--   This text since 3.31.0 (latch 3.24.0, ARGV[5] 3.22.0, nil-safe purge 3.31.0).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     local val = redis.call('get', KEYS[5])
+--     if val ~= false then
+--       return tonumber(val)
+--     end
+--     while true do
+--       local firstThreadId2 = redis.call('lindex', KEYS[2], 0)
+--       if firstThreadId2 == false then
+--         break
+--       end
+--       local timeout = redis.call('zscore', KEYS[3], firstThreadId2)
+--       if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then
+--         redis.call('zrem', KEYS[3], firstThreadId2)
+--         redis.call('lpop', KEYS[2])
+--       else
+--         break
+--       end
+--     end
+--     if (redis.call('exists', KEYS[1]) == 0) then
+--       local nextThreadId = redis.call('lindex', KEYS[2], 0)
+--       if nextThreadId ~= false then
+--         redis.call(ARGV[5], KEYS[4] .. ':' .. nextThreadId, ARGV[1])
+--       end
+--       redis.call('set', KEYS[5], 1, 'px', ARGV[6])
+--       return 1
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+--       return nil
+--     end
+--     local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+--     if (counter > 0) then
+--       redis.call('pexpire', KEYS[1], ARGV[2])
+--       redis.call('set', KEYS[5], 0, 'px', ARGV[6])
+--       return 0
+--     end
+--     redis.call('del', KEYS[1])
+--     redis.call('set', KEYS[5], 1, 'px', ARGV[6])
+--     local nextThreadId = redis.call('lindex', KEYS[2], 0)
+--     if nextThreadId ~= false then
+--       redis.call(ARGV[5], KEYS[4] .. ':' .. nextThreadId, ARGV[1])
+--     end
+--     return 1
+-- locklab:body
+local val = redis.call('get', KEYS[5]); if val ~= false then return tonumber(val);end; while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end; local timeout = redis.call('zscore', KEYS[3], firstThreadId2);if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2); redis.call('lpop', KEYS[2]); else break;end; end;if (redis.call('exists', KEYS[1]) == 0) then local nextThreadId = redis.call('lindex', KEYS[2], 0); if nextThreadId ~= false then redis.call(ARGV[5], KEYS[4] .. ':' .. nextThreadId, ARGV[1]); end; redis.call('set', KEYS[5], 1, 'px', ARGV[6]); return 1; end;if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[5], 0, 'px', ARGV[6]); return 0; end; redis.call('del', KEYS[1]); redis.call('set', KEYS[5], 1, 'px', ARGV[6]); local nextThreadId = redis.call('lindex', KEYS[2], 0); if nextThreadId ~= false then redis.call(ARGV[5], KEYS[4] .. ':' .. nextThreadId, ARGV[1]); end; return 1; 

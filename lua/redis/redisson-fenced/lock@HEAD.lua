@@ -1,0 +1,36 @@
+-- redisson-fenced/lock@HEAD: fenced lock() path: redisson/lock plus INCR of the token; returns nil or PTTL
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonFencedLock, method tryLockInnerAsync(waitTime,
+--           leaseTime, unit, threadId, command), the override of RedissonLock's; file
+--           redisson/src/main/java/org/redisson/RedissonFencedLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b);
+--           checked against RedissonFencedLock.java at commit 0482efe14713.
+-- Same text since: 3.19.0 (scriptlib finds this file for any version from 3.19.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = token counter redisson_lock_token:{myLock}
+-- ARGV:     ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>
+-- Returns:  nil = acquired or re-entered (the token is read separately with GET);
+--           otherwise PTTL
+--
+-- What it does:
+--   The plain lock script (redisson/lock@HEAD) with redis.call('incr', KEYS[2]) added
+--   before the hincrby: the counter moves even on paths that do not return the token.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then
+--       redis.call('incr', KEYS[2])
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     return redis.call('pttl', KEYS[1])
+-- locklab:body
+if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then redis.call('incr', KEYS[2]);redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);

@@ -1,0 +1,32 @@
+-- redisson/force-unlock@HEAD: delete the lock whoever holds it, and wake a waiter
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method forceUnlockAsync (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.22.0 (scriptlib finds this file for any version from 3.22.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = channel redisson_lock__channel:{myLock}
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = PUBLISH or SPUBLISH
+-- Returns:  1 = deleted (and published); 0 = there was no lock
+--
+-- What it does:
+--   DEL the lock. If it existed: PUBLISH 0 on the channel and return 1; else return 0.
+--   This text since 3.22.0 (publish command passed as ARGV[2], #5047).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if (redis.call('del', KEYS[1]) == 1) then
+--       redis.call(ARGV[2], KEYS[2], ARGV[1])
+--       return 1
+--     else
+--       return 0
+--     end
+-- locklab:body
+if (redis.call('del', KEYS[1]) == 1) then redis.call(ARGV[2], KEYS[2], ARGV[1]); return 1 else return 0 end

@@ -1,0 +1,39 @@
+-- redisson/lock@3.4.4: acquire or re-enter the reentrant lock (hset form, two branches)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method tryLockInnerAsync (EVAL_LONG); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  tag redisson-3.4.4, commit 87c6acf88b46.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, e.g. myLock
+-- ARGV:     ARGV[1] = lease ms (internalLockLeaseTime, 30000 without a lease), ARGV[2] =
+--           lock name <uuid>:<threadId>
+-- Returns:  nil = acquired or re-entered; otherwise the lock's PTTL in ms (-1 if it has
+--           no TTL)
+--
+-- What it does:
+--   If the lock hash does not exist: HSET lock <me> 1, PEXPIRE lease, return nil (acquired).
+--   If the hash has my field: HINCRBY +1 (one more hold), PEXPIRE lease, return nil (re-entered).
+--   Otherwise someone else holds it: return PTTL, how long to wait at most.
+--   Valid until 3.12.2; 3.12.3 replaced hset by hincrby (#2551), 3.19.0 merged the two branches.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if (redis.call('exists', KEYS[1]) == 0) then
+--       redis.call('hset', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     return redis.call('pttl', KEYS[1])
+-- locklab:body
+if (redis.call('exists', KEYS[1]) == 0) then redis.call('hset', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);

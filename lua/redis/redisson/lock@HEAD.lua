@@ -1,0 +1,38 @@
+-- redisson/lock@HEAD: acquire or re-enter the reentrant lock (single-condition hincrby form)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method tryLockInnerAsync (EVAL_LONG /
+--           EVAL_NULL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.19.0 (scriptlib finds this file for any version from 3.19.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, e.g. myLock
+-- ARGV:     ARGV[1] = lease ms (the caller's lease, or 30000 = lockWatchdogTimeout),
+--           ARGV[2] = lock name <uuid>:<threadId>
+-- Returns:  nil = acquired or re-entered; otherwise the lock's PTTL in ms (-1 if it has
+--           no TTL)
+--
+-- What it does:
+--   If the lock is free (EXISTS = 0) or I already hold it (HEXISTS = 1):
+--     HINCRBY lock <me> 1 (the hold count), PEXPIRE lease, return nil.
+--   Otherwise return PTTL: the caller subscribes to redisson_lock__channel:{myLock} and waits
+--   at most that long (or until an unlock message) before trying again.
+--   This text since 3.19.0 (commit 8c39beaa5, single condition).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then
+--       redis.call('hincrby', KEYS[1], ARGV[2], 1)
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return nil
+--     end
+--     return redis.call('pttl', KEYS[1])
+-- locklab:body
+if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);

@@ -1,0 +1,38 @@
+-- redisson/renew@3.43.0: watchdog: extend my lock if I still hold it (one lock per call)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonBaseLock (3.15+; RedissonLock before), method
+--           renewExpirationAsync (EVAL_BOOLEAN), the watchdog; file
+--           redisson/src/main/java/org/redisson/RedissonBaseLock.java.
+-- Version:  tag redisson-3.43.0, commit 55c847afbc5a; the same bytes at tag
+--           redisson-3.4.4, commit 87c6acf88b46 (inline in
+--           RedissonLock.scheduleExpirationRenewal).
+-- Same text since: 3.0.0 (scriptlib finds this file for any version from 3.0.0 to
+--                  3.43.0).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash
+-- ARGV:     ARGV[1] = internalLockLeaseTime ms (lockWatchdogTimeout, 30000), ARGV[2] =
+--           lock name <uuid>:<threadId>
+-- Returns:  1 = renewed; 0 = I no longer hold it (the watchdog stops)
+--
+-- What it does:
+--   Runs every lockWatchdogTimeout / 3 (10 s) while the lock is held without a lease.
+--   If my field is in the hash: PEXPIRE ARGV[1] (back to 30 s) and return 1.
+--   Otherwise (expired, or taken by someone else) return 0: do not touch it.
+--   The same text since 2.4.0/3.0.0 (commit e76d28a76, #597) until 3.43.x; found by
+--   redisson/renew@3.4.4 too. 3.44.0 replaced it by the batched redisson/renew@HEAD.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+--       redis.call('pexpire', KEYS[1], ARGV[1])
+--       return 1
+--     end
+--     return 0
+-- locklab:body
+if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;

@@ -1,0 +1,41 @@
+-- redisson/renew@HEAD: watchdog, batched: extend each of up to 100 locks I still hold
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.renewal.LockTask, method the batched watchdog renewal
+--           (EVAL_LIST); file redisson/src/main/java/org/redisson/renewal/LockTask.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.44.0 (scriptlib finds this file for any version from 3.44.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1..n] = lock hashes (up to lockWatchdogBatchSize = 100, one slot per
+--           call in a cluster)
+-- ARGV:     ARGV[1] = internalLockLeaseTime ms (30000), ARGV[i+1] = lock name that
+--           should hold KEYS[i]
+-- Returns:  an array of n integers: 1 = KEYS[i] renewed, 0 = not held by ARGV[i+1]
+--           (renewal cancelled)
+--
+-- What it does:
+--   One shared timer task runs every lockWatchdogTimeout / 3 (10 s) for all locks.
+--   For each i: if KEYS[i] has field ARGV[i+1], PEXPIRE KEYS[i] ARGV[1] and record 1,
+--     else record 0. Return the list.
+--   Since 3.44.0 (commit 597d604a3, #6303).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     local result = {}
+--     for i = 1, #KEYS, 1 do
+--       if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then
+--         redis.call('pexpire', KEYS[i], ARGV[1])
+--         table.insert(result, 1)
+--       else
+--         table.insert(result, 0)
+--       end
+--     end
+--     return result
+-- locklab:body
+local result = {} for i = 1, #KEYS, 1 do if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then redis.call('pexpire', KEYS[i], ARGV[1]); table.insert(result, 1); else table.insert(result, 0); end; end; return result;

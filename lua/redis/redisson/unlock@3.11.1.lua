@@ -1,0 +1,44 @@
+-- redisson/unlock@3.11.1: release one hold; nil when not held (prelude removed, #2018)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method unlockInnerAsync (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  tag redisson-3.11.1, commit fa0d64dae8a7.
+-- Same text since: 3.10.6 (scriptlib finds this file for any version from 3.10.6 to
+--                  3.11.1).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = channel redisson_lock__channel:{myLock}
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = internalLockLeaseTime ms, ARGV[3] =
+--           lock name <uuid>:<threadId>
+-- Returns:  1 = deleted and published; 0 = still held (count > 0); nil = not the holder,
+--           or the lock expired
+--
+-- What it does:
+--   If I do not hold it (HEXISTS = 0, also when the lock expired): return nil.
+--   HINCRBY my field -1. Still > 0: PEXPIRE internalLockLeaseTime, return 0.
+--   Reached 0: DEL the lock, PUBLISH 0 on the channel, return 1.
+--   This text from 3.10.6 (commit fc58dd0b2, #2018) until 3.21.x; 3.22.0 passed the publish
+--   command as an argument and 3.24.0 added the unlock latch (see redisson/unlock@HEAD).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+--       return nil
+--     end
+--     local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+--     if (counter > 0) then
+--       redis.call('pexpire', KEYS[1], ARGV[2])
+--       return 0
+--     else
+--       redis.call('del', KEYS[1])
+--       redis.call('publish', KEYS[2], ARGV[1])
+--       return 1
+--     end
+--     return nil
+-- locklab:body
+if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('del', KEYS[1]); redis.call('publish', KEYS[2], ARGV[1]); return 1; end; return nil;

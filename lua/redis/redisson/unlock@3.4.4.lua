@@ -1,0 +1,46 @@
+-- redisson/unlock@3.4.4: release one hold; publishes 0 when the lock goes (old exists->publish prelude)
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method unlockInnerAsync (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  tag redisson-3.4.4, commit 87c6acf88b46.
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = channel redisson_lock__channel:{myLock}
+-- ARGV:     ARGV[1] = 0 (LockPubSub.UNLOCK_MESSAGE), ARGV[2] = internalLockLeaseTime ms,
+--           ARGV[3] = lock name <uuid>:<threadId>
+-- Returns:  1 = lock gone (deleted, or already absent) and published; 0 = still held
+--           (count > 0); nil = not the holder
+--
+-- What it does:
+--   Prelude: if the lock does not exist at all, PUBLISH 0 on the channel and return 1.
+--     So unlocking an EXPIRED lock looks like success (removed in 3.10.6, #2018).
+--   If I do not hold it (HEXISTS = 0): return nil (IllegalMonitorStateException).
+--   HINCRBY my field -1. Still > 0: PEXPIRE internalLockLeaseTime, return 0.
+--   Reached 0: DEL the lock, PUBLISH 0 (wakes one waiter's semaphore), return 1.
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     if (redis.call('exists', KEYS[1]) == 0) then
+--       redis.call('publish', KEYS[2], ARGV[1])
+--       return 1
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+--       return nil
+--     end
+--     local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+--     if (counter > 0) then
+--       redis.call('pexpire', KEYS[1], ARGV[2])
+--       return 0
+--     else
+--       redis.call('del', KEYS[1])
+--       redis.call('publish', KEYS[2], ARGV[1])
+--       return 1
+--     end
+--     return nil
+-- locklab:body
+if (redis.call('exists', KEYS[1]) == 0) then redis.call('publish', KEYS[2], ARGV[1]); return 1; end;if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('del', KEYS[1]); redis.call('publish', KEYS[2], ARGV[1]); return 1; end; return nil;

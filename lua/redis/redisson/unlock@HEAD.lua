@@ -1,0 +1,52 @@
+-- redisson/unlock@HEAD: release one hold, with the unlock latch (idempotent retries) and PUBLISH/SPUBLISH
+--
+-- Source:   Redisson (https://github.com/redisson/redisson), class
+--           org.redisson.RedissonLock, method unlockInnerAsync(threadId, requestId,
+--           timeout) (EVAL_BOOLEAN); file
+--           redisson/src/main/java/org/redisson/RedissonLock.java.
+-- Version:  HEAD, commit 66863978b4a9 (git describe: redisson-4.7.0-62-g66863978b).
+-- Same text since: 3.24.0 (scriptlib finds this file for any version from 3.24.0 to
+--                  HEAD).
+-- Licence:  Copyright (c) 2013-2026 Nikita Koksharov
+--           Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+--           this script except in compliance with the License. You may obtain a copy at
+--           http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS,
+--           WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND. The body below is copied unchanged.
+--
+-- KEYS:     KEYS[1] = lock hash, KEYS[2] = channel redisson_lock__channel:{myLock},
+--           KEYS[3] = latch redisson_unlock_latch:{myLock}:<requestId>
+-- ARGV:     ARGV[1] = 0 (UNLOCK_MESSAGE), ARGV[2] = internalLockLeaseTime ms, ARGV[3] =
+--           lock name, ARGV[4] = PUBLISH or SPUBLISH, ARGV[5] = latch TTL ms
+-- Returns:  1 = deleted and published; 0 = still held; nil = not the holder or expired;
+--           a retried request returns the latched 0/1
+--
+-- What it does:
+--   The unlock latch: if KEYS[3] exists, this request already ran (a retry after a lost
+--     reply): return the stored result instead of unlocking twice.
+--   If I do not hold the lock: return nil (IllegalMonitorStateException, #2018).
+--   HINCRBY my field -1. Still > 0: PEXPIRE ARGV[2], SET latch 0 PX ARGV[5], return 0.
+--   Reached 0: DEL, PUBLISH (or SPUBLISH) 0 on the channel, SET latch 1 PX ARGV[5], return 1.
+--   This text since 3.24.0 (commit 2669597d8, #4871).
+--
+-- The body, pretty-printed for reading (NOT what is sent; the line after
+-- the marker is):
+--     local val = redis.call('get', KEYS[3])
+--     if val ~= false then
+--       return tonumber(val)
+--     end
+--     if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+--       return nil
+--     end
+--     local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+--     if (counter > 0) then
+--       redis.call('pexpire', KEYS[1], ARGV[2])
+--       redis.call('set', KEYS[3], 0, 'px', ARGV[5])
+--       return 0
+--     else
+--       redis.call('del', KEYS[1])
+--       redis.call(ARGV[4], KEYS[2], ARGV[1])
+--       redis.call('set', KEYS[3], 1, 'px', ARGV[5])
+--       return 1
+--     end
+-- locklab:body
+local val = redis.call('get', KEYS[3]); if val ~= false then return tonumber(val);end; if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[3], 0, 'px', ARGV[5]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return 1; end; 
