@@ -20,6 +20,8 @@
 /* Sorted by name: commands_lookup does a binary search. */
 static const command table[] = {
     { "append", 3, W, cmd_append },
+    { "blpop", -3, W | NS, cmd_blpop },
+    { "brpop", -3, W | NS, cmd_brpop },
     { "dbsize", 1, R | F, cmd_dbsize },
     { "decr", 2, W | F, cmd_decr },
     { "decrby", 3, W | F, cmd_decrby },

@@ -70,7 +70,7 @@ cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_h
     cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget;
 /* lists (t_list.c) */
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
-    cmd_lset, cmd_ltrim;
+    cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop;
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;

@@ -382,3 +382,44 @@ void cmd_lrem(cmdctx *c)
     }
     reply_int(c->out, (long long)removed);
 }
+
+/* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
+ * [key, value]. In locklab nothing can push while a command waits (a REPL session is one
+ * connection; simulated clients do not block), so when every list is empty the wait can only
+ * end with its timeout: the reply is the null array Redis sends then, at once, without moving
+ * virtual time. Refused inside scripts, as in Redis. */
+static void list_bpop_command(cmdctx *c, int where)
+{
+    double timeout;
+    if (ll_parse_double(c->argv[c->argc - 1], &timeout) < 0) {
+        reply_error(c->out, "ERR timeout is not a float or out of range");
+        return;
+    }
+    if (timeout < 0) {
+        reply_error(c->out, "ERR timeout is negative");
+        return;
+    }
+    for (int i = 1; i < c->argc - 1; i++) {
+        kv *e;
+        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (!e) continue;
+        sstr *s = list_pop(e->ptr, where);
+        reply *el = reply_array(c->out, 2);
+        reply_bulk(&el[0], c->argv[i].p, c->argv[i].len);
+        reply_bulk(&el[1], s->p, s->len);
+        free(s);
+        store_touched(c->db, e);
+        return;
+    }
+    reply_nil_array(c->out);
+}
+
+void cmd_blpop(cmdctx *c)
+{
+    list_bpop_command(c, LIST_HEAD);
+}
+
+void cmd_brpop(cmdctx *c)
+{
+    list_bpop_command(c, LIST_TAIL);
+}
