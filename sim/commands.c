@@ -3,7 +3,6 @@
  * TIME, KEYS). Arities and flags follow Redis 7.0's command table. */
 #include "commands.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,91 +18,98 @@
 
 /* Sorted by name: commands_lookup does a binary search. */
 static const command table[] = {
-    { "append", 3, W, cmd_append },
-    { "blpop", -3, W | NS, cmd_blpop },
-    { "brpop", -3, W | NS, cmd_brpop },
-    { "dbsize", 1, R | F, cmd_dbsize },
-    { "decr", 2, W | F, cmd_decr },
-    { "decrby", 3, W | F, cmd_decrby },
-    { "del", -2, W, cmd_del },
-    { "echo", 2, F, cmd_echo },
-    { "eval", -3, NS, cmd_eval },
-    { "eval_ro", -3, NS | R, cmd_eval_ro },
-    { "evalsha", -3, NS, cmd_evalsha },
-    { "evalsha_ro", -3, NS | R, cmd_evalsha_ro },
-    { "exists", -2, R | F, cmd_exists },
-    { "expire", -3, W | F, cmd_expire },
-    { "expireat", -3, W | F, cmd_expireat },
-    { "flushall", -1, W, cmd_flushall },
-    { "flushdb", -1, W, cmd_flushdb },
-    { "get", 2, R | F, cmd_get },
-    { "getdel", 2, W | F, cmd_getdel },
-    { "hdel", -3, W | F, cmd_hdel },
-    { "hexists", 3, R | F, cmd_hexists },
-    { "hget", 3, R | F, cmd_hget },
-    { "hgetall", 2, R, cmd_hgetall },
-    { "hincrby", 4, W | F, cmd_hincrby },
-    { "hkeys", 2, R, cmd_hkeys },
-    { "hlen", 2, R | F, cmd_hlen },
-    { "hmget", -3, R | F, cmd_hmget },
-    { "hset", -4, W | F, cmd_hset },
-    { "hsetnx", 4, W | F, cmd_hsetnx },
-    { "hvals", 2, R, cmd_hvals },
-    { "incr", 2, W | F, cmd_incr },
-    { "incrby", 3, W | F, cmd_incrby },
-    { "keys", 2, R, cmd_keys },
-    { "lindex", 3, R, cmd_lindex },
-    { "llen", 2, R | F, cmd_llen },
-    { "lpop", -2, W | F, cmd_lpop },
-    { "lpush", -3, W | F, cmd_lpush },
-    { "lrange", 4, R, cmd_lrange },
-    { "lrem", 4, W, cmd_lrem },
-    { "lset", 4, W, cmd_lset },
-    { "ltrim", 4, W, cmd_ltrim },
-    { "mget", -2, R | F, cmd_mget },
-    { "persist", 2, W | F, cmd_persist },
-    { "pexpire", -3, W | F, cmd_pexpire },
-    { "pexpireat", -3, W | F, cmd_pexpireat },
-    { "ping", -1, F | PS, cmd_ping },
-    { "pttl", 2, R | F, cmd_pttl },
-    { "publish", 3, F, cmd_publish },
-    { "rpop", -2, W | F, cmd_rpop },
-    { "rpush", -3, W | F, cmd_rpush },
-    { "script", -2, NS, cmd_script },
-    { "set", -3, W, cmd_set },
-    { "setnx", 3, W | F, cmd_setnx },
-    { "strlen", 2, R | F, cmd_strlen },
-    { "subscribe", -2, NS | PS, cmd_subscribe },
-    { "time", 1, F, cmd_time },
-    { "ttl", 2, R | F, cmd_ttl },
-    { "type", 2, R | F, cmd_type },
-    { "unlink", -2, W | F, cmd_unlink },
-    { "unsubscribe", -1, NS | PS, cmd_unsubscribe },
-    { "zadd", -4, W | F, cmd_zadd },
-    { "zcard", 2, R | F, cmd_zcard },
-    { "zcount", 4, R | F, cmd_zcount },
-    { "zincrby", 4, W | F, cmd_zincrby },
-    { "zrange", -4, R, cmd_zrange },
-    { "zrangebyscore", -4, R, cmd_zrangebyscore },
-    { "zrank", 3, R | F, cmd_zrank },
-    { "zrem", -3, W | F, cmd_zrem },
-    { "zremrangebyscore", 4, W, cmd_zremrangebyscore },
-    { "zscore", 3, R | F, cmd_zscore },
+    { "append", 6, 3, W, cmd_append },
+    { "blpop", 5, -3, W | NS, cmd_blpop },
+    { "brpop", 5, -3, W | NS, cmd_brpop },
+    { "dbsize", 6, 1, R | F, cmd_dbsize },
+    { "decr", 4, 2, W | F, cmd_decr },
+    { "decrby", 6, 3, W | F, cmd_decrby },
+    { "del", 3, -2, W, cmd_del },
+    { "echo", 4, 2, F, cmd_echo },
+    { "eval", 4, -3, NS, cmd_eval },
+    { "eval_ro", 7, -3, NS | R, cmd_eval_ro },
+    { "evalsha", 7, -3, NS, cmd_evalsha },
+    { "evalsha_ro", 10, -3, NS | R, cmd_evalsha_ro },
+    { "exists", 6, -2, R | F, cmd_exists },
+    { "expire", 6, -3, W | F, cmd_expire },
+    { "expireat", 8, -3, W | F, cmd_expireat },
+    { "flushall", 8, -1, W, cmd_flushall },
+    { "flushdb", 7, -1, W, cmd_flushdb },
+    { "get", 3, 2, R | F, cmd_get },
+    { "getdel", 6, 2, W | F, cmd_getdel },
+    { "hdel", 4, -3, W | F, cmd_hdel },
+    { "hexists", 7, 3, R | F, cmd_hexists },
+    { "hget", 4, 3, R | F, cmd_hget },
+    { "hgetall", 7, 2, R, cmd_hgetall },
+    { "hincrby", 7, 4, W | F, cmd_hincrby },
+    { "hkeys", 5, 2, R, cmd_hkeys },
+    { "hlen", 4, 2, R | F, cmd_hlen },
+    { "hmget", 5, -3, R | F, cmd_hmget },
+    { "hset", 4, -4, W | F, cmd_hset },
+    { "hsetnx", 6, 4, W | F, cmd_hsetnx },
+    { "hvals", 5, 2, R, cmd_hvals },
+    { "incr", 4, 2, W | F, cmd_incr },
+    { "incrby", 6, 3, W | F, cmd_incrby },
+    { "keys", 4, 2, R, cmd_keys },
+    { "lindex", 6, 3, R, cmd_lindex },
+    { "llen", 4, 2, R | F, cmd_llen },
+    { "lpop", 4, -2, W | F, cmd_lpop },
+    { "lpush", 5, -3, W | F, cmd_lpush },
+    { "lrange", 6, 4, R, cmd_lrange },
+    { "lrem", 4, 4, W, cmd_lrem },
+    { "lset", 4, 4, W, cmd_lset },
+    { "ltrim", 5, 4, W, cmd_ltrim },
+    { "mget", 4, -2, R | F, cmd_mget },
+    { "persist", 7, 2, W | F, cmd_persist },
+    { "pexpire", 7, -3, W | F, cmd_pexpire },
+    { "pexpireat", 9, -3, W | F, cmd_pexpireat },
+    { "ping", 4, -1, F | PS, cmd_ping },
+    { "pttl", 4, 2, R | F, cmd_pttl },
+    { "publish", 7, 3, F, cmd_publish },
+    { "rpop", 4, -2, W | F, cmd_rpop },
+    { "rpush", 5, -3, W | F, cmd_rpush },
+    { "script", 6, -2, NS, cmd_script },
+    { "set", 3, -3, W, cmd_set },
+    { "setnx", 5, 3, W | F, cmd_setnx },
+    { "strlen", 6, 2, R | F, cmd_strlen },
+    { "subscribe", 9, -2, NS | PS, cmd_subscribe },
+    { "time", 4, 1, F, cmd_time },
+    { "ttl", 3, 2, R | F, cmd_ttl },
+    { "type", 4, 2, R | F, cmd_type },
+    { "unlink", 6, -2, W | F, cmd_unlink },
+    { "unsubscribe", 11, -1, NS | PS, cmd_unsubscribe },
+    { "zadd", 4, -4, W | F, cmd_zadd },
+    { "zcard", 5, 2, R | F, cmd_zcard },
+    { "zcount", 6, 4, R | F, cmd_zcount },
+    { "zincrby", 7, 4, W | F, cmd_zincrby },
+    { "zrange", 6, -4, R, cmd_zrange },
+    { "zrangebyscore", 13, -4, R, cmd_zrangebyscore },
+    { "zrank", 5, 3, R | F, cmd_zrank },
+    { "zrem", 4, -3, W | F, cmd_zrem },
+    { "zremrangebyscore", 16, 4, W, cmd_zremrangebyscore },
+    { "zscore", 6, 3, R | F, cmd_zscore },
 };
+
+/* Lookup is on the hot path of every redis.call, so it avoids copying and strcmp: the
+ * table is sorted, commands are grouped by first letter, and a candidate is compared only
+ * when its length matches. */
+static inline char fold(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c;
+}
 
 const command *commands_lookup(slice name)
 {
-    char low[32];
-    if (name.len == 0 || name.len >= sizeof low) return NULL;
-    for (size_t i = 0; i < name.len; i++) low[i] = (char)tolower((unsigned char)name.p[i]);
-    low[name.len] = '\0';
-    size_t lo = 0, hi = LL_ARRAY_LEN(table);
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(low, table[mid].name);
-        if (c == 0) return &table[mid];
-        if (c < 0) hi = mid;
-        else lo = mid + 1;
+    if (name.len == 0 || name.len > 24) return NULL;
+    char first = fold(name.p[0]);
+    for (size_t i = 0; i < LL_ARRAY_LEN(table); i++) {
+        const command *c = &table[i];
+        if (c->name[0] < first) continue;
+        if (c->name[0] > first) break;
+        if (c->namelen != name.len) continue;
+        size_t k = 1;
+        while (k < name.len && fold(name.p[k]) == c->name[k]) k++;
+        if (k == name.len) return c;
     }
     return NULL;
 }

@@ -33,6 +33,7 @@ enum {
 
 typedef struct command {
     const char *name;      /* lower case */
+    size_t namelen;
     int arity;
     unsigned flags;
     cmd_fn *fn;

@@ -51,6 +51,7 @@
  *   - `unpack`, `loadstring`, `gcinfo`, `table.getn`, `table.maxn`, `math.mod`,
  *     `string.gfind` exist; `load` wants a function; error(42) gets a position prefix;
  *     `pcall` unwraps {err=...} tables; pcall() says "attempt to call a boolean value";
+ *   - compile errors quote the end of stream as 5.1 does ("near '<eof>'");
  *   - __gc metamethods on tables are ignored (5.1 ignores them; 5.4 would run them later,
  *     outside the script);
  *   - math.random/randomseed are Redis's redisLrand48 generator: same sequence as Redis
@@ -71,7 +72,10 @@
  *     nil, getmetatable(_G) and getmetatable of library tables are false; getmetatable('')
  *     is a read-only table as in patched Redis;
  *   - redis.sha1hex(3.0) hashes "3.0" (5.1: "3");
- *   - cjson, cmsgpack and struct are not provided; `bit` is (LuaBitOp semantics, 32-bit).
+ *   - _VERSION is "Lua 5.4"; rawlen is removed (5.1 has none), but 5.4's xpcall with extra
+ *     arguments, coroutine.close/isyieldable, string.pack and table.move remain;
+ *   - cmsgpack and struct are not provided; `bit` is (LuaBitOp semantics, 32-bit), and so is
+ *     `cjson` (encode/decode/null, lua_cjson.c).
  *   - redis.setresp(3) raises "ERR locklab supports only RESP2 in scripts (redis.setresp(3))";
  *     redis.set_repl validates its argument and has no effect; redis.log validates its
  *     arguments and discards the message; redis.breakpoint returns false, redis.debug does
@@ -80,6 +84,7 @@
  *     "ERR Script raised an error table without an 'err' field" with the script suffix.
  */
 #include "script.h"
+#include "lua_cjson.h"
 
 #include "commands.h"
 
@@ -1109,8 +1114,10 @@ static void script_open_libs(lua_State *L)
     lua_setfield(L, G, "redis");
     script_open_bit(L);
     lua_setfield(L, G, "bit");
+    lua_cjson_open(L);
+    lua_setfield(L, G, "cjson");
 
-    static const char *const libs[] = { "redis", "string", "table", "math", "coroutine", "bit", NULL };
+    static const char *const libs[] = { "redis", "string", "table", "math", "coroutine", "bit", "cjson", NULL };
     for (const char *const *lib = libs; *lib; lib++) {
         lua_getfield(L, G, *lib);
         if (strcmp(*lib, "string") == 0) {
@@ -1484,6 +1491,7 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     int rc = lua_pcall(L, 0, 1, base + 1);
     s->mem_capped = 0;
     s->running = 0;
+    s->read_only = 0;
     lua_sethook(L, NULL, 0, 0);
     reply_release(out);
     if (rc == LUA_OK) {

@@ -403,7 +403,7 @@ void cmd_hincrby(cmdctx *c)
     }
     value += incr;
     char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%lld", value);
+    int n = ll_format_int64(tmp, value);
     hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
     hash_written(c, e, h);
     reply_int(c->out, value);

@@ -60,7 +60,7 @@ static void string_incr(cmdctx *c, long long incr)
     }
     value += incr;
     char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%lld", value);
+    int n = ll_format_int64(tmp, value);
     string_put(c, key, e, sstr_new(tmp, (size_t)n));
     reply_int(c->out, value);
 }

@@ -207,6 +207,21 @@ int ll_parse_double(slice s, double *out)
     return 0;
 }
 
+int ll_format_int64(char *dst, long long v)
+{
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    int len = 0;
+    if (v < 0) dst[len++] = '-';
+    while (n) dst[len++] = tmp[--n];
+    return len;
+}
+
 int ll_format_double(char *dst, size_t cap, double d)
 {
     if (isinf(d)) return snprintf(dst, cap, "%s", d > 0 ? "inf" : "-inf");

@@ -53,6 +53,8 @@ char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty 
 /* Number parsing exactly as Redis parses arguments (string2ll / strtold rules). */
 int ll_parse_int64(slice s, long long *out);      /* 0 ok, -1 not a canonical integer */
 int ll_parse_double(slice s, double *out);        /* 0 ok, -1 not a valid float (nan refused) */
+/* Writes v in decimal into dst (at least 21 bytes) and returns the length; no NUL. */
+int ll_format_int64(char *dst, long long v);
 /* Formats a double as Redis 7.0 replies it (%.17g, "inf", "-inf"). Returns the length. */
 int ll_format_double(char *dst, size_t cap, double d);
 
