@@ -99,6 +99,10 @@ typedef struct explore_fault {
     char **targets; int ntargets;      /* actors it may hit */
     int64_t *params; int nparams;      /* pause lengths / jump sizes / restart delays, µs or ms */
     int line;
+    /* Added by the loader: params that are not times. drift: rates; drop: probabilities.
+     * For those two kinds params is empty; for every other kind params are µs (clock_jump
+     * signed, crash = restart delays) and values is empty. */
+    double *values; int nvalues;
 } explore_fault;
 
 typedef struct explore_cfg {
@@ -144,6 +148,9 @@ void scenario_free(scenario *s);
 
 /* Parses a duration: a number (ms) or a string with a unit; returns µs, or -1 on error. */
 int64_t scenario_parse_duration(const char *text);
+/* The same with an optional leading '-' (clock jumps, clock offsets): 0 and *us set, or -1
+ * when text is not a duration. Added by the loader. */
+int scenario_parse_signed_duration(const char *text, int64_t *us);
 const char *fault_kind_name(fault_kind k);
 /* The index of the node or client with that name, -1 if none. */
 int scenario_node_index(const scenario *s, const char *name);
