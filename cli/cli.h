@@ -12,6 +12,7 @@ enum exit_code {
 
 int cli_redis(int argc, char **argv);    /* cli/repl.c */
 int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
+int cli_run(int argc, char **argv);      /* cli/run.c */
 
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

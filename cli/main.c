@@ -13,6 +13,7 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
+    { "run", cli_run, "run a scenario once, narrate it, and judge it" },
     { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
     { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
 };

@@ -1,0 +1,251 @@
+/* run.c — `locklab run SCENARIO`: load a scenario, run its world once, narrate what happened,
+ * judge it, and exit 0 when every expectation is met (1 when one is not). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "scenario.h"
+#include "scriptlib.h"
+#include "trace.h"
+#include "world.h"
+
+static void run_usage(FILE *f)
+{
+    fputs("usage: locklab run SCENARIO [options]\n"
+          "\n"
+          "Runs a scenario once and narrates it: every request, reply, expiry and fault, in\n"
+          "true-time order, with each actor's own clock where it differs. Then judges the\n"
+          "properties and compares them with the scenario's `expect` table.\n"
+          "SCENARIO is a file, or the name of a built-in scenario (see 'locklab list').\n"
+          "\n"
+          "options:\n"
+          "  --seed N         use seed N instead of the scenario's\n"
+          "  --choices FILE   replay the decisions recorded in FILE (see --save-choices)\n"
+          "  --save-choices FILE  write this run's decisions, to replay it exactly\n"
+          "  --json FILE      write the history as JSONL (one event per line)\n"
+          "  --verbose        also show every redis.call inside scripts and every key change\n"
+          "  --quiet          no trace, only the verdicts\n"
+          "  --help           this text\n"
+          "\n"
+          "exit: 0 expectations met, 1 a property violated or an expectation not met,\n"
+          "      2 bad input, 3 internal or I/O error\n",
+          f);
+}
+
+/* A file path as given, or scenarios/<name>.lua in the data directory. */
+static char *resolve_scenario(const char *arg)
+{
+    if (access(arg, R_OK) == 0) return xstrdup(arg);
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s/scenarios/%s%s", ll_data_dir(), arg, strstr(arg, ".lua") ? "" : ".lua");
+    if (access(b.p, R_OK) == 0) return buf_steal(&b);
+    buf_release(&b);
+    return NULL;
+}
+
+static int write_file(const char *path, const buf *content)
+{
+    buf tmp;
+    buf_init(&tmp);
+    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp.p, "wb");
+    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (ok && rename(tmp.p, path) != 0) ok = 0;
+    if (!ok) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        remove(tmp.p);
+    }
+    buf_release(&tmp);
+    return ok ? 0 : -1;
+}
+
+static int read_file(const char *path, buf *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    char tmp[4096];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_append(out, tmp, n);
+    fclose(f);
+    return 0;
+}
+
+static const char *verdict_word(verdict v)
+{
+    return v == VERDICT_HOLDS ? "holds" : v == VERDICT_VIOLATED ? "VIOLATED" : "not judged";
+}
+
+/* Prints the verdict table and returns the number of unmet expectations. */
+static int report(const scenario *sc, const check_result *cr, FILE *out)
+{
+    int unmet = 0;
+    fprintf(out, "\nverdicts for \"%s\":\n", sc->name);
+    for (int p = 0; p < PROP_COUNT; p++) {
+        const prop_result *r = &cr->p[p];
+        const expect_cfg *ex = NULL;
+        for (int i = 0; i < sc->nexpects; i++)
+            if (!strcmp(sc->expects[i].property, property_name((property)p))) ex = &sc->expects[i];
+        if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
+        const char *mark = "";
+        if (ex) {
+            int met = (r->v == VERDICT_VIOLATED) == ex->violated && r->v != VERDICT_NOT_JUDGED;
+            mark = met ? "  ✓ as expected" : "  ✗ EXPECTED ";
+            if (!met) unmet++;
+            fprintf(out, "  %-17s %-10s%s%s\n", property_name((property)p), verdict_word(r->v), mark,
+                    met ? "" : (ex->violated ? "violated" : "holds"));
+        } else {
+            fprintf(out, "  %-17s %s\n", property_name((property)p), verdict_word(r->v));
+        }
+        if (r->evidence) fprintf(out, "      %s\n", r->evidence);
+    }
+    return unmet;
+}
+
+int cli_run(int argc, char **argv)
+{
+    const char *path_arg = NULL, *choices = NULL, *save_choices = NULL, *json = NULL;
+    int verbose = 0, quiet = 0, have_seed = 0;
+    unsigned long long seed = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            run_usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            verbose = 1;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices")) {
+            if (i + 1 >= argc) {
+                cli_error("run: %s needs a value", a);
+                return EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--seed")) {
+                char *end;
+                errno = 0;
+                seed = strtoull(v, &end, 10);
+                if (errno || *end || !*v || v[0] == '-') {
+                    cli_error("run: --seed takes a whole number ≥ 0, not '%s'", v);
+                    return EXIT_USAGE;
+                }
+                have_seed = 1;
+            } else if (!strcmp(a, "--choices")) choices = v;
+            else if (!strcmp(a, "--json")) json = v;
+            else save_choices = v;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error("run: unknown option '%s'; try 'locklab run --help'", a);
+            return EXIT_USAGE;
+        } else if (!path_arg) {
+            path_arg = a;
+        } else {
+            cli_error("run: one scenario at a time ('%s' is extra)", a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!path_arg) {
+        cli_error("run: which scenario? usage: locklab run SCENARIO (try 'locklab list')");
+        return EXIT_USAGE;
+    }
+    char *path = resolve_scenario(path_arg);
+    if (!path) {
+        cli_error("run: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
+        return EXIT_USAGE;
+    }
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load(path, &err);
+    free(path);
+    if (!sc) {
+        cli_error("%s", err.p);
+        buf_release(&err);
+        return EXIT_USAGE;
+    }
+    chooser *ch;
+    if (choices) {
+        buf text;
+        buf_init(&text);
+        choice *v = NULL;
+        size_t nv = 0;
+        if (read_file(choices, &text) != 0) {
+            cli_error("run: cannot read '%s': %s", choices, strerror(errno));
+            buf_release(&text);
+            scenario_free(sc);
+            return EXIT_USAGE;
+        }
+        if (chooser_parse(text.p ? text.p : "", &v, &nv, &err) != 0) {
+            cli_error("%s:%s", choices, err.p);
+            buf_release(&text);
+            buf_release(&err);
+            scenario_free(sc);
+            return EXIT_USAGE;
+        }
+        ch = chooser_new(CHOOSER_REPLAY, have_seed ? seed : sc->seed);
+        chooser_set_script(ch, v, nv);
+        free(v);
+        buf_release(&text);
+    } else {
+        ch = chooser_new(CHOOSER_RUN, have_seed ? seed : sc->seed);
+    }
+    world_opts o = { .chooser = ch, .verbose = verbose };
+    world *w = world_new(sc, &o, &err);
+    if (!w) {
+        cli_error("%s", err.p);
+        buf_release(&err);
+        chooser_free(ch);
+        scenario_free(sc);
+        return EXIT_USAGE;
+    }
+    int rc = world_run(w, &err);
+    const history *h = world_history(w);
+    int exit_code = EXIT_OK;
+    if (!quiet) {
+        buf t;
+        buf_init(&t);
+        printf("== %s\n   seed %llu, protocol %s, scripts %s\n\n", sc->name, have_seed ? seed : (unsigned long long)sc->seed,
+               sc->protocol, sc->scripts ? sc->scripts : "HEAD");
+        trace_render(h, verbose, &t);
+        fwrite(t.p ? t.p : "", 1, t.len, stdout);
+        buf_release(&t);
+    }
+    if (json) {
+        buf j;
+        buf_init(&j);
+        history_write_jsonl(h, &j);
+        if (write_file(json, &j) != 0) exit_code = EXIT_INTERNAL;
+        buf_release(&j);
+    }
+    if (save_choices) {
+        buf c;
+        buf_init(&c);
+        chooser_write(ch, &c);
+        if (write_file(save_choices, &c) != 0) exit_code = EXIT_INTERNAL;
+        buf_release(&c);
+    }
+    if (rc != 0) {
+        fflush(stdout);
+        cli_error("%s", err.p);
+        exit_code = EXIT_USAGE;
+    } else {
+        check_result cr;
+        check_run(h, sc, &cr);
+        int unmet = report(sc, &cr, stdout);
+        int violated = 0;
+        for (int p = 0; p < PROP_COUNT; p++) violated |= cr.p[p].v == VERDICT_VIOLATED;
+        if (exit_code == EXIT_OK && (unmet || (sc->nexpects == 0 && violated))) exit_code = EXIT_VIOLATION;
+        if (sc->nexpects) printf("\n%s\n", unmet ? "expectations NOT met" : "all expectations met");
+        check_release(&cr);
+    }
+    if (chooser_exhausted(ch)) fprintf(stderr, "locklab: note: the choice list ran out; later decisions came from the seed\n");
+    buf_release(&err);
+    world_free(w);
+    chooser_free(ch);
+    scenario_free(sc);
+    return exit_code;
+}

@@ -1,0 +1,44 @@
+-- distlock.lua — the single-instance lock of the Redis documentation ("Distributed Locks with
+-- Redis", the "Correct Implementation with a Single Instance"; seed 004):
+--
+--   acquire:  SET resource my_random_value NX PX ttl     -- only if absent, with a lease
+--   release:  compare-and-delete script                   -- only if it still holds my value
+--   retry:    after a random delay, until the wait budget runs out
+--
+-- The random value makes the release safe: a client whose lease ran out cannot delete the
+-- lock that another client took since. Nothing stops it from still *working*, though: that
+-- is the lesson of the GC-pause scenarios.
+local M = {}
+
+function M.new(ctx, cfg)
+  local node = ctx:nodes()[1]
+  local key = cfg.lock
+  local retry_min = cfg.options.retry_min or 50     -- ms
+  local retry_max = cfg.options.retry_max or 200    -- ms
+  local value                                       -- my random value while I hold the lock
+  local lock = {}
+
+  function lock.acquire(wait_ms, lease_ms)
+    assert(lease_ms, "distlock needs a lease: set lease in the scenario")
+    local deadline = ctx:now() + wait_ms
+    value = ctx:name() .. ":" .. ctx:random(0, 999999999)   -- unique enough: my name + a random number
+    while true do
+      local ok, err = ctx:call(node, "SET", key, value, "NX", "PX", lease_ms)
+      if ok == "OK" then return true end
+      if ctx:now() >= deadline then return false, err or "lock busy" end
+      ctx:sleep(ctx:random(retry_min, retry_max))
+      if ctx:now() >= deadline then return false, "wait budget spent" end
+    end
+  end
+
+  function lock.release()
+    local deleted, err = ctx:eval(node, "distlock/release", { key }, { value })
+    value = nil
+    if deleted == 1 then return true end
+    return false, err or "the lock was no longer mine"
+  end
+
+  return lock
+end
+
+return M

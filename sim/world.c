@@ -1,0 +1,377 @@
+/* world.c — the simulation engine (see world.h).
+ *
+ * Actors are numbered nodes first, then clients; the history uses the same numbers. Every
+ * interaction between actors is a message that travels over a link with a delay drawn by
+ * the chooser, per-link FIFO (a message never overtakes an earlier one on the same link),
+ * an optional loss probability, and the partitions in force at sending and at delivery.
+ *
+ * Nodes run commands atomically on delivery against their store, at their local time.
+ * Clients are Lua coroutines that call the ctx API (client.c); a call that waits yields, and
+ * the engine resumes the coroutine when its reply, message or timer arrives. A GC pause
+ * holds every event addressed to the paused client and releases them, in order, at its end.
+ */
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "commands.h"
+#include "sched.h"
+#include "scriptlib.h"
+#include "server.h"
+#include "worldint.h"
+
+/* ---- links and messages ---- */
+
+static link_state *link_of(world *w, int from, int to)
+{
+    return &w->links[from * w->nactors + to];
+}
+
+void msg_free(msg *m)
+{
+    if (!m) return;
+    free(m->argv);
+    free(m->argbuf);
+    free(m->label);
+    reply_release(&m->r);
+    free(m->key);
+    if (m->val) obj_free(m->type, m->val);
+    free(m);
+}
+
+static void release_event(event *e)
+{
+    if (e->kind == EV_DELIVER) msg_free(e->data);
+}
+
+/* Is the link between a and b cut by a partition in force now? An actor named in no group
+ * of a partition keeps talking to everyone. */
+int world_partitioned(const world *w, int a, int b)
+{
+    for (int i = 0; i < w->npartitions; i++) {
+        const int *g = w->partitions[i].group_of;
+        if (g[a] >= 0 && g[b] >= 0 && g[a] != g[b]) return 1;
+    }
+    return 0;
+}
+
+static int64_t draw_delay(world *w, const dist *d)
+{
+    switch (d->kind) {
+    case DIST_CONST: return d->a;
+    case DIST_UNIFORM: return chooser_range(w->ch, d->a, d->b, "delay");
+    case DIST_EXP: return chooser_exponential(w->ch, d->a, "delay");
+    }
+    return d->a;
+}
+
+void world_send(world *w, msg *m)
+{
+    link_state *l = link_of(w, m->from, m->to);
+    if (world_partitioned(w, m->from, m->to)) {
+        world_note_drop(w, m, "partition");
+        msg_free(m);
+        return;
+    }
+    double loss = l->loss;
+    if (loss > 0 && chooser_chance(w->ch, loss, "loss")) {
+        world_note_drop(w, m, "loss");
+        msg_free(m);
+        return;
+    }
+    int64_t d = draw_delay(w, m->kind == MSG_REPL ? &w->sc->repl_lag : &l->delay);
+    int64_t at = w->now + (d < 0 ? 0 : d);
+    if (at < l->last_delivery) at = l->last_delivery; /* FIFO per link, like TCP */
+    l->last_delivery = at;
+    sched_push(w->q, at, EV_DELIVER, m->to, 0, m);
+}
+
+void world_note_drop(world *w, const msg *m, const char *why)
+{
+    hist_event *e = history_add(w->hist, w->now, H_DROP, m->from, world_local(w, m->from));
+    e->peer = m->to;
+    history_set_text(e, "%s %s lost (%s)", msg_kind_name(m->kind), m->label ? m->label : "", why);
+}
+
+const char *msg_kind_name(msg_kind k)
+{
+    switch (k) {
+    case MSG_REQUEST: return "request";
+    case MSG_REPLY: return "reply";
+    case MSG_PUBSUB: return "message";
+    case MSG_REPL: return "replication";
+    }
+    return "?";
+}
+
+int64_t world_local(const world *w, int actor)
+{
+    if (actor < 0) return w->now / 1000;
+    if (actor < w->nnodes) return lclock_read(&w->nodes[actor].clock, w->now);
+    return lclock_read(&w->clients[actor - w->nnodes].clock, w->now);
+}
+
+/* ---- faults ---- */
+
+static void fault_note(world *w, const fault_cfg *f, hist_kind k, int target)
+{
+    hist_event *e = history_add(w->hist, w->now, k, target, world_local(w, target));
+    buf b;
+    buf_init(&b);
+    world_describe_fault(w, f, &b);
+    e->text = buf_steal(&b);
+}
+
+static int actor_index(const world *w, const char *name)
+{
+    int i = scenario_node_index(w->sc, name);
+    if (i >= 0) return i;
+    i = scenario_client_index(w->sc, name);
+    return i >= 0 ? w->nnodes + i : -1;
+}
+
+static lclock *clock_of(world *w, int actor)
+{
+    return actor < w->nnodes ? &w->nodes[actor].clock : &w->clients[actor - w->nnodes].clock;
+}
+
+static void fault_start(world *w, int fi)
+{
+    const fault_cfg *f = &w->sc->faults[fi];
+    int target = f->target ? actor_index(w, f->target) : -1;
+    fault_note(w, f, H_FAULT, target);
+    switch (f->kind) {
+    case FAULT_GC_PAUSE: client_pause(w, &w->clients[target - w->nnodes], f->duration); break;
+    case FAULT_CRASH:
+        if (target < w->nnodes) node_crash(w, &w->nodes[target]);
+        else client_crash(w, &w->clients[target - w->nnodes]);
+        break;
+    case FAULT_RESTART: node_restart(w, &w->nodes[target]); break;
+    case FAULT_CLOCK_JUMP:
+        lclock_jump(clock_of(w, target), w->now, f->by_ms);
+        if (target < w->nnodes) node_schedule_expiry(w, &w->nodes[target]);
+        break;
+    case FAULT_DRIFT:
+        lclock_set_drift(clock_of(w, target), w->now, f->rate);
+        if (target < w->nnodes) node_schedule_expiry(w, &w->nodes[target]);
+        break;
+    case FAULT_PARTITION: {
+        partition *p = &w->partitions[w->npartitions++];
+        p->fault = fi;
+        p->group_of = xmalloc((size_t)w->nactors * sizeof *p->group_of);
+        for (int a = 0; a < w->nactors; a++) p->group_of[a] = -1;
+        for (int g = 0; g < f->ngroups; g++)
+            for (char **nm = f->groups[g]; *nm; nm++) {
+                int a = actor_index(w, *nm);
+                if (a >= 0) p->group_of[a] = g;
+            }
+        break;
+    }
+    case FAULT_FAILOVER: node_failover(w, &w->nodes[target], 1); break;
+    case FAULT_DROP: {
+        int a = actor_index(w, f->from), b = actor_index(w, f->to);
+        link_of(w, a, b)->loss = f->probability;
+        link_of(w, b, a)->loss = f->probability;
+        break;
+    }
+    }
+    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) sched_push(w->q, w->now + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+}
+
+static void fault_end(world *w, int fi)
+{
+    const fault_cfg *f = &w->sc->faults[fi];
+    int target = f->target ? actor_index(w, f->target) : -1;
+    switch (f->kind) {
+    case FAULT_PARTITION:
+        for (int i = 0; i < w->npartitions; i++) {
+            if (w->partitions[i].fault != fi) continue;
+            free(w->partitions[i].group_of);
+            w->partitions[i] = w->partitions[--w->npartitions];
+            break;
+        }
+        break;
+    case FAULT_DROP: {
+        int a = actor_index(w, f->from), b = actor_index(w, f->to);
+        link_of(w, a, b)->loss = link_of(w, a, b)->base_loss;
+        link_of(w, b, a)->loss = link_of(w, b, a)->base_loss;
+        break;
+    }
+    default: break;
+    }
+    fault_note(w, f, H_FAULT_END, target);
+}
+
+void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
+{
+    (void)w;
+    switch (f->kind) {
+    case FAULT_GC_PAUSE: buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000)); break;
+    case FAULT_CRASH: buf_printf(out, "crash of %s", f->target); break;
+    case FAULT_RESTART: buf_printf(out, "restart of %s", f->target); break;
+    case FAULT_CLOCK_JUMP: buf_printf(out, "clock of %s jumps by %+lld ms", f->target, (long long)f->by_ms); break;
+    case FAULT_DRIFT: buf_printf(out, "clock of %s drifts at %+g%%", f->target, f->rate * 100); break;
+    case FAULT_PARTITION:
+        buf_puts(out, "partition");
+        for (int g = 0; g < f->ngroups; g++) {
+            buf_puts(out, g ? " | " : " ");
+            for (char **nm = f->groups[g]; *nm; nm++) buf_printf(out, "%s%s", nm == f->groups[g] ? "" : ",", *nm);
+        }
+        if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
+        break;
+    case FAULT_FAILOVER: buf_printf(out, "failover of %s", f->target); break;
+    case FAULT_DROP: buf_printf(out, "link %s-%s drops %g%% of messages", f->from, f->to, f->probability * 100); break;
+    }
+}
+
+/* ---- building and running ---- */
+
+static void links_init(world *w)
+{
+    const scenario *sc = w->sc;
+    w->links = xcalloc((size_t)w->nactors * (size_t)w->nactors, sizeof *w->links);
+    for (int i = 0; i < w->nactors * w->nactors; i++) {
+        w->links[i].delay = sc->delay;
+        w->links[i].loss = w->links[i].base_loss = sc->loss;
+    }
+    for (int i = 0; i < sc->nlinks; i++) {
+        const link_cfg *lc = &sc->links[i];
+        int a = actor_index(w, lc->from), b = actor_index(w, lc->to);
+        if (a < 0 || b < 0) continue;
+        link_state *x = link_of(w, a, b), *y = link_of(w, b, a);
+        x->delay = y->delay = lc->delay;
+        x->loss = x->base_loss = y->loss = y->base_loss = lc->loss;
+    }
+}
+
+world *world_new(const scenario *sc, const world_opts *o, buf *err)
+{
+    world *w = xcalloc(1, sizeof *w);
+    w->sc = sc;
+    w->verbose = o && o->verbose;
+    w->own_chooser = !(o && o->chooser);
+    w->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;
+    w->q = sched_new();
+    w->hist = history_new();
+    w->nnodes = sc->nnodes;
+    w->nclients = sc->nclients;
+    w->nactors = w->nnodes + w->nclients;
+    w->epoch_ms = WORLD_EPOCH_MS;
+    w->nodes = xcalloc((size_t)w->nnodes, sizeof *w->nodes);
+    w->clients = xcalloc((size_t)w->nclients, sizeof *w->clients);
+    w->partitions = xcalloc((size_t)sc->nfaults + 1, sizeof *w->partitions);
+    for (int i = 0; i < w->nnodes; i++) history_add_actor(w->hist, sc->nodes[i].name, 1);
+    for (int i = 0; i < w->nclients; i++) history_add_actor(w->hist, sc->clients[i].name, 0);
+    links_init(w);
+    for (int i = 0; i < w->nnodes; i++) {
+        node *n = &w->nodes[i];
+        const node_cfg *nc = &sc->nodes[i];
+        n->w = w;
+        n->idx = i;
+        n->cfg = nc;
+        n->up = 1;
+        n->role = nc->master < 0 ? ROLE_MASTER : ROLE_REPLICA;
+        n->master = nc->master;
+        n->shard = nc->master < 0 ? i : nc->master;
+        lclock_init(&n->clock, w->epoch_ms, nc->clock.offset_ms, nc->clock.drift);
+        n->conns = xcalloc((size_t)w->nclients, sizeof *n->conns);
+        n->subconns = xcalloc((size_t)w->nclients, sizeof *n->subconns);
+        for (int c = 0; c < w->nclients; c++) {
+            n->conns[c].id = (w->nnodes + c) * 2;
+            n->subconns[c].id = (w->nnodes + c) * 2 + 1;
+        }
+        node_make_server(w, n);
+        if (nc->persist == PERSIST_EVERYSEC) sched_push(w->q, 1000000, EV_FSYNC, i, 0, NULL);
+    }
+    if (clients_init(w, o ? o->data_dir : NULL, err) != 0) {
+        world_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < sc->nfaults; i++) sched_push(w->q, sc->faults[i].at, EV_FAULT, -1, (uint64_t)i, NULL);
+    return w;
+}
+
+void world_free(world *w)
+{
+    if (!w) return;
+    sched_free(w->q, release_event);
+    clients_release(w);
+    for (int i = 0; i < w->nnodes; i++) {
+        node *n = &w->nodes[i];
+        server_free(n->srv);
+        store_free(n->durable);
+        free(n->conns);
+        free(n->subconns);
+    }
+    for (int i = 0; i < w->npartitions; i++) free(w->partitions[i].group_of);
+    free(w->partitions);
+    free(w->nodes);
+    free(w->clients);
+    free(w->links);
+    history_free(w->hist);
+    if (w->own_chooser) chooser_free(w->ch);
+    free(w->failure);
+    free(w);
+}
+
+static void dispatch(world *w, event *e)
+{
+    switch (e->kind) {
+    case EV_DELIVER: {
+        msg *m = e->data;
+        if (m->to < w->nnodes) node_deliver(w, &w->nodes[m->to], m);
+        else if (client_deliver(w, &w->clients[m->to - w->nnodes], e)) return; /* held by a pause */
+        msg_free(m);
+        break;
+    }
+    case EV_CLIENT_START:
+    case EV_TIMER:
+    case EV_PAUSE_END:
+        client_event(w, &w->clients[e->actor - w->nnodes], e);
+        break;
+    case EV_EXPIRE: node_on_expire(w, &w->nodes[e->actor], e->gen); break;
+    case EV_FAULT: fault_start(w, (int)e->gen); break;
+    case EV_FAULT_END: fault_end(w, (int)e->gen); break;
+    case EV_RESTART: node_restart(w, &w->nodes[e->actor]); break;
+    case EV_FSYNC: node_fsync(w, &w->nodes[e->actor]); break;
+    case EV_FAILOVER_CHECK: node_failover_check(w, &w->nodes[e->actor], e->gen); break;
+    case EV_ROUTE: clients_route(w, (int)(e->gen >> 32), (int)(e->gen & 0xffffffff)); break;
+    }
+}
+
+int world_run(world *w, buf *err)
+{
+    event e;
+    while (sched_pop(w->q, w->ch, &e)) {
+        if (e.time > w->sc->duration) {
+            release_event(&e);
+            break;
+        }
+        w->now = e.time;
+        w->events++;
+        dispatch(w, &e);
+        if (w->failed) {
+            if (err) buf_puts(err, w->failure ? w->failure : "client model failed");
+            return -1;
+        }
+        if (clients_all_done(w)) break;
+    }
+    return 0;
+}
+
+const history *world_history(const world *w)
+{
+    return w->hist;
+}
+
+uint64_t world_events(const world *w)
+{
+    return w->events;
+}
+
+int64_t world_now(const world *w)
+{
+    return w->now;
+}

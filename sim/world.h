@@ -1,0 +1,35 @@
+/* world.h — one simulated world: the nodes (fake Redis servers with clocks, persistence,
+ * replication and failover), the network between every pair of actors, the client processes
+ * running their protocol models as Lua coroutines, and the faults of the scenario — driven
+ * by the event queue and the chooser. A run is a pure function of (scenario, chooser).
+ *
+ * A world is built from a validated scenario, run once to its end, and freed; building one
+ * is cheap, so the explorer and sweeps build thousands. */
+#ifndef LOCKLAB_WORLD_H
+#define LOCKLAB_WORLD_H
+
+#include "chooser.h"
+#include "history.h"
+#include "scenario.h"
+
+typedef struct world world;
+
+typedef struct world_opts {
+    chooser *chooser;    /* borrowed; NULL: the world makes a RUN chooser from the seed */
+    uint64_t seed;       /* used when chooser is NULL */
+    int verbose;         /* record every redis.call inside scripts */
+    const char *data_dir;/* where lua/ lives; NULL: ll_data_dir() */
+} world_opts;
+
+/* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */
+world *world_new(const scenario *sc, const world_opts *o, buf *err);
+void world_free(world *w);
+/* Runs to the end: the scenario's duration, or every client's workload done. Returns 0, or -1
+ * when a client model failed (err holds the message and Lua traceback; the history up to the
+ * failure stays valid). */
+int world_run(world *w, buf *err);
+const history *world_history(const world *w);
+uint64_t world_events(const world *w);   /* events processed */
+int64_t world_now(const world *w);       /* true µs */
+
+#endif

@@ -1,0 +1,347 @@
+/* test_world.c — the simulation engine end to end, on small scenarios written inline:
+ * determinism (same seed, same bytes; another seed, another run; a recorded choice list
+ * replays exactly), GC pauses holding replies, clocks that jump or drift changing when keys
+ * expire, persistence across crashes, failover under asynchronous replication, partitions,
+ * message loss, client crashes, and client-model errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "scenario.h"
+#include "trace.h"
+#include "world.h"
+
+typedef struct outcome {
+    char *jsonl;
+    char *trace;
+    int rc;
+    check_result cr;
+    char *err;
+} outcome;
+
+static scenario *load(const char *text)
+{
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load_string("inline.lua", text, &err);
+    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    buf_release(&err);
+    return sc;
+}
+
+static outcome run_with(const scenario *sc, chooser *ch)
+{
+    outcome o = { 0 };
+    buf err, b;
+    buf_init(&err);
+    buf_init(&b);
+    world_opts opts = { .chooser = ch, .seed = sc->seed };
+    world *w = world_new(sc, &opts, &err);
+    if (!w) fail_msg("world_new: %s", err.p);
+    o.rc = world_run(w, &err);
+    history_write_jsonl(world_history(w), &b);
+    o.jsonl = buf_steal(&b);
+    trace_render(world_history(w), 1, &b);
+    o.trace = buf_steal(&b);
+    check_run(world_history(w), sc, &o.cr);
+    o.err = buf_steal(&err);
+    world_free(w);
+    return o;
+}
+
+static outcome run_text(const char *text)
+{
+    scenario *sc = load(text);
+    outcome o = run_with(sc, NULL);
+    scenario_free(sc);
+    return o;
+}
+
+
+static void outcome_free(outcome *o)
+{
+    free(o->jsonl);
+    free(o->trace);
+    free(o->err);
+    check_release(&o->cr);
+}
+
+static verdict mutex(const outcome *o)
+{
+    return o->cr.p[PROP_MUTUAL_EXCLUSION].v;
+}
+
+#define BASE(extra)                                                                               \
+    "return { name = 't', about = 'a test', protocol = 'distlock', nodes = 1,\n"                  \
+    "  lease = '10s', wait = '30s', network = { delay = {'1ms', '5ms'} },\n" extra "}\n"
+
+static const char *three_clients = BASE(
+    "  clients = { { name = 'A', work = '1s', rounds = 3 }, { name = 'B', start = '10ms', work = '1s', rounds = 3 },\n"
+    "              { name = 'C', start = '20ms', work = '1s', rounds = 3 } },\n"
+    "  duration = '60s', seed = 7,\n");
+
+static void test_world_same_seed_same_bytes(void **state)
+{
+    (void)state;
+    scenario *sc = load(three_clients);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        chooser *c1 = chooser_new(CHOOSER_RUN, seed), *c2 = chooser_new(CHOOSER_RUN, seed);
+        outcome a = run_with(sc, c1), b = run_with(sc, c2);
+        assert_string_equal(a.jsonl, b.jsonl);
+        assert_string_equal(a.trace, b.trace);
+        assert_int_equal(mutex(&a), VERDICT_HOLDS);
+        outcome_free(&a);
+        outcome_free(&b);
+        chooser_free(c1);
+        chooser_free(c2);
+    }
+    scenario_free(sc);
+}
+
+static void test_world_other_seed_other_run(void **state)
+{
+    (void)state;
+    scenario *sc = load(three_clients);
+    chooser *c1 = chooser_new(CHOOSER_RUN, 1), *c2 = chooser_new(CHOOSER_RUN, 2);
+    outcome a = run_with(sc, c1), b = run_with(sc, c2);
+    assert_string_not_equal(a.jsonl, b.jsonl);
+    outcome_free(&a);
+    outcome_free(&b);
+    chooser_free(c1);
+    chooser_free(c2);
+    scenario_free(sc);
+}
+
+static void test_world_choice_list_replays_exactly(void **state)
+{
+    (void)state;
+    scenario *sc = load(three_clients);
+    chooser *rec = chooser_new(CHOOSER_RUN, 99);
+    outcome a = run_with(sc, rec);
+    buf file;
+    buf_init(&file);
+    chooser_write(rec, &file);
+    choice *v;
+    size_t n;
+    buf err;
+    buf_init(&err);
+    assert_int_equal(chooser_parse(file.p, &v, &n, &err), 0);
+    chooser *rep = chooser_new(CHOOSER_REPLAY, 12345); /* a different seed: the list decides */
+    chooser_set_script(rep, v, n);
+    outcome b = run_with(sc, rep);
+    assert_string_equal(a.jsonl, b.jsonl);
+    assert_false(chooser_exhausted(rep));
+    free(v);
+    buf_release(&file);
+    buf_release(&err);
+    outcome_free(&a);
+    outcome_free(&b);
+    chooser_free(rec);
+    chooser_free(rep);
+    scenario_free(sc);
+}
+
+/* Kleppmann: A's lease runs out during its pause; B acquires; both are "inside". */
+static void test_world_gc_pause_breaks_mutual_exclusion(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  clients = { { name = 'A', work = '15s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = '1s', gc_pause = 'A', duration = '12s' } },\n"
+                              "  duration = '60s',\n"));
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(mutex(&o), VERDICT_VIOLATED);
+    assert_int_equal(o.cr.p[PROP_RESOURCE_SAFETY].v, VERDICT_VIOLATED);
+    /* The pause ends at 13 s; A's release happens after its 15 s of work, and the key it
+     * finds is no longer its own. */
+    assert_non_null(strstr(o.trace, "GC pause of A for 12000 ms"));
+    assert_non_null(strstr(o.trace, "the lock was no longer mine"));
+    outcome_free(&o);
+}
+
+/* A reply that falls due during a pause is handled when the pause ends, not before. */
+static void test_world_gc_pause_holds_replies(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  network = { delay = '10ms' },\n"
+                              "  clients = { { name = 'A', work = '1s' } },\n"
+                              "  faults = { { at = '5ms', gc_pause = 'A', duration = '500ms' } },\n"
+                              "  duration = '10s',\n"));
+    /* The SET was sent at 0 and answered at 20 ms, during the pause (5–505 ms). */
+    const char *acq = strstr(o.jsonl, "\"ev\":\"acquired\"");
+    assert_non_null(acq);
+    const char *line = acq;
+    while (line > o.jsonl && line[-1] != '\n') line--;
+    assert_true(strncmp(line, "{\"t\":505.000,", 13) == 0);
+    outcome_free(&o);
+}
+
+/* A node clock jumping forward past the TTL expires the key early (redlock-clock-jump's
+ * mechanism, on one node). */
+static void test_world_node_clock_jump_expires_lock(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = '1s', clock_jump = 'n1', by = '20s' } },\n"
+                              "  duration = '30s',\n"));
+    assert_non_null(strstr(o.trace, "key lock EXPIRED"));
+    assert_int_equal(mutex(&o), VERDICT_VIOLATED);
+    outcome_free(&o);
+}
+
+static void test_world_no_fault_no_violation_with_drift(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  clock = { drift = 0.005 },\n"
+                              "  clients = { { name = 'A', work = '1s', rounds = 2 }, { name = 'B', work = '1s', rounds = 2 } },\n"
+                              "  duration = '60s',\n"));
+    assert_int_equal(mutex(&o), VERDICT_HOLDS);
+    outcome_free(&o);
+}
+
+/* Crash and restart: without persistence the lock is forgotten; with fsync always it is
+ * not. */
+static void crash_restart(const char *persist, verdict want)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             BASE("  persistence = '%s',\n"
+                  "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '1s', work = '1s' } },\n"
+                  "  faults = { { at = '2500ms', crash = 'n1' }, { at = '2600ms', restart = 'n1' } },\n"
+                  "  duration = '60s',\n"),
+             persist);
+    outcome o = run_text(text);
+    assert_int_equal(mutex(&o), want);
+    outcome_free(&o);
+}
+
+static void test_world_crash_restart_without_persistence_forgets(void **state)
+{
+    (void)state;
+    crash_restart("none", VERDICT_VIOLATED);
+}
+
+static void test_world_crash_restart_with_fsync_always_remembers(void **state)
+{
+    (void)state;
+    crash_restart("always", VERDICT_HOLDS);
+}
+
+static void test_world_crash_restart_everysec_keeps_old_writes(void **state)
+{
+    (void)state;
+    /* The lock was written at ~0 s; fsyncs at 1 s and 2 s saved it before the crash. */
+    crash_restart("everysec", VERDICT_HOLDS);
+}
+
+/* The master dies before the write replicates; the replica is promoted; B acquires. */
+static void test_world_failover_loses_the_lock(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  replicas = 1,\n"
+                              "  replication = { lag = {'50ms', '100ms'}, down_after = '1s', detection = '500ms' },\n"
+                              "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = '20ms', crash = 'n1' } },\n"
+                              "  duration = '30s', seed = 3,\n"));
+    assert_non_null(strstr(o.trace, "promoted to master in place of n1"));
+    assert_non_null(strstr(o.trace, "its master crashed before sending it"));
+    assert_int_equal(mutex(&o), VERDICT_VIOLATED);
+    outcome_free(&o);
+}
+
+/* With a long replication lag absent (the write replicated long before the crash), the
+ * promoted replica still holds the lock: no violation. */
+static void test_world_failover_after_replication_is_safe(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  replicas = 1,\n"
+                              "  replication = { lag = '1ms', down_after = '1s', detection = '500ms' },\n"
+                              "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = '2s', crash = 'n1' } },\n"
+                              "  duration = '30s',\n"));
+    assert_int_equal(mutex(&o), VERDICT_HOLDS);
+    outcome_free(&o);
+}
+
+static void test_world_partition_drops_and_times_out(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  timeout = '500ms',\n"
+                              "  clients = { { name = 'A', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = 0, partition = { {'A'}, {'n1'} }, duration = '1s' } },\n"
+                              "  duration = '20s',\n"));
+    assert_non_null(strstr(o.trace, "lost (partition)"));
+    assert_non_null(strstr(o.trace, "gives up waiting for a reply (timeout)"));
+    assert_non_null(strstr(o.trace, "ACQUIRED the lock")); /* after the partition heals */
+    outcome_free(&o);
+}
+
+static void test_world_total_loss_on_a_link(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  timeout = '200ms', wait = '2s',\n"
+                              "  clients = { { name = 'A', work = '1s' } },\n"
+                              "  faults = { { at = 0, drop = {'A', 'n1'}, probability = 1 } },\n"
+                              "  duration = '20s',\n"));
+    assert_non_null(strstr(o.trace, "lost (loss)"));
+    assert_null(strstr(o.trace, "ACQUIRED the lock"));
+    assert_non_null(strstr(o.trace, "gives up acquiring"));
+    outcome_free(&o);
+}
+
+/* A crashed client's lock stays until its lease runs out. */
+static void test_world_client_crash_leaves_lock_until_expiry(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  clients = { { name = 'A', work = '30s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                              "  faults = { { at = '1s', crash = 'A' } },\n"
+                              "  duration = '60s',\n"));
+    assert_int_equal(mutex(&o), VERDICT_HOLDS);
+    const char *exp = strstr(o.jsonl, "\"ev\":\"key_expired\"");
+    assert_non_null(exp);
+    const char *acq = strstr(o.jsonl, "\"ev\":\"acquired\",\"actor\":\"B\"");
+    assert_non_null(acq);
+    assert_true(acq > exp);
+    outcome_free(&o);
+}
+
+static void test_world_model_error_ends_cleanly(void **state)
+{
+    (void)state;
+    /* distlock asserts that a lease is given: run it without one. */
+    outcome o = run_text(BASE("  lease = false, clients = { { name = 'A' } }, duration = '1s',\n"));
+    assert_int_equal(o.rc, -1);
+    assert_non_null(strstr(o.err, "client A"));
+    assert_non_null(strstr(o.err, "distlock needs a lease"));
+    assert_non_null(strstr(o.err, "stack traceback"));
+    outcome_free(&o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_world_same_seed_same_bytes),
+        cmocka_unit_test(test_world_other_seed_other_run),
+        cmocka_unit_test(test_world_choice_list_replays_exactly),
+        cmocka_unit_test(test_world_gc_pause_breaks_mutual_exclusion),
+        cmocka_unit_test(test_world_gc_pause_holds_replies),
+        cmocka_unit_test(test_world_node_clock_jump_expires_lock),
+        cmocka_unit_test(test_world_no_fault_no_violation_with_drift),
+        cmocka_unit_test(test_world_crash_restart_without_persistence_forgets),
+        cmocka_unit_test(test_world_crash_restart_with_fsync_always_remembers),
+        cmocka_unit_test(test_world_crash_restart_everysec_keeps_old_writes),
+        cmocka_unit_test(test_world_failover_loses_the_lock),
+        cmocka_unit_test(test_world_failover_after_replication_is_safe),
+        cmocka_unit_test(test_world_partition_drops_and_times_out),
+        cmocka_unit_test(test_world_total_loss_on_a_link),
+        cmocka_unit_test(test_world_client_crash_leaves_lock_until_expiry),
+        cmocka_unit_test(test_world_model_error_ends_cleanly),
+    };
+    return cmocka_run_group_tests_name("world", tests, NULL, NULL);
+}
