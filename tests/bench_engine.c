@@ -81,9 +81,9 @@ int main(void)
         if (rate > best) best = rate;
     }
     double sim_s = (double)sc->duration / 1e6;
-    printf("engine_events %llu\n", (unsigned long long)events);
-    printf("engine_events_per_s %.0f\n", best);
-    printf("engine_speedup_x %.0f\n", sim_s / ((double)events / best));
+    printf("engine_events=%llu\n", (unsigned long long)events);
+    printf("engine_events_per_s=%.0f\n", best);
+    printf("engine_speedup_x=%.0f\n", sim_s / ((double)events / best));
     scenario_free(sc);
 
     sc = load(small);
@@ -91,13 +91,13 @@ int main(void)
     uint64_t total = 0;
     for (uint64_t seed = 1; seed <= 1000; seed++) total += run_once(sc, seed);
     double dt = now_s() - t0;
-    printf("engine_1000_runs_s %.3f\n", dt);
-    printf("engine_runs_per_s %.0f\n", 1000.0 / dt);
-    printf("engine_small_events %llu\n", (unsigned long long)total);
+    printf("engine_1000_runs_s=%.3f\n", dt);
+    printf("engine_runs_per_s=%.0f\n", 1000.0 / dt);
+    printf("engine_small_events=%llu\n", (unsigned long long)total);
     scenario_free(sc);
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("engine_peak_rss_mb %.1f\n", (double)ru.ru_maxrss / 1024.0);
+    printf("engine_peak_rss_mb=%.1f\n", (double)ru.ru_maxrss / 1024.0);
     return 0;
 }

@@ -102,6 +102,11 @@ command -v redis-benchmark >/dev/null && rb=$(redis-benchmark -p "$redis_port" -
     tr '\r' '\n' | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -n 1)
 stop_redis
 
+echo "bench: the simulation engine ..." >&2
+ENGINE=build/opt/tests/bench_engine
+[ -x "$ENGINE" ] || fail "$ENGINE is missing (run make bench)"
+"$ENGINE" >"$tmp/engine.out" || fail "engine benchmark failed"
+
 echo "bench: memory, 1,000,000 held locks ..." >&2
 "$BIN" memory >"$tmp/memory.out" || fail "in-process memory run failed"
 start_redis || fail "could not start redis-server on a free port in 7300-7399"
@@ -130,6 +135,15 @@ row "script executions/s (acquire+unlock, median)" "$(commas "$ll_rate")" "$(com
     "${ratio}x" ">= $(commas $TARGET_RATE)/s" "$met_rate"
 row "" "" "" "" ">= ${TARGET_RATIO}x redis-server" "$met_ratio"
 row "peak RSS holding 1,000,000 locks" "$ll_mb MB" "$rd_mb MB" "${mem_ratio}x" "<= $TARGET_MB MB" "$met_mem"
+ev_rate=$(val engine_events_per_s "$tmp/engine.out")
+runs_s=$(val engine_1000_runs_s "$tmp/engine.out")
+runs_rate=$(val engine_runs_per_s "$tmp/engine.out")
+eng_mb=$(val engine_peak_rss_mb "$tmp/engine.out")
+speedup=$(val engine_speedup_x "$tmp/engine.out")
+row "engine events/s (5 distlock clients, 10 min)" "$(commas "$ev_rate")" "-" "${speedup}x real" ">= 500,000/s" "$(met "$ev_rate >= 500000")"
+row "1,000 runs of the GC-pause scenario" "${runs_s} s" "-" "" "< 2 s" "$(met "$runs_s < 2")"
+row "scenario runs/s (GC-pause, one process)" "$(commas "$runs_rate")" "-" "" ">= 1,000/s" "$(met "$runs_rate >= 1000")"
+row "engine peak RSS" "$eng_mb MB" "-" "" "< 64 MB" "$(met "$eng_mb < 64")"
 echo
 cat <<EOF
 How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), ${busy_before}% busy before the run):
@@ -142,6 +156,10 @@ How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -
               2048 commands in flight each, 200,000 executions per repetition after a 2-round warm-up;
               runs/s: $(val redis_script_reps "$tmp/redis-script.out" | sed 's/,/, /g').
               cross-check, redis-benchmark -c 50 -P 16 -r 100000, acquire only: $(if [ -n "$rb" ]; then echo "$(commas "${rb%.*}")/s"; else echo "not run"; fi).
+  engine      tests/bench_engine.c: 5 distlock clients on one node, 1-5 ms delays, 10 simulated
+              minutes ($(commas "$(val engine_events "$tmp/engine.out")") scheduler events; best of 3); then 1,000 runs of a 2-client
+              GC-pause scenario with seeds 1..1000 in one process, world built and freed each time.
+              The "x real" figure is simulated time over wall time.
   memory      1,000,000 acquire scripts (lease 1 h, owner <uuid>:1, keys lock:0..999999).
               locklab: VmHWM of the process ($(calc '%.1f' "$(val baseline_rss_kb "$tmp/memory.out") / 1024") MB before the locks; store_bytes() says $(calc '%.1f' "$(val store_bytes "$tmp/memory.out") / 1048576") MB).
               redis-server: INFO used_memory_rss ($(calc '%.1f' "$(val baseline_rss_bytes "$tmp/redis-memory.out") / 1048576") MB before; used_memory $(calc '%.1f' "$(val used_memory "$tmp/redis-memory.out") / 1048576") MB; VmHWM $(calc '%.1f' "${redis_hwm_kb:-0} / 1024") MB).
