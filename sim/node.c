@@ -164,31 +164,12 @@ static void node_exec_request(world *w, node *n, msg *m)
     world_send(w, rep);
 }
 
-/* A request that reaches a crashed node: the process is gone but its host is up, so the
- * client's connection is refused at once (a TCP reset), as a real client library reports it.
- * Unreachable nodes (partitions, loss) make the client wait for its timeout instead. */
-static void node_refuse(world *w, node *n, msg *m)
-{
-    hist_event *e = history_add(w->hist, w->now, H_DROP, n->idx, world_local(w, n->idx));
-    e->peer = m->from;
-    history_set_text(e, "%s refused: %s is down", m->label ? m->label : "request", n->cfg->name);
-    msg *rep = xcalloc(1, sizeof *rep);
-    rep->kind = MSG_REPLY;
-    rep->from = n->idx;
-    rep->to = m->from;
-    rep->coro = m->coro;
-    rep->req_id = m->req_id;
-    rep->label = m->label ? xstrdup(m->label) : NULL;
-    reply_init(&rep->r);
-    reply_errorf(&rep->r, "connection refused: %s is down", n->cfg->name);
-    world_send(w, rep);
-}
-
 void node_deliver(world *w, node *n, msg *m)
 {
     if (!n->up) {
-        if (m->kind == MSG_REQUEST) node_refuse(w, n, m);
-        else world_note_drop(w, m, "node down");
+        /* Whether the process or the whole host died, the client hears nothing: its request
+         * ends with its timeout. */
+        world_note_drop(w, m, "node down");
         return;
     }
     if (world_partitioned(w, m->from, m->to)) {

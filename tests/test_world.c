@@ -211,7 +211,7 @@ static void crash_restart(const char *persist, verdict want)
 {
     char text[1024];
     snprintf(text, sizeof text,
-             BASE("  persistence = '%s',\n"
+             BASE("  persistence = '%s', timeout = '100ms',\n"
                   "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '1s', work = '1s' } },\n"
                   "  faults = { { at = '2500ms', crash = 'n1' }, { at = '2600ms', restart = 'n1' } },\n"
                   "  duration = '60s',\n"),
@@ -311,6 +311,52 @@ static void test_world_client_crash_leaves_lock_until_expiry(void **state)
     outcome_free(&o);
 }
 
+static void test_world_restart_delay_brings_the_node_back(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  restart_delay = '500ms', timeout = '100ms',\n"
+                              "  clients = { { name = 'A', start = '2s', work = '1s' } },\n"
+                              "  faults = { { at = '1s', crash = 'n1' } },\n"
+                              "  duration = '10s',\n"));
+    const char *up = strstr(o.jsonl, "\"ev\":\"node_up\"");
+    assert_non_null(up);
+    const char *line = up;
+    while (line > o.jsonl && line[-1] != '\n') line--;
+    assert_true(strncmp(line, "{\"t\":1500.000,", 14) == 0);
+    assert_non_null(strstr(o.trace, "restarted empty (no persistence)"));
+    assert_non_null(strstr(o.trace, "ACQUIRED the lock"));
+    outcome_free(&o);
+}
+
+/* A forced failover: the replica becomes master at once, the old master becomes its replica,
+ * and clients send to the new master after the detection delay. */
+static void test_world_forced_failover_reroutes_clients(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  replicas = 1, replication = { lag = '1ms', detection = '200ms' },\n"
+                              "  clients = { { name = 'A', work = '100ms', rounds = 10, think = '100ms' } },\n"
+                              "  faults = { { at = '1s', failover = 'n1' } },\n"
+                              "  duration = '10s',\n"));
+    assert_non_null(strstr(o.trace, "n1r1  promoted to master in place of n1"));
+    assert_non_null(strstr(o.trace, "→ n1r1"));
+    assert_null(strstr(o.trace, "MODEL ERROR"));
+    outcome_free(&o);
+}
+
+static void test_world_exponential_delays(void **state)
+{
+    (void)state;
+    const char *text = BASE("  network = { delay = { exponential = '3ms' } },\n"
+                            "  clients = { { name = 'A', work = '10ms', rounds = 20 }, { name = 'B', work = '10ms', rounds = 20 } },\n"
+                            "  duration = '60s',\n");
+    outcome a = run_text(text), b = run_text(text);
+    assert_string_equal(a.jsonl, b.jsonl);
+    assert_int_equal(mutex(&a), VERDICT_HOLDS);
+    assert_int_equal(a.rc, 0);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
 static void test_world_model_error_ends_cleanly(void **state)
 {
     (void)state;
@@ -341,6 +387,9 @@ int main(void)
         cmocka_unit_test(test_world_partition_drops_and_times_out),
         cmocka_unit_test(test_world_total_loss_on_a_link),
         cmocka_unit_test(test_world_client_crash_leaves_lock_until_expiry),
+        cmocka_unit_test(test_world_restart_delay_brings_the_node_back),
+        cmocka_unit_test(test_world_forced_failover_reroutes_clients),
+        cmocka_unit_test(test_world_exponential_delays),
         cmocka_unit_test(test_world_model_error_ends_cleanly),
     };
     return cmocka_run_group_tests_name("world", tests, NULL, NULL);
