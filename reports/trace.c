@@ -81,6 +81,7 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     case H_NODE_DOWN: buf_puts(out, "is DOWN"); break;
     case H_NODE_UP: buf_printf(out, "is up: %s", text); break;
     case H_PROMOTED: buf_printf(out, "%s", text); break;
+    case H_DEMOTED: buf_printf(out, "%s", text); break;
     case H_LOG: buf_printf(out, "says: %s", text); break;
     case H_ERROR: buf_printf(out, "MODEL ERROR: %s", text); break;
     case H_END: buf_puts(out, "finished its workload"); break;

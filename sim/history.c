@@ -25,7 +25,7 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_CS_EXIT] = "cs_exit", [H_WRITE] = "write", [H_KEY_SET] = "key_set",
     [H_KEY_DELETED] = "key_deleted", [H_KEY_EXPIRED] = "key_expired", [H_FAULT] = "fault",
     [H_FAULT_END] = "fault_end", [H_NODE_DOWN] = "node_down", [H_NODE_UP] = "node_up",
-    [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end",
+    [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
 };
 
 const char *hist_kind_name(hist_kind k)

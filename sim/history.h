@@ -41,6 +41,7 @@ typedef enum hist_kind {
     H_LOG,            /* ctx:log from a client model */
     H_ERROR,          /* a client model raised an error (text: message with traceback) */
     H_END,            /* a client process finished its workload */
+    H_DEMOTED,        /* a former master, reachable again, became a replica (peer: new master) */
     H_KIND_COUNT
 } hist_kind;
 

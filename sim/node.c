@@ -339,10 +339,65 @@ void node_failover(world *w, node *old, int forced)
     sched_push(w->q, w->now + w->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
 }
 
+#define CUT_CHECK (1ULL << 63)
+
 void node_failover_check(world *w, node *n, uint64_t epoch)
 {
-    if (n->up || n->down_epoch != epoch || n->role != ROLE_MASTER) return;
+    if (n->role != ROLE_MASTER || n->demoted) return;
+    if (epoch & CUT_CHECK) {
+        /* Cut off from its replicas (and so, in this model, from the sentinels beside them)
+         * for down_after: they elect a new master, while this one, still up, goes on
+         * accepting writes from the clients on its side of the partition. */
+        if ((epoch & ~CUT_CHECK) != n->cut_epoch || n->cut_since < 0) return;
+    } else if (n->up || n->down_epoch != epoch) {
+        return;
+    }
     node_failover(w, n, 0);
+}
+
+/* Is master m cut off from every replica it has that is up? */
+static int cut_off(world *w, node *m)
+{
+    int replicas = 0;
+    for (int i = 0; i < w->nnodes; i++) {
+        node *r = &w->nodes[i];
+        if (r->role != ROLE_REPLICA || r->master != m->idx || !r->up) continue;
+        replicas++;
+        if (!world_partitioned(w, m->idx, r->idx)) return 0;
+    }
+    return replicas > 0;
+}
+
+void nodes_partitions_changed(world *w)
+{
+    for (int i = 0; i < w->nnodes; i++) {
+        node *n = &w->nodes[i];
+        if (!n->up) continue;
+        if (n->role == ROLE_MASTER && n->demoted) {
+            /* A master replaced while it was cut off: once it can reach the new master again,
+             * it is reconfigured as its replica and throws its own data away. */
+            node *m = &w->nodes[n->master];
+            if (m->up && !world_partitioned(w, n->idx, m->idx)) {
+                n->role = ROLE_REPLICA;
+                n->demoted = 0;
+                n->cut_since = -1;
+                server_set_replica(n->srv, 1);
+                note(w, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
+                node_resync(w, n, m);
+            }
+            continue;
+        }
+        if (n->role != ROLE_MASTER) continue;
+        int cut = cut_off(w, n);
+        if (cut && n->cut_since < 0) {
+            n->cut_since = w->now;
+            n->cut_epoch++;
+            sched_push(w->q, w->now + w->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
+        } else if (!cut && n->cut_since >= 0) {
+            n->cut_since = -1;
+            n->cut_epoch++;
+        }
+    }
 }
 
 void node_rebuild_server(world *w, node *n)

@@ -167,6 +167,7 @@ static void fault_start(world *w, int fi)
                 int a = actor_index(w, *nm);
                 if (a >= 0) p->group_of[a] = g;
             }
+        nodes_partitions_changed(w);
         break;
     }
     case FAULT_FAILOVER: node_failover(w, &w->nodes[target], 1); break;
@@ -192,6 +193,7 @@ static void fault_end(world *w, int fi)
             w->partitions[i] = w->partitions[--w->npartitions];
             break;
         }
+        nodes_partitions_changed(w);
         break;
     case FAULT_DROP: {
         int a = actor_index(w, f->from), b = actor_index(w, f->to);
@@ -272,6 +274,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
         n->idx = i;
         n->cfg = nc;
         n->up = 1;
+        n->cut_since = -1;
         n->role = nc->master < 0 ? ROLE_MASTER : ROLE_REPLICA;
         n->master = nc->master;
         n->shard = nc->master < 0 ? i : nc->master;

@@ -85,7 +85,10 @@ typedef struct node {
     int dirty;
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
-    int demoted;           /* lost its master role while down: returns as a replica */
+    int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
+    int64_t cut_since;     /* true µs since when a partition cuts this master off from every
+                              replica, or -1 */
+    uint64_t cut_epoch;    /* bumped whenever that changes: stale failover checks are ignored */
     int64_t expiry_at;
     int expiry_pending;
     uint64_t expiry_gen;
@@ -184,6 +187,7 @@ void node_restart(world *w, node *n);
 void node_fsync(world *w, node *n);
 void node_failover(world *w, node *old_master, int forced);
 void node_failover_check(world *w, node *n, uint64_t epoch);
+void nodes_partitions_changed(world *w);
 
 /* client.c */
 int clients_init(world *w, const char *data_dir, buf *err);

@@ -343,6 +343,24 @@ static void test_world_forced_failover_reroutes_clients(void **state)
     outcome_free(&o);
 }
 
+/* A master cut off from its replica for down_after is replaced while still up (split
+ * brain); when the partition heals it rejoins as a replica and drops its own data. */
+static void test_world_partition_failover_and_rejoin(void **state)
+{
+    (void)state;
+    outcome o = run_text(BASE("  replicas = 1, timeout = '200ms',\n"
+                              "  replication = { lag = '1ms', down_after = '1s', detection = '200ms' },\n"
+                              "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '500ms', work = '1s' } },\n"
+                              "  faults = { { at = '100ms', partition = { {'A', 'n1'}, {'B', 'n1r1'} }, duration = '3s' } },\n"
+                              "  duration = '20s',\n"));
+    const char *promoted = strstr(o.trace, "1.100s  n1r1  promoted to master in place of n1");
+    const char *rejoined = strstr(o.trace, "3.100s  n1    rejoins as a replica of n1r1");
+    assert_non_null(promoted);
+    assert_non_null(rejoined);
+    assert_true(promoted < rejoined);
+    outcome_free(&o);
+}
+
 static void test_world_exponential_delays(void **state)
 {
     (void)state;
@@ -389,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_world_client_crash_leaves_lock_until_expiry),
         cmocka_unit_test(test_world_restart_delay_brings_the_node_back),
         cmocka_unit_test(test_world_forced_failover_reroutes_clients),
+        cmocka_unit_test(test_world_partition_failover_and_rejoin),
         cmocka_unit_test(test_world_exponential_delays),
         cmocka_unit_test(test_world_model_error_ends_cleanly),
     };
