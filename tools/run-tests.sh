@@ -39,6 +39,12 @@ if ls tests/transcripts/*.txt >/dev/null 2>&1; then
     suite "script semantics transcripts" tools/run-transcripts.sh build/san/locklab tests/transcripts/*.txt
 fi
 
+suite "command line" env LOCKLAB=build/san/locklab tests/cli/test_cli.sh
+
+if ls scenarios/*.lua >/dev/null 2>&1; then
+    suite "scenario library" tools/run-scenarios.sh build/san/locklab scenarios/*.lua
+fi
+
 if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
 fi
