@@ -45,6 +45,13 @@ if ls scenarios/*.lua >/dev/null 2>&1; then
     suite "scenario library" tools/run-scenarios.sh build/san/locklab scenarios/*.lua
 fi
 
+if ls tests/transcripts/*.txt >/dev/null 2>&1; then
+    # The same transcripts on a real redis-server whose wall clock is pinned to the REPL's
+    # virtual time (tools/fakeclock.c): real server, transcript and fake agree three ways.
+    suite "transcripts against redis-server (pinned clock)" \
+        python3 tools/transcript-from-redis.py --check --locklab ./locklab tests/transcripts/*.txt
+fi
+
 if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
 fi

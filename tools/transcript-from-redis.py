@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Fills in a transcript's expected replies from a REAL redis-server (differential oracle).
 
-    tools/transcript-from-redis.py [--port 7104] [--locklab ./locklab] FILE...
+    tools/transcript-from-redis.py [--port P] [--locklab ./locklab] FILE...
+    tools/transcript-from-redis.py --check [--locklab ./locklab] FILE...
+
+With --check, nothing is rewritten: every command of every FILE runs on the real server and
+its output must equal the transcript's expected lines (which `locklab redis --check` holds
+the fake to), so the real server, the transcript and the fake agree three ways. Prints
+"N passed, N failed"; exit 1 on a mismatch, 2 if the server cannot run.
 
 Each FILE (tests/transcripts/*.txt) is rewritten in place: comments, blank lines and
 `> command` lines stay; the lines after each command become exactly what
@@ -98,7 +104,9 @@ def command_line(locklab, line):
     raise SystemExit("transcript-from-redis: unsupported meta-command: %s" % line)
 
 
-def regenerate(server, locklab, path):
+def regenerate(server, locklab, path, results=None):
+    """Returns the transcript with the real server's replies; appends (line, command,
+    expected lines, real lines) for each command to results when given."""
     server.reset()
     out, lines, i = [], open(path).read().split("\n"), 0
     while i < len(lines):
@@ -109,8 +117,11 @@ def regenerate(server, locklab, path):
             continue
         out.append(line)
         cmd = line[1:].strip()
+        start, expected = i, []
         while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", ">")):
+            expected.append(lines[i])
             i += 1  # drop the old expected lines
+        before = len(out)
         words = cmd.split()
         if words[0] == ".advance":
             server.set_ms(server.ms + int(words[1]))
@@ -121,12 +132,15 @@ def regenerate(server, locklab, path):
             if server.proc.poll() is not None:
                 raise SystemExit("transcript-from-redis: redis-server died at %s: %s" % (path, cmd))
             out.extend(reply.rstrip("\n").split("\n") if reply else [])
-    open(path, "w").write("\n".join(out))
+        if results is not None:
+            results.append((start, cmd, expected, out[before:]))
+    return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--port", type=int, default=7104)
+    ap.add_argument("--port", type=int, default=0, help="default: a free loopback port")
+    ap.add_argument("--check", action="store_true", help="compare, do not rewrite")
     ap.add_argument("--locklab", default="./locklab")
     ap.add_argument("--preload", default=None, help="fakeclock.so (built from tools/fakeclock.c if absent)")
     ap.add_argument("files", nargs="+")
@@ -136,14 +150,38 @@ def main():
         preload = os.path.join(tempfile.mkdtemp(prefix="locklab-fc-"), "fakeclock.so")
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fakeclock.c")
         subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", preload, src, "-ldl"], check=True)
-    server = Server(a.port, preload)
+    port = a.port
+    if not port:
+        import socket
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+    server = Server(port, preload)
+    passed = failed = 0
     try:
         for f in a.files:
-            regenerate(server, a.locklab, f)
-            print("regenerated", f)
+            if not a.check:
+                text = regenerate(server, a.locklab, f)
+                with open(f, "w") as out:
+                    out.write(text)
+                print("regenerated", f)
+                continue
+            results = []
+            regenerate(server, a.locklab, f, results)
+            for line, cmd, expected, real in results:
+                if expected == real:
+                    passed += 1
+                    continue
+                failed += 1
+                print("MISMATCH %s:%d\n  > %s\n  transcript:\n%s  real redis-server:\n%s" % (
+                    f, line, cmd, "".join("    %s\n" % l for l in expected), "".join("    %s\n" % l for l in real)))
     finally:
         server.stop()
+    if a.check:
+        print("%d passed, %d failed" % (passed, failed))
+        return 0 if failed == 0 else 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
