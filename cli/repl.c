@@ -491,12 +491,15 @@ void transcript_run(repl *r, const transcript *t, const char *file, int play, bu
 {
     buf got;
     buf_init(&got);
+    int after_command = 0; /* a narration block after replies starts with a blank line */
     for (size_t i = 0; i < t->n; i++) {
         const transcript_item *it = &t->item[i];
         if (it->kind == TRANSCRIPT_COMMENT) {
-            if (play) buf_printf(out, "%s\n", it->text);
+            if (play) buf_printf(out, "%s%s\n", after_command ? "\n" : "", it->text);
+            after_command = 0;
             continue;
         }
+        after_command = 1;
         buf_reset(&got);
         repl_exec_line(r, it->text, &got);
         const char *g = got.p ? got.p : "";
