@@ -287,6 +287,19 @@ static int ctx_eval(lua_State *L)
     return send_request(L, w, c, node_idx, &b, offs, argc, labcopy, timeout, 0);
 }
 
+/* ctx:script(name) -> "name@version": which text the scenario's script version selects, so a
+ * model can follow that version's calling convention (KEYS/ARGV changed across releases). */
+static int ctx_script(lua_State *L)
+{
+    world *w = W(L);
+    (void)ctx_client(L);
+    const char *name = luaL_checkstring(L, 2);
+    const char *id;
+    script_body(L, w->rt, name, &id);
+    lua_pushstring(L, id);
+    return 1;
+}
+
 static int ctx_now(lua_State *L)
 {
     world *w = W(L);
@@ -570,7 +583,7 @@ static const luaL_Reg ctx_methods[] = {
     { "random", ctx_random }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
     { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
     { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
-    { "nodes", ctx_nodes }, { "config", ctx_config }, { NULL, NULL },
+    { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { NULL, NULL },
 };
 
 /* ---- resuming coroutines ---- */

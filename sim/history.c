@@ -28,6 +28,12 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
 };
 
+hist_event *history_at_mut(history *h, size_t i)
+{
+    LL_ASSERT(i < h->n);
+    return &h->ev[i];
+}
+
 const char *hist_kind_name(hist_kind k)
 {
     return k < H_KIND_COUNT && kind_names[k] ? kind_names[k] : "?";

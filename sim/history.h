@@ -71,6 +71,7 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor, int64_
 void history_set_text(hist_event *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t history_len(const history *h);
 const hist_event *history_at(const history *h, size_t i);
+hist_event *history_at_mut(history *h, size_t i); /* for filling in details afterwards */
 const char *hist_kind_name(hist_kind k);
 
 /* One JSON object per line, in event order. */

@@ -142,15 +142,18 @@ static void node_exec_request(world *w, node *n, msg *m)
     conn *cn = m->pubsub_conn ? &n->subconns[c->cidx] : &n->conns[c->cidx];
     reply r;
     reply_init(&r);
-    server_exec(n->srv, cn, m->argc, m->argv, &r);
+    /* The exec event goes first, so the key changes the command makes follow it in the
+     * history (the checker attributes them to it); its reply is filled in afterwards. */
     hist_event *e = history_add(w->hist, w->now, H_EXEC, n->idx, world_local(w, n->idx));
+    size_t at = history_len(w->hist) - 1;
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(m->label ? m->label : "");
+    server_exec(n->srv, cn, m->argc, m->argv, &r);
     buf b;
     buf_init(&b);
     reply_to_brief(&r, &b);
-    e->reply = buf_steal(&b);
+    history_at_mut(w->hist, at)->reply = buf_steal(&b);
     node_schedule_expiry(w, n);
     msg *rep = xcalloc(1, sizeof *rep);
     rep->kind = MSG_REPLY;
