@@ -16,7 +16,7 @@
 #define PS CMD_PUBSUB
 #define F CMD_FAST
 
-/* Sorted by name: commands_lookup does a binary search. */
+/* Sorted by name (commands_at lists them in this order); see commands_lookup below. */
 static const command table[] = {
     { "append", 6, 3, W, cmd_append },
     { "blpop", 5, -3, W | NS, cmd_blpop },
@@ -90,28 +90,68 @@ static const command table[] = {
     { "zscore", 6, 3, R | F, cmd_zscore },
 };
 
-/* Lookup is on the hot path of every redis.call, so it avoids copying and strcmp: the
- * table is sorted, commands are grouped by first letter, and a candidate is compared only
- * when its length matches. */
-static inline char fold(char c)
+/* Lookup runs for every command and every redis.call, so it is O(1): a perfect hash of
+ * (first letter, second letter, last letter, length), case-folded, picks the one candidate
+ * that is then compared. COMMANDS_HASH_MUL was found by search so that no two commands
+ * share a slot; slot_of[h] is the table index + 1 of the command in slot h (0: none).
+ * tests/test_commands.c recomputes both from the table above and, when a command is added
+ * and they no longer fit, prints a new multiplier and slot table to paste here. */
+#define COMMANDS_HASH_MUL 0x4f5be007u
+#define COMMANDS_MIN_NAME 3
+#define COMMANDS_MAX_NAME 16
+
+static const unsigned char slot_of[256] = {
+    24, 27,  0,  0,  0,  0, 63,  0,  0,  0,  0, 53,  0,  0,  0,  0,
+     0, 12,  0,  0, 32,  8,  0,  0,  0,  0,  0, 15, 16,  0,  5,  0,
+     0,  0, 28, 56,  0,  0,  0,  0,  0, 33,  0,  0,  0, 13,  0, 57,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 68,  0,  0,  0,  0,  0,
+    61,  0,  0,  0,  0, 55,  0,  9, 65,  2,  0,  0,  6,  0,  0,  0,
+    21,  0,  0,  0, 17,  0, 34,  0,  0,  0,  0,  0, 30,  0, 26, 40,
+    42,  0,  0,  0,  0,  0,  0,  0,  0,  0, 25,  0,  0,  0,  0, 60,
+     3,  0,  0,  0,  0,  0,  0,  0,  0, 66,  0,  0,  0, 52,  0,  0,
+     0, 67,  0,  0,  0,  0,  0,  0,  0,  0,  0, 44, 59,  0, 69,  0,
+     0,  0,  0,  0, 64,  0,  0,  0,  0,  0,  0,  0, 35,  0,  0,  0,
+     0,  0, 41,  0, 70, 46,  0, 49,  0,  0,  0, 43,  0,  0, 50,  0,
+    29,  0,  0,  0, 54,  0,  0,  0,  4, 45,  0,  0, 11,  0,  0, 20,
+     0,  0,  0,  0,  0, 18,  0,  0,  0,  0,  0, 36,  0,  0,  0,  0,
+     0,  0, 37, 22,  0,  0,  0,  7,  0,  0, 19, 51,  0,  0,  0,  0,
+     0, 58,  0, 39,  0,  0, 31,  0, 23, 48,  0,  0,  0, 14,  0,  0,
+     1, 38,  0,  0,  0,  0,  0,  0, 47,  0,  0,  0, 10,  0,  0, 62,
+};
+
+static inline unsigned char fold(char c)
 {
-    return c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c;
+    return (unsigned char)(c >= 'A' && c <= 'Z' ? c | 0x20 : c);
+}
+
+unsigned commands_hash(slice name, uint32_t mul)
+{
+    if (name.len < 2) return 0;
+    uint32_t k = (uint32_t)fold(name.p[0]) | (uint32_t)fold(name.p[1]) << 8 |
+                 (uint32_t)fold(name.p[name.len - 1]) << 16 | (uint32_t)(name.len & 0xff) << 24;
+    return (unsigned)((k * mul) >> 24);
 }
 
 const command *commands_lookup(slice name)
 {
-    if (name.len == 0 || name.len > 24) return NULL;
-    char first = fold(name.p[0]);
-    for (size_t i = 0; i < LL_ARRAY_LEN(table); i++) {
-        const command *c = &table[i];
-        if (c->name[0] < first) continue;
-        if (c->name[0] > first) break;
-        if (c->namelen != name.len) continue;
-        size_t k = 1;
-        while (k < name.len && fold(name.p[k]) == c->name[k]) k++;
-        if (k == name.len) return c;
-    }
-    return NULL;
+    if (name.len < COMMANDS_MIN_NAME || name.len > COMMANDS_MAX_NAME) return NULL;
+    unsigned i = slot_of[commands_hash(name, COMMANDS_HASH_MUL)];
+    if (!i) return NULL;
+    const command *c = &table[i - 1];
+    if (c->namelen != name.len) return NULL;
+    for (size_t k = 0; k < name.len; k++)
+        if (fold(name.p[k]) != (unsigned char)c->name[k]) return NULL;
+    return c;
+}
+
+uint32_t commands_hash_mul(void)
+{
+    return COMMANDS_HASH_MUL;
+}
+
+unsigned commands_slot(unsigned h)
+{
+    return h < 256 ? slot_of[h] : 0;
 }
 
 size_t commands_count(void)

@@ -42,6 +42,12 @@ typedef struct command {
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
 size_t commands_count(void);
 const command *commands_at(size_t i);
+/* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
+ * (0..255) of a name under multiplier mul, the multiplier in use, and slot h's entry
+ * (table index + 1, or 0 for none). */
+unsigned commands_hash(slice name, uint32_t mul);
+uint32_t commands_hash_mul(void);
+unsigned commands_slot(unsigned h);
 
 /* Shared reply texts (Redis 7.0). */
 #define ERR_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
