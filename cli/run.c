@@ -240,7 +240,7 @@ int cli_run(int argc, char **argv)
         for (int p = 0; p < PROP_COUNT; p++) violated |= cr.p[p].v == VERDICT_VIOLATED;
         if (exit_code == EXIT_OK && (unmet || (sc->nexpects == 0 && violated))) exit_code = EXIT_VIOLATION;
         if (sc->nexpects) printf("\n%s\n", unmet ? "expectations NOT met" : "all expectations met");
-        check_release(&cr);
+        check_free(&cr);
     }
     if (chooser_exhausted(ch)) fprintf(stderr, "locklab: note: the choice list ran out; later decisions came from the seed\n");
     buf_release(&err);

@@ -6,7 +6,19 @@
  *
  * resource_safety: the shared resource accepted a write it should not have — one whose token
  * is lower than a token it had already accepted, or one from a client that was no longer the
- * rightful holder because another client had acquired the lock after it. */
+ * rightful holder because another client had acquired the lock after it.
+ *
+ * release_safety: a release removed or changed the lock key on a node while the key belonged
+ * to another client. A key belongs to the client whose command last set it on that node
+ * (key changes follow the exec event of the command that made them); keys that arrived by
+ * replication have no known owner and are not judged.
+ *
+ * no_deadlock: for longer than a bound, some live client was trying to acquire the lock and
+ * no live client held it. The bound is options.deadlock_bound, or twice the lease (twice the
+ * 30 s watchdog timeout without a lease).
+ *
+ * fairness (judged when the scenario expects it): a client acquired the lock while another
+ * client, whose first acquire command reached the server earlier, was still waiting. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -158,16 +170,210 @@ static void check_resource(const history *h, prop_result *r)
     free(acquired_at);
 }
 
+static int is_crash_of(const history *h, const hist_event *e, int actor)
+{
+    (void)h;
+    return e->kind == H_FAULT && e->actor == actor && e->text && !strncmp(e->text, "crash of ", 9);
+}
+
+static void check_release(const history *h, const scenario *sc, prop_result *r)
+{
+    const char *lock = sc->lock ? sc->lock : "lock";
+    size_t n = history_len(h);
+    int nact = (int)history_actors(h);
+    /* per actor: inside a release (between its release and released milestones) */
+    int *releasing = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *releasing);
+    /* per node: the client owning the lock key there, -1 none, -2 unknown */
+    int *owner = xmalloc((size_t)(nact > 0 ? nact : 1) * sizeof *owner);
+    for (int a = 0; a < nact; a++) owner[a] = -1;
+    /* release requests in flight: (client, request id) */
+    size_t nreq = 0, capreq = 16;
+    int64_t *reqs = xmalloc(capreq * 2 * sizeof *reqs);
+    int exec_client = -1, exec_node = -1, exec_is_release = 0;
+    int64_t exec_t = -1;
+    r->v = VERDICT_HOLDS;
+    for (size_t i = 0; i < n && r->v == VERDICT_HOLDS; i++) {
+        const hist_event *e = history_at(h, i);
+        switch (e->kind) {
+        case H_RELEASE: releasing[e->actor] = 1; break;
+        case H_RELEASED: releasing[e->actor] = 0; break;
+        case H_REQUEST:
+            if (e->actor >= 0 && releasing[e->actor]) {
+                if (nreq == capreq) reqs = xrealloc(reqs, (capreq *= 2) * 2 * sizeof *reqs);
+                reqs[2 * nreq] = e->actor;
+                reqs[2 * nreq + 1] = e->a;
+                nreq++;
+            }
+            break;
+        case H_EXEC:
+            exec_client = e->peer;
+            exec_node = e->actor;
+            exec_t = e->t;
+            exec_is_release = 0;
+            for (size_t k = 0; k < nreq; k++)
+                if (reqs[2 * k] == e->peer && reqs[2 * k + 1] == e->a) exec_is_release = 1;
+            break;
+        case H_KEY_SET:
+        case H_KEY_DELETED:
+        case H_KEY_EXPIRED: {
+            if (!e->text || strcmp(e->text, lock) != 0) break;
+            int attributed = e->actor == exec_node && e->t == exec_t && e->kind != H_KEY_EXPIRED;
+            int before = owner[e->actor];
+            if (attributed && exec_is_release && before >= 0 && before != exec_client) {
+                buf p;
+                buf_init(&p);
+                buf_printf(&p, "%s's release %s the lock key on %s at ", history_actor_name(h, exec_client),
+                           e->kind == H_KEY_DELETED ? "deleted" : "changed", history_actor_name(h, e->actor));
+                put_t(&p, e->t);
+                buf_printf(&p, ", but the key belonged to %s then: %s removed a lock it did not own.",
+                           history_actor_name(h, before), history_actor_name(h, exec_client));
+                faults_before(h, e->t, &p);
+                r->v = VERDICT_VIOLATED;
+                r->at = e->t;
+                r->evidence = buf_steal(&p);
+            }
+            if (e->kind != H_KEY_SET) owner[e->actor] = -1;
+            else if (attributed) {
+                if (before < 0 || !exec_is_release) owner[e->actor] = exec_client;
+            } else {
+                owner[e->actor] = -2; /* replicated: owner unknown */
+            }
+            break;
+        }
+        default:
+            if (e->kind != H_CALL) exec_node = -1;
+            break;
+        }
+    }
+    free(releasing);
+    free(owner);
+    free(reqs);
+}
+
+static int64_t deadlock_bound(const scenario *sc)
+{
+    for (int i = 0; i < sc->noptions; i++) {
+        const option_cfg *o = &sc->options[i];
+        if (strcmp(o->key, "deadlock_bound") != 0) continue;
+        if (o->type == OPT_NUMBER) return (int64_t)(o->num * 1000);
+        if (o->type == OPT_STRING) {
+            int64_t v = scenario_parse_duration(o->s);
+            if (v > 0) return v;
+        }
+    }
+    return 2 * (sc->lease > 0 ? sc->lease : 30000000);
+}
+
+static void check_deadlock(const history *h, const scenario *sc, prop_result *r)
+{
+    size_t n = history_len(h);
+    int nact = (int)history_actors(h);
+    int *waiting = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *waiting);
+    int *holding = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *holding);
+    int nwaiting = 0, nholding = 0;
+    int64_t since = -1, bound = deadlock_bound(sc);
+    r->v = VERDICT_HOLDS;
+    for (size_t i = 0; i <= n && r->v == VERDICT_HOLDS; i++) {
+        const hist_event *e = i < n ? history_at(h, i) : NULL;
+        int64_t t = e ? e->t : (n ? history_at(h, n - 1)->t : 0);
+        /* Judge the stretch that ends here before applying the event. */
+        if (since >= 0 && t - since > bound) {
+            buf p;
+            buf_init(&p);
+            buf_puts(&p, "From ");
+            put_t(&p, since);
+            buf_puts(&p, " to ");
+            put_t(&p, since + bound);
+            buf_printf(&p, " and beyond (the bound is %lld ms) the lock could not be obtained: ", (long long)(bound / 1000));
+            int first = 1;
+            for (int a = 0; a < nact; a++)
+                if (waiting[a]) buf_printf(&p, "%s%s", first ? "" : ", ", history_actor_name(h, a)), first = 0;
+            buf_puts(&p, " kept trying, and no live client held it.");
+            faults_before(h, since + bound, &p);
+            r->v = VERDICT_VIOLATED;
+            r->at = since + bound;
+            r->evidence = buf_steal(&p);
+            break;
+        }
+        if (!e) break;
+        int a = e->actor;
+        if (a >= 0 && a < nact) {
+            if (e->kind == H_ACQUIRE && !waiting[a]) waiting[a] = 1, nwaiting++;
+            if ((e->kind == H_ACQUIRED || e->kind == H_ACQUIRE_FAILED) && waiting[a]) waiting[a] = 0, nwaiting--;
+            if (e->kind == H_ACQUIRED && !holding[a]) holding[a] = 1, nholding++;
+            if (e->kind == H_RELEASED && holding[a]) holding[a] = 0, nholding--;
+            if (is_crash_of(h, e, a) || e->kind == H_END || e->kind == H_ERROR) {
+                if (waiting[a]) waiting[a] = 0, nwaiting--;
+                if (holding[a]) holding[a] = 0, nholding--;
+            }
+        }
+        int stuck = nwaiting > 0 && nholding == 0;
+        if (stuck && since < 0) since = e->t;
+        if (!stuck) since = -1;
+    }
+    free(waiting);
+    free(holding);
+}
+
+static int expects(const scenario *sc, property p)
+{
+    for (int i = 0; i < sc->nexpects; i++)
+        if (!strcmp(sc->expects[i].property, property_name(p))) return 1;
+    return 0;
+}
+
+static void check_fairness(const history *h, prop_result *r)
+{
+    size_t n = history_len(h);
+    int nact = (int)history_actors(h);
+    int *waiting = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *waiting);
+    int64_t *queued_at = xmalloc((size_t)(nact > 0 ? nact : 1) * sizeof *queued_at);
+    for (int a = 0; a < nact; a++) queued_at[a] = -1;
+    r->v = VERDICT_HOLDS;
+    for (size_t i = 0; i < n && r->v == VERDICT_HOLDS; i++) {
+        const hist_event *e = history_at(h, i);
+        if (e->kind == H_ACQUIRE && e->actor >= 0) waiting[e->actor] = 1, queued_at[e->actor] = -1;
+        /* A waiter's place in line: when its first command of this attempt reached a node. */
+        if (e->kind == H_EXEC && e->peer >= 0 && waiting[e->peer] && queued_at[e->peer] < 0) queued_at[e->peer] = e->t;
+        if (e->kind == H_ACQUIRE_FAILED || e->kind == H_END || is_crash_of(h, e, e->actor)) {
+            if (e->actor >= 0) waiting[e->actor] = 0;
+        }
+        if (e->kind != H_ACQUIRED || e->actor < 0) continue;
+        int x = e->actor;
+        for (int y = 0; y < nact; y++) {
+            if (y == x || !waiting[y] || queued_at[y] < 0 || queued_at[x] < 0 || queued_at[y] >= queued_at[x]) continue;
+            buf p;
+            buf_init(&p);
+            buf_printf(&p, "%s acquired the lock at ", history_actor_name(h, x));
+            put_t(&p, e->t);
+            buf_printf(&p, " although %s had been in line longer (its request reached the server at ", history_actor_name(h, y));
+            put_t(&p, queued_at[y]);
+            buf_printf(&p, ", %s's at ", history_actor_name(h, x));
+            put_t(&p, queued_at[x]);
+            buf_printf(&p, ") and was still waiting.");
+            r->v = VERDICT_VIOLATED;
+            r->at = e->t;
+            r->evidence = buf_steal(&p);
+            break;
+        }
+        waiting[x] = 0;
+    }
+    free(waiting);
+    free(queued_at);
+}
+
 void check_run(const history *h, const scenario *sc, check_result *out)
 {
-    (void)sc;
     memset(out, 0, sizeof *out);
     for (int i = 0; i < PROP_COUNT; i++) out->p[i].v = VERDICT_NOT_JUDGED;
     check_mutex(h, &out->p[PROP_MUTUAL_EXCLUSION]);
     check_resource(h, &out->p[PROP_RESOURCE_SAFETY]);
+    check_release(h, sc, &out->p[PROP_RELEASE_SAFETY]);
+    check_deadlock(h, sc, &out->p[PROP_NO_DEADLOCK]);
+    if (expects(sc, PROP_FAIRNESS)) check_fairness(h, &out->p[PROP_FAIRNESS]);
 }
 
-void check_release(check_result *r)
+void check_free(check_result *r)
 {
     for (int i = 0; i < PROP_COUNT; i++) {
         free(r->p[i].evidence);

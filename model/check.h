@@ -34,8 +34,8 @@ typedef struct check_result {
 const char *property_name(property p);
 int property_from_name(const char *name); /* -1 if unknown */
 
-/* Judges every property of the history; free with check_release. */
+/* Judges every property of the history; free with check_free. */
 void check_run(const history *h, const scenario *sc, check_result *out);
-void check_release(check_result *r);
+void check_free(check_result *r);
 
 #endif

@@ -70,7 +70,7 @@ static void outcome_free(outcome *o)
     free(o->jsonl);
     free(o->trace);
     free(o->err);
-    check_release(&o->cr);
+    check_free(&o->cr);
 }
 
 static verdict mutex(const outcome *o)

@@ -1,0 +1,40 @@
+-- setnx-expire.lua — the naive lock in two commands (seed 003's comparison table):
+--
+--   acquire:  SETNX key value        -- 1 = mine
+--             EXPIRE key ttl         -- a second, separate command
+--   release:  DEL key
+--
+-- The two steps are not atomic: a client that crashes after SETNX and before EXPIRE leaves a
+-- key with no TTL, and nobody can ever take the lock again (a deadlock). `SET key value NX PX
+-- ttl` (set-nx-del.lua, distlock.lua) does both in one command.
+local M = {}
+
+function M.new(ctx, cfg)
+  local node = ctx:nodes()[1]
+  local key = cfg.lock
+  local lock = {}
+
+  function lock.acquire(wait_ms, lease_ms)
+    assert(lease_ms, "setnx-expire needs a lease: set lease in the scenario")
+    local deadline = ctx:now() + wait_ms
+    while true do
+      local won = ctx:call(node, "SETNX", key, ctx:name())
+      if won == 1 then
+        -- The gap: if this client dies here, the key never gets its TTL.
+        ctx:call(node, "EXPIRE", key, math.ceil(lease_ms / 1000))
+        return true
+      end
+      if ctx:now() >= deadline then return false, "lock busy" end
+      ctx:sleep(ctx:random(50, 200))
+    end
+  end
+
+  function lock.release()
+    ctx:call(node, "DEL", key)
+    return true
+  end
+
+  return lock
+end
+
+return M
