@@ -3,6 +3,8 @@
 #ifndef LOCKLAB_CLI_H
 #define LOCKLAB_CLI_H
 
+#include <stddef.h>
+
 enum exit_code {
     EXIT_OK = 0,        /* all expectations met, or no violation when none are stated */
     EXIT_VIOLATION = 1, /* a property violated, an expectation not met, a transcript mismatch */
@@ -13,6 +15,15 @@ enum exit_code {
 int cli_redis(int argc, char **argv);    /* cli/repl.c */
 int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
 int cli_run(int argc, char **argv);      /* cli/run.c */
+int cli_list(int argc, char **argv);     /* cli/list.c */
+int cli_compare(int argc, char **argv);  /* cli/compare.c */
+
+/* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
+ * neither exists. Caller frees. */
+char *cli_resolve_scenario(const char *arg);
+/* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
+ * and the array. */
+char **cli_scenario_files(const char *dir, size_t *n);
 
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

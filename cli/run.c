@@ -37,7 +37,7 @@ static void run_usage(FILE *f)
 }
 
 /* A file path as given, or scenarios/<name>.lua in the data directory. */
-static char *resolve_scenario(const char *arg)
+char *cli_resolve_scenario(const char *arg)
 {
     if (access(arg, R_OK) == 0) return xstrdup(arg);
     buf b;
@@ -153,7 +153,7 @@ int cli_run(int argc, char **argv)
         cli_error("run: which scenario? usage: locklab run SCENARIO (try 'locklab list')");
         return EXIT_USAGE;
     }
-    char *path = resolve_scenario(path_arg);
+    char *path = cli_resolve_scenario(path_arg);
     if (!path) {
         cli_error("run: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
         return EXIT_USAGE;

@@ -30,7 +30,7 @@ grep -q '^usage: locklab' "$tmp/out" && ok || bad "--help prints usage on stdout
 expect_exit 2 "no arguments" -- "$LL"
 expect_exit 2 "unknown command" -- "$LL" bogus
 one_line_err "unknown command"
-for sub in run redis scripts; do
+for sub in run redis scripts list compare; do
     expect_exit 0 "locklab $sub --help" -- "$LL" "$sub" --help
     grep -q 'usage' "$tmp/out" && ok || bad "locklab $sub --help prints usage"
 done
@@ -70,6 +70,15 @@ expect_exit 2 "a malformed choice list" -- "$LL" run single-basic --choices "$tm
 one_line_err "a malformed choice list"
 expect_exit 3 "an unwritable --json path" -- "$LL" run single-basic -q --json /nonexistent-dir/h.jsonl
 [ ! -e /nonexistent-dir/h.jsonl ] && ok || bad "partial output left behind"
+
+# locklab list and compare
+expect_exit 0 "locklab list" -- "$LL" list
+grep -q '^single-basic ' "$tmp/out" && ok || bad "list shows single-basic"
+expect_exit 0 "compare --help" -- "$LL" compare --help
+expect_exit 2 "compare with one --scripts" -- "$LL" compare single-basic --scripts HEAD
+one_line_err "compare with one --scripts"
+expect_exit 0 "compare the same version" -- "$LL" compare single-basic --scripts HEAD --scripts HEAD
+grep -q "The two histories are identical" "$tmp/out" && ok || bad "compare of one version with itself finds no difference"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,216 @@
+/* compare.c — `locklab compare SCENARIO --scripts A --scripts B`: the same scenario, seed and
+ * decisions under two script versions. It reports the first point where the two histories
+ * part (time, actor, what, and the two outcomes) and how the verdicts differ: how a
+ * maintainer sees what a change to a lock script changes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "scenario.h"
+#include "scriptlib.h"
+#include "trace.h"
+#include "world.h"
+
+char *cli_resolve_scenario(const char *arg); /* run.c */
+
+static void compare_usage(FILE *f)
+{
+    fputs("usage: locklab compare SCENARIO --scripts A --scripts B [--seed N]\n"
+          "\n"
+          "Runs SCENARIO twice, with script version A and then B (e.g. redisson@3.31.0 and\n"
+          "HEAD), with the same seed and the same decisions (delays, jitter, ...), and shows\n"
+          "where the two histories first differ and how the verdicts differ.\n"
+          "\n"
+          "exit: 0 compared (the differences are the result), 2 bad input or a model error\n",
+          f);
+}
+
+typedef struct side {
+    const char *spec;
+    scenario *sc;
+    chooser *ch;
+    world *w;
+    check_result cr;
+    int rc;
+    buf err;
+} side;
+
+static int same_event(const hist_event *a, const hist_event *b)
+{
+    if (a->t != b->t || a->kind != b->kind || a->actor != b->actor || a->peer != b->peer || a->a != b->a || a->b != b->b)
+        return 0;
+    if ((a->text == NULL) != (b->text == NULL) || (a->text && strcmp(a->text, b->text) != 0)) {
+        /* Script ids differ by version by design: compare what was asked, not which text. */
+        if (!(a->kind == H_REQUEST || a->kind == H_EXEC || a->kind == H_REPLY)) return 0;
+        const char *x = a->text ? strchr(a->text, ' ') : NULL, *y = b->text ? strchr(b->text, ' ') : NULL;
+        if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0)) return 0;
+    }
+    if ((a->reply == NULL) != (b->reply == NULL) || (a->reply && strcmp(a->reply, b->reply) != 0)) return 0;
+    return 1;
+}
+
+static int run_side(side *s, const char *path, int have_seed, unsigned long long seed, const choice *script, size_t nscript)
+{
+    buf_init(&s->err);
+    s->sc = scenario_load(path, &s->err);
+    if (!s->sc) return -1;
+    free(s->sc->scripts);
+    s->sc->scripts = xstrdup(s->spec);
+    uint64_t sd = have_seed ? seed : s->sc->seed;
+    s->ch = chooser_new(script ? CHOOSER_REPLAY : CHOOSER_RUN, sd);
+    if (script) chooser_set_script(s->ch, script, nscript);
+    world_opts o = { .chooser = s->ch };
+    s->w = world_new(s->sc, &o, &s->err);
+    if (!s->w) return -1;
+    s->rc = world_run(s->w, &s->err);
+    check_run(world_history(s->w), s->sc, &s->cr);
+    return 0;
+}
+
+static void free_side(side *s)
+{
+    if (s->w) check_free(&s->cr);
+    world_free(s->w);
+    chooser_free(s->ch);
+    scenario_free(s->sc);
+    buf_release(&s->err);
+}
+
+static const char *vword(verdict v)
+{
+    return v == VERDICT_HOLDS ? "holds" : v == VERDICT_VIOLATED ? "VIOLATED" : "-";
+}
+
+static int unmet(const side *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->sc->nexpects; i++) {
+        int p = property_from_name(s->sc->expects[i].property);
+        if (p < 0) continue;
+        verdict v = s->cr.p[p].v;
+        if (v == VERDICT_NOT_JUDGED || (v == VERDICT_VIOLATED) != s->sc->expects[i].violated) n++;
+    }
+    return n;
+}
+
+int cli_compare(int argc, char **argv)
+{
+    const char *path_arg = NULL, *specs[2] = { NULL, NULL };
+    int nspecs = 0, have_seed = 0;
+    unsigned long long seed = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            compare_usage(stdout);
+            return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--scripts") || !strcmp(argv[i], "--seed")) {
+            if (i + 1 >= argc) {
+                cli_error("compare: %s needs a value", argv[i]);
+                return EXIT_USAGE;
+            }
+            if (!strcmp(argv[i], "--seed")) {
+                char *end;
+                errno = 0;
+                seed = strtoull(argv[++i], &end, 10);
+                if (errno || *end || argv[i][0] == '-') {
+                    cli_error("compare: --seed takes a whole number, not '%s'", argv[i]);
+                    return EXIT_USAGE;
+                }
+                have_seed = 1;
+            } else if (nspecs == 2) {
+                cli_error("compare: give --scripts exactly twice");
+                return EXIT_USAGE;
+            } else {
+                specs[nspecs++] = argv[++i];
+            }
+        } else if (argv[i][0] == '-') {
+            cli_error("compare: unknown option '%s'; try 'locklab compare --help'", argv[i]);
+            return EXIT_USAGE;
+        } else if (!path_arg) {
+            path_arg = argv[i];
+        } else {
+            cli_error("compare: one scenario at a time ('%s' is extra)", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!path_arg || nspecs != 2) {
+        cli_error("compare: usage: locklab compare SCENARIO --scripts A --scripts B");
+        return EXIT_USAGE;
+    }
+    char *path = cli_resolve_scenario(path_arg);
+    if (!path) {
+        cli_error("compare: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
+        return EXIT_USAGE;
+    }
+    side a = { .spec = specs[0] }, b = { .spec = specs[1] };
+    int code = EXIT_OK;
+    if (run_side(&a, path, have_seed, seed, NULL, 0) != 0) {
+        cli_error("%s", a.err.p);
+        code = EXIT_USAGE;
+        goto done;
+    }
+    size_t nrec;
+    const choice *rec = chooser_record(a.ch, &nrec);
+    if (run_side(&b, path, have_seed, seed, rec, nrec) != 0) {
+        cli_error("%s", b.err.p);
+        code = EXIT_USAGE;
+        goto done;
+    }
+    const history *ha = world_history(a.w), *hb = world_history(b.w);
+    printf("== %s\n   A = scripts %s, B = scripts %s, seed %llu, same decisions\n\n", a.sc->name, a.spec, b.spec,
+           have_seed ? seed : (unsigned long long)a.sc->seed);
+    size_t na = history_len(ha), nb = history_len(hb), i = 0;
+    while (i < na && i < nb && same_event(history_at(ha, i), history_at(hb, i))) i++;
+    if (i == na && i == nb) {
+        printf("The two histories are identical (%zu events).\n", na);
+    } else {
+        printf("The histories agree for %zu events, then part:\n", i);
+        buf t;
+        buf_init(&t);
+        for (size_t k = i > 3 ? i - 3 : 0; k < i; k++) trace_line(ha, history_at(ha, k), &t);
+        printf("  both:\n");
+        for (const char *line = t.p; line && *line;) {
+            const char *nl = strchr(line, '\n');
+            int len = nl ? (int)(nl - line) : (int)strlen(line);
+            printf("    %.*s\n", len, line);
+            line = nl ? nl + 1 : line + len;
+        }
+        buf_reset(&t);
+        if (i < na) trace_line(ha, history_at(ha, i), &t);
+        printf("  A (%s):\n    %s", a.spec, i < na ? t.p : "(history ends)\n");
+        buf_reset(&t);
+        if (i < nb) trace_line(hb, history_at(hb, i), &t);
+        printf("  B (%s):\n    %s", b.spec, i < nb ? t.p : "(history ends)\n");
+        buf_release(&t);
+    }
+    printf("\n  %-17s %-12s %-12s\n", "property", a.spec, b.spec);
+    for (int p = 0; p < PROP_COUNT; p++) {
+        if (a.cr.p[p].v == VERDICT_NOT_JUDGED && b.cr.p[p].v == VERDICT_NOT_JUDGED) continue;
+        printf("  %-17s %-12s %-12s%s\n", property_name((property)p), vword(a.cr.p[p].v), vword(b.cr.p[p].v),
+               a.cr.p[p].v != b.cr.p[p].v ? "  ← differs" : "");
+    }
+    int acq[2] = { 0, 0 }, fail[2] = { 0, 0 };
+    const history *hs[2] = { ha, hb };
+    for (int s = 0; s < 2; s++)
+        for (size_t k = 0; k < history_len(hs[s]); k++) {
+            acq[s] += history_at(hs[s], k)->kind == H_ACQUIRED;
+            fail[s] += history_at(hs[s], k)->kind == H_ACQUIRE_FAILED;
+        }
+    printf("  %-17s %-12d %-12d\n  %-17s %-12d %-12d\n", "acquisitions", acq[0], acq[1], "gave up", fail[0], fail[1]);
+    if (a.rc || b.rc) {
+        cli_error("a client model failed: %s", a.rc ? a.err.p : b.err.p);
+        code = EXIT_USAGE;
+    } else {
+        int ua = unmet(&a), ub = unmet(&b);
+        printf("\n  the scenario's expectations: %s under %s, %s under %s\n", ua ? "NOT met" : "met", a.spec,
+               ub ? "NOT met" : "met", b.spec);
+    }
+done:
+    free_side(&a);
+    free_side(&b);
+    free(path);
+    return code;
+}
