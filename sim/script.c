@@ -110,6 +110,11 @@
 typedef struct script_entry {
     int ref;         /* the compiled function in the registry */
     unsigned flags;  /* SCRIPT_SHEBANG_* */
+    /* This script's KEYS and ARGV tables in the registry (LUA_NOREF until its first run),
+     * refilled in place by the next run when they are still exactly a sequence of the
+     * right length (see script_args_table). Per script, because a client sends the same
+     * script much the same ARGV (lease, owner) time after time. */
+    int args_ref[2];
 } script_entry;
 
 struct scripting {
@@ -133,7 +138,7 @@ struct scripting {
     /* The running script's KEYS and ARGV (borrowed for the duration of the pcall). */
     const slice *run_keys, *run_args;
     int run_nkeys, run_nargs;
-    int run_ref;
+    script_entry *run_entry;
     uint64_t rand48;             /* redisLrand48 state (48 bits) */
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
@@ -1338,6 +1343,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->flags = flags;
+    e->args_ref[0] = e->args_ref[1] = LUA_NOREF;
     return e;
 }
 
@@ -1395,25 +1401,79 @@ static void script_hook(lua_State *L, lua_Debug *ar)
     lua_error(L);
 }
 
-/* Runs inside the protected call: builds KEYS and ARGV (allocation may fail under the
- * memory cap, so it must be protected too), then calls the script for one result. */
+/* Whether the table at idx is exactly {[1] = ..., ..., [n] = ...} without a metatable:
+ * what a previous run left there unless the script changed its shape. Only raw reads. */
+static int script_args_reusable(lua_State *L, int idx, int n)
+{
+    if (lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    int count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        int isint;
+        lua_Integer k = lua_tointegerx(L, -1, &isint);
+        if (!isint || k < 1 || k > n || lua_type(L, -1) != LUA_TNUMBER) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        count++;
+    }
+    return count == n;
+}
+
+/* Pushes KEYS or ARGV for this run: the n values of v as strings. Redis gives every run a
+ * fresh table; building one costs a table and n strings, so the entry's table from the
+ * previous run is refilled instead when the script left it a plain sequence of n entries
+ * (the only state a run can leave in it: globals are read-only, so nothing else can still
+ * refer to it). Values equal to the previous run's are kept, which saves interning them
+ * again. Any other shape gets a fresh table, so a run never sees what the last one stored.
+ * May raise (memory): call it protected. */
+static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
+{
+    int fresh = 1;
+    if (*ref != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, *ref);
+        fresh = !script_args_reusable(L, lua_gettop(L), n);
+        if (fresh) lua_pop(L, 1);
+    }
+    if (fresh) {
+        lua_createtable(L, n, 0);
+        lua_pushvalue(L, -1);
+        if (*ref == LUA_NOREF)
+            *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        else
+            lua_rawseti(L, LUA_REGISTRYINDEX, *ref);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!fresh) {
+            size_t len = 0;
+            const char *p = NULL;
+            if (lua_rawgeti(L, -1, i + 1) == LUA_TSTRING) p = lua_tolstring(L, -1, &len);
+            int same = p && len == v[i].len && memcmp(p, v[i].p, len) == 0;
+            lua_pop(L, 1);
+            if (same) continue;
+        }
+        lua_pushlstring(L, v[i].p, v[i].len);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+/* Runs inside the protected call: sets KEYS and ARGV (allocation may fail under the memory
+ * cap, so it must be protected too), then calls the script for one result. */
 static int script_trampoline(lua_State *L)
 {
     scripting *s = script_of(L);
+    script_entry *e = s->run_entry;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);
-    const slice *arr[2] = { s->run_keys, s->run_args };
-    int n[2] = { s->run_nkeys, s->run_nargs };
-    const char *names[2] = { "KEYS", "ARGV" };
-    for (int k = 0; k < 2; k++) {
-        lua_createtable(L, n[k], 0);
-        for (int i = 0; i < n[k]; i++) {
-            lua_pushlstring(L, arr[k][i].p, arr[k][i].len);
-            lua_rawseti(L, -2, i + 1);
-        }
-        lua_setfield(L, -2, names[k]); /* the real globals: no __newindex */
-    }
+    script_args_table(L, &e->args_ref[0], s->run_keys, s->run_nkeys);
+    lua_setfield(L, -2, "KEYS"); /* the real globals: no __newindex */
+    script_args_table(L, &e->args_ref[1], s->run_args, s->run_nargs);
+    lua_setfield(L, -2, "ARGV");
     lua_pop(L, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->run_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     lua_call(L, 0, 1);
     return 1;
 }
@@ -1478,7 +1538,7 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     s->run_nkeys = nkeys;
     s->run_args = args;
     s->run_nargs = nargs;
-    s->run_ref = e->ref;
+    s->run_entry = e;
     s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
     s->killed = 0;
     s->insn_used = 0;

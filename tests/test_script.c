@@ -618,6 +618,39 @@ static void test_script_corpus(void **state)
 /* ---------------------------------------------------------------------------------------
  * Lua → reply */
 
+/* Every run sees fresh KEYS and ARGV, as in Redis, even though script.c refills the
+ * previous run's tables: whatever a run stores in them (extra entries, other types, a
+ * metatable, holes) is gone by the next run of the same script. */
+static void test_script_keys_argv_fresh_every_run(void **state)
+{
+    fixture *f = *state;
+    const char *body =
+        "local r = {type(KEYS[1]), #KEYS, tostring(KEYS[2]), tostring(rawget(KEYS,'foo')),"
+        " tostring(getmetatable(ARGV)), ARGV[1], #ARGV}"
+        " ARGV[1] = 7; KEYS[2] = 'x'; KEYS.foo = 'y'; setmetatable(ARGV, {__index = function() return 1 end})"
+        " if KEYS[1] == 'hole' then KEYS[1] = nil end"
+        " return r";
+    for (int i = 0; i < 3; i++) {
+        EXPECT(f, "*7\r\n$6\r\nstring\r\n:1\r\n$3\r\nnil\r\n$3\r\nnil\r\n$3\r\nnil\r\n$1\r\na\r\n:1\r\n",
+               "eval", body, "1", "k", "a");
+        EXPECT(f, "*7\r\n$6\r\nstring\r\n:1\r\n$3\r\nnil\r\n$3\r\nnil\r\n$3\r\nnil\r\n$1\r\na\r\n:1\r\n",
+               "eval", body, "1", "hole", "a");
+    }
+    /* Values change with the call; counts too. */
+    const char *echo = "local r = {#KEYS, #ARGV, KEYS[1] or false, ARGV[1] or false, ARGV[2] or false}"
+                       " ARGV[1] = 'scribbled' KEYS[1] = 'scribbled' return r";
+    EXPECT(f, "*5\r\n:1\r\n:2\r\n$1\r\nk\r\n$1\r\na\r\n$1\r\nb\r\n", "eval", echo, "1", "k", "a", "b");
+    EXPECT(f, "*5\r\n:1\r\n:2\r\n$1\r\nk\r\n$1\r\na\r\n$1\r\nb\r\n", "eval", echo, "1", "k", "a", "b");
+    EXPECT(f, "*5\r\n:1\r\n:2\r\n$1\r\nj\r\n$1\r\nc\r\n$1\r\nb\r\n", "eval", echo, "1", "j", "c", "b");
+    EXPECT(f, "*5\r\n:0\r\n:1\r\n$-1\r\n$1\r\nk\r\n$-1\r\n", "eval", echo, "0", "k");
+    EXPECT(f, "*5\r\n:2\r\n:0\r\n$1\r\nk\r\n$-1\r\n$-1\r\n", "eval", echo, "2", "k", "a");
+    /* A string key "1" or a float key is not the sequence's. */
+    const char *odd = "local r = {rawget(ARGV,'1') or false, rawget(ARGV,1.5) or false, #ARGV}"
+                      " ARGV['1'] = 's'; ARGV[1.5] = 'f' return r";
+    EXPECT(f, "*3\r\n$-1\r\n$-1\r\n:1\r\n", "eval", odd, "0", "a");
+    EXPECT(f, "*3\r\n$-1\r\n$-1\r\n:1\r\n", "eval", odd, "0", "a");
+}
+
 static void test_script_numbers_truncate_toward_zero(void **state)
 {
     fixture *f = *state;
@@ -1330,6 +1363,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_script_corpus, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_keys_argv_fresh_every_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_truncate_toward_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_out_of_range_give_llong_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_tables_to_arrays, setup, teardown),
