@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cli.h"
 #include "scenario.h"
 #include "scriptlib.h"
+#include "world.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -35,16 +37,63 @@ char **cli_scenario_files(const char *dir, size_t *n)
     return v;
 }
 
+/* One row of the verdict table: each property's observed verdict, bracketed where the
+ * scenario states an expectation, and flagged where the expectation is not met. Returns the
+ * number of unmet expectations, or -1 if the scenario could not run. */
+static int table_row(const char *name, const scenario *sc, size_t width)
+{
+    buf err;
+    buf_init(&err);
+    world_opts o = { .seed = sc->seed };
+    world *w = world_new(sc, &o, &err);
+    if (!w || world_run(w, &err) != 0) {
+        printf("%-*s  could not run: %s\n", (int)width, name, err.p);
+        world_free(w);
+        buf_release(&err);
+        return -1;
+    }
+    check_result cr;
+    check_run(world_history(w), sc, &cr);
+    int unmet = 0;
+    printf("%-*s", (int)width, name);
+    for (int p = 0; p < PROP_COUNT; p++) {
+        verdict v = cr.p[p].v;
+        const char *obs = v == VERDICT_HOLDS ? "✓" : v == VERDICT_VIOLATED ? "✗" : "·";
+        int expected = -1;
+        for (int k = 0; k < sc->nexpects; k++)
+            if (!strcmp(sc->expects[k].property, property_name((property)p))) expected = sc->expects[k].violated;
+        if (expected < 0) printf("   %s   ", obs);
+        else if ((v == VERDICT_VIOLATED) == expected && v != VERDICT_NOT_JUDGED) printf("  [%s]  ", obs);
+        else {
+            printf("  %s≠%s  ", obs, expected ? "✗" : "✓");
+            unmet++;
+        }
+    }
+    printf("  %s\n", unmet ? "EXPECTATION NOT MET" : sc->nexpects ? "as expected" : "");
+    check_free(&cr);
+    world_free(w);
+    buf_release(&err);
+    return unmet;
+}
+
 int cli_list(int argc, char **argv)
 {
+    int run = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs("usage: locklab list\n\n"
+            fputs("usage: locklab list [--run]\n\n"
                   "The built-in scenarios (scenarios/*.lua), one line each: the name to give\n"
                   "'locklab run', the protocol and script version, and what the scenario expects\n"
-                  "(✗ violated, ✓ holds). 'locklab run NAME' runs one, narrated.\n",
+                  "(✗ violated, ✓ holds). 'locklab run NAME' runs one, narrated.\n\n"
+                  "  --run   run every scenario and print the verdict table: one row per scenario,\n"
+                  "          one column per property; [x] marks a verdict the scenario expects,\n"
+                  "          a≠b one it expected otherwise. Exit 1 if any expectation is not met.\n",
                   stdout);
             return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--run")) {
+            run = 1;
+            continue;
         }
         cli_error("list: unknown argument '%s'; try 'locklab list --help'", argv[i]);
         return EXIT_USAGE;
@@ -63,7 +112,13 @@ int cli_list(int argc, char **argv)
     size_t width = 0;
     for (size_t i = 0; i < n; i++)
         if (strlen(names[i]) > width) width = strlen(names[i]);
-    int bad = 0;
+    int bad = 0, unmet = 0;
+    if (run) {
+        static const char *const heads[PROP_COUNT] = { "mutex", "resrc", "relse", "dlock", "fair ", "reent" };
+        printf("%-*s", (int)width, "scenario");
+        for (int p = 0; p < PROP_COUNT; p++) printf("  %-5s", heads[p]);
+        printf("\n");
+    }
     for (size_t i = 0; i < n; i++) {
         buf path, err;
         buf_init(&path);
@@ -73,6 +128,11 @@ int cli_list(int argc, char **argv)
         if (!sc) {
             printf("%-*s  (does not load: %s)\n", (int)width, names[i], err.p);
             bad = 1;
+        } else if (run) {
+            int r = table_row(names[i], sc, width);
+            if (r < 0) bad = 1;
+            else unmet += r;
+            scenario_free(sc);
         } else {
             buf proto, exp;
             buf_init(&proto);
@@ -90,8 +150,12 @@ int cli_list(int argc, char **argv)
         buf_release(&err);
         free(names[i]);
     }
+    if (run)
+        printf("\nproperties: mutex = mutual_exclusion, resrc = resource_safety, relse = release_safety,\n"
+               "dlock = no_deadlock, fair = fairness, reent = reentrancy.  ✓ holds  ✗ violated  · not judged\n"
+               "[x] the scenario expects x;  a≠b: observed a, expected b.\n");
     printf("\n%zu scenarios in %s. 'locklab run NAME' runs one, narrated.\n", n, dir.p);
     free(names);
     buf_release(&dir);
-    return bad ? EXIT_USAGE : EXIT_OK;
+    return bad ? EXIT_USAGE : unmet ? EXIT_VIOLATION : EXIT_OK;
 }

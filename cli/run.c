@@ -28,6 +28,7 @@ static void run_usage(FILE *f)
           "  --save-choices FILE  write this run's decisions, to replay it exactly\n"
           "  --json FILE      write the history as JSONL (one event per line)\n"
           "  --verbose        also show every redis.call inside scripts and every key change\n"
+          "  --brief          only the story: acquisitions, critical sections, writes, expiries, faults\n"
           "  --quiet          no trace, only the verdicts\n"
           "  --help           this text\n"
           "\n"
@@ -110,7 +111,7 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
 int cli_run(int argc, char **argv)
 {
     const char *path_arg = NULL, *choices = NULL, *save_choices = NULL, *json = NULL;
-    int verbose = 0, quiet = 0, have_seed = 0;
+    int verbose = 0, quiet = 0, brief = 0, have_seed = 0;
     unsigned long long seed = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -121,6 +122,8 @@ int cli_run(int argc, char **argv)
             verbose = 1;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = 1;
+        } else if (!strcmp(a, "--brief")) {
+            brief = 1;
         } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices")) {
             if (i + 1 >= argc) {
                 cli_error("run: %s needs a value", a);
@@ -210,7 +213,7 @@ int cli_run(int argc, char **argv)
         buf_init(&t);
         printf("== %s\n   seed %llu, protocol %s, scripts %s\n\n", sc->name, have_seed ? seed : (unsigned long long)sc->seed,
                sc->protocol, sc->scripts ? sc->scripts : "HEAD");
-        trace_render(h, verbose, &t);
+        trace_render(h, verbose ? TRACE_VERBOSE : brief ? TRACE_BRIEF : TRACE_NORMAL, &t);
         fwrite(t.p ? t.p : "", 1, t.len, stdout);
         buf_release(&t);
     }

@@ -32,12 +32,20 @@ static void put_local(buf *out, const hist_event *e)
     buf_printf(out, " [local %s%lld.%03llds]", neg ? "-" : "", (long long)(v / 1000), (long long)(v % 1000));
 }
 
-static int wanted(const hist_event *e, int verbose)
+static int wanted(const hist_event *e, trace_level level)
 {
     switch (e->kind) {
     case H_CALL:
     case H_KEY_SET:
-    case H_KEY_DELETED: return verbose;
+    case H_KEY_DELETED: return level >= TRACE_VERBOSE;
+    case H_REQUEST:
+    case H_EXEC:
+    case H_REPLY:
+    case H_DROP:
+    case H_PUBLISH:
+    case H_ACQUIRE:
+    case H_RELEASE:
+    case H_LOG: return level >= TRACE_NORMAL;
     default: return 1;
     }
 }
@@ -91,10 +99,10 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     buf_putc(out, '\n');
 }
 
-void trace_render(const history *h, int verbose, buf *out)
+void trace_render(const history *h, trace_level level, buf *out)
 {
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        if (wanted(e, verbose)) trace_line(h, e, out);
+        if (wanted(e, level)) trace_line(h, e, out);
     }
 }

@@ -5,8 +5,14 @@
 #include "history.h"
 #include "util.h"
 
-/* Appends the whole trace; verbose adds every redis.call inside scripts and key changes. */
-void trace_render(const history *h, int verbose, buf *out);
+typedef enum trace_level {
+    TRACE_BRIEF,   /* the story: milestones, critical sections, writes, expiries, faults */
+    TRACE_NORMAL,  /* and every request, execution and reply */
+    TRACE_VERBOSE  /* and every redis.call inside scripts, and every key change */
+} trace_level;
+
+/* Appends the whole trace at the given level of detail. */
+void trace_render(const history *h, trace_level level, buf *out);
 /* Appends one event's line. */
 void trace_line(const history *h, const hist_event *e, buf *out);
 

@@ -48,7 +48,7 @@ static outcome run_with(const scenario *sc, chooser *ch)
     o.rc = world_run(w, &err);
     history_write_jsonl(world_history(w), &b);
     o.jsonl = buf_steal(&b);
-    trace_render(world_history(w), 1, &b);
+    trace_render(world_history(w), TRACE_VERBOSE, &b);
     o.trace = buf_steal(&b);
     check_run(world_history(w), sc, &o.cr);
     o.err = buf_steal(&err);

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# The body of `make demo`. For now: a narrated walk through a Redisson reentrant lock in the
-# fake Redis (taken, re-entered, contended, released). The scenario library replaces this
-# as the main job once the simulation engine lands.
-set -euo pipefail
+# The body of `make demo`: run the whole scenario library and show the verdict table, then
+# tell one violation as a story, and point at what to try next.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-demo=tests/transcripts/demo-reentrant-lock.txt
-if [ ! -f "$demo" ]; then
-    echo "locklab: $demo is missing" >&2
-    exit 3
-fi
-echo "== locklab demo: the Redisson reentrant lock, step by step, in the fake Redis 7.0"
-echo "   (replaying $demo; every reply is checked against the transcript)"
+echo "== locklab: the scenario library, every scenario run and judged"
+echo "   (each scenario states what the literature says should happen; [x] marks that verdict)"
 echo
-./locklab redis --play "$demo"
+./locklab list --run
+rc=$?
 echo
-echo "Try it yourself: ./locklab redis    (type .help)"
-echo "The scripts it ran:  ./locklab scripts"
+echo "== One of them as a story: Kleppmann's GC pause (locklab run gc-pause-single --brief)"
+echo
+./locklab run gc-pause-single --brief
+echo
+cat <<'EOF2'
+== Next
+  ./locklab run gc-pause-single            the same run with every request and reply
+  ./locklab run gc-pause-single --verbose  ... and every redis.call inside every script
+  ./locklab list                           the library, one line each
+  ./locklab redis --play tests/transcripts/demo-reentrant-lock.txt
+                                           the Redisson lock script by script, in the fake Redis
+  ./locklab redis                          a fake Redis at the keyboard (type .help)
+EOF2
+exit $rc
