@@ -1,0 +1,259 @@
+-- redisson-fair.lua — Redisson's RedissonFairLock, the client side, step by step after the Java
+-- source (RedissonLock.tryLock(waitTime, leaseTime, unit) and the RedissonFairLock overrides;
+-- reference/redisson-scripts.md §1.5 and §2; seeds 001 and 002 walk through the script).
+--
+--   acquire(wait, lease) = tryLock(waitTime = wait, leaseTime = lease):
+--     ttl = tryAcquire()                -- the fair acquire script, EVAL_LONG branch
+--     nil -> acquired                   -- (no lease: start the watchdog)
+--     time left <= 0 -> acquireFailed, return false
+--     subscribe to MY channel redisson_lock__channel:{lock}:<lockName>  (per thread: the
+--       unlock script publishes only to the queue head's channel)
+--     loop: ttl = tryAcquire(); nil -> acquired
+--           wait on my channel for ttl if 0 <= ttl < time left, else for the whole time left
+--           time left <= 0 -> acquireFailed, return false
+--     finally unsubscribe
+--   release() = unlock(): the fair unlock script; nil -> IllegalMonitorStateException
+--
+-- The script returns how long to wait. Nobody publishes when a lease simply runs out, so a
+-- waiter that is told a long wait sleeps that long even if the lock is free much sooner: the
+-- ttl the script hands back is the whole story of #4705 (fairlock-lease-timeout scenarios).
+--
+-- The scores in redisson_lock_timeout:{lock} are deadlines on the CLIENTS' clocks
+-- (currentTime = System.currentTimeMillis() in Java, ctx:now() here); the scripts compare them
+-- with the caller's now. Client clock skew therefore moves queue deadlines.
+--
+-- Which Java behaviour goes with which script text (ctx:script tells the text):
+--   acquire@3.4.4   ARGV = [lease, lockName, now + threadWaitTime, now]; threadWaitTime 5000
+--   acquire@3.11.1  ARGV = [lease, lockName, threadWaitTime, now]; threadWaitTime 5000
+--                   (tryLock's waitTime is NOT the wait slot before 3.13.3, #2883)
+--   acquire@3.31.0, acquire@HEAD
+--                   ARGV = [lease, lockName, wait, now]; wait = waitTime if > 0 (3.13.3, 3.17.1)
+--                   else threadWaitTime = 300000 (60000*5 from 3.13.3; fairLockWaitTimeout 3.46.0)
+--   acquire-failed@3.4.4 [lockName]; @3.5.5 [lockName, threadWaitTime]; @HEAD [lockName, wait]
+--   unlock@3.11.1   KEYS = [lock, queue, timeouts, channel], ARGV = [0, lease, lockName, now]
+--   unlock@HEAD     + KEYS[5] latch redisson_unlock_latch:{lock}:<requestId>,
+--                   ARGV[5] = "PUBLISH", ARGV[6] = latch TTL; the latch is DELeted afterwards
+--   renew@3.43.0 returns 1/0 and a failed call stops the watchdog; renew@HEAD (batched
+--                LockTask) returns {1}/{0} and the shared task keeps running after an error
+-- The acquire@3.11.1 text also serves releases 3.13.3 to 3.30.x, whose Java side already
+-- passes tryLock's waitTime; a scenario for those releases says so with
+-- options.redisson_version (e.g. "3.20.0").
+--
+-- Options (scenario `options = { ... }`):
+--   thread_wait_time        threadWaitTime ms (default per version, above)
+--   lock_watchdog_timeout   Config.lockWatchdogTimeout ms (30000); renewals every 1/3 of it
+--   redisson_version        the Java release, when the script text alone does not tell it
+--   skip_unlock             SCENARIO DEVICE, not Redisson behaviour: release() does nothing
+--                           and returns true, for "the holder never unlocks" (#4705's test)
+local M = {}
+
+-- RedissonObject.prefixName: prefix:{name}, or prefix:name when the name already has a tag.
+local function prefix_name(prefix, name)
+  if name:find("{", 1, true) then return prefix .. ":" .. name end
+  return prefix .. ":{" .. name .. "}"
+end
+
+-- "3.11.1" < "3.31.0" < "HEAD": numeric part by part; a label counts as newest.
+local function version_before(v, than)
+  if not v:match("^%d") then return false end
+  local a, b = {}, {}
+  for n in v:gmatch("%d+") do a[#a + 1] = tonumber(n) end
+  for n in than:gmatch("%d+") do b[#b + 1] = tonumber(n) end
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i] or 0, b[i] or 0
+    if x ~= y then return x < y end
+  end
+  return false
+end
+
+local function version_of(id) return id:match("@(.+)$") end
+
+function M.new(ctx, cfg)
+  local node = ctx:nodes()[1]
+  local opt = cfg.options or {}
+  local name = cfg.lock
+  local queue_name = prefix_name("redisson_lock_queue", name)       -- threadsQueueName
+  local timeout_set_name = prefix_name("redisson_lock_timeout", name) -- timeoutSetName
+  local channel_name = prefix_name("redisson_lock__channel", name)   -- getChannelName()
+  local lock_name = ctx:id()                                         -- getLockName(threadId)
+  local uuid, thread_id = lock_name:match("^(.*):([^:]*)$")
+
+  -- the scripts this scenario selects, and the Java release they stand for
+  local acquire_id = ctx:script("redisson-fair/acquire")
+  local failed_id = ctx:script("redisson-fair/acquire-failed")
+  local unlock_id = ctx:script("redisson-fair/unlock")
+  local renew_id = ctx:script("redisson/renew")
+  local java = opt.redisson_version or version_of(acquire_id)
+  local wait_arg_is_waittime = not version_before(java, "3.13.3")          -- #2883
+  local thread_wait_time = opt.thread_wait_time
+      or (version_before(java, "3.13.3") and 5000 or 300000)
+  local watchdog_timeout = opt.lock_watchdog_timeout or 30000
+  local internal_lock_lease_time = watchdog_timeout                  -- RedissonLock field
+  local renewal = 0          -- bumped to stop the current watchdog (cancelExpirationRenewal)
+  local lock = {}
+
+  -- tryLockInnerAsync's `wait`: threadWaitTime, or (3.13.3+) tryLock's waitTime when > 0.
+  local function wait_slot(wait_time)
+    if wait_arg_is_waittime and wait_time and wait_time > 0 then return wait_time end
+    return thread_wait_time
+  end
+
+  -- tryAcquire -> tryLockInnerAsync(..., EVAL_LONG): nil = acquired, else ttl (or nil, err)
+  local function try_acquire(wait_time, lease)
+    local current_time = ctx:now()
+    local wait = wait_slot(wait_time)
+    local argv
+    if version_of(acquire_id) == "3.4.4" then
+      argv = { lease, lock_name, current_time + wait, current_time }
+    else
+      argv = { lease, lock_name, wait, current_time }
+    end
+    local ttl, err = ctx:eval(node, "redisson-fair/acquire",
+      { name, queue_name, timeout_set_name }, argv)
+    if err then return false, err end
+    return ttl
+  end
+
+  -- acquireFailedAsync: leave the queue (and, by version, shift those behind me)
+  local function acquire_failed(wait_time)
+    local argv = { lock_name }
+    local v = version_of(failed_id)
+    if v == "3.5.5" then argv[2] = thread_wait_time
+    elseif v ~= "3.4.4" then argv[2] = wait_slot(wait_time) end
+    ctx:log("wait budget spent: acquireFailed leaves the queue (%s)", failed_id)
+    ctx:eval(node, "redisson-fair/acquire-failed", { queue_name, timeout_set_name }, argv)
+  end
+
+  -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock
+  local function schedule_expiration_renewal()
+    renewal = renewal + 1
+    local mine = renewal
+    local batched = version_of(renew_id) ~= "3.43.0"
+    ctx:spawn(function()
+      while true do
+        ctx:sleep(watchdog_timeout / 3)
+        if renewal ~= mine then return end
+        local res, err = ctx:eval(node, "redisson/renew", { name },
+          { internal_lock_lease_time, lock_name })
+        if renewal ~= mine then return end
+        if err then
+          ctx:log("watchdog: renewal failed (%s)%s", err,
+            batched and "; the shared task tries again" or "; renewal stops")
+          if not batched then return end
+        else
+          if batched then res = res[1] end
+          if res ~= 1 then
+            ctx:log("watchdog: the lock is no longer mine; renewal stops")
+            return
+          end
+          ctx:log("watchdog: lease renewed to %d ms", internal_lock_lease_time)
+        end
+      end
+    end)
+  end
+
+  -- tryAcquireAsync's epilogue: remember the lease, or start the watchdog
+  local function acquired(lease_ms)
+    if lease_ms then internal_lock_lease_time = lease_ms
+    else schedule_expiration_renewal() end
+    return true
+  end
+
+  function lock.acquire(wait_ms, lease_ms)
+    local lease = lease_ms or internal_lock_lease_time
+    local time = wait_ms
+    local current = ctx:now()
+    local ttl, err = try_acquire(wait_ms, lease)
+    if ttl == nil then return acquired(lease_ms) end
+    if err then ctx:log("acquire failed: %s", err) end
+    time = time - (ctx:now() - current)
+    if time <= 0 then
+      acquire_failed(wait_ms)
+      return false, err or "wait budget spent"
+    end
+    if ttl then ctx:log("queued; the script says wait %d ms", ttl) end
+
+    current = ctx:now()
+    local sub, serr = ctx:subscribe(node, channel_name .. ":" .. lock_name)
+    if not sub then
+      ctx:log("subscribe failed (%s)", tostring(serr))
+      acquire_failed(wait_ms)
+      return false, serr or "subscribe failed"
+    end
+    local function give_up(why)
+      acquire_failed(wait_ms)
+      ctx:unsubscribe(sub)
+      return false, why
+    end
+    time = time - (ctx:now() - current)
+    if time <= 0 then return give_up("wait budget spent") end
+
+    while true do
+      local current_time = ctx:now()
+      ttl, err = try_acquire(wait_ms, lease)
+      if ttl == nil then
+        ctx:unsubscribe(sub)
+        return acquired(lease_ms)
+      end
+      time = time - (ctx:now() - current_time)
+      if time <= 0 then return give_up(err or "wait budget spent") end
+
+      current_time = ctx:now()
+      local how_long
+      if ttl and ttl >= 0 and ttl < time then how_long = ttl else how_long = time end
+      if err then
+        ctx:log("acquire failed (%s); waiting %d ms", err, how_long)
+      elseif how_long == ttl then
+        ctx:log("still queued; the script says wait %d ms", ttl)
+      else
+        ctx:log("still queued; the script says %d ms, more than the %d ms left: waiting %d ms",
+          ttl, time, how_long)
+      end
+      local msg = ctx:wait(sub, how_long)
+      if msg then ctx:log("woken by an unlock message; re-polling")
+      else ctx:log("no message; re-polling") end
+      time = time - (ctx:now() - current_time)
+      if time <= 0 then return give_up("wait budget spent") end
+    end
+  end
+
+  -- unlockInnerAsync (fair): nil -> IllegalMonitorStateException, 0 -> still held, 1 -> gone
+  function lock.release()
+    if opt.skip_unlock then
+      ctx:log("skip_unlock: the holder never unlocks (scenario device); the lease runs out")
+      return true
+    end
+    local keys = { name, queue_name, timeout_set_name, channel_name }
+    local argv = { 0, internal_lock_lease_time, lock_name, ctx:now() }
+    local latch
+    if version_of(unlock_id) ~= "3.11.1" then
+      -- RedissonBaseLock.unlockInnerAsync: requestId = generateId(); latch TTL =
+      -- (timeout + retryDelay(retryAttempts)) * retryAttempts, the EqualJitterDelay taken at
+      -- its 2000 ms cap, retryAttempts = 4
+      local request_id = string.format("%08x%08x", ctx:random(0, 0x7fffffff),
+        ctx:random(0, 0x7fffffff))
+      latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
+      keys[5] = latch
+      argv[5] = "PUBLISH"
+      argv[6] = math.max((cfg.timeout + 2000) * 4, 1)
+    end
+    local res, err = ctx:eval(node, "redisson-fair/unlock", keys, argv)
+    -- cancelExpirationRenewal(threadId, res): the watchdog stops, the lease resets
+    renewal = renewal + 1
+    -- then DEL the latch (Java fires it without waiting; a model coroutine spawned here
+    -- would die with the workload before sending it, so it is sent in line)
+    if latch then ctx:call(node, "DEL", latch) end
+    if err then return false, err end
+    if res == nil then
+      return false, "IllegalMonitorStateException: attempt to unlock lock, not locked by "
+        .. "current thread by node id: " .. uuid .. " thread-id: " .. thread_id
+    end
+    if res ~= 0 then internal_lock_lease_time = watchdog_timeout end   -- null or true (#5623)
+    if res == 0 then ctx:log("unlocked one hold; still held (re-entered)") end
+    return true
+  end
+
+  return lock
+end
+
+return M
