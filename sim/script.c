@@ -24,7 +24,15 @@
  *
  * Limits. An instruction budget (server_config.lua_instruction_limit, default 500 million)
  * is enforced by a count hook checked every min(limit, 10000) instructions, so the budget
- * is exact to within 10,000 instructions. When it trips, the hook re-arms at count 1 on
+ * is exact to within 10,000 instructions. In Lua 5.4 any count hook makes every VM
+ * instruction trap into the debug machinery, so a script that cannot loop runs without it
+ * until it could: a body of at most SCRIPT_UNHOOKED_MAX_BODY bytes whose text contains none
+ * of "while", "for", "repeat", "goto", "function" (substrings anywhere, so comments and
+ * strings count too: false alarms only cost speed) has no backward jump and no closure, so
+ * each of its instructions runs at most once — a few per byte of text, far below 10,000,
+ * so only when the limit is at least 10,000. The only ways such a script reaches other Lua
+ * code are load/loadstring and threads; those wrappers and coroutine.create/wrap arm the
+ * hook first (script_budget_arm), and the count starts there. When it trips, the hook re-arms at count 1 on
  * every thread it fires in, so each following instruction raises again and a script's own
  * pcall (or coroutine.resume) cannot swallow it — as Redis does after SCRIPT KILL. EVAL
  * replies
@@ -106,10 +114,12 @@
  * observed, a self-referencing table replies with 7995 nested arrays, then the error. */
 #define SCRIPT_MAX_REPLY_DEPTH 7995
 #define SCRIPT_SHEBANG_NO_WRITES 1u
+#define SCRIPT_MAY_LOOP 2u            /* the body needs the count hook from the start */
+#define SCRIPT_UNHOOKED_MAX_BODY 1024
 
 typedef struct script_entry {
     int ref;         /* the compiled function in the registry */
-    unsigned flags;  /* SCRIPT_SHEBANG_* */
+    unsigned flags;  /* SCRIPT_SHEBANG_*, SCRIPT_MAY_LOOP */
     /* This script's KEYS and ARGV tables in the registry (LUA_NOREF until its first run),
      * refilled in place by the next run when they are still exactly a sequence of the
      * right length (see script_args_table). Per script, because a client sends the same
@@ -128,6 +138,7 @@ struct scripting {
     uint64_t insn_limit, insn_used;
     int insn_chunk;
     int killed;                  /* the budget tripped in the current script */
+    int hooked;                  /* the count hook is armed for the current script */
     int running;                 /* a script is executing */
     int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */
     char sha[41];                /* the running script */
@@ -753,10 +764,35 @@ static int script_setmetatable(lua_State *L)
     return 1;
 }
 
+static void script_hook(lua_State *L, lua_Debug *ar);
+
+/* Arms the instruction budget for the rest of the running script (see the file comment).
+ * Called before anything that can bring other Lua code or a new thread into an unhooked
+ * script; new threads copy the hook of the thread that creates them. */
+static void script_budget_arm(lua_State *L)
+{
+    scripting *s = script_of(L);
+    if (!s->running || s->hooked) return;
+    s->hooked = 1;
+    lua_sethook(s->L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
+    if (L != s->L) lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
+}
+
+/* coroutine.create / coroutine.wrap: arm, then the original (upvalue 1). */
+static int script_coroutine_new(lua_State *L)
+{
+    script_budget_arm(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* load(func [, chunkname]) as in 5.1 and loadstring(s [, chunkname]); both through 5.4's
  * load (upvalue 1) with mode "t", so bytecode is refused and the env is the sandbox. */
 static int script_load(lua_State *L)
 {
+    script_budget_arm(L);
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_settop(L, 2);
     if (lua_isnil(L, 2)) {
@@ -774,6 +810,7 @@ static int script_load(lua_State *L)
 
 static int script_loadstring(lua_State *L)
 {
+    script_budget_arm(L);
     luaL_checkstring(L, 1);
     lua_settop(L, 2);
     if (lua_isnil(L, 2)) {
@@ -1110,6 +1147,15 @@ static void script_open_libs(lua_State *L)
     lua_setfield(L, -2, "mod");
     lua_pop(L, 1);
 
+    lua_getfield(L, G, "coroutine");
+    static const char *const makers[] = { "create", "wrap", NULL };
+    for (const char *const *m = makers; *m; m++) {
+        lua_getfield(L, -1, *m);
+        lua_pushcclosure(L, script_coroutine_new, 1);
+        lua_setfield(L, -2, *m);
+    }
+    lua_pop(L, 1);
+
     lua_getfield(L, G, "string");
     lua_getfield(L, -1, "gmatch");
     lua_setfield(L, -2, "gfind");
@@ -1315,6 +1361,23 @@ static long script_shebang(slice body, unsigned *flags, reply *err)
     return (long)(nl - body.p);
 }
 
+/* Whether the script needs the count hook from its first instruction (see the file
+ * comment): 0 only for a short body without loop or function keywords. */
+static int script_may_loop(const scripting *s, slice body)
+{
+    static const char *const words[] = { "while", "for", "repeat", "goto", "function", NULL };
+    if (body.len > SCRIPT_UNHOOKED_MAX_BODY || s->insn_limit < SCRIPT_HOOK_CHUNK) return 1;
+    for (const char *const *w = words; *w; w++) {
+        size_t n = strlen(*w);
+        for (const char *p = body.p, *end = body.p + body.len; (size_t)(end - p) >= n; p++) {
+            p = memchr(p, (*w)[0], (size_t)(end - p) - n + 1);
+            if (!p) break;
+            if (memcmp(p, *w, n) == 0) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Compiles body and caches it under sha. Returns the entry, or NULL after filling err. */
 static script_entry *script_compile(scripting *s, slice body, const char *sha, reply *err)
 {
@@ -1342,7 +1405,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     int existed;
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    e->flags = flags;
+    e->flags = flags | (script_may_loop(s, body) ? SCRIPT_MAY_LOOP : 0);
     e->args_ref[0] = e->args_ref[1] = LUA_NOREF;
     return e;
 }
@@ -1544,7 +1607,8 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     s->insn_used = 0;
     s->err_has_line = 0;
     s->running = 1;
-    lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
+    s->hooked = (e->flags & SCRIPT_MAY_LOOP) != 0;
+    if (s->hooked) lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
     lua_pushcfunction(L, script_msgh);
     lua_pushcfunction(L, script_trampoline);
     s->mem_capped = 1;
@@ -1552,9 +1616,12 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     s->mem_capped = 0;
     s->running = 0;
     s->read_only = 0;
-    lua_sethook(L, NULL, 0, 0);
+    if (s->hooked) lua_sethook(L, NULL, 0, 0);
+    s->hooked = 0;
     reply_release(out);
-    if (rc == LUA_OK) {
+    /* A script that caught the budget error and returned right away (`return pcall(f)`, a
+     * tail call: no instruction of its own left to trap) still counts as killed. */
+    if (rc == LUA_OK && !s->killed) {
         script_reply_from_lua(L, 0, out);
     } else {
         script_error_reply(s, rc, out);

@@ -1222,6 +1222,24 @@ static void test_script_instruction_budget_stops_runaway_scripts(void **state)
         assert_string_equal(got, prefix);
         eval0(f, "return 'still usable'", "$12\r\nstill usable\r\n");
     }
+    /* Loop-free texts run without the count hook until they load code or make a thread:
+     * the loop below is built at run time, so only the arming in load/loadstring and
+     * coroutine.create/wrap can stop it. */
+    static const char *const hidden[] = {
+        "return loadstring(string.reverse('dne od eurt elihw'))()",
+        "return load(string.gmatch(string.reverse('dne od eurt elihw'), '.+'))()",
+        "return pcall(loadstring(string.reverse('dne od eurt elihw')))",
+        "return pcall(loadstring(string.reverse('dne od eurt elihw'))) -- for: hooked throughout",
+        "local co = coroutine.wrap(pcall) local f = loadstring(string.reverse('dne od eurt elihw')) return co(f)",
+        "local co = coroutine.create(pcall) local f = loadstring(string.reverse('dne od eurt elihw')) "
+        "return coroutine.resume(co, f)",
+    };
+    for (size_t i = 0; i < LL_ARRAY_LEN(hidden); i++) {
+        const char *got = RUN(f, "eval", hidden[i], "0");
+        if (!strstr(got, msg)) print_error("script: %s\ngot: %s\n", hidden[i], got);
+        assert_non_null(strstr(got, msg));
+        eval0(f, "return 'still usable'", "$12\r\nstill usable\r\n");
+    }
     /* A script well within the budget is untouched, twice in a row (the count restarts). */
     eval0(f, "local n = 0 for i = 1, 10000 do n = n + i end return n", ":50005000\r\n");
     eval0(f, "local n = 0 for i = 1, 10000 do n = n + i end return n", ":50005000\r\n");
