@@ -79,14 +79,34 @@ static client *ctx_client(lua_State *L)
 static coro *current_coro(lua_State *L, client *c)
 {
     for (int i = 0; i < c->ncoros; i++)
-        if (c->coros[i].L == L) return &c->coros[i];
+        if (c->coros[i]->L == L) return c->coros[i];
     luaL_error(L, "ctx used from outside its client's coroutines");
     return NULL;
 }
 
 static int coro_index(client *c, coro *co)
 {
-    return (int)(co - c->coros);
+    (void)c;
+    return co->idx;
+}
+
+/* A new coroutine of client c, its thread created from (and anchored in the registry of)
+ * L's state; not started. */
+static coro *coro_new(client *c, lua_State *L, int is_main)
+{
+    if (c->ncoros == c->capcoros) {
+        c->capcoros = c->capcoros ? c->capcoros * 2 : 4;
+        c->coros = xrealloc(c->coros, (size_t)c->capcoros * sizeof *c->coros);
+    }
+    coro *co = xcalloc(1, sizeof *co);
+    co->idx = c->ncoros;
+    co->L = lua_newthread(L);
+    co->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    co->state = CO_READY;
+    co->token = -1;
+    co->is_main = is_main;
+    c->coros[c->ncoros++] = co;
+    return co;
 }
 
 static int64_t local_now(world *w, client *c)
@@ -421,23 +441,12 @@ static int ctx_spawn(lua_State *L)
     client *c = ctx_client(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     int nargs = lua_gettop(L) - 2;
-    if (c->ncoros == c->capcoros) {
-        c->capcoros = c->capcoros ? c->capcoros * 2 : 4;
-        c->coros = xrealloc(c->coros, (size_t)c->capcoros * sizeof *c->coros);
-    }
-    coro *co = &c->coros[c->ncoros];
-    lua_State *T = lua_newthread(L);
-    co->ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    co->L = T;
-    co->state = CO_READY;
-    co->wait_gen = 0;
-    co->token = -1;
-    co->is_main = 0;
+    coro *co = coro_new(c, L, 0);
+    lua_State *T = co->L;
     lua_pushvalue(L, 2);
     for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
     lua_xmove(L, T, nargs + 1);
-    sched_push(w->q, w->now, EV_SPAWN, c->idx, (uint64_t)c->ncoros, NULL);
-    c->ncoros++;
+    sched_push(w->q, w->now, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
     return 0;
 }
 
@@ -664,7 +673,7 @@ static int push_reply(lua_State *L, const reply *r)
 
 static void on_reply(world *w, client *c, msg *m)
 {
-    coro *co = m->coro < c->ncoros ? &c->coros[m->coro] : NULL;
+    coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
     hist_event *e = history_add(w->hist, w->now, H_REPLY, c->idx, local_now(w, c));
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
@@ -700,7 +709,7 @@ static void on_pubsub(world *w, client *c, msg *m)
         if (c->subs[i].channel && c->subs[i].node == m->from && !strcmp(c->subs[i].channel, m->label)) s = i;
     if (s < 0) return;
     for (int i = 0; i < c->ncoros; i++) {
-        coro *co = &c->coros[i];
+        coro *co = c->coros[i];
         if (co->state == CO_WAIT_MSG && co->sub == s) {
             lua_pushlstring(co->L, m->r.str, m->r.len);
             coro_resume(w, c, co, 1);
@@ -719,7 +728,7 @@ static void on_timer(world *w, client *c, uint64_t gen)
 {
     int ci = (int)(gen >> 32);
     if (ci >= c->ncoros) return;
-    coro *co = &c->coros[ci];
+    coro *co = c->coros[ci];
     if ((co->wait_gen & 0xffffffff) != (gen & 0xffffffff)) return;
     switch (co->state) {
     case CO_SLEEP: coro_resume(w, c, co, 0); break;
@@ -777,18 +786,8 @@ static void start_client(world *w, client *c)
     lua_State *L = rt->L;
     c->started = 1;
     history_add(w->hist, w->now, H_START, c->idx, local_now(w, c));
-    if (c->ncoros == c->capcoros) {
-        c->capcoros = c->capcoros ? c->capcoros * 2 : 4;
-        c->coros = xrealloc(c->coros, (size_t)c->capcoros * sizeof *c->coros);
-    }
-    coro *co = &c->coros[c->ncoros++];
-    lua_State *T = lua_newthread(L);
-    co->ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    co->L = T;
-    co->state = CO_READY;
-    co->wait_gen = 0;
-    co->token = -1;
-    co->is_main = 1;
+    coro *co = coro_new(c, L, 1);
+    lua_State *T = co->L;
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->boot_ref);
     lua_rawgeti(T, LUA_REGISTRYINDEX, c->ctx_ref);
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->module_ref);
@@ -819,8 +818,8 @@ void client_event(world *w, client *c, event *e)
     case EV_TIMER: on_timer(w, c, e->gen); break;
     case EV_SPAWN: {
         int ci = (int)e->gen;
-        if (ci < c->ncoros && c->coros[ci].state == CO_READY) {
-            coro *co = &c->coros[ci];
+        if (ci < c->ncoros && c->coros[ci]->state == CO_READY) {
+            coro *co = c->coros[ci];
             coro_resume(w, c, co, lua_gettop(co->L) - 1);
         }
         break;
@@ -1063,6 +1062,7 @@ void clients_release(world *w)
         for (int h = 0; h < c->nheld; h++)
             if (c->held[h].kind == EV_DELIVER) msg_free(c->held[h].data);
         free(c->held);
+        for (int k = 0; k < c->ncoros; k++) free(c->coros[k]);
         free(c->coros);
         free(c->route);
     }

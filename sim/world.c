@@ -332,6 +332,7 @@ static void dispatch(world *w, event *e)
     case EV_CLIENT_START:
     case EV_TIMER:
     case EV_PAUSE_END:
+    case EV_SPAWN:
         client_event(w, &w->clients[e->actor - w->nnodes], e);
         break;
     case EV_EXPIRE: node_on_expire(w, &w->nodes[e->actor], e->gen); break;

@@ -105,6 +105,7 @@ typedef enum coro_state {
 } coro_state;
 
 typedef struct coro {
+    int idx;               /* its index in the client's coros (timers and replies name it) */
     void *L;               /* lua_State* of the coroutine */
     int ref;               /* registry reference that anchors it */
     coro_state state;
@@ -132,7 +133,8 @@ typedef struct client {
     int64_t paused_until;  /* true µs; events before it are held */
     event *held;
     int nheld, capheld;
-    coro *coros;
+    coro **coros;          /* each allocated on its own: a coroutine spawned while another runs
+                              must not move the running one */
     int ncoros, capcoros;
     int *route;            /* per node index: where this client sends requests for it */
     subscription *subs;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "scenario.h"
@@ -387,8 +388,122 @@ static void test_world_model_error_ends_cleanly(void **state)
     outcome_free(&o);
 }
 
+/* ---- client models written for the tests (in a data directory of their own) ---- */
+
+static const char *probe_model =
+    "local M = {}\n"
+    "function M.new(ctx, cfg)\n"
+    "  local node = ctx:nodes()[1]\n"
+    "  local lock = {}\n"
+    "  function lock.acquire()\n"
+    "    local mode = cfg.options.mode\n"
+    "    if mode == 'pubsub' and ctx:name() == 'A' then\n"
+    "      local sub = ctx:subscribe(node, 'ch')\n"
+    "      ctx:log('A got %s', tostring(ctx:wait(sub, 5000)))\n"
+    "      ctx:log('then %s', tostring(ctx:wait(sub, 100)))\n"
+    "      ctx:unsubscribe(sub)\n"
+    "    elseif mode == 'pubsub' then\n"
+    "      ctx:sleep(1000)\n"
+    "      ctx:log('B published to %d', ctx:call(node, 'PUBLISH', 'ch', 'hello'))\n"
+    "    elseif mode == 'spawn' then\n"
+    "      ctx:spawn(function(who) for i = 1, 100 do ctx:sleep(300); ctx:log('%s tick %d', who, i) end end, 'helper')\n"
+    "      ctx:sleep(1000)\n"
+    "      ctx:log('main done')\n"
+    "    elseif mode == 'loop' then\n"
+    "      while true do end\n"
+    "    elseif mode == 'yield' then\n"
+    "      coroutine.yield()\n"
+    "    elseif mode == 'random' then\n"
+    "      return math.random(10)\n"
+    "    end\n"
+    "    return false, 'probe'\n"
+    "  end\n"
+    "  function lock.release() return true end\n"
+    "  return lock\n"
+    "end\n"
+    "return M\n";
+
+static char test_home[64];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A data directory with the real scripts and models plus the probe model. */
+static void make_test_home(void)
+{
+    char cwd[1024], cmd[4096];
+    if (!getcwd(cwd, sizeof cwd)) abort();
+    snprintf(test_home, sizeof test_home, "/tmp/locklab-world-XXXXXX");
+    if (!mkdtemp(test_home)) abort();
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/lua/clients && ln -s %s/lua/redis %s/lua/redis && "
+             "ln -s %s/lua/clients/workload.lua %s/lua/clients/ && ln -s %s/lua/clients/distlock.lua %s/lua/clients/",
+             test_home, cwd, test_home, cwd, test_home, cwd, test_home);
+    if (system(cmd) != 0) abort();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lua/clients/probe.lua", test_home);
+    write_text(path, probe_model);
+    setenv("LOCKLAB_HOME", test_home, 1);
+}
+
+#define PROBE(mode, extra)                                                                       \
+    "return { name = 'probe', about = 'a test', protocol = 'probe', nodes = 1,\n"                 \
+    "  options = { mode = '" mode "' }, network = { delay = '1ms' },\n" extra "}\n"
+
+static void test_world_pubsub_delivers_and_times_out(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("pubsub", "  clients = { { name = 'A' }, { name = 'B' } }, duration = '10s',\n"));
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.trace, "B published to 1"));
+    assert_non_null(strstr(o.trace, "message on ch: hello"));
+    assert_non_null(strstr(o.trace, "A got hello"));
+    assert_non_null(strstr(o.trace, "then nil"));
+    outcome_free(&o);
+}
+
+static void test_world_spawned_coroutines_run_until_the_workload_ends(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("spawn", "  clients = { { name = 'A' } }, duration = '60s',\n"));
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.trace, "helper tick 3"));
+    assert_non_null(strstr(o.trace, "main done"));
+    assert_null(strstr(o.trace, "helper tick 4")); /* the client finished at 1 s */
+    outcome_free(&o);
+}
+
+static void test_world_runaway_model_is_stopped(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("loop", "  clients = { { name = 'A' } }, duration = '1s',\n"));
+    assert_int_equal(o.rc, -1);
+    assert_non_null(strstr(o.err, "without waiting"));
+    outcome_free(&o);
+}
+
+static void test_world_model_may_not_yield_or_use_math_random(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("yield", "  clients = { { name = 'A' } }, duration = '1s',\n"));
+    assert_int_equal(o.rc, -1);
+    /* Coroutines are the simulator's business: the library is not there at all. */
+    assert_non_null(strstr(o.err, "global 'coroutine'"));
+    outcome_free(&o);
+    o = run_text(PROBE("random", "  clients = { { name = 'A' } }, duration = '1s',\n"));
+    assert_int_equal(o.rc, -1);
+    assert_non_null(strstr(o.err, "ctx:random"));
+    outcome_free(&o);
+}
+
 int main(void)
 {
+    make_test_home();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_same_seed_same_bytes),
         cmocka_unit_test(test_world_other_seed_other_run),
@@ -410,6 +525,14 @@ int main(void)
         cmocka_unit_test(test_world_partition_failover_and_rejoin),
         cmocka_unit_test(test_world_exponential_delays),
         cmocka_unit_test(test_world_model_error_ends_cleanly),
+        cmocka_unit_test(test_world_pubsub_delivers_and_times_out),
+        cmocka_unit_test(test_world_spawned_coroutines_run_until_the_workload_ends),
+        cmocka_unit_test(test_world_runaway_model_is_stopped),
+        cmocka_unit_test(test_world_model_may_not_yield_or_use_math_random),
     };
-    return cmocka_run_group_tests_name("world", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("world", tests, NULL, NULL);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", test_home);
+    if (system(cmd) != 0) failed++;
+    return failed;
 }
