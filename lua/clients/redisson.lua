@@ -1,0 +1,365 @@
+-- redisson.lua — Redisson's reentrant lock, RedissonLock (org.redisson.RedissonLock and its base
+-- class RedissonBaseLock), client side, followed step by step. Sources: seed 003 (a reading of
+-- the 3.4.1 source: tryLock, the watchdog, subscribe + semaphore, unlock) and
+-- reference/redisson-scripts.md §1 (HEAD: scripts, KEYS/ARGV, defaults) and §2 (history).
+--
+--   tryLock(waitTime, leaseTime):                                 RedissonLock.tryLock
+--     ttl = tryAcquire(leaseTime)              -- the lock script: nil = mine, else its PTTL
+--     if ttl == nil: return true
+--     time -= elapsed; if time <= 0: acquireFailed; return false
+--     subscribe(redisson_lock__channel:{name})  -- wait at most `time` for the confirmation
+--     try:
+--       time -= elapsed; if time <= 0: acquireFailed; return false
+--       loop:
+--         ttl = tryAcquire(leaseTime); if ttl == nil: return true
+--         time -= elapsed; if time <= 0: acquireFailed; return false
+--         latch.tryAcquire(ttl >= 0 and ttl < time ? ttl : time)  -- an unlock message or the timeout
+--         time -= elapsed; if time <= 0: acquireFailed; return false
+--     finally: unsubscribe
+--
+--   tryAcquire(leaseTime):                                        RedissonLock.tryAcquireAsync
+--     leaseTime > 0: lock script with the lease; internalLockLeaseTime = leaseTime
+--     otherwise:     lock script with internalLockLeaseTime (= lockWatchdogTimeout, 30000),
+--                    then scheduleExpirationRenewal: the watchdog
+--
+--   watchdog: every lockWatchdogTimeout / 3 (10 s) the renewal script: "if I still hold it,
+--     PEXPIRE it to lockWatchdogTimeout"; 0 (not mine any more) cancels it; unlock cancels it.
+--
+--   unlock(): the unlock script; nil → IllegalMonitorStateException; 0 → still held (count
+--     decremented); 1 → deleted and PUBLISH 0 to the channel, which wakes one waiter.
+--
+-- The module exports its pieces (create, facade, prefix_name, the Lock methods) so that
+-- redisson-fenced.lua can replace the acquire script and keep the rest.
+--
+-- Options (scenario `options`): lock_watchdog_timeout (ms, default 30000, Config.java);
+-- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times.
+local M = {}
+
+M.UNLOCK_MESSAGE = 0               -- LockPubSub.UNLOCK_MESSAGE = 0L
+M.LOCK_WATCHDOG_TIMEOUT = 30000    -- Config.lockWatchdogTimeout, "Default is 30000 milliseconds"
+M.RETRY_ATTEMPTS = 4               -- BaseConfig.retryAttempts
+
+-- RedissonObject.prefixName: prefix:{name}, or prefix:name when name already has a hash tag.
+function M.prefix_name(prefix, name)
+  if string.find(name, "{", 1, true) then return prefix .. ":" .. name end
+  return prefix .. ":{" .. name .. "}"
+end
+
+-- "redisson/unlock@HEAD" -> "HEAD"
+function M.version_of(script_id)
+  return string.match(script_id, "@(.+)$")
+end
+
+-- How a Java caller would see a failed request: the exception tryLock/unlock throws.
+function M.exception(err)
+  if err == "timeout" then
+    return "RedisResponseTimeoutException: Redis server response timeout occured"
+  end
+  return "RedisException: " .. tostring(err)
+end
+
+local Lock = {}
+Lock.__index = Lock
+M.Lock = Lock
+
+-- new RedissonLock(commandExecutor, name): one per client. The fields mirror the Java ones.
+function M.create(ctx, cfg)
+  local opts = cfg.options or {}
+  local self = setmetatable({}, Lock)
+  self.ctx = ctx
+  self.cfg = cfg
+  self.node = ctx:nodes()[1]
+  self.name = cfg.lock                                         -- getRawName()
+  self.channel = M.prefix_name("redisson_lock__channel", cfg.lock) -- getChannelName()
+  self.lock_name = ctx:id()                                    -- getLockName(threadId) = id:threadId
+  self.id, self.thread_id = string.match(self.lock_name, "^(.*):(%d+)$")
+  self.watchdog_timeout = opts.lock_watchdog_timeout or M.LOCK_WATCHDOG_TIMEOUT
+  self.internal_lease = self.watchdog_timeout                  -- internalLockLeaseTime
+  self.renewal = nil        -- the watchdog's entry (EXPIRATION_RENEWAL_MAP / LockEntry)
+  return self
+end
+
+-- RedissonLock.tryLockInnerAsync: the lock script, EVAL_LONG.
+-- Returns true (acquired or re-entered) | false, ttl (held by another; PTTL, -1 = no TTL)
+--       | nil, err (no answer, or an error reply).
+function Lock:try_lock_inner(lease)
+  local ttl, err = self.ctx:eval(self.node, "redisson/lock", { self.name }, { lease, self.lock_name })
+  if err then return nil, err end
+  if ttl == nil then return true end
+  return false, ttl
+end
+
+-- RedissonLock.tryAcquireAsync(waitTime, leaseTime, unit, threadId): the script with the
+-- caller's lease, or with internalLockLeaseTime and then the watchdog.
+-- Returns as try_lock_inner (plus whatever else it returned, e.g. a fencing token).
+function Lock:try_acquire(lease)
+  local ok, v = self:try_lock_inner(lease or self.internal_lease)
+  if ok then
+    if lease then
+      self.internal_lease = lease                 -- internalLockLeaseTime = unit.toMillis(leaseTime)
+    else
+      self:schedule_expiration_renewal()
+    end
+  end
+  return ok, v
+end
+
+-- How long to wait on the subscription's semaphore (RedissonLock.tryLock):
+--   if (ttl >= 0 && ttl < time) latch.tryAcquire(ttl) else latch.tryAcquire(time)
+function Lock:latch_timeout(ttl, time)
+  if ttl >= 0 and ttl < time then return ttl end
+  return time
+end
+
+-- RedissonLock.acquireFailed: a no-op for the plain lock (RedissonFairLock overrides it).
+function Lock:acquire_failed()
+end
+
+-- RedissonLock.tryLock(waitTime, leaseTime, unit): true[, token] | false, reason
+function Lock:try_lock(wait, lease)
+  local ctx = self.ctx
+  local time = wait
+  local current = ctx:now()
+  local ok, v = self:try_acquire(lease)
+  if ok then return true, v end
+  if ok == nil then return false, M.exception(v) end
+
+  time = time - (ctx:now() - current)
+  if time <= 0 then
+    self:acquire_failed()
+    return false, "lock busy (ttl " .. v .. " ms) and no wait time left"
+  end
+
+  current = ctx:now()
+  local sub, err = ctx:subscribe(self.node, self.channel)
+  if not sub then                                -- subscribeFuture.get(time) failed
+    self:acquire_failed()
+    return false, "could not subscribe to " .. self.channel .. ": " .. M.exception(err)
+  end
+  ctx:log("the lock is held by another (ttl %d ms): subscribed to %s", v, self.channel)
+  local result, why = self:wait_for_unlock(sub, time - (ctx:now() - current), lease)
+  ctx:unsubscribe(sub)                           -- finally { unsubscribe(...) }
+  return result, why
+end
+
+-- The while (true) loop of tryLock, inside try/finally; `time` is the budget left.
+function Lock:wait_for_unlock(sub, time, lease)
+  local ctx = self.ctx
+  if time <= 0 then
+    self:acquire_failed()
+    return false, "wait budget spent while subscribing"
+  end
+  while true do
+    local current = ctx:now()
+    local ok, v = self:try_acquire(lease)
+    if ok then return true, v end
+    if ok == nil then                            -- 4.7.0: RedisResponseTimeoutException -> acquireFailed
+      self:acquire_failed()
+      return false, M.exception(v)
+    end
+    local ttl = v
+    time = time - (ctx:now() - current)
+    if time <= 0 then
+      self:acquire_failed()
+      return false, "wait budget spent (lock still held, ttl " .. ttl .. " ms)"
+    end
+
+    current = ctx:now()
+    local t = self:latch_timeout(ttl, time)
+    ctx:log("waiting up to %d ms for an unlock message (lock ttl %d ms, wait budget left %d ms)",
+            t, ttl, time)
+    local msg = ctx:wait(sub, t)
+    if msg then
+      ctx:log("woken by an unlock message (%s) after %d ms; trying again", msg, ctx:now() - current)
+    else
+      ctx:log("no unlock message within %d ms; trying again", t)
+    end
+    time = time - (ctx:now() - current)
+    if time <= 0 then
+      self:acquire_failed()
+      return false, "wait budget spent"
+    end
+  end
+end
+
+---------------------------------------------------------------------------------------------
+-- The watchdog (RedissonBaseLock.scheduleExpirationRenewal / renewExpiration up to 3.43.x;
+-- renewal.LockTask + RenewalTask since 3.44.0).
+
+-- scheduleExpirationRenewal(threadId): the first hold creates the entry and starts the timer;
+-- a re-entrant hold only counts itself in (ExpirationEntry / LockEntry.addThreadId).
+function Lock:schedule_expiration_renewal()
+  local entry = self.renewal
+  if entry then
+    entry.holds = entry.holds + 1
+    return
+  end
+  entry = { holds = 1 }
+  self.renewal = entry
+  self.ctx:spawn(function() self:watchdog(entry) end)
+end
+
+-- cancelExpirationRenewal(threadId, unlockResult): one hold fewer; the timer stops with the
+-- last one. `all` (threadId == null) stops it outright. internalLockLeaseTime goes back to
+-- the watchdog timeout when the unlock result is null or true (3.27.2, #5623).
+function Lock:cancel_expiration_renewal(unlock_result, all)
+  local entry = self.renewal
+  if entry then
+    entry.holds = entry.holds - 1
+    if all or entry.holds <= 0 then
+      entry.cancelled = true
+      self.renewal = nil
+    end
+  end
+  if unlock_result == nil or unlock_result == 1 then self.internal_lease = self.watchdog_timeout end
+end
+
+-- One renewal: the renewal script of the selected version. Both forms take
+-- KEYS = {lock}, ARGV = {lease, lockName} for a single lock:
+--   3.43.0 (renewExpirationAsync, per lock): returns 1 | 0;
+--   HEAD (LockTask, batched up to lockWatchdogBatchSize = 100 locks; this client has one):
+--        returns {1} | {0}.
+-- Returns true (renewed) | false (not mine any more) | nil, err.
+function Lock:renew_expiration(batched)
+  local res, err = self.ctx:eval(self.node, "redisson/renew", { self.name },
+                                 { self.watchdog_timeout, self.lock_name })
+  if err then return nil, err end
+  if batched then return res[1] == 1 end
+  return res == 1
+end
+
+-- The watchdog's timer, as a coroutine of this client (a GC pause freezes it too).
+--   3.43.0 renewExpiration: newTimeout(lockWatchdogTimeout / 3); on completion:
+--     error -> log.error("Can't update lock {} expiration"); EXPIRATION_RENEWAL_MAP.remove:
+--              the watchdog STOPS for good;
+--     true  -> renewExpiration() again;  false -> cancelExpirationRenewal(null).
+--   HEAD RenewalTask.run: every lockWatchdogTimeout / 3; on completion:
+--     error -> log.error("Can't update locks {} expiration"); schedule(): it KEEPS TRYING;
+--     a lock whose result is 0 -> cancelExpirationRenewal(name, null).
+function Lock:watchdog(entry)
+  local ctx = self.ctx
+  local batched = M.version_of(ctx:script("redisson/renew")) == "HEAD"
+  local period = self.watchdog_timeout // 3
+  while true do
+    ctx:sleep(period)
+    if entry.cancelled then return end           -- unlocked: the timeout was cancelled
+    local renewed, err = self:renew_expiration(batched)
+    if entry.cancelled then return end
+    if renewed == nil then
+      if batched then
+        ctx:log("watchdog: Can't update locks [%s] expiration (%s); will try again in %d ms",
+                self.name, M.exception(err), period)
+      else
+        ctx:log("watchdog: Can't update lock %s expiration (%s); the watchdog stops",
+                self.name, M.exception(err))
+        entry.cancelled = true                   -- EXPIRATION_RENEWAL_MAP.remove(getEntryName())
+        if self.renewal == entry then self.renewal = nil end
+        return
+      end
+    elseif renewed then
+      ctx:log("watchdog renewed the lease to %d ms", self.watchdog_timeout)
+    else
+      ctx:log("watchdog: the lock is no longer mine (renewal returned 0); renewal cancelled")
+      self:cancel_expiration_renewal(false, true)
+      return
+    end
+  end
+end
+
+---------------------------------------------------------------------------------------------
+-- unlock()
+
+-- ServiceManager.generateId(): 16 random bytes, hex.
+function Lock:generate_id()
+  local ctx = self.ctx
+  local parts = {}
+  for i = 1, 4 do parts[i] = string.format("%08x", self.ctx:random(0, 0xffffffff)) end
+  return table.concat(parts)
+end
+
+-- RedissonBaseLock.unlockInnerAsync(threadId): how long the unlock latch lives,
+--   (timeout + retryDelay.calcDelay(retryAttempts)) * retryAttempts
+-- with BaseConfig timeout (here the scenario's request timeout), retryAttempts = 4 and
+-- retryDelay = EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of
+-- which half is fixed and half random, so 1000..2000 ms.
+function Lock:unlock_latch_timeout()
+  local delay = 1000 + self.ctx:random(0, 1000)
+  return math.max((self.cfg.timeout + delay) * M.RETRY_ATTEMPTS, 1)
+end
+
+-- RedissonLock.unlockInnerAsync in the selected version's calling convention.
+-- Returns the script's answer (1, 0 or nil) or nil, err.
+function Lock:unlock_inner()
+  local ctx = self.ctx
+  if M.version_of(ctx:script("redisson/unlock")) == "HEAD" then
+    -- 3.24.0+: KEYS = {name, channel, latch}, ARGV = {0, internalLockLeaseTime, lockName,
+    -- publish command, latch timeout}. PUBLISH: no sharded pub/sub outside a cluster.
+    local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. self:generate_id()
+    local res, err = ctx:eval(self.node, "redisson/unlock", { self.name, self.channel, latch },
+      { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name, "PUBLISH", self:unlock_latch_timeout() })
+    if not err then
+      -- thenApply: writeAsync(DEL latch). Redisson does not wait for this DEL; here unlock()
+      -- does (one round trip more), so that the DEL is not lost when the workload ends
+      -- right after the release and the latch key does not linger for its 16-20 s.
+      ctx:call(self.node, "DEL", latch)
+    end
+    return res, err
+  end
+  -- 3.4.4 and 3.10.6-3.23.x: KEYS = {name, channel}, ARGV = {0, internalLockLeaseTime, lockName}
+  return ctx:eval(self.node, "redisson/unlock", { self.name, self.channel },
+                  { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
+end
+
+-- RedissonLock.unlock() -> unlockAsync0: run the script, cancelExpirationRenewal(threadId,
+-- opStatus) whatever happened, then throw on an error or on null.
+-- Returns true, 1|0 | false, reason.
+function Lock:unlock()
+  local res, err = self:unlock_inner()
+  self:cancel_expiration_renewal(res)
+  if err then return false, M.exception(err) end
+  if res == nil then
+    local why = "IllegalMonitorStateException: attempt to unlock lock, not locked by current thread"
+             .. " by node id: " .. self.id .. " thread-id: " .. self.thread_id
+    self.ctx:log("the unlock script returned nil: this lock is not mine (any more), so unlock() throws")
+    return false, why
+  end
+  return true, res
+end
+
+---------------------------------------------------------------------------------------------
+-- The object workload.lua drives: acquire = tryLock(wait, lease) (N times with `reentrant`),
+-- release = unlock() (as many times).
+function M.facade(self, cfg)
+  local ctx = self.ctx
+  local holds = (cfg.options or {}).reentrant or 1
+  local lock = {}
+
+  function lock.acquire(wait_ms, lease_ms)
+    local ok, token = self:try_lock(wait_ms, lease_ms)
+    if not ok then return false, token end
+    for n = 2, holds do                          -- re-entry: the same hash field, count n
+      local again, t = self:try_lock(wait_ms, lease_ms)
+      if not again then return false, "re-entry failed: " .. tostring(t) end
+      token = t
+      ctx:log("re-entered the lock: hold count %d", n)
+    end
+    return true, token
+  end
+
+  function lock.release()
+    for n = holds, 1, -1 do
+      local ok, res = self:unlock()
+      if not ok then return false, res end
+      if res == 0 then ctx:log("unlock: hold count now %d, the lock stays mine", n - 1) end
+    end
+    return true
+  end
+
+  return lock
+end
+
+function M.new(ctx, cfg)
+  return M.facade(M.create(ctx, cfg), cfg)
+end
+
+return M
