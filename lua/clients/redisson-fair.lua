@@ -83,7 +83,7 @@ function M.new(ctx, cfg)
   local failed_id = ctx:script("redisson-fair/acquire-failed")
   local unlock_id = ctx:script("redisson-fair/unlock")
   local renew_id = ctx:script("redisson/renew")
-  local java = opt.redisson_version or version_of(acquire_id)
+  local java = tostring(opt.redisson_version or version_of(acquire_id))
   local wait_arg_is_waittime = not version_before(java, "3.13.3")          -- #2883
   local thread_wait_time = opt.thread_wait_time
       or (version_before(java, "3.13.3") and 5000 or 300000)
@@ -98,7 +98,8 @@ function M.new(ctx, cfg)
     return thread_wait_time
   end
 
-  -- tryAcquire -> tryLockInnerAsync(..., EVAL_LONG): nil = acquired, else ttl (or nil, err)
+  -- tryAcquire -> tryLockInnerAsync(..., EVAL_LONG): nil = acquired, else the ttl to wait;
+  -- nil, err when Redis failed or did not answer
   local function try_acquire(wait_time, lease)
     local current_time = ctx:now()
     local wait = wait_slot(wait_time)
@@ -108,23 +109,22 @@ function M.new(ctx, cfg)
     else
       argv = { lease, lock_name, wait, current_time }
     end
-    local ttl, err = ctx:eval(node, "redisson-fair/acquire",
-      { name, queue_name, timeout_set_name }, argv)
-    if err then return false, err end
-    return ttl
+    return ctx:eval(node, "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
   end
 
   -- acquireFailedAsync: leave the queue (and, by version, shift those behind me)
-  local function acquire_failed(wait_time)
+  local function acquire_failed(wait_time, why)
     local argv = { lock_name }
     local v = version_of(failed_id)
     if v == "3.5.5" then argv[2] = thread_wait_time
     elseif v ~= "3.4.4" then argv[2] = wait_slot(wait_time) end
-    ctx:log("wait budget spent: acquireFailed leaves the queue (%s)", failed_id)
+    ctx:log("%s: acquireFailed leaves the queue (%s)", why or "wait budget spent", failed_id)
     ctx:eval(node, "redisson-fair/acquire-failed", { queue_name, timeout_set_name }, argv)
   end
 
-  -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock
+  -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock, the next round
+  -- scheduled when the last one completes (RenewalTask.run -> schedule(), also after an error;
+  -- before 3.44.0 renewExpiration() stopped on an error)
   local function schedule_expiration_renewal()
     renewal = renewal + 1
     local mine = renewal
@@ -159,61 +159,70 @@ function M.new(ctx, cfg)
     return true
   end
 
+  -- A Redis error or timeout inside tryLock: the exception propagates to the caller, leaving
+  -- my queue entry behind (#5019); since 4.7.0 tryLock calls acquireFailed first.
+  local function failed_by_error(err, wait_ms, sub)
+    ctx:log("the acquire script failed (%s): tryLock throws", err)
+    if not version_before(java, "4.7.0") then acquire_failed(wait_ms, "since 4.7.0 first") end
+    if sub then ctx:unsubscribe(sub) end
+    return false, err
+  end
+
   function lock.acquire(wait_ms, lease_ms)
     local lease = lease_ms or internal_lock_lease_time
     local time = wait_ms
     local current = ctx:now()
     local ttl, err = try_acquire(wait_ms, lease)
+    if err then return failed_by_error(err, wait_ms) end
     if ttl == nil then return acquired(lease_ms) end
-    if err then ctx:log("acquire failed: %s", err) end
     time = time - (ctx:now() - current)
     if time <= 0 then
       acquire_failed(wait_ms)
-      return false, err or "wait budget spent"
+      return false, "wait budget spent"
     end
-    if ttl then ctx:log("queued; the script says wait %d ms", ttl) end
+    ctx:log("queued; the script says wait %d ms", ttl)
 
     current = ctx:now()
     local sub, serr = ctx:subscribe(node, channel_name .. ":" .. lock_name)
     if not sub then
       ctx:log("subscribe failed (%s)", tostring(serr))
-      acquire_failed(wait_ms)
+      acquire_failed(wait_ms, "no subscription")
       return false, serr or "subscribe failed"
     end
-    local function give_up(why)
+    local function give_up()
       acquire_failed(wait_ms)
       ctx:unsubscribe(sub)
-      return false, why
+      return false, "wait budget spent"
     end
     time = time - (ctx:now() - current)
-    if time <= 0 then return give_up("wait budget spent") end
+    if time <= 0 then return give_up() end
 
     while true do
       local current_time = ctx:now()
       ttl, err = try_acquire(wait_ms, lease)
+      if err then return failed_by_error(err, wait_ms, sub) end
       if ttl == nil then
         ctx:unsubscribe(sub)
         return acquired(lease_ms)
       end
       time = time - (ctx:now() - current_time)
-      if time <= 0 then return give_up(err or "wait budget spent") end
+      if time <= 0 then return give_up() end
 
       current_time = ctx:now()
       local how_long
-      if ttl and ttl >= 0 and ttl < time then how_long = ttl else how_long = time end
-      if err then
-        ctx:log("acquire failed (%s); waiting %d ms", err, how_long)
-      elseif how_long == ttl then
+      if ttl >= 0 and ttl < time then
+        how_long = ttl
         ctx:log("still queued; the script says wait %d ms", ttl)
       else
-        ctx:log("still queued; the script says %d ms, more than the %d ms left: waiting %d ms",
-          ttl, time, how_long)
+        how_long = time
+        ctx:log("still queued; the script says %d ms, %s: waiting the %d ms left", ttl,
+          ttl < 0 and "negative" or "no less than the time left", time)
       end
       local msg = ctx:wait(sub, how_long)
       if msg then ctx:log("woken by an unlock message; re-polling")
       else ctx:log("no message; re-polling") end
       time = time - (ctx:now() - current_time)
-      if time <= 0 then return give_up("wait budget spent") end
+      if time <= 0 then return give_up() end
     end
   end
 
@@ -250,6 +259,7 @@ function M.new(ctx, cfg)
     end
     if res ~= 0 then internal_lock_lease_time = watchdog_timeout end   -- null or true (#5623)
     if res == 0 then ctx:log("unlocked one hold; still held (re-entered)") end
+    if res == 1 then ctx:log("unlocked; the script wakes only the queue head, on its own channel") end
     return true
   end
 
