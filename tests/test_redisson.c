@@ -1,0 +1,196 @@
+/* test_redisson.c — the Redisson client models (lua/clients/redisson.lua, redisson-fenced.lua)
+ * through the scenarios that teach them: what the verdict table cannot pin. The release
+ * outcome of an expired unlock per script version (#2018), Kleppmann's tokens 33 and 34, the
+ * watchdog's renewals, the HEAD watchdog retrying through a partition, and re-entry. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "history.h"
+#include "scenario.h"
+#include "world.h"
+
+typedef struct run {
+    scenario *sc;
+    world *w;
+    check_result cr;
+} run;
+
+static run run_scenario(scenario *sc)
+{
+    run r = { .sc = sc };
+    buf err;
+    buf_init(&err);
+    world_opts opts = { .seed = sc->seed };
+    r.w = world_new(sc, &opts, &err);
+    if (!r.w) fail_msg("world_new: %s", err.p);
+    if (world_run(r.w, &err) != 0) fail_msg("world_run: %s", err.p);
+    buf_release(&err);
+    check_run(world_history(r.w), sc, &r.cr);
+    return r;
+}
+
+static run run_file(const char *path)
+{
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load(path, &err);
+    if (!sc) fail_msg("%s did not load: %s", path, err.p);
+    buf_release(&err);
+    return run_scenario(sc);
+}
+
+static run run_text(const char *text)
+{
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load_string("inline.lua", text, &err);
+    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    buf_release(&err);
+    return run_scenario(sc);
+}
+
+static void run_free(run *r)
+{
+    check_free(&r->cr);
+    world_free(r->w);
+    scenario_free(r->sc);
+}
+
+static int actor_is(const history *h, const hist_event *e, const char *name)
+{
+    return e->actor >= 0 && !strcmp(history_actor_name(h, e->actor), name);
+}
+
+/* The n-th (from 1) event of `kind` by `actor`, or NULL. */
+static const hist_event *nth(const run *r, const char *actor, hist_kind kind, int n)
+{
+    const history *h = world_history(r->w);
+    for (size_t i = 0; i < history_len(h); i++) {
+        const hist_event *e = history_at(h, i);
+        if (e->kind == kind && actor_is(h, e, actor) && --n == 0) return e;
+    }
+    return NULL;
+}
+
+/* How many log lines of `actor` contain `needle`. */
+static int logs_with(const run *r, const char *actor, const char *needle)
+{
+    const history *h = world_history(r->w);
+    int n = 0;
+    for (size_t i = 0; i < history_len(h); i++) {
+        const hist_event *e = history_at(h, i);
+        if (e->kind == H_LOG && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
+    }
+    return n;
+}
+
+static void test_unlock_after_expiry_head_throws(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/unlock-after-expiry.lua");
+    const hist_event *e = nth(&r, "A", H_RELEASED, 1);
+    assert_non_null(e);
+    assert_non_null(e->text);
+    assert_non_null(strstr(e->text, "IllegalMonitorStateException: attempt to unlock lock, "
+                                    "not locked by current thread by node id: "));
+    assert_non_null(strstr(e->text, " thread-id: 1"));
+    run_free(&r);
+}
+
+static void test_unlock_after_expiry_344_is_silent(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/unlock-after-expiry-3.4.4.lua");
+    const hist_event *e = nth(&r, "A", H_RELEASED, 1);
+    assert_non_null(e);
+    assert_string_equal(e->text, "released");
+    run_free(&r);
+}
+
+static void test_fencing_tokens_are_33_and_34(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/gc-pause-fencing.lua");
+    const hist_event *a = nth(&r, "A", H_ACQUIRED, 1), *b = nth(&r, "B", H_ACQUIRED, 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->a, 33);
+    assert_int_equal(b->a, 34);
+    /* A's second write, after its pause, carries 33 and is refused. */
+    const hist_event *w = nth(&r, "A", H_WRITE, 2);
+    assert_non_null(w);
+    assert_int_equal(w->a, 33);
+    assert_int_equal(w->b, 0);
+    run_free(&r);
+}
+
+static void test_watchdog_renews_every_10s(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/watchdog-long-work.lua");
+    /* 45 s of work: renewals at about 10, 20, 30 and 40 s. */
+    assert_int_equal(logs_with(&r, "A", "watchdog renewed the lease to 30000 ms"), 4);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_HOLDS);
+    run_free(&r);
+}
+
+static void test_head_watchdog_keeps_trying_through_a_partition(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/partitioned-holder.lua");
+    assert_true(logs_with(&r, "A", "Can't update locks [lock] expiration") >= 3);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
+    run_free(&r);
+}
+
+/* The 3.x per-lock watchdog (renew@3.43.0) stops after its first failed renewal. */
+static void test_343_watchdog_stops_on_error(void **state)
+{
+    (void)state;
+    run r = run_text(
+        "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@3.43.0',\n"
+        "  lease = false, wait = '60s',\n"
+        "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
+        "  faults = { { at = '5s', partition = { { 'A' }, { 'n1', 'B' } }, duration = '50s' } },\n"
+        "  duration = '90s' }\n");
+    assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
+    assert_int_equal(logs_with(&r, "A", "Can't update lock"), 1);
+    run_free(&r);
+}
+
+static void test_reentrant_option_needs_as_many_unlocks(void **state)
+{
+    (void)state;
+    run r = run_text(
+        "return { name = 'x', about = 'x', protocol = 'redisson', lease = false,\n"
+        "  clients = { { name = 'A', work = '1s', rounds = 2 }, { name = 'B', start = '10ms' } },\n"
+        "  options = { reentrant = 3 }, duration = '30s' }\n");
+    assert_int_equal(logs_with(&r, "A", "re-entered the lock"), 4);
+    assert_int_equal(logs_with(&r, "A", "the lock stays mine"), 4);
+    assert_string_equal(nth(&r, "A", H_RELEASED, 2)->text, "released");
+    assert_non_null(nth(&r, "B", H_ACQUIRED, 1));
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_HOLDS);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unlock_after_expiry_head_throws),
+        cmocka_unit_test(test_unlock_after_expiry_344_is_silent),
+        cmocka_unit_test(test_fencing_tokens_are_33_and_34),
+        cmocka_unit_test(test_watchdog_renews_every_10s),
+        cmocka_unit_test(test_head_watchdog_keeps_trying_through_a_partition),
+        cmocka_unit_test(test_343_watchdog_stops_on_error),
+        cmocka_unit_test(test_reentrant_option_needs_as_many_unlocks),
+    };
+    return cmocka_run_group_tests_name("redisson", tests, NULL, NULL);
+}
