@@ -13,9 +13,9 @@ A takes the lock without a lease and works for 60 s. At 5 s a partition cuts A o
 still reaches it) for 50 s. A's watchdog renewals time out; the HEAD watchdog (RenewalTask)
 logs "Can't update locks ... expiration" and tries again 10 s later (the 3.x per-lock watchdog
 gave up after the first failure instead). The lock lapses 30 s after its last renewal, B takes
-it, and A, which never hears of it, goes on working. After the partition heals, A's next
-renewal returns 0 (not mine) and the watchdog stops; A's unlock throws
-IllegalMonitorStateException. Mutual exclusion is violated.]],
+it, and A, which never hears of it, goes on working. The partition heals at 55 s; at 60 s A
+leaves its critical section and its unlock throws IllegalMonitorStateException: the first
+sign, after the fact, that the lock was lost. Mutual exclusion is violated.]],
   protocol = "redisson",
   nodes = 1,
   lease = false, wait = "60s",

@@ -6,9 +6,10 @@ The watchdog is a timer inside the holder's own process (a Netty timer task in R
 stop-the-world pause stops it too. A takes the lock without a lease (30 s, renewed every 10 s)
 and works for 45 s; at 5 s a 40 s GC pause freezes it, before the first renewal. The lock
 expires at 30 s, B (which has been waiting for min(ttl, time left)) re-tries and takes it.
-When A wakes at 45 s its overdue renewal finds B's lock (the renewal script returns 0: "not
-mine"), and the watchdog stops, but nothing tells A's workload, which is inside its critical
-section already: it writes, and its unlock throws IllegalMonitorStateException. Redisson's
+When A wakes at 45 s its overdue renewal finds the lock gone (B took it and has released it
+since; the renewal script returns 0: "not mine") and the watchdog stops, but nothing tells A's
+workload, which is inside its critical section already: it writes, and its unlock throws
+IllegalMonitorStateException. Redisson's
 author on #2665: "If for some reason JVM got freezed for the time interval more than
 lockWatchdogTimeout lock will be released." Mutual exclusion is violated.]],
   protocol = "redisson",
