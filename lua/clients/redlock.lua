@@ -145,7 +145,7 @@ function M.new(ctx, cfg)
     local extended = on_all_nodes("distlock/extend", { value, ttl }, 1)
     local elapsed = ctx:now() - start
     local validity = ttl - elapsed - clock_drift(ttl)
-    local ok = extended >= quorum and validity > 0 and start < valid_until
+    local ok = extended >= quorum and validity > 0 and ctx:now() < valid_until  -- in time
     ctx:log("extension: %d of %d nodes extended the lock; validity %d ms (TTL %d - elapsed %d - drift %d)%s",
             extended, #nodes, validity, ttl, elapsed, clock_drift(ttl),
             ok and "" or ": FAILED, the lock may be lost")
