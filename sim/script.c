@@ -1414,9 +1414,9 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
 static script_entry *script_lookup(scripting *s, slice sha, char lower[41])
 {
     if (sha.len != 40) return NULL;
-    for (int i = 0; i < 40; i++) {
-        char c = sha.p[i];
-        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+    for (int i = 0; i < 40; i++) { /* branch-free, so the compiler can vectorise it */
+        unsigned char c = (unsigned char)sha.p[i];
+        lower[i] = (char)(c | ((unsigned char)(c - 'A') < 26u) << 5);
     }
     lower[40] = '\0';
     return dict_get(s->cache, (slice){ lower, 40 });
