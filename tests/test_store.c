@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -98,6 +100,82 @@ static void test_store_active_expire_in_deadline_order(void **state)
     assert_int_equal(store_next_expiry(db), f->now + 100);
     RUN(f, "persist", "a");
     assert_int_equal(store_next_expiry(db), INT64_MAX);
+}
+
+/* The expiry heap against a reference: 2,000 keys get deadlines with many ties, TTLs are
+ * changed, removed and keys deleted in a seeded pseudo-random order; then active expiry,
+ * one ms at a time, must report keys in (deadline, time the TTL was last set) order, with
+ * store_next_expiry exact at every step. */
+typedef struct expiry_log {
+    int n;
+    int order[2000];
+} expiry_log;
+
+static void log_expired(void *ud, store_event ev, slice key)
+{
+    expiry_log *lg = ud;
+    if (ev != STORE_EXPIRED) return;
+    int i = 0;
+    for (size_t k = 1; k < key.len; k++) i = i * 10 + (key.p[k] - '0'); /* not NUL-terminated */
+    lg->order[lg->n++] = i;
+}
+
+static void test_store_expiry_heap_matches_reference(void **state)
+{
+    fixture *f = *state;
+    store *db = store_new(clock_fn, f);
+    expiry_log lg = { 0 };
+    store_set_observer(db, log_expired, &lg);
+    enum { N = 2000 };
+    int64_t when[N];
+    uint64_t setseq[N], seq = 0, rng = 12345;
+    char name[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "k%d", i);
+        store_add(db, slice_cstr(name), OBJ_STRING, sstr_new("v", 1));
+        when[i] = -1;
+    }
+    for (int step = 0; step < 6 * N; step++) {
+        rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        int i = (int)((rng >> 33) % N), op = (int)((rng >> 20) % 8);
+        snprintf(name, sizeof name, "k%d", i);
+        kv *e = store_lookup(db, slice_cstr(name));
+        if (!e) continue;
+        if (op == 0) {
+            store_persist(db, e);
+            when[i] = -1;
+        } else if (op == 1 && step % 7 == 0) {
+            store_delete(db, slice_cstr(name));
+            when[i] = -2;
+        } else {
+            when[i] = f->now + 1 + (int64_t)((rng >> 40) % 50); /* 50 distinct deadlines */
+            setseq[i] = seq++;
+            store_set_expire(db, e, when[i]);
+        }
+    }
+    for (int64_t t = f->now; t <= f->now + 52; t++) {
+        int64_t next = INT64_MAX;
+        for (int i = 0; i < N; i++)
+            if (when[i] >= t && when[i] < next) next = when[i];
+        assert_int_equal(store_next_expiry(db), next);
+        int64_t saved = f->now;
+        f->now = t + 1;
+        int before = lg.n;
+        store_active_expire(db);
+        f->now = saved;
+        /* Exactly the keys due at t, in the order their TTLs were set. */
+        int want = 0;
+        uint64_t last = 0;
+        for (int k = before; k < lg.n; k++) {
+            int i = lg.order[k];
+            assert_int_equal(when[i], t);
+            if (k > before) assert_true(setseq[i] > last);
+            last = setseq[i];
+        }
+        for (int i = 0; i < N; i++) want += when[i] == t;
+        assert_int_equal(lg.n - before, want);
+    }
+    store_free(db);
 }
 
 static void test_store_replica_hides_but_keeps_expired_keys(void **state)
@@ -223,6 +301,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_store_lazy_expiry_is_strict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_active_expire_in_deadline_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_expiry_heap_matches_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),
