@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Command-line tests of `locklab sweep`: usage, the one-line errors and exit codes of bad
+# input (exit 2) and unwritable outputs (exit 3, nothing half-written), gnuplot missing,
+# determinism (byte-identical table and CSV), the CSV beside the plot, and the step of the
+# violation rate at the lease. Prints "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+LL=${LOCKLAB:-./locklab}
+export LOCKLAB_HOME=${LOCKLAB_HOME:-$PWD}
+tmp=$(mktemp -d /tmp/locklab-sweep.XXXXXX)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+    local want=$1 what=$2
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+# one_line_err DESCRIPTION TEXT: stderr is one "locklab: " line that contains TEXT.
+one_line_err() {
+    if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^locklab: ' "$tmp/err" && grep -qF -- "$2" "$tmp/err"; then ok
+    else bad "$1: stderr is not one 'locklab: ' line saying '$2'"; sed 's/^/    /' "$tmp/err"; fi
+}
+
+expect_exit 0 "sweep --help" -- "$LL" sweep --help
+grep -q '^usage: locklab sweep' "$tmp/out" && grep -q 'gc_pause' "$tmp/out" && ok || bad "--help lists the parameters"
+"$LL" --help | grep -q '^  sweep ' && ok || bad "sweep is in locklab --help"
+
+# Bad input: exit 2, one line naming the problem.
+bad_input() {
+    local what=$1 needle=$2
+    shift 2
+    expect_exit 2 "$what" -- "$LL" sweep "$@"
+    one_line_err "$what" "$needle"
+}
+bad_input "no scenario" "which scenario?"
+bad_input "no --vary" "add --vary" gc-pause-single
+bad_input "a missing scenario" "no scenario file or built-in scenario named 'nope'" nope --vary gc_pause=1s:2s:1s
+bad_input "a parameter the scenario lacks" "the scenario has no gc_pause fault" redlock-basic --vary gc_pause=1s:5s:1s
+bad_input "an unknown parameter" "unknown parameter 'pause'" gc-pause-single --vary pause=1s:5s:1s
+bad_input "FROM > TO" "FROM 15s is greater than TO 5s" gc-pause-single --vary gc_pause=15s:5s:1s
+bad_input "STEP 0" "the step 0 is not positive" gc-pause-single --vary gc_pause=1s:5s:0
+bad_input "STEP < 0" "is not positive" gc-pause-single --vary gc_pause=1s:5s:-1s
+bad_input "too many points" "more than 10000" gc-pause-single --vary gc_pause=0:100s:1ms
+bad_input "not a range" "is not FROM:TO:STEP" gc-pause-single --vary gc_pause=1s:5s
+bad_input "not NAME=RANGE" "is not NAME=FROM:TO:STEP" gc-pause-single --vary gc_pause
+bad_input "a bad duration" "bad duration" gc-pause-single --vary gc_pause=1s:5x:1s
+bad_input "runs 0" "--runs takes a whole number from 1" gc-pause-single --vary gc_pause=1s:2s:1s --runs 0
+bad_input "runs not a number" "--runs takes a whole number" gc-pause-single --vary gc_pause=1s:2s:1s --runs many
+bad_input "a bad seed" "--seed takes a whole number" gc-pause-single --vary gc_pause=1s:2s:1s --seed -1
+bad_input "a plot that is not png/svg" "name a .png or .svg file" gc-pause-single --vary gc_pause=1s:2s:1s --plot "$tmp/x.pdf"
+bad_input "an unknown option" "unknown option '--bogus'" gc-pause-single --vary gc_pause=1s:2s:1s --bogus
+bad_input "two --vary" "one --vary at a time" gc-pause-single --vary gc_pause=1s:2s:1s --vary lease=1s:2s:1s
+bad_input "a value impossible for the scenario" "lease=0: the lease must be longer than 0" gc-pause-single --vary lease=0:2s:1s
+bad_input "nodes in a named redlock" "nodes can vary only when it gives a count" redlock-basic --vary nodes=3:7:2
+
+# gnuplot missing: exit 2, says how to install it, before running anything.
+mkdir -p "$tmp/bin"
+for tool in sh cat rm mv; do ln -sf "$(command -v $tool)" "$tmp/bin/$tool"; done
+expect_exit 2 "gnuplot missing" -- env PATH="$tmp/bin" "$(realpath "$LL")" sweep gc-pause-single --vary gc_pause=1s:2s:1s --plot "$tmp/g.png"
+one_line_err "gnuplot missing" "apt-get install gnuplot-nox"
+[ ! -e "$tmp/g.png" ] && [ ! -e "$tmp/g.csv" ] && ok || bad "gnuplot missing: something was written"
+
+# Unwritable outputs: exit 3, nothing half-written. (A read-only directory stops only
+# non-root users; a directory that is a file, or an output that is a directory, stops all.)
+touch "$tmp/afile"
+mkdir -p "$tmp/adir" "$tmp/ro"
+expect_exit 3 "csv under a file" -- "$LL" sweep gc-pause-single --vary gc_pause=1s:2s:1s --runs 2 --csv "$tmp/afile/x.csv"
+one_line_err "csv under a file" "cannot write '$tmp/afile/x.csv'"
+expect_exit 3 "csv in a missing directory" -- "$LL" sweep gc-pause-single --vary gc_pause=1s:2s:1s --runs 2 --csv "$tmp/none/x.csv"
+one_line_err "csv in a missing directory" "No such file or directory"
+expect_exit 3 "csv onto a directory" -- "$LL" sweep gc-pause-single --vary gc_pause=1s:2s:1s --runs 2 --csv "$tmp/adir"
+one_line_err "csv onto a directory" "cannot write '$tmp/adir'"
+[ -z "$(ls -A "$tmp/adir")" ] && ! ls "$tmp" | grep -q '\.tmp\.' && ok || bad "a failed write left a temporary file"
+if command -v gnuplot >/dev/null; then
+    mkdir -p "$tmp/adir/d.svg"   # now the plot's name is taken by a directory
+    expect_exit 3 "plot onto a directory" -- "$LL" sweep gc-pause-single --vary gc_pause=1s:2s:1s --runs 2 --plot "$tmp/adir/d.svg" --csv "$tmp/adir/d.csv"
+    one_line_err "plot onto a directory" "cannot write '$tmp/adir/d.svg'"
+    [ -z "$(ls -A "$tmp/adir/d.svg")" ] && ! ls "$tmp/adir" | grep -q '\.tmp\.' && ok || bad "a failed plot left a temporary file"
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    chmod a-w "$tmp/ro"
+    expect_exit 3 "a read-only directory" -- "$LL" sweep gc-pause-single --vary gc_pause=1s:2s:1s --runs 2 --csv "$tmp/ro/x.csv"
+    [ -z "$(ls -A "$tmp/ro")" ] && ok || bad "a read-only directory got files"
+fi
+
+# Determinism: the same arguments give byte-identical table and CSV; another seed, other runs.
+args=(sweep-gc-pause --vary gc_pause=9.9s:10.3s:100ms --runs 40)
+"$LL" sweep "${args[@]}" --csv "$tmp/a.csv" >"$tmp/a.txt" 2>"$tmp/a.err"
+"$LL" sweep "${args[@]}" --csv "$tmp/b.csv" >"$tmp/b.txt" 2>"$tmp/b.err"
+cmp -s "$tmp/a.txt" "$tmp/b.txt" && cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || bad "the same sweep twice differs"
+[ ! -s "$tmp/a.err" ] && ok || bad "stderr is not a terminal, yet something was written there: $(head -c 200 "$tmp/a.err")"
+"$LL" sweep "${args[@]}" --seed 99 --csv "$tmp/c.csv" >/dev/null 2>&1
+cmp -s "$tmp/a.csv" "$tmp/c.csv" && bad "--seed 99 changed nothing" || ok
+ls "$tmp" | grep -q '\.tmp\.' && bad "a temporary file was left behind" || ok
+
+# The step at the lease: no violation at 9s, all runs violated at 11s.
+expect_exit 0 "a sweep runs" -- "$LL" sweep sweep-gc-pause --vary gc_pause=9s:11s:2s --runs 20 --csv "$tmp/step.csv"
+grep -q '^9,9s,20,0,0,20,' "$tmp/step.csv" && grep -q '^11,11s,20,0,20,20,' "$tmp/step.csv" && ok ||
+    bad "the rate does not step at the lease: $(cat "$tmp/step.csv")"
+grep -qE '^ +9s +20 +0/20  0\.000 \[0\.000, 0\.161\]' "$tmp/out" && ok || bad "the table row for 9s: $(cat "$tmp/out")"
+
+# The plot: a PNG and an SVG, the CSV beside it by default.
+if command -v gnuplot >/dev/null; then
+    expect_exit 0 "a PNG plot" -- "$LL" sweep sweep-gc-pause --vary gc_pause=8s:12s:1s --runs 10 --plot "$tmp/p.png"
+    [ "$(head -c 4 "$tmp/p.png" | tail -c 3)" = "PNG" ] && ok || bad "the plot is not a PNG"
+    [ -s "$tmp/p.csv" ] && ok || bad "no CSV beside the plot"
+    expect_exit 0 "an SVG plot" -- "$LL" sweep redlock-drift-within-factor --vary drift=0:0.03:0.01 --runs 3 --plot "$tmp/p.svg" --csv "$tmp/other.csv"
+    grep -q '<svg' "$tmp/p.svg" && grep -q 'redlock-drift-within-factor' "$tmp/p.svg" && ok || bad "the SVG lacks the title"
+    [ -s "$tmp/other.csv" ] && [ ! -e "$tmp/p.csv.tmp" ] && ok || bad "--csv beside an SVG"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
