@@ -107,6 +107,21 @@ ENGINE=build/opt/tests/bench_engine
 [ -x "$ENGINE" ] || fail "$ENGINE is missing (run make bench)"
 "$ENGINE" >"$tmp/engine.out" || fail "engine benchmark failed"
 
+# locklab sweep: 20 points x 100 runs of gc-pause-single, table only and with the plot drawn.
+echo "bench: locklab sweep gc-pause-single --vary gc_pause=1s:20s:1s --runs 100 ..." >&2
+sweep_runs=2000
+sweep_time() { # prints the elapsed seconds of one sweep (extra arguments appended)
+    local t0 t1
+    t0=$(date +%s.%N)
+    ./locklab sweep gc-pause-single --vary gc_pause=1s:20s:1s --runs 100 "$@" >/dev/null 2>"$tmp/sweep.err" ||
+        fail "locklab sweep failed: $(head -n 1 "$tmp/sweep.err")"
+    t1=$(date +%s.%N)
+    calc '%.3f' "$t1 - $t0"
+}
+sweep_s=$(sweep_time)
+sweep_plot_s=""
+command -v gnuplot >/dev/null && sweep_plot_s=$(sweep_time --plot "$tmp/sweep.png")
+
 echo "bench: memory, 1,000,000 held locks ..." >&2
 "$BIN" memory >"$tmp/memory.out" || fail "in-process memory run failed"
 start_redis || fail "could not start redis-server on a free port in 7300-7399"
@@ -144,6 +159,13 @@ row "engine events/s (5 distlock clients, 10 min)" "$(commas "$ev_rate")" "-" "$
 row "1,000 runs of the GC-pause scenario" "${runs_s} s" "-" "" "< 2 s" "$(met "$runs_s < 2")"
 row "scenario runs/s (GC-pause, one process)" "$(commas "$runs_rate")" "-" "" ">= 1,000/s" "$(met "$runs_rate >= 1000")"
 row "engine peak RSS" "$eng_mb MB" "-" "" "< 64 MB" "$(met "$eng_mb < 64")"
+sweep_rate=$(calc '%.0f' "$sweep_runs / $sweep_s")
+row "sweep runs/s (gc-pause-single, 20x100)" "$(commas "$sweep_rate")" "-" "" ">= 1,000/s" "$(met "$sweep_rate >= 1000")"
+if [ -n "$sweep_plot_s" ]; then
+    sweep_plot_rate=$(calc '%.0f' "$sweep_runs / $sweep_plot_s")
+    row "  ... with --plot PNG (gnuplot)" "$(commas "$sweep_plot_rate")" "-" "" "plot < 25% of the time" \
+        "$(met "$sweep_plot_s - $sweep_s < 0.25 * $sweep_plot_s")"
+fi
 echo
 cat <<EOF
 How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), ${busy_before}% busy before the run):
@@ -160,6 +182,9 @@ How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -
               minutes ($(commas "$(val engine_events "$tmp/engine.out")") scheduler events; best of 3); then 1,000 runs of a 2-client
               GC-pause scenario with seeds 1..1000 in one process, world built and freed each time.
               The "x real" figure is simulated time over wall time.
+  sweep       ./locklab sweep gc-pause-single --vary gc_pause=1s:20s:1s --runs 100: 2,000 runs, each world
+              built, run, judged and freed, one process; wall time of the whole command, ${sweep_s} s
+              (with --plot: ${sweep_plot_s:-not run} s).
   memory      1,000,000 acquire scripts (lease 1 h, owner <uuid>:1, keys lock:0..999999).
               locklab: VmHWM of the process ($(calc '%.1f' "$(val baseline_rss_kb "$tmp/memory.out") / 1024") MB before the locks; store_bytes() says $(calc '%.1f' "$(val store_bytes "$tmp/memory.out") / 1048576") MB).
               redis-server: INFO used_memory_rss ($(calc '%.1f' "$(val baseline_rss_bytes "$tmp/redis-memory.out") / 1048576") MB before; used_memory $(calc '%.1f' "$(val used_memory "$tmp/redis-memory.out") / 1048576") MB; VmHWM $(calc '%.1f' "${redis_hwm_kb:-0} / 1024") MB).
