@@ -250,7 +250,8 @@ static void gp_quote(buf *out, const char *s)
 }
 
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for
- * each rate, dashed marks at the scenario's own value and, for durations, at the lease. */
+ * each rate, dashed marks at the scenario's own value and, for durations, at the lease, their
+ * labels above the plot (the lease's to the left of its line, the value's to the right). */
 static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf *gp)
 {
     int show[PROP_COUNT];
@@ -274,7 +275,7 @@ static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf
     buf_release(&t);
     buf_puts(gp, "\nset ylabel \"violation rate\"\n"
                  "set yrange [-0.03:1.03]\nset ytics 0,0.1,1\nset grid lc rgb \"#dddddd\"\n"
-                 "set key below horizontal\nset border 3\nset tics nomirror\n");
+                 "set tmargin 5\nset key below horizontal\nset border 3\nset tics nomirror\n");
     double x0 = r->points[0].value / scale, x1 = r->points[r->npoints - 1].value / scale;
     double margin = x1 > x0 ? (x1 - x0) * 0.02 : 1;
     buf_printf(gp, "set xrange [%.12g:%.12g]\n", x0 - margin, x1 + margin);
@@ -286,7 +287,7 @@ static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf
         vary_format(&r->target, own, &b);
         buf_printf(gp, "set arrow %d from %.12g, graph 0 to %.12g, graph 1 nohead dt 3 lc rgb \"#888888\"\n", ++arrows,
                    own / scale, own / scale);
-        buf_printf(gp, "set label \"scenario: %s\" at %.12g, graph 0.97 left offset 0.5,0 tc rgb \"#666666\"\n", b.p, own / scale);
+        buf_printf(gp, "set label \"scenario: %s\" at %.12g, graph 1 left offset 0.5,0.7 tc rgb \"#666666\"\n", b.p, own / scale);
         buf_release(&b);
     }
     int durations = r->target.unit == VARY_DURATION || r->target.unit == VARY_SIGNED_DURATION;
@@ -297,7 +298,7 @@ static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf
         vary_format(&r->target, (double)r->sc->lease, &b);
         double lx = (double)r->sc->lease / scale;
         buf_printf(gp, "set arrow %d from %.12g, graph 0 to %.12g, graph 1 nohead dt 2 lc rgb \"#cc4444\"\n", ++arrows, lx, lx);
-        buf_printf(gp, "set label \"lease %s\" at %.12g, graph 0.91 left offset 0.5,0 tc rgb \"#cc4444\"\n", b.p, lx);
+        buf_printf(gp, "set label \"lease %s\" at %.12g, graph 1 right offset -0.5,0.7 tc rgb \"#cc4444\"\n", b.p, lx);
         buf_release(&b);
     }
     buf_puts(gp, "$data << EOD\n");
