@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "scenario.h"
 #include "scriptlib.h"
+#include "timeline.h"
 #include "trace.h"
 #include "world.h"
 
@@ -29,7 +30,11 @@ static void run_usage(FILE *f)
           "  --json FILE      write the history as JSONL (one event per line)\n"
           "  --verbose        also show every redis.call inside scripts and every key change\n"
           "  --brief          only the story: acquisitions, critical sections, writes, expiries, faults\n"
-          "  --quiet          no trace, only the verdicts\n"
+          "  --quiet          no trace and no terminal timeline, only the verdicts\n"
+          "  --plot FILE      draw the timeline with gnuplot: FILE.png or FILE.svg\n"
+          "  --spacetime FILE write the space-time (Lamport) diagram as SVG\n"
+          "  --html FILE      write a self-contained HTML report: the lesson, the verdicts\n"
+          "                   with evidence, both pictures and the narrated trace\n"
           "  --help           this text\n"
           "\n"
           "exit: 0 expectations met, 1 a property violated or an expectation not met,\n"
@@ -108,9 +113,33 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
     return unmet;
 }
 
+/* Writes the pictures asked for; returns EXIT_OK, or the exit code of the first failure
+ * (each failure said in one line). */
+static int pictures(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *plot,
+                    const char *spacetime, const char *html)
+{
+    int code = EXIT_OK;
+    buf err;
+    buf_init(&err);
+    for (int i = 0; i < 3; i++) {
+        int io = 0, rc = 0;
+        buf_reset(&err);
+        if (i == 0 && plot) rc = timeline_plot(h, sc, seed, plot, &err, &io);
+        if (i == 1 && spacetime) rc = spacetime_write(h, sc, spacetime, &err, &io);
+        if (i == 2 && html) rc = html_report(h, sc, cr, seed, html, &err, &io);
+        if (rc == 0) continue;
+        fflush(stdout);
+        cli_error("run: %s", err.p ? err.p : "failed");
+        if (code == EXIT_OK) code = io ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    buf_release(&err);
+    return code;
+}
+
 int cli_run(int argc, char **argv)
 {
     const char *path_arg = NULL, *choices = NULL, *save_choices = NULL, *json = NULL;
+    const char *plot = NULL, *spacetime = NULL, *html = NULL;
     int verbose = 0, quiet = 0, brief = 0, have_seed = 0;
     unsigned long long seed = 0;
     for (int i = 1; i < argc; i++) {
@@ -124,7 +153,8 @@ int cli_run(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(a, "--brief")) {
             brief = 1;
-        } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices")) {
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices") ||
+                   !strcmp(a, "--plot") || !strcmp(a, "--spacetime") || !strcmp(a, "--html")) {
             if (i + 1 >= argc) {
                 cli_error("run: %s needs a value", a);
                 return EXIT_USAGE;
@@ -141,6 +171,9 @@ int cli_run(int argc, char **argv)
                 have_seed = 1;
             } else if (!strcmp(a, "--choices")) choices = v;
             else if (!strcmp(a, "--json")) json = v;
+            else if (!strcmp(a, "--plot")) plot = v;
+            else if (!strcmp(a, "--spacetime")) spacetime = v;
+            else if (!strcmp(a, "--html")) html = v;
             else save_choices = v;
         } else if (a[0] == '-' && a[1]) {
             cli_error("run: unknown option '%s'; try 'locklab run --help'", a);
@@ -151,6 +184,10 @@ int cli_run(int argc, char **argv)
             cli_error("run: one scenario at a time ('%s' is extra)", a);
             return EXIT_USAGE;
         }
+    }
+    if (plot && !timeline_path_ok(plot)) {
+        cli_error("run: --plot '%s': the file name must end in .png or .svg", plot);
+        return EXIT_USAGE;
     }
     if (!path_arg) {
         cli_error("run: which scenario? usage: locklab run SCENARIO (try 'locklab list')");
@@ -214,6 +251,8 @@ int cli_run(int argc, char **argv)
         printf("== %s\n   seed %llu, protocol %s, scripts %s\n\n", sc->name, have_seed ? seed : (unsigned long long)sc->seed,
                sc->protocol, sc->scripts ? sc->scripts : "HEAD");
         trace_render(h, verbose ? TRACE_VERBOSE : brief ? TRACE_BRIEF : TRACE_NORMAL, &t);
+        buf_puts(&t, "\n");
+        termline_render(h, sc, termline_width(), &t);
         fwrite(t.p ? t.p : "", 1, t.len, stdout);
         buf_release(&t);
     }
@@ -238,6 +277,8 @@ int cli_run(int argc, char **argv)
     } else {
         check_result cr;
         check_run(h, sc, &cr);
+        int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html);
+        if (pic != EXIT_OK) exit_code = pic;
         int unmet = report(sc, &cr, stdout);
         int violated = 0;
         for (int p = 0; p < PROP_COUNT; p++) violated |= cr.p[p].v == VERDICT_VIOLATED;
