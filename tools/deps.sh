@@ -17,6 +17,8 @@ have gnuplot || need+=(gnuplot-nox)
 have redis-server || need+=(redis-server)
 have redis-cli || need+=(redis-tools)
 have python3 || need+=(python3)
+# headless browser for the HTML report test (tests/html/test_html.sh)
+have chromium || need+=(chromium)
 
 if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
 echo "deps: installing ${need[*]}" >&2
