@@ -22,7 +22,7 @@ SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=build/san/tests/%)
 BENCH_BIN := $(BENCH_SRC:tests/%.c=build/opt/tests/%)
 
-.PHONY: all deps demo test unit bench clean
+.PHONY: all deps demo test unit bench clean gallery
 all: locklab
 
 deps:
@@ -63,6 +63,15 @@ test: deps
 demo: deps
 	@$(MAKE) --no-print-directory locklab
 	@tools/demo.sh
+
+# The pictures in docs/ (committed): regenerated from the scenario library, never by hand.
+GALLERY := gc-pause-single failover-async-replication redlock-clock-jump gc-pause-fencing
+gallery: deps
+	@$(MAKE) --no-print-directory locklab
+	@for s in $(GALLERY); do \
+	    ./locklab run $$s -q --plot docs/timeline-$$s.png >/dev/null; \
+	    rc=$$?; [ $$rc -le 1 ] || exit $$rc; echo "gallery: docs/timeline-$$s.png"; \
+	done
 
 bench: deps
 	@$(MAKE) --no-print-directory locklab $(BENCH_BIN)
