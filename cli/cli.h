@@ -17,6 +17,7 @@ int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
 int cli_run(int argc, char **argv);      /* cli/run.c */
 int cli_list(int argc, char **argv);     /* cli/list.c */
 int cli_compare(int argc, char **argv);  /* cli/compare.c */
+int cli_check(int argc, char **argv);    /* cli/check.c */
 int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
 
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if

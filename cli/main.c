@@ -14,6 +14,7 @@ typedef struct subcommand {
 
 static const subcommand subcommands[] = {
     { "run", cli_run, "run a scenario once, narrate it, and judge it" },
+    { "check", cli_check, "model-check a scenario: search its faults and schedules for a violation" },
     { "sweep", cli_sweep, "violation rate of each property against one parameter, with a plot" },
     { "list", cli_list, "the built-in scenarios, one line each" },
     { "compare", cli_compare, "one scenario under two script versions: where they part" },

@@ -53,7 +53,7 @@ static int wanted(const hist_event *e, trace_level level)
 void trace_line(const history *h, const hist_event *e, buf *out)
 {
     put_time(out, e->t);
-    buf_printf(out, "  %-6s", name(h, e->actor));
+    buf_printf(out, "  %-5s ", name(h, e->actor));
     const char *text = e->text ? e->text : "";
     const char *rep = e->reply ? e->reply : "";
     switch (e->kind) {

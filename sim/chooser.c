@@ -88,13 +88,18 @@ void chooser_set_script(chooser *c, const choice *v, size_t n)
     c->nscript = n;
 }
 
-static void record(chooser *c, int64_t value, int64_t n, int kind, const char *what)
+static void record_real(chooser *c, int64_t value, int64_t n, int kind, const char *what, int64_t real)
 {
     if (c->nrec == c->caprec) {
         c->caprec = c->caprec ? c->caprec * 2 : 64;
         c->rec = xrealloc(c->rec, c->caprec * sizeof *c->rec);
     }
-    c->rec[c->nrec++] = (choice){ value, n, (uint8_t)kind, what };
+    c->rec[c->nrec++] = (choice){ value, n, (uint8_t)kind, what, real };
+}
+
+static void record(chooser *c, int64_t value, int64_t n, int kind, const char *what)
+{
+    record_real(c, value, n, kind, what, value);
 }
 
 /* The scripted decision at the current position, if any. */
@@ -126,7 +131,7 @@ int64_t chooser_range(chooser *c, int64_t lo, int64_t hi, const char *what)
     if (c->mode == CHOOSER_EXPLORE) {
         const choice *s = scripted(c);
         int64_t i = s && s->value == 1 ? 1 : 0;
-        record(c, i, 2, 0, what);
+        record_real(c, i, 2, 0, what, i ? hi : lo);
         return i ? hi : lo;
     }
     int64_t v;
@@ -155,7 +160,9 @@ int64_t chooser_exponential(chooser *c, int64_t mean, const char *what)
     if (mean <= 0) return 0;
     if (c->mode == CHOOSER_EXPLORE) {
         int64_t i = chooser_pick(c, 3, what);
-        return i == 0 ? mean / 2 : i == 1 ? mean : mean * 2;
+        int64_t v = i == 0 ? mean / 2 : i == 1 ? mean : mean * 2;
+        c->rec[c->nrec - 1].real = v;
+        return v;
     }
     const choice *s = scripted(c);
     int64_t v;
@@ -191,8 +198,8 @@ void chooser_write(const chooser *c, buf *out)
     buf_printf(out, "# locklab choices: value/alternatives label (%zu decisions)\n", c->nrec);
     for (size_t i = 0; i < c->nrec; i++) {
         const choice *ch = &c->rec[i];
-        if (ch->n == INT64_MAX) buf_printf(out, "%lld/* %s\n", (long long)ch->value, ch->what ? ch->what : "");
-        else buf_printf(out, "%lld/%lld %s\n", (long long)ch->value, (long long)ch->n, ch->what ? ch->what : "");
+        if (ch->n == INT64_MAX) buf_printf(out, "%lld/* %s\n", (long long)ch->real, ch->what ? ch->what : "");
+        else buf_printf(out, "%lld/%lld %s\n", (long long)ch->real, (long long)ch->n, ch->what ? ch->what : "");
     }
 }
 
@@ -225,7 +232,7 @@ int chooser_parse(const char *text, choice **v, size_t *n, buf *err)
                 cap = cap ? cap * 2 : 64;
                 out = xrealloc(out, cap * sizeof *out);
             }
-            out[cnt++] = (choice){ val, alts, 0, NULL };
+            out[cnt++] = (choice){ val, alts, 0, NULL, val };
         }
         p = eol ? eol + 1 : p + len;
         continue;

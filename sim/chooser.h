@@ -23,6 +23,9 @@ typedef struct choice {
     int64_t n;         /* alternatives at this point (RUN ranges: hi - lo + 1) */
     uint8_t kind;      /* 0 pick, 1 range */
     const char *what;  /* static label, for traces and choice files */
+    int64_t real;      /* what the simulation got: the index, or the value (in EXPLORE mode
+                          a range's alternative 1 is its upper end): a choice file holds
+                          these, so an explored path replays in REPLAY mode */
 } choice;
 
 typedef struct chooser chooser;

@@ -986,7 +986,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
     rt->bodies = dict_new(2 * sizeof(char *));
     rt->version = version_of(w->sc->scripts);
     rt->boot_ref = rt->module_ref = rt->workload_ref = LUA_NOREF;
-    rt->lib = scriptlib_load(rt->dir, err);
+    rt->lib = w->shared_lib ? (scriptlib *)w->shared_lib : scriptlib_load(rt->dir, err);
     if (!rt->lib) return -1;
     lua_State *L = lua_newstate(rt_alloc, rt);
     if (!L) {
@@ -1068,7 +1068,7 @@ void clients_release(world *w)
     }
     if (!rt) return;
     if (rt->L) lua_close(rt->L);
-    scriptlib_free(rt->lib);
+    if (rt->lib != w->shared_lib) scriptlib_free(rt->lib);
     dict_free(rt->bodies, free_body);
     free(rt->dir);
     free(rt);

@@ -111,6 +111,16 @@ int sched_pop(sched *s, chooser *ch, event *out)
         }
         tie[n++] = pop_min(s);
     }
+    /* World events (actor < 0: faults) happen first at their instant, without a decision:
+     * a fault pinned at time t then acts exactly where an explored one was injected. */
+    for (size_t i = 0; i < n; i++) {
+        if (tie[i].actor >= 0) continue;
+        *out = tie[i];
+        for (size_t j = 0; j < n; j++)
+            if (j != i) push_event(s, tie[j]);
+        if (tie != small) free(tie);
+        return 1;
+    }
     size_t cand[16] = { 0 }, ncand = 0;
     for (size_t i = 0; i < n && ncand < 16; i++) {
         int seen = 0;

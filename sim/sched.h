@@ -2,7 +2,8 @@
  * sequence number), so events at the same time fire first-in first-out (libuv's timer
  * order). Which of several *simultaneous* events runs first is a decision of the chooser:
  * sched_pop offers the earliest pending event of each distinct actor among the events due
- * at the earliest time, so per-actor (and so per-link) order is never broken.
+ * at the earliest time, so per-actor (and so per-link) order is never broken. World events
+ * (actor < 0, such as faults) come first at their instant, without a decision.
  *
  * Events carry a kind, a target actor, a generation (for cheap invalidation: an event whose
  * generation no longer matches its target's is ignored by the engine) and an owned payload. */

@@ -137,9 +137,15 @@ static lclock *clock_of(world *w, int actor)
     return actor < w->nnodes ? &w->nodes[actor].clock : &w->clients[actor - w->nnodes].clock;
 }
 
+/* Fault ids: the scenario's faults first, then those the explorer injected. */
+static const fault_cfg *fault_by_id(const world *w, int fi)
+{
+    return fi < w->sc->nfaults ? &w->sc->faults[fi] : &w->injected[fi - w->sc->nfaults];
+}
+
 static void fault_start(world *w, int fi)
 {
-    const fault_cfg *f = &w->sc->faults[fi];
+    const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? actor_index(w, f->target) : -1;
     fault_note(w, f, H_FAULT, target);
     switch (f->kind) {
@@ -172,18 +178,23 @@ static void fault_start(world *w, int fi)
     }
     case FAULT_FAILOVER: node_failover(w, &w->nodes[target], 1); break;
     case FAULT_DROP: {
-        int a = actor_index(w, f->from), b = actor_index(w, f->to);
-        link_of(w, a, b)->loss = f->probability;
-        link_of(w, b, a)->loss = f->probability;
+        int a = actor_index(w, f->from);
+        for (int b = 0; b < w->nactors; b++) {
+            if (b == a || (f->to && b != actor_index(w, f->to))) continue;
+            link_of(w, a, b)->loss = f->probability;
+            link_of(w, b, a)->loss = f->probability;
+        }
         break;
     }
     }
+    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->nnodes)
+        sched_push(w->q, w->now + f->by_ms * 1000, EV_RESTART, target, 0, NULL); /* explored restart delay */
     if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) sched_push(w->q, w->now + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
 }
 
 static void fault_end(world *w, int fi)
 {
-    const fault_cfg *f = &w->sc->faults[fi];
+    const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? actor_index(w, f->target) : -1;
     switch (f->kind) {
     case FAULT_PARTITION:
@@ -196,9 +207,12 @@ static void fault_end(world *w, int fi)
         nodes_partitions_changed(w);
         break;
     case FAULT_DROP: {
-        int a = actor_index(w, f->from), b = actor_index(w, f->to);
-        link_of(w, a, b)->loss = link_of(w, a, b)->base_loss;
-        link_of(w, b, a)->loss = link_of(w, b, a)->base_loss;
+        int a = actor_index(w, f->from);
+        for (int b = 0; b < w->nactors; b++) {
+            if (b == a || (f->to && b != actor_index(w, f->to))) continue;
+            link_of(w, a, b)->loss = link_of(w, a, b)->base_loss;
+            link_of(w, b, a)->loss = link_of(w, b, a)->base_loss;
+        }
         break;
     }
     default: break;
@@ -211,7 +225,10 @@ void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
     (void)w;
     switch (f->kind) {
     case FAULT_GC_PAUSE: buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000)); break;
-    case FAULT_CRASH: buf_printf(out, "crash of %s", f->target); break;
+    case FAULT_CRASH:
+        buf_printf(out, "crash of %s", f->target);
+        if (f->by_ms > 0) buf_printf(out, " (restarts after %lld ms)", (long long)f->by_ms);
+        break;
     case FAULT_RESTART: buf_printf(out, "restart of %s", f->target); break;
     case FAULT_CLOCK_JUMP: buf_printf(out, "clock of %s jumps by %+lld ms", f->target, (long long)f->by_ms); break;
     case FAULT_DRIFT: buf_printf(out, "clock of %s drifts at %+g%%", f->target, f->rate * 100); break;
@@ -224,8 +241,100 @@ void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
         if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
         break;
     case FAULT_FAILOVER: buf_printf(out, "failover of %s", f->target); break;
-    case FAULT_DROP: buf_printf(out, "link %s-%s drops %g%% of messages", f->from, f->to, f->probability * 100); break;
+    case FAULT_DROP:
+        if (f->to) buf_printf(out, "link %s-%s drops %g%% of messages", f->from, f->to, f->probability * 100);
+        else buf_printf(out, "every link of %s drops %g%% of messages", f->from, f->probability * 100);
+        if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
+        break;
     }
+}
+
+/* ---- exploring: faults injected where the chooser says ---- */
+
+/* The fault options of the explore table: kind × target × parameter. Option i is written
+ * into *f (names borrowed from the scenario). Returns the number of options. */
+static int explore_option(const world *w, int i, fault_cfg *f)
+{
+    const scenario *sc = w->sc;
+    int64_t lease = sc->lease > 0 ? sc->lease : 30000000;
+    int k = 0;
+    for (int e = 0; e < sc->explore.nfaults; e++) {
+        const explore_fault *ef = &sc->explore.faults[e];
+        int nvals = ef->nparams > 0 ? ef->nparams : ef->nvalues > 0 ? ef->nvalues : 1;
+        for (int t = 0; t < ef->ntargets; t++) {
+            for (int v = 0; v < nvals; v++, k++) {
+                if (k != i || !f) continue;
+                memset(f, 0, sizeof *f);
+                f->kind = ef->kind;
+                f->target = ef->targets[t];
+                f->duration = -1;
+                int64_t p = ef->nparams > 0 ? ef->params[v] : INT64_MIN;
+                double d = ef->nvalues > 0 ? ef->values[v] : -1;
+                switch (ef->kind) {
+                case FAULT_GC_PAUSE: f->duration = p != INT64_MIN ? p : lease + lease / 2; break;
+                case FAULT_CRASH: f->by_ms = p != INT64_MIN ? p / 1000 : 0; break;
+                case FAULT_CLOCK_JUMP: f->by_ms = p != INT64_MIN ? p / 1000 : 2 * lease / 1000; break;
+                case FAULT_DRIFT: f->rate = d >= 0 ? d : 0.1; break;
+                case FAULT_DROP:
+                    f->from = ef->targets[t];
+                    f->target = NULL;
+                    f->probability = d >= 0 ? d : 1.0;
+                    f->duration = 2 * lease;
+                    break;
+                case FAULT_PARTITION: f->duration = p != INT64_MIN ? p : 2 * lease; break;
+                default: break;
+                }
+            }
+        }
+    }
+    return k;
+}
+
+/* A partition that cuts `name` off from everyone else: groups {name} and {the rest}. */
+static void isolate(world *w, fault_cfg *f, const char *name)
+{
+    f->ngroups = 2;
+    f->groups = xcalloc(2, sizeof *f->groups);
+    f->groups[0] = xcalloc(2, sizeof **f->groups);
+    f->groups[0][0] = (char *)name;
+    f->groups[1] = xcalloc((size_t)w->nactors + 1, sizeof **f->groups);
+    int n = 0;
+    for (int a = 0; a < w->nactors; a++) {
+        const char *other = history_actor_name(w->hist, a);
+        if (strcmp(other, name) != 0) f->groups[1][n++] = (char *)other;
+    }
+}
+
+/* Called at each new instant while the budget lasts: maybe inject one fault now. */
+static void explore_maybe_inject(world *w)
+{
+    int nopts = explore_option(w, -1, NULL);
+    if (nopts == 0) return;
+    int64_t k;
+    if (chooser_mode_of(w->ch) == CHOOSER_EXPLORE) {
+        k = chooser_pick(w->ch, 1 + nopts, "fault");
+    } else {
+        /* Random schedules: a fault at about one instant in twenty. */
+        k = chooser_chance(w->ch, 0.05, "fault?") ? 1 + chooser_pick(w->ch, nopts, "fault") : 0;
+    }
+    if (k == 0) return;
+    if (w->ninjected == w->capinjected) {
+        w->capinjected = w->capinjected ? w->capinjected * 2 : 4;
+        w->injected = xrealloc(w->injected, (size_t)w->capinjected * sizeof *w->injected);
+    }
+    fault_cfg *f = &w->injected[w->ninjected];
+    explore_option(w, (int)k - 1, f);
+    f->at = w->now;
+    if (f->kind == FAULT_PARTITION) isolate(w, f, f->target);
+    w->ninjected++;
+    w->faults_left--;
+    fault_start(w, w->sc->nfaults + w->ninjected - 1);
+}
+
+const fault_cfg *world_injected(const world *w, int *n)
+{
+    *n = w->ninjected;
+    return w->injected;
 }
 
 /* ---- building and running ---- */
@@ -253,6 +362,10 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     world *w = xcalloc(1, sizeof *w);
     w->sc = sc;
     w->verbose = o && o->verbose;
+    w->explore = o && o->explore && sc->explore.present;
+    w->shared_lib = o ? o->lib : NULL;
+    w->faults_left = w->explore ? sc->explore.max_faults : 0;
+    w->last_instant = -1;
     w->own_chooser = !(o && o->chooser);
     w->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;
     w->q = sched_new();
@@ -263,7 +376,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->epoch_ms = WORLD_EPOCH_MS;
     w->nodes = xcalloc((size_t)w->nnodes, sizeof *w->nodes);
     w->clients = xcalloc((size_t)w->nclients, sizeof *w->clients);
-    w->partitions = xcalloc((size_t)sc->nfaults + 1, sizeof *w->partitions);
+    w->partitions = xcalloc((size_t)sc->nfaults + (size_t)w->faults_left + 1, sizeof *w->partitions);
     for (int i = 0; i < w->nnodes; i++) history_add_actor(w->hist, sc->nodes[i].name, 1);
     for (int i = 0; i < w->nclients; i++) history_add_actor(w->hist, sc->clients[i].name, 0);
     links_init(w);
@@ -309,6 +422,12 @@ void world_free(world *w)
         free(n->subconns);
     }
     for (int i = 0; i < w->npartitions; i++) free(w->partitions[i].group_of);
+    for (int i = 0; i < w->ninjected; i++) {
+        fault_cfg *f = &w->injected[i];
+        for (int g = 0; g < f->ngroups; g++) free(f->groups[g]);
+        free(f->groups);
+    }
+    free(w->injected);
     free(w->partitions);
     free(w->nodes);
     free(w->clients);
@@ -348,7 +467,19 @@ static void dispatch(world *w, event *e)
 int world_run(world *w, buf *err)
 {
     event e;
-    while (sched_pop(w->q, w->ch, &e)) {
+    int64_t horizon = w->sc->explore.horizon > 0 ? w->sc->explore.horizon : w->sc->duration;
+    for (;;) {
+        int64_t next = sched_peek_time(w->q);
+        if (next == INT64_MAX) break;
+        if (w->faults_left > 0 && next > w->last_instant && next <= horizon) {
+            /* A new instant: the explorer may land a fault here, before anything else
+             * happens at it (as a fault pinned at this time would). */
+            w->now = next;
+            w->last_instant = next;
+            explore_maybe_inject(w);
+        }
+        if (!sched_pop(w->q, w->ch, &e)) break;
+        w->last_instant = e.time;
         if (e.time > w->sc->duration) {
             release_event(&e);
             break;

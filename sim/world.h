@@ -19,6 +19,9 @@ typedef struct world_opts {
     uint64_t seed;       /* used when chooser is NULL */
     int verbose;         /* record every redis.call inside scripts */
     const char *data_dir;/* where lua/ lives; NULL: ll_data_dir() */
+    int explore;         /* inject faults from the scenario's explore table, one chooser
+                            decision at each new instant (locklab check) */
+    const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
 } world_opts;
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */
@@ -31,5 +34,7 @@ int world_run(world *w, buf *err);
 const history *world_history(const world *w);
 uint64_t world_events(const world *w);   /* events processed */
 int64_t world_now(const world *w);       /* true µs */
+/* The faults the explorer injected, in order, with their `at` times (borrowed). */
+const fault_cfg *world_injected(const world *w, int *n);
 
 #endif

@@ -164,6 +164,12 @@ struct world {
     int64_t resource_max_token; /* the fenced resource's highest accepted token */
     int failed;
     char *failure;
+    int explore;           /* inject the scenario's explore faults (locklab check) */
+    const struct scriptlib *shared_lib; /* borrowed script index, or NULL: load our own */
+    int faults_left;
+    int64_t last_instant;  /* the last instant at which injection was considered */
+    fault_cfg *injected;   /* the faults injected so far, in order */
+    int ninjected, capinjected;
 };
 
 /* world.c */

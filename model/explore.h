@@ -1,0 +1,55 @@
+/* explore.h — the model checker: a systematic search over the chooser's decisions (message
+ * delays, simultaneous events, losses, jitter, and where each budgeted fault lands) for a
+ * run that violates a property, and the minimisation of what it finds.
+ *
+ * Search: stateless depth-first. A path is one complete run from the initial state whose
+ * decisions follow a prefix and then take their first alternative; the next path changes the
+ * deepest decision that still has an untried alternative. Within the bounds (the explore
+ * table's max_faults, horizon and max_depth — decisions past max_depth are not branched) it
+ * is exhaustive: every combination is run. No states are merged (see the README).
+ * Random mode runs N schedules drawn from seeds instead. */
+#ifndef LOCKLAB_EXPLORE_H
+#define LOCKLAB_EXPLORE_H
+
+#include <stdint.h>
+
+#include "check.h"
+#include "chooser.h"
+#include "scenario.h"
+
+typedef struct explore_opts {
+    uint64_t random_runs;   /* 0: exhaustive search; N: N random schedules */
+    uint64_t seed;          /* random mode */
+    uint64_t max_paths;     /* stop after this many paths (0: no limit) */
+    /* Called about every 250 ms of search with the running totals (progress display). */
+    void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int depth, double seconds);
+    void *progress_ud;
+} explore_opts;
+
+typedef struct explore_result {
+    int found;                 /* a violation of a searched property */
+    property prop;             /* ... of this one */
+    char *evidence;            /* its evidence, from the minimised run */
+    fault_cfg *faults;         /* the minimised counter-example's faults (at pinned) */
+    int nfaults;
+    choice *choices;           /* its decisions (REPLAY form: what the simulation got) */
+    size_t nchoices;
+    uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */
+    int max_depth_seen;
+    int complete;              /* the whole bounded space was searched */
+    int searched[PROP_COUNT];  /* which properties were searched */
+    int witnessed[PROP_COUNT]; /* ... and which were violated on some path */
+    double seconds;
+} explore_result;
+
+/* Searches sc (which must have an explore table). 0 when the search ran (found or not), -1
+ * with a one-line reason in err when it could not (a model error, a bad table). */
+int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, buf *err);
+void explore_result_free(explore_result *r);
+
+/* Writes the counter-example as a scenario file that wraps the original one with the faults
+ * pinned and the explore table removed, its choice list beside it, and its narrated trace.
+ * base is the path without extension: base.lua, base.choices, base.txt. */
+int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err);
+
+#endif
