@@ -27,6 +27,15 @@ finds() {
 finds gc-pause mutual_exclusion
 finds setnx-expire no_deadlock
 finds failover mutual_exclusion
+finds redlock-crash-restart mutual_exclusion
+finds redlock-clock-jump mutual_exclusion
+
+# Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
+for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
+    "$LL" check "tests/check/$name.lua" >"$tmp/out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "$name: exit $rc"; tail -5 "$tmp/out"; }
+done
 
 # Must not find: with fencing tokens the resource never accepts a stale write.
 "$LL" check tests/check/gc-pause-fencing.lua >"$tmp/out" 2>&1
