@@ -6,8 +6,10 @@
 
 With --check, nothing is rewritten: every command of every FILE runs on the real server and
 its output must equal the transcript's expected lines (which `locklab redis --check` holds
-the fake to), so the real server, the transcript and the fake agree three ways. Prints
-"N passed, N failed"; exit 1 on a mismatch, 2 if the server cannot run.
+the fake to), so the real server, the transcript and the fake agree three ways; and after
+each FILE the whole keyspace of the real server, in store.h's canonical dump, must equal the
+fake's `.dump` after the same commands. Prints "N passed, N failed"; exit 1 on a mismatch,
+2 if the server cannot run.
 
 Each FILE (tests/transcripts/*.txt) is rewritten in place: comments, blank lines and
 `> command` lines stay; the lines after each command become exactly what
@@ -18,6 +20,9 @@ are as exact as in the fake. `.eval ID|FILE numkeys ...` and `.load ID|FILE` bec
 SCRIPT LOAD of the body that `locklab scripts body` prints. Other meta-commands are refused.
 """
 import argparse, os, shlex, struct, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "diff"))
+import redisdiff  # noqa: E402  (its RESP client and redis-cli rendering)
 
 START_MS = 1700000000000
 
@@ -137,6 +142,41 @@ def regenerate(server, locklab, path, results=None):
     return "\n".join(out)
 
 
+def dump_with(c):
+    rb = redisdiff.repr_bytes
+    lines = []
+    for key in sorted(k for _, k in c.call("KEYS", "*")[1]):
+        kind = c.call("TYPE", key)[1].decode()
+        if kind == "string":
+            value = rb(c.call("GET", key)[1])
+        elif kind == "hash":
+            flat = [v for _, v in c.call("HGETALL", key)[1]]
+            value = "{" + ", ".join("%s: %s" % (rb(f), rb(v)) for f, v in sorted(zip(flat[0::2], flat[1::2]))) + "}"
+        elif kind == "list":
+            value = "[" + ", ".join(rb(v) for _, v in c.call("LRANGE", key, 0, -1)[1]) + "]"
+        elif kind == "zset":
+            flat = [v for _, v in c.call("ZRANGE", key, 0, -1, "WITHSCORES")[1]]
+            value = "{" + ", ".join("%s: %s" % (rb(m), sc.decode()) for m, sc in zip(flat[0::2], flat[1::2])) + "}"
+        else:
+            value = "<%s>" % kind
+        pttl = c.call("PTTL", key)[1]
+        if pttl == -2:
+            continue
+        lines.append("%s %s pttl=%d %s" % (rb(key), kind, pttl, value))
+    return lines or ["(empty keyspace)"]
+
+
+def fake_dump(locklab, path):
+    """The fake's `.dump` after replaying the transcript's commands."""
+    cmds = [l[1:].strip() for l in open(path).read().split("\n") if l.startswith(">")]
+    marker = "__locklab_keyspace__"
+    script = "\n".join(cmds + ["echo " + marker, ".dump"]) + "\n"
+    out = subprocess.run([locklab, "redis"], input=script, capture_output=True, text=True).stdout
+    lines = out.split("\n")
+    i = max(k for k, l in enumerate(lines) if l == '"%s"' % marker)
+    return [l for l in lines[i + 1:] if l]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=0, help="default: a free loopback port")
@@ -168,6 +208,8 @@ def main():
                 continue
             results = []
             regenerate(server, a.locklab, f, results)
+            real_keys, fake_keys = dump_with(redisdiff.Resp(server.port)), fake_dump(a.locklab, f)
+            results.append((0, "(the keyspace after the transcript, canonical dump)", fake_keys, real_keys))
             for line, cmd, expected, real in results:
                 if expected == real:
                     passed += 1
