@@ -18,7 +18,11 @@
  * 30 s watchdog timeout without a lease).
  *
  * fairness (judged when the scenario expects it): a client acquired the lock while another
- * client, whose first acquire command reached the server earlier, was still waiting. */
+ * client, whose first acquire command reached the server earlier, was still waiting.
+ *
+ * reentrancy (judged when the scenario expects it): a holder's re-entrant acquire failed, or
+ * a release freed the lock key before the holder had undone every hold (its own command
+ * deleted the key and it still had unlocks to send). */
 #include "check.h"
 
 #include <stdlib.h>
@@ -362,6 +366,58 @@ static void check_fairness(const history *h, prop_result *r)
     free(queued_at);
 }
 
+static void check_reentrancy(const history *h, const scenario *sc, prop_result *r)
+{
+    const char *lock = sc->lock ? sc->lock : "lock";
+    size_t n = history_len(h);
+    int nact = (int)history_actors(h);
+    int *releasing = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *releasing);
+    int64_t *freed_at = xmalloc((size_t)(nact > 0 ? nact : 1) * sizeof *freed_at);
+    for (int a = 0; a < nact; a++) freed_at[a] = -1;
+    const char **freed_by = xcalloc((size_t)(nact > 0 ? nact : 1), sizeof *freed_by);
+    int exec_client = -1, exec_node = -1;
+    int64_t exec_t = -1;
+    const char *exec_text = NULL;
+    r->v = VERDICT_HOLDS;
+    for (size_t i = 0; i < n && r->v == VERDICT_HOLDS; i++) {
+        const hist_event *e = history_at(h, i);
+        buf p;
+        buf_init(&p);
+        if (e->kind == H_ACQUIRE_FAILED && e->text && !strncmp(e->text, "re-entry failed", 15)) {
+            buf_printf(&p, "%s held the lock, but its re-entrant acquire at ", history_actor_name(h, e->actor));
+            put_t(&p, e->t);
+            buf_printf(&p, " failed: %s.", e->text);
+        } else if (e->kind == H_RELEASE) {
+            releasing[e->actor] = 1;
+            freed_at[e->actor] = -1;
+        } else if (e->kind == H_RELEASED) {
+            releasing[e->actor] = 0;
+        } else if (e->kind == H_EXEC) {
+            exec_client = e->peer, exec_node = e->actor, exec_t = e->t, exec_text = e->text;
+        } else if (e->kind == H_KEY_DELETED && e->text && !strcmp(e->text, lock) && e->actor == exec_node && e->t == exec_t &&
+                   exec_client >= 0 && releasing[exec_client]) {
+            freed_at[exec_client] = e->t;
+            freed_by[exec_client] = exec_text;
+        } else if (e->kind == H_REQUEST && e->actor >= 0 && releasing[e->actor] && freed_at[e->actor] >= 0 && e->text &&
+                   freed_by[e->actor] && !strncmp(e->text, freed_by[e->actor], strcspn(freed_by[e->actor], " "))) {
+            /* Another request of the same kind as the one that freed the key: one more
+             * unlock, for a hold that no longer exists. */
+            buf_printf(&p, "%s's release freed the lock at ", history_actor_name(h, e->actor));
+            put_t(&p, freed_at[e->actor]);
+            buf_printf(&p, " while it still had holds to undo (it went on to send %s).", e->text ? e->text : "more unlocks");
+        }
+        if (p.len) {
+            r->v = VERDICT_VIOLATED;
+            r->at = e->t;
+            r->evidence = buf_steal(&p);
+        }
+        buf_release(&p);
+    }
+    free(releasing);
+    free(freed_at);
+    free(freed_by);
+}
+
 void check_run(const history *h, const scenario *sc, check_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -371,6 +427,7 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     check_release(h, sc, &out->p[PROP_RELEASE_SAFETY]);
     check_deadlock(h, sc, &out->p[PROP_NO_DEADLOCK]);
     if (expects(sc, PROP_FAIRNESS)) check_fairness(h, &out->p[PROP_FAIRNESS]);
+    if (expects(sc, PROP_REENTRANCY)) check_reentrancy(h, sc, &out->p[PROP_REENTRANCY]);
 }
 
 void check_free(check_result *r)

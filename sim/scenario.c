@@ -1707,6 +1707,42 @@ static void load_scripts(loader *ld, int root)
     if (!ok)
         fail(ld, "scripts", "scripts: '%s' is not a script version (write \"HEAD\", \"3.11.1\" or "
              "\"redisson@3.11.1\")", show(shown, p, strlen(p)));
+    /* The version must be one the library can answer for: HEAD, a label or version the index
+     * names, or a numbered release between the oldest and newest numbered ones it holds. */
+    const char *v = at ? at + 1 : p;
+    if (!strcmp(v, "HEAD")) return;
+    buf err, known;
+    buf_init(&err);
+    buf_init(&known);
+    scriptlib *lib = scriptlib_load(NULL, &err);
+    if (!lib) { /* no library here (tests with their own data dir): nothing to check against */
+        buf_release(&err);
+        buf_release(&known);
+        return;
+    }
+    const char *lo = NULL, *hi = NULL;
+    int named = 0;
+    for (size_t i = 0; i < scriptlib_count(lib); i++) {
+        const char *sv = scriptlib_at(lib, i)->version;
+        if (!strcmp(sv, v)) named = 1;
+        if (!isdigit((unsigned char)sv[0])) continue;
+        if (!lo || scriptlib_version_cmp(sv, lo) < 0) lo = sv;
+        if (!hi || scriptlib_version_cmp(sv, hi) > 0) hi = sv;
+        if (!strstr(known.p ? known.p : "", sv)) buf_printf(&known, "%s%s", known.len ? ", " : "", sv);
+    }
+    int in_range = isdigit((unsigned char)v[0]) && lo && scriptlib_version_cmp(v, lo) >= 0 && scriptlib_version_cmp(v, hi) <= 0;
+    int bad = !named && !in_range;
+    char lo_s[32], hi_s[32];
+    snprintf(lo_s, sizeof lo_s, "%s", lo ? lo : "?");
+    snprintf(hi_s, sizeof hi_s, "%s", hi ? hi : "?");
+    char known_s[256];
+    snprintf(known_s, sizeof known_s, "%s", known.p ? known.p : "");
+    scriptlib_free(lib);
+    buf_release(&err);
+    buf_release(&known);
+    if (bad)
+        fail(ld, "scripts", "scripts: no script version '%s' in the library (HEAD, or a release from %s to %s; "
+             "the scripts were read at %s)", show(shown, v, strlen(v)), lo_s, hi_s, known_s);
 }
 
 static int loader_validate(lua_State *L)

@@ -415,10 +415,19 @@ static const char *probe_model =
     "      coroutine.yield()\n"
     "    elseif mode == 'random' then\n"
     "      return math.random(10)\n"
+    "    elseif mode == 'overunlock' then\n"
+    "      ctx:eval(node, 'redisson/lock', { cfg.lock }, { 10000, ctx:id() })\n"
+    "      return true\n"
     "    end\n"
     "    return false, 'probe'\n"
     "  end\n"
-    "  function lock.release() return true end\n"
+    "  function lock.release()\n"
+    "    if cfg.options.mode ~= 'overunlock' then return true end\n"
+    "    for i = 1, 2 do  -- one hold, two unlocks: the second is for a hold that is gone\n"
+    "      ctx:eval(node, 'redisson/unlock', { cfg.lock, 'ch', 'latch' .. i }, { 0, 10000, ctx:id(), 'PUBLISH', 1000 })\n"
+    "    end\n"
+    "    return true\n"
+    "  end\n"
     "  return lock\n"
     "end\n"
     "return M\n";
@@ -478,6 +487,18 @@ static void test_world_spawned_coroutines_run_until_the_workload_ends(void **sta
     outcome_free(&o);
 }
 
+/* reentrancy: a release that frees the lock and then unlocks again is caught. */
+static void test_world_reentrancy_catches_an_extra_unlock(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("overunlock", "  clients = { { name = 'A', work = '100ms' } }, duration = '5s',\n"
+                                             "  expect = { reentrancy = 'holds' },\n"));
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(o.cr.p[PROP_REENTRANCY].v, VERDICT_VIOLATED);
+    assert_non_null(strstr(o.cr.p[PROP_REENTRANCY].evidence, "still had holds to undo"));
+    outcome_free(&o);
+}
+
 static void test_world_runaway_model_is_stopped(void **state)
 {
     (void)state;
@@ -528,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_world_pubsub_delivers_and_times_out),
         cmocka_unit_test(test_world_spawned_coroutines_run_until_the_workload_ends),
         cmocka_unit_test(test_world_runaway_model_is_stopped),
+        cmocka_unit_test(test_world_reentrancy_catches_an_extra_unlock),
         cmocka_unit_test(test_world_model_may_not_yield_or_use_math_random),
     };
     int failed = cmocka_run_group_tests_name("world", tests, NULL, NULL);

@@ -71,6 +71,16 @@ one_line_err "a malformed choice list"
 expect_exit 3 "an unwritable --json path" -- "$LL" run single-basic -q --json /nonexistent-dir/h.jsonl
 [ ! -e /nonexistent-dir/h.jsonl ] && ok || bad "partial output left behind"
 
+# Bad protocol input: an unknown preset (a model error, with its traceback) and an unknown
+# script version (a scenario error with file:line).
+sed 's/preset = "redlock-rb"/preset = "redlock-xx"/' scenarios/redlock-basic.lua >"$tmp/badpreset.lua"
+expect_exit 2 "an unknown Redlock preset" -- "$LL" run "$tmp/badpreset.lua" -q
+grep -q "unknown preset 'redlock-xx'" "$tmp/err" && ok || bad "the unknown preset is named"
+sed 's/protocol = "distlock",/protocol = "distlock", scripts = "redisson@9.9.9",/' scenarios/single-basic.lua >"$tmp/badver.lua"
+expect_exit 2 "an unknown script version" -- "$LL" run "$tmp/badver.lua" -q
+one_line_err "an unknown script version"
+grep -q "badver.lua:[0-9]*: scripts: no script version '9.9.9'" "$tmp/err" && ok || bad "the script version error names file:line"
+
 # locklab list and compare
 expect_exit 0 "locklab list" -- "$LL" list
 grep -q '^single-basic ' "$tmp/out" && ok || bad "list shows single-basic"
