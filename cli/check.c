@@ -169,14 +169,16 @@ int cli_check(int argc, char **argv)
             cli_error("check: %s", werr.p);
             code = EXIT_INTERNAL;
         } else {
-            printf("\nwritten: %s.lua and %s.choices\nreplay:  locklab run %s.lua --choices %s.choices\n", base.p, base.p,
-                   base.p, base.p);
+            printf("\nwritten: %s.lua, %s.choices and its narrated trace %s.txt\nreplay:  locklab run %s.lua --choices %s.choices\n",
+                   base.p, base.p, base.p, base.p, base.p);
         }
         buf_release(&werr);
         buf_release(&base);
     } else {
-        printf("\n%s\n", r.complete ? "No violation exists within these bounds."
-                                    : "No violation found (the search did not cover the whole bounded space).");
+        printf("\n%s\n", r.complete     ? "No violation exists within these bounds."
+                         : r.memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
+                                           "the paths searched; narrow the bounds, or use --random."
+                                         : "No violation found (the search did not cover the whole bounded space).");
     }
     explore_result_free(&r);
     scenario_free(sc);

@@ -25,6 +25,9 @@
 #include "trace.h"
 #include "world.h"
 
+/* 16 bytes per distinct outcome in the visited set: 32 million is half a GiB. */
+#define EXPLORE_MAX_OUTCOMES (32u << 20)
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -349,6 +352,12 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         r->paths++;
         r->transitions += p.events;
         hset_add(&outcomes, p.hash);
+        if (outcomes.n >= EXPLORE_MAX_OUTCOMES) {
+            /* A clean stop before memory runs out: report what was explored. */
+            r->memory_stop = 1;
+            path_free(&p);
+            break;
+        }
         if ((int)p.nrec > r->max_depth_seen) r->max_depth_seen = (int)p.nrec;
         for (int q = 0; q < PROP_COUNT; q++)
             if (p.cr.p[q].v == VERDICT_VIOLATED) r->witnessed[q] = 1;
@@ -601,6 +610,30 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
         buf_reset(&fpath);
         buf_printf(&fpath, "%s.choices", base);
         rc = write_atomic(fpath.p, &file, err);
+    }
+    if (rc == 0) {
+        /* The narrated trace of the replayed counter-example, beside it. */
+        pinned pn;
+        pin(&pn, sc, r->faults, r->nfaults);
+        chooser *c = chooser_new(CHOOSER_REPLAY, 0);
+        chooser_set_script(c, r->choices, r->nchoices);
+        world_opts o = { .chooser = c };
+        buf werr;
+        buf_init(&werr);
+        world *w = world_new(&pn.sc, &o, &werr);
+        if (w) {
+            world_run(w, &werr);
+            buf_reset(&file);
+            buf_printf(&file, "== %s (counter-example)\n\n", sc->name);
+            trace_render(world_history(w), TRACE_NORMAL, &file);
+            buf_reset(&fpath);
+            buf_printf(&fpath, "%s.txt", base);
+            rc = write_atomic(fpath.p, &file, err);
+            world_free(w);
+        }
+        buf_release(&werr);
+        chooser_free(c);
+        unpin(&pn);
     }
     buf_release(&src);
     buf_release(&file);

@@ -37,6 +37,7 @@ typedef struct explore_result {
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */
     int max_depth_seen;
     int complete;              /* the whole bounded space was searched */
+    int memory_stop;           /* stopped because the visited set reached its memory cap */
     int searched[PROP_COUNT];  /* which properties were searched */
     int witnessed[PROP_COUNT]; /* ... and which were violated on some path */
     double seconds;
@@ -48,8 +49,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
 void explore_result_free(explore_result *r);
 
 /* Writes the counter-example as a scenario file that wraps the original one with the faults
- * pinned and the explore table removed, its choice list beside it, and its narrated trace.
- * base is the path without extension: base.lua, base.choices, base.txt. */
+ * pinned and the explore table removed, its choice list beside it, and its narrated trace:
+ * base.lua, base.choices, base.txt (base is the path without extension). */
 int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err);
 
 #endif

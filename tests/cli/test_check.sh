@@ -19,6 +19,7 @@ finds() {
     local rc=$?
     [ "$rc" -eq 1 ] && ok || { bad "$name: check exit $rc, wanted 1"; cat "$tmp/err"; }
     grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out" && ok || bad "$name: $prop not reported violated"
+    [ -s "$tmp/$name.txt" ] && ok || bad "$name: no narrated trace written"
     "$LL" run "$tmp/$name.lua" --choices "$tmp/$name.choices" --quiet >"$tmp/replay" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] && grep -q "^  $prop *VIOLATED" "$tmp/replay" && ok || { bad "$name: the counter-example does not replay (exit $rc)"; tail -5 "$tmp/replay"; }
