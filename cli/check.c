@@ -89,24 +89,10 @@ int cli_check(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (!path_arg) {
-        cli_error("check: which scenario? usage: locklab check SCENARIO");
-        return EXIT_USAGE;
-    }
-    char *path = cli_resolve_scenario(path_arg);
-    if (!path) {
-        cli_error("check: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
-        return EXIT_USAGE;
-    }
+    scenario *sc;
+    if (cli_load_scenario("check", path_arg, &sc) != EXIT_OK) return EXIT_USAGE;
     buf err;
     buf_init(&err);
-    scenario *sc = scenario_load(path, &err);
-    free(path);
-    if (!sc) {
-        cli_error("%s", err.p);
-        buf_release(&err);
-        return EXIT_USAGE;
-    }
     if (!sc->explore.present) {
         cli_error("check: %s has no explore table: add one saying which faults to search "
                   "(see scenarios/README.md, \"Exploring\")", sc->path);

@@ -4,6 +4,10 @@
 
 #include "cli.h"
 
+#include <stdlib.h>
+
+#include "scenario.h"
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -12,4 +16,25 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
+{
+    *out = NULL;
+    if (!arg) {
+        cli_error("%s: which scenario? usage: locklab %s SCENARIO (try 'locklab list')", cmd, cmd);
+        return EXIT_USAGE;
+    }
+    char *path = cli_resolve_scenario(arg);
+    if (!path) {
+        cli_error("%s: no scenario file or built-in scenario named '%s' (try 'locklab list')", cmd, arg);
+        return EXIT_USAGE;
+    }
+    buf err;
+    buf_init(&err);
+    *out = scenario_load(path, &err);
+    free(path);
+    if (!*out) cli_error("%s", err.p);
+    buf_release(&err);
+    return *out ? EXIT_OK : EXIT_USAGE;
 }

@@ -23,6 +23,11 @@ int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
  * neither exists. Caller frees. */
 char *cli_resolve_scenario(const char *arg);
+
+struct scenario;
+/* Resolves and loads the scenario `arg` for subcommand `cmd`; on failure prints the one-line
+ * error and returns EXIT_USAGE, else EXIT_OK with *out (free with scenario_free). */
+int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out);
 /* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
  * and the array. */
 char **cli_scenario_files(const char *dir, size_t *n);

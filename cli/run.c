@@ -56,19 +56,12 @@ char *cli_resolve_scenario(const char *arg)
 
 static int write_file(const char *path, const buf *content)
 {
-    buf tmp;
-    buf_init(&tmp);
-    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp.p, path) != 0) ok = 0;
-    if (!ok) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        remove(tmp.p);
-    }
-    buf_release(&tmp);
-    return ok ? 0 : -1;
+    buf err;
+    buf_init(&err);
+    int rc = ll_write_file(path, content->p, content->len, &err);
+    if (rc) cli_error("%s", err.p);
+    buf_release(&err);
+    return rc;
 }
 
 static int read_file(const char *path, buf *out)
@@ -189,24 +182,10 @@ int cli_run(int argc, char **argv)
         cli_error("run: --plot '%s': the file name must end in .png or .svg", plot);
         return EXIT_USAGE;
     }
-    if (!path_arg) {
-        cli_error("run: which scenario? usage: locklab run SCENARIO (try 'locklab list')");
-        return EXIT_USAGE;
-    }
-    char *path = cli_resolve_scenario(path_arg);
-    if (!path) {
-        cli_error("run: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
-        return EXIT_USAGE;
-    }
+    scenario *sc;
+    if (cli_load_scenario("run", path_arg, &sc) != EXIT_OK) return EXIT_USAGE;
     buf err;
     buf_init(&err);
-    scenario *sc = scenario_load(path, &err);
-    free(path);
-    if (!sc) {
-        cli_error("%s", err.p);
-        buf_release(&err);
-        return EXIT_USAGE;
-    }
     chooser *ch;
     if (choices) {
         buf text;

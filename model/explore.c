@@ -547,19 +547,7 @@ static void put_fault(buf *b, const scenario *sc, const fault_cfg *f)
 
 static int write_atomic(const char *fpath, const buf *content, buf *err)
 {
-    buf tmp;
-    buf_init(&tmp);
-    buf_printf(&tmp, "%s.tmp", fpath);
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp.p, fpath) != 0) ok = 0;
-    if (!ok) {
-        buf_printf(err, "cannot write '%s'", fpath);
-        remove(tmp.p);
-    }
-    buf_release(&tmp);
-    return ok ? 0 : -1;
+    return ll_write_file(fpath, content->p, content->len, err);
 }
 
 int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err)

@@ -359,27 +359,9 @@ static void tmp_name(const char *path, buf *out)
 
 int tl_write_file(const char *path, const buf *content, buf *err, int *io)
 {
-    buf tmp;
-    buf_init(&tmp);
-    tmp_name(path, &tmp);
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
-    int saved = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = 0;
-        saved = errno;
-    }
-    if (ok && rename(tmp.p, path) != 0) {
-        ok = 0;
-        saved = errno;
-    }
-    if (!ok) {
-        buf_printf(err, "cannot write '%s': %s", path, strerror(saved));
-        if (f) remove(tmp.p);
-        *io = 1;
-    }
-    buf_release(&tmp);
-    return ok ? 0 : -1;
+    if (ll_write_file(path, content->p, content->len, err) == 0) return 0;
+    *io = 1;
+    return -1;
 }
 
 /* ---- the gnuplot script ---- */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 _Noreturn void ll_assert_fail(const char *expr, const char *file, int line)
 {
@@ -152,6 +153,30 @@ char *buf_steal(buf *b)
     char *p = b->p ? b->p : xstrdup("");
     buf_init(b);
     return p;
+}
+
+int ll_write_file(const char *path, const void *p, size_t n, buf *err)
+{
+    buf tmp;
+    buf_init(&tmp);
+    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp.p, "wb");
+    int ok = f && (n == 0 || fwrite(p, 1, n, f) == n);
+    int saved = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (ok && rename(tmp.p, path) != 0) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok) {
+        if (err) buf_printf(err, "cannot write '%s': %s", path, strerror(saved));
+        if (f) remove(tmp.p);
+    }
+    buf_release(&tmp);
+    return ok ? 0 : -1;
 }
 
 /* Redis's string2ll: optional '-', no leading zeros, no '+', no spaces, fits in 64 bits. */

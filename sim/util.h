@@ -50,6 +50,10 @@ void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty */
 
+/* Writes n bytes to path through a temporary file renamed into place, so nothing
+ * half-written is ever left behind. 0, or -1 with "cannot write 'path': why" in err. */
+int ll_write_file(const char *path, const void *p, size_t n, buf *err);
+
 /* Number parsing exactly as Redis parses arguments (string2ll / strtold rules). */
 int ll_parse_int64(slice s, long long *out);      /* 0 ok, -1 not a canonical integer */
 int ll_parse_double(slice s, double *out);        /* 0 ok, -1 not a valid float (nan refused) */
