@@ -20,65 +20,10 @@
 #include "t_list.h"
 #include "t_zset.h"
 
-typedef struct fixture {
-    int64_t now;
-    server *srv;
-    conn c;
-    reply r;
-    buf out;
-    int events[3];
-} fixture;
+#include "fixture.h"
 
-static int64_t clock_fn(void *ud)
-{
-    return ((fixture *)ud)->now;
-}
-
-static void observe(void *ud, store_event ev, slice key)
-{
-    (void)key;
-    ((fixture *)ud)->events[ev]++;
-}
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    f->now = 1700000000000;
-    server_config cfg = { .clock = clock_fn, .clock_ud = f };
-    f->srv = server_new(&cfg);
-    f->c.id = 1;
-    reply_init(&f->r);
-    buf_init(&f->out);
-    store_set_observer(server_store(f->srv), observe, f);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    reply_release(&f->r);
-    buf_release(&f->out);
-    server_free(f->srv);
-    free(f);
-    return 0;
-}
-
-/* Runs a command given as separate words; returns the redis-cli rendering without the
- * final newline (arrays keep their inner newlines). */
-#define RUN(f, ...) run(f, (const char *[]){ __VA_ARGS__, NULL })
 #define EXPECT(f, want, ...) assert_string_equal(RUN(f, __VA_ARGS__), want)
 
-static const char *run(fixture *f, const char **words)
-{
-    int n = 0;
-    while (words[n]) n++;
-    server_execv(f->srv, &f->c, &f->r, n, words);
-    buf_reset(&f->out);
-    reply_to_cli(&f->r, &f->out);
-    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
-    return f->out.p;
-}
 
 #define WRONGTYPE "(error) WRONGTYPE Operation against a key holding the wrong kind of value"
 #define NOT_INT "(error) ERR value is not an integer or out of range"
