@@ -25,6 +25,8 @@
  * deleted the key and it still had unlocks to send). */
 #include "check.h"
 
+#include "clock.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +72,35 @@ static void faults_before(const history *h, int64_t until, buf *b)
     if (n) buf_putc(b, '.');
 }
 
-static void check_mutex(const history *h, prop_result *r)
+/* An actor's local clock at true time t, rebuilt from the scenario: its configured offset and
+ * drift, then the scenario's drift and clock_jump faults on it up to t. (Faults injected by
+ * the explorer are pinned into the scenario before a run is judged for evidence.) */
+static int64_t local_at(const scenario *sc, const char *name, int64_t t)
+{
+    lclock c;
+    const clock_cfg *cfg = NULL;
+    int ni = scenario_node_index(sc, name), ci = scenario_client_index(sc, name);
+    if (ni >= 0) cfg = &sc->nodes[ni].clock;
+    else if (ci >= 0) cfg = &sc->clients[ci].clock;
+    lclock_init(&c, 1700000000000LL, cfg ? cfg->offset_ms : 0, cfg ? cfg->drift : 0);
+    for (int i = 0; i < sc->nfaults; i++) {
+        const fault_cfg *f = &sc->faults[i];
+        if (f->at > t || !f->target || strcmp(f->target, name)) continue;
+        if (f->kind == FAULT_DRIFT) lclock_set_drift(&c, f->at, f->rate);
+        else if (f->kind == FAULT_CLOCK_JUMP) lclock_jump(&c, f->at, f->by_ms);
+    }
+    return lclock_read(&c, t);
+}
+
+/* "its clock: 10.106s" — local time as seconds since the scenario's epoch. */
+static void put_local(buf *b, int64_t local_ms)
+{
+    int64_t rel = local_ms - 1700000000000LL;
+    buf_printf(b, "%s%lld.%03llds", rel < 0 ? "-" : "", (long long)(rel < 0 ? -rel : rel) / 1000,
+               (long long)(rel < 0 ? -rel : rel) % 1000);
+}
+
+static void check_mutex(const history *h, const scenario *sc, prop_result *r)
 {
     size_t n = history_len(h), ni = 0, cap = 16;
     interval *iv = xmalloc(cap * sizeof *iv);
@@ -110,14 +140,19 @@ static void check_mutex(const history *h, prop_result *r)
             put_t(&p, s);
             buf_puts(&p, " to ");
             put_t(&p, en);
-            buf_printf(&p, " (true time, %lld ms together). %s entered at ", (long long)((en - s + 500) / 1000),
-                       history_actor_name(h, a->actor));
+            buf_printf(&p, " (true time, %lld ms together); by their own clocks, ", (long long)((en - s + 500) / 1000));
+            for (int k = 0; k < 2; k++) {
+                const char *nm = history_actor_name(h, k ? b->actor : a->actor);
+                buf_printf(&p, "%s%s's from ", k ? " and " : "", nm);
+                put_local(&p, local_at(sc, nm, s));
+                buf_puts(&p, " to ");
+                put_local(&p, local_at(sc, nm, en));
+            }
+            buf_printf(&p, ". %s entered at ", history_actor_name(h, a->actor));
             put_t(&p, a->start);
-            buf_printf(&p, " (its clock: %lld)", (long long)a->lstart);
             buf_printf(&p, "; %s entered at ", history_actor_name(h, b->actor));
             put_t(&p, b->start);
-            buf_printf(&p, " (its clock: %lld), while %s had not left.", (long long)b->lstart,
-                       history_actor_name(h, a->actor));
+            buf_printf(&p, ", while %s had not left.", history_actor_name(h, a->actor));
             faults_before(h, en, &p);
             r->v = VERDICT_VIOLATED;
             r->at = s;
@@ -422,7 +457,7 @@ void check_run(const history *h, const scenario *sc, check_result *out)
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < PROP_COUNT; i++) out->p[i].v = VERDICT_NOT_JUDGED;
-    check_mutex(h, &out->p[PROP_MUTUAL_EXCLUSION]);
+    check_mutex(h, sc, &out->p[PROP_MUTUAL_EXCLUSION]);
     check_resource(h, &out->p[PROP_RESOURCE_SAFETY]);
     check_release(h, sc, &out->p[PROP_RELEASE_SAFETY]);
     check_deadlock(h, sc, &out->p[PROP_NO_DEADLOCK]);
