@@ -159,6 +159,10 @@ struct scripting {
     char (*numbuf)[32];
     size_t argv_cap;
     reply call_reply;            /* the current redis.call's reply (see the file comment) */
+    /* EVALSHA's last hits: the sha exactly as sent → its entry, so a client repeating the
+     * same shas skips case folding and hashing. Emptied whenever the cache changes. */
+    struct { char raw[40]; char lower[41]; script_entry *e; } memo[2];
+    unsigned memo_next;
 };
 
 static const char ro_marker; /* its address marks read-only proxies' metatables */
@@ -1272,6 +1276,7 @@ static void script_state_close(scripting *s)
     s->L = NULL;
     dict_free(s->cache, NULL);
     s->cache = dict_new(sizeof(script_entry));
+    memset(s->memo, 0, sizeof s->memo);
 }
 
 scripting *scripting_new(server *srv, const server_config *cfg)
@@ -1403,6 +1408,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
         return NULL;
     }
     int existed;
+    memset(s->memo, 0, sizeof s->memo); /* dict_put may move the entries */
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->flags = flags | (script_may_loop(s, body) ? SCRIPT_MAY_LOOP : 0);
@@ -1414,12 +1420,24 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
 static script_entry *script_lookup(scripting *s, slice sha, char lower[41])
 {
     if (sha.len != 40) return NULL;
+    for (int m = 0; m < 2; m++)
+        if (s->memo[m].e && memcmp(s->memo[m].raw, sha.p, 40) == 0) {
+            memcpy(lower, s->memo[m].lower, 41);
+            return s->memo[m].e;
+        }
     for (int i = 0; i < 40; i++) { /* branch-free, so the compiler can vectorise it */
         unsigned char c = (unsigned char)sha.p[i];
         lower[i] = (char)(c | ((unsigned char)(c - 'A') < 26u) << 5);
     }
     lower[40] = '\0';
-    return dict_get(s->cache, (slice){ lower, 40 });
+    script_entry *e = dict_get(s->cache, (slice){ lower, 40 });
+    if (e) {
+        unsigned m = s->memo_next++ & 1u;
+        memcpy(s->memo[m].raw, sha.p, 40);
+        memcpy(s->memo[m].lower, lower, 41);
+        s->memo[m].e = e;
+    }
+    return e;
 }
 
 /* Lua state's message handler: records where the error was raised (skipping one C frame,
