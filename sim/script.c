@@ -163,6 +163,11 @@ struct scripting {
      * same shas skips case folding and hashing. Emptied whenever the cache changes. */
     struct { char raw[40]; char lower[41]; script_entry *e; } memo[2];
     unsigned memo_next;
+    /* redis.call's command names: the Lua string's text pointer → its command. Each cached
+     * string is pinned in the registry table pin_ref, so no other string can take its
+     * address while the entry lives; emptied with the Lua state. */
+    struct { const char *p; const command *cmd; } cmd_memo[32];
+    int pin_ref;
 };
 
 static const char ro_marker; /* its address marks read-only proxies' metatables */
@@ -500,6 +505,31 @@ static int script_collect_args(scripting *s, lua_State *L, int argc)
     return 0;
 }
 
+static void script_call_command(server *srv, const command *cmd, int argc, const slice *argv, reply *out);
+
+/* The command named by the Lua string at index 1 (collected in s->argv[0]), through
+ * s->cmd_memo. Pinning a new name runs with the memory cap off, so it cannot raise. */
+static const command *script_command_of(scripting *s, lua_State *L)
+{
+    const char *p = s->argv[0].p;
+    unsigned h = (unsigned)(((uintptr_t)p >> 4) & 31u);
+    if (s->cmd_memo[h].p == p && p) return s->cmd_memo[h].cmd;
+    const command *cmd = commands_lookup(s->argv[0]);
+    if (cmd && !s->cmd_memo[h].p && lua_type(L, 1) == LUA_TSTRING) {
+        int capped = s->mem_capped;
+        s->mem_capped = 0;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->pin_ref);
+        lua_pushvalue(L, 1);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+        lua_pop(L, 1);
+        s->mem_capped = capped;
+        s->cmd_memo[h].p = p;
+        s->cmd_memo[h].cmd = cmd;
+    }
+    return cmd;
+}
+
 static int script_redis_generic(lua_State *L, int raise)
 {
     scripting *s = script_of(L);
@@ -516,7 +546,7 @@ static int script_redis_generic(lua_State *L, int raise)
         return raise ? lua_error(L) : 1;
     }
     reply_release(&s->call_reply);
-    server_call_from_script(s->srv, argc, s->argv, &s->call_reply);
+    script_call_command(s->srv, script_command_of(s, L), argc, s->argv, &s->call_reply);
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
     script_push_reply(L, &s->call_reply); /* may raise on memory: the reply stays owned by s */
@@ -528,10 +558,9 @@ static int script_redis_generic(lua_State *L, int raise)
 static int script_redis_call(lua_State *L) { return script_redis_generic(L, 1); }
 static int script_redis_pcall(lua_State *L) { return script_redis_generic(L, 0); }
 
-void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
+static void script_call_command(server *srv, const command *cmd, int argc, const slice *argv, reply *out)
 {
     scripting *s = server_scripting(srv);
-    const command *cmd = commands_lookup(argv[0]);
     reply_release(out);
     if (!cmd) {
         reply_error(out, "ERR Unknown Redis command called from script");
@@ -562,6 +591,12 @@ void server_call_from_script(server *srv, int argc, const slice *argv, reply *ou
                  .in_script = 1 };
     cmd->fn(&c);
 }
+
+void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
+{
+    script_call_command(srv, commands_lookup(argv[0]), argc, argv, out);
+}
+
 
 /* ---------------------------------------------------------------------------------------
  * The rest of the redis table */
@@ -1264,6 +1299,8 @@ static void script_state_open(scripting *s)
     lua_setfield(L, -2, "err");
     s->kill_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     buf_release(&msg);
+    lua_createtable(L, 0, 32);
+    s->pin_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_gc(L, LUA_GCGEN, 0, 0);
     lua_gc(L, LUA_GCCOLLECT, 0);
 }
@@ -1277,6 +1314,7 @@ static void script_state_close(scripting *s)
     dict_free(s->cache, NULL);
     s->cache = dict_new(sizeof(script_entry));
     memset(s->memo, 0, sizeof s->memo);
+    memset(s->cmd_memo, 0, sizeof s->cmd_memo);
 }
 
 scripting *scripting_new(server *srv, const server_config *cfg)
