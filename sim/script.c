@@ -1521,9 +1521,11 @@ static void script_hook(lua_State *L, lua_Debug *ar)
 }
 
 /* Whether the table at idx is exactly {[1] = ..., ..., [n] = ...} without a metatable:
- * what a previous run left there unless the script changed its shape. Only raw reads. */
-static int script_args_reusable(lua_State *L, int idx, int n)
+ * what a previous run left there unless the script changed its shape. Only raw reads. On
+ * the way, bit i of *same is set when [i + 1] is the string v[i] already (i < 64). */
+static int script_args_reusable(lua_State *L, int idx, const slice *v, int n, uint64_t *same)
 {
+    *same = 0;
     if (lua_getmetatable(L, idx)) {
         lua_pop(L, 1);
         return 0;
@@ -1531,13 +1533,18 @@ static int script_args_reusable(lua_State *L, int idx, int n)
     int count = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        int isint;
-        lua_Integer k = lua_tointegerx(L, -1, &isint);
-        if (!isint || k < 1 || k > n || lua_type(L, -1) != LUA_TNUMBER) {
-            lua_pop(L, 1);
+        int isint = 0;
+        lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
+        if (!isint || k < 1 || k > n) {
+            lua_pop(L, 2);
             return 0;
         }
+        if (k <= 64 && lua_type(L, -1) == LUA_TSTRING) {
+            size_t len;
+            const char *p = lua_tolstring(L, -1, &len);
+            if (len == v[k - 1].len && memcmp(p, v[k - 1].p, len) == 0) *same |= (uint64_t)1 << (k - 1);
+        }
+        lua_pop(L, 1);
         count++;
     }
     return count == n;
@@ -1553,12 +1560,14 @@ static int script_args_reusable(lua_State *L, int idx, int n)
 static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
 {
     int fresh = 1;
+    uint64_t same = 0;
     if (*ref != LUA_NOREF) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, *ref);
-        fresh = !script_args_reusable(L, lua_gettop(L), n);
+        fresh = !script_args_reusable(L, lua_gettop(L), v, n, &same);
         if (fresh) lua_pop(L, 1);
     }
     if (fresh) {
+        same = 0;
         lua_createtable(L, n, 0);
         lua_pushvalue(L, -1);
         if (*ref == LUA_NOREF)
@@ -1567,14 +1576,7 @@ static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
             lua_rawseti(L, LUA_REGISTRYINDEX, *ref);
     }
     for (int i = 0; i < n; i++) {
-        if (!fresh) {
-            size_t len = 0;
-            const char *p = NULL;
-            if (lua_rawgeti(L, -1, i + 1) == LUA_TSTRING) p = lua_tolstring(L, -1, &len);
-            int same = p && len == v[i].len && memcmp(p, v[i].p, len) == 0;
-            lua_pop(L, 1);
-            if (same) continue;
-        }
+        if (i < 64 && (same >> i & 1u)) continue;
         lua_pushlstring(L, v[i].p, v[i].len);
         lua_rawseti(L, -2, i + 1);
     }
