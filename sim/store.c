@@ -245,8 +245,9 @@ kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl)
 {
     kv *e = store_lookup(s, key);
     if (!e) {
-        /* A replica may still hold the logically expired key: replace it outright. */
-        kv *stale = dict_get(s->keys, key);
+        /* A replica may still hold the logically expired key: replace it outright. (A
+         * primary's lookup has just removed it.) */
+        kv *stale = s->replica ? dict_get(s->keys, key) : NULL;
         if (stale) {
             heap_remove(s, stale);
             obj_free((obj_type)stale->type, stale->ptr);
