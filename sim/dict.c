@@ -108,12 +108,29 @@ void *dict_put(dict *d, slice key, int *existed)
     return PAYLOAD(e);
 }
 
+static void del_at(dict *d, size_t pos);
+
 int dict_del(dict *d, slice key)
 {
     size_t pos;
     dent *e = find(d, key, dict_hash(key.p, key.len), &pos);
     if (!e) return 0;
-    free(e);
+    del_at(d, pos);
+    return 1;
+}
+
+void dict_del_payload(dict *d, void *payload)
+{
+    dent *e = (dent *)((char *)payload - sizeof(dent));
+    size_t mask = d->cap - 1, pos = e->hash & mask;
+    while (d->slot[pos] != e) pos = (pos + 1) & mask;
+    del_at(d, pos);
+}
+
+/* Frees the entry in slot pos and closes the hole. */
+static void del_at(dict *d, size_t pos)
+{
+    free(d->slot[pos]);
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */
@@ -126,7 +143,6 @@ int dict_del(dict *d, slice key)
         hole = j;
     }
     d->slot[hole] = NULL;
-    return 1;
 }
 
 slice dict_key_of(const dict *d, const void *payload)

@@ -27,6 +27,9 @@ void *dict_put(dict *d, slice key, int *existed);
 /* Removes the key. Returns 1 if it was there. The caller releases the payload's contents
  * first (dict_get, then release, then dict_del). */
 int dict_del(dict *d, slice key);
+/* Removes the entry whose payload this is (from dict_get/dict_put, still in d): no hashing
+ * or key comparison. The same caveat on the payload's contents as dict_del. */
+void dict_del_payload(dict *d, void *payload);
 /* The key of an entry, given its payload pointer. */
 slice dict_key_of(const dict *d, const void *payload);
 

@@ -54,7 +54,8 @@ size_t store_size(const store *s);          /* keys, including not yet reaped ex
 /* Lookups. Both return NULL for a missing or logically expired key; on a master they also
  * delete the expired key (lazy expiry). */
 kv *store_lookup(store *s, slice key);
-/* Adds a new key (it must not exist) holding ptr (ownership taken); no expiry. */
+/* Adds a new key (it must not exist, or be a replica's logically expired leftover, which is
+ * replaced) holding ptr (ownership taken); no expiry. */
 kv *store_add(store *s, slice key, obj_type t, void *ptr);
 /* SET semantics: replaces any value (of any type) and clears the TTL unless keep_ttl. */
 kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl);

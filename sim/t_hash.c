@@ -306,7 +306,7 @@ static int hash_for_write(cmdctx *c, kv **e, hash **h)
 static void hash_written(cmdctx *c, kv *e, hash *h)
 {
     if (e) e->ptr = h;
-    else e = store_set(c->db, c->argv[1], OBJ_HASH, h, 0);
+    else e = store_add(c->db, c->argv[1], OBJ_HASH, h); /* the lookup just missed */
     store_touched(c->db, e);
 }
 

@@ -22,15 +22,15 @@
 /* ---- low level ---- */
 
 /* Stores s (ownership taken) under key, keeping the TTL of the current value. `e` is the
- * key's live slot, or NULL if the key is missing; then the key is created without a TTL.
- * store_set (not store_add) also replaces a replica's logically expired leftover. */
+ * key's live slot, or NULL if the key is missing; then the key is created without a TTL
+ * (store_add also replaces a replica's logically expired leftover). */
 static kv *string_put(cmdctx *c, slice key, kv *e, sstr *s)
 {
     if (e) {
         free(e->ptr);
         e->ptr = s;
     } else {
-        e = store_set(c->db, key, OBJ_STRING, s, 0);
+        e = store_add(c->db, key, OBJ_STRING, s);
     }
     store_touched(c->db, e);
     return e;
@@ -160,7 +160,9 @@ void cmd_set(cmdctx *c)
         if (!(flags & SET_GET)) reply_nil(c->out);
         return;
     }
-    e = store_set(c->db, key, OBJ_STRING, sstr_new(val.p, val.len), (flags & SET_KEEPTTL) != 0);
+    sstr *v = sstr_new(val.p, val.len);
+    /* A missing key (the lookup above) is simply added: no second lookup. */
+    e = e ? store_set(c->db, key, OBJ_STRING, v, (flags & SET_KEEPTTL) != 0) : store_add(c->db, key, OBJ_STRING, v);
     if (when >= 0) store_set_expire(c->db, e, when);
     store_touched(c->db, e);
     /* A deadline already behind the clock (EXAT/PXAT in the past): the key is gone at once,

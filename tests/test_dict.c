@@ -57,6 +57,34 @@ static void test_dict_many_keys_survive_deletes(void **state)
     dict_free(d, NULL);
 }
 
+/* dict_del_payload removes the very entry (no rehashing of the key) and keeps the rest
+ * of every probe run reachable. */
+static void test_dict_del_payload(void **state)
+{
+    (void)state;
+    dict *d = dict_new(sizeof(int));
+    char k[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(k, sizeof k, "k%d", i);
+        *(int *)dict_put(d, slice_cstr(k), NULL) = i;
+    }
+    for (int i = 0; i < 3000; i += 2) {
+        snprintf(k, sizeof k, "k%d", i);
+        dict_del_payload(d, dict_get(d, slice_cstr(k)));
+    }
+    assert_int_equal(dict_size(d), 1500);
+    for (int i = 0; i < 3000; i++) {
+        snprintf(k, sizeof k, "k%d", i);
+        int *v = dict_get(d, slice_cstr(k));
+        if (i % 2 == 0) assert_null(v);
+        else {
+            assert_non_null(v);
+            assert_int_equal(*v, i);
+        }
+    }
+    dict_free(d, NULL);
+}
+
 static void test_dict_binary_keys_and_key_of(void **state)
 {
     (void)state;
@@ -75,6 +103,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dict_put_get_del),
         cmocka_unit_test(test_dict_many_keys_survive_deletes),
+        cmocka_unit_test(test_dict_del_payload),
         cmocka_unit_test(test_dict_binary_keys_and_key_of),
     };
     return cmocka_run_group_tests_name("dict", tests, NULL, NULL);
