@@ -89,14 +89,24 @@ static long small_find(const hsmall *s, slice field, slice *value)
 
 /* Replaces bytes [off, off + old) of the records with `len` bytes from p (copied), growing
  * or shrinking the single allocation. p must not point into s. Returns the moved hash. */
+/* The allocation behind a small hash of `used` record bytes: a function of `used` alone
+ * (no stored capacity), in 32-byte steps from 64, so a new hash takes its first field
+ * (a lock's owner and count) without a realloc. */
+static size_t small_alloc_size(size_t used)
+{
+    size_t n = (sizeof(hsmall) + used + 31) & ~(size_t)31;
+    return n < 64 ? 64 : n;
+}
+
 static hsmall *small_splice(hsmall *s, size_t off, size_t old, const void *p, size_t len)
 {
     size_t used = s->used, tail = used - off - old, nused = used - old + len;
     LL_ASSERT(nused <= UINT16_MAX);
-    if (len > old) s = xrealloc(s, sizeof *s + nused);
+    int resize = small_alloc_size(nused) != small_alloc_size(used);
+    if (len > old && resize) s = xrealloc(s, small_alloc_size(nused));
     memmove(s->data + off + len, s->data + off + old, tail);
     if (len) memcpy(s->data + off, p, len);
-    if (len < old) s = xrealloc(s, sizeof *s + nused);
+    if (len < old && resize) s = xrealloc(s, small_alloc_size(nused));
     s->used = (uint16_t)nused;
     return s;
 }
@@ -150,7 +160,7 @@ static hbig *small_to_big(hsmall *s)
 
 hash *hash_new(void)
 {
-    hsmall *s = xmalloc(sizeof *s);
+    hsmall *s = xmalloc(small_alloc_size(0));
     s->enc = HASH_SMALL;
     s->count = 0;
     s->used = 0;
@@ -168,7 +178,7 @@ hash *hash_clone(const hash *h)
 {
     if (hash_enc(h) == HASH_SMALL) {
         size_t n = sizeof(hsmall) + CSMALL(h)->used;
-        hash *c = xmalloc(n);
+        hash *c = xmalloc(small_alloc_size(CSMALL(h)->used));
         memcpy(c, h, n);
         return c;
     }
