@@ -275,9 +275,10 @@ static int script_raise(lua_State *L, const char *msg)
 /* ---------------------------------------------------------------------------------------
  * Reply → Lua (what redis.call returns) */
 
+/* Pushes at most 3 slots for a non-array reply: within the LUA_MINSTACK a C function is
+ * given (redis.call's), so only arrays, which nest, check the stack. */
 static void script_push_reply(lua_State *L, const reply *r)
 {
-    luaL_checkstack(L, 4, "reached lua stack limit");
     switch (r->type) {
     case REPLY_NIL:
     case REPLY_NIL_ARRAY:
@@ -318,6 +319,7 @@ static void script_push_reply(lua_State *L, const reply *r)
         break;
     case REPLY_ARRAY:
     case REPLY_MULTI: /* only SUBSCRIBE makes these, and scripts may not call it */
+        luaL_checkstack(L, 4, "reached lua stack limit");
         lua_createtable(L, (int)r->n, 0);
         for (size_t i = 0; i < r->n; i++) {
             script_push_reply(L, &r->elem[i]);
