@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* reply_ok's text, shared by every OK reply and never freed (nothing writes into a status
+ * reply's text; reply_copy duplicates it like any other). */
+static char ok_text[] = "OK";
+
 void reply_init(reply *r)
 {
     memset(r, 0, sizeof *r);
@@ -21,7 +25,7 @@ void reply_release(reply *r)
     if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
         for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
         free(r->elem);
-    } else {
+    } else if (r->str != ok_text) {
         free(r->str);
     }
     reply_init(r);
@@ -60,7 +64,10 @@ void reply_status(reply *r, const char *s)
 
 void reply_ok(reply *r)
 {
-    reply_status(r, "OK");
+    reply_release(r);
+    r->type = REPLY_STATUS;
+    r->str = ok_text;
+    r->len = 2;
 }
 
 void reply_error(reply *r, const char *s)
