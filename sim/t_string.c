@@ -82,25 +82,37 @@ enum {
 /* Redis's parseExtendedStringArgumentsOrReply for SET: an option is accepted only when no
  * option it conflicts with came before it (so a repeated EX is fine and the last one wins),
  * and an expire option needs a following argument. Anything else is a syntax error. */
+/* Whether opt is the lowercase-letter literal lit, in any case: the length first, then
+ * (byte | 0x20), which only the two cases of a letter map to that letter. Inline, since
+ * SET from a lock script parses its PX on every call. */
+static inline int set_opt_is(slice opt, const char *lit, size_t n)
+{
+    if (opt.len != n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)opt.p[i] | 0x20) != (unsigned char)lit[i]) return 0;
+    return 1;
+}
+#define SET_OPT_IS(opt, lit) set_opt_is(opt, lit, sizeof lit - 1)
+
 static int set_parse_flags(cmdctx *c, unsigned *flags, int *expire_arg)
 {
     for (int j = 3; j < c->argc; j++) {
         slice opt = c->argv[j];
         int has_next = j + 1 < c->argc;
         unsigned f = *flags;
-        if (slice_eq_nocase(opt, "nx") && !(f & SET_XX)) {
+        if (SET_OPT_IS(opt, "nx") && !(f & SET_XX)) {
             *flags |= SET_NX;
-        } else if (slice_eq_nocase(opt, "xx") && !(f & SET_NX)) {
+        } else if (SET_OPT_IS(opt, "xx") && !(f & SET_NX)) {
             *flags |= SET_XX;
-        } else if (slice_eq_nocase(opt, "get")) {
+        } else if (SET_OPT_IS(opt, "get")) {
             *flags |= SET_GET;
-        } else if (slice_eq_nocase(opt, "keepttl") && !(f & SET_ANY_EXPIRE)) {
+        } else if (SET_OPT_IS(opt, "keepttl") && !(f & SET_ANY_EXPIRE)) {
             *flags |= SET_KEEPTTL;
         } else {
-            unsigned which = slice_eq_nocase(opt, "ex")     ? SET_EX
-                             : slice_eq_nocase(opt, "px")   ? SET_PX
-                             : slice_eq_nocase(opt, "exat") ? SET_EXAT
-                             : slice_eq_nocase(opt, "pxat") ? SET_PXAT
+            unsigned which = SET_OPT_IS(opt, "ex")     ? SET_EX
+                             : SET_OPT_IS(opt, "px")   ? SET_PX
+                             : SET_OPT_IS(opt, "exat") ? SET_EXAT
+                             : SET_OPT_IS(opt, "pxat") ? SET_PXAT
                                                             : 0;
             unsigned conflicts = (SET_ANY_EXPIRE & ~which) | SET_KEEPTTL;
             if (!which || (f & conflicts) || !has_next) {
