@@ -25,7 +25,7 @@ void reply_release(reply *r)
     if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
         for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
         free(r->elem);
-    } else if (r->str != ok_text) {
+    } else if (r->str && r->str != ok_text) { /* most replies released own nothing */
         free(r->str);
     }
     reply_init(r);
