@@ -425,7 +425,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             r->choices = xmalloc((fin.nrec + 1) * sizeof *r->choices);
             for (size_t i = 0; i < fin.nrec; i++) {
                 r->choices[i] = fin.rec[i];
-                r->choices[i].value = fin.rec[i].real;
+                r->choices[i].value = fin.rec[i].real; /* REPLAY form: value and real agree */
             }
             r->nchoices = fin.nrec;
             path_free(&fin);
@@ -586,15 +586,7 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
     if (rc == 0) {
         buf_reset(&file);
         buf_printf(&file, "# decisions of the counter-example for %s.lua (locklab run --choices)\n", base);
-        chooser *c = chooser_new(CHOOSER_REPLAY, 0);
-        chooser_set_script(c, r->choices, r->nchoices);
-        /* chooser_write prints the record; build it by replaying the list. */
-        chooser_free(c);
-        for (size_t i = 0; i < r->nchoices; i++) {
-            const choice *ch = &r->choices[i];
-            if (ch->n == INT64_MAX) buf_printf(&file, "%lld/* %s\n", (long long)ch->value, ch->what ? ch->what : "");
-            else buf_printf(&file, "%lld/%lld %s\n", (long long)ch->value, (long long)ch->n, ch->what ? ch->what : "");
-        }
+        chooser_write_list(r->choices, r->nchoices, &file);
         buf_reset(&fpath);
         buf_printf(&fpath, "%s.choices", base);
         rc = write_atomic(fpath.p, &file, err);

@@ -193,14 +193,20 @@ chooser_mode chooser_mode_of(const chooser *c)
     return c->mode;
 }
 
+void chooser_write_list(const choice *v, size_t n, buf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const choice *ch = &v[i];
+        const char *what = ch->what ? ch->what : "";
+        if (ch->n == INT64_MAX) buf_printf(out, "%lld/* %s\n", (long long)ch->real, what);
+        else buf_printf(out, "%lld/%lld %s\n", (long long)ch->real, (long long)ch->n, what);
+    }
+}
+
 void chooser_write(const chooser *c, buf *out)
 {
     buf_printf(out, "# locklab choices: value/alternatives label (%zu decisions)\n", c->nrec);
-    for (size_t i = 0; i < c->nrec; i++) {
-        const choice *ch = &c->rec[i];
-        if (ch->n == INT64_MAX) buf_printf(out, "%lld/* %s\n", (long long)ch->real, ch->what ? ch->what : "");
-        else buf_printf(out, "%lld/%lld %s\n", (long long)ch->real, (long long)ch->n, ch->what ? ch->what : "");
-    }
+    chooser_write_list(c->rec, c->nrec, out);
 }
 
 int chooser_parse(const char *text, choice **v, size_t *n, buf *err)

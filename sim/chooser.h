@@ -52,6 +52,8 @@ chooser_mode chooser_mode_of(const chooser *c);
 
 /* Choice files: one decision a line, "value/n what". */
 void chooser_write(const chooser *c, buf *out);
+/* The same lines for any list of decisions (their `real` values). */
+void chooser_write_list(const choice *v, size_t n, buf *out);
 int chooser_parse(const char *text, choice **v, size_t *n, buf *err);
 
 /* A small PRNG for tools outside the simulation (sweeps pick seeds with it). */

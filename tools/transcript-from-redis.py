@@ -142,30 +142,6 @@ def regenerate(server, locklab, path, results=None):
     return "\n".join(out)
 
 
-def dump_with(c):
-    rb = redisdiff.repr_bytes
-    lines = []
-    for key in sorted(k for _, k in c.call("KEYS", "*")[1]):
-        kind = c.call("TYPE", key)[1].decode()
-        if kind == "string":
-            value = rb(c.call("GET", key)[1])
-        elif kind == "hash":
-            flat = [v for _, v in c.call("HGETALL", key)[1]]
-            value = "{" + ", ".join("%s: %s" % (rb(f), rb(v)) for f, v in sorted(zip(flat[0::2], flat[1::2]))) + "}"
-        elif kind == "list":
-            value = "[" + ", ".join(rb(v) for _, v in c.call("LRANGE", key, 0, -1)[1]) + "]"
-        elif kind == "zset":
-            flat = [v for _, v in c.call("ZRANGE", key, 0, -1, "WITHSCORES")[1]]
-            value = "{" + ", ".join("%s: %s" % (rb(m), sc.decode()) for m, sc in zip(flat[0::2], flat[1::2])) + "}"
-        else:
-            value = "<%s>" % kind
-        pttl = c.call("PTTL", key)[1]
-        if pttl == -2:
-            continue
-        lines.append("%s %s pttl=%d %s" % (rb(key), kind, pttl, value))
-    return lines or ["(empty keyspace)"]
-
-
 def fake_dump(locklab, path):
     """The fake's `.dump` after replaying the transcript's commands."""
     cmds = [l[1:].strip() for l in open(path).read().split("\n") if l.startswith(">")]
@@ -208,7 +184,7 @@ def main():
                 continue
             results = []
             regenerate(server, a.locklab, f, results)
-            real_keys, fake_keys = dump_with(redisdiff.Resp(server.port)), fake_dump(a.locklab, f)
+            real_keys, fake_keys = redisdiff.canonical_dump(redisdiff.Resp(server.port)), fake_dump(a.locklab, f)
             results.append((0, "(the keyspace after the transcript, canonical dump)", fake_keys, real_keys))
             for line, cmd, expected, real in results:
                 if expected == real:

@@ -365,6 +365,33 @@ def agree(step, words, a, b):
     return False
 
 
+def canonical_dump(c):
+    """store.h's canonical dump of a real server's keyspace, from plain commands over the
+    RESP connection c (also used by tools/transcript-from-redis.py)."""
+    lines = []
+    for key in sorted(k for _, k in c.call("KEYS", "*")[1]):
+        kind = c.call("TYPE", key)[1].decode()
+        if kind == "string":
+            value = repr_bytes(c.call("GET", key)[1])
+        elif kind == "hash":
+            flat = [v for _, v in c.call("HGETALL", key)[1]]
+            pairs = sorted(zip(flat[0::2], flat[1::2]))
+            value = "{" + ", ".join("%s: %s" % (repr_bytes(f), repr_bytes(v)) for f, v in pairs) + "}"
+        elif kind == "list":
+            value = "[" + ", ".join(repr_bytes(v) for _, v in c.call("LRANGE", key, 0, -1)[1]) + "]"
+        elif kind == "zset":
+            flat = [v for _, v in c.call("ZRANGE", key, 0, -1, "WITHSCORES")[1]]
+            value = "{" + ", ".join("%s: %s" % (repr_bytes(m), s.decode())
+                                    for m, s in zip(flat[0::2], flat[1::2])) + "}"
+        else:
+            value = "<%s>" % kind
+        pttl = c.call("PTTL", key)[1]
+        if pttl == -2:
+            continue  # expired between KEYS and now
+        lines.append("%s %s pttl=%d %s" % (repr_bytes(key), kind, pttl, value))
+    return lines or ["(empty keyspace)"]
+
+
 # ---- the two sides -------------------------------------------------------------------------
 
 class LineProcess:
@@ -471,29 +498,7 @@ class RealServer:
 
     def dump(self):
         """store.h's canonical dump, rebuilt from plain commands."""
-        c = self.conn
-        lines = []
-        for key in sorted(k for _, k in c.call("KEYS", "*")[1]):
-            kind = c.call("TYPE", key)[1].decode()
-            if kind == "string":
-                value = repr_bytes(c.call("GET", key)[1])
-            elif kind == "hash":
-                flat = [v for _, v in c.call("HGETALL", key)[1]]
-                pairs = sorted(zip(flat[0::2], flat[1::2]))
-                value = "{" + ", ".join("%s: %s" % (repr_bytes(f), repr_bytes(v)) for f, v in pairs) + "}"
-            elif kind == "list":
-                value = "[" + ", ".join(repr_bytes(v) for _, v in c.call("LRANGE", key, 0, -1)[1]) + "]"
-            elif kind == "zset":
-                flat = [v for _, v in c.call("ZRANGE", key, 0, -1, "WITHSCORES")[1]]
-                value = "{" + ", ".join("%s: %s" % (repr_bytes(m), s.decode())
-                                        for m, s in zip(flat[0::2], flat[1::2])) + "}"
-            else:
-                value = "<%s>" % kind
-            pttl = c.call("PTTL", key)[1]
-            if pttl == -2:
-                continue  # expired between KEYS and now
-            lines.append("%s %s pttl=%d %s" % (repr_bytes(key), kind, pttl, value))
-        return lines or ["(empty keyspace)"]
+        return canonical_dump(self.conn)
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
