@@ -119,21 +119,6 @@ typedef struct pinned {
     int first_pinned;
 } pinned;
 
-/* Partition groups that cut `name` off alone: {name} and everyone else. */
-static char ***isolate_groups(const scenario *sc, const char *name)
-{
-    char ***g = xcalloc(2, sizeof *g);
-    g[0] = xcalloc(2, sizeof **g);
-    g[0][0] = (char *)name;
-    g[1] = xcalloc((size_t)(sc->nnodes + sc->nclients) + 1, sizeof **g);
-    int n = 0;
-    for (int i = 0; i < sc->nnodes; i++)
-        if (strcmp(sc->nodes[i].name, name)) g[1][n++] = sc->nodes[i].name;
-    for (int i = 0; i < sc->nclients; i++)
-        if (strcmp(sc->clients[i].name, name)) g[1][n++] = sc->clients[i].name;
-    return g;
-}
-
 static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
 {
     pn->sc = *sc;
@@ -148,7 +133,7 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
         x->groups = NULL;
         x->ngroups = 0;
         if (x->kind == FAULT_PARTITION) {
-            x->groups = isolate_groups(sc, x->target);
+            x->groups = scenario_isolate_groups(sc, x->target);
             x->ngroups = 2;
         }
     }
@@ -159,11 +144,7 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
 static void unpin(pinned *pn)
 {
     for (int i = pn->first_pinned; i < pn->sc.nfaults; i++) {
-        char ***g = pn->faults[i].groups;
-        if (!g) continue;
-        free(g[0]);
-        free(g[1]);
-        free(g);
+        scenario_free_groups(pn->faults[i].groups);
     }
     free(pn->faults);
 }

@@ -1984,3 +1984,25 @@ int scenario_client_index(const scenario *s, const char *name)
         if (s->clients[i].name && !strcmp(s->clients[i].name, name)) return i;
     return -1;
 }
+
+char ***scenario_isolate_groups(const scenario *sc, const char *name)
+{
+    char ***g = xcalloc(2, sizeof *g);
+    g[0] = xcalloc(2, sizeof **g);
+    g[0][0] = (char *)name;
+    g[1] = xcalloc((size_t)(sc->nnodes + sc->nclients) + 1, sizeof **g);
+    int n = 0;
+    for (int i = 0; i < sc->nnodes; i++)
+        if (strcmp(sc->nodes[i].name, name)) g[1][n++] = sc->nodes[i].name;
+    for (int i = 0; i < sc->nclients; i++)
+        if (strcmp(sc->clients[i].name, name)) g[1][n++] = sc->clients[i].name;
+    return g;
+}
+
+void scenario_free_groups(char ***groups)
+{
+    if (!groups) return;
+    free(groups[0]);
+    free(groups[1]);
+    free(groups);
+}

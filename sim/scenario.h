@@ -152,6 +152,11 @@ int64_t scenario_parse_duration(const char *text);
  * when text is not a duration. Added by the loader. */
 int scenario_parse_signed_duration(const char *text, int64_t *us);
 const char *fault_kind_name(fault_kind k);
+/* Partition groups that cut `name` off alone: {name} and every other actor (names borrowed
+ * from sc). Free with scenario_free_groups. */
+char ***scenario_isolate_groups(const scenario *sc, const char *name);
+void scenario_free_groups(char ***groups);
+
 /* The index of the node or client with that name, -1 if none. */
 int scenario_node_index(const scenario *s, const char *name);
 int scenario_client_index(const scenario *s, const char *name);

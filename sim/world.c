@@ -290,21 +290,6 @@ static int explore_option(const world *w, int i, fault_cfg *f)
     return k;
 }
 
-/* A partition that cuts `name` off from everyone else: groups {name} and {the rest}. */
-static void isolate(world *w, fault_cfg *f, const char *name)
-{
-    f->ngroups = 2;
-    f->groups = xcalloc(2, sizeof *f->groups);
-    f->groups[0] = xcalloc(2, sizeof **f->groups);
-    f->groups[0][0] = (char *)name;
-    f->groups[1] = xcalloc((size_t)w->nactors + 1, sizeof **f->groups);
-    int n = 0;
-    for (int a = 0; a < w->nactors; a++) {
-        const char *other = history_actor_name(w->hist, a);
-        if (strcmp(other, name) != 0) f->groups[1][n++] = (char *)other;
-    }
-}
-
 /* Called at each new instant while the budget lasts: maybe inject one fault now. */
 static void explore_maybe_inject(world *w)
 {
@@ -325,7 +310,10 @@ static void explore_maybe_inject(world *w)
     fault_cfg *f = &w->injected[w->ninjected];
     explore_option(w, (int)k - 1, f);
     f->at = w->now;
-    if (f->kind == FAULT_PARTITION) isolate(w, f, f->target);
+    if (f->kind == FAULT_PARTITION) {
+        f->groups = scenario_isolate_groups(w->sc, f->target);
+        f->ngroups = 2;
+    }
     w->ninjected++;
     w->faults_left--;
     fault_start(w, w->sc->nfaults + w->ninjected - 1);
@@ -424,8 +412,7 @@ void world_free(world *w)
     for (int i = 0; i < w->npartitions; i++) free(w->partitions[i].group_of);
     for (int i = 0; i < w->ninjected; i++) {
         fault_cfg *f = &w->injected[i];
-        for (int g = 0; g < f->ngroups; g++) free(f->groups[g]);
-        free(f->groups);
+        scenario_free_groups(f->groups);
     }
     free(w->injected);
     free(w->partitions);
