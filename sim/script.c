@@ -18,6 +18,12 @@
  * variable". Library tables (redis, string, table, math, coroutine, bit) are proxies too,
  * so `redis.call = nil` fails with Redis's "Attempt to modify a readonly table". rawset and
  * setmetatable refuse proxies (Redis's wording, no position prefix, as observed).
+ * The proxies cost a metamethod hop on every global read and every `redis.call`, so a
+ * script whose bytecode proves it cannot tell the difference (bytecode.h: it never writes
+ * a global, never holds _ENV or the redis table as a value, never names _G, load or
+ * loadstring) runs against a second globals table holding the real fields, the real redis
+ * table among them (SCRIPT_FAST_ENV). All the lock scripts do; each answers as it would
+ * behind the proxies (pinned by tests/test_script.c).
  * Opened: base, table, string, math, coroutine (Redis 7.0 has coroutine). Removed: print,
  * dofile, loadfile, require, warn, io, os, package, debug, utf8. `load` takes a function
  * only (Lua 5.1) and `loadstring` a string; both load text chunks only, in the sandbox.
@@ -105,6 +111,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytecode.h"
 #include "dict.h"
 
 #define SCRIPT_DEFAULT_MEMORY ((size_t)64 << 20)
@@ -115,16 +122,27 @@
 #define SCRIPT_MAX_REPLY_DEPTH 7995
 #define SCRIPT_SHEBANG_NO_WRITES 1u
 #define SCRIPT_MAY_LOOP 2u            /* the body needs the count hook from the start */
+#define SCRIPT_FAST_ENV 4u            /* runs against the real globals (bytecode.h) */
+#define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
 #define SCRIPT_UNHOOKED_MAX_BODY 1024
+
+/* What a SCRIPT_PURE_ARGS script's KEYS or ARGV table holds: its entries 1..count are the
+ * Lua strings whose texts are p[i] (owned by Lua, alive because the table refers to them). */
+typedef struct args_memo {
+    const char **p;
+    size_t *len;
+    int count, cap;
+} args_memo;
 
 typedef struct script_entry {
     int ref;         /* the compiled function in the registry */
-    unsigned flags;  /* SCRIPT_SHEBANG_*, SCRIPT_MAY_LOOP */
+    unsigned flags;  /* SCRIPT_SHEBANG_*, SCRIPT_MAY_LOOP, SCRIPT_FAST_ENV, SCRIPT_PURE_ARGS */
     /* This script's KEYS and ARGV tables in the registry (LUA_NOREF until its first run),
-     * refilled in place by the next run when they are still exactly a sequence of the
-     * right length (see script_args_table). Per script, because a client sends the same
-     * script much the same ARGV (lease, owner) time after time. */
+     * refilled in place by the next run (see script_args_table and script_args_pure). Per
+     * script, because a client sends the same script much the same ARGV (lease, owner)
+     * time after time. */
     int args_ref[2];
+    args_memo memo[2];
 } script_entry;
 
 struct scripting {
@@ -132,6 +150,7 @@ struct scripting {
     lua_State *L;
     dict *cache;                 /* lowercase sha → script_entry */
     int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
+    int fast_globals_ref;        /* the globals of SCRIPT_FAST_ENV scripts (see the file comment) */
     int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */
@@ -1259,6 +1278,37 @@ static int script_panic(lua_State *L)
     ll_assert_fail("unprotected Lua error", __FILE__, __LINE__);
 }
 
+/* The globals of SCRIPT_FAST_ENV scripts: a copy of the real globals table's fields and
+ * metatable (so a missing global raises as before), except that `redis` is the real redis
+ * table instead of its proxy. No proxy is needed: bytecode.h has proved that such a script
+ * never writes a global, never holds this table or the real redis table as a value, and
+ * never reaches the proxied globals (_G, load, loadstring). */
+static void script_open_fast_globals(scripting *s)
+{
+    lua_State *L = s->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);      /* G */
+    lua_createtable(L, 0, 64);                              /* G, F */
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {                               /* G, F, k, v */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);                                  /* G, F, k, k, v */
+        lua_rawset(L, -4);
+    }
+    lua_getmetatable(L, -2);
+    lua_setmetatable(L, -2);
+    lua_pushliteral(L, "redis");
+    lua_pushliteral(L, "redis");
+    lua_rawget(L, -4);                                      /* G, F, "redis", proxy */
+    lua_getmetatable(L, -1);
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2);                                      /* ..., proxy, mt, real redis */
+    lua_replace(L, -3);
+    lua_pop(L, 1);                                          /* G, F, "redis", real redis */
+    lua_rawset(L, -3);
+    s->fast_globals_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+}
+
 /* Opens a fresh sandboxed state into s->L (the cache dict must be empty). */
 static void script_state_open(scripting *s)
 {
@@ -1291,6 +1341,7 @@ static void script_state_open(scripting *s)
     lua_setfield(L, -3, "_G");
     lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);    /* new chunks see the proxy */
     lua_pop(L, 1);
+    script_open_fast_globals(s);
 
     buf msg;
     buf_init(&msg);
@@ -1307,13 +1358,22 @@ static void script_state_open(scripting *s)
     lua_gc(L, LUA_GCCOLLECT, 0);
 }
 
+static void script_entry_release(void *payload)
+{
+    script_entry *e = payload;
+    for (int t = 0; t < 2; t++) {
+        free(e->memo[t].p);
+        free(e->memo[t].len);
+    }
+}
+
 static void script_state_close(scripting *s)
 {
     if (!s->L) return;
     lua_sethook(s->L, NULL, 0, 0);
     lua_close(s->L);
     s->L = NULL;
-    dict_free(s->cache, NULL);
+    dict_free(s->cache, script_entry_release);
     s->cache = dict_new(sizeof(script_entry));
     memset(s->memo, 0, sizeof s->memo);
     memset(s->cmd_memo, 0, sizeof s->cmd_memo);
@@ -1339,7 +1399,7 @@ void scripting_free(scripting *s)
 {
     if (!s) return;
     script_state_close(s);
-    dict_free(s->cache, NULL);
+    dict_free(s->cache, script_entry_release);
     reply_release(&s->call_reply);
     free(s->argv);
     free(s->numbuf);
@@ -1423,6 +1483,33 @@ static int script_may_loop(const scripting *s, slice body)
     return 0;
 }
 
+static int script_dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+    (void)L;
+    buf_append(ud, p, n);
+    return 0;
+}
+
+/* SCRIPT_FAST_ENV and SCRIPT_PURE_ARGS for the chunk just compiled (on top of the stack),
+ * whose _ENV is then pointed at the fast globals if it may run there (bytecode.h). */
+static unsigned script_env_use(scripting *s)
+{
+    static const char *const sealed[] = { "redis", NULL };
+    static const char *const indexed[] = { "KEYS", "ARGV", NULL };
+    static const char *const banned[] = { "_G", "load", "loadstring", NULL };
+    static const bytecode_rules rules = { sealed, indexed, banned };
+    lua_State *L = s->L;
+    buf dump;
+    buf_init(&dump);
+    unsigned v = lua_dump(L, script_dump_writer, &dump, 0) == 0 ? bytecode_env_use(dump.p, dump.len, &rules) : 0;
+    buf_release(&dump);
+    if (!(v & BYTECODE_ENV_SAFE)) return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);
+    const char *up = lua_setupvalue(L, -2, 1); /* a main chunk's one upvalue is _ENV */
+    LL_ASSERT(up != NULL);
+    return SCRIPT_FAST_ENV | ((v & BYTECODE_INDEXED_SAFE) ? SCRIPT_PURE_ARGS : 0);
+}
+
 /* Compiles body and caches it under sha. Returns the entry, or NULL after filling err. */
 static script_entry *script_compile(scripting *s, slice body, const char *sha, reply *err)
 {
@@ -1447,9 +1534,11 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
         if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
         return NULL;
     }
+    flags |= script_env_use(s);
     int existed;
     memset(s->memo, 0, sizeof s->memo); /* dict_put may move the entries */
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
+    LL_ASSERT(!existed);
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->flags = flags | (script_may_loop(s, body) ? SCRIPT_MAY_LOOP : 0);
     e->args_ref[0] = e->args_ref[1] = LUA_NOREF;
@@ -1584,17 +1673,59 @@ static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
     }
 }
 
+/* Pushes KEYS (which = 0) or ARGV (1) for a SCRIPT_PURE_ARGS script: its table, refilled in
+ * place without looking at it. Such a script can neither change the table nor keep it
+ * (bytecode.h), so the table holds exactly what e->memo[which] says: only entries whose
+ * text changed are replaced (no interning of the lease and owner run after run), and
+ * those beyond n are cleared. May raise (memory): call it protected; the memo stays true
+ * entry by entry whatever happens. */
+static void script_args_pure(lua_State *L, script_entry *e, int which, const slice *v, int n)
+{
+    args_memo *m = &e->memo[which];
+    int *ref = &e->args_ref[which];
+    if (*ref == LUA_NOREF) {
+        lua_createtable(L, n, 0);
+        lua_pushvalue(L, -1);
+        *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, *ref);
+    }
+    if (n > m->cap) {
+        m->cap = n;
+        m->p = xrealloc(m->p, (size_t)n * sizeof *m->p);
+        m->len = xrealloc(m->len, (size_t)n * sizeof *m->len);
+    }
+    for (int i = 0; i < n; i++) {
+        if (i < m->count && m->len[i] == v[i].len && (v[i].len == 0 || memcmp(m->p[i], v[i].p, v[i].len) == 0))
+            continue;
+        const char *p = lua_pushlstring(L, v[i].p, v[i].len);
+        lua_rawseti(L, -2, i + 1);
+        m->p[i] = p;
+        m->len[i] = v[i].len;
+        if (i == m->count) m->count++;
+    }
+    for (; m->count > n; m->count--) {
+        lua_pushnil(L); /* an existing key: no allocation */
+        lua_rawseti(L, -2, m->count);
+    }
+}
+
 /* Runs inside the protected call: sets KEYS and ARGV (allocation may fail under the memory
  * cap, so it must be protected too), then calls the script for one result. */
 static int script_trampoline(lua_State *L)
 {
     scripting *s = script_of(L);
     script_entry *e = s->run_entry;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);
-    script_args_table(L, &e->args_ref[0], s->run_keys, s->run_nkeys);
-    lua_setfield(L, -2, "KEYS"); /* the real globals: no __newindex */
-    script_args_table(L, &e->args_ref[1], s->run_args, s->run_nargs);
-    lua_setfield(L, -2, "ARGV");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, (e->flags & SCRIPT_FAST_ENV) ? s->fast_globals_ref : s->globals_ref);
+    for (int t = 0; t < 2; t++) {
+        const slice *v = t ? s->run_args : s->run_keys;
+        int n = t ? s->run_nargs : s->run_nkeys;
+        if (e->flags & SCRIPT_PURE_ARGS)
+            script_args_pure(L, e, t, v, n);
+        else
+            script_args_table(L, &e->args_ref[t], v, n);
+        lua_setfield(L, -2, t ? "ARGV" : "KEYS"); /* a real globals table: no __newindex */
+    }
     lua_pop(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     lua_call(L, 0, 1);

@@ -651,6 +651,69 @@ static void test_script_keys_argv_fresh_every_run(void **state)
     EXPECT(f, "*3\r\n$-1\r\n$-1\r\n:1\r\n", "eval", odd, "0", "a");
 }
 
+/* EVAL body with keys k0..k(nkeys-1) prefixed by `prefix` and args a0..; the reply in RESP
+ * with every 40-hex script sha replaced by <sha> (heap string, caller frees). */
+static char *eval_masked(fixture *f, const char *body, const char *prefix, int nkeys, int nargs)
+{
+    char text[16][16];
+    const char *argv[20] = { "eval", body };
+    char numkeys[8];
+    snprintf(numkeys, sizeof numkeys, "%d", nkeys);
+    argv[2] = numkeys;
+    int argc = 3;
+    for (int i = 0; i < nkeys + nargs; i++) {
+        if (i < nkeys)
+            snprintf(text[i], sizeof text[i], "%s%d", prefix, i);
+        else
+            snprintf(text[i], sizeof text[i], "a%d", i - nkeys);
+        argv[argc++] = text[i];
+    }
+    char *out = xstrdup(fx_runv(f, argc, argv));
+    for (char *p = strstr(out, "script: "); p; p = strstr(p + 1, "script: "))
+        if (strlen(p) >= 48) memcpy(p + 8, "<sha>", 5), memmove(p + 13, p + 48, strlen(p + 48) + 1);
+    return out;
+}
+
+/* Scripts that bytecode.h lets run against the real globals, refilling KEYS and ARGV in place
+ * without looking, answer exactly as the same script does behind the proxies (the same body
+ * after a use of _G, on the same line, runs there), run after run, as the counts of keys and
+ * arguments change. Writes go to separate keys (k... and p...), so replies can be compared. */
+static void test_script_fast_path_answers_as_the_proxied_path(void **state)
+{
+    fixture *f = *state;
+    static const char *const bodies[] = {
+        "return {#KEYS, #ARGV, KEYS[1] or false, KEYS[2] or false, KEYS[3] or false, ARGV[1] or false, ARGV[2] or false}",
+        "local i = 1; return {KEYS[i + 1] or false, ARGV[#KEYS] or false}",
+        "if KEYS[1] then return redis.call('incr', KEYS[1]) end return 0",
+        "return {pcall(redis.call, 'get', KEYS[1] or 'none')}",
+        "local function f(i) return KEYS[i] end return {f(1) or false, f(2) or false, redis.pcall('nosuchcmd')}",
+        "return nosuch",
+        "return redis.nosuch",
+        "return redis.nosuch('x')",
+        "return redis.call('nosuchcmd')",
+        "return tostring(redis.call == redis.pcall) .. type(redis.sha1hex)",
+        "return redis.status_reply(ARGV[1] or 'none')",
+        "local t = setmetatable({}, {__index = function(t, k) return KEYS[1] end}); return t.x or false",
+        "return coroutine.wrap(function() return redis.call('ping') end)()",
+    };
+    static const int counts[][2] = { { 3, 2 }, { 1, 0 }, { 0, 0 }, { 2, 3 }, { 3, 2 }, { 1, 1 } };
+    char slow[512];
+    for (size_t b = 0; b < LL_ARRAY_LEN(bodies); b++) {
+        snprintf(slow, sizeof slow, "local _ = _G; %s", bodies[b]);
+        for (size_t c = 0; c < LL_ARRAY_LEN(counts); c++) {
+            char *fast_reply = eval_masked(f, bodies[b], "k", counts[c][0], counts[c][1]);
+            char *slow_reply = eval_masked(f, slow, "p", counts[c][0], counts[c][1]);
+            /* Keys differ only in their prefix: compare with it masked. */
+            for (char *p = fast_reply; (p = strchr(p, 'k')) != NULL; p++)
+                if (p[1] >= '0' && p[1] <= '9') *p = 'p';
+            if (strcmp(fast_reply, slow_reply) != 0)
+                fail_msg("%s (%d keys, %d args): %s vs %s", bodies[b], counts[c][0], counts[c][1], fast_reply, slow_reply);
+            free(fast_reply);
+            free(slow_reply);
+        }
+    }
+}
+
 static void test_script_numbers_truncate_toward_zero(void **state)
 {
     fixture *f = *state;
@@ -1382,6 +1445,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_script_corpus, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_keys_argv_fresh_every_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_fast_path_answers_as_the_proxied_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_truncate_toward_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_out_of_range_give_llong_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_tables_to_arrays, setup, teardown),
