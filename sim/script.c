@@ -143,6 +143,10 @@ typedef struct script_entry {
      * time after time. */
     int args_ref[2];
     args_memo memo[2];
+    /* SCRIPT_FAST_ENV: the script's own copy of the fast globals (its _ENV, LUA_NOREF
+     * otherwise), and whether its KEYS / ARGV fields are args_ref's tables already. */
+    int env_ref;
+    int installed[2];
 } script_entry;
 
 struct scripting {
@@ -150,7 +154,7 @@ struct scripting {
     lua_State *L;
     dict *cache;                 /* lowercase sha → script_entry */
     int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
-    int fast_globals_ref;        /* the globals of SCRIPT_FAST_ENV scripts (see the file comment) */
+    int fast_globals_ref;        /* what SCRIPT_FAST_ENV scripts' globals are copied from */
     int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */
@@ -566,7 +570,7 @@ static int script_redis_generic(lua_State *L, int raise)
         script_push_error_table(L, err, strlen(err));
         return raise ? lua_error(L) : 1;
     }
-    reply_release(&s->call_reply);
+    /* (script_call_command releases whatever an interrupted call left in call_reply.) */
     script_call_command(s->srv, script_command_of(s, L), argc, s->argv, &s->call_reply);
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
@@ -1278,11 +1282,11 @@ static int script_panic(lua_State *L)
     ll_assert_fail("unprotected Lua error", __FILE__, __LINE__);
 }
 
-/* The globals of SCRIPT_FAST_ENV scripts: a copy of the real globals table's fields and
- * metatable (so a missing global raises as before), except that `redis` is the real redis
- * table instead of its proxy. No proxy is needed: bytecode.h has proved that such a script
- * never writes a global, never holds this table or the real redis table as a value, and
- * never reaches the proxied globals (_G, load, loadstring). */
+/* The template of SCRIPT_FAST_ENV scripts' globals (each gets a copy): the real globals
+ * table's fields and metatable (so a missing global raises as before), except that `redis`
+ * is the real redis table instead of its proxy. No proxy is needed: bytecode.h has proved
+ * that such a script never writes a global, never holds its globals or the real redis table
+ * as a value, and never reaches the proxied globals (_G, load, loadstring). */
 static void script_open_fast_globals(scripting *s)
 {
     lua_State *L = s->L;
@@ -1490,10 +1494,13 @@ static int script_dump_writer(lua_State *L, const void *p, size_t n, void *ud)
     return 0;
 }
 
-/* SCRIPT_FAST_ENV and SCRIPT_PURE_ARGS for the chunk just compiled (on top of the stack),
- * whose _ENV is then pointed at the fast globals if it may run there (bytecode.h). */
-static unsigned script_env_use(scripting *s)
+/* SCRIPT_FAST_ENV and SCRIPT_PURE_ARGS for the chunk just compiled (on top of the stack).
+ * When it may run against the fast globals (bytecode.h), its _ENV becomes a copy of them of
+ * its own, referenced by *env_ref (else LUA_NOREF): its KEYS and ARGV then stay put from
+ * one run to the next, and need setting only when their tables change. */
+static unsigned script_env_use(scripting *s, int *env_ref)
 {
+    *env_ref = LUA_NOREF;
     static const char *const sealed[] = { "redis", NULL };
     static const char *const indexed[] = { "KEYS", "ARGV", NULL };
     static const char *const banned[] = { "_G", "load", "loadstring", NULL };
@@ -1504,7 +1511,19 @@ static unsigned script_env_use(scripting *s)
     unsigned v = lua_dump(L, script_dump_writer, &dump, 0) == 0 ? bytecode_env_use(dump.p, dump.len, &rules) : 0;
     buf_release(&dump);
     if (!(v & BYTECODE_ENV_SAFE)) return 0;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);      /* fn, F */
+    lua_createtable(L, 0, 64);                                   /* fn, F, E */
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {                                    /* fn, F, E, k, v */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_getmetatable(L, -2);
+    lua_setmetatable(L, -2);
+    lua_remove(L, -2);                                           /* fn, E */
+    lua_pushvalue(L, -1);
+    *env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     const char *up = lua_setupvalue(L, -2, 1); /* a main chunk's one upvalue is _ENV */
     LL_ASSERT(up != NULL);
     return SCRIPT_FAST_ENV | ((v & BYTECODE_INDEXED_SAFE) ? SCRIPT_PURE_ARGS : 0);
@@ -1534,7 +1553,8 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
         if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
         return NULL;
     }
-    flags |= script_env_use(s);
+    int env_ref;
+    flags |= script_env_use(s, &env_ref);
     int existed;
     memset(s->memo, 0, sizeof s->memo); /* dict_put may move the entries */
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
@@ -1542,6 +1562,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->flags = flags | (script_may_loop(s, body) ? SCRIPT_MAY_LOOP : 0);
     e->args_ref[0] = e->args_ref[1] = LUA_NOREF;
+    e->env_ref = env_ref;
     return e;
 }
 
@@ -1648,7 +1669,7 @@ static int script_args_reusable(lua_State *L, int idx, const slice *v, int n, ui
  * refer to it). Values equal to the previous run's are kept, which saves interning them
  * again. Any other shape gets a fresh table, so a run never sees what the last one stored.
  * May raise (memory): call it protected. */
-static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
+static int script_args_table(lua_State *L, int *ref, const slice *v, int n)
 {
     int fresh = 1;
     uint64_t same = 0;
@@ -1671,6 +1692,7 @@ static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
         lua_pushlstring(L, v[i].p, v[i].len);
         lua_rawseti(L, -2, i + 1);
     }
+    return fresh;
 }
 
 /* Pushes KEYS (which = 0) or ARGV (1) for a SCRIPT_PURE_ARGS script: its table, refilled in
@@ -1679,11 +1701,12 @@ static void script_args_table(lua_State *L, int *ref, const slice *v, int n)
  * text changed are replaced (no interning of the lease and owner run after run), and
  * those beyond n are cleared. May raise (memory): call it protected; the memo stays true
  * entry by entry whatever happens. */
-static void script_args_pure(lua_State *L, script_entry *e, int which, const slice *v, int n)
+static int script_args_pure(lua_State *L, script_entry *e, int which, const slice *v, int n)
 {
     args_memo *m = &e->memo[which];
     int *ref = &e->args_ref[which];
-    if (*ref == LUA_NOREF) {
+    int fresh = *ref == LUA_NOREF;
+    if (fresh) {
         lua_createtable(L, n, 0);
         lua_pushvalue(L, -1);
         *ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -1708,6 +1731,7 @@ static void script_args_pure(lua_State *L, script_entry *e, int which, const sli
         lua_pushnil(L); /* an existing key: no allocation */
         lua_rawseti(L, -2, m->count);
     }
+    return fresh;
 }
 
 /* Runs inside the protected call: sets KEYS and ARGV (allocation may fail under the memory
@@ -1716,17 +1740,21 @@ static int script_trampoline(lua_State *L)
 {
     scripting *s = script_of(L);
     script_entry *e = s->run_entry;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, (e->flags & SCRIPT_FAST_ENV) ? s->fast_globals_ref : s->globals_ref);
+    int fast = (e->flags & SCRIPT_FAST_ENV) != 0;
     for (int t = 0; t < 2; t++) {
         const slice *v = t ? s->run_args : s->run_keys;
         int n = t ? s->run_nargs : s->run_nkeys;
-        if (e->flags & SCRIPT_PURE_ARGS)
-            script_args_pure(L, e, t, v, n);
-        else
-            script_args_table(L, &e->args_ref[t], v, n);
-        lua_setfield(L, -2, t ? "ARGV" : "KEYS"); /* a real globals table: no __newindex */
+        int fresh = (e->flags & SCRIPT_PURE_ARGS) ? script_args_pure(L, e, t, v, n)
+                                                   : script_args_table(L, &e->args_ref[t], v, n);
+        if (fresh || !fast || !e->installed[t]) {
+            /* A real globals table (the script's own or the shared one): no __newindex. */
+            lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? e->env_ref : s->globals_ref);
+            lua_insert(L, -2);
+            lua_setfield(L, -2, t ? "ARGV" : "KEYS");
+            e->installed[t] = fast;
+        }
+        lua_pop(L, 1);
     }
-    lua_pop(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     lua_call(L, 0, 1);
     return 1;
