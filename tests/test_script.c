@@ -712,6 +712,12 @@ static void test_script_fast_path_answers_as_the_proxied_path(void **state)
             free(slow_reply);
         }
     }
+    /* Empty and repeated texts, refilled in place. */
+    const char *echo = "return {#ARGV, ARGV[1], ARGV[2]}";
+    EXPECT(f, "*3\r\n:2\r\n$0\r\n\r\n$1\r\nx\r\n", "eval", echo, "0", "", "x");
+    EXPECT(f, "*3\r\n:2\r\n$1\r\nx\r\n$0\r\n\r\n", "eval", echo, "0", "x", "");
+    EXPECT(f, "*3\r\n:2\r\n$0\r\n\r\n$0\r\n\r\n", "eval", echo, "0", "", "");
+    EXPECT(f, "*1\r\n:0\r\n", "eval", echo, "0");
 }
 
 static void test_script_numbers_truncate_toward_zero(void **state)
