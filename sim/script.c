@@ -191,6 +191,7 @@ struct scripting {
      * address while the entry lives; emptied with the Lua state. */
     struct { const char *p; const command *cmd; } cmd_memo[32];
     int pin_ref;
+    int probe_seen[4], probe_n;  /* what script_probe_wants saw */
 };
 
 static const char ro_marker; /* its address marks read-only proxies' metatables */
@@ -555,6 +556,59 @@ static const command *script_command_of(scripting *s, lua_State *L)
     return cmd;
 }
 
+/* How many results the caller of the running C function wants (LUA_MULTRET: all).
+ * Lua keeps this in the call's CallInfo (`nresults`), which the API does not expose;
+ * lua_getstack hands out the CallInfo itself (lua_Debug.i_ci), and in Lua 5.4 the field
+ * follows func, top, previous, next, the 24-byte union u and the 4-byte union u2
+ * (lstate.h). script_probe_wants checks that offset before a state compiles its first
+ * script; unless it held, this says LUA_MULTRET, which only means "build the reply". */
+#define SCRIPT_CI_NRESULTS 60
+
+/* Whether that offset holds for the Lua library linked in: 1, 0, or -1 before the first
+ * probe. The one piece of process-wide state here: a fact about the library, not about any
+ * world, found once (a probe costs a compile) and the same whichever state finds it. */
+static int ci_layout_known = -1;
+
+static int script_results_wanted_raw(lua_State *L)
+{
+    lua_Debug ar;
+    if (!lua_getstack(L, 0, &ar)) return LUA_MULTRET;
+    short n;
+    memcpy(&n, (const char *)ar.i_ci + SCRIPT_CI_NRESULTS, sizeof n);
+    return n;
+}
+
+static int script_results_wanted(lua_State *L)
+{
+    return ci_layout_known == 1 ? script_results_wanted_raw(L) : LUA_MULTRET;
+}
+
+static int script_probe_record(lua_State *L)
+{
+    scripting *s = script_of(L);
+    if (s->probe_n < 4) s->probe_seen[s->probe_n++] = script_results_wanted_raw(L);
+    return 0;
+}
+
+/* Sets ci_layout_known: whether script_results_wanted_raw reads 0, 1, 2 and LUA_MULTRET
+ * where a Lua function calls for that many results. */
+static void script_probe_wants(scripting *s)
+{
+    static const char probe[] = "local f = ... f() local a = f() local b, c = f() return f()";
+    lua_State *L = s->L;
+    ci_layout_known = 0;
+    s->probe_n = 0;
+    if (luaL_loadbufferx(L, probe, sizeof probe - 1, "=probe", "t") != LUA_OK) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushcfunction(L, script_probe_record);
+    int rc = lua_pcall(L, 1, 0, 0);
+    if (rc != LUA_OK) lua_pop(L, 1);
+    static const int want[4] = { 0, 1, 2, LUA_MULTRET };
+    ci_layout_known = rc == LUA_OK && s->probe_n == 4 && memcmp(s->probe_seen, want, sizeof want) == 0;
+}
+
 static int script_redis_generic(lua_State *L, int raise)
 {
     scripting *s = script_of(L);
@@ -574,10 +628,13 @@ static int script_redis_generic(lua_State *L, int raise)
     script_call_command(s->srv, script_command_of(s, L), argc, s->argv, &s->call_reply);
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
-    script_push_reply(L, &s->call_reply); /* may raise on memory: the reply stays owned by s */
+    /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a
+     * status reply is a table, which costs an allocation now and collection later. */
+    int build = (is_err && raise) || script_results_wanted(L) != 0;
+    if (build) script_push_reply(L, &s->call_reply); /* may raise on memory: s owns the reply */
     reply_release(&s->call_reply);
     if (is_err && raise) return lua_error(L);
-    return 1;
+    return build;
 }
 
 static int script_redis_call(lua_State *L) { return script_redis_generic(L, 1); }
@@ -1536,6 +1593,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     long off = script_shebang(body, &flags, err);
     if (off < 0) return NULL;
     lua_State *L = s->L;
+    if (ci_layout_known < 0) script_probe_wants(s);
     s->mem_capped = 1;
     int rc = luaL_loadbufferx(L, body.p + off, body.len - (size_t)off, "@user_script", "t");
     s->mem_capped = 0;

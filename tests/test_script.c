@@ -720,6 +720,31 @@ static void test_script_fast_path_answers_as_the_proxied_path(void **state)
     EXPECT(f, "*1\r\n:0\r\n", "eval", echo, "0");
 }
 
+/* redis.call builds no reply that its caller discards (a status reply is a table): the
+ * replies come out right in every context that wants them, errors still raise, and a loop
+ * of discarded SETs allocates nothing. */
+static void test_script_replies_built_only_when_wanted(void **state)
+{
+    fixture *f = *state;
+    eval0(f, "redis.call('set', 'k', 'v') return 1", ":1\r\n");
+    eval0(f, "local a = redis.call('set', 'k', 'v') return a", "+OK\r\n");
+    eval0(f, "return redis.call('set', 'k', 'v')", "+OK\r\n");
+    eval0(f, "return {redis.call('set', 'k', 'v'), redis.call('get', 'k')}", "*2\r\n+OK\r\n$1\r\nv\r\n");
+    eval0(f, "local a, b = redis.call('get', 'k') return {a, b == nil}", "*2\r\n$1\r\nv\r\n:1\r\n");
+    eval0(f, "return redis.call('get', 'k') .. redis.call('get', 'k')", "$2\r\nvv\r\n");
+    eval0(f, "if redis.call('get', 'k') then return 1 end return 0", ":1\r\n");
+    eval0(f, "return select('#', redis.call('get', 'k'))", ":1\r\n");
+    eval0(f, "return {pcall(redis.call, 'set', 'k', 'w')}", "*2\r\n:1\r\n+OK\r\n");
+    eval0(f, "return coroutine.wrap(redis.call)('get', 'k')", "$1\r\nw\r\n");
+    /* Errors raise from a statement, and redis.pcall's are only dropped. */
+    eval0_err(f, "redis.call('incr', 'k') return 1", "ERR value is not an integer or out of range", 1);
+    eval0(f, "redis.pcall('incr', 'k') return 2", ":2\r\n");
+    eval0(f, "collectgarbage('stop') local before = collectgarbage('count')"
+             " for i = 1, 2000 do redis.call('set', 'k', 'v') end"
+             " local grown = collectgarbage('count') - before collectgarbage('restart')"
+             " return grown < 4", ":1\r\n");
+}
+
 static void test_script_numbers_truncate_toward_zero(void **state)
 {
     fixture *f = *state;
@@ -1452,6 +1477,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_script_corpus, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_keys_argv_fresh_every_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_fast_path_answers_as_the_proxied_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_replies_built_only_when_wanted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_truncate_toward_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_out_of_range_give_llong_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_tables_to_arrays, setup, teardown),
