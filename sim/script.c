@@ -23,7 +23,10 @@
  * a global, never holds _ENV or the redis table as a value, never names _G, load or
  * loadstring) runs against a second globals table holding the real fields, the real redis
  * table among them (SCRIPT_FAST_ENV). All the lock scripts do; each answers as it would
- * behind the proxies (pinned by tests/test_script.c).
+ * behind the proxies (pinned by tests/test_script.c). Such a script also cannot change or
+ * keep its KEYS and ARGV tables when it only indexes them, so they are refilled in place
+ * (SCRIPT_PURE_ARGS). And redis.call builds no reply its caller throws away (a statement
+ * `redis.call('set', ...)`): see script_results_wanted.
  * Opened: base, table, string, math, coroutine (Redis 7.0 has coroutine). Removed: print,
  * dofile, loadfile, require, warn, io, os, package, debug, utf8. `load` takes a function
  * only (Lua 5.1) and `loadstring` a string; both load text chunks only, in the sandbox.
