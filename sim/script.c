@@ -1342,6 +1342,20 @@ static int script_panic(lua_State *L)
     ll_assert_fail("unprotected Lua error", __FILE__, __LINE__);
 }
 
+/* Pushes a new table with the raw fields and the metatable of the table on top (globals
+ * tables: a few dozen fields). */
+static void script_push_copy(lua_State *L)
+{
+    lua_createtable(L, 0, 64);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {                               /* T, copy, k, v */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);                                  /* T, copy, k, k, v */
+        lua_rawset(L, -4);
+    }
+    if (lua_getmetatable(L, -2)) lua_setmetatable(L, -2);
+}
+
 /* The template of SCRIPT_FAST_ENV scripts' globals (each gets a copy): the real globals
  * table's fields and metatable (so a missing global raises as before), except that `redis`
  * is the real redis table instead of its proxy. No proxy is needed: bytecode.h has proved
@@ -1351,15 +1365,7 @@ static void script_open_fast_globals(scripting *s)
 {
     lua_State *L = s->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);      /* G */
-    lua_createtable(L, 0, 64);                              /* G, F */
-    lua_pushnil(L);
-    while (lua_next(L, -3)) {                               /* G, F, k, v */
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);                                  /* G, F, k, k, v */
-        lua_rawset(L, -4);
-    }
-    lua_getmetatable(L, -2);
-    lua_setmetatable(L, -2);
+    script_push_copy(L);                                    /* G, F */
     lua_pushliteral(L, "redis");
     lua_pushliteral(L, "redis");
     lua_rawget(L, -4);                                      /* G, F, "redis", proxy */
@@ -1572,15 +1578,7 @@ static unsigned script_env_use(scripting *s, int *env_ref)
     buf_release(&dump);
     if (!(v & BYTECODE_ENV_SAFE)) return 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);      /* fn, F */
-    lua_createtable(L, 0, 64);                                   /* fn, F, E */
-    lua_pushnil(L);
-    while (lua_next(L, -3)) {                                    /* fn, F, E, k, v */
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
-    lua_getmetatable(L, -2);
-    lua_setmetatable(L, -2);
+    script_push_copy(L);                                         /* fn, F, E */
     lua_remove(L, -2);                                           /* fn, E */
     lua_pushvalue(L, -1);
     *env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
