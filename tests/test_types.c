@@ -178,13 +178,22 @@ static void test_string_incr_decr(void **state)
 static void test_string_incr_rejects_non_canonical(void **state)
 {
     fixture *f = *state;
-    const char *bad[] = { "1.0", " 1", "-0", "+1", "01", "", "abc", "1 ", "99999999999999999999" };
+    const char *bad[] = { "1.0", " 1", "-0", "+1", "01", "", "abc", "1 ", "99999999999999999999",
+                          "-", "--1", "1-", "9223372036854775808", "-9223372036854775809",
+                          "18446744073709551616", "12345678901234567890", "-12345678901234567890",
+                          "00", "1\xb1", "/", ":" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         RUN(f, "set", "n", bad[i]);
         EXPECT(f, NOT_INT, "incr", "n");
     }
     RUN(f, "set", "n", "-9223372036854775808");
     EXPECT(f, "(integer) -9223372036854775807", "incr", "n");
+    RUN(f, "set", "n", "9223372036854775806");
+    EXPECT(f, "(integer) 9223372036854775807", "incr", "n");
+    RUN(f, "set", "n", "0");
+    EXPECT(f, "(integer) -1", "decr", "n");
+    RUN(f, "set", "n", "1234567890123456789");
+    EXPECT(f, "(integer) 1234567890123456790", "incr", "n");
 }
 
 static void test_string_incr_overflow(void **state)
