@@ -30,7 +30,7 @@ typedef struct store store;
 typedef struct kv {
     void *ptr;          /* the value, of the type below */
     int64_t expire;     /* absolute deadline in local ms, or -1 */
-    uint32_t heap_idx;  /* position in the expiry heap (internal) */
+    uint32_t ttl_idx;   /* where its TTL sits in the expiry index (internal) */
     uint8_t type;       /* obj_type */
 } kv;
 
