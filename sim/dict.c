@@ -1,25 +1,91 @@
-/* dict.c — see dict.h. */
+/* dict.c — see dict.h.
+ *
+ * Entry allocations are sized to fill the malloc chunk they get (glibc hands out chunks of
+ * 16k + 8 usable bytes), and the dict keeps up to DICT_SPARES deleted entries to reuse
+ * for keys of the same chunk size: a keyspace where keys come and go (lock, latch) then
+ * rarely calls malloc or free. Under AddressSanitizer the spares are poisoned, so a use of
+ * a deleted entry is still reported. */
 #include "dict.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
 typedef struct dent {
     uint64_t hash;
     uint32_t klen;
+    uint32_t room;    /* bytes allocated for the key */
     /* followed by the payload (aligned to 8), then the key bytes */
 } dent;
+
+#define DICT_SPARES 4
 
 struct dict {
     dent **slot;
     size_t cap;   /* power of two, or 0 */
     size_t count;
     size_t payload; /* rounded up to 8 */
+    /* Deleted entries kept for reuse, poisoned under ASan, and their rooms (read here, not
+     * in the poisoned entry). */
+    size_t nspare;
+    dent *spare[DICT_SPARES];
+    uint32_t spare_room[DICT_SPARES];
 };
 
 #define PAYLOAD(e) ((void *)((char *)(e) + sizeof(dent)))
 #define KEYP(d, e) ((char *)(e) + sizeof(dent) + (d)->payload)
+
+/* The room for a key of klen bytes: what is left of the malloc chunk an entry with that
+ * key needs, so that keys of one chunk size share a room. */
+static size_t key_room(const dict *d, size_t klen)
+{
+    size_t need = sizeof(dent) + d->payload + klen;
+    size_t usable = ((need + 8 + 15) & ~(size_t)15) - 8;
+    return usable - sizeof(dent) - d->payload;
+}
+
+static size_t entry_size(const dict *d, size_t room)
+{
+    return sizeof(dent) + d->payload + room;
+}
+
+/* A block for an entry with a key of klen bytes: a spare of the same room, or a new one. */
+static dent *entry_alloc(dict *d, size_t klen)
+{
+    size_t room = key_room(d, klen);
+    for (size_t i = 0; i < d->nspare; i++) {
+        if (d->spare_room[i] != room) continue;
+        dent *e = d->spare[i];
+        ASAN_UNPOISON_MEMORY_REGION(e, entry_size(d, room));
+        d->nspare--;
+        d->spare[i] = d->spare[d->nspare];
+        d->spare_room[i] = d->spare_room[d->nspare];
+        return e;
+    }
+    LL_ASSERT(room <= UINT32_MAX);
+    dent *e = xmalloc(entry_size(d, room));
+    e->room = (uint32_t)room;
+    return e;
+}
+
+/* Keeps a deleted entry as a spare, or frees it if there are enough. */
+static void entry_free(dict *d, dent *e)
+{
+    if (d->nspare == DICT_SPARES) {
+        free(e);
+        return;
+    }
+    d->spare[d->nspare] = e;
+    d->spare_room[d->nspare++] = e->room;
+    ASAN_POISON_MEMORY_REGION(e, entry_size(d, e->room));
+}
 
 uint64_t dict_hash(const void *p, size_t len)
 {
@@ -40,6 +106,10 @@ void dict_free(dict *d, void (*release)(void *payload))
         if (!d->slot[i]) continue;
         if (release) release(PAYLOAD(d->slot[i]));
         free(d->slot[i]);
+    }
+    for (size_t i = 0; i < d->nspare; i++) {
+        ASAN_UNPOISON_MEMORY_REGION(d->spare[i], entry_size(d, d->spare_room[i]));
+        free(d->spare[i]);
     }
     free(d->slot);
     free(d);
@@ -69,6 +139,7 @@ static dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 
 void *dict_get(const dict *d, slice key)
 {
+    if (!d->count) return NULL; /* no need to hash (PUBLISH to a channel nobody heard of) */
     dent *e = find(d, key, dict_hash(key.p, key.len), NULL);
     return e ? PAYLOAD(e) : NULL;
 }
@@ -98,7 +169,7 @@ void *dict_put(dict *d, slice key, int *existed)
     if (existed) *existed = e != NULL;
     if (e) return PAYLOAD(e);
     LL_ASSERT(key.len <= UINT32_MAX);
-    e = xmalloc(sizeof(dent) + d->payload + key.len);
+    e = entry_alloc(d, key.len);
     e->hash = h;
     e->klen = (uint32_t)key.len;
     memset(PAYLOAD(e), 0, d->payload);
@@ -130,7 +201,7 @@ void dict_del_payload(dict *d, void *payload)
 /* Frees the entry in slot pos and closes the hole. */
 static void del_at(dict *d, size_t pos)
 {
-    free(d->slot[pos]);
+    entry_free(d, d->slot[pos]);
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */
