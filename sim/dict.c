@@ -140,7 +140,12 @@ static dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 void *dict_get(const dict *d, slice key)
 {
     if (!d->count) return NULL; /* no need to hash (PUBLISH to a channel nobody heard of) */
-    dent *e = find(d, key, dict_hash(key.p, key.len), NULL);
+    return dict_get_hashed(d, key, dict_hash(key.p, key.len));
+}
+
+void *dict_get_hashed(const dict *d, slice key, uint64_t h)
+{
+    dent *e = find(d, key, h, NULL);
     return e ? PAYLOAD(e) : NULL;
 }
 
@@ -162,7 +167,11 @@ static void grow(dict *d)
 
 void *dict_put(dict *d, slice key, int *existed)
 {
-    uint64_t h = dict_hash(key.p, key.len);
+    return dict_put_hashed(d, key, dict_hash(key.p, key.len), existed);
+}
+
+void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
+{
     if ((d->count + 1) * 4 > d->cap * 3) grow(d);
     size_t pos;
     dent *e = find(d, key, h, &pos);

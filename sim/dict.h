@@ -25,6 +25,10 @@ void *dict_get(const dict *d, slice key);                /* payload, or NULL */
 /* Inserts key (copied) and returns its zeroed payload; *existed tells whether the key was
  * already there, in which case the existing payload is returned untouched. */
 void *dict_put(dict *d, slice key, int *existed);
+/* The same two, given the key's hash (dict_hash of its bytes), for a caller that has it
+ * already. */
+void *dict_get_hashed(const dict *d, slice key, uint64_t h);
+void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed);
 /* Removes the key. Returns 1 if it was there. The caller releases the payload's contents
  * first (dict_get, then release, then dict_del). */
 int dict_del(dict *d, slice key);

@@ -37,6 +37,7 @@ typedef struct ttl_item {
 } ttl_item;
 
 #define HEAP_ARITY 4
+#define MISS_KEY_MAX 96
 
 struct store {
     dict *keys;
@@ -54,6 +55,14 @@ struct store {
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
     kv *last;
+    /* The last key a lookup did not find (if it is at most MISS_KEY_MAX bytes): a copy and
+     * its hash, and whether it is still known to be missing (until the next add). A key
+     * found missing is usually added next (HINCRBY, SET), after being looked up again (a
+     * script's EXISTS, then HINCRBY), and comparing bytes is cheaper than hashing them. */
+    uint64_t miss_hash;
+    size_t miss_len;    /* SIZE_MAX: none */
+    int miss_still;
+    char miss_key[MISS_KEY_MAX];
 };
 
 static void kv_release(void *payload)
@@ -66,6 +75,7 @@ store *store_new(store_clock_fn clock, void *clock_ud)
 {
     store *s = xcalloc(1, sizeof *s);
     s->keys = dict_new(sizeof(kv));
+    s->miss_len = SIZE_MAX;
     s->clock = clock;
     s->clock_ud = clock_ud;
     return s;
@@ -295,12 +305,34 @@ static void remove_entry(store *s, kv *e, store_event ev)
     if (copy != small) free(copy);
 }
 
+/* Whether key is the last missed one (then its hash is s->miss_hash). */
+static int is_miss_key(const store *s, slice key)
+{
+    return key.len == s->miss_len && memcmp(key.p, s->miss_key, key.len) == 0;
+}
+
+/* The entry for key in the dict (expired or not), or NULL; remembers a miss. */
+static kv *find_entry(store *s, slice key)
+{
+    if (is_miss_key(s, key))
+        return s->miss_still ? NULL : dict_get_hashed(s->keys, key, s->miss_hash);
+    uint64_t h = dict_hash(key.p, key.len);
+    kv *e = dict_get_hashed(s->keys, key, h);
+    if (!e && key.len <= MISS_KEY_MAX) {
+        memcpy(s->miss_key, key.p, key.len);
+        s->miss_len = key.len;
+        s->miss_hash = h;
+        s->miss_still = 1;
+    }
+    return e;
+}
+
 kv *store_lookup(store *s, slice key)
 {
     kv *e = s->last;
     slice k = e ? dict_key_of(s->keys, e) : (slice){ NULL, 0 };
     if (!e || k.len != key.len || memcmp(k.p, key.p, key.len) != 0) {
-        e = dict_get(s->keys, key);
+        e = find_entry(s, key);
         if (!e) return NULL;
         s->last = e;
     }
@@ -314,7 +346,9 @@ kv *store_lookup(store *s, slice key)
 kv *store_add(store *s, slice key, obj_type t, void *ptr)
 {
     int existed;
-    kv *e = dict_put(s->keys, key, &existed);
+    uint64_t h = is_miss_key(s, key) ? s->miss_hash : dict_hash(key.p, key.len);
+    kv *e = dict_put_hashed(s->keys, key, h, &existed);
+    s->miss_still = 0; /* whichever key this was, the missed one may be it */
     if (existed) {
         /* Only a replica keeps a logically expired key around; a new value replaces it. */
         LL_ASSERT(is_expired(s, e));

@@ -146,6 +146,34 @@ static void test_store_expiry_order_with_rising_deadlines(void **state)
     check_expiry_order(*state, 1);
 }
 
+/* A key looked up and not found is found once added, whichever keys are added between
+ * (the store remembers the last miss), for short and long keys. */
+static void test_store_missed_key_found_once_added(void **state)
+{
+    fixture *f = *state;
+    store *db = store_new(fixture_clock, f);
+    char longkey[200];
+    memset(longkey, 'k', sizeof longkey);
+    slice keys[] = { SLICE_LIT("a"), SLICE_LIT("b"), { longkey, sizeof longkey } };
+    for (size_t i = 0; i < LL_ARRAY_LEN(keys); i++) {
+        slice k = keys[i];
+        assert_null(store_lookup(db, k));
+        assert_null(store_lookup(db, k));
+        store_add(db, SLICE_LIT("other"), OBJ_STRING, sstr_new("o", 1));
+        assert_null(store_lookup(db, k));
+        kv *e = store_add(db, k, OBJ_STRING, sstr_new("v", 1));
+        assert_ptr_equal(store_lookup(db, k), e);
+        assert_int_equal(store_delete(db, SLICE_LIT("other")), 1);
+        assert_ptr_equal(store_lookup(db, k), e);
+        assert_int_equal(store_delete(db, k), 1);
+        assert_null(store_lookup(db, k));
+        assert_ptr_not_equal(store_add(db, k, OBJ_STRING, sstr_new("w", 1)), NULL);
+        assert_non_null(store_lookup(db, k));
+    }
+    assert_int_equal(store_size(db), 3);
+    store_free(db);
+}
+
 static void test_store_replica_hides_but_keeps_expired_keys(void **state)
 {
     fixture *f = *state;
@@ -271,6 +299,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_active_expire_in_deadline_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expiry_order_matches_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expiry_order_with_rising_deadlines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_missed_key_found_once_added, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),
