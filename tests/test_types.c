@@ -355,6 +355,14 @@ static void test_hash_hincrby(void **state)
     EXPECT(f, ovf, "hincrby", "h", "small", "-1");
     EXPECT(f, "(integer) 9223372036854775807", "hincrby", "h", "big", "0");
     EXPECT(f, "(integer) 9223372036854775806", "hincrby", "h", "big", "-1");
+    /* Values rewritten in place (same length) or moved (other length) keep field order. */
+    RUN(f, "hset", "m", "a", "1", "b", "22", "c", "333");
+    EXPECT(f, "(integer) 23", "hincrby", "m", "b", "1");
+    EXPECT(f, "(integer) 9", "hincrby", "m", "b", "-14");
+    EXPECT(f, "(integer) 0", "hset", "m", "b", "");
+    EXPECT(f, "(integer) 0", "hset", "m", "b", "");
+    EXPECT(f, "(integer) 1", "hincrby", "m", "a", "0");
+    EXPECT(f, "1) \"a\"\n2) \"1\"\n3) \"b\"\n4) \"\"\n5) \"c\"\n6) \"333\"", "hgetall", "m");
 }
 
 static void test_hash_writes_keep_ttl(void **state)
