@@ -1,22 +1,14 @@
 /* dict.c — see dict.h.
  *
- * Entry allocations are sized to fill the malloc chunk they get (glibc hands out chunks of
- * 16k + 8 usable bytes), and the dict keeps up to DICT_SPARES deleted entries to reuse
- * for keys of the same chunk size: a keyspace where keys come and go (lock, latch) then
- * rarely calls malloc or free. Under AddressSanitizer the spares are poisoned, so a use of
- * a deleted entry is still reported. */
+ * Entry allocations are sized to fill the malloc chunk they get (ll_chunk_size), and the
+ * dict keeps up to DICT_SPARES deleted entries to reuse for keys of the same chunk size: a
+ * keyspace where keys come and go (lock, latch) then rarely calls malloc or free. Under
+ * AddressSanitizer the spares are poisoned, so a use of a deleted entry is still reported. */
 #include "dict.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#else
-#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
-#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
-#endif
 
 typedef struct dent {
     uint64_t hash;
@@ -46,9 +38,7 @@ struct dict {
  * key needs, so that keys of one chunk size share a room. */
 static size_t key_room(const dict *d, size_t klen)
 {
-    size_t need = sizeof(dent) + d->payload + klen;
-    size_t usable = ((need + 8 + 15) & ~(size_t)15) - 8;
-    return usable - sizeof(dent) - d->payload;
+    return ll_chunk_size(sizeof(dent) + d->payload + klen) - sizeof(dent) - d->payload;
 }
 
 static size_t entry_size(const dict *d, size_t room)
@@ -63,7 +53,7 @@ static dent *entry_alloc(dict *d, size_t klen)
     for (size_t i = 0; i < d->nspare; i++) {
         if (d->spare_room[i] != room) continue;
         dent *e = d->spare[i];
-        ASAN_UNPOISON_MEMORY_REGION(e, entry_size(d, room));
+        LL_UNPOISON(e, entry_size(d, room));
         d->nspare--;
         d->spare[i] = d->spare[d->nspare];
         d->spare_room[i] = d->spare_room[d->nspare];
@@ -84,7 +74,7 @@ static void entry_free(dict *d, dent *e)
     }
     d->spare[d->nspare] = e;
     d->spare_room[d->nspare++] = e->room;
-    ASAN_POISON_MEMORY_REGION(e, entry_size(d, e->room));
+    LL_POISON(e, entry_size(d, e->room));
 }
 
 uint64_t dict_hash(const void *p, size_t len)
@@ -108,7 +98,7 @@ void dict_free(dict *d, void (*release)(void *payload))
         free(d->slot[i]);
     }
     for (size_t i = 0; i < d->nspare; i++) {
-        ASAN_UNPOISON_MEMORY_REGION(d->spare[i], entry_size(d, d->spare_room[i]));
+        LL_UNPOISON(d->spare[i], entry_size(d, d->spare_room[i]));
         free(d->spare[i]);
     }
     free(d->slot);

@@ -38,6 +38,7 @@ typedef struct ttl_item {
 
 #define HEAP_ARITY 4
 #define MISS_KEY_MAX 96
+#define STR_SPARES 2
 
 struct store {
     dict *keys;
@@ -55,6 +56,11 @@ struct store {
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
     kv *last;
+    /* The blocks of string values of deleted keys, kept for new ones (a latch's "1"):
+     * poisoned under ASan, sizes here. */
+    size_t nstr_spare;
+    sstr *str_spare[STR_SPARES];
+    size_t str_spare_size[STR_SPARES];
     /* The last key a lookup did not find (if it is at most MISS_KEY_MAX bytes): a copy and
      * its hash, and whether it is still known to be missing (until the next add). A key
      * found missing is usually added next (HINCRBY, SET), after being looked up again (a
@@ -85,6 +91,10 @@ void store_free(store *s)
 {
     if (!s) return;
     dict_free(s->keys, kv_release);
+    for (size_t i = 0; i < s->nstr_spare; i++) {
+        LL_UNPOISON(s->str_spare[i], s->str_spare_size[i]);
+        free(s->str_spare[i]);
+    }
     free(s->heap);
     free(s->run);
     free(s);
@@ -288,12 +298,40 @@ static int is_expired(const store *s, const kv *e)
 }
 
 
+/* Frees a deleted key's value, keeping a string's block as a spare when there is room. */
+static void value_free(store *s, kv *e)
+{
+    if (e->type != OBJ_STRING || s->nstr_spare == STR_SPARES) {
+        obj_free((obj_type)e->type, e->ptr);
+        return;
+    }
+    size_t size = sstr_block_size(((sstr *)e->ptr)->len);
+    s->str_spare[s->nstr_spare] = e->ptr;
+    s->str_spare_size[s->nstr_spare++] = size;
+    LL_POISON(e->ptr, size);
+}
+
+sstr *store_sstr_new(store *s, const char *p, size_t len)
+{
+    size_t size = sstr_block_size(len);
+    for (size_t i = 0; i < s->nstr_spare; i++) {
+        if (s->str_spare_size[i] != size) continue;
+        sstr *v = s->str_spare[i];
+        LL_UNPOISON(v, size);
+        s->nstr_spare--;
+        s->str_spare[i] = s->str_spare[s->nstr_spare];
+        s->str_spare_size[i] = s->str_spare_size[s->nstr_spare];
+        return sstr_fill(v, p, len);
+    }
+    return sstr_new(p, len);
+}
+
 static void remove_entry(store *s, kv *e, store_event ev)
 {
     slice key = dict_key_of(s->keys, e);
     /* The key bytes live in the dict entry: report before freeing it. */
     ttl_remove(s, e);
-    obj_free((obj_type)e->type, e->ptr);
+    value_free(s, e);
     e->ptr = NULL;
     char small[128];
     char *copy = key.len <= sizeof small ? small : xmalloc(key.len);

@@ -174,6 +174,33 @@ static void test_store_missed_key_found_once_added(void **state)
     store_free(db);
 }
 
+/* A deleted key's string block is reused for a new string of the same block size, and
+ * the new value is whole; strings of another size get blocks of their own. */
+static void test_store_reuses_deleted_string_blocks(void **state)
+{
+    fixture *f = *state;
+    store *db = store_new(fixture_clock, f);
+    sstr *a = store_sstr_new(db, "1", 1);
+    store_add(db, SLICE_LIT("latch"), OBJ_STRING, a);
+    store_set_expire(db, store_lookup(db, SLICE_LIT("latch")), f->now + 1);
+    f->now += 2;
+    assert_null(store_lookup(db, SLICE_LIT("latch"))); /* expired: its "1" becomes a spare */
+    sstr *b = store_sstr_new(db, "0", 1);
+    assert_ptr_equal(b, a);
+    assert_true(b->len == 1 && strcmp(b->p, "0") == 0);
+    store_add(db, SLICE_LIT("latch"), OBJ_STRING, b);
+    assert_int_equal(store_delete(db, SLICE_LIT("latch")), 1);
+    char big[100];
+    memset(big, 'x', sizeof big);
+    sstr *c = store_sstr_new(db, big, sizeof big);
+    assert_ptr_not_equal(c, a);
+    assert_true(c->len == sizeof big && memcmp(c->p, big, sizeof big) == 0 && c->p[c->len] == 0);
+    store_add(db, SLICE_LIT("big"), OBJ_STRING, c);
+    assert_ptr_equal(store_sstr_new(db, "", 0), a); /* "" has the block size of "1" */
+    free(a);
+    store_free(db);
+}
+
 static void test_store_replica_hides_but_keeps_expired_keys(void **state)
 {
     fixture *f = *state;
@@ -300,6 +327,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_expiry_order_matches_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expiry_order_with_rising_deadlines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_missed_key_found_once_added, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_reuses_deleted_string_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),
