@@ -424,11 +424,12 @@ int store_delete(store *s, slice key)
 
 int store_touched(store *s, kv *e)
 {
-    if (obj_count((obj_type)e->type, e->ptr) == 0) {
+    /* A string is never empty (obj_count is 1): no call to ask. */
+    if (e->type != OBJ_STRING && obj_count((obj_type)e->type, e->ptr) == 0) {
         remove_entry(s, e, STORE_DELETED);
         return 1;
     }
-    notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
+    if (s->observer) notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
     return 0;
 }
 

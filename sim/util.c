@@ -230,16 +230,15 @@ int ll_parse_double(slice s, double *out)
 
 int ll_format_int64(char *dst, long long v)
 {
-    char tmp[24];
-    int n = 0;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
+    int len = v < 0, digits = 1;
+    for (unsigned long long t = u; t >= 10; t /= 10) digits++;
+    if (v < 0) dst[0] = '-';
+    len += digits;
+    for (int i = len - 1; i >= len - digits; i--) {
+        dst[i] = (char)('0' + u % 10);
         u /= 10;
-    } while (u);
-    int len = 0;
-    if (v < 0) dst[len++] = '-';
-    while (n) dst[len++] = tmp[--n];
+    }
     return len;
 }
 
