@@ -110,7 +110,9 @@ size_t dict_size(const dict *d)
     return d->count;
 }
 
-static dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
+/* The entry for key (hash h), or NULL; *pos (if asked) is its slot, or the empty slot
+ * that ends its probe run. Inline: every lookup, insert and delete runs it. */
+static inline dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 {
     if (!d->cap) return NULL;
     size_t mask = d->cap - 1;
@@ -163,7 +165,7 @@ void *dict_put(dict *d, slice key, int *existed)
 void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
 {
     if ((d->count + 1) * 4 > d->cap * 3) grow(d);
-    size_t pos;
+    size_t pos = 0; /* set by find: the table is not empty after grow() */
     dent *e = find(d, key, h, &pos);
     if (existed) *existed = e != NULL;
     if (e) return PAYLOAD(e);
