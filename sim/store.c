@@ -328,18 +328,22 @@ sstr *store_sstr_new(store *s, const char *p, size_t len)
 
 static void remove_entry(store *s, kv *e, store_event ev)
 {
-    slice key = dict_key_of(s->keys, e);
-    /* The key bytes live in the dict entry: report before freeing it. */
     ttl_remove(s, e);
     value_free(s, e);
     e->ptr = NULL;
+    s->last = NULL;
+    if (!s->observer) {
+        dict_del_payload(s->keys, e);
+        return;
+    }
+    /* The observer hears of the key once it is gone, and its bytes live in the dict
+     * entry: copy them first. */
+    slice key = dict_key_of(s->keys, e);
     char small[128];
     char *copy = key.len <= sizeof small ? small : xmalloc(key.len);
     memcpy(copy, key.p, key.len);
-    slice k = { copy, key.len };
-    s->last = NULL;
     dict_del_payload(s->keys, e);
-    notify(s, ev, k);
+    notify(s, ev, (slice){ copy, key.len });
     if (copy != small) free(copy);
 }
 
