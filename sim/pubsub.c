@@ -126,7 +126,8 @@ void pubsub_drop_conn(pubsub *ps, int conn_id)
 
 /* Delivers message to the subscribers in iv; returns how many. Out of line, so that a
  * PUBLISH nobody hears (a lock released with no waiters) needs no stack frame. */
-static __attribute__((noinline)) long long deliver_all(pubsub *ps, const idvec *iv, slice channel, slice message)
+static __attribute__((noinline)) long long deliver_all(pubsub *ps, const idvec *iv, slice channel,
+                                                       slice message)
 {
     /* A delivery callback may not change subscriptions; copy to be safe anyway. */
     size_t n = iv->n;

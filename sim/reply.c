@@ -59,7 +59,8 @@ static inline void fill(reply *r, reply_type t, long long integer, char *str, si
 }
 
 /* The setters' slow path: release r, then fill it. */
-static __attribute__((noinline)) void refill(reply *r, reply_type t, long long integer, char *str, size_t len)
+static __attribute__((noinline)) void refill(reply *r, reply_type t, long long integer,
+                                             char *str, size_t len)
 {
     reply_release(r);
     fill(r, t, integer, str, len);

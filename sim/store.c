@@ -19,7 +19,11 @@
  *     and four children per node halve the depth.
  *
  * The next deadline is the earlier of the run's head and the heap's root. Each kv knows
- * where its item is (ttl_idx: a heap index, or RUN_BIT | a run index). */
+ * where its item is (ttl_idx: a heap index, or RUN_BIT | a run index).
+ *
+ * Three small caches serve a script that names a few keys several times and a keyspace
+ * where keys come and go: the entry last found or added, the key last missed (with its
+ * hash), and the blocks of a few deleted string values. None of them changes an answer. */
 #include "store.h"
 
 #include <stdlib.h>
@@ -477,7 +481,8 @@ store *store_clone(const store *s)
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))
-        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr));
+        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type,
+                  obj_clone((obj_type)e->type, e->ptr));
     /* Re-set the TTLs in the order they were set (sequence numbers are unique), which
      * reproduces the original tie order. */
     ttl_item *items = xmalloc((s->heap_len + s->run_tail - s->run_head + 1) * sizeof *items);

@@ -2,10 +2,11 @@
  *
  * Representation: a string value is one sstr (length, bytes, a NUL that is not part of the
  * value), owned by the keyspace, which keeps the blocks of a few deleted strings for new
- * ones (store_sstr_new: a latch's "1" is deleted and set again every round). Redis also keeps small integers as shared integer objects
- * and short strings embedded in the object header; none of that is visible to a client,
- * so one representation serves. A number written by INCR is stored as its canonical
- * decimal text, which is exactly what GET shows and what the next INCR parses.
+ * ones (store_sstr_new: a latch's "1" is deleted and set again every round). Redis also
+ * keeps small integers as shared integer objects and short strings embedded in the object
+ * header; none of that is visible to a client, so one representation serves. A number
+ * written by INCR is stored as its canonical decimal text, which is exactly what GET shows
+ * and what the next INCR parses.
  *
  * Invariants: a write through this file either replaces the whole value or creates the
  * key; it keeps the TTL (INCR, APPEND, SET KEEPTTL) unless Redis clears it (plain SET).
