@@ -1,4 +1,9 @@
-/* dict.c — see dict.h. */
+/* dict.c — see dict.h.
+ *
+ * Entry allocations are sized to fill the malloc chunk they get (ll_chunk_size), and the
+ * dict keeps up to DICT_SPARES deleted entries to reuse for keys of the same chunk size: a
+ * keyspace where keys come and go (lock, latch) then rarely calls malloc or free. Under
+ * AddressSanitizer the spares are poisoned, so a use of a deleted entry is still reported. */
 #include "dict.h"
 
 #include <stdlib.h>
@@ -8,18 +13,69 @@
 typedef struct dent {
     uint64_t hash;
     uint32_t klen;
+    uint32_t room;    /* bytes allocated for the key */
     /* followed by the payload (aligned to 8), then the key bytes */
 } dent;
+
+#define DICT_SPARES 4
 
 struct dict {
     dent **slot;
     size_t cap;   /* power of two, or 0 */
     size_t count;
     size_t payload; /* rounded up to 8 */
+    /* Deleted entries kept for reuse, poisoned under ASan, and their rooms (read here, not
+     * in the poisoned entry). */
+    size_t nspare;
+    dent *spare[DICT_SPARES];
+    uint32_t spare_room[DICT_SPARES];
 };
 
 #define PAYLOAD(e) ((void *)((char *)(e) + sizeof(dent)))
 #define KEYP(d, e) ((char *)(e) + sizeof(dent) + (d)->payload)
+
+/* The room for a key of klen bytes: what is left of the malloc chunk an entry with that
+ * key needs, so that keys of one chunk size share a room. */
+static size_t key_room(const dict *d, size_t klen)
+{
+    return ll_chunk_size(sizeof(dent) + d->payload + klen) - sizeof(dent) - d->payload;
+}
+
+static size_t entry_size(const dict *d, size_t room)
+{
+    return sizeof(dent) + d->payload + room;
+}
+
+/* A block for an entry with a key of klen bytes: a spare of the same room, or a new one. */
+static dent *entry_alloc(dict *d, size_t klen)
+{
+    size_t room = key_room(d, klen);
+    for (size_t i = 0; i < d->nspare; i++) {
+        if (d->spare_room[i] != room) continue;
+        dent *e = d->spare[i];
+        LL_UNPOISON(e, entry_size(d, room));
+        d->nspare--;
+        d->spare[i] = d->spare[d->nspare];
+        d->spare_room[i] = d->spare_room[d->nspare];
+        return e;
+    }
+    LL_ASSERT(room <= UINT32_MAX);
+    dent *e = xmalloc(entry_size(d, room));
+    e->room = (uint32_t)room;
+    return e;
+}
+
+/* Keeps a deleted entry as a spare, or frees it if there are enough. */
+static void entry_free(dict *d, dent *e)
+{
+    if (d->nspare == DICT_SPARES) {
+        free(e);
+        return;
+    }
+    d->spare[d->nspare] = e;
+    d->spare_room[d->nspare++] = e->room;
+    LL_POISON(e, entry_size(d, e->room));
+}
 
 uint64_t dict_hash(const void *p, size_t len)
 {
@@ -41,6 +97,10 @@ void dict_free(dict *d, void (*release)(void *payload))
         if (release) release(PAYLOAD(d->slot[i]));
         free(d->slot[i]);
     }
+    for (size_t i = 0; i < d->nspare; i++) {
+        LL_UNPOISON(d->spare[i], entry_size(d, d->spare_room[i]));
+        free(d->spare[i]);
+    }
     free(d->slot);
     free(d);
 }
@@ -50,7 +110,9 @@ size_t dict_size(const dict *d)
     return d->count;
 }
 
-static dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
+/* The entry for key (hash h), or NULL; *pos (if asked) is its slot, or the empty slot
+ * that ends its probe run. Inline: every lookup, insert and delete runs it. */
+static inline dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 {
     if (!d->cap) return NULL;
     size_t mask = d->cap - 1;
@@ -69,7 +131,14 @@ static dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 
 void *dict_get(const dict *d, slice key)
 {
-    dent *e = find(d, key, dict_hash(key.p, key.len), NULL);
+    if (!d->count) return NULL; /* no need to hash (PUBLISH to a channel nobody heard of) */
+    return dict_get_hashed(d, key, dict_hash(key.p, key.len));
+}
+
+/* Not inlined into dict_get, so that its early return needs no stack frame. */
+__attribute__((noinline)) void *dict_get_hashed(const dict *d, slice key, uint64_t h)
+{
+    dent *e = find(d, key, h, NULL);
     return e ? PAYLOAD(e) : NULL;
 }
 
@@ -91,14 +160,18 @@ static void grow(dict *d)
 
 void *dict_put(dict *d, slice key, int *existed)
 {
-    uint64_t h = dict_hash(key.p, key.len);
+    return dict_put_hashed(d, key, dict_hash(key.p, key.len), existed);
+}
+
+void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
+{
     if ((d->count + 1) * 4 > d->cap * 3) grow(d);
-    size_t pos;
+    size_t pos = 0; /* set by find: the table is not empty after grow() */
     dent *e = find(d, key, h, &pos);
     if (existed) *existed = e != NULL;
     if (e) return PAYLOAD(e);
     LL_ASSERT(key.len <= UINT32_MAX);
-    e = xmalloc(sizeof(dent) + d->payload + key.len);
+    e = entry_alloc(d, key.len);
     e->hash = h;
     e->klen = (uint32_t)key.len;
     memset(PAYLOAD(e), 0, d->payload);
@@ -130,7 +203,7 @@ void dict_del_payload(dict *d, void *payload)
 /* Frees the entry in slot pos and closes the hole. */
 static void del_at(dict *d, size_t pos)
 {
-    free(d->slot[pos]);
+    entry_free(d, d->slot[pos]);
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */

@@ -1,10 +1,12 @@
 /* dict.h — a hash table from binary-safe string keys to fixed-size payloads.
  *
- * Each entry is one allocation: [payload][hash][key length][key bytes]. The table is an
- * array of entry pointers with linear probing; deletion shifts the following run back, so
- * there are no tombstones and lookups stay short. The payload size is fixed per dict and
- * zero-filled on insert; the caller keeps its own data there (the keyspace keeps a value
- * and its expiry, a big hash keeps a value string, a zset keeps a score).
+ * Each entry is one allocation: [hash][key length][key room][payload][key bytes]. The
+ * table is an array of entry pointers with linear probing; deletion shifts the following
+ * run back, so there are no tombstones and lookups stay short. A few deleted entries are
+ * kept to be reused by later inserts of keys of a similar length. The payload size is
+ * fixed per dict and zero-filled on insert; the caller keeps its own data there (the
+ * keyspace keeps a value and its expiry, a big hash keeps a value string, a zset keeps a
+ * score).
  *
  * Payload pointers stay valid until the entry is deleted or the dict freed (a resize moves
  * slots, never entries). Iteration order is deterministic for a given insertion history. */
@@ -24,6 +26,10 @@ void *dict_get(const dict *d, slice key);                /* payload, or NULL */
 /* Inserts key (copied) and returns its zeroed payload; *existed tells whether the key was
  * already there, in which case the existing payload is returned untouched. */
 void *dict_put(dict *d, slice key, int *existed);
+/* The same two, given the key's hash (dict_hash of its bytes), for a caller that has it
+ * already. */
+void *dict_get_hashed(const dict *d, slice key, uint64_t h);
+void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed);
 /* Removes the key. Returns 1 if it was there. The caller releases the payload's contents
  * first (dict_get, then release, then dict_del). */
 int dict_del(dict *d, slice key);

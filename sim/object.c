@@ -3,8 +3,9 @@
  * The keyspace stores a value as (type tag, pointer) and never looks inside: this file maps
  * each generic operation — free, clone, count, dump, size — onto the type that owns the
  * representation. Strings are simple enough to live here (an sstr: length, then the bytes,
- * then a NUL that is not part of the value); the aggregates keep their representations to
- * themselves in t_hash.c, t_list.c and t_zset.c.
+ * then a NUL that is not part of the value, in a block of sstr_block_size(len) bytes, which
+ * lets the keyspace reuse a deleted string's block); the aggregates keep their
+ * representations to themselves in t_hash.c, t_list.c and t_zset.c.
  *
  * Invariant the keyspace relies on: obj_count() is 0 exactly when an aggregate is empty, so
  * store_touched() can delete empty hashes, lists and sorted sets as Redis does. A string
@@ -21,7 +22,12 @@
 
 sstr *sstr_new(const char *p, size_t len)
 {
-    sstr *s = xmalloc(sizeof *s + len + 1);
+    return sstr_fill(xmalloc(sstr_block_size(len)), p, len);
+}
+
+sstr *sstr_fill(void *block, const char *p, size_t len)
+{
+    sstr *s = block;
     s->len = len;
     if (len) memcpy(s->p, p, len);
     s->p[len] = '\0';

@@ -16,6 +16,11 @@ typedef struct sstr {
 } sstr;
 
 sstr *sstr_new(const char *p, size_t len);
+/* The size of the block behind an sstr of len bytes (its malloc chunk's: ll_chunk_size), so
+ * that the block of a freed string serves any string of the same block size. */
+static inline size_t sstr_block_size(size_t len) { return ll_chunk_size(sizeof(sstr) + len + 1); }
+/* Makes the block (of at least sstr_block_size(len) bytes) the string p[0..len). */
+sstr *sstr_fill(void *block, const char *p, size_t len);
 static inline slice sstr_slice(const sstr *s) { return (slice){ s->p, s->len }; }
 
 const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset" */

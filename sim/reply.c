@@ -16,19 +16,61 @@ static char ok_text[] = "OK";
 
 void reply_init(reply *r)
 {
-    memset(r, 0, sizeof *r);
-    r->type = REPLY_NIL;
+    *r = (reply){ .type = REPLY_NIL };
+}
+
+/* Whether r owns anything reply_release must free. Most replies a setter overwrites own
+ * nothing (nil, integer, OK), so the setters test this inline and leave the freeing to an
+ * out-of-line path: then their common case needs no stack frame. */
+static inline int owns_memory(const reply *r)
+{
+    return r->type >= REPLY_ARRAY || (r->str && r->str != ok_text);
+}
+
+/* reply_release for REPLY_ARRAY and REPLY_MULTI. */
+static __attribute__((noinline)) void release_elems(reply *r)
+{
+    for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
+    free(r->elem);
+    reply_init(r);
 }
 
 void reply_release(reply *r)
 {
-    if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
-        for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
-        free(r->elem);
-    } else if (r->str && r->str != ok_text) { /* most replies released own nothing */
-        free(r->str);
+    if (r->type >= REPLY_ARRAY) {
+        release_elems(r);
+        return;
     }
+    /* Clear first, free last: the common case is a few stores and a tail call. */
+    char *str = r->str;
     reply_init(r);
+    if (str && str != ok_text) free(str);
+}
+
+/* Makes r a reply of type t holding integer, or str (taken) and len; never an array. */
+static inline void fill(reply *r, reply_type t, long long integer, char *str, size_t len)
+{
+    r->type = t;
+    r->integer = integer;
+    r->str = str;
+    r->len = len;
+    r->elem = NULL;
+    r->n = 0;
+}
+
+/* The setters' slow path: release r, then fill it. */
+static __attribute__((noinline)) void refill(reply *r, reply_type t, long long integer,
+                                             char *str, size_t len)
+{
+    reply_release(r);
+    fill(r, t, integer, str, len);
+}
+
+/* fill(), releasing what r held first; a tail call when r owns memory. */
+static inline void set(reply *r, reply_type t, long long integer, char *str, size_t len)
+{
+    if (owns_memory(r)) refill(r, t, integer, str, len);
+    else fill(r, t, integer, str, len);
 }
 
 void reply_nil(reply *r)
@@ -38,23 +80,17 @@ void reply_nil(reply *r)
 
 void reply_nil_array(reply *r)
 {
-    reply_release(r);
-    r->type = REPLY_NIL_ARRAY;
+    set(r, REPLY_NIL_ARRAY, 0, NULL, 0);
 }
 
 void reply_int(reply *r, long long v)
 {
-    reply_release(r);
-    r->type = REPLY_INTEGER;
-    r->integer = v;
+    set(r, REPLY_INTEGER, v, NULL, 0);
 }
 
 static void reply_set_str(reply *r, reply_type t, const char *p, size_t len)
 {
-    reply_release(r);
-    r->type = t;
-    r->str = xmemdup(p, len);
-    r->len = len;
+    set(r, t, 0, xmemdup(p, len), len);
 }
 
 void reply_status(reply *r, const char *s)
@@ -64,10 +100,7 @@ void reply_status(reply *r, const char *s)
 
 void reply_ok(reply *r)
 {
-    reply_release(r);
-    r->type = REPLY_STATUS;
-    r->str = ok_text;
-    r->len = 2;
+    set(r, REPLY_STATUS, 0, ok_text, 2);
 }
 
 void reply_error(reply *r, const char *s)

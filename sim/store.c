@@ -1,12 +1,29 @@
 /* store.c — the keyspace and its expiry (see store.h).
  *
- * Representation: a dict from key to kv. Keys with a TTL also sit in a 4-ary min-heap
- * ordered by (deadline, insertion sequence of the TTL); each kv knows its heap position, so
- * changing or removing a TTL is O(log n) and the next deadline is O(1). Ties are broken by
- * sequence so that active expiry deletes keys in a deterministic order. A heap item carries
- * its own copy of the deadline, so sifting compares within the heap array instead of
- * visiting every kv on the path (a cache miss each with many keys), and four children per
- * node halve the depth: a lock store's latches all expire, so sifts are the common case. */
+ * Representation: a dict from key to kv. Keys with a TTL also sit in the expiry index,
+ * ordered by (deadline, sequence number of the TTL): ties are broken by sequence so that
+ * active expiry deletes keys in a deterministic order. The index has two parts, and an item
+ * (a copy of the deadline, the sequence, the kv) lives in exactly one of them:
+ *
+ *   - the run: an array of items in increasing order, [run_head, run_tail) of it in use.
+ *     A new TTL goes here when its deadline is no earlier than the last item's (its
+ *     sequence is the largest yet, so the order holds). Most TTLs are now + a lease, so in a
+ *     lock workload almost every TTL lands here, and the key that expires next is at the
+ *     head: set, remove and pop are O(1). A removed item in the middle is only marked dead
+ *     (e == NULL); dead items at either end are trimmed at once, so the head and the tail
+ *     are always live, and the array is compacted when it fills with no more than half of
+ *     it live.
+ *   - a 4-ary min-heap for the other TTLs, where changing or removing a TTL is O(log n).
+ *     Its items carry their own copy of the deadline, so sifting compares within the heap
+ *     array instead of visiting every kv on the path (a cache miss each with many keys),
+ *     and four children per node halve the depth.
+ *
+ * The next deadline is the earlier of the run's head and the heap's root. Each kv knows
+ * where its item is (ttl_idx: a heap index, or RUN_BIT | a run index).
+ *
+ * Three small caches serve a script that names a few keys several times and a keyspace
+ * where keys come and go: the entry last found or added, the key last missed (with its
+ * hash), and the blocks of a few deleted string values. None of them changes an answer. */
 #include "store.h"
 
 #include <stdlib.h>
@@ -14,20 +31,25 @@
 
 #include "dict.h"
 
-#define NO_HEAP UINT32_MAX
+#define NO_TTL UINT32_MAX
+#define RUN_BIT (UINT32_C(1) << 31)
 
-typedef struct heap_item {
+typedef struct ttl_item {
     int64_t expire;     /* == e->expire */
     uint64_t seq;
-    kv *e;
-} heap_item;
+    kv *e;              /* NULL: a dead run item */
+} ttl_item;
 
 #define HEAP_ARITY 4
+#define MISS_KEY_MAX 96
+#define STR_SPARES 2
 
 struct store {
     dict *keys;
-    heap_item *heap;
+    ttl_item *heap;
     size_t heap_len, heap_cap;
+    ttl_item *run;
+    size_t run_head, run_tail, run_cap, run_dead; /* dead: in [run_head, run_tail) */
     uint64_t seq;
     store_clock_fn clock;
     void *clock_ud;
@@ -38,6 +60,19 @@ struct store {
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
     kv *last;
+    /* The blocks of string values of deleted keys, kept for new ones (a latch's "1"):
+     * poisoned under ASan, sizes here. */
+    size_t nstr_spare;
+    sstr *str_spare[STR_SPARES];
+    size_t str_spare_size[STR_SPARES];
+    /* The last key a lookup did not find (if it is at most MISS_KEY_MAX bytes): a copy and
+     * its hash, and whether it is still known to be missing (until the next add). A key
+     * found missing is usually added next (HINCRBY, SET), after being looked up again (a
+     * script's EXISTS, then HINCRBY), and comparing bytes is cheaper than hashing them. */
+    uint64_t miss_hash;
+    size_t miss_len;    /* SIZE_MAX: none */
+    int miss_still;
+    char miss_key[MISS_KEY_MAX];
 };
 
 static void kv_release(void *payload)
@@ -50,6 +85,7 @@ store *store_new(store_clock_fn clock, void *clock_ud)
 {
     store *s = xcalloc(1, sizeof *s);
     s->keys = dict_new(sizeof(kv));
+    s->miss_len = SIZE_MAX;
     s->clock = clock;
     s->clock_ud = clock_ud;
     return s;
@@ -59,7 +95,12 @@ void store_free(store *s)
 {
     if (!s) return;
     dict_free(s->keys, kv_release);
+    for (size_t i = 0; i < s->nstr_spare; i++) {
+        LL_UNPOISON(s->str_spare[i], s->str_spare_size[i]);
+        free(s->str_spare[i]);
+    }
     free(s->heap);
+    free(s->run);
     free(s);
 }
 
@@ -105,26 +146,26 @@ static void notify(store *s, store_event ev, slice key)
     if (s->observer) s->observer(s->observer_ud, ev, key);
 }
 
-/* ---- the expiry heap ---- */
+/* ---- the expiry index: the heap ---- */
 
-static int heap_less(const heap_item *a, const heap_item *b)
+static int ttl_less(const ttl_item *a, const ttl_item *b)
 {
     if (a->expire != b->expire) return a->expire < b->expire;
     return a->seq < b->seq;
 }
 
-static void heap_place(store *s, size_t i, heap_item it)
+static void heap_place(store *s, size_t i, ttl_item it)
 {
     s->heap[i] = it;
-    it.e->heap_idx = (uint32_t)i;
+    it.e->ttl_idx = (uint32_t)i;
 }
 
 static void heap_up(store *s, size_t i)
 {
-    heap_item it = s->heap[i];
+    ttl_item it = s->heap[i];
     while (i > 0) {
         size_t p = (i - 1) / HEAP_ARITY;
-        if (!heap_less(&it, &s->heap[p])) break;
+        if (!ttl_less(&it, &s->heap[p])) break;
         heap_place(s, i, s->heap[p]);
         i = p;
     }
@@ -133,13 +174,13 @@ static void heap_up(store *s, size_t i)
 
 static void heap_down(store *s, size_t i)
 {
-    heap_item it = s->heap[i];
+    ttl_item it = s->heap[i];
     for (;;) {
         size_t first = HEAP_ARITY * i + 1, m = i;
         size_t end = first + HEAP_ARITY < s->heap_len ? first + HEAP_ARITY : s->heap_len;
-        const heap_item *best = &it;
+        const ttl_item *best = &it;
         for (size_t c = first; c < end; c++)
-            if (heap_less(&s->heap[c], best)) m = c, best = &s->heap[c];
+            if (ttl_less(&s->heap[c], best)) m = c, best = &s->heap[c];
         if (m == i) break;
         heap_place(s, i, s->heap[m]);
         i = m;
@@ -147,32 +188,11 @@ static void heap_down(store *s, size_t i)
     heap_place(s, i, it);
 }
 
-static void heap_remove(store *s, kv *e)
+static void heap_push(store *s, ttl_item it)
 {
-    if (e->heap_idx == NO_HEAP) return;
-    size_t i = e->heap_idx;
-    e->heap_idx = NO_HEAP;
-    s->heap_len--;
-    if (i == s->heap_len) return;
-    heap_place(s, i, s->heap[s->heap_len]);
-    heap_up(s, i);
-    heap_down(s, s->heap[i].e->heap_idx);
-}
-
-void store_set_expire(store *s, kv *e, int64_t when_ms)
-{
-    e->expire = when_ms;
-    heap_item it = { when_ms, s->seq++, e };
-    if (e->heap_idx != NO_HEAP) {
-        size_t i = e->heap_idx;
-        s->heap[i].expire = when_ms;
-        s->heap[i].seq = it.seq;
-        heap_up(s, i);
-        heap_down(s, e->heap_idx);
-        return;
-    }
     if (s->heap_len == s->heap_cap) {
         s->heap_cap = s->heap_cap ? s->heap_cap * 2 : 16;
+        LL_ASSERT(s->heap_cap < RUN_BIT);
         s->heap = xrealloc(s->heap, s->heap_cap * sizeof *s->heap);
     }
     size_t i = s->heap_len++;
@@ -180,17 +200,98 @@ void store_set_expire(store *s, kv *e, int64_t when_ms)
     heap_up(s, i);
 }
 
+static void heap_remove_at(store *s, size_t i)
+{
+    s->heap_len--;
+    if (i == s->heap_len) return;
+    heap_place(s, i, s->heap[s->heap_len]);
+    heap_up(s, i);
+    heap_down(s, s->heap[i].e->ttl_idx);
+}
+
+/* ---- the expiry index: the run ---- */
+
+static void run_place(store *s, size_t i, ttl_item it)
+{
+    s->run[i] = it;
+    it.e->ttl_idx = RUN_BIT | (uint32_t)i;
+}
+
+/* Makes room for one more item at the tail: moves the live items to the front when at most
+ * half the array is live (each move is paid for by the pops and removals that made the
+ * room), else doubles the array. */
+static void run_make_room(store *s)
+{
+    size_t live = s->run_tail - s->run_head - s->run_dead;
+    if (s->run_cap && live <= s->run_cap / 2) {
+        size_t n = 0;
+        for (size_t i = s->run_head; i < s->run_tail; i++)
+            if (s->run[i].e) run_place(s, n++, s->run[i]);
+        s->run_head = 0;
+        s->run_tail = n;
+        s->run_dead = 0;
+        return;
+    }
+    s->run_cap = s->run_cap ? s->run_cap * 2 : 16;
+    LL_ASSERT(s->run_cap < RUN_BIT);
+    s->run = xrealloc(s->run, s->run_cap * sizeof *s->run);
+}
+
+static void run_remove_at(store *s, size_t i)
+{
+    s->run[i].e = NULL;
+    s->run_dead++;
+    while (s->run_head < s->run_tail && !s->run[s->run_head].e) s->run_head++, s->run_dead--;
+    while (s->run_tail > s->run_head && !s->run[s->run_tail - 1].e) s->run_tail--, s->run_dead--;
+    if (s->run_head == s->run_tail) s->run_head = s->run_tail = 0;
+}
+
+/* ---- the expiry index ---- */
+
+/* The item that expires first, or NULL if no key has a TTL. */
+static const ttl_item *ttl_first(const store *s)
+{
+    const ttl_item *h = s->heap_len ? &s->heap[0] : NULL;
+    const ttl_item *r = s->run_head < s->run_tail ? &s->run[s->run_head] : NULL;
+    if (!h) return r;
+    if (!r) return h;
+    return ttl_less(r, h) ? r : h;
+}
+
+static void ttl_remove(store *s, kv *e)
+{
+    uint32_t i = e->ttl_idx;
+    if (i == NO_TTL) return;
+    e->ttl_idx = NO_TTL;
+    if (i & RUN_BIT) run_remove_at(s, i & ~RUN_BIT);
+    else heap_remove_at(s, i);
+}
+
+void store_set_expire(store *s, kv *e, int64_t when_ms)
+{
+    ttl_remove(s, e);
+    e->expire = when_ms;
+    ttl_item it = { when_ms, s->seq++, e };
+    if (s->run_head == s->run_tail || when_ms >= s->run[s->run_tail - 1].expire) {
+        if (s->run_tail == s->run_cap) run_make_room(s);
+        run_place(s, s->run_tail++, it);
+    } else {
+        heap_push(s, it);
+    }
+}
+
 int store_persist(store *s, kv *e)
 {
     if (e->expire < 0) return 0;
-    heap_remove(s, e);
+    ttl_remove(s, e);
     e->expire = -1;
     return 1;
 }
 
 int64_t store_next_expiry(const store *s)
 {
-    return s->heap_len ? s->heap[0].expire : INT64_MAX;
+    const ttl_item *it = ttl_first(s);
+    return it ? it->expire : INT64_MAX;
 }
 
 /* ---- keys ---- */
@@ -201,21 +302,75 @@ static int is_expired(const store *s, const kv *e)
 }
 
 
+/* Frees a deleted key's value, keeping a string's block as a spare when there is room. */
+static void value_free(store *s, kv *e)
+{
+    if (e->type != OBJ_STRING || s->nstr_spare == STR_SPARES) {
+        obj_free((obj_type)e->type, e->ptr);
+        return;
+    }
+    size_t size = sstr_block_size(((sstr *)e->ptr)->len);
+    s->str_spare[s->nstr_spare] = e->ptr;
+    s->str_spare_size[s->nstr_spare++] = size;
+    LL_POISON(e->ptr, size);
+}
+
+sstr *store_sstr_new(store *s, const char *p, size_t len)
+{
+    size_t size = sstr_block_size(len);
+    for (size_t i = 0; i < s->nstr_spare; i++) {
+        if (s->str_spare_size[i] != size) continue;
+        sstr *v = s->str_spare[i];
+        LL_UNPOISON(v, size);
+        s->nstr_spare--;
+        s->str_spare[i] = s->str_spare[s->nstr_spare];
+        s->str_spare_size[i] = s->str_spare_size[s->nstr_spare];
+        return sstr_fill(v, p, len);
+    }
+    return sstr_new(p, len);
+}
+
 static void remove_entry(store *s, kv *e, store_event ev)
 {
-    slice key = dict_key_of(s->keys, e);
-    /* The key bytes live in the dict entry: report before freeing it. */
-    heap_remove(s, e);
-    obj_free((obj_type)e->type, e->ptr);
+    ttl_remove(s, e);
+    value_free(s, e);
     e->ptr = NULL;
+    s->last = NULL;
+    if (!s->observer) {
+        dict_del_payload(s->keys, e);
+        return;
+    }
+    /* The observer hears of the key once it is gone, and its bytes live in the dict
+     * entry: copy them first. */
+    slice key = dict_key_of(s->keys, e);
     char small[128];
     char *copy = key.len <= sizeof small ? small : xmalloc(key.len);
     memcpy(copy, key.p, key.len);
-    slice k = { copy, key.len };
-    s->last = NULL;
     dict_del_payload(s->keys, e);
-    notify(s, ev, k);
+    notify(s, ev, (slice){ copy, key.len });
     if (copy != small) free(copy);
+}
+
+/* Whether key is the last missed one (then its hash is s->miss_hash). */
+static int is_miss_key(const store *s, slice key)
+{
+    return key.len == s->miss_len && memcmp(key.p, s->miss_key, key.len) == 0;
+}
+
+/* The entry for key in the dict (expired or not), or NULL; remembers a miss. */
+static kv *find_entry(store *s, slice key)
+{
+    if (is_miss_key(s, key))
+        return s->miss_still ? NULL : dict_get_hashed(s->keys, key, s->miss_hash);
+    uint64_t h = dict_hash(key.p, key.len);
+    kv *e = dict_get_hashed(s->keys, key, h);
+    if (!e && key.len <= MISS_KEY_MAX) {
+        memcpy(s->miss_key, key.p, key.len);
+        s->miss_len = key.len;
+        s->miss_hash = h;
+        s->miss_still = 1;
+    }
+    return e;
 }
 
 kv *store_lookup(store *s, slice key)
@@ -223,7 +378,7 @@ kv *store_lookup(store *s, slice key)
     kv *e = s->last;
     slice k = e ? dict_key_of(s->keys, e) : (slice){ NULL, 0 };
     if (!e || k.len != key.len || memcmp(k.p, key.p, key.len) != 0) {
-        e = dict_get(s->keys, key);
+        e = find_entry(s, key);
         if (!e) return NULL;
         s->last = e;
     }
@@ -237,17 +392,19 @@ kv *store_lookup(store *s, slice key)
 kv *store_add(store *s, slice key, obj_type t, void *ptr)
 {
     int existed;
-    kv *e = dict_put(s->keys, key, &existed);
+    uint64_t h = is_miss_key(s, key) ? s->miss_hash : dict_hash(key.p, key.len);
+    kv *e = dict_put_hashed(s->keys, key, h, &existed);
+    s->miss_still = 0; /* whichever key this was, the missed one may be it */
     if (existed) {
         /* Only a replica keeps a logically expired key around; a new value replaces it. */
         LL_ASSERT(is_expired(s, e));
-        heap_remove(s, e);
+        ttl_remove(s, e);
         obj_free((obj_type)e->type, e->ptr);
     }
     e->ptr = ptr;
     e->type = (uint8_t)t;
     e->expire = -1;
-    e->heap_idx = NO_HEAP;
+    e->ttl_idx = NO_TTL;
     s->last = e;
     return e;
 }
@@ -275,11 +432,12 @@ int store_delete(store *s, slice key)
 
 int store_touched(store *s, kv *e)
 {
-    if (obj_count((obj_type)e->type, e->ptr) == 0) {
+    /* A string is never empty (obj_count is 1): no call to ask. */
+    if (e->type != OBJ_STRING && obj_count((obj_type)e->type, e->ptr) == 0) {
         remove_entry(s, e, STORE_DELETED);
         return 1;
     }
-    notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
+    if (s->observer) notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
     return 0;
 }
 
@@ -288,8 +446,9 @@ size_t store_active_expire(store *s)
     if (s->replica) return 0;
     size_t n = 0;
     int64_t now = store_now(s);
-    while (s->heap_len && now > s->heap[0].expire) {
-        remove_entry(s, s->heap[0].e, STORE_EXPIRED);
+    const ttl_item *it;
+    while ((it = ttl_first(s)) && now > it->expire) {
+        remove_entry(s, it->e, STORE_EXPIRED);
         n++;
     }
     return n;
@@ -300,6 +459,7 @@ void store_flush(store *s)
     dict_free(s->keys, kv_release);
     s->keys = dict_new(sizeof(kv));
     s->heap_len = 0;
+    s->run_head = s->run_tail = s->run_dead = 0;
     s->last = NULL;
 }
 
@@ -308,32 +468,32 @@ kv *store_next(const store *s, size_t *it)
     return dict_next(s->keys, it);
 }
 
+static int ttl_seq_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const ttl_item *)a)->seq, y = ((const ttl_item *)b)->seq;
+    return (x > y) - (x < y);
+}
+
 store *store_clone(const store *s)
 {
     store *c = store_new(s->clock, s->clock_ud);
     c->replica = s->replica;
-    /* Clone in heap order first so that expiry tie-breaks survive the copy. */
     size_t it = 0;
     kv *e;
-    while ((e = dict_next(s->keys, &it))) {
-        kv *n = store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr));
-        (void)n;
-    }
-    heap_item *items = xmalloc((s->heap_len + 1) * sizeof *items);
-    if (s->heap_len) memcpy(items, s->heap, s->heap_len * sizeof *items);
-    /* Re-insert TTLs by sequence order, which reproduces the original tie order. */
-    for (size_t i = 1; i < s->heap_len; i++) {
-        heap_item x = items[i];
-        size_t j = i;
-        while (j > 0 && items[j - 1].seq > x.seq) {
-            items[j] = items[j - 1];
-            j--;
-        }
-        items[j] = x;
-    }
-    for (size_t i = 0; i < s->heap_len; i++) {
-        kv *n = dict_get(c->keys, dict_key_of(s->keys, items[i].e));
-        store_set_expire(c, n, items[i].e->expire);
+    while ((e = dict_next(s->keys, &it)))
+        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type,
+                  obj_clone((obj_type)e->type, e->ptr));
+    /* Re-set the TTLs in the order they were set (sequence numbers are unique), which
+     * reproduces the original tie order. */
+    ttl_item *items = xmalloc((s->heap_len + s->run_tail - s->run_head + 1) * sizeof *items);
+    size_t n = s->heap_len;
+    if (n) memcpy(items, s->heap, n * sizeof *items);
+    for (size_t i = s->run_head; i < s->run_tail; i++)
+        if (s->run[i].e) items[n++] = s->run[i];
+    qsort(items, n, sizeof *items, ttl_seq_cmp);
+    for (size_t i = 0; i < n; i++) {
+        kv *ce = dict_get(c->keys, dict_key_of(s->keys, items[i].e));
+        store_set_expire(c, ce, items[i].e->expire);
     }
     free(items);
     return c;
@@ -408,7 +568,7 @@ uint64_t store_fingerprint(const store *s)
 
 size_t store_bytes(const store *s)
 {
-    size_t total = sizeof *s + s->heap_cap * sizeof(heap_item);
+    size_t total = sizeof *s + (s->heap_cap + s->run_cap) * sizeof(ttl_item);
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))

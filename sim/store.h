@@ -30,7 +30,7 @@ typedef struct store store;
 typedef struct kv {
     void *ptr;          /* the value, of the type below */
     int64_t expire;     /* absolute deadline in local ms, or -1 */
-    uint32_t heap_idx;  /* position in the expiry heap (internal) */
+    uint32_t ttl_idx;   /* where its TTL sits in the expiry index (internal) */
     uint8_t type;       /* obj_type */
 } kv;
 
@@ -57,6 +57,9 @@ kv *store_lookup(store *s, slice key);
 /* Adds a new key (it must not exist, or be a replica's logically expired leftover, which is
  * replaced) holding ptr (ownership taken); no expiry. */
 kv *store_add(store *s, slice key, obj_type t, void *ptr);
+/* A new string value (to store under a key of s): in the block of a string value s deleted
+ * recently when one of the same size is at hand, else from sstr_new. */
+sstr *store_sstr_new(store *s, const char *p, size_t len);
 /* SET semantics: replaces any value (of any type) and clears the TTL unless keep_ttl. */
 kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl);
 int store_delete(store *s, slice key);      /* 1 if a live key was deleted */

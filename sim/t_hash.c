@@ -78,7 +78,7 @@ static long small_find(const hsmall *s, slice field, slice *value)
     slice f, v;
     for (size_t off = 0; off < s->used;) {
         size_t next = small_record(s, off, &f, &v);
-        if (slice_eq(f, field)) {
+        if (f.len == field.len && memcmp(f.p, field.p, f.len) == 0) {
             if (value) *value = v;
             return (long)off;
         }
@@ -265,6 +265,10 @@ int hash_set(hash **hp, slice field, slice value)
     long off = small_find(s, field, &old);
     if (off >= 0) { /* rewrite the value item in place: the record keeps its position */
         size_t voff = (size_t)off + 1 + field.len;
+        if (value.len == old.len) { /* HINCRBY's usual case: no bytes move */
+            if (value.len) memcpy(s->data + voff + 1, value.p, value.len);
+            return 0;
+        }
         size_t n = small_item(rec, value);
         *hp = (hash *)(void *)small_splice(s, voff, 1 + old.len, rec, n);
         return 0;

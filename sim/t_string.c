@@ -1,10 +1,12 @@
 /* t_string.c — the string type and its commands.
  *
  * Representation: a string value is one sstr (length, bytes, a NUL that is not part of the
- * value), owned by the keyspace. Redis also keeps small integers as shared integer objects
- * and short strings embedded in the object header; none of that is visible to a client,
- * so one representation serves. A number written by INCR is stored as its canonical
- * decimal text, which is exactly what GET shows and what the next INCR parses.
+ * value), owned by the keyspace, which keeps the blocks of a few deleted strings for new
+ * ones (store_sstr_new: a latch's "1" is deleted and set again every round). Redis also
+ * keeps small integers as shared integer objects and short strings embedded in the object
+ * header; none of that is visible to a client, so one representation serves. A number
+ * written by INCR is stored as its canonical decimal text, which is exactly what GET shows
+ * and what the next INCR parses.
  *
  * Invariants: a write through this file either replaces the whole value or creates the
  * key; it keeps the TTL (INCR, APPEND, SET KEEPTTL) unless Redis clears it (plain SET).
@@ -61,7 +63,7 @@ static void string_incr(cmdctx *c, long long incr)
     value += incr;
     char tmp[32];
     int n = ll_format_int64(tmp, value);
-    string_put(c, key, e, sstr_new(tmp, (size_t)n));
+    string_put(c, key, e, store_sstr_new(c->db, tmp, (size_t)n));
     reply_int(c->out, value);
 }
 
@@ -172,7 +174,7 @@ void cmd_set(cmdctx *c)
         if (!(flags & SET_GET)) reply_nil(c->out);
         return;
     }
-    sstr *v = sstr_new(val.p, val.len);
+    sstr *v = store_sstr_new(c->db, val.p, val.len);
     /* A missing key (the lookup above) is simply added: no second lookup. */
     e = e ? store_set(c->db, key, OBJ_STRING, v, (flags & SET_KEEPTTL) != 0) : store_add(c->db, key, OBJ_STRING, v);
     if (when >= 0) store_set_expire(c->db, e, when);
@@ -200,7 +202,7 @@ void cmd_setnx(cmdctx *c)
         reply_int(c->out, 0);
         return;
     }
-    string_put(c, key, NULL, sstr_new(val.p, val.len));
+    string_put(c, key, NULL, store_sstr_new(c->db, val.p, val.len));
     reply_int(c->out, 1);
 }
 
@@ -261,7 +263,7 @@ void cmd_append(cmdctx *c)
         reply_error(c->out, "ERR string exceeds maximum allowed size (proto-max-bulk-len)");
         return;
     }
-    sstr *s = xmalloc(sizeof *s + old + add.len + 1);
+    sstr *s = xmalloc(sstr_block_size(old + add.len));
     if (old) memcpy(s->p, ((sstr *)e->ptr)->p, old);
     if (add.len) memcpy(s->p + old, add.p, add.len);
     s->len = old + add.len;

@@ -179,32 +179,28 @@ int ll_write_file(const char *path, const void *p, size_t n, buf *err)
     return ok ? 0 : -1;
 }
 
-/* Redis's string2ll: optional '-', no leading zeros, no '+', no spaces, fits in 64 bits. */
+/* Redis's string2ll: optional '-', no leading zeros, no '+', no spaces, fits in 64 bits.
+ * At most 19 digits can be in range, and 19 digits cannot overflow the unsigned
+ * accumulator, so the digit loop needs no overflow check; the range check comes after. */
 int ll_parse_int64(slice s, long long *out)
 {
     const char *p = s.p;
     size_t n = s.len;
     if (n == 0 || n > 20) return -1;
-    if (n == 1 && p[0] == '0') {
+    size_t i = p[0] == '-';
+    if (n - i > 19 || i == n) return -1;
+    if (p[i] < '1' || p[i] > '9') {
+        if (n != 1 || p[0] != '0') return -1;
         *out = 0;
         return 0;
     }
-    int neg = 0;
-    size_t i = 0;
-    if (p[0] == '-') {
-        neg = 1;
-        i = 1;
-        if (n == 1) return -1;
-    }
-    if (p[i] < '1' || p[i] > '9') return -1;
     unsigned long long v = 0;
     for (; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') return -1;
-        unsigned d = (unsigned)(p[i] - '0');
-        if (v > (ULLONG_MAX - d) / 10) return -1;
+        unsigned d = (unsigned)(unsigned char)p[i] - '0';
+        if (d > 9) return -1;
         v = v * 10 + d;
     }
-    if (neg) {
+    if (p[0] == '-') {
         if (v > (unsigned long long)LLONG_MAX + 1) return -1;
         *out = v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v;
     } else {
@@ -234,16 +230,15 @@ int ll_parse_double(slice s, double *out)
 
 int ll_format_int64(char *dst, long long v)
 {
-    char tmp[24];
-    int n = 0;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
+    int len = v < 0, digits = 1;
+    for (unsigned long long t = u; t >= 10; t /= 10) digits++;
+    if (v < 0) dst[0] = '-';
+    len += digits;
+    for (int i = len - 1; i >= len - digits; i--) {
+        dst[i] = (char)('0' + u % 10);
         u /= 10;
-    } while (u);
-    int len = 0;
-    if (v < 0) dst[len++] = '-';
-    while (n) dst[len++] = tmp[--n];
+    }
     return len;
 }
 

@@ -20,6 +20,31 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xmemdup(const void *p, size_t n); /* copies n bytes and adds a NUL */
+/* n rounded up to the usable size of the malloc chunk it gets anyway (glibc: 16k + 8, at
+ * least 24): allocating that much costs no memory, and blocks of one chunk size are
+ * interchangeable, so a freed one can be kept and reused (dict entries, string values). */
+static inline size_t ll_chunk_size(size_t n)
+{
+    return n <= 24 ? 24 : ((n + 8 + 15) & ~(size_t)15) - 8;
+}
+
+/* A block kept for reuse is poisoned for AddressSanitizer, so that a use of it while it is
+ * a spare is still reported; no-ops without ASan. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LL_ASAN 1
+#endif
+#endif
+#ifdef LL_ASAN
+#include <sanitizer/asan_interface.h>
+#define LL_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define LL_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define LL_POISON(p, n) ((void)(p), (void)(n))
+#define LL_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 /* A borrowed byte string (binary safe). Never owns its bytes. */
 typedef struct slice {

@@ -47,10 +47,12 @@ static void test_store_active_expire_in_deadline_order(void **state)
     assert_int_equal(store_next_expiry(db), INT64_MAX);
 }
 
-/* The expiry heap against a reference: 2,000 keys get deadlines with many ties, TTLs are
+/* The expiry index against a reference: 2,000 keys get deadlines with many ties, TTLs are
  * changed, removed and keys deleted in a seeded pseudo-random order; then active expiry,
  * one ms at a time, must report keys in (deadline, time the TTL was last set) order, with
- * store_next_expiry exact at every step. */
+ * store_next_expiry exact at every step, and so must a clone taken before. With `rising`,
+ * deadlines mostly grow with time, as leases do (they land in the index's sorted run, with
+ * its dead items and compaction); otherwise they are drawn at random (mostly the heap). */
 typedef struct expiry_log {
     int n;
     int order[2000];
@@ -65,13 +67,12 @@ static void log_expired(void *ud, store_event ev, slice key)
     lg->order[lg->n++] = i;
 }
 
-static void test_store_expiry_heap_matches_reference(void **state)
+static void check_expiry_order(fixture *f, int rising)
 {
-    fixture *f = *state;
     store *db = store_new(fixture_clock, f);
-    expiry_log lg = { 0 };
+    expiry_log lg = { 0 }, clone_lg = { 0 };
     store_set_observer(db, log_expired, &lg);
-    enum { N = 2000 };
+    enum { N = 2000, STEPS = 6 * N };
     int64_t when[N];
     uint64_t setseq[N], seq = 0, rng = 12345;
     char name[16];
@@ -80,7 +81,7 @@ static void test_store_expiry_heap_matches_reference(void **state)
         store_add(db, slice_cstr(name), OBJ_STRING, sstr_new("v", 1));
         when[i] = -1;
     }
-    for (int step = 0; step < 6 * N; step++) {
+    for (int step = 0; step < STEPS; step++) {
         rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
         int i = (int)((rng >> 33) % N), op = (int)((rng >> 20) % 8);
         snprintf(name, sizeof name, "k%d", i);
@@ -93,20 +94,29 @@ static void test_store_expiry_heap_matches_reference(void **state)
             store_delete(db, slice_cstr(name));
             when[i] = -2;
         } else {
-            when[i] = f->now + 1 + (int64_t)((rng >> 40) % 50); /* 50 distinct deadlines */
+            int64_t d = (int64_t)((rng >> 40) % 50); /* 50 distinct deadlines */
+            if (rising) { /* one in eight a little behind the others (into the heap) */
+                int64_t rise = (int64_t)step * 50 / STEPS;
+                d = op == 2 && rise >= d % 10 ? rise - d % 10 : rise;
+            }
+            when[i] = f->now + 1 + d;
             setseq[i] = seq++;
             store_set_expire(db, e, when[i]);
         }
     }
+    store *clone = store_clone(db);
+    store_set_observer(clone, log_expired, &clone_lg);
     for (int64_t t = f->now; t <= f->now + 52; t++) {
         int64_t next = INT64_MAX;
         for (int i = 0; i < N; i++)
             if (when[i] >= t && when[i] < next) next = when[i];
         assert_int_equal(store_next_expiry(db), next);
+        assert_int_equal(store_next_expiry(clone), next);
         int64_t saved = f->now;
         f->now = t + 1;
         int before = lg.n;
         store_active_expire(db);
+        store_active_expire(clone);
         f->now = saved;
         /* Exactly the keys due at t, in the order their TTLs were set. */
         int want = 0;
@@ -120,6 +130,74 @@ static void test_store_expiry_heap_matches_reference(void **state)
         for (int i = 0; i < N; i++) want += when[i] == t;
         assert_int_equal(lg.n - before, want);
     }
+    assert_int_equal(clone_lg.n, lg.n);
+    assert_memory_equal(clone_lg.order, lg.order, (size_t)lg.n * sizeof *lg.order);
+    store_free(clone);
+    store_free(db);
+}
+
+static void test_store_expiry_order_matches_reference(void **state)
+{
+    check_expiry_order(*state, 0);
+}
+
+static void test_store_expiry_order_with_rising_deadlines(void **state)
+{
+    check_expiry_order(*state, 1);
+}
+
+/* A key looked up and not found is found once added, whichever keys are added between
+ * (the store remembers the last miss), for short and long keys. */
+static void test_store_missed_key_found_once_added(void **state)
+{
+    fixture *f = *state;
+    store *db = store_new(fixture_clock, f);
+    char longkey[200];
+    memset(longkey, 'k', sizeof longkey);
+    slice keys[] = { SLICE_LIT("a"), SLICE_LIT("b"), { longkey, sizeof longkey } };
+    for (size_t i = 0; i < LL_ARRAY_LEN(keys); i++) {
+        slice k = keys[i];
+        assert_null(store_lookup(db, k));
+        assert_null(store_lookup(db, k));
+        store_add(db, SLICE_LIT("other"), OBJ_STRING, sstr_new("o", 1));
+        assert_null(store_lookup(db, k));
+        kv *e = store_add(db, k, OBJ_STRING, sstr_new("v", 1));
+        assert_ptr_equal(store_lookup(db, k), e);
+        assert_int_equal(store_delete(db, SLICE_LIT("other")), 1);
+        assert_ptr_equal(store_lookup(db, k), e);
+        assert_int_equal(store_delete(db, k), 1);
+        assert_null(store_lookup(db, k));
+        assert_ptr_not_equal(store_add(db, k, OBJ_STRING, sstr_new("w", 1)), NULL);
+        assert_non_null(store_lookup(db, k));
+    }
+    assert_int_equal(store_size(db), 3);
+    store_free(db);
+}
+
+/* A deleted key's string block is reused for a new string of the same block size, and
+ * the new value is whole; strings of another size get blocks of their own. */
+static void test_store_reuses_deleted_string_blocks(void **state)
+{
+    fixture *f = *state;
+    store *db = store_new(fixture_clock, f);
+    sstr *a = store_sstr_new(db, "1", 1);
+    store_add(db, SLICE_LIT("latch"), OBJ_STRING, a);
+    store_set_expire(db, store_lookup(db, SLICE_LIT("latch")), f->now + 1);
+    f->now += 2;
+    assert_null(store_lookup(db, SLICE_LIT("latch"))); /* expired: its "1" becomes a spare */
+    sstr *b = store_sstr_new(db, "0", 1);
+    assert_ptr_equal(b, a);
+    assert_true(b->len == 1 && strcmp(b->p, "0") == 0);
+    store_add(db, SLICE_LIT("latch"), OBJ_STRING, b);
+    assert_int_equal(store_delete(db, SLICE_LIT("latch")), 1);
+    char big[100];
+    memset(big, 'x', sizeof big);
+    sstr *c = store_sstr_new(db, big, sizeof big);
+    assert_ptr_not_equal(c, a);
+    assert_true(c->len == sizeof big && memcmp(c->p, big, sizeof big) == 0 && c->p[c->len] == 0);
+    store_add(db, SLICE_LIT("big"), OBJ_STRING, c);
+    assert_ptr_equal(store_sstr_new(db, "", 0), a); /* "" has the block size of "1" */
+    free(a);
     store_free(db);
 }
 
@@ -246,7 +324,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_store_lazy_expiry_is_strict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_active_expire_in_deadline_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_store_expiry_heap_matches_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_expiry_order_matches_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_expiry_order_with_rising_deadlines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_missed_key_found_once_added, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_reuses_deleted_string_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),

@@ -178,13 +178,22 @@ static void test_string_incr_decr(void **state)
 static void test_string_incr_rejects_non_canonical(void **state)
 {
     fixture *f = *state;
-    const char *bad[] = { "1.0", " 1", "-0", "+1", "01", "", "abc", "1 ", "99999999999999999999" };
+    const char *bad[] = { "1.0", " 1", "-0", "+1", "01", "", "abc", "1 ", "99999999999999999999",
+                          "-", "--1", "1-", "9223372036854775808", "-9223372036854775809",
+                          "18446744073709551616", "12345678901234567890", "-12345678901234567890",
+                          "00", "1\xb1", "/", ":" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         RUN(f, "set", "n", bad[i]);
         EXPECT(f, NOT_INT, "incr", "n");
     }
     RUN(f, "set", "n", "-9223372036854775808");
     EXPECT(f, "(integer) -9223372036854775807", "incr", "n");
+    RUN(f, "set", "n", "9223372036854775806");
+    EXPECT(f, "(integer) 9223372036854775807", "incr", "n");
+    RUN(f, "set", "n", "0");
+    EXPECT(f, "(integer) -1", "decr", "n");
+    RUN(f, "set", "n", "1234567890123456789");
+    EXPECT(f, "(integer) 1234567890123456790", "incr", "n");
 }
 
 static void test_string_incr_overflow(void **state)
@@ -346,6 +355,14 @@ static void test_hash_hincrby(void **state)
     EXPECT(f, ovf, "hincrby", "h", "small", "-1");
     EXPECT(f, "(integer) 9223372036854775807", "hincrby", "h", "big", "0");
     EXPECT(f, "(integer) 9223372036854775806", "hincrby", "h", "big", "-1");
+    /* Values rewritten in place (same length) or moved (other length) keep field order. */
+    RUN(f, "hset", "m", "a", "1", "b", "22", "c", "333");
+    EXPECT(f, "(integer) 23", "hincrby", "m", "b", "1");
+    EXPECT(f, "(integer) 9", "hincrby", "m", "b", "-14");
+    EXPECT(f, "(integer) 0", "hset", "m", "b", "");
+    EXPECT(f, "(integer) 0", "hset", "m", "b", "");
+    EXPECT(f, "(integer) 1", "hincrby", "m", "a", "0");
+    EXPECT(f, "1) \"a\"\n2) \"1\"\n3) \"b\"\n4) \"\"\n5) \"c\"\n6) \"333\"", "hgetall", "m");
 }
 
 static void test_hash_writes_keep_ttl(void **state)
