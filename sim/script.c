@@ -128,6 +128,7 @@
 #define SCRIPT_FAST_ENV 4u            /* runs against the real globals (bytecode.h) */
 #define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
 #define SCRIPT_UNHOOKED_MAX_BODY 1024
+#define SCRIPT_CMD_MEMO 64            /* slots of scripting.cmd_memo, a power of two */
 
 /* What a SCRIPT_PURE_ARGS script's KEYS or ARGV table holds: its entries 1..count are the
  * Lua strings whose texts are p[i] (owned by Lua, alive because the table refers to them). */
@@ -189,10 +190,13 @@ struct scripting {
      * same shas skips case folding and hashing. Emptied whenever the cache changes. */
     struct { char raw[40]; char lower[41]; script_entry *e; } memo[2];
     unsigned memo_next;
-    /* redis.call's command names: the Lua string's text pointer → its command. Each cached
-     * string is pinned in the registry table pin_ref, so no other string can take its
-     * address while the entry lives; emptied with the Lua state. */
-    struct { const char *p; const command *cmd; } cmd_memo[32];
+    /* redis.call's command names: the Lua string's text pointer → its command, two-way
+     * set-associative (a pointer may sit in either slot of its pair; a full pair evicts
+     * its slots in turn). Each cached string is pinned in the registry table pin_ref
+     * (text pointer → string), so no other string can take its address while the entry
+     * lives; emptied with the Lua state. */
+    struct { const char *p; const command *cmd; } cmd_memo[SCRIPT_CMD_MEMO];
+    unsigned cmd_memo_evict;
     int pin_ref;
     int probe_seen[4], probe_n;  /* what script_probe_wants saw */
 };
@@ -541,21 +545,26 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
 static const command *script_command_of(scripting *s, lua_State *L)
 {
     const char *p = s->argv[0].p;
-    unsigned h = (unsigned)(((uintptr_t)p >> 4) & 31u);
-    if (s->cmd_memo[h].p == p && p) return s->cmd_memo[h].cmd;
+    uintptr_t a = (uintptr_t)p;
+    unsigned h = (unsigned)((a >> 4) ^ (a >> 11)) & (SCRIPT_CMD_MEMO - 2); /* the pair h, h + 1 */
+    for (unsigned i = h; i < h + 2; i++)
+        if (s->cmd_memo[i].p == p && p) return s->cmd_memo[i].cmd;
     const command *cmd = commands_lookup(s->argv[0]);
-    if (cmd && !s->cmd_memo[h].p && lua_type(L, 1) == LUA_TSTRING) {
-        int capped = s->mem_capped;
-        s->mem_capped = 0;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->pin_ref);
-        lua_pushvalue(L, 1);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, -3);
-        lua_pop(L, 1);
-        s->mem_capped = capped;
-        s->cmd_memo[h].p = p;
-        s->cmd_memo[h].cmd = cmd;
+    if (!cmd || lua_type(L, 1) != LUA_TSTRING) return cmd;
+    unsigned slot = !s->cmd_memo[h].p ? h : !s->cmd_memo[h + 1].p ? h + 1 : h + (s->cmd_memo_evict++ & 1u);
+    int capped = s->mem_capped;
+    s->mem_capped = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->pin_ref);
+    if (s->cmd_memo[slot].p) {
+        lua_pushnil(L); /* an existing key: no allocation */
+        lua_rawsetp(L, -2, s->cmd_memo[slot].p);
     }
+    lua_pushvalue(L, 1);
+    lua_rawsetp(L, -2, p);
+    lua_pop(L, 1);
+    s->mem_capped = capped;
+    s->cmd_memo[slot].p = p;
+    s->cmd_memo[slot].cmd = cmd;
     return cmd;
 }
 

@@ -745,6 +745,32 @@ static void test_script_replies_built_only_when_wanted(void **state)
              " return grown < 4", ":1\r\n");
 }
 
+/* redis.call remembers the commands of up to 64 name strings; many more names, each a
+ * distinct string (every mixed-case spelling of HINCRBY and ECHO), evict and re-pin entries
+ * while the collector runs, and every call still reaches its own command. */
+static void test_script_command_memo_survives_eviction(void **state)
+{
+    fixture *f = *state;
+    eval0(f, "local n = 0"
+             " for round = 1, 3 do"
+             "   for mask = 0, 127 do"
+             "     local name, echo = {}, {}"
+             "     for i = 1, 7 do"
+             "       local c = string.sub('hincrby', i, i)"
+             "       name[i] = (mask >> (i - 1)) & 1 == 1 and string.upper(c) or c"
+             "     end"
+             "     for i = 1, 4 do"
+             "       local c = string.sub('echo', i, i)"
+             "       echo[i] = (mask >> (i - 1)) & 1 == 1 and string.upper(c) or c"
+             "     end"
+             "     n = redis.call(table.concat(name), 'h', 'f', 1)"
+             "     assert(redis.call(table.concat(echo), 'x' .. mask) == 'x' .. mask)"
+             "   end"
+             "   collectgarbage()"
+             " end"
+             " return n", ":384\r\n");
+}
+
 static void test_script_numbers_truncate_toward_zero(void **state)
 {
     fixture *f = *state;
@@ -1478,6 +1504,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_script_keys_argv_fresh_every_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_fast_path_answers_as_the_proxied_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_replies_built_only_when_wanted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_command_memo_survives_eviction, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_truncate_toward_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_numbers_out_of_range_give_llong_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_tables_to_arrays, setup, teardown),
