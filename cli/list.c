@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunkcache.h"
 #include "check.h"
 #include "cli.h"
 #include "scenario.h"
@@ -40,11 +41,11 @@ char **cli_scenario_files(const char *dir, size_t *n)
 /* One row of the verdict table: each property's observed verdict, bracketed where the
  * scenario states an expectation, and flagged where the expectation is not met. Returns the
  * number of unmet expectations, or -1 if the scenario could not run. */
-static int table_row(const char *name, const scenario *sc, size_t width)
+static int table_row(const char *name, const scenario *sc, size_t width, chunkcache *chunks)
 {
     buf err;
     buf_init(&err);
-    world_opts o = { .seed = sc->seed };
+    world_opts o = { .seed = sc->seed, .chunks = chunks };
     world *w = world_new(sc, &o, &err);
     if (!w || world_run(w, &err) != 0) {
         printf("%-*s  could not run: %s\n", (int)width, name, err.p);
@@ -119,6 +120,7 @@ int cli_list(int argc, char **argv)
         for (int p = 0; p < PROP_COUNT; p++) printf("  %-5s", heads[p]);
         printf("\n");
     }
+    chunkcache *chunks = run ? chunkcache_new() : NULL; /* models and scripts recur across rows */
     for (size_t i = 0; i < n; i++) {
         buf path, err;
         buf_init(&path);
@@ -129,7 +131,7 @@ int cli_list(int argc, char **argv)
             printf("%-*s  (does not load: %s)\n", (int)width, names[i], err.p);
             bad = 1;
         } else if (run) {
-            int r = table_row(names[i], sc, width);
+            int r = table_row(names[i], sc, width, chunks);
             if (r < 0) bad = 1;
             else unmet += r;
             scenario_free(sc);
@@ -150,6 +152,7 @@ int cli_list(int argc, char **argv)
         buf_release(&err);
         free(names[i]);
     }
+    chunkcache_free(chunks);
     if (run)
         printf("\nproperties: mutex = mutual_exclusion, resrc = resource_safety, relse = release_safety,\n"
                "dlock = no_deadlock, fair = fairness, reent = reentrancy.  ✓ holds  ✗ violated  · not judged\n"

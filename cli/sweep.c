@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chunkcache.h"
 #include "check.h"
 #include "cli.h"
 #include "scenario.h"
@@ -191,6 +192,7 @@ static int run_points(scenario *sc, const scenario *base, sweep_result *r, const
     buf err;
     buf_init(&err);
     int rc = EXIT_OK;
+    chunkcache *chunks = chunkcache_new(); /* every world compiles the same model and scripts */
     for (int i = 0; i < r->npoints && rc == EXIT_OK; i++) {
         sweep_point *pt = &r->points[i];
         if (vary_apply(sc, base, &r->target, pt->value, &err) != 0) {
@@ -199,7 +201,7 @@ static int run_points(scenario *sc, const scenario *base, sweep_result *r, const
             break;
         }
         for (int k = 0; k < r->runs; k++) {
-            world_opts o = { .seed = seeds[k] };
+            world_opts o = { .seed = seeds[k], .chunks = chunks };
             world *w = world_new(sc, &o, &err);
             if (!w) {
                 cli_error("%s", err.p);
@@ -225,6 +227,7 @@ static int run_points(scenario *sc, const scenario *base, sweep_result *r, const
             progress_draw(pg, i, 0);
         }
     }
+    chunkcache_free(chunks);
     buf_release(&err);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "chunkcache.h"
 #include "dict.h"
 #include "scriptlib.h"
 #include "trace.h"
@@ -65,14 +66,17 @@ static uint64_t history_hash(const history *h)
     return acc;
 }
 
-/* Runs sc once under ch; fills p. lib: the script index, loaded once per search (borrowed).
+/* Runs sc once under ch; fills p. shared: what every world of the search shares (the
+ * script index and the compiled-chunk cache, made once per search; borrowed).
  * Returns 0, or -1 with err on a model failure. */
-static int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const scriptlib *lib, xpath *p,
+static int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
                     buf *err)
 {
     memset(p, 0, sizeof *p);
     p->violated = -1;
-    world_opts o = { .chooser = ch, .explore = explore, .lib = lib };
+    world_opts o = *shared;
+    o.chooser = ch;
+    o.explore = explore;
     world *w = world_new(sc, &o, err);
     if (!w) return -1;
     if (world_run(w, err) != 0) {
@@ -153,7 +157,7 @@ static void unpin(pinned *pn)
  * alternatives after them). Returns the violated property or -1; *out (if given) keeps
  * the path. */
 static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
-                      const int *searched, const scriptlib *lib, xpath *out, uint64_t *transitions)
+                      const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
 {
     pinned pn;
     pin(&pn, sc, f, nf);
@@ -163,7 +167,7 @@ static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choi
     buf err;
     buf_init(&err);
     int v = -1;
-    if (run_path(&pn.sc, ch, 0, searched, lib, &p, &err) == 0) {
+    if (run_path(&pn.sc, ch, 0, searched, shared, &p, &err) == 0) {
         v = p.violated;
         *transitions += p.events;
         if (out) *out = p;
@@ -186,7 +190,7 @@ static choice *strip_faults(const choice *rec, size_t n, size_t *out_n)
     return v;
 }
 
-static void minimise(const scenario *sc, const int *searched, const scriptlib *lib, int prop, fault_cfg **faults, int *nf, choice **dec,
+static void minimise(const scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg **faults, int *nf, choice **dec,
                      size_t *ndec, uint64_t *transitions)
 {
     /* 1. Fewer faults. */
@@ -196,7 +200,7 @@ static void minimise(const scenario *sc, const int *searched, const scriptlib *l
         int k = 0;
         for (int j = 0; j < *nf; j++)
             if (j != i) fewer[k++] = f[j];
-        if (run_pinned(sc, fewer, k, *dec, *ndec, searched, lib, NULL, transitions) == prop) {
+        if (run_pinned(sc, fewer, k, *dec, *ndec, searched, shared, NULL, transitions) == prop) {
             free(*faults);
             *faults = fewer;
             *nf = k;
@@ -210,7 +214,7 @@ static void minimise(const scenario *sc, const int *searched, const scriptlib *l
         if ((*dec)[i].value == 0) continue;
         int64_t was = (*dec)[i].value;
         (*dec)[i].value = 0;
-        if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, lib, NULL, transitions) != prop) (*dec)[i].value = was;
+        if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) != prop) (*dec)[i].value = was;
     }
     /* 3. Shorter pauses and partitions, smaller clock jumps: halve while it still fails,
      *    down to 100 ms steps. */
@@ -223,7 +227,7 @@ static void minimise(const scenario *sc, const int *searched, const scriptlib *l
             while (hi - lo > 100000) {
                 int64_t mid = lo + (hi - lo) / 2;
                 *knob = mid;
-                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, lib, NULL, transitions) == prop) hi = mid;
+                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
                 else lo = mid;
             }
             *knob = hi;
@@ -232,7 +236,7 @@ static void minimise(const scenario *sc, const int *searched, const scriptlib *l
             while (hi - lo > 100) {
                 int64_t mid = lo + (hi - lo) / 2;
                 *jump = mid * sign;
-                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, lib, NULL, transitions) == prop) hi = mid;
+                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
                 else lo = mid;
             }
             *jump = hi * sign;
@@ -297,6 +301,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     choose_searched(sc, r->searched);
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
+    chunkcache *chunks = chunkcache_new();
+    world_opts shared = { .lib = lib, .chunks = chunks };
     double t0 = now_s(), last_progress = t0;
     hset outcomes = { 0 };
     choice *prefix = NULL;
@@ -324,7 +330,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             chooser_set_script(ch, prefix, nprefix);
         }
         xpath p;
-        if (run_path(sc, ch, 1, r->searched, lib, &p, err) != 0) {
+        if (run_path(sc, ch, 1, r->searched, &shared, &p, err) != 0) {
             chooser_free(ch);
             rc = -1;
             break;
@@ -394,10 +400,10 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
         int nf = found.ninj;
         int prop = found.violated;
-        if (run_pinned(sc, faults, nf, dec, ndec, r->searched, lib, NULL, &r->transitions) == prop)
-            minimise(sc, r->searched, lib, prop, &faults, &nf, &dec, &ndec, &r->transitions);
+        if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
+            minimise(sc, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
         xpath fin;
-        int v = run_pinned(sc, faults, nf, dec, ndec, r->searched, lib, &fin, &r->transitions);
+        int v = run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
         r->found = 1;
         if (v == prop) {
             r->prop = (property)prop;
@@ -437,6 +443,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     r->outcomes = outcomes.n;
     free(outcomes.v);
     scriptlib_free(lib);
+    chunkcache_free(chunks);
     r->seconds = now_s() - t0;
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunkcache.h"
 #include "dict.h"
 #include "scriptlib.h"
 #include "worldint.h"
@@ -870,7 +871,7 @@ static const char bootstrap[] =
     "local lock = M.new(ctx, ctx:config())\n"
     "return workload(ctx, lock, ctx:config())\n";
 
-static int load_file(lua_State *L, const char *path, buf *err)
+static int load_file(lua_State *L, chunkcache *cc, const char *path, buf *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -885,7 +886,7 @@ static int load_file(lua_State *L, const char *path, buf *err)
     fclose(f);
     char chunk[512];
     snprintf(chunk, sizeof chunk, "@%s", path);
-    int st = luaL_loadbufferx(L, b.p ? b.p : "", b.len, chunk, "t");
+    int st = chunkcache_load(cc, L, b.p ? b.p : "", b.len, chunk);
     buf_release(&b);
     if (st != LUA_OK) {
         buf_puts(err, lua_tostring(L, -1));
@@ -911,7 +912,7 @@ static int rt_require(lua_State *L)
     snprintf(path, sizeof path, "%s/lua/clients/%s.lua", w->rt->dir, name);
     buf err;
     buf_init(&err);
-    if (load_file(L, path, &err) != 0) {
+    if (load_file(L, w->chunks, path, &err) != 0) {
         lua_pushstring(L, err.p);
         buf_release(&err);
         return lua_error(L);
@@ -1003,7 +1004,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
     int *refs[2] = { &rt->module_ref, &rt->workload_ref };
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/lua/clients/%s.lua", rt->dir, files[i]);
-        if (load_file(L, path, err) != 0) return -1;
+        if (load_file(L, w->chunks, path, err) != 0) return -1;
         if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
             buf_printf(err, "%s", lua_tostring(L, -1));
             return -1;

@@ -105,8 +105,8 @@ void node_make_server(world *w, node *n)
         .clock = node_clock_fn, .clock_ud = n,
         .deliver = node_deliver_pubsub, .deliver_ud = n,
         .trace = node_trace, .trace_ud = n,
+        .chunks = w->chunks,
     };
-    (void)w;
     n->srv = server_new(&cfg);
     server_set_replica(n->srv, n->role == ROLE_REPLICA);
     node_wire_store(n);

@@ -115,6 +115,7 @@
 #include <string.h>
 
 #include "bytecode.h"
+#include "chunkcache.h"
 #include "dict.h"
 
 #define SCRIPT_DEFAULT_MEMORY ((size_t)64 << 20)
@@ -156,6 +157,7 @@ typedef struct script_entry {
 struct scripting {
     server *srv;
     lua_State *L;
+    chunkcache *chunks;          /* compiled bodies shared with other servers (borrowed), or NULL */
     dict *cache;                 /* lowercase sha → script_entry */
     int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
     int fast_globals_ref;        /* what SCRIPT_FAST_ENV scripts' globals are copied from */
@@ -1467,6 +1469,7 @@ scripting *scripting_new(server *srv, const server_config *cfg)
     s->insn_chunk = s->insn_limit < SCRIPT_HOOK_CHUNK ? (int)s->insn_limit : SCRIPT_HOOK_CHUNK;
     s->trace = cfg ? cfg->trace : NULL;
     s->trace_ud = cfg ? cfg->trace_ud : NULL;
+    s->chunks = cfg ? cfg->chunks : NULL;
     s->rand48 = 0x1234ABCD330EULL; /* redisLrand48's initial state */
     s->cache = dict_new(sizeof(script_entry));
     reply_init(&s->call_reply);
@@ -1605,7 +1608,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     lua_State *L = s->L;
     if (ci_layout_known < 0) script_probe_wants(s);
     s->mem_capped = 1;
-    int rc = luaL_loadbufferx(L, body.p + off, body.len - (size_t)off, "@user_script", "t");
+    int rc = chunkcache_load(s->chunks, L, body.p + off, body.len - (size_t)off, "@user_script");
     s->mem_capped = 0;
     if (rc != LUA_OK) {
         size_t ml = 0;

@@ -30,6 +30,7 @@ typedef struct server_config {
     uint64_t lua_instruction_limit; /* VM instructions one script may run; 0 = 500 million */
     script_trace_fn trace;
     void *trace_ud;
+    struct chunkcache *chunks;    /* compiled scripts shared with other servers (borrowed), or NULL */
 } server_config;
 
 server *server_new(const server_config *cfg);

@@ -352,6 +352,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->verbose = o && o->verbose;
     w->explore = o && o->explore && sc->explore.present;
     w->shared_lib = o ? o->lib : NULL;
+    w->chunks = o ? o->chunks : NULL;
     w->faults_left = w->explore ? sc->explore.max_faults : 0;
     w->last_instant = -1;
     w->own_chooser = !(o && o->chooser);

@@ -22,6 +22,7 @@ typedef struct world_opts {
     int explore;         /* inject faults from the scenario's explore table, one chooser
                             decision at each new instant (locklab check) */
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
+    struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
 } world_opts;
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */

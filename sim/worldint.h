@@ -166,6 +166,7 @@ struct world {
     char *failure;
     int explore;           /* inject the scenario's explore faults (locklab check) */
     const struct scriptlib *shared_lib; /* borrowed script index, or NULL: load our own */
+    struct chunkcache *chunks;          /* borrowed compiled-chunk cache, or NULL */
     int faults_left;
     int64_t last_instant;  /* the last instant at which injection was considered */
     fault_cfg *injected;   /* the faults injected so far, in order */

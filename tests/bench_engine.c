@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "chunkcache.h"
 #include "scenario.h"
 #include "world.h"
 
@@ -52,11 +53,11 @@ static scenario *load(const char *text)
     return sc;
 }
 
-static uint64_t run_once(const scenario *sc, uint64_t seed)
+static uint64_t run_once(const scenario *sc, uint64_t seed, chunkcache *chunks)
 {
     buf err;
     buf_init(&err);
-    world_opts o = { .seed = seed };
+    world_opts o = { .seed = seed, .chunks = chunks };
     world *w = world_new(sc, &o, &err);
     if (!w || world_run(w, &err) != 0) {
         fprintf(stderr, "bench_engine: %s\n", err.p);
@@ -75,7 +76,7 @@ int main(void)
     uint64_t events = 0;
     for (int rep = 0; rep < 3; rep++) {
         double t0 = now_s();
-        events = run_once(sc, 1);
+        events = run_once(sc, 1, NULL);
         double dt = now_s() - t0;
         double rate = (double)events / dt;
         if (rate > best) best = rate;
@@ -89,7 +90,9 @@ int main(void)
     sc = load(small);
     double t0 = now_s();
     uint64_t total = 0;
-    for (uint64_t seed = 1; seed <= 1000; seed++) total += run_once(sc, seed);
+    chunkcache *chunks = chunkcache_new(); /* as sweeps and the checker build worlds */
+    for (uint64_t seed = 1; seed <= 1000; seed++) total += run_once(sc, seed, chunks);
+    chunkcache_free(chunks);
     double dt = now_s() - t0;
     printf("engine_1000_runs_s=%.3f\n", dt);
     printf("engine_runs_per_s=%.0f\n", 1000.0 / dt);

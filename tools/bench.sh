@@ -220,7 +220,8 @@ How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -
               cross-check, redis-benchmark -c 50 -P 16 -r 100000, acquire only: $(if [ -n "$rb" ]; then echo "$(commas "${rb%.*}")/s"; else echo "not run"; fi).
   engine      tests/bench_engine.c: 5 distlock clients on one node, 1-5 ms delays, 10 simulated
               minutes ($(commas "$(val engine_events "$tmp/engine.out")") scheduler events; best of 3); then 1,000 runs of a 2-client
-              GC-pause scenario with seeds 1..1000 in one process, world built and freed each time.
+              GC-pause scenario with seeds 1..1000 in one process, world built and freed each time
+              (its Lua compiled once and loaded from the dump after, as sweeps and checks do).
               The "x real" figure is simulated time over wall time.
   sweep       ./locklab sweep gc-pause-single --vary gc_pause=1s:20s:1s --runs 100: 2,000 runs, each world
               built, run, judged and freed, one process; wall time of the whole command, ${sweep_s} s
