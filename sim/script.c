@@ -130,6 +130,11 @@
 #define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
 #define SCRIPT_UNHOOKED_MAX_BODY 1024
 #define SCRIPT_CMD_MEMO 64            /* slots of scripting.cmd_memo, a power of two */
+/* A fast script runs against the shared fast globals, where KEYS and ARGV are set again
+ * whenever another script ran in between, until this many runs; then it gets a copy of
+ * its own, where they stay put. A copy costs about what 150 such settings do, and most of
+ * a simulated world's scripts run a few times only. */
+#define SCRIPT_OWN_ENV_RUNS 64
 
 /* What a SCRIPT_PURE_ARGS script's KEYS or ARGV table holds: its entries 1..count are the
  * Lua strings whose texts are p[i] (owned by Lua, alive because the table refers to them). */
@@ -148,8 +153,10 @@ typedef struct script_entry {
      * time after time. */
     int args_ref[2];
     args_memo memo[2];
-    /* SCRIPT_FAST_ENV: the script's own copy of the fast globals (its _ENV, LUA_NOREF
-     * otherwise), and whether its KEYS / ARGV fields are args_ref's tables already. */
+    /* SCRIPT_FAST_ENV: runs so far, and, after SCRIPT_OWN_ENV_RUNS of them, the script's
+     * own copy of the fast globals (its _ENV from then on; LUA_NOREF before) and whether
+     * its KEYS / ARGV fields there are args_ref's tables already. */
+    unsigned runs;
     int env_ref;
     int installed[2];
 } script_entry;
@@ -160,7 +167,8 @@ struct scripting {
     chunkcache *chunks;          /* compiled bodies shared with other servers (borrowed), or NULL */
     dict *cache;                 /* lowercase sha → script_entry */
     int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
-    int fast_globals_ref;        /* what SCRIPT_FAST_ENV scripts' globals are copied from */
+    int fast_globals_ref;        /* SCRIPT_FAST_ENV scripts' globals (until they get their own) */
+    script_entry *fast_owner;    /* whose KEYS and ARGV tables are in those, or NULL */
     int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */
@@ -1367,7 +1375,7 @@ static void script_push_copy(lua_State *L)
     if (lua_getmetatable(L, -2)) lua_setmetatable(L, -2);
 }
 
-/* The template of SCRIPT_FAST_ENV scripts' globals (each gets a copy): the real globals
+/* The globals of SCRIPT_FAST_ENV scripts (and the template of their own copies): the real globals
  * table's fields and metatable (so a missing global raises as before), except that `redis`
  * is the real redis table instead of its proxy. No proxy is needed: bytecode.h has proved
  * that such a script never writes a global, never holds its globals or the real redis table
@@ -1458,6 +1466,7 @@ static void script_state_close(scripting *s)
     s->cache = dict_new(sizeof(script_entry));
     memset(s->memo, 0, sizeof s->memo);
     memset(s->cmd_memo, 0, sizeof s->cmd_memo);
+    s->fast_owner = NULL;
 }
 
 scripting *scripting_new(server *srv, const server_config *cfg)
@@ -1572,13 +1581,10 @@ static int script_dump_writer(lua_State *L, const void *p, size_t n, void *ud)
     return 0;
 }
 
-/* SCRIPT_FAST_ENV and SCRIPT_PURE_ARGS for the chunk just compiled (on top of the stack).
- * When it may run against the fast globals (bytecode.h), its _ENV becomes a copy of them of
- * its own, referenced by *env_ref (else LUA_NOREF): its KEYS and ARGV then stay put from
- * one run to the next, and need setting only when their tables change. */
-static unsigned script_env_use(scripting *s, int *env_ref)
+/* SCRIPT_FAST_ENV and SCRIPT_PURE_ARGS for the chunk just compiled (on top of the stack),
+ * whose _ENV becomes the fast globals when it may run against them (bytecode.h). */
+static unsigned script_env_use(scripting *s)
 {
-    *env_ref = LUA_NOREF;
     static const char *const sealed[] = { "redis", NULL };
     static const char *const indexed[] = { "KEYS", "ARGV", NULL };
     static const char *const banned[] = { "_G", "load", "loadstring", NULL };
@@ -1589,11 +1595,7 @@ static unsigned script_env_use(scripting *s, int *env_ref)
     unsigned v = lua_dump(L, script_dump_writer, &dump, 0) == 0 ? bytecode_env_use(dump.p, dump.len, &rules) : 0;
     buf_release(&dump);
     if (!(v & BYTECODE_ENV_SAFE)) return 0;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);      /* fn, F */
-    script_push_copy(L);                                         /* fn, F, E */
-    lua_remove(L, -2);                                           /* fn, E */
-    lua_pushvalue(L, -1);
-    *env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);
     const char *up = lua_setupvalue(L, -2, 1); /* a main chunk's one upvalue is _ENV */
     LL_ASSERT(up != NULL);
     return SCRIPT_FAST_ENV | ((v & BYTECODE_INDEXED_SAFE) ? SCRIPT_PURE_ARGS : 0);
@@ -1624,8 +1626,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
         if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
         return NULL;
     }
-    int env_ref;
-    flags |= script_env_use(s, &env_ref);
+    flags |= script_env_use(s);
     int existed;
     memset(s->memo, 0, sizeof s->memo); /* dict_put may move the entries */
     script_entry *e = dict_put(s->cache, (slice){ sha, 40 }, &existed);
@@ -1633,7 +1634,7 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     e->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->flags = flags | (script_may_loop(s, body) ? SCRIPT_MAY_LOOP : 0);
     e->args_ref[0] = e->args_ref[1] = LUA_NOREF;
-    e->env_ref = env_ref;
+    e->env_ref = LUA_NOREF;
     return e;
 }
 
@@ -1805,27 +1806,55 @@ static int script_args_pure(lua_State *L, script_entry *e, int which, const slic
     return fresh;
 }
 
+/* Gives the fast script e a copy of the fast globals as its own _ENV. Runs with the memory
+ * cap off (a few dozen fields), so it cannot raise. */
+static void script_own_env(scripting *s, script_entry *e)
+{
+    lua_State *L = s->L;
+    int capped = s->mem_capped;
+    s->mem_capped = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->fast_globals_ref);
+    script_push_copy(L);                                     /* F, E */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
+    lua_pushvalue(L, -2);                                    /* F, E, fn, E */
+    const char *up = lua_setupvalue(L, -2, 1);
+    LL_ASSERT(up != NULL);
+    lua_pop(L, 1);
+    e->env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+    e->installed[0] = e->installed[1] = 0;
+    s->mem_capped = capped;
+}
+
 /* Runs inside the protected call: sets KEYS and ARGV (allocation may fail under the memory
- * cap, so it must be protected too), then calls the script for one result. */
+ * cap, so it must be protected too), then calls the script for one result. KEYS and ARGV
+ * go into the real globals (a slow script), the shared fast globals (unless they hold this
+ * script's tables already), or the script's own copy (once, and when a table changes). */
 static int script_trampoline(lua_State *L)
 {
     scripting *s = script_of(L);
     script_entry *e = s->run_entry;
     int fast = (e->flags & SCRIPT_FAST_ENV) != 0;
+    if (fast && e->env_ref == LUA_NOREF && ++e->runs >= SCRIPT_OWN_ENV_RUNS) script_own_env(s, e);
+    int own = e->env_ref != LUA_NOREF;
+    int target = own ? e->env_ref : fast ? s->fast_globals_ref : s->globals_ref;
+    int stale = fast && !own && s->fast_owner != e;
+    if (stale) s->fast_owner = NULL; /* until both tables are in */
     for (int t = 0; t < 2; t++) {
         const slice *v = t ? s->run_args : s->run_keys;
         int n = t ? s->run_nargs : s->run_nkeys;
         int fresh = (e->flags & SCRIPT_PURE_ARGS) ? script_args_pure(L, e, t, v, n)
                                                    : script_args_table(L, &e->args_ref[t], v, n);
-        if (fresh || !fast || !e->installed[t]) {
-            /* A real globals table (the script's own or the shared one): no __newindex. */
-            lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? e->env_ref : s->globals_ref);
+        if (!fast || fresh || (own ? !e->installed[t] : stale)) {
+            /* A real globals table (the script's own or a shared one): no __newindex. */
+            lua_rawgeti(L, LUA_REGISTRYINDEX, target);
             lua_insert(L, -2);
             lua_setfield(L, -2, t ? "ARGV" : "KEYS");
-            e->installed[t] = fast;
+            e->installed[t] = own;
         }
         lua_pop(L, 1);
     }
+    if (fast && !own) s->fast_owner = e;
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     lua_call(L, 0, 1);
     return 1;

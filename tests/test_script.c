@@ -712,6 +712,19 @@ static void test_script_fast_path_answers_as_the_proxied_path(void **state)
             free(slow_reply);
         }
     }
+    /* Two fast scripts taking turns, past the runs after which each gets globals of its
+     * own: each always sees its own KEYS and ARGV. */
+    const char *a = "return {'a', #KEYS, KEYS[1] or false, ARGV[1] or false}";
+    const char *b = "return {'b', #KEYS, KEYS[2] or false, #ARGV}";
+    for (int i = 0; i < 150; i++) {
+        char k[16], want[128];
+        snprintf(k, sizeof k, "k%d", i);
+        snprintf(want, sizeof want, "*4\r\n$1\r\na\r\n:1\r\n$%zu\r\n%s\r\n$1\r\nx\r\n", strlen(k), k);
+        EXPECT(f, want, "eval", a, "1", k, "x");
+        if (i % 3 == 0) continue; /* sometimes a runs twice in a row */
+        snprintf(want, sizeof want, "*4\r\n$1\r\nb\r\n:2\r\n$%zu\r\n%s\r\n:0\r\n", strlen(k), k);
+        EXPECT(f, want, "eval", b, "2", "first", k);
+    }
     /* Empty and repeated texts, refilled in place. */
     const char *echo = "return {#ARGV, ARGV[1], ARGV[2]}";
     EXPECT(f, "*3\r\n:2\r\n$0\r\n\r\n$1\r\nx\r\n", "eval", echo, "0", "", "x");
