@@ -1020,7 +1020,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
         }
         *refs[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    if (luaL_loadbufferx(L, bootstrap, sizeof bootstrap - 1, "=bootstrap", "t") != LUA_OK) {
+    if (chunkcache_load(w->chunks, L, bootstrap, sizeof bootstrap - 1, "=bootstrap") != LUA_OK) {
         buf_puts(err, lua_tostring(L, -1));
         return -1;
     }
