@@ -995,6 +995,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
         return -1;
     }
     rt->L = L;
+    lua_gc(L, LUA_GCSTOP); /* what is built here stays: no collection until it is built */
     open_sandbox(L, w);
     lua_sethook(L, rt_hook, LUA_MASKCOUNT, HOOK_EVERY);
     rt->budget = CLIENT_INSTRUCTION_BUDGET;
@@ -1041,6 +1042,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
         c->ctx_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         sched_push(w->q, c->cfg->start, EV_CLIENT_START, c->idx, 0, NULL);
     }
+    lua_gc(L, LUA_GCRESTART);
     return 0;
 }
 

@@ -1406,6 +1406,7 @@ static void script_state_open(scripting *s)
     LL_ASSERT(L != NULL);
     lua_atpanic(L, script_panic);
     s->L = L;
+    lua_gc(L, LUA_GCSTOP); /* everything built here stays: no collection until it is built */
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
@@ -1444,7 +1445,7 @@ static void script_state_open(scripting *s)
     lua_createtable(L, 0, 32);
     s->pin_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_gc(L, LUA_GCGEN, 0, 0);
-    lua_gc(L, LUA_GCCOLLECT, 0);
+    lua_gc(L, LUA_GCRESTART);
 }
 
 static void script_entry_release(void *payload)
