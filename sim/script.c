@@ -108,6 +108,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <limits.h>
 #include <math.h>
 #include <nettle/sha1.h>
 #include <stdio.h>
@@ -125,6 +126,7 @@
  * observed, a self-referencing table replies with 7995 nested arrays, then the error. */
 #define SCRIPT_MAX_REPLY_DEPTH 7995
 #define SCRIPT_SHEBANG_NO_WRITES 1u
+#define SCRIPT_SHEBANG 16u            /* has a #!lua line: Redis 7.0's flags mode, not eval-compat */
 #define SCRIPT_MAY_LOOP 2u            /* the body needs the count hook from the start */
 #define SCRIPT_FAST_ENV 4u            /* runs against the real globals (bytecode.h) */
 #define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
@@ -662,13 +664,107 @@ static int script_redis_generic(lua_State *L, int raise)
 static int script_redis_call(lua_State *L) { return script_redis_generic(L, 1); }
 static int script_redis_pcall(lua_State *L) { return script_redis_generic(L, 0); }
 
+/* Redis 7.0.15's commands that a script may not call (COMMAND's `noscript` flag), with
+ * their arity, for the ones this fake does not implement: Redis checks a command's arity
+ * before the ban, so redis.call('watch') is an arity error and redis.call('watch', 'k')
+ * "not allowed", where an unknown name is "Unknown Redis command". A row with sub == NULL
+ * is a plain command; sub == "" marks a container (its arity is the container's), whose
+ * subcommands Redis looks up by the second argument: one not listed is unknown to Redis
+ * too, except SCRIPT HELP, which scripts may call (`ok`). Observed on 7.0.15 (COMMAND). */
+typedef struct script_banned {
+    const char *name, *sub;
+    int arity;
+    int ok;
+} script_banned;
+
+static const script_banned script_banned_cmds[] = {
+    { "acl", "", -2, 0 }, { "acl", "cat", -2, 0 }, { "acl", "deluser", -3, 0 },
+    { "acl", "dryrun", -4, 0 }, { "acl", "genpass", -2, 0 }, { "acl", "getuser", 3, 0 },
+    { "acl", "list", 2, 0 }, { "acl", "load", 2, 0 }, { "acl", "log", -2, 0 },
+    { "acl", "save", 2, 0 }, { "acl", "setuser", -3, 0 }, { "acl", "users", 2, 0 },
+    { "acl", "whoami", 2, 0 },
+    { "auth", NULL, -2, 0 }, { "bgrewriteaof", NULL, 1, 0 }, { "bgsave", NULL, -1, 0 },
+    { "blmove", NULL, 6, 0 }, { "brpoplpush", NULL, 4, 0 }, { "bzpopmax", NULL, -3, 0 },
+    { "bzpopmin", NULL, -3, 0 },
+    { "client", "", -2, 0 }, { "client", "caching", 3, 0 }, { "client", "getname", 2, 0 },
+    { "client", "getredir", 2, 0 }, { "client", "id", 2, 0 }, { "client", "info", 2, 0 },
+    { "client", "kill", -3, 0 }, { "client", "list", -2, 0 }, { "client", "no-evict", 3, 0 },
+    { "client", "pause", -3, 0 }, { "client", "reply", 3, 0 }, { "client", "setname", 3, 0 },
+    { "client", "tracking", -3, 0 }, { "client", "trackinginfo", 2, 0 },
+    { "client", "unblock", -3, 0 }, { "client", "unpause", 2, 0 },
+    { "cluster", "", -2, 0 }, { "cluster", "reset", -2, 0 },
+    { "config", "", -2, 0 }, { "config", "get", -3, 0 }, { "config", "resetstat", 2, 0 },
+    { "config", "rewrite", 2, 0 }, { "config", "set", -4, 0 },
+    { "debug", NULL, -2, 0 }, { "discard", NULL, 1, 0 }, { "exec", NULL, 1, 0 },
+    { "failover", NULL, -1, 0 }, { "fcall", NULL, -3, 0 }, { "fcall_ro", NULL, -3, 0 },
+    { "function", "", -2, 0 }, { "function", "delete", 3, 0 }, { "function", "dump", 2, 0 },
+    { "function", "flush", -2, 0 }, { "function", "kill", 2, 0 }, { "function", "list", -2, 0 },
+    { "function", "load", -3, 0 }, { "function", "restore", -3, 0 }, { "function", "stats", 2, 0 },
+    { "hello", NULL, -1, 0 },
+    { "latency", "", -2, 0 }, { "latency", "doctor", 2, 0 }, { "latency", "graph", 3, 0 },
+    { "latency", "histogram", -2, 0 }, { "latency", "history", 3, 0 },
+    { "latency", "latest", 2, 0 }, { "latency", "reset", -2, 0 },
+    { "module", "", -2, 0 }, { "module", "list", 2, 0 }, { "module", "load", -3, 0 },
+    { "module", "loadex", -3, 0 }, { "module", "unload", 3, 0 },
+    { "monitor", NULL, 1, 0 }, { "multi", NULL, 1, 0 }, { "psubscribe", NULL, -2, 0 },
+    { "psync", NULL, -3, 0 }, { "punsubscribe", NULL, -1, 0 }, { "quit", NULL, -1, 0 },
+    { "replconf", NULL, -1, 0 }, { "replicaof", NULL, 3, 0 }, { "reset", NULL, 1, 0 },
+    { "role", NULL, 1, 0 }, { "save", NULL, 1, 0 },
+    { "script", "", -2, 0 }, { "script", "debug", 3, 0 }, { "script", "exists", -3, 0 },
+    { "script", "flush", -2, 0 }, { "script", "help", 2, 1 }, { "script", "kill", 2, 0 },
+    { "script", "load", 3, 0 },
+    { "shutdown", NULL, -1, 0 }, { "slaveof", NULL, 3, 0 }, { "ssubscribe", NULL, -2, 0 },
+    { "sunsubscribe", NULL, -1, 0 }, { "sync", NULL, 1, 0 }, { "unwatch", NULL, 1, 0 },
+    { "wait", NULL, 3, 0 }, { "watch", NULL, -2, 0 },
+};
+
+static int script_arity_ok(int arity, int argc)
+{
+    return arity > 0 ? argc == arity : argc >= -arity;
+}
+
+/* What Redis's lookupCommand finds for argv among script_banned_cmds: the row (a container
+ * itself when argc == 1), or NULL when the name is not there or the container has no such
+ * subcommand (*container then says which). */
+static const script_banned *script_banned_find(int argc, const slice *argv, int *container)
+{
+    const size_t n = sizeof script_banned_cmds / sizeof *script_banned_cmds;
+    *container = 0;
+    for (size_t i = 0; i < n; i++) {
+        const script_banned *b = &script_banned_cmds[i];
+        if (!slice_eq_nocase(argv[0], b->name)) continue;
+        if (!b->sub || argc == 1) return b;
+        *container = 1;
+        for (size_t j = i + 1; j < n && strcmp(script_banned_cmds[j].name, b->name) == 0; j++)
+            if (slice_eq_nocase(argv[1], script_banned_cmds[j].sub)) return &script_banned_cmds[j];
+        return NULL;
+    }
+    return NULL;
+}
+
 static void script_call_command(server *srv, const command *cmd, int argc, const slice *argv, reply *out)
 {
     scripting *s = server_scripting(srv);
     reply_release(out);
-    if (!cmd) {
-        reply_error(out, "ERR Unknown Redis command called from script");
-        return;
+    if (!cmd || (cmd->flags & CMD_NOSCRIPT)) { /* the rare paths: Redis's lookup decides */
+        int container;
+        const script_banned *b = script_banned_find(argc, argv, &container);
+        if (!b && (container || !cmd)) {
+            reply_error(out, "ERR Unknown Redis command called from script");
+            return;
+        }
+        if (b) {
+            if (!script_arity_ok(b->arity, argc)) {
+                reply_error(out, "ERR Wrong number of args calling Redis command from script");
+            } else if (b->ok && cmd) {
+                cmdctx c = { .srv = srv, .db = server_store(srv), .argc = argc, .argv = argv,
+                             .out = out, .in_script = 1 };
+                cmd->fn(&c);
+            } else {
+                reply_error(out, "ERR This Redis command is not allowed from script");
+            }
+            return;
+        }
     }
     /* Observed order on 7.0.15: arity before the script ban (redis.call('blpop') is an
      * arity error, redis.call('blpop','x',0) "not allowed"). */
@@ -748,12 +844,20 @@ static int script_redis_sha1hex(lua_State *L)
     return 1;
 }
 
+/* A number argument as Redis's `int x = lua_tonumber(...)` reads it: truncated toward
+ * zero, and INT_MIN where the double does not fit an int (what x86 gives). */
+static int script_c_int(lua_State *L, int idx)
+{
+    lua_Number d = lua_tonumber(L, idx);
+    return d > -2147483649.0 && d < 2147483648.0 ? (int)d : INT_MIN;
+}
+
 /* redis.log(level, ...): validated as Redis does; the message goes nowhere. */
 static int script_redis_log(lua_State *L)
 {
     if (lua_gettop(L) < 2) return script_raise(L, "redis.log() requires two arguments or more.");
     if (!lua_isnumber(L, 1)) return script_raise(L, "First argument must be a number (log level).");
-    lua_Number level = lua_tonumber(L, 1);
+    int level = script_c_int(L, 1);
     if (level < 0 || level > 3) return script_raise(L, "Invalid debug level.");
     return 0;
 }
@@ -761,7 +865,7 @@ static int script_redis_log(lua_State *L)
 static int script_redis_setresp(lua_State *L)
 {
     if (lua_gettop(L) != 1) return script_raise(L, "redis.setresp() requires one argument.");
-    lua_Number v = lua_tonumber(L, 1);
+    int v = script_c_int(L, 1);
     if (v != 2 && v != 3) return script_raise(L, "RESP version must be 2 or 3.");
     if (v == 3) return script_raise(L, "locklab supports only RESP2 in scripts (redis.setresp(3))");
     return 0;
@@ -771,10 +875,10 @@ static int script_redis_set_repl(lua_State *L)
 {
     scripting *s = script_of(L);
     if (lua_gettop(L) != 1) return script_raise(L, "redis.set_repl() requires two arguments.");
-    lua_Number flags = lua_tonumber(L, 1);
-    if (flags < 0 || flags > 3 || flags != floor(flags))
+    int flags = script_c_int(L, 1);
+    if (flags < 0 || flags > 3)
         return script_raise(L, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
-    s->repl_flags = (int)flags;
+    s->repl_flags = flags;
     return 0;
 }
 
@@ -796,10 +900,19 @@ static int script_redis_nothing(lua_State *L)
     return 0;
 }
 
+/* redis.acl_check_cmd(cmd, ...): its arguments read as redis.call reads them; true for a
+ * command Redis knows (there are no ACLs here: the default user may run everything). */
 static int script_redis_acl_check_cmd(lua_State *L)
 {
-    if (lua_gettop(L) < 1 || lua_type(L, 1) != LUA_TSTRING || !commands_lookup(slice_cstr(lua_tostring(L, 1))))
-        return script_raise(L, "Invalid command passed to redis.acl_check_cmd()");
+    scripting *s = script_of(L);
+    int argc = lua_gettop(L);
+    if (argc == 0) return script_raise(L, "Please specify at least one argument for this redis lib call");
+    if (script_collect_args(s, L, argc) < 0)
+        return script_raise(L, "Lua redis lib command arguments must be strings or integers");
+    int container;
+    const command *cmd = commands_lookup(s->argv[0]);
+    const script_banned *b = script_banned_find(argc, s->argv, &container);
+    if (!b && (container || !cmd)) return script_raise(L, "Invalid command passed to redis.acl_check_cmd()");
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -1514,6 +1627,7 @@ static long script_shebang(slice body, unsigned *flags, reply *err)
 {
     *flags = 0;
     if (body.len < 2 || memcmp(body.p, "#!", 2) != 0) return 0;
+    *flags = SCRIPT_SHEBANG;
     const char *nl = memchr(body.p, '\n', body.len);
     if (!nl) {
         reply_error(err, "ERR Invalid script shebang");
@@ -1953,6 +2067,22 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     if (!lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCRESTART);
 }
 
+/* Redis 7.0 refuses to start a script with a shebang and without the no-writes flag (one
+ * that declares it may write) on a replica, and under EVAL_RO / EVALSHA_RO, in that order.
+ * A script without a shebang (eval-compat mode) is stopped at its first write instead.
+ * Returns 1 after replying the refusal. */
+static int script_refused(scripting *s, const script_entry *e, int ro, reply *out)
+{
+    if (!(e->flags & SCRIPT_SHEBANG) || (e->flags & SCRIPT_SHEBANG_NO_WRITES)) return 0;
+    if (store_is_replica(server_store(s->srv)))
+        reply_error(out, "READONLY You can't write against a read only replica.");
+    else if (ro)
+        reply_error(out, "ERR Can not execute a script with write flag using *_ro command.");
+    else
+        return 0;
+    return 1;
+}
+
 /* Parses numkeys as EVAL does; 0 or -1 after replying. */
 static int script_numkeys(slice arg, int nrest, long long *numkeys, reply *out)
 {
@@ -1979,6 +2109,7 @@ void scripting_eval(scripting *s, slice body, int nkeys, const slice *keys, int 
     reply_release(out);
     script_entry *e = dict_get(s->cache, (slice){ sha, 40 });
     if (!e && !(e = script_compile(s, body, sha, out))) return;
+    if (script_refused(s, e, 0, out)) return;
     script_run(s, e, sha, 0, nkeys, keys, nargs, args, out);
 }
 
@@ -1994,17 +2125,23 @@ static void script_eval_generic(cmdctx *c, int by_sha, int ro)
         return;
     }
     if (by_sha) {
-        if (!(e = script_lookup(s, c->argv[1], sha))) {
+        /* Redis's order: a sha of the wrong length, then numkeys, then the cache. */
+        if (c->argv[1].len != 40) {
             reply_error(c->out, "NOSCRIPT No matching script. Please use EVAL.");
             return;
         }
         if (script_numkeys(c->argv[2], c->argc - 3, &numkeys, c->out) < 0) return;
+        if (!(e = script_lookup(s, c->argv[1], sha))) {
+            reply_error(c->out, "NOSCRIPT No matching script. Please use EVAL.");
+            return;
+        }
     } else {
         if (script_numkeys(c->argv[2], c->argc - 3, &numkeys, c->out) < 0) return;
         script_sha1hex(c->argv[1].p, c->argv[1].len, sha);
         e = dict_get(s->cache, (slice){ sha, 40 });
         if (!e && !(e = script_compile(s, c->argv[1], sha, c->out))) return;
     }
+    if (script_refused(s, e, ro, c->out)) return;
     int nk = (int)numkeys;
     script_run(s, e, sha, ro, nk, c->argv + 3, c->argc - 3 - nk, c->argv + 3 + nk, c->out);
 }
@@ -2058,6 +2195,47 @@ void cmd_script(cmdctx *c)
         }
         /* Scripts run atomically to completion here: there is never one to kill. */
         reply_error(c->out, "NOTBUSY No scripts in execution right now.");
+    } else if (slice_eq_nocase(sub, "debug")) {
+        if (c->argc != 3) {
+            script_wrong_args(c, "debug");
+            return;
+        }
+        if (slice_eq_nocase(c->argv[2], "no")) {
+            reply_ok(c->out);
+        } else if (slice_eq_nocase(c->argv[2], "yes") || slice_eq_nocase(c->argv[2], "sync")) {
+            /* Redis would start its Lua debugger (LDB) for this connection's next EVAL. */
+            reply_error(c->out, "ERR locklab has no Lua debugger: SCRIPT DEBUG YES|SYNC is not supported");
+        } else {
+            reply_error(c->out, "ERR Use SCRIPT DEBUG YES/SYNC/NO");
+        }
+    } else if (slice_eq_nocase(sub, "help")) {
+        if (c->argc != 2) {
+            script_wrong_args(c, "help");
+            return;
+        }
+        /* Redis 7.0.15's text, line for line. */
+        static const char *const help[] = {
+            "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "DEBUG (YES|SYNC|NO)",
+            "    Set the debug mode for subsequent scripts executed.",
+            "EXISTS <sha1> [<sha1> ...]",
+            "    Return information about the existence of the scripts in the script cache.",
+            "FLUSH [ASYNC|SYNC]",
+            "    Flush the Lua scripts cache. Very dangerous on replicas.",
+            "    When called without the optional mode argument, the behavior is determined by the",
+            "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+            "    * ASYNC: Asynchronously flush the scripts cache.",
+            "    * SYNC: Synchronously flush the scripts cache.",
+            "KILL",
+            "    Kill the currently executing Lua script.",
+            "LOAD <script>",
+            "    Load a script into the scripts cache without executing it.",
+            "HELP",
+            "    Prints this help.",
+        };
+        size_t n = sizeof help / sizeof *help;
+        reply *lines = reply_array(c->out, n);
+        for (size_t i = 0; i < n; i++) reply_status(&lines[i], help[i]);
     } else {
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try SCRIPT HELP.", (int)sub.len, sub.p);
     }

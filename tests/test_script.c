@@ -86,6 +86,8 @@ static const char *fx_runv(fixture *f, int argc, const char *const *argv)
 
 #define RUN(f, ...) fx_runv((f), (int)LL_ARRAY_LEN(((const char *[]){ __VA_ARGS__ })), (const char *[]){ __VA_ARGS__ })
 #define EXPECT(f, want, ...) assert_string_equal(RUN(f, __VA_ARGS__), (want))
+/* The reply starts with want (the rest is long or computed). */
+#define EXPECT_PREFIX(f, want, ...) assert_int_equal(strncmp(RUN(f, __VA_ARGS__), (want), strlen(want)), 0)
 
 /* EVAL body 0, expecting the RESP reply. */
 static void eval0(fixture *f, const char *body, const char *want)
@@ -1323,6 +1325,38 @@ static void test_script_shebang_flags(void **state)
     eval0_err(f, "#!lua\nerror(\"x\")", "ERR user_script:2: x", 2);
 }
 
+/* A script with a shebang declares whether it writes: one without no-writes is refused
+ * before it starts under EVAL_RO (and on a replica, first), as Redis 7.0 does; without a
+ * shebang (eval-compat mode) it would be stopped at its first write instead. */
+static void test_script_shebang_write_scripts_refused_up_front(void **state)
+{
+    fixture *f = *state;
+    const char *ro_err = "-ERR Can not execute a script with write flag using *_ro command.\r\n";
+    EXPECT(f, ro_err, "eval_ro", "#!lua\nreturn 1", "0");
+    EXPECT(f, ro_err, "eval_ro", "#!lua flags=allow-oom\nreturn 1", "0");
+    EXPECT(f, ":1\r\n", "eval_ro", "#!lua flags=no-writes\nreturn 1", "0");
+    EXPECT(f, ":1\r\n", "eval_ro", "return 1", "0");
+    char sha[41];
+    script_sha1hex("#!lua\nreturn 2", 14, sha);
+    EXPECT_PREFIX(f, "$40\r\n", "script", "load", "#!lua\nreturn 2");
+    EXPECT(f, ro_err, "evalsha_ro", sha, "0");
+    EXPECT(f, ":2\r\n", "evalsha", sha, "0");
+    server_set_replica(f->srv, 1);
+    EXPECT(f, "-READONLY You can't write against a read only replica.\r\n", "eval_ro", "#!lua\nreturn 1", "0");
+    EXPECT(f, ":1\r\n", "eval", "#!lua flags=no-writes\nreturn 1", "0");
+    server_set_replica(f->srv, 0);
+}
+
+static void test_script_debug_and_help(void **state)
+{
+    fixture *f = *state;
+    EXPECT(f, "+OK\r\n", "script", "debug", "no");
+    EXPECT(f, "-ERR locklab has no Lua debugger: SCRIPT DEBUG YES|SYNC is not supported\r\n", "script", "debug", "yes");
+    EXPECT(f, "-ERR locklab has no Lua debugger: SCRIPT DEBUG YES|SYNC is not supported\r\n", "script", "debug", "SYNC");
+    EXPECT(f, "-ERR Use SCRIPT DEBUG YES/SYNC/NO\r\n", "script", "debug", "maybe");
+    EXPECT_PREFIX(f, "*17\r\n+SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n", "script", "help");
+}
+
 static void test_script_replica_refuses_writes(void **state)
 {
     fixture *f = *state;
@@ -1508,6 +1542,9 @@ static void test_script_lua54_differences_stay_visible(void **state)
     eval0(f, "return 7 // 2", ":3\r\n");
     eval0(f, "return redis.sha1hex(3.0) == redis.sha1hex('3.0')", ":1\r\n");
     eval0(f, "return _VERSION", "$7\r\nLua 5.4\r\n");
+    /* Lua 5.1 prints every number with %.14g: "1e+14" and "1.7000000000001e+15". */
+    eval0(f, "return tostring(100000000000000)", "$15\r\n100000000000000\r\n");
+    eval0(f, "return redis.call('incrby','ts',1700000000000123) .. ''", "$16\r\n1700000000000123\r\n");
 }
 
 int main(void)
@@ -1549,6 +1586,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_script_read_only_scripts_refuse_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_shebang_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_replica_refuses_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_shebang_write_scripts_refused_up_front, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_debug_and_help, setup, teardown),
         cmocka_unit_test(test_script_instruction_budget_stops_runaway_scripts),
         cmocka_unit_test(test_script_memory_cap_fails_cleanly),
         cmocka_unit_test_setup_teardown(test_script_redisson_reentrant_lock, setup, teardown),
