@@ -4,8 +4,9 @@
  *
  * encode: nil and cjson.null → null; booleans; numbers with "%.14g" (so 3.0 → 3, as Lua 5.1
  * printed them); strings with '"', '\\', '/' and control characters escaped; a table is an
- * array when its keys are exactly 1..n (an empty table is the object {}), otherwise an object
- * whose keys must be strings or numbers. Nesting deeper than 1000 is an error.
+ * array when all its keys are integers >= 1 (holes become null; an excessively sparse one is
+ * an error; an empty table is the object {}), otherwise an object whose keys must be strings
+ * or numbers. Nesting deeper than 1000 is an error.
  *
  * decode: JSON text → Lua values; null → cjson.null; numbers become Lua integers when they
  * are integral and exactly representable, so that table.concat and tostring print them as
@@ -56,37 +57,34 @@ static void encode_number(lua_State *L, int idx, buf *out)
     buf_printf(out, "%.14g", d);
 }
 
-/* The length n if the table at idx has exactly the keys 1..n (n > 0), else -1. */
+/* lua-cjson's test for an array, with its defaults (encode_sparse_array(false, 2, 10)):
+ * every key a number k >= 1 with floor(k) == k, else -1 (an object). An array's length is
+ * its largest key, and the holes encode as null — unless it is excessively sparse (largest
+ * key over 10 and over twice the number of keys), which is an error. An empty table is 0. */
 static lua_Integer array_length(lua_State *L, int idx)
 {
-    lua_Integer max = 0, count = 0;
+    double max = 0;
+    lua_Integer items = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TNUMBER || !lua_isinteger(L, -1)) {
-            double d = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
-            if (lua_type(L, -1) != LUA_TNUMBER || d != floor(d) || d < 1) {
-                lua_pop(L, 1);
-                return -1;
-            }
-            if ((lua_Integer)d > max) max = (lua_Integer)d;
-        } else {
-            lua_Integer k = lua_tointeger(L, -1);
-            if (k < 1) {
-                lua_pop(L, 1);
-                return -1;
-            }
-            if (k > max) max = k;
+        double k = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+        if (!(k >= 1 && floor(k) == k)) {
+            lua_pop(L, 1);
+            return -1;
         }
-        count++;
+        if (k > max) max = k;
+        items++;
     }
-    return count > 0 && max == count ? max : -1;
+    if (max > 10 && max > 2.0 * (double)items)
+        luaL_error(L, "Cannot serialise %s: excessively sparse array", luaL_typename(L, idx));
+    return (lua_Integer)max;
 }
 
 static void encode_table(lua_State *L, int idx, buf *out, int depth)
 {
-    if (depth > CJSON_MAX_DEPTH) {
-        luaL_error(L, "Cannot serialise, excessive nesting (%d)", depth);
+    if (depth + 1 > CJSON_MAX_DEPTH) { /* the outermost table is at depth 1 */
+        luaL_error(L, "Cannot serialise, excessive nesting (%d)", depth + 1);
         return;
     }
     luaL_checkstack(L, 4, "cjson");
@@ -174,42 +172,86 @@ static int cjson_encode(lua_State *L)
     return 1;
 }
 
-/* ---- decode ---- */
+/* ---- decode ----
+ *
+ * A tokenizer and a recursive parser shaped as lua-cjson 2.1's, so that what it accepts
+ * and how it words a refusal match. What it accepts beyond JSON: any number strtod reads
+ * (hex "0x10", "+1", "inf", "-Infinity", "nan"; a token starting with i/I/n/N/+ is tried as
+ * a number when it is not true/false/null), raw control characters inside strings, and a
+ * NUL byte ends the text (lua-cjson reads a C string). Errors say
+ *     Expected <what> but found <token> at character <n>
+ * with the token's name (T_OBJ_END, T_COMMA, ...) or, for a malformed token, what is wrong
+ * with it ("invalid token", "invalid number", "invalid escape code", "invalid unicode
+ * escape code", "unexpected end of string"), at the 1-based offset of the token, or of the
+ * fault within a malformed string. */
+
+typedef enum {
+    T_OBJ_BEGIN, T_OBJ_END, T_ARR_BEGIN, T_ARR_END, T_STRING, T_NUMBER, T_BOOLEAN, T_NULL,
+    T_COLON, T_COMMA, T_END, T_ERROR
+} jtype;
+
+static const char *const jtype_name[] = {
+    "T_OBJ_BEGIN", "T_OBJ_END", "T_ARR_BEGIN", "T_ARR_END", "T_STRING", "T_NUMBER",
+    "T_BOOLEAN", "T_NULL", "T_COLON", "T_COMMA", "T_END", "T_ERROR",
+};
+
+typedef struct jtoken {
+    jtype type;
+    size_t index;        /* offset of the token, or of the fault in a T_ERROR */
+    const char *error;   /* T_ERROR: what is wrong */
+    int boolean;
+    double number;
+} jtoken;
 
 typedef struct jparser {
     lua_State *L;
-    const char *s, *p, *end;
+    const char *s, *p, *end; /* end: the first NUL or the end of the text */
     int depth;
+    buf str;                 /* the last string token's bytes */
 } jparser;
 
-/* What lua-cjson calls the token at p, for its error messages. */
-static const char *token_name(const jparser *j)
+static int jat(const jparser *j, size_t k) { return j->p + k < j->end ? (unsigned char)j->p[k] : 0; }
+
+static int jprefix(const jparser *j, const char *word, int fold)
 {
-    if (j->p >= j->end) return "T_END";
-    switch (*j->p) {
-    case '{': return "T_OBJ_BEGIN";
-    case '}': return "T_OBJ_END";
-    case '[': return "T_ARR_BEGIN";
-    case ']': return "T_ARR_END";
-    case '"': return "T_STRING";
-    case ':': return "T_COLON";
-    case ',': return "T_COMMA";
-    case 't':
-    case 'f': return "T_BOOLEAN";
-    case 'n': return "T_NULL";
-    default: return (*j->p == '-' || (*j->p >= '0' && *j->p <= '9')) ? "T_NUMBER" : "invalid token";
+    size_t n = strlen(word);
+    if ((size_t)(j->end - j->p) < n) return 0;
+    for (size_t k = 0; k < n; k++) {
+        int c = (unsigned char)j->p[k];
+        if (fold && c >= 'A' && c <= 'Z') c += 'a' - 'A';
+        if (c != word[k]) return 0;
     }
+    return 1;
 }
 
-static _Noreturn void jerror(jparser *j, const char *what)
+static void jfail(jparser *j, jtoken *t, const char *what)
 {
-    luaL_error(j->L, "Expected %s but found %s at character %d", what, token_name(j), (int)(j->p - j->s) + 1);
+    t->type = T_ERROR;
+    t->index = (size_t)(j->p - j->s);
+    t->error = what;
+}
+
+static _Noreturn void jthrow(jparser *j, const char *expected, const jtoken *t)
+{
+    buf_release(&j->str);
+    luaL_error(j->L, "Expected %s but found %s at character %d", expected,
+               t->type == T_ERROR ? t->error : jtype_name[t->type], (int)t->index + 1);
     abort(); /* not reached: luaL_error does not return */
 }
 
-static void skip_ws(jparser *j)
+static int hex4(const jparser *j, size_t at, unsigned *out)
 {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+    unsigned v = 0;
+    for (size_t i = 0; i < 4; i++) {
+        int c = jat(j, at + i);
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return -1;
+    }
+    *out = v;
+    return 0;
 }
 
 static void put_utf8(buf *b, unsigned cp)
@@ -230,159 +272,224 @@ static void put_utf8(buf *b, unsigned cp)
     }
 }
 
-static int hex4(const char *p, unsigned *out)
+/* A \uXXXX escape at p (a surrogate pair takes two): appended as UTF-8, p moved past it.
+ * -1, p unmoved, when the hex is bad or a surrogate is unpaired. */
+static int junicode(jparser *j)
 {
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-        else return -1;
+    unsigned cp, lo;
+    if (hex4(j, 2, &cp) != 0) return -1;
+    size_t used = 6;
+    if (cp >= 0xdc00 && cp < 0xe000) return -1;
+    if (cp >= 0xd800 && cp < 0xdc00) {
+        if (jat(j, 6) != '\\' || jat(j, 7) != 'u' || hex4(j, 8, &lo) != 0 || lo < 0xdc00 || lo >= 0xe000)
+            return -1;
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        used = 12;
     }
-    *out = v;
+    put_utf8(&j->str, cp);
+    j->p += used;
     return 0;
 }
 
-static void parse_string(jparser *j)
+static void jstring(jparser *j, jtoken *t)
 {
+    j->str.len = 0;
     j->p++; /* the opening quote */
-    luaL_Buffer lb;
-    buf b;
-    buf_init(&b);
-    while (j->p < j->end && *j->p != '"') {
-        char c = *j->p++;
-        if ((unsigned char)c < 0x20) {
-            buf_release(&b);
-            jerror(j, "string");
-        }
-        if (c != '\\') {
-            buf_putc(&b, c);
-            continue;
-        }
-        if (j->p >= j->end) break;
-        char e = *j->p++;
-        switch (e) {
-        case '"': buf_putc(&b, '"'); break;
-        case '\\': buf_putc(&b, '\\'); break;
-        case '/': buf_putc(&b, '/'); break;
-        case 'b': buf_putc(&b, '\b'); break;
-        case 'f': buf_putc(&b, '\f'); break;
-        case 'n': buf_putc(&b, '\n'); break;
-        case 'r': buf_putc(&b, '\r'); break;
-        case 't': buf_putc(&b, '\t'); break;
-        case 'u': {
-            unsigned cp;
-            if (j->end - j->p < 4 || hex4(j->p, &cp) != 0) {
-                buf_release(&b);
-                jerror(j, "unicode escape");
+    for (;;) {
+        int c = jat(j, 0);
+        if (c == '"') break;
+        if (c == 0) { jfail(j, t, "unexpected end of string"); return; }
+        if (c == '\\') {
+            int e = jat(j, 1);
+            if (e == 'u') {
+                if (junicode(j) != 0) { jfail(j, t, "invalid unicode escape code"); return; }
+                continue;
             }
-            j->p += 4;
-            if (cp >= 0xd800 && cp < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u') {
-                unsigned lo;
-                if (hex4(j->p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
-                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                    j->p += 6;
-                }
-            }
-            put_utf8(&b, cp);
-            break;
+            const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+            const char *hit = e ? strchr(from, e) : NULL;
+            if (!hit) { jfail(j, t, "invalid escape code"); return; }
+            c = (unsigned char)to[hit - from];
+            j->p++;
         }
-        default: buf_release(&b); jerror(j, "escape");
-        }
-    }
-    if (j->p >= j->end) {
-        buf_release(&b);
-        jerror(j, "string end");
+        buf_putc(&j->str, (char)c);
+        j->p++;
     }
     j->p++; /* the closing quote */
-    luaL_buffinit(j->L, &lb);
-    luaL_addlstring(&lb, b.p ? b.p : "", b.len);
-    buf_release(&b);
-    luaL_pushresult(&lb);
+    t->type = T_STRING;
 }
 
-static void parse_number(jparser *j)
+static void jnumber(jparser *j, jtoken *t)
 {
-    char tmp[64];
+    char tmp[512];
     size_t n = 0;
-    while (j->p + n < j->end && n < sizeof tmp - 1 && strchr("+-0123456789.eE", j->p[n])) n++;
-    memcpy(tmp, j->p, n);
+    while (n < sizeof tmp - 1) {
+        int c = jat(j, n);
+        if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+              (c >= 'A' && c <= 'Z')))
+            break;
+        tmp[n++] = (char)c;
+    }
     tmp[n] = '\0';
     char *endp;
-    double d = strtod(tmp, &endp);
-    if (endp == tmp) jerror(j, "value");
+    t->number = strtod(tmp, &endp);
+    if (endp == tmp) { jfail(j, t, "invalid number"); return; }
+    t->type = T_NUMBER;
     j->p += endp - tmp;
-    if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(j->L, (lua_Integer)d);
-    else lua_pushnumber(j->L, d);
 }
 
-static void parse_value(jparser *j);
-
-static void parse_container(jparser *j, int object)
+/* Numbers JSON forbids, which lua-cjson still hands to strtod: +1, 0x1f, 007, inf, nan. */
+static int jinvalid_number(const jparser *j)
 {
-    if (++j->depth > CJSON_MAX_DEPTH) luaL_error(j->L, "Found too many nested data structures (%d) at character %d", j->depth, (int)(j->p - j->s) + 1);
-    luaL_checkstack(j->L, 4, "cjson");
-    j->p++;
-    lua_newtable(j->L);
-    skip_ws(j);
-    if (j->p < j->end && *j->p == (object ? '}' : ']')) {
-        j->p++;
-        j->depth--;
-        return;
+    size_t k = 0;
+    if (jat(j, 0) == '+') return 1;
+    if (jat(j, 0) == '-') k++;
+    int c = jat(j, k);
+    if (c == '0') {
+        int c2 = jat(j, k + 1);
+        return (c2 | 0x20) == 'x' || (c2 >= '0' && c2 <= '9');
     }
-    for (lua_Integer i = 1;; i++) {
-        skip_ws(j);
-        if (object) {
-            if (j->p >= j->end || *j->p != '"') jerror(j, "object key string");
-            parse_string(j);
-            skip_ws(j);
-            if (j->p >= j->end || *j->p != ':') jerror(j, "colon");
-            j->p++;
-            skip_ws(j);
-            parse_value(j);
+    if (c >= '0' && c <= '9') return 0;
+    jparser at = *j;
+    at.p += k;
+    return jprefix(&at, "inf", 1) || jprefix(&at, "nan", 1);
+}
+
+static void jnext(jparser *j, jtoken *t)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+    t->index = (size_t)(j->p - j->s);
+    int c = jat(j, 0);
+    switch (c) {
+    case 0: t->type = T_END; return;
+    case '{': t->type = T_OBJ_BEGIN; break;
+    case '}': t->type = T_OBJ_END; break;
+    case '[': t->type = T_ARR_BEGIN; break;
+    case ']': t->type = T_ARR_END; break;
+    case ',': t->type = T_COMMA; break;
+    case ':': t->type = T_COLON; break;
+    case '"': jstring(j, t); return;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9')) { jnumber(j, t); return; }
+        if (jprefix(j, "true", 0) || jprefix(j, "false", 0)) {
+            t->type = T_BOOLEAN;
+            t->boolean = c == 't';
+            j->p += t->boolean ? 4 : 5;
+            return;
+        }
+        if (jprefix(j, "null", 0)) {
+            t->type = T_NULL;
+            j->p += 4;
+            return;
+        }
+        if (strchr("iInN+", c) && jinvalid_number(j)) { jnumber(j, t); return; }
+        jfail(j, t, "invalid token");
+    }
+    j->p++;
+}
+
+static void jdescend(jparser *j, int slots)
+{
+    if (++j->depth <= CJSON_MAX_DEPTH && lua_checkstack(j->L, slots)) return;
+    buf_release(&j->str);
+    luaL_error(j->L, "Found too many nested data structures (%d) at character %d", j->depth,
+               (int)(j->p - j->s));
+}
+
+static void jvalue(jparser *j, jtoken *t);
+
+static void jobject(jparser *j)
+{
+    jtoken t;
+    jdescend(j, 3);
+    lua_newtable(j->L);
+    jnext(j, &t);
+    if (t.type != T_OBJ_END) {
+        for (;;) {
+            if (t.type != T_STRING) jthrow(j, "object key string", &t);
+            lua_pushlstring(j->L, j->str.p ? j->str.p : "", j->str.len);
+            jnext(j, &t);
+            if (t.type != T_COLON) jthrow(j, "colon", &t);
+            jnext(j, &t);
+            jvalue(j, &t);
             lua_rawset(j->L, -3);
-        } else {
-            parse_value(j);
-            lua_rawseti(j->L, -2, i);
+            jnext(j, &t);
+            if (t.type == T_OBJ_END) break;
+            if (t.type != T_COMMA) jthrow(j, "comma or object end", &t);
+            jnext(j, &t);
         }
-        skip_ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == (object ? '}' : ']')) {
-            j->p++;
-            break;
-        }
-        jerror(j, object ? "comma or object end" : "comma or array end");
     }
     j->depth--;
 }
 
-static void parse_value(jparser *j)
+static void jarray(jparser *j)
 {
-    skip_ws(j);
-    if (j->p >= j->end) jerror(j, "value");
-    char c = *j->p;
-    if (c == '{' || c == '[') parse_container(j, c == '{');
-    else if (c == '"') parse_string(j);
-    else if (c == '-' || (c >= '0' && c <= '9')) parse_number(j);
-    else if (j->end - j->p >= 4 && !memcmp(j->p, "true", 4)) j->p += 4, lua_pushboolean(j->L, 1);
-    else if (j->end - j->p >= 5 && !memcmp(j->p, "false", 5)) j->p += 5, lua_pushboolean(j->L, 0);
-    else if (j->end - j->p >= 4 && !memcmp(j->p, "null", 4)) j->p += 4, lua_pushlightuserdata(j->L, NULL);
-    else jerror(j, "value");
+    jtoken t;
+    jdescend(j, 2);
+    lua_newtable(j->L);
+    jnext(j, &t);
+    if (t.type != T_ARR_END) {
+        for (lua_Integer i = 1;; i++) {
+            jvalue(j, &t);
+            lua_rawseti(j->L, -2, i);
+            jnext(j, &t);
+            if (t.type == T_ARR_END) break;
+            if (t.type != T_COMMA) jthrow(j, "comma or array end", &t);
+            jnext(j, &t);
+        }
+    }
+    j->depth--;
 }
 
+/* Pushes the value that starts with token t. A number that is integral and exact in a
+ * double becomes a Lua integer, so that tostring and table.concat print it as Lua 5.1
+ * printed a double ("0", "-5000", not "0.0", "-5000.0"). */
+static void jvalue(jparser *j, jtoken *t)
+{
+    double d;
+    switch (t->type) {
+    case T_STRING: lua_pushlstring(j->L, j->str.p ? j->str.p : "", j->str.len); break;
+    case T_NUMBER:
+        d = t->number;
+        if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(j->L, (lua_Integer)d);
+        else lua_pushnumber(j->L, d);
+        break;
+    case T_BOOLEAN: lua_pushboolean(j->L, t->boolean); break;
+    case T_NULL: lua_pushlightuserdata(j->L, NULL); break;
+    case T_OBJ_BEGIN: jobject(j); break;
+    case T_ARR_BEGIN: jarray(j); break;
+    default: jthrow(j, "value", t);
+    }
+}
+
+static int jparser_gc(lua_State *L)
+{
+    jparser *j = lua_touserdata(L, 1);
+    buf_release(&j->str);
+    return 0;
+}
+
+/* The string buffer lives in a userdata with a __gc, so an error raised mid-parse (a
+ * memory error too) frees it. */
 static int cjson_decode(lua_State *L)
 {
+    luaL_argcheck(L, lua_gettop(L) == 1, 1, "expected 1 argument");
     size_t n;
     const char *s = luaL_checklstring(L, 1, &n);
-    jparser j = { L, s, s, s + n, 0 };
-    parse_value(&j);
-    skip_ws(&j);
-    if (j.p != j.end) jerror(&j, "the end");
+    if (n >= 2 && (!s[0] || !s[1])) luaL_error(L, "JSON parser does not support UTF-16 or UTF-32");
+    const char *nul = memchr(s, '\0', n);
+    jparser *j = lua_newuserdatauv(L, sizeof *j, 0);
+    *j = (jparser){ L, s, s, nul ? nul : s + n, 0, { 0 } };
+    buf_init(&j->str);
+    lua_newtable(L);
+    lua_pushcfunction(L, jparser_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    jtoken t;
+    jnext(j, &t);
+    jvalue(j, &t);
+    jnext(j, &t);
+    if (t.type != T_END) jthrow(j, "the end", &t);
+    buf_release(&j->str);
     return 1;
 }
 
