@@ -612,7 +612,7 @@ def show(lines):
     return "".join("    %s\n" % l for l in lines)
 
 
-def run_file(path, server, server_cli, locklab, max_advance, tally, out):
+def run_file(path, server, server_cli, locklab, max_advance, tally, out, show_known=False):
     steps = parse_case_file(path)
     server.reset()
     fake = LineProcess([locklab, "redis"], "locklab redis")
@@ -631,8 +631,11 @@ def run_file(path, server, server_cli, locklab, max_advance, tally, out):
                 continue
             if st.known and real is not None and mine is not None:
                 tally.skipped += 1
-                out.write("KNOWN DIFFERENCE %s:%d (%s)\n  > %s\n  real redis-server %s:\n%s  locklab:\n%s"
-                          % (path, st.line, st.known, st.text, server.version, show(real), show(mine)))
+                if show_known:
+                    out.write("KNOWN DIFFERENCE %s:%d (%s)\n  > %s\n  real redis-server %s:\n%s  locklab:\n%s"
+                              % (path, st.line, st.known, st.text, server.version, show(real), show(mine)))
+                else:
+                    out.write("KNOWN DIFFERENCE %s:%d (%s)\n" % (os.path.relpath(path, ROOT), st.line, st.known))
                 continue
             tally.failed += 1
             report = ["MISMATCH %s:%d [%s]\n  > %s\n" % (path, st.line, st.case, st.text)]
@@ -707,6 +710,8 @@ def main(argv):
     ap.add_argument("--port", type=int, default=0, help="default: a free loopback port")
     ap.add_argument("--max-advance", type=int, default=MAX_ADVANCE_MS, metavar="MS",
                     help="longest .advance a case may ask for (the real side sleeps it)")
+    ap.add_argument("--show-known", action="store_true",
+                    help="print both answers of every known difference (default: one line each)")
     ap.add_argument("--convert-corpus", metavar="JSON",
                     help="print the corpus as a case file and exit")
     args = ap.parse_args(argv)
@@ -731,7 +736,7 @@ def main(argv):
     try:
         cli = LineProcess([args.redis_cli, "-p", str(server.port), "--no-raw"], "redis-cli")
         for f in files:
-            run_file(f, server, cli, locklab, args.max_advance, tally, sys.stdout)
+            run_file(f, server, cli, locklab, args.max_advance, tally, sys.stdout, args.show_known)
             sys.stdout.flush()
     finally:
         if cli:
