@@ -239,7 +239,9 @@ static void expire_generic(cmdctx *c, long long basetime, int seconds)
 {
     int flags = 0;
     for (int j = 3; j < c->argc; j++) {
-        slice o = c->argv[j];
+        /* Redis sees an option as a C string: up to its first NUL, in matching ("nx\0x"
+         * is NX) and in the error text. */
+        slice o = slice_cstr_prefix(c->argv[j]);
         if (slice_eq_nocase(o, "nx")) flags |= EXP_NX;
         else if (slice_eq_nocase(o, "xx")) flags |= EXP_XX;
         else if (slice_eq_nocase(o, "gt")) flags |= EXP_GT;
@@ -324,7 +326,7 @@ void cmd_persist(cmdctx *c)
 
 static void flush_generic(cmdctx *c)
 {
-    if (c->argc > 2 || (c->argc == 2 && !slice_eq_nocase(c->argv[1], "async") && !slice_eq_nocase(c->argv[1], "sync"))) {
+    if (c->argc > 2 || (c->argc == 2 && !slice_opt_is(c->argv[1], "async") && !slice_opt_is(c->argv[1], "sync"))) {
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
@@ -373,9 +375,12 @@ void cmd_time(cmdctx *c)
     reply_bulk_cstr(&e[1], tmp);
 }
 
-/* Glob matching as Redis's stringmatchlen: * ? [abc] [^a] [a-z] and \ escapes. */
+/* Glob matching as Redis's stringmatchlen: * ? [abc] [^a] [a-z] and \ escapes. Redis's
+ * loop runs only while both pattern and string remain, so an empty string matches only
+ * the empty pattern ("*" and "**" do not match the key ""); KEYS * is special-cased. */
 static int glob_match(const char *p, size_t plen, const char *s, size_t slen)
 {
+    if (slen == 0) return plen == 0;
     while (plen > 0) {
         switch (*p) {
         case '*':
@@ -433,9 +438,11 @@ void cmd_keys(cmdctx *c)
     slice pat = c->argv[1];
     slice *found = NULL;
     size_t cap = 0;
+    /* Exactly "*" lists every key without matching (so also the key ""), as in Redis. */
+    int all = pat.len == 1 && pat.p[0] == '*';
     while ((e = store_next(c->db, &it))) {
         slice k = store_key_of(c->db, e);
-        if (!glob_match(pat.p, pat.len, k.p, k.len)) continue;
+        if (!all && !glob_match(pat.p, pat.len, k.p, k.len)) continue;
         if (e->expire >= 0 && store_now(c->db) > e->expire) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;

@@ -116,6 +116,12 @@ void reply_errorf(reply *r, const char *fmt, ...)
     va_start(ap, fmt);
     buf_vprintf(&b, fmt, ap);
     va_end(ap);
+    /* As Redis's addReplyErrorFormat: the text may quote a client's argument, and an error
+     * reply is one protocol line, so trailing CR/LF are trimmed and inner ones become
+     * spaces ("Unsupported option a\nb" reads "... a b"). */
+    while (b.len && (b.p[b.len - 1] == '\r' || b.p[b.len - 1] == '\n')) b.p[--b.len] = '\0';
+    for (size_t i = 0; i < b.len; i++)
+        if (b.p[i] == '\r' || b.p[i] == '\n') b.p[i] = ' ';
     reply_release(r);
     r->type = REPLY_ERROR;
     r->len = b.len;

@@ -11,6 +11,10 @@
  * optimisation invisible to clients, so it is not imitated. */
 #include "t_list.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +387,37 @@ void cmd_lrem(cmdctx *c)
     reply_int(c->out, (long long)removed);
 }
 
+/* The timeout in seconds as Redis 7.0's getTimeoutFromObjectOrReply reads it: a long double
+ * (string2ld: strtold over the whole argument, at most 5119 bytes, no leading space, no
+ * overflow, no underflow to zero, no nan), times 1000, truncated to whole milliseconds. So
+ * -0.0009 is 0 (not negative), 1e-4000 is a number, and a product outside the long long
+ * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
+ * Returns 0, or -1 after replying the error. */
+static int list_parse_timeout(cmdctx *c, slice arg, long long *ms)
+{
+    char tmp[5 * 1024];
+    if (arg.len == 0 || arg.len >= sizeof tmp) goto not_float;
+    memcpy(tmp, arg.p, arg.len);
+    tmp[arg.len] = '\0';
+    if (isspace((unsigned char)tmp[0])) goto not_float;
+    char *end;
+    errno = 0;
+    long double v = strtold(tmp, &end);
+    if ((size_t)(end - tmp) != arg.len || isnan(v) ||
+        (errno == ERANGE && (isinf(v) || fpclassify(v) == FP_ZERO)))
+        goto not_float;
+    v *= 1000.0;
+    *ms = v > -9223372036854775808.0L && v < 9223372036854775808.0L ? (long long)v : LLONG_MIN;
+    if (*ms < 0) {
+        reply_error(c->out, "ERR timeout is negative");
+        return -1;
+    }
+    return 0;
+not_float:
+    reply_error(c->out, "ERR timeout is not a float or out of range");
+    return -1;
+}
+
 /* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
  * [key, value]. In locklab nothing can push while a command waits (a REPL session is one
  * connection; simulated clients do not block), so when every list is empty the wait can only
@@ -390,15 +425,8 @@ void cmd_lrem(cmdctx *c)
  * virtual time. Refused inside scripts, as in Redis. */
 static void list_bpop_command(cmdctx *c, int where)
 {
-    double timeout;
-    if (ll_parse_double(c->argv[c->argc - 1], &timeout) < 0) {
-        reply_error(c->out, "ERR timeout is not a float or out of range");
-        return;
-    }
-    if (timeout < 0) {
-        reply_error(c->out, "ERR timeout is negative");
-        return;
-    }
+    long long timeout;
+    if (list_parse_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
         if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;

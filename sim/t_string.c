@@ -85,11 +85,13 @@ enum {
  * option it conflicts with came before it (so a repeated EX is fine and the last one wins),
  * and an expire option needs a following argument. Anything else is a syntax error. */
 /* Whether opt is the lowercase-letter literal lit, in any case: the length first, then
- * (byte | 0x20), which only the two cases of a letter map to that letter. Inline, since
- * SET from a lock script parses its PX on every call. */
+ * (byte | 0x20), which only the two cases of a letter map to that letter. Redis reads an
+ * option as a C string, so a NUL right after the letters ends it ("nx\0junk" is NX): a
+ * longer argument matches if its byte n is NUL. Inline, since SET from a lock script
+ * parses its PX on every call. */
 static inline int set_opt_is(slice opt, const char *lit, size_t n)
 {
-    if (opt.len != n) return 0;
+    if (opt.len < n || (opt.len > n && opt.p[n] != '\0')) return 0;
     for (size_t i = 0; i < n; i++)
         if (((unsigned char)opt.p[i] | 0x20) != (unsigned char)lit[i]) return 0;
     return 1;

@@ -267,19 +267,91 @@ static int zset_parse_lex_bound(slice a, zlex_bound *b)
     return 0;
 }
 
-/* First rank whose member is above the bound (after = 1) or not below it (after = 0). The
- * members are in byte order when all scores are equal, which BYLEX assumes (as Redis). */
-static size_t zset_lex_rank(const zset *z, const zlex_bound *b, int after)
+/* Redis's sdscmplex of a member against a bound: "-" is below and "+" above everything. */
+static int zset_lex_cmp(slice m, const zlex_bound *b)
 {
-    if (b->kind) return b->kind < 0 ? 0 : z->len;
-    size_t lo = 0, hi = z->len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = slice_cmp(zset_member(z, z->v[mid]), b->s);
-        if (after ? c <= 0 : c < 0) lo = mid + 1;
-        else hi = mid;
+    return b->kind ? -b->kind : slice_cmp(m, b->s);
+}
+
+static int zset_lex_gte_min(slice m, const zlex_bound *min)
+{
+    int c = zset_lex_cmp(m, min);
+    return min->ex ? c > 0 : c >= 0;
+}
+
+static int zset_lex_lte_max(slice m, const zlex_bound *max)
+{
+    int c = zset_lex_cmp(m, max);
+    return max->ex ? c < 0 : c <= 0;
+}
+
+/* Whether no string can lie in [min, max]: min above max, or equal with one end open. Two
+ * "-" (or two "+") compare equal, as the one shared object they are in Redis. */
+static int zset_lex_range_empty(const zlex_bound *min, const zlex_bound *max)
+{
+    int c;
+    if (min->kind && min->kind == max->kind) c = 0;
+    else if (min->kind < 0 || max->kind > 0) c = -1;
+    else if (min->kind > 0 || max->kind < 0) c = 1;
+    else c = slice_cmp(min->s, max->s);
+    return c > 0 || (c == 0 && (min->ex || max->ex));
+}
+
+/* The ranks [*from, *to) a BYLEX range replies, `offset` already skipped; the reply walks
+ * them backwards when rev. Redis walks a listpack from one end: forwards, from the first
+ * member >= min (which must be <= max), past `offset` members, then while members are
+ * <= max; backwards symmetrically. Members are in byte order when all scores are equal,
+ * which is what BYLEX is for: then this is plain range arithmetic. With unequal scores
+ * Redis's reply is "unspecified" but, on a listpack, exactly this walk, so it is imitated
+ * for small zsets; a big zset (a skiplist with random levels in Redis, so not reproducible
+ * anyway) takes the binary searches, which agree whenever the members are in order. */
+static void zset_lex_span(const zset *z, const zlex_bound *min, const zlex_bound *max, int rev,
+                          long long offset, size_t *from, size_t *to)
+{
+    size_t n = z->len;
+    *from = *to = 0;
+    if (!n || offset < 0 || zset_lex_range_empty(min, max) ||
+        !zset_lex_gte_min(zset_member(z, z->v[n - 1]), min) || !zset_lex_lte_max(zset_member(z, z->v[0]), max))
+        return;
+    if (!rev) {
+        size_t f = 0;
+        if (z->big) {
+            size_t lo = 0, hi = n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (zset_lex_gte_min(zset_member(z, z->v[mid]), min)) hi = mid;
+                else lo = mid + 1;
+            }
+            f = lo;
+        } else {
+            while (f < n && !zset_lex_gte_min(zset_member(z, z->v[f]), min)) f++;
+        }
+        if (f == n || !zset_lex_lte_max(zset_member(z, z->v[f]), max)) return;
+        if ((unsigned long long)offset >= n - f) return;
+        size_t t = f + (size_t)offset;
+        *from = t;
+        while (t < n && zset_lex_lte_max(zset_member(z, z->v[t]), max)) t++;
+        *to = t;
+    } else {
+        size_t l = n; /* one past the last member <= max */
+        if (z->big) {
+            size_t lo = 0, hi = n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (zset_lex_lte_max(zset_member(z, z->v[mid]), max)) lo = mid + 1;
+                else hi = mid;
+            }
+            l = lo;
+        } else {
+            while (l > 0 && !zset_lex_lte_max(zset_member(z, z->v[l - 1]), max)) l--;
+        }
+        if (l == 0 || !zset_lex_gte_min(zset_member(z, z->v[l - 1]), min)) return;
+        if ((unsigned long long)offset >= l) return;
+        size_t t = l - (size_t)offset;
+        *to = t;
+        while (t > 0 && zset_lex_gte_min(zset_member(z, z->v[t - 1]), min)) t--;
+        *from = t;
     }
-    return lo;
 }
 
 /* ---- commands ---- */
@@ -332,14 +404,15 @@ static zadd_outcome zset_add_one(zset *z, slice member, double score, unsigned f
 /* ZADD and ZINCRBY: parse and validate every option and score first, then apply. */
 static void zset_add_command(cmdctx *c, unsigned flags, int scoreidx)
 {
+    /* Options compare as Redis's strcasecmp does (slice_opt_is), here and in ZRANGE. */
     for (; scoreidx < c->argc; scoreidx++) {
         slice o = c->argv[scoreidx];
-        if (slice_eq_nocase(o, "nx")) flags |= ZADD_NX;
-        else if (slice_eq_nocase(o, "xx")) flags |= ZADD_XX;
-        else if (slice_eq_nocase(o, "ch")) flags |= ZADD_CH;
-        else if (slice_eq_nocase(o, "incr")) flags |= ZADD_INCR;
-        else if (slice_eq_nocase(o, "gt")) flags |= ZADD_GT;
-        else if (slice_eq_nocase(o, "lt")) flags |= ZADD_LT;
+        if (slice_opt_is(o, "nx")) flags |= ZADD_NX;
+        else if (slice_opt_is(o, "xx")) flags |= ZADD_XX;
+        else if (slice_opt_is(o, "ch")) flags |= ZADD_CH;
+        else if (slice_opt_is(o, "incr")) flags |= ZADD_INCR;
+        else if (slice_opt_is(o, "gt")) flags |= ZADD_GT;
+        else if (slice_opt_is(o, "lt")) flags |= ZADD_LT;
         else break;
     }
     int elements = c->argc - scoreidx;
@@ -510,17 +583,17 @@ static int zrange_parse(cmdctx *c, zrange_req *q, int type, int rev_allowed)
     for (int j = 4; j < c->argc; j++) {
         slice o = c->argv[j];
         int left = c->argc - j - 1;
-        if (slice_eq_nocase(o, "withscores")) {
+        if (slice_opt_is(o, "withscores")) {
             q->withscores = 1;
-        } else if (slice_eq_nocase(o, "limit") && left >= 2) {
+        } else if (slice_opt_is(o, "limit") && left >= 2) {
             if (arg_int64(c, j + 1, &q->offset) < 0 || arg_int64(c, j + 2, &q->limit) < 0) return -1;
             j += 2;
-        } else if (!dir_set && slice_eq_nocase(o, "rev")) {
+        } else if (!dir_set && slice_opt_is(o, "rev")) {
             q->rev = 1;
             dir_set = 1;
-        } else if (q->type == ZR_AUTO && slice_eq_nocase(o, "bylex")) {
+        } else if (q->type == ZR_AUTO && slice_opt_is(o, "bylex")) {
             q->type = ZR_LEX;
-        } else if (q->type == ZR_AUTO && slice_eq_nocase(o, "byscore")) {
+        } else if (q->type == ZR_AUTO && slice_opt_is(o, "byscore")) {
             q->type = ZR_SCORE;
         } else {
             reply_error(c->out, ERR_SYNTAX);
@@ -610,11 +683,11 @@ static void zrange_run(cmdctx *c, int type, int rev_allowed)
     }
     if (q.type == ZR_SCORE) {
         zset_score_span(z, &rs, &from, &to);
-    } else {
-        from = zset_lex_rank(z, &lmin, lmin.ex);
-        to = zset_lex_rank(z, &lmax, !lmax.ex);
+        zrange_emit(c, z, &q, from, to, q.offset, q.limit);
+        return;
     }
-    zrange_emit(c, z, &q, from, to, q.offset, q.limit);
+    zset_lex_span(z, &lmin, &lmax, q.rev, q.offset, &from, &to);
+    zrange_emit(c, z, &q, from, to, 0, q.limit);
 }
 
 void cmd_zrange(cmdctx *c)

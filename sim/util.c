@@ -75,6 +75,18 @@ int slice_eq_nocase(slice a, const char *lit)
     return 1;
 }
 
+slice slice_cstr_prefix(slice a)
+{
+    const char *z = a.len ? memchr(a.p, '\0', a.len) : NULL;
+    if (z) a.len = (size_t)(z - a.p);
+    return a;
+}
+
+int slice_opt_is(slice a, const char *lit)
+{
+    return slice_eq_nocase(slice_cstr_prefix(a), lit);
+}
+
 int slice_cmp(slice a, slice b)
 {
     size_t n = a.len < b.len ? a.len : b.len;
@@ -210,20 +222,23 @@ int ll_parse_int64(slice s, long long *out)
     return 0;
 }
 
-/* Redis's getDoubleFromObject: strtold over the whole string, no leading space, no nan. */
+/* Redis's getDoubleFromObject (string2d): strtod over the whole string, no leading space,
+ * no overflow or underflow to zero, no nan. Redis puts no bound on the length (a score
+ * written with 600 leading zeros is a number), so a long argument gets a heap copy. */
 int ll_parse_double(slice s, double *out)
 {
-    char tmp[512];
-    if (s.len == 0 || s.len >= sizeof tmp) return -1;
+    char small[128];
+    if (s.len == 0 || isspace((unsigned char)s.p[0])) return -1;
+    char *tmp = s.len < sizeof small ? small : xmalloc(s.len + 1);
     memcpy(tmp, s.p, s.len);
     tmp[s.len] = '\0';
-    if (isspace((unsigned char)tmp[0])) return -1;
     char *end;
     errno = 0;
     double v = strtod(tmp, &end);
-    if ((size_t)(end - tmp) != s.len) return -1;
-    if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || fpclassify(v) == FP_ZERO)) return -1;
-    if (isnan(v)) return -1;
+    int ok = (size_t)(end - tmp) == s.len && !isnan(v) &&
+             !(errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || fpclassify(v) == FP_ZERO));
+    if (tmp != small) free(tmp);
+    if (!ok) return -1;
     *out = v;
     return 0;
 }

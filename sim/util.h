@@ -56,6 +56,12 @@ typedef struct slice {
 slice slice_cstr(const char *s);
 int slice_eq(slice a, slice b);
 int slice_eq_nocase(slice a, const char *lit);
+/* a as C code sees it through its NUL terminator: the bytes before its first NUL. */
+slice slice_cstr_prefix(slice a);
+/* Whether argument a is the option lit (lower case), compared as Redis compares options:
+ * strcasecmp on the NUL-terminated argument, so bytes from a first NUL on are not seen
+ * ("nx\0junk" is NX). */
+int slice_opt_is(slice a, const char *lit);
 int slice_cmp(slice a, slice b); /* memcmp order, shorter first on a tie: Redis's order */
 
 /* A growable, always NUL-terminated byte buffer. Embedded: buf_init / buf_release. */

@@ -240,6 +240,35 @@ static void test_store_expire_options_and_errors(void **state)
     assert_string_equal(RUN(f, "exists", "k"), "(integer) 0");
 }
 
+/* RUN for arguments that hold NUL bytes: each is given with its length. */
+#define SL(lit) ((slice){ (lit), sizeof(lit) - 1 })
+#define RUN_BIN(f, ...) run_bin(f, (const slice[]){ __VA_ARGS__ }, \
+                                (int)(sizeof((const slice[]){ __VA_ARGS__ }) / sizeof(slice)))
+
+static const char *run_bin(fixture *f, const slice *argv, int argc)
+{
+    server_exec(f->srv, &f->c, argc, argv, &f->r);
+    buf_reset(&f->out);
+    reply_to_cli(&f->r, &f->out);
+    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
+    return f->out.p;
+}
+
+/* EXPIRE's and FLUSHALL's options are C strings to Redis: matched and quoted up to a NUL;
+ * an error quoting an argument has its CR/LF trimmed at the end and blanked inside. */
+static void test_store_options_are_c_strings(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "k", "v");
+    assert_string_equal(RUN_BIN(f, SL("expire"), SL("k"), SL("10"), SL("nx\0junk")), "(integer) 1");
+    assert_string_equal(RUN_BIN(f, SL("expire"), SL("k"), SL("10"), SL("a\0b")),
+                        "(error) ERR Unsupported option a");
+    assert_string_equal(RUN(f, "expire", "k", "10", "a\r\nb"), "(error) ERR Unsupported option a  b");
+    assert_string_equal(RUN(f, "expire", "k", "10", "a\n"), "(error) ERR Unsupported option a");
+    assert_string_equal(RUN_BIN(f, SL("flushall"), SL("sync\0x")), "OK");
+    assert_string_equal(RUN(f, "dbsize"), "(integer) 0");
+}
+
 static void test_store_ttl_rounds_half_up(void **state)
 {
     fixture *f = *state;
@@ -319,6 +348,23 @@ static void test_store_keys_glob(void **state)
     assert_string_equal(RUN(f, "keys", "nomatch*"), "(empty array)");
 }
 
+/* Redis's matcher needs a non-empty string: the key "" is listed by KEYS * (special-cased)
+ * and matched by the empty pattern, but not by "**" or "?*". */
+static void test_store_keys_empty_key(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "", "v");
+    assert_string_equal(RUN(f, "keys", "*"), "1) \"\"");
+    assert_string_equal(RUN(f, "keys", ""), "1) \"\"");
+    assert_string_equal(RUN(f, "keys", "**"), "(empty array)");
+    assert_string_equal(RUN(f, "keys", "?*"), "(empty array)");
+    assert_string_equal(RUN(f, "keys", "[^a]"), "(empty array)");
+    RUN(f, "set", "abc", "v");
+    assert_string_equal(RUN(f, "keys", "abc**"), "1) \"abc\"");
+    assert_string_equal(RUN(f, "keys", "ab*c"), "1) \"abc\"");
+    assert_string_equal(RUN(f, "keys", "a*c?"), "(empty array)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,12 +376,14 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_reuses_deleted_string_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_replica_hides_but_keeps_expired_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_expire_options_and_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_options_are_c_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_ttl_rounds_half_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_del_exists_count_repeats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_generic_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_dump_is_canonical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_observer_sees_writes_and_deletes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_keys_glob, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_keys_empty_key, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

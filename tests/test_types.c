@@ -37,6 +37,20 @@ static const char *dump(fixture *f)
     return f->out.p ? f->out.p : "";
 }
 
+/* RUN for arguments that hold NUL bytes: each is given with its length. */
+#define SL(lit) ((slice){ (lit), sizeof(lit) - 1 })
+#define RUN_BIN(f, ...) run_bin(f, (const slice[]){ __VA_ARGS__ }, \
+                                (int)(sizeof((const slice[]){ __VA_ARGS__ }) / sizeof(slice)))
+
+static const char *run_bin(fixture *f, const slice *argv, int argc)
+{
+    server_exec(f->srv, &f->c, argc, argv, &f->r);
+    buf_reset(&f->out);
+    reply_to_cli(&f->r, &f->out);
+    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
+    return f->out.p;
+}
+
 /* ---------------------------------------------------------------- strings */
 
 static void test_string_get_set_basics(void **state)
@@ -123,6 +137,22 @@ static void test_string_set_expire_errors(void **state)
     EXPECT(f, NOT_INT, "set", "k", "v", "px", "1e3");
     EXPECT(f, "(integer) 0", "exists", "k");
     EXPECT(f, "(error) ERR wrong number of arguments for 'set' command", "set", "k");
+}
+
+/* Redis reads SET's options as C strings: a NUL after the option's letters ends it. */
+static void test_string_set_options_end_at_nul(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("v"), SL("nx\0junk")), "OK");
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("w"), SL("NX\0")), "(nil)");
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("w"), SL("get\0x")), "\"v\"");
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("v"), SL("px\0"), SL("1500")), "OK");
+    EXPECT(f, "(integer) 1500", "pttl", "k");
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("v"), SL("keepttl\0")), "OK");
+    EXPECT(f, "(integer) 1500", "pttl", "k");
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("v"), SL("\0nx")), SYNTAX);
+    assert_string_equal(RUN_BIN(f, SL("set"), SL("k"), SL("v"), SL("n\0")), SYNTAX);
+    EXPECT(f, SYNTAX, "set", "k", "v", "nx ");
 }
 
 static void test_string_set_ttl_kept_or_cleared(void **state)
@@ -607,6 +637,40 @@ static void test_list_ring_buffer_wraps(void **state)
     EXPECT(f, "1) \"-2\"\n2) \"-1\"\n3) \"0\"\n4) \"1\"\n5) \"2\"\n6) \"3\"", "lrange", "l", "0", "-1");
 }
 
+/* BLPOP's timeout is a long double in seconds, truncated to whole ms: -0.0009 s is 0 ms
+ * (block forever, not an error); a product past the 64-bit range (inf, 1e20, 1e400) is
+ * what x86-64's conversion makes of it, LLONG_MIN: negative. */
+static void test_list_blpop_timeout_parsing(void **state)
+{
+    fixture *f = *state;
+    const char *neg = "(error) ERR timeout is negative";
+    const char *bad = "(error) ERR timeout is not a float or out of range";
+    RUN(f, "rpush", "l", "a", "b", "c", "d", "e", "f", "g", "h");
+    EXPECT(f, "1) \"l\"\n2) \"a\"", "blpop", "l", "-0.0009");
+    EXPECT(f, "1) \"l\"\n2) \"b\"", "blpop", "l", "-0");
+    EXPECT(f, "1) \"l\"\n2) \"c\"", "blpop", "l", "1e-4000");
+    EXPECT(f, "1) \"l\"\n2) \"d\"", "blpop", "l", "9223372036854775");
+    EXPECT(f, "1) \"l\"\n2) \"h\"", "brpop", "l", "0x10");
+    EXPECT(f, neg, "blpop", "l", "-0.01");
+    EXPECT(f, neg, "blpop", "l", "inf");
+    EXPECT(f, neg, "blpop", "l", "1e20");
+    EXPECT(f, neg, "blpop", "l", "1e400");
+    EXPECT(f, neg, "blpop", "l", "9223372036854775807");
+    EXPECT(f, bad, "blpop", "l", "nan");
+    EXPECT(f, bad, "blpop", "l", "");
+    EXPECT(f, bad, "blpop", "l", " 1");
+    EXPECT(f, bad, "blpop", "l", "1e-5000");
+    assert_string_equal(RUN_BIN(f, SL("blpop"), SL("l"), SL("1\0")), bad);
+    char *longest = malloc(5121);
+    memset(longest, '0', 5120);
+    longest[5119] = '1';
+    longest[5120] = '\0';
+    EXPECT(f, bad, "blpop", "l", longest); /* 5120 bytes: past Redis's buffer */
+    EXPECT(f, "1) \"l\"\n2) \"e\"", "blpop", "l", longest + 1);
+    free(longest);
+    EXPECT(f, "(integer) 2", "llen", "l");
+}
+
 static void test_list_wrongtype(void **state)
 {
     fixture *f = *state;
@@ -886,6 +950,21 @@ static void test_zset_zrange_by_lex(void **state)
            "zrange", "r", "-", "+", "bylex", "withscores");
 }
 
+/* BYLEX over unequal scores: Redis calls the reply unspecified, but on a listpack it walks
+ * from one end to the first member in range, skips the offset without looking, then goes
+ * on while members are within the far bound (each reply checked against a real server). */
+static void test_zset_zrange_by_lex_unequal_scores(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "zadd", "y", "1", "b", "2", "z", "3", "a", "4", "c", "5", "y");
+    EXPECT(f, "1) \"b\"", "zrange", "y", "-", "[c", "bylex");
+    EXPECT(f, "1) \"a\"\n2) \"c\"", "zrange", "y", "-", "[c", "bylex", "limit", "2", "10");
+    EXPECT(f, "1) \"b\"\n2) \"z\"\n3) \"a\"\n4) \"c\"\n5) \"y\"", "zrange", "y", "[b", "+", "bylex");
+    EXPECT(f, "(empty array)", "zrange", "y", "[a", "[a", "bylex");
+    EXPECT(f, "1) \"c\"", "zrange", "y", "[y", "[b", "bylex", "rev", "limit", "1", "10"); /* a < b ends it */
+    EXPECT(f, "1) \"y\"\n2) \"c\"\n3) \"a\"\n4) \"z\"\n5) \"b\"", "zrange", "y", "(z", "-", "bylex", "rev");
+}
+
 static void test_zset_zrange_option_errors(void **state)
 {
     fixture *f = *state;
@@ -948,6 +1027,29 @@ static void test_zset_many_members(void **state)
     EXPECT(f, "(integer) 299", "zrank", "z", "m000");
     EXPECT(f, "(integer) 100", "zremrangebyscore", "z", "(0", "100");
     EXPECT(f, "1) \"m101\"\n2) \"101\"", "zrange", "z", "0", "0", "withscores");
+}
+
+/* Options of ZADD and ZRANGE end at a NUL, as Redis's strcasecmp sees them; a score has no
+ * length limit (600 leading zeros are still a number). */
+static void test_zset_options_end_at_nul_and_long_scores(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "zadd", "z", "1", "a", "2", "b");
+    assert_string_equal(RUN_BIN(f, SL("zadd"), SL("z"), SL("incr\0"), SL("5"), SL("a")), "\"6\"");
+    assert_string_equal(RUN_BIN(f, SL("zadd"), SL("z"), SL("nx\0x"), SL("9"), SL("a")), "(integer) 0");
+    assert_string_equal(RUN_BIN(f, SL("zrange"), SL("z"), SL("0"), SL("-1"), SL("rev\0")),
+                        "1) \"a\"\n2) \"b\"");
+    assert_string_equal(RUN_BIN(f, SL("zrange"), SL("z"), SL("0"), SL("-1"), SL("withscores\0")),
+                        "1) \"b\"\n2) \"2\"\n3) \"a\"\n4) \"6\"");
+    char score[700];
+    memset(score, '0', 600);
+    strcpy(score + 600, "2.5");
+    EXPECT(f, "(integer) 1", "zadd", "z", score, "c");
+    EXPECT(f, "\"2.5\"", "zscore", "z", "c");
+    EXPECT(f, "\"5\"", "zincrby", "z", score, "c");
+    memset(score, '1', 400);
+    score[400] = '\0';
+    EXPECT(f, NOT_FLOAT, "zadd", "z", score, "d"); /* 1.1e399 overflows */
 }
 
 static void test_zset_wrongtype(void **state)
@@ -1119,6 +1221,7 @@ int main(void)
         T(test_string_set_get_option),
         T(test_string_set_expire_options),
         T(test_string_set_expire_errors),
+        T(test_string_set_options_end_at_nul),
         T(test_string_set_ttl_kept_or_cleared),
         T(test_string_set_past_deadline_deletes),
         T(test_string_incr_decr),
@@ -1147,6 +1250,7 @@ int main(void)
         T(test_list_lset),
         T(test_list_ltrim),
         T(test_list_ring_buffer_wraps),
+        T(test_list_blpop_timeout_parsing),
         T(test_list_wrongtype),
         T(test_zset_zadd_counts),
         T(test_zset_zadd_nx_xx_gt_lt),
@@ -1161,10 +1265,12 @@ int main(void)
         T(test_zset_zrange_by_rank),
         T(test_zset_zrange_by_score),
         T(test_zset_zrange_by_lex),
+        T(test_zset_zrange_by_lex_unequal_scores),
         T(test_zset_zrange_option_errors),
         T(test_zset_zrangebyscore),
         T(test_zset_writes_keep_ttl),
         T(test_zset_many_members),
+        T(test_zset_options_end_at_nul_and_long_scores),
         T(test_zset_wrongtype),
         T(test_object_dump_canonical),
         T(test_object_dump_big_hash_sorted),
