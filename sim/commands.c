@@ -65,7 +65,7 @@ static const command table[] = {
     { "pexpireat", 9, -3, W | F, cmd_pexpireat },
     { "ping", 4, -1, F | PS, cmd_ping },
     { "pttl", 4, 2, R | F, cmd_pttl },
-    { "publish", 7, 3, F, cmd_publish },
+    { "publish", 7, 3, F | CMD_MAY_REPLICATE, cmd_publish },
     { "rpop", 4, -2, W | F, cmd_rpop },
     { "rpush", 5, -3, W | F, cmd_rpush },
     { "script", 6, -2, NS, cmd_script },

@@ -28,7 +28,10 @@ enum {
     CMD_READONLY = 1 << 1,
     CMD_NOSCRIPT = 1 << 2, /* refused inside scripts */
     CMD_PUBSUB = 1 << 3,   /* allowed in RESP2 subscribe mode */
-    CMD_FAST = 1 << 4
+    CMD_FAST = 1 << 4,
+    /* Propagates without writing the keyspace (PUBLISH): a read-only script refuses it as
+     * a write (Redis 7.0's may-replicate). */
+    CMD_MAY_REPLICATE = 1 << 5
 };
 
 typedef struct command {

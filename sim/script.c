@@ -777,12 +777,12 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
         return;
     }
     store *db = server_store(srv);
-    if (cmd->flags & CMD_WRITE) {
+    if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
         if (s && s->read_only) {
             reply_error(out, "ERR Write commands are not allowed from read-only scripts.");
             return;
         }
-        if (store_is_replica(db)) {
+        if ((cmd->flags & CMD_WRITE) && store_is_replica(db)) {
             reply_error(out, "READONLY You can't write against a read only replica.");
             return;
         }

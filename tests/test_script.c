@@ -1306,6 +1306,10 @@ static void test_script_read_only_scripts_refuse_writes(void **state)
     eval0(f, "return redis.pcall('set','a','b')", "+OK\r\n");
     EXPECT(f, "-ERR Write commands are not allowed from read-only scripts.\r\n", "eval_ro",
            "return redis.pcall('set','a','b')", "0");
+    /* PUBLISH writes no key but propagates: a read-only script refuses it too. */
+    EXPECT(f, "-ERR Write commands are not allowed from read-only scripts.\r\n", "eval_ro",
+           "return redis.pcall('publish','c','m')", "0");
+    eval0(f, "return redis.call('publish','c','m')", ":0\r\n");
 }
 
 static void test_script_shebang_flags(void **state)
@@ -1363,6 +1367,7 @@ static void test_script_replica_refuses_writes(void **state)
     server_set_replica(f->srv, 1);
     eval0_err(f, "return redis.call('set','a','1')", "READONLY You can't write against a read only replica.", 1);
     eval0(f, "return redis.call('get','a')", "$-1\r\n");
+    eval0(f, "return redis.call('publish','c','m')", ":0\r\n"); /* not a write */
     server_set_replica(f->srv, 0);
 }
 
