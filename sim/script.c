@@ -768,7 +768,7 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
     }
     /* Observed order on 7.0.15: arity before the script ban (redis.call('blpop') is an
      * arity error, redis.call('blpop','x',0) "not allowed"). */
-    if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity) {
+    if (!script_arity_ok(cmd->arity, argc)) {
         reply_error(out, "ERR Wrong number of args calling Redis command from script");
         return;
     }
