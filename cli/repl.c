@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "pubsub.h"
 #include "reply.h"
 #include "scriptlib.h"
 #include "server.h"
@@ -29,8 +30,11 @@ static int repl_hexval(char c)
 
 static void repl_args_push(repl_args *a, buf *word)
 {
-    a->argv = xrealloc(a->argv, (size_t)(a->argc + 1) * sizeof *a->argv);
-    a->len = xrealloc(a->len, (size_t)(a->argc + 1) * sizeof *a->len);
+    if (a->argc == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 8;
+        a->argv = xrealloc(a->argv, (size_t)a->cap * sizeof *a->argv);
+        a->len = xrealloc(a->len, (size_t)a->cap * sizeof *a->len);
+    }
     a->len[a->argc] = word->len;
     a->argv[a->argc] = word->p ? buf_steal(word) : xstrdup("");
     a->argc++;
@@ -130,6 +134,8 @@ struct repl {
     const char *data_dir; /* borrowed; NULL = ll_data_dir() */
     scriptlib *lib;       /* loaded on the first library script id */
     buf pending;          /* pub/sub messages delivered while the current command ran */
+    FILE *sink;           /* where a long repeat's output goes as it grows; NULL = capped */
+    int sink_errno;       /* the first failed write to sink, 0 if none */
 };
 
 static int64_t repl_clock(void *ud)
@@ -183,6 +189,17 @@ int64_t repl_now(const repl *r)
     return r->now;
 }
 
+void repl_set_sink(repl *r, FILE *sink)
+{
+    r->sink = sink;
+    r->sink_errno = 0;
+}
+
+int repl_sink_error(const repl *r)
+{
+    return r->sink_errno;
+}
+
 static int repl_is_subscribe(slice name)
 {
     return slice_eq_nocase(name, "subscribe") || slice_eq_nocase(name, "psubscribe") ||
@@ -217,17 +234,9 @@ static void repl_meta_error(buf *out, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The exact body of a script named by a file path or a library id ("redisson/lock@3.4.4").
- * An existing regular file wins; otherwise the name is looked up in the library. */
-static int repl_script_body(repl *r, const char *spec, buf *body, buf *err)
+/* Loads the script library on first use. 0, or -1 with the reason in err. */
+static int repl_library(repl *r, const char *spec, buf *err)
 {
-    struct stat st;
-    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) return script_file_body(spec, body, err);
-    size_t n = strlen(spec);
-    if (n > 4 && strcmp(spec + n - 4, ".lua") == 0) {
-        buf_printf(err, "cannot open '%s': %s", spec, strerror(ENOENT));
-        return -1;
-    }
     if (!r->lib) {
         buf why;
         buf_init(&why);
@@ -240,9 +249,61 @@ static int repl_script_body(repl *r, const char *spec, buf *body, buf *err)
         }
         buf_release(&why);
     }
+    return 0;
+}
+
+static int repl_library_has(repl *r, const char *spec)
+{
+    buf ignored;
+    buf_init(&ignored);
+    int has = repl_library(r, spec, &ignored) == 0 && scriptlib_find(r->lib, spec, NULL) != NULL;
+    buf_release(&ignored);
+    return has;
+}
+
+static int repl_library_body(repl *r, const char *spec, buf *body, buf *err)
+{
+    if (repl_library(r, spec, err) < 0) return -1;
     const script_info *info = scriptlib_find(r->lib, spec, err);
     if (!info) return -1;
     return scriptlib_body(r->lib, info, body, err);
+}
+
+/* The largest script file .eval and .load read: the Lua memory cap (64 MiB) could not hold
+ * a bigger one compiled. */
+#define REPL_SCRIPT_MAX ((uint64_t)64 << 20)
+
+/* The exact body of a script named by a file path or a library id ("redisson/lock@3.4.4").
+ * An existing regular file wins; otherwise the name is looked up in the library. */
+static int repl_script_body(repl *r, const char *spec, buf *body, buf *err)
+{
+    struct stat st;
+    int exists = stat(spec, &st) == 0;
+    if (exists && S_ISREG(st.st_mode)) {
+        /* No script this big could compile under the Lua memory cap; refusing it here
+         * keeps a mistyped path (a disk image, a log) from being read into memory. */
+        if ((uint64_t)st.st_size > REPL_SCRIPT_MAX) {
+            buf_printf(err, "'%s' is %lld bytes: not a script (the limit is %d MiB)", spec,
+                       (long long)st.st_size, (int)(REPL_SCRIPT_MAX >> 20));
+            return -1;
+        }
+        return script_file_body(spec, body, err);
+    }
+    /* A directory or a device is never a script, but its name could still be a library id
+     * (library ids look like paths): say what the path is only if the library has no such
+     * script, rather than "unknown script". Reading a FIFO or /dev/zero would hang. */
+    if (exists && repl_library_has(r, spec)) return repl_library_body(r, spec, body, err);
+    if (exists) {
+        buf_printf(err, "cannot read '%s': %s", spec,
+                   S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+        return -1;
+    }
+    size_t n = strlen(spec);
+    if (n > 4 && strcmp(spec + n - 4, ".lua") == 0) {
+        buf_printf(err, "cannot open '%s': %s", spec, strerror(ENOENT));
+        return -1;
+    }
+    return repl_library_body(r, spec, body, err);
 }
 
 /* .eval SCRIPT numkeys ... → EVAL body numkeys ...; .load SCRIPT → SCRIPT LOAD body. */
@@ -286,10 +347,14 @@ static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
         repl_meta_error(out, "usage: %s MS", name);
         return;
     }
-    if (ll_parse_int64((slice){ a->argv[1], a->len[1] }, &ms) < 0 || ms < 0 ||
-        (!absolute && ms > INT64_MAX - r->now)) {
+    if (ll_parse_int64((slice){ a->argv[1], a->len[1] }, &ms) < 0 || ms < 0) {
         repl_meta_error(out, "%s: '%s' is not a non-negative number of milliseconds", name,
                         a->argv[1]);
+        return;
+    }
+    if (!absolute && ms > INT64_MAX - r->now) {
+        repl_meta_error(out, ".advance: %lld ms from %lld would pass the largest time, %lld", ms,
+                        (long long)r->now, (long long)INT64_MAX);
         return;
     }
     r->now = absolute ? ms : r->now + ms;
@@ -326,6 +391,9 @@ static void repl_meta(repl *r, const repl_args *a, buf *out)
 /* redis-cli's "N command" prefix: a first word that strtol reads whole repeats the rest N
  * times; 0, negative or out of range is refused with redis-cli's own message. Returns the
  * count (1 when there is no prefix), or 0 after printing the refusal. */
+/* How much of a repeat's output is held before it goes to the sink. */
+#define REPL_SINK_CHUNK ((size_t)64 << 10)
+
 static long repl_repeat(const repl_args *a, int *skip, buf *out)
 {
     char *end;
@@ -341,6 +409,30 @@ static long repl_repeat(const repl_args *a, int *skip, buf *out)
         return n;
     }
     return 1;
+}
+
+/* Sends a command n times. The output of a long repeat goes to the sink as it grows, as
+ * redis-cli prints it; without a sink it is capped (see repl.h): 9223372036854775807 GETs
+ * of a large value must not be buffered whole. */
+static void repl_repeat_send(repl *r, long n, int argc, const slice *argv, buf *out)
+{
+    size_t start = out->len;
+    for (long i = 0; i < n; i++) {
+        repl_send(r, argc, argv, out);
+        if (r->sink && out->len >= REPL_SINK_CHUNK) {
+            errno = 0;
+            if (fwrite(out->p, 1, out->len, r->sink) != out->len || fflush(r->sink) != 0) {
+                if (!r->sink_errno) r->sink_errno = errno ? errno : EIO;
+                return;
+            }
+            buf_reset(out);
+            start = 0;
+        } else if (!r->sink && out->len - start > REPL_OUTPUT_CAP && i + 1 < n) {
+            buf_printf(out, "(error) ERR locklab: repeat stopped after %ld of %ld: its output "
+                            "passed %d MiB\n", i + 1, n, (int)(REPL_OUTPUT_CAP >> 20));
+            return;
+        }
+    }
 }
 
 int repl_exec_line(repl *r, const char *line, buf *out)
@@ -362,10 +454,20 @@ int repl_exec_line(repl *r, const char *line, buf *out)
     } else {
         int skip;
         long n = repl_repeat(&a, &skip, out);
-        slice *argv = xmalloc((size_t)a.argc * sizeof *argv);
-        for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
-        for (long i = 0; i < n; i++) repl_send(r, a.argc - skip, argv + skip, out);
-        free(argv);
+        if (n > 0 && skip && strcasecmp(a.argv[1], "quit") == 0) {
+            /* "N quit" reaches the server (redis-cli checks only the first word): Redis
+             * answers OK and closes the connection, so the rest of the repeat fails, and
+             * redis-cli connects again for the next line: a fresh connection, out of
+             * subscribe mode, on the same keyspace. */
+            buf_puts(out, "OK\n");
+            pubsub_drop_conn(server_pubsub(r->srv), r->conn.id);
+            r->conn = (conn){ .id = r->conn.id + 1 };
+        } else if (n > 0) {
+            slice *argv = xmalloc((size_t)a.argc * sizeof *argv);
+            for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
+            repl_repeat_send(r, n, a.argc - skip, argv + skip, out);
+            free(argv);
+        }
     }
     repl_args_release(&a);
     return quit;
@@ -393,13 +495,35 @@ const char *repl_help_text(void)
 static void transcript_push(transcript *t, transcript_kind kind, int line, const char *text,
                             size_t len)
 {
-    t->item = xrealloc(t->item, (t->n + 1) * sizeof *t->item);
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->item = xrealloc(t->item, t->cap * sizeof *t->item);
+    }
     transcript_item *it = &t->item[t->n++];
     memset(it, 0, sizeof *it);
     it->kind = kind;
     it->line = line;
     it->text = xmemdup(text, len);
-    if (kind == TRANSCRIPT_COMMAND) it->expected = xstrdup("");
+    if (kind == TRANSCRIPT_COMMAND) {
+        it->expected = xstrdup("");
+        it->expected_cap = 1;
+    }
+}
+
+/* Appends one expected line (and its '\n'); the buffer doubles, so a reply of a million
+ * lines parses in linear time. */
+static void transcript_expect(transcript_item *it, const char *p, size_t n)
+{
+    size_t need = it->expected_len + n + 2;
+    if (need > it->expected_cap) {
+        it->expected_cap = need > 2 * it->expected_cap ? need : 2 * it->expected_cap;
+        it->expected = xrealloc(it->expected, it->expected_cap);
+    }
+    memcpy(it->expected + it->expected_len, p, n);
+    it->expected_len += n;
+    it->expected[it->expected_len++] = '\n';
+    it->expected[it->expected_len] = '\0';
+    it->nexpected++;
 }
 
 static int transcript_blank(const char *p, size_t len)
@@ -421,6 +545,12 @@ int transcript_parse(const char *text, size_t len, transcript *t, buf *err)
         pos += n + (nl ? 1 : 0);
         lineno++;
         if (n > 0 && p[n - 1] == '\r') n--;
+        if (memchr(p, '\0', n)) {
+            buf_printf(err, "line %d: a NUL byte (a transcript is text: is this a binary file?)",
+                       lineno);
+            transcript_release(t);
+            return -1;
+        }
         if (n > 0 && p[0] == '#') {
             size_t skip = n > 1 && p[1] == ' ' ? 2 : 1;
             transcript_push(t, TRANSCRIPT_COMMENT, lineno, p + skip, n - skip);
@@ -432,13 +562,7 @@ int transcript_parse(const char *text, size_t len, transcript *t, buf *err)
             transcript_push(t, TRANSCRIPT_COMMAND, lineno, p + skip, n - skip);
             in_block = 1;
         } else if (in_block) {
-            transcript_item *it = &t->item[t->n - 1];
-            size_t old = strlen(it->expected);
-            it->expected = xrealloc(it->expected, old + n + 2);
-            memcpy(it->expected + old, p, n);
-            it->expected[old + n] = '\n';
-            it->expected[old + n + 1] = '\0';
-            it->nexpected++;
+            transcript_expect(&t->item[t->n - 1], p, n);
         } else {
             buf_printf(err, "line %d: expected output with no '> command' line above it", lineno);
             transcript_release(t);
@@ -459,7 +583,11 @@ void transcript_release(transcript *t)
 }
 
 /* Appends "FILE:LINE: <label><line>" for each line of text; "(no output)" for none. Expected
- * lines carry their own line numbers (first is the first one's), actual ones the command's. */
+ * lines carry their own line numbers (first is the first one's), actual ones the command's.
+ * Past REPL_REPORT_LINES lines one more line counts the rest: a runaway repeat's 13 million
+ * PONGs would otherwise make a report of a gigabyte that nobody reads. */
+#define REPL_REPORT_LINES 1000
+
 static void transcript_report_lines(buf *out, const char *file, int first, int step,
                                     const char *label, const char *text)
 {
@@ -468,8 +596,15 @@ static void transcript_report_lines(buf *out, const char *file, int first, int s
         return;
     }
     int line = first;
-    while (*text) {
+    for (int shown = 0; *text; shown++) {
         const char *nl = strchr(text, '\n');
+        if (shown == REPL_REPORT_LINES) {
+            size_t more = 0;
+            for (; nl; nl = strchr(nl + 1, '\n')) more++;
+            if (text[strlen(text) - 1] != '\n') more++;
+            buf_printf(out, "%s:%d: %s... and %zu more lines\n", file, line, label, more);
+            return;
+        }
         size_t n = nl ? (size_t)(nl - text) : strlen(text);
         buf_printf(out, "%s:%d: %s%.*s\n", file, line, label, (int)n, text);
         text += n + (nl ? 1 : 0);
@@ -504,7 +639,7 @@ void transcript_run(repl *r, const transcript *t, const char *file, int play, bu
         repl_exec_line(r, it->text, &got);
         const char *g = got.p ? got.p : "";
         if (play) buf_printf(out, "locklab> %s\n%s", it->text, g);
-        if (strcmp(g, it->expected) == 0) {
+        if (got.len == it->expected_len && memcmp(g, it->expected, got.len) == 0) {
             tally->passed++;
         } else {
             tally->failed++;
@@ -528,34 +663,73 @@ static void repl_usage(FILE *f)
           "A transcript: '#' lines are comments (narration in --play), blank lines are\n"
           "ignored, '> command' is a command and the lines up to the next '>', '#' or blank\n"
           "line are its expected output. Each transcript runs in a fresh server.\n"
-          "Exit: 0 all matched, 1 a mismatch, 2 bad usage or an unreadable transcript.\n",
+          "Exit: 0 all matched, 1 a mismatch, 2 bad usage or an unreadable transcript,\n"
+          "3 an I/O error (the input cannot be read or the output written).\n",
           f);
 }
 
+/* The largest transcript --check and --play read: far beyond any hand-written or recorded
+ * session, and a bound on what a wrong path (/dev/zero, a disk image) costs. */
+#define REPL_TRANSCRIPT_MAX ((size_t)256 << 20)
+
+/* The longest input line the REPL keeps: ten times a 10 MB value typed inline, and a bound
+ * on the memory a line without a newline (a binary piped in by mistake) can take. */
+#define REPL_LINE_MAX ((size_t)128 << 20)
+
+/* Reads a transcript whole. EXIT_OK, or the exit code after printing the one-line error:
+ * EXIT_USAGE for a path that is not a readable transcript, EXIT_INTERNAL for an I/O error. */
 static int repl_read_file(const char *path, buf *text)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        cli_error("cannot open '%s': %s", path, strerror(errno));
-        return -1;
+        cli_error("redis: cannot open transcript '%s': %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    /* fopen succeeds on a directory and fread then fails with EISDIR: say so up front. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        cli_error("redis: cannot read transcript '%s': %s", path, strerror(EISDIR));
+        return EXIT_USAGE;
     }
     char chunk[8192];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_append(text, chunk, n);
-    int bad = ferror(f);
+    errno = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (text->len + n > REPL_TRANSCRIPT_MAX) {
+            fclose(f);
+            cli_error("redis: transcript '%s' is over %d MiB: not a transcript", path,
+                      (int)(REPL_TRANSCRIPT_MAX >> 20));
+            return EXIT_USAGE;
+        }
+        buf_append(text, chunk, n);
+    }
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (bad) {
-        cli_error("cannot read '%s': %s", path, strerror(EIO));
-        return -1;
+        cli_error("redis: cannot read transcript '%s': %s", path, strerror(bad));
+        return EXIT_INTERNAL;
     }
-    return 0;
+    return EXIT_OK;
 }
 
-static void repl_flush_buf(buf *b, FILE *f)
+/* Writes b to f and empties it. 0, or -1 with errno set when the output cannot be written
+ * (a full disk, a closed pipe with SIGPIPE ignored): the caller must not go on as if the
+ * user had seen it. */
+static int repl_flush_buf(buf *b, FILE *f)
 {
-    if (b->len) fwrite(b->p, 1, b->len, f);
-    fflush(f);
+    errno = 0;
+    int bad = b->len && fwrite(b->p, 1, b->len, f) != b->len;
+    if (fflush(f) != 0 || ferror(f)) bad = 1;
     buf_reset(b);
+    if (bad && !errno) errno = EIO;
+    return bad ? -1 : 0;
+}
+
+static int repl_write_failed(int err)
+{
+    cli_error("redis: cannot write the output: %s", strerror(err ? err : EIO));
+    return EXIT_INTERNAL;
 }
 
 /* Replays each transcript in a fresh session; prints mismatches (and the play-by-play in
@@ -572,22 +746,23 @@ static int repl_replay(int nfiles, char **files, int play)
         transcript t;
         buf_reset(&text);
         buf_reset(&err);
-        if (repl_read_file(files[i], &text) < 0) {
-            rc = EXIT_USAGE;
+        if ((rc = repl_read_file(files[i], &text)) != EXIT_OK) {
+            /* reported */
         } else if (transcript_parse(text.p ? text.p : "", text.len, &t, &err) < 0) {
-            cli_error("%s: %s", files[i], err.p);
+            cli_error("redis: %s: %s", files[i], err.p);
             rc = EXIT_USAGE;
         } else {
             repl *r = repl_new(NULL);
             transcript_run(r, &t, files[i], play, &out, &tally);
-            repl_flush_buf(&out, stdout);
+            if (repl_flush_buf(&out, stdout) < 0) rc = repl_write_failed(errno);
             repl_free(r);
             transcript_release(&t);
         }
     }
     if (rc == EXIT_OK) {
         printf("%d passed, %d failed\n", tally.passed, tally.failed);
-        rc = tally.failed ? EXIT_VIOLATION : EXIT_OK;
+        if (fflush(stdout) != 0 || ferror(stdout)) rc = repl_write_failed(errno);
+        else rc = tally.failed ? EXIT_VIOLATION : EXIT_OK;
     }
     buf_release(&text);
     buf_release(&out);
@@ -595,40 +770,80 @@ static int repl_replay(int nfiles, char **files, int play)
     return rc;
 }
 
+/* Reads one line of f into line, without its '\n' and NUL-terminated (a NUL byte inside ends
+ * the command early, as in redis-cli). Returns 1, 0 at the end of the input, or -1 on a
+ * read error. A line longer than max is read to its end but not kept: *too_long is set. */
+static int repl_read_line(FILE *f, buf *line, size_t max, int *too_long)
+{
+    buf_reset(line);
+    buf_puts(line, "");
+    *too_long = 0;
+    int c, any = 0;
+    errno = 0;
+    while ((c = getc_unlocked(f)) != EOF) {
+        any = 1;
+        if (c == '\n') return 1;
+        if (line->len < max) buf_putc(line, (char)c);
+        else *too_long = 1;
+    }
+    if (ferror(f)) return -1;
+    return any;
+}
+
 /* Reads stdin line by line; a prompt only for a person at a terminal, so piped sessions
- * print exactly what redis-cli would. Output is flushed per line for interactive pipes. */
+ * print exactly what redis-cli would. Output is flushed per line for interactive pipes,
+ * and a long repeat's output as it comes (repl_set_sink). */
 static int repl_interactive(void)
 {
     int tty = isatty(STDIN_FILENO);
     repl *r = repl_new(NULL);
-    buf out;
+    repl_set_sink(r, stdout);
+    buf out, line;
     buf_init(&out);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    buf_init(&line);
+    int rc = EXIT_OK, got = 0, too_long;
+    long lineno = 0;
     for (;;) {
         if (tty) {
             fputs("locklab> ", stdout);
             fflush(stdout);
         }
-        if ((n = getline(&line, &cap, stdin)) < 0) break;
-        if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
-        int quit = repl_exec_line(r, line, &out);
-        repl_flush_buf(&out, stdout);
+        if ((got = repl_read_line(stdin, &line, REPL_LINE_MAX, &too_long)) <= 0) break;
+        lineno++;
+        int quit = 0;
+        if (too_long)
+            buf_printf(&out, "(error) ERR locklab: input line %ld is longer than %d MiB: skipped\n",
+                       lineno, (int)(REPL_LINE_MAX >> 20));
+        else
+            quit = repl_exec_line(r, line.p, &out);
+        if (repl_sink_error(r)) {
+            rc = repl_write_failed(repl_sink_error(r));
+            break;
+        }
+        if (repl_flush_buf(&out, stdout) < 0) {
+            rc = repl_write_failed(errno);
+            break;
+        }
         if (quit) break;
     }
-    if (tty && n < 0) putchar('\n');
-    free(line);
+    if (got < 0) {
+        cli_error("redis: cannot read the input: %s", strerror(errno ? errno : EIO));
+        rc = EXIT_INTERNAL;
+    } else if (rc == EXIT_OK && tty && got == 0) {
+        putchar('\n');
+        if (fflush(stdout) != 0) rc = repl_write_failed(errno);
+    }
+    buf_release(&line);
     buf_release(&out);
     repl_free(r);
-    return EXIT_OK;
+    return rc;
 }
 
 int cli_redis(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         repl_usage(stdout);
-        return EXIT_OK;
+        return fflush(stdout) != 0 || ferror(stdout) ? repl_write_failed(errno) : EXIT_OK;
     }
     if (argc >= 2 && (strcmp(argv[1], "--check") == 0 || strcmp(argv[1], "--play") == 0)) {
         if (argc < 3) {

@@ -16,6 +16,7 @@
 #define LOCKLAB_REPL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util.h"
 
@@ -26,6 +27,8 @@ typedef struct repl_args {
     int argc;
     char **argv;
     size_t *len;
+    int cap; /* slots allocated in argv and len: they grow by doubling, so that a line of a
+              * million words splits in linear time */
 } repl_args;
 
 /* Splits a NUL-terminated line as redis-cli does: blanks separate words; "double quotes"
@@ -50,10 +53,24 @@ int64_t repl_now(const repl *r);
 
 /* Runs one input line (NUL-terminated, without its newline) and appends to out exactly
  * what the REPL prints for it: nothing for a blank line or a silent meta-command. Lines
- * starting with '.' are meta-commands; "N cmd ..." repeats cmd N times as in redis-cli.
+ * starting with '.' are meta-commands; "N cmd ..." repeats cmd N times as in redis-cli
+ * ("N quit" goes to the server: OK, then a new connection, as redis-cli reconnects).
  * Returns 1 when the line asks to end the session ("quit" or "exit", as in redis-cli),
- * else 0. */
+ * else 0.
+ *
+ * A repeat's output is bounded: with a sink (repl_set_sink) it is written out as it grows,
+ * as redis-cli prints it, so "1000000000 get k" runs in constant memory; without one (a
+ * transcript, a test) the repeat stops once out has grown by REPL_OUTPUT_CAP, with a last
+ * line saying so, since no transcript could expect that much. */
 int repl_exec_line(repl *r, const char *line, buf *out);
+
+#define REPL_OUTPUT_CAP ((size_t)64 << 20)
+
+/* Where repl_exec_line writes a long repeat's output as it goes (NULL: nowhere, the cap
+ * applies). After a failed write the repeat stops and repl_sink_error returns the errno
+ * (0 while all writes succeeded). */
+void repl_set_sink(repl *r, FILE *sink);
+int repl_sink_error(const repl *r);
 
 /* The text .help prints. */
 const char *repl_help_text(void);
@@ -66,21 +83,26 @@ typedef enum transcript_kind { TRANSCRIPT_COMMENT, TRANSCRIPT_COMMAND } transcri
 
 typedef struct transcript_item {
     transcript_kind kind;
-    int line;        /* 1-based line of the '#' or '>' line */
-    char *text;      /* comment without its '#', or command without its "> " (owned) */
-    char *expected;  /* COMMAND: the expected lines, each ending in '\n' ("" if none; owned) */
-    int nexpected;   /* how many expected lines */
+    int line;            /* 1-based line of the '#' or '>' line */
+    char *text;          /* comment without its '#', or command without its "> " (owned) */
+    char *expected;      /* COMMAND: the expected lines, each ending in '\n' ("" if none; owned) */
+    size_t expected_len; /* strlen(expected), kept so that appending a line costs its length */
+    size_t expected_cap; /* bytes allocated for expected */
+    int nexpected;       /* how many expected lines */
 } transcript_item;
 
 typedef struct transcript {
     transcript_item *item;
     size_t n;
+    size_t cap; /* items allocated */
 } transcript;
 
 /* Parses a transcript: '#' lines are comments (narration), blank lines are ignored, a line
  * starting with '>' is a command and the lines after it, up to the next '>', '#' or blank
- * line, are its expected output. Returns 0, or -1 with a one-line reason in err (an
- * expected-output line before any command). A trailing '\r' on a line is ignored. */
+ * line, are its expected output. Returns 0, or -1 with a one-line reason in err ("line N:
+ * ..."): an expected-output line before any command, or a NUL byte (a binary file; a
+ * command or a reply line cannot hold one, so it would be silently cut). A trailing '\r'
+ * on a line is ignored. */
 int transcript_parse(const char *text, size_t len, transcript *t, buf *err);
 void transcript_release(transcript *t);
 
@@ -94,6 +116,7 @@ typedef struct transcript_tally {
  *     FILE:LINE: > command
  *     FILE:LINE: expected: <line>      (one per expected line, at its own line number)
  *     FILE:LINE:      got: <line>      (one per actual line, at the command's line)
+ * (each side shows at most 1000 lines, then "... and N more lines").
  * Play mode (play = 1) appends the narration, "locklab> command" and the actual output, and
  * the same report right after the output of a command that did not match. */
 void transcript_run(repl *r, const transcript *t, const char *file, int play, buf *out,

@@ -1,6 +1,7 @@
 /* test_repl.c — the REPL's tokenizer (every quoting rule, with the words redis-cli 7.0.15
  * produced for the same lines, observed by pushing them into a list on a real server), the
  * session's meta-commands, and the transcript parser and checker. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -227,6 +228,98 @@ static void test_session_eval_and_load_script_file(void **state)
     remove(path);
 }
 
+static void test_split_many_words_in_linear_time(void **state)
+{
+    (void)state;
+    /* 200,000 words: the word array grows by doubling (one realloc per word took minutes
+     * under AddressSanitizer at 100,000). */
+    enum { N = 200000 };
+    buf line;
+    buf_init(&line);
+    buf_puts(&line, "rpush l");
+    for (int i = 0; i < N; i++) buf_puts(&line, " w");
+    repl_args a;
+    assert_int_equal(repl_split(line.p, &a), 0);
+    assert_int_equal(a.argc, N + 2);
+    assert_string_equal(a.argv[N + 1], "w");
+    repl_args_release(&a);
+    buf_release(&line);
+}
+
+static void test_session_repeat_quit_and_clock_limits(void **state)
+{
+    (void)state;
+    repl *r = repl_new(NULL);
+    /* "1 quit" is sent to the server, which says OK and closes the connection; redis-cli
+     * reconnects for the next line: the keyspace stays, subscribe mode does not */
+    expect_output(r, "set k v", "OK\n");
+    expect_output(r, "subscribe ch", "Reading messages... (press Ctrl-C to quit)\n"
+                                     "1) \"subscribe\"\n2) \"ch\"\n3) (integer) 1\n");
+    buf b;
+    buf_init(&b);
+    assert_int_equal(repl_exec_line(r, "1 quit", &b), 0);
+    assert_string_equal(b.p, "OK\n");
+    buf_release(&b);
+    expect_output(r, "3 quit", "OK\n");
+    expect_output(r, "ping", "PONG\n");
+    expect_output(r, "publish ch m", "(integer) 0\n");
+    expect_output(r, "get k", "\"v\"\n");
+    expect_output(r, "2 exit", "(error) ERR unknown command 'exit', with args beginning with: \n"
+                               "(error) ERR unknown command 'exit', with args beginning with: \n");
+    expect_output(r, "-1 ping", "Invalid redis-cli repeat command option value.\n");
+    expect_output(r, "99999999999999999999 ping", "Invalid redis-cli repeat command option value.\n");
+    expect_output(r, ".settime 9223372036854775807", "");
+    expect_output(r, ".advance 1", "(error) ERR .advance: 1 ms from 9223372036854775807 would pass "
+                                   "the largest time, 9223372036854775807\n");
+    expect_output(r, ".advance 1e99",
+                  "(error) ERR .advance: '1e99' is not a non-negative number of milliseconds\n");
+    repl_free(r);
+}
+
+static void test_session_repeat_output_is_bounded(void **state)
+{
+    (void)state;
+    repl *r = repl_new(NULL);
+    expect_output(r, "eval \"return redis.call('set', 'k', string.rep('x', 1048576))\" 0", "OK\n");
+    /* without a sink: the repeat stops once its output passes the cap, and says so */
+    buf got;
+    run(r, "9223372036854775807 get k", &got); /* 1 MiB + 3 bytes a reply */
+    assert_true(got.len > REPL_OUTPUT_CAP && got.len < REPL_OUTPUT_CAP + 2 * 1048576);
+    assert_non_null(strstr(got.p, "\"\n(error) ERR locklab: repeat stopped after 64 of "
+                                  "9223372036854775807: its output passed 64 MiB\n"));
+    buf_release(&got);
+    /* with a sink: written out as it grows, nothing lost, little held */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    repl_set_sink(r, f);
+    run(r, "100 get k", &got);
+    assert_true(got.len < ((size_t)64 << 10) + 1048576 + 8);
+    assert_int_equal(repl_sink_error(r), 0);
+    assert_int_equal(ftell(f) + (long)got.len, 100L * (1048576 + 3));
+    buf_release(&got);
+    fclose(f);
+    /* a sink that cannot be written stops the repeat and keeps the errno */
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        repl_set_sink(r, full);
+        run(r, "1000000 get k", &got);
+        assert_int_equal(repl_sink_error(r), ENOSPC);
+        buf_release(&got);
+        fclose(full);
+    }
+    repl_free(r);
+}
+
+static void test_session_script_paths_that_are_not_files(void **state)
+{
+    (void)state;
+    repl *r = repl_new(NULL);
+    expect_output(r, ".eval /tmp 0", "(error) ERR cannot read '/tmp': Is a directory\n");
+    expect_output(r, ".load /dev/null", "(error) ERR cannot read '/dev/null': not a regular file\n");
+    expect_output(r, ".eval /dev/zero 0", "(error) ERR cannot read '/dev/zero': not a regular file\n");
+    repl_free(r);
+}
+
 /* ---- transcripts ---- */
 
 static const char *sample =
@@ -369,6 +462,54 @@ static void test_transcript_play_narrates(void **state)
     buf_release(&out);
 }
 
+static void test_transcript_parse_refuses_nul_bytes(void **state)
+{
+    (void)state;
+    /* "\0" then "PONG" would have read as the one line "PONG" (strlen), a false pass */
+    const char text[] = "> ping\n\0\nPONG\n";
+    transcript t;
+    buf err;
+    buf_init(&err);
+    assert_int_equal(transcript_parse(text, sizeof text - 1, &t, &err), -1);
+    assert_int_equal(t.n, 0);
+    assert_string_equal(err.p, "line 2: a NUL byte (a transcript is text: is this a binary file?)");
+    buf_release(&err);
+}
+
+static void test_transcript_long_reply_parses_and_reports_in_bounds(void **state)
+{
+    (void)state;
+    /* 300,000 expected lines: appending one used to rescan them all (minutes under ASan) */
+    enum { N = 300000 };
+    buf text;
+    buf_init(&text);
+    buf_puts(&text, "> ping\n");
+    for (int i = 0; i < N; i++) buf_puts(&text, "PONG\n");
+    transcript t;
+    buf err;
+    buf_init(&err);
+    assert_int_equal(transcript_parse(text.p, text.len, &t, &err), 0);
+    assert_int_equal(t.item[0].nexpected, N);
+    assert_int_equal(t.item[0].expected_len, (size_t)N * 5);
+    transcript_release(&t);
+    buf_release(&text);
+    buf_release(&err);
+    /* the mismatch report shows 1000 lines a side, then counts the rest */
+    buf_init(&text);
+    buf_puts(&text, "> 1500 ping\n");
+    for (int i = 0; i < 1200; i++) buf_puts(&text, "PONG\n");
+    buf out;
+    transcript_tally tally;
+    run_transcript(text.p, 0, &out, &tally);
+    assert_int_equal(tally.failed, 1);
+    assert_non_null(strstr(out.p, "t.txt:1000: expected: PONG\nt.txt:1001: expected: PONG\n"
+                                  "t.txt:1002: expected: ... and 200 more lines\n"));
+    assert_non_null(strstr(out.p, "t.txt:1:      got: PONG\nt.txt:1:      got: ... and 500 more lines\n"));
+    assert_null(strstr(out.p, "t.txt:1003:"));
+    buf_release(&out);
+    buf_release(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,11 +526,17 @@ int main(void)
         cmocka_unit_test(test_session_clock_stands_still_until_moved),
         cmocka_unit_test(test_session_dump_and_meta_errors),
         cmocka_unit_test(test_session_eval_and_load_script_file),
+        cmocka_unit_test(test_split_many_words_in_linear_time),
+        cmocka_unit_test(test_session_repeat_quit_and_clock_limits),
+        cmocka_unit_test(test_session_repeat_output_is_bounded),
+        cmocka_unit_test(test_session_script_paths_that_are_not_files),
         cmocka_unit_test(test_transcript_parse_items),
         cmocka_unit_test(test_transcript_parse_output_without_command),
         cmocka_unit_test(test_transcript_check_all_pass),
         cmocka_unit_test(test_transcript_check_reports_mismatches),
         cmocka_unit_test(test_transcript_play_narrates),
+        cmocka_unit_test(test_transcript_parse_refuses_nul_bytes),
+        cmocka_unit_test(test_transcript_long_reply_parses_and_reports_in_bounds),
     };
     return cmocka_run_group_tests_name("repl", tests, NULL, NULL);
 }

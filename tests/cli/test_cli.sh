@@ -90,5 +90,32 @@ one_line_err "compare with one --scripts"
 expect_exit 0 "compare the same version" -- "$LL" compare single-basic --scripts HEAD --scripts HEAD
 grep -q "The two histories are identical" "$tmp/out" && ok || bad "compare of one version with itself finds no difference"
 
+# locklab redis: bad transcripts are one-line errors (exit 2), a mismatch exits 1 with
+# FILE:LINE, and an output or input that fails is an I/O error (exit 3), never a silent 0.
+printf '> set k v\nOK\n> get k\n"w"\n' >"$tmp/mis.txt"
+expect_exit 1 "redis --check of a mismatch" -- "$LL" redis --check "$tmp/mis.txt"
+grep -q "mis.txt:4: expected: \"w\"" "$tmp/out" && grep -q '^1 passed, 1 failed$' "$tmp/out" && ok || bad "the mismatch is reported with file:line"
+expect_exit 2 "redis --check of a missing transcript" -- "$LL" redis --check "$tmp/none.txt"
+one_line_err "redis --check of a missing transcript"
+expect_exit 2 "redis --check of a directory" -- "$LL" redis --check "$tmp"
+grep -q "Is a directory" "$tmp/err" && ok || bad "a directory transcript says so"
+printf '> ping\nPONG\000\n' >"$tmp/nul.txt"
+expect_exit 2 "redis --check of a binary transcript" -- "$LL" redis --check "$tmp/nul.txt"
+grep -q "nul.txt: line 2: a NUL byte" "$tmp/err" && ok || bad "a NUL byte is reported with its line"
+printf 'OK\n' >"$tmp/orphan.txt"
+expect_exit 2 "redis --check of output without a command" -- "$LL" redis --check "$tmp/orphan.txt"
+one_line_err "redis --check of output without a command"
+expect_exit 2 "redis with an extra argument" -- "$LL" redis extra
+one_line_err "redis with an extra argument"
+if [ -w /dev/full ]; then
+    expect_exit 3 "redis writing to a full disk" -- sh -c "echo ping | '$LL' redis >/dev/full"
+    grep -q "cannot write the output" "$tmp/err" && ok || bad "a failed write is reported"
+    expect_exit 3 "redis --check writing to a full disk" -- sh -c "'$LL' redis --check '$tmp/mis.txt' >/dev/full"
+fi
+expect_exit 3 "redis reading a directory as input" -- sh -c "'$LL' redis <'$tmp'"
+one_line_err "redis reading a directory as input"
+printf '1000000000 get k\n' >"$tmp/rep.in"
+expect_exit 0 "redis: a huge repeat piped into head" -- timeout 60 sh -c "'$LL' redis <'$tmp/rep.in' | head -1"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
