@@ -1,5 +1,6 @@
 /* main.c — the locklab command line: a table of subcommands (as git.c has), usage, and the
  * exit-code contract (cli.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +38,19 @@ static void usage(FILE *f)
           f);
 }
 
-int main(int argc, char **argv)
+/* Output that could not be written (a full disk, a closed pipe) is an I/O error, whatever
+ * the command concluded: a caller reading a verdict from a truncated output must not see
+ * success. Returns rc, or EXIT_INTERNAL after saying why. */
+static int finish_output(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    if (rc == EXIT_INTERNAL) return rc; /* the command has said what went wrong already */
+    cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+    return EXIT_INTERNAL;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -51,4 +64,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], subcommands[i].name)) return subcommands[i].fn(argc - 1, argv + 1);
     cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(dispatch(argc, argv));
 }

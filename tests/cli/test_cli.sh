@@ -111,6 +111,11 @@ if [ -w /dev/full ]; then
     expect_exit 3 "redis writing to a full disk" -- sh -c "echo ping | '$LL' redis >/dev/full"
     grep -q "cannot write the output" "$tmp/err" && ok || bad "a failed write is reported"
     expect_exit 3 "redis --check writing to a full disk" -- sh -c "'$LL' redis --check '$tmp/mis.txt' >/dev/full"
+    # Every command: a verdict whose output was lost is an I/O error, not a success.
+    for c in "--help" "list" "scripts" "run gc-pause-single -q" "run --help"; do
+        expect_exit 3 "locklab $c writing to a full disk" -- sh -c "'$LL' $c >/dev/full"
+        one_line_err "locklab $c writing to a full disk"
+    done
 fi
 expect_exit 3 "redis reading a directory as input" -- sh -c "'$LL' redis <'$tmp'"
 one_line_err "redis reading a directory as input"
