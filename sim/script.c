@@ -48,8 +48,10 @@
  *     ERR Script killed by locklab: exceeded the instruction budget of N instructions.
  *         script: <sha>, on @user_script:<line>.
  * (Redis itself never kills a script on its own; this replaces "killed by user with SCRIPT
- * KILL...".) A C function running long (a huge string.rep, a pathological pattern) is not
- * interruptible, as in Redis. A memory cap (lua_memory_limit, default 64 MiB) is enforced
+ * KILL...".) Work done in C counts too: every 16 bytes a running script allocates (a
+ * concatenation, string.rep, a growing table) count as one instruction, so a loop that
+ * copies ever longer strings is stopped like one that spins. A single C call running long
+ * (a pathological pattern) is not interruptible, as in Redis. A memory cap (lua_memory_limit, default 64 MiB) is enforced
  * by the allocator while a script runs or compiles; a refused allocation makes the script
  * fail with
  *     ERR Script ran out of memory: the Lua memory limit is N bytes script: <sha>
@@ -122,6 +124,7 @@
 #define SCRIPT_DEFAULT_MEMORY ((size_t)64 << 20)
 #define SCRIPT_DEFAULT_INSNS 500000000ULL
 #define SCRIPT_HOOK_CHUNK 10000
+#define SCRIPT_BYTES_PER_INSN 16      /* bytes allocated by a running script per budget instruction */
 /* Redis 7.0 converts nested tables until lua_checkstack fails (LUAI_MAXCSTACK 8000):
  * observed, a self-referencing table replies with 7995 nested arrays, then the error. */
 #define SCRIPT_MAX_REPLY_DEPTH 7995
@@ -1461,7 +1464,15 @@ static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         s->mem_used -= old;
         return NULL;
     }
-    if (nsize > old && s->mem_capped && s->mem_used - old + nsize > s->mem_limit) return NULL;
+    if (nsize > old) {
+        if (s->mem_capped && s->mem_used - old + nsize > s->mem_limit) return NULL;
+        /* Work done in C counts toward the instruction budget: a block of n bytes is about
+         * n bytes written, by concatenation, string.rep, table.concat, a table's growth.
+         * Else `s = s .. 'x'` in a loop, a handful of instructions per turn, copies the
+         * whole string each turn and runs for hours within budget. The hook sees the sum at
+         * its next call (every SCRIPT_HOOK_CHUNK instructions of a looping script). */
+        if (s->running) s->insn_used += nsize / SCRIPT_BYTES_PER_INSN;
+    }
     void *p = realloc(ptr, nsize);
     if (!p) return NULL;
     s->mem_used = s->mem_used - old + nsize;

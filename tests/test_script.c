@@ -1412,6 +1412,12 @@ static void test_script_instruction_budget_stops_runaway_scripts(void **state)
         assert_non_null(strstr(got, msg));
         eval0(f, "return 'still usable'", "$12\r\nstill usable\r\n");
     }
+    /* Bytes allocated count too (16 per instruction): 3,000 concatenations of a 1 kB string
+     * are some 20,000 instructions but 3 MB written, about 190,000 instructions' worth. */
+    const char *copier = "local s = string.rep('x', 1000) for i = 1, 3000 do local t = s .. i end return 'done'";
+    assert_non_null(strstr(RUN(f, "eval", copier, "0"), msg));
+    eval0(f, "local s = string.rep('x', 10) for i = 1, 3000 do local t = s .. i end return 'done'",
+          "$4\r\ndone\r\n");
     /* A script well within the budget is untouched, twice in a row (the count restarts). */
     eval0(f, "local n = 0 for i = 1, 10000 do n = n + i end return n", ":50005000\r\n");
     eval0(f, "local n = 0 for i = 1, 10000 do n = n + i end return n", ":50005000\r\n");
