@@ -1,5 +1,10 @@
 /* dict.c — see dict.h.
  *
+ * A slot holds the entry's hash beside its pointer, so probing compares hashes in the slot
+ * array and follows a pointer only on a full-hash match, and deletion's backward shift
+ * finds each entry's home slot without touching the entry: in a big keyspace every entry
+ * read is a cache miss, and a lookup that misses at load 3/4 probes several slots.
+ *
  * Entry allocations are sized to fill the malloc chunk they get (ll_chunk_size), and the
  * dict keeps up to DICT_SPARES deleted entries to reuse for keys of the same chunk size: a
  * keyspace where keys come and go (lock, latch) then rarely calls malloc or free. Under
@@ -19,8 +24,13 @@ typedef struct dent {
 
 #define DICT_SPARES 4
 
+typedef struct dslot {
+    uint64_t hash; /* the entry's hash (meaningless when e is NULL) */
+    dent *e;       /* NULL: empty */
+} dslot;
+
 struct dict {
-    dent **slot;
+    dslot *slot;
     size_t cap;   /* power of two, or 0 */
     size_t count;
     size_t payload; /* rounded up to 8 */
@@ -93,9 +103,9 @@ void dict_free(dict *d, void (*release)(void *payload))
 {
     if (!d) return;
     for (size_t i = 0; i < d->cap; i++) {
-        if (!d->slot[i]) continue;
-        if (release) release(PAYLOAD(d->slot[i]));
-        free(d->slot[i]);
+        if (!d->slot[i].e) continue;
+        if (release) release(PAYLOAD(d->slot[i].e));
+        free(d->slot[i].e);
     }
     for (size_t i = 0; i < d->nspare; i++) {
         LL_UNPOISON(d->spare[i], entry_size(d, d->spare_room[i]));
@@ -117,14 +127,14 @@ static inline dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
     if (!d->cap) return NULL;
     size_t mask = d->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        dent *e = d->slot[i];
-        if (!e) {
+        const dslot *sl = &d->slot[i];
+        if (!sl->e) {
             if (pos) *pos = i;
             return NULL;
         }
-        if (e->hash == h && e->klen == key.len && memcmp(KEYP(d, e), key.p, key.len) == 0) {
+        if (sl->hash == h && sl->e->klen == key.len && memcmp(KEYP(d, sl->e), key.p, key.len) == 0) {
             if (pos) *pos = i;
-            return e;
+            return sl->e;
         }
     }
 }
@@ -145,13 +155,12 @@ __attribute__((noinline)) void *dict_get_hashed(const dict *d, slice key, uint64
 static void grow(dict *d)
 {
     size_t ncap = d->cap ? d->cap * 2 : 8;
-    dent **ns = xcalloc(ncap, sizeof *ns);
+    dslot *ns = xcalloc(ncap, sizeof *ns);
     for (size_t i = 0; i < d->cap; i++) {
-        dent *e = d->slot[i];
-        if (!e) continue;
-        size_t j = e->hash & (ncap - 1);
-        while (ns[j]) j = (j + 1) & (ncap - 1);
-        ns[j] = e;
+        if (!d->slot[i].e) continue;
+        size_t j = d->slot[i].hash & (ncap - 1);
+        while (ns[j].e) j = (j + 1) & (ncap - 1);
+        ns[j] = d->slot[i];
     }
     free(d->slot);
     d->slot = ns;
@@ -176,7 +185,7 @@ void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
     e->klen = (uint32_t)key.len;
     memset(PAYLOAD(e), 0, d->payload);
     if (key.len) memcpy(KEYP(d, e), key.p, key.len);
-    d->slot[pos] = e;
+    d->slot[pos] = (dslot){ h, e };
     d->count++;
     return PAYLOAD(e);
 }
@@ -196,26 +205,26 @@ void dict_del_payload(dict *d, void *payload)
 {
     dent *e = (dent *)((char *)payload - sizeof(dent));
     size_t mask = d->cap - 1, pos = e->hash & mask;
-    while (d->slot[pos] != e) pos = (pos + 1) & mask;
+    while (d->slot[pos].e != e) pos = (pos + 1) & mask;
     del_at(d, pos);
 }
 
 /* Frees the entry in slot pos and closes the hole. */
 static void del_at(dict *d, size_t pos)
 {
-    entry_free(d, d->slot[pos]);
+    entry_free(d, d->slot[pos].e);
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */
     size_t mask = d->cap - 1, hole = pos;
-    for (size_t j = (pos + 1) & mask; d->slot[j]; j = (j + 1) & mask) {
-        size_t home = d->slot[j]->hash & mask;
+    for (size_t j = (pos + 1) & mask; d->slot[j].e; j = (j + 1) & mask) {
+        size_t home = d->slot[j].hash & mask;
         int in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (in_range) continue;
         d->slot[hole] = d->slot[j];
         hole = j;
     }
-    d->slot[hole] = NULL;
+    d->slot[hole].e = NULL;
 }
 
 slice dict_key_of(const dict *d, const void *payload)
@@ -227,7 +236,7 @@ slice dict_key_of(const dict *d, const void *payload)
 void *dict_next(const dict *d, size_t *it)
 {
     while (*it < d->cap) {
-        dent *e = d->slot[(*it)++];
+        dent *e = d->slot[(*it)++].e;
         if (e) return PAYLOAD(e);
     }
     return NULL;
