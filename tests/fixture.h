@@ -54,17 +54,33 @@ static int teardown(void **state)
     return 0;
 }
 
-static const char *run(fixture *f, const char **words)
+/* The reply in f->r as redis-cli prints it, without the final newline (in f->out). */
+static const char *fixture_printed(fixture *f)
 {
-    int n = 0;
-    while (words[n]) n++;
-    server_execv(f->srv, &f->c, &f->r, n, words);
     buf_reset(&f->out);
     reply_to_cli(&f->r, &f->out);
     if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
     return f->out.p;
 }
 
+static const char *run(fixture *f, const char **words)
+{
+    int n = 0;
+    while (words[n]) n++;
+    server_execv(f->srv, &f->c, &f->r, n, words);
+    return fixture_printed(f);
+}
+
+/* Arguments that may hold NUL bytes, each a slice: RUN_BIN(f, SL("set"), SL("k\0"), ...). */
+static inline const char *run_bin(fixture *f, const slice *argv, int argc)
+{
+    server_exec(f->srv, &f->c, argc, argv, &f->r);
+    return fixture_printed(f);
+}
+
 #define RUN(f, ...) run(f, (const char *[]){ __VA_ARGS__, NULL })
+#define SL(lit) ((slice){ (lit), sizeof(lit) - 1 })
+#define RUN_BIN(f, ...) run_bin(f, (const slice[]){ __VA_ARGS__ }, \
+                                (int)(sizeof((const slice[]){ __VA_ARGS__ }) / sizeof(slice)))
 
 #endif

@@ -240,20 +240,6 @@ static void test_store_expire_options_and_errors(void **state)
     assert_string_equal(RUN(f, "exists", "k"), "(integer) 0");
 }
 
-/* RUN for arguments that hold NUL bytes: each is given with its length. */
-#define SL(lit) ((slice){ (lit), sizeof(lit) - 1 })
-#define RUN_BIN(f, ...) run_bin(f, (const slice[]){ __VA_ARGS__ }, \
-                                (int)(sizeof((const slice[]){ __VA_ARGS__ }) / sizeof(slice)))
-
-static const char *run_bin(fixture *f, const slice *argv, int argc)
-{
-    server_exec(f->srv, &f->c, argc, argv, &f->r);
-    buf_reset(&f->out);
-    reply_to_cli(&f->r, &f->out);
-    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
-    return f->out.p;
-}
-
 /* EXPIRE's and FLUSHALL's options are C strings to Redis: matched and quoted up to a NUL;
  * an error quoting an argument has its CR/LF trimmed at the end and blanked inside. */
 static void test_store_options_are_c_strings(void **state)

@@ -37,20 +37,6 @@ static const char *dump(fixture *f)
     return f->out.p ? f->out.p : "";
 }
 
-/* RUN for arguments that hold NUL bytes: each is given with its length. */
-#define SL(lit) ((slice){ (lit), sizeof(lit) - 1 })
-#define RUN_BIN(f, ...) run_bin(f, (const slice[]){ __VA_ARGS__ }, \
-                                (int)(sizeof((const slice[]){ __VA_ARGS__ }) / sizeof(slice)))
-
-static const char *run_bin(fixture *f, const slice *argv, int argc)
-{
-    server_exec(f->srv, &f->c, argc, argv, &f->r);
-    buf_reset(&f->out);
-    reply_to_cli(&f->r, &f->out);
-    if (f->out.len && f->out.p[f->out.len - 1] == '\n') f->out.p[--f->out.len] = '\0';
-    return f->out.p;
-}
-
 /* ---------------------------------------------------------------- strings */
 
 static void test_string_get_set_basics(void **state)
