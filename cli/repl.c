@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <editline/readline.h>
+
 #include "cli.h"
 #include "pubsub.h"
 #include "reply.h"
@@ -790,12 +792,29 @@ static int repl_read_line(FILE *f, buf *line, size_t max, int *too_long)
     return any;
 }
 
-/* Reads stdin line by line; a prompt only for a person at a terminal, so piped sessions
- * print exactly what redis-cli would. Output is flushed per line for interactive pipes,
- * and a long repeat's output as it comes (repl_set_sink). */
+/* At a terminal: one line read with line editing and this session's history (arrow keys,
+ * Ctrl-R, as redis-cli's linenoise offers; libedit). Same contract as repl_read_line; the
+ * history is not saved anywhere. */
+static int repl_read_tty_line(buf *line, size_t max, int *too_long)
+{
+    char *l = readline("locklab> ");
+    if (!l) return 0;
+    size_t n = strlen(l);
+    buf_reset(line);
+    buf_puts(line, "");
+    *too_long = n > max;
+    if (!*too_long) buf_append(line, l, n);
+    if (n && !*too_long && strspn(l, " \t") < n) add_history(l);
+    free(l);
+    return 1;
+}
+
+/* Reads stdin line by line; a prompt (and line editing) only for a person at a terminal,
+ * so piped sessions print exactly what redis-cli would. Output is flushed per line for
+ * interactive pipes, and a long repeat's output as it comes (repl_set_sink). */
 static int repl_interactive(void)
 {
-    int tty = isatty(STDIN_FILENO);
+    int tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     repl *r = repl_new(NULL);
     repl_set_sink(r, stdout);
     buf out, line;
@@ -804,11 +823,9 @@ static int repl_interactive(void)
     int rc = EXIT_OK, got = 0, too_long;
     long lineno = 0;
     for (;;) {
-        if (tty) {
-            fputs("locklab> ", stdout);
-            fflush(stdout);
-        }
-        if ((got = repl_read_line(stdin, &line, REPL_LINE_MAX, &too_long)) <= 0) break;
+        got = tty ? repl_read_tty_line(&line, REPL_LINE_MAX, &too_long)
+                  : repl_read_line(stdin, &line, REPL_LINE_MAX, &too_long);
+        if (got <= 0) break;
         lineno++;
         int quit = 0;
         if (too_long)

@@ -13,12 +13,15 @@ pc lua5.4 || need+=(liblua5.4-dev)
 pc cmocka || need+=(libcmocka-dev)
 pc libxxhash || need+=(libxxhash-dev)
 pc nettle || need+=(nettle-dev)
+pc libedit || need+=(libedit-dev)
 have gnuplot || need+=(gnuplot-nox)
 have redis-server || need+=(redis-server)
 have redis-cli || need+=(redis-tools)
 have python3 || need+=(python3)
 # headless browser for the HTML report test (tests/html/test_html.sh)
 have chromium || need+=(chromium)
+# a terminal for the line-editing test of `locklab redis` (tests/cli/test_tty.sh)
+have tmux || need+=(tmux)
 
 if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
 echo "deps: installing ${need[*]}" >&2

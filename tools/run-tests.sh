@@ -40,6 +40,7 @@ if ls tests/transcripts/*.txt >/dev/null 2>&1; then
 fi
 
 suite "command line" env LOCKLAB=build/san/locklab tests/cli/test_cli.sh
+suite "locklab redis at a terminal (tmux)" env LOCKLAB=build/san/locklab tests/cli/test_tty.sh
 suite "sweep command line" env LOCKLAB=build/san/locklab tests/cli/test_sweep.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
