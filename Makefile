@@ -30,7 +30,7 @@ SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=build/san/tests/%)
 BENCH_BIN := $(BENCH_SRC:tests/%.c=build/opt/tests/%)
 
-.PHONY: all deps demo test unit bench clean gallery
+.PHONY: all deps demo test unit bench clean gallery fuzz
 all: locklab
 
 deps:
@@ -84,6 +84,28 @@ gallery: deps
 bench: deps
 	@$(MAKE) --no-print-directory locklab $(BENCH_BIN)
 	@tools/bench.sh
+
+# Coverage-guided fuzzing (clang's libFuzzer, ASan + UBSan) of the parsers that take
+# arbitrary bytes: `make fuzz` runs each target for FUZZ_SECONDS (default 60). Not part of
+# `make test`: a run is not reproducible, a crash it finds is (build/fuzz/crash-*).
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_BASE) -Wno-missing-prototypes $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+fuzz: deps
+	@command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 3; }
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+	    mkdir -p $$f.corpus; echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
+	    (cd build/fuzz && ./$$(basename $$f) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	        $$(basename $$f).corpus) >$$f.log 2>&1; rc=$$?; tail -n 6 $$f.log; \
+	    [ $$rc -eq 0 ] || { echo "fuzz: $$f failed (exit $$rc): see $$f.log and build/fuzz/crash-*"; exit 1; }; \
+	done
 
 clean:
 	rm -rf build locklab
