@@ -318,23 +318,28 @@ static void jstring(jparser *j, jtoken *t)
     t->type = T_STRING;
 }
 
+/* A number token: what strtod reads from p, which is never more than the run of letters,
+ * digits, signs and dots there (copied, since the text need not end in a NUL). */
 static void jnumber(jparser *j, jtoken *t)
 {
-    char tmp[512];
     size_t n = 0;
-    while (n < sizeof tmp - 1) {
-        int c = jat(j, n);
-        if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-              (c >= 'A' && c <= 'Z')))
-            break;
-        tmp[n++] = (char)c;
-    }
+    for (int c; (c = jat(j, n)) == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
+                (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');)
+        n++;
+    char small[128];
+    char *tmp = n < sizeof small ? small : xmalloc(n + 1);
+    memcpy(tmp, j->p, n);
     tmp[n] = '\0';
     char *endp;
     t->number = strtod(tmp, &endp);
-    if (endp == tmp) { jfail(j, t, "invalid number"); return; }
+    size_t used = (size_t)(endp - tmp);
+    if (tmp != small) free(tmp);
+    if (used == 0) {
+        jfail(j, t, "invalid number");
+        return;
+    }
     t->type = T_NUMBER;
-    j->p += endp - tmp;
+    j->p += used;
 }
 
 /* Numbers JSON forbids, which lua-cjson still hands to strtod: +1, 0x1f, 007, inf, nan. */
@@ -383,6 +388,7 @@ static void jnext(jparser *j, jtoken *t)
         }
         if (strchr("iInN+", c) && jinvalid_number(j)) { jnumber(j, t); return; }
         jfail(j, t, "invalid token");
+        return;
     }
     j->p++;
 }
