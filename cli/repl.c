@@ -390,12 +390,12 @@ static void repl_meta(repl *r, const repl_args *a, buf *out)
     }
 }
 
-/* redis-cli's "N command" prefix: a first word that strtol reads whole repeats the rest N
- * times; 0, negative or out of range is refused with redis-cli's own message. Returns the
- * count (1 when there is no prefix), or 0 after printing the refusal. */
 /* How much of a repeat's output is held before it goes to the sink. */
 #define REPL_SINK_CHUNK ((size_t)64 << 10)
 
+/* redis-cli's "N command" prefix: a first word that strtol reads whole repeats the rest N
+ * times; 0, negative or out of range is refused with redis-cli's own message. Returns the
+ * count (1 when there is no prefix), or 0 after printing the refusal. */
 static long repl_repeat(const repl_args *a, int *skip, buf *out)
 {
     char *end;
