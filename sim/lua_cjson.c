@@ -10,10 +10,16 @@
  *
  * decode: JSON text → Lua values; null → cjson.null; numbers become Lua integers when they
  * are integral and exactly representable, so that table.concat and tostring print them as
- * Redis's Lua 5.1 did ("0", "-5000" rather than "0.0", "-5000.0"). */
+ * Redis's Lua 5.1 did ("0", "-5000" rather than "0.0", "-5000.0").
+ *
+ * The settings functions (encode_sparse_array, encode_max_depth, decode_max_depth,
+ * encode_number_precision, encode_keep_buffer, encode_invalid_numbers,
+ * decode_invalid_numbers), cjson.new, _NAME and _VERSION are lua-cjson 2.1's; what is said
+ * above is their default. */
 #include "lua_cjson.h"
 
 #include <lauxlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +27,31 @@
 
 #include "util.h"
 
-#define CJSON_MAX_DEPTH 1000
+/* One cjson module's settings (lua-cjson 2.1's defaults; the functions encode_sparse_array,
+ * encode_max_depth, ... read and change them). Every function of a module holds them as its
+ * upvalue 1, a userdata; cjson.new() makes a module with settings of its own. They live as
+ * long as the Lua state: a script's change stays for the next script, until SCRIPT FLUSH,
+ * as in Redis. */
+typedef struct cjson_cfg {
+    int sparse_convert;     /* an excessively sparse array: 0 error, 1 encode as an object */
+    int sparse_ratio;       /* ... is one whose largest key is above ratio * items (0: never) */
+    int sparse_safe;        /* ... and above safe */
+    int encode_max_depth;
+    int decode_max_depth;
+    int number_precision;   /* %.<n>g, 1 to 14 */
+    int encode_invalid;     /* NaN and Inf: 0 an error, 1 as nan/inf/-inf, 2 as null */
+    int decode_invalid;     /* accept what strtod reads beyond JSON (hex, +1, inf, nan) */
+    int keep_buffer;        /* accepted and reported; no effect here */
+} cjson_cfg;
 
-static void encode_value(lua_State *L, int idx, buf *out, int depth);
+static const cjson_cfg cjson_defaults = { 0, 2, 10, 1000, 1000, 14, 0, 1, 1 };
+
+static cjson_cfg *cjson_cfg_of(lua_State *L)
+{
+    return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static void encode_value(lua_State *L, const cjson_cfg *cfg, int idx, buf *out, int depth);
 
 static void encode_string(buf *out, const char *s, size_t n)
 {
@@ -47,21 +75,28 @@ static void encode_string(buf *out, const char *s, size_t n)
     buf_putc(out, '"');
 }
 
-static void encode_number(lua_State *L, int idx, buf *out)
+static void encode_number(lua_State *L, const cjson_cfg *cfg, int idx, buf *out)
 {
     double d = lua_tonumber(L, idx);
     if (isinf(d) || isnan(d)) {
-        luaL_error(L, "Cannot serialise number: must not be NaN or Inf");
-        return;
+        if (cfg->encode_invalid == 0) {
+            luaL_error(L, "Cannot serialise number: must not be NaN or Inf");
+            return;
+        }
+        if (cfg->encode_invalid == 2 || isnan(d)) { /* no "-nan", whatever the sign bit */
+            buf_puts(out, cfg->encode_invalid == 2 ? "null" : "nan");
+            return;
+        }
     }
-    buf_printf(out, "%.14g", d);
+    buf_printf(out, "%.*g", cfg->number_precision, d);
 }
 
-/* lua-cjson's test for an array, with its defaults (encode_sparse_array(false, 2, 10)):
- * every key a number k >= 1 with floor(k) == k, else -1 (an object). An array's length is
- * its largest key, and the holes encode as null — unless it is excessively sparse (largest
- * key over 10 and over twice the number of keys), which is an error. An empty table is 0. */
-static lua_Integer array_length(lua_State *L, int idx)
+/* lua-cjson's test for an array: every key a number k >= 1 with floor(k) == k, else -1 (an
+ * object). An array's length is its largest key, and the holes encode as null — unless it
+ * is excessively sparse (by default: largest key over 10 and over twice the number of
+ * keys), which is an error or, with encode_sparse_array(true), an object. An empty table
+ * is 0. */
+static lua_Integer array_length(lua_State *L, const cjson_cfg *cfg, int idx)
 {
     double max = 0;
     lua_Integer items = 0;
@@ -76,25 +111,28 @@ static lua_Integer array_length(lua_State *L, int idx)
         if (k > max) max = k;
         items++;
     }
-    if (max > 10 && max > 2.0 * (double)items)
-        luaL_error(L, "Cannot serialise %s: excessively sparse array", luaL_typename(L, idx));
+    if (cfg->sparse_ratio > 0 && max > (double)cfg->sparse_ratio * (double)items && max > cfg->sparse_safe) {
+        if (!cfg->sparse_convert)
+            luaL_error(L, "Cannot serialise %s: excessively sparse array", luaL_typename(L, idx));
+        return -1;
+    }
     return (lua_Integer)max;
 }
 
-static void encode_table(lua_State *L, int idx, buf *out, int depth)
+static void encode_table(lua_State *L, const cjson_cfg *cfg, int idx, buf *out, int depth)
 {
-    if (depth + 1 > CJSON_MAX_DEPTH) { /* the outermost table is at depth 1 */
+    if (depth + 1 > cfg->encode_max_depth) { /* the outermost table is at depth 1 */
         luaL_error(L, "Cannot serialise, excessive nesting (%d)", depth + 1);
         return;
     }
     luaL_checkstack(L, 4, "cjson");
-    lua_Integer n = array_length(L, idx);
+    lua_Integer n = array_length(L, cfg, idx);
     if (n > 0) {
         buf_putc(out, '[');
         for (lua_Integer i = 1; i <= n; i++) {
             if (i > 1) buf_putc(out, ',');
             lua_rawgeti(L, idx, i);
-            encode_value(L, lua_gettop(L), out, depth + 1);
+            encode_value(L, cfg, lua_gettop(L), out, depth + 1);
             lua_pop(L, 1);
         }
         buf_putc(out, ']');
@@ -117,29 +155,29 @@ static void encode_table(lua_State *L, int idx, buf *out, int depth)
             encode_string(out, k, kn);
         } else {
             buf_putc(out, '"');
-            encode_number(L, lua_gettop(L) - 1, out);
+            encode_number(L, cfg, lua_gettop(L) - 1, out);
             buf_putc(out, '"');
         }
         buf_putc(out, ':');
-        encode_value(L, lua_gettop(L), out, depth + 1);
+        encode_value(L, cfg, lua_gettop(L), out, depth + 1);
         lua_pop(L, 1);
     }
     buf_putc(out, '}');
 }
 
-static void encode_value(lua_State *L, int idx, buf *out, int depth)
+static void encode_value(lua_State *L, const cjson_cfg *cfg, int idx, buf *out, int depth)
 {
     switch (lua_type(L, idx)) {
     case LUA_TNIL: buf_puts(out, "null"); break;
     case LUA_TBOOLEAN: buf_puts(out, lua_toboolean(L, idx) ? "true" : "false"); break;
-    case LUA_TNUMBER: encode_number(L, idx, out); break;
+    case LUA_TNUMBER: encode_number(L, cfg, idx, out); break;
     case LUA_TSTRING: {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
         encode_string(out, s, n);
         break;
     }
-    case LUA_TTABLE: encode_table(L, idx, out, depth); break;
+    case LUA_TTABLE: encode_table(L, cfg, idx, out, depth); break;
     case LUA_TLIGHTUSERDATA:
         if (lua_touserdata(L, idx) == NULL) {
             buf_puts(out, "null");
@@ -166,7 +204,7 @@ static int cjson_encode(lua_State *L)
     lua_pushcfunction(L, buf_gc);
     lua_setfield(L, -2, "__gc");
     lua_setmetatable(L, -2);
-    encode_value(L, 1, b, 0);
+    encode_value(L, cjson_cfg_of(L), 1, b, 0);
     lua_pushlstring(L, b->p ? b->p : "", b->len);
     buf_release(b);
     return 1;
@@ -205,6 +243,7 @@ typedef struct jtoken {
 
 typedef struct jparser {
     lua_State *L;
+    const cjson_cfg *cfg;
     const char *s, *p, *end; /* end: the first NUL or the end of the text */
     int depth;
     buf str;                 /* the last string token's bytes */
@@ -374,7 +413,11 @@ static void jnext(jparser *j, jtoken *t)
     case ':': t->type = T_COLON; break;
     case '"': jstring(j, t); return;
     default:
-        if (c == '-' || (c >= '0' && c <= '9')) { jnumber(j, t); return; }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            if (!j->cfg->decode_invalid && jinvalid_number(j)) jfail(j, t, "invalid number");
+            else jnumber(j, t);
+            return;
+        }
         if (jprefix(j, "true", 0) || jprefix(j, "false", 0)) {
             t->type = T_BOOLEAN;
             t->boolean = c == 't';
@@ -386,7 +429,10 @@ static void jnext(jparser *j, jtoken *t)
             j->p += 4;
             return;
         }
-        if (strchr("iInN+", c) && jinvalid_number(j)) { jnumber(j, t); return; }
+        if (j->cfg->decode_invalid && strchr("iInN+", c) && jinvalid_number(j)) {
+            jnumber(j, t);
+            return;
+        }
         jfail(j, t, "invalid token");
         return;
     }
@@ -395,7 +441,7 @@ static void jnext(jparser *j, jtoken *t)
 
 static void jdescend(jparser *j, int slots)
 {
-    if (++j->depth <= CJSON_MAX_DEPTH && lua_checkstack(j->L, slots)) return;
+    if (++j->depth <= j->cfg->decode_max_depth && lua_checkstack(j->L, slots)) return;
     buf_release(&j->str);
     luaL_error(j->L, "Found too many nested data structures (%d) at character %d", j->depth,
                (int)(j->p - j->s));
@@ -484,7 +530,7 @@ static int cjson_decode(lua_State *L)
     if (n >= 2 && (!s[0] || !s[1])) luaL_error(L, "JSON parser does not support UTF-16 or UTF-32");
     const char *nul = memchr(s, '\0', n);
     jparser *j = lua_newuserdatauv(L, sizeof *j, 0);
-    *j = (jparser){ L, s, s, nul ? nul : s + n, 0, { 0 } };
+    *j = (jparser){ L, cjson_cfg_of(L), s, s, nul ? nul : s + n, 0, { 0 } };
     buf_init(&j->str);
     lua_newtable(L);
     lua_pushcfunction(L, jparser_gc);
@@ -499,10 +545,131 @@ static int cjson_decode(lua_State *L)
     return 1;
 }
 
+/* ---- settings ----
+ * As lua-cjson 2.1 checks them: at most N arguments ("found too many arguments"); nil
+ * leaves a setting as it is; integers within bounds (the error names argument #1 whichever
+ * it was, as lua-cjson's does); on/off options take booleans or "on"/"off". Each returns
+ * the settings after the change. */
+
+/* Refuses more than n arguments, then pads them with nils to n, so the results pushed
+ * above them are never read as arguments. */
+static void cjson_max_args(lua_State *L, int n)
+{
+    luaL_argcheck(L, lua_gettop(L) <= n, n + 1, "found too many arguments");
+    lua_settop(L, n);
+}
+
+/* An integer argument as Redis's Lua 5.1 reads one (the number truncated toward zero, then
+ * kept in a C int: 1e10 is 1410065408), checked against [min, max]. */
+static void cjson_int_option(lua_State *L, int idx, int *setting, int min, int max)
+{
+    if (!lua_isnoneornil(L, idx)) {
+        double d = luaL_checknumber(L, idx);
+        long long wide = fabs(d) < 9.2e18 ? (long long)d : LLONG_MIN;
+        int v = (int)(unsigned)(unsigned long long)wide;
+        char msg[64];
+        snprintf(msg, sizeof msg, "expected integer between %d and %d", min, max);
+        luaL_argcheck(L, min <= v && v <= max, 1, msg);
+        *setting = v;
+    }
+    lua_pushinteger(L, *setting);
+}
+
+/* options: NULL for on/off; else the names, whose index 1 also reads as `true`. */
+static void cjson_enum_option(lua_State *L, int idx, int *setting, const char *const *options)
+{
+    static const char *const onoff[] = { "off", "on", NULL };
+    if (!options) options = onoff;
+    if (!lua_isnoneornil(L, idx)) {
+        if (lua_isboolean(L, idx)) *setting = lua_toboolean(L, idx);
+        else *setting = luaL_checkoption(L, idx, NULL, options);
+    }
+    if (*setting <= 1) lua_pushboolean(L, *setting);
+    else lua_pushstring(L, options[*setting]);
+}
+
+static int cjson_encode_sparse_array(lua_State *L)
+{
+    cjson_cfg *cfg = cjson_cfg_of(L);
+    cjson_max_args(L, 3);
+    cjson_enum_option(L, 1, &cfg->sparse_convert, NULL);
+    cjson_int_option(L, 2, &cfg->sparse_ratio, 0, INT_MAX);
+    cjson_int_option(L, 3, &cfg->sparse_safe, 0, INT_MAX);
+    return 3;
+}
+
+static int cjson_encode_max_depth(lua_State *L)
+{
+    cjson_max_args(L, 1);
+    cjson_int_option(L, 1, &cjson_cfg_of(L)->encode_max_depth, 1, INT_MAX);
+    return 1;
+}
+
+static int cjson_decode_max_depth(lua_State *L)
+{
+    cjson_max_args(L, 1);
+    cjson_int_option(L, 1, &cjson_cfg_of(L)->decode_max_depth, 1, INT_MAX);
+    return 1;
+}
+
+static int cjson_encode_number_precision(lua_State *L)
+{
+    cjson_max_args(L, 1);
+    cjson_int_option(L, 1, &cjson_cfg_of(L)->number_precision, 1, 14);
+    return 1;
+}
+
+static int cjson_encode_keep_buffer(lua_State *L)
+{
+    cjson_max_args(L, 1);
+    cjson_enum_option(L, 1, &cjson_cfg_of(L)->keep_buffer, NULL);
+    return 1;
+}
+
+static int cjson_encode_invalid_numbers(lua_State *L)
+{
+    static const char *const options[] = { "off", "on", "null", NULL };
+    cjson_max_args(L, 1);
+    cjson_enum_option(L, 1, &cjson_cfg_of(L)->encode_invalid, options);
+    return 1;
+}
+
+static int cjson_decode_invalid_numbers(lua_State *L)
+{
+    cjson_max_args(L, 1);
+    cjson_enum_option(L, 1, &cjson_cfg_of(L)->decode_invalid, NULL);
+    return 1;
+}
+
+static int cjson_new(lua_State *L)
+{
+    lua_cjson_open(L);
+    return 1;
+}
+
 void lua_cjson_open(lua_State *L)
 {
-    static const luaL_Reg fns[] = { { "encode", cjson_encode }, { "decode", cjson_decode }, { NULL, NULL } };
-    luaL_newlib(L, fns);
+    static const luaL_Reg fns[] = {
+        { "encode", cjson_encode },
+        { "decode", cjson_decode },
+        { "encode_sparse_array", cjson_encode_sparse_array },
+        { "encode_max_depth", cjson_encode_max_depth },
+        { "decode_max_depth", cjson_decode_max_depth },
+        { "encode_number_precision", cjson_encode_number_precision },
+        { "encode_keep_buffer", cjson_encode_keep_buffer },
+        { "encode_invalid_numbers", cjson_encode_invalid_numbers },
+        { "decode_invalid_numbers", cjson_decode_invalid_numbers },
+        { "new", cjson_new },
+        { NULL, NULL },
+    };
+    lua_createtable(L, 0, 13);
+    cjson_cfg *cfg = lua_newuserdatauv(L, sizeof *cfg, 0);
+    *cfg = cjson_defaults;
+    luaL_setfuncs(L, fns, 1); /* every function shares cfg as upvalue 1 */
     lua_pushlightuserdata(L, NULL);
     lua_setfield(L, -2, "null");
+    lua_pushliteral(L, "cjson");
+    lua_setfield(L, -2, "_NAME");
+    lua_pushliteral(L, "2.1.0");
+    lua_setfield(L, -2, "_VERSION");
 }
