@@ -93,8 +93,8 @@
  *   - redis.sha1hex(3.0) hashes "3.0" (5.1: "3");
  *   - _VERSION is "Lua 5.4"; rawlen is removed (5.1 has none), but 5.4's xpcall with extra
  *     arguments, coroutine.close/isyieldable, string.pack and table.move remain;
- *   - cmsgpack is not provided; `bit` is (LuaBitOp semantics, 32-bit), and so are `cjson`
- *     (lua_cjson.c) and `struct` (lua_struct.c).
+ *   - `bit` is LuaBitOp (32-bit); `cjson`, `struct` and `cmsgpack` are lua_cjson.c,
+ *     lua_struct.c and lua_cmsgpack.c.
  *   - redis.setresp(3) raises "ERR locklab supports only RESP2 in scripts (redis.setresp(3))";
  *     redis.set_repl validates its argument and has no effect; redis.log validates its
  *     arguments and discards the message; redis.breakpoint returns false, redis.debug does
@@ -104,6 +104,7 @@
  */
 #include "script.h"
 #include "lua_cjson.h"
+#include "lua_cmsgpack.h"
 #include "lua_struct.h"
 
 #include "commands.h"
@@ -1429,9 +1430,11 @@ static void script_open_libs(lua_State *L)
     lua_setfield(L, G, "cjson");
     lua_struct_open(L);
     lua_setfield(L, G, "struct");
+    lua_cmsgpack_open(L);
+    lua_setfield(L, G, "cmsgpack");
 
     static const char *const libs[] = { "redis", "string", "table", "math", "coroutine", "bit", "cjson",
-                                        "struct", NULL };
+                                        "struct", "cmsgpack", NULL };
     for (const char *const *lib = libs; *lib; lib++) {
         lua_getfield(L, G, *lib);
         if (strcmp(*lib, "string") == 0) {

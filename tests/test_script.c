@@ -1104,9 +1104,9 @@ static void test_script_pcall_unwraps_error_tables(void **state)
 static void test_script_sandbox_globals_match_redis(void **state)
 {
     fixture *f = *state;
-    /* Redis 7.0.15's list, less __redis__err__handler and cmsgpack. */
+    /* Redis 7.0.15's list, less __redis__err__handler. */
     eval0(f, "local t={} for k,v in pairs(_G) do t[#t+1]=k end table.sort(t) return table.concat(t, ' ')",
-          "$240\r\nARGV KEYS _G _VERSION assert bit cjson collectgarbage coroutine error gcinfo getmetatable ipairs "
+          "$249\r\nARGV KEYS _G _VERSION assert bit cjson cmsgpack collectgarbage coroutine error gcinfo getmetatable ipairs "
           "load loadstring math next pairs pcall rawequal rawget rawset redis select setmetatable string struct "
           "table tonumber tostring type unpack xpcall\r\n");
     eval0(f, "local t={} for k,v in pairs(redis) do t[#t+1]=k end table.sort(t) return table.concat(t, ' ')",
