@@ -211,8 +211,14 @@ void chooser_write(const chooser *c, buf *out)
 
 int chooser_parse(const char *text, choice **v, size_t *n, buf *err)
 {
+    return chooser_parse_where(text, v, NULL, n, err);
+}
+
+int chooser_parse_where(const char *text, choice **v, choice_where **where, size_t *n, buf *err)
+{
     size_t cap = 0, cnt = 0, line = 0;
     choice *out = NULL;
+    choice_where *at = NULL;
     const char *p = text;
     while (*p) {
         line++;
@@ -237,6 +243,13 @@ int chooser_parse(const char *text, choice **v, size_t *n, buf *err)
             if (cnt == cap) {
                 cap = cap ? cap * 2 : 64;
                 out = xrealloc(out, cap * sizeof *out);
+                if (where) at = xrealloc(at, cap * sizeof *at);
+            }
+            if (where) { /* the label: the rest of the line after blanks, trailing blanks off */
+                const char *l = end, *le = p + len;
+                while (l < le && (*l == ' ' || *l == '\t')) l++;
+                while (le > l && (le[-1] == ' ' || le[-1] == '\t' || le[-1] == '\r')) le--;
+                at[cnt] = (choice_where){ (int)line, l, (size_t)(le - l) };
             }
             out[cnt++] = (choice){ val, alts, 0, NULL, val };
         }
@@ -245,9 +258,11 @@ int chooser_parse(const char *text, choice **v, size_t *n, buf *err)
     bad:
         buf_printf(err, "line %zu: expected 'value/alternatives label'", line);
         free(out);
+        free(at);
         return -1;
     }
     *v = out;
+    if (where) *where = at;
     *n = cnt;
     return 0;
 }

@@ -55,6 +55,15 @@ void chooser_write(const chooser *c, buf *out);
 /* The same lines for any list of decisions (their `real` values). */
 void chooser_write_list(const choice *v, size_t n, buf *out);
 int chooser_parse(const char *text, choice **v, size_t *n, buf *err);
+/* Where each parsed decision stands: its line, and its label (pointing into text, len
+ * bytes, 0 when there is none), so that a replay can be checked against the file. */
+typedef struct choice_where {
+    int line;
+    const char *label;
+    size_t len;
+} choice_where;
+/* chooser_parse, also filling *where (n entries, freed by the caller). */
+int chooser_parse_where(const char *text, choice **v, choice_where **where, size_t *n, buf *err);
 
 /* A small PRNG for tools outside the simulation (sweeps pick seeds with it). */
 uint64_t ll_splitmix64(uint64_t *state);
