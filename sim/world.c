@@ -269,16 +269,17 @@ static int explore_option(const world *w, int i, fault_cfg *f)
                 f->target = ef->targets[t];
                 f->duration = -1;
                 int64_t p = ef->nparams > 0 ? ef->params[v] : INT64_MIN;
-                double d = ef->nvalues > 0 ? ef->values[v] : -1;
+                int has_d = ef->nvalues > 0; /* a rate may be negative: no sentinel */
+                double d = has_d ? ef->values[v] : 0;
                 switch (ef->kind) {
                 case FAULT_GC_PAUSE: f->duration = p != INT64_MIN ? p : lease + lease / 2; break;
                 case FAULT_CRASH: f->by_ms = p != INT64_MIN ? p / 1000 : 0; break;
                 case FAULT_CLOCK_JUMP: f->by_ms = p != INT64_MIN ? p / 1000 : 2 * lease / 1000; break;
-                case FAULT_DRIFT: f->rate = d >= 0 ? d : 0.1; break;
+                case FAULT_DRIFT: f->rate = has_d ? d : 0.1; break;
                 case FAULT_DROP:
                     f->from = ef->targets[t];
                     f->target = NULL;
-                    f->probability = d >= 0 ? d : 1.0;
+                    f->probability = has_d ? d : 1.0;
                     f->duration = 2 * lease;
                     break;
                 case FAULT_PARTITION: f->duration = p != INT64_MIN ? p : 2 * lease; break;
