@@ -43,10 +43,8 @@ static void progress(void *ud, uint64_t paths, uint64_t transitions, int depth, 
 
 static int parse_count(const char *opt, const char *v, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno || *end || !*v || v[0] == '-') {
+    unsigned long long x;
+    if (cli_parse_whole(v, UINT64_MAX, &x) != 0) {
         cli_error("check: %s takes a whole number, not '%s'", opt, v);
         return -1;
     }
@@ -71,12 +69,24 @@ int cli_check(int argc, char **argv)
                 return EXIT_USAGE;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--out")) out_base = v;
+            if (!strcmp(a, "--out")) {
+                /* "" would write the hidden files .lua, .choices and .txt here */
+                if (!*v || v[strlen(v) - 1] == '/') {
+                    cli_error("check: --out takes a file name without extension (out/gc-cx), not '%s'", v);
+                    return EXIT_USAGE;
+                }
+                out_base = v;
+            }
             else if (parse_count(a, v, !strcmp(a, "--random") ? &o.random_runs : !strcmp(a, "--seed") ? &o.seed : &o.max_paths))
                 return EXIT_USAGE;
             if (!strcmp(a, "--seed")) have_seed = 1;
             if (!strcmp(a, "--random") && o.random_runs == 0) {
                 cli_error("check: --random needs at least 1 run");
+                return EXIT_USAGE;
+            }
+            /* 0 is the explorer's "no limit": a bound asked for must bound */
+            if (!strcmp(a, "--max-paths") && o.max_paths == 0) {
+                cli_error("check: --max-paths needs at least 1 path");
                 return EXIT_USAGE;
             }
         } else if (a[0] == '-') {

@@ -1,4 +1,6 @@
 /* cli.c — shared helpers of the command line (see cli.h). */
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -37,4 +39,15 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
     if (!*out) cli_error("%s", err.p);
     buf_release(&err);
     return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+int cli_parse_whole(const char *text, unsigned long long max, unsigned long long *out)
+{
+    if (!text || !isdigit((unsigned char)text[0])) return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > max) return -1;
+    *out = v;
+    return 0;
 }

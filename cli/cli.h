@@ -32,6 +32,11 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out);
  * and the array. */
 char **cli_scenario_files(const char *dir, size_t *n);
 
+/* A whole number from 0 to max written as plain decimal digits: 0 with *out set, or -1 for
+ * anything else ("", "-1", " 5", "0x10", "1e3", too large); the caller says what it takes.
+ * (strtoull alone takes " -1" as 2^64 - 1.) */
+int cli_parse_whole(const char *text, unsigned long long max, unsigned long long *out);
+
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -112,10 +112,7 @@ int cli_compare(int argc, char **argv)
                 return EXIT_USAGE;
             }
             if (!strcmp(argv[i], "--seed")) {
-                char *end;
-                errno = 0;
-                seed = strtoull(argv[++i], &end, 10);
-                if (errno || *end || argv[i][0] == '-') {
+                if (cli_parse_whole(argv[++i], UINT64_MAX, &seed) != 0) {
                     cli_error("compare: --seed takes a whole number, not '%s'", argv[i]);
                     return EXIT_USAGE;
                 }
@@ -139,6 +136,16 @@ int cli_compare(int argc, char **argv)
     if (!path_arg || nspecs != 2) {
         cli_error("compare: usage: locklab compare SCENARIO --scripts A --scripts B");
         return EXIT_USAGE;
+    }
+    /* The engine reads only the version of a spec and falls back to HEAD for a script it
+     * lacks: an unknown version would compare HEAD with itself, and say so as a result. */
+    for (int k = 0; k < 2; k++) {
+        buf why;
+        buf_init(&why);
+        int bad = scenario_check_scripts(specs[k], &why) != 0;
+        if (bad) cli_error("compare: --scripts: %s", why.p);
+        buf_release(&why);
+        if (bad) return EXIT_USAGE;
     }
     char *path = cli_resolve_scenario(path_arg);
     if (!path) {

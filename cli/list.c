@@ -48,7 +48,9 @@ static int table_row(const char *name, const scenario *sc, size_t width, chunkca
     world_opts o = { .seed = sc->seed, .chunks = chunks };
     world *w = world_new(sc, &o, &err);
     if (!w || world_run(w, &err) != 0) {
-        printf("%-*s  could not run: %s\n", (int)width, name, err.p);
+        /* one row per scenario: a model error's traceback would break the table */
+        printf("%-*s  could not run: %.*s\n", (int)width, name, (int)strcspn(err.p ? err.p : "", "\n"),
+               err.p ? err.p : "");
         world_free(w);
         buf_release(&err);
         return -1;

@@ -64,14 +64,53 @@ static int write_file(const char *path, const buf *content)
     return rc;
 }
 
+/* 0, or -1 with errno set: a directory opens, then fails to read (EISDIR), and must not
+ * pass for an empty file. */
 static int read_file(const char *path, buf *out)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     char tmp[4096];
     size_t n;
+    errno = 0;
     while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_append(out, tmp, n);
+    int why = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
+    errno = why;
+    return why ? -1 : 0;
+}
+
+/* Far beyond any value a run records (indices, µs delays, the models' ctx:random draws),
+ * and small enough that a replayed delay added to the clock cannot overflow it: the chooser
+ * replays an exponential delay's value as written (sim/chooser.c), unchecked. */
+#define CHOICE_VALUE_MAX ((int64_t)1 << 62)
+
+/* A replay is faithful when every decision the run made is the one the file holds: the same
+ * label, and the value the file says (the chooser clamps a value that does not fit the
+ * decision, silently). A list saved from another scenario, or edited, fails this. 0, or -1
+ * after saying where the list and the run part. */
+static int check_replay(const char *file, const choice *want, const choice_where *src, size_t nwant, const chooser *ch)
+{
+    size_t nrec;
+    const choice *rec = chooser_record(ch, &nrec);
+    for (size_t i = 0; i < nrec && i < nwant; i++) {
+        const char *what = rec[i].what ? rec[i].what : "";
+        if (src[i].len && (strlen(what) != src[i].len || memcmp(what, src[i].label, src[i].len) != 0)) {
+            cli_error("run: %s:%d: the choice list does not fit this scenario: decision %zu is '%.*s' in the "
+                      "file but '%s' in this run (was the list saved from another scenario?)",
+                      file, src[i].line, i + 1, (int)(src[i].len > 40 ? 40 : src[i].len), src[i].label, what);
+            return -1;
+        }
+        if (rec[i].real != want[i].value) {
+            cli_error("run: %s:%d: the choice list does not fit this scenario: decision %zu (%s) is %lld in the "
+                      "file, which this run cannot take (it took %lld)",
+                      file, src[i].line, i + 1, what, (long long)want[i].value, (long long)rec[i].real);
+            return -1;
+        }
+    }
+    if (nwant > nrec)
+        fprintf(stderr, "locklab: note: the run made %zu decisions; the last %zu in %s were not used\n", nrec,
+                nwant - nrec, file);
     return 0;
 }
 
@@ -154,10 +193,7 @@ int cli_run(int argc, char **argv)
             }
             const char *v = argv[++i];
             if (!strcmp(a, "--seed")) {
-                char *end;
-                errno = 0;
-                seed = strtoull(v, &end, 10);
-                if (errno || *end || !*v || v[0] == '-') {
+                if (cli_parse_whole(v, UINT64_MAX, &seed) != 0) {
                     cli_error("run: --seed takes a whole number ≥ 0, not '%s'", v);
                     return EXIT_USAGE;
                 }
@@ -187,28 +223,45 @@ int cli_run(int argc, char **argv)
     buf err;
     buf_init(&err);
     chooser *ch;
+    choice *want = NULL;  /* the --choices list, kept to check the replay against */
+    choice_where *src = NULL; /* where each stands in text (labels point into it) */
+    size_t nwant = 0;
+    buf text;
+    buf_init(&text);
     if (choices) {
-        buf text;
-        buf_init(&text);
-        choice *v = NULL;
-        size_t nv = 0;
+        int bad = 0, line = 0;
         if (read_file(choices, &text) != 0) {
             cli_error("run: cannot read '%s': %s", choices, strerror(errno));
-            buf_release(&text);
-            scenario_free(sc);
-            return EXIT_USAGE;
+            bad = 1;
+        } else if (text.len && strlen(text.p) != text.len) {
+            cli_error("run: %s: a NUL byte: not a choice list (see --save-choices)", choices);
+            bad = 1;
+        } else if (chooser_parse_where(text.p ? text.p : "", &want, &src, &nwant, &err) != 0) {
+            /* "line N: why" from the parser, as FILE:N: why */
+            int at = 0;
+            if (sscanf(err.p, "line %d: %n", &line, &at) == 1 && at > 0)
+                cli_error("run: %s:%d: %s", choices, line, err.p + at);
+            else cli_error("run: %s: %s", choices, err.p);
+            bad = 1;
         }
-        if (chooser_parse(text.p ? text.p : "", &v, &nv, &err) != 0) {
-            cli_error("%s:%s", choices, err.p);
+        /* alternatives "*" mark an exponential draw, never negative */
+        for (size_t i = 0; !bad && i < nwant; i++)
+            if (want[i].value > CHOICE_VALUE_MAX || want[i].value < -CHOICE_VALUE_MAX ||
+                (want[i].n == INT64_MAX && want[i].value < 0)) {
+                cli_error("run: %s:%d: decision %zu is %lld, which no run records", choices, src[i].line, i + 1,
+                          (long long)want[i].value);
+                bad = 1;
+            }
+        if (bad) {
             buf_release(&text);
             buf_release(&err);
+            free(want);
+            free(src);
             scenario_free(sc);
             return EXIT_USAGE;
         }
         ch = chooser_new(CHOOSER_REPLAY, have_seed ? seed : sc->seed);
-        chooser_set_script(ch, v, nv);
-        free(v);
-        buf_release(&text);
+        chooser_set_script(ch, want, nwant);
     } else {
         ch = chooser_new(CHOOSER_RUN, have_seed ? seed : sc->seed);
     }
@@ -217,6 +270,9 @@ int cli_run(int argc, char **argv)
     if (!w) {
         cli_error("%s", err.p);
         buf_release(&err);
+        buf_release(&text);
+        free(src);
+        free(want);
         chooser_free(ch);
         scenario_free(sc);
         return EXIT_USAGE;
@@ -224,6 +280,18 @@ int cli_run(int argc, char **argv)
     int rc = world_run(w, &err);
     const history *h = world_history(w);
     int exit_code = EXIT_OK;
+    /* a replay that is not one is bad input: say so before showing a run nobody asked for */
+    int unfaithful = choices && check_replay(choices, want, src, nwant, ch) != 0;
+    buf_release(&text);
+    free(src);
+    free(want);
+    if (unfaithful) {
+        buf_release(&err);
+        world_free(w);
+        chooser_free(ch);
+        scenario_free(sc);
+        return EXIT_USAGE;
+    }
     if (!quiet) {
         buf t;
         buf_init(&t);

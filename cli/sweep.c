@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,10 +63,7 @@ typedef struct sweep_args {
 
 static int parse_whole(const char *opt, const char *v, unsigned long long max, unsigned long long *out)
 {
-    char *end;
-    errno = 0;
-    *out = strtoull(v, &end, 10);
-    if (errno || *end || !*v || v[0] == '-' || *out > max) {
+    if (cli_parse_whole(v, max, out) != 0) {
         cli_error("sweep: %s takes a whole number from %s to %llu, not '%s'", opt, strcmp(opt, "--seed") ? "1" : "0",
                   max, v);
         return -1;
@@ -141,9 +139,15 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *done)
     return 0;
 }
 
-/* The directory of path can take a new file (checked before a long sweep, not after). */
+/* The directory of path can take a new file, and path is not a directory (checked before a
+ * long sweep, not after). */
 static int writable_dir(const char *path)
 {
+    struct stat st;
+    if (!*path || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        cli_error("sweep: cannot write '%s': %s", path, strerror(*path ? EISDIR : ENOENT));
+        return -1;
+    }
     const char *slash = strrchr(path, '/');
     char dir[4096];
     if (!slash) snprintf(dir, sizeof dir, ".");
@@ -333,6 +337,8 @@ int cli_sweep(int argc, char **argv)
         buf_init(&first_error);
         rc = run_points(sc, base, &r, seeds, &pg, &first_error);
         progress_draw(&pg, r.npoints, 1);
+        long long nerrors = 0;
+        for (int i = 0; i < r.npoints; i++) nerrors += r.points[i].errors;
         if (rc == EXIT_OK) {
             buf table;
             buf_init(&table);
@@ -340,8 +346,14 @@ int cli_sweep(int argc, char **argv)
             fwrite(table.p, 1, table.len, stdout);
             fflush(stdout);
             buf_release(&table);
-            if (first_error.len) fprintf(stderr, "locklab: note: the first client model error: %s\n", first_error.p);
-            rc = write_outputs(&r, csv, a.plot);
+            /* Not one run judged: the table holds nothing but errors, which is no result. */
+            if (nerrors && nerrors == (long long)r.npoints * a.runs) {
+                cli_error("sweep: every run ended in a client model error; the first: %s", first_error.p);
+                rc = EXIT_USAGE;
+            } else {
+                if (first_error.len) fprintf(stderr, "locklab: note: the first client model error: %s\n", first_error.p);
+                rc = write_outputs(&r, csv, a.plot);
+            }
         }
         buf_release(&first_error);
         free(seeds);

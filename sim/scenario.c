@@ -95,7 +95,7 @@ static int duration_text(const char *s, size_t len, int64_t *out)
 
 int scenario_parse_signed_duration(const char *text, int64_t *us)
 {
-    return text && duration_text(text, strlen(text), us) == 0 ? 0 : -1;
+    return text ? duration_text(text, strlen(text), us) : -1;
 }
 
 int64_t scenario_parse_duration(const char *text)
@@ -562,6 +562,13 @@ static void linemap_release(linemap *m)
 /* ------------------------------------------------------------------------------------ */
 /* The loader                                                                             */
 
+/* An actor by name, for lookups: a fault list may name hundreds of actors thousands of
+ * times (10 000 partitions of 832 actors), which a linear search per name cannot afford. */
+typedef struct actor_ref {
+    const char *name; /* borrowed from the scenario */
+    int node, client; /* its index, or -1 */
+} actor_ref;
+
 typedef struct loader {
     lua_State *L;
     const char *file;
@@ -573,6 +580,11 @@ typedef struct loader {
     int mem_hit;
     long steps;
     int too_long;
+    actor_ref *actors; /* every node and client, sorted by name; built at the first lookup,
+                          once nodes and clients are loaded */
+    int nactors;
+    int *seen_stamp, *seen_group; /* per actor: the partition that named it last, and where */
+    int stamp;
 } loader;
 
 static void *loader_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -742,7 +754,8 @@ static int check_list(loader *ld, int t, const char *path, const char *what, int
         if (lua_type(L, -1) == LUA_TSTRING) path_key(kp, path, lua_tostring(L, -1));
         else snprintf(kp, sizeof kp, "%s", path);
         int line = linemap_line(&ld->map, kp);
-        if (line < bad_line) {
+        /* ties broken by name: lua_next's order changes from run to run */
+        if (line < bad_line || (line == bad_line && strcmp(text, bad) < 0)) {
             bad_line = line;
             snprintf(bad_path, sizeof bad_path, "%s", kp);
             snprintf(bad, sizeof bad, "%s", text);
@@ -1004,11 +1017,37 @@ static const char *actor_kinds(int kinds)
            : kinds == ACT_CLIENT ? "client" : "node or client";
 }
 
+static int actor_ref_cmp(const void *a, const void *b)
+{
+    return strcmp(((const actor_ref *)a)->name, ((const actor_ref *)b)->name);
+}
+
+/* The node or client called `name`, or NULL. Names are unique across both (load_clients
+ * checks), so one sorted index answers for either kind. */
+static const actor_ref *find_actor(loader *ld, const char *name)
+{
+    const scenario *s = ld->s;
+    if (!ld->actors) {
+        int n = s->nnodes + s->nclients;
+        ld->actors = xcalloc((size_t)n + 1, sizeof *ld->actors);
+        ld->seen_stamp = xcalloc((size_t)n + 1, sizeof *ld->seen_stamp);
+        ld->seen_group = xcalloc((size_t)n + 1, sizeof *ld->seen_group);
+        for (int i = 0; i < s->nnodes; i++)
+            if (s->nodes[i].name) ld->actors[ld->nactors++] = (actor_ref){ s->nodes[i].name, i, -1 };
+        for (int i = 0; i < s->nclients; i++)
+            if (s->clients[i].name) ld->actors[ld->nactors++] = (actor_ref){ s->clients[i].name, -1, i };
+        qsort(ld->actors, (size_t)ld->nactors, sizeof *ld->actors, actor_ref_cmp);
+    }
+    actor_ref key = { name, -1, -1 };
+    return bsearch(&key, ld->actors, (size_t)ld->nactors, sizeof *ld->actors, actor_ref_cmp);
+}
+
 /* Checks that `name` is an actor of one of `kinds`; `user` names the fault for messages. */
 static void check_actor(loader *ld, const char *path, const char *name, int kinds, const char *user)
 {
     const scenario *s = ld->s;
-    int ni = scenario_node_index(s, name), ci = scenario_client_index(s, name);
+    const actor_ref *ref = find_actor(ld, name);
+    int ni = ref ? ref->node : -1, ci = ref ? ref->client : -1;
     char shown[SHOW_LEN + 4];
     show(shown, name, strlen(name));
     if (ni < 0 && ci < 0) {
@@ -1351,6 +1390,7 @@ static void load_partition(loader *ld, int idx, const char *path, fault_cfg *f)
     int nactors = s->nnodes + s->nclients;
     f->groups = xcalloc((size_t)ngroups + 1, sizeof *f->groups); /* NULL-terminated too */
     f->ngroups = ngroups;
+    int stamp = ++ld->stamp; /* marks the actors this partition names, in O(1) per name */
     for (int g = 0; g < ngroups; g++) {
         char gp[PATH_LEN];
         path_index(gp, path, g + 1);
@@ -1365,11 +1405,12 @@ static void load_partition(loader *ld, int idx, const char *path, fault_cfg *f)
             lua_rawgeti(L, gt, i + 1);
             f->groups[g][i] = to_actor(ld, -1, np, ACT_NODE | ACT_CLIENT, "a partition");
             lua_pop(L, 1);
-            for (int h = 0; h <= g; h++)
-                for (int j = 0; f->groups[h][j] && (h < g || j < i); j++)
-                    if (strcmp(f->groups[h][j], f->groups[g][i]) == 0)
-                        fail(ld, np, "%s: '%s' is in two groups%s", np, f->groups[g][i],
-                             h == g ? " (named twice in one)" : "");
+            int id = (int)(find_actor(ld, f->groups[g][i]) - ld->actors);
+            if (ld->seen_stamp[id] == stamp)
+                fail(ld, np, "%s: '%s' is in two groups%s", np, f->groups[g][i],
+                     ld->seen_group[id] == g ? " (named twice in one)" : "");
+            ld->seen_stamp[id] = stamp;
+            ld->seen_group[id] = g;
         }
         lua_pop(L, 1);
     }
@@ -1382,7 +1423,7 @@ static void load_drop_link(loader *ld, int idx, const char *path, fault_cfg *f)
     if (lua_type(L, idx) != LUA_TTABLE)
         fail(ld, path, "%s must be a link {from, to}, like {\"A\", \"n1\"}, not %s", path, type_name(L, idx));
     int t = lua_absindex(L, idx);
-    check_list(ld, t, path, "two names", 2, 2);
+    check_list(ld, t, path, "names", 2, 2); /* "must have at least 2 names" */
     char p[PATH_LEN];
     path_index(p, path, 1);
     lua_rawgeti(L, t, 1);
@@ -1503,7 +1544,10 @@ static void load_options(loader *ld, int root)
         n++;
     }
     s->options = xcalloc((size_t)(n ? n : 1), sizeof *s->options);
-    /* pass 1: the keys, sorted, so that pass 2 checks values in a stable order */
+    /* pass 1: the keys, sorted, so that pass 2 checks values in a stable order; of several
+     * keys that are not names, the one written first (lua_next's order changes per run) */
+    char bad[SHOW_LEN + 4] = "", bad_path[PATH_LEN] = "";
+    int bad_line = INT_MAX;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
@@ -1512,10 +1556,18 @@ static void load_options(loader *ld, int root)
             key_text(L, text);
             if (lua_isinteger(L, -1)) path_index(kp, "options", (long long)lua_tointeger(L, -1));
             else snprintf(kp, sizeof kp, "options");
-            fail(ld, kp, "options has a positional value %s; write options as name = value", text);
+            int line = linemap_line(&ld->map, kp);
+            if (line < bad_line || (line == bad_line && strcmp(text, bad) < 0)) {
+                bad_line = line;
+                snprintf(bad, sizeof bad, "%s", text);
+                snprintf(bad_path, sizeof bad_path, "%s", kp);
+            }
+            continue;
         }
         s->options[s->noptions++].key = xstrdup(lua_tostring(L, -1));
     }
+    if (bad_line != INT_MAX)
+        fail(ld, bad_path, "options has a positional value %s; write options as name = value", bad);
     qsort(s->options, (size_t)s->noptions, sizeof *s->options, option_cmp);
     for (int i = 0; i < s->noptions; i++) {
         option_cfg *o = &s->options[i];
@@ -1567,12 +1619,17 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
     ef->targets = xcalloc((size_t)n, sizeof *ef->targets);
     ef->ntargets = n;
     int actors = kind == FAULT_PARTITION || kind == FAULT_DROP ? ACT_NODE | ACT_CLIENT : fault_specs[kind].targets;
+    int stamp = ++ld->stamp;
     for (int i = 0; i < n; i++) {
         char p[PATH_LEN];
         path_index(p, tp, i + 1);
         lua_rawgeti(L, targets, i + 1);
         ef->targets[i] = to_actor(ld, -1, p, actors, kn);
         lua_pop(L, 1);
+        /* a target named twice would double that part of the search and change nothing */
+        int id = (int)(find_actor(ld, ef->targets[i]) - ld->actors);
+        if (ld->seen_stamp[id] == stamp) fail(ld, p, "%s: '%s' is named twice", p, ef->targets[i]);
+        ld->seen_stamp[id] = stamp;
     }
     if (!params) {
         lua_settop(L, top);
@@ -1588,9 +1645,16 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
         char p[PATH_LEN];
         path_index(p, pp, i + 1);
         lua_rawgeti(L, params, i + 1);
-        if (kind == FAULT_DRIFT) ef->values[ef->nvalues++] = to_number(ld, -1, p, -0.5, 1.0);
-        else if (kind == FAULT_DROP) ef->values[ef->nvalues++] = to_number(ld, -1, p, 0, 1);
-        else ef->params[ef->nparams++] = to_duration(ld, -1, p, kind == FAULT_CLOCK_JUMP ? D_SIGNED : 0);
+        if (kind == FAULT_DRIFT) {
+            ef->values[ef->nvalues++] = to_number(ld, -1, p, -0.5, 1.0);
+        } else if (kind == FAULT_DROP) {
+            ef->values[ef->nvalues++] = to_number(ld, -1, p, 0, 1);
+        } else {
+            /* as in faults: a pause or a partition lasts longer than 0 */
+            int flags = kind == FAULT_CLOCK_JUMP ? D_SIGNED
+                        : kind == FAULT_GC_PAUSE || kind == FAULT_PARTITION ? D_POSITIVE : 0;
+            ef->params[ef->nparams++] = to_duration(ld, -1, p, flags);
+        }
         lua_pop(L, 1);
     }
     lua_settop(L, top);
@@ -1656,6 +1720,11 @@ static void load_protocol(loader *ld, int root)
     for (size_t i = 0; p[i]; i++)
         if (!(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-'))
             fail(ld, "protocol", "protocol: '%s' is not a protocol name (letters, digits, '_' and '-')", p);
+    /* workload.lua sits beside the models but is the loop that drives one (acquire, work,
+     * release); run as a protocol it fails only once the world is built, far from this line */
+    if (!strcmp(p, "workload"))
+        fail(ld, "protocol", "protocol: 'workload' is the workload loop every model runs under, not a "
+             "protocol; name a model such as distlock, redisson or redlock");
     char dir[4096], path[4200];
     struct stat st;
     snprintf(dir, sizeof dir, "%s/lua/clients", ll_data_dir());
@@ -1694,36 +1763,41 @@ static const char *const root_keys[] = {
     "explore",
 };
 
-static void load_scripts(loader *ld, int root)
+int scenario_check_scripts(const char *spec, buf *err)
 {
-    scenario *s = ld->s;
-    s->scripts = opt_string(ld, root, "", "scripts", 0);
-    if (!s->scripts) return;
-    const char *p = s->scripts, *at = strchr(p, '@');
+    const char *p = spec, *at = strchr(p, '@');
     int ok = *p && (!at || (at > p && at[1] && !strchr(at + 1, '@')));
     for (size_t i = 0; ok && p[i]; i++)
         ok = isalnum((unsigned char)p[i]) || strchr("_-./@", p[i]);
     char shown[SHOW_LEN + 4];
-    if (!ok)
-        fail(ld, "scripts", "scripts: '%s' is not a script version (write \"HEAD\", \"3.11.1\" or "
-             "\"redisson@3.11.1\")", show(shown, p, strlen(p)));
+    if (!ok) {
+        buf_printf(err, "'%s' is not a script version (write \"HEAD\", \"3.11.1\" or \"redisson@3.11.1\")",
+                   show(shown, p, strlen(p)));
+        return -1;
+    }
     /* The version must be one the library can answer for: HEAD, a label or version the index
      * names, or a numbered release between the oldest and newest numbered ones it holds. */
     const char *v = at ? at + 1 : p;
-    if (!strcmp(v, "HEAD")) return;
-    buf err, known;
-    buf_init(&err);
+    if (!strcmp(v, "HEAD") && !at) return 0;
+    buf lerr, known;
+    buf_init(&lerr);
     buf_init(&known);
-    scriptlib *lib = scriptlib_load(NULL, &err);
+    scriptlib *lib = scriptlib_load(NULL, &lerr);
+    buf_release(&lerr);
     if (!lib) { /* no library here (tests with their own data dir): nothing to check against */
-        buf_release(&err);
         buf_release(&known);
-        return;
+        return 0;
     }
     const char *lo = NULL, *hi = NULL;
-    int named = 0;
+    int named = 0, family = !at;
+    size_t plen = at ? (size_t)(at - p) : 0;
     for (size_t i = 0; i < scriptlib_count(lib); i++) {
-        const char *sv = scriptlib_at(lib, i)->version;
+        const script_info *si = scriptlib_at(lib, i);
+        const char *sv = si->version;
+        /* "redisson@" names the library whose release it is: the family of some script
+         * ("redisson/lock"), or its stem ("redisson" of "redisson-fair/acquire"). The engine
+         * reads only the version, so a misspelt library would otherwise pass unnoticed. */
+        if (at && !strncmp(si->name, p, plen) && (si->name[plen] == '/' || si->name[plen] == '-')) family = 1;
         if (!strcmp(sv, v)) named = 1;
         if (!isdigit((unsigned char)sv[0])) continue;
         if (!lo || scriptlib_version_cmp(sv, lo) < 0) lo = sv;
@@ -1731,18 +1805,38 @@ static void load_scripts(loader *ld, int root)
         if (!strstr(known.p ? known.p : "", sv)) buf_printf(&known, "%s%s", known.len ? ", " : "", sv);
     }
     int in_range = isdigit((unsigned char)v[0]) && lo && scriptlib_version_cmp(v, lo) >= 0 && scriptlib_version_cmp(v, hi) <= 0;
-    int bad = !named && !in_range;
-    char lo_s[32], hi_s[32];
-    snprintf(lo_s, sizeof lo_s, "%s", lo ? lo : "?");
-    snprintf(hi_s, sizeof hi_s, "%s", hi ? hi : "?");
-    char known_s[256];
-    snprintf(known_s, sizeof known_s, "%s", known.p ? known.p : "");
+    int rc = 0;
+    if (!family) {
+        buf_printf(err, "no scripts of a library '%.*s' (write \"redisson@3.11.1\", or the version alone)",
+                   (int)(plen < SHOW_LEN ? plen : SHOW_LEN), p);
+        rc = -1;
+    } else if (!named && !in_range && strcmp(v, "HEAD") != 0) {
+        buf_printf(err, "no script version '%s' in the library (HEAD, or a release from %s to %s; "
+                   "the scripts were read at %s)", show(shown, v, strlen(v)), lo ? lo : "?", hi ? hi : "?",
+                   known.p ? known.p : "");
+        rc = -1;
+    }
     scriptlib_free(lib);
-    buf_release(&err);
     buf_release(&known);
-    if (bad)
-        fail(ld, "scripts", "scripts: no script version '%s' in the library (HEAD, or a release from %s to %s; "
-             "the scripts were read at %s)", show(shown, v, strlen(v)), lo_s, hi_s, known_s);
+    return rc;
+}
+
+static void load_scripts(loader *ld, int root)
+{
+    scenario *s = ld->s;
+    s->scripts = opt_string(ld, root, "", "scripts", 0);
+    if (!s->scripts) return;
+    buf why;
+    buf_init(&why);
+    if (scenario_check_scripts(s->scripts, &why) == 0) {
+        buf_release(&why);
+        return;
+    }
+    /* the message is copied to the stack: a failing check unwinds past this frame */
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", why.p);
+    buf_release(&why);
+    fail(ld, "scripts", "scripts: %s", msg);
 }
 
 static int loader_validate(lua_State *L)
@@ -1754,6 +1848,10 @@ static int loader_validate(lua_State *L)
 
     check_fields(ld, root, "", root_keys, LL_ARRAY_LEN(root_keys));
     s->name = opt_string(ld, root, "", "name", 1);
+    /* the title heads traces, plots and reports, each on one line */
+    for (const char *c = s->name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            fail(ld, "name", "name must be one line of text (it has a control character such as a newline)");
     s->about = opt_string(ld, root, "", "about", 1);
     load_protocol(ld, root);
     int mode = get(L, root, "mode") == LUA_TNIL ? 0 : to_choice(ld, -1, "mode", modes, 2);
@@ -1820,6 +1918,12 @@ static void loader_lua_error(loader *ld, const char *msg)
 static scenario *loader_run(loader *ld, const char *text, size_t len)
 {
     lua_State *L = ld->L;
+    /* As the lua command does: skip a UTF-8 byte order mark (some editors write one) and a
+     * first line starting with '#' (#!/usr/bin/env lua), keeping its line break so that
+     * line numbers still match the file. */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
+    if (len && text[0] == '#')
+        while (len && *text != '\n' && *text != '\r') text++, len--;
     buf chunk;
     buf_init(&chunk);
     buf_printf(&chunk, "@%s", ld->file);
@@ -1878,12 +1982,30 @@ scenario *scenario_load_string(const char *name, const char *text, buf *err)
     else s = loader_run(&ld, text, strlen(text));
     if (ld.L) lua_close(ld.L);
     linemap_release(&ld.map);
+    free(ld.actors);
+    free(ld.seen_stamp);
+    free(ld.seen_group);
     if (err && !s) {
         buf_reset(err);
         buf_append(err, ld.err.p ? ld.err.p : "", ld.err.len);
     }
     buf_release(&ld.err);
     return s;
+}
+
+/* The line (from 1) of byte offset `off` in text, counting line breaks as Lua does. */
+static int line_of(const char *text, size_t off)
+{
+    int line = 1;
+    for (size_t i = 0; i < off;) {
+        if (text[i] == '\n' || text[i] == '\r') {
+            i = skip_newline(text, i, off);
+            line++;
+        } else {
+            i++;
+        }
+    }
+    return line;
 }
 
 scenario *scenario_load(const char *path, buf *err)
@@ -1900,20 +2022,21 @@ scenario *scenario_load(const char *path, buf *err)
     buf_init(&text);
     char chunk[8192];
     size_t n;
+    errno = 0;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && text.len <= EVAL_MEM_CAP) buf_append(&text, chunk, n);
-    int bad = ferror(f);
+    int bad = ferror(f), why = errno; /* a directory opens, then fails to read: EISDIR */
     fclose(f);
     scenario *s = NULL;
     if (bad) {
         if (err) {
             buf_reset(err);
-            buf_printf(err, "cannot read '%s'", path);
+            buf_printf(err, "cannot read '%s': %s", path, strerror(why ? why : EIO));
         }
     } else if (text.len > EVAL_MEM_CAP || (text.len && strlen(text.p) != text.len)) {
         if (err) {
             buf_reset(err);
-            buf_printf(err, "%s: %s", path, text.len > EVAL_MEM_CAP ? "scenario uses too much memory"
-                                                                    : "the file contains a NUL byte");
+            if (text.len > EVAL_MEM_CAP) buf_printf(err, "%s: the file is too large for a scenario (over %d MiB)", path, EVAL_MEM_CAP >> 20);
+            else buf_printf(err, "%s:%d: the file contains a NUL byte", path, line_of(text.p, strlen(text.p)));
         }
     } else {
         s = scenario_load_string(path, text.p ? text.p : "", err);

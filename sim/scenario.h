@@ -148,9 +148,14 @@ void scenario_free(scenario *s);
 
 /* Parses a duration: a number (ms) or a string with a unit; returns µs, or -1 on error. */
 int64_t scenario_parse_duration(const char *text);
-/* The same with an optional leading '-' (clock jumps, clock offsets): 0 and *us set, or -1
- * when text is not a duration. Added by the loader. */
+/* The same with an optional leading '-' (clock jumps, clock offsets): 0 and *us set, -1
+ * when text is not a duration, -2 when it is one but too large (over about 31 years).
+ * Added by the loader. */
 int scenario_parse_signed_duration(const char *text, int64_t *us);
+/* Checks a script version as `scripts` takes it ("HEAD", "3.11.1", "redisson@3.11.1")
+ * against the script library, as the loader does (compare checks its --scripts with it):
+ * 0, or -1 with the reason appended to err (one line, no "scripts: " prefix). */
+int scenario_check_scripts(const char *spec, buf *err);
 const char *fault_kind_name(fault_kind k);
 /* Partition groups that cut `name` off alone: {name} and every other actor (names borrowed
  * from sc). Free with scenario_free_groups. */

@@ -8,6 +8,8 @@
  * the scenario as loaded (`base`). */
 #include "scenario_vary.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +51,20 @@ static int first_fault(const scenario *sc, fault_kind k)
     return -1;
 }
 
-/* "faults[N].FIELD" → the 0-based fault index, or -1 when name is not of that form. */
+/* "faults[N].FIELD" → the 0-based fault index; -1 when name is not of that form; INT_MAX
+ * when N is not a number from 1 (faults[0], faults[-1], faults[99999999999]): a fault the
+ * scenario cannot have, which the caller reports as such. (sscanf's %d would be undefined
+ * past INT_MAX.) */
 static int fault_ref(const char *name, const char *field)
 {
-    int n = 0, len = 0;
-    char rest[32];
-    if (sscanf(name, "faults[%d]%n", &n, &len) != 1 || name[len] != '.') return -1;
-    snprintf(rest, sizeof rest, "%s", name + len + 1);
-    return strcmp(rest, field) == 0 ? n - 1 : -1;
+    if (strncmp(name, "faults[", 7) != 0) return -1;
+    const char *p = name + 7, *close = strchr(p, ']');
+    if (!close || close[1] != '.' || strcmp(close + 2, field) != 0) return -1;
+    char *end;
+    errno = 0;
+    long n = strtol(p, &end, 10);
+    if (end != close || p == close || errno || n < 1 || n > INT_MAX) return INT_MAX;
+    return (int)(n - 1);
 }
 
 static int has_node_crash(const scenario *sc)
@@ -105,7 +113,10 @@ static int resolve_fault(const scenario *sc, const char *name, vary_target *t, b
             if (idx < 0)
                 return set_error(err, "the scenario has no clock_jump fault; add one ({ at = \"3s\", clock_jump = \"n1\", "
                                       "by = \"20s\" }) or vary another parameter");
-        } else if (idx >= sc->nfaults || sc->faults[idx].kind != FAULT_CLOCK_JUMP) {
+        } else if (idx >= sc->nfaults) {
+            return set_error(err, "%s: the scenario has %d fault%s; number them from 1", name, sc->nfaults,
+                             sc->nfaults == 1 ? "" : "s");
+        } else if (sc->faults[idx].kind != FAULT_CLOCK_JUMP) {
             return set_error(err, "%s: fault %d is not a clock_jump (only clock jumps have `by`)", name, idx + 1);
         }
         t->kind = K_FAULT_BY;
@@ -164,6 +175,16 @@ int vary_resolve(const scenario *sc, const char *name, vary_target *t, buf *err)
         if (t->kind == K_LEASE && sc->lease < 0)
             return set_error(err, "lease: the scenario has no lease (lease = false: the watchdog renews it); "
                                   "give it a lease to vary");
+        /* A client's own lease or wait hides the scenario's: when every client has one, the
+         * sweep would vary nothing and report a flat line as a finding. */
+        if (t->kind == K_LEASE || t->kind == K_WAIT) {
+            int follows = 0;
+            for (int c = 0; c < sc->nclients; c++)
+                follows |= (t->kind == K_LEASE ? sc->clients[c].lease : sc->clients[c].wait) == -1;
+            if (!follows)
+                return set_error(err, "%s: every client sets its own %s, so the scenario's changes nothing; "
+                                      "remove it from a client to vary it", t->name, t->name);
+        }
         if (t->kind == K_NODES && strcmp(sc->mode, "redlock") != 0)
             return set_error(err, "nodes: a \"%s\" scenario has exactly one master; vary nodes in a redlock scenario",
                              sc->mode);
@@ -182,10 +203,13 @@ int vary_parse_value(const vary_target *t, const char *text, double *out, buf *e
 {
     char *end;
     int64_t us;
+    int rc;
     switch (t->unit) {
     case VARY_DURATION:
     case VARY_SIGNED_DURATION:
-        if (scenario_parse_signed_duration(text, &us) != 0)
+        rc = scenario_parse_signed_duration(text, &us);
+        if (rc == -2) return set_error(err, "%s: \"%s\" is too large (at most about 31 years)", t->name, text);
+        if (rc != 0)
             return set_error(err, "%s: bad duration \"%s\" (write ms or a number with a unit: \"250ms\", \"10s\")",
                              t->name, text);
         if (t->unit == VARY_DURATION && us < 0) return set_error(err, "%s: \"%s\" is negative", t->name, text);
@@ -382,9 +406,11 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
         sc->repl_lag = constant;
         return 0;
     case K_NET_DELAY:
-        /* links that took the network's delay follow it; those with their own keep it */
+        /* links that took the network's delay follow it; those with their own keep it. The
+         * replication stream is such a link: its lag defaults to the network's delay. */
         for (int i = 0; i < sc->nlinks && i < base->nlinks; i++)
             if (dist_eq(base->links[i].delay, base->delay)) sc->links[i].delay = constant;
+        if (dist_eq(base->repl_lag, base->delay)) sc->repl_lag = constant;
         sc->delay = constant;
         return 0;
     case K_LEASE:

@@ -175,6 +175,9 @@ static void test_duration_signed(void **state)
     assert_int_equal(us, 3000);
     assert_int_equal(scenario_parse_signed_duration("--1s", &us), -1);
     assert_int_equal(scenario_parse_signed_duration("-", &us), -1);
+    /* too large is told apart from malformed, so that a message can say which */
+    assert_int_equal(scenario_parse_signed_duration("1000000h", &us), -2);
+    assert_int_equal(scenario_parse_signed_duration("-1000000h", &us), -2);
 }
 
 static void test_scenario_defaults(void **state)
@@ -391,6 +394,15 @@ static void test_scenario_file_on_disk(void **state)
     scenario_free(s);
     assert_null(scenario_load("missing.lua", &err));
     assert_string_equal(err.p, "cannot open 'missing.lua': No such file or directory");
+    /* a directory opens, then fails to read: it must say why, not pass for an empty file */
+    assert_null(scenario_load(".", &err));
+    assert_string_equal(err.p, "cannot read '.': Is a directory");
+    FILE *f = fopen("t.lua", "wb");
+    assert_non_null(f);
+    fwrite("return {\n  name = 'x\0',\n}\n", 1, 27, f);
+    fclose(f);
+    assert_null(scenario_load("t.lua", &err));
+    assert_string_equal(err.p, "t.lua:2: the file contains a NUL byte");
     buf_release(&err);
 }
 
@@ -871,6 +883,80 @@ static void test_scenario_invalid_fixtures(void **state)
     assert_true(checked >= 5);
 }
 
+/* ---- robustness -------------------------------------------------------------------- */
+
+static void test_scenario_bom_and_shebang(void **state)
+{
+    (void)state;
+    /* as the lua command reads a file: a UTF-8 BOM and a #! line are skipped */
+    scenario_free(load_ok("\xEF\xBB\xBF" HEAD "}\n"));
+    scenario_free(load_ok("#!/usr/bin/env lua\n" HEAD "}\n"));
+    /* and line numbers still count the #! line */
+    expect_error("#!/usr/bin/env lua\n" HEAD "  leese = 1,\n}\n",
+                 "t.lua:5: unknown key 'leese' in the scenario; did you mean 'lease'?");
+}
+
+static void test_scenario_robust_values(void **state)
+{
+    (void)state;
+    expect_error("return {\n  name = \"t\", about = \"a\", protocol = \"workload\", duration = \"60s\",\n"
+                 "  clients = { { name = \"A\" } },\n}\n",
+                 "t.lua:2: protocol: 'workload' is the workload loop every model runs under, not a protocol; "
+                 "name a model such as distlock, redisson or redlock");
+    expect_error("return {\n  name = \"two\\nlines\", about = \"a\", protocol = \"redisson\", duration = 1,\n"
+                 "  clients = { { name = \"A\" } },\n}\n",
+                 "t.lua:2: name must be one line of text (it has a control character such as a newline)");
+    expect_error_in("  faults = { { at = 1, drop = { \"A\" }, probability = 1 } },",
+                    "t.lua:4: faults[1].drop must have at least 2 names");
+    /* of two bad keys on one line, the same one every time (lua_next's order varies) */
+    for (int i = 0; i < 8; i++) {
+        expect_error_in("  faults = { { at = 1, drop = { from = \"A\", to = \"n1\" }, probability = 1 } },",
+                        "t.lua:4: faults[1].drop must be a list of names, but has the key 'from'");
+        expect_error_in("  options = { [true] = 1, [false] = 2, [2] = 3 },",
+                        "t.lua:4: options has a positional value [2]; write options as name = value");
+    }
+}
+
+static void test_scenario_explore_params(void **state)
+{
+    (void)state;
+    /* as in faults, a pause and a partition last longer than 0 */
+    expect_error_in("  explore = { faults = { gc_pause = { targets = { \"A\" }, params = { 0 } } }, max_faults = 1 },",
+                    "t.lua:4: explore.faults.gc_pause.params[1] must be more than 0 (got 0)");
+    expect_error_in("  explore = { faults = { partition = { targets = { \"A\" }, params = { \"0s\" } } }, max_faults = 1 },",
+                    "t.lua:4: explore.faults.partition.params[1] must be more than 0 (got \"0s\")");
+    /* a clock that runs slow is a drift to explore too */
+    scenario *d = load_with("  explore = { faults = { drift = { targets = { \"n1\" }, params = { 0.1, -0.2 } } }, max_faults = 1 },");
+    assert_true(d->explore.faults[0].values[1] == -0.2);
+    scenario_free(d);
+    expect_error_in("  explore = { faults = { crash = { \"n1\", \"A\", \"n1\" } }, max_faults = 1 },",
+                    "t.lua:4: explore.faults.crash[3]: 'n1' is named twice");
+    /* a restart delay of 0 is one */
+    scenario *s = load_with("  explore = { faults = { crash = { targets = { \"n1\" }, params = { 0 } } }, max_faults = 1 },");
+    assert_int_equal(s->explore.faults[0].params[0], 0);
+    scenario_free(s);
+}
+
+/* Names are looked up in an index, and a partition's names checked in one pass: 2000
+ * partitions of every actor of the largest scenario load in well under a second. */
+static void test_scenario_many_names(void **state)
+{
+    (void)state;
+    const char *text =
+        "local clients, g1, g2, faults = {}, {}, {}, {}\n"
+        "for i = 1, 256 do clients[i] = { name = 'c' .. i } end\n"
+        "for i = 1, 64 do\n"
+        "  g1[#g1 + 1] = 'n' .. i\n"
+        "  for r = 1, 8 do g2[#g2 + 1] = 'n' .. i .. 'r' .. r end\n"
+        "end\n"
+        "for i = 1, 256 do local g = i % 2 == 0 and g1 or g2 g[#g + 1] = 'c' .. i end\n"
+        "for i = 1, 2000 do faults[i] = { at = i, partition = { g1, g2 }, duration = 1 } end\n"
+        "faults[2001] = { at = 1, partition = { g1, { 'c1', 'n1' } }, duration = 1 }\n"
+        "return { name = 'big', about = 'a', protocol = 'redlock', mode = 'redlock', nodes = 64,\n"
+        "  replicas = 8, clients = clients, faults = faults, duration = '10s' }\n";
+    expect_error(text, "t.lua:11: faults[2001].partition[2][2]: 'n1' is in two groups");
+}
+
 /* ---- fuzz -------------------------------------------------------------------------- */
 
 /* Random byte-level and token-level mutations of the full fixture: every result is either a
@@ -961,6 +1047,10 @@ int main(void)
         cmocka_unit_test(test_scenario_must_return_one_table),
         cmocka_unit_test(test_scenario_lexer_lines),
         cmocka_unit_test(test_scenario_invalid_fixtures),
+        cmocka_unit_test(test_scenario_bom_and_shebang),
+        cmocka_unit_test(test_scenario_robust_values),
+        cmocka_unit_test(test_scenario_explore_params),
+        cmocka_unit_test(test_scenario_many_names),
         cmocka_unit_test(test_scenario_fuzz_mutations),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -54,6 +54,23 @@ rc=$?
 [ $? -eq 2 ] && ok || bad "--random 0 accepted"
 "$LL" check >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "check with no scenario"
+# A bound asked for must bound: --max-paths 0 would be the explorer's "no limit".
+"$LL" check tests/check/gc-pause.lua --max-paths 0 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "at least 1 path" "$tmp/err" && ok || bad "--max-paths 0 accepted"
+"$LL" check tests/check/gc-pause.lua --max-paths " 5" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--max-paths ' 5' accepted"
+# --out "" would write the hidden files .lua, .choices and .txt
+(ll=$(realpath "$LL") && here=$PWD && cd "$tmp" && "$ll" check "$here/tests/check/gc-pause.lua" --out "" >/dev/null 2>&1)
+[ $? -eq 2 ] && [ ! -e "$tmp/.lua" ] && ok || bad "--out '' accepted"
+# explore params the explorer would misread are refused with file:line
+sed 's/params = { "12s" }/params = { 0 }/' tests/check/gc-pause.lua >"$tmp/zero.lua"
+"$LL" check "$tmp/zero.lua" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "zero.lua:[0-9]*: explore.faults.gc_pause.params\[1\] must be more than 0" "$tmp/err" && ok ||
+    bad "a 0 ms pause to explore: $(cat "$tmp/err")"
+sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { -0.1 } }/' \
+    tests/check/gc-pause.lua >"$tmp/negdrift.lua"
+"$LL" check "$tmp/negdrift.lua" --max-paths 30 >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && ok || bad "a negative drift to explore: $(cat "$tmp/err")"
 "$LL" check --help | grep -q "usage: locklab check" && ok || bad "check --help"
 
 echo "check: $pass passed, $fail failed"

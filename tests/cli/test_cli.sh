@@ -68,6 +68,43 @@ cmp -s "$tmp/orig.jsonl" "$tmp/replay.jsonl" && ok || bad "the choice list does 
 printf '1/2 x\nnot-a-choice\n' >"$tmp/badchoices.txt"
 expect_exit 2 "a malformed choice list" -- "$LL" run single-basic --choices "$tmp/badchoices.txt"
 one_line_err "a malformed choice list"
+grep -q "badchoices.txt:2: expected" "$tmp/err" && ok || bad "a malformed choice list names FILE:LINE"
+# A choice list that is not this scenario's replays nothing faithfully: exit 2, where it parts.
+"$LL" run redlock-basic --save-choices "$tmp/other.choices" -q >/dev/null 2>&1
+expect_exit 2 "a choice list from another scenario" -- "$LL" run single-basic -q --choices "$tmp/other.choices"
+one_line_err "a choice list from another scenario"
+grep -q "other.choices:[0-9]*: the choice list does not fit this scenario" "$tmp/err" && ok || bad "the foreign list is named"
+[ ! -s "$tmp/out" ] && ok || bad "a run that is no replay was shown"
+printf '9223372036854775807/* delay\n' >"$tmp/huge.choices"
+expect_exit 2 "a choice value no run records" -- "$LL" run single-basic -q --choices "$tmp/huge.choices"
+one_line_err "a choice value no run records"
+expect_exit 2 "a directory as the choice list" -- "$LL" run single-basic -q --choices "$tmp"
+grep -q "Is a directory" "$tmp/err" && ok || bad "a directory choice list says so"
+expect_exit 0 "an empty choice list (the seed decides)" -- "$LL" run single-basic -q --choices /dev/null
+# Seeds are plain digits: strtoull alone would take " -1" as 2^64 - 1 and "" as 0.
+expect_exit 2 "run --seed ' -1'" -- "$LL" run single-basic -q --seed " -1"
+expect_exit 2 "compare --seed ''" -- "$LL" compare single-basic --scripts HEAD --scripts HEAD --seed ""
+# compare checks its versions as the loader checks `scripts`: an unknown one is not HEAD.
+expect_exit 2 "compare with an unknown script version" -- "$LL" compare single-basic --scripts HEAD --scripts 9.9.9
+one_line_err "compare with an unknown script version"
+grep -q "no script version '9.9.9'" "$tmp/err" && ok || bad "compare names the unknown version"
+expect_exit 2 "compare with an unknown library" -- "$LL" compare single-basic --scripts redison@3.11.1 --scripts HEAD
+# A scenario file a directory, with a BOM, with a #! line.
+expect_exit 2 "a directory as the scenario" -- "$LL" run "$tmp"
+one_line_err "a directory as the scenario"
+printf '\357\273\277#!/usr/bin/env lua\n' >"$tmp/bom.lua"
+cat scenarios/single-basic.lua >>"$tmp/bom.lua"
+expect_exit 0 "a scenario with a BOM and a #! line" -- "$LL" run "$tmp/bom.lua" -q
+sed 's/protocol = "distlock",/protocol = "workload",/' scenarios/single-basic.lua >"$tmp/workload.lua"
+expect_exit 2 "the workload as a protocol" -- "$LL" run "$tmp/workload.lua" -q
+grep -q "workload.lua:[0-9]*: protocol: 'workload' is the workload loop" "$tmp/err" && ok || bad "the workload protocol names file:line"
+# list --run: a model error stays on its row.
+mkdir -p "$tmp/home/scenarios"
+ln -s "$PWD/lua" "$tmp/home/lua"
+cp "$tmp/modelerr.lua" scenarios/single-basic.lua "$tmp/home/scenarios/"
+expect_exit 2 "list --run with a model that fails" -- env LOCKLAB_HOME="$tmp/home" "$LL" list --run
+! grep -q "traceback" "$tmp/out" && grep -q "^modelerr *could not run: client A: .*distlock needs a lease" "$tmp/out" &&
+    grep -q "^single-basic " "$tmp/out" && ok || bad "list --run: the model error is not one row"
 expect_exit 3 "an unwritable --json path" -- "$LL" run single-basic -q --json /nonexistent-dir/h.jsonl
 [ ! -e /nonexistent-dir/h.jsonl ] && ok || bad "partial output left behind"
 
@@ -80,6 +117,9 @@ sed 's/protocol = "distlock",/protocol = "distlock", scripts = "redisson@9.9.9",
 expect_exit 2 "an unknown script version" -- "$LL" run "$tmp/badver.lua" -q
 one_line_err "an unknown script version"
 grep -q "badver.lua:[0-9]*: scripts: no script version '9.9.9'" "$tmp/err" && ok || bad "the script version error names file:line"
+sed 's/protocol = "distlock",/protocol = "distlock", scripts = "redison@3.11.1",/' scenarios/single-basic.lua >"$tmp/badlib.lua"
+expect_exit 2 "a misspelt script library" -- "$LL" run "$tmp/badlib.lua" -q
+grep -q "badlib.lua:[0-9]*: scripts: no scripts of a library 'redison'" "$tmp/err" && ok || bad "the misspelt library is named"
 
 # locklab list and compare
 expect_exit 0 "locklab list" -- "$LL" list

@@ -59,6 +59,17 @@ bad_input "an unknown option" "unknown option '--bogus'" gc-pause-single --vary 
 bad_input "two --vary" "one --vary at a time" gc-pause-single --vary gc_pause=1s:2s:1s --vary lease=1s:2s:1s
 bad_input "a value impossible for the scenario" "lease=0: the lease must be longer than 0" gc-pause-single --vary lease=0:2s:1s
 bad_input "nodes in a named redlock" "nodes can vary only when it gives a count" redlock-basic --vary nodes=3:7:2
+bad_input "fault 0" "number them from 1" gc-pause-single --vary "faults[0].duration=1s:2s:1s"
+bad_input "a fault index past INT_MAX" "number them from 1" gc-pause-single --vary "faults[99999999999].duration=1s:2s:1s"
+bad_input "a duration too large" "is too large" gc-pause-single --vary gc_pause=1s:1000000h:100000h
+bad_input "a seed with a space" "--seed takes a whole number" gc-pause-single --vary gc_pause=1s:2s:1s --seed " -1"
+# Every client with its own lease: varying the scenario's would change nothing.
+sed 's/work = "15s" }/work = "15s", lease = "10s" }/; s/work = "1s" }/work = "1s", lease = "10s" }/' \
+    scenarios/gc-pause-single.lua >"$tmp/ownlease.lua"
+bad_input "a lease every client overrides" "every client sets its own lease" "$tmp/ownlease.lua" --vary lease=1s:2s:1s
+# Every run a model error: no result, not a table of zeros with exit 0.
+printf 'return { name = "x", about = "y", protocol = "distlock", lease = false,\n  clients = {{ name = "A" }}, duration = "1s" }\n' >"$tmp/modelerr.lua"
+bad_input "every run a model error" "every run ended in a client model error" "$tmp/modelerr.lua" --vary work=1s:2s:1s --runs 2
 
 # gnuplot missing: exit 2, says how to install it, before running anything.
 mkdir -p "$tmp/bin"
