@@ -225,7 +225,8 @@ static void check_release(const history *h, const scenario *sc, prop_result *r)
     /* per node: the client owning the lock key there, -1 none, -2 unknown */
     int *owner = xmalloc((size_t)(nact > 0 ? nact : 1) * sizeof *owner);
     for (int a = 0; a < nact; a++) owner[a] = -1;
-    /* release requests in flight: (client, request id) */
+    /* release requests in flight: (client, request id); one leaves when a node executes it,
+     * so the list stays short however long the run (lost ones stay, and are few) */
     size_t nreq = 0, capreq = 16;
     int64_t *reqs = xmalloc(capreq * 2 * sizeof *reqs);
     int exec_client = -1, exec_node = -1, exec_is_release = 0;
@@ -250,7 +251,13 @@ static void check_release(const history *h, const scenario *sc, prop_result *r)
             exec_t = e->t;
             exec_is_release = 0;
             for (size_t k = 0; k < nreq; k++)
-                if (reqs[2 * k] == e->peer && reqs[2 * k + 1] == e->a) exec_is_release = 1;
+                if (reqs[2 * k] == e->peer && reqs[2 * k + 1] == e->a) {
+                    exec_is_release = 1;
+                    nreq--;
+                    reqs[2 * k] = reqs[2 * nreq];
+                    reqs[2 * k + 1] = reqs[2 * nreq + 1];
+                    break;
+                }
             break;
         case H_KEY_SET:
         case H_KEY_DELETED:
