@@ -278,6 +278,17 @@ int cli_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc = world_run(w, &err);
+    if (rc == WORLD_TOO_LONG) { /* no story of ten million events: just why it stopped */
+        cli_error("run: %s", err.p);
+        buf_release(&err);
+        buf_release(&text);
+        free(src);
+        free(want);
+        world_free(w);
+        chooser_free(ch);
+        scenario_free(sc);
+        return EXIT_USAGE;
+    }
     const history *h = world_history(w);
     int exit_code = EXIT_OK;
     /* a replay that is not one is bad input: say so before showing a run nobody asked for */

@@ -351,6 +351,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     world *w = xcalloc(1, sizeof *w);
     w->sc = sc;
     w->verbose = o && o->verbose;
+    w->max_events = o && o->max_events ? o->max_events : WORLD_MAX_EVENTS;
     w->explore = o && o->explore && sc->explore.present;
     w->shared_lib = o ? o->lib : NULL;
     w->chunks = o ? o->chunks : NULL;
@@ -474,7 +475,15 @@ int world_run(world *w, buf *err)
             break;
         }
         w->now = e.time;
-        w->events++;
+        if (++w->events > w->max_events) {
+            release_event(&e);
+            if (err)
+                buf_printf(err, "%s: the run passed %g million events at %.3fs of its %.3fs; a run that "
+                           "long would not fit in memory: shorten its duration, or give fewer clients, "
+                           "rounds or faults", w->sc->path ? w->sc->path : w->sc->name,
+                           (double)w->max_events / 1e6, (double)w->now / 1e6, (double)w->sc->duration / 1e6);
+            return WORLD_TOO_LONG;
+        }
         dispatch(w, &e);
         if (w->failed) {
             if (err) buf_puts(err, w->failure ? w->failure : "client model failed");

@@ -23,6 +23,7 @@ typedef struct world_opts {
                             decision at each new instant (locklab check) */
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
+    uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
 } world_opts;
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */
@@ -30,8 +31,13 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err);
 void world_free(world *w);
 /* Runs to the end: the scenario's duration, or every client's workload done. Returns 0, or -1
  * when a client model failed (err holds the message and Lua traceback; the history up to the
- * failure stays valid). */
+ * failure stays valid), or WORLD_TOO_LONG when the run passed its budget of scheduler events
+ * (world_opts.max_events; err says so in one line): a run's history grows with its events
+ * (some 200 bytes each), and a scenario of weeks with many clients would otherwise take
+ * gigabytes before it ended. Ten million is about a day of four busy clients. */
 int world_run(world *w, buf *err);
+#define WORLD_MAX_EVENTS 10000000
+#define WORLD_TOO_LONG (-2)
 const history *world_history(const world *w);
 uint64_t world_events(const world *w);   /* events processed */
 int64_t world_now(const world *w);       /* true µs */

@@ -153,6 +153,7 @@ struct world {
     int64_t now;
     int64_t epoch_ms;
     uint64_t events;
+    uint64_t max_events; /* world_opts.max_events or WORLD_MAX_EVENTS */
     int verbose;
     int nnodes, nclients, nactors;
     node *nodes;

@@ -88,6 +88,25 @@ static const char *three_clients = BASE(
     "              { name = 'C', start = '20ms', work = '1s', rounds = 3 } },\n"
     "  duration = '60s', seed = 7,\n");
 
+/* A run longer than its event budget stops with WORLD_TOO_LONG and one line saying where. */
+static void test_world_event_budget_stops_a_run(void **state)
+{
+    (void)state;
+    scenario *sc = load(BASE("  clients = { { name = 'A', work = '1s', rounds = 1000000 } }, duration = '1000h',\n"));
+    buf err;
+    buf_init(&err);
+    world_opts opts = { .seed = 1, .max_events = 1000 };
+    world *w = world_new(sc, &opts, &err);
+    assert_non_null(w);
+    assert_int_equal(world_run(w, &err), WORLD_TOO_LONG);
+    assert_int_equal(world_events(w), 1001);
+    assert_non_null(strstr(err.p, "inline.lua: the run passed 0.001 million events at "));
+    assert_null(strchr(err.p, '\n'));
+    world_free(w);
+    buf_release(&err);
+    scenario_free(sc);
+}
+
 static void test_world_same_seed_same_bytes(void **state)
 {
     (void)state;
@@ -526,6 +545,7 @@ int main(void)
 {
     make_test_home();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_world_event_budget_stops_a_run),
         cmocka_unit_test(test_world_same_seed_same_bytes),
         cmocka_unit_test(test_world_other_seed_other_run),
         cmocka_unit_test(test_world_choice_list_replays_exactly),
