@@ -14,6 +14,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,83 @@ static int ctx_call(lua_State *L)
     memcpy(offs, offsets, (size_t)argc * sizeof *offs);
     free(offsets);
     return send_request(L, w, c, node_idx, &b, offs, argc, labcopy, (double)w->sc->timeout / 1000.0, 0);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The declared options of the model on top of the stack, sorted, as "a, b, c" ("none"). */
+static void options_list(lua_State *L, int decl, buf *out)
+{
+    size_t n = 0, cap = 0;
+    const char **keys = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, decl)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) continue;
+        if (n == cap) keys = xrealloc(keys, (cap = cap ? cap * 2 : 16) * sizeof *keys);
+        keys[n++] = lua_tostring(L, -1); /* the key stays in the table: the string lives */
+    }
+    qsort(keys, n, sizeof *keys, str_cmp);
+    for (size_t i = 0; i < n; i++) buf_printf(out, "%s%s", i ? ", " : "", keys[i]);
+    if (!n) buf_puts(out, "none");
+    free(keys);
+}
+
+/* Checks the scenario's options against what the protocol model (on top of the stack)
+ * declares in M.OPTIONS — name = "integer" | "number" | "string" | "boolean", or a list
+ * of the strings it may be — so a misspelt option or a value of the wrong kind is an
+ * error at the scenario, not a default silently kept or a failure deep inside the model.
+ * A model without OPTIONS (one of your own) is not checked. 0, or -1 with err. */
+static int check_options(lua_State *L, const scenario *sc, buf *err)
+{
+    int top = lua_gettop(L);
+    if (lua_getfield(L, top, "OPTIONS") != LUA_TTABLE) {
+        lua_settop(L, top);
+        return 0;
+    }
+    int decl = lua_gettop(L);
+    const char *file = sc->path ? sc->path : sc->name;
+    size_t before = err->len;
+    for (int i = 0; i < sc->noptions && err->len == before; i++) {
+        const option_cfg *o = &sc->options[i];
+        int t = lua_getfield(L, decl, o->key);
+        const char *want = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (t == LUA_TNIL) {
+            buf_printf(err, "%s:%d: options.%s: the %s model has no such option (it takes: ", file, o->line,
+                       o->key, sc->protocol);
+            options_list(L, decl, err);
+            buf_puts(err, ")");
+        } else if (t == LUA_TTABLE) { /* the strings it may be */
+            int ok = 0;
+            for (lua_Integer k = 1; o->type == OPT_STRING && !ok && lua_rawgeti(L, -1, k) == LUA_TSTRING; k++) {
+                ok = strcmp(lua_tostring(L, -1), o->s) == 0;
+                lua_pop(L, 1);
+            }
+            if (!ok) {
+                lua_settop(L, decl + 1);
+                buf_printf(err, "%s:%d: options.%s must be one of ", file, o->line, o->key);
+                for (lua_Integer k = 1; lua_rawgeti(L, decl + 1, k) == LUA_TSTRING; k++) {
+                    buf_printf(err, "%s\"%s\"", k > 1 ? ", " : "", lua_tostring(L, -1));
+                    lua_pop(L, 1);
+                }
+            }
+        } else if (want) {
+            int ok = !strcmp(want, "string")    ? o->type == OPT_STRING
+                     : !strcmp(want, "boolean") ? o->type == OPT_BOOL
+                     : !strcmp(want, "number")  ? o->type == OPT_NUMBER
+                     : !strcmp(want, "integer") ? o->type == OPT_NUMBER && o->num == floor(o->num) &&
+                                                      fabs(o->num) < 9007199254740992.0
+                                                : 1;
+            if (!ok) buf_printf(err, "%s:%d: options.%s must be %s %s", file, o->line, o->key,
+                                strchr("aeiou", want[0]) ? "an" : "a", want);
+        }
+        lua_settop(L, decl);
+    }
+    lua_settop(L, top);
+    return err->len == before ? 0 : -1;
 }
 
 static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)
@@ -1015,6 +1093,7 @@ int clients_init(world *w, const char *data_dir, buf *err)
             return -1;
         }
         if (i == 0) lua_pop(L, 1);
+        if (i == 0 && check_options(L, w->sc, err) != 0) return -1;
         if (i == 1 && !lua_isfunction(L, -1)) {
             buf_printf(err, "%s: the workload must return a function", path);
             return -1;

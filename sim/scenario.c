@@ -1573,6 +1573,7 @@ static void load_options(loader *ld, int root)
         option_cfg *o = &s->options[i];
         char path[PATH_LEN];
         path_key(path, "options", o->key);
+        o->line = linemap_line(&ld->map, path);
         switch (get(L, t, o->key)) {
         case LUA_TSTRING:
             o->type = OPT_STRING;

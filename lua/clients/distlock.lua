@@ -10,6 +10,13 @@
 -- is the lesson of the GC-pause scenarios.
 local M = {}
 
+-- The scenario options this model reads (checked before a run: another key, or another
+-- type, is an error at the scenario).
+M.OPTIONS = {
+  retry_min = "integer",   -- ms, the shortest pause between attempts (50)
+  retry_max = "integer",   -- ms, the longest (200)
+}
+
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local key = cfg.lock

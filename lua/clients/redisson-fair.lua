@@ -68,6 +68,15 @@ end
 
 local function version_of(id) return id:match("@(.+)$") end
 
+-- The scenario options this model reads (checked before a run: another key, or another
+-- type, is an error at the scenario).
+M.OPTIONS = {
+  redisson_version = "string",        -- the Java release the scripts stand for (their version)
+  thread_wait_time = "integer",       -- ms (5000 before 3.13.3, else 300000)
+  lock_watchdog_timeout = "integer",  -- ms (30000)
+  skip_unlock = "boolean",            -- a scenario device: the holder never unlocks
+}
+
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local opt = cfg.options or {}

@@ -16,6 +16,10 @@ local redisson = require("redisson")
 
 local M = {}
 
+-- The scenario options: redisson.lua's, and token_start.
+M.OPTIONS = { token_start = "integer" }
+for k, v in pairs(redisson.OPTIONS) do M.OPTIONS[k] = v end
+
 function M.new(ctx, cfg)
   local self = redisson.create(ctx, cfg)
   local token_start = (cfg.options or {}).token_start

@@ -41,6 +41,9 @@ local redisson = require("redisson")
 
 local M = {}
 
+-- The scenario options: each lock is a RedissonLock, so redisson.lua's watchdog timeout.
+M.OPTIONS = { lock_watchdog_timeout = "integer" }
+
 function M.new(ctx, cfg)
   local nodes = ctx:nodes()
   local n = #nodes

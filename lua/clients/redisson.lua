@@ -35,6 +35,13 @@
 -- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times.
 local M = {}
 
+-- The scenario options this model reads (checked before a run: another key, or another
+-- type, is an error at the scenario). redisson-fenced and redisson-redlock add theirs.
+M.OPTIONS = {
+  lock_watchdog_timeout = "integer",  -- ms (30000)
+  reentrant = "integer",              -- holds per acquisition (1)
+}
+
 M.UNLOCK_MESSAGE = 0               -- LockPubSub.UNLOCK_MESSAGE = 0L
 M.LOCK_WATCHDOG_TIMEOUT = 30000    -- Config.lockWatchdogTimeout, "Default is 30000 milliseconds"
 M.RETRY_ATTEMPTS = 4               -- BaseConfig.retryAttempts

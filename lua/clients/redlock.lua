@@ -46,6 +46,15 @@
 --   extend_before ms; max_extensions: how many times at most (default 10)
 local M = {}
 
+-- The options above, as checked before a run (another key, or another type, is an error at
+-- the scenario): a type, or the list of the values a string may take.
+M.OPTIONS = {
+  preset = { "redlock-rb", "redlock-py", "node-redlock", "go-redsync" },
+  retry_count = "integer", retry_delay = "integer", retry_jitter = "integer",
+  drift_factor = "number", drift_ms = "number", node_timeout = "integer",
+  auto_extend = "boolean", extend_before = "integer", max_extensions = "integer",
+}
+
 -- The public clients' defaults (PROTOCOLS.md, "Redlock presets"):
 local PRESETS = {
   -- antirez/redlock-rb, the reference implementation linked from the docs:

@@ -9,6 +9,9 @@
 -- (distlock.lua's compare-and-delete script).
 local M = {}
 
+-- The scenario options this model reads: none (another key is an error at the scenario).
+M.OPTIONS = {}
+
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local key = cfg.lock
