@@ -93,9 +93,9 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_script.h $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	clang $(CFLAGS_BASE) -Wno-missing-prototypes $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
+	clang $(CFLAGS_BASE) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) $(PKG_LIBS)
 
 fuzz: deps
 	@command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 3; }
