@@ -119,7 +119,7 @@ int cli_check(int argc, char **argv)
     int rc = explore_run(sc, &o, &r, &err);
     if (o.progress) fputs("\n", stderr);
     if (rc != 0) {
-        cli_error("%s", err.p);
+        cli_run_error(err.p, 0);
         scenario_free(sc);
         buf_release(&err);
         return EXIT_USAGE;

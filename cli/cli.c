@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -39,6 +40,16 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
     if (!*out) cli_error("%s", err.p);
     buf_release(&err);
     return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+void cli_run_error(const char *text, int full)
+{
+    const char *nl = strchr(text, '\n');
+    if (full || !nl) {
+        cli_error("%s", text);
+        return;
+    }
+    cli_error("%.*s (locklab run SCENARIO --verbose shows the Lua traceback)", (int)(nl - text), text);
 }
 
 int cli_parse_whole(const char *text, unsigned long long max, unsigned long long *out)

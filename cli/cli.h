@@ -39,5 +39,8 @@ int cli_parse_whole(const char *text, unsigned long long max, unsigned long long
 
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A failure of a run (a client model's error and its Lua traceback): its first line only,
+ * saying how to see the rest, unless full (locklab run --verbose) asks for everything. */
+void cli_run_error(const char *text, int full);
 
 #endif

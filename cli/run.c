@@ -268,7 +268,7 @@ int cli_run(int argc, char **argv)
     world_opts o = { .chooser = ch, .verbose = verbose };
     world *w = world_new(sc, &o, &err);
     if (!w) {
-        cli_error("%s", err.p);
+        cli_run_error(err.p, verbose);
         buf_release(&err);
         buf_release(&text);
         free(src);
@@ -330,7 +330,7 @@ int cli_run(int argc, char **argv)
     }
     if (rc != 0) {
         fflush(stdout);
-        cli_error("%s", err.p);
+        cli_run_error(err.p, verbose);
         exit_code = EXIT_USAGE;
     } else {
         check_result cr;

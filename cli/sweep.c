@@ -208,7 +208,7 @@ static int run_points(scenario *sc, const scenario *base, sweep_result *r, const
             world_opts o = { .seed = seeds[k], .chunks = chunks };
             world *w = world_new(sc, &o, &err);
             if (!w) {
-                cli_error("%s", err.p);
+                cli_run_error(err.p, 0);
                 rc = EXIT_USAGE;
                 break;
             }

@@ -54,6 +54,9 @@ one_line_err "a scenario with a typo"
 grep -q "typo.lua:2: unknown key 'leese'" "$tmp/err" && ok || bad "the typo is reported with file:line"
 printf 'return { name = "x", about = "y", protocol = "distlock", lease = false,\n  clients = {{ name = "A" }}, duration = "1s" }\n' >"$tmp/modelerr.lua"
 expect_exit 2 "a client model error" -- "$LL" run "$tmp/modelerr.lua"
+one_line_err "a client model error"
+grep -q "distlock needs a lease.*--verbose shows the Lua traceback" "$tmp/err" && ok || bad "model error, one line"
+expect_exit 2 "a client model error, verbose" -- "$LL" run "$tmp/modelerr.lua" --verbose
 grep -q "distlock needs a lease" "$tmp/err" && grep -q "stack traceback" "$tmp/err" && ok || bad "model error with traceback"
 
 expect_exit 0 "expectations met" -- "$LL" run gc-pause-single -q
