@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "luaclib.h"
 #include "util.h"
 
 /* One cjson module's settings (lua-cjson 2.1's defaults; the functions encode_sparse_array,
@@ -188,22 +189,10 @@ static void encode_value(lua_State *L, const cjson_cfg *cfg, int idx, buf *out, 
     }
 }
 
-/* The buffer lives in a userdata with a __gc, so an error raised mid-encode frees it. */
-static int buf_gc(lua_State *L)
-{
-    buf_release(lua_touserdata(L, 1));
-    return 0;
-}
-
 static int cjson_encode(lua_State *L)
 {
     luaL_argcheck(L, lua_gettop(L) == 1, 1, "expected 1 argument");
-    buf *b = lua_newuserdatauv(L, sizeof *b, 0);
-    buf_init(b);
-    lua_newtable(L);
-    lua_pushcfunction(L, buf_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_setmetatable(L, -2);
+    buf *b = luaclib_buf(L); /* an error raised mid-encode frees it */
     encode_value(L, cjson_cfg_of(L), 1, b, 0);
     lua_pushlstring(L, b->p ? b->p : "", b->len);
     buf_release(b);
@@ -497,13 +486,10 @@ static void jarray(jparser *j)
  * printed a double ("0", "-5000", not "0.0", "-5000.0"). */
 static void jvalue(jparser *j, jtoken *t)
 {
-    double d;
     switch (t->type) {
     case T_STRING: lua_pushlstring(j->L, j->str.p ? j->str.p : "", j->str.len); break;
     case T_NUMBER:
-        d = t->number;
-        if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(j->L, (lua_Integer)d);
-        else lua_pushnumber(j->L, d);
+        luaclib_push_number(j->L, t->number);
         break;
     case T_BOOLEAN: lua_pushboolean(j->L, t->boolean); break;
     case T_NULL: lua_pushlightuserdata(j->L, NULL); break;
@@ -559,14 +545,12 @@ static void cjson_max_args(lua_State *L, int n)
     lua_settop(L, n);
 }
 
-/* An integer argument as Redis's Lua 5.1 reads one (the number truncated toward zero, then
- * kept in a C int: 1e10 is 1410065408), checked against [min, max]. */
+/* An integer argument as Redis's Lua 5.1 reads one (luaclib_checkint), checked against
+ * [min, max]. */
 static void cjson_int_option(lua_State *L, int idx, int *setting, int min, int max)
 {
     if (!lua_isnoneornil(L, idx)) {
-        double d = luaL_checknumber(L, idx);
-        long long wide = fabs(d) < 9.2e18 ? (long long)d : LLONG_MIN;
-        int v = (int)(unsigned)(unsigned long long)wide;
+        int v = luaclib_checkint(L, idx);
         char msg[64];
         snprintf(msg, sizeof msg, "expected integer between %d and %d", min, max);
         luaL_argcheck(L, min <= v && v <= max, 1, msg);

@@ -20,11 +20,11 @@
 #include "lua_cmsgpack.h"
 
 #include <lauxlib.h>
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "luaclib.h"
 #include "util.h"
 
 #define CMSGPACK_MAX_NESTING 16   /* lua-cmsgpack's LUACMSGPACK_MAX_NESTING */
@@ -163,29 +163,11 @@ static void mp_put_value(lua_State *L, buf *b, int level)
     }
 }
 
-/* The buffer lives in a userdata with a __gc, so a memory error mid-pack frees it. */
-static int mp_buf_gc(lua_State *L)
-{
-    buf_release(lua_touserdata(L, 1));
-    return 0;
-}
-
-static buf *mp_new_buf(lua_State *L)
-{
-    buf *b = lua_newuserdatauv(L, sizeof *b, 0);
-    buf_init(b);
-    lua_newtable(L);
-    lua_pushcfunction(L, mp_buf_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_setmetatable(L, -2);
-    return b;
-}
-
 static int mp_pack(lua_State *L)
 {
     int nargs = lua_gettop(L);
     if (nargs == 0) return luaL_argerror(L, 0, "MessagePack pack needs input.");
-    buf *b = mp_new_buf(L);
+    buf *b = luaclib_buf(L); /* a memory error mid-pack frees it */
     for (int i = 1; i <= nargs; i++) {
         lua_pushvalue(L, i);
         mp_put_value(L, b, 0);
@@ -220,12 +202,6 @@ static int mp_need(mp_cur *c, size_t n)
     if (c->left >= n) return 1;
     c->err = MP_EOF;
     return 0;
-}
-
-static void mp_push_number(lua_State *L, double d)
-{
-    if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(L, (lua_Integer)d);
-    else lua_pushnumber(L, d);
 }
 
 static void mp_get_value(lua_State *L, mp_cur *c);
@@ -312,22 +288,22 @@ static void mp_get_value(lua_State *L, mp_cur *c)
                 uint32_t u = (uint32_t)mp_be(p, 4);
                 float f;
                 memcpy(&f, &u, sizeof f);
-                mp_push_number(L, f);
+                luaclib_push_number(L, f);
                 break;
             }
             case 0xcb: {
                 uint64_t u = mp_be(p, 8);
                 double d;
                 memcpy(&d, &u, sizeof d);
-                mp_push_number(L, d);
+                luaclib_push_number(L, d);
                 break;
             }
-            case 0xcc: case 0xcd: case 0xce: mp_push_number(L, (double)mp_be(p, (int)size - 1)); break;
-            case 0xcf: mp_push_number(L, (double)(int64_t)mp_be(p, 8)); break;
-            case 0xd0: mp_push_number(L, (int8_t)p[0]); break;
-            case 0xd1: mp_push_number(L, (int16_t)mp_be(p, 2)); break;
-            case 0xd2: mp_push_number(L, (int32_t)mp_be(p, 4)); break;
-            case 0xd3: mp_push_number(L, (double)(int64_t)mp_be(p, 8)); break;
+            case 0xcc: case 0xcd: case 0xce: luaclib_push_number(L, (double)mp_be(p, (int)size - 1)); break;
+            case 0xcf: luaclib_push_number(L, (double)(int64_t)mp_be(p, 8)); break;
+            case 0xd0: luaclib_push_number(L, (int8_t)p[0]); break;
+            case 0xd1: luaclib_push_number(L, (int16_t)mp_be(p, 2)); break;
+            case 0xd2: luaclib_push_number(L, (int32_t)mp_be(p, 4)); break;
+            case 0xd3: luaclib_push_number(L, (double)(int64_t)mp_be(p, 8)); break;
             }
         } else {
             switch (t) {
@@ -376,13 +352,10 @@ static int mp_unpack_full(lua_State *L, lua_Integer limit, lua_Integer offset)
     return n + 1;
 }
 
-/* An integer argument as Lua 5.1 read it into a C int: truncated, then kept in 32 bits. */
+/* An integer argument as Lua 5.1 read it into a C int (0 when optional and absent). */
 static lua_Integer mp_int_arg(lua_State *L, int idx, int optional)
 {
-    if (optional && lua_isnoneornil(L, idx)) return 0;
-    double d = luaL_checknumber(L, idx);
-    long long wide = fabs(d) < 9.2e18 ? (long long)d : LLONG_MIN;
-    return (int32_t)(uint32_t)(unsigned long long)wide;
+    return optional && lua_isnoneornil(L, idx) ? 0 : luaclib_checkint(L, idx);
 }
 
 static int mp_unpack(lua_State *L)

@@ -22,6 +22,7 @@
  * integer below 2^53 comes back as a Lua integer, so tostring prints it as 5.1 did ("2",
  * not "2.0"). Positions and c0 lengths given as numbers are truncated toward zero. */
 #include "lua_struct.h"
+#include "luaclib.h"
 
 #include <ctype.h>
 #include <lauxlib.h>
@@ -125,13 +126,6 @@ static void struct_get_bytes(const char *p, void *to, size_t n, int big)
     for (size_t i = 0; i < n; i++) ((char *)to)[i] = p[big ? n - 1 - i : i];
 }
 
-/* Pushes a double as Lua 5.1 would show it: an integer below 2^53, else a float. */
-static void struct_push_number(lua_State *L, double d)
-{
-    if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(L, (lua_Integer)d);
-    else lua_pushnumber(L, d);
-}
-
 static double struct_get_int(const char *p, int big, int issigned, size_t size)
 {
     uint64_t v = 0;
@@ -140,12 +134,6 @@ static double struct_get_int(const char *p, int big, int issigned, size_t size)
     uint64_t mask = size >= 8 ? (uint64_t)1 << 63 : ~(uint64_t)0 << (size * 8 - 1);
     if (v & mask) v |= mask; /* sign extension */
     return (double)(int64_t)v;
-}
-
-/* A number argument as Lua 5.1's lua_tointeger left it: truncated toward zero. */
-static lua_Integer struct_trunc(double d)
-{
-    return fabs(d) < 9.2e18 ? (lua_Integer)d : (d < 0 ? LUA_MININTEGER : LUA_MAXINTEGER);
 }
 
 static int struct_pack(lua_State *L)
@@ -205,7 +193,7 @@ static int struct_unpack(lua_State *L)
     size_t ld;
     const char *data = luaL_checklstring(L, 2, &ld);
     /* Redis keeps the offset in a size_t: -1 is past any data, only 0 is refused. */
-    size_t pos = lua_isnoneornil(L, 3) ? 1 : (size_t)struct_trunc(luaL_checknumber(L, 3));
+    size_t pos = lua_isnoneornil(L, 3) ? 1 : (size_t)luaclib_trunc(luaL_checknumber(L, 3));
     luaL_argcheck(L, pos > 0, 3, "offset must be 1 or greater");
     pos--;
     sheader h = { 0, 1 };
@@ -218,28 +206,28 @@ static int struct_unpack(lua_State *L)
         luaL_checkstack(L, 2, "too many results");
         switch (opt) {
         case 'b': case 'B': case 'h': case 'H': case 'l': case 'L': case 'T': case 'i': case 'I':
-            struct_push_number(L, struct_get_int(data + pos, h.big, islower(opt), size));
+            luaclib_push_number(L, struct_get_int(data + pos, h.big, islower(opt), size));
             n++;
             break;
         case 'x': break;
         case 'f': {
             float f;
             struct_get_bytes(data + pos, &f, sizeof f, h.big);
-            struct_push_number(L, f);
+            luaclib_push_number(L, f);
             n++;
             break;
         }
         case 'd': {
             double d;
             struct_get_bytes(data + pos, &d, sizeof d, h.big);
-            struct_push_number(L, d);
+            luaclib_push_number(L, d);
             n++;
             break;
         }
         case 'c':
             if (size == 0) { /* c0: the length is the number unpacked just before */
                 if (n == 0 || !lua_isnumber(L, -1)) luaL_error(L, "format 'c0' needs a previous size");
-                lua_Integer len = struct_trunc(lua_tonumber(L, -1));
+                lua_Integer len = luaclib_trunc(lua_tonumber(L, -1));
                 lua_pop(L, 1);
                 n--;
                 size = (size_t)len; /* a negative one wraps, and is too long, as in Redis */
