@@ -682,37 +682,19 @@ static void repl_usage(FILE *f)
  * EXIT_USAGE for a path that is not a readable transcript, EXIT_INTERNAL for an I/O error. */
 static int repl_read_file(const char *path, buf *text)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    switch (ll_read_file(path, REPL_TRANSCRIPT_MAX, text)) {
+    case LL_READ_OK: return EXIT_OK;
+    case LL_READ_OPEN:
         cli_error("redis: cannot open transcript '%s': %s", path, strerror(errno));
         return EXIT_USAGE;
-    }
-    /* fopen succeeds on a directory and fread then fails with EISDIR: say so up front. */
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        cli_error("redis: cannot read transcript '%s': %s", path, strerror(EISDIR));
+    case LL_READ_TOO_BIG:
+        cli_error("redis: transcript '%s' is over %d MiB: not a transcript", path,
+                  (int)(REPL_TRANSCRIPT_MAX >> 20));
         return EXIT_USAGE;
+    default: /* a directory is a wrong path; anything else an I/O error */
+        cli_error("redis: cannot read transcript '%s': %s", path, strerror(errno));
+        return errno == EISDIR ? EXIT_USAGE : EXIT_INTERNAL;
     }
-    char chunk[8192];
-    size_t n;
-    errno = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (text->len + n > REPL_TRANSCRIPT_MAX) {
-            fclose(f);
-            cli_error("redis: transcript '%s' is over %d MiB: not a transcript", path,
-                      (int)(REPL_TRANSCRIPT_MAX >> 20));
-            return EXIT_USAGE;
-        }
-        buf_append(text, chunk, n);
-    }
-    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (bad) {
-        cli_error("redis: cannot read transcript '%s': %s", path, strerror(bad));
-        return EXIT_INTERNAL;
-    }
-    return EXIT_OK;
 }
 
 /* Writes b to f and empties it. 0, or -1 with errno set when the output cannot be written

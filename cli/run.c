@@ -64,26 +64,13 @@ static int write_file(const char *path, const buf *content)
     return rc;
 }
 
-/* 0, or -1 with errno set: a directory opens, then fails to read (EISDIR), and must not
- * pass for an empty file. */
-static int read_file(const char *path, buf *out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    char tmp[4096];
-    size_t n;
-    errno = 0;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_append(out, tmp, n);
-    int why = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    errno = why;
-    return why ? -1 : 0;
-}
-
 /* Far beyond any value a run records (indices, µs delays, the models' ctx:random draws),
  * and small enough that a replayed delay added to the clock cannot overflow it: the chooser
  * replays an exponential delay's value as written (sim/chooser.c), unchecked. */
 #define CHOICE_VALUE_MAX ((int64_t)1 << 62)
+
+/* The largest choice file read: a run of ten million events makes fewer decisions. */
+#define CHOICES_MAX ((size_t)512 << 20)
 
 /* A replay is faithful when every decision the run made is the one the file holds: the same
  * label, and the value the file says (the chooser clamps a value that does not fit the
@@ -230,7 +217,7 @@ int cli_run(int argc, char **argv)
     buf_init(&text);
     if (choices) {
         int bad = 0, line = 0;
-        if (read_file(choices, &text) != 0) {
+        if (ll_read_file(choices, CHOICES_MAX, &text) != LL_READ_OK) {
             cli_error("run: cannot read '%s': %s", choices, strerror(errno));
             bad = 1;
         } else if (text.len && strlen(text.p) != text.len) {

@@ -2011,32 +2011,22 @@ static int line_of(const char *text, size_t off)
 
 scenario *scenario_load(const char *path, buf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err) {
-            buf_reset(err);
-            buf_printf(err, "cannot open '%s': %s", path, strerror(errno));
-        }
-        return NULL;
-    }
     buf text;
     buf_init(&text);
-    char chunk[8192];
-    size_t n;
-    errno = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && text.len <= EVAL_MEM_CAP) buf_append(&text, chunk, n);
-    int bad = ferror(f), why = errno; /* a directory opens, then fails to read: EISDIR */
-    fclose(f);
-    scenario *s = NULL;
-    if (bad) {
+    int rc = ll_read_file(path, EVAL_MEM_CAP, &text);
+    if (rc == LL_READ_OPEN || rc == LL_READ_ERROR) { /* a directory: EISDIR */
         if (err) {
             buf_reset(err);
-            buf_printf(err, "cannot read '%s': %s", path, strerror(why ? why : EIO));
+            buf_printf(err, "cannot %s '%s': %s", rc == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
         }
-    } else if (text.len > EVAL_MEM_CAP || (text.len && strlen(text.p) != text.len)) {
+        buf_release(&text);
+        return NULL;
+    }
+    scenario *s = NULL;
+    if (rc == LL_READ_TOO_BIG || (text.len && strlen(text.p) != text.len)) {
         if (err) {
             buf_reset(err);
-            if (text.len > EVAL_MEM_CAP) buf_printf(err, "%s: the file is too large for a scenario (over %d MiB)", path, EVAL_MEM_CAP >> 20);
+            if (rc == LL_READ_TOO_BIG) buf_printf(err, "%s: the file is too large for a scenario (over %d MiB)", path, EVAL_MEM_CAP >> 20);
             else buf_printf(err, "%s:%d: the file contains a NUL byte", path, line_of(text.p, strlen(text.p)));
         }
     } else {

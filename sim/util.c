@@ -167,6 +167,28 @@ char *buf_steal(buf *b)
     return p;
 }
 
+int ll_read_file(const char *path, size_t max, buf *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return LL_READ_OPEN;
+    char chunk[8192];
+    size_t n, start = out->len;
+    int rc = LL_READ_OK;
+    errno = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (out->len - start + n > max) {
+            rc = LL_READ_TOO_BIG;
+            break;
+        }
+        buf_append(out, chunk, n);
+    }
+    int why = rc == LL_READ_OK && ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (why) rc = LL_READ_ERROR;
+    errno = rc == LL_READ_TOO_BIG ? EFBIG : why;
+    return rc;
+}
+
 int ll_write_file(const char *path, const void *p, size_t n, buf *err)
 {
     buf tmp;

@@ -85,6 +85,13 @@ char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty 
  * half-written is ever left behind. 0, or -1 with "cannot write 'path': why" in err. */
 int ll_write_file(const char *path, const void *p, size_t n, buf *err);
 
+/* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
+ * LL_READ_OPEN (fopen's errno), LL_READ_ERROR (a read error; a directory, which opens and
+ * then fails, gives EISDIR), LL_READ_TOO_BIG (more than max bytes: out holds the first of
+ * them; a wrong path such as /dev/zero must not be read into memory). */
+enum { LL_READ_OK = 0, LL_READ_OPEN = -1, LL_READ_ERROR = -2, LL_READ_TOO_BIG = -3 };
+int ll_read_file(const char *path, size_t max, buf *out);
+
 /* Number parsing exactly as Redis parses arguments (string2ll / strtold rules). */
 int ll_parse_int64(slice s, long long *out);      /* 0 ok, -1 not a canonical integer */
 int ll_parse_double(slice s, double *out);        /* 0 ok, -1 not a valid float (nan refused) */
