@@ -107,6 +107,43 @@ static void test_world_event_budget_stops_a_run(void **state)
     scenario_free(sc);
 }
 
+/* An explored fault takes its parameter as given: a negative drift (a slow clock) too, and
+ * no parameter means the default (+10 %). */
+static void test_world_explored_drift_keeps_its_sign(void **state)
+{
+    (void)state;
+    static const char *const params[] = { "params = { -0.2 }", "params = { 0.3 }", "" };
+    static const double want[] = { -0.2, 0.3, 0.1 };
+    for (int i = 0; i < 3; i++) {
+        char extra[512];
+        snprintf(extra, sizeof extra,
+                 "  clients = { { name = 'A', work = '1s' } }, duration = '5s',\n"
+                 "  explore = { faults = { drift = { targets = { 'n1' }, %s } }, max_faults = 1 },\n",
+                 params[i]);
+        char text[1024];
+        snprintf(text, sizeof text, BASE("%s"), extra);
+        scenario *sc = load(text);
+        chooser *ch = chooser_new(CHOOSER_EXPLORE, 1);
+        choice first = { 1, 2, 0, "fault", 1 }; /* at the first instant: the one fault */
+        chooser_set_script(ch, &first, 1);
+        buf err;
+        buf_init(&err);
+        world_opts opts = { .chooser = ch, .explore = 1 };
+        world *w = world_new(sc, &opts, &err);
+        assert_non_null(w);
+        assert_int_equal(world_run(w, &err), 0);
+        int n;
+        const fault_cfg *f = world_injected(w, &n);
+        assert_int_equal(n, 1);
+        assert_int_equal(f[0].kind, FAULT_DRIFT);
+        assert_true(f[0].rate == want[i]);
+        world_free(w);
+        buf_release(&err);
+        chooser_free(ch);
+        scenario_free(sc);
+    }
+}
+
 static void test_world_same_seed_same_bytes(void **state)
 {
     (void)state;
@@ -546,6 +583,7 @@ int main(void)
     make_test_home();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_event_budget_stops_a_run),
+        cmocka_unit_test(test_world_explored_drift_keeps_its_sign),
         cmocka_unit_test(test_world_same_seed_same_bytes),
         cmocka_unit_test(test_world_other_seed_other_run),
         cmocka_unit_test(test_world_choice_list_replays_exactly),
