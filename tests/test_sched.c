@@ -110,7 +110,7 @@ static void test_chooser_explore_offers_range_ends(void **state)
     (void)state;
     chooser *c = chooser_new(CHOOSER_EXPLORE, 0);
     assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 1000);
-    choice script[] = { { 1, 2, 0, NULL } };
+    choice script[] = { { 1, 2, 0, NULL, 1 } };
     chooser_reset(c);
     chooser_set_script(c, script, 1);
     assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 5000);
