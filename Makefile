@@ -4,7 +4,7 @@
 CC ?= cc
 PKGS := lua5.4 libxxhash nettle libedit
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Imodel -Ireports -Icli
+CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Isim/redis -Imodel -Ireports -Icli
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # The optimised binaries link Lua, xxHash and nettle statically when Debian's archives are
@@ -20,7 +20,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 OPT_CFLAGS := -O2
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard sim/*.c model/*.c reports/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)))
+LIB_SRC := $(sort $(wildcard sim/*.c sim/redis/*.c model/*.c reports/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)))
 MAIN_SRC := cli/main.c
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench_*.c))
