@@ -1,7 +1,8 @@
 /* check.c — `locklab check SCENARIO`: the model checker. Searches the faults the scenario's
- * explore table allows, and every schedule, for a violation; prints a summary; writes the
- * minimised counter-example as a scenario that `locklab run` replays. */
-#include <errno.h>
+ * explore table allows, and every schedule, for a violation; says exactly what it covered;
+ * writes the minimised counter-example as a scenario that `locklab run` replays. */
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +14,77 @@
 #include "explore.h"
 #include "scenario.h"
 
+#define CHECK_DEFAULT_TIME 60
+
 static void check_usage(FILE *f)
 {
-    fputs("usage: locklab check SCENARIO [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
+    fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes]\n"
+          "                               [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
           "\n"
           "Searches every way the scenario can go within the bounds of its `explore` table\n"
-          "(which faults, where, how many; the horizon; the depth) for a run that violates a\n"
-          "property: those named in `expect`, or else mutual_exclusion, resource_safety,\n"
-          "release_safety and no_deadlock. The first one found is minimised (fewest faults,\n"
-          "shortest delays, shortest pauses) and written as BASE.lua (the scenario with the\n"
-          "faults pinned) and BASE.choices; 'locklab run BASE.lua --choices BASE.choices'\n"
-          "replays it exactly. BASE defaults to out/<scenario>-counterexample.\n"
+          "for a run that violates a property: those named in `expect`, or else\n"
+          "mutual_exclusion, resource_safety, release_safety and no_deadlock.\n"
           "\n"
-          "  --random N      N random schedules instead of the exhaustive search\n"
-          "  --seed S        seed for --random (default: the scenario's)\n"
-          "  --max-paths N   stop after N paths\n"
+          "What is searched. Every placement of at most max_faults of the table's faults\n"
+          "within the horizon, always, whatever else is bounded. Every other decision (which\n"
+          "of two simultaneous events goes first, a message lost, a random draw, a delay\n"
+          "window's late end) has a default, its first alternative; a path's deviations are\n"
+          "its decisions off their default. Without a bound the search deepens: all paths\n"
+          "with 0 deviations, then 1, 2, ... until none is left (the whole space) or --time\n"
+          "runs out, and it says the largest number of deviations it exhausted.\n"
+          "\n"
+          "Reductions (sound for the orders of events; see README.md, \"The model checker\"):\n"
+          "a delay window's late end is explored only where arriving later reorders the\n"
+          "steps of some actor (or the clients' steps on the checker's time line); a fault\n"
+          "lands just before an event of its target (earlier instants are added where its\n"
+          "restart or end would fall elsewhere); lock values drawn with ctx:unique are not\n"
+          "choices.\n"
+          "\n"
+          "The first violation found is minimised (fewest faults, shortest delays, shortest\n"
+          "pauses) and written as BASE.lua (the scenario with the faults pinned) and\n"
+          "BASE.choices; 'locklab run BASE.lua --choices BASE.choices' replays it exactly.\n"
+          "BASE defaults to out/<scenario>-counterexample.\n"
+          "\n"
+          "  --time S            stop deepening after S seconds (default 60; 0: no limit)\n"
+          "  --max-deviations K  search exactly the paths with at most K deviations\n"
+          "                      (default: the table's max_deviations, else deepening)\n"
+          "  --delays extremes   explore both ends of every delay window (slow; the\n"
+          "                      reference the order reduction is tested against)\n"
+          "  --random N          N random schedules instead of the systematic search\n"
+          "  --seed S            seed for --random (default: the scenario's)\n"
+          "  --max-paths N       stop after N paths\n"
+          "  --out BASE          where to write the counter-example\n"
+          "\n"
+          "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
+          "the search and prints what it covered.\n"
           "\n"
           "exit: 1 a violation found, 0 none within the bounds, 2 bad input, 3 I/O error\n",
           f);
 }
 
-static void progress(void *ud, uint64_t paths, uint64_t transitions, int depth, double seconds)
+static int progress_tty;
+static double progress_last = -10;
+
+static void progress(void *ud, uint64_t paths, uint64_t transitions, int bound, double seconds)
 {
     (void)ud;
-    fprintf(stderr, "\r  %llu paths, %llu transitions (%.0f/s), depth %d, %.1f s   ", (unsigned long long)paths,
-            (unsigned long long)transitions, seconds > 0 ? (double)transitions / seconds : 0.0, depth, seconds);
+    if (!progress_tty && seconds - progress_last < 2) return;
+    progress_last = seconds;
+    char dev[32];
+    if (bound >= 0) snprintf(dev, sizeof dev, "<= %d deviations", bound);
+    else snprintf(dev, sizeof dev, "random");
+    fprintf(stderr, "%s  %llu paths, %llu transitions (%.0f/s), %s, %.1f s%s", progress_tty ? "\r" : "locklab check:",
+            (unsigned long long)paths, (unsigned long long)transitions, seconds > 0 ? (double)transitions / seconds : 0.0,
+            dev, seconds, progress_tty ? "   " : "\n");
     fflush(stderr);
+}
+
+static volatile int stop_requested;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
 }
 
 static int parse_count(const char *opt, const char *v, uint64_t *out)
@@ -52,72 +98,187 @@ static int parse_count(const char *opt, const char *v, uint64_t *out)
     return 0;
 }
 
+/* "crash of A, B or C (restart after 200 ms)": the faults the search places. */
+static void describe_budget(const scenario *sc, buf *b)
+{
+    const explore_cfg *x = &sc->explore;
+    buf_printf(b, "every placement of at most %d fault%s (", x->max_faults, x->max_faults == 1 ? "" : "s");
+    for (int i = 0; i < x->nfaults; i++) {
+        const explore_fault *f = &x->faults[i];
+        buf_printf(b, "%s%s of ", i ? "; " : "", fault_kind_name(f->kind));
+        for (int t = 0; t < f->ntargets; t++)
+            buf_printf(b, "%s%s", t == 0 ? "" : t + 1 == f->ntargets ? " or " : ", ", f->targets[t]);
+    }
+    int64_t h = sc->explore.horizon > 0 ? sc->explore.horizon : sc->duration;
+    buf_printf(b, ") within the first %.3g s", (double)h / 1e6);
+}
+
+static void print_coverage(const scenario *sc, const explore_opts *o, const explore_result *r)
+{
+    if (o->random_runs) {
+        printf("   covered: %llu random schedules with the fault budget (not exhaustive)\n",
+               (unsigned long long)r->paths);
+        return;
+    }
+    buf b;
+    buf_init(&b);
+    describe_budget(sc, &b);
+    printf("   covered: %s;\n", b.p);
+    if (r->complete && r->deviation_bound < 0)
+        printf("            every order of events (no bound on deviations was needed)");
+    else if (r->deviations_exhausted >= 0)
+        printf("            every path with at most %d deviation%s from the default schedule", r->deviations_exhausted,
+               r->deviations_exhausted == 1 ? "" : "s");
+    else
+        printf("            not even every path without deviations: the search stopped first");
+    printf("%s\n", r->depth_cut ? ";\n            decisions past explore.max_depth kept their default (max_depth cut the search)" : "");
+    if (o->delays_extremes)
+        printf("   delays: both ends of every window explored\n");
+    else if (r->delays_abstracted)
+        printf("   delays: abstracted to their windows; %llu late ends not explored, as arriving later reorders no "
+               "actor's steps there\n", (unsigned long long)r->pruned_delays);
+    if (r->earlier_faults) printf("   faults: %llu earlier instants searched where a fault's restart or end falls elsewhere\n",
+                                  (unsigned long long)r->earlier_faults);
+    if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);
+    if (r->interrupted) printf("   interrupted after %.1f s\n", r->seconds);
+    buf_release(&b);
+}
+
+static int write_counterexample(const scenario *sc, const explore_result *r, const char *out_base)
+{
+    buf base;
+    buf_init(&base);
+    if (out_base) buf_puts(&base, out_base);
+    else {
+        mkdir("out", 0777);
+        const char *slash = strrchr(sc->path, '/');
+        const char *stem = slash ? slash + 1 : sc->path;
+        size_t len = strlen(stem);
+        if (len > 4 && !strcmp(stem + len - 4, ".lua")) len -= 4;
+        buf_printf(&base, "out/%.*s-counterexample", (int)len, stem);
+    }
+    buf werr;
+    buf_init(&werr);
+    int code = EXIT_VIOLATION;
+    if (explore_write_counterexample(sc, r, base.p, &werr) != 0) {
+        cli_error("check: %s", werr.p);
+        code = EXIT_INTERNAL;
+    } else {
+        printf("\nwritten: %s.lua, %s.choices and its narrated trace %s.txt\nreplay:  locklab run %s.lua --choices %s.choices\n",
+               base.p, base.p, base.p, base.p, base.p);
+    }
+    buf_release(&werr);
+    buf_release(&base);
+    return code;
+}
+
 int cli_check(int argc, char **argv)
 {
-    const char *path_arg = NULL, *out_base = NULL;
-    explore_opts o = { 0 };
+    const char *out_base = NULL;
+    explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME };
     int have_seed = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            check_usage(stdout);
-            return EXIT_OK;
-        }
-        if (!strcmp(a, "--random") || !strcmp(a, "--seed") || !strcmp(a, "--max-paths") || !strcmp(a, "--out")) {
-            if (i + 1 >= argc) {
-                cli_error("check: %s needs a value", a);
-                return EXIT_USAGE;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--out")) {
-                /* "" would write the hidden files .lua, .choices and .txt here */
-                if (!*v || v[strlen(v) - 1] == '/') {
-                    cli_error("check: --out takes a file name without extension (out/gc-cx), not '%s'", v);
-                    return EXIT_USAGE;
-                }
-                out_base = v;
-            }
-            else if (parse_count(a, v, !strcmp(a, "--random") ? &o.random_runs : !strcmp(a, "--seed") ? &o.seed : &o.max_paths))
-                return EXIT_USAGE;
-            if (!strcmp(a, "--seed")) have_seed = 1;
-            if (!strcmp(a, "--random") && o.random_runs == 0) {
+    static const struct option longopts[] = {
+        { "help", no_argument, NULL, 'h' },          { "random", required_argument, NULL, 'r' },
+        { "seed", required_argument, NULL, 's' },     { "max-paths", required_argument, NULL, 'p' },
+        { "out", required_argument, NULL, 'o' },      { "time", required_argument, NULL, 't' },
+        { "max-deviations", required_argument, NULL, 'k' }, { "delays", required_argument, NULL, 'd' },
+        { NULL, 0, NULL, 0 }
+    };
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': check_usage(stdout); return EXIT_OK;
+        case 'r':
+            if (parse_count("--random", optarg, &o.random_runs)) return EXIT_USAGE;
+            if (o.random_runs == 0) {
                 cli_error("check: --random needs at least 1 run");
                 return EXIT_USAGE;
             }
+            break;
+        case 's':
+            if (parse_count("--seed", optarg, &o.seed)) return EXIT_USAGE;
+            have_seed = 1;
+            break;
+        case 'p':
+            if (parse_count("--max-paths", optarg, &o.max_paths)) return EXIT_USAGE;
             /* 0 is the explorer's "no limit": a bound asked for must bound */
-            if (!strcmp(a, "--max-paths") && o.max_paths == 0) {
+            if (o.max_paths == 0) {
                 cli_error("check: --max-paths needs at least 1 path");
                 return EXIT_USAGE;
             }
-        } else if (a[0] == '-') {
-            cli_error("check: unknown option '%s'; try 'locklab check --help'", a);
+            break;
+        case 't':
+            if (parse_count("--time", optarg, &v) || v > 100000000) {
+                if (v > 100000000) cli_error("check: --time takes seconds, at most 100000000");
+                return EXIT_USAGE;
+            }
+            o.time_limit = (double)v;
+            break;
+        case 'k':
+            if (parse_count("--max-deviations", optarg, &v)) return EXIT_USAGE;
+            if (v > 1000000) {
+                cli_error("check: --max-deviations takes at most 1000000");
+                return EXIT_USAGE;
+            }
+            o.max_deviations = (int)v;
+            break;
+        case 'd':
+            if (!strcmp(optarg, "orders")) o.delays_extremes = 0;
+            else if (!strcmp(optarg, "extremes")) o.delays_extremes = 1;
+            else {
+                cli_error("check: --delays takes 'orders' or 'extremes', not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'o':
+            /* "" would write the hidden files .lua, .choices and .txt here */
+            if (!*optarg || optarg[strlen(optarg) - 1] == '/') {
+                cli_error("check: --out takes a file name without extension (out/gc-cx), not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            out_base = optarg;
+            break;
+        case ':':
+            cli_error("check: %s needs a value", argv[optind - 1]);
             return EXIT_USAGE;
-        } else if (!path_arg) {
-            path_arg = a;
-        } else {
-            cli_error("check: one scenario at a time ('%s' is extra)", a);
+        default:
+            if (optopt && strchr("rspotkd", optopt)) cli_error("check: %s needs a value", argv[optind - 1]);
+            else cli_error("check: unknown option '%s'; try 'locklab check --help'", argv[optind - 1]);
             return EXIT_USAGE;
         }
     }
+    const char *path_arg = optind < argc ? argv[optind] : NULL;
+    if (optind + 1 < argc) {
+        cli_error("check: one scenario at a time ('%s' is extra)", argv[optind + 1]);
+        return EXIT_USAGE;
+    }
     scenario *sc;
     if (cli_load_scenario("check", path_arg, &sc) != EXIT_OK) return EXIT_USAGE;
-    buf err;
-    buf_init(&err);
     if (!sc->explore.present) {
         cli_error("check: %s has no explore table: add one saying which faults to search "
                   "(see scenarios/README.md, \"Exploring\")", sc->path);
         scenario_free(sc);
-        buf_release(&err);
         return EXIT_USAGE;
     }
     if (!have_seed) o.seed = sc->seed;
-    if (isatty(2)) {
-        o.progress = progress;
-        fprintf(stderr, "locklab check: searching %s ...\n", sc->name);
-    }
+    progress_tty = isatty(2);
+    o.progress = progress;
+    o.stop = &stop_requested;
+    fprintf(stderr, "locklab check: searching %s ...\n", sc->name);
+    struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     explore_result r;
+    buf err;
+    buf_init(&err);
     int rc = explore_run(sc, &o, &r, &err);
-    if (o.progress) fputs("\n", stderr);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (progress_tty) fputs("\n", stderr);
     if (rc != 0) {
         cli_run_error(err.p, 0);
         scenario_free(sc);
@@ -127,54 +288,32 @@ int cli_check(int argc, char **argv)
     printf("== %s\n", sc->name);
     printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
            "(%.0f transitions/s)\n",
-           o.random_runs ? "random search" : "exhaustive search", (unsigned long long)r.paths,
+           o.random_runs ? "random search" : "systematic search", (unsigned long long)r.paths,
            (unsigned long long)r.transitions, (unsigned long long)r.outcomes, r.max_depth_seen, r.seconds,
            r.seconds > 0 ? (double)r.transitions / r.seconds : 0.0);
-    printf("   bounds: at most %d fault(s), horizon %lld ms, depth %s\n", sc->explore.max_faults,
-           (long long)((sc->explore.horizon > 0 ? sc->explore.horizon : sc->duration) / 1000),
-           sc->explore.max_depth > 0 ? "limited" : "unbounded");
-    if (sc->explore.max_depth > 0) printf("   (decisions past number %d take their first alternative)\n", sc->explore.max_depth);
+    print_coverage(sc, &o, &r);
     printf("\n");
     for (int p = 0; p < PROP_COUNT; p++) {
         if (!r.searched[p]) continue;
-        const char *v = r.found && r.prop == (property)p ? "VIOLATED (counter-example below)"
-                        : r.witnessed[p]                  ? "VIOLATED on some path"
-                        : r.complete                      ? "holds within the bounds"
-                                                          : "no violation in the paths searched";
-        printf("  %-17s %s\n", property_name((property)p), v);
+        const char *said = r.found && r.prop == (property)p ? "VIOLATED (counter-example below)"
+                              : r.witnessed[p]                  ? "VIOLATED on some path"
+                              : r.complete                      ? "holds within the bounds"
+                              : r.deviations_exhausted >= 0     ? "holds within the deviations exhausted"
+                                                                : "no violation in the paths searched";
+        printf("  %-17s %s\n", property_name((property)p), said);
     }
     int code = EXIT_OK;
     if (r.found) {
-        code = EXIT_VIOLATION;
         printf("\ncounter-example (minimised): %d fault(s)\n", r.nfaults);
         if (r.evidence) printf("  %s\n", r.evidence);
-        buf base;
-        buf_init(&base);
-        if (out_base) buf_puts(&base, out_base);
-        else {
-            mkdir("out", 0777);
-            const char *slash = strrchr(sc->path, '/');
-            const char *stem = slash ? slash + 1 : sc->path;
-            size_t len = strlen(stem);
-            if (len > 4 && !strcmp(stem + len - 4, ".lua")) len -= 4;
-            buf_printf(&base, "out/%.*s-counterexample", (int)len, stem);
-        }
-        buf werr;
-        buf_init(&werr);
-        if (explore_write_counterexample(sc, &r, base.p, &werr) != 0) {
-            cli_error("check: %s", werr.p);
-            code = EXIT_INTERNAL;
-        } else {
-            printf("\nwritten: %s.lua, %s.choices and its narrated trace %s.txt\nreplay:  locklab run %s.lua --choices %s.choices\n",
-                   base.p, base.p, base.p, base.p, base.p);
-        }
-        buf_release(&werr);
-        buf_release(&base);
+        code = write_counterexample(sc, &r, out_base);
     } else {
         printf("\n%s\n", r.complete     ? "No violation exists within these bounds."
                          : r.memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
                                            "the paths searched; narrow the bounds, or use --random."
-                                         : "No violation found (the search did not cover the whole bounded space).");
+                         : r.deviations_exhausted >= 0
+                             ? "No violation within the deviations exhausted; a longer --time searches further."
+                             : "No violation found (the search did not cover the whole bounded space).");
     }
     explore_result_free(&r);
     scenario_free(sc);

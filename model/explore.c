@@ -45,6 +45,9 @@ typedef struct xpath {
     int ninj;
     uint64_t events;
     uint64_t hash;         /* of the history: distinct outcomes */
+    world_decision *decs;  /* per decision (exhaustive search only) */
+    world_step *steps;
+    int nsteps;
 } xpath;
 
 static void path_free(xpath *p)
@@ -52,6 +55,8 @@ static void path_free(xpath *p)
     check_free(&p->cr);
     free(p->rec);
     free(p->inj);
+    free(p->decs);
+    free(p->steps);
     memset(p, 0, sizeof *p);
 }
 
@@ -105,6 +110,15 @@ static int run_path(const scenario *sc, chooser *ch, int explore, const int *sea
     p->ninj = ni;
     p->events = world_events(w);
     p->hash = history_hash(world_history(w));
+    if (explore && chooser_mode_of(ch) == CHOOSER_EXPLORE) {
+        size_t nd;
+        const world_decision *d = world_decisions(w, &nd);
+        p->decs = xmalloc((nd + 1) * sizeof *p->decs);
+        if (nd) memcpy(p->decs, d, nd * sizeof *d);
+        const world_step *st = world_steps(w, &p->nsteps);
+        p->steps = xmalloc(((size_t)p->nsteps + 1) * sizeof *p->steps);
+        if (p->nsteps) memcpy(p->steps, st, (size_t)p->nsteps * sizeof *st);
+    }
     world_free(w);
     return 0;
 }
@@ -161,7 +175,7 @@ static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choi
 {
     pinned pn;
     pin(&pn, sc, f, nf);
-    chooser *ch = chooser_new(CHOOSER_EXPLORE, 0);
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, sc->seed);
     chooser_set_script(ch, dec, ndec);
     xpath p;
     buf err;
@@ -290,9 +304,310 @@ static void hset_add(hset *s, uint64_t h)
     s->n++;
 }
 
+/* ---- the reductions: which alternatives a path shows to be needed ----
+ *
+ * A step's *cone* is the step and everything its handling scheduled, transitively (a
+ * message's delivery, the reply it sends, the timer the reply's handler sets, ...). When a
+ * message arrives later by d, its cone moves later by d and nothing else moves, as long as
+ * the order of the steps at every actor stays the same: then every actor sees the same
+ * inputs in the same order, and the run is the same run with some timestamps moved. Clients'
+ * steps are also compared across clients (the checker reads them on one true-time line).
+ * The order changes exactly when some step outside the cone falls at most d after a cone
+ * step at the same actor; that is when the late end of the window is explored. A fault
+ * moved earlier by d moves its cone (its restart, the end of its pause) the same way. */
+
+enum { KEY_OBSERVER_EXTRA = 1 };
+
+typedef struct reducer {
+    uint8_t *in;       /* cone membership, per step */
+    int64_t *last;     /* per key: the last time seen */
+    int cap, nkeys;
+} reducer;
+
+static void reducer_fit(reducer *r, int nsteps, int nkeys)
+{
+    if (nsteps > r->cap) {
+        r->cap = nsteps * 2;
+        r->in = xrealloc(r->in, (size_t)r->cap);
+    }
+    if (nkeys > r->nkeys) {
+        r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
+        r->nkeys = nkeys;
+    }
+}
+
+static void cone_of(const world_step *st, int n, int root, uint8_t *in)
+{
+    memset(in, 0, (size_t)n);
+    in[root] = 1;
+    for (int s = root + 1; s < n; s++) {
+        int c = st[s].cause;
+        if (c == WORLD_CAUSE_INSTANT) {
+            /* an injected fault moves with the step that makes its instant */
+            int s2 = s + 1;
+            while (s2 < n && st[s2].cause == WORLD_CAUSE_INSTANT) s2++;
+            int c2 = s2 < n ? st[s2].cause : -1;
+            in[s] = s2 < n && c2 >= root && c2 < s && in[c2];
+        } else {
+            in[s] = c >= root && c < s && in[c];
+        }
+    }
+}
+
+/* The keys a step is compared under: its key (world_step), and the observer for a
+ * client's. Returns how many (0: it touches no actor's state). */
+static int step_keys(const world_step *x, int observer, int keys[2])
+{
+    if (x->key < 0) return 0;
+    keys[0] = x->key;
+    if (x->client) {
+        keys[1] = observer;
+        return 2;
+    }
+    return 1;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Would moving the cone of root later by shift reorder the steps at some actor? A step that
+ * touches every actor (WORLD_KEY_ALL) is compared with every other. */
+static int cone_later_reorders(reducer *r, const world_step *st, int n, int root, int64_t shift, int observer)
+{
+    int64_t any = INT64_MIN, all = INT64_MIN; /* the last cone step anywhere; the last global one */
+    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
+    for (int s = root; s < n; s++) {
+        int64_t t = st[s].t;
+        if (st[s].key == WORLD_KEY_ALL) {
+            if (r->in[s]) all = any = t;
+            else if (any != INT64_MIN && t - any <= shift) return 1;
+            continue;
+        }
+        int keys[2], nk = step_keys(&st[s], observer, keys);
+        for (int j = 0; j < nk; j++) {
+            int64_t last = max64(r->last[keys[j]], all);
+            if (r->in[s]) r->last[keys[j]] = any = t;
+            else if (last != INT64_MIN && t - last <= shift) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The least amount by which moving the cone of root earlier reorders some actor's steps. */
+static int64_t cone_earlier_slack(reducer *r, const world_step *st, int n, int root, int observer)
+{
+    int64_t slack = INT64_MAX, any = INT64_MIN, all = INT64_MIN; /* the last step outside the cone
+                                                                     anywhere; the last global one */
+    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
+    for (int s = 0; s < n; s++) {
+        int64_t t = st[s].t;
+        int cone = s >= root && r->in[s];
+        if (st[s].key == WORLD_KEY_ALL) {
+            if (!cone) all = any = t;
+            else if (any != INT64_MIN && t - any < slack) slack = t - any;
+            continue;
+        }
+        int keys[2], nk = step_keys(&st[s], observer, keys);
+        for (int j = 0; j < nk; j++) {
+            int64_t last = max64(r->last[keys[j]], all);
+            if (!cone) r->last[keys[j]] = any = t;
+            else if (last != INT64_MIN && t - last < slack) slack = t - last;
+        }
+    }
+    return slack;
+}
+
+static int alt_enabled(uint64_t avail, int64_t u)
+{
+    return avail == UINT64_MAX || (u < 64 && (avail >> u & 1));
+}
+
+/* What a new decision offers before any path says more: a fault decision, what the world
+ * offered at its instant; a delay, its first end (its later end only when a path shows it
+ * reorders something, or with --delays extremes); anything else, every alternative. */
+static uint64_t initial_avail(const world_decision *d, int extremes)
+{
+    switch (d->kind) {
+    case WDEC_FAULT: return d->offered;
+    case WDEC_DELAY: return extremes ? UINT64_MAX : 1;
+    default: return UINT64_MAX;
+    }
+}
+
+/* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
+static void analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, explore_result *res)
+{
+    reducer_fit(r, p->nsteps + 1, observer + 1);
+    for (size_t i = 0; i < p->nrec; i++) {
+        const world_decision *d = &p->decs[i];
+        if (d->step < 0 || d->step >= p->nsteps) continue;
+        if (d->kind == WDEC_DELAY && p->rec[i].value == 0 && avail[i] != UINT64_MAX && !(avail[i] & 2)) {
+            cone_of(p->steps, p->nsteps, d->step, r->in);
+            if (cone_later_reorders(r, p->steps, p->nsteps, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
+            else res->delays_abstracted = 1, res->pruned_delays++;
+        } else if (d->kind == WDEC_FAULT && p->rec[i].value > 0) {
+            /* The same fault at an earlier instant, after its target's last step before it:
+             * the same run but for where its consequences fall. */
+            int64_t v = p->rec[i].value, prev_t = INT64_MIN;
+            for (int s = d->step - 1; s >= 0; s--)
+                if (p->steps[s].key == d->target || p->steps[s].key == WORLD_KEY_ALL) {
+                    prev_t = p->steps[s].t;
+                    break;
+                }
+            cone_of(p->steps, p->nsteps, d->step, r->in);
+            int64_t slack = cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
+            if (slack == INT64_MAX) continue;
+            for (size_t j = i; j-- > 0;) {
+                const world_decision *e = &p->decs[j];
+                if (e->kind != WDEC_FAULT) continue;
+                if (p->rec[j].value != 0 || e->t <= prev_t) break;
+                if (d->t - e->t >= slack) {
+                    if (!alt_enabled(avail[j], v) && alt_enabled(e->valid, v)) {
+                        avail[j] |= 1ULL << v;
+                        res->earlier_faults++;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* ---- the search ---- */
+
+typedef struct search {
+    const scenario *sc;
+    const explore_opts *o;
+    explore_result *r;
+    world_opts shared;
+    hset outcomes;
+    reducer red;
+    int observer;
+    double t0, last_progress;
+    int have_found;
+    xpath found;
+} search;
+
+enum level_end { LEVEL_FOUND, LEVEL_COMPLETE, LEVEL_CUT, LEVEL_STOPPED, LEVEL_ERROR };
+
+static int should_stop(search *S)
+{
+    const explore_opts *o = S->o;
+    if (o->stop && *o->stop) return S->r->interrupted = 1;
+    if (o->max_paths && S->r->paths >= o->max_paths) return 1;
+    if (o->time_limit > 0 && now_s() - S->t0 >= o->time_limit) return S->r->timed_out = 1;
+    if (S->outcomes.n >= EXPLORE_MAX_OUTCOMES) return S->r->memory_stop = 1;
+    return 0;
+}
+
+/* Accounts for one path run; returns 1 when it violates a searched property (kept). */
+static int account(search *S, xpath *p, int bound)
+{
+    explore_result *r = S->r;
+    r->paths++;
+    r->transitions += p->events;
+    hset_add(&S->outcomes, p->hash);
+    if ((int)p->nrec > r->max_depth_seen) r->max_depth_seen = (int)p->nrec;
+    for (int q = 0; q < PROP_COUNT; q++)
+        if (p->cr.p[q].v == VERDICT_VIOLATED) r->witnessed[q] = 1;
+    if (S->o->progress && now_s() - S->last_progress > 0.25) {
+        S->last_progress = now_s();
+        S->o->progress(S->o->progress_ud, r->paths, r->transitions, bound, S->last_progress - S->t0);
+    }
+    if (p->violated >= 0) {
+        S->found = *p;
+        S->have_found = 1;
+        memset(p, 0, sizeof *p);
+        return 1;
+    }
+    return 0;
+}
+
+/* One depth-first search of every path with at most `bound` deviations (-1: any number):
+ * each fault decision takes every alternative offered or shown needed; every other
+ * decision's non-first alternative is a deviation. */
+static enum level_end search_level(search *S, int bound, buf *err)
+{
+    const scenario *sc = S->sc;
+    int max_depth = sc->explore.max_depth > 0 ? sc->explore.max_depth : INT32_MAX;
+    choice *prefix = NULL;
+    size_t nprefix = 0, capavail = 0;
+    uint64_t *avail = NULL;
+    int *dev = NULL;
+    enum level_end end = LEVEL_COMPLETE;
+    for (;;) {
+        if (should_stop(S)) {
+            end = LEVEL_STOPPED;
+            break;
+        }
+        chooser *ch = chooser_new(CHOOSER_EXPLORE, sc->seed);
+        chooser_set_script(ch, prefix, nprefix);
+        xpath p;
+        int rc = run_path(sc, ch, 1, S->r->searched, &S->shared, &p, err);
+        chooser_free(ch);
+        if (rc != 0) {
+            end = LEVEL_ERROR;
+            break;
+        }
+        if (account(S, &p, bound)) {
+            end = LEVEL_FOUND;
+            break;
+        }
+        if (p.nrec + 1 > capavail) {
+            capavail = (p.nrec + 1) * 2;
+            avail = xrealloc(avail, capavail * sizeof *avail);
+            dev = xrealloc(dev, capavail * sizeof *dev);
+        }
+        for (size_t i = nprefix; i < p.nrec; i++) avail[i] = initial_avail(&p.decs[i], S->o->delays_extremes);
+        analyse(&S->red, &p, avail, S->observer, S->r);
+        /* deviations before each position */
+        int d = 0;
+        for (size_t i = 0; i < p.nrec; i++) {
+            dev[i] = d;
+            if (p.decs[i].kind != WDEC_FAULT && p.rec[i].value != 0) d++;
+        }
+        /* The next path: the deepest decision with an alternative still to take. */
+        size_t k = p.nrec;
+        int64_t next = -1;
+        while (k > 0) {
+            size_t i = k - 1;
+            int64_t v = p.rec[i].value, n = p.rec[i].n;
+            int fault = p.decs[i].kind == WDEC_FAULT;
+            int64_t u = v + 1;
+            while (u < n && !alt_enabled(avail[i], u)) u++;
+            if (u < n) {
+                if (!fault && (int)i >= max_depth) S->r->depth_cut = 1;
+                else if (!fault && v == 0 && bound >= 0 && dev[i] + 1 > bound) end = LEVEL_CUT;
+                else {
+                    next = u;
+                    break;
+                }
+            }
+            k--;
+        }
+        if (next < 0) {
+            path_free(&p);
+            break;
+        }
+        free(prefix);
+        prefix = xmalloc(k * sizeof *prefix);
+        memcpy(prefix, p.rec, k * sizeof *prefix);
+        prefix[k - 1].value = next;
+        nprefix = k;
+        path_free(&p);
+    }
+    free(prefix);
+    free(avail);
+    free(dev);
+    return end;
+}
+
 int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, buf *err)
 {
     memset(r, 0, sizeof *r);
+    r->deviations_exhausted = r->deviation_bound = -1;
     if (!sc->explore.present) {
         buf_printf(err, "%s: the scenario has no explore table: say which faults to search (see scenarios/README.md)",
                    sc->path ? sc->path : "scenario");
@@ -301,91 +616,48 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     choose_searched(sc, r->searched);
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
-    chunkcache *chunks = chunkcache_new();
-    world_opts shared = { .lib = lib, .chunks = chunks };
-    double t0 = now_s(), last_progress = t0;
-    hset outcomes = { 0 };
-    choice *prefix = NULL;
-    size_t nprefix = 0;
-    int max_depth = sc->explore.max_depth > 0 ? sc->explore.max_depth : INT32_MAX;
-    xpath found = { 0 };
-    int have_found = 0, rc = 0;
-    /* Exhaustive mode searches in two phases over the same bounded space: first only the
-     * fault decisions branch (every placement, with every other decision at its first
-     * alternative), which finds the usual counter-examples in a handful of paths; then
-     * every decision branches. Phase 2 repeats phase 1's paths; the union is exhaustive. */
-    int phase = o->random_runs ? 2 : 1;
-    for (uint64_t iter = 0;; iter++) {
-        if (o->max_paths && r->paths >= o->max_paths) break;
-        if (o->random_runs && iter >= o->random_runs) {
-            r->complete = 0;
-            break;
-        }
-        chooser *ch;
-        if (o->random_runs) {
+    search S = { .sc = sc, .o = o, .r = r, .observer = sc->nnodes + sc->nclients };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new() };
+    S.t0 = S.last_progress = now_s();
+    int rc = 0;
+    if (o->random_runs) {
+        for (uint64_t iter = 0; iter < o->random_runs && !should_stop(&S); iter++) {
             uint64_t st = o->seed + iter;
-            ch = chooser_new(CHOOSER_RUN, ll_splitmix64(&st));
-        } else {
-            ch = chooser_new(CHOOSER_EXPLORE, 0);
-            chooser_set_script(ch, prefix, nprefix);
-        }
-        xpath p;
-        if (run_path(sc, ch, 1, r->searched, &shared, &p, err) != 0) {
+            chooser *ch = chooser_new(CHOOSER_RUN, ll_splitmix64(&st));
+            xpath p;
+            rc = run_path(sc, ch, 1, r->searched, &S.shared, &p, err);
             chooser_free(ch);
-            rc = -1;
-            break;
-        }
-        chooser_free(ch);
-        r->paths++;
-        r->transitions += p.events;
-        hset_add(&outcomes, p.hash);
-        if (outcomes.n >= EXPLORE_MAX_OUTCOMES) {
-            /* A clean stop before memory runs out: report what was explored. */
-            r->memory_stop = 1;
+            if (rc != 0) break;
+            if (account(&S, &p, -1)) break;
             path_free(&p);
-            break;
         }
-        if ((int)p.nrec > r->max_depth_seen) r->max_depth_seen = (int)p.nrec;
-        for (int q = 0; q < PROP_COUNT; q++)
-            if (p.cr.p[q].v == VERDICT_VIOLATED) r->witnessed[q] = 1;
-        if (o->progress && now_s() - last_progress > 0.25) {
-            last_progress = now_s();
-            o->progress(o->progress_ud, r->paths, r->transitions, (int)p.nrec, last_progress - t0);
-        }
-        if (p.violated >= 0) {
-            found = p;
-            have_found = 1;
-            break;
-        }
-        if (!o->random_runs) {
-            /* The next path: bump the deepest decision (within max_depth) with an untried
-             * alternative. */
-            size_t lim = p.nrec < (size_t)max_depth ? p.nrec : (size_t)max_depth;
-            size_t k = lim;
-            while (k > 0 && (p.rec[k - 1].value + 1 >= p.rec[k - 1].n || (phase == 1 && !is_fault_decision(&p.rec[k - 1]))))
-                k--;
-            if (k == 0 && phase == 1) {
-                phase = 2;
-                free(prefix);
-                prefix = NULL;
-                nprefix = 0;
-                path_free(&p);
-                continue;
-            }
-            if (k == 0) {
-                r->complete = 1;
-                path_free(&p);
+    } else {
+        /* Iterative deepening on deviations from the default schedule, unless a bound is
+         * given: every fault placement at every level. */
+        int fixed = o->max_deviations >= 0 ? o->max_deviations : sc->explore.max_deviations;
+        for (int bound = fixed >= 0 ? fixed : 0;; bound++) {
+            r->deviation_bound = bound;
+            enum level_end end = search_level(&S, bound, err);
+            if (end == LEVEL_ERROR) {
+                rc = -1;
                 break;
             }
-            free(prefix);
-            prefix = xmalloc(k * sizeof *prefix);
-            memcpy(prefix, p.rec, k * sizeof *prefix);
-            prefix[k - 1].value++;
-            nprefix = k;
+            if (end == LEVEL_FOUND || end == LEVEL_STOPPED) break;
+            r->deviations_exhausted = bound;
+            if (end == LEVEL_COMPLETE || fixed >= 0) {
+                r->complete = 1;
+                if (end == LEVEL_COMPLETE) r->deviation_bound = -1; /* no bound was needed */
+                break;
+            }
         }
-        path_free(&p);
     }
-    free(prefix);
+    xpath found = S.found;
+    int have_found = S.have_found;
+    hset outcomes = S.outcomes;
+    chunkcache *chunks = S.shared.chunks;
+    world_opts shared = S.shared;
+    free(S.red.in);
+    free(S.red.last);
     if (rc == 0 && have_found) {
         /* Minimise, in the EXPLORE form of the decisions (indices). */
         size_t ndec;
@@ -444,7 +716,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     free(outcomes.v);
     scriptlib_free(lib);
     chunkcache_free(chunks);
-    r->seconds = now_s() - t0;
+    r->seconds = now_s() - S.t0;
     return rc;
 }
 
@@ -583,7 +855,7 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
         /* The narrated trace of the replayed counter-example, beside it. */
         pinned pn;
         pin(&pn, sc, r->faults, r->nfaults);
-        chooser *c = chooser_new(CHOOSER_REPLAY, 0);
+        chooser *c = chooser_new(CHOOSER_REPLAY, sc->seed);
         chooser_set_script(c, r->choices, r->nchoices);
         world_opts o = { .chooser = c };
         buf werr;

@@ -21,8 +21,14 @@ typedef struct explore_opts {
     uint64_t random_runs;   /* 0: exhaustive search; N: N random schedules */
     uint64_t seed;          /* random mode */
     uint64_t max_paths;     /* stop after this many paths (0: no limit) */
+    int max_deviations;     /* -1: the scenario's explore.max_deviations, else iterative
+                               deepening 0, 1, 2, ...; k >= 0: exactly this bound */
+    double time_limit;      /* seconds; 0: none. Iterative deepening stops there, naming the
+                               largest bound it exhausted */
+    int delays_extremes;    /* explore both ends of every delay window (no order reduction) */
+    volatile int *stop;     /* set (by a signal handler) to stop early with the totals so far */
     /* Called about every 250 ms of search with the running totals (progress display). */
-    void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int depth, double seconds);
+    void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int deviations, double seconds);
     void *progress_ud;
 } explore_opts;
 
@@ -37,6 +43,14 @@ typedef struct explore_result {
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */
     int max_depth_seen;
     int complete;              /* the whole bounded space was searched */
+    int deviations_exhausted;  /* the largest deviation bound searched completely (-1: none);
+                                  with complete, the search needed no bound at all */
+    int deviation_bound;       /* the bound in force when the search stopped (-1: none) */
+    int depth_cut;             /* explore.max_depth kept some decision from branching */
+    int timed_out, interrupted;
+    int delays_abstracted;     /* some delay window's late end was not explored (orders) */
+    uint64_t pruned_delays;    /* late ends not explored: they reorder nothing */
+    uint64_t earlier_faults;   /* fault instants offered back by the consequence check */
     int memory_stop;           /* stopped because the visited set reached its memory cap */
     int searched[PROP_COUNT];  /* which properties were searched */
     int witnessed[PROP_COUNT]; /* ... and which were violated on some path */

@@ -15,6 +15,7 @@ struct chooser {
     choice *script;
     size_t nscript;
     int exhausted;
+    uint64_t unique_state; /* splitmix64 state of chooser_unique */
 };
 
 uint64_t ll_splitmix64(uint64_t *state)
@@ -78,6 +79,7 @@ void chooser_reset(chooser *c)
     for (int i = 0; i < 4; i++) c->s[i] = ll_splitmix64(&st);
     c->nrec = 0;
     c->exhausted = 0;
+    c->unique_state = 0x756e69717565ULL; /* "unique": a stream of its own, the same for every seed */
 }
 
 void chooser_set_script(chooser *c, const choice *v, size_t n)
@@ -175,6 +177,17 @@ int64_t chooser_exponential(chooser *c, int64_t mean, const char *what)
     }
     record(c, v, INT64_MAX, 1, what);
     return v;
+}
+
+int64_t chooser_unique(chooser *c, int64_t lo, int64_t hi)
+{
+    LL_ASSERT(lo <= hi);
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1, x;
+    if (span == 0) return (int64_t)ll_splitmix64(&c->unique_state); /* the whole int64 range */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    do x = ll_splitmix64(&c->unique_state);
+    while (x >= limit);
+    return lo + (int64_t)(x % span);
 }
 
 const choice *chooser_record(const chooser *c, size_t *n)

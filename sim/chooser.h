@@ -46,6 +46,12 @@ int chooser_chance(chooser *c, double p, const char *what);
 /* An exponential draw with the given mean (RUN); EXPLORE offers {mean/2, mean, 2*mean}. */
 int64_t chooser_exponential(chooser *c, int64_t mean, const char *what);
 
+/* A value that only needs to be unique (a lock value, a request id): drawn uniformly in
+ * [lo, hi] from a stream of its own, the same for every seed and mode. It is not a decision:
+ * never recorded, never branched on, so a choice list replays exactly under any seed and
+ * every path of a search sees the same values. */
+int64_t chooser_unique(chooser *c, int64_t lo, int64_t hi);
+
 const choice *chooser_record(const chooser *c, size_t *n);
 int chooser_exhausted(const chooser *c); /* REPLAY ran past its list */
 chooser_mode chooser_mode_of(const chooser *c);

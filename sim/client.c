@@ -406,14 +406,26 @@ static int ctx_now(lua_State *L)
     return 1;
 }
 
+/* ctx:sleep(ms), or ctx:sleep(lo, hi): a random time in [lo, hi] ms (a retry's jitter) —
+ * a window, like a message's delay, that the model checker explores at its later end only
+ * where waking later reorders something. */
 static int ctx_sleep(lua_State *L)
 {
     world *w = W(L);
     client *c = ctx_client(L);
     double ms = luaL_checknumber(L, 2);
+    size_t before = world_decisions_made(w);
+    int64_t width = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+        if (lo > hi) return luaL_error(L, "ctx:sleep: empty range [%d, %d]", (int)lo, (int)hi);
+        ms = (double)chooser_range(w->ch, lo, hi, "sleep");
+        width = (hi - lo) * 1000;
+    }
     if (ms < 0) ms = 0;
     coro *co = current_coro(L, c);
     co->state = CO_SLEEP;
+    if (width > 0) world_window_decision(w, before, width);
     arm_timer(w, c, co, ms);
     return lua_yield(L, 0);
 }
@@ -425,6 +437,18 @@ static int ctx_random(lua_State *L)
     lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
     if (lo > hi) return luaL_error(L, "ctx:random: empty range [%d, %d]", (int)lo, (int)hi);
     lua_pushinteger(L, chooser_range(w->ch, lo, hi, "random"));
+    return 1;
+}
+
+/* ctx:unique(lo, hi): a number that only needs to be unique (a lock value): not a decision,
+ * so the model checker does not branch on it (chooser_unique). */
+static int ctx_unique(lua_State *L)
+{
+    world *w = W(L);
+    (void)ctx_client(L);
+    lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+    if (lo > hi) return luaL_error(L, "ctx:unique: empty range [%d, %d]", (int)lo, (int)hi);
+    lua_pushinteger(L, chooser_unique(w->ch, lo, hi));
     return 1;
 }
 
@@ -668,7 +692,7 @@ static int ctx_config(lua_State *L)
 
 static const luaL_Reg ctx_methods[] = {
     { "call", ctx_call }, { "eval", ctx_eval }, { "now", ctx_now }, { "sleep", ctx_sleep },
-    { "random", ctx_random }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
+    { "random", ctx_random }, { "unique", ctx_unique }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
     { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
     { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
     { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { NULL, NULL },

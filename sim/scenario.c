@@ -1663,7 +1663,7 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
 
 static void load_explore(loader *ld, int root)
 {
-    static const char *const keys[] = { "faults", "max_faults", "horizon", "max_depth" };
+    static const char *const keys[] = { "faults", "max_faults", "horizon", "max_deviations", "max_depth" };
     lua_State *L = ld->L;
     scenario *s = ld->s;
     explore_cfg *x = &s->explore;
@@ -1680,6 +1680,7 @@ static void load_explore(loader *ld, int root)
     if (x->horizon > s->duration)
         fail(ld, "explore.horizon", "explore.horizon is after the end of the scenario");
     x->max_depth = (int)opt_integer(ld, t, "explore", "max_depth", 0, 0, INT_MAX);
+    x->max_deviations = (int)opt_integer(ld, t, "explore", "max_deviations", -1, 0, 1000000);
     int ft = opt_table(ld, t, "explore", "faults");
     if (ft) {
         check_keys(ld, ft, "explore.faults", "fault kind", "fault kinds", fault_names,

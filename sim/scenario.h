@@ -111,7 +111,8 @@ typedef struct explore_cfg {
     explore_fault *faults; int nfaults;
     int max_faults;
     int64_t horizon;     /* µs; 0: the scenario's duration */
-    int max_depth;       /* choices per path; 0: unbounded */
+    int max_depth;       /* decisions per path that may branch (faults always do); 0: all */
+    int max_deviations;  /* non-first alternatives per path; -1: iterative deepening */
     int line;
 } explore_cfg;
 

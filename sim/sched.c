@@ -8,6 +8,7 @@ struct sched {
     event *heap;
     size_t len, cap;
     uint64_t seq;
+    int cause, next_dec;
 };
 
 static int before(const event *a, const event *b)
@@ -44,7 +45,19 @@ static void down(sched *s, size_t i)
 
 sched *sched_new(void)
 {
-    return xcalloc(1, sizeof(sched));
+    sched *s = xcalloc(1, sizeof(sched));
+    s->cause = s->next_dec = -1;
+    return s;
+}
+
+void sched_set_cause(sched *s, int cause)
+{
+    s->cause = cause;
+}
+
+void sched_tag_next(sched *s, int dec)
+{
+    s->next_dec = dec;
 }
 
 void sched_clear(sched *s, void (*release)(event *e))
@@ -76,7 +89,8 @@ static void push_event(sched *s, event e)
 
 void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data)
 {
-    push_event(s, (event){ time, s->seq++, kind, actor, gen, data });
+    push_event(s, (event){ time, s->seq++, kind, actor, gen, data, s->cause, s->next_dec });
+    s->next_dec = -1;
 }
 
 static event pop_min(sched *s)

@@ -21,6 +21,8 @@ typedef struct event {
     int actor;
     uint64_t gen;
     void *data;     /* owned by the event until popped */
+    int cause;      /* the explorer's step log: the step whose handling pushed it (-1: none) */
+    int dec;        /* the chooser decision that timed it (a message's delay), or -1 */
 } event;
 
 typedef struct sched sched;
@@ -30,6 +32,11 @@ sched *sched_new(void);
 void sched_free(sched *s, void (*release)(event *e));
 void sched_clear(sched *s, void (*release)(event *e));
 void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data);
+/* Causality for the explorer's reductions: every event pushed from now on records `cause`
+ * (the step being handled); the next push alone also records `dec` (the decision that
+ * timed it). Both default to -1. */
+void sched_set_cause(sched *s, int cause);
+void sched_tag_next(sched *s, int dec);
 /* Pops the next event into *out; 0 when the queue is empty. The chooser may be NULL (plain
  * FIFO among simultaneous events). */
 int sched_pop(sched *s, chooser *ch, event *out);

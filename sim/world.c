@@ -57,14 +57,86 @@ int world_partitioned(const world *w, int a, int b)
     return 0;
 }
 
+/* ---- what the explorer reads (world_steps, world_decisions) ---- */
+
+/* The description of decision i, growing the table (OTHER by default). */
+static world_decision *dec_at(world *w, size_t i)
+{
+    if (i >= w->capdecs) {
+        size_t cap = w->capdecs ? w->capdecs * 2 : 64;
+        while (cap <= i) cap *= 2;
+        w->decs = xrealloc(w->decs, cap * sizeof *w->decs);
+        w->capdecs = cap;
+    }
+    while (w->ndecs <= i) w->decs[w->ndecs++] = (world_decision){ .kind = WDEC_OTHER, .step = -1, .target = -1 };
+    return &w->decs[i];
+}
+
+static size_t decisions_made(const world *w)
+{
+    size_t n;
+    chooser_record(w->ch, &n);
+    return n;
+}
+
+/* The key of an actor (world_step.key): a node's is its shard's original master. */
+static int actor_key(const world *w, int actor)
+{
+    if (actor < 0) return actor == WORLD_KEY_ALL ? WORLD_KEY_ALL : -1;
+    return actor < w->nnodes ? w->nodes[actor].shard : actor;
+}
+
+static int add_step(world *w, int64_t t, int actor, int cause)
+{
+    if (w->nsteps == w->capsteps) {
+        w->capsteps = w->capsteps ? w->capsteps * 2 : 256;
+        w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
+    }
+    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->nnodes };
+    return w->nsteps++;
+}
+
+const world_step *world_steps(const world *w, int *n)
+{
+    *n = w->nsteps;
+    return w->steps;
+}
+
+const world_decision *world_decisions(world *w, size_t *n)
+{
+    *n = decisions_made(w);
+    if (*n) dec_at(w, *n - 1);
+    return w->decs;
+}
+
+/* A message's delay. While exploring, a delay that is a decision is described to the
+ * explorer, and the delivery it times is tagged with it. */
 static int64_t draw_delay(world *w, const dist *d)
 {
+    size_t before = world_decisions_made(w);
+    int64_t v = d->a, shift = 0;
     switch (d->kind) {
     case DIST_CONST: return d->a;
-    case DIST_UNIFORM: return chooser_range(w->ch, d->a, d->b, "delay");
-    case DIST_EXP: return chooser_exponential(w->ch, d->a, "delay");
+    case DIST_UNIFORM: v = chooser_range(w->ch, d->a, d->b, "delay"); shift = d->b - d->a; break;
+    case DIST_EXP: v = chooser_exponential(w->ch, d->a, "delay"); shift = 2 * d->a - d->a / 2; break;
     }
-    return d->a;
+    world_window_decision(w, before, shift);
+    return v;
+}
+
+size_t world_decisions_made(const world *w)
+{
+    return w->explore ? decisions_made(w) : 0;
+}
+
+void world_window_decision(world *w, size_t before, int64_t shift)
+{
+    if (w->explore && decisions_made(w) == before + 1) {
+        world_decision *x = dec_at(w, before);
+        x->kind = WDEC_DELAY;
+        x->shift = shift;
+        sched_tag_next(w->q, (int)before);
+    }
 }
 
 void world_send(world *w, msg *m)
@@ -251,6 +323,40 @@ void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
 
 /* ---- exploring: faults injected where the chooser says ---- */
 
+/* The actor a fault happens at: its target; WORLD_KEY_ALL for a partition or a lossy link,
+ * which change what every actor's messages do. */
+static int fault_actor(const world *w, const fault_cfg *f)
+{
+    if (f->kind == FAULT_PARTITION || f->kind == FAULT_DROP) return WORLD_KEY_ALL;
+    return f->target ? actor_index(w, f->target) : -1;
+}
+
+/* The actor an event happens at (a fault's: its target), or -1. */
+static int event_actor(const world *w, const event *e)
+{
+    switch (e->kind) {
+    case EV_DELIVER: return ((const msg *)e->data)->to;
+    case EV_FAULT:
+    case EV_FAULT_END: return fault_actor(w, fault_by_id(w, (int)e->gen));
+    case EV_ROUTE: return WORLD_KEY_ALL;
+    default: return e->actor;
+    }
+}
+
+/* Marks in w->due the actors that have an event due at time t. */
+static void mark_due(world *w, int64_t t)
+{
+    memset(w->due, 0, ((size_t)w->nactors + 63) / 64 * sizeof *w->due);
+    for (size_t i = 0;; i++) {
+        const event *e = sched_at(w->q, i);
+        if (!e) break;
+        if (e->time != t) continue;
+        int k = actor_key(w, event_actor(w, e));
+        if (k == WORLD_KEY_ALL) memset(w->due, 0xff, ((size_t)w->nactors + 63) / 64 * sizeof *w->due);
+        else if (k >= 0) w->due[k / 64] |= 1ULL << (k % 64);
+    }
+}
+
 /* The fault options of the explore table: kind × target × parameter. Option i is written
  * into *f (names borrowed from the scenario). Returns the number of options. */
 static int explore_option(const world *w, int i, fault_cfg *f)
@@ -291,14 +397,63 @@ static int explore_option(const world *w, int i, fault_cfg *f)
     return k;
 }
 
+/* The options the search offers at this instant (bit 0: no fault), in EXPLORE mode. A
+ * crash, pause, jump, partition or drop of X lands here only if X has an event due now:
+ * between two events of X nothing of X changes, so landing it anywhere in between is the
+ * same as landing it just before the next one — up to when its own consequences fall (a
+ * restart, the end of a pause), which the explorer checks on the paths it runs and offers
+ * the earlier instants it needs (model/explore.c). Drift and failover are offered at every
+ * instant (a drift's effect grows with time), and so are partitions, lossy links and
+ * failovers (they change what messages already in flight do). A crash of what is down and a
+ * restart of what is up are never offered: they change nothing. At the horizon, everything
+ * else is offered. */
+static uint64_t offered_options(world *w, int nopts, int at_horizon, uint64_t *valid)
+{
+    *valid = UINT64_MAX;
+    if (1 + nopts > 64) return UINT64_MAX;
+    uint64_t m = 1;
+    *valid = 1;
+    fault_cfg f;
+    for (int i = 0; i < nopts; i++) {
+        explore_option(w, i, &f);
+        int a = actor_key(w, fault_actor(w, &f));
+        int prunable = f.kind == FAULT_CRASH || f.kind == FAULT_RESTART || f.kind == FAULT_GC_PAUSE ||
+                       f.kind == FAULT_CLOCK_JUMP;
+        int t = fault_actor(w, &f);
+        /* crashing what is down, or restarting what is up, changes nothing */
+        if (f.kind == FAULT_CRASH && t >= 0 && (t < w->nnodes ? !w->nodes[t].up : w->clients[t - w->nnodes].dead)) continue;
+        if (f.kind == FAULT_RESTART && t >= 0 && t < w->nnodes && w->nodes[t].up) continue;
+        *valid |= 1ULL << (i + 1);
+        if (at_horizon || !prunable || a < 0 || (w->due[a / 64] >> (a % 64) & 1))
+            m |= 1ULL << (i + 1);
+    }
+    return m;
+}
+
 /* Called at each new instant while the budget lasts: maybe inject one fault now. */
-static void explore_maybe_inject(world *w)
+static void explore_maybe_inject(world *w, int at_horizon)
 {
     int nopts = explore_option(w, -1, NULL);
     if (nopts == 0) return;
     int64_t k;
     if (chooser_mode_of(w->ch) == CHOOSER_EXPLORE) {
+        if (!at_horizon) mark_due(w, w->now);
+        size_t di = decisions_made(w);
+        uint64_t valid, offered = offered_options(w, nopts, at_horizon, &valid);
         k = chooser_pick(w->ch, 1 + nopts, "fault");
+        world_decision *x = dec_at(w, di);
+        x->kind = WDEC_FAULT;
+        x->t = w->now;
+        x->offered = offered;
+        x->valid = valid;
+        if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
+        if (k > 0) {
+            fault_cfg f;
+            explore_option(w, (int)k - 1, &f);
+            int a = fault_actor(w, &f);
+            x->target = actor_key(w, a);
+            x->step = add_step(w, w->now, a, WORLD_CAUSE_INSTANT);
+        }
     } else {
         /* Random schedules: a fault at about one instant in twenty. */
         k = chooser_chance(w->ch, 0.05, "fault?") ? 1 + chooser_pick(w->ch, nopts, "fault") : 0;
@@ -317,7 +472,9 @@ static void explore_maybe_inject(world *w)
     }
     w->ninjected++;
     w->faults_left--;
+    if (w->explore && chooser_mode_of(w->ch) == CHOOSER_EXPLORE) sched_set_cause(w->q, w->nsteps - 1);
     fault_start(w, w->sc->nfaults + w->ninjected - 1);
+    sched_set_cause(w->q, -1);
 }
 
 const fault_cfg *world_injected(const world *w, int *n)
@@ -368,6 +525,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->nodes = xcalloc((size_t)w->nnodes, sizeof *w->nodes);
     w->clients = xcalloc((size_t)w->nclients, sizeof *w->clients);
     w->partitions = xcalloc((size_t)sc->nfaults + (size_t)w->faults_left + 1, sizeof *w->partitions);
+    w->due = xcalloc(((size_t)w->nactors + 63) / 64 + 1, sizeof *w->due);
     for (int i = 0; i < w->nnodes; i++) history_add_actor(w->hist, sc->nodes[i].name, 1);
     for (int i = 0; i < w->nclients; i++) history_add_actor(w->hist, sc->clients[i].name, 0);
     links_init(w);
@@ -418,6 +576,9 @@ void world_free(world *w)
         scenario_free_groups(f->groups);
     }
     free(w->injected);
+    free(w->steps);
+    free(w->decs);
+    free(w->due);
     free(w->partitions);
     free(w->nodes);
     free(w->clients);
@@ -466,7 +627,15 @@ int world_run(world *w, buf *err)
              * happens at it (as a fault pinned at this time would). */
             w->now = next;
             w->last_instant = next;
-            explore_maybe_inject(w);
+            explore_maybe_inject(w, 0);
+        } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->explore &&
+                   horizon < w->sc->duration) {
+            /* The horizon itself is an instant: a fault there acts on every actor's next
+             * event beyond it. */
+            w->now = horizon;
+            w->last_instant = horizon;
+            explore_maybe_inject(w, 1);
+            continue;
         }
         if (!sched_pop(w->q, w->ch, &e)) break;
         w->last_instant = e.time;
@@ -484,7 +653,15 @@ int world_run(world *w, buf *err)
                            (double)w->max_events / 1e6, (double)w->now / 1e6, (double)w->sc->duration / 1e6);
             return WORLD_TOO_LONG;
         }
-        dispatch(w, &e);
+        if (w->explore) {
+            int st = add_step(w, e.time, event_actor(w, &e), e.cause);
+            if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
+            sched_set_cause(w->q, st);
+            dispatch(w, &e);
+            sched_set_cause(w->q, -1);
+        } else {
+            dispatch(w, &e);
+        }
         if (w->failed) {
             if (err) buf_puts(err, w->failure ? w->failure : "client model failed");
             return -1;

@@ -44,4 +44,41 @@ int64_t world_now(const world *w);       /* true µs */
 /* The faults the explorer injected, in order, with their `at` times (borrowed). */
 const fault_cfg *world_injected(const world *w, int *n);
 
+/* What an exploring world (world_opts.explore) tells the explorer about its run, for the
+ * search's reductions (model/explore.c):
+ * - the steps: every event it handled, in order, with the actor it happened at (for a
+ *   fault: its target) and the step whose handling scheduled it (its cause: a message's
+ *   send, a timer's setting, a fault's start), so the explorer can tell which later steps
+ *   move when one message is delivered later;
+ * - per chooser decision (by its index in the chooser's record): what kind it is and, for
+ *   a message's delay, how much later it could arrive and the step that delivered it; for a
+ *   fault decision, its instant and which alternatives the world offered there. */
+typedef struct world_step {
+    int64_t t;       /* true µs */
+    int actor;       /* -1: no actor (a world event without a target) */
+    int key;         /* whose state it reads and writes: the actor, except that a master and
+                        its replicas are one (replication and failover read across them);
+                        WORLD_KEY_ALL: every actor's (clients learning a new master); -1 */
+    int cause;       /* a step index, -1 (none: the scenario's own schedule), or
+                        WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
+                        makes its instant, the next one that is not an injected fault) */
+    int client;      /* the actor is a client (the checker's observations) */
+} world_step;
+#define WORLD_CAUSE_INSTANT (-2)
+#define WORLD_KEY_ALL (-3)
+
+typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT } world_dec_kind;
+typedef struct world_decision {
+    world_dec_kind kind;
+    int step;         /* DELAY: the delivering step; FAULT: the injected fault's step; or -1 */
+    int64_t shift;    /* DELAY: the largest alternative minus the first (µs) */
+    int64_t t;        /* FAULT: its instant */
+    uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
+    uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
+    int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
+} world_decision;
+const world_step *world_steps(const world *w, int *n);
+/* *n is the chooser's record length; a decision the world did not describe is OTHER. */
+const world_decision *world_decisions(world *w, size_t *n);
+
 #endif

@@ -12,6 +12,7 @@
 #include "scenario.h"
 #include "sched.h"
 #include "server.h"
+#include "world.h"
 
 /* The scenario's epoch: local clocks read 1700000000000 ms (2023-11-14T22:13:20Z) plus
  * their offset at true time 0, so times look like real Unix milliseconds. */
@@ -172,10 +173,23 @@ struct world {
     int64_t last_instant;  /* the last instant at which injection was considered */
     fault_cfg *injected;   /* the faults injected so far, in order */
     int ninjected, capinjected;
+    /* exploring: what the explorer's reductions read (world_steps, world_decisions) */
+    world_step *steps;
+    int nsteps, capsteps;
+    world_decision *decs;
+    size_t ndecs, capdecs;
+    uint64_t *due;         /* scratch: per actor, an event is due at the current instant */
 };
 
 /* world.c */
 void world_send(world *w, msg *m);
+/* A window: a decision that only says *when* something happens (a message's delay, a sleep
+ * of random length). Call world_decisions_made before drawing it, then
+ * world_window_decision with that count and the window's width (µs) just before pushing
+ * the event it times: while exploring, the explorer then branches on it only where its
+ * later end reorders something (model/explore.c). */
+size_t world_decisions_made(const world *w);
+void world_window_decision(world *w, size_t before, int64_t shift);
 void world_note_drop(world *w, const msg *m, const char *why);
 int64_t world_local(const world *w, int actor);
 int world_partitioned(const world *w, int a, int b);

@@ -248,8 +248,8 @@ function M.new(ctx, cfg)
       -- RedissonBaseLock.unlockInnerAsync: requestId = generateId(); latch TTL =
       -- (timeout + retryDelay(retryAttempts)) * retryAttempts, the EqualJitterDelay taken at
       -- its 2000 ms cap, retryAttempts = 4
-      local request_id = string.format("%08x%08x", ctx:random(0, 0x7fffffff),
-        ctx:random(0, 0x7fffffff))
+      local request_id = string.format("%08x%08x", ctx:unique(0, 0x7fffffff),
+        ctx:unique(0, 0x7fffffff))
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
       keys[5] = latch
       argv[5] = "PUBLISH"

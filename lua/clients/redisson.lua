@@ -279,7 +279,7 @@ end
 -- ServiceManager.generateId(): 16 random bytes, hex.
 function Lock:generate_id()
   local parts = {}
-  for i = 1, 4 do parts[i] = string.format("%08x", self.ctx:random(0, 0xffffffff)) end
+  for i = 1, 4 do parts[i] = string.format("%08x", self.ctx:unique(0, 0xffffffff)) end
   return table.concat(parts)
 end
 

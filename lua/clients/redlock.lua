@@ -175,7 +175,7 @@ function M.new(ctx, cfg)
     assert(ttl, "redlock needs a lease (the TTL): set lease in the scenario")
     s = s or settings(cfg.options, ttl)
     local give_up = ctx:now() + wait_ms
-    value = ctx:name() .. ":" .. ctx:random(0, 999999999)     -- the same on every node
+    value = ctx:name() .. ":" .. ctx:unique(0, 999999999)     -- the same on every node
     for attempt = 1, s.retry_count do
       local validity = try_once(ttl, attempt)
       if validity then

@@ -28,7 +28,7 @@ function M.new(ctx, cfg)
         return true
       end
       if ctx:now() >= deadline then return false, "lock busy" end
-      ctx:sleep(ctx:random(50, 200))
+      ctx:sleep(50, 200)
     end
   end
 

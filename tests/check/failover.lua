@@ -8,5 +8,5 @@ return {
   clients = { { name = "A", work = "5s" }, { name = "B", start = "100ms", work = "1s" } },
   duration = "30s",
   expect = { mutual_exclusion = "holds" },
-  explore = { faults = { crash = { "n1" } }, max_faults = 1, horizon = "200ms", max_depth = 20 },
+  explore = { faults = { crash = { "n1" } }, max_faults = 1, horizon = "200ms" },
 }

@@ -7,5 +7,5 @@ return {
   clients = { { name = "A", work = "5s" }, { name = "B", start = "100ms", work = "1s" } },
   duration = "40s",
   expect = { mutual_exclusion = "holds" },
-  explore = { faults = { gc_pause = { targets = { "A" }, params = { "12s" } } }, max_faults = 1, horizon = "6s", max_depth = 40 },
+  explore = { faults = { gc_pause = { targets = { "A" }, params = { "12s" } } }, max_faults = 1, horizon = "6s" },
 }

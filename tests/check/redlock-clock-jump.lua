@@ -11,5 +11,5 @@ return {
   faults = { { at = 0, partition = { { "c1", "A", "B" }, { "c2", "D", "E" } }, duration = "30s" } },
   duration = "30s",
   expect = { mutual_exclusion = "holds" },
-  explore = { faults = { clock_jump = { targets = { "C" }, params = { "11s" } } }, max_faults = 1, horizon = "2500ms", max_depth = 12 },
+  explore = { faults = { clock_jump = { targets = { "C" }, params = { "11s" } } }, max_faults = 1, horizon = "2500ms" },
 }

@@ -13,5 +13,5 @@ crashes C (restarting after 200 ms) at some instant of the first 2.5 s.]],
   faults = { { at = 0, partition = { { "c1", "A", "B" }, { "c2", "D", "E" } }, duration = "30s" } },
   duration = "30s",
   expect = { mutual_exclusion = "holds" },
-  explore = { faults = { crash = { targets = { "C" }, params = { "11s" } } }, max_faults = 1, horizon = "2500ms", max_depth = 12 },
+  explore = { faults = { crash = { targets = { "C" }, params = { "11s" } } }, max_faults = 1, horizon = "2500ms" },
 }

@@ -7,5 +7,5 @@ return {
   clients = { { name = "A", work = "1s" }, { name = "B", start = "100ms", work = "1s" } },
   duration = "60s",
   expect = { no_deadlock = "holds" },
-  explore = { faults = { crash = { "A" } }, max_faults = 1, horizon = "50ms", max_depth = 20 },
+  explore = { faults = { crash = { "A" } }, max_faults = 1, horizon = "50ms" },
 }
