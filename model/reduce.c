@@ -1,0 +1,173 @@
+/* reduce.c — the model checker's reductions: which alternatives a path shows to be needed.
+ *
+ * A step's *cone* is the step and everything its handling scheduled, transitively (a
+ * message's delivery, the reply it sends, the timer the reply's handler sets, ...). When a
+ * message arrives later by d, its cone moves later by d and nothing else moves, as long as
+ * the order of the steps at every actor stays the same: then every actor sees the same
+ * inputs in the same order, and the run is the same run with some timestamps moved. Clients'
+ * steps are also compared across clients (the checker reads them on one true-time line).
+ * The order changes exactly when some step outside the cone falls at most d after a cone
+ * step at the same actor; that is when the late end of the window is explored. A fault
+ * moved earlier by d moves its cone (its restart, the end of its pause) the same way. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exploreint.h"
+
+void reducer_release(reducer *r)
+{
+    free(r->in);
+    free(r->last);
+    memset(r, 0, sizeof *r);
+}
+
+static void reducer_fit(reducer *r, int nsteps, int nkeys)
+{
+    if (nsteps > r->cap) {
+        r->cap = nsteps * 2;
+        r->in = xrealloc(r->in, (size_t)r->cap);
+    }
+    if (nkeys > r->nkeys) {
+        r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
+        r->nkeys = nkeys;
+    }
+}
+
+static void cone_of(const world_step *st, int n, int root, uint8_t *in)
+{
+    memset(in, 0, (size_t)n);
+    in[root] = 1;
+    for (int s = root + 1; s < n; s++) {
+        int c = st[s].cause;
+        if (c == WORLD_CAUSE_INSTANT) {
+            /* an injected fault moves with the step that makes its instant */
+            int s2 = s + 1;
+            while (s2 < n && st[s2].cause == WORLD_CAUSE_INSTANT) s2++;
+            int c2 = s2 < n ? st[s2].cause : -1;
+            in[s] = s2 < n && c2 >= root && c2 < s && in[c2];
+        } else {
+            in[s] = c >= root && c < s && in[c];
+        }
+    }
+}
+
+/* The keys a step is compared under: its key (world_step), and the observer for a
+ * client's. Returns how many (0: it touches no actor's state). */
+static int step_keys(const world_step *x, int observer, int keys[2])
+{
+    if (x->key < 0) return 0;
+    keys[0] = x->key;
+    if (x->client) {
+        keys[1] = observer;
+        return 2;
+    }
+    return 1;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Would moving the cone of root later by shift reorder the steps at some actor? A step that
+ * touches every actor (WORLD_KEY_ALL) is compared with every other. */
+static int cone_later_reorders(reducer *r, const world_step *st, int n, int root, int64_t shift, int observer)
+{
+    int64_t any = INT64_MIN, all = INT64_MIN; /* the last cone step anywhere; the last global one */
+    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
+    for (int s = root; s < n; s++) {
+        int64_t t = st[s].t;
+        if (st[s].key == WORLD_KEY_ALL) {
+            if (r->in[s]) all = any = t;
+            else if (any != INT64_MIN && t - any <= shift) return 1;
+            continue;
+        }
+        int keys[2], nk = step_keys(&st[s], observer, keys);
+        for (int j = 0; j < nk; j++) {
+            int64_t last = max64(r->last[keys[j]], all);
+            if (r->in[s]) r->last[keys[j]] = any = t;
+            else if (last != INT64_MIN && t - last <= shift) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The least amount by which moving the cone of root earlier reorders some actor's steps. */
+static int64_t cone_earlier_slack(reducer *r, const world_step *st, int n, int root, int observer)
+{
+    int64_t slack = INT64_MAX, any = INT64_MIN, all = INT64_MIN; /* the last step outside the cone
+                                                                     anywhere; the last global one */
+    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
+    for (int s = 0; s < n; s++) {
+        int64_t t = st[s].t;
+        int cone = s >= root && r->in[s];
+        if (st[s].key == WORLD_KEY_ALL) {
+            if (!cone) all = any = t;
+            else if (any != INT64_MIN && t - any < slack) slack = t - any;
+            continue;
+        }
+        int keys[2], nk = step_keys(&st[s], observer, keys);
+        for (int j = 0; j < nk; j++) {
+            int64_t last = max64(r->last[keys[j]], all);
+            if (!cone) r->last[keys[j]] = any = t;
+            else if (last != INT64_MIN && t - last < slack) slack = t - last;
+        }
+    }
+    return slack;
+}
+
+int alt_enabled(uint64_t avail, int64_t u)
+{
+    return avail == UINT64_MAX || (u < 64 && (avail >> u & 1));
+}
+
+/* What a new decision offers before any path says more: a fault decision, what the world
+ * offered at its instant; a delay, its first end (its later end only when a path shows it
+ * reorders something, or with --delays extremes); anything else, every alternative. */
+uint64_t initial_avail(const world_decision *d, int extremes)
+{
+    switch (d->kind) {
+    case WDEC_FAULT: return d->offered;
+    case WDEC_DELAY: return extremes ? UINT64_MAX : 1;
+    default: return UINT64_MAX;
+    }
+}
+
+/* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
+void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, explore_result *res)
+{
+    reducer_fit(r, p->nsteps + 1, observer + 1);
+    for (size_t i = 0; i < p->nrec; i++) {
+        const world_decision *d = &p->decs[i];
+        if (d->step < 0 || d->step >= p->nsteps) continue;
+        if (d->kind == WDEC_DELAY && p->rec[i].value == 0 && avail[i] != UINT64_MAX && !(avail[i] & 2)) {
+            cone_of(p->steps, p->nsteps, d->step, r->in);
+            if (cone_later_reorders(r, p->steps, p->nsteps, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
+            else res->delays_abstracted = 1, res->pruned_delays++;
+        } else if (d->kind == WDEC_FAULT && p->rec[i].value > 0) {
+            /* The same fault at an earlier instant, after its target's last step before it:
+             * the same run but for where its consequences fall. */
+            int64_t v = p->rec[i].value, prev_t = INT64_MIN;
+            for (int s = d->step - 1; s >= 0; s--)
+                if (p->steps[s].key == d->target || p->steps[s].key == WORLD_KEY_ALL) {
+                    prev_t = p->steps[s].t;
+                    break;
+                }
+            cone_of(p->steps, p->nsteps, d->step, r->in);
+            int64_t slack = cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
+            if (slack == INT64_MAX) continue;
+            for (size_t j = i; j-- > 0;) {
+                const world_decision *e = &p->decs[j];
+                if (e->kind != WDEC_FAULT) continue;
+                if (p->rec[j].value != 0 || e->t <= prev_t) break;
+                if (d->t - e->t >= slack) {
+                    if (!alt_enabled(avail[j], v) && alt_enabled(e->valid, v)) {
+                        avail[j] |= 1ULL << v;
+                        res->earlier_faults++;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,358 @@
+/* shrink.c — the minimiser and the counter-example's files.
+ *
+ * A violation found is minimised by re-running a *pinned* scenario — the same scenario with
+ * the injected faults written in at their instants and no explore table — under the same
+ * remaining decisions: fewer faults, then each decision at its first alternative (shortest
+ * delays, no drops, first in line), then shorter pauses and jumps, while it still violates
+ * the same property. A fault pinned at instant t acts before anything else at t, exactly
+ * where it was injected, so the pinned run replays the explored one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exploreint.h"
+#include "trace.h"
+
+/* ---- pinned scenarios ---- */
+
+typedef struct pinned {
+    scenario sc;           /* a shallow copy of the original, with faults replaced */
+    fault_cfg *faults;     /* the original's, then the pinned ones (whose partition groups
+                              are owned here) */
+    int first_pinned;
+} pinned;
+
+static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
+{
+    pn->sc = *sc;
+    pn->sc.explore.present = 0;
+    int total = sc->nfaults + nf;
+    pn->faults = xcalloc((size_t)total + 1, sizeof *pn->faults);
+    pn->first_pinned = sc->nfaults;
+    if (sc->nfaults) memcpy(pn->faults, sc->faults, (size_t)sc->nfaults * sizeof *pn->faults);
+    for (int i = 0; i < nf; i++) {
+        fault_cfg *x = &pn->faults[sc->nfaults + i];
+        *x = f[i];
+        x->groups = NULL;
+        x->ngroups = 0;
+        if (x->kind == FAULT_PARTITION) {
+            x->groups = scenario_isolate_groups(sc, x->target);
+            x->ngroups = 2;
+        }
+    }
+    pn->sc.faults = pn->faults;
+    pn->sc.nfaults = total;
+}
+
+static void unpin(pinned *pn)
+{
+    for (int i = pn->first_pinned; i < pn->sc.nfaults; i++) {
+        scenario_free_groups(pn->faults[i].groups);
+    }
+    free(pn->faults);
+}
+
+/* Runs the pinned scenario under the given decisions (EXPLORE form: indices; first
+ * alternatives after them). Returns the violated property or -1; *out (if given) keeps
+ * the path. */
+static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
+                      const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
+{
+    pinned pn;
+    pin(&pn, sc, f, nf);
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, sc->seed);
+    chooser_set_script(ch, dec, ndec);
+    xpath p;
+    buf err;
+    buf_init(&err);
+    int v = -1;
+    if (run_path(&pn.sc, ch, 0, searched, shared, &p, &err) == 0) {
+        v = p.violated;
+        *transitions += p.events;
+        if (out) *out = p;
+        else path_free(&p);
+    }
+    buf_release(&err);
+    chooser_free(ch);
+    unpin(&pn);
+    return v;
+}
+
+/* The decisions of a path other than the fault decisions (which pinning replaces). */
+static choice *strip_faults(const choice *rec, size_t n, size_t *out_n)
+{
+    choice *v = xmalloc((n + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_fault_decision(&rec[i])) v[k++] = rec[i];
+    *out_n = k;
+    return v;
+}
+
+static void minimise(const scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg **faults, int *nf, choice **dec,
+                     size_t *ndec, uint64_t *transitions)
+{
+    /* 1. Fewer faults. */
+    for (int i = *nf - 1; i >= 0 && *nf > 1; i--) {
+        fault_cfg *f = *faults;
+        fault_cfg *fewer = xmalloc((size_t)*nf * sizeof *fewer);
+        int k = 0;
+        for (int j = 0; j < *nf; j++)
+            if (j != i) fewer[k++] = f[j];
+        if (run_pinned(sc, fewer, k, *dec, *ndec, searched, shared, NULL, transitions) == prop) {
+            free(*faults);
+            *faults = fewer;
+            *nf = k;
+        } else {
+            free(fewer);
+        }
+    }
+    /* 2. Each decision at its first alternative (shortest delay, no drop, first in line),
+     *    from the last one back. */
+    for (size_t i = *ndec; i-- > 0;) {
+        if ((*dec)[i].value == 0) continue;
+        int64_t was = (*dec)[i].value;
+        (*dec)[i].value = 0;
+        if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) != prop) (*dec)[i].value = was;
+    }
+    /* 3. Shorter pauses and partitions, smaller clock jumps: halve while it still fails,
+     *    down to 100 ms steps. */
+    for (int i = 0; i < *nf; i++) {
+        fault_cfg *f = &(*faults)[i];
+        int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration : NULL;
+        int64_t *jump = f->kind == FAULT_CLOCK_JUMP ? &f->by_ms : NULL;
+        if (knob) {
+            int64_t lo = 0, hi = *knob; /* hi fails, lo is assumed to pass */
+            while (hi - lo > 100000) {
+                int64_t mid = lo + (hi - lo) / 2;
+                *knob = mid;
+                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
+                else lo = mid;
+            }
+            *knob = hi;
+        } else if (jump) {
+            int64_t sign = *jump < 0 ? -1 : 1, lo = 0, hi = *jump * sign;
+            while (hi - lo > 100) {
+                int64_t mid = lo + (hi - lo) / 2;
+                *jump = mid * sign;
+                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
+                else lo = mid;
+            }
+            *jump = hi * sign;
+        }
+    }
+    /* 4. The shortest prefix: trailing first alternatives are implied. */
+    while (*ndec > 0 && (*dec)[*ndec - 1].value == 0) (*ndec)--;
+}
+
+void shrink_found(const scenario *sc, int random, const world_opts *shared_in, xpath *found_in, explore_result *r)
+{
+    world_opts shared = *shared_in;
+    xpath found = *found_in;
+    memset(found_in, 0, sizeof *found_in);
+        /* Minimise, in the EXPLORE form of the decisions (indices). */
+        size_t ndec;
+        choice *dec = strip_faults(found.rec, found.nrec, &ndec);
+        if (random) {
+            /* A random path's decisions are drawn values, not the EXPLORE form's indices:
+             * minimise from the first alternatives, keeping its faults; if that loses the
+             * violation, the path is reported as it was found. */
+            for (size_t i = 0; i < ndec; i++) dec[i].value = 0;
+        }
+        fault_cfg *faults = xmalloc(((size_t)found.ninj + 1) * sizeof *faults);
+        memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
+        int nf = found.ninj;
+        int prop = found.violated;
+        if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
+            minimise(sc, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
+        xpath fin;
+        int v = run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
+        r->found = 1;
+        if (v == prop) {
+            r->prop = (property)prop;
+            r->evidence = fin.cr.p[prop].evidence ? xstrdup(fin.cr.p[prop].evidence) : NULL;
+            /* The decisions in REPLAY form: what the simulation got. */
+            r->choices = xmalloc((fin.nrec + 1) * sizeof *r->choices);
+            for (size_t i = 0; i < fin.nrec; i++) {
+                r->choices[i] = fin.rec[i];
+                r->choices[i].value = fin.rec[i].real; /* REPLAY form: value and real agree */
+            }
+            r->nchoices = fin.nrec;
+            path_free(&fin);
+        } else {
+            /* Minimisation could not reproduce it (a random path): report it unminimised. */
+            if (v >= 0) path_free(&fin);
+            r->prop = (property)prop;
+            r->evidence = found.cr.p[prop].evidence ? xstrdup(found.cr.p[prop].evidence) : NULL;
+            r->choices = xmalloc((found.nrec + 1) * sizeof *r->choices);
+            size_t k = 0;
+            for (size_t i = 0; i < found.nrec; i++)
+                if (!is_fault_decision(&found.rec[i])) {
+                    r->choices[k] = found.rec[i];
+                    r->choices[k].value = found.rec[i].real;
+                    k++;
+                }
+            r->nchoices = k;
+            free(faults);
+            faults = xmalloc(((size_t)found.ninj + 1) * sizeof *faults);
+            memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
+            nf = found.ninj;
+        }
+        r->faults = faults;
+        r->nfaults = nf;
+        free(dec);
+        path_free(&found);
+    }
+
+/* ---- writing the counter-example ---- */
+
+static void put_us(buf *b, int64_t us)
+{
+    if (us % 1000 == 0) buf_printf(b, "\"%lldms\"", (long long)(us / 1000));
+    else buf_printf(b, "\"%lldus\"", (long long)us);
+}
+
+static void put_fault(buf *b, const scenario *sc, const fault_cfg *f)
+{
+    switch (f->kind) {
+    case FAULT_GC_PAUSE:
+        buf_printf(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", gc_pause = \"%s\", duration = ", f->target);
+        put_us(b, f->duration);
+        buf_puts(b, " },\n");
+        break;
+    case FAULT_CRASH:
+        buf_puts(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", crash = \"%s\" },\n", f->target);
+        if (f->by_ms > 0) {
+            buf_puts(b, "  { at = ");
+            put_us(b, f->at + f->by_ms * 1000);
+            buf_printf(b, ", restart = \"%s\" },\n", f->target);
+        }
+        break;
+    case FAULT_RESTART:
+    case FAULT_FAILOVER:
+        buf_puts(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", %s = \"%s\" },\n", f->kind == FAULT_RESTART ? "restart" : "failover", f->target);
+        break;
+    case FAULT_CLOCK_JUMP:
+        buf_puts(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", clock_jump = \"%s\", by = %lld },\n", f->target, (long long)f->by_ms);
+        break;
+    case FAULT_DRIFT:
+        buf_puts(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", drift = \"%s\", rate = %.17g },\n", f->target, f->rate);
+        break;
+    case FAULT_PARTITION:
+        buf_puts(b, "  { at = ");
+        put_us(b, f->at);
+        buf_printf(b, ", partition = { { \"%s\" }, {", f->target);
+        for (int i = 0; i < sc->nnodes; i++)
+            if (strcmp(sc->nodes[i].name, f->target)) buf_printf(b, " \"%s\",", sc->nodes[i].name);
+        for (int i = 0; i < sc->nclients; i++)
+            if (strcmp(sc->clients[i].name, f->target)) buf_printf(b, " \"%s\",", sc->clients[i].name);
+        buf_puts(b, " } }, duration = ");
+        put_us(b, f->duration);
+        buf_puts(b, " },\n");
+        break;
+    case FAULT_DROP: {
+        const char *names[512];
+        int n = 0;
+        for (int i = 0; i < sc->nnodes && n < 512; i++) names[n++] = sc->nodes[i].name;
+        for (int i = 0; i < sc->nclients && n < 512; i++) names[n++] = sc->clients[i].name;
+        for (int i = 0; i < n; i++) {
+            if (!strcmp(names[i], f->from) || (f->to && strcmp(names[i], f->to))) continue;
+            buf_puts(b, "  { at = ");
+            put_us(b, f->at);
+            buf_printf(b, ", drop = { \"%s\", \"%s\" }, probability = %.17g", f->from, names[i], f->probability);
+            if (f->duration >= 0) {
+                buf_puts(b, ", duration = ");
+                put_us(b, f->duration);
+            }
+            buf_puts(b, " },\n");
+        }
+        break;
+    }
+    }
+}
+
+static int write_atomic(const char *fpath, const buf *content, buf *err)
+{
+    return ll_write_file(fpath, content->p, content->len, err);
+}
+
+int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err)
+{
+    buf src, file, fpath;
+    buf_init(&src);
+    buf_init(&file);
+    buf_init(&fpath);
+    FILE *in = sc->path ? fopen(sc->path, "rb") : NULL;
+    if (!in) {
+        buf_printf(err, "cannot read the scenario '%s' to wrap it", sc->path ? sc->path : "?");
+        return -1;
+    }
+    char tmp[4096];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, in)) > 0) buf_append(&src, tmp, n);
+    fclose(in);
+    const char *slash = strrchr(base, '/');
+    buf_printf(&file,
+               "-- A counter-example found and minimised by `locklab check %s`:\n"
+               "-- %s is violated. Replay it exactly with\n"
+               "--     locklab run %s.lua --choices %s.choices\n"
+               "-- This file wraps the original scenario, pins the faults the search placed, and\n"
+               "-- drops its explore table.\n"
+               "local scenario = (function()\n",
+               sc->path, property_name(r->prop), base, slash ? slash + 1 : base);
+    buf_append(&file, src.p ? src.p : "", src.len);
+    buf_puts(&file, "\nend)()\n");
+    buf_puts(&file, "scenario.name = scenario.name .. \" (counter-example)\"\nscenario.explore = nil\n");
+    buf_puts(&file, "scenario.faults = scenario.faults or {}\nlocal pinned = {\n");
+    for (int i = 0; i < r->nfaults; i++) put_fault(&file, sc, &r->faults[i]);
+    buf_puts(&file, "}\nfor i = 1, #pinned do scenario.faults[#scenario.faults + 1] = pinned[i] end\n");
+    buf_printf(&file, "scenario.expect = { %s = \"violated\" }\nreturn scenario\n", property_name(r->prop));
+    buf_printf(&fpath, "%s.lua", base);
+    int rc = write_atomic(fpath.p, &file, err);
+    if (rc == 0) {
+        buf_reset(&file);
+        buf_printf(&file, "# decisions of the counter-example for %s.lua (locklab run --choices)\n", base);
+        chooser_write_list(r->choices, r->nchoices, &file);
+        buf_reset(&fpath);
+        buf_printf(&fpath, "%s.choices", base);
+        rc = write_atomic(fpath.p, &file, err);
+    }
+    if (rc == 0) {
+        /* The narrated trace of the replayed counter-example, beside it. */
+        pinned pn;
+        pin(&pn, sc, r->faults, r->nfaults);
+        chooser *c = chooser_new(CHOOSER_REPLAY, sc->seed);
+        chooser_set_script(c, r->choices, r->nchoices);
+        world_opts o = { .chooser = c };
+        buf werr;
+        buf_init(&werr);
+        world *w = world_new(&pn.sc, &o, &werr);
+        if (w) {
+            world_run(w, &werr);
+            buf_reset(&file);
+            buf_printf(&file, "== %s (counter-example)\n\n", sc->name);
+            trace_render(world_history(w), TRACE_NORMAL, &file);
+            buf_reset(&fpath);
+            buf_printf(&fpath, "%s.txt", base);
+            rc = write_atomic(fpath.p, &file, err);
+            world_free(w);
+        }
+        buf_release(&werr);
+        chooser_free(c);
+        unpin(&pn);
+    }
+    buf_release(&src);
+    buf_release(&file);
+    buf_release(&fpath);
+    return rc;
+}
