@@ -19,7 +19,9 @@
 static void check_usage(FILE *f)
 {
     fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes]\n"
-          "                               [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
+          "                               [--jobs N] [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
+          "       locklab check SCENARIO --shard I/N [--save FILE] [options as above]\n"
+          "       locklab check SCENARIO --merge FILE... [--out BASE]\n"
           "\n"
           "Searches every way the scenario can go within the bounds of its `explore` table\n"
           "for a run that violates a property: those named in `expect`, or else\n"
@@ -54,6 +56,12 @@ static void check_usage(FILE *f)
           "  --seed S            seed for --random (default: the scenario's)\n"
           "  --max-paths N       stop after N paths\n"
           "  --out BASE          where to write the counter-example\n"
+          "  --jobs N            search with N processes (default: the cores present); the\n"
+          "                      answer and the counter-example do not depend on N\n"
+          "  --shard I/N         search only the I-th of N shares of the space (for a batch\n"
+          "                      system: GNU parallel, a Slurm array, Kubernetes Jobs) and\n"
+          "                      save what it found to FILE (default out/<scenario>.shard-I-of-N)\n"
+          "  --merge FILE...     combine the N shard files into the answer of one search\n"
           "\n"
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
@@ -135,13 +143,22 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     if (o->delays_extremes)
         printf("   delays: both ends of every window explored\n");
     else if (r->delays_abstracted)
-        printf("   delays: abstracted to their windows; %llu late ends not explored, as arriving later reorders no "
-               "actor's steps there\n", (unsigned long long)r->pruned_delays);
-    if (r->earlier_faults) printf("   faults: %llu earlier instants searched where a fault's restart or end falls elsewhere\n",
-                                  (unsigned long long)r->earlier_faults);
+        printf("   delays: abstracted to their windows (a late end is searched where it reorders some actor's "
+               "steps)\n");
     if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);
     if (r->interrupted) printf("   interrupted after %.1f s\n", r->seconds);
     buf_release(&b);
+}
+
+/* out/<scenario file's stem><suffix> */
+static void out_path(const scenario *sc, const char *suffix, buf *b)
+{
+    mkdir("out", 0777);
+    const char *slash = strrchr(sc->path, '/');
+    const char *stem = slash ? slash + 1 : sc->path;
+    size_t len = strlen(stem);
+    if (len > 4 && !strcmp(stem + len - 4, ".lua")) len -= 4;
+    buf_printf(b, "out/%.*s%s", (int)len, stem, suffix);
 }
 
 static int write_counterexample(const scenario *sc, const explore_result *r, const char *out_base)
@@ -149,14 +166,7 @@ static int write_counterexample(const scenario *sc, const explore_result *r, con
     buf base;
     buf_init(&base);
     if (out_base) buf_puts(&base, out_base);
-    else {
-        mkdir("out", 0777);
-        const char *slash = strrchr(sc->path, '/');
-        const char *stem = slash ? slash + 1 : sc->path;
-        size_t len = strlen(stem);
-        if (len > 4 && !strcmp(stem + len - 4, ".lua")) len -= 4;
-        buf_printf(&base, "out/%.*s-counterexample", (int)len, stem);
-    }
+    else out_path(sc, "-counterexample", &base);
     buf werr;
     buf_init(&werr);
     int code = EXIT_VIOLATION;
@@ -172,22 +182,103 @@ static int write_counterexample(const scenario *sc, const explore_result *r, con
     return code;
 }
 
+/* The summary, the verdicts and the counter-example. Returns the exit code. */
+static int report(const scenario *sc, const explore_opts *o, const explore_result *r, const char *out_base)
+{
+    printf("== %s\n", sc->name);
+    printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
+           "(%.0f transitions/s)\n",
+           o->random_runs ? "random search" : "systematic search", (unsigned long long)r->paths,
+           (unsigned long long)r->transitions, (unsigned long long)r->outcomes, r->max_depth_seen, r->seconds,
+           r->seconds > 0 ? (double)r->transitions / r->seconds : 0.0);
+    if (!r->found) print_coverage(sc, o, r);
+    printf("\n");
+    for (int p = 0; p < PROP_COUNT; p++) {
+        if (!r->searched[p]) continue;
+        const char *said = r->found && r->prop == (property)p ? "VIOLATED (counter-example below)"
+                           : r->witnessed[p]                   ? "VIOLATED on some path"
+                           : r->complete                       ? "holds within the bounds"
+                           : r->deviations_exhausted >= 0      ? "holds within the deviations exhausted"
+                                                               : "no violation in the paths searched";
+        printf("  %-17s %s\n", property_name((property)p), said);
+    }
+    if (r->found) {
+        printf("\ncounter-example (minimised): %d fault(s)\n", r->nfaults);
+        if (r->evidence) printf("  %s\n", r->evidence);
+        return write_counterexample(sc, r, out_base);
+    }
+    printf("\n%s\n", r->complete     ? "No violation exists within these bounds."
+                     : r->memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
+                                        "the paths searched; narrow the bounds, or use --random."
+                     : r->deviations_exhausted >= 0
+                         ? "No violation within the deviations exhausted; a longer --time searches further."
+                         : "No violation found (the search did not cover the whole bounded space).");
+    return EXIT_OK;
+}
+
+static int merge_shards(const scenario *sc, const char *const *files, int n, const char *out_base)
+{
+    explore_opts o = { .max_deviations = -1 };
+    explore_result r;
+    buf err;
+    buf_init(&err);
+    int code;
+    if (explore_merge(sc, files, n, &r, &err) != 0) {
+        cli_run_error(err.p, 0);
+        code = EXIT_USAGE;
+    } else {
+        printf("   (merged from %d shard file%s)\n", n, n == 1 ? "" : "s");
+        code = report(sc, &o, &r, out_base);
+        explore_result_free(&r);
+    }
+    buf_release(&err);
+    return code;
+}
+
+static int save_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *save)
+{
+    buf path, err;
+    buf_init(&path);
+    buf_init(&err);
+    if (save) buf_puts(&path, save);
+    else {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, ".shard-%d-of-%d", o->shard_index, o->shard_count);
+        out_path(sc, suffix, &path);
+    }
+    int code = EXIT_OK;
+    if (explore_write_shard(sc, o, r, path.p, &err) != 0) {
+        cli_error("check: %s", err.p);
+        code = EXIT_INTERNAL;
+    } else {
+        printf("\nshard %d of %d saved to %s; when every shard is done:\n  locklab check %s --merge FILE...\n",
+               o->shard_index, o->shard_count, path.p, sc->path);
+    }
+    buf_release(&path);
+    buf_release(&err);
+    return code;
+}
+
 int cli_check(int argc, char **argv)
 {
-    const char *out_base = NULL;
+    const char *out_base = NULL, *save = NULL;
     explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME };
-    int have_seed = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
+    int have_seed = 0, merge = 0;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },          { "random", required_argument, NULL, 'r' },
         { "seed", required_argument, NULL, 's' },     { "max-paths", required_argument, NULL, 'p' },
         { "out", required_argument, NULL, 'o' },      { "time", required_argument, NULL, 't' },
         { "max-deviations", required_argument, NULL, 'k' }, { "delays", required_argument, NULL, 'd' },
+        { "jobs", required_argument, NULL, 'j' },     { "shard", required_argument, NULL, 'S' },
+        { "save", required_argument, NULL, 'w' },     { "merge", no_argument, NULL, 'm' },
         { NULL, 0, NULL, 0 }
     };
     opterr = 0;
     optind = 1;
     int c;
-    uint64_t v;
+    uint64_t v = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': check_usage(stdout); return EXIT_OK;
@@ -211,8 +302,9 @@ int cli_check(int argc, char **argv)
             }
             break;
         case 't':
-            if (parse_count("--time", optarg, &v) || v > 100000000) {
-                if (v > 100000000) cli_error("check: --time takes seconds, at most 100000000");
+            if (parse_count("--time", optarg, &v)) return EXIT_USAGE;
+            if (v > 100000000) {
+                cli_error("check: --time takes seconds, at most 100000000");
                 return EXIT_USAGE;
             }
             o.time_limit = (double)v;
@@ -233,6 +325,32 @@ int cli_check(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case 'j':
+            if (parse_count("--jobs", optarg, &v)) return EXIT_USAGE;
+            if (v < 1 || v > 64) {
+                cli_error("check: --jobs takes 1 to 64 processes, not %llu", (unsigned long long)v);
+                return EXIT_USAGE;
+            }
+            o.jobs = (int)v;
+            break;
+        case 'S': {
+            int i, n, used = 0;
+            if (sscanf(optarg, "%d/%d%n", &i, &n, &used) != 2 || optarg[used] || n < 1 || n > 100000 || i < 1 || i > n) {
+                cli_error("check: --shard takes I/N with 1 <= I <= N (such as 2/8), not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            o.shard_index = i;
+            o.shard_count = n;
+            break;
+        }
+        case 'w':
+            if (!*optarg) {
+                cli_error("check: --save takes a file name");
+                return EXIT_USAGE;
+            }
+            save = optarg;
+            break;
+        case 'm': merge = 1; break;
         case 'o':
             /* "" would write the hidden files .lua, .choices and .txt here */
             if (!*optarg || optarg[strlen(optarg) - 1] == '/') {
@@ -241,18 +359,31 @@ int cli_check(int argc, char **argv)
             }
             out_base = optarg;
             break;
-        case ':':
-            cli_error("check: %s needs a value", argv[optind - 1]);
-            return EXIT_USAGE;
         default:
-            if (optopt && strchr("rspotkd", optopt)) cli_error("check: %s needs a value", argv[optind - 1]);
+            if (optopt && strchr("rspotkdjSw", optopt)) cli_error("check: %s needs a value", argv[optind - 1]);
             else cli_error("check: unknown option '%s'; try 'locklab check --help'", argv[optind - 1]);
             return EXIT_USAGE;
         }
     }
     const char *path_arg = optind < argc ? argv[optind] : NULL;
-    if (optind + 1 < argc) {
+    if (!merge && optind + 1 < argc) {
         cli_error("check: one scenario at a time ('%s' is extra)", argv[optind + 1]);
+        return EXIT_USAGE;
+    }
+    if (merge && optind + 1 >= argc) {
+        cli_error("check: --merge needs the shard files after the scenario");
+        return EXIT_USAGE;
+    }
+    if (merge && (o.shard_count || o.random_runs)) {
+        cli_error("check: --merge combines shard files: it takes no --shard or --random");
+        return EXIT_USAGE;
+    }
+    if (save && !o.shard_count) {
+        cli_error("check: --save goes with --shard");
+        return EXIT_USAGE;
+    }
+    if (o.shard_count && o.random_runs) {
+        cli_error("check: --shard splits the systematic search; --random needs no shards");
         return EXIT_USAGE;
     }
     scenario *sc;
@@ -262,6 +393,11 @@ int cli_check(int argc, char **argv)
                   "(see scenarios/README.md, \"Exploring\")", sc->path);
         scenario_free(sc);
         return EXIT_USAGE;
+    }
+    if (merge) {
+        int code = merge_shards(sc, (const char *const *)argv + optind + 1, argc - optind - 1, out_base);
+        scenario_free(sc);
+        return code;
     }
     if (!have_seed) o.seed = sc->seed;
     progress_tty = isatty(2);
@@ -285,35 +421,10 @@ int cli_check(int argc, char **argv)
         buf_release(&err);
         return EXIT_USAGE;
     }
-    printf("== %s\n", sc->name);
-    printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
-           "(%.0f transitions/s)\n",
-           o.random_runs ? "random search" : "systematic search", (unsigned long long)r.paths,
-           (unsigned long long)r.transitions, (unsigned long long)r.outcomes, r.max_depth_seen, r.seconds,
-           r.seconds > 0 ? (double)r.transitions / r.seconds : 0.0);
-    print_coverage(sc, &o, &r);
-    printf("\n");
-    for (int p = 0; p < PROP_COUNT; p++) {
-        if (!r.searched[p]) continue;
-        const char *said = r.found && r.prop == (property)p ? "VIOLATED (counter-example below)"
-                              : r.witnessed[p]                  ? "VIOLATED on some path"
-                              : r.complete                      ? "holds within the bounds"
-                              : r.deviations_exhausted >= 0     ? "holds within the deviations exhausted"
-                                                                : "no violation in the paths searched";
-        printf("  %-17s %s\n", property_name((property)p), said);
-    }
-    int code = EXIT_OK;
-    if (r.found) {
-        printf("\ncounter-example (minimised): %d fault(s)\n", r.nfaults);
-        if (r.evidence) printf("  %s\n", r.evidence);
-        code = write_counterexample(sc, &r, out_base);
-    } else {
-        printf("\n%s\n", r.complete     ? "No violation exists within these bounds."
-                         : r.memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
-                                           "the paths searched; narrow the bounds, or use --random."
-                         : r.deviations_exhausted >= 0
-                             ? "No violation within the deviations exhausted; a longer --time searches further."
-                             : "No violation found (the search did not cover the whole bounded space).");
+    int code = report(sc, &o, &r, out_base);
+    if (o.shard_count) {
+        int saved = save_shard(sc, &o, &r, save);
+        if (saved != EXIT_OK) code = saved;
     }
     explore_result_free(&r);
     scenario_free(sc);

@@ -110,7 +110,7 @@ int is_fault_decision(const choice *c)
 }
 
 
-static void choose_searched(const scenario *sc, int *searched)
+void choose_searched(const scenario *sc, int *searched)
 {
     memset(searched, 0, PROP_COUNT * sizeof *searched);
     for (int i = 0; i < sc->nexpects; i++) {
@@ -152,22 +152,9 @@ void hset_add(hset *s, uint64_t h)
 
 /* ---- the search ---- */
 
-typedef struct search {
-    const scenario *sc;
-    const explore_opts *o;
-    explore_result *r;
-    world_opts shared;
-    hset outcomes;
-    reducer red;
-    int observer;
-    double t0, last_progress;
-    int have_found;
-    xpath found;
-} search;
 
-enum level_end { LEVEL_FOUND, LEVEL_COMPLETE, LEVEL_CUT, LEVEL_STOPPED, LEVEL_ERROR };
 
-static int should_stop(search *S)
+int should_stop(search *S)
 {
     const explore_opts *o = S->o;
     if (o->stop && *o->stop) return S->r->interrupted = 1;
@@ -178,7 +165,7 @@ static int should_stop(search *S)
 }
 
 /* Accounts for one path run; returns 1 when it violates a searched property (kept). */
-static int account(search *S, xpath *p, int bound)
+int account(search *S, xpath *p, int bound)
 {
     explore_result *r = S->r;
     r->paths++;
@@ -288,36 +275,36 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
     return end;
 }
 
-/* The default path of a level and the alternatives enabled along it: the search is split
- * into items, one per (position, alternative) off this path, each the subtree below it. An
- * item's paths may enable alternatives at earlier positions (new items); items are taken
- * deepest position first, lowest alternative first — the order of a depth-first search —
- * so a new item always comes after the one that found it. */
-typedef struct rootpath {
-    choice *rec;
-    world_decision *decs;
-    size_t n;
-    uint64_t *avail, *done;
-} rootpath;
 
-static void rootpath_free(rootpath *rp)
+void rootpath_free(rootpath *rp)
 {
     free(rp->rec);
     free(rp->decs);
     free(rp->avail);
     free(rp->done);
+    free(rp->initial);
     memset(rp, 0, sizeof *rp);
 }
 
 /* The next item (position, alternative) still to take; 0 when there is none. Items the
  * bounds forbid are marked taken, and say so in *cut. */
-static int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut)
+/* Shards split the items the default path enables by a hash of (position, alternative),
+ * the same at every level; an item a shard's own paths enable is that shard's too. */
+static int shard_owns(const explore_opts *o, const rootpath *rp, size_t pos, int64_t alt)
+{
+    if (o->shard_count <= 1 || !alt_enabled(rp->initial[pos], alt)) return 1;
+    uint64_t h = ((uint64_t)pos << 6) | (uint64_t)alt;
+    return ll_splitmix64(&h) % (uint64_t)o->shard_count == (uint64_t)(o->shard_index - 1);
+}
+
+int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut)
 {
     int max_depth = S->sc->explore.max_depth > 0 ? S->sc->explore.max_depth : INT32_MAX;
     for (size_t k = rp->n; k-- > 0;) {
         for (int64_t u = 1; u < rp->rec[k].n && u < 64; u++) {
             if (!alt_enabled(rp->avail[k], u) || (rp->done[k] >> u & 1)) continue;
             rp->done[k] |= 1ULL << u;
+            if (!shard_owns(S->o, rp, k, u)) continue;
             int fault = rp->decs[k].kind == WDEC_FAULT;
             if (!fault && (int)k >= max_depth) {
                 S->r->depth_cut = 1;
@@ -336,7 +323,7 @@ static int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *a
 }
 
 /* Runs the default path of a level; fills rp. */
-static enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
+enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
 {
     memset(rp, 0, sizeof *rp);
     chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
@@ -359,11 +346,13 @@ static enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
     p.rec = NULL;
     p.decs = NULL;
     path_free(&p);
+    rp->initial = xmalloc((rp->n + 1) * sizeof *rp->initial);
+    memcpy(rp->initial, rp->avail, (rp->n + 1) * sizeof *rp->initial);
     return LEVEL_COMPLETE;
 }
 
 /* Explores item (pos, alt) of rp; the alternatives it enables on rp are added to rp. */
-static enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err)
+enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err)
 {
     choice *prefix = xmalloc((pos + 1) * sizeof *prefix);
     memcpy(prefix, rp->rec, (pos + 1) * sizeof *prefix);
@@ -385,14 +374,54 @@ static enum level_end search_level(search *S, int bound, buf *err)
     int cut = 0;
     size_t pos;
     int64_t alt;
-    while (next_item(S, &rp, bound, &pos, &alt, &cut)) {
-        end = run_item(S, &rp, bound, pos, alt, err);
-        if (end == LEVEL_CUT) cut = 1;
-        else if (end != LEVEL_COMPLETE) break;
+    if (S->o->jobs > 1) {
+        end = parallel_items(S, &rp, bound, &cut, err);
+    } else {
+        while (next_item(S, &rp, bound, &pos, &alt, &cut)) {
+            end = run_item(S, &rp, bound, pos, alt, err);
+            if (end == LEVEL_CUT) cut = 1;
+            else if (end != LEVEL_COMPLETE) break;
+        }
     }
     rootpath_free(&rp);
     if (end == LEVEL_CUT || end == LEVEL_COMPLETE) return cut ? LEVEL_CUT : LEVEL_COMPLETE;
     return end;
+}
+
+int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
+{
+    choice *c = xcalloc(n + 1, sizeof *c);
+    for (size_t i = 0; i < n; i++) c[i].value = vals[i];
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
+    chooser_set_script(ch, c, n);
+    free(c);
+    xpath p;
+    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+    chooser_free(ch);
+    if (rc != 0) return -1;
+    if (p.violated < 0) {
+        path_free(&p);
+        buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
+        return -1;
+    }
+    S->found = p;
+    S->have_found = 1;
+    return 0;
+}
+
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, explore_result *r, buf *err)
+{
+    choose_searched(sc, r->searched);
+    scriptlib *lib = scriptlib_load(NULL, err);
+    if (!lib) return -1;
+    explore_opts o = { .max_deviations = -1 };
+    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new() };
+    int rc = explore_refind(&S, vals, n, err);
+    if (rc == 0) shrink_found(sc, 0, &S.shared, &S.found, r);
+    scriptlib_free(lib);
+    chunkcache_free(S.shared.chunks);
+    return rc;
 }
 
 int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, buf *err)
@@ -427,7 +456,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
          * given: every fault placement at every level. */
         int fixed = o->max_deviations >= 0 ? o->max_deviations : sc->explore.max_deviations;
         for (int bound = fixed >= 0 ? fixed : 0;; bound++) {
-            r->deviation_bound = bound;
+            r->deviation_bound = S.level = bound;
             enum level_end end = search_level(&S, bound, err);
             if (end == LEVEL_ERROR) {
                 rc = -1;
@@ -448,6 +477,17 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     chunkcache *chunks = S.shared.chunks;
     world_opts shared = S.shared;
     reducer_release(&S.red);
+    if (rc == 0 && have_found && !o->random_runs) {
+        r->found_path = xmalloc((found.nrec + 1) * sizeof *r->found_path);
+        for (size_t i = 0; i < found.nrec; i++) r->found_path[i] = found.rec[i].value;
+        r->nfound_path = found.nrec;
+        r->found_level = S.level;
+    }
+    if (o->shard_count > 1) {
+        r->hashes = xmalloc((outcomes.n + 1) * sizeof *r->hashes);
+        for (size_t i = 0; i < outcomes.cap; i++)
+            if (outcomes.v[i]) r->hashes[r->nhashes++] = outcomes.v[i];
+    }
     if (rc == 0 && have_found) shrink_found(sc, o->random_runs != 0, &shared, &found, r);
     r->outcomes = outcomes.n;
     free(outcomes.v);
@@ -459,6 +499,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
 
 void explore_result_free(explore_result *r)
 {
+    free(r->found_path);
+    free(r->hashes);
     free(r->evidence);
     free(r->faults);
     free(r->choices);

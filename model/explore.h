@@ -27,6 +27,8 @@ typedef struct explore_opts {
                                largest bound it exhausted */
     int delays_extremes;    /* explore both ends of every delay window (no order reduction) */
     volatile int *stop;     /* set (by a signal handler) to stop early with the totals so far */
+    int jobs;               /* worker processes (<= 1: search in this process) */
+    int shard_index, shard_count; /* search only shard I of N (1-based; 0: all) */
     /* Called about every 250 ms of search with the running totals (progress display). */
     void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int deviations, double seconds);
     void *progress_ud;
@@ -51,6 +53,13 @@ typedef struct explore_result {
     int delays_abstracted;     /* some delay window's late end was not explored (orders) */
     uint64_t pruned_delays;    /* late ends not explored: they reorder nothing */
     uint64_t earlier_faults;   /* fault instants offered back by the consequence check */
+    /* For shards and their merge: the violation's path before minimising (EXPLORE form:
+     * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
+    int64_t *found_path;
+    size_t nfound_path;
+    int found_level;
+    uint64_t *hashes;
+    size_t nhashes;
     int memory_stop;           /* stopped because the visited set reached its memory cap */
     int searched[PROP_COUNT];  /* which properties were searched */
     int witnessed[PROP_COUNT]; /* ... and which were violated on some path */
@@ -61,6 +70,12 @@ typedef struct explore_result {
  * with a one-line reason in err when it could not (a model error, a bad table). */
 int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, buf *err);
 void explore_result_free(explore_result *r);
+
+/* Shards (explore_opts.shard_index/shard_count): each writes what it found to a file, and
+ * explore_merge combines the files of every shard of a search into the answer one search
+ * would have given, minimising the violation (if any) as explore_run does. */
+int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err);
+int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err);
 
 /* Writes the counter-example as a scenario file that wraps the original one with the faults
  * pinned and the explore table removed, its choice list beside it, and its narrated trace:

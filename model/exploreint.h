@@ -29,7 +29,10 @@ void path_free(xpath *p);
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
              buf *err);
 int is_fault_decision(const choice *c);
-double explore_now(void); /* monotonic seconds: progress and time limits only */
+double explore_now(void);
+/* Which properties a search looks for: those the scenario's expect names, else the four
+ * safety and liveness ones. */
+void choose_searched(const scenario *sc, int *searched); /* monotonic seconds: progress and time limits only */
 
 /* A set of 64-bit hashes (distinct outcomes): open addressing, 8 bytes a slot. */
 typedef struct hset {
@@ -54,5 +57,54 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
 /* shrink.c: the minimiser. Takes the found path (a systematic one, or a random one when
  * random is set), fills r's counter-example fields. */
 void shrink_found(const scenario *sc, int random, const world_opts *shared, xpath *found, explore_result *r);
+
+/* explore.c: the search of one level. */
+enum level_end { LEVEL_FOUND, LEVEL_COMPLETE, LEVEL_CUT, LEVEL_STOPPED, LEVEL_ERROR };
+typedef struct search {
+    const scenario *sc;
+    const explore_opts *o;
+    explore_result *r;
+    world_opts shared;
+    hset outcomes;
+    reducer red;
+    int observer;
+    double t0, last_progress;
+    int have_found;
+    xpath found;
+    int level;              /* the deviation bound of the level being searched */
+    explore_opts wopts;     /* a worker's copy of the options (parallel.c) */
+} search;
+
+/* The default path of a level and the alternatives enabled along it: the search is split
+ * into items, one per (position, alternative) off this path, each the subtree below it. An
+ * item's paths may enable alternatives at earlier positions (new items); items are taken
+ * deepest position first, lowest alternative first — the order of a depth-first search —
+ * so a new item always comes after the one that found it. */
+typedef struct rootpath {
+    choice *rec;
+    world_decision *decs;
+    size_t n;
+    uint64_t *avail, *done;
+    uint64_t *initial;     /* avail right after the default path: the items a shard splits */
+} rootpath;
+void rootpath_free(rootpath *rp);
+int should_stop(search *S);
+/* Accounts for one path; 1 when it violates a searched property (kept in S->found). */
+int account(search *S, xpath *p, int bound);
+enum level_end run_root(search *S, int bound, rootpath *rp, buf *err);
+/* The next item to take (deepest first); 0 when none. Items the bounds forbid, or another
+ * shard's, are passed over (a bound's in *cut). */
+int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut);
+enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
+
+/* Re-runs a path from its decisions (EXPLORE form) into S->found. */
+int explore_refind(search *S, const int64_t *vals, size_t n, buf *err);
+/* Replays a found path (EXPLORE form) and minimises it into r's counter-example fields
+ * (the totals in r are kept). */
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, explore_result *r, buf *err);
+
+/* parallel.c: the items of a level over --jobs worker processes. Returns how the level
+ * ended; a violation found is left in S->found (the one a single job would have found). */
+enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf *err);
 
 #endif

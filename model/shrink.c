@@ -301,7 +301,6 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
     size_t n;
     while ((n = fread(tmp, 1, sizeof tmp, in)) > 0) buf_append(&src, tmp, n);
     fclose(in);
-    const char *slash = strrchr(base, '/');
     buf_printf(&file,
                "-- A counter-example found and minimised by `locklab check %s`:\n"
                "-- %s is violated. Replay it exactly with\n"
@@ -309,7 +308,7 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
                "-- This file wraps the original scenario, pins the faults the search placed, and\n"
                "-- drops its explore table.\n"
                "local scenario = (function()\n",
-               sc->path, property_name(r->prop), base, slash ? slash + 1 : base);
+               sc->path, property_name(r->prop), base, base);
     buf_append(&file, src.p ? src.p : "", src.len);
     buf_puts(&file, "\nend)()\n");
     buf_puts(&file, "scenario.name = scenario.name .. \" (counter-example)\"\nscenario.explore = nil\n");

@@ -1,0 +1,475 @@
+/* parallel.c — a level's items over worker processes (--jobs), and shards over machines
+ * (--shard I/N, --merge).
+ *
+ * Jobs. After the default path of a level, the search forks N workers; the parent hands out
+ * items in the order one job takes them (deepest position first) and each worker explores
+ * its item's subtree and answers with its totals, the hashes of its outcomes, the
+ * alternatives its paths enabled on the default path (new items for the parent to hand out)
+ * and the violation it found, if any. The explored set is the same fixpoint whatever the
+ * order items finish in, so the totals of a complete search do not depend on N. A violation
+ * is the one a single job would have found: once an item reports one, the parent hands out
+ * only items that come before it in that order, waits for them, and keeps the first.
+ *
+ * Shards. A shard runs the whole search but takes only its share of the items the default
+ * path enables (by a hash of position and alternative, the same at every level), plus the
+ * items its own paths enable. It writes its totals, hashes and violation to a file; the merge
+ * adds the totals, unites the hashes, and keeps the violation of the lowest level and the
+ * earliest item — what one search would have found — which it then minimises. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exploreint.h"
+
+/* ---- pipes ---- */
+
+static int write_full(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_full(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+typedef struct wres {
+    int32_t end, max_depth_seen, depth_cut, delays_abstracted, memory_stop, timed_out, interrupted;
+    int32_t witnessed[PROP_COUNT];
+    uint64_t paths, transitions, nhash, nfound, errlen;
+} wres;
+
+/* ---- a worker ---- */
+
+static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
+{
+    S->wopts = *S->o;
+    S->wopts.progress = NULL;
+    S->o = &S->wopts;
+    for (;;) {
+        uint64_t pos;
+        int64_t alt;
+        if (read_full(in, &pos, sizeof pos) || read_full(in, &alt, sizeof alt) ||
+            read_full(in, rp->avail, (pos + 1) * sizeof *rp->avail))
+            _exit(0);
+        explore_result *r = S->r;
+        r->paths = r->transitions = 0;
+        r->max_depth_seen = r->depth_cut = r->delays_abstracted = 0;
+        memset(r->witnessed, 0, sizeof r->witnessed);
+        free(S->outcomes.v);
+        memset(&S->outcomes, 0, sizeof S->outcomes);
+        buf err;
+        buf_init(&err);
+        enum level_end end = run_item(S, rp, bound, pos, alt, &err);
+        wres w = { .end = end, .max_depth_seen = r->max_depth_seen, .depth_cut = r->depth_cut,
+                   .delays_abstracted = r->delays_abstracted, .memory_stop = r->memory_stop,
+                   .timed_out = r->timed_out, .interrupted = r->interrupted, .paths = r->paths,
+                   .transitions = r->transitions, .nhash = S->outcomes.n,
+                   .nfound = S->have_found ? S->found.nrec : 0, .errlen = err.len };
+        memcpy(w.witnessed, r->witnessed, sizeof w.witnessed);
+        int bad = write_full(out, &w, sizeof w);
+        for (size_t i = 0; !bad && i < S->outcomes.cap; i++)
+            if (S->outcomes.v[i]) bad = write_full(out, &S->outcomes.v[i], sizeof S->outcomes.v[i]);
+        if (!bad) bad = write_full(out, rp->avail, (pos + 1) * sizeof *rp->avail);
+        for (size_t i = 0; !bad && i < w.nfound; i++) bad = write_full(out, &S->found.rec[i].value, sizeof(int64_t));
+        if (!bad && err.len) bad = write_full(out, err.p, err.len);
+        buf_release(&err);
+        if (S->have_found) path_free(&S->found);
+        S->have_found = 0;
+        if (bad) _exit(1);
+    }
+}
+
+/* ---- the parent ---- */
+
+typedef struct worker {
+    pid_t pid;
+    int to, from;
+    int busy;
+    uint64_t pos;
+    int64_t alt;
+} worker;
+
+/* Does item a come before item b in the order one job takes them? */
+static int item_before(uint64_t pa, int64_t aa, uint64_t pb, int64_t ab)
+{
+    return pa != pb ? pa > pb : aa < ab;
+}
+
+/* Reads one worker's answer and merges it. Returns the item's end, or LEVEL_ERROR. */
+static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t **best, size_t *nbest, uint64_t *bpos,
+                                  int64_t *balt, buf *err)
+{
+    wres w;
+    explore_result *r = S->r;
+    if (read_full(wk->from, &w, sizeof w)) {
+        buf_puts(err, "a search worker died");
+        return LEVEL_ERROR;
+    }
+    r->paths += w.paths;
+    r->transitions += w.transitions;
+    if (w.max_depth_seen > r->max_depth_seen) r->max_depth_seen = w.max_depth_seen;
+    r->depth_cut |= w.depth_cut;
+    r->delays_abstracted |= w.delays_abstracted;
+    r->memory_stop |= w.memory_stop;
+    r->timed_out |= w.timed_out;
+    r->interrupted |= w.interrupted;
+    for (int q = 0; q < PROP_COUNT; q++) r->witnessed[q] |= w.witnessed[q];
+    for (uint64_t i = 0; i < w.nhash; i++) {
+        uint64_t h;
+        if (read_full(wk->from, &h, sizeof h)) return LEVEL_ERROR;
+        hset_add(&S->outcomes, h);
+    }
+    uint64_t *av = xmalloc((wk->pos + 1) * sizeof *av);
+    if (read_full(wk->from, av, (wk->pos + 1) * sizeof *av)) {
+        free(av);
+        return LEVEL_ERROR;
+    }
+    for (uint64_t j = 0; j < wk->pos; j++) rp->avail[j] |= av[j];
+    free(av);
+    int64_t *found = w.nfound ? xmalloc(w.nfound * sizeof *found) : NULL;
+    if (w.nfound && read_full(wk->from, found, w.nfound * sizeof *found)) {
+        free(found);
+        return LEVEL_ERROR;
+    }
+    if (w.end == LEVEL_FOUND && (!*best || item_before(wk->pos, wk->alt, *bpos, *balt))) {
+        free(*best);
+        *best = found;
+        *nbest = w.nfound;
+        *bpos = wk->pos;
+        *balt = wk->alt;
+    } else {
+        free(found);
+    }
+    if (w.errlen) {
+        char *e = xmalloc(w.errlen + 1);
+        if (read_full(wk->from, e, w.errlen) == 0) buf_append(err, e, w.errlen);
+        free(e);
+    }
+    wk->busy = 0;
+    if (S->o->progress)
+        S->o->progress(S->o->progress_ud, r->paths, r->transitions, S->level, explore_now() - S->t0);
+    return (enum level_end)w.end;
+}
+
+enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf *err)
+{
+    int n = S->o->jobs;
+    worker *wk = xcalloc((size_t)n, sizeof *wk);
+    fflush(NULL);
+    for (int i = 0; i < n; i++) {
+        int a[2], b[2];
+        if (pipe(a) || pipe(b)) {
+            buf_printf(err, "cannot make a pipe for the search workers: %s", strerror(errno));
+            n = i;
+            break;
+        }
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(a[1]);
+            close(b[0]);
+            for (int j = 0; j < i; j++) close(wk[j].to), close(wk[j].from);
+            worker_main(S, rp, bound, a[0], b[1]);
+            _exit(0);
+        }
+        close(a[0]);
+        close(b[1]);
+        wk[i] = (worker){ .pid = pid, .to = a[1], .from = b[0] };
+        if (pid < 0) {
+            buf_printf(err, "cannot start a search worker: %s", strerror(errno));
+            close(a[1]);
+            close(b[0]);
+            n = i;
+            break;
+        }
+    }
+    enum level_end end = n ? LEVEL_COMPLETE : LEVEL_ERROR;
+    int64_t *best = NULL;
+    size_t nbest = 0;
+    uint64_t bpos = 0;
+    int64_t balt = 0;
+    int stopping = 0;
+    for (;;) {
+        /* hand out items while workers are idle */
+        for (int i = 0; i < n && !stopping; i++) {
+            if (wk[i].busy) continue;
+            size_t pos;
+            int64_t alt;
+            int got;
+            while ((got = next_item(S, rp, bound, &pos, &alt, cut)) && best && !item_before(pos, alt, bpos, balt)) {
+            }
+            if (!got) break;
+            wk[i].busy = 1;
+            wk[i].pos = pos;
+            wk[i].alt = alt;
+            uint64_t p64 = pos;
+            if (write_full(wk[i].to, &p64, sizeof p64) || write_full(wk[i].to, &alt, sizeof alt) ||
+                write_full(wk[i].to, rp->avail, (pos + 1) * sizeof *rp->avail)) {
+                buf_puts(err, "a search worker died");
+                end = LEVEL_ERROR;
+                stopping = 1;
+                wk[i].busy = 0;
+            }
+        }
+        struct pollfd pf[64];
+        int idx[64], np = 0;
+        for (int i = 0; i < n && np < 64; i++)
+            if (wk[i].busy) pf[np] = (struct pollfd){ .fd = wk[i].from, .events = POLLIN }, idx[np++] = i;
+        if (np == 0) break;
+        if (poll(pf, (nfds_t)np, -1) < 0) {
+            if (errno == EINTR) continue;
+            buf_printf(err, "poll: %s", strerror(errno));
+            end = LEVEL_ERROR;
+            break;
+        }
+        for (int k = 0; k < np; k++) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            enum level_end e = take_result(S, rp, &wk[idx[k]], &best, &nbest, &bpos, &balt, err);
+            if (e == LEVEL_CUT) *cut = 1;
+            else if (e == LEVEL_STOPPED || e == LEVEL_ERROR) {
+                stopping = 1;
+                if (end != LEVEL_ERROR) end = e;
+                wk[idx[k]].busy = 0;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) close(wk[i].to);
+    for (int i = 0; i < n; i++) {
+        close(wk[i].from);
+        waitpid(wk[i].pid, NULL, 0);
+    }
+    free(wk);
+    if (best && end != LEVEL_ERROR) {
+        end = explore_refind(S, best, nbest, err) == 0 ? LEVEL_FOUND : LEVEL_ERROR;
+    }
+    free(best);
+    return end;
+}
+
+/* ---- shards ---- */
+
+int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err)
+{
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "# locklab check shard %d of %d: merge with 'locklab check SCENARIO --merge FILE...'\n",
+               o->shard_index, o->shard_count);
+    buf_printf(&b, "scenario %s\nshard %d %d\n", sc->name, o->shard_index, o->shard_count);
+    buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\n", (unsigned long long)r->paths,
+               (unsigned long long)r->transitions, r->max_depth_seen, r->seconds);
+    buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\ndelays_abstracted %d\nstopped %d\n",
+               r->complete, r->deviations_exhausted, r->deviation_bound, r->depth_cut, r->delays_abstracted,
+               r->timed_out || r->interrupted || r->memory_stop);
+    buf_puts(&b, "witnessed");
+    for (int q = 0; q < PROP_COUNT; q++) buf_printf(&b, " %d", r->witnessed[q]);
+    buf_puts(&b, "\n");
+    if (r->nfound_path) {
+        buf_printf(&b, "found %d %zu", r->found_level, r->nfound_path);
+        for (size_t i = 0; i < r->nfound_path; i++) buf_printf(&b, " %lld", (long long)r->found_path[i]);
+        buf_puts(&b, "\n");
+    }
+    for (size_t i = 0; i < r->nhashes; i++) buf_printf(&b, "h %016llx\n", (unsigned long long)r->hashes[i]);
+    buf_puts(&b, "end\n");
+    int rc = ll_write_file(path, b.p, b.len, err);
+    buf_release(&b);
+    return rc;
+}
+
+typedef struct shardfile {
+    int index, count, complete, exhausted, bound, depth_cut, delays, stopped, longest, level;
+    double seconds;
+    unsigned long long paths, transitions;
+    int witnessed[PROP_COUNT];
+    int64_t *found;
+    size_t nfound;
+} shardfile;
+
+static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *hashes, buf *err)
+{
+    buf in;
+    buf_init(&in);
+    int got = ll_read_file(path, (size_t)1 << 30, &in);
+    if (got != LL_READ_OK) {
+        buf_printf(err, "cannot read '%s': %s", path, got == LL_READ_TOO_BIG ? "larger than 1 GiB" : strerror(errno));
+        buf_release(&in);
+        return -1;
+    }
+    buf_append(&in, "", 1);
+    size_t len = in.len;
+    char *text = buf_steal(&in);
+    memset(f, 0, sizeof *f);
+    f->level = -1;
+    int lineno = 0, ended = 0, rc = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        if (line[0] == '#') continue;
+        unsigned long long h;
+        int n = 0;
+        if (!strncmp(line, "scenario ", 9)) {
+            if (strcmp(line + 9, sc->name)) {
+                buf_printf(err, "%s:%d: a shard of '%s', not of '%s'", path, lineno, line + 9, sc->name);
+                rc = -1;
+            }
+        } else if (sscanf(line, "shard %d %d%n", &f->index, &f->count, &n) == 2 && !line[n]) {
+        } else if (sscanf(line, "paths %llu%n", &f->paths, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "transitions %llu%n", &f->transitions, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "longest %d%n", &f->longest, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "seconds %lf%n", &f->seconds, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "complete %d%n", &f->complete, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "exhausted %d%n", &f->exhausted, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "bound %d%n", &f->bound, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "depth_cut %d%n", &f->depth_cut, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "delays_abstracted %d%n", &f->delays, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "stopped %d%n", &f->stopped, &n) == 1 && !line[n]) {
+        } else if (!strncmp(line, "witnessed", 9)) {
+            char *p = line + 9;
+            for (int q = 0; q < PROP_COUNT; q++) f->witnessed[q] = (int)strtol(p, &p, 10);
+        } else if (!strncmp(line, "found ", 6)) {
+            char *p = line + 6;
+            f->level = (int)strtol(p, &p, 10);
+            size_t cnt = strtoull(p, &p, 10);
+            if (cnt > len) {
+                buf_printf(err, "%s:%d: a found path longer than the file", path, lineno);
+                rc = -1;
+                break;
+            }
+            f->found = xmalloc((cnt + 1) * sizeof *f->found);
+            for (size_t i = 0; i < cnt; i++) f->found[i] = strtoll(p, &p, 10);
+            f->nfound = cnt;
+        } else if (sscanf(line, "h %llx%n", &h, &n) == 1 && !line[n]) {
+            hset_add(hashes, h);
+        } else if (!strcmp(line, "end")) {
+            ended = 1;
+        } else {
+            buf_printf(err, "%s:%d: not a line of a locklab check shard file", path, lineno);
+            rc = -1;
+        }
+    }
+    free(text);
+    if (rc == 0 && !ended) {
+        buf_printf(err, "%s: cut short (no 'end' line): was its shard still running?", path);
+        rc = -1;
+    }
+    if (rc == 0 && (f->count < 1 || f->index < 1 || f->index > f->count)) {
+        buf_printf(err, "%s: no valid 'shard I N' line", path);
+        rc = -1;
+    }
+    if (rc != 0) free(f->found);
+    return rc;
+}
+
+/* The item a path (EXPLORE form) belongs to: its first decision off the default path. */
+static void item_of(const int64_t *v, size_t n, uint64_t *pos, int64_t *alt)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != 0) {
+            *pos = i;
+            *alt = v[i];
+            return;
+        }
+    *pos = UINT64_MAX; /* the default path itself: before every item */
+    *alt = 0;
+}
+
+static int path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+    uint64_t pa, pb;
+    int64_t aa, ab;
+    item_of(a, na, &pa, &aa);
+    item_of(b, nb, &pb, &ab);
+    return (pa != pb || aa != ab) && item_before(pa, aa, pb, ab);
+}
+
+int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err)
+{
+    memset(r, 0, sizeof *r);
+    r->deviations_exhausted = r->deviation_bound = -1;
+    choose_searched(sc, r->searched);
+    hset hashes = { 0 };
+    int count = 0, rc = 0, have = 0, all_complete = 1, min_exhausted = INT32_MAX, max_bound = -1;
+    int64_t *best = NULL;
+    size_t nbest = 0;
+    int best_level = 0;
+    unsigned char *seen = NULL;
+    for (int i = 0; i < nfiles && rc == 0; i++) {
+        shardfile f;
+        if (read_shard(files[i], sc, &f, &hashes, err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (!count) {
+            count = f.count;
+            seen = xcalloc((size_t)count + 1, 1);
+        }
+        if (f.count != count) {
+            buf_printf(err, "%s: shard %d of %d, where the others are of %d", files[i], f.index, f.count, count);
+            rc = -1;
+        } else if (seen[f.index]++) {
+            buf_printf(err, "%s: shard %d of %d given twice", files[i], f.index, f.count);
+            rc = -1;
+        }
+        have++;
+        r->paths += f.paths;
+        r->transitions += f.transitions;
+        r->seconds += f.seconds; /* the shards' time added up */
+        if (f.longest > r->max_depth_seen) r->max_depth_seen = f.longest;
+        r->depth_cut |= f.depth_cut;
+        r->delays_abstracted |= f.delays;
+        for (int q = 0; q < PROP_COUNT; q++) r->witnessed[q] |= f.witnessed[q];
+        all_complete &= f.complete;
+        if (f.exhausted < min_exhausted) min_exhausted = f.exhausted;
+        if (f.bound > max_bound) max_bound = f.bound;
+        if (f.stopped) r->timed_out = 1;
+        /* Shards order their items the way one search does; the lowest level first, then
+         * (within a level) the one whose path comes first. */
+        if (f.nfound && (!best || f.level < best_level ||
+                         (f.level == best_level && path_before(f.found, f.nfound, best, nbest)))) {
+            free(best);
+            best = f.found;
+            nbest = f.nfound;
+            best_level = f.level;
+        } else {
+            free(f.found);
+        }
+    }
+    if (rc == 0 && have != count) {
+        buf_printf(err, "%d shard file%s given for a search in %d shards: merge all of them", have, have == 1 ? "" : "s", count);
+        rc = -1;
+    }
+    free(seen);
+    if (rc != 0) {
+        free(best);
+        free(hashes.v);
+        return -1;
+    }
+    r->outcomes = hashes.n;
+    free(hashes.v);
+    r->complete = all_complete && !best;
+    r->deviations_exhausted = min_exhausted == INT32_MAX ? -1 : min_exhausted;
+    r->deviation_bound = all_complete ? max_bound : -1;
+    if (best) rc = explore_shrink_path(sc, best, nbest, r, err);
+    free(best);
+    return rc;
+}
