@@ -78,7 +78,7 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     size_t n;
     const choice *rec = chooser_record(ch, &n);
     p->rec = xmalloc((n + 1) * sizeof *p->rec);
-    memcpy(p->rec, rec, n * sizeof *rec);
+    if (n) memcpy(p->rec, rec, n * sizeof *rec);
     p->nrec = n;
     int ni;
     const fault_cfg *inj = world_injected(w, &ni);

@@ -1,0 +1,390 @@
+/* test_explore.c — the model checker's reductions and bounds: two delay choices with the same
+ * order of events are one branch and a choice that reorders is two; a fault lands only
+ * just before an event of its target, and an earlier instant comes back where its restart
+ * would fall elsewhere; values drawn with ctx:unique are not decisions; deviations are
+ * counted and bounded exactly; --jobs and shards give the answer of one search. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exploreint.h"
+#include "scenario.h"
+#include "world.h"
+
+static scenario *load(const char *text)
+{
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load_string("inline.lua", text, &err);
+    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    buf_release(&err);
+    return sc;
+}
+
+static explore_result run_search(const char *text, explore_opts o)
+{
+    scenario *sc = load(text);
+    explore_result r;
+    buf err;
+    buf_init(&err);
+    if (explore_run(sc, &o, &r, &err) != 0) fail_msg("explore_run: %s", err.p);
+    buf_release(&err);
+    scenario_free(sc);
+    return r;
+}
+
+#define SCEN(delay, clients, explore)                                                            \
+    "return { name = 't', about = 'a test', protocol = 'distlock', nodes = 1,\n"                  \
+    "  lease = '10s', wait = '30s', network = { delay = " delay " },\n"                            \
+    "  clients = " clients ", duration = '30s',\n"                                                \
+    "  explore = " explore " }\n"
+
+/* ---- order-equivalence, on paths written by hand ---- */
+
+/* A path of one delay decision (position 0) delivered at step 1, at node 0, and one more
+ * step at node 0 at time t2 that the delivery did not cause. */
+static void one_delay_path(xpath *p, world_step *st, world_decision *d, choice *c, int64_t t2)
+{
+    memset(p, 0, sizeof *p);
+    st[0] = (world_step){ .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 };   /* the send */
+    st[1] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = 0 };              /* delivery */
+    st[2] = (world_step){ .t = t2, .actor = 0, .key = 0, .cause = -1 };               /* unrelated */
+    d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 };
+    c[0] = (choice){ .value = 0, .n = 2 };
+    p->rec = c;
+    p->nrec = 1;
+    p->decs = d;
+    p->steps = st;
+    p->nsteps = 3;
+}
+
+static void test_explore_delay_with_the_same_order_is_one_branch(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[3];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 5000); /* 4 ms after the delivery: a 2 ms later arrival keeps the order */
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_int_equal(avail[0], 1); /* the late end is not needed */
+    assert_true(res.delays_abstracted);
+    reducer_release(&red);
+}
+
+static void test_explore_delay_that_reorders_is_two_branches(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[3];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 2500); /* 1.5 ms after: arriving 2 ms later comes after it */
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[0], 1));
+    reducer_release(&red);
+}
+
+static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[3];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 2500);
+    st[2].cause = 1; /* now the node's own timer, set when the message arrived: it moves too */
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_int_equal(avail[0], 1);
+    reducer_release(&red);
+}
+
+static void test_explore_clients_are_compared_on_one_time_line(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[3];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 5000);
+    /* the delivery goes to client 1; another client (2) does something 1 ms later */
+    st[1] = (world_step){ .t = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1 };
+    st[2] = (world_step){ .t = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1 };
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 3, &res);
+    assert_true(alt_enabled(avail[0], 1)); /* the checker would see their order change */
+    reducer_release(&red);
+}
+
+/* ---- fault placement ---- */
+
+/* A crash (option 1) injected at 10 ms (position 1), restarting at 210 ms; an earlier instant
+ * at 5 ms (position 0) after the target's last step at 1 ms; and a step of the target at
+ * `other` that the crash did not cause. */
+static void crash_path(xpath *p, world_step *st, world_decision *d, choice *c, int64_t other)
+{
+    memset(p, 0, sizeof *p);
+    st[0] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = -1 };
+    st[1] = (world_step){ .t = 10000, .actor = 0, .key = 0, .cause = WORLD_CAUSE_INSTANT };  /* the crash */
+    st[2] = (world_step){ .t = 10000, .actor = 1, .key = 1, .cause = -1, .client = 1 };     /* its instant */
+    st[3] = (world_step){ .t = other, .actor = 0, .key = 0, .cause = -1 };
+    st[4] = (world_step){ .t = 210000, .actor = 0, .key = 0, .cause = 1 };                  /* the restart */
+    d[0] = (world_decision){ .kind = WDEC_FAULT, .t = 5000, .offered = 1, .valid = 3, .step = -1, .target = -1 };
+    d[1] = (world_decision){ .kind = WDEC_FAULT, .t = 10000, .offered = 3, .valid = 3, .step = 1, .target = 0 };
+    c[0] = (choice){ .value = 0, .n = 2 };
+    c[1] = (choice){ .value = 1, .n = 2 };
+    p->rec = c;
+    p->nrec = 2;
+    p->decs = d;
+    p->steps = st;
+    p->nsteps = 5;
+}
+
+static void test_explore_earlier_crash_where_its_restart_falls_elsewhere(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[5];
+    world_decision d[2];
+    choice c[2];
+    crash_path(&p, st, d, c, 207000); /* 3 ms before the restart: restarting 5 ms earlier crosses it */
+    uint64_t avail[2] = { 1, 3 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[0], 1));
+    reducer_release(&red);
+}
+
+static void test_explore_no_earlier_crash_where_nothing_moves(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[5];
+    world_decision d[2];
+    choice c[2];
+    crash_path(&p, st, d, c, 150000); /* 60 ms before the restart: 5 ms earlier changes nothing */
+    uint64_t avail[2] = { 1, 3 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_int_equal(avail[0], 1);
+    reducer_release(&red);
+}
+
+/* The world offers a crash of n1 only where n1 has an event due, and never while it is down. */
+static void test_explore_crash_offered_only_before_an_event_of_its_target(void **state)
+{
+    (void)state;
+    scenario *sc = load(SCEN("'2ms'", "{ { name = 'A', work = '1s' }, { name = 'B', start = '500ms', work = '1s' } }",
+                             "{ faults = { crash = { 'n1' } }, max_faults = 1, horizon = '3s' }"));
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, 0);
+    world_opts o = { .chooser = ch, .explore = 1 };
+    buf err;
+    buf_init(&err);
+    world *w = world_new(sc, &o, &err);
+    assert_non_null(w);
+    assert_int_equal(world_run(w, &err), 0);
+    size_t nd;
+    const world_decision *d = world_decisions(w, &nd);
+    int nsteps;
+    const world_step *st = world_steps(w, &nsteps);
+    int offered = 0, withheld = 0;
+    for (size_t i = 0; i < nd; i++) {
+        if (d[i].kind != WDEC_FAULT) continue;
+        int due = 0;
+        for (int s = 0; s < nsteps; s++)
+            if (st[s].t == d[i].t && st[s].key == 0) due = 1;
+        if (d[i].offered & 2) {
+            offered++;
+            assert_true(due || d[i].t == sc->explore.horizon);
+        } else {
+            withheld++;
+            assert_false(due);
+        }
+    }
+    assert_true(offered > 0);
+    assert_true(withheld > 0); /* instants of the clients' own timers */
+    world_free(w);
+    chooser_free(ch);
+    buf_release(&err);
+    scenario_free(sc);
+}
+
+/* ---- values that only need to be unique ---- */
+
+static void test_explore_unique_values_are_not_decisions(void **state)
+{
+    (void)state;
+    chooser *a = chooser_new(CHOOSER_RUN, 1), *b = chooser_new(CHOOSER_EXPLORE, 99);
+    int64_t x = chooser_unique(a, 0, 999999999), y = chooser_unique(a, 0, 999999999);
+    assert_true(x != y);
+    assert_int_equal(chooser_unique(b, 0, 999999999), x); /* the same stream for every seed and mode */
+    size_t n;
+    chooser_record(a, &n);
+    assert_int_equal(n, 0);
+    chooser_free(a);
+    chooser_free(b);
+    /* distlock draws its lock value with ctx:unique: a search of one client with constant
+     * delays and no fault has a single path */
+    explore_result r = run_search(SCEN("'2ms'", "{ { name = 'A', work = '1s' } }",
+                                   "{ faults = { crash = { 'n1' } }, max_faults = 0 }"),
+                              (explore_opts){ .max_deviations = -1 });
+    assert_int_equal(r.paths, 1);
+    assert_true(r.complete);
+    explore_result_free(&r);
+}
+
+/* ---- deviations ---- */
+
+static void test_explore_deviations_are_counted_and_bounded(void **state)
+{
+    (void)state;
+    /* a lossy network: every message's loss is a decision off its default (delivered) */
+    const char *text = "return { name = 't', about = 'a test', protocol = 'distlock', nodes = 1,\n"
+                       "  lease = '10s', wait = '2s', network = { delay = '2ms', loss = 0.5 },\n"
+                       "  clients = { { name = 'A', work = '1s' } }, duration = '5s',\n"
+                       "  explore = { faults = { crash = { 'n1' } }, max_faults = 0 } }\n";
+    explore_result r0 = run_search(text, (explore_opts){ .max_deviations = 0 });
+    assert_int_equal(r0.paths, 1);
+    assert_int_equal(r0.deviations_exhausted, 0);
+    assert_true(r0.complete);
+    /* with one deviation: the default path, and each of its decisions flipped once (after
+     * which the bound holds every later one at its default) */
+    explore_result r1 = run_search(text, (explore_opts){ .max_deviations = 1 });
+    assert_int_equal(r1.paths, 1 + (uint64_t)r0.max_depth_seen);
+    assert_int_equal(r1.deviations_exhausted, 1);
+    /* deepening: level 0, then 1, ... each re-running the levels below: stopped one path
+     * short of finishing level 1, it has exhausted level 0 only */
+    explore_result rd = run_search(text, (explore_opts){ .max_deviations = -1, .max_paths = r1.paths });
+    assert_int_equal(rd.deviations_exhausted, 0);
+    explore_result_free(&r0);
+    explore_result_free(&r1);
+    explore_result_free(&rd);
+}
+
+/* ---- jobs and shards ---- */
+
+/* Two clients racing for one node over a 1-3 ms network, B retrying every 100 ms: a crash
+ * of the node within the first 200 ms breaks nothing (about 2,000 paths, none violating);
+ * within 30 s, B waits for a lock nobody holds (no_deadlock, found in a few paths). */
+static const char *race = "return { name = 't', about = 'a test', protocol = 'distlock', nodes = 1,\n"
+                          "  lease = '10s', wait = '30s', network = { delay = { '1ms', '3ms' } },\n"
+                          "  options = { retry_min = 100, retry_max = 100 },\n"
+                          "  clients = { { name = 'A', work = '150ms' }, { name = 'B', start = '1ms', work = '100ms' } },\n"
+                          "  duration = '2s', explore = { faults = { crash = { 'n1' } }, max_faults = 1, horizon = '200ms' } }\n";
+static const char *race_crash = SCEN("{ '1ms', '3ms' }",
+                                     "{ { name = 'A', work = '300ms' }, { name = 'B', start = '1ms', work = '300ms' } }",
+                                     "{ faults = { crash = { 'n1' } }, max_faults = 1, horizon = '400ms' }");
+
+static void test_explore_jobs_give_the_answer_of_one(void **state)
+{
+    (void)state;
+    explore_result a = run_search(race, (explore_opts){ .max_deviations = -1, .jobs = 1 });
+    explore_result b = run_search(race, (explore_opts){ .max_deviations = -1, .jobs = 3 });
+    assert_true(a.complete && b.complete);
+    assert_false(a.found || b.found);
+    assert_int_equal(a.paths, b.paths);
+    assert_int_equal(a.outcomes, b.outcomes);
+    explore_result_free(&a);
+    explore_result_free(&b);
+    /* a violation: the same counter-example */
+    a = run_search(race_crash, (explore_opts){ .max_deviations = -1, .jobs = 1 });
+    b = run_search(race_crash, (explore_opts){ .max_deviations = -1, .jobs = 3 });
+    assert_true(a.found && b.found);
+    assert_int_equal(a.prop, b.prop);
+    assert_int_equal(a.nfaults, b.nfaults);
+    assert_int_equal(a.faults[0].at, b.faults[0].at);
+    assert_int_equal(a.nchoices, b.nchoices);
+    for (size_t i = 0; i < a.nchoices; i++) assert_int_equal(a.choices[i].value, b.choices[i].value);
+    explore_result_free(&a);
+    explore_result_free(&b);
+}
+
+static void test_explore_shards_merge_into_the_answer_of_one(void **state)
+{
+    (void)state;
+    scenario *sc = load(race);
+    explore_result one, part, merged;
+    buf err;
+    buf_init(&err);
+    explore_opts o = { .max_deviations = -1 };
+    assert_int_equal(explore_run(sc, &o, &one, &err), 0);
+    char names[3][64];
+    const char *files[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(names[i], sizeof names[i], "/tmp/test_explore.%d.shard%d", (int)getpid(), i + 1);
+        files[i] = names[i];
+        explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
+        assert_int_equal(explore_run(sc, &so, &part, &err), 0);
+        assert_int_equal(explore_write_shard(sc, &so, &part, names[i], &err), 0);
+        explore_result_free(&part);
+    }
+    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_true(one.complete && merged.complete);
+    assert_int_equal(merged.outcomes, one.outcomes);
+    assert_false(merged.found || one.found);
+    /* (The path counts differ: a shard whose items need fewer deviations finishes its
+     * deepening at a lower level, re-running fewer levels; an item two shards both reach
+     * runs twice. What is covered is the same: every outcome.) */
+    /* one shard missing: refused */
+    assert_int_not_equal(explore_merge(sc, files, 2, &part, &err), 0);
+    for (int i = 0; i < 3; i++) unlink(names[i]);
+    explore_result_free(&one);
+    explore_result_free(&merged);
+    scenario_free(sc);
+    /* with a violation, the merge minimises the one a single search finds */
+    sc = load(race_crash);
+    assert_int_equal(explore_run(sc, &o, &one, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
+        assert_int_equal(explore_run(sc, &so, &part, &err), 0);
+        assert_int_equal(explore_write_shard(sc, &so, &part, names[i], &err), 0);
+        explore_result_free(&part);
+    }
+    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_true(one.found && merged.found);
+    assert_int_equal(merged.faults[0].at, one.faults[0].at);
+    assert_int_equal(merged.nchoices, one.nchoices);
+    for (int i = 0; i < 3; i++) unlink(names[i]);
+    explore_result_free(&one);
+    explore_result_free(&merged);
+    buf_release(&err);
+    scenario_free(sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_explore_delay_with_the_same_order_is_one_branch),
+        cmocka_unit_test(test_explore_delay_that_reorders_is_two_branches),
+        cmocka_unit_test(test_explore_steps_the_delivery_caused_move_with_it),
+        cmocka_unit_test(test_explore_clients_are_compared_on_one_time_line),
+        cmocka_unit_test(test_explore_earlier_crash_where_its_restart_falls_elsewhere),
+        cmocka_unit_test(test_explore_no_earlier_crash_where_nothing_moves),
+        cmocka_unit_test(test_explore_crash_offered_only_before_an_event_of_its_target),
+        cmocka_unit_test(test_explore_unique_values_are_not_decisions),
+        cmocka_unit_test(test_explore_deviations_are_counted_and_bounded),
+        cmocka_unit_test(test_explore_jobs_give_the_answer_of_one),
+        cmocka_unit_test(test_explore_shards_merge_into_the_answer_of_one),
+    };
+    return cmocka_run_group_tests_name("explore", tests, NULL, NULL);
+}
