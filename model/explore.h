@@ -40,6 +40,7 @@ typedef struct explore_result {
     char *evidence;            /* its evidence, from the minimised run */
     fault_cfg *faults;         /* the minimised counter-example's faults (at pinned) */
     int nfaults;
+    int64_t duration;          /* the minimised run's duration, µs (the scenario's, or shorter) */
     choice *choices;           /* its decisions (REPLAY form: what the simulation got) */
     size_t nchoices;
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */

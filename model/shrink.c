@@ -3,9 +3,13 @@
  * A violation found is minimised by re-running a *pinned* scenario — the same scenario with
  * the injected faults written in at their instants and no explore table — under the same
  * remaining decisions: fewer faults, then each decision at its first alternative (shortest
- * delays, no drops, first in line), then shorter pauses and jumps, while it still violates
- * the same property. A fault pinned at instant t acts before anything else at t, exactly
- * where it was injected, so the pinned run replays the explored one. */
+ * delays, no drops, first in line), then shorter pauses and jumps, then each fault as early
+ * as it still works, then the whole run as short as it still shows the violation — each step
+ * kept only while it still violates the same property. A fault pinned at instant t acts
+ * before anything else at t, exactly where it was injected, so the pinned run replays the
+ * explored one. The earlier instants and the shorter run are found by bisection (to the
+ * millisecond, and to 100 ms), so they are earlier and shorter, not always the earliest and
+ * shortest there is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +93,26 @@ static choice *strip_faults(const choice *rec, size_t n, size_t *out_n)
     return v;
 }
 
-static void minimise(const scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg **faults, int *nf, choice **dec,
+/* Bisects *knob between lo (assumed not to violate) and its value (violates) down to step,
+ * keeping the smallest value found that still violates prop. */
+static void bisect_down(scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg *faults,
+                        int nf, const choice *dec, size_t ndec, uint64_t *transitions, int64_t *knob, int64_t lo,
+                        int64_t step)
+{
+    int64_t hi = *knob;
+    while (hi - lo > step) {
+        int64_t mid = lo + (hi - lo) / 2;
+        mid -= mid % step;
+        if (mid <= lo) mid = lo + step;
+        if (mid >= hi) break;
+        *knob = mid;
+        if (run_pinned(sc, faults, nf, dec, ndec, searched, shared, NULL, transitions) == prop) hi = mid;
+        else lo = mid;
+    }
+    *knob = hi;
+}
+
+static void minimise(scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg **faults, int *nf, choice **dec,
                      size_t *ndec, uint64_t *transitions)
 {
     /* 1. Fewer faults. */
@@ -141,7 +164,19 @@ static void minimise(const scenario *sc, const int *searched, const world_opts *
             *jump = hi * sign;
         }
     }
-    /* 4. The shortest prefix: trailing first alternatives are implied. */
+    /* 4. Each fault as early as it still works (to the ms): at 0 if it does there, else by
+     *    bisection between 0 and its instant. */
+    for (int i = 0; i < *nf; i++) {
+        int64_t *at = &(*faults)[i].at, was = *at;
+        if (was <= 0) continue;
+        *at = 0;
+        if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) continue;
+        *at = was;
+        bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, at, 0, 1000);
+    }
+    /* 5. The run as short as it still shows the violation (to 100 ms). */
+    bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, &sc->duration, 0, 100000);
+    /* 6. The shortest prefix: trailing first alternatives are implied. */
     while (*ndec > 0 && (*dec)[*ndec - 1].value == 0) (*ndec)--;
 }
 
@@ -163,10 +198,12 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
         int nf = found.ninj;
         int prop = found.violated;
+        scenario shorter = *sc; /* minimising may shorten its duration */
         if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
-            minimise(sc, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
+            minimise(&shorter, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
         xpath fin;
-        int v = run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
+        int v = run_pinned(&shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
+        r->duration = v == prop ? shorter.duration : sc->duration;
         r->found = 1;
         if (v == prop) {
             r->prop = (property)prop;
@@ -315,6 +352,11 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
     buf_puts(&file, "scenario.faults = scenario.faults or {}\nlocal pinned = {\n");
     for (int i = 0; i < r->nfaults; i++) put_fault(&file, sc, &r->faults[i]);
     buf_puts(&file, "}\nfor i = 1, #pinned do scenario.faults[#scenario.faults + 1] = pinned[i] end\n");
+    if (r->duration > 0 && r->duration != sc->duration) {
+        buf_puts(&file, "scenario.duration = ");
+        put_us(&file, r->duration);
+        buf_puts(&file, " -- as short as it still shows the violation\n");
+    }
     buf_printf(&file, "scenario.expect = { %s = \"violated\" }\nreturn scenario\n", property_name(r->prop));
     buf_printf(&fpath, "%s.lua", base);
     int rc = write_atomic(fpath.p, &file, err);
@@ -328,8 +370,10 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
     }
     if (rc == 0) {
         /* The narrated trace of the replayed counter-example, beside it. */
+        scenario shorter = *sc;
+        if (r->duration > 0) shorter.duration = r->duration;
         pinned pn;
-        pin(&pn, sc, r->faults, r->nfaults);
+        pin(&pn, &shorter, r->faults, r->nfaults);
         chooser *c = chooser_new(CHOOSER_REPLAY, sc->seed);
         chooser_set_script(c, r->choices, r->nchoices);
         world_opts o = { .chooser = c };
