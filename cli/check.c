@@ -66,7 +66,8 @@ static void check_usage(FILE *f)
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
           "\n"
-          "exit: 1 a violation found, 0 none within the bounds, 2 bad input, 3 I/O error\n",
+          "exit: 1 a violation found, 0 none within the bounds, 2 bad input, 3 I/O error,\n"
+          "      130 interrupted with none found (its totals and what it covered are printed)\n",
           f);
 }
 
@@ -422,6 +423,7 @@ int cli_check(int argc, char **argv)
         return EXIT_USAGE;
     }
     int code = report(sc, &o, &r, out_base);
+    if (code == EXIT_OK && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
     if (o.shard_count) {
         int saved = save_shard(sc, &o, &r, save);
         if (saved != EXIT_OK) code = saved;
