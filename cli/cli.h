@@ -14,7 +14,7 @@ enum exit_code {
     EXIT_INTERNAL = 3   /* internal or I/O error */
 };
 
-int cli_redis(int argc, char **argv);    /* cli/repl.c */
+int cli_redis(int argc, char **argv);    /* cli/redis.c */
 int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
 int cli_run(int argc, char **argv);      /* cli/run.c */
 int cli_list(int argc, char **argv);     /* cli/list.c */
