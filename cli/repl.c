@@ -41,6 +41,17 @@ static void repl_args_push(repl_args *a, buf *word)
     a->argc++;
 }
 
+/* A character inside quotes that is not an escape: the closing quote, which must be followed
+ * by a blank or the end of the line (1, or -1 when it is not), the end of the line before
+ * any (-1), or a character of the word (0, appended). */
+static int repl_quoted(const char *p, char quote, buf *word)
+{
+    if (*p == quote) return p[1] && !isspace((unsigned char)p[1]) ? -1 : 1;
+    if (!*p) return -1;
+    buf_putc(word, *p);
+    return 0;
+}
+
 /* Reads one word starting at *pp (not a blank) into word. Returns 0, or -1 on an unbalanced
  * or badly closed quote. Mirrors sdssplitargs: a word ends at ' ', '\n', '\r', '\t' or the
  * end, while the blanks skipped *between* words are everything isspace() accepts. */
@@ -63,25 +74,15 @@ static int repl_split_word(const char **pp, buf *word)
                 case 'a': buf_putc(word, '\a'); break;
                 default: buf_putc(word, *p); break;
                 }
-            } else if (*p == '"') {
-                if (p[1] && !isspace((unsigned char)p[1])) return -1;
-                done = 1;
-            } else if (!*p) {
+            } else if ((done = repl_quoted(p, '"', word)) < 0) {
                 return -1;
-            } else {
-                buf_putc(word, *p);
             }
         } else if (insq) {
             if (p[0] == '\\' && p[1] == '\'') {
                 p++;
                 buf_putc(word, '\'');
-            } else if (*p == '\'') {
-                if (p[1] && !isspace((unsigned char)p[1])) return -1;
-                done = 1;
-            } else if (!*p) {
+            } else if ((done = repl_quoted(p, '\'', word)) < 0) {
                 return -1;
-            } else {
-                buf_putc(word, *p);
             }
         } else {
             switch (*p) {
