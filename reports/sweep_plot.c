@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
+
 #define Z95 1.959963984540054
 
 void sweep_wilson(int k, int n, double *lo, double *hi)
@@ -235,18 +237,6 @@ int sweep_have_gnuplot(void)
     }
     buf_release(&b);
     return found;
-}
-
-/* A string for a gnuplot double-quoted literal. */
-static void gp_quote(buf *out, const char *s)
-{
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') buf_putc(out, '\\');
-        if (*s == '\n') buf_puts(out, "\\n");
-        else buf_putc(out, *s);
-    }
-    buf_putc(out, '"');
 }
 
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for

@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
+
 /* The name a file is written under until it is whole: path.tmp.<pid>. */
 static void tmp_name(const char *path, buf *out)
 {
@@ -43,18 +45,6 @@ static tunit unit_for(int64_t end)
     if (end < 2000000) return (tunit){ 1000.0, "ms" };
     if (end < 300000000) return (tunit){ 1000000.0, "s" };
     return (tunit){ 60000000.0, "min" };
-}
-
-/* A gnuplot double-quoted string. */
-static void gp_str(buf *out, const char *s)
-{
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') buf_putc(out, '\\');
-        if (*s == '\n') buf_puts(out, "\\n");
-        else buf_putc(out, *s);
-    }
-    buf_putc(out, '"');
 }
 
 /* A gnuplot single-quoted string (no escapes but '' for a quote): for file names. */
@@ -131,7 +121,7 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
     buf_init(&tt);
     buf_printf(&tt, "%s\nprotocol %s · scripts %s · seed %llu", sc->name, sc->protocol, sc->scripts ? sc->scripts : "HEAD",
                (unsigned long long)seed);
-    gp_str(out, tt.p);
+    gp_quote(out, tt.p);
     buf_release(&tt);
     buf_puts(out, " font ',20'\n");
     double xmax = (double)m->end / u.div * 1.02;
@@ -140,7 +130,7 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
     buf_puts(out, "set ytics nomirror scale 0 (");
     for (int r = 0; r < m->nrows; r++) {
         buf_puts(out, r ? ", " : "");
-        gp_str(out, m->rows[r].name);
+        gp_quote(out, m->rows[r].name);
         buf_printf(out, " %.1f", row_y(m, r));
     }
     buf_puts(out, ") font ',17'\n");
@@ -178,7 +168,7 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
         lane_end[lane] = x0 + width;
         if (lane + 1 > nlanes) nlanes = lane + 1;
         buf_puts(out, "set label ");
-        gp_str(out, tx.p);
+        gp_quote(out, tx.p);
         buf_release(&tx);
         buf_printf(out, " at %.6f, graph 1 left offset 0, %.2f font ',13' tc rgb '#bf360c' front\n", x0,
                    0.9 + 1.3 * lane);
@@ -205,7 +195,7 @@ static void script_labels(buf *out, const tl_model *m, tunit u)
         double x0 = (double)s->from / u.div, x1 = (double)s->to / u.div;
         if (x1 - x0 < min_w) continue;
         buf_puts(out, "set label ");
-        gp_str(out, m->rows[s->owner].name);
+        gp_quote(out, m->rows[s->owner].name);
         buf_printf(out, " at %.6f, %.3f center front tc rgb '#ffffff' font ',15'\n", (x0 + x1) / 2, row_y(m, s->row));
     }
     for (size_t i = 0; i < m->nmarks; i++) {
@@ -244,7 +234,7 @@ static void script_plot(buf *out, const tl_model *m, tunit u)
         buf_init(&tt);
         buf_printf(&tt, "%s: holding / owner", m->rows[r].name);
         plot_clause(&cmd, &first, "$%s using 1:2:3:4:5:6 with boxxyerror fc rgb '%s' title ", name, client_colour(r));
-        gp_str(&cmd, tt.p);
+        gp_quote(&cmd, tt.p);
         buf_printf(&cmd, ", \\\n     $%s using 1:2:3:4:5:6 with boxxyerror fc rgb '%s' notitle", oname, client_colour(r));
         buf_release(&tt);
     }
@@ -295,29 +285,6 @@ static void timeline_script(const tl_model *m, const scenario *sc, uint64_t seed
 
 /* ---- running gnuplot ---- */
 
-/* 1 when an executable `name` is on $PATH. */
-static int on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path) return 0;
-    buf b;
-    buf_init(&b);
-    int found = 0;
-    while (!found) {
-        const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        buf_reset(&b);
-        if (len) buf_append(&b, path, len);
-        else buf_putc(&b, '.');
-        buf_printf(&b, "/%s", name);
-        found = access(b.p, X_OK) == 0;
-        if (!colon) break;
-        path = colon + 1;
-    }
-    buf_release(&b);
-    return found;
-}
-
 /* An anonymous temporary file (already unlinked), or -1. */
 static int anon_file(void)
 {
@@ -354,7 +321,7 @@ static void first_error_line(int fd, buf *err)
 /* Runs gnuplot on script; -1 with err and *io set when it is missing (io 0) or fails (io 1). */
 static int run_gnuplot(const buf *script, buf *err, int *io)
 {
-    if (!on_path("gnuplot")) {
+    if (!gp_installed()) {
         buf_puts(err, "gnuplot is not installed (install it with 'make deps' or 'apt-get install gnuplot-nox')");
         *io = 0;
         return -1;
