@@ -17,6 +17,7 @@
 #include "chunkcache.h"
 #include "check.h"
 #include "cli.h"
+#include "gnuplot.h"
 #include "scenario.h"
 #include "scenario_vary.h"
 #include "sweep_plot.h"
@@ -313,7 +314,7 @@ int cli_sweep(int argc, char **argv)
     int done;
     int rc = parse_args(argc, argv, &a, &done);
     if (rc != 0 || done) return rc;
-    if (a.plot && !sweep_have_gnuplot()) {
+    if (a.plot && !gp_installed()) {
         cli_error("sweep: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
         return EXIT_USAGE;
     }

@@ -219,26 +219,6 @@ int sweep_write_file(const char *path, const buf *content, buf *err)
     return ok ? 0 : -1;
 }
 
-int sweep_have_gnuplot(void)
-{
-    const char *path = getenv("PATH");
-    if (!path) return 0;
-    buf b;
-    buf_init(&b);
-    int found = 0;
-    for (const char *p = path; !found; p++) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        buf_reset(&b);
-        buf_printf(&b, "%.*s/gnuplot", (int)len, len ? p : ".");
-        found = access(b.p, X_OK) == 0;
-        if (!end) break;
-        p = end;
-    }
-    buf_release(&b);
-    return found;
-}
-
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for
  * each rate, dashed marks at the scenario's own value and, for durations, at the lease, their
  * labels above the plot (the lease's to the left of its line, the value's to the right). */

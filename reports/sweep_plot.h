@@ -48,7 +48,4 @@ int sweep_plot(const sweep_result *r, const char *path, buf *err);
  * that path is either the whole content or untouched. 0, or -1 with a reason in err. */
 int sweep_write_file(const char *path, const buf *content, buf *err);
 
-/* 1 when gnuplot is on the PATH. */
-int sweep_have_gnuplot(void);
-
 #endif
