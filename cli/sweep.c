@@ -294,7 +294,7 @@ static int write_outputs(const sweep_result *r, const char *csv, const char *plo
     int rc = EXIT_OK;
     if (csv) {
         sweep_csv(r, &out);
-        if (sweep_write_file(csv, &out, &err) != 0) {
+        if (ll_write_file(csv, out.p, out.len, &err) != 0) {
             cli_error("sweep: %s", err.p);
             rc = EXIT_INTERNAL;
         }

@@ -201,24 +201,6 @@ void sweep_csv(const sweep_result *r, buf *out)
     }
 }
 
-int sweep_write_file(const char *path, const buf *content, buf *err)
-{
-    buf tmp;
-    buf_init(&tmp);
-    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp.p, path) != 0) ok = 0;
-    if (!ok) {
-        buf_reset(err);
-        buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
-        remove(tmp.p);
-    }
-    buf_release(&tmp);
-    return ok ? 0 : -1;
-}
-
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for
  * each rate, dashed marks at the scenario's own value and, for durations, at the lease, their
  * labels above the plot (the lease's to the left of its line, the value's to the right). */
