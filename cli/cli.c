@@ -1,15 +1,18 @@
-/* cli.c — shared helpers of the command line (see cli.h). */
+/* cli.c — the helpers every subcommand shares (see cli.h): finding and loading a scenario,
+ * reading a whole number, and saying what went wrong in locklab's one-line form. It uses the
+ * engine's loaders (sim/) and nothing of cli/ but its own header, so each subcommand depends
+ * on it and it on none of them. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
-
-#include <stdlib.h>
-
 #include "scenario.h"
+#include "scriptlib.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -19,6 +22,18 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+/* A file path as given, or scenarios/<name>.lua in the data directory. */
+char *cli_resolve_scenario(const char *arg)
+{
+    if (access(arg, R_OK) == 0) return xstrdup(arg);
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s/scenarios/%s%s", ll_data_dir(), arg, strstr(arg, ".lua") ? "" : ".lua");
+    if (access(b.p, R_OK) == 0) return buf_steal(&b);
+    buf_release(&b);
+    return NULL;
 }
 
 int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)

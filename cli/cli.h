@@ -1,5 +1,7 @@
-/* cli.h — the subcommands of the locklab binary. Each takes the arguments after its own
- * name (argv[0] is the subcommand) and returns the process exit code. */
+/* cli.h — the subcommands of the locklab binary and the helpers they share. Each subcommand
+ * takes the arguments after its own name (argv[0] is the subcommand) and returns the process
+ * exit code; main.c dispatches to them. The helpers below them live in cli.c, which needs
+ * none of the subcommands: the files of cli/ depend on cli.c, never the other way round. */
 #ifndef LOCKLAB_CLI_H
 #define LOCKLAB_CLI_H
 
@@ -12,13 +14,19 @@ enum exit_code {
     EXIT_INTERNAL = 3   /* internal or I/O error */
 };
 
-int cli_redis(int argc, char **argv);    /* cli/repl.c */
+int cli_redis(int argc, char **argv);    /* cli/redis.c */
 int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
 int cli_run(int argc, char **argv);      /* cli/run.c */
 int cli_list(int argc, char **argv);     /* cli/list.c */
 int cli_compare(int argc, char **argv);  /* cli/compare.c */
 int cli_check(int argc, char **argv);    /* cli/check.c */
 int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
+
+/* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
+ * and the array (cli/list.c). */
+char **cli_scenario_files(const char *dir, size_t *n);
+
+/* ---- helpers (cli.c) ---- */
 
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
  * neither exists. Caller frees. */
@@ -28,9 +36,6 @@ struct scenario;
 /* Resolves and loads the scenario `arg` for subcommand `cmd`; on failure prints the one-line
  * error and returns EXIT_USAGE, else EXIT_OK with *out (free with scenario_free). */
 int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out);
-/* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
- * and the array. */
-char **cli_scenario_files(const char *dir, size_t *n);
 
 /* A whole number from 0 to max written as plain decimal digits: 0 with *out set, or -1 for
  * anything else ("", "-1", " 5", "0x10", "1e3", too large); the caller says what it takes.

@@ -14,8 +14,6 @@
 #include "trace.h"
 #include "world.h"
 
-char *cli_resolve_scenario(const char *arg); /* run.c */
-
 static void compare_usage(FILE *f)
 {
     fputs("usage: locklab compare SCENARIO --scripts A --scripts B [--seed N]\n"

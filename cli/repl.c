@@ -1,5 +1,8 @@
-/* repl.c — `locklab redis`: the tokenizer, a session on a virtual clock, transcripts, and
- * the subcommand's entry point. See repl.h for the contract and DESIGN.md ("The REPL"). */
+/* repl.c — the engine of `locklab redis`: the tokenizer (redis-cli's rules) and a session,
+ * one fake server on a virtual clock with one connection, that runs a line and prints what
+ * redis-cli would. It knows nothing of files, terminals or exit codes: transcripts are
+ * replayed by transcript.c, and the subcommand (reading input, the interactive loop) is
+ * redis.c. See repl.h for the contract and DESIGN.md ("The REPL"). */
 #include "repl.h"
 
 #include <ctype.h>
@@ -9,11 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <editline/readline.h>
-
-#include "cli.h"
 #include "pubsub.h"
 #include "reply.h"
 #include "scriptlib.h"
@@ -42,6 +41,17 @@ static void repl_args_push(repl_args *a, buf *word)
     a->argc++;
 }
 
+/* A character inside quotes that is not an escape: the closing quote, which must be followed
+ * by a blank or the end of the line (1, or -1 when it is not), the end of the line before
+ * any (-1), or a character of the word (0, appended). */
+static int repl_quoted(const char *p, char quote, buf *word)
+{
+    if (*p == quote) return p[1] && !isspace((unsigned char)p[1]) ? -1 : 1;
+    if (!*p) return -1;
+    buf_putc(word, *p);
+    return 0;
+}
+
 /* Reads one word starting at *pp (not a blank) into word. Returns 0, or -1 on an unbalanced
  * or badly closed quote. Mirrors sdssplitargs: a word ends at ' ', '\n', '\r', '\t' or the
  * end, while the blanks skipped *between* words are everything isspace() accepts. */
@@ -64,25 +74,15 @@ static int repl_split_word(const char **pp, buf *word)
                 case 'a': buf_putc(word, '\a'); break;
                 default: buf_putc(word, *p); break;
                 }
-            } else if (*p == '"') {
-                if (p[1] && !isspace((unsigned char)p[1])) return -1;
-                done = 1;
-            } else if (!*p) {
+            } else if ((done = repl_quoted(p, '"', word)) < 0) {
                 return -1;
-            } else {
-                buf_putc(word, *p);
             }
         } else if (insq) {
             if (p[0] == '\\' && p[1] == '\'') {
                 p++;
                 buf_putc(word, '\'');
-            } else if (*p == '\'') {
-                if (p[1] && !isspace((unsigned char)p[1])) return -1;
-                done = 1;
-            } else if (!*p) {
+            } else if ((done = repl_quoted(p, '\'', word)) < 0) {
                 return -1;
-            } else {
-                buf_putc(word, *p);
             }
         } else {
             switch (*p) {
@@ -490,377 +490,4 @@ const char *repl_help_text(void)
            "  .dump                       the keyspace, keys in byte order, TTLs left\n"
            "  .help                       this text\n"
            "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";
-}
-
-/* ---- transcripts ---- */
-
-static void transcript_push(transcript *t, transcript_kind kind, int line, const char *text,
-                            size_t len)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 16;
-        t->item = xrealloc(t->item, t->cap * sizeof *t->item);
-    }
-    transcript_item *it = &t->item[t->n++];
-    memset(it, 0, sizeof *it);
-    it->kind = kind;
-    it->line = line;
-    it->text = xmemdup(text, len);
-    if (kind == TRANSCRIPT_COMMAND) {
-        it->expected = xstrdup("");
-        it->expected_cap = 1;
-    }
-}
-
-/* Appends one expected line (and its '\n'); the buffer doubles, so a reply of a million
- * lines parses in linear time. */
-static void transcript_expect(transcript_item *it, const char *p, size_t n)
-{
-    size_t need = it->expected_len + n + 2;
-    if (need > it->expected_cap) {
-        it->expected_cap = need > 2 * it->expected_cap ? need : 2 * it->expected_cap;
-        it->expected = xrealloc(it->expected, it->expected_cap);
-    }
-    memcpy(it->expected + it->expected_len, p, n);
-    it->expected_len += n;
-    it->expected[it->expected_len++] = '\n';
-    it->expected[it->expected_len] = '\0';
-    it->nexpected++;
-}
-
-static int transcript_blank(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (!isspace((unsigned char)p[i])) return 0;
-    return 1;
-}
-
-int transcript_parse(const char *text, size_t len, transcript *t, buf *err)
-{
-    memset(t, 0, sizeof *t);
-    int lineno = 0, in_block = 0;
-    size_t pos = 0;
-    while (pos < len) {
-        const char *p = text + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        lineno++;
-        if (n > 0 && p[n - 1] == '\r') n--;
-        if (memchr(p, '\0', n)) {
-            buf_printf(err, "line %d: a NUL byte (a transcript is text: is this a binary file?)",
-                       lineno);
-            transcript_release(t);
-            return -1;
-        }
-        if (n > 0 && p[0] == '#') {
-            size_t skip = n > 1 && p[1] == ' ' ? 2 : 1;
-            transcript_push(t, TRANSCRIPT_COMMENT, lineno, p + skip, n - skip);
-            in_block = 0;
-        } else if (transcript_blank(p, n)) {
-            in_block = 0;
-        } else if (p[0] == '>') {
-            size_t skip = n > 1 && p[1] == ' ' ? 2 : 1;
-            transcript_push(t, TRANSCRIPT_COMMAND, lineno, p + skip, n - skip);
-            in_block = 1;
-        } else if (in_block) {
-            transcript_expect(&t->item[t->n - 1], p, n);
-        } else {
-            buf_printf(err, "line %d: expected output with no '> command' line above it", lineno);
-            transcript_release(t);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-void transcript_release(transcript *t)
-{
-    for (size_t i = 0; i < t->n; i++) {
-        free(t->item[i].text);
-        free(t->item[i].expected);
-    }
-    free(t->item);
-    memset(t, 0, sizeof *t);
-}
-
-/* Appends "FILE:LINE: <label><line>" for each line of text; "(no output)" for none. Expected
- * lines carry their own line numbers (first is the first one's), actual ones the command's.
- * Past REPL_REPORT_LINES lines one more line counts the rest: a runaway repeat's 13 million
- * PONGs would otherwise make a report of a gigabyte that nobody reads. */
-#define REPL_REPORT_LINES 1000
-
-static void transcript_report_lines(buf *out, const char *file, int first, int step,
-                                    const char *label, const char *text)
-{
-    if (!*text) {
-        buf_printf(out, "%s:%d: %s(no output)\n", file, first, label);
-        return;
-    }
-    int line = first;
-    for (int shown = 0; *text; shown++) {
-        const char *nl = strchr(text, '\n');
-        if (shown == REPL_REPORT_LINES) {
-            size_t more = 0;
-            for (; nl; nl = strchr(nl + 1, '\n')) more++;
-            if (text[strlen(text) - 1] != '\n') more++;
-            buf_printf(out, "%s:%d: %s... and %zu more lines\n", file, line, label, more);
-            return;
-        }
-        size_t n = nl ? (size_t)(nl - text) : strlen(text);
-        buf_printf(out, "%s:%d: %s%.*s\n", file, line, label, (int)n, text);
-        text += n + (nl ? 1 : 0);
-        line += step;
-    }
-}
-
-static void transcript_report(buf *out, const char *file, const transcript_item *it,
-                              const char *got)
-{
-    buf_printf(out, "%s:%d: > %s\n", file, it->line, it->text);
-    transcript_report_lines(out, file, it->nexpected ? it->line + 1 : it->line, 1, "expected: ",
-                            it->expected);
-    transcript_report_lines(out, file, it->line, 0, "     got: ", got);
-}
-
-void transcript_run(repl *r, const transcript *t, const char *file, int play, buf *out,
-                    transcript_tally *tally)
-{
-    buf got;
-    buf_init(&got);
-    int after_command = 0; /* a narration block after replies starts with a blank line */
-    for (size_t i = 0; i < t->n; i++) {
-        const transcript_item *it = &t->item[i];
-        if (it->kind == TRANSCRIPT_COMMENT) {
-            if (play) buf_printf(out, "%s%s\n", after_command ? "\n" : "", it->text);
-            after_command = 0;
-            continue;
-        }
-        after_command = 1;
-        buf_reset(&got);
-        repl_exec_line(r, it->text, &got);
-        const char *g = got.p ? got.p : "";
-        if (play) buf_printf(out, "locklab> %s\n%s", it->text, g);
-        if (got.len == it->expected_len && memcmp(g, it->expected, got.len) == 0) {
-            tally->passed++;
-        } else {
-            tally->failed++;
-            transcript_report(out, file, it, g);
-        }
-    }
-    buf_release(&got);
-}
-
-/* ---- the subcommand ---- */
-
-static void repl_usage(FILE *f)
-{
-    fputs("usage: locklab redis                        a fake Redis at the keyboard\n"
-          "       locklab redis --check TRANSCRIPT...  replay transcripts, report mismatches\n"
-          "       locklab redis --play TRANSCRIPT...   replay with narration (classroom mode)\n"
-          "\n"
-          "Commands use redis-cli syntax, one per line; replies print as redis-cli --no-raw\n"
-          "prints them. Lines starting with '.' are meta-commands (.help lists them).\n"
-          "\n"
-          "A transcript: '#' lines are comments (narration in --play), blank lines are\n"
-          "ignored, '> command' is a command and the lines up to the next '>', '#' or blank\n"
-          "line are its expected output. Each transcript runs in a fresh server.\n"
-          "Exit: 0 all matched, 1 a mismatch, 2 bad usage or an unreadable transcript,\n"
-          "3 an I/O error (the input cannot be read or the output written).\n",
-          f);
-}
-
-/* The largest transcript --check and --play read: far beyond any hand-written or recorded
- * session, and a bound on what a wrong path (/dev/zero, a disk image) costs. */
-#define REPL_TRANSCRIPT_MAX ((size_t)256 << 20)
-
-/* The longest input line the REPL keeps: ten times a 10 MB value typed inline, and a bound
- * on the memory a line without a newline (a binary piped in by mistake) can take. */
-#define REPL_LINE_MAX ((size_t)128 << 20)
-
-/* Reads a transcript whole. EXIT_OK, or the exit code after printing the one-line error:
- * EXIT_USAGE for a path that is not a readable transcript, EXIT_INTERNAL for an I/O error. */
-static int repl_read_file(const char *path, buf *text)
-{
-    switch (ll_read_file(path, REPL_TRANSCRIPT_MAX, text)) {
-    case LL_READ_OK: return EXIT_OK;
-    case LL_READ_OPEN:
-        cli_error("redis: cannot open transcript '%s': %s", path, strerror(errno));
-        return EXIT_USAGE;
-    case LL_READ_TOO_BIG:
-        cli_error("redis: transcript '%s' is over %d MiB: not a transcript", path,
-                  (int)(REPL_TRANSCRIPT_MAX >> 20));
-        return EXIT_USAGE;
-    default: /* a directory is a wrong path; anything else an I/O error */
-        cli_error("redis: cannot read transcript '%s': %s", path, strerror(errno));
-        return errno == EISDIR ? EXIT_USAGE : EXIT_INTERNAL;
-    }
-}
-
-/* Writes b to f and empties it. 0, or -1 with errno set when the output cannot be written
- * (a full disk, a closed pipe with SIGPIPE ignored): the caller must not go on as if the
- * user had seen it. */
-static int repl_flush_buf(buf *b, FILE *f)
-{
-    errno = 0;
-    int bad = b->len && fwrite(b->p, 1, b->len, f) != b->len;
-    if (fflush(f) != 0 || ferror(f)) bad = 1;
-    buf_reset(b);
-    if (bad && !errno) errno = EIO;
-    return bad ? -1 : 0;
-}
-
-static int repl_write_failed(int err)
-{
-    cli_error("redis: cannot write the output: %s", strerror(err ? err : EIO));
-    return EXIT_INTERNAL;
-}
-
-/* Replays each transcript in a fresh session; prints mismatches (and the play-by-play in
- * play mode) and the summary line. */
-static int repl_replay(int nfiles, char **files, int play)
-{
-    transcript_tally tally = { 0, 0 };
-    buf text, out, err;
-    buf_init(&text);
-    buf_init(&out);
-    buf_init(&err);
-    int rc = EXIT_OK;
-    for (int i = 0; i < nfiles && rc == EXIT_OK; i++) {
-        transcript t;
-        buf_reset(&text);
-        buf_reset(&err);
-        if ((rc = repl_read_file(files[i], &text)) != EXIT_OK) {
-            /* reported */
-        } else if (transcript_parse(text.p ? text.p : "", text.len, &t, &err) < 0) {
-            cli_error("redis: %s: %s", files[i], err.p);
-            rc = EXIT_USAGE;
-        } else {
-            repl *r = repl_new(NULL);
-            transcript_run(r, &t, files[i], play, &out, &tally);
-            if (repl_flush_buf(&out, stdout) < 0) rc = repl_write_failed(errno);
-            repl_free(r);
-            transcript_release(&t);
-        }
-    }
-    if (rc == EXIT_OK) {
-        printf("%d passed, %d failed\n", tally.passed, tally.failed);
-        if (fflush(stdout) != 0 || ferror(stdout)) rc = repl_write_failed(errno);
-        else rc = tally.failed ? EXIT_VIOLATION : EXIT_OK;
-    }
-    buf_release(&text);
-    buf_release(&out);
-    buf_release(&err);
-    return rc;
-}
-
-/* Reads one line of f into line, without its '\n' and NUL-terminated (a NUL byte inside ends
- * the command early, as in redis-cli). Returns 1, 0 at the end of the input, or -1 on a
- * read error. A line longer than max is read to its end but not kept: *too_long is set. */
-static int repl_read_line(FILE *f, buf *line, size_t max, int *too_long)
-{
-    buf_reset(line);
-    buf_puts(line, "");
-    *too_long = 0;
-    int c, any = 0;
-    errno = 0;
-    while ((c = getc_unlocked(f)) != EOF) {
-        any = 1;
-        if (c == '\n') return 1;
-        if (line->len < max) buf_putc(line, (char)c);
-        else *too_long = 1;
-    }
-    if (ferror(f)) return -1;
-    return any;
-}
-
-/* At a terminal: one line read with line editing and this session's history (arrow keys,
- * Ctrl-R, as redis-cli's linenoise offers; libedit). Same contract as repl_read_line; the
- * history is not saved anywhere. */
-static int repl_read_tty_line(buf *line, size_t max, int *too_long)
-{
-    char *l = readline("locklab> ");
-    if (!l) return 0;
-    size_t n = strlen(l);
-    buf_reset(line);
-    buf_puts(line, "");
-    *too_long = n > max;
-    if (!*too_long) buf_append(line, l, n);
-    if (n && !*too_long && strspn(l, " \t") < n) add_history(l);
-    free(l);
-    return 1;
-}
-
-/* Reads stdin line by line; a prompt (and line editing) only for a person at a terminal,
- * so piped sessions print exactly what redis-cli would. Output is flushed per line for
- * interactive pipes, and a long repeat's output as it comes (repl_set_sink). */
-static int repl_interactive(void)
-{
-    int tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    repl *r = repl_new(NULL);
-    repl_set_sink(r, stdout);
-    buf out, line;
-    buf_init(&out);
-    buf_init(&line);
-    int rc = EXIT_OK, got = 0, too_long;
-    long lineno = 0;
-    for (;;) {
-        got = tty ? repl_read_tty_line(&line, REPL_LINE_MAX, &too_long)
-                  : repl_read_line(stdin, &line, REPL_LINE_MAX, &too_long);
-        if (got <= 0) break;
-        lineno++;
-        int quit = 0;
-        if (too_long)
-            buf_printf(&out, "(error) ERR locklab: input line %ld is longer than %d MiB: skipped\n",
-                       lineno, (int)(REPL_LINE_MAX >> 20));
-        else
-            quit = repl_exec_line(r, line.p, &out);
-        if (repl_sink_error(r)) {
-            rc = repl_write_failed(repl_sink_error(r));
-            break;
-        }
-        if (repl_flush_buf(&out, stdout) < 0) {
-            rc = repl_write_failed(errno);
-            break;
-        }
-        if (quit) break;
-    }
-    if (got < 0) {
-        cli_error("redis: cannot read the input: %s", strerror(errno ? errno : EIO));
-        rc = EXIT_INTERNAL;
-    } else if (rc == EXIT_OK && tty && got == 0) {
-        putchar('\n');
-        if (fflush(stdout) != 0) rc = repl_write_failed(errno);
-    }
-    buf_release(&line);
-    buf_release(&out);
-    repl_free(r);
-    return rc;
-}
-
-int cli_redis(int argc, char **argv)
-{
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        repl_usage(stdout);
-        return fflush(stdout) != 0 || ferror(stdout) ? repl_write_failed(errno) : EXIT_OK;
-    }
-    if (argc >= 2 && (strcmp(argv[1], "--check") == 0 || strcmp(argv[1], "--play") == 0)) {
-        if (argc < 3) {
-            cli_error("redis: %s needs a transcript file (try 'locklab redis --help')", argv[1]);
-            return EXIT_USAGE;
-        }
-        for (int i = 2; i < argc; i++) {
-            if (argv[i][0] == '-' && argv[i][1]) {
-                cli_error("redis: unexpected option '%s' (try 'locklab redis --help')", argv[i]);
-                return EXIT_USAGE;
-            }
-        }
-        return repl_replay(argc - 2, argv + 2, strcmp(argv[1], "--play") == 0);
-    }
-    if (argc >= 2) {
-        if (argv[1][0] == '-') cli_error("redis: unknown option '%s' (try 'locklab redis --help')", argv[1]);
-        else cli_error("redis: unexpected argument '%s' (try 'locklab redis --help')", argv[1]);
-        return EXIT_USAGE;
-    }
-    return repl_interactive();
 }

@@ -1,13 +1,15 @@
 /* repl.h — `locklab redis`: a fake Redis 7.0 at the keyboard, and the transcript checker
  * that turns a recorded session into a regression test.
  *
- * Three layers, each testable on its own:
- *   - repl_split: the tokenizer, a faithful copy of redis-cli's rules (sdssplitargs), so a
- *     line typed here means the same argv as the same line typed into redis-cli;
- *   - repl (a session): one server on a virtual clock that stands still unless moved, one
- *     connection; repl_exec_line runs one input line and appends exactly what the REPL
- *     prints for it, i.e. what `redis-cli --no-raw` would print for a real server;
- *   - transcript: parses the `> command` / expected-output format and replays it.
+ * Three layers, each testable on its own (the subcommand around them is redis.c):
+ *   - repl_split (repl.c): the tokenizer, a faithful copy of redis-cli's rules
+ *     (sdssplitargs), so a line typed here means the same argv as the same line typed into
+ *     redis-cli;
+ *   - repl, a session (repl.c): one server on a virtual clock that stands still unless
+ *     moved, one connection; repl_exec_line runs one input line and appends exactly what the
+ *     REPL prints for it, i.e. what `redis-cli --no-raw` would print for a real server;
+ *   - transcript (transcript.c): parses the `> command` / expected-output format and
+ *     replays it.
  *
  * What the REPL prints for its own problems, chosen so transcripts can pin them:
  *   - an unbalanced quote prints "Invalid argument(s)", exactly as redis-cli does;
@@ -20,7 +22,7 @@
 
 #include "util.h"
 
-/* ---- tokenizer ---- */
+/* ---- tokenizer (repl.c) ---- */
 
 /* The words of one line. Each word is owned, NUL-terminated and binary safe (len). */
 typedef struct repl_args {
@@ -39,7 +41,7 @@ typedef struct repl_args {
 int repl_split(const char *line, repl_args *out);
 void repl_args_release(repl_args *a);
 
-/* ---- a session ---- */
+/* ---- a session (repl.c) ---- */
 
 typedef struct repl repl;
 
@@ -75,7 +77,7 @@ int repl_sink_error(const repl *r);
 /* The text .help prints. */
 const char *repl_help_text(void);
 
-/* ---- transcripts ---- */
+/* ---- transcripts (transcript.c) ---- */
 
 /* One item of a transcript: a comment (narration, in --play) or a command with what it
  * should print. */

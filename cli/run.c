@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
@@ -40,18 +39,6 @@ static void run_usage(FILE *f)
           "exit: 0 expectations met, 1 a property violated or an expectation not met,\n"
           "      2 bad input, 3 internal or I/O error\n",
           f);
-}
-
-/* A file path as given, or scenarios/<name>.lua in the data directory. */
-char *cli_resolve_scenario(const char *arg)
-{
-    if (access(arg, R_OK) == 0) return xstrdup(arg);
-    buf b;
-    buf_init(&b);
-    buf_printf(&b, "%s/scenarios/%s%s", ll_data_dir(), arg, strstr(arg, ".lua") ? "" : ".lua");
-    if (access(b.p, R_OK) == 0) return buf_steal(&b);
-    buf_release(&b);
-    return NULL;
 }
 
 static int write_file(const char *path, const buf *content)

@@ -17,6 +17,7 @@
 #include "chunkcache.h"
 #include "check.h"
 #include "cli.h"
+#include "gnuplot.h"
 #include "scenario.h"
 #include "scenario_vary.h"
 #include "sweep_plot.h"
@@ -293,7 +294,7 @@ static int write_outputs(const sweep_result *r, const char *csv, const char *plo
     int rc = EXIT_OK;
     if (csv) {
         sweep_csv(r, &out);
-        if (sweep_write_file(csv, &out, &err) != 0) {
+        if (ll_write_file(csv, out.p, out.len, &err) != 0) {
             cli_error("sweep: %s", err.p);
             rc = EXIT_INTERNAL;
         }
@@ -313,7 +314,7 @@ int cli_sweep(int argc, char **argv)
     int done;
     int rc = parse_args(argc, argv, &a, &done);
     if (rc != 0 || done) return rc;
-    if (a.plot && !sweep_have_gnuplot()) {
+    if (a.plot && !gp_installed()) {
         cli_error("sweep: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
         return EXIT_USAGE;
     }

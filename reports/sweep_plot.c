@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
+
 #define Z95 1.959963984540054
 
 void sweep_wilson(int k, int n, double *lo, double *hi)
@@ -197,56 +199,6 @@ void sweep_csv(const sweep_result *r, buf *out)
         }
         buf_putc(out, '\n');
     }
-}
-
-int sweep_write_file(const char *path, const buf *content, buf *err)
-{
-    buf tmp;
-    buf_init(&tmp);
-    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && fwrite(content->p ? content->p : "", 1, content->len, f) == content->len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp.p, path) != 0) ok = 0;
-    if (!ok) {
-        buf_reset(err);
-        buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
-        remove(tmp.p);
-    }
-    buf_release(&tmp);
-    return ok ? 0 : -1;
-}
-
-int sweep_have_gnuplot(void)
-{
-    const char *path = getenv("PATH");
-    if (!path) return 0;
-    buf b;
-    buf_init(&b);
-    int found = 0;
-    for (const char *p = path; !found; p++) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        buf_reset(&b);
-        buf_printf(&b, "%.*s/gnuplot", (int)len, len ? p : ".");
-        found = access(b.p, X_OK) == 0;
-        if (!end) break;
-        p = end;
-    }
-    buf_release(&b);
-    return found;
-}
-
-/* A string for a gnuplot double-quoted literal. */
-static void gp_quote(buf *out, const char *s)
-{
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') buf_putc(out, '\\');
-        if (*s == '\n') buf_puts(out, "\\n");
-        else buf_putc(out, *s);
-    }
-    buf_putc(out, '"');
 }
 
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for

@@ -44,11 +44,4 @@ void sweep_csv(const sweep_result *r, buf *out);
  * into place. 0, or -1 with a one-line reason in err. */
 int sweep_plot(const sweep_result *r, const char *path, buf *err);
 
-/* Writes content to path through a temporary file in the same directory and a rename, so
- * that path is either the whole content or untouched. 0, or -1 with a reason in err. */
-int sweep_write_file(const char *path, const buf *content, buf *err);
-
-/* 1 when gnuplot is on the PATH. */
-int sweep_have_gnuplot(void);
-
 #endif

@@ -17,7 +17,7 @@
 #include "scenario.h"
 #include "util.h"
 
-/* ---- the model (timeline.c) ---- */
+/* ---- the model (tlmodel.c) ---- */
 
 typedef enum tl_span_kind {
     TL_WAIT,    /* client: between acquire and acquired / acquire_failed */
@@ -75,9 +75,10 @@ int tl_row_of(const tl_model *m, int actor);
 
 /* ---- the pictures ---- */
 
-/* The gnuplot timeline (PNG or SVG by the path's extension, which must be .png or .svg): a
- * row per client (waiting, holding, paused, crashed), a row per node (who owns the lock key,
- * down, clock jumps), overlaps highlighted, faults shaded, rejected writes and tokens marked.
+/* The gnuplot timeline (timeline.c; PNG or SVG by the path's extension, which must be .png
+ * or .svg): a row per client (waiting, holding, paused, crashed), a row per node (who owns
+ * the lock key, down, clock jumps), overlaps highlighted, faults shaded, rejected writes and
+ * tokens marked.
  * gnuplot missing: -1, *io = 0 (exit 2); unwritable path or gnuplot failing: -1, *io = 1. */
 int timeline_plot(const history *h, const scenario *sc, uint64_t seed, const char *path, buf *err, int *io);
 /* The same picture as SVG text, appended to out (for the HTML report). */
@@ -85,23 +86,23 @@ int timeline_svg(const history *h, const scenario *sc, uint64_t seed, buf *out, 
 /* 1 when the path ends in .png or .svg (any case). */
 int timeline_path_ok(const char *path);
 
-/* A compact text timeline, one row per actor, each chart line exactly `width` columns
- * (clamped to 40..400), then a legend. UTF-8. */
+/* A compact text timeline (termline.c), one row per actor, each chart line exactly `width`
+ * columns (clamped to 40..400), then a legend. UTF-8. */
 void termline_render(const history *h, const scenario *sc, int width, buf *out);
 /* The width to use for stdout: $COLUMNS, else the terminal's width when stdout is a tty,
  * else 80. */
 int termline_width(void);
 
-/* The space-time (Lamport) diagram as SVG: into a buffer, or to a file. */
+/* The space-time (Lamport) diagram as SVG (spacetime.c): into a buffer, or to a file. */
 void spacetime_svg(const history *h, const scenario *sc, buf *out);
 int spacetime_write(const history *h, const scenario *sc, const char *path, buf *err, int *io);
 
-/* One self-contained HTML page: about, verdicts with evidence, timeline and space-time
- * SVGs, the narrated trace. */
+/* One self-contained HTML page (html.c): about, verdicts with evidence, timeline and
+ * space-time SVGs, the narrated trace. */
 int html_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *path,
                 buf *err, int *io);
 
-/* Writes content to path through path.tmp.<pid> and a rename (timeline.c). -1 with the
+/* Writes content to path through path.tmp.<pid> and a rename (tlmodel.c). -1 with the
  * reason in err (and *io = 1) when it cannot. */
 int tl_write_file(const char *path, const buf *content, buf *err, int *io);
 
