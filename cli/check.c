@@ -133,7 +133,9 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     buf_init(&b);
     describe_budget(sc, &b);
     printf("   covered: %s;\n", b.p);
-    if (r->complete && r->deviation_bound < 0)
+    if (r->complete && r->deviation_bound < 0 && r->depth_cut)
+        printf("            every order of events up to decision %d of a path", sc->explore.max_depth);
+    else if (r->complete && r->deviation_bound < 0)
         printf("            every order of events (no bound on deviations was needed)");
     else if (r->deviations_exhausted >= 0)
         printf("            every path with at most %d deviation%s from the default schedule", r->deviations_exhausted,
@@ -198,6 +200,7 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (!r->searched[p]) continue;
         const char *said = r->found && r->prop == (property)p ? "VIOLATED (counter-example below)"
                            : r->witnessed[p]                   ? "VIOLATED on some path"
+                           : r->complete && r->depth_cut       ? "holds within the bounds, max_depth among them"
                            : r->complete                       ? "holds within the bounds"
                            : r->deviations_exhausted >= 0      ? "holds within the deviations exhausted"
                                                                : "no violation in the paths searched";
@@ -208,7 +211,10 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (r->evidence) printf("  %s\n", r->evidence);
         return write_counterexample(sc, r, out_base);
     }
-    printf("\n%s\n", r->complete     ? "No violation exists within these bounds."
+    printf("\n%s\n", r->complete && r->depth_cut
+                         ? "No violation exists within these bounds; max_depth is one of them (decisions past it "
+                           "were not branched): without it the search covers more."
+                     : r->complete ? "No violation exists within these bounds."
                      : r->memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
                                         "the paths searched; narrow the bounds, or use --random."
                      : r->deviations_exhausted >= 0

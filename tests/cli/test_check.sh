@@ -43,6 +43,70 @@ done
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "resource_safety *holds within the bounds" "$tmp/out" && ok || { bad "gc-pause-fencing: exit $rc"; tail -5 "$tmp/out"; }
 
+# No bound but the fault budget can hide a violation reachable under the default schedule:
+# none with no deviations at all, nor with explore.max_depth = 1 (which the summary says cut
+# the search), nor with 1-3 ms delay windows instead of constant delays.
+for name in redlock-crash-restart failover setnx-expire redlock-clock-jump; do
+    "$LL" check "tests/check/$name.lua" --max-deviations 0 --out "$tmp/d0" >"$tmp/out" 2>&1
+    [ $? -eq 1 ] && ok || bad "$name: --max-deviations 0 hides the violation"
+    sed 's/explore = {/explore = { max_depth = 1,/' "tests/check/$name.lua" >"$tmp/$name-depth1.lua"
+    "$LL" check "$tmp/$name-depth1.lua" --out "$tmp/d1" >"$tmp/out" 2>&1
+    [ $? -eq 1 ] && ok || bad "$name: max_depth = 1 hides the violation"
+done
+sed 's/explore = {/explore = { max_depth = 1,/' tests/check/redlock-crash-restart-delayed.lua >"$tmp/cut.lua"
+"$LL" check "$tmp/cut.lua" >"$tmp/out" 2>&1
+grep -q "max_depth cut the search" "$tmp/out" && grep -q "holds within the bounds, max_depth among them" "$tmp/out" && ok ||
+    bad "a search max_depth cut does not say so"
+
+# The order reduction finds every violation that exploring both ends of every delay window
+# finds, at the same deviation bound: each scenario of tests/check as it is and with its
+# delays made 1-3 ms windows.
+for f in tests/check/*.lua; do
+    name=$(basename "$f" .lua)
+    sed -E 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' "$f" >"$tmp/$name-uniform.lua"
+    for s in "$f" "$tmp/$name-uniform.lua"; do
+        "$LL" check "$s" --delays extremes --max-deviations 1 --jobs 1 --out "$tmp/x" >"$tmp/ext" 2>&1
+        rx=$?
+        "$LL" check "$s" --max-deviations 1 --jobs 1 --out "$tmp/o" >"$tmp/ord" 2>&1
+        ro=$?
+        [ "$rx" -le 1 ] && [ "$ro" -le 1 ] && { [ "$rx" -eq 0 ] || [ "$ro" -eq 1 ]; } && ok ||
+            bad "$(basename "$s"): extremes exit $rx, orders exit $ro"
+    done
+done
+
+# --jobs and shards: the answer of one search. Totals of a complete search, and the
+# counter-example's files, byte for byte.
+summary() { grep -E "^   (systematic search|covered|  )|holds|VIOLATED" "$1" | sed -E 's/, [0-9.]+ s \([0-9]+ transitions\/s\)//'; }
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --jobs 1 >"$tmp/j1" 2>/dev/null
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --jobs 3 >"$tmp/j3" 2>/dev/null
+[ -n "$(summary "$tmp/j1")" ] && [ "$(summary "$tmp/j1")" = "$(summary "$tmp/j3")" ] && ok || bad "--jobs 3 gives other totals than --jobs 1"
+"$LL" check tests/check/redlock-crash-restart.lua --jobs 1 --out "$tmp/ce1" >/dev/null 2>&1
+"$LL" check tests/check/redlock-crash-restart.lua --jobs 3 --out "$tmp/ce3" >/dev/null 2>&1
+diff <(sed 1d "$tmp/ce1.choices") <(sed 1d "$tmp/ce3.choices") >/dev/null && diff <(sed 1,3d "$tmp/ce1.lua") <(sed 1,3d "$tmp/ce3.lua") >/dev/null && ok ||
+    bad "--jobs 3 gives another counter-example than --jobs 1"
+for i in 1 2 3; do
+    "$LL" check tests/check/redlock-crash-restart-delayed.lua --shard $i/3 --save "$tmp/shard$i" >/dev/null 2>&1
+    [ $? -eq 0 ] && ok || bad "shard $i/3 failed"
+done
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --merge "$tmp/shard1" "$tmp/shard2" "$tmp/shard3" >"$tmp/merged" 2>&1
+[ $? -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/merged" &&
+    [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/j1")" ] && ok ||
+    bad "the merged shards do not give one search's answer: $(head -3 "$tmp/merged")"
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --merge "$tmp/shard1" "$tmp/shard3" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && ok || bad "a merge with a shard missing was accepted"
+
+# Progress on stderr when it is not a terminal, and Ctrl-C: the totals and what was covered,
+# exit 130. (No clock threshold: it waits for the first progress line, however slow.)
+sed -E 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' tests/check/gc-pause-fencing.lua >"$tmp/long.lua"
+"$LL" check "$tmp/long.lua" --time 600 --jobs 1 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 600); do grep -q "paths, .* transitions" "$tmp/err" && break; sleep 0.5; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && grep -q "^   interrupted after" "$tmp/out" && grep -q "^   covered:" "$tmp/out" &&
+    grep -q "paths, .* transitions" "$tmp/err" && ok || bad "an interrupted check: exit $rc, $(tail -3 "$tmp/out")"
+
 # Random mode finds the GC-pause violation too.
 "$LL" check tests/check/gc-pause.lua --random 200 --seed 3 --out "$tmp/rnd" >"$tmp/out" 2>&1
 [ $? -eq 1 ] && ok || bad "random mode does not find the GC-pause violation"
