@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 _Noreturn void ll_assert_fail(const char *expr, const char *file, int line)
@@ -189,8 +190,25 @@ int ll_read_file(const char *path, size_t max, buf *out)
     return rc;
 }
 
+/* Writes straight into path: for what a rename would replace rather than write to (a
+ * device such as /dev/null, a FIFO, a symbolic link such as /dev/stdout). */
+static int write_in_place(const char *path, const void *p, size_t n, buf *err)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && (n == 0 || fwrite(p, 1, n, f) == n);
+    int saved = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok && err) buf_printf(err, "cannot write '%s': %s", path, strerror(saved));
+    return ok ? 0 : -1;
+}
+
 int ll_write_file(const char *path, const void *p, size_t n, buf *err)
 {
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return write_in_place(path, p, n, err);
     buf tmp;
     buf_init(&tmp);
     buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());

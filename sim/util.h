@@ -82,7 +82,9 @@ void buf_vprintf(buf *b, const char *fmt, va_list ap);
 char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty */
 
 /* Writes n bytes to path through a temporary file renamed into place, so nothing
- * half-written is ever left behind. 0, or -1 with "cannot write 'path': why" in err. */
+ * half-written is ever left behind; a path that is there and is not a regular file (a
+ * device, a FIFO, a symbolic link: /dev/null, /dev/stdout) is written to, never replaced.
+ * 0, or -1 with "cannot write 'path': why" in err. */
 int ll_write_file(const char *path, const void *p, size_t n, buf *err);
 
 /* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
