@@ -7,6 +7,7 @@
  * as applying each to a fresh copy; only the node count, which rebuilds the node array, reads
  * the scenario as loaded (`base`). */
 #include "scenario_vary.h"
+#include "scenario_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,8 +20,6 @@ enum {
     K_FAULT_DURATION, K_FAULT_BY, K_DRIFT, K_RESTART_DELAY, K_REPL_LAG, K_NET_DELAY,
     K_LEASE, K_WAIT, K_TIMEOUT, K_WORK, K_NODES
 };
-
-#define MAX_MASTERS 64 /* the loader's limit */
 
 const char vary_help[] =
     "  gc_pause            the duration of the first gc_pause fault (faults[N].duration: fault N)\n"
