@@ -129,37 +129,6 @@ start_redis || fail "could not start redis-server on a free port in 7300-7399"
 redis_hwm_kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$redis_pid/status" 2>/dev/null)
 stop_redis
 
-# ---- the model checker ----
-echo "bench: the model checker ..." >&2
-# A check scenario with N clients over M masters, a budget of F GC pauses (12 s) of c1 within
-# the first 2 s, and decisions branched up to depth 10.
-gen_check() {
-    local clients=$1 nodes=$2 faults=$3 proto=distlock mode=single cl="" i
-    [ "$nodes" -gt 1 ] && proto=redlock && mode=redlock
-    for i in $(seq 1 "$clients"); do cl="$cl { name = \"c$i\", start = \"$(( (i - 1) * 10 ))ms\", work = \"2s\" },"; done
-    cat <<LUA
-return { name = "bench check $clients clients $nodes nodes $faults faults", about = "benchmark",
-  protocol = "$proto", mode = "$mode", nodes = $nodes, lease = "10s", wait = "30s",
-  network = { delay = { "1ms", "5ms" } }, clients = { $cl }, duration = "30s",
-  expect = { mutual_exclusion = "holds" },
-  explore = { faults = { gc_pause = { targets = { "c1" }, params = { "1s" } } }, max_faults = $faults,
-              horizon = "2s", max_depth = 10 } }
-LUA
-}
-check_rows=""
-for cfg in "2 1 1" "3 1 1" "2 3 1" "2 5 1" "2 1 0" "2 1 2"; do
-    set -- $cfg
-    gen_check "$1" "$2" "$3" >"$tmp/check-$1-$2-$3.lua"
-    out=$(./locklab check "$tmp/check-$1-$2-$3.lua" 2>&1)
-    line=$(printf '%s\n' "$out" | sed -n 's/^   exhaustive search: //p')
-    check_rows="$check_rows$(printf '  %-28s %s' "$1 clients, $2 node(s), $3 fault(s):" "$line")
-"
-done
-cx_out=$(./locklab check tests/check/redlock-crash-restart.lua --out "$tmp/cx" 2>&1)
-cx_s=$(printf '%s\n' "$cx_out" | sed -n 's/.* \([0-9.]*\) s (\([0-9]*\) transitions\/s)$/\1/p')
-big=$(./locklab check tests/check/gc-pause-fencing.lua 2>&1 | sed -n 's/.* s (\([0-9]*\) transitions\/s)$/\1/p')
-big_distlock=$(sed -n 's/.* s (\([0-9]*\) transitions\/s)$/\1/p' <<<"$(printf '%s' "$check_rows" | sed -n 2p)")
-
 # ---- the table ----
 ll_rate=$(val script_per_sec "$tmp/script.out")
 rd_rate=$(val redis_script_per_sec "$tmp/redis-script.out")
@@ -197,15 +166,6 @@ if [ -n "$sweep_plot_s" ]; then
     row "  ... with --plot PNG (gnuplot)" "$(commas "$sweep_plot_rate")" "-" "" "plot < 25% of the time" \
         "$(met "$sweep_plot_s - $sweep_s < 0.25 * $sweep_plot_s")"
 fi
-row "checker transitions/s (3 clients, distlock)" "$(commas "${big_distlock:-0}")" "-" "" ">= 200,000/s" "$(met "${big_distlock:-0} >= 200000")"
-row "checker transitions/s (redisson-fenced)" "$(commas "${big:-0}")" "-" "" "(informative)" ""
-row "Redlock crash-restart: found + minimised" "${cx_s:-?} s" "-" "" "< 5 s" "$(met "${cx_s:-99} < 5")"
-row "bytes per entry in the visited set" "16" "-" "" "<= 16" "yes"
-echo
-echo "How the search grows (exhaustive, depth 10, horizon 2 s, GC pauses of c1; no state merging):"
-printf '%s' "$check_rows"
-echo "  (a distinct outcome is a distinct final history; the visited set holds their 64-bit hashes"
-echo "   in an open-addressing table kept at most half full: 16 bytes per entry)"
 echo
 cat <<EOF
 How measured (median of $REPS repetitions; this machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), ${busy_before}% busy before the run):
@@ -234,4 +194,7 @@ if [ "$busy_before" -ge 20 ]; then
     echo "note: other processes kept the machine ${busy_before}% busy just before the run; they share the"
     echo "      $(nproc) cores with it, so both absolute figures are depressed (the ratio suffers less)."
 fi
+
+# The model checker beside SPIN: its own table (tools/bench-check.sh).
+tools/bench-check.sh || fail "the model checker's bench could not run"
 exit 0

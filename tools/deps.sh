@@ -22,6 +22,8 @@ have python3 || need+=(python3)
 have chromium || need+=(chromium)
 # a terminal for the line-editing test of `locklab redis` (tests/cli/test_tty.sh)
 have tmux || need+=(tmux)
+# SPIN, the model checker's anchor in make bench (tools/bench-check.sh)
+have spin || need+=(spin)
 
 if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
 echo "deps: installing ${need[*]}" >&2
