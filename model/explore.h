@@ -3,11 +3,15 @@
  * run that violates a property, and the minimisation of what it finds.
  *
  * Search: stateless depth-first. A path is one complete run from the initial state whose
- * decisions follow a prefix and then take their first alternative; the next path changes the
- * deepest decision that still has an untried alternative. Within the bounds (the explore
- * table's max_faults, horizon and max_depth — decisions past max_depth are not branched) it
- * is exhaustive: every combination is run. No states are merged (see the README).
- * Random mode runs N schedules drawn from seeds instead. */
+ * decisions follow a prefix and then take their first alternative (their default); the next
+ * path changes the deepest decision that still has an alternative to try. Every placement of
+ * at most max_faults faults within the horizon is searched whatever else is bounded; the
+ * other decisions are bounded by deviations from their default (max_deviations, else
+ * iterative deepening until the space is exhausted or the time limit). Reductions
+ * (reduce.c): a delay window's late end only where it reorders some actor's steps; a fault
+ * only just before an event of its target (earlier where its restart or end moves); unique
+ * values are not decisions. No states are merged (see the README). Random mode runs N
+ * schedules drawn from seeds instead. */
 #ifndef LOCKLAB_EXPLORE_H
 #define LOCKLAB_EXPLORE_H
 
