@@ -20,17 +20,54 @@
 #include <string.h>
 
 #include "chunkcache.h"
+#include "client.h"
 #include "dict.h"
 #include "scriptlib.h"
-#include "worldint.h"
 
 #define CLIENT_MEMORY_LIMIT (256u << 20)
 #define CLIENT_INSTRUCTION_BUDGET 20000000 /* per resume */
 #define HOOK_EVERY 1000
 
-typedef struct clientrt {
+typedef enum coro_state {
+    CO_READY,       /* created, not started */
+    CO_RUNNING,
+    CO_WAIT_REPLY,  /* ctx:call / ctx:eval / ctx:subscribe */
+    CO_SLEEP,       /* ctx:sleep */
+    CO_WAIT_MSG,    /* ctx:wait */
+    CO_CRITICAL,    /* inside ctx:critical, holding for work_ms */
+    CO_DONE
+} coro_state;
+
+typedef struct coro {
+    int idx;               /* its index in the client's coros (timers and replies name it) */
+    void *L;               /* lua_State* of the coroutine */
+    int ref;               /* registry reference that anchors it */
+    coro_state state;
+    uint64_t wait_gen;     /* bumped whenever the coroutine stops waiting */
+    uint64_t req_id;       /* the reply it waits for */
+    int sub;               /* the subscription it waits on */
+    int64_t token;         /* ctx:critical's token (-1: none) */
+    int is_main;
+} coro;
+
+typedef struct subscription {
+    int shard;             /* the node name the client used */
+    int node;              /* the node actually subscribed to */
+    char *channel;
+    char **queue;          /* messages not yet taken by ctx:wait */
+    int nqueue, capqueue;
+} subscription;
+
+struct clientrt {
     lua_State *L;
-    world *w;
+    core *cx;
+    net *net;
+    cluster *cu;
+    client *clients;    /* cx->nclients of them */
+    const scriptlib *shared_lib; /* borrowed, or NULL */
+    int64_t resource_max_token; /* the fenced resource's highest accepted token */
+    int failed;
+    char *failure;
     size_t mem, mem_limit;
     long budget;
     int boot_ref;       /* the bootstrap function */
@@ -40,7 +77,7 @@ typedef struct clientrt {
     const char *version;/* script version of the scenario ("3.11.1", "HEAD") */
     dict *bodies;       /* script id -> char* body (resolved once) */
     char *dir;          /* the data directory */
-} clientrt;
+};
 
 static void *rt_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -66,7 +103,7 @@ static void rt_hook(lua_State *L, lua_Debug *ar)
     if (rt->budget < 0) luaL_error(L, "the client model ran %d instructions without waiting: an endless loop?", CLIENT_INSTRUCTION_BUDGET);
 }
 
-static world *W(lua_State *L)
+static clientrt *W(lua_State *L)
 {
     return lua_touserdata(L, lua_upvalueindex(1));
 }
@@ -111,24 +148,24 @@ static coro *coro_new(client *c, lua_State *L, int is_main)
     return co;
 }
 
-static int64_t local_now(world *w, client *c)
+static int64_t local_now(clientrt *rt, client *c)
 {
-    return lclock_read(&c->clock, w->now);
+    return lclock_read(&c->clock, rt->cx->now);
 }
 
 /* Arms a timer that fires when the client's clock has advanced by ms. */
-static void arm_timer(world *w, client *c, coro *co, double ms)
+static void arm_timer(clientrt *rt, client *c, coro *co, double ms)
 {
-    int64_t target = local_now(w, c) + (int64_t)(ms + 0.5);
-    int64_t at = lclock_true_when(&c->clock, w->now, target);
-    if (at == INT64_MAX) at = w->sc->duration + 1;
-    sched_push(w->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
+    int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
+    int64_t at = lclock_true_when(&c->clock, rt->cx->now, target);
+    if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
+    sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
 }
 
-static int node_arg(lua_State *L, world *w, int arg)
+static int node_arg(lua_State *L, clientrt *rt, int arg)
 {
     const char *name = luaL_checkstring(L, arg);
-    int i = scenario_node_index(w->sc, name);
+    int i = scenario_node_index(rt->cx->sc, name);
     if (i < 0) return luaL_error(L, "unknown node '%s'", name);
     return i;
 }
@@ -151,7 +188,7 @@ static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
 }
 
 /* Sends a request built in b (NUL-separated arguments) and makes the coroutine wait. */
-static int send_request(lua_State *L, world *w, client *c, int node_idx, buf *b, size_t *offsets, int argc,
+static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
                         const char *label, double timeout_ms, int pubsub_conn)
 {
     coro *co = current_coro(L, c);
@@ -171,20 +208,20 @@ static int send_request(lua_State *L, world *w, client *c, int node_idx, buf *b,
     }
     m->label = xstrdup(label);
     reply_init(&m->r);
-    hist_event *e = history_add(w->hist, w->now, H_REQUEST, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
     co->state = CO_WAIT_REPLY;
     co->req_id = m->req_id;
-    world_send(w, m);
-    arm_timer(w, c, co, timeout_ms);
+    net_send(rt->net, m);
+    arm_timer(rt, c, co, timeout_ms);
     return lua_yield(L, 0);
 }
 
-static double timeout_arg(lua_State *L, world *w, int idx)
+static double timeout_arg(lua_State *L, clientrt *rt, int idx)
 {
-    if (lua_isnoneornil(L, idx)) return (double)w->sc->timeout / 1000.0;
+    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout / 1000.0;
     double t = luaL_checknumber(L, idx);
     if (t < 0) luaL_error(L, "negative timeout");
     return t;
@@ -193,9 +230,9 @@ static double timeout_arg(lua_State *L, world *w, int idx)
 /* ctx:call(node, cmd, ...) -> value | nil, err */
 static int ctx_call(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
-    int node_idx = node_arg(L, w, 2);
+    int node_idx = node_arg(L, rt, 2);
     int top = lua_gettop(L);
     if (top < 3) return luaL_error(L, "ctx:call needs a command");
     size_t *offsets = xmalloc((size_t)top * sizeof *offsets);
@@ -222,7 +259,7 @@ static int ctx_call(lua_State *L)
     }
     memcpy(offs, offsets, (size_t)argc * sizeof *offs);
     free(offsets);
-    return send_request(L, w, c, node_idx, &b, offs, argc, labcopy, (double)w->sc->timeout / 1000.0, 0);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, (double)rt->cx->sc->timeout / 1000.0, 0);
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -338,14 +375,13 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
 /* ctx:eval(node, script, keys, args [, timeout]) -> value | nil, err */
 static int ctx_eval(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
-    clientrt *rt = w->rt;
-    int node_idx = node_arg(L, w, 2);
+    int node_idx = node_arg(L, rt, 2);
     const char *name = luaL_checkstring(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TTABLE);
-    double timeout = timeout_arg(L, w, 6);
+    double timeout = timeout_arg(L, rt, 6);
     const char *id;
     const char *body = script_body(L, rt, name, &id);
     int nkeys = (int)luaL_len(L, 4), nargs = (int)luaL_len(L, 5);
@@ -383,26 +419,26 @@ static int ctx_eval(lua_State *L)
     char labcopy[512];
     snprintf(labcopy, sizeof labcopy, "%s", label.p);
     buf_release(&label);
-    return send_request(L, w, c, node_idx, &b, offs, argc, labcopy, timeout, 0);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, timeout, 0);
 }
 
 /* ctx:script(name) -> "name@version": which text the scenario's script version selects, so a
  * model can follow that version's calling convention (KEYS/ARGV changed across releases). */
 static int ctx_script(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     (void)ctx_client(L);
     const char *name = luaL_checkstring(L, 2);
     const char *id;
-    script_body(L, w->rt, name, &id);
+    script_body(L, rt, name, &id);
     lua_pushstring(L, id);
     return 1;
 }
 
 static int ctx_now(lua_State *L)
 {
-    world *w = W(L);
-    lua_pushinteger(L, local_now(w, ctx_client(L)));
+    clientrt *rt = W(L);
+    lua_pushinteger(L, local_now(rt, ctx_client(L)));
     return 1;
 }
 
@@ -411,32 +447,32 @@ static int ctx_now(lua_State *L)
  * where waking later reorders something. */
 static int ctx_sleep(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     double ms = luaL_checknumber(L, 2);
-    size_t before = world_decisions_made(w);
+    size_t before = core_decisions_made(rt->cx);
     int64_t width = 0;
     if (!lua_isnoneornil(L, 3)) {
         lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
         if (lo > hi) return luaL_error(L, "ctx:sleep: empty range [%d, %d]", (int)lo, (int)hi);
-        ms = (double)chooser_range(w->ch, lo, hi, "sleep");
+        ms = (double)chooser_range(rt->cx->ch, lo, hi, "sleep");
         width = (hi - lo) * 1000;
     }
     if (ms < 0) ms = 0;
     coro *co = current_coro(L, c);
     co->state = CO_SLEEP;
-    if (width > 0) world_window_decision(w, before, width);
-    arm_timer(w, c, co, ms);
+    if (width > 0) core_window_decision(rt->cx, before, width);
+    arm_timer(rt, c, co, ms);
     return lua_yield(L, 0);
 }
 
 static int ctx_random(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     (void)ctx_client(L);
     lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
     if (lo > hi) return luaL_error(L, "ctx:random: empty range [%d, %d]", (int)lo, (int)hi);
-    lua_pushinteger(L, chooser_range(w->ch, lo, hi, "random"));
+    lua_pushinteger(L, chooser_range(rt->cx->ch, lo, hi, "random"));
     return 1;
 }
 
@@ -444,11 +480,11 @@ static int ctx_random(lua_State *L)
  * so the model checker does not branch on it (chooser_unique). */
 static int ctx_unique(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     (void)ctx_client(L);
     lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
     if (lo > hi) return luaL_error(L, "ctx:unique: empty range [%d, %d]", (int)lo, (int)hi);
-    lua_pushinteger(L, chooser_unique(w->ch, lo, hi));
+    lua_pushinteger(L, chooser_unique(rt->cx->ch, lo, hi));
     return 1;
 }
 
@@ -462,9 +498,9 @@ static int find_sub(client *c, int node_idx, const char *channel)
 /* ctx:subscribe(node, channel) -> subscription (after the server confirmed it) */
 static int ctx_subscribe(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
-    int node_idx = node_arg(L, w, 2);
+    int node_idx = node_arg(L, rt, 2);
     const char *channel = luaL_checkstring(L, 3);
     int s = find_sub(c, node_idx, channel);
     if (s < 0) {
@@ -490,24 +526,18 @@ static int ctx_subscribe(lua_State *L)
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     coro *co = current_coro(L, c);
     co->sub = s;
-    return send_request(L, w, c, node_idx, &b, offs, argc, label, (double)w->sc->timeout / 1000.0, 1);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 1);
 }
 
 /* ctx:unsubscribe(sub): drops the subscription (no wait). */
 static int ctx_unsubscribe(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     lua_Integer s = luaL_checkinteger(L, 2) - 1;
     if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return 0;
     subscription *sub = &c->subs[s];
-    node *n = &w->nodes[sub->node];
-    /* Unsubscribing is modelled as immediate and reliable: a client that stops listening
-     * simply ignores what arrives later. */
-    if (n->up) {
-        if (pubsub_unsubscribe(server_pubsub(n->srv), n->subconns[c->cidx].id, slice_cstr(sub->channel)))
-            n->subconns[c->cidx].subscriptions--;
-    }
+    node_unsubscribe(rt->cu, &rt->cu->nodes[sub->node], c->cidx, sub->channel);
     for (int i = 0; i < sub->nqueue; i++) free(sub->queue[i]);
     sub->nqueue = 0;
     free(sub->channel);
@@ -518,7 +548,7 @@ static int ctx_unsubscribe(lua_State *L)
 /* ctx:wait(sub, timeout_ms) -> message | nil */
 static int ctx_wait(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     lua_Integer s = luaL_checkinteger(L, 2) - 1;
     double ms = luaL_checknumber(L, 3);
@@ -534,13 +564,13 @@ static int ctx_wait(lua_State *L)
     coro *co = current_coro(L, c);
     co->state = CO_WAIT_MSG;
     co->sub = (int)s;
-    arm_timer(w, c, co, ms < 0 ? 0 : ms);
+    arm_timer(rt, c, co, ms < 0 ? 0 : ms);
     return lua_yield(L, 0);
 }
 
 static int ctx_spawn(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     int nargs = lua_gettop(L) - 2;
@@ -549,7 +579,7 @@ static int ctx_spawn(lua_State *L)
     lua_pushvalue(L, 2);
     for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
     lua_xmove(L, T, nargs + 1);
-    sched_push(w->q, w->now, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
+    sched_push(rt->cx->q, rt->cx->now, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
     return 0;
 }
 
@@ -568,26 +598,26 @@ static int ctx_name(lua_State *L)
 
 static int ctx_log(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     int n = lua_gettop(L);
     lua_getglobal(L, "string");
     lua_getfield(L, -1, "format");
     for (int i = 2; i <= n; i++) lua_pushvalue(L, i);
     lua_call(L, n - 1, 1);
-    hist_event *e = history_add(w->hist, w->now, H_LOG, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c));
     e->text = xstrdup(lua_tostring(L, -1));
     return 0;
 }
 
-static void resource_write(world *w, client *c, int64_t token)
+static void resource_write(clientrt *rt, client *c, int64_t token)
 {
     int accepted = 1;
-    if (w->sc->fencing && token >= 0) {
-        if (token < w->resource_max_token) accepted = 0;
-        else w->resource_max_token = token;
+    if (rt->cx->sc->fencing && token >= 0) {
+        if (token < rt->resource_max_token) accepted = 0;
+        else rt->resource_max_token = token;
     }
-    hist_event *e = history_add(w->hist, w->now, H_WRITE, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_WRITE, c->idx, local_now(rt, c));
     e->a = token;
     e->b = accepted;
 }
@@ -595,24 +625,24 @@ static void resource_write(world *w, client *c, int64_t token)
 /* ctx:critical(work_ms, token): enter, write, hold for work_ms of local time, write, leave. */
 static int ctx_critical(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     double work = luaL_checknumber(L, 2);
     int64_t token = lua_isnoneornil(L, 3) ? -1 : (int64_t)luaL_checkinteger(L, 3);
     coro *co = current_coro(L, c);
-    hist_event *e = history_add(w->hist, w->now, H_CS_ENTER, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_CS_ENTER, c->idx, local_now(rt, c));
     e->a = token;
-    resource_write(w, c, token);
+    resource_write(rt, c, token);
     co->state = CO_CRITICAL;
     co->token = token;
-    arm_timer(w, c, co, work < 0 ? 0 : work);
+    arm_timer(rt, c, co, work < 0 ? 0 : work);
     return lua_yield(L, 0);
 }
 
 /* ctx:record(kind [, detail]): the protocol's milestones for the checker and the trace. */
 static int ctx_record(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
     static const struct { const char *name; hist_kind k; } kinds[] = {
         { "acquire", H_ACQUIRE }, { "acquired", H_ACQUIRED }, { "acquire_failed", H_ACQUIRE_FAILED },
@@ -621,7 +651,7 @@ static int ctx_record(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
-        hist_event *e = history_add(w->hist, w->now, kinds[i].k, c->idx, local_now(w, c));
+        hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
         if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
         else if (lua_type(L, 3) == LUA_TSTRING) e->text = xstrdup(lua_tostring(L, 3));
         return 0;
@@ -631,13 +661,13 @@ static int ctx_record(lua_State *L)
 
 static int ctx_nodes(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     (void)ctx_client(L);
     lua_newtable(L);
     int k = 1;
-    for (int i = 0; i < w->nnodes; i++) {
-        if (w->sc->nodes[i].master >= 0) continue;
-        lua_pushstring(L, w->sc->nodes[i].name);
+    for (int i = 0; i < rt->cx->nnodes; i++) {
+        if (rt->cx->sc->nodes[i].master >= 0) continue;
+        lua_pushstring(L, rt->cx->sc->nodes[i].name);
         lua_rawseti(L, -2, k++);
     }
     return 1;
@@ -651,9 +681,9 @@ static void push_ms(lua_State *L, int64_t us)
 
 static int ctx_config(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     client *c = ctx_client(L);
-    const scenario *sc = w->sc;
+    const scenario *sc = rt->cx->sc;
     const client_cfg *cc = c->cfg;
     int64_t lease = cc->lease != -1 ? cc->lease : sc->lease;
     int64_t wait = cc->wait != -1 ? cc->wait : sc->wait;
@@ -700,29 +730,28 @@ static const luaL_Reg ctx_methods[] = {
 
 /* ---- resuming coroutines ---- */
 
-static void client_fail(world *w, client *c, const char *what)
+static void client_fail(clientrt *rt, client *c, const char *what)
 {
-    hist_event *e = history_add(w->hist, w->now, H_ERROR, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_ERROR, c->idx, local_now(rt, c));
     e->text = xstrdup(what);
-    if (!w->failed) {
-        w->failed = 1;
+    if (!rt->failed) {
+        rt->failed = 1;
         buf b;
         buf_init(&b);
         buf_printf(&b, "client %s: %s", c->cfg->name, what);
-        w->failure = buf_steal(&b);
+        rt->failure = buf_steal(&b);
     }
 }
 
-static void client_finish(world *w, client *c)
+static void client_finish(clientrt *rt, client *c)
 {
     c->done = 1;
-    history_add(w->hist, w->now, H_END, c->idx, local_now(w, c));
+    history_add(rt->cx->hist, rt->cx->now, H_END, c->idx, local_now(rt, c));
 }
 
 /* Resumes co with nargs values already pushed on its stack. */
-static void coro_resume(world *w, client *c, coro *co, int nargs)
+static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
 {
-    clientrt *rt = w->rt;
     lua_State *T = co->L;
     co->state = CO_RUNNING;
     co->wait_gen++;
@@ -731,18 +760,18 @@ static void coro_resume(world *w, client *c, coro *co, int nargs)
     int st = lua_resume(T, NULL, nargs, &nres);
     if (st == LUA_YIELD) {
         lua_pop(T, nres);
-        if (co->state == CO_RUNNING) client_fail(w, c, "the model called coroutine.yield itself; use the ctx API to wait");
+        if (co->state == CO_RUNNING) client_fail(rt, c, "the model called coroutine.yield itself; use the ctx API to wait");
         return;
     }
     if (st == LUA_OK) {
         lua_pop(T, nres);
         co->state = CO_DONE;
-        if (co->is_main) client_finish(w, c);
+        if (co->is_main) client_finish(rt, c);
         return;
     }
     const char *m = lua_tostring(T, -1);
     luaL_traceback(rt->L, T, m ? m : "error object is not a string", 0);
-    client_fail(w, c, lua_tostring(rt->L, -1));
+    client_fail(rt, c, lua_tostring(rt->L, -1));
     lua_pop(rt->L, 1);
     co->state = CO_DONE;
 }
@@ -774,10 +803,10 @@ static int push_reply(lua_State *L, const reply *r)
     return 0;
 }
 
-static void on_reply(world *w, client *c, msg *m)
+static void on_reply(clientrt *rt, client *c, msg *m)
 {
     coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
-    hist_event *e = history_add(w->hist, w->now, H_REPLY, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REPLY, c->idx, local_now(rt, c));
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = m->label ? xstrdup(m->label) : NULL;
@@ -794,16 +823,16 @@ static void on_reply(world *w, client *c, msg *m)
         /* A confirmed subscription: hand back its handle. */
         c->subs[co->sub].node = m->from;
         lua_pushinteger(co->L, co->sub + 1);
-        coro_resume(w, c, co, 1);
+        coro_resume(rt, c, co, 1);
         return;
     }
     int n = push_reply(co->L, &m->r);
-    coro_resume(w, c, co, n);
+    coro_resume(rt, c, co, n);
 }
 
-static void on_pubsub(world *w, client *c, msg *m)
+static void on_pubsub(clientrt *rt, client *c, msg *m)
 {
-    hist_event *e = history_add(w->hist, w->now, H_PUBLISH, c->idx, local_now(w, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_PUBLISH, c->idx, local_now(rt, c));
     e->peer = m->from;
     e->text = xstrdup(m->label ? m->label : "");
     e->reply = xmemdup(m->r.str ? m->r.str : "", m->r.len);
@@ -815,7 +844,7 @@ static void on_pubsub(world *w, client *c, msg *m)
         coro *co = c->coros[i];
         if (co->state == CO_WAIT_MSG && co->sub == s) {
             lua_pushlstring(co->L, m->r.str, m->r.len);
-            coro_resume(w, c, co, 1);
+            coro_resume(rt, c, co, 1);
             return;
         }
     }
@@ -827,30 +856,30 @@ static void on_pubsub(world *w, client *c, msg *m)
     sub->queue[sub->nqueue++] = xmemdup(m->r.str, m->r.len);
 }
 
-static void on_timer(world *w, client *c, uint64_t gen)
+static void on_timer(clientrt *rt, client *c, uint64_t gen)
 {
     int ci = (int)(gen >> 32);
     if (ci >= c->ncoros) return;
     coro *co = c->coros[ci];
     if ((co->wait_gen & 0xffffffff) != (gen & 0xffffffff)) return;
     switch (co->state) {
-    case CO_SLEEP: coro_resume(w, c, co, 0); break;
+    case CO_SLEEP: coro_resume(rt, c, co, 0); break;
     case CO_WAIT_REPLY: {
-        hist_event *e = history_add(w->hist, w->now, H_TIMEOUT, c->idx, local_now(w, c));
+        hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c));
         e->a = (int64_t)co->req_id;
         lua_pushnil(co->L);
         lua_pushliteral(co->L, "timeout");
-        coro_resume(w, c, co, 2);
+        coro_resume(rt, c, co, 2);
         break;
     }
     case CO_WAIT_MSG:
         lua_pushnil(co->L);
-        coro_resume(w, c, co, 1);
+        coro_resume(rt, c, co, 1);
         break;
     case CO_CRITICAL:
-        resource_write(w, c, co->token);
-        history_add(w->hist, w->now, H_CS_EXIT, c->idx, local_now(w, c))->a = co->token;
-        coro_resume(w, c, co, 0);
+        resource_write(rt, c, co->token);
+        history_add(rt->cx->hist, rt->cx->now, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
+        coro_resume(rt, c, co, 0);
         break;
     default: break;
     }
@@ -865,65 +894,64 @@ static void hold(client *c, const event *e)
     c->held[c->nheld++] = *e;
 }
 
-static int paused(const world *w, const client *c)
+static int paused(const clientrt *rt, const client *c)
 {
-    return w->now < c->paused_until;
+    return rt->cx->now < c->paused_until;
 }
 
-int client_deliver(world *w, client *c, event *e)
+int client_deliver(clientrt *rt, client *c, event *e)
 {
     if (c->dead || c->done) return 0;
-    if (paused(w, c)) {
+    if (paused(rt, c)) {
         hold(c, e);
         return 1;
     }
     msg *m = e->data;
-    if (m->kind == MSG_REPLY) on_reply(w, c, m);
-    else if (m->kind == MSG_PUBSUB) on_pubsub(w, c, m);
+    if (m->kind == MSG_REPLY) on_reply(rt, c, m);
+    else if (m->kind == MSG_PUBSUB) on_pubsub(rt, c, m);
     return 0;
 }
 
-static void start_client(world *w, client *c)
+static void start_client(clientrt *rt, client *c)
 {
-    clientrt *rt = w->rt;
     lua_State *L = rt->L;
     c->started = 1;
-    history_add(w->hist, w->now, H_START, c->idx, local_now(w, c));
+    history_add(rt->cx->hist, rt->cx->now, H_START, c->idx, local_now(rt, c));
     coro *co = coro_new(c, L, 1);
     lua_State *T = co->L;
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->boot_ref);
     lua_rawgeti(T, LUA_REGISTRYINDEX, c->ctx_ref);
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->module_ref);
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->workload_ref);
-    coro_resume(w, c, co, 3);
+    coro_resume(rt, c, co, 3);
 }
 
-void client_event(world *w, client *c, event *e)
+void client_event(clientrt *rt, client *c, event *e)
 {
     if (c->dead || c->done) return;
     if (e->kind == EV_PAUSE_END) {
-        if (w->now < c->paused_until) return; /* a longer pause began meanwhile */
-        history_add(w->hist, w->now, H_FAULT_END, c->idx, local_now(w, c))->text = xstrdup("GC pause ends");
+        if (rt->cx->now < c->paused_until) return; /* a longer pause began meanwhile */
+        history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c))->text = xstrdup("GC pause ends");
         int n = c->nheld;
         event *held = c->held;
         c->held = NULL;
         c->nheld = c->capheld = 0;
-        for (int i = 0; i < n; i++) sched_push(w->q, w->now, held[i].kind, held[i].actor, held[i].gen, held[i].data);
+        for (int i = 0; i < n; i++) sched_push(rt->cx->q, rt->cx->now, held[i].kind, held[i].actor, held[i].gen, held[i].data);
         free(held);
         return;
     }
-    if (paused(w, c)) {
+    if (paused(rt, c)) {
         hold(c, e);
         return;
     }
     switch (e->kind) {
-    case EV_CLIENT_START: start_client(w, c); break;
-    case EV_TIMER: on_timer(w, c, e->gen); break;
+    case EV_CLIENT_START: start_client(rt, c); break;
+    case EV_TIMER: on_timer(rt, c, e->gen); break;
     case EV_SPAWN: {
         int ci = (int)e->gen;
         if (ci < c->ncoros && c->coros[ci]->state == CO_READY) {
             coro *co = c->coros[ci];
-            coro_resume(w, c, co, lua_gettop(co->L) - 1);
+            coro_resume(rt, c, co, lua_gettop(co->L) - 1);
         }
         break;
     }
@@ -931,39 +959,44 @@ void client_event(world *w, client *c, event *e)
     }
 }
 
-void client_pause(world *w, client *c, int64_t duration)
+void client_pause(clientrt *rt, client *c, int64_t duration)
 {
-    int64_t until = w->now + duration;
+    int64_t until = rt->cx->now + duration;
     if (until > c->paused_until) c->paused_until = until;
-    sched_push(w->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
+    sched_push(rt->cx->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
-void client_crash(world *w, client *c)
+void client_crash(clientrt *rt, client *c)
 {
     if (c->dead) return;
     c->dead = 1;
-    for (int i = 0; i < w->nnodes; i++) {
-        node *n = &w->nodes[i];
-        pubsub_drop_conn(server_pubsub(n->srv), n->conns[c->cidx].id);
-        pubsub_drop_conn(server_pubsub(n->srv), n->subconns[c->cidx].id);
-        n->conns[c->cidx].subscriptions = n->subconns[c->cidx].subscriptions = 0;
-    }
+    for (int i = 0; i < rt->cx->nnodes; i++) node_drop_client(rt->cu, &rt->cu->nodes[i], c->cidx);
     /* Held events carry messages: free them. */
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);
     c->nheld = 0;
 }
 
-void clients_route(world *w, int shard, int node_idx)
+void clients_route(clientrt *rt, int shard, int node_idx)
 {
-    for (int i = 0; i < w->nclients; i++) w->clients[i].route[shard] = node_idx;
+    for (int i = 0; i < rt->cx->nclients; i++) rt->clients[i].route[shard] = node_idx;
 }
 
-int clients_all_done(const world *w)
+int clients_all_done(const clientrt *rt)
 {
-    for (int i = 0; i < w->nclients; i++)
-        if (!w->clients[i].done && !w->clients[i].dead) return 0;
+    for (int i = 0; i < rt->cx->nclients; i++)
+        if (!rt->clients[i].done && !rt->clients[i].dead) return 0;
     return 1;
+}
+
+client *clients_at(clientrt *rt, int cidx)
+{
+    return &rt->clients[cidx];
+}
+
+const char *clients_failure(const clientrt *rt)
+{
+    return rt->failed ? (rt->failure ? rt->failure : "client model failed") : NULL;
 }
 
 /* ---- the runtime ---- */
@@ -1001,7 +1034,7 @@ static int load_file(lua_State *L, chunkcache *cc, const char *path, buf *err)
 /* require(name): loads lua/clients/<name>.lua once; names are plain words (no paths). */
 static int rt_require(lua_State *L)
 {
-    world *w = W(L);
+    clientrt *rt = W(L);
     const char *name = luaL_checkstring(L, 1);
     for (const char *p = name; *p; p++)
         if (!(*p == '_' || *p == '-' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
@@ -1011,10 +1044,10 @@ static int rt_require(lua_State *L)
     if (!lua_isnil(L, -1)) return 1;
     lua_pop(L, 1);
     char path[1024];
-    snprintf(path, sizeof path, "%s/lua/clients/%s.lua", w->rt->dir, name);
+    snprintf(path, sizeof path, "%s/lua/clients/%s.lua", rt->dir, name);
     buf err;
     buf_init(&err);
-    if (load_file(L, w->chunks, path, &err) != 0) {
+    if (load_file(L, rt->cx->chunks, path, &err) != 0) {
         lua_pushstring(L, err.p);
         buf_release(&err);
         return lua_error(L);
@@ -1030,7 +1063,7 @@ static int no_random(lua_State *L)
     return luaL_error(L, "math.random is not available to client models: use ctx:random(lo, hi), which the simulation can replay");
 }
 
-static void open_sandbox(lua_State *L, world *w)
+static void open_sandbox(lua_State *L, clientrt *rt)
 {
     luaL_requiref(L, "_G", luaopen_base, 1);
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
@@ -1050,12 +1083,12 @@ static void open_sandbox(lua_State *L, world *w)
     lua_pop(L, 1);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "locklab.loaded");
-    lua_pushlightuserdata(L, w);
+    lua_pushlightuserdata(L, rt);
     lua_pushcclosure(L, rt_require, 1);
     lua_setglobal(L, "require");
     luaL_newmetatable(L, "locklab.ctx");
     lua_newtable(L);
-    lua_pushlightuserdata(L, w);
+    lua_pushlightuserdata(L, rt);
     luaL_setfuncs(L, ctx_methods, 1);
     lua_setfield(L, -2, "__index");
     lua_pushliteral(L, "locklab.ctx");
@@ -1071,25 +1104,23 @@ static const char *version_of(const char *spec)
     return at ? at + 1 : spec;
 }
 
-static void make_uuid(world *w, client *c)
+static void make_uuid(clientrt *rt, client *c)
 {
-    uint64_t st = w->sc->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)c->cidx + 1;
+    uint64_t st = rt->cx->sc->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)c->cidx + 1;
     uint64_t a = ll_splitmix64(&st), b = ll_splitmix64(&st);
     snprintf(c->uuid, sizeof c->uuid, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32), (unsigned)(a >> 16) & 0xffff,
              (unsigned)a & 0xfff, (unsigned)((b >> 48) & 0x3fff) | 0x8000, (unsigned long long)(b & 0xffffffffffffULL));
 }
 
-int clients_init(world *w, const char *data_dir, buf *err)
+/* Loads the models and builds the clients into rt (built by clients_new); 0, or -1 with err. */
+static int clients_load(clientrt *rt, const char *data_dir, buf *err)
 {
-    clientrt *rt = xcalloc(1, sizeof *rt);
-    w->rt = rt;
-    rt->w = w;
     rt->mem_limit = CLIENT_MEMORY_LIMIT;
     rt->dir = xstrdup(data_dir ? data_dir : ll_data_dir());
     rt->bodies = dict_new(2 * sizeof(char *));
-    rt->version = version_of(w->sc->scripts);
+    rt->version = version_of(rt->cx->sc->scripts);
     rt->boot_ref = rt->module_ref = rt->workload_ref = LUA_NOREF;
-    rt->lib = w->shared_lib ? (scriptlib *)w->shared_lib : scriptlib_load(rt->dir, err);
+    rt->lib = rt->shared_lib ? (scriptlib *)rt->shared_lib : scriptlib_load(rt->dir, err);
     if (!rt->lib) return -1;
     lua_State *L = lua_newstate(rt_alloc, rt);
     if (!L) {
@@ -1098,16 +1129,16 @@ int clients_init(world *w, const char *data_dir, buf *err)
     }
     rt->L = L;
     lua_gc(L, LUA_GCSTOP); /* what is built here stays: no collection until it is built */
-    open_sandbox(L, w);
+    open_sandbox(L, rt);
     lua_sethook(L, rt_hook, LUA_MASKCOUNT, HOOK_EVERY);
     rt->budget = CLIENT_INSTRUCTION_BUDGET;
 
     char path[1024];
-    const char *files[2] = { w->sc->protocol, "workload" };
+    const char *files[2] = { rt->cx->sc->protocol, "workload" };
     int *refs[2] = { &rt->module_ref, &rt->workload_ref };
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/lua/clients/%s.lua", rt->dir, files[i]);
-        if (load_file(L, w->chunks, path, err) != 0) return -1;
+        if (load_file(L, rt->cx->chunks, path, err) != 0) return -1;
         if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
             buf_printf(err, "%s", lua_tostring(L, -1));
             return -1;
@@ -1117,36 +1148,52 @@ int clients_init(world *w, const char *data_dir, buf *err)
             return -1;
         }
         if (i == 0) lua_pop(L, 1);
-        if (i == 0 && check_options(L, w->sc, err) != 0) return -1;
+        if (i == 0 && check_options(L, rt->cx->sc, err) != 0) return -1;
         if (i == 1 && !lua_isfunction(L, -1)) {
             buf_printf(err, "%s: the workload must return a function", path);
             return -1;
         }
         *refs[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    if (chunkcache_load(w->chunks, L, bootstrap, sizeof bootstrap - 1, "=bootstrap") != LUA_OK) {
+    if (chunkcache_load(rt->cx->chunks, L, bootstrap, sizeof bootstrap - 1, "=bootstrap") != LUA_OK) {
         buf_puts(err, lua_tostring(L, -1));
         return -1;
     }
     rt->boot_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
-    for (int i = 0; i < w->nclients; i++) {
-        client *c = &w->clients[i];
-        c->idx = w->nnodes + i;
+    for (int i = 0; i < rt->cx->nclients; i++) {
+        client *c = &rt->clients[i];
+        c->idx = rt->cx->nnodes + i;
         c->cidx = i;
-        c->cfg = &w->sc->clients[i];
-        lclock_init(&c->clock, w->epoch_ms, c->cfg->clock.offset_ms, c->cfg->clock.drift);
-        c->route = xmalloc((size_t)w->nnodes * sizeof *c->route);
-        for (int n = 0; n < w->nnodes; n++) c->route[n] = n;
-        make_uuid(w, c);
+        c->cfg = &rt->cx->sc->clients[i];
+        lclock_init(&c->clock, WORLD_EPOCH_MS, c->cfg->clock.offset_ms, c->cfg->clock.drift);
+        rt->cx->clocks[c->idx] = &c->clock;
+        c->route = xmalloc((size_t)rt->cx->nnodes * sizeof *c->route);
+        for (int n = 0; n < rt->cx->nnodes; n++) c->route[n] = n;
+        make_uuid(rt, c);
         client **box = lua_newuserdatauv(L, sizeof *box, 0);
         *box = c;
         luaL_setmetatable(L, "locklab.ctx");
         c->ctx_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        sched_push(w->q, c->cfg->start, EV_CLIENT_START, c->idx, 0, NULL);
+        sched_push(rt->cx->q, c->cfg->start, EV_CLIENT_START, c->idx, 0, NULL);
     }
     lua_gc(L, LUA_GCRESTART);
     return 0;
+}
+
+clientrt *clients_new(core *cx, net *nt, cluster *cu, const char *data_dir, const scriptlib *lib, buf *err)
+{
+    clientrt *rt = xcalloc(1, sizeof *rt);
+    rt->cx = cx;
+    rt->net = nt;
+    rt->cu = cu;
+    rt->shared_lib = lib;
+    rt->clients = xcalloc((size_t)cx->nclients, sizeof *rt->clients);
+    if (clients_load(rt, data_dir, err) != 0) {
+        clients_free(rt);
+        return NULL;
+    }
+    return rt;
 }
 
 static void free_body(void *p)
@@ -1154,11 +1201,11 @@ static void free_body(void *p)
     free(((char **)p)[0]);
 }
 
-void clients_release(world *w)
+void clients_free(clientrt *rt)
 {
-    clientrt *rt = w->rt;
-    for (int i = 0; i < w->nclients; i++) {
-        client *c = &w->clients[i];
+    if (!rt) return;
+    for (int i = 0; i < rt->cx->nclients; i++) {
+        client *c = &rt->clients[i];
         for (int s = 0; s < c->nsubs; s++) {
             for (int q = 0; q < c->subs[s].nqueue; q++) free(c->subs[s].queue[q]);
             free(c->subs[s].queue);
@@ -1172,11 +1219,11 @@ void clients_release(world *w)
         free(c->coros);
         free(c->route);
     }
-    if (!rt) return;
+    free(rt->clients);
     if (rt->L) lua_close(rt->L);
-    if (rt->lib != w->shared_lib) scriptlib_free(rt->lib);
+    if (rt->lib != rt->shared_lib) scriptlib_free(rt->lib);
     dict_free(rt->bodies, free_body);
     free(rt->dir);
+    free(rt->failure);
     free(rt);
-    w->rt = NULL;
 }
