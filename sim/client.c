@@ -197,33 +197,6 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
     co->state = CO_DONE;
 }
 
-/* Pushes a reply the way a client library hands it over: (value) or (nil, error). */
-static int push_reply(lua_State *L, const reply *r)
-{
-    switch (r->type) {
-    case REPLY_NIL:
-    case REPLY_NIL_ARRAY: lua_pushnil(L); return 1;
-    case REPLY_STATUS:
-    case REPLY_BULK: lua_pushlstring(L, r->str, r->len); return 1;
-    case REPLY_ERROR:
-        lua_pushnil(L);
-        lua_pushlstring(L, r->str, r->len);
-        return 2;
-    case REPLY_INTEGER: lua_pushinteger(L, r->integer); return 1;
-    case REPLY_ARRAY:
-    case REPLY_MULTI:
-        lua_createtable(L, (int)r->n, 0);
-        for (size_t i = 0; i < r->n; i++) {
-            if (r->elem[i].type == REPLY_NIL || r->elem[i].type == REPLY_NIL_ARRAY) lua_pushboolean(L, 0);
-            else if (r->elem[i].type == REPLY_ERROR) lua_pushlstring(L, r->elem[i].str, r->elem[i].len);
-            else push_reply(L, &r->elem[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        return 1;
-    }
-    return 0;
-}
-
 static void on_reply(clientrt *rt, client *c, msg *m)
 {
     coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
@@ -233,21 +206,21 @@ static void on_reply(clientrt *rt, client *c, msg *m)
     e->text = m->label ? xstrdup(m->label) : NULL;
     buf b;
     buf_init(&b);
-    reply_to_brief(&m->r, &b);
+    m->sk->reply_brief(m->body, &b);
     e->reply = buf_steal(&b);
     if (!co || co->state != CO_WAIT_REPLY || co->req_id != m->req_id) {
         e->b = 0; /* late: its caller already timed out */
         return;
     }
     const char *label = m->label ? m->label : "";
-    if (!strncmp(label, "SUBSCRIBE ", 10) && m->r.type != REPLY_ERROR) {
+    if (!strncmp(label, "SUBSCRIBE ", 10) && !m->sk->reply_is_error(m->body)) {
         /* A confirmed subscription: hand back its handle. */
         c->subs[co->sub].node = m->from;
         lua_pushinteger(co->L, co->sub + 1);
         coro_resume(rt, c, co, 1);
         return;
     }
-    int n = push_reply(co->L, &m->r);
+    int n = m->sk->reply_push(co->L, m->body);
     coro_resume(rt, c, co, n);
 }
 
@@ -256,7 +229,7 @@ static void on_pubsub(clientrt *rt, client *c, msg *m)
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_PUBLISH, c->idx, local_now(rt, c));
     e->peer = m->from;
     e->text = xstrdup(m->label ? m->label : "");
-    e->reply = xmemdup(m->r.str ? m->r.str : "", m->r.len);
+    e->reply = xmemdup(m->bytes, m->nbytes);
     int s = -1;
     for (int i = 0; i < c->nsubs; i++)
         if (c->subs[i].channel && c->subs[i].node == m->from && !strcmp(c->subs[i].channel, m->label)) s = i;
@@ -264,7 +237,7 @@ static void on_pubsub(clientrt *rt, client *c, msg *m)
     for (int i = 0; i < c->ncoros; i++) {
         coro *co = c->coros[i];
         if (co->state == CO_WAIT_MSG && co->sub == s) {
-            lua_pushlstring(co->L, m->r.str, m->r.len);
+            lua_pushlstring(co->L, m->bytes, m->nbytes);
             coro_resume(rt, c, co, 1);
             return;
         }
@@ -274,7 +247,7 @@ static void on_pubsub(clientrt *rt, client *c, msg *m)
         sub->capqueue = sub->capqueue ? sub->capqueue * 2 : 4;
         sub->queue = xrealloc(sub->queue, (size_t)sub->capqueue * sizeof *sub->queue);
     }
-    sub->queue[sub->nqueue++] = xmemdup(m->r.str, m->r.len);
+    sub->queue[sub->nqueue++] = xmemdup(m->bytes, m->nbytes);
 }
 
 static void on_timer(clientrt *rt, client *c, uint64_t gen)

@@ -83,25 +83,21 @@ static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
 
 /* Sends a request built in b (NUL-separated arguments) and makes the coroutine wait. */
 static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                        const char *label, double timeout_ms, int pubsub_conn)
+                        const char *label, double timeout_ms, int conn)
 {
     coro *co = current_coro(L, c);
-    msg *m = xcalloc(1, sizeof *m);
-    m->kind = MSG_REQUEST;
-    m->from = c->idx;
-    m->to = c->route[node_idx];
+    msg *m = msg_new(MSG_REQUEST, c->idx, c->route[node_idx], 0);
     m->coro = coro_index(c, co);
     m->req_id = ++c->next_req;
-    m->pubsub_conn = pubsub_conn;
-    m->argbuf = buf_steal(b);
+    m->conn = conn;
+    m->bytes = buf_steal(b);
     m->argc = argc;
     m->argv = xmalloc((size_t)argc * sizeof *m->argv);
     for (int i = 0; i < argc; i++) {
-        size_t end = i + 1 < argc ? offsets[i + 1] - 1 : strlen(m->argbuf + offsets[argc - 1]) + offsets[argc - 1];
-        m->argv[i] = (slice){ m->argbuf + offsets[i], end - offsets[i] };
+        size_t end = i + 1 < argc ? offsets[i + 1] - 1 : strlen(m->bytes + offsets[argc - 1]) + offsets[argc - 1];
+        m->argv[i] = (slice){ m->bytes + offsets[i], end - offsets[i] };
     }
     m->label = xstrdup(label);
-    reply_init(&m->r);
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;

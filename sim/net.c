@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "server_kind.h"
+
 typedef struct link_state {
     dist delay;
     double loss, base_loss;
@@ -30,15 +32,23 @@ static link_state *link_of(net *n, int from, int to)
     return &n->links[from * n->cx->nactors + to];
 }
 
+msg *msg_new(msg_kind kind, int from, int to, size_t tail)
+{
+    msg *m = xcalloc(1, sizeof *m + tail);
+    m->kind = kind;
+    m->from = from;
+    m->to = to;
+    return m;
+}
+
 void msg_free(msg *m)
 {
     if (!m) return;
     free(m->argv);
-    free(m->argbuf);
+    free(m->bytes);
     free(m->label);
-    reply_release(&m->r);
-    free(m->key);
-    if (m->val) obj_free(m->type, m->val);
+    if (m->body && m->kind == MSG_REPLY) m->sk->reply_release(m->body);
+    if (m->body && m->kind == MSG_REPL) m->sk->change_free(m->body);
     free(m);
 }
 

@@ -14,33 +14,35 @@
 #ifndef LOCKLAB_NET_H
 #define LOCKLAB_NET_H
 
+#include <stddef.h>
+
 #include "core.h"
-#include "object.h"
-#include "reply.h"
+
+struct server_kind;
 
 typedef enum msg_kind { MSG_REQUEST, MSG_REPLY, MSG_PUBSUB, MSG_REPL } msg_kind;
 
+/* A message. Its payload is the server kind's (server_kind.h): the net only carries it, and
+ * releases it through sk when the message is freed. */
 typedef struct msg {
     msg_kind kind;
     int from, to;          /* actors */
     int coro;              /* the waiting coroutine (request/reply) */
     uint64_t req_id;
-    int pubsub_conn;       /* the request goes over the client's pub/sub connection */
+    int conn;              /* a request: the client's connection (0: commands, 1: pub/sub) */
     int argc;
-    slice *argv;           /* request arguments, pointing into argbuf */
-    char *argbuf;
-    char *label;           /* what it is, for traces: "EVAL redisson/lock@HEAD", a channel */
-    reply r;               /* reply, or the pub/sub payload */
-    /* replication: one key's new state, or its deletion */
-    char *key;
-    size_t klen;
-    int del;
-    obj_type type;
-    void *val;
-    int64_t expire;
+    slice *argv;           /* a request's arguments, pointing into bytes */
+    char *bytes;           /* a request's arguments (NUL-separated), or a pushed message's payload */
+    size_t nbytes;         /* the payload's length */
+    char *label;           /* what it is, for traces: "EVAL redisson/lock@HEAD", a channel, a key */
+    const struct server_kind *sk; /* a reply's or a replication change's kind */
+    void *body;            /* MSG_REPLY: the reply (in the tail); MSG_REPL: the change (kchange) */
     uint64_t epoch;        /* replication: the master's down_epoch when it sent this */
+    max_align_t tail[];    /* room for a reply, when msg_new was asked for it */
 } msg;
 
+/* A zeroed message with `tail` bytes of room after it (msg.tail). */
+msg *msg_new(msg_kind kind, int from, int to, size_t tail);
 void msg_free(msg *m);
 const char *msg_kind_name(msg_kind k);
 

@@ -1,9 +1,16 @@
-/* node.c — what makes a fake Redis server a node of the world: persistence across crashes,
- * asynchronous replication to replicas, and failover.
+/* node.c — what makes a server a node of the world: a clock, up and down, persistence
+ * across crashes, asynchronous replication to replicas, and failover. The server is of the
+ * cluster's kind, seen only through its vtable (server_kind.h); Redis's words below (keys,
+ * scripts) name what that kind calls them.
  *
- * Persistence. `none`: a crash loses the keyspace. `always`: every write is on disk before
- * its reply leaves, so a restart finds the keyspace as it was. `everysec`: a background fsync
- * once a second (of true time); a crash loses the writes since the last one.
+ * Requests. A node runs a request atomically on its delivery, at its local time; what the
+ * server changes, pushes and traces meanwhile reaches the node at once (node_changed,
+ * node_push, node_trace): the history records it, the changes replicate, the pushes travel
+ * to the subscribed clients. The reply goes back over the net.
+ *
+ * Persistence. `none`: a crash loses the data. `always`: every write is on disk before its
+ * reply leaves, so a restart finds the data as it was. `everysec`: a background fsync once a
+ * second (of true time) takes a snapshot; a crash loses the writes since the last one.
  *
  * Replication is by effects, as Redis 7 replicates scripts: after a key changes on a master,
  * its new state (type, value, absolute deadline) or its deletion travels to each replica as
@@ -19,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void install_store(node *n, store *db);
-static void node_rebuild_server(cluster *cu, node *n);
 static void node_resync(cluster *cu, node *replica, node *master);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
 static void node_apply_replication(cluster *cu, node *n, msg *m);
@@ -40,27 +45,23 @@ static int64_t node_clock_fn(void *ud)
     return lclock_read(&n->clock, n->cu->cx->now);
 }
 
-static void node_deliver_pubsub(void *ud, int conn_id, slice channel, slice message)
+/* The server pushes a message to a client's subscription: it travels to the client. */
+static void node_push(void *ud, int client, slice channel, slice message)
 {
     node *n = ud;
     cluster *cu = n->cu;
-    int client_actor = conn_id / 2;
-    if (client_actor < cu->cx->nnodes || client_actor >= cu->cx->nactors) return;
-    msg *m = xcalloc(1, sizeof *m);
-    m->kind = MSG_PUBSUB;
-    m->from = n->idx;
-    m->to = client_actor;
+    msg *m = msg_new(MSG_PUBSUB, n->idx, cu->cx->nnodes + client, 0);
     m->label = xmemdup(channel.p, channel.len);
-    reply_init(&m->r);
-    reply_bulk(&m->r, message.p, message.len);
+    m->bytes = xmemdup(message.p, message.len);
+    m->nbytes = message.len;
     net_send(cu->net, m);
 }
 
-static void node_trace(void *ud, int argc, const slice *argv, const reply *r)
+/* Verbose runs: every call inside a script, with its reply. */
+static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
 {
     node *n = ud;
     cluster *cu = n->cu;
-    if (!cu->cx->verbose) return;
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_CALL, n->idx, core_local(cu->cx, n->idx));
     buf b;
     buf_init(&b);
@@ -70,49 +71,44 @@ static void node_trace(void *ud, int argc, const slice *argv, const reply *r)
     }
     e->text = buf_steal(&b);
     buf_init(&b);
-    reply_to_brief(r, &b);
+    cu->kind->reply_brief(reply, &b);
     e->reply = buf_steal(&b);
 }
 
-/* The store tells us about every changed key: replicate it, and record it. */
-static void node_observe(void *ud, store_event ev, slice key)
+/* The server tells us about every changed key: record it, and replicate it. */
+static void node_changed(void *ud, kind_event ev, slice key)
 {
     node *n = ud;
     cluster *cu = n->cu;
-    hist_kind k = ev == STORE_WRITTEN ? H_KEY_SET : ev == STORE_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
+    hist_kind k = ev == KIND_WRITTEN ? H_KEY_SET : ev == KIND_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
     e->text = xmemdup(key.p, key.len);
-    if (ev == STORE_WRITTEN) {
-        kv *v = store_lookup(server_store(n->srv), key);
-        if (v) {
-            buf b;
-            buf_init(&b);
-            obj_dump((obj_type)v->type, v->ptr, &b);
-            e->reply = buf_steal(&b);
-        }
+    if (ev == KIND_WRITTEN) {
+        buf b;
+        buf_init(&b);
+        if (cu->kind->describe(n->srv, key, &b)) e->reply = buf_steal(&b);
+        else buf_release(&b);
     }
     n->dirty = 1;
-    if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != STORE_WRITTEN);
+    if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
 
-static void node_wire_store(node *n)
+/* A fresh server process for n: no data, no connections. */
+static kserver *node_new_server(cluster *cu, node *n)
 {
-    store *db = server_store(n->srv);
-    store_set_clock(db, node_clock_fn, n);
-    store_set_observer(db, node_observe, n);
-}
-
-static void node_make_server(cluster *cu, node *n)
-{
-    server_config cfg = {
-        .clock = node_clock_fn, .clock_ud = n,
-        .deliver = node_deliver_pubsub, .deliver_ud = n,
-        .trace = node_trace, .trace_ud = n,
+    kind_host host = {
+        .ud = n,
+        .clock = node_clock_fn,
+        .changed = node_changed,
+        .push = node_push,
+        .trace = cu->cx->verbose ? node_trace : NULL,
+        .nclients = cu->cx->nclients,
+        .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
     };
-    n->srv = server_new(&cfg);
-    server_set_replica(n->srv, n->role == ROLE_REPLICA);
-    node_wire_store(n);
+    kserver *s = cu->kind->create(&host);
+    cu->kind->set_replica(s, n->role == ROLE_REPLICA);
+    return s;
 }
 
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
@@ -120,7 +116,7 @@ static void node_make_server(cluster *cu, node *n)
 void node_schedule_expiry(cluster *cu, node *n)
 {
     if (!n->up || n->role != ROLE_MASTER) return;
-    int64_t deadline = store_next_expiry(server_store(n->srv));
+    int64_t deadline = cu->kind->next_deadline(n->srv);
     if (deadline == INT64_MAX) return;
     int64_t at = lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
     if (at == INT64_MAX) return;
@@ -135,16 +131,16 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
     if (gen != n->expiry_gen) return;
     n->expiry_pending = 0;
     if (!n->up || n->role != ROLE_MASTER) return;
-    store_active_expire(server_store(n->srv));
+    cu->kind->expire(n->srv);
     node_schedule_expiry(cu, n);
 }
 
 static void node_exec_request(cluster *cu, node *n, msg *m)
 {
-    int cidx = m->from - cu->cx->nnodes;
-    conn *cn = m->pubsub_conn ? &n->subconns[cidx] : &n->conns[cidx];
-    reply r;
-    reply_init(&r);
+    const server_kind *sk = cu->kind;
+    msg *rep = msg_new(MSG_REPLY, n->idx, m->from, sk->reply_size);
+    rep->sk = sk;
+    rep->body = rep->tail;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
@@ -152,21 +148,15 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(m->label ? m->label : "");
-    server_exec(n->srv, cn, m->argc, m->argv, &r);
+    sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
     buf b;
     buf_init(&b);
-    reply_to_brief(&r, &b);
+    sk->reply_brief(rep->body, &b);
     history_at_mut(cu->cx->hist, at)->reply = buf_steal(&b);
     node_schedule_expiry(cu, n);
-    msg *rep = xcalloc(1, sizeof *rep);
-    rep->kind = MSG_REPLY;
-    rep->from = n->idx;
-    rep->to = m->from;
     rep->coro = m->coro;
     rep->req_id = m->req_id;
     rep->label = m->label ? xstrdup(m->label) : NULL;
-    reply_init(&rep->r);
-    reply_move(&rep->r, &r);
     net_send(cu->net, rep);
 }
 
@@ -191,26 +181,14 @@ void node_deliver(cluster *cu, node *n, msg *m)
 
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted)
 {
-    kv *v = deleted ? NULL : store_lookup(server_store(n->srv), key);
     for (int i = 0; i < cu->cx->nnodes; i++) {
         node *r = &cu->nodes[i];
         if (r->role != ROLE_REPLICA || r->master != n->idx) continue;
-        msg *m = xcalloc(1, sizeof *m);
-        m->kind = MSG_REPL;
-        m->from = n->idx;
-        m->to = r->idx;
-        reply_init(&m->r);
-        m->key = xmemdup(key.p, key.len);
-        m->klen = key.len;
+        msg *m = msg_new(MSG_REPL, n->idx, r->idx, 0);
         m->label = xmemdup(key.p, key.len);
         m->epoch = n->down_epoch;
-        if (v) {
-            m->type = (obj_type)v->type;
-            m->val = obj_clone((obj_type)v->type, v->ptr);
-            m->expire = v->expire;
-        } else {
-            m->del = 1;
-        }
+        m->sk = cu->kind;
+        m->body = cu->kind->capture(n->srv, key, deleted);
         net_send(cu->net, m);
     }
 }
@@ -224,16 +202,7 @@ static void node_apply_replication(cluster *cu, node *n, msg *m)
         net_note_drop(cu->net, m, "its master crashed before sending it");
         return;
     }
-    store *db = server_store(n->srv);
-    slice key = { m->key, m->klen };
-    if (m->del) {
-        store_delete(db, key);
-    } else {
-        kv *e = store_set(db, key, m->type, m->val, 0);
-        m->val = NULL; /* the store owns it now */
-        if (m->expire >= 0) store_set_expire(db, e, m->expire);
-        store_touched(db, e);
-    }
+    cu->kind->apply(n->srv, m->body);
     n->repl_applied++;
 }
 
@@ -255,28 +224,21 @@ void node_crash(cluster *cu, node *n)
     }
 }
 
-/* Installs db as the node's keyspace (freeing the old one) and rewires it. */
-static void install_store(node *n, store *db)
-{
-    store_set_clock(db, node_clock_fn, n);
-    store *old = server_swap_store(n->srv, db);
-    store_free(old);
-    node_wire_store(n);
-}
-
 void node_restart(cluster *cu, node *n)
 {
     if (n->up) return;
     /* The process restarts: a fresh server (empty script cache, no connections) with what
      * persistence kept. */
-    store *kept = NULL;
+    kserver *old = n->srv;
+    n->srv = node_new_server(cu, n);
     switch (n->cfg->persist) {
     case PERSIST_NONE: break;
-    case PERSIST_EVERYSEC: kept = n->durable ? store_clone(n->durable) : NULL; break;
-    case PERSIST_ALWAYS: kept = store_clone(server_store(n->srv)); break;
+    case PERSIST_EVERYSEC:
+        if (n->durable) cu->kind->load(n->srv, n->durable);
+        break;
+    case PERSIST_ALWAYS: cu->kind->copy_data(n->srv, old); break;
     }
-    node_rebuild_server(cu, n);
-    if (kept) install_store(n, kept);
+    cu->kind->destroy(old);
     n->up = 1;
     note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
          n->cfg->persist == PERSIST_ALWAYS ? "its AOF (fsync always)" : "its last fsync (everysec)");
@@ -286,8 +248,8 @@ void node_restart(cluster *cu, node *n)
         node *m = &cu->nodes[n->master];
         n->role = ROLE_REPLICA;
         n->demoted = 0;
-        server_set_replica(n->srv, 1);
-        if (m->up) install_store(n, store_clone(server_store(m->srv)));
+        cu->kind->set_replica(n->srv, 1);
+        if (m->up) node_resync(cu, n, m);
     }
     node_schedule_expiry(cu, n);
 }
@@ -295,8 +257,8 @@ void node_restart(cluster *cu, node *n)
 void node_fsync(cluster *cu, node *n)
 {
     if (n->up && n->dirty) {
-        store_free(n->durable);
-        n->durable = store_clone(server_store(n->srv));
+        cu->kind->data_free(n->durable);
+        n->durable = cu->kind->snapshot(n->srv);
         n->dirty = 0;
     }
     sched_push(cu->cx->q, cu->cx->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
@@ -320,7 +282,7 @@ void node_failover(cluster *cu, node *old, int forced)
     if (!r) return;
     r->role = ROLE_MASTER;
     r->master = -1;
-    server_set_replica(r->srv, 0);
+    cu->kind->set_replica(r->srv, 0);
     note(cu, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
     for (int i = 0; i < cu->cx->nnodes; i++) {
         node *o = &cu->nodes[i];
@@ -332,7 +294,7 @@ void node_failover(cluster *cu, node *old, int forced)
     old->master = r->idx;
     if (old->up && forced) {
         old->role = ROLE_REPLICA;
-        server_set_replica(old->srv, 1);
+        cu->kind->set_replica(old->srv, 1);
         node_resync(cu, old, r);
     } else {
         old->demoted = 1;
@@ -383,7 +345,7 @@ void nodes_partitions_changed(cluster *cu)
                 n->role = ROLE_REPLICA;
                 n->demoted = 0;
                 n->cut_since = -1;
-                server_set_replica(n->srv, 1);
+                cu->kind->set_replica(n->srv, 1);
                 note(cu, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
                 node_resync(cu, n, m);
             }
@@ -402,27 +364,19 @@ void nodes_partitions_changed(cluster *cu)
     }
 }
 
-static void node_rebuild_server(cluster *cu, node *n)
-{
-    server_free(n->srv);
-    node_make_server(cu, n);
-    for (int c = 0; c < cu->cx->nclients; c++) n->conns[c].subscriptions = n->subconns[c].subscriptions = 0;
-}
-
-/* A full resynchronisation: the replica's keyspace becomes a copy of the master's. */
+/* A full resynchronisation: the replica's data becomes a copy of the master's. */
 static void node_resync(cluster *cu, node *replica, node *master)
 {
-    (void)cu;
-    store *copy = store_clone(server_store(master->srv));
-    install_store(replica, copy);
+    cu->kind->copy_data(replica->srv, master->srv);
 }
 
 /* ---- the cluster and the clients' connections ---- */
 
-void cluster_init(cluster *cu, core *cx, net *nt)
+void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
 {
     cu->cx = cx;
     cu->net = nt;
+    cu->kind = kind;
     cu->nodes = xcalloc((size_t)cx->nnodes, sizeof *cu->nodes);
     for (int i = 0; i < cx->nnodes; i++) {
         node *n = &cu->nodes[i];
@@ -437,13 +391,7 @@ void cluster_init(cluster *cu, core *cx, net *nt)
         n->shard = nc->master < 0 ? i : nc->master;
         lclock_init(&n->clock, WORLD_EPOCH_MS, nc->clock.offset_ms, nc->clock.drift);
         cx->clocks[i] = &n->clock;
-        n->conns = xcalloc((size_t)cx->nclients, sizeof *n->conns);
-        n->subconns = xcalloc((size_t)cx->nclients, sizeof *n->subconns);
-        for (int c = 0; c < cx->nclients; c++) {
-            n->conns[c].id = (cx->nnodes + c) * 2;
-            n->subconns[c].id = (cx->nnodes + c) * 2 + 1;
-        }
-        node_make_server(cu, n);
+        n->srv = node_new_server(cu, n);
         if (nc->persist == PERSIST_EVERYSEC) sched_push(cx->q, 1000000, EV_FSYNC, i, 0, NULL);
     }
 }
@@ -452,11 +400,8 @@ void cluster_release(cluster *cu)
 {
     if (!cu->nodes) return;
     for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *n = &cu->nodes[i];
-        server_free(n->srv);
-        store_free(n->durable);
-        free(n->conns);
-        free(n->subconns);
+        cu->kind->destroy(cu->nodes[i].srv);
+        cu->kind->data_free(cu->nodes[i].durable);
     }
     free(cu->nodes);
     cu->nodes = NULL;
@@ -464,18 +409,12 @@ void cluster_release(cluster *cu)
 
 void node_drop_client(cluster *cu, node *n, int cidx)
 {
-    (void)cu;
-    pubsub_drop_conn(server_pubsub(n->srv), n->conns[cidx].id);
-    pubsub_drop_conn(server_pubsub(n->srv), n->subconns[cidx].id);
-    n->conns[cidx].subscriptions = n->subconns[cidx].subscriptions = 0;
+    cu->kind->disconnect(n->srv, cidx);
 }
 
 /* Unsubscribing is modelled as immediate and reliable: a client that stops listening
  * simply ignores what arrives later. */
 void node_unsubscribe(cluster *cu, node *n, int cidx, const char *channel)
 {
-    (void)cu;
-    if (!n->up) return;
-    if (pubsub_unsubscribe(server_pubsub(n->srv), n->subconns[cidx].id, slice_cstr(channel)))
-        n->subconns[cidx].subscriptions--;
+    if (n->up) cu->kind->unsubscribe(n->srv, cidx, channel);
 }

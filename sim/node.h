@@ -1,17 +1,18 @@
-/* node.h — the nodes of a world: each a server (a fake Redis) with a clock, up/down state,
- * persistence across crashes, and its place in replication (master or replica) and failover.
- * The cluster holds them all: replication and failover read across nodes. See node.c.
+/* node.h — the nodes of a world: each a server of the cluster's kind (server_kind.h: a fake
+ * Redis today) with a clock, up/down state, persistence across crashes, and its place in
+ * replication (master or replica) and failover. The cluster holds them all: replication and
+ * failover read across nodes. See node.c.
  *
  * Nodes send through the net (core.h, net.h) and push their own events (expiry, restart,
  * fsync, failover checks, the clients' route change) on the core's queue; the world hands
  * each back to the function below that handles it. Nodes know nothing of the clients but
- * their actor numbers. */
+ * their actor numbers, and nothing of the server but its vtable. */
 #ifndef LOCKLAB_NODE_H
 #define LOCKLAB_NODE_H
 
 #include "core.h"
 #include "net.h"
-#include "server.h"
+#include "server_kind.h"
 
 typedef enum node_role { ROLE_MASTER, ROLE_REPLICA } node_role;
 
@@ -21,15 +22,14 @@ typedef struct node {
     cluster *cu;
     int idx;
     const node_cfg *cfg;
-    server *srv;
+    kserver *srv;          /* the server process (of the cluster's kind) */
     lclock clock;
     int up;
     node_role role;
     int master;            /* a replica's master (node index) */
     int shard;             /* the original master's index: the name clients use */
-    conn *conns, *subconns;/* per client: its command and pub/sub connections */
-    store *durable;        /* persistence everysec: the last fsynced copy */
-    int dirty;
+    kdata *durable;        /* persistence everysec: the last fsynced copy, or NULL */
+    int dirty;             /* changed since the last fsync */
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
     int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
@@ -44,11 +44,13 @@ typedef struct node {
 struct cluster {
     core *cx;
     net *net;
+    const server_kind *kind; /* what every node runs */
     node *nodes;           /* cx->nnodes of them */
 };
 
-/* Builds the scenario's nodes (each registers its clock with the core). */
-void cluster_init(cluster *cu, core *cx, net *nt);
+/* Builds the scenario's nodes, each running a server of `kind` (each registers its clock
+ * with the core). */
+void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind);
 void cluster_release(cluster *cu);
 
 /* A message for node n (the caller frees it afterwards). */
