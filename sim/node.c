@@ -24,7 +24,6 @@
 #include "node.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static void node_resync(cluster *cu, node *replica, node *master);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
