@@ -1,9 +1,16 @@
-/* node.c — what makes a fake Redis server a node of the world: persistence across crashes,
- * asynchronous replication to replicas, and failover.
+/* node.c — what makes a server a node of the world: a clock, up and down, persistence
+ * across crashes, asynchronous replication to replicas, and failover. The server is of the
+ * cluster's kind, seen only through its vtable (server_kind.h); Redis's words below (keys,
+ * scripts) name what that kind calls them.
  *
- * Persistence. `none`: a crash loses the keyspace. `always`: every write is on disk before
- * its reply leaves, so a restart finds the keyspace as it was. `everysec`: a background fsync
- * once a second (of true time); a crash loses the writes since the last one.
+ * Requests. A node runs a request atomically on its delivery, at its local time; what the
+ * server changes, pushes and traces meanwhile reaches the node at once (node_changed,
+ * node_push, node_trace): the history records it, the changes replicate, the pushes travel
+ * to the subscribed clients. The reply goes back over the net.
+ *
+ * Persistence. `none`: a crash loses the data. `always`: every write is on disk before its
+ * reply leaves, so a restart finds the data as it was. `everysec`: a background fsync once a
+ * second (of true time) takes a snapshot; a crash loses the writes since the last one.
  *
  * Replication is by effects, as Redis 7 replicates scripts: after a key changes on a master,
  * its new state (type, value, absolute deadline) or its deletion travels to each replica as
@@ -14,17 +21,17 @@
  * effects applied, then the first) is promoted; clients learn the new master after the
  * detection delay. The old master, when it comes back, is a replica of the new one and
  * resynchronises in full, discarding its own data. */
+#include "node.h"
+
 #include <stdlib.h>
-#include <string.h>
 
-#include "commands.h"
-#include "worldint.h"
+static void node_resync(cluster *cu, node *replica, node *master);
+static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
+static void node_apply_replication(cluster *cu, node *n, msg *m);
 
-static void install_store(node *n, store *db);
-
-static void note(world *w, node *n, hist_kind k, int peer, const char *fmt, const char *arg)
+static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg)
 {
-    hist_event *e = history_add(w->hist, w->now, k, n->idx, world_local(w, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
     e->peer = peer;
     if (fmt) history_set_text(e, fmt, arg);
 }
@@ -34,31 +41,27 @@ static void note(world *w, node *n, hist_kind k, int peer, const char *fmt, cons
 static int64_t node_clock_fn(void *ud)
 {
     node *n = ud;
-    return lclock_read(&n->clock, n->w->now);
+    return lclock_read(&n->clock, n->cu->cx->now);
 }
 
-static void node_deliver_pubsub(void *ud, int conn_id, slice channel, slice message)
+/* The server pushes a message to a client's subscription: it travels to the client. */
+static void node_push(void *ud, int client, slice channel, slice message)
 {
     node *n = ud;
-    world *w = n->w;
-    int client_actor = conn_id / 2;
-    if (client_actor < w->nnodes || client_actor >= w->nactors) return;
-    msg *m = xcalloc(1, sizeof *m);
-    m->kind = MSG_PUBSUB;
-    m->from = n->idx;
-    m->to = client_actor;
+    cluster *cu = n->cu;
+    msg *m = msg_new(MSG_PUBSUB, n->idx, cu->cx->nnodes + client, 0);
     m->label = xmemdup(channel.p, channel.len);
-    reply_init(&m->r);
-    reply_bulk(&m->r, message.p, message.len);
-    world_send(w, m);
+    m->bytes = xmemdup(message.p, message.len);
+    m->nbytes = message.len;
+    net_send(cu->net, m);
 }
 
-static void node_trace(void *ud, int argc, const slice *argv, const reply *r)
+/* Verbose runs: every call inside a script, with its reply. */
+static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
 {
     node *n = ud;
-    world *w = n->w;
-    if (!w->verbose) return;
-    hist_event *e = history_add(w->hist, w->now, H_CALL, n->idx, world_local(w, n->idx));
+    cluster *cu = n->cu;
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_CALL, n->idx, core_local(cu->cx, n->idx));
     buf b;
     buf_init(&b);
     for (int i = 0; i < argc; i++) {
@@ -67,284 +70,241 @@ static void node_trace(void *ud, int argc, const slice *argv, const reply *r)
     }
     e->text = buf_steal(&b);
     buf_init(&b);
-    reply_to_brief(r, &b);
+    cu->kind->reply_brief(reply, &b);
     e->reply = buf_steal(&b);
 }
 
-/* The store tells us about every changed key: replicate it, and record it. */
-static void node_observe(void *ud, store_event ev, slice key)
+/* The server tells us about every changed key: record it, and replicate it. */
+static void node_changed(void *ud, kind_event ev, slice key)
 {
     node *n = ud;
-    world *w = n->w;
-    hist_kind k = ev == STORE_WRITTEN ? H_KEY_SET : ev == STORE_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
-    hist_event *e = history_add(w->hist, w->now, k, n->idx, world_local(w, n->idx));
+    cluster *cu = n->cu;
+    hist_kind k = ev == KIND_WRITTEN ? H_KEY_SET : ev == KIND_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
     e->text = xmemdup(key.p, key.len);
-    if (ev == STORE_WRITTEN) {
-        kv *v = store_lookup(server_store(n->srv), key);
-        if (v) {
-            buf b;
-            buf_init(&b);
-            obj_dump((obj_type)v->type, v->ptr, &b);
-            e->reply = buf_steal(&b);
-        }
+    if (ev == KIND_WRITTEN) {
+        buf b;
+        buf_init(&b);
+        if (cu->kind->describe(n->srv, key, &b)) e->reply = buf_steal(&b);
+        else buf_release(&b);
     }
     n->dirty = 1;
-    if (n->role == ROLE_MASTER) node_replicate_key(w, n, key, ev != STORE_WRITTEN);
+    if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
 
-static void node_wire_store(node *n)
+/* A fresh server process for n: no data, no connections. */
+static kserver *node_new_server(cluster *cu, node *n)
 {
-    store *db = server_store(n->srv);
-    store_set_clock(db, node_clock_fn, n);
-    store_set_observer(db, node_observe, n);
-}
-
-void node_make_server(world *w, node *n)
-{
-    server_config cfg = {
-        .clock = node_clock_fn, .clock_ud = n,
-        .deliver = node_deliver_pubsub, .deliver_ud = n,
-        .trace = node_trace, .trace_ud = n,
-        .chunks = w->chunks,
+    kind_host host = {
+        .ud = n,
+        .clock = node_clock_fn,
+        .changed = node_changed,
+        .push = node_push,
+        .trace = cu->cx->verbose ? node_trace : NULL,
+        .nclients = cu->cx->nclients,
+        .client_base = cu->cx->nnodes,
+        .chunks = cu->cx->chunks,
     };
-    n->srv = server_new(&cfg);
-    server_set_replica(n->srv, n->role == ROLE_REPLICA);
-    node_wire_store(n);
+    kserver *s = cu->kind->create(&host);
+    cu->kind->set_replica(s, n->role == ROLE_REPLICA);
+    return s;
 }
 
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
  * local clock is past its deadline, i.e. reads deadline + 1. */
-void node_schedule_expiry(world *w, node *n)
+void node_schedule_expiry(cluster *cu, node *n)
 {
     if (!n->up || n->role != ROLE_MASTER) return;
-    int64_t deadline = store_next_expiry(server_store(n->srv));
+    int64_t deadline = cu->kind->next_deadline(n->srv);
     if (deadline == INT64_MAX) return;
-    int64_t at = lclock_true_when(&n->clock, w->now, deadline + 1);
+    int64_t at = lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
     if (at == INT64_MAX) return;
     if (n->expiry_at == at && n->expiry_pending) return;
     n->expiry_at = at;
     n->expiry_pending = 1;
-    sched_push(w->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+    sched_push(cu->cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
 }
 
-void node_on_expire(world *w, node *n, uint64_t gen)
+void node_on_expire(cluster *cu, node *n, uint64_t gen)
 {
     if (gen != n->expiry_gen) return;
     n->expiry_pending = 0;
     if (!n->up || n->role != ROLE_MASTER) return;
-    store_active_expire(server_store(n->srv));
-    node_schedule_expiry(w, n);
+    cu->kind->expire(n->srv);
+    node_schedule_expiry(cu, n);
 }
 
-static void node_exec_request(world *w, node *n, msg *m)
+static void node_exec_request(cluster *cu, node *n, msg *m)
 {
-    client *c = &w->clients[m->from - w->nnodes];
-    conn *cn = m->pubsub_conn ? &n->subconns[c->cidx] : &n->conns[c->cidx];
-    reply r;
-    reply_init(&r);
+    const server_kind *sk = cu->kind;
+    msg *rep = msg_new(MSG_REPLY, n->idx, m->from, sk->reply_size);
+    rep->sk = sk;
+    rep->body = rep->tail;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    hist_event *e = history_add(w->hist, w->now, H_EXEC, n->idx, world_local(w, n->idx));
-    size_t at = history_len(w->hist) - 1;
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
+    size_t at = history_len(cu->cx->hist) - 1;
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(m->label ? m->label : "");
-    server_exec(n->srv, cn, m->argc, m->argv, &r);
+    sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
     buf b;
     buf_init(&b);
-    reply_to_brief(&r, &b);
-    history_at_mut(w->hist, at)->reply = buf_steal(&b);
-    node_schedule_expiry(w, n);
-    msg *rep = xcalloc(1, sizeof *rep);
-    rep->kind = MSG_REPLY;
-    rep->from = n->idx;
-    rep->to = m->from;
+    sk->reply_brief(rep->body, &b);
+    history_at_mut(cu->cx->hist, at)->reply = buf_steal(&b);
+    node_schedule_expiry(cu, n);
     rep->coro = m->coro;
     rep->req_id = m->req_id;
     rep->label = m->label ? xstrdup(m->label) : NULL;
-    reply_init(&rep->r);
-    reply_move(&rep->r, &r);
-    world_send(w, rep);
+    net_send(cu->net, rep);
 }
 
-void node_deliver(world *w, node *n, msg *m)
+void node_deliver(cluster *cu, node *n, msg *m)
 {
     if (!n->up) {
         /* Whether the process or the whole host died, the client hears nothing: its request
          * ends with its timeout. */
-        world_note_drop(w, m, "node down");
+        net_note_drop(cu->net, m, "node down");
         return;
     }
-    if (world_partitioned(w, m->from, m->to)) {
-        world_note_drop(w, m, "partition");
+    if (net_partitioned(cu->net, m->from, m->to)) {
+        net_note_drop(cu->net, m, "partition");
         return;
     }
     switch (m->kind) {
-    case MSG_REQUEST: node_exec_request(w, n, m); break;
-    case MSG_REPL: node_apply_replication(w, n, m); break;
+    case MSG_REQUEST: node_exec_request(cu, n, m); break;
+    case MSG_REPL: node_apply_replication(cu, n, m); break;
     default: break;
     }
 }
 
-void node_replicate_key(world *w, node *n, slice key, int deleted)
+static void node_replicate_key(cluster *cu, node *n, slice key, int deleted)
 {
-    kv *v = deleted ? NULL : store_lookup(server_store(n->srv), key);
-    for (int i = 0; i < w->nnodes; i++) {
-        node *r = &w->nodes[i];
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *r = &cu->nodes[i];
         if (r->role != ROLE_REPLICA || r->master != n->idx) continue;
-        msg *m = xcalloc(1, sizeof *m);
-        m->kind = MSG_REPL;
-        m->from = n->idx;
-        m->to = r->idx;
-        reply_init(&m->r);
-        m->key = xmemdup(key.p, key.len);
-        m->klen = key.len;
+        msg *m = msg_new(MSG_REPL, n->idx, r->idx, 0);
         m->label = xmemdup(key.p, key.len);
         m->epoch = n->down_epoch;
-        if (v) {
-            m->type = (obj_type)v->type;
-            m->val = obj_clone((obj_type)v->type, v->ptr);
-            m->expire = v->expire;
-        } else {
-            m->del = 1;
-        }
-        world_send(w, m);
+        m->sk = cu->kind;
+        m->body = cu->kind->capture(n->srv, key, deleted);
+        net_send(cu->net, m);
     }
 }
 
-void node_apply_replication(world *w, node *n, msg *m)
+static void node_apply_replication(cluster *cu, node *n, msg *m)
 {
     if (n->role != ROLE_REPLICA || n->master != m->from) return; /* from a former master */
-    if (w->nodes[m->from].down_epoch != m->epoch) {
+    if (cu->nodes[m->from].down_epoch != m->epoch) {
         /* The lag is the time the write spends in the master's buffers and on the wire; a
          * master that crashed meanwhile never finished sending it. */
-        world_note_drop(w, m, "its master crashed before sending it");
+        net_note_drop(cu->net, m, "its master crashed before sending it");
         return;
     }
-    store *db = server_store(n->srv);
-    slice key = { m->key, m->klen };
-    if (m->del) {
-        store_delete(db, key);
-    } else {
-        kv *e = store_set(db, key, m->type, m->val, 0);
-        m->val = NULL; /* the store owns it now */
-        if (m->expire >= 0) store_set_expire(db, e, m->expire);
-        store_touched(db, e);
-    }
+    cu->kind->apply(n->srv, m->body);
     n->repl_applied++;
 }
 
-void node_crash(world *w, node *n)
+void node_crash(cluster *cu, node *n)
 {
     if (!n->up) return;
     n->up = 0;
     n->down_epoch++;
     n->expiry_pending = 0;
-    note(w, n, H_NODE_DOWN, -1, NULL, NULL);
+    note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
-    for (int c = 0; c < w->nclients; c++) {
-        pubsub_drop_conn(server_pubsub(n->srv), n->conns[c].id);
-        pubsub_drop_conn(server_pubsub(n->srv), n->subconns[c].id);
-        n->conns[c].subscriptions = n->subconns[c].subscriptions = 0;
-    }
-    if (n->cfg->restart_delay >= 0) sched_push(w->q, w->now + n->cfg->restart_delay, EV_RESTART, n->idx, 0, NULL);
+    for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
+    if (n->cfg->restart_delay >= 0) sched_push(cu->cx->q, cu->cx->now + n->cfg->restart_delay, EV_RESTART, n->idx, 0, NULL);
     if (n->role == ROLE_MASTER) {
         int has_replica = 0;
-        for (int i = 0; i < w->nnodes; i++)
-            if (w->nodes[i].role == ROLE_REPLICA && w->nodes[i].master == n->idx) has_replica = 1;
-        if (has_replica) sched_push(w->q, w->now + w->sc->down_after, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
+        for (int i = 0; i < cu->cx->nnodes; i++)
+            if (cu->nodes[i].role == ROLE_REPLICA && cu->nodes[i].master == n->idx) has_replica = 1;
+        if (has_replica) sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
     }
 }
 
-/* Installs db as the node's keyspace (freeing the old one) and rewires it. */
-static void install_store(node *n, store *db)
-{
-    store_set_clock(db, node_clock_fn, n);
-    store *old = server_swap_store(n->srv, db);
-    store_free(old);
-    node_wire_store(n);
-}
-
-void node_restart(world *w, node *n)
+void node_restart(cluster *cu, node *n)
 {
     if (n->up) return;
     /* The process restarts: a fresh server (empty script cache, no connections) with what
      * persistence kept. */
-    store *kept = NULL;
+    kserver *old = n->srv;
+    n->srv = node_new_server(cu, n);
     switch (n->cfg->persist) {
     case PERSIST_NONE: break;
-    case PERSIST_EVERYSEC: kept = n->durable ? store_clone(n->durable) : NULL; break;
-    case PERSIST_ALWAYS: kept = store_clone(server_store(n->srv)); break;
+    case PERSIST_EVERYSEC:
+        if (n->durable) cu->kind->load(n->srv, n->durable);
+        break;
+    case PERSIST_ALWAYS: cu->kind->copy_data(n->srv, old); break;
     }
-    node_rebuild_server(w, n);
-    if (kept) install_store(n, kept);
+    cu->kind->destroy(old);
     n->up = 1;
-    note(w, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
+    note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
          n->cfg->persist == PERSIST_ALWAYS ? "its AOF (fsync always)" : "its last fsync (everysec)");
     if (n->role == ROLE_REPLICA || n->demoted) {
         /* A former master that lost its role while down comes back as a replica and
          * resynchronises in full from the current master. */
-        node *m = &w->nodes[n->master];
+        node *m = &cu->nodes[n->master];
         n->role = ROLE_REPLICA;
         n->demoted = 0;
-        server_set_replica(n->srv, 1);
-        if (m->up) install_store(n, store_clone(server_store(m->srv)));
+        cu->kind->set_replica(n->srv, 1);
+        if (m->up) node_resync(cu, n, m);
     }
-    node_schedule_expiry(w, n);
+    node_schedule_expiry(cu, n);
 }
 
-void node_fsync(world *w, node *n)
+void node_fsync(cluster *cu, node *n)
 {
     if (n->up && n->dirty) {
-        store_free(n->durable);
-        n->durable = store_clone(server_store(n->srv));
+        cu->kind->data_free(n->durable);
+        n->durable = cu->kind->snapshot(n->srv);
         n->dirty = 0;
     }
-    sched_push(w->q, w->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
+    sched_push(cu->cx->q, cu->cx->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
 }
 
-static node *best_replica(world *w, node *m)
+static node *best_replica(cluster *cu, node *m)
 {
     node *best = NULL;
-    for (int i = 0; i < w->nnodes; i++) {
-        node *r = &w->nodes[i];
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *r = &cu->nodes[i];
         if (r->role != ROLE_REPLICA || r->master != m->idx || !r->up) continue;
         if (!best || r->repl_applied > best->repl_applied) best = r;
     }
     return best;
 }
 
-void node_failover(world *w, node *old, int forced)
+void node_failover(cluster *cu, node *old, int forced)
 {
     if (old->role != ROLE_MASTER) return;
-    node *r = best_replica(w, old);
+    node *r = best_replica(cu, old);
     if (!r) return;
     r->role = ROLE_MASTER;
     r->master = -1;
-    server_set_replica(r->srv, 0);
-    note(w, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
-    for (int i = 0; i < w->nnodes; i++) {
-        node *o = &w->nodes[i];
+    cu->kind->set_replica(r->srv, 0);
+    note(cu, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *o = &cu->nodes[i];
         if (o != r && o->role == ROLE_REPLICA && o->master == old->idx) {
             o->master = r->idx;
-            if (o->up) node_resync(w, o, r);
+            if (o->up) node_resync(cu, o, r);
         }
     }
     old->master = r->idx;
     if (old->up && forced) {
         old->role = ROLE_REPLICA;
-        server_set_replica(old->srv, 1);
-        node_resync(w, old, r);
+        cu->kind->set_replica(old->srv, 1);
+        node_resync(cu, old, r);
     } else {
         old->demoted = 1;
     }
-    node_schedule_expiry(w, r);
-    sched_push(w->q, w->now + w->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
+    node_schedule_expiry(cu, r);
+    sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
 }
 
 #define CUT_CHECK (1ULL << 63)
 
-void node_failover_check(world *w, node *n, uint64_t epoch)
+void node_failover_check(cluster *cu, node *n, uint64_t epoch)
 {
     if (n->role != ROLE_MASTER || n->demoted) return;
     if (epoch & CUT_CHECK) {
@@ -355,47 +315,47 @@ void node_failover_check(world *w, node *n, uint64_t epoch)
     } else if (n->up || n->down_epoch != epoch) {
         return;
     }
-    node_failover(w, n, 0);
+    node_failover(cu, n, 0);
 }
 
 /* Is master m cut off from every replica it has that is up? */
-static int cut_off(world *w, node *m)
+static int cut_off(cluster *cu, node *m)
 {
     int replicas = 0;
-    for (int i = 0; i < w->nnodes; i++) {
-        node *r = &w->nodes[i];
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *r = &cu->nodes[i];
         if (r->role != ROLE_REPLICA || r->master != m->idx || !r->up) continue;
         replicas++;
-        if (!world_partitioned(w, m->idx, r->idx)) return 0;
+        if (!net_partitioned(cu->net, m->idx, r->idx)) return 0;
     }
     return replicas > 0;
 }
 
-void nodes_partitions_changed(world *w)
+void nodes_partitions_changed(cluster *cu)
 {
-    for (int i = 0; i < w->nnodes; i++) {
-        node *n = &w->nodes[i];
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *n = &cu->nodes[i];
         if (!n->up) continue;
         if (n->role == ROLE_MASTER && n->demoted) {
             /* A master replaced while it was cut off: once it can reach the new master again,
              * it is reconfigured as its replica and throws its own data away. */
-            node *m = &w->nodes[n->master];
-            if (m->up && !world_partitioned(w, n->idx, m->idx)) {
+            node *m = &cu->nodes[n->master];
+            if (m->up && !net_partitioned(cu->net, n->idx, m->idx)) {
                 n->role = ROLE_REPLICA;
                 n->demoted = 0;
                 n->cut_since = -1;
-                server_set_replica(n->srv, 1);
-                note(w, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
-                node_resync(w, n, m);
+                cu->kind->set_replica(n->srv, 1);
+                note(cu, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
+                node_resync(cu, n, m);
             }
             continue;
         }
         if (n->role != ROLE_MASTER) continue;
-        int cut = cut_off(w, n);
+        int cut = cut_off(cu, n);
         if (cut && n->cut_since < 0) {
-            n->cut_since = w->now;
+            n->cut_since = cu->cx->now;
             n->cut_epoch++;
-            sched_push(w->q, w->now + w->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
+            sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
         } else if (!cut && n->cut_since >= 0) {
             n->cut_since = -1;
             n->cut_epoch++;
@@ -403,17 +363,57 @@ void nodes_partitions_changed(world *w)
     }
 }
 
-void node_rebuild_server(world *w, node *n)
+/* A full resynchronisation: the replica's data becomes a copy of the master's. */
+static void node_resync(cluster *cu, node *replica, node *master)
 {
-    server_free(n->srv);
-    node_make_server(w, n);
-    for (int c = 0; c < w->nclients; c++) n->conns[c].subscriptions = n->subconns[c].subscriptions = 0;
+    cu->kind->copy_data(replica->srv, master->srv);
 }
 
-/* A full resynchronisation: the replica's keyspace becomes a copy of the master's. */
-void node_resync(world *w, node *replica, node *master)
+/* ---- the cluster and the clients' connections ---- */
+
+void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
 {
-    (void)w;
-    store *copy = store_clone(server_store(master->srv));
-    install_store(replica, copy);
+    cu->cx = cx;
+    cu->net = nt;
+    cu->kind = kind;
+    cu->nodes = xcalloc((size_t)cx->nnodes, sizeof *cu->nodes);
+    for (int i = 0; i < cx->nnodes; i++) {
+        node *n = &cu->nodes[i];
+        const node_cfg *nc = &cx->sc->nodes[i];
+        n->cu = cu;
+        n->idx = i;
+        n->cfg = nc;
+        n->up = 1;
+        n->cut_since = -1;
+        n->role = nc->master < 0 ? ROLE_MASTER : ROLE_REPLICA;
+        n->master = nc->master;
+        n->shard = nc->master < 0 ? i : nc->master;
+        lclock_init(&n->clock, WORLD_EPOCH_MS, nc->clock.offset_ms, nc->clock.drift);
+        cx->clocks[i] = &n->clock;
+        n->srv = node_new_server(cu, n);
+        if (nc->persist == PERSIST_EVERYSEC) sched_push(cx->q, 1000000, EV_FSYNC, i, 0, NULL);
+    }
+}
+
+void cluster_release(cluster *cu)
+{
+    if (!cu->nodes) return;
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        cu->kind->destroy(cu->nodes[i].srv);
+        cu->kind->data_free(cu->nodes[i].durable);
+    }
+    free(cu->nodes);
+    cu->nodes = NULL;
+}
+
+void node_drop_client(cluster *cu, node *n, int cidx)
+{
+    cu->kind->disconnect(n->srv, cidx);
+}
+
+/* Unsubscribing is modelled as immediate and reliable: a client that stops listening
+ * simply ignores what arrives later. */
+void node_unsubscribe(cluster *cu, node *n, int cidx, const char *channel)
+{
+    if (n->up) cu->kind->unsubscribe(n->srv, cidx, channel);
 }

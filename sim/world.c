@@ -1,60 +1,52 @@
-/* world.c — the simulation engine (see world.h).
+/* world.c — the simulation engine (see world.h): it builds the parts of a world, runs its
+ * event loop, and injects the faults.
  *
- * Actors are numbered nodes first, then clients; the history uses the same numbers. Every
- * interaction between actors is a message that travels over a link with a delay drawn by
- * the chooser, per-link FIFO (a message never overtakes an earlier one on the same link),
- * an optional loss probability, and the partitions in force at sending and at delivery.
+ * The parts share a core (core.h: the time, the queue, the chooser, the history, the
+ * clocks): the network (net.c: links, delays, loss, partitions), the nodes (node.c: servers,
+ * persistence, replication, failover) and the clients (client.c: Lua coroutines running
+ * their protocol models). Nodes and clients send through the net and push their own events;
+ * the world hands every event to its part (dispatch) and is the only part that knows all
+ * of them: nothing calls back into world.c.
  *
- * Nodes run commands atomically on delivery against their store, at their local time.
- * Clients are Lua coroutines that call the ctx API (client.c); a call that waits yields, and
- * the engine resumes the coroutine when its reply, message or timer arrives. A GC pause
- * holds every event addressed to the paused client and releases them, in order, at its end.
- */
+ * Faults are the world's: a crash, a restart, a GC pause, a clock jump or drift, a
+ * partition, a lossy link, a forced failover, each at its time; while exploring, the
+ * explorer's table of faults is offered at each new instant (explore_maybe_inject), and the
+ * steps and decisions of the run are recorded for its reductions (world_steps,
+ * world_decisions). */
 #include "world.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "commands.h"
-#include "sched.h"
-#include "scriptlib.h"
-#include "server.h"
-#include "worldint.h"
+#include "client.h"
+#include "core.h"
+#include "net.h"
+#include "node.h"
+#include "redis_kind.h"
 
-/* ---- links and messages ---- */
-
-static link_state *link_of(world *w, int from, int to)
-{
-    return &w->links[from * w->nactors + to];
-}
-
-void msg_free(msg *m)
-{
-    if (!m) return;
-    free(m->argv);
-    free(m->argbuf);
-    free(m->label);
-    reply_release(&m->r);
-    free(m->key);
-    if (m->val) obj_free(m->type, m->val);
-    free(m);
-}
+struct world {
+    core cx;               /* what the parts share: time, queue, chooser, history, clocks */
+    net *net;
+    cluster cu;            /* the nodes */
+    clientrt *rt;          /* the clients and their Lua runtime */
+    int own_chooser;
+    uint64_t events;
+    uint64_t max_events; /* world_opts.max_events or WORLD_MAX_EVENTS */
+    int faults_left;
+    int64_t last_instant;  /* the last instant at which injection was considered */
+    fault_cfg *injected;   /* the faults injected so far, in order */
+    int ninjected, capinjected;
+    /* exploring: what the explorer's reductions read (world_steps, world_decisions) */
+    world_step *steps;
+    int nsteps, capsteps;
+    world_decision *decs;
+    size_t ndecs, capdecs;
+    uint64_t *due;         /* scratch: per actor, an event is due at the current instant */
+};
 
 static void release_event(event *e)
 {
     if (e->kind == EV_DELIVER) msg_free(e->data);
-}
-
-/* Is the link between a and b cut by a partition in force now? An actor named in no group
- * of a partition keeps talking to everyone. */
-int world_partitioned(const world *w, int a, int b)
-{
-    for (int i = 0; i < w->npartitions; i++) {
-        const int *g = w->partitions[i].group_of;
-        if (g[a] >= 0 && g[b] >= 0 && g[a] != g[b]) return 1;
-    }
-    return 0;
 }
 
 /* ---- what the explorer reads (world_steps, world_decisions) ---- */
@@ -75,7 +67,7 @@ static world_decision *dec_at(world *w, size_t i)
 static size_t decisions_made(const world *w)
 {
     size_t n;
-    chooser_record(w->ch, &n);
+    chooser_record(w->cx.ch, &n);
     return n;
 }
 
@@ -83,7 +75,7 @@ static size_t decisions_made(const world *w)
 static int actor_key(const world *w, int actor)
 {
     if (actor < 0) return actor == WORLD_KEY_ALL ? WORLD_KEY_ALL : -1;
-    return actor < w->nnodes ? w->nodes[actor].shard : actor;
+    return actor < w->cx.nnodes ? w->cu.nodes[actor].shard : actor;
 }
 
 static int add_step(world *w, int64_t t, int actor, int cause)
@@ -92,7 +84,7 @@ static int add_step(world *w, int64_t t, int actor, int cause)
         w->capsteps = w->capsteps ? w->capsteps * 2 : 256;
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
-    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->nnodes };
+    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes };
     return w->nsteps++;
 }
 
@@ -109,190 +101,105 @@ const world_decision *world_decisions(world *w, size_t *n)
     return w->decs;
 }
 
-/* A message's delay. While exploring, a delay that is a decision is described to the
- * explorer, and the delivery it times is tagged with it. */
-static int64_t draw_delay(world *w, const dist *d)
+/* The core's window hook: decision i is a delay of a message or a sleep, `shift` µs wide. */
+static void describe_window(void *ud, size_t i, int64_t shift)
 {
-    size_t before = world_decisions_made(w);
-    int64_t v = d->a, shift = 0;
-    switch (d->kind) {
-    case DIST_CONST: return d->a;
-    case DIST_UNIFORM: v = chooser_range(w->ch, d->a, d->b, "delay"); shift = d->b - d->a; break;
-    case DIST_EXP: v = chooser_exponential(w->ch, d->a, "delay"); shift = 2 * d->a - d->a / 2; break;
-    }
-    world_window_decision(w, before, shift);
-    return v;
-}
-
-size_t world_decisions_made(const world *w)
-{
-    return w->explore ? decisions_made(w) : 0;
-}
-
-void world_window_decision(world *w, size_t before, int64_t shift)
-{
-    if (w->explore && decisions_made(w) == before + 1) {
-        world_decision *x = dec_at(w, before);
-        x->kind = WDEC_DELAY;
-        x->shift = shift;
-        sched_tag_next(w->q, (int)before);
-    }
-}
-
-void world_send(world *w, msg *m)
-{
-    link_state *l = link_of(w, m->from, m->to);
-    if (world_partitioned(w, m->from, m->to)) {
-        world_note_drop(w, m, "partition");
-        msg_free(m);
-        return;
-    }
-    double loss = l->loss;
-    if (loss > 0 && chooser_chance(w->ch, loss, "loss")) {
-        world_note_drop(w, m, "loss");
-        msg_free(m);
-        return;
-    }
-    int64_t d = draw_delay(w, m->kind == MSG_REPL ? &w->sc->repl_lag : &l->delay);
-    int64_t at = w->now + (d < 0 ? 0 : d);
-    if (at < l->last_delivery) at = l->last_delivery; /* FIFO per link, like TCP */
-    l->last_delivery = at;
-    sched_push(w->q, at, EV_DELIVER, m->to, 0, m);
-}
-
-void world_note_drop(world *w, const msg *m, const char *why)
-{
-    hist_event *e = history_add(w->hist, w->now, H_DROP, m->from, world_local(w, m->from));
-    e->peer = m->to;
-    history_set_text(e, "%s %s lost (%s)", msg_kind_name(m->kind), m->label ? m->label : "", why);
-}
-
-const char *msg_kind_name(msg_kind k)
-{
-    switch (k) {
-    case MSG_REQUEST: return "request";
-    case MSG_REPLY: return "reply";
-    case MSG_PUBSUB: return "message";
-    case MSG_REPL: return "replication";
-    }
-    return "?";
-}
-
-int64_t world_local(const world *w, int actor)
-{
-    if (actor < 0) return w->now / 1000;
-    if (actor < w->nnodes) return lclock_read(&w->nodes[actor].clock, w->now);
-    return lclock_read(&w->clients[actor - w->nnodes].clock, w->now);
+    world_decision *x = dec_at(ud, i);
+    x->kind = WDEC_DELAY;
+    x->shift = shift;
 }
 
 /* ---- faults ---- */
 
+static void describe_fault(const world *w, const fault_cfg *f, buf *out);
+
 static void fault_note(world *w, const fault_cfg *f, hist_kind k, int target)
 {
-    hist_event *e = history_add(w->hist, w->now, k, target, world_local(w, target));
+    hist_event *e = history_add(w->cx.hist, w->cx.now, k, target, core_local(&w->cx, target));
     buf b;
     buf_init(&b);
-    world_describe_fault(w, f, &b);
+    describe_fault(w, f, &b);
     e->text = buf_steal(&b);
-}
-
-static int actor_index(const world *w, const char *name)
-{
-    int i = scenario_node_index(w->sc, name);
-    if (i >= 0) return i;
-    i = scenario_client_index(w->sc, name);
-    return i >= 0 ? w->nnodes + i : -1;
 }
 
 static lclock *clock_of(world *w, int actor)
 {
-    return actor < w->nnodes ? &w->nodes[actor].clock : &w->clients[actor - w->nnodes].clock;
+    return actor < w->cx.nnodes ? &w->cu.nodes[actor].clock : &clients_at(w->rt, actor - w->cx.nnodes)->clock;
+}
+
+/* A lossy-link fault: the links of its `from` (to `to`, or to everyone) lose messages with
+ * probability p, both ways (p < 0: the scenario's loss again). */
+static void set_drop(world *w, const fault_cfg *f, double p)
+{
+    int a = core_actor(&w->cx, f->from);
+    for (int b = 0; b < w->cx.nactors; b++) {
+        if (b == a || (f->to && b != core_actor(&w->cx, f->to))) continue;
+        net_set_loss(w->net, a, b, p);
+    }
 }
 
 /* Fault ids: the scenario's faults first, then those the explorer injected. */
 static const fault_cfg *fault_by_id(const world *w, int fi)
 {
-    return fi < w->sc->nfaults ? &w->sc->faults[fi] : &w->injected[fi - w->sc->nfaults];
+    return fi < w->cx.sc->nfaults ? &w->cx.sc->faults[fi] : &w->injected[fi - w->cx.sc->nfaults];
 }
 
 static void fault_start(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
-    int target = f->target ? actor_index(w, f->target) : -1;
+    int target = f->target ? core_actor(&w->cx, f->target) : -1;
     fault_note(w, f, H_FAULT, target);
     switch (f->kind) {
-    case FAULT_GC_PAUSE: client_pause(w, &w->clients[target - w->nnodes], f->duration); break;
+    case FAULT_GC_PAUSE: client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration); break;
     case FAULT_CRASH:
-        if (target < w->nnodes) node_crash(w, &w->nodes[target]);
-        else client_crash(w, &w->clients[target - w->nnodes]);
+        if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
+        else client_crash(w->rt, clients_at(w->rt, target - w->cx.nnodes));
         break;
-    case FAULT_RESTART: node_restart(w, &w->nodes[target]); break;
+    case FAULT_RESTART: node_restart(&w->cu, &w->cu.nodes[target]); break;
     case FAULT_CLOCK_JUMP:
-        lclock_jump(clock_of(w, target), w->now, f->by_ms);
-        if (target < w->nnodes) node_schedule_expiry(w, &w->nodes[target]);
+        lclock_jump(clock_of(w, target), w->cx.now, f->by_ms);
+        if (target < w->cx.nnodes) node_schedule_expiry(&w->cu, &w->cu.nodes[target]);
         break;
     case FAULT_DRIFT:
-        lclock_set_drift(clock_of(w, target), w->now, f->rate);
-        if (target < w->nnodes) node_schedule_expiry(w, &w->nodes[target]);
+        lclock_set_drift(clock_of(w, target), w->cx.now, f->rate);
+        if (target < w->cx.nnodes) node_schedule_expiry(&w->cu, &w->cu.nodes[target]);
         break;
     case FAULT_PARTITION: {
-        partition *p = &w->partitions[w->npartitions++];
-        p->fault = fi;
-        p->group_of = xmalloc((size_t)w->nactors * sizeof *p->group_of);
-        for (int a = 0; a < w->nactors; a++) p->group_of[a] = -1;
+        int *group_of = xmalloc((size_t)w->cx.nactors * sizeof *group_of);
+        for (int a = 0; a < w->cx.nactors; a++) group_of[a] = -1;
         for (int g = 0; g < f->ngroups; g++)
             for (char **nm = f->groups[g]; *nm; nm++) {
-                int a = actor_index(w, *nm);
-                if (a >= 0) p->group_of[a] = g;
+                int a = core_actor(&w->cx, *nm);
+                if (a >= 0) group_of[a] = g;
             }
-        nodes_partitions_changed(w);
+        net_partition(w->net, fi, group_of);
+        nodes_partitions_changed(&w->cu);
         break;
     }
-    case FAULT_FAILOVER: node_failover(w, &w->nodes[target], 1); break;
-    case FAULT_DROP: {
-        int a = actor_index(w, f->from);
-        for (int b = 0; b < w->nactors; b++) {
-            if (b == a || (f->to && b != actor_index(w, f->to))) continue;
-            link_of(w, a, b)->loss = f->probability;
-            link_of(w, b, a)->loss = f->probability;
-        }
-        break;
+    case FAULT_FAILOVER: node_failover(&w->cu, &w->cu.nodes[target], 1); break;
+    case FAULT_DROP: set_drop(w, f, f->probability); break;
     }
-    }
-    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->nnodes)
-        sched_push(w->q, w->now + f->by_ms * 1000, EV_RESTART, target, 0, NULL); /* explored restart delay */
-    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) sched_push(w->q, w->now + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->cx.nnodes)
+        sched_push(w->cx.q, w->cx.now + f->by_ms * 1000, EV_RESTART, target, 0, NULL); /* explored restart delay */
+    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) sched_push(w->cx.q, w->cx.now + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
 }
 
 static void fault_end(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
-    int target = f->target ? actor_index(w, f->target) : -1;
+    int target = f->target ? core_actor(&w->cx, f->target) : -1;
     switch (f->kind) {
     case FAULT_PARTITION:
-        for (int i = 0; i < w->npartitions; i++) {
-            if (w->partitions[i].fault != fi) continue;
-            free(w->partitions[i].group_of);
-            w->partitions[i] = w->partitions[--w->npartitions];
-            break;
-        }
-        nodes_partitions_changed(w);
+        net_heal(w->net, fi);
+        nodes_partitions_changed(&w->cu);
         break;
-    case FAULT_DROP: {
-        int a = actor_index(w, f->from);
-        for (int b = 0; b < w->nactors; b++) {
-            if (b == a || (f->to && b != actor_index(w, f->to))) continue;
-            link_of(w, a, b)->loss = link_of(w, a, b)->base_loss;
-            link_of(w, b, a)->loss = link_of(w, b, a)->base_loss;
-        }
-        break;
-    }
+    case FAULT_DROP: set_drop(w, f, -1); break;
     default: break;
     }
     fault_note(w, f, H_FAULT_END, target);
 }
 
-void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
+static void describe_fault(const world *w, const fault_cfg *f, buf *out)
 {
     (void)w;
     switch (f->kind) {
@@ -328,7 +235,7 @@ void world_describe_fault(const world *w, const fault_cfg *f, buf *out)
 static int fault_actor(const world *w, const fault_cfg *f)
 {
     if (f->kind == FAULT_PARTITION || f->kind == FAULT_DROP) return WORLD_KEY_ALL;
-    return f->target ? actor_index(w, f->target) : -1;
+    return f->target ? core_actor(&w->cx, f->target) : -1;
 }
 
 /* The actor an event happens at (a fault's: its target), or -1. */
@@ -346,13 +253,13 @@ static int event_actor(const world *w, const event *e)
 /* Marks in w->due the actors that have an event due at time t. */
 static void mark_due(world *w, int64_t t)
 {
-    memset(w->due, 0, ((size_t)w->nactors + 63) / 64 * sizeof *w->due);
+    memset(w->due, 0, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
     for (size_t i = 0;; i++) {
-        const event *e = sched_at(w->q, i);
+        const event *e = sched_at(w->cx.q, i);
         if (!e) break;
         if (e->time != t) continue;
         int k = actor_key(w, event_actor(w, e));
-        if (k == WORLD_KEY_ALL) memset(w->due, 0xff, ((size_t)w->nactors + 63) / 64 * sizeof *w->due);
+        if (k == WORLD_KEY_ALL) memset(w->due, 0xff, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
         else if (k >= 0) w->due[k / 64] |= 1ULL << (k % 64);
     }
 }
@@ -361,7 +268,7 @@ static void mark_due(world *w, int64_t t)
  * into *f (names borrowed from the scenario). Returns the number of options. */
 static int explore_option(const world *w, int i, fault_cfg *f)
 {
-    const scenario *sc = w->sc;
+    const scenario *sc = w->cx.sc;
     int64_t lease = sc->lease > 0 ? sc->lease : 30000000;
     int k = 0;
     for (int e = 0; e < sc->explore.nfaults; e++) {
@@ -421,8 +328,8 @@ static uint64_t offered_options(world *w, int nopts, int at_horizon, uint64_t *v
                        f.kind == FAULT_CLOCK_JUMP;
         int t = fault_actor(w, &f);
         /* crashing what is down, or restarting what is up, changes nothing */
-        if (f.kind == FAULT_CRASH && t >= 0 && (t < w->nnodes ? !w->nodes[t].up : w->clients[t - w->nnodes].dead)) continue;
-        if (f.kind == FAULT_RESTART && t >= 0 && t < w->nnodes && w->nodes[t].up) continue;
+        if (f.kind == FAULT_CRASH && t >= 0 && (t < w->cx.nnodes ? !w->cu.nodes[t].up : clients_at(w->rt, t - w->cx.nnodes)->dead)) continue;
+        if (f.kind == FAULT_RESTART && t >= 0 && t < w->cx.nnodes && w->cu.nodes[t].up) continue;
         *valid |= 1ULL << (i + 1);
         if (at_horizon || !prunable || a < 0 || (w->due[a / 64] >> (a % 64) & 1))
             m |= 1ULL << (i + 1);
@@ -436,14 +343,14 @@ static void explore_maybe_inject(world *w, int at_horizon)
     int nopts = explore_option(w, -1, NULL);
     if (nopts == 0) return;
     int64_t k;
-    if (chooser_mode_of(w->ch) == CHOOSER_EXPLORE) {
-        if (!at_horizon) mark_due(w, w->now);
+    if (chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE) {
+        if (!at_horizon) mark_due(w, w->cx.now);
         size_t di = decisions_made(w);
         uint64_t valid, offered = offered_options(w, nopts, at_horizon, &valid);
-        k = chooser_pick(w->ch, 1 + nopts, "fault");
+        k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
         world_decision *x = dec_at(w, di);
         x->kind = WDEC_FAULT;
-        x->t = w->now;
+        x->t = w->cx.now;
         x->offered = offered;
         x->valid = valid;
         if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
@@ -452,11 +359,11 @@ static void explore_maybe_inject(world *w, int at_horizon)
             explore_option(w, (int)k - 1, &f);
             int a = fault_actor(w, &f);
             x->target = actor_key(w, a);
-            x->step = add_step(w, w->now, a, WORLD_CAUSE_INSTANT);
+            x->step = add_step(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
         }
     } else {
         /* Random schedules: a fault at about one instant in twenty. */
-        k = chooser_chance(w->ch, 0.05, "fault?") ? 1 + chooser_pick(w->ch, nopts, "fault") : 0;
+        k = chooser_chance(w->cx.ch, 0.05, "fault?") ? 1 + chooser_pick(w->cx.ch, nopts, "fault") : 0;
     }
     if (k == 0) return;
     if (w->ninjected == w->capinjected) {
@@ -465,16 +372,16 @@ static void explore_maybe_inject(world *w, int at_horizon)
     }
     fault_cfg *f = &w->injected[w->ninjected];
     explore_option(w, (int)k - 1, f);
-    f->at = w->now;
+    f->at = w->cx.now;
     if (f->kind == FAULT_PARTITION) {
-        f->groups = scenario_isolate_groups(w->sc, f->target);
+        f->groups = scenario_isolate_groups(w->cx.sc, f->target);
         f->ngroups = 2;
     }
     w->ninjected++;
     w->faults_left--;
-    if (w->explore && chooser_mode_of(w->ch) == CHOOSER_EXPLORE) sched_set_cause(w->q, w->nsteps - 1);
-    fault_start(w, w->sc->nfaults + w->ninjected - 1);
-    sched_set_cause(w->q, -1);
+    if (w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE) sched_set_cause(w->cx.q, w->nsteps - 1);
+    fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
+    sched_set_cause(w->cx.q, -1);
 }
 
 const fault_cfg *world_injected(const world *w, int *n)
@@ -485,92 +392,48 @@ const fault_cfg *world_injected(const world *w, int *n)
 
 /* ---- building and running ---- */
 
-static void links_init(world *w)
-{
-    const scenario *sc = w->sc;
-    w->links = xcalloc((size_t)w->nactors * (size_t)w->nactors, sizeof *w->links);
-    for (int i = 0; i < w->nactors * w->nactors; i++) {
-        w->links[i].delay = sc->delay;
-        w->links[i].loss = w->links[i].base_loss = sc->loss;
-    }
-    for (int i = 0; i < sc->nlinks; i++) {
-        const link_cfg *lc = &sc->links[i];
-        int a = actor_index(w, lc->from), b = actor_index(w, lc->to);
-        if (a < 0 || b < 0) continue;
-        link_state *x = link_of(w, a, b), *y = link_of(w, b, a);
-        x->delay = y->delay = lc->delay;
-        x->loss = x->base_loss = y->loss = y->base_loss = lc->loss;
-    }
-}
-
 world *world_new(const scenario *sc, const world_opts *o, buf *err)
 {
     world *w = xcalloc(1, sizeof *w);
-    w->sc = sc;
-    w->verbose = o && o->verbose;
+    core *cx = &w->cx;
+    cx->sc = sc;
+    cx->verbose = o && o->verbose;
     w->max_events = o && o->max_events ? o->max_events : WORLD_MAX_EVENTS;
-    w->explore = o && o->explore && sc->explore.present;
-    w->shared_lib = o ? o->lib : NULL;
-    w->chunks = o ? o->chunks : NULL;
-    w->faults_left = w->explore ? sc->explore.max_faults : 0;
+    cx->explore = o && o->explore && sc->explore.present;
+    cx->chunks = o ? o->chunks : NULL;
+    w->faults_left = cx->explore ? sc->explore.max_faults : 0;
     w->last_instant = -1;
     w->own_chooser = !(o && o->chooser);
-    w->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;
-    w->q = sched_new();
-    w->hist = history_new();
-    w->nnodes = sc->nnodes;
-    w->nclients = sc->nclients;
-    w->nactors = w->nnodes + w->nclients;
-    w->epoch_ms = WORLD_EPOCH_MS;
-    w->nodes = xcalloc((size_t)w->nnodes, sizeof *w->nodes);
-    w->clients = xcalloc((size_t)w->nclients, sizeof *w->clients);
-    w->partitions = xcalloc((size_t)sc->nfaults + (size_t)w->faults_left + 1, sizeof *w->partitions);
-    w->due = xcalloc(((size_t)w->nactors + 63) / 64 + 1, sizeof *w->due);
-    for (int i = 0; i < w->nnodes; i++) history_add_actor(w->hist, sc->nodes[i].name, 1);
-    for (int i = 0; i < w->nclients; i++) history_add_actor(w->hist, sc->clients[i].name, 0);
-    links_init(w);
-    for (int i = 0; i < w->nnodes; i++) {
-        node *n = &w->nodes[i];
-        const node_cfg *nc = &sc->nodes[i];
-        n->w = w;
-        n->idx = i;
-        n->cfg = nc;
-        n->up = 1;
-        n->cut_since = -1;
-        n->role = nc->master < 0 ? ROLE_MASTER : ROLE_REPLICA;
-        n->master = nc->master;
-        n->shard = nc->master < 0 ? i : nc->master;
-        lclock_init(&n->clock, w->epoch_ms, nc->clock.offset_ms, nc->clock.drift);
-        n->conns = xcalloc((size_t)w->nclients, sizeof *n->conns);
-        n->subconns = xcalloc((size_t)w->nclients, sizeof *n->subconns);
-        for (int c = 0; c < w->nclients; c++) {
-            n->conns[c].id = (w->nnodes + c) * 2;
-            n->subconns[c].id = (w->nnodes + c) * 2 + 1;
-        }
-        node_make_server(w, n);
-        if (nc->persist == PERSIST_EVERYSEC) sched_push(w->q, 1000000, EV_FSYNC, i, 0, NULL);
-    }
-    if (clients_init(w, o ? o->data_dir : NULL, err) != 0) {
+    cx->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;
+    cx->q = sched_new();
+    cx->hist = history_new();
+    cx->nnodes = sc->nnodes;
+    cx->nclients = sc->nclients;
+    cx->nactors = cx->nnodes + cx->nclients;
+    cx->clocks = xcalloc((size_t)cx->nactors + 1, sizeof *cx->clocks);
+    cx->window = describe_window;
+    cx->window_ud = w;
+    w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
+    for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
+    for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
+    w->net = net_new(cx, sc->nfaults + w->faults_left);
+    cluster_init(&w->cu, cx, w->net, &redis_kind); /* the nodes run the fake Redis */
+    w->rt = clients_new(cx, w->net, &w->cu, o ? o->data_dir : NULL, o ? o->lib : NULL, err);
+    if (!w->rt) {
         world_free(w);
         return NULL;
     }
-    for (int i = 0; i < sc->nfaults; i++) sched_push(w->q, sc->faults[i].at, EV_FAULT, -1, (uint64_t)i, NULL);
+    for (int i = 0; i < sc->nfaults; i++) sched_push(cx->q, sc->faults[i].at, EV_FAULT, -1, (uint64_t)i, NULL);
     return w;
 }
 
 void world_free(world *w)
 {
     if (!w) return;
-    sched_free(w->q, release_event);
-    clients_release(w);
-    for (int i = 0; i < w->nnodes; i++) {
-        node *n = &w->nodes[i];
-        server_free(n->srv);
-        store_free(n->durable);
-        free(n->conns);
-        free(n->subconns);
-    }
-    for (int i = 0; i < w->npartitions; i++) free(w->partitions[i].group_of);
+    sched_free(w->cx.q, release_event);
+    clients_free(w->rt);
+    cluster_release(&w->cu);
+    net_free(w->net);
     for (int i = 0; i < w->ninjected; i++) {
         fault_cfg *f = &w->injected[i];
         scenario_free_groups(f->groups);
@@ -579,13 +442,9 @@ void world_free(world *w)
     free(w->steps);
     free(w->decs);
     free(w->due);
-    free(w->partitions);
-    free(w->nodes);
-    free(w->clients);
-    free(w->links);
-    history_free(w->hist);
-    if (w->own_chooser) chooser_free(w->ch);
-    free(w->failure);
+    free(w->cx.clocks);
+    history_free(w->cx.hist);
+    if (w->own_chooser) chooser_free(w->cx.ch);
     free(w);
 }
 
@@ -594,8 +453,8 @@ static void dispatch(world *w, event *e)
     switch (e->kind) {
     case EV_DELIVER: {
         msg *m = e->data;
-        if (m->to < w->nnodes) node_deliver(w, &w->nodes[m->to], m);
-        else if (client_deliver(w, &w->clients[m->to - w->nnodes], e)) return; /* held by a pause */
+        if (m->to < w->cx.nnodes) node_deliver(&w->cu, &w->cu.nodes[m->to], m);
+        else if (client_deliver(w->rt, clients_at(w->rt, m->to - w->cx.nnodes), e)) return; /* held by a pause */
         msg_free(m);
         break;
     }
@@ -603,77 +462,78 @@ static void dispatch(world *w, event *e)
     case EV_TIMER:
     case EV_PAUSE_END:
     case EV_SPAWN:
-        client_event(w, &w->clients[e->actor - w->nnodes], e);
+        client_event(w->rt, clients_at(w->rt, e->actor - w->cx.nnodes), e);
         break;
-    case EV_EXPIRE: node_on_expire(w, &w->nodes[e->actor], e->gen); break;
+    case EV_EXPIRE: node_on_expire(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
     case EV_FAULT: fault_start(w, (int)e->gen); break;
     case EV_FAULT_END: fault_end(w, (int)e->gen); break;
-    case EV_RESTART: node_restart(w, &w->nodes[e->actor]); break;
-    case EV_FSYNC: node_fsync(w, &w->nodes[e->actor]); break;
-    case EV_FAILOVER_CHECK: node_failover_check(w, &w->nodes[e->actor], e->gen); break;
-    case EV_ROUTE: clients_route(w, (int)(e->gen >> 32), (int)(e->gen & 0xffffffff)); break;
+    case EV_RESTART: node_restart(&w->cu, &w->cu.nodes[e->actor]); break;
+    case EV_FSYNC: node_fsync(&w->cu, &w->cu.nodes[e->actor]); break;
+    case EV_FAILOVER_CHECK: node_failover_check(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
+    case EV_ROUTE: clients_route(w->rt, (int)(e->gen >> 32), (int)(e->gen & 0xffffffff)); break;
     }
 }
 
 int world_run(world *w, buf *err)
 {
     event e;
-    int64_t horizon = w->sc->explore.horizon > 0 ? w->sc->explore.horizon : w->sc->duration;
+    int64_t horizon = w->cx.sc->explore.horizon > 0 ? w->cx.sc->explore.horizon : w->cx.sc->duration;
     for (;;) {
-        int64_t next = sched_peek_time(w->q);
+        int64_t next = sched_peek_time(w->cx.q);
         if (next == INT64_MAX) break;
         if (w->faults_left > 0 && next > w->last_instant && next <= horizon) {
             /* A new instant: the explorer may land a fault here, before anything else
              * happens at it (as a fault pinned at this time would). */
-            w->now = next;
+            w->cx.now = next;
             w->last_instant = next;
             explore_maybe_inject(w, 0);
-        } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->explore &&
-                   horizon < w->sc->duration) {
+        } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->cx.explore &&
+                   horizon < w->cx.sc->duration) {
             /* The horizon itself is an instant: a fault there acts on every actor's next
              * event beyond it. */
-            w->now = horizon;
+            w->cx.now = horizon;
             w->last_instant = horizon;
             explore_maybe_inject(w, 1);
             continue;
         }
-        if (!sched_pop(w->q, w->ch, &e)) break;
+        if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
         w->last_instant = e.time;
-        if (e.time > w->sc->duration) {
+        if (e.time > w->cx.sc->duration) {
             release_event(&e);
             break;
         }
-        w->now = e.time;
+        w->cx.now = e.time;
         if (++w->events > w->max_events) {
             release_event(&e);
             if (err)
                 buf_printf(err, "%s: the run passed %g million events at %.3fs of its %.3fs; a run that "
                            "long would not fit in memory: shorten its duration, or give fewer clients, "
-                           "rounds or faults", w->sc->path ? w->sc->path : w->sc->name,
-                           (double)w->max_events / 1e6, (double)w->now / 1e6, (double)w->sc->duration / 1e6);
+                           "rounds or faults", w->cx.sc->path ? w->cx.sc->path : w->cx.sc->name,
+                           (double)w->max_events / 1e6, (double)w->cx.now / 1e6, (double)w->cx.sc->duration / 1e6);
             return WORLD_TOO_LONG;
         }
-        if (w->explore) {
+        if (w->cx.explore) {
             int st = add_step(w, e.time, event_actor(w, &e), e.cause);
             if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
-            sched_set_cause(w->q, st);
+            sched_set_cause(w->cx.q, st);
             dispatch(w, &e);
-            sched_set_cause(w->q, -1);
+            sched_set_cause(w->cx.q, -1);
         } else {
             dispatch(w, &e);
         }
-        if (w->failed) {
-            if (err) buf_puts(err, w->failure ? w->failure : "client model failed");
+        const char *failure = clients_failure(w->rt);
+        if (failure) {
+            if (err) buf_puts(err, failure);
             return -1;
         }
-        if (clients_all_done(w)) break;
+        if (clients_all_done(w->rt)) break;
     }
     return 0;
 }
 
 const history *world_history(const world *w)
 {
-    return w->hist;
+    return w->cx.hist;
 }
 
 uint64_t world_events(const world *w)
@@ -683,5 +543,5 @@ uint64_t world_events(const world *w)
 
 int64_t world_now(const world *w)
 {
-    return w->now;
+    return w->cx.now;
 }

@@ -1,0 +1,60 @@
+/* client.h — the client processes of a world: each runs a protocol model (lua/clients/) and
+ * the workload around it as Lua coroutines, against the ctx API. See client.c (the runtime:
+ * Lua state, coroutines, events) and client_ctx.c (the ctx API).
+ *
+ * Clients send their requests through the net and reach the nodes only through node.h (an
+ * unsubscription takes effect at once; a crash closes their connections). The world builds
+ * the clients after the nodes and hands each client event back to the functions below. */
+#ifndef LOCKLAB_CLIENT_H
+#define LOCKLAB_CLIENT_H
+
+#include "core.h"
+#include "net.h"
+#include "node.h"
+
+struct scriptlib;
+typedef struct clientrt clientrt;
+
+typedef struct client {
+    int idx;               /* actor index */
+    int cidx;              /* index among clients */
+    const client_cfg *cfg;
+    lclock clock;
+    int started, dead, done;
+    int64_t paused_until;  /* true µs; events before it are held */
+    event *held;
+    int nheld, capheld;
+    struct coro **coros;   /* each allocated on its own: a coroutine spawned while another runs
+                              must not move the running one */
+    int ncoros, capcoros;
+    int *route;            /* per node index: where this client sends requests for it */
+    struct subscription *subs;
+    int nsubs, capsubs;
+    uint64_t next_req;
+    char uuid[40];         /* Redisson-style client id: lock owner = uuid:threadId */
+    int ctx_ref;           /* the ctx object (Lua registry) */
+} client;
+
+/* Loads the protocol model and the workload into a new Lua state and builds the scenario's
+ * clients (each registers its clock with the core and schedules its start). data_dir: where
+ * lua/ lives (NULL: ll_data_dir()); lib: a loaded script index to share, or NULL. NULL on
+ * error, with a one-line reason in err. */
+clientrt *clients_new(core *cx, net *nt, cluster *cu, const char *data_dir, const struct scriptlib *lib,
+                      buf *err);
+void clients_free(clientrt *rt);
+client *clients_at(clientrt *rt, int cidx);
+/* The first client model error ("client A: ..."), or NULL: the run must stop. */
+const char *clients_failure(const clientrt *rt);
+int clients_all_done(const clientrt *rt);
+/* Clients learn that shard's requests now go to node_idx. */
+void clients_route(clientrt *rt, int shard, int node_idx);
+
+/* A message for c (an EV_DELIVER event): 1 when a GC pause holds it (the client owns the
+ * event's message then), 0 when handled (the caller frees it). */
+int client_deliver(clientrt *rt, client *c, event *e);
+/* One of c's own events: start, timer, spawn, pause end. */
+void client_event(clientrt *rt, client *c, event *e);
+void client_pause(clientrt *rt, client *c, int64_t duration);
+void client_crash(clientrt *rt, client *c);
+
+#endif

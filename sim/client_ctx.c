@@ -1,0 +1,554 @@
+/* client_ctx.c — the ctx API: what a client model (lua/clients/) calls to act on the world.
+ *
+ *   ctx:call(node, cmd, ...)        a command; its reply, or nil and the error (or "timeout")
+ *   ctx:eval(node, script, keys, args [, timeout])
+ *                                   a script of lua/scripts/ (by name, at the scenario's
+ *                                   version), sent whole with EVAL
+ *   ctx:script(name)                which "name@version" the scenario's version selects
+ *   ctx:subscribe(node, channel)    a subscription, once the node confirmed it
+ *   ctx:unsubscribe(sub), ctx:wait(sub, timeout_ms)
+ *   ctx:sleep(ms) / ctx:sleep(lo, hi), ctx:now()
+ *   ctx:random(lo, hi)              a decision of the chooser (replayed, explored)
+ *   ctx:unique(lo, hi)              a number that only needs to be unique (not a decision)
+ *   ctx:critical(work_ms, token)    the critical section, writing to the fenced resource
+ *   ctx:record(kind [, detail]), ctx:log(fmt, ...)
+ *   ctx:spawn(fn, ...), ctx:id(), ctx:name(), ctx:nodes(), ctx:config()
+ *
+ * A call that waits (a request, a sleep, a message, the critical section) records in the
+ * coroutine what it waits for, arms its timer, and yields; the runtime (client.c) resumes
+ * it when the reply, message or timer arrives. Requests go through the net to the node the
+ * client's route names for the node asked. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clientint.h"
+
+/* The client whose ctx is argument 1. */
+static client *ctx_client(lua_State *L)
+{
+    client **box = luaL_checkudata(L, 1, "locklab.ctx");
+    return *box;
+}
+
+static coro *current_coro(lua_State *L, client *c)
+{
+    for (int i = 0; i < c->ncoros; i++)
+        if (c->coros[i]->L == L) return c->coros[i];
+    luaL_error(L, "ctx used from outside its client's coroutines");
+    return NULL;
+}
+
+static int coro_index(client *c, coro *co)
+{
+    (void)c;
+    return co->idx;
+}
+
+/* Arms a timer that fires when the client's clock has advanced by ms. */
+static void arm_timer(clientrt *rt, client *c, coro *co, double ms)
+{
+    int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
+    int64_t at = lclock_true_when(&c->clock, rt->cx->now, target);
+    if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
+    sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
+}
+
+static int node_arg(lua_State *L, clientrt *rt, int arg)
+{
+    const char *name = luaL_checkstring(L, arg);
+    int i = scenario_node_index(rt->cx->sc, name);
+    if (i < 0) return luaL_error(L, "unknown node '%s'", name);
+    return i;
+}
+
+/* Appends a Lua value as a command argument the way a client library would send it. */
+static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
+{
+    offsets[(*argc)++] = b->len;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        if (lua_isinteger(L, idx)) buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
+        else buf_printf(b, "%.17g", lua_tonumber(L, idx));
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        buf_append(b, s, n);
+    } else {
+        luaL_error(L, "command arguments must be strings or numbers, not %s", luaL_typename(L, idx));
+    }
+    buf_putc(b, '\0');
+}
+
+/* Sends a request built in b (NUL-separated arguments) and makes the coroutine wait. */
+static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
+                        const char *label, double timeout_ms, int conn)
+{
+    coro *co = current_coro(L, c);
+    msg *m = msg_new(MSG_REQUEST, c->idx, c->route[node_idx], 0);
+    m->coro = coro_index(c, co);
+    m->req_id = ++c->next_req;
+    m->conn = conn;
+    m->bytes = buf_steal(b);
+    m->argc = argc;
+    m->argv = xmalloc((size_t)argc * sizeof *m->argv);
+    for (int i = 0; i < argc; i++) {
+        size_t end = i + 1 < argc ? offsets[i + 1] - 1 : strlen(m->bytes + offsets[argc - 1]) + offsets[argc - 1];
+        m->argv[i] = (slice){ m->bytes + offsets[i], end - offsets[i] };
+    }
+    m->label = xstrdup(label);
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
+    e->peer = m->to;
+    e->a = (int64_t)m->req_id;
+    e->text = xstrdup(label);
+    co->state = CO_WAIT_REPLY;
+    co->req_id = m->req_id;
+    net_send(rt->net, m);
+    arm_timer(rt, c, co, timeout_ms);
+    return lua_yield(L, 0);
+}
+
+static double timeout_arg(lua_State *L, clientrt *rt, int idx)
+{
+    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout / 1000.0;
+    double t = luaL_checknumber(L, idx);
+    if (t < 0) luaL_error(L, "negative timeout");
+    return t;
+}
+
+/* ctx:call(node, cmd, ...) -> value | nil, err */
+static int ctx_call(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int node_idx = node_arg(L, rt, 2);
+    int top = lua_gettop(L);
+    if (top < 3) return luaL_error(L, "ctx:call needs a command");
+    size_t *offsets = xmalloc((size_t)top * sizeof *offsets);
+    buf b;
+    buf_init(&b);
+    int argc = 0;
+    for (int i = 3; i <= top; i++) put_arg(L, i, &b, offsets, &argc);
+    buf label;
+    buf_init(&label);
+    for (int i = 0; i < argc; i++) {
+        if (i) buf_putc(&label, ' ');
+        buf_puts(&label, b.p + offsets[i]);
+    }
+    char *lab = buf_steal(&label);
+    /* lua_yield does not return here: free before it. */
+    char labcopy[256];
+    snprintf(labcopy, sizeof labcopy, "%s", lab);
+    free(lab);
+    size_t offs[64];
+    if (argc > 64) {
+        free(offsets);
+        buf_release(&b);
+        return luaL_error(L, "too many arguments");
+    }
+    memcpy(offs, offsets, (size_t)argc * sizeof *offs);
+    free(offsets);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, (double)rt->cx->sc->timeout / 1000.0, 0);
+}
+
+static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)
+{
+    const char **cached = dict_get(rt->bodies, slice_cstr(name));
+    if (cached) {
+        *id_out = cached[1];
+        return cached[0];
+    }
+    buf err, body;
+    buf_init(&err);
+    buf_init(&body);
+    const script_info *si;
+    if (strchr(name, '@')) si = scriptlib_find(rt->lib, name, &err);
+    else {
+        si = scriptlib_resolve(rt->lib, name, rt->version, &err);
+        if (!si) {
+            buf_reset(&err);
+            si = scriptlib_resolve(rt->lib, name, "HEAD", &err);
+        }
+    }
+    if (!si || scriptlib_body(rt->lib, si, &body, &err) != 0) {
+        lua_pushstring(L, err.p ? err.p : "unknown script");
+        buf_release(&err);
+        buf_release(&body);
+        lua_error(L);
+    }
+    buf_release(&err);
+    const char **slot = dict_put(rt->bodies, slice_cstr(name), NULL);
+    slot[0] = buf_steal(&body);
+    slot[1] = si->id;
+    *id_out = si->id;
+    return slot[0];
+}
+
+/* ctx:eval(node, script, keys, args [, timeout]) -> value | nil, err */
+static int ctx_eval(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int node_idx = node_arg(L, rt, 2);
+    const char *name = luaL_checkstring(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    double timeout = timeout_arg(L, rt, 6);
+    const char *id;
+    const char *body = script_body(L, rt, name, &id);
+    int nkeys = (int)luaL_len(L, 4), nargs = (int)luaL_len(L, 5);
+    if (nkeys + nargs + 3 > 64) return luaL_error(L, "too many keys and arguments");
+    size_t offs[64];
+    int argc = 0;
+    buf b;
+    buf_init(&b);
+    offs[argc++] = 0;
+    buf_puts(&b, "EVAL");
+    buf_putc(&b, '\0');
+    offs[argc++] = b.len;
+    buf_puts(&b, body);
+    buf_putc(&b, '\0');
+    offs[argc++] = b.len;
+    buf_printf(&b, "%d", nkeys);
+    buf_putc(&b, '\0');
+    buf label;
+    buf_init(&label);
+    buf_printf(&label, "%s", id);
+    for (int t = 4; t <= 5; t++) {
+        int n = t == 4 ? nkeys : nargs;
+        for (int i = 1; i <= n; i++) {
+            lua_geti(L, t, i);
+            if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
+                buf_release(&b);
+                buf_release(&label);
+                return luaL_error(L, "script %s must be strings or numbers", t == 4 ? "keys" : "arguments");
+            }
+            put_arg(L, lua_gettop(L), &b, offs, &argc);
+            buf_printf(&label, " %s", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    char labcopy[512];
+    snprintf(labcopy, sizeof labcopy, "%s", label.p);
+    buf_release(&label);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, timeout, 0);
+}
+
+/* ctx:script(name) -> "name@version": which text the scenario's script version selects, so a
+ * model can follow that version's calling convention (KEYS/ARGV changed across releases). */
+static int ctx_script(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    (void)ctx_client(L);
+    const char *name = luaL_checkstring(L, 2);
+    const char *id;
+    script_body(L, rt, name, &id);
+    lua_pushstring(L, id);
+    return 1;
+}
+
+static int ctx_now(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    lua_pushinteger(L, local_now(rt, ctx_client(L)));
+    return 1;
+}
+
+/* ctx:sleep(ms), or ctx:sleep(lo, hi): a random time in [lo, hi] ms (a retry's jitter) —
+ * a window, like a message's delay, that the model checker explores at its later end only
+ * where waking later reorders something. */
+static int ctx_sleep(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    double ms = luaL_checknumber(L, 2);
+    size_t before = core_decisions_made(rt->cx);
+    int64_t width = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+        if (lo > hi) return luaL_error(L, "ctx:sleep: empty range [%d, %d]", (int)lo, (int)hi);
+        ms = (double)chooser_range(rt->cx->ch, lo, hi, "sleep");
+        width = (hi - lo) * 1000;
+    }
+    if (ms < 0) ms = 0;
+    coro *co = current_coro(L, c);
+    co->state = CO_SLEEP;
+    if (width > 0) core_window_decision(rt->cx, before, width);
+    arm_timer(rt, c, co, ms);
+    return lua_yield(L, 0);
+}
+
+static int ctx_random(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    (void)ctx_client(L);
+    lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+    if (lo > hi) return luaL_error(L, "ctx:random: empty range [%d, %d]", (int)lo, (int)hi);
+    lua_pushinteger(L, chooser_range(rt->cx->ch, lo, hi, "random"));
+    return 1;
+}
+
+/* ctx:unique(lo, hi): a number that only needs to be unique (a lock value): not a decision,
+ * so the model checker does not branch on it (chooser_unique). */
+static int ctx_unique(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    (void)ctx_client(L);
+    lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+    if (lo > hi) return luaL_error(L, "ctx:unique: empty range [%d, %d]", (int)lo, (int)hi);
+    lua_pushinteger(L, chooser_unique(rt->cx->ch, lo, hi));
+    return 1;
+}
+
+static int find_sub(client *c, int node_idx, const char *channel)
+{
+    for (int i = 0; i < c->nsubs; i++)
+        if (c->subs[i].shard == node_idx && c->subs[i].channel && !strcmp(c->subs[i].channel, channel)) return i;
+    return -1;
+}
+
+/* ctx:subscribe(node, channel) -> subscription (after the server confirmed it) */
+static int ctx_subscribe(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int node_idx = node_arg(L, rt, 2);
+    const char *channel = luaL_checkstring(L, 3);
+    int s = find_sub(c, node_idx, channel);
+    if (s < 0) {
+        if (c->nsubs == c->capsubs) {
+            c->capsubs = c->capsubs ? c->capsubs * 2 : 4;
+            c->subs = xrealloc(c->subs, (size_t)c->capsubs * sizeof *c->subs);
+        }
+        s = c->nsubs++;
+        c->subs[s] = (subscription){ .shard = node_idx, .node = c->route[node_idx], .channel = xstrdup(channel) };
+    }
+    c->subs[s].node = c->route[node_idx];
+    size_t offs[2];
+    int argc = 0;
+    buf b;
+    buf_init(&b);
+    offs[argc++] = 0;
+    buf_puts(&b, "SUBSCRIBE");
+    buf_putc(&b, '\0');
+    offs[argc++] = b.len;
+    buf_puts(&b, channel);
+    buf_putc(&b, '\0');
+    char label[300];
+    snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
+    coro *co = current_coro(L, c);
+    co->sub = s;
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 1);
+}
+
+/* ctx:unsubscribe(sub): drops the subscription (no wait). */
+static int ctx_unsubscribe(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    lua_Integer s = luaL_checkinteger(L, 2) - 1;
+    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return 0;
+    subscription *sub = &c->subs[s];
+    node_unsubscribe(rt->cu, &rt->cu->nodes[sub->node], c->cidx, sub->channel);
+    for (int i = 0; i < sub->nqueue; i++) free(sub->queue[i]);
+    sub->nqueue = 0;
+    free(sub->channel);
+    sub->channel = NULL;
+    return 0;
+}
+
+/* ctx:wait(sub, timeout_ms) -> message | nil */
+static int ctx_wait(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    lua_Integer s = luaL_checkinteger(L, 2) - 1;
+    double ms = luaL_checknumber(L, 3);
+    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return luaL_error(L, "ctx:wait: not a subscription");
+    subscription *sub = &c->subs[s];
+    if (sub->nqueue > 0) {
+        char *m = sub->queue[0];
+        memmove(sub->queue, sub->queue + 1, (size_t)(--sub->nqueue) * sizeof *sub->queue);
+        lua_pushstring(L, m);
+        free(m);
+        return 1;
+    }
+    coro *co = current_coro(L, c);
+    co->state = CO_WAIT_MSG;
+    co->sub = (int)s;
+    arm_timer(rt, c, co, ms < 0 ? 0 : ms);
+    return lua_yield(L, 0);
+}
+
+static int ctx_spawn(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    int nargs = lua_gettop(L) - 2;
+    coro *co = coro_new(c, L, 0);
+    lua_State *T = co->L;
+    lua_pushvalue(L, 2);
+    for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
+    lua_xmove(L, T, nargs + 1);
+    sched_push(rt->cx->q, rt->cx->now, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
+    return 0;
+}
+
+static int ctx_id(lua_State *L)
+{
+    client *c = ctx_client(L);
+    lua_pushfstring(L, "%s:1", c->uuid);
+    return 1;
+}
+
+static int ctx_name(lua_State *L)
+{
+    lua_pushstring(L, ctx_client(L)->cfg->name);
+    return 1;
+}
+
+static int ctx_log(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int n = lua_gettop(L);
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "format");
+    for (int i = 2; i <= n; i++) lua_pushvalue(L, i);
+    lua_call(L, n - 1, 1);
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c));
+    e->text = xstrdup(lua_tostring(L, -1));
+    return 0;
+}
+
+void resource_write(clientrt *rt, client *c, int64_t token)
+{
+    int accepted = 1;
+    if (rt->cx->sc->fencing && token >= 0) {
+        if (token < rt->resource_max_token) accepted = 0;
+        else rt->resource_max_token = token;
+    }
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_WRITE, c->idx, local_now(rt, c));
+    e->a = token;
+    e->b = accepted;
+}
+
+/* ctx:critical(work_ms, token): enter, write, hold for work_ms of local time, write, leave. */
+static int ctx_critical(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    double work = luaL_checknumber(L, 2);
+    int64_t token = lua_isnoneornil(L, 3) ? -1 : (int64_t)luaL_checkinteger(L, 3);
+    coro *co = current_coro(L, c);
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_CS_ENTER, c->idx, local_now(rt, c));
+    e->a = token;
+    resource_write(rt, c, token);
+    co->state = CO_CRITICAL;
+    co->token = token;
+    arm_timer(rt, c, co, work < 0 ? 0 : work);
+    return lua_yield(L, 0);
+}
+
+/* ctx:record(kind [, detail]): the protocol's milestones for the checker and the trace. */
+static int ctx_record(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    static const struct { const char *name; hist_kind k; } kinds[] = {
+        { "acquire", H_ACQUIRE }, { "acquired", H_ACQUIRED }, { "acquire_failed", H_ACQUIRE_FAILED },
+        { "release", H_RELEASE }, { "released", H_RELEASED },
+    };
+    const char *k = luaL_checkstring(L, 2);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strcmp(k, kinds[i].name)) continue;
+        hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
+        if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
+        else if (lua_type(L, 3) == LUA_TSTRING) e->text = xstrdup(lua_tostring(L, 3));
+        return 0;
+    }
+    return luaL_error(L, "ctx:record: unknown milestone '%s'", k);
+}
+
+static int ctx_nodes(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    (void)ctx_client(L);
+    lua_newtable(L);
+    int k = 1;
+    for (int i = 0; i < rt->cx->nnodes; i++) {
+        if (rt->cx->sc->nodes[i].master >= 0) continue;
+        lua_pushstring(L, rt->cx->sc->nodes[i].name);
+        lua_rawseti(L, -2, k++);
+    }
+    return 1;
+}
+
+static void push_ms(lua_State *L, int64_t us)
+{
+    if (us % 1000 == 0) lua_pushinteger(L, us / 1000);
+    else lua_pushnumber(L, (double)us / 1000.0);
+}
+
+static int ctx_config(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    const scenario *sc = rt->cx->sc;
+    const client_cfg *cc = c->cfg;
+    int64_t lease = cc->lease != -1 ? cc->lease : sc->lease;
+    int64_t wait = cc->wait != -1 ? cc->wait : sc->wait;
+    lua_newtable(L);
+    lua_pushstring(L, sc->lock ? sc->lock : "lock");
+    lua_setfield(L, -2, "lock");
+    if (lease >= 0) {
+        push_ms(L, lease);
+        lua_setfield(L, -2, "lease");
+    }
+    push_ms(L, wait);
+    lua_setfield(L, -2, "wait");
+    push_ms(L, cc->work);
+    lua_setfield(L, -2, "work");
+    push_ms(L, cc->think);
+    lua_setfield(L, -2, "think");
+    push_ms(L, sc->timeout);
+    lua_setfield(L, -2, "timeout");
+    lua_pushinteger(L, cc->rounds);
+    lua_setfield(L, -2, "rounds");
+    lua_pushboolean(L, sc->fencing);
+    lua_setfield(L, -2, "fencing");
+    lua_pushstring(L, sc->mode ? sc->mode : "single");
+    lua_setfield(L, -2, "mode");
+    lua_newtable(L);
+    for (int i = 0; i < sc->noptions; i++) {
+        const option_cfg *o = &sc->options[i];
+        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
+        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
+        else lua_pushboolean(L, o->b);
+        lua_setfield(L, -2, o->key);
+    }
+    lua_setfield(L, -2, "options");
+    return 1;
+}
+
+static const luaL_Reg ctx_methods[] = {
+    { "call", ctx_call }, { "eval", ctx_eval }, { "now", ctx_now }, { "sleep", ctx_sleep },
+    { "random", ctx_random }, { "unique", ctx_unique }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
+    { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
+    { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
+    { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { NULL, NULL },
+};
+
+void ctx_open(lua_State *L, clientrt *rt)
+{
+    luaL_newmetatable(L, "locklab.ctx");
+    lua_newtable(L);
+    lua_pushlightuserdata(L, rt);
+    luaL_setfuncs(L, ctx_methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locklab.ctx");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+}

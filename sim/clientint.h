@@ -1,0 +1,88 @@
+/* clientint.h — what the two halves of the clients share, and no other file: client.c (the
+ * runtime: the Lua state, the coroutines, the events that resume them) and client_ctx.c
+ * (the ctx API the models call, which makes a coroutine wait). */
+#ifndef LOCKLAB_CLIENTINT_H
+#define LOCKLAB_CLIENTINT_H
+
+#include <lua.h>
+
+#include "client.h"
+#include "dict.h"
+#include "scriptlib.h"
+
+typedef enum coro_state {
+    CO_READY,       /* created, not started */
+    CO_RUNNING,
+    CO_WAIT_REPLY,  /* ctx:call / ctx:eval / ctx:subscribe */
+    CO_SLEEP,       /* ctx:sleep */
+    CO_WAIT_MSG,    /* ctx:wait */
+    CO_CRITICAL,    /* inside ctx:critical, holding for work_ms */
+    CO_DONE
+} coro_state;
+
+typedef struct coro {
+    int idx;               /* its index in the client's coros (timers and replies name it) */
+    void *L;               /* lua_State* of the coroutine */
+    int ref;               /* registry reference that anchors it */
+    coro_state state;
+    uint64_t wait_gen;     /* bumped whenever the coroutine stops waiting */
+    uint64_t req_id;       /* the reply it waits for */
+    int sub;               /* the subscription it waits on */
+    int64_t token;         /* ctx:critical's token (-1: none) */
+    int is_main;
+} coro;
+
+typedef struct subscription {
+    int shard;             /* the node name the client used */
+    int node;              /* the node actually subscribed to */
+    char *channel;
+    char **queue;          /* messages not yet taken by ctx:wait */
+    int nqueue, capqueue;
+} subscription;
+
+/* The clients of a world and the Lua runtime they share. */
+struct clientrt {
+    core *cx;
+    net *net;
+    cluster *cu;
+    client *clients;    /* cx->nclients of them */
+    int64_t resource_max_token; /* the fenced resource's highest accepted token */
+    int failed;         /* a model raised an error: the run stops */
+    char *failure;      /* the first one, "client A: ..." */
+    /* the Lua state */
+    lua_State *L;
+    size_t mem, mem_limit;
+    long budget;        /* instructions left to the running coroutine */
+    int boot_ref;       /* the bootstrap function */
+    int module_ref;     /* the protocol module (a table with new) */
+    int workload_ref;   /* the workload function */
+    char *dir;          /* the data directory */
+    /* the scripts ctx:eval sends */
+    scriptlib *lib;
+    const scriptlib *shared_lib; /* borrowed, or NULL: lib is our own */
+    const char *version;/* script version of the scenario ("3.11.1", "HEAD") */
+    dict *bodies;       /* script id -> char* body (resolved once) */
+};
+
+/* The runtime of a ctx method or of require(): their first upvalue. */
+static inline clientrt *rt_of(lua_State *L)
+{
+    return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static inline int64_t local_now(const clientrt *rt, const client *c)
+{
+    return lclock_read(&c->clock, rt->cx->now);
+}
+
+/* client.c: a new coroutine of client c, its thread created from (and anchored in the
+ * registry of) L's state; not started. */
+coro *coro_new(client *c, lua_State *L, int is_main);
+
+/* client_ctx.c: registers the ctx objects' metatable (locklab.ctx) in L. */
+void ctx_open(lua_State *L, clientrt *rt);
+/* client_ctx.c: a write to the fenced resource with `token` (-1: none), accepted unless a
+ * higher token came first (scenario.fencing). */
+void resource_write(clientrt *rt, client *c, int64_t token);
+
+#endif

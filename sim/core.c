@@ -1,0 +1,37 @@
+/* core.c — the few services every part of a running world uses (see core.h): naming
+ * actors, reading their clocks, and describing a window decision to the explorer. */
+#include "core.h"
+
+int core_actor(const core *cx, const char *name)
+{
+    int i = scenario_node_index(cx->sc, name);
+    if (i >= 0) return i;
+    i = scenario_client_index(cx->sc, name);
+    return i >= 0 ? cx->nnodes + i : -1;
+}
+
+int64_t core_local(const core *cx, int actor)
+{
+    if (actor < 0) return cx->now / 1000;
+    return lclock_read(cx->clocks[actor], cx->now);
+}
+
+static size_t decisions_made(const core *cx)
+{
+    size_t n;
+    chooser_record(cx->ch, &n);
+    return n;
+}
+
+size_t core_decisions_made(const core *cx)
+{
+    return cx->explore ? decisions_made(cx) : 0;
+}
+
+void core_window_decision(core *cx, size_t before, int64_t shift)
+{
+    if (cx->explore && decisions_made(cx) == before + 1) {
+        cx->window(cx->window_ud, before, shift);
+        sched_tag_next(cx->q, (int)before);
+    }
+}

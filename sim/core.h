@@ -1,0 +1,72 @@
+/* core.h — what every part of a running world shares: the scenario, the true time, the
+ * event queue, the chooser, the history, each actor's clock, and the hook through which a
+ * window decision is described to the explorer.
+ *
+ * The world owns one core and wires the other parts to it: the network (net.c), the nodes
+ * (node.c) and the clients (client.c) read the time and push their events through it, so
+ * none of them calls back into world.c. The world alone knows all of them: it builds them,
+ * hands each event to its part (dispatch), and injects the faults.
+ *
+ * Actors are numbered nodes first, then clients; the history uses the same numbers. */
+#ifndef LOCKLAB_CORE_H
+#define LOCKLAB_CORE_H
+
+#include "chooser.h"
+#include "clock.h"
+#include "history.h"
+#include "scenario.h"
+#include "sched.h"
+
+struct chunkcache;
+
+/* The scenario's epoch: local clocks read 1700000000000 ms (2023-11-14T22:13:20Z) plus
+ * their offset at true time 0, so times look like real Unix milliseconds. */
+#define WORLD_EPOCH_MS 1700000000000LL
+
+enum event_kind {
+    EV_DELIVER,        /* a message arrives (data: msg) */
+    EV_CLIENT_START,   /* a client process starts its workload */
+    EV_TIMER,          /* a coroutine's sleep or wait ends (gen: coro << 32 | wait generation) */
+    EV_PAUSE_END,      /* a GC pause ends */
+    EV_EXPIRE,         /* a node's next key deadline (gen: node expiry generation) */
+    EV_FAULT,          /* gen: fault index */
+    EV_FAULT_END,
+    EV_RESTART,        /* a crashed node restarts by itself (restart_delay) */
+    EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
+    EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
+    EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
+    EV_SPAWN           /* a coroutine spawned by ctx:spawn starts (gen: coro) */
+};
+
+/* Describes decision `decision` (a window `shift` µs wide) to the explorer. */
+typedef void (*core_window_fn)(void *ud, size_t decision, int64_t shift);
+
+typedef struct core {
+    const scenario *sc;
+    int64_t now;                /* true µs */
+    sched *q;
+    chooser *ch;
+    history *hist;
+    int verbose;                /* record every call inside scripts */
+    int explore;                /* the explorer reads the steps and decisions */
+    struct chunkcache *chunks;  /* compiled Lua shared between worlds (borrowed), or NULL */
+    int nnodes, nclients, nactors;
+    const lclock **clocks;      /* per actor: its clock (each part registers its own) */
+    core_window_fn window;      /* installed by the world */
+    void *window_ud;
+} core;
+
+/* The actor named `name` (a node or a client), or -1. */
+int core_actor(const core *cx, const char *name);
+/* The actor's local time in ms (-1: the world's, true time). */
+int64_t core_local(const core *cx, int actor);
+
+/* A window: a decision that only says *when* something happens (a message's delay, a sleep
+ * of random length). Call core_decisions_made before drawing it, then
+ * core_window_decision with that count and the window's width (µs) just before pushing the
+ * event it times: while exploring, the explorer then branches on it only where its later
+ * end reorders something (model/explore.c). */
+size_t core_decisions_made(const core *cx);
+void core_window_decision(core *cx, size_t before, int64_t shift);
+
+#endif

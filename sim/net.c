@@ -1,0 +1,175 @@
+/* net.c — links, partitions and messages in flight (see net.h).
+ *
+ * A link is a cell of an nactors × nactors table: its delay distribution, its loss (which a
+ * lossy-link fault changes for a while: base_loss is the scenario's), and the time its last
+ * message arrives, which no later message on it may precede. */
+#include "net.h"
+
+#include <stdlib.h>
+
+#include "server_kind.h"
+
+typedef struct link_state {
+    dist delay;
+    double loss, base_loss;
+    int64_t last_delivery;
+} link_state;
+
+typedef struct partition {
+    int fault;
+    int *group_of;         /* per actor: group index or -1 */
+} partition;
+
+struct net {
+    core *cx;
+    link_state *links;
+    partition *partitions;
+    int npartitions;
+};
+
+static link_state *link_of(net *n, int from, int to)
+{
+    return &n->links[from * n->cx->nactors + to];
+}
+
+msg *msg_new(msg_kind kind, int from, int to, size_t tail)
+{
+    msg *m = xcalloc(1, sizeof *m + tail);
+    m->kind = kind;
+    m->from = from;
+    m->to = to;
+    return m;
+}
+
+void msg_free(msg *m)
+{
+    if (!m) return;
+    free(m->argv);
+    free(m->bytes);
+    free(m->label);
+    if (m->body && m->kind == MSG_REPLY) m->sk->reply_release(m->body);
+    if (m->body && m->kind == MSG_REPL) m->sk->change_free(m->body);
+    free(m);
+}
+
+const char *msg_kind_name(msg_kind k)
+{
+    switch (k) {
+    case MSG_REQUEST: return "request";
+    case MSG_REPLY: return "reply";
+    case MSG_PUBSUB: return "message";
+    case MSG_REPL: return "replication";
+    }
+    return "?";
+}
+
+net *net_new(core *cx, int max_partitions)
+{
+    const scenario *sc = cx->sc;
+    int na = cx->nactors;
+    net *n = xcalloc(1, sizeof *n);
+    n->cx = cx;
+    n->partitions = xcalloc((size_t)max_partitions + 1, sizeof *n->partitions);
+    n->links = xcalloc((size_t)na * (size_t)na, sizeof *n->links);
+    for (int i = 0; i < na * na; i++) {
+        n->links[i].delay = sc->delay;
+        n->links[i].loss = n->links[i].base_loss = sc->loss;
+    }
+    for (int i = 0; i < sc->nlinks; i++) {
+        const link_cfg *lc = &sc->links[i];
+        int a = core_actor(cx, lc->from), b = core_actor(cx, lc->to);
+        if (a < 0 || b < 0) continue;
+        link_state *x = link_of(n, a, b), *y = link_of(n, b, a);
+        x->delay = y->delay = lc->delay;
+        x->loss = x->base_loss = y->loss = y->base_loss = lc->loss;
+    }
+    return n;
+}
+
+void net_free(net *n)
+{
+    if (!n) return;
+    for (int i = 0; i < n->npartitions; i++) free(n->partitions[i].group_of);
+    free(n->partitions);
+    free(n->links);
+    free(n);
+}
+
+/* An actor named in no group of a partition keeps talking to everyone. */
+int net_partitioned(const net *n, int a, int b)
+{
+    for (int i = 0; i < n->npartitions; i++) {
+        const int *g = n->partitions[i].group_of;
+        if (g[a] >= 0 && g[b] >= 0 && g[a] != g[b]) return 1;
+    }
+    return 0;
+}
+
+void net_partition(net *n, int fault, int *group_of)
+{
+    partition *p = &n->partitions[n->npartitions++];
+    p->fault = fault;
+    p->group_of = group_of;
+}
+
+void net_heal(net *n, int fault)
+{
+    for (int i = 0; i < n->npartitions; i++) {
+        if (n->partitions[i].fault != fault) continue;
+        free(n->partitions[i].group_of);
+        n->partitions[i] = n->partitions[--n->npartitions];
+        break;
+    }
+}
+
+void net_set_loss(net *n, int a, int b, double probability)
+{
+    link_state *x = link_of(n, a, b), *y = link_of(n, b, a);
+    x->loss = probability < 0 ? x->base_loss : probability;
+    y->loss = probability < 0 ? y->base_loss : probability;
+}
+
+/* A message's delay. While exploring, a delay that is a decision is described to the
+ * explorer, and the delivery it times is tagged with it. */
+static int64_t draw_delay(core *cx, const dist *d)
+{
+    size_t before = core_decisions_made(cx);
+    int64_t v = d->a, shift = 0;
+    switch (d->kind) {
+    case DIST_CONST: return d->a;
+    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a, d->b, "delay"); shift = d->b - d->a; break;
+    case DIST_EXP: v = chooser_exponential(cx->ch, d->a, "delay"); shift = 2 * d->a - d->a / 2; break;
+    }
+    core_window_decision(cx, before, shift);
+    return v;
+}
+
+void net_send(net *n, msg *m)
+{
+    core *cx = n->cx;
+    link_state *l = link_of(n, m->from, m->to);
+    if (net_partitioned(n, m->from, m->to)) {
+        net_note_drop(n, m, "partition");
+        msg_free(m);
+        return;
+    }
+    double loss = l->loss;
+    if (loss > 0 && chooser_chance(cx->ch, loss, "loss")) {
+        net_note_drop(n, m, "loss");
+        msg_free(m);
+        return;
+    }
+    int64_t d = draw_delay(cx, m->kind == MSG_REPL ? &cx->sc->repl_lag : &l->delay);
+    int64_t at = cx->now + (d < 0 ? 0 : d);
+    if (at < l->last_delivery) at = l->last_delivery; /* FIFO per link, like TCP */
+    l->last_delivery = at;
+    sched_push(cx->q, at, EV_DELIVER, m->to, 0, m);
+}
+
+void net_note_drop(net *n, const msg *m, const char *why)
+{
+    core *cx = n->cx;
+    hist_event *e = history_add(cx->hist, cx->now, H_DROP, m->from, core_local(cx, m->from));
+    e->peer = m->to;
+    history_set_text(e, "%s %s lost (%s)", msg_kind_name(m->kind), m->label ? m->label : "", why);
+}

@@ -1,0 +1,76 @@
+/* node.h — the nodes of a world: each a server of the cluster's kind (server_kind.h: a fake
+ * Redis today) with a clock, up/down state, persistence across crashes, and its place in
+ * replication (master or replica) and failover. The cluster holds them all: replication and
+ * failover read across nodes. See node.c.
+ *
+ * Nodes send through the net (core.h, net.h) and push their own events (expiry, restart,
+ * fsync, failover checks, the clients' route change) on the core's queue; the world hands
+ * each back to the function below that handles it. Nodes know nothing of the clients but
+ * their actor numbers, and nothing of the server but its vtable. */
+#ifndef LOCKLAB_NODE_H
+#define LOCKLAB_NODE_H
+
+#include "core.h"
+#include "net.h"
+#include "server_kind.h"
+
+typedef enum node_role { ROLE_MASTER, ROLE_REPLICA } node_role;
+
+typedef struct cluster cluster;
+
+typedef struct node {
+    cluster *cu;
+    int idx;
+    const node_cfg *cfg;
+    kserver *srv;          /* the server process (of the cluster's kind) */
+    lclock clock;
+    int up;
+    node_role role;
+    int master;            /* a replica's master (node index) */
+    int shard;             /* the original master's index: the name clients use */
+    kdata *durable;        /* persistence everysec: the last fsynced copy, or NULL */
+    int dirty;             /* changed since the last fsync */
+    uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
+    uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
+    int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
+    int64_t cut_since;     /* true µs since when a partition cuts this master off from every
+                              replica, or -1 */
+    uint64_t cut_epoch;    /* bumped whenever that changes: stale failover checks are ignored */
+    int64_t expiry_at;
+    int expiry_pending;
+    uint64_t expiry_gen;
+} node;
+
+struct cluster {
+    core *cx;
+    net *net;
+    const server_kind *kind; /* what every node runs */
+    node *nodes;           /* cx->nnodes of them */
+};
+
+/* Builds the scenario's nodes, each running a server of `kind` (each registers its clock
+ * with the core). */
+void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind);
+void cluster_release(cluster *cu);
+
+/* A message for node n (the caller frees it afterwards). */
+void node_deliver(cluster *cu, node *n, msg *m);
+void node_on_expire(cluster *cu, node *n, uint64_t gen);
+/* Reschedules n's next key expiry (after its clock changed). */
+void node_schedule_expiry(cluster *cu, node *n);
+void node_crash(cluster *cu, node *n);
+void node_restart(cluster *cu, node *n);
+void node_fsync(cluster *cu, node *n);
+/* Promotes old's best replica; `forced` (a failover fault): old, if up, becomes its replica
+ * at once. */
+void node_failover(cluster *cu, node *old_master, int forced);
+void node_failover_check(cluster *cu, node *n, uint64_t epoch);
+/* After a partition started or ended: masters cut off from their replicas, and replaced
+ * masters that can reach the new one again. */
+void nodes_partitions_changed(cluster *cu);
+/* Client cidx's connections to n are gone (it crashed). */
+void node_drop_client(cluster *cu, node *n, int cidx);
+/* Client cidx stops listening on `channel` at n, at once. */
+void node_unsubscribe(cluster *cu, node *n, int cidx, const char *channel);
+
+#endif

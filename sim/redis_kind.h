@@ -1,0 +1,10 @@
+/* redis_kind.h — the fake Redis (sim/redis/) as a server kind (server_kind.h): what the world
+ * names when it builds Redis nodes. See redis_kind.c. */
+#ifndef LOCKLAB_REDIS_KIND_H
+#define LOCKLAB_REDIS_KIND_H
+
+#include "server_kind.h"
+
+extern const server_kind redis_kind;
+
+#endif

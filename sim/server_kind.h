@@ -1,0 +1,98 @@
+/* server_kind.h — what a node needs from the server it runs, whatever its kind: a vtable.
+ *
+ * A node (node.c) is a server plus everything the world does around it: a clock, up and
+ * down, persistence across crashes, replication and failover. None of that depends on what
+ * the server is, so node.c, world.c and the clients see the server only through this
+ * interface. Redis is its first kind (redis_kind.c, over sim/redis/server.h); another
+ * system — ZooKeeper, etcd, MySQL, MongoDB — becomes a sibling folder (sim/zk/, ...) with
+ * an adapter implementing this vtable, without touching the engine.
+ *
+ * Requests. A client sends a request as an argv of byte strings (the kind decides what they
+ * mean: a Redis command and its arguments, "create /path data ephemeral", a SQL statement)
+ * over one of its two connections (0: commands, 1: subscriptions). The server runs it
+ * atomically, at the node's local time (kind_host.clock), and fills a reply: an opaque value
+ * of reply_size bytes that travels inside the reply message (no allocation of its own), has a
+ * printable form for the history (reply_brief), and is handed to the client model as Lua
+ * values (reply_push) the way that system's client library would.
+ *
+ * Effects. While it runs a request (or expires data) the server tells its host, at once and
+ * in order: each unit of data it changed (a key, a znode, a row: `changed`, named by a byte
+ * string), each message for a client's subscription (`push`), and, when traced, each call
+ * nested inside a script (`trace`). The node records them in the history, replicates the
+ * changes and sends the pushes: what happens when is decided by the order of these calls.
+ *
+ * Data. Persistence and replication are the node's; a kind only copies its data: a snapshot
+ * (the last fsync of `everysec`), loaded again at a restart; a full copy from another server
+ * (`always` restarts from the data the crashed process had; a replica resynchronises from
+ * its master); one unit's new state or deletion captured on a master and applied on a
+ * replica. Expiry: the server names its next local deadline and expires what is past it when
+ * the node says so. A canonical dump (one line per unit, in a stable order) serves
+ * fingerprints and tests. */
+#ifndef LOCKLAB_SERVER_KIND_H
+#define LOCKLAB_SERVER_KIND_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+struct chunkcache;
+struct lua_State;
+
+typedef struct kserver kserver; /* one server process of some kind */
+typedef struct kdata kdata;     /* a copy of a server's data (a snapshot) */
+typedef struct kchange kchange; /* one unit of data's new state, or its deletion */
+
+typedef enum kind_event { KIND_WRITTEN, KIND_DELETED, KIND_EXPIRED } kind_event;
+
+/* What the node gives the server it runs: its clock, and where the effects go (ud is passed
+ * to every callback). */
+typedef struct kind_host {
+    void *ud;
+    int64_t (*clock)(void *ud);                                 /* local time, ms */
+    void (*changed)(void *ud, kind_event ev, slice unit);       /* after the change */
+    void (*push)(void *ud, int client, slice topic, slice payload);
+    /* a call nested in a script, after it ran; NULL: not traced */
+    void (*trace)(void *ud, int argc, const slice *argv, const void *reply);
+    int nclients;                /* clients 0 .. nclients-1 may connect */
+    int client_base;             /* client 0's actor number (how a kind may number connections) */
+    struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
+} kind_host;
+
+typedef struct server_kind {
+    const char *name;            /* "redis" */
+    size_t reply_size;           /* bytes of a reply; pointer-aligned storage */
+
+    kserver *(*create)(const kind_host *host);  /* a fresh process: no data, no connections */
+    void (*destroy)(kserver *s);                /* NULL: nothing */
+    void (*set_replica)(kserver *s, int replica); /* read-only replica, or master */
+
+    /* Runs one request of `client` over connection `conn`; *reply is reply_size bytes of
+     * uninitialised storage, filled here (release it with reply_release). */
+    void (*exec)(kserver *s, int client, int conn, int argc, const slice *argv, void *reply);
+    void (*reply_release)(void *reply);
+    void (*reply_brief)(const void *reply, buf *out);  /* one line, for the history */
+    int (*reply_is_error)(const void *reply);
+    /* Pushes the reply on L as the client library returns it; the number of values. */
+    int (*reply_push)(struct lua_State *L, const void *reply);
+
+    /* Connections: a client's are gone (it crashed); one of its subscriptions ends now. */
+    void (*disconnect)(kserver *s, int client);
+    void (*unsubscribe)(kserver *s, int client, const char *topic);
+
+    /* Time: the next local deadline (ms; INT64_MAX: none); expire what is past it. */
+    int64_t (*next_deadline)(kserver *s);
+    void (*expire)(kserver *s);
+
+    /* Data. describe: a unit's current value, for the history (0: it has none). */
+    int (*describe)(kserver *s, slice unit, buf *out);
+    kchange *(*capture)(kserver *s, slice unit, int deleted);
+    void (*apply)(kserver *s, kchange *c);      /* may take from c; c is freed afterwards */
+    void (*change_free)(kchange *c);
+    kdata *(*snapshot)(kserver *s);             /* a deep copy of s's data */
+    void (*load)(kserver *s, const kdata *d);   /* s's data becomes a copy of d */
+    void (*copy_data)(kserver *dst, kserver *src); /* dst's data becomes a copy of src's */
+    void (*data_free)(kdata *d);                /* NULL: nothing */
+    void (*dump)(kserver *s, buf *out);         /* canonical, for fingerprints and tests */
+} server_kind;
+
+#endif
