@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunkcache.h"
 #include "commands.h"
 #include "worldint.h"
 
@@ -105,7 +106,7 @@ void node_make_server(world *w, node *n)
         .clock = node_clock_fn, .clock_ud = n,
         .deliver = node_deliver_pubsub, .deliver_ud = n,
         .trace = node_trace, .trace_ud = n,
-        .chunks = w->chunks,
+        .load = chunkcache_load_ud, .load_ud = w->chunks,
     };
     n->srv = server_new(&cfg);
     server_set_replica(n->srv, n->role == ROLE_REPLICA);

@@ -68,16 +68,16 @@ static void script_state_close(scripting *s)
     s->fast_owner = NULL;
 }
 
-scripting *scripting_new(server *srv, const server_config *cfg)
+scripting *scripting_new(const scripting_config *cfg)
 {
     scripting *s = xcalloc(1, sizeof *s);
-    s->srv = srv;
-    s->mem_limit = cfg && cfg->lua_memory_limit ? cfg->lua_memory_limit : SCRIPT_DEFAULT_MEMORY;
-    s->insn_limit = cfg && cfg->lua_instruction_limit ? cfg->lua_instruction_limit : SCRIPT_DEFAULT_INSNS;
+    s->mem_limit = cfg && cfg->memory_limit ? cfg->memory_limit : SCRIPT_DEFAULT_MEMORY;
+    s->insn_limit = cfg && cfg->instruction_limit ? cfg->instruction_limit : SCRIPT_DEFAULT_INSNS;
     s->insn_chunk = s->insn_limit < SCRIPT_HOOK_CHUNK ? (int)s->insn_limit : SCRIPT_HOOK_CHUNK;
     s->trace = cfg ? cfg->trace : NULL;
     s->trace_ud = cfg ? cfg->trace_ud : NULL;
-    s->chunks = cfg ? cfg->chunks : NULL;
+    s->load = cfg ? cfg->load : NULL;
+    s->load_ud = cfg ? cfg->load_ud : NULL;
     s->rand48 = 0x1234ABCD330EULL; /* redisLrand48's initial state */
     s->cache = dict_new(sizeof(script_entry));
     reply_init(&s->call_reply);
@@ -193,7 +193,10 @@ static script_entry *script_compile(scripting *s, slice body, const char *sha, r
     lua_State *L = s->L;
     script_probe_wants(s);
     s->mem_capped = 1;
-    int rc = chunkcache_load(s->chunks, L, body.p + off, body.len - (size_t)off, "@user_script");
+    const char *text = body.p + off;
+    size_t len = body.len - (size_t)off;
+    int rc = s->load ? s->load(s->load_ud, L, text, len, "@user_script")
+                     : luaL_loadbufferx(L, text, len, "@user_script", "t");
     s->mem_capped = 0;
     if (rc != LUA_OK) {
         size_t ml = 0;
@@ -454,17 +457,22 @@ static void script_error_reply(scripting *s, int rc, reply *out)
     buf_release(&b);
 }
 
-static void script_run(scripting *s, script_entry *e, const char *sha, int ro, int nkeys,
-                       const slice *keys, int nargs, const slice *args, reply *out)
+/* Runs the cached script e (whose sha it is) for EVAL's context c, with its first nkeys
+ * arguments after numkeys as KEYS and the rest as ARGV, and replies into c->out; ro for
+ * EVAL_RO / EVALSHA_RO. */
+static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro, int nkeys)
 {
+    scripting *s = c->lua;
+    reply *out = c->out;
     lua_State *L = s->L;
     int base = lua_gettop(L);
     memcpy(s->sha, sha, 41);
-    s->run_keys = keys;
+    s->run_keys = c->argv + 3;
     s->run_nkeys = nkeys;
-    s->run_args = args;
-    s->run_nargs = nargs;
+    s->run_args = c->argv + 3 + nkeys;
+    s->run_nargs = c->argc - 3 - nkeys;
     s->run_entry = e;
+    s->run_ctx = c;
     s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
     s->killed = 0;
     s->insn_used = 0;
@@ -478,6 +486,7 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
     int rc = lua_pcall(L, 0, 1, base + 1);
     s->mem_capped = 0;
     s->running = 0;
+    s->run_ctx = NULL;
     s->read_only = 0;
     if (s->hooked) lua_sethook(L, NULL, 0, 0);
     s->hooked = 0;
@@ -503,10 +512,10 @@ static void script_run(scripting *s, script_entry *e, const char *sha, int ro, i
  * that declares it may write) on a replica, and under EVAL_RO / EVALSHA_RO, in that order.
  * A script without a shebang (eval-compat mode) is stopped at its first write instead.
  * Returns 1 after replying the refusal. */
-static int script_refused(scripting *s, const script_entry *e, int ro, reply *out)
+static int script_refused(store *db, const script_entry *e, int ro, reply *out)
 {
     if (!(e->flags & SCRIPT_SHEBANG) || (e->flags & SCRIPT_SHEBANG_NO_WRITES)) return 0;
-    if (store_is_replica(server_store(s->srv)))
+    if (store_is_replica(db))
         reply_error(out, "READONLY You can't write against a read only replica.");
     else if (ro)
         reply_error(out, "ERR Can not execute a script with write flag using *_ro command.");
@@ -533,21 +542,9 @@ static int script_numkeys(slice arg, int nrest, long long *numkeys, reply *out)
     return 0;
 }
 
-void scripting_eval(scripting *s, slice body, int nkeys, const slice *keys, int nargs,
-                    const slice *args, reply *out)
-{
-    char sha[41];
-    script_sha1hex(body.p, body.len, sha);
-    reply_release(out);
-    script_entry *e = dict_get(s->cache, (slice){ sha, 40 });
-    if (!e && !(e = script_compile(s, body, sha, out))) return;
-    if (script_refused(s, e, 0, out)) return;
-    script_run(s, e, sha, 0, nkeys, keys, nargs, args, out);
-}
-
 static void script_eval_generic(cmdctx *c, int by_sha, int ro)
 {
-    scripting *s = server_scripting(c->srv);
+    scripting *s = c->lua;
     char sha[41];
     long long numkeys;
     script_entry *e;
@@ -573,9 +570,8 @@ static void script_eval_generic(cmdctx *c, int by_sha, int ro)
         e = dict_get(s->cache, (slice){ sha, 40 });
         if (!e && !(e = script_compile(s, c->argv[1], sha, c->out))) return;
     }
-    if (script_refused(s, e, ro, c->out)) return;
-    int nk = (int)numkeys;
-    script_run(s, e, sha, ro, nk, c->argv + 3, c->argc - 3 - nk, c->argv + 3 + nk, c->out);
+    if (script_refused(c->db, e, ro, c->out)) return;
+    script_run(c, e, sha, ro, (int)numkeys);
 }
 
 void cmd_eval(cmdctx *c) { script_eval_generic(c, 0, 0); }
@@ -590,7 +586,7 @@ static void script_wrong_args(cmdctx *c, const char *sub)
 
 void cmd_script(cmdctx *c)
 {
-    scripting *s = server_scripting(c->srv);
+    scripting *s = c->lua;
     slice sub = c->argv[1];
     reply_release(c->out);
     if (slice_eq_nocase(sub, "load")) {

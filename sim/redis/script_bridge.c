@@ -328,7 +328,7 @@ int script_collect_args(scripting *s, lua_State *L, int argc)
     return 0;
 }
 
-static void script_call_command(server *srv, const command *cmd, int argc, const slice *argv, reply *out);
+static void script_call_command(cmdctx *c, const command *cmd);
 
 /* The command named by the Lua string at index 1 (collected in s->argv[0]), through
  * s->cmd_memo. Pinning a new name runs with the memory cap off, so it cannot raise. */
@@ -427,8 +427,11 @@ static int script_redis_generic(lua_State *L, int raise)
         script_push_error_table(L, err, strlen(err));
         return raise ? lua_error(L) : 1;
     }
-    /* (script_call_command releases whatever an interrupted call left in call_reply.) */
-    script_call_command(s->srv, script_command_of(s, L), argc, s->argv, &s->call_reply);
+    /* The running script's server parts; the call's arguments and reply. (script_call_command
+     * releases whatever an interrupted call left in call_reply.) */
+    cmdctx c = { .db = s->run_ctx->db, .ps = s->run_ctx->ps, .lua = s, .argc = argc, .argv = s->argv,
+                 .out = &s->call_reply, .in_script = 1 };
+    script_call_command(&c, script_command_of(s, L));
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
     /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a
@@ -521,9 +524,15 @@ const script_banned *script_banned_find(int argc, const slice *argv, int *contai
     return NULL;
 }
 
-static void script_call_command(server *srv, const command *cmd, int argc, const slice *argv, reply *out)
+/* Runs one redis.call: c is its context (the server's db, ps and lua, the call's argc, argv
+ * and out, no conn, in_script set), cmd what commands_lookup finds for c->argv[0]. Replies
+ * Redis's script-specific errors for a command a script may not run. */
+static void script_call_command(cmdctx *c, const command *cmd)
 {
-    scripting *s = server_scripting(srv);
+    int argc = c->argc;
+    const slice *argv = c->argv;
+    reply *out = c->out;
+    scripting *s = c->lua;
     reply_release(out);
     if (!cmd || (cmd->flags & CMD_NOSCRIPT)) { /* the rare paths: Redis's lookup decides */
         int container;
@@ -536,9 +545,7 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
             if (!script_arity_ok(b->arity, argc)) {
                 reply_error(out, "ERR Wrong number of args calling Redis command from script");
             } else if (b->ok && cmd) {
-                cmdctx c = { .srv = srv, .db = server_store(srv), .argc = argc, .argv = argv,
-                             .out = out, .in_script = 1 };
-                cmd->fn(&c);
+                cmd->fn(c);
             } else {
                 reply_error(out, "ERR This Redis command is not allowed from script");
             }
@@ -555,7 +562,7 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
         reply_error(out, "ERR This Redis command is not allowed from script");
         return;
     }
-    store *db = server_store(srv);
+    store *db = c->db;
     if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
         if (s && s->read_only) {
             reply_error(out, "ERR Write commands are not allowed from read-only scripts.");
@@ -566,13 +573,12 @@ static void script_call_command(server *srv, const command *cmd, int argc, const
             return;
         }
     }
-    cmdctx c = { .srv = srv, .db = db, .conn = NULL, .argc = argc, .argv = argv, .out = out,
-                 .in_script = 1 };
-    cmd->fn(&c);
+    cmd->fn(c);
 }
 
-void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
+void scripting_call(scripting *s, store *db, pubsub *ps, int argc, const slice *argv, reply *out)
 {
-    script_call_command(srv, commands_lookup(argv[0]), argc, argv, out);
+    cmdctx c = { .db = db, .ps = ps, .lua = s, .argc = argc, .argv = argv, .out = out, .in_script = 1 };
+    script_call_command(&c, commands_lookup(argv[0]));
 }
 

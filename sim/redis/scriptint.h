@@ -13,7 +13,6 @@
 
 #include <lua.h>
 
-#include "chunkcache.h"
 #include "commands.h"
 #include "dict.h"
 #include "script.h"
@@ -64,9 +63,9 @@ typedef struct script_entry {
 } script_entry;
 
 struct scripting {
-    server *srv;
     lua_State *L;
-    chunkcache *chunks;          /* compiled bodies shared with other servers (borrowed), or NULL */
+    script_load_fn load;         /* compiles a body (script.h), or NULL */
+    void *load_ud;
     dict *cache;                 /* lowercase sha → script_entry */
     int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
     int fast_globals_ref;        /* SCRIPT_FAST_ENV scripts' globals (until they get their own) */
@@ -89,6 +88,7 @@ struct scripting {
     const slice *run_keys, *run_args;
     int run_nkeys, run_nargs;
     script_entry *run_entry;
+    const cmdctx *run_ctx;       /* the EVAL's context: its db and ps serve redis.call */
     uint64_t rand48;             /* redisLrand48 state (48 bits) */
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
