@@ -23,7 +23,8 @@ typedef void (*script_trace_fn)(void *ud, int argc, const slice *argv, const rep
 /* Compiles a script's body as luaL_loadbufferx(L, text, len, name, "t") does: pushes the
  * function, or the error message, and returns the status. Given by the server's owner to
  * share compiled bodies between servers (the engine's cache of compiled chunks). */
-typedef int (*script_load_fn)(void *ud, struct lua_State *L, const char *text, size_t len, const char *name);
+typedef int (*script_load_fn)(void *ud, struct lua_State *L, const char *text, size_t len,
+                              const char *name);
 
 /* What a scripting engine is made with (its server's server_config, server.h). */
 typedef struct scripting_config {

@@ -476,22 +476,19 @@ void script_open_libs(lua_State *L)
     lua_pushcclosure(L, script_load, 1);
     lua_setfield(L, G, "load");
 
+    static const luaL_Reg table[] = { { "getn", script_table_getn }, { "maxn", script_table_maxn },
+                                      { NULL, NULL } };
     lua_getfield(L, G, "table");
     lua_getfield(L, -1, "unpack");
     lua_setfield(L, G, "unpack");
-    lua_pushcfunction(L, script_table_getn);
-    lua_setfield(L, -2, "getn");
-    lua_pushcfunction(L, script_table_maxn);
-    lua_setfield(L, -2, "maxn");
+    script_set_funcs(L, table);
     lua_pop(L, 1);
 
+    static const luaL_Reg math[] = { { "random", script_math_random },
+                                     { "randomseed", script_math_randomseed },
+                                     { "mod", script_math_mod }, { NULL, NULL } };
     lua_getfield(L, G, "math");
-    lua_pushcfunction(L, script_math_random);
-    lua_setfield(L, -2, "random");
-    lua_pushcfunction(L, script_math_randomseed);
-    lua_setfield(L, -2, "randomseed");
-    lua_pushcfunction(L, script_math_mod);
-    lua_setfield(L, -2, "mod");
+    script_set_funcs(L, math);
     lua_pop(L, 1);
 
     lua_getfield(L, G, "coroutine");

@@ -229,6 +229,19 @@ int script_coroutine_new(lua_State *L)
     return lua_gettop(L);
 }
 
+/* The end of both: 5.4's load (upvalue 1) of the chunk and name at 1 and 2, with mode "t";
+ * returns the function, or nil and the message. */
+static int script_load_text(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_pushliteral(L, "t");
+    lua_call(L, 3, 2);
+    if (lua_isnil(L, 1)) return 2; /* nil, message */
+    lua_settop(L, 1);
+    return 1;
+}
+
 /* load(func [, chunkname]) as in 5.1 and loadstring(s [, chunkname]); both through 5.4's
  * load (upvalue 1) with mode "t", so bytecode is refused and the env is the sandbox. */
 int script_load(lua_State *L)
@@ -240,13 +253,7 @@ int script_load(lua_State *L)
         lua_pushliteral(L, "=(load)");
         lua_replace(L, 2);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_pushliteral(L, "t");
-    lua_call(L, 3, 2);
-    if (lua_isnil(L, 1)) return 2; /* nil, message */
-    lua_settop(L, 1);
-    return 1;
+    return script_load_text(L);
 }
 
 int script_loadstring(lua_State *L)
@@ -258,13 +265,7 @@ int script_loadstring(lua_State *L)
         lua_pushvalue(L, 1);
         lua_replace(L, 2);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_pushliteral(L, "t");
-    lua_call(L, 3, 2);
-    if (lua_isnil(L, 1)) return 2; /* nil, message */
-    lua_settop(L, 1);
-    return 1;
+    return script_load_text(L);
 }
 
 /* ---------------------------------------------------------------------------------------
