@@ -45,7 +45,6 @@ void server_free(server *srv)
 
 store *server_store(server *srv) { return srv->db; }
 pubsub *server_pubsub(server *srv) { return srv->ps; }
-scripting *server_scripting(server *srv) { return srv->lua; }
 const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 
 store *server_swap_store(server *srv, store *db)

@@ -30,7 +30,6 @@ server *server_new(const server_config *cfg);
 void server_free(server *srv);
 store *server_store(server *srv);
 pubsub *server_pubsub(server *srv);
-scripting *server_scripting(server *srv);
 const server_config *server_config_of(const server *srv);
 
 /* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
