@@ -78,6 +78,11 @@ int chunkcache_load(chunkcache *c, lua_State *L, const char *text, size_t len, c
     return rc;
 }
 
+int chunkcache_load_ud(void *c, lua_State *L, const char *text, size_t len, const char *name)
+{
+    return chunkcache_load(c, L, text, len, name);
+}
+
 size_t chunkcache_hits(const chunkcache *c)
 {
     return c ? c->hits : 0;

@@ -27,6 +27,11 @@ void chunkcache_free(chunkcache *c);   /* NULL is a no-op */
  * message, and returns the status. c may be NULL (no cache). */
 int chunkcache_load(chunkcache *c, lua_State *L, const char *text, size_t len, const char *name);
 
+/* chunkcache_load with the cache as a void *: the shape of a fake Redis server's script
+ * loader (server_config.load, script_load_fn in sim/redis/script.h), so that a server given
+ * it with the cache as load_ud shares compiled scripts through the cache. */
+int chunkcache_load_ud(void *c, lua_State *L, const char *text, size_t len, const char *name);
+
 /* How many loads the cache answered, and how many texts it holds (for tests). */
 size_t chunkcache_hits(const chunkcache *c);
 size_t chunkcache_size(const chunkcache *c);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunkcache.h"
 #include "pubsub.h"
 #include "reply.h"
 #include "server.h"
@@ -86,7 +87,7 @@ static kserver *rk_create(const kind_host *host)
         .clock = host->clock, .clock_ud = host->ud,
         .deliver = rk_deliver, .deliver_ud = s,
         .trace = host->trace ? rk_trace : NULL, .trace_ud = s,
-        .chunks = host->chunks,
+        .load = chunkcache_load_ud, .load_ud = host->chunks,
     };
     s->srv = server_new(&cfg);
     s->conns = xcalloc((size_t)host->nclients, sizeof *s->conns);

@@ -1,10 +1,10 @@
 /* bytecode.h — what a compiled Lua 5.4 chunk can do with its globals, read off its dump.
  *
  * Redis 7.0 runs scripts against a globals table that its patched Lua makes read-only; stock
- * Lua 5.4 has no read-only tables, so script.c puts the globals and the `redis` table behind
- * empty proxies whose metatables forward reads — a metamethod hop on every `redis.call`,
- * `KEYS[1]` and `ARGV[2]`. This unit proves, from the bytecode alone, that a chunk cannot
- * tell the difference when it runs against the real tables instead:
+ * Lua 5.4 has no read-only tables, so script_sandbox.c puts the globals and the `redis` table
+ * behind empty proxies whose metatables forward reads — a metamethod hop on every
+ * `redis.call`, `KEYS[1]` and `ARGV[2]`. This unit proves, from the bytecode alone, that a
+ * chunk cannot tell the difference when it runs against the real tables instead:
  *
  *   - it never assigns a global (no SETTABUP on _ENV) and never holds _ENV itself as a value
  *     (no GETUPVAL / SETUPVAL of an upvalue named _ENV), in any of its functions;

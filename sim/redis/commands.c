@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script.h"
-
 #define W CMD_WRITE
 #define R CMD_READONLY
 #define NS CMD_NOSCRIPT

@@ -7,13 +7,19 @@
 #ifndef LOCKLAB_COMMANDS_H
 #define LOCKLAB_COMMANDS_H
 
+#include "conn.h"
 #include "reply.h"
-#include "server.h"
 #include "store.h"
 
+/* The server's other parts a handler may be given (declared in pubsub.h and script.h): a
+ * handler reaches its server's state through its context only, never the server itself. */
+typedef struct pubsub pubsub;
+typedef struct scripting scripting;
+
 typedef struct cmdctx {
-    server *srv;
     store *db;
+    pubsub *ps;          /* the server's channels (PUBLISH, SUBSCRIBE) */
+    scripting *lua;      /* the server's script engine (EVAL, SCRIPT) */
     conn *conn;          /* NULL inside a script: the script's own fake client */
     int argc;
     const slice *argv;

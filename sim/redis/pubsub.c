@@ -163,7 +163,7 @@ const slice *pubsub_channels_of(pubsub *ps, int conn_id, size_t *n)
 
 void cmd_publish(cmdctx *c)
 {
-    reply_int(c->out, pubsub_publish(server_pubsub(c->srv), c->argv[1], c->argv[2]));
+    reply_int(c->out, pubsub_publish(c->ps, c->argv[1], c->argv[2]));
 }
 
 static void confirm(reply *r, const char *kind, slice channel, int count)
@@ -178,7 +178,7 @@ static void confirm(reply *r, const char *kind, slice channel, int count)
  * connection-less callers cannot subscribe (the command is flagged NOSCRIPT). */
 void cmd_subscribe(cmdctx *c)
 {
-    pubsub *ps = server_pubsub(c->srv);
+    pubsub *ps = c->ps;
     reply *e = reply_multi(c->out, (size_t)c->argc - 1);
     for (int i = 1; i < c->argc; i++) {
         if (pubsub_subscribe(ps, c->conn->id, c->argv[i])) c->conn->subscriptions++;
@@ -188,7 +188,7 @@ void cmd_subscribe(cmdctx *c)
 
 void cmd_unsubscribe(cmdctx *c)
 {
-    pubsub *ps = server_pubsub(c->srv);
+    pubsub *ps = c->ps;
     if (c->argc == 1) {
         size_t n;
         const slice *chans = pubsub_channels_of(ps, c->conn->id, &n);

@@ -1,26 +1,52 @@
 /* script.h — the Lua bridge: EVAL / EVALSHA / SCRIPT under embedded Lua 5.4, with Redis
  * 7.0's conversion rules, sandbox, error texts and limits. One Lua state per server;
- * compiled scripts are cached by the SHA-1 of their body. See the README's "Lua 5.1 vs 5.4"
- * section for what differs from Redis's embedded Lua 5.1 and how it is hidden. */
+ * compiled scripts are cached by the SHA-1 of their body. The commands are in the command
+ * table (commands.h) and reach their server's engine through their context; the server
+ * makes one engine and frees it. See script_lib.c for what differs from Redis's embedded
+ * Lua 5.1 and how it is hidden. */
 #ifndef LOCKLAB_SCRIPT_H
 #define LOCKLAB_SCRIPT_H
 
-#include "reply.h"
-#include "server.h"
+#include <stddef.h>
+#include <stdint.h>
 
-scripting *scripting_new(server *srv, const server_config *cfg);
+#include "pubsub.h"
+#include "reply.h"
+#include "store.h"
+
+typedef struct scripting scripting;
+struct lua_State;
+
+/* Called for every redis.call / redis.pcall inside a script, after it ran (verbose traces). */
+typedef void (*script_trace_fn)(void *ud, int argc, const slice *argv, const reply *r);
+
+/* Compiles a script's body as luaL_loadbufferx(L, text, len, name, "t") does: pushes the
+ * function, or the error message, and returns the status. Given by the server's owner to
+ * share compiled bodies between servers (the engine's cache of compiled chunks). */
+typedef int (*script_load_fn)(void *ud, struct lua_State *L, const char *text, size_t len,
+                              const char *name);
+
+/* What a scripting engine is made with (its server's server_config, server.h). */
+typedef struct scripting_config {
+    size_t memory_limit;         /* bytes the Lua state may use; 0 = 64 MiB */
+    uint64_t instruction_limit;  /* VM instructions one script may run; 0 = 500 million */
+    script_trace_fn trace;       /* NULL: no trace */
+    void *trace_ud;
+    script_load_fn load;         /* NULL: luaL_loadbufferx */
+    void *load_ud;
+} scripting_config;
+
+scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults */
 void scripting_free(scripting *s);
 void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
 
-/* Runs a script body as EVAL would (caching it). keys/args are borrowed. */
-void scripting_eval(scripting *s, slice body, int nkeys, const slice *keys, int nargs,
-                    const slice *args, reply *out);
+/* Runs a redis.call from a script against the keyspace db and the channels ps: checks that
+ * the command exists, is allowed in scripts and has the right arity (with the
+ * script-specific error texts), then executes it. The bridge's path; exposed for tests
+ * through server_call_from_script (server.h). */
+void scripting_call(scripting *s, store *db, pubsub *ps, int argc, const slice *argv, reply *out);
+
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);
-
-/* Runs a redis.call from a script: checks that the command exists, is allowed in scripts and
- * has the right arity (with the script-specific error texts), then executes it. Used by the
- * bridge; exposed for tests. */
-void server_call_from_script(server *srv, int argc, const slice *argv, reply *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* server.c — one fake Redis server (see server.h): wiring, and the path every client
  * command takes: lookup, arity, the subscribe-mode gate, the read-only-replica gate, then the
- * handler. Scripts enter through server_call_from_script (script.c) instead. */
+ * handler, given the server's parts in its context (commands.h). A script's redis.call takes
+ * its own path (scripting_call, script_bridge.c). */
 #include "server.h"
 
 #include <stdlib.h>
@@ -25,7 +26,11 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
     srv->ps = pubsub_new(cfg->deliver, cfg->deliver_ud);
-    srv->lua = scripting_new(srv, &srv->cfg);
+    scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
+                             .instruction_limit = srv->cfg.lua_instruction_limit,
+                             .trace = cfg->trace, .trace_ud = cfg->trace_ud,
+                             .load = cfg->load, .load_ud = cfg->load_ud };
+    srv->lua = scripting_new(&lua);
     return srv;
 }
 
@@ -40,7 +45,6 @@ void server_free(server *srv)
 
 store *server_store(server *srv) { return srv->db; }
 pubsub *server_pubsub(server *srv) { return srv->ps; }
-scripting *server_scripting(server *srv) { return srv->lua; }
 const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 
 store *server_swap_store(server *srv, store *db)
@@ -100,7 +104,8 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
         reply_error(out, "READONLY You can't write against a read only replica.");
         return;
     }
-    cmdctx ctx = { .srv = srv, .db = srv->db, .conn = c, .argc = argc, .argv = argv, .out = out };
+    cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c, .argc = argc, .argv = argv,
+                   .out = out };
     cmd->fn(&ctx);
 }
 
@@ -111,4 +116,9 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
     for (int i = 0; i < argc; i++) v[i] = slice_cstr(argv[i]);
     server_exec(srv, c, argc, v, out);
     if (v != small) free(v);
+}
+
+void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
+{
+    scripting_call(srv->lua, srv->db, srv->ps, argc, argv, out);
 }

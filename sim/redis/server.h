@@ -5,21 +5,13 @@
 #ifndef LOCKLAB_SERVER_H
 #define LOCKLAB_SERVER_H
 
+#include "conn.h"
 #include "pubsub.h"
 #include "reply.h"
+#include "script.h"
 #include "store.h"
 
 typedef struct server server;
-typedef struct scripting scripting;
-
-/* A client connection as the server sees it. */
-typedef struct conn {
-    int id;            /* unique within the server: the pub/sub subscriber id */
-    int subscriptions; /* channels it is subscribed to: RESP2 subscribe mode while > 0 */
-} conn;
-
-/* Called for every redis.call / redis.pcall inside a script, after it ran (verbose traces). */
-typedef void (*script_trace_fn)(void *ud, int argc, const slice *argv, const reply *r);
 
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
@@ -28,22 +20,24 @@ typedef struct server_config {
     void *deliver_ud;
     size_t lua_memory_limit;      /* bytes the Lua state may use; 0 = 64 MiB */
     uint64_t lua_instruction_limit; /* VM instructions one script may run; 0 = 500 million */
-    script_trace_fn trace;
+    script_trace_fn trace;        /* every redis.call of a script (script.h), or NULL */
     void *trace_ud;
-    struct chunkcache *chunks;    /* compiled scripts shared with other servers (borrowed), or NULL */
+    script_load_fn load;          /* compiles a script's body (script.h); NULL: Lua's loader */
+    void *load_ud;
 } server_config;
 
 server *server_new(const server_config *cfg);
 void server_free(server *srv);
 store *server_store(server *srv);
 pubsub *server_pubsub(server *srv);
-scripting *server_scripting(server *srv);
 const server_config *server_config_of(const server *srv);
 
 /* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
 /* The same with C strings, for tests and tools. */
 void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv);
+/* Runs one redis.call as a script would (script.h's scripting_call); for tests. */
+void server_call_from_script(server *srv, int argc, const slice *argv, reply *out);
 
 /* Replaces the keyspace (a restart loading its persisted data, a replica's full resync) and
  * returns the old one, which the caller now owns. The new store gets the server's clock and

@@ -1,0 +1,151 @@
+/* scriptint.h — what the four files of the Lua bridge share, and nothing else sees:
+ *
+ *   script.c          the script cache, running one script, EVAL / EVALSHA / SCRIPT
+ *   script_bridge.c   the converters (reply <-> Lua value) and the redis.call / pcall path
+ *   script_lib.c      the rest of the redis table, bit, and the Lua 5.1 compatibility layer
+ *   script_sandbox.c  the read-only proxies, the instruction budget and memory cap, the state
+ *
+ * The scripting struct (one per server), a cached script's entry, the limits and flags, and
+ * the functions one of these files calls in another. The rest of the fake Redis uses
+ * script.h. */
+#ifndef LOCKLAB_SCRIPTINT_H
+#define LOCKLAB_SCRIPTINT_H
+
+#include <lua.h>
+
+#include "commands.h"
+#include "dict.h"
+#include "script.h"
+
+#define SCRIPT_DEFAULT_MEMORY ((size_t)64 << 20)
+#define SCRIPT_DEFAULT_INSNS 500000000ULL
+#define SCRIPT_HOOK_CHUNK 10000
+#define SCRIPT_BYTES_PER_INSN 16      /* bytes allocated by a running script per budget instruction */
+/* Redis 7.0 converts nested tables until lua_checkstack fails (LUAI_MAXCSTACK 8000):
+ * observed, a self-referencing table replies with 7995 nested arrays, then the error. */
+#define SCRIPT_MAX_REPLY_DEPTH 7995
+#define SCRIPT_SHEBANG_NO_WRITES 1u
+#define SCRIPT_SHEBANG 16u            /* has a #!lua line: Redis 7.0's flags mode, not eval-compat */
+#define SCRIPT_MAY_LOOP 2u            /* the body needs the count hook from the start */
+#define SCRIPT_FAST_ENV 4u            /* runs against the real globals (bytecode.h) */
+#define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
+#define SCRIPT_UNHOOKED_MAX_BODY 1024
+#define SCRIPT_CMD_MEMO 64            /* slots of scripting.cmd_memo, a power of two */
+/* A fast script runs against the shared fast globals, where KEYS and ARGV are set again
+ * whenever another script ran in between, until this many runs; then it gets a copy of
+ * its own, where they stay put. A copy costs about what 150 such settings do, and most of
+ * a simulated world's scripts run a few times only. */
+#define SCRIPT_OWN_ENV_RUNS 64
+
+/* What a SCRIPT_PURE_ARGS script's KEYS or ARGV table holds: its entries 1..count are the
+ * Lua strings whose texts are p[i] (owned by Lua, alive because the table refers to them). */
+typedef struct args_memo {
+    const char **p;
+    size_t *len;
+    int count, cap;
+} args_memo;
+
+typedef struct script_entry {
+    int ref;         /* the compiled function in the registry */
+    unsigned flags;  /* SCRIPT_SHEBANG_*, SCRIPT_MAY_LOOP, SCRIPT_FAST_ENV, SCRIPT_PURE_ARGS */
+    /* This script's KEYS and ARGV tables in the registry (LUA_NOREF until its first run),
+     * refilled in place by the next run (see script_args_table and script_args_pure). Per
+     * script, because a client sends the same script much the same ARGV (lease, owner)
+     * time after time. */
+    int args_ref[2];
+    args_memo memo[2];
+    /* SCRIPT_FAST_ENV: runs so far, and, after SCRIPT_OWN_ENV_RUNS of them, the script's
+     * own copy of the fast globals (its _ENV from then on; LUA_NOREF before) and whether
+     * its KEYS / ARGV fields there are args_ref's tables already. */
+    unsigned runs;
+    int env_ref;
+    int installed[2];
+} script_entry;
+
+struct scripting {
+    lua_State *L;
+    script_load_fn load;         /* compiles a body (script.h), or NULL */
+    void *load_ud;
+    dict *cache;                 /* lowercase sha → script_entry */
+    int globals_ref;             /* the real globals table (KEYS, ARGV are set here) */
+    int fast_globals_ref;        /* SCRIPT_FAST_ENV scripts' globals (until they get their own) */
+    script_entry *fast_owner;    /* whose KEYS and ARGV tables are in those, or NULL */
+    int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
+    size_t mem_used, mem_limit;
+    int mem_capped;              /* the allocator enforces mem_limit */
+    uint64_t insn_limit, insn_used;
+    int insn_chunk;
+    int killed;                  /* the budget tripped in the current script */
+    int hooked;                  /* the count hook is armed for the current script */
+    int running;                 /* a script is executing */
+    int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */
+    char sha[41];                /* the running script */
+    /* Where the last error was raised, captured by the message handler before unwinding. */
+    int err_has_line;
+    int err_line;
+    char err_source[128];
+    /* The running script's KEYS and ARGV (borrowed for the duration of the pcall). */
+    const slice *run_keys, *run_args;
+    int run_nkeys, run_nargs;
+    script_entry *run_entry;
+    const cmdctx *run_ctx;       /* the EVAL's context: its db and ps serve redis.call */
+    uint64_t rand48;             /* redisLrand48 state (48 bits) */
+    int repl_flags;              /* redis.set_repl(), accepted and ignored */
+    script_trace_fn trace;
+    void *trace_ud;
+    /* redis.call scratch: argv slices and number texts. */
+    slice *argv;
+    char (*numbuf)[32];
+    size_t argv_cap;
+    reply call_reply;            /* the current redis.call's reply (see the file comment) */
+    /* EVALSHA's last hits: the sha exactly as sent → its entry, so a client repeating the
+     * same shas skips case folding and hashing. Emptied whenever the cache changes. */
+    struct { char raw[40]; char lower[41]; script_entry *e; } memo[2];
+    unsigned memo_next;
+    /* redis.call's command names: the Lua string's text pointer → its command, two-way
+     * set-associative (a pointer may sit in either slot of its pair; a full pair evicts
+     * its slots in turn). Each cached string is pinned in the registry table pin_ref
+     * (text pointer → string), so no other string can take its address while the entry
+     * lives; emptied with the Lua state. */
+    struct { const char *p; const command *cmd; } cmd_memo[SCRIPT_CMD_MEMO];
+    unsigned cmd_memo_evict;
+    int pin_ref;
+    int probe_seen[4], probe_n;  /* what script_probe_wants saw */
+};
+
+/* The scripting struct of a state: its allocator's user data. */
+static inline scripting *script_of(lua_State *L)
+{
+    void *ud;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+/* script_bridge.c: the converters and the redis.call path. */
+typedef struct script_banned script_banned;
+void script_push_error_table(lua_State *L, const char *p, size_t len);
+int script_rawfield(lua_State *L, int idx, const char *field);
+void script_reply_from_lua(lua_State *L, int depth, reply *out);
+int script_collect_args(scripting *s, lua_State *L, int argc);
+const script_banned *script_banned_find(int argc, const slice *argv, int *container);
+int script_redis_call(lua_State *L);
+int script_redis_pcall(lua_State *L);
+void script_probe_wants(scripting *s);
+
+/* script_lib.c: the libraries a script sees. */
+void script_open_libs(lua_State *L);
+
+/* script_sandbox.c: protection, budget, allocator, the state. */
+void script_make_proxy(lua_State *L);
+int script_rawset(lua_State *L);
+int script_setmetatable(lua_State *L);
+int script_coroutine_new(lua_State *L);
+int script_load(lua_State *L);
+int script_loadstring(lua_State *L);
+int script_may_loop(const scripting *s, slice body);
+void script_hook(lua_State *L, lua_Debug *ar);
+int script_msgh(lua_State *L);
+void script_push_copy(lua_State *L);
+void script_state_open(scripting *s);
+
+#endif
