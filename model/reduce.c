@@ -8,7 +8,15 @@
  * steps are also compared across clients (the checker reads them on one true-time line).
  * The order changes exactly when some step outside the cone falls at most d after a cone
  * step at the same actor; that is when the late end of the window is explored. A fault
- * moved earlier by d moves its cone (its restart, the end of its pause) the same way. */
+ * moved earlier by d moves its cone (its restart, the end of its pause) the same way.
+ *
+ * Orders are not all an actor can see: it can read its clock (a client's ctx:now(), a node's
+ * TTL in a reply or a deadline it sets), and a value read inside the cone is d larger, while
+ * one read outside is not. Where an actor holds both — a reading inside the cone and one
+ * outside it (Redlock's elapsed time across its requests, a wait budget's deadline, a TTL
+ * against the instant the key was set) — its behaviour may depend on d itself, and the late
+ * end is explored too. A value crosses actors in a message (a client's clock sent as a
+ * script argument, a TTL in a reply): the step that receives it counts as a reading. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +77,33 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-/* Would moving the cone of root later by shift reorder the steps at some actor? A step that
- * touches every actor (WORLD_KEY_ALL) is compared with every other. */
+/* Did step s read a clock, itself or through the message that caused it? */
+static int reads_clock(const world_step *st, int s)
+{
+    int c = st[s].cause;
+    return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
+}
+
+/* Does some actor read its clock both inside the cone of root and outside it? (r->in holds
+ * the cone; r->last is used as scratch: bit 0 a reading inside, bit 1 one outside.) */
+static int cone_splits_readings(reducer *r, const world_step *st, int n, int root, int observer)
+{
+    for (int k = 0; k <= observer; k++) r->last[k] = 0;
+    for (int s = 0; s < n; s++) {
+        int k = st[s].key;
+        if (k < 0 || k > observer || !reads_clock(st, s)) continue;
+        r->last[k] |= s >= root && r->in[s] ? 1 : 2;
+        if (r->last[k] == 3) return 1;
+    }
+    return 0;
+}
+
+/* Would moving the cone of root later by shift reorder the steps at some actor, or change
+ * what an actor reads from its clock against what it read before? A step that touches every
+ * actor (WORLD_KEY_ALL) is compared with every other. */
 static int cone_later_reorders(reducer *r, const world_step *st, int n, int root, int64_t shift, int observer)
 {
+    if (cone_splits_readings(r, st, n, root, observer)) return 1;
     int64_t any = INT64_MIN, all = INT64_MIN; /* the last cone step anywhere; the last global one */
     for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
     for (int s = root; s < n; s++) {

@@ -251,6 +251,7 @@ static int ctx_script(lua_State *L)
 static int ctx_now(lua_State *L)
 {
     clientrt *rt = rt_of(L);
+    core_clock_read(rt->cx);
     lua_pushinteger(L, local_now(rt, ctx_client(L)));
     return 1;
 }

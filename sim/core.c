@@ -28,6 +28,11 @@ size_t core_decisions_made(const core *cx)
     return cx->explore ? decisions_made(cx) : 0;
 }
 
+void core_clock_read(core *cx)
+{
+    cx->clock_read = 1;
+}
+
 void core_window_decision(core *cx, size_t before, int64_t shift)
 {
     if (cx->explore && decisions_made(cx) == before + 1) {

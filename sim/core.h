@@ -54,6 +54,7 @@ typedef struct core {
     const lclock **clocks;      /* per actor: its clock (each part registers its own) */
     core_window_fn window;      /* installed by the world */
     void *window_ud;
+    int clock_read;             /* exploring: the step being handled read a clock's value */
 } core;
 
 /* The actor named `name` (a node or a client), or -1. */
@@ -67,6 +68,10 @@ int64_t core_local(const core *cx, int actor);
  * event it times: while exploring, the explorer then branches on it only where its later
  * end reorders something (model/explore.c). */
 size_t core_decisions_made(const core *cx);
+/* An actor read its clock for a value its behaviour may depend on (ctx:now(), a TTL in a
+ * reply, a deadline set from it): while exploring, the step is marked (world_step.clock),
+ * and the order reduction explores a delay's late end where it shifts such a value. */
+void core_clock_read(core *cx);
 void core_window_decision(core *cx, size_t before, int64_t shift);
 
 #endif

@@ -44,6 +44,12 @@ static int64_t node_clock_fn(void *ud)
     return lclock_read(&n->clock, n->cu->cx->now);
 }
 
+static void node_clock_seen(void *ud)
+{
+    node *n = ud;
+    core_clock_read(n->cu->cx);
+}
+
 /* The server pushes a message to a client's subscription: it travels to the client. */
 static void node_push(void *ud, int client, slice channel, slice message)
 {
@@ -98,6 +104,7 @@ static kserver *node_new_server(cluster *cu, node *n)
     kind_host host = {
         .ud = n,
         .clock = node_clock_fn,
+        .clock_seen = node_clock_seen,
         .changed = node_changed,
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,

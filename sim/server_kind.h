@@ -49,6 +49,9 @@ typedef enum kind_event { KIND_WRITTEN, KIND_DELETED, KIND_EXPIRED } kind_event;
 typedef struct kind_host {
     void *ud;
     int64_t (*clock)(void *ud);                                 /* local time, ms */
+    /* the server read its clock for a value that leaves it (a TTL in a reply, a deadline set
+     * from it); NULL: nobody asks */
+    void (*clock_seen)(void *ud);
     void (*changed)(void *ud, kind_event ev, slice unit);       /* after the change */
     void (*push)(void *ud, int client, slice topic, slice payload);
     /* a call nested in a script, after it ran; NULL: not traced */

@@ -84,7 +84,7 @@ static int add_step(world *w, int64_t t, int actor, int cause)
         w->capsteps = w->capsteps ? w->capsteps * 2 : 256;
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
-    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes };
+    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0 };
     return w->nsteps++;
 }
 
@@ -516,7 +516,9 @@ int world_run(world *w, buf *err)
             int st = add_step(w, e.time, event_actor(w, &e), e.cause);
             if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
             sched_set_cause(w->cx.q, st);
+            w->cx.clock_read = 0;
             dispatch(w, &e);
+            w->steps[st].clock = w->cx.clock_read;
             sched_set_cause(w->cx.q, -1);
         } else {
             dispatch(w, &e);

@@ -63,6 +63,7 @@ typedef struct world_step {
                         WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
                         makes its instant, the next one that is not an injected fault) */
     int client;      /* the actor is a client (the checker's observations) */
+    int clock;       /* it read a clock for a value (core_clock_read) */
 } world_step;
 #define WORLD_CAUSE_INSTANT (-2)
 #define WORLD_KEY_ALL (-3)

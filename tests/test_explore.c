@@ -115,6 +115,61 @@ static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
     reducer_release(&red);
 }
 
+/* A client that read its clock before sending (outside the delivery's cone) and reads it
+ * again after the reply (inside): a later arrival changes the elapsed time it computes, so
+ * the late end is needed even though no order changes. */
+static void test_explore_clock_read_across_the_cone_is_two_branches(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[4];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 5000);
+    st[0].clock = 1;                                                   /* start = ctx:now() */
+    st[3] = (world_step){ .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1 }; /* elapsed */
+    p.nsteps = 4;
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[0], 1));
+    /* no reading outside the cone: whatever the client compares moves with it */
+    st[0].clock = 0;
+    st[2].clock = 0;
+    avail[0] = 1;
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_int_equal(avail[0], 1);
+    reducer_release(&red);
+}
+
+/* A clock value that crosses actors in a message (a client's time sent as a script
+ * argument): the receiving node's step counts as a reading. */
+static void test_explore_clock_value_carried_by_a_message(void **state)
+{
+    (void)state;
+    xpath p;
+    world_step st[4];
+    world_decision d[1];
+    choice c[1];
+    one_delay_path(&p, st, d, c, 5000);
+    st[0].clock = 1;  /* the send carries the client's clock: the delivery (in the cone) reads it */
+    st[2].clock = 1;  /* the node read its clock before, outside the cone */
+    st[2].t = 500;
+    uint64_t avail[1] = { 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    /* steps must be in time order: put the node's earlier reading first */
+    world_step a = st[0], b = st[1], x = st[2];
+    st[0] = a; st[1] = x; st[2] = b;
+    st[2].cause = 0;
+    d[0].step = 2;
+    p.nsteps = 3;
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[0], 1));
+    reducer_release(&red);
+}
+
 static void test_explore_clients_are_compared_on_one_time_line(void **state)
 {
     (void)state;
@@ -378,6 +433,8 @@ int main(void)
         cmocka_unit_test(test_explore_delay_that_reorders_is_two_branches),
         cmocka_unit_test(test_explore_steps_the_delivery_caused_move_with_it),
         cmocka_unit_test(test_explore_clients_are_compared_on_one_time_line),
+        cmocka_unit_test(test_explore_clock_read_across_the_cone_is_two_branches),
+        cmocka_unit_test(test_explore_clock_value_carried_by_a_message),
         cmocka_unit_test(test_explore_earlier_crash_where_its_restart_falls_elsewhere),
         cmocka_unit_test(test_explore_no_earlier_crash_where_nothing_moves),
         cmocka_unit_test(test_explore_crash_offered_only_before_an_event_of_its_target),

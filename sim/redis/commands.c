@@ -306,6 +306,7 @@ static void ttl_generic(cmdctx *c, int ms)
         reply_int(c->out, -1);
         return;
     }
+    store_clock_seen(c->db);
     long long ttl = e->expire - store_now(c->db);
     if (ttl < 0) ttl = 0;
     reply_int(c->out, ms ? ttl : (ttl + 500) / 1000);

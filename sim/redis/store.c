@@ -53,6 +53,8 @@ struct store {
     uint64_t seq;
     store_clock_fn clock;
     void *clock_ud;
+    void (*clock_seen)(void *ud);
+    void *clock_seen_ud;
     store_observer_fn observer;
     void *observer_ud;
     int replica;
@@ -129,6 +131,17 @@ int store_is_replica(const store *s)
 int64_t store_now(const store *s)
 {
     return s->clock ? s->clock(s->clock_ud) : 0;
+}
+
+void store_set_clock_seen(store *s, void (*fn)(void *ud), void *ud)
+{
+    s->clock_seen = fn;
+    s->clock_seen_ud = ud;
+}
+
+void store_clock_seen(store *s)
+{
+    if (s->clock_seen) s->clock_seen(s->clock_seen_ud);
 }
 
 size_t store_size(const store *s)
@@ -269,6 +282,7 @@ static void ttl_remove(store *s, kv *e)
 
 void store_set_expire(store *s, kv *e, int64_t when_ms)
 {
+    store_clock_seen(s);
     ttl_remove(s, e);
     e->expire = when_ms;
     ttl_item it = { when_ms, s->seq++, e };

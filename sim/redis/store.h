@@ -49,6 +49,12 @@ void store_set_replica(store *s, int replica);
 int store_is_replica(const store *s);
 
 int64_t store_now(const store *s);          /* local ms, from the clock function */
+/* Reading the clock for a value that leaves the keyspace's own bookkeeping — a deadline set
+ * from it, a TTL or the time in a reply — is reported to this hook (the model checker's
+ * reductions must know where behaviour can depend on a clock's value, not only on the order
+ * of events); expiry checks are not reported (the deadlines they compare with are events). */
+void store_set_clock_seen(store *s, void (*fn)(void *ud), void *ud);
+void store_clock_seen(store *s);
 size_t store_size(const store *s);          /* keys, including not yet reaped expired ones */
 
 /* Lookups. Both return NULL for a missing or logically expired key; on a master they also
