@@ -185,7 +185,11 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
                     break;
                 }
             cone_of(p->steps, p->nsteps, d->step, r->in);
-            int64_t slack = cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
+            /* moving it earlier shifts clock readings inside its cone against those outside:
+             * then any earlier instant may matter, the nearest first */
+            int64_t slack = cone_splits_readings(r, p->steps, p->nsteps, d->step, observer)
+                                ? 0
+                                : cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
             if (slack == INT64_MAX) continue;
             for (size_t j = i; j-- > 0;) {
                 const world_decision *e = &p->decs[j];
