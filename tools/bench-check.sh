@@ -2,9 +2,10 @@
 # tools/bench-check.sh — the model checker in `make bench`, beside its anchor: SPIN on the
 # same problems in the same run.
 #
-# The problems are tests/bench/check/*.lua (Redlock over 3 or 5 masters, two clients, a
-# budget of one or two crashes of any master within 2.5 s, restarts past the TTL, with fsync
-# always, or empty after 200 ms; delays constant 2 ms or a 1-2 ms window). Each runs as
+# The problems are tests/bench/check/redlock3.lua and redlock5.lua (Redlock over 3 or 5
+# masters, two clients, one crash of any master within 2.5 s restarting past the TTL, 1-2 ms
+# delay windows) and their variants, made here: constant 2 ms delays; a restart after 200 ms
+# with fsync always; one without fsync; two crashes with constant delays. Each runs as
 #   locklab check FILE --jobs 1 --time 60       (no bound but the fault budget and 60 s, as
 #                                                the issue's target; one core)
 # and tests/bench/redlock.pml, the same problem in Promela with time in ms ticks, as
@@ -43,9 +44,22 @@ spin_defs() {
 
 row() { printf '%-30s %-34s %-44s %s\n' "$@"; }
 echo
-echo "The model checker beside SPIN $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p') (the same problem: tests/bench/check/NAME.lua and tests/bench/redlock.pml)"
+echo "The model checker beside SPIN $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p') (the same problems: tests/bench/check/redlockN.lua and its variants, tests/bench/redlock.pml)"
 row "problem" "locklab check (1 core, ${CHECK_SECONDS} s)" "SPIN (-DSAFETY -DCOLLAPSE, POR on)" "SPIN / locklab"
-for f in tests/bench/check/*.lua; do
+# variant NAME SED-SCRIPT: writes $tmp/NAME.lua from the base file of its N.
+variant() {
+    local name=$1 n=${1:7:1}
+    sed -e "$2" -e "s/name = \"bench: Redlock N=$n\"/name = \"bench: $name\"/" "tests/bench/check/redlock$n.lua" >"$tmp/$name.lua"
+}
+constant='s/delay = { "1ms", "2ms" }/delay = "2ms"/'
+for n in 3 5; do
+    variant "redlock$n-constant-delayed" "$constant"
+    variant "redlock$n-uniform-delayed" ""
+    variant "redlock$n-uniform-always" 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/params = { "200ms" }/'
+    variant "redlock$n-uniform-nofsync" 's/params = { "11s" }/params = { "200ms" }/'
+    variant "redlock$n-constant-2crashes" "$constant; s/max_faults = 1/max_faults = 2/"
+done
+for f in "$tmp"/redlock*.lua; do
     name=$(basename "$f" .lua)
     echo "bench: check $name ..." >&2
     t0=$(now)
@@ -96,5 +110,7 @@ cat <<EOF
   SPIN's model places a crash between any two milliseconds of the horizon and branches on
   every delay window's two ends, as locklab's problem states; locklab reaches the same
   answers by offering a crash only just before an event of its target (and earlier where
-  its restart would fall elsewhere) and a window's late end only where it reorders events.
+  its restart would fall elsewhere) and a window's late end only where it reorders events
+  or shifts a clock reading against another (Redlock's elapsed time: every window of an
+  attempt, hence the uniform rows).
 EOF

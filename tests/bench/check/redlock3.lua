@@ -1,8 +1,10 @@
--- make bench: Redlock over N=3 masters, two clients, a budget of 1 crash(es) of any node
--- (restarting after 11s, persistence "none"), network delay { "1ms", "2ms" }.
--- The same problem is modelled in Promela (tests/bench/redlock.pml) and run by SPIN beside it.
+-- make bench: Redlock over N=3 masters, two clients, a budget of one crash of any master
+-- (restarting after 11 s, past the TTL; persistence "none"), network delay a 1-2 ms window.
+-- tools/bench-check.sh derives its variants from this file (constant 2 ms delays; restarts
+-- after 200 ms with fsync always, or without fsync; two crashes) and runs each beside SPIN
+-- on the same problem in Promela (tests/bench/redlock.pml).
 return {
-  name = "bench: redlock3-uniform-delayed",
+  name = "bench: Redlock N=3",
   about = [[Redlock N=3; c1 and c2 each see a minority of the masters directly and share the
 rest; the explorer crashes any master at any instant of the first 2.5 s.]],
   protocol = "redlock", mode = "redlock",
