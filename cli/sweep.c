@@ -5,7 +5,9 @@
  * Every point runs the same N seeds (ll_splitmix64 draws from --seed or the scenario's seed):
  * common random numbers, so that a change between two points comes from the parameter and
  * not from luck. The table and the CSV are a pure function of the arguments. Wall-clock time
- * is read only for the progress bar, which is drawn only when stderr is a terminal. */
+ * is read only for the progress report on stderr: a bar redrawn in place when stderr is a
+ * terminal, otherwise (a log file, a CI job) a plain line every few seconds, none at all for
+ * a sweep shorter than that. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +52,8 @@ static void sweep_usage(FILE *f)
           f);
     fputs(vary_help, f);
     fputs("\n"
-          "A progress bar (points, runs/s, time left) is drawn on stderr when it is a terminal.\n"
+          "Progress (points, runs/s, time left) goes to stderr: a bar when it is a terminal,\n"
+          "else a line every 5 seconds.\n"
           "exit: 0 the sweep ran (violations are its result), 2 bad input (a parameter the\n"
           "      scenario does not have, an empty range, gnuplot missing), 3 internal or I/O error\n",
           f);
@@ -165,21 +168,34 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Seconds between two progress lines when stderr is not a terminal. */
+#define PROGRESS_LINE_EVERY_S 5.0
+
 typedef struct progress {
-    int on;
+    int tty;           /* stderr is a terminal: the bar; else a line every PROGRESS_LINE_EVERY_S */
     double start, last;
     long long total, done;
     int points;
 } progress;
 
+/* Reports progress after a run (final: after the last). At a terminal: redraws the bar at
+ * most ten times a second and ends with a summary line. Elsewhere: one line every
+ * PROGRESS_LINE_EVERY_S seconds and no summary, so a short sweep writes nothing there. */
 static void progress_draw(progress *p, int point, int final)
 {
-    if (!p->on) return;
     double t = now_s();
-    if (!final && t - p->last < 0.1) return;
-    p->last = t;
     double el = t - p->start, rate = el > 0 ? (double)p->done / el : 0;
     double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    if (!p->tty) {
+        if (final || t - p->last < PROGRESS_LINE_EVERY_S) return;
+        p->last = t;
+        fprintf(stderr, "locklab sweep: %lld/%lld runs, %d/%d points, %.0f runs/s, ETA %.0fs\n", p->done, p->total,
+                point, p->points, rate, eta);
+        fflush(stderr);
+        return;
+    }
+    if (!final && t - p->last < 0.1) return;
+    p->last = t;
     int width = 30, fill = p->total ? (int)(width * p->done / p->total) : width;
     char bar[64];
     for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
@@ -333,7 +349,10 @@ int cli_sweep(int argc, char **argv)
         r.seed = a.have_seed ? a.seed : base->seed;
         uint64_t *seeds = xmalloc((size_t)a.runs * sizeof *seeds), state = r.seed;
         for (int k = 0; k < a.runs; k++) seeds[k] = ll_splitmix64(&state);
-        progress pg = { .on = isatty(2), .start = now_s(), .total = (long long)r.npoints * a.runs, .points = r.npoints };
+        double t0 = now_s();
+        int tty = isatty(2); /* the bar draws at once; the first plain line waits its 5 s */
+        progress pg = { .tty = tty, .start = t0, .last = tty ? 0 : t0,
+                        .total = (long long)r.npoints * a.runs, .points = r.npoints };
         buf first_error;
         buf_init(&first_error);
         rc = run_points(sc, base, &r, seeds, &pg, &first_error);

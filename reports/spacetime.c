@@ -1,6 +1,8 @@
 /* spacetime.c — the space-time (Lamport) diagram, as SVG written directly: a vertical line
  * per client and node, time flowing downward, each request an arrow to the node that runs it
- * and each reply an arrow back, labelled with the command (or script id) and the reply.
+ * and each reply an arrow back, labelled with the command (or script id) and the reply. A lost
+ * message ends in a ✗ just past its sender's line (where it was lost), or just short of the
+ * target's when it reached a node that was down; never halfway, on some other actor's line.
  *
  * The vertical axis is the order of events, not true time: every drawn event gets its own
  * slot, and a long quiet stretch gets a break marked with how long it was. So a 2 ms exchange
@@ -17,7 +19,8 @@
 
 #include "timeline.h"
 
-enum { SLOT = 26, GAP = 34, TOP = 96, LEFT = 120, COLW = 210, MAX_SLOTS = 500, KEEP_HEAD = 2, ELIDE_MIN = 5 };
+enum { SLOT = 26, GAP = 34, TOP = 96, LEFT = 120, COLW = 210, MAX_SLOTS = 500, KEEP_HEAD = 2, ELIDE_MIN = 5,
+       DROP_OFF = 30 /* a lost message's ✗: this far from the sender's line */ };
 #define GAP_US 200000 /* a quiet stretch longer than this gets a break */
 
 typedef struct exchange {
@@ -202,6 +205,29 @@ static void cross(buf *out, int x, int y, int r)
                x + r, y - r);
 }
 
+/* A lost message (the H_DROP event `drop`, its sender the event's actor): a line from the
+ * sender's line (x from, y y0) to a ✗ at y yd, and what was lost beside it. The ✗ sits just
+ * past the sender's line toward the target's (x to), where the message was lost; or, for one
+ * that reached a node that was down, just short of that node's line. Never halfway across,
+ * where another actor's line may run. The text (what, else "lost → TARGET (why)") follows
+ * the ✗ toward the target, or starts past the target's line when the ✗ is at it. */
+static void draw_drop(const st *s, buf *out, const hist_event *drop, const char *cls, int from, int y0, int to, int yd,
+                      const char *what)
+{
+    int dir = to > from ? 1 : to < from ? -1 : 0;
+    int at_target = drop->text && strstr(drop->text, "(node down)") != NULL;
+    int xd = at_target ? to - dir * DROP_OFF : from + dir * DROP_OFF;
+    buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", cls, from, y0, xd, yd);
+    cross(out, xd, yd, 7);
+    buf t;
+    buf_init(&t);
+    const char *why = drop->text ? strrchr(drop->text, '(') : NULL;
+    if (what) buf_puts(&t, what);
+    else buf_printf(&t, "lost → %s%s%s", history_actor_name(s->h, drop->peer), why ? " " : "", why ? why : "");
+    label(out, (at_target ? to : xd) + dir * 11, yd + 5, dir >= 0 ? "start" : "end", "st-bad", t.p, 70);
+    buf_release(&t);
+}
+
 static void draw_exchange(st *s, const exchange *x, buf *out)
 {
     const history *h = s->h;
@@ -229,9 +255,7 @@ static void draw_exchange(st *s, const exchange *x, buf *out)
             const hist_event *rp = history_at(h, (size_t)x->reply);
             arrow(out, nx, ye, cx, s->y[x->reply], rp->b == 0 ? "st-late" : "st-rep");
         } else if (x->drop_reply >= 0 && s->y[x->drop_reply] >= 0) {
-            int yd = s->y[x->drop_reply], xd = (cx + nx) / 2;
-            buf_printf(out, "<line class=\"st-rep\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", nx, ye, xd, yd);
-            cross(out, xd, yd, 7);
+            draw_drop(s, out, history_at(h, (size_t)x->drop_reply), "st-rep", nx, ye, cx, s->y[x->drop_reply], NULL);
         }
         buf t;
         buf_init(&t);
@@ -239,9 +263,7 @@ static void draw_exchange(st *s, const exchange *x, buf *out)
         label(out, nx - dir * 10, ye + 17, dir > 0 ? "end" : "start", "st-reply", t.p, 36);
         buf_release(&t);
     } else if (x->drop_req >= 0 && s->y[x->drop_req] >= 0) {
-        int yd = s->y[x->drop_req], xd = (cx + nx) / 2;
-        buf_printf(out, "<line class=\"st-req\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", cx, yr, xd, yd);
-        cross(out, xd, yd, 7);
+        draw_drop(s, out, history_at(h, (size_t)x->drop_req), "st-req", cx, yr, nx, s->y[x->drop_req], NULL);
     }
 }
 
@@ -285,15 +307,15 @@ static void draw_event(st *s, size_t i, buf *out)
         buf_printf(&t, "message on %s", e->text ? e->text : "");
         break;
     }
-    case H_DROP:
-        if (s->xof[i] < 0) { /* not part of an exchange: replication, pub/sub */
-            int px = e->peer >= 0 ? s->col[e->peer] : x;
-            buf_printf(out, "<line class=\"st-req\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", x, y - 10, (x + px) / 2, y);
-            cross(out, (x + px) / 2, y, 7);
+    case H_DROP: /* not part of an exchange (those are drawn by draw_exchange): replication, pub/sub */
+        if (e->peer >= 0) {
+            buf_printf(&t, "to %s: %s", history_actor_name(s->h, e->peer), e->text ? e->text : "");
+            draw_drop(s, out, e, "st-req", x, y - 10, s->col[e->peer], y, t.p);
+            buf_reset(&t);
+        } else {
+            buf_printf(&t, "⨯ %s", e->text ? e->text : "");
+            cls = "st-bad";
         }
-        buf_printf(&t, "⨯ %s", e->text ? e->text : "");
-        cls = "st-bad";
-        x = (x + (e->peer >= 0 ? s->col[e->peer] : x)) / 2 + 6;
         break;
     default: break;
     }

@@ -2,7 +2,8 @@
 return {
   name = "failover loses the lock (asynchronous replication)",
   about = [[
-The Redis documentation on why a master with a replica is not enough (seed 004): "Client A
+The Redis documentation on why a master with a replica is not enough ("Distributed Locks with
+Redis", "Why Failover-based Implementations Are Not Enough"): "Client A
 acquires the lock in the master. The master crashes before the write to the key is
 transmitted to the replica. The replica gets promoted to master. Client B acquires the lock to
 the same resource A already holds a lock for. SAFETY VIOLATION!" Here the replication lag is

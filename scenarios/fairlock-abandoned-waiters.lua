@@ -2,10 +2,10 @@
 return {
   name = "fair lock: abandoned waiters are purged from the queue",
   about = [[
-A fair queue must survive waiters that leave it (reference/redisson-scripts.md §1.5, §2.1-2.2;
-the Redisson wiki as quoted in #2099: "if some thread has died then Redisson waits its return
-for 5 seconds"). C1 holds the lock from 0 to 4 s (lease 10 s); C2..C5 queue behind it, each
-with a deadline = the tail's deadline + its own wait.
+A fair queue must survive waiters that leave it (Redisson's RedissonFairLock.java and its
+history, issues #1104 and #2099; the Redisson wiki as quoted in #2099: "if some thread has died
+then Redisson waits its return for 5 seconds"). C1 holds the lock from 0 to 4 s (lease 10 s);
+C2..C5 queue behind it, each with a deadline = the tail's deadline + its own wait.
 
 C2 calls tryLock(wait 1 s) and gives up at 1.1 s: acquireFailed removes it and moves everyone
 behind it 1 s earlier, since its slot is gone (#1104, #2099). C3 (tryLock, wait 100 ms) crashes

@@ -9,7 +9,7 @@ return {
 Redisson issue #4705 "Get FairLock Fail" (redisson 3.17.4): eight threads start 100 ms apart,
 each calls tryLock(wait 10 s, lease 1 s) and never unlocks. The reporter expected eight
 successes and got one or two. This is the run with the scripts of 3.31.0, the last release
-before the fix (reference/redisson-scripts.md §2.1, commit f08dfd894, 3.32.0).
+before the fix (commit f08dfd894 to RedissonFairLock.java, released in 3.32.0).
 
 Up to 3.31.0 an already-queued waiter is told its own deadline minus wait minus now, i.e. the
 deadline of the waiter AHEAD of it: T3 hears 10.8 s, T4 20.7 s, ... T8 60.3 s, although the

@@ -10,7 +10,7 @@ Redisson issue #4705 "Get FairLock Fail" (redisson 3.17.4), today RedissonFairLo
 .testLeaseTimeout: eight threads start 100 ms apart, each calls tryLock(wait 10 s, lease 1 s)
 and never unlocks. Every lease simply runs out, and nobody publishes when a lease runs out, so
 a waiter finds the lock free only by polling again after the ttl the script told it
-(reference/redisson-scripts.md §1.5.1, §2.1).
+(RedissonFairLock.java, tryLockInnerAsync; commit f08dfd894, released in 3.32.0).
 
 On joining the queue a waiter is told the tail's deadline minus now (T3: 10.8 s, T8: 60.3 s:
 each slot adds the 10 s wait). Java's tryLock polls once more right after subscribing, and

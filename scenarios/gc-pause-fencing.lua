@@ -2,7 +2,7 @@
 return {
   name = "GC pause outlives the lease, but the fencing token stops the late write",
   about = [[
-Martin Kleppmann, "How to do distributed locking" (2016), quoted in seed 004: "client 1
+Martin Kleppmann, "How to do distributed locking" (2016): "client 1
 acquires the lease and gets a token of 33, but then it goes into a long pause and the lease
 expires. Client 2 acquires the lease, gets a token of 34 (the number always increases), and then
 sends its write to the storage service, including the token of 34. Later, client 1 comes back

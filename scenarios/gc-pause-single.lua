@@ -2,7 +2,7 @@
 return {
   name = "GC pause outlives the lease (single instance)",
   about = [[
-Martin Kleppmann, "How to do distributed locking" (2016), quoted in seed 004: client A
+Martin Kleppmann, "How to do distributed locking" (2016): client A
 acquires the lock with a 10 s lease and enters its critical section; a stop-the-world GC pause
 freezes it for 12 s. The lease runs out on the server meanwhile, B acquires the lock and writes
 to the storage. When A wakes up it does not know its lease is gone and writes too. No lock

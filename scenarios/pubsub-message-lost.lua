@@ -2,7 +2,7 @@
 return {
   name = "the unlock message is lost; the waiter re-polls after the ttl",
   about = [[
-Redisson's waiters do not rely on pub/sub alone (seed 003, RedissonLock.tryLock): after a
+Redisson's waiters do not rely on pub/sub alone (RedissonLock.java, tryLock): after a
 failed attempt the lock script returns the lock's PTTL, and the waiter blocks on its
 subscription's semaphore for at most min(ttl, time left) ("if (ttl >= 0 && ttl < time)
 latch.tryAcquire(ttl) else latch.tryAcquire(time)"), then tries again whether or not a message

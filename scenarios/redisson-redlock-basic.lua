@@ -2,7 +2,7 @@
 return {
   name = "three clients share a RedissonRedLock over five masters",
   about = [[
-Redisson's RedissonRedLock (reference/redisson-scripts.md §4), the second Redlock
+Redisson's RedissonRedLock (RedissonRedLock.java, RedissonMultiLock.java), the second Redlock
 implementation: one RedissonLock per master A-E, taken in order, each with max(wait/N, 1) =
 6 s of the 30 s wait and a lease of 2 x wait, then the real 10 s lease applied to every lock
 acquired; up to N - (N/2+1) = 2 may fail. Unlike redlock.lua, a client that finds a master's

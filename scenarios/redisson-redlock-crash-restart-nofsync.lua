@@ -2,13 +2,13 @@
 return {
   name = "RedissonRedLock: a node restarts empty and two clients hold the lock",
   about = [[
-The crash-restart counter-example of the Redis documentation (seed 004; see
-redlock-crash-restart-nofsync), run against a second, different implementation: Redisson's
-RedissonRedLock (reference/redisson-scripts.md §4). It takes one RedissonLock (a hash, the
-Redisson lock script) per master, in order; up to N - (N/2+1) = 2 of 5 may fail; each gets
-max(wait/N, 1) ms of the wait and is first taken with a lease of 2 x wait (60 s), and only at
-the end is the real 10 s lease applied to every acquired lock with an expire. There is no
-validity check (no TTL - elapsed - drift).
+The crash-restart counter-example of the Redis documentation ("Performance, crash recovery
+and fsync"; see redlock-crash-restart-nofsync), run against a second, different
+implementation: Redisson's RedissonRedLock (RedissonRedLock.java, RedissonMultiLock.java). It
+takes one RedissonLock (a hash, the Redisson lock script) per master, in order; up to
+N - (N/2+1) = 2 of 5 may fail; each gets max(wait/N, 1) ms of the wait and is first taken with
+a lease of 2 x wait (60 s), and only at the end is the real 10 s lease applied to every
+acquired lock with an expire. There is no validity check (no TTL - elapsed - drift).
 
 Five masters A-E; client 1 only reaches A, B, C and client 2 only C, D, E (C, in no group of
 the partition, is reachable by both). The request timeout is 100 ms (Redisson's `timeout`,

@@ -2,15 +2,15 @@
 return {
   name = "three clients share a Redlock over five masters",
   about = [[
-The Redlock algorithm of the Redis documentation ("Distributed Locks with Redis", seed 004)
-with N = 5 independent masters A-E and a 10 s TTL: a client samples its clock, sends
-SET lock <random> NX PX 10000 to each master in turn with a 50 ms per-node timeout, and holds
-the lock only if at least N/2+1 = 3 masters said OK and the validity TTL - elapsed - drift
-(drift = 1 % of the TTL + 2 ms) is still positive; otherwise it unlocks all five and retries
-after a random delay. Three clients take turns for three rounds each. Nothing fails, so
-mutual exclusion holds: this is the baseline the other redlock-* scenarios break.
-The retry count is raised from redlock-rb's 3 so that a client outlasts the others' 1 s turns
-instead of giving up.]],
+The Redlock algorithm of the Redis documentation ("Distributed Locks with Redis",
+redis.io/docs/latest/develop/use/patterns/distributed-locks/) with N = 5 independent masters
+A-E and a 10 s TTL: a client samples its clock, sends SET lock <random> NX PX 10000 to each
+master in turn with a 50 ms per-node timeout, and holds the lock only if at least N/2+1 = 3
+masters said OK and the validity TTL - elapsed - drift (drift = 1 % of the TTL + 2 ms) is still
+positive; otherwise it unlocks all five and retries after a random delay. Three clients take
+turns for three rounds each. Nothing fails, so mutual exclusion holds: this is the baseline the
+other redlock-* scenarios break. The retry count is raised from redlock-rb's 3 so that a client
+outlasts the others' 1 s turns instead of giving up.]],
   protocol = "redlock",
   mode = "redlock",
   nodes = { "A", "B", "C", "D", "E" },

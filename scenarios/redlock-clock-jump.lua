@@ -8,8 +8,8 @@ reached. 2. The clock on node C jumps forward, causing the lock to expire. 3. Cl
 acquires lock on nodes C, D, E. Due to a network issue, A and B cannot be reached. 4. Clients
 1 and 2 now both believe they hold the lock." Redis keeps a key's expiry as an absolute time on
 its own clock, so a forward jump (an NTP step, an administrator setting the time) expires it at
-once. The Redis documentation's safety argument (seed 004) assumes clocks that run at about the
-same rate and never jump.
+once. The Redis documentation's safety argument ("Is the algorithm asynchronous?") assumes
+clocks that run at about the same rate and never jump.
 
 Five masters A-E; client 1 only reaches A, B, C and client 2 only C, D, E (a partition that
 leaves C reachable by both). Client 1 locks A, B, C and works for 9 s. At 1 s C's clock jumps

@@ -3,7 +3,7 @@ return {
   name = "Redlock: a crashed node stays down longer than the TTL",
   about = [[
 The remedy the Redis documentation gives for redlock-crash-restart-nofsync without any
-persistence ("Performance, crash recovery and fsync", seed 004): "we just need to make an
+persistence ("Performance, crash recovery and fsync"): "we just need to make an
 instance, after a crash, unavailable for at least a bit more than the max TTL we use", so that
 every lock it knew about has expired before it takes part again ("delayed restarts").
 

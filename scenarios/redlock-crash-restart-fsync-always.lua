@@ -3,7 +3,7 @@ return {
   name = "Redlock: a node restarts but fsync=always kept the lock",
   about = [[
 The other remedy of the Redis documentation for redlock-crash-restart-nofsync ("Performance,
-crash recovery and fsync", seed 004): with AOF and fsync=always every SET is on disk before
+crash recovery and fsync"): with AOF and fsync=always every SET is on disk before
 Redis replies, so a restarted node still has the keys it granted (and, because expiry is
 stored as an absolute time, their TTLs keep running while it is down). The docs warn that this
 costs performance, "on par with CP systems".

@@ -2,8 +2,8 @@
 return {
   name = "Redlock: a node restarts empty and two clients hold the lock",
   about = [[
-The Redis documentation's own counter-example ("Performance, crash recovery and fsync", seed
-004): five masters A-E. Client 1 locks A, B and C (a majority) but not D and E. C crashes and
+The Redis documentation's own counter-example ("Performance, crash recovery and fsync"):
+five masters A-E. Client 1 locks A, B and C (a majority) but not D and E. C crashes and
 restarts; it had not persisted client 1's key (no persistence, i.e. no fsync), so it comes back
 empty. Client 2 then locks C, D and E, another majority, while client 1 still works inside its
 critical section: two clients hold the lock, and mutual exclusion is violated. Martin Kleppmann

@@ -5,7 +5,7 @@ for i = 1, 5 do links[i] = { from = "c1", to = nodes[i], delay = "70ms" } end
 return {
   name = "Redlock: a slow acquisition shortens the validity",
   about = [[
-Steps 3 and 4 of the Redlock algorithm (Redis documentation, seed 004): the client measures
+Steps 3 and 4 of the Redlock algorithm ("Distributed Locks with Redis"): the client measures
 the time elapsed since it sampled its clock before the first SET, and its lock is valid only
 for TTL - elapsed - drift. The keys were set at different moments, but none earlier than that
 first sample, so the first key to expire lives at least that long ("MIN_VALIDITY = TTL -

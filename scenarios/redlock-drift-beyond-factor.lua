@@ -3,7 +3,7 @@ return {
   name = "Redlock: node clocks 3 % fast, beyond the 1 % drift allowance",
   about = [[
 The contrast to redlock-drift-within-factor (Redis documentation, "Is the algorithm
-asynchronous?", seed 004): the safety argument holds only while the clocks' rate error stays
+asynchronous?"): the safety argument holds only while the clocks' rate error stays
 within the drift allowance the client subtracts (redlock-rb: 1 % of the TTL + 2 ms). Kleppmann
 ("How to do distributed locking", 2016) points out that nothing enforces this bound.
 

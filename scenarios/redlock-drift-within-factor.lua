@@ -2,7 +2,7 @@
 return {
   name = "Redlock: node clocks 0.5 % fast, within the 1 % drift allowance",
   about = [[
-The Redis documentation's timing assumption ("Is the algorithm asynchronous?", seed 004):
+The Redis documentation's timing assumption ("Is the algorithm asynchronous?"):
 processes have no synchronized clocks, but local time advances at about the same rate, "with
 a small margin of error compared to the auto-release time of the lock"; the client subtracts
 a clock-drift allowance from the validity (redlock-rb: 1 % of the TTL + 2 ms, 102 ms for 10 s).

@@ -2,7 +2,7 @@
 return {
   name = "Redlock: the holder pauses longer than its validity",
   about = [[
-Martin Kleppmann, "How to do distributed locking" (2016), quoted in seed 004: a client
+Martin Kleppmann, "How to do distributed locking" (2016): a client
 acquires the lock, then a stop-the-world GC pause freezes it for longer than the lock's
 validity; the keys expire, another client acquires the lock and writes to the storage, and
 when the first client wakes up it still believes it holds the lock and writes too. Redlock's

@@ -2,7 +2,7 @@
 return {
   name = "Redlock: two of five masters cut off",
   about = [[
-The fault tolerance Redlock is designed for (Redis documentation, seed 004: "Liveness
+The fault tolerance Redlock is designed for ("Distributed Locks with Redis": "Liveness
 property B: Fault tolerance. As long as the majority of Redis nodes are up, clients are able
 to acquire and release locks"). Five masters A-E; for the whole run D and E are partitioned
 away from every client. Each attempt still reaches A, B and C, a majority of 3: the SETs to D

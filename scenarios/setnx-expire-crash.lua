@@ -2,10 +2,11 @@
 return {
   name = "SETNX then EXPIRE: a crash in between locks everyone out",
   about = [[
-Seed 003's table of lock designs: "SETNX + EXPIRE" is two commands, so it is not atomic. Client
-A's SETNX succeeds; A crashes before its EXPIRE is sent (here: while the SETNX reply is still
-on its way back). The key stays with no TTL, and B waits for its whole budget in vain: the lock
-can never be obtained again. SET key value NX PX ttl does both in one atomic command.]],
+The naive lock "SETNX, then EXPIRE" is two commands, so it is not atomic. Client A's SETNX
+succeeds; A crashes before its EXPIRE is sent (here: while the SETNX reply is still on its way
+back). The key stays with no TTL, and B waits for its whole budget in vain: the lock can never
+be obtained again. SET key value NX PX ttl does both in one atomic command (the Redis SET
+command documentation, redis.io/docs/latest/commands/set/: NX and PX since 2.6.12).]],
   protocol = "setnx-expire",
   nodes = 1,
   lease = "10s", wait = "30s",

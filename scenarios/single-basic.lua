@@ -3,9 +3,10 @@ return {
   name = "three clients share a single-instance lock",
   about = [[
 The Redis documentation's lock on one Redis node ("Correct Implementation with a Single
-Instance", seed 004): SET key my_random_value NX PX 10000 to acquire, a compare-and-delete
-script to release, a random delay before each retry. Three clients take turns for three rounds
-each; nothing fails, so mutual exclusion holds. This is the baseline the other scenarios break.]],
+Instance" in "Distributed Locks with Redis"): SET key my_random_value NX PX 10000 to acquire, a
+compare-and-delete script to release, a random delay before each retry. Three clients take
+turns for three rounds each; nothing fails, so mutual exclusion holds. This is the baseline the
+other scenarios break.]],
   protocol = "distlock",
   nodes = 1,
   lease = "10s", wait = "30s",

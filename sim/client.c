@@ -425,7 +425,8 @@ static int load_file(lua_State *L, chunkcache *cc, const char *path, buf *err)
     return 0;
 }
 
-/* require(name): loads lua/clients/<name>.lua once; names are plain words (no paths). */
+/* require(name): loads lua/clients/<name>.lua once (<name>.lua beside a model that sits
+ * beside its scenario comes first: ll_model_file); names are plain words (no paths). */
 static int rt_require(lua_State *L)
 {
     clientrt *rt = rt_of(L);
@@ -438,7 +439,7 @@ static int rt_require(lua_State *L)
     if (!lua_isnil(L, -1)) return 1;
     lua_pop(L, 1);
     char path[1024];
-    snprintf(path, sizeof path, "%s/lua/clients/%s.lua", rt->dir, name);
+    ll_model_file(rt->dir, rt->cx->sc->protocol, name, path, sizeof path); /* beside the model first */
     buf err;
     buf_init(&err);
     if (load_file(L, rt->cx->chunks, path, &err) != 0) {
@@ -524,7 +525,7 @@ static int clients_load(clientrt *rt, const char *data_dir, buf *err)
     const char *files[2] = { rt->cx->sc->protocol, "workload" };
     int *refs[2] = { &rt->module_ref, &rt->workload_ref };
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/lua/clients/%s.lua", rt->dir, files[i]);
+        ll_model_file(rt->dir, NULL, files[i], path, sizeof path); /* a protocol beside its scenario is a path */
         if (load_file(L, rt->cx->chunks, path, err) != 0) return -1;
         if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
             buf_printf(err, "%s", lua_tostring(L, -1));

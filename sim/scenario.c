@@ -415,8 +415,9 @@ static void load_options(loader *ld, int root)
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* The protocol: lua/clients/<protocol>.lua must exist under the data directory, the same
- * place the engine will load it from (ll_data_dir()).                                    */
+/* The protocol: a model file beside the scenario, else lua/clients/<protocol>.lua, which
+ * must exist under the data directory, the same place the engine will load it from
+ * (ll_data_dir()).                                                                       */
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -427,6 +428,15 @@ static void load_protocol(loader *ld, int root)
 {
     scenario *s = ld->s;
     s->protocol = rd_opt_string(&ld->rd, root, "", "protocol", 1);
+    char beside[4096]; /* a model in the scenario's folder comes first (scriptlib.h) */
+    int found = ll_model_beside(ld->rd.file, s->protocol, beside, sizeof beside);
+    if (found < 0)
+        rd_fail(&ld->rd, "protocol", "protocol: no client model file '%s' (a path is read from the scenario's folder)", beside);
+    if (found > 0) {
+        free(s->protocol);
+        s->protocol = xstrdup(beside);
+        return;
+    }
     const char *p = s->protocol;
     for (size_t i = 0; p[i]; i++)
         if (!(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-'))

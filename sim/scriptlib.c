@@ -89,6 +89,57 @@ const char *ll_data_dir(void)
     return cached;
 }
 
+/* ---- client models: beside the scenario first, then the library ---- */
+
+/* A protocol that names a file rather than a library model: it holds a '/' or ends in ".lua". */
+static int model_is_path(const char *protocol)
+{
+    size_t n = strlen(protocol);
+    return strchr(protocol, '/') || (n > 4 && !strcmp(protocol + n - 4, ".lua"));
+}
+
+static int is_regular(const char *path, struct stat *st)
+{
+    return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
+/* out = the file `name` (+ ext) in the folder of `file` ("." when file has no '/'); 0 if it
+ * does not fit. A leading "./" of name is dropped. */
+static int model_in_folder_of(const char *file, const char *name, const char *ext, char *out, size_t cap)
+{
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    int dirlen = !slash ? 1 : slash == file ? 1 : (int)(slash - file); /* "x" -> ".", "/x" -> "/" */
+    while (name[0] == '.' && name[1] == '/') name += 2;
+    int len = snprintf(out, cap, "%.*s/%s%s", dirlen, slash ? file : ".", name, ext);
+    return len >= 0 && (size_t)len < cap;
+}
+
+int ll_model_beside(const char *scenario_file, const char *protocol, char *out, size_t cap)
+{
+    int path = model_is_path(protocol);
+    int fits = path && protocol[0] == '/' ? snprintf(out, cap, "%s", protocol) < (int)cap
+                                          : model_in_folder_of(scenario_file, protocol, path ? "" : ".lua", out, cap);
+    struct stat st, self;
+    int found = fits && is_regular(out, &st);
+    if (path) return found ? 1 : -1;
+    /* a scenario is never its own model (tests/check/setnx-expire.lua runs setnx-expire) */
+    if (found && scenario_file && stat(scenario_file, &self) == 0 && self.st_dev == st.st_dev && self.st_ino == st.st_ino)
+        found = 0;
+    return found;
+}
+
+void ll_model_file(const char *data_dir, const char *protocol, const char *name, char *out, size_t cap)
+{
+    struct stat st;
+    if (model_is_path(name)) {
+        snprintf(out, cap, "%s", name);
+        return;
+    }
+    if (protocol && model_is_path(protocol) && model_in_folder_of(protocol, name, ".lua", out, cap) && is_regular(out, &st))
+        return;
+    snprintf(out, cap, "%s/lua/clients/%s.lua", data_dir, name);
+}
+
 /* ---- versions ---- */
 
 static int scriptlib_is_label(const char *v)

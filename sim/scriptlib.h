@@ -29,6 +29,22 @@ typedef struct scriptlib scriptlib;
  * else the current directory. Borrowed, static. */
 const char *ll_data_dir(void);
 
+/* Client models (lua/clients/<name>.lua) are found beside the scenario first, so that a user's
+ * own model can sit in the scenario's folder without a copy of the tree or LOCKLAB_HOME.
+ * A scenario's `protocol` is a name ("distlock") or a path (it holds a '/' or ends in ".lua"),
+ * a path being read from the scenario's folder unless it is absolute. Where protocol is found,
+ * for the scenario file scenario_file (NULL: none, as for a scenario given as a string):
+ *   1   out is the model's path: the file protocol names, or <scenario's folder>/NAME.lua
+ *       for a name, when that file exists (and is not the scenario itself);
+ *   0   protocol is a name with no file beside the scenario: it is a library model;
+ *  -1   protocol is a path and out, the file it names, is not there. */
+int ll_model_beside(const char *scenario_file, const char *protocol, char *out, size_t cap);
+/* The file to load for the client model `name`: name itself when it is a path (a protocol
+ * found beside its scenario); else, when `protocol` (NULL: none) is such a path and NAME.lua
+ * exists in its folder, that file (a model's require() looks beside it first); else
+ * lua/clients/NAME.lua under data_dir. */
+void ll_model_file(const char *data_dir, const char *protocol, const char *name, char *out, size_t cap);
+
 /* Loads lua/redis/index.lua below dir (NULL = ll_data_dir()). NULL on error, with a
  * one-line reason in err. */
 scriptlib *scriptlib_load(const char *dir, buf *err);

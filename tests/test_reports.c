@@ -1,7 +1,7 @@
 /* test_reports.c — the pictures of a run, from hand-made histories: the timeline model
  * (holding, waiting, paused, overlaps, who owns the lock key on each node), the terminal
  * timeline's exact widths, the space-time SVG (balanced tags, deterministic, retry stretches
- * elided), and the file writers (unwritable path → -1 with io set, nothing left behind). */
+ * elided, a lost message's ✗ beside its sender), and the file writers (unwritable path → -1 with io set, nothing left behind). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -225,6 +225,68 @@ static void test_spacetime_well_formed_and_deterministic(void **state)
     scenario_free(sc);
 }
 
+/* The x of actor `name`'s line in a space-time SVG (its heading's x), or -1. */
+static int actor_x(const char *svg, const char *name)
+{
+    for (const char *p = strstr(svg, "<text class=\"st-actor\" x=\""); p; p = strstr(p + 1, "<text class=\"st-actor\" x=\"")) {
+        int x;
+        const char *gt = strchr(p, '>');
+        if (sscanf(p, "<text class=\"st-actor\" x=\"%d\"", &x) == 1 && gt && !strncmp(gt + 1, name, strlen(name)) &&
+            gt[1 + strlen(name)] == '<')
+            return x;
+    }
+    return -1;
+}
+
+/* A lost message's ✗ sits just past its sender's line toward the target (or, when the target
+ * node was down, just short of the target's line), never halfway across on another actor's
+ * line: c1's request to n4 was drawn on n2's line, halfway between c1 and n4. */
+static void test_spacetime_drop_beside_sender(void **state)
+{
+    (void)state;
+    scenario *sc = load();
+    history *h = history_new();
+    int c1 = history_add_actor(h, "c1", 0), n[4];
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i + 1);
+        n[i] = history_add_actor(h, name, 1);
+    }
+    ev(h, 0, H_REQUEST, c1, n[3], "SET lock c1 NX PX 10000", NULL)->a = 1;
+    ev(h, 0, H_DROP, c1, n[3], "request SET lock c1 NX PX 10000 lost (partition)", NULL);
+    ev(h, 1 * MS, H_NODE_DOWN, n[1], -1, NULL, NULL);
+    ev(h, 2 * MS, H_REQUEST, c1, n[1], "SET lock c1 NX PX 10000", NULL)->a = 2;
+    ev(h, 3 * MS, H_DROP, c1, n[1], "request SET lock c1 NX PX 10000 lost (node down)", NULL);
+    buf svg;
+    buf_init(&svg);
+    spacetime_svg(h, sc, &svg);
+    int xc = actor_x(svg.p, "c1"), x2 = actor_x(svg.p, "n2"), x4 = actor_x(svg.p, "n4");
+    assert_true(xc >= 0 && x2 > xc && x4 > x2);
+    assert_int_equal((xc + x4) / 2, x2); /* the old place of the ✗: on n2's line */
+    int centers[8], nc = 0, ndown = 0;
+    for (const char *p = strstr(svg.p, "class=\"st-cross\" d=\"M"); p && nc < 8; p = strstr(p + 1, "class=\"st-cross\" d=\"M")) {
+        int x1, y1, x2r, y2r;
+        assert_int_equal(sscanf(p, "class=\"st-cross\" d=\"M%d %dL%d %d", &x1, &y1, &x2r, &y2r), 4);
+        int r = (x2r - x1) / 2, x = x1 + r;
+        if (r == 9) { /* n2 going DOWN (a cross on its line) */
+            assert_int_equal(x, x2);
+            ndown++;
+        } else {
+            assert_int_equal(r, 7); /* a lost message */
+            centers[nc++] = x;
+        }
+    }
+    assert_true(ndown >= 1);
+    assert_int_equal(nc, 2);
+    assert_true(centers[0] > xc && centers[0] <= xc + 40); /* just past c1, toward n4 */
+    assert_true(centers[1] < x2 && centers[1] >= x2 - 40); /* reached n2, which was down */
+    assert_non_null(strstr(svg.p, "lost → n4 (partition)"));
+    assert_non_null(strstr(svg.p, "lost → n2 (node down)"));
+    buf_release(&svg);
+    history_free(h);
+    scenario_free(sc);
+}
+
 static void test_spacetime_unwritable_path(void **state)
 {
     (void)state;
@@ -299,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_model_node_owner),
         cmocka_unit_test(test_termline_widths_exact),
         cmocka_unit_test(test_spacetime_well_formed_and_deterministic),
+        cmocka_unit_test(test_spacetime_drop_beside_sender),
         cmocka_unit_test(test_spacetime_unwritable_path),
         cmocka_unit_test(test_write_file_leaves_nothing_half_written),
         cmocka_unit_test(test_plot_path_extension),

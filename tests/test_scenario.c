@@ -746,8 +746,11 @@ static void test_scenario_protocol_must_exist(void **state)
     expect_error("return { name = \"t\", about = \"a\", protocol = \"zookeeper\" }",
                  "t.lua:1: protocol: no client model lua/clients/zookeeper.lua (there are: distlock, "
                  "redisson, redlock)");
+    expect_error("return { name = \"t\", about = \"a\", protocol = \"x y\" }",
+                 "t.lua:1: protocol: 'x y' is not a protocol name (letters, digits, '_' and '-')");
+    /* a path is a model file read from the scenario's folder (here "t.lua": the current one) */
     expect_error("return { name = \"t\", about = \"a\", protocol = \"../x\" }",
-                 "t.lua:1: protocol: '../x' is not a protocol name (letters, digits, '_' and '-')");
+                 "t.lua:1: protocol: no client model file './../x' (a path is read from the scenario's folder)");
 }
 
 /* ---- evaluation -------------------------------------------------------------------- */

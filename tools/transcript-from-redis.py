@@ -83,9 +83,11 @@ class Server:
             os.close(fd)
 
     def run(self, line):
+        """redis-cli's output for one line, without the "(1.26s)" line its REPL adds after a
+        slow reply (a busy machine, not the reply: see redisdiff.drop_cli_timing)."""
         r = subprocess.run(["redis-cli", "-p", str(self.port), "--no-raw"], input=line + "\n",
                            capture_output=True, text=True)
-        return r.stdout
+        return "\n".join(redisdiff.drop_cli_timing(r.stdout.split("\n")))
 
     def reset(self):
         self.set_ms(START_MS)

@@ -1,5 +1,6 @@
 -- distlock.lua — the single-instance lock of the Redis documentation ("Distributed Locks with
--- Redis", the "Correct Implementation with a Single Instance"; seed 004):
+-- Redis", the "Correct Implementation with a Single Instance";
+-- redis.io/docs/latest/develop/use/patterns/distributed-locks/):
 --
 --   acquire:  SET resource my_random_value NX PX ttl     -- only if absent, with a lease
 --   release:  compare-and-delete script                   -- only if it still holds my value

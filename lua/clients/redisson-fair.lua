@@ -1,6 +1,7 @@
 -- redisson-fair.lua — Redisson's RedissonFairLock, the client side, step by step after the Java
 -- source (RedissonLock.tryLock(waitTime, leaseTime, unit) and the RedissonFairLock overrides;
--- reference/redisson-scripts.md §1.5 and §2; seeds 001 and 002 walk through the script).
+-- redisson/src/main/java/org/redisson/RedissonFairLock.java at the tags the scripts name, and
+-- the issues and pull requests cited below).
 --
 --   acquire(wait, lease) = tryLock(waitTime = wait, leaseTime = lease):
 --     ttl = tryAcquire()                -- the fair acquire script, EVAL_LONG branch

@@ -1,8 +1,9 @@
 -- redisson-fenced.lua — Redisson's RedissonFencedLock (org.redisson.RedissonFencedLock, since
--- 3.19.0, #4684; reference/redisson-scripts.md §6): a RedissonLock whose every acquisition or
--- re-entry also increments a token counter, redisson_lock_token:{name}. The holder sends the
--- token with every write, and the resource accepts a token only if it is at least the highest
--- it has seen (Kleppmann's fencing tokens, seed 004: 33 is refused once 34 has written).
+-- 3.19.0, #4684; redisson/src/main/java/org/redisson/RedissonFencedLock.java): a RedissonLock
+-- whose every acquisition or re-entry also increments a token counter,
+-- redisson_lock_token:{name}. The holder sends the token with every write, and the resource
+-- accepts a token only if it is at least the highest it has seen (fencing tokens: Martin
+-- Kleppmann, "How to do distributed locking", 2016; 33 is refused once 34 has written).
 --
 --   tryLockAndGetToken(waitTime, leaseTime)   -> the token, or null when the wait ran out
 --     the same loop as RedissonLock.tryLock (subscribe, wait min(ttl, time left), retry),

@@ -1,7 +1,7 @@
 -- redisson-redlock.lua — Redisson's RedissonRedLock: one RedissonLock per master, taken by
--- RedissonMultiLock.tryLock with a tolerance for failed locks. Source: reference/
--- redisson-scripts.md §4 (org.redisson.RedissonMultiLock and org.redisson.RedissonRedLock,
--- redisson/src/main/java/org/redisson/, HEAD; RedissonRedLock is @Deprecated since 3.12.5).
+-- RedissonMultiLock.tryLock with a tolerance for failed locks. Source: Redisson's
+-- org.redisson.RedissonMultiLock and org.redisson.RedissonRedLock
+-- (redisson/src/main/java/org/redisson/, HEAD; RedissonRedLock is @Deprecated since 3.12.5).
 --
 --   RedissonRedLock(lock1 .. lockN), each an RLock on a different master:
 --     failedLocksLimit()         = N - (N/2 + 1)           -- 2 of 5 may fail

@@ -1,7 +1,8 @@
 -- redisson.lua — Redisson's reentrant lock, RedissonLock (org.redisson.RedissonLock and its base
--- class RedissonBaseLock), client side, followed step by step. Sources: seed 003 (a reading of
--- the 3.4.1 source: tryLock, the watchdog, subscribe + semaphore, unlock) and
--- reference/redisson-scripts.md §1 (HEAD: scripts, KEYS/ARGV, defaults) and §2 (history).
+-- class RedissonBaseLock), client side, followed step by step. Sources: Redisson's source,
+-- read at 3.4.4 and at HEAD: RedissonLock.java (tryLock, subscribe + semaphore, unlock), the
+-- watchdog (RedissonLock.java up to 3.14, RedissonBaseLock.java from 3.15.0,
+-- renewal/RenewalTask.java and LockTask.java from 3.44.0), config/Config.java (defaults).
 --
 --   tryLock(waitTime, leaseTime):                                 RedissonLock.tryLock
 --     ttl = tryAcquire(leaseTime)              -- the lock script: nil = mine, else its PTTL

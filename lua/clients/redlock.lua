@@ -1,5 +1,6 @@
 -- redlock.lua — Redlock, the Redis documentation's lock over N independent masters
--- ("Distributed Locks with Redis", section "The Redlock Algorithm"; seed 004, which quotes it).
+-- ("Distributed Locks with Redis", section "The Redlock Algorithm";
+-- redis.io/docs/latest/develop/use/patterns/distributed-locks/).
 --
 -- To acquire, the client:
 --   1. gets the current time in milliseconds;
@@ -19,7 +20,8 @@
 -- compare-and-PEXPIRE script to all instances and counts the lock as extended only if a
 -- majority extended it within the validity time; the number of extensions must be bounded.
 --
--- NO FENCING TOKEN: Redlock has none (Kleppmann's main objection, seed 004); acquire returns
+-- NO FENCING TOKEN: Redlock has none (Martin Kleppmann's main objection in "How to do
+-- distributed locking", 2016; antirez answers in "Is Redlock safe?", 2016); acquire returns
 -- plain `true`, so a resource with `fencing = true` cannot fence Redlock clients.
 --
 -- What is modelled and what is not:
@@ -55,7 +57,7 @@ M.OPTIONS = {
   auto_extend = "boolean", extend_before = "integer", max_extensions = "integer",
 }
 
--- The public clients' defaults (PROTOCOLS.md, "Redlock presets"):
+-- The public clients' defaults, read in each client's source (named below):
 local PRESETS = {
   -- antirez/redlock-rb, the reference implementation linked from the docs:
   -- DefaultRetryCount = 3 (`@retry_count.times`), sleep(rand(@retry_delay)) with 200,

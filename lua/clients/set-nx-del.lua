@@ -1,4 +1,6 @@
--- set-nx-del.lua — an atomic acquire, but a careless release (seed 003):
+-- set-nx-del.lua — an atomic acquire, but a careless release (the Redis documentation,
+-- "Distributed Locks with Redis": "Using just DEL is not safe as a client may remove another
+-- client's lock"):
 --
 --   acquire:  SET key value NX PX ttl     -- atomic: the lock and its lease together
 --   release:  DEL key                     -- deletes the key whoever holds it now!

@@ -1,4 +1,5 @@
--- setnx-expire.lua — the naive lock in two commands (seed 003's comparison table):
+-- setnx-expire.lua — the naive lock in two commands, from before SET had its NX and PX options
+-- (Redis 2.6.12; see the SET command documentation, redis.io/docs/latest/commands/set/):
 --
 --   acquire:  SETNX key value        -- 1 = mine
 --             EXPIRE key ttl         -- a second, separate command

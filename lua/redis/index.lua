@@ -16,7 +16,7 @@
 --   since     optional: the oldest release known to send the very same bytes. A lookup of
 --             name@V finds this entry for every V from since to version (so
 --             redisson/renew@3.4.4 finds redisson/renew@3.43.0).
---   protocol  the client protocol that uses it (see PROTOCOLS.md)
+--   protocol  the client protocol that uses it (its model is lua/clients/<protocol>.lua)
 --   path      the file, relative to the data directory
 --   source    where the text comes from, one line
 --   what      what it is, one line (shown by `locklab scripts`)
@@ -131,7 +131,7 @@ return {
     protocol = "redisson-fair",
     path = "lua/redis/redisson-fair/acquire@3.4.4.lua",
     source = "Redisson RedissonFairLock.tryLockInnerAsync (EVAL_LONG) @ 3.4.4 (87c6acf88b46)",
-    what = "fair acquire, old scheme (seed 002): deadline = head-based ttl + now + 5000",
+    what = "fair acquire, old scheme (3.2.0-3.5.4): deadline = head-based ttl + now + 5000",
     keys = "KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock}, KEYS[3] timeout zset redisson_lock_timeout:{myLock}",
     argv = "ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] = now + threadWaitTime (5000), ARGV[4] = now (client epoch ms)",
     returns = "nil = acquired or re-entered; otherwise ttl ms to wait before polling again",
@@ -192,7 +192,7 @@ return {
     protocol = "redisson-fair",
     path = "lua/redis/redisson-fair/acquire@3.11.1.lua",
     source = "Redisson RedissonFairLock.tryLockInnerAsync (EVAL_LONG) @ 3.11.1 (fa0d64dae8a7)",
-    what = "fair acquire after #2099 (seed 001): tail-based deadlines, queued thread gets timeout - wait - now",
+    what = "fair acquire after #2099 (PR #2100): tail-based deadlines, queued thread gets timeout - wait - now",
     keys = "KEYS[1] lock hash (myLock), KEYS[2] queue list redisson_lock_queue:{myLock}, KEYS[3] timeout zset redisson_lock_timeout:{myLock}",
     argv = "ARGV[1] = lease ms, ARGV[2] = lock name <uuid>:<threadId>, ARGV[3] = threadWaitTime ms (5000), ARGV[4] = now (client epoch ms)",
     returns = "nil = acquired or re-entered; otherwise ms to wait before polling again",

@@ -109,6 +109,24 @@ expect_exit 0 "a scenario with a BOM and a #! line" -- "$LL" run "$tmp/bom.lua" 
 sed 's/protocol = "distlock",/protocol = "workload",/' scenarios/single-basic.lua >"$tmp/workload.lua"
 expect_exit 2 "the workload as a protocol" -- "$LL" run "$tmp/workload.lua" -q
 grep -q "workload.lua:[0-9]*: protocol: 'workload' is the workload loop" "$tmp/err" && ok || bad "the workload protocol names file:line"
+# A user's own model beside the scenario: found by name or by path, from any directory, with
+# no LOCKLAB_HOME and no copy of the tree; its require() finds a module beside it first.
+mkdir -p "$tmp/own"
+printf 'return { lease_of = function(cfg) return cfg.lease end }\n' >"$tmp/own/helper.lua"
+{ printf 'local helper = require("helper")\n'; cat lua/clients/distlock.lua; } >"$tmp/own/my-lock.lua"
+sed 's/protocol = "distlock",/protocol = "my-lock",/' scenarios/single-basic.lua >"$tmp/own/by-name.lua"
+sed 's/protocol = "distlock",/protocol = ".\/my-lock.lua",/' scenarios/single-basic.lua >"$tmp/own/by-path.lua"
+LL_ABS=$(realpath "$LL")
+expect_exit 0 "a model beside the scenario, by name" -- env -u LOCKLAB_HOME sh -c "cd / && '$LL_ABS' run '$tmp/own/by-name.lua'"
+grep -q "protocol $tmp/own/my-lock.lua," "$tmp/out" && ok || bad "the run does not name the model beside it: $(head -3 "$tmp/out")"
+expect_exit 0 "a model beside the scenario, by path" -- sh -c "cd '$tmp/own' && '$LL_ABS' run by-path.lua -q"
+printf 'error("the model beside the scenario was loaded")\n' >"$tmp/own/distlock.lua"
+sed 's/protocol = "distlock",/protocol = "distlock",/' scenarios/single-basic.lua >"$tmp/own/shadow.lua"
+expect_exit 2 "a file beside the scenario shadows the library's model" -- "$LL" run "$tmp/own/shadow.lua" -q
+grep -q "the model beside the scenario was loaded" "$tmp/err" && ok || bad "the library's distlock ran instead of the one beside"
+sed 's/protocol = "distlock",/protocol = "models\/none.lua",/' scenarios/single-basic.lua >"$tmp/own/nofile.lua"
+expect_exit 2 "a protocol path that names no file" -- "$LL" run "$tmp/own/nofile.lua" -q
+grep -q "nofile.lua:[0-9]*: protocol: no client model file '$tmp/own/models/none.lua'" "$tmp/err" && ok || bad "a missing model file: $(cat "$tmp/err")"
 # list --run: a model error stays on its row.
 mkdir -p "$tmp/home/scenarios"
 ln -s "$PWD/lua" "$tmp/home/lua"

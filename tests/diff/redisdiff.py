@@ -568,11 +568,27 @@ class Tally:
         self.passed = self.failed = self.skipped = 0
 
 
+# redis-cli's REPL prints how long a command took, "(1.26s)" on a line of its own, after any
+# reply that took 500 ms or more (repl() in redis-cli.c, standard output mode). That is the
+# machine's load, not the reply, and a differential test that compared it would fail on a busy
+# machine. No reply renders as such a line (--no-raw quotes strings and labels the rest).
+CLI_TIMING_LINE = re.compile(r"^\(\d+(\.\d+)?s\)$")
+
+
+def drop_cli_timing(lines):
+    """redis-cli's output lines without its "(N.NNs)" timing lines (None stays None)."""
+    if lines is None:
+        return None
+    return [l for l in lines if not CLI_TIMING_LINE.match(l)]
+
+
 def real_output(server, cli, words, text, locklab, max_advance):
-    """Runs one case line on the real side; returns its output lines (None if redis-cli died)."""
+    """Runs one case line on the real side; returns its output lines (None if redis-cli died).
+    redis-cli's timing lines are dropped; one may also trail the `echo` marker's reply and
+    so come first in the next command's lines, which drop_cli_timing removes the same way."""
     name = words[0].lower() if words else b""
     if not name.startswith(b"."):
-        return cli.run(text)
+        return drop_cli_timing(cli.run(text))
     if name == b".advance" and len(words) == 2 and words[1].isdigit():
         ms = int(words[1])
         if ms > max_advance:
@@ -585,7 +601,7 @@ def real_output(server, cli, words, text, locklab, max_advance):
     if name in (b".eval", b".load") and len(words) >= 2:
         body = script_body(words[1], locklab)
         head = [b"eval", body] if name == b".eval" else [b"script", b"load", body]
-        return cli.run(" ".join(quote_arg(w) for w in head + words[2:]))
+        return drop_cli_timing(cli.run(" ".join(quote_arg(w) for w in head + words[2:])))
     raise HarnessError("'%s' has no real-server equivalent in a differential case" % text)
 
 

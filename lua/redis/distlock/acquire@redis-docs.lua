@@ -2,9 +2,9 @@
 --
 -- Source:   Redis documentation, "Distributed Locks with Redis"
 --           (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/;
---           redis/redis-doc docs/manual/patterns/distributed-locks.md), quoted in seed
---           004. acquire (SET resource_name my_random_value NX PX 30000), as a one-line
---           script.
+--           redis/redis-doc docs/manual/patterns/distributed-locks.md), section
+--           "Correct Implementation with a Single Instance": the acquire
+--           (SET resource_name my_random_value NX PX 30000), as a one-line script.
 --
 -- KEYS:     KEYS[1] = resource (lock) key
 -- ARGV:     ARGV[1] = random value unique to this client and request, ARGV[2] = TTL ms

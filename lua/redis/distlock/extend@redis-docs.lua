@@ -2,8 +2,9 @@
 --
 -- Source:   Redis documentation, "Distributed Locks with Redis"
 --           (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/;
---           redis/redis-doc docs/manual/patterns/distributed-locks.md), quoted in seed
---           004. lock extension (compare-and-pexpire).
+--           redis/redis-doc docs/manual/patterns/distributed-locks.md), section
+--           "Making the algorithm more reliable: Extending the lock": lock extension
+--           (compare-and-pexpire).
 --
 -- KEYS:     KEYS[1] = resource (lock) key
 -- ARGV:     ARGV[1] = the random value this client set, ARGV[2] = new TTL ms

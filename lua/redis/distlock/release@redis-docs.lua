@@ -2,8 +2,9 @@
 --
 -- Source:   Redis documentation, "Distributed Locks with Redis"
 --           (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/;
---           redis/redis-doc docs/manual/patterns/distributed-locks.md), quoted in seed
---           004. the release script (compare-and-delete).
+--           redis/redis-doc docs/manual/patterns/distributed-locks.md), section
+--           "Correct Implementation with a Single Instance": the release script
+--           (compare-and-delete).
 --
 -- KEYS:     KEYS[1] = resource (lock) key
 -- ARGV:     ARGV[1] = the random value this client set

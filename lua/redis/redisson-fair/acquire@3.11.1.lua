@@ -1,4 +1,4 @@
--- redisson-fair/acquire@3.11.1: fair acquire after #2099 (seed 001): tail-based deadlines, queued thread gets timeout - wait - now
+-- redisson-fair/acquire@3.11.1: fair acquire after #2099 (PR #2100): tail-based deadlines, queued thread gets timeout - wait - now
 --
 -- Source:   Redisson (https://github.com/redisson/redisson), class
 --           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch

@@ -1,4 +1,4 @@
--- redisson-fair/acquire@3.4.4: fair acquire, old scheme (seed 002): deadline = head-based ttl + now + 5000
+-- redisson-fair/acquire@3.4.4: fair acquire, old scheme (3.2.0-3.5.4): deadline = head-based ttl + now + 5000
 --
 -- Source:   Redisson (https://github.com/redisson/redisson), class
 --           org.redisson.RedissonFairLock, method tryLockInnerAsync, EVAL_LONG branch

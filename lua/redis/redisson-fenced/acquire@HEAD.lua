@@ -23,7 +23,8 @@
 --   If the lock is free or mine: INCR the token counter (every acquisition AND re-entry gets
 --   a new, larger token), HINCRBY my hold count, PEXPIRE lease, return {-1, token}.
 --   Otherwise return {PTTL, -1}. The resource must reject a token lower than one it has seen
---   (seed 004: tokens 33 and 34). Added in 3.19.0 (#4684).
+--   (Martin Kleppmann, "How to do distributed locking", 2016: tokens 33 and 34). Added in
+--   3.19.0 (#4684).
 --
 -- The body, pretty-printed for reading (NOT what is sent; the line after
 -- the marker is):
