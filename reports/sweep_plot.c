@@ -303,7 +303,7 @@ int sweep_plot(const sweep_result *r, const char *path, buf *err)
         rc = ok && status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && access(tmp.p, R_OK) == 0 ? 0 : -1;
     }
     buf_reset(err);
-    if (rc == 0 && rename(tmp.p, path) != 0) {
+    if (rc == 0 && ll_install_file(tmp.p, path) != 0) {
         buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
         rc = -1;
     } else if (rc != 0) {

@@ -406,7 +406,7 @@ int timeline_plot(const history *h, const scenario *sc, uint64_t seed, const cha
     }
     fclose(probe);
     int rc = render(h, sc, seed, png, tmp.p, err, io);
-    if (rc == 0 && rename(tmp.p, path) != 0) {
+    if (rc == 0 && ll_install_file(tmp.p, path) != 0) {
         buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
         *io = 1;
         rc = -1;

@@ -205,6 +205,20 @@ static int write_in_place(const char *path, const void *p, size_t n, buf *err)
     return ok ? 0 : -1;
 }
 
+int ll_install_file(const char *tmp, const char *path)
+{
+    struct stat st;
+    if (!(lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) return rename(tmp, path);
+    buf b;
+    buf_init(&b);
+    int rc = ll_read_file(tmp, SIZE_MAX, &b) == LL_READ_OK ? write_in_place(path, b.p, b.len, NULL) : -1;
+    int saved = errno;
+    buf_release(&b);
+    remove(tmp);
+    errno = saved;
+    return rc;
+}
+
 int ll_write_file(const char *path, const void *p, size_t n, buf *err)
 {
     struct stat st;

@@ -86,6 +86,10 @@ char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty 
  * device, a FIFO, a symbolic link: /dev/null, /dev/stdout) is written to, never replaced.
  * 0, or -1 with "cannot write 'path': why" in err. */
 int ll_write_file(const char *path, const void *p, size_t n, buf *err);
+/* Puts the finished file tmp at path: renamed into place, or, where path is there and is not
+ * a regular file (a device, a FIFO, a symbolic link), copied into it and tmp removed. 0, or
+ * -1 with errno set. */
+int ll_install_file(const char *tmp, const char *path);
 
 /* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
  * LL_READ_OPEN (fopen's errno), LL_READ_ERROR (a read error; a directory, which opens and

@@ -191,5 +191,19 @@ one_line_err "redis reading a directory as input"
 printf '1000000000 get k\n' >"$tmp/rep.in"
 expect_exit 0 "redis: a huge repeat piped into head" -- timeout 60 sh -c "'$LL' redis <'$tmp/rep.in' | head -1"
 
+# An output path that is a symbolic link (as /dev/stdout is) or a FIFO is written through,
+# never replaced by a renamed temporary file (which, as root, would replace /dev/null).
+ln -s "$tmp/target.jsonl" "$tmp/link.jsonl"
+"$LL" run gc-pause-single --quiet --json "$tmp/link.jsonl" >/dev/null 2>&1
+[ -L "$tmp/link.jsonl" ] && [ -s "$tmp/target.jsonl" ] && ok || bad "--json through a symbolic link replaced the link"
+ln -s "$tmp/target.svg" "$tmp/link.svg"
+"$LL" run gc-pause-single --quiet --plot "$tmp/link.svg" >/dev/null 2>&1
+[ -L "$tmp/link.svg" ] && [ -s "$tmp/target.svg" ] && ok || bad "--plot through a symbolic link replaced the link"
+mkfifo "$tmp/fifo.jsonl"
+(cat "$tmp/fifo.jsonl" >"$tmp/fifo.out") &
+"$LL" run gc-pause-single --quiet --json "$tmp/fifo.jsonl" >/dev/null 2>&1
+wait
+[ -p "$tmp/fifo.jsonl" ] && [ -s "$tmp/fifo.out" ] && ok || bad "--json into a FIFO replaced it"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
