@@ -150,7 +150,8 @@ static int pictures(const history *h, const scenario *sc, const check_result *cr
     return code;
 }
 
-/* The long options; each line one option (the letter or OPT_ code its case below takes). */
+/* The long options, a line each, with the letter or OPT_ code that parse_run_args's switch
+ * takes. A new option: its OPT_ code, its line here, its case there, its field in run_args. */
 enum { OPT_BRIEF = 256, OPT_SEED, OPT_CHOICES, OPT_SAVE_CHOICES, OPT_JSON, OPT_VERDICTS, OPT_EXPORT, OPT_PLOT,
        OPT_SPACETIME, OPT_HTML };
 static const struct option run_options[] = {
@@ -194,8 +195,8 @@ static int parse_export(run_args *ra, int argc, char **argv)
     return 0;
 }
 
-/* Parses the command line: EXIT_OK, or the exit code to leave with (the usage printed, or
- * the one-line error said). */
+/* Parses the command line: EXIT_OK to run; -1 after printing the usage (exit 0); or
+ * EXIT_USAGE after the one-line error. */
 static int parse_run_args(int argc, char **argv, run_args *ra)
 {
     memset(ra, 0, sizeof *ra);
