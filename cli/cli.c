@@ -121,6 +121,7 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
     char spec[64];
     snprintf(spec, sizeof spec, ":%s", shortopts); /* ':' first: a missing value is ':', not '?' */
     opterr = 0;
+    if (optind == 0) unsetenv("POSIXLY_CORRECT"); /* options after the arguments, as always */
     int before = optind ? optind : 1;
     int c = getopt_long(argc, argv, spec, opts, NULL);
     if (c != '?' && c != ':') return c;

@@ -143,6 +143,8 @@ for form in "--seed=7 -qv" "-vq --seed 7" "--se=7 --qui --verb"; do
 done
 "$LL" run -q --seed 7 -v single-basic >"$tmp/o2.txt" 2>&1
 cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "options before the scenario"
+POSIXLY_CORRECT=1 "$LL" run single-basic --seed 7 -q -v >"$tmp/o2.txt" 2>&1
+cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "options after the scenario with POSIXLY_CORRECT set"
 expect_exit 2 "run -qx" -- "$LL" run single-basic -qx
 one_line_err "run -qx"
 grep -q "unknown option '-x'; try 'locklab run --help'" "$tmp/err" && ok || bad "-qx names -x: $(cat "$tmp/err")"
