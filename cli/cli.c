@@ -1,9 +1,12 @@
 /* cli.c — the helpers every subcommand shares (see cli.h): finding and loading a scenario,
  * reading a whole number, and saying what went wrong in locklab's one-line form. It uses the
  * engine's loaders (sim/) and nothing of cli/ but its own header, so each subcommand depends
- * on it and it on none of them. */
+ * on it and it on none of them. Subcommands parse their options with getopt_long (GNU: options
+ * and arguments in any order, -qv, --seed=7, unambiguous abbreviations); getopt's own messages
+ * are off and cli_getopt_error says what went wrong in locklab's form. */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,4 +79,52 @@ int cli_parse_whole(const char *text, unsigned long long max, unsigned long long
     if (errno || *end || v > max) return -1;
     *out = v;
     return 0;
+}
+
+/* What was wrong with the option getopt_long just refused (c = '?' or ':'), in one line.
+ * in_cluster: the error is inside a group of short options (-qx...), which getopt has not
+ * stepped past; else argv[optind - 1] is the word it refused. */
+static void getopt_complaint(const char *cmd, int c, int in_cluster, char **argv, const struct option *opts)
+{
+    const char *arg = in_cluster ? "" : argv[optind - 1];
+    char shortopt[3] = { '-', (char)optopt, 0 };
+    if (strncmp(arg, "--", 2) != 0) arg = shortopt;
+    int len = (int)strcspn(arg, "=");
+    if (c == ':') {
+        cli_error("%s: %.*s needs a value; try 'locklab %s --help'", cmd, len, arg, cmd);
+        return;
+    }
+    if (arg == shortopt) {
+        cli_error("%s: unknown option '%s'; try 'locklab %s --help'", cmd, arg, cmd);
+        return;
+    }
+    /* the long options the word could abbreviate */
+    buf names;
+    buf_init(&names);
+    int n = 0, exact = 0;
+    for (int i = 0; opts[i].name; i++) {
+        if (strncmp(opts[i].name, arg + 2, (size_t)len - 2) != 0) continue;
+        exact |= (int)strlen(opts[i].name) == len - 2;
+        buf_printf(&names, "%s--%s", n++ ? ", " : "", opts[i].name);
+    }
+    if ((exact || n == 1) && arg[len] == '=')
+        cli_error("%s: %.*s takes no value (in '%s'); try 'locklab %s --help'", cmd, len, arg, arg, cmd);
+    else if (n > 1 && !exact)
+        cli_error("%s: '%.*s' is ambiguous (%s); try 'locklab %s --help'", cmd, len, arg, names.p, cmd);
+    else
+        cli_error("%s: unknown option '%.*s'; try 'locklab %s --help'", cmd, len, arg, cmd);
+    buf_release(&names);
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *opts)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, ":%s", shortopts); /* ':' first: a missing value is ':', not '?' */
+    opterr = 0;
+    if (optind == 0) unsetenv("POSIXLY_CORRECT"); /* options after the arguments, as always */
+    int before = optind ? optind : 1;
+    int c = getopt_long(argc, argv, spec, opts, NULL);
+    if (c != '?' && c != ':') return c;
+    getopt_complaint(cmd, c, optind == before, argv, opts);
+    return '?';
 }

@@ -26,6 +26,9 @@ int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
  * and the array (cli/list.c). */
 char **cli_scenario_files(const char *dir, size_t *n);
 
+/* What `locklab --version` prints first. */
+#define LOCKLAB_VERSION "0.1.0"
+
 /* ---- helpers (cli.c) ---- */
 
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
@@ -41,6 +44,15 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out);
  * anything else ("", "-1", " 5", "0x10", "1e3", too large); the caller says what it takes.
  * (strtoull alone takes " -1" as 2^64 - 1.) */
 int cli_parse_whole(const char *text, unsigned long long max, unsigned long long *out);
+
+struct option;
+/* The next option of a subcommand's command line, as getopt_long returns it (GNU: options and
+ * arguments in any order, -qv, --seed=7 or --seed 7, unambiguous abbreviations; "--" ends
+ * the options), or -1 after the last: the arguments are then argv[optind..argc-1]. A word it
+ * refuses (unknown, ambiguous, a value missing or not wanted) is said in one line, "locklab:
+ * CMD: ...; try 'locklab CMD --help'", and '?' returned: exit EXIT_USAGE. shortopts as for
+ * getopt ("hvq"), without a leading ':'. Set optind = 0 before the first call (a fresh scan). */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *opts);
 
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,6 +3,7 @@
  * part (time, actor, what, and the two outcomes) and how the verdicts differ: how a
  * maintainer sees what a change to a lock script changes. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,42 +95,43 @@ static int unmet(const side *s)
     return n;
 }
 
+static const struct option compare_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "scripts", required_argument, NULL, 's' },
+    { "seed", required_argument, NULL, 'S' },
+    { NULL, 0, NULL, 0 },
+};
+
 int cli_compare(int argc, char **argv)
 {
     const char *path_arg = NULL, *specs[2] = { NULL, NULL };
-    int nspecs = 0, have_seed = 0;
+    int nspecs = 0, have_seed = 0, c;
     unsigned long long seed = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    optind = 0;
+    while ((c = cli_getopt("compare", argc, argv, "h", compare_options)) != -1) {
+        if (c == 'h') {
             compare_usage(stdout);
             return EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--scripts") || !strcmp(argv[i], "--seed")) {
-            if (i + 1 >= argc) {
-                cli_error("compare: %s needs a value", argv[i]);
+        } else if (c == 'S') {
+            if (cli_parse_whole(optarg, UINT64_MAX, &seed) != 0) {
+                cli_error("compare: --seed takes a whole number, not '%s'", optarg);
                 return EXIT_USAGE;
             }
-            if (!strcmp(argv[i], "--seed")) {
-                if (cli_parse_whole(argv[++i], UINT64_MAX, &seed) != 0) {
-                    cli_error("compare: --seed takes a whole number, not '%s'", argv[i]);
-                    return EXIT_USAGE;
-                }
-                have_seed = 1;
-            } else if (nspecs == 2) {
+            have_seed = 1;
+        } else if (c == 's') {
+            if (nspecs == 2) {
                 cli_error("compare: give --scripts exactly twice");
                 return EXIT_USAGE;
-            } else {
-                specs[nspecs++] = argv[++i];
             }
-        } else if (argv[i][0] == '-') {
-            cli_error("compare: unknown option '%s'; try 'locklab compare --help'", argv[i]);
-            return EXIT_USAGE;
-        } else if (!path_arg) {
-            path_arg = argv[i];
+            specs[nspecs++] = optarg;
         } else {
-            cli_error("compare: one scenario at a time ('%s' is extra)", argv[i]);
-            return EXIT_USAGE;
+            return EXIT_USAGE; /* said */
         }
+    }
+    if (optind < argc) path_arg = argv[optind++];
+    if (optind < argc) {
+        cli_error("compare: one scenario at a time ('%s' is extra)", argv[optind]);
+        return EXIT_USAGE;
     }
     if (!path_arg || nspecs != 2) {
         cli_error("compare: usage: locklab compare SCENARIO --scripts A --scripts B");
@@ -191,10 +193,13 @@ int cli_compare(int argc, char **argv)
         printf("  B (%s):\n    %s", b.spec, i < nb ? t.p : "(history ends)\n");
         buf_release(&t);
     }
-    printf("\n  %-17s %-12s %-12s\n", "property", a.spec, b.spec);
+    /* each version's column as wide as its name, and at least 12 (the widest verdict, the
+     * counts, and the table as it always looked for short names) */
+    int wa = (int)strlen(a.spec) > 12 ? (int)strlen(a.spec) : 12, wb = (int)strlen(b.spec) > 12 ? (int)strlen(b.spec) : 12;
+    printf("\n  %-17s %-*s %-*s\n", "property", wa, a.spec, wb, b.spec);
     for (int p = 0; p < PROP_COUNT; p++) {
         if (a.cr.p[p].v == VERDICT_NOT_JUDGED && b.cr.p[p].v == VERDICT_NOT_JUDGED) continue;
-        printf("  %-17s %-12s %-12s%s\n", property_name((property)p), vword(a.cr.p[p].v), vword(b.cr.p[p].v),
+        printf("  %-17s %-*s %-*s%s\n", property_name((property)p), wa, vword(a.cr.p[p].v), wb, vword(b.cr.p[p].v),
                a.cr.p[p].v != b.cr.p[p].v ? "  ← differs" : "");
     }
     int acq[2] = { 0, 0 }, fail[2] = { 0, 0 };
@@ -204,7 +209,8 @@ int cli_compare(int argc, char **argv)
             acq[s] += history_at(hs[s], k)->kind == H_ACQUIRED;
             fail[s] += history_at(hs[s], k)->kind == H_ACQUIRE_FAILED;
         }
-    printf("  %-17s %-12d %-12d\n  %-17s %-12d %-12d\n", "acquisitions", acq[0], acq[1], "gave up", fail[0], fail[1]);
+    printf("  %-17s %-*d %-*d\n  %-17s %-*d %-*d\n", "acquisitions", wa, acq[0], wb, acq[1], "gave up", wa, fail[0], wb,
+           fail[1]);
     if (a.rc || b.rc) {
         cli_error("a client model failed: %s", a.rc ? a.err.p : b.err.p);
         code = EXIT_USAGE;

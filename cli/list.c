@@ -1,6 +1,7 @@
 /* list.c — `locklab list`: the scenario library, one line each: its name for `locklab run`,
  * its protocol and script version, and what it expects. */
 #include <dirent.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,26 +80,38 @@ static int table_row(const char *name, const scenario *sc, size_t width, chunkca
     return unmet;
 }
 
+static void list_usage(FILE *f)
+{
+    fputs("usage: locklab list [--run]\n\n"
+          "The built-in scenarios (scenarios/*.lua), one line each: the name to give\n"
+          "'locklab run', the protocol and script version, and what the scenario expects\n"
+          "(✗ violated, ✓ holds). 'locklab run NAME' runs one, narrated.\n\n"
+          "  --run   run every scenario and print the verdict table: one row per scenario,\n"
+          "          one column per property; [x] marks a verdict the scenario expects,\n"
+          "          a≠b one it expected otherwise. Exit 1 if any expectation is not met.\n",
+          f);
+}
+
+static const struct option list_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "run", no_argument, NULL, 'r' },
+    { NULL, 0, NULL, 0 },
+};
+
 int cli_list(int argc, char **argv)
 {
-    int run = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs("usage: locklab list [--run]\n\n"
-                  "The built-in scenarios (scenarios/*.lua), one line each: the name to give\n"
-                  "'locklab run', the protocol and script version, and what the scenario expects\n"
-                  "(✗ violated, ✓ holds). 'locklab run NAME' runs one, narrated.\n\n"
-                  "  --run   run every scenario and print the verdict table: one row per scenario,\n"
-                  "          one column per property; [x] marks a verdict the scenario expects,\n"
-                  "          a≠b one it expected otherwise. Exit 1 if any expectation is not met.\n",
-                  stdout);
+    int run = 0, c;
+    optind = 0;
+    while ((c = cli_getopt("list", argc, argv, "h", list_options)) != -1) {
+        if (c == 'h') {
+            list_usage(stdout);
             return EXIT_OK;
         }
-        if (!strcmp(argv[i], "--run")) {
-            run = 1;
-            continue;
-        }
-        cli_error("list: unknown argument '%s'; try 'locklab list --help'", argv[i]);
+        if (c != 'r') return EXIT_USAGE; /* said */
+        run = 1;
+    }
+    if (optind < argc) {
+        cli_error("list: unknown argument '%s'; try 'locklab list --help'", argv[optind]);
         return EXIT_USAGE;
     }
     buf dir;

@@ -1,9 +1,12 @@
-/* main.c — the locklab command line: a table of subcommands (as git.c has), usage, and the
- * exit-code contract (cli.h). */
+/* main.c — the locklab command line: a table of subcommands (as git.c has), usage, the
+ * version, `locklab help CMD` (CMD --help, as git help does), and the exit-code contract
+ * (cli.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <lua.h>
 
 #include "cli.h"
 
@@ -33,7 +36,8 @@ static void usage(FILE *f)
           f);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-    fputs("\n'locklab <command> --help' tells more about a command.\n"
+    fputs("\n'locklab <command> --help' or 'locklab help <command>' tells more about a command;\n"
+          "'locklab --version' prints the version.\n"
           "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error\n",
           f);
 }
@@ -50,18 +54,40 @@ static int finish_output(int rc)
     return EXIT_INTERNAL;
 }
 
+static const subcommand *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (!strcmp(name, subcommands[i].name)) return &subcommands[i];
+    return NULL;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (!strcmp(argv[1], "--version")) {
+        printf("locklab %s\nfake Redis with the semantics of Redis 7.0.15; %s\n", LOCKLAB_VERSION, LUA_RELEASE);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "help") && argc > 2) { /* locklab help CMD = locklab CMD --help */
+        const subcommand *c = find(argv[2]);
+        if (!c || argc > 3) {
+            if (c) cli_error("help: one command at a time ('%s' is extra); try 'locklab help %s'", argv[3], argv[2]);
+            else cli_error("help: unknown command '%s'; try 'locklab --help'", argv[2]);
+            return EXIT_USAGE;
+        }
+        static char help[] = "--help";
+        char *args[] = { argv[2], help, NULL };
+        return c->fn(2, args);
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        if (!strcmp(argv[1], subcommands[i].name)) return subcommands[i].fn(argc - 1, argv + 1);
+    const subcommand *c = find(argv[1]);
+    if (c) return c->fn(argc - 1, argv + 1);
     cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
     return EXIT_USAGE;
 }

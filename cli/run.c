@@ -1,12 +1,14 @@
 /* run.c — `locklab run SCENARIO`: load a scenario, run its world once, narrate what happened,
  * judge it, and exit 0 when every expectation is met (1 when one is not). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "cli.h"
+#include "export.h"
 #include "scenario.h"
 #include "scriptlib.h"
 #include "timeline.h"
@@ -26,15 +28,21 @@ static void run_usage(FILE *f)
           "  --seed N         use seed N instead of the scenario's\n"
           "  --choices FILE   replay the decisions recorded in FILE (see --save-choices)\n"
           "  --save-choices FILE  write this run's decisions, to replay it exactly\n"
-          "  --json FILE      write the history as JSONL (one event per line)\n"
-          "  --verbose        also show every redis.call inside scripts and every key change\n"
+          "  --json FILE      write the history as JSONL (one event per line; docs/history.md)\n"
+          "  --verdicts FILE  write the verdicts, their evidence and instants, and the\n"
+          "                   expectations as JSON (docs/verdicts.md)\n"
+          "  --export FORMAT FILE  write the history for another tool: knossos (Jepsen EDN,\n"
+          "                   mutex model), porcupine (JSON operations) or shiviz (log with\n"
+          "                   vector clocks); docs/export.md. May be given once per format.\n"
+          "  -v, --verbose    also show every redis.call inside scripts and every key change\n"
           "  --brief          only the story: acquisitions, critical sections, writes, expiries, faults\n"
-          "  --quiet          no trace and no terminal timeline, only the verdicts\n"
+          "  -q, --quiet      no trace and no terminal timeline, only the verdicts\n"
           "  --plot FILE      draw the timeline with gnuplot: FILE.png or FILE.svg\n"
           "  --spacetime FILE write the space-time (Lamport) diagram as SVG\n"
           "  --html FILE      write a self-contained HTML report: the lesson, the verdicts\n"
           "                   with evidence, both pictures and the narrated trace\n"
-          "  --help           this text\n"
+          "  -h, --help       this text\n"
+          "Short options combine (-qv); a value may follow '=' (--seed=7).\n"
           "\n"
           "exit: 0 expectations met, 1 a property violated or an expectation not met,\n"
           "      2 bad input, 3 internal or I/O error\n",
@@ -142,52 +150,128 @@ static int pictures(const history *h, const scenario *sc, const check_result *cr
     return code;
 }
 
-int cli_run(int argc, char **argv)
+/* The long options, a line each, with the letter or OPT_ code that parse_run_args's switch
+ * takes. A new option: its OPT_ code, its line here, its case there, its field in run_args. */
+enum { OPT_BRIEF = 256, OPT_SEED, OPT_CHOICES, OPT_SAVE_CHOICES, OPT_JSON, OPT_VERDICTS, OPT_EXPORT, OPT_PLOT,
+       OPT_SPACETIME, OPT_HTML };
+static const struct option run_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "verbose", no_argument, NULL, 'v' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "brief", no_argument, NULL, OPT_BRIEF },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "choices", required_argument, NULL, OPT_CHOICES },
+    { "save-choices", required_argument, NULL, OPT_SAVE_CHOICES },
+    { "json", required_argument, NULL, OPT_JSON },
+    { "verdicts", required_argument, NULL, OPT_VERDICTS },
+    { "export", required_argument, NULL, OPT_EXPORT },
+    { "plot", required_argument, NULL, OPT_PLOT },
+    { "spacetime", required_argument, NULL, OPT_SPACETIME },
+    { "html", required_argument, NULL, OPT_HTML },
+    { NULL, 0, NULL, 0 },
+};
+
+/* What the command line asked for. */
+typedef struct run_args {
+    const char *path, *choices, *save_choices, *json, *verdicts, *plot, *spacetime, *html;
+    const char *export_file[EXPORT_COUNT]; /* per format, NULL when not asked for */
+    int verbose, quiet, brief, have_seed;
+    unsigned long long seed;
+} run_args;
+
+/* --export FORMAT FILE: the format is the option's value, the file the next argument. */
+static int parse_export(run_args *ra, int argc, char **argv)
 {
-    const char *path_arg = NULL, *choices = NULL, *save_choices = NULL, *json = NULL;
-    const char *plot = NULL, *spacetime = NULL, *html = NULL;
-    int verbose = 0, quiet = 0, brief = 0, have_seed = 0;
-    unsigned long long seed = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            run_usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-            verbose = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
-        } else if (!strcmp(a, "--brief")) {
-            brief = 1;
-        } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices") ||
-                   !strcmp(a, "--plot") || !strcmp(a, "--spacetime") || !strcmp(a, "--html")) {
-            if (i + 1 >= argc) {
-                cli_error("run: %s needs a value", a);
+    int f = export_format_parse(optarg);
+    if (f < 0) {
+        cli_error("run: --export: unknown format '%s' (%s); try 'locklab run --help'", optarg, export_format_names());
+        return -1;
+    }
+    if (optind >= argc) {
+        cli_error("run: --export %s needs a file after the format (--export %s FILE)", optarg, optarg);
+        return -1;
+    }
+    ra->export_file[f] = argv[optind++];
+    return 0;
+}
+
+/* Parses the command line: EXIT_OK to run; -1 after printing the usage (exit 0); or
+ * EXIT_USAGE after the one-line error. */
+static int parse_run_args(int argc, char **argv, run_args *ra)
+{
+    memset(ra, 0, sizeof *ra);
+    int c;
+    optind = 0; /* a fresh scan (glibc) */
+    while ((c = cli_getopt("run", argc, argv, "hvq", run_options)) != -1) {
+        switch (c) {
+        case 'h': run_usage(stdout); return -1;
+        case 'v': ra->verbose = 1; break;
+        case 'q': ra->quiet = 1; break;
+        case OPT_BRIEF: ra->brief = 1; break;
+        case OPT_SEED:
+            if (cli_parse_whole(optarg, UINT64_MAX, &ra->seed) != 0) {
+                cli_error("run: --seed takes a whole number ≥ 0, not '%s'", optarg);
                 return EXIT_USAGE;
             }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--seed")) {
-                if (cli_parse_whole(v, UINT64_MAX, &seed) != 0) {
-                    cli_error("run: --seed takes a whole number ≥ 0, not '%s'", v);
-                    return EXIT_USAGE;
-                }
-                have_seed = 1;
-            } else if (!strcmp(a, "--choices")) choices = v;
-            else if (!strcmp(a, "--json")) json = v;
-            else if (!strcmp(a, "--plot")) plot = v;
-            else if (!strcmp(a, "--spacetime")) spacetime = v;
-            else if (!strcmp(a, "--html")) html = v;
-            else save_choices = v;
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("run: unknown option '%s'; try 'locklab run --help'", a);
-            return EXIT_USAGE;
-        } else if (!path_arg) {
-            path_arg = a;
-        } else {
-            cli_error("run: one scenario at a time ('%s' is extra)", a);
-            return EXIT_USAGE;
+            ra->have_seed = 1;
+            break;
+        case OPT_CHOICES: ra->choices = optarg; break;
+        case OPT_SAVE_CHOICES: ra->save_choices = optarg; break;
+        case OPT_JSON: ra->json = optarg; break;
+        case OPT_VERDICTS: ra->verdicts = optarg; break;
+        case OPT_EXPORT:
+            if (parse_export(ra, argc, argv) != 0) return EXIT_USAGE;
+            break;
+        case OPT_PLOT: ra->plot = optarg; break;
+        case OPT_SPACETIME: ra->spacetime = optarg; break;
+        case OPT_HTML: ra->html = optarg; break;
+        default: return EXIT_USAGE; /* said */
         }
     }
+    if (optind < argc) ra->path = argv[optind++];
+    if (optind < argc) {
+        cli_error("run: one scenario at a time ('%s' is extra)", argv[optind]);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* Writes each --export asked for; EXIT_OK or EXIT_INTERNAL (said). */
+static int exports(const history *h, const run_args *ra)
+{
+    int code = EXIT_OK;
+    for (int f = 0; f < EXPORT_COUNT; f++) {
+        if (!ra->export_file[f]) continue;
+        buf b;
+        buf_init(&b);
+        export_render(h, (export_format)f, &b);
+        if (write_file(ra->export_file[f], &b) != 0) code = EXIT_INTERNAL;
+        buf_release(&b);
+    }
+    return code;
+}
+
+/* Writes the --verdicts document; cr NULL when the run failed (error says why). */
+static int write_verdicts(const char *path, const history *h, const scenario *sc, const check_result *cr,
+                          uint64_t seed, const char *error)
+{
+    buf b;
+    buf_init(&b);
+    verdicts_render(h, sc, cr, seed, error, &b);
+    int rc = write_file(path, &b) != 0 ? EXIT_INTERNAL : EXIT_OK;
+    buf_release(&b);
+    return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    run_args ra;
+    int parsed = parse_run_args(argc, argv, &ra);
+    if (parsed != EXIT_OK) return parsed < 0 ? EXIT_OK : parsed;
+    const char *path_arg = ra.path, *choices = ra.choices, *save_choices = ra.save_choices, *json = ra.json;
+    const char *plot = ra.plot, *spacetime = ra.spacetime, *html = ra.html;
+    int verbose = ra.verbose, quiet = ra.quiet, brief = ra.brief, have_seed = ra.have_seed;
+    unsigned long long seed = ra.seed;
     if (plot && !timeline_path_ok(plot)) {
         cli_error("run: --plot '%s': the file name must end in .png or .svg", plot);
         return EXIT_USAGE;
@@ -295,6 +379,7 @@ int cli_run(int argc, char **argv)
         if (write_file(json, &j) != 0) exit_code = EXIT_INTERNAL;
         buf_release(&j);
     }
+    if (exports(h, &ra) != EXIT_OK) exit_code = EXIT_INTERNAL;
     if (save_choices) {
         buf c;
         buf_init(&c);
@@ -305,12 +390,16 @@ int cli_run(int argc, char **argv)
     if (rc != 0) {
         fflush(stdout);
         cli_run_error(err.p, verbose);
-        exit_code = EXIT_USAGE;
+        if (ra.verdicts && write_verdicts(ra.verdicts, h, sc, NULL, have_seed ? seed : sc->seed, err.p) != EXIT_OK)
+            exit_code = EXIT_INTERNAL;
+        else exit_code = EXIT_USAGE;
     } else {
         check_result cr;
         check_run(h, sc, &cr);
         int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html);
         if (pic != EXIT_OK) exit_code = pic;
+        if (ra.verdicts && write_verdicts(ra.verdicts, h, sc, &cr, have_seed ? seed : sc->seed, NULL) != EXIT_OK)
+            exit_code = EXIT_INTERNAL;
         int unmet = report(sc, &cr, stdout);
         int violated = 0;
         for (int p = 0; p < PROP_COUNT; p++) violated |= cr.p[p].v == VERDICT_VIOLATED;

@@ -2,6 +2,7 @@
  * one with its header, its exact body or its SHA-1, and check that every body compiles as
  * Redis would compile it. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,13 +20,15 @@ static void scripts_usage(FILE *f)
           "       locklab scripts show ID          the script file: header, then the body\n"
           "       locklab scripts body ID          the exact bytes sent to Redis (no newline added)\n"
           "       locklab scripts sha ID           the SHA-1 Redis gives the body (EVALSHA)\n"
-          "       locklab scripts check [ID|FILE]  compile every body (or the ones named) as\n"
-          "                                        Redis does; report Redis's compile error\n"
+          "       locklab scripts check [ID|FILE]...  compile every body (or the ones named)\n"
+          "                                        as Redis does; report Redis's compile error\n"
           "\n"
           "ID is name@version, e.g. redisson/lock@3.4.4 or redisson-fair/acquire@HEAD; a bare\n"
           "name means HEAD. A version inside a script's known range finds it too\n"
           "(redisson/renew@3.4.4 finds redisson/renew@3.43.0). The index is\n"
-          "lua/redis/index.lua under $LOCKLAB_HOME, else next to the locklab binary.\n",
+          "lua/redis/index.lua under $LOCKLAB_HOME, else next to the locklab binary.\n"
+          "body, sha and check also take a FILE (a path, or a file name in the current\n"
+          "directory) that is not an ID; one that is neither is an error (exit 2).\n",
           f);
 }
 
@@ -58,20 +61,23 @@ static int scripts_list(const scriptlib *lib)
     return EXIT_OK;
 }
 
-/* The body of the script an argument names: an existing file, else a library id. */
+/* The body of the script an argument names: a library id, else an existing file (a path or
+ * a bare file name). */
 static int scripts_body_of(const scriptlib *lib, const char *spec, buf *body, const script_info **info)
 {
     struct stat st;
     buf err;
     buf_init(&err);
     int rc = EXIT_OK;
-    *info = NULL;
-    if (strchr(spec, '/') && stat(spec, &st) == 0 && S_ISREG(st.st_mode) && !scriptlib_find(lib, spec, NULL)) {
+    *info = scriptlib_find(lib, spec, &err);
+    if (*info) {
+        if (scriptlib_body(lib, *info, body, &err) < 0) rc = EXIT_INTERNAL;
+    } else if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
+        buf_reset(&err);
         if (script_file_body(spec, body, &err) < 0) rc = EXIT_INTERNAL;
-    } else if (!(*info = scriptlib_find(lib, spec, &err))) {
+    } else {
+        buf_printf(&err, "; and no file '%s' (try 'locklab scripts' for the ids)", spec);
         rc = EXIT_USAGE;
-    } else if (scriptlib_body(lib, *info, body, &err) < 0) {
-        rc = EXIT_INTERNAL;
     }
     if (rc != EXIT_OK) cli_error("%s", err.p ? err.p : "cannot read the script");
     buf_release(&err);
@@ -149,42 +155,42 @@ static int scripts_check_one(const scriptlib *lib, const char *spec, int *failed
 
 static int scripts_check(const scriptlib *lib, int argc, char **argv)
 {
-    int failed = 0, worst = EXIT_OK, n = 0;
-    if (argc == 0) {
-        for (size_t i = 0; i < scriptlib_count(lib); i++, n++) {
-            int rc = scripts_check_one(lib, scriptlib_at(lib, i)->id, &failed);
-            if (rc > worst) worst = rc;
-        }
-    } else {
-        for (int i = 0; i < argc; i++, n++) {
-            int rc = scripts_check_one(lib, argv[i], &failed);
-            if (rc > worst) worst = rc;
-        }
+    int failed = 0, worst = EXIT_OK, n = 0, missing = 0;
+    int all = argc == 0;
+    size_t total = all ? scriptlib_count(lib) : (size_t)argc;
+    for (size_t i = 0; i < total; i++) {
+        int rc = scripts_check_one(lib, all ? scriptlib_at(lib, i)->id : argv[i], &failed);
+        if (rc == EXIT_OK) n++;
+        else if (rc == EXIT_USAGE) missing++;
+        if (rc > worst) worst = rc;
     }
-    printf("%d scripts checked, %d failed to compile\n", n, failed);
+    printf("%d scripts checked, %d failed to compile", n, failed);
+    if (missing) printf(", %d not found", missing);
+    printf("\n");
     if (worst != EXIT_OK) return worst;
     return failed ? EXIT_USAGE : EXIT_OK;
 }
 
+/* argv: the arguments after the options, argv[0] the scripts command (list by default). */
 static int scripts_run(const scriptlib *lib, int argc, char **argv)
 {
-    const char *cmd = argc > 1 ? argv[1] : "list";
-    if (!strcmp(cmd, "list") && argc <= 2) return scripts_list(lib);
-    if (!strcmp(cmd, "check")) return scripts_check(lib, argc - 2, argv + 2);
+    const char *cmd = argc > 0 ? argv[0] : "list";
+    if (!strcmp(cmd, "list") && argc <= 1) return scripts_list(lib);
+    if (!strcmp(cmd, "check")) return scripts_check(lib, argc - 1, argv + 1);
     int known = !strcmp(cmd, "show") || !strcmp(cmd, "body") || !strcmp(cmd, "sha");
     if (!known) {
         cli_error("unknown scripts command '%s'; try 'locklab scripts --help'", cmd);
         return EXIT_USAGE;
     }
-    if (argc != 3) {
+    if (argc != 2) {
         cli_error("usage: locklab scripts %s NAME@VERSION", cmd);
         return EXIT_USAGE;
     }
-    if (!strcmp(cmd, "show")) return scripts_show(lib, argv[2]);
+    if (!strcmp(cmd, "show")) return scripts_show(lib, argv[1]);
     buf body;
     buf_init(&body);
     const script_info *s;
-    int rc = scripts_body_of(lib, argv[2], &body, &s);
+    int rc = scripts_body_of(lib, argv[1], &body, &s);
     if (rc == EXIT_OK && !strcmp(cmd, "body")) {
         fwrite(body.p ? body.p : "", 1, body.len, stdout);
     } else if (rc == EXIT_OK) {
@@ -196,17 +202,29 @@ static int scripts_run(const scriptlib *lib, int argc, char **argv)
     return rc;
 }
 
+static const struct option scripts_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
 int cli_scripts(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help")) {
+    int c;
+    optind = 0;
+    while ((c = cli_getopt("scripts", argc, argv, "h", scripts_options)) != -1) {
+        if (c != 'h') return EXIT_USAGE; /* said */
+        scripts_usage(stdout);
+        return EXIT_OK;
+    }
+    for (int i = optind; i < argc; i++) {
+        if (!strcmp(argv[i], "help")) {
             scripts_usage(stdout);
             return EXIT_OK;
         }
     }
     scriptlib *lib = scripts_open();
     if (!lib) return EXIT_INTERNAL;
-    int rc = scripts_run(lib, argc, argv);
+    int rc = scripts_run(lib, argc - optind, argv + optind);
     scriptlib_free(lib);
     if (fflush(stdout) != 0) {
         cli_error("cannot write the output: %s", strerror(errno));

@@ -121,21 +121,93 @@ const hist_event *history_at(const history *h, size_t i)
     return i < h->n ? &h->ev[i] : NULL;
 }
 
-static void json_str(buf *out, const char *s)
+/* ---- JSON strings, binary-safe ----
+ *
+ * A history's strings are bytes: keys and values a script wrote, a model's log lines. JSON
+ * needs Unicode. Valid UTF-8 passes through; '"', '\\' and control characters (and DEL) are
+ * escaped; each maximal ill-formed subpart becomes one U+FFFD (The Unicode Standard §3.9,
+ * "U+FFFD Substitution of Maximal Subparts"; Python's decode(errors='replace') does the
+ * same). No byte is lost: a string that is not valid UTF-8 is followed by a sibling field
+ * NAME_b64 with its exact bytes in base64 (RFC 4648). See docs/history.md. */
+
+/* The NUL that ends a string is never a continuation byte, so nothing past it is read. */
+size_t utf8_seq(const char *s, size_t *bad)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned c = p[0], lo = 0x80, hi = 0xBF;
+    size_t need;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c >= 0xE0 && c <= 0xEF) need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else {
+        *bad = 1;
+        return 0;
+    }
+    for (size_t i = 1; i <= need; i++) {
+        if (p[i] < lo || p[i] > hi) {
+            *bad = i;
+            return 0;
+        }
+        lo = 0x80, hi = 0xBF;
+    }
+    return need + 1;
+}
+
+int json_utf8_valid(const char *s)
+{
+    size_t bad;
+    for (const char *p = s; *p;) {
+        size_t n = utf8_seq(p, &bad);
+        if (!n) return 0;
+        p += n;
+    }
+    return 1;
+}
+
+void json_string(buf *out, const char *s)
 {
     buf_putc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    for (const char *p = s; *p;) {
+        size_t bad, n = utf8_seq(p, &bad);
+        if (!n) {
+            buf_puts(out, "\\ufffd");
+            p += bad;
+            continue;
+        }
+        unsigned char c = (unsigned char)*p;
+        switch (c) {
         case '"': buf_puts(out, "\\\""); break;
         case '\\': buf_puts(out, "\\\\"); break;
         case '\n': buf_puts(out, "\\n"); break;
         case '\r': buf_puts(out, "\\r"); break;
         case '\t': buf_puts(out, "\\t"); break;
         default:
-            if (*p < 0x20) buf_printf(out, "\\u%04x", *p);
-            else buf_putc(out, (char)*p);
+            if (c < 0x20 || c == 0x7f) buf_printf(out, "\\u%04x", c);
+            else buf_append(out, p, n);
         }
+        p += n;
     }
+    buf_putc(out, '"');
+}
+
+static void base64(buf *out, const unsigned char *p, size_t n)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        char q[4] = { abc[v >> 18], abc[(v >> 12) & 63], i + 1 < n ? abc[(v >> 6) & 63] : '=', i + 2 < n ? abc[v & 63] : '=' };
+        buf_append(out, q, 4);
+    }
+}
+
+void json_field(buf *out, const char *name, const char *s)
+{
+    buf_printf(out, "\"%s\":", name);
+    json_string(out, s);
+    if (json_utf8_valid(s)) return;
+    buf_printf(out, ",\"%s_b64\":\"", name);
+    base64(out, (const unsigned char *)s, strlen(s));
     buf_putc(out, '"');
 }
 
@@ -143,23 +215,23 @@ void history_write_jsonl(const history *h, buf *out)
 {
     for (size_t i = 0; i < h->n; i++) {
         const hist_event *e = &h->ev[i];
-        buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",\"actor\":", (long long)(e->t / 1000),
-                   (long long)(e->t % 1000), hist_kind_name(e->kind));
-        json_str(out, history_actor_name(h, e->actor));
+        buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000),
+                   hist_kind_name(e->kind));
+        json_field(out, "actor", history_actor_name(h, e->actor));
         buf_printf(out, ",\"local\":%lld", (long long)e->local);
         if (e->peer >= 0) {
-            buf_puts(out, ",\"peer\":");
-            json_str(out, history_actor_name(h, e->peer));
+            buf_putc(out, ',');
+            json_field(out, "peer", history_actor_name(h, e->peer));
         }
         if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
         if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
         if (e->text) {
-            buf_puts(out, ",\"text\":");
-            json_str(out, e->text);
+            buf_putc(out, ',');
+            json_field(out, "text", e->text);
         }
         if (e->reply) {
-            buf_puts(out, ",\"reply\":");
-            json_str(out, e->reply);
+            buf_putc(out, ',');
+            json_field(out, "reply", e->reply);
         }
         buf_puts(out, "}\n");
     }

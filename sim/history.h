@@ -5,7 +5,8 @@
  *     {"t":1250.000,"ev":"reply","actor":"A","local":1700000001250,"peer":"n1",...}
  *
  * "t" is true time in ms with µs precision; "local" is the actor's clock in ms. Strings are
- * owned by the history. */
+ * owned by the history. Every string is written binary-safe: valid UTF-8 as it is, each
+ * ill-formed part as U+FFFD, and then the exact bytes in a NAME_b64 field beside it. */
 #ifndef LOCKLAB_HISTORY_H
 #define LOCKLAB_HISTORY_H
 
@@ -76,5 +77,16 @@ const char *hist_kind_name(hist_kind k);
 
 /* One JSON object per line, in event order. */
 void history_write_jsonl(const history *h, buf *out);
+
+/* The JSON string writer every JSON file locklab writes shares (docs/history.md, "Strings").
+ * json_string appends s quoted: valid UTF-8 as it is, '"', '\\', control characters and DEL
+ * escaped, each maximal ill-formed subpart as \ufffd. json_field appends "name":"s" and, when
+ * s is not valid UTF-8, ,"name_b64":"<its exact bytes in base64>". */
+int json_utf8_valid(const char *s);
+/* The length of the well-formed UTF-8 sequence at s (1 to 4; 1 for ASCII and for the NUL),
+ * or 0 when s starts an ill-formed one, with *bad = the bytes of its maximal subpart. */
+size_t utf8_seq(const char *s, size_t *bad);
+void json_string(buf *out, const char *s);
+void json_field(buf *out, const char *name, const char *s);
 
 #endif

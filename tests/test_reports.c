@@ -1,7 +1,9 @@
 /* test_reports.c — the pictures of a run, from hand-made histories: the timeline model
  * (holding, waiting, paused, overlaps, who owns the lock key on each node), the terminal
  * timeline's exact widths, the space-time SVG (balanced tags, deterministic, retry stretches
- * elided, a lost message's ✗ beside its sender), and the file writers (unwritable path → -1 with io set, nothing left behind). */
+ * elided, a lost message's ✗ beside its sender), and the file writers (unwritable path → -1
+ * with io set, nothing left behind). And what a run writes for other programs: JSON strings
+ * for any bytes, the Knossos, Porcupine and ShiViz exports, the verdicts document. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
+#include "export.h"
 #include "history.h"
 #include "scenario.h"
 #include "timeline.h"
@@ -354,6 +358,223 @@ static void test_plot_path_extension(void **state)
     assert_false(timeline_path_ok("png"));
 }
 
+/* ---- what a run writes for other programs ---- */
+
+static void expect_json(const char *s, const char *want)
+{
+    buf b;
+    buf_init(&b);
+    json_string(&b, s);
+    assert_string_equal(b.p, want);
+    buf_release(&b);
+}
+
+static void test_json_strings_any_bytes(void **state)
+{
+    (void)state;
+    expect_json("a\"b\\c\n\r\t\x01\x1f\x7f~", "\"a\\\"b\\\\c\\n\\r\\t\\u0001\\u001f\\u007f~\"");
+    expect_json("é€😀", "\"é€😀\""); /* valid UTF-8 passes through */
+    /* each maximal ill-formed subpart is one U+FFFD, as Python's decode(errors='replace') */
+    expect_json("k\xff", "\"k\\ufffd\"");
+    expect_json("\xc0\x80", "\"\\ufffd\\ufffd\"");                  /* overlong: C0 never starts one */
+    expect_json("\xe2\x82", "\"\\ufffd\"");                          /* a truncated € */
+    expect_json("\xe2\x82x", "\"\\ufffdx\"");
+    expect_json("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");        /* a surrogate */
+    expect_json("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* above U+10FFFF */
+    expect_json("\xf0\x9f\x98x", "\"\\ufffdx\"");                    /* a truncated 😀 */
+    assert_true(json_utf8_valid("é€😀 \x7f"));
+    assert_false(json_utf8_valid("a\xff"));
+    buf b;
+    buf_init(&b);
+    json_field(&b, "text", "ok");
+    assert_string_equal(b.p, "\"text\":\"ok\"");
+    buf_reset(&b);
+    json_field(&b, "text", "\xff");
+    assert_string_equal(b.p, "\"text\":\"\\ufffd\",\"text_b64\":\"/w==\"");
+    buf_reset(&b);
+    json_field(&b, "reply", "a\xff");
+    assert_string_equal(b.p, "\"reply\":\"a\\ufffd\",\"reply_b64\":\"Yf8=\"");
+    buf_reset(&b);
+    json_field(&b, "k", "ab\xff");
+    assert_string_equal(b.p, "\"k\":\"ab\\ufffd\",\"k_b64\":\"YWL/\"");
+    buf_release(&b);
+}
+
+static void test_history_jsonl_binary_safe(void **state)
+{
+    (void)state;
+    history *h = history_new();
+    int n1 = history_add_actor(h, "n1", 1);
+    ev(h, 3258, H_KEY_SET, n1, -1, "k\xff\"\\\n\x01\x7f\xc3\xa9\xc0\x80", "\"v\"");
+    buf b;
+    buf_init(&b);
+    history_write_jsonl(h, &b);
+    assert_string_equal(b.p, "{\"t\":3.258,\"ev\":\"key_set\",\"actor\":\"n1\",\"local\":1700000000003,"
+                             "\"text\":\"k\\ufffd\\\"\\\\\\n\\u0001\\u007f\xc3\xa9\\ufffd\\ufffd\","
+                             "\"text_b64\":\"a/8iXAoBf8OpwIA=\",\"reply\":\"\\\"v\\\"\"}\n");
+    buf_release(&b);
+    history_free(h);
+}
+
+/* Two clients of n1. A's first acquire times out with its request unanswered (:info; a new
+ * process), its second succeeds with token 7 and it releases; B is refused (:fail), then
+ * crashes while trying again (:info). */
+static history *ops_story(void)
+{
+    history *h = history_new();
+    int n1 = history_add_actor(h, "n1", 1), a = history_add_actor(h, "A", 0), b = history_add_actor(h, "B", 0);
+    ev(h, 0, H_ACQUIRE, a, -1, NULL, NULL);
+    ev(h, 0, H_REQUEST, a, n1, "SET lock A NX PX 10000", NULL)->a = 1;
+    ev(h, 50 * MS, H_ACQUIRE, b, -1, NULL, NULL);
+    ev(h, 50 * MS, H_REQUEST, b, n1, "SET lock B NX PX 10000", NULL)->a = 1;
+    ev(h, 51 * MS, H_EXEC, n1, b, "SET lock B NX PX 10000", "nil")->a = 1;
+    ev(h, 52 * MS, H_REPLY, b, n1, NULL, "nil")->a = 1;
+    ev(h, 60 * MS, H_ACQUIRE_FAILED, b, -1, "lock busy", NULL);
+    ev(h, 100 * MS, H_TIMEOUT, a, -1, NULL, NULL)->a = 1;
+    ev(h, 200 * MS, H_ACQUIRE_FAILED, a, -1, "gave up", NULL);
+    ev(h, 300 * MS, H_ACQUIRE, a, -1, NULL, NULL);
+    ev(h, 300 * MS, H_REQUEST, a, n1, "SET lock A NX PX 10000", NULL)->a = 2;
+    ev(h, 305 * MS, H_EXEC, n1, a, "SET lock A NX PX 10000", "OK")->a = 2;
+    ev(h, 310 * MS, H_REPLY, a, n1, NULL, "OK")->a = 2;
+    ev(h, 310 * MS, H_ACQUIRED, a, -1, NULL, NULL)->a = 7;
+    ev(h, 400 * MS, H_RELEASE, a, -1, NULL, NULL);
+    ev(h, 400 * MS, H_REQUEST, a, n1, "DEL lock", NULL)->a = 3;
+    ev(h, 405 * MS, H_EXEC, n1, a, "DEL lock", "1")->a = 3;
+    ev(h, 410 * MS, H_REPLY, a, n1, NULL, "1")->a = 3;
+    ev(h, 410 * MS, H_RELEASED, a, -1, "released", NULL);
+    ev(h, 500 * MS, H_ACQUIRE, b, -1, NULL, NULL);
+    ev(h, 600 * MS, H_FAULT, b, -1, "crash of B", NULL);
+    ev(h, 700 * MS, H_KEY_EXPIRED, n1, -1, "lock", NULL);
+    return h;
+}
+
+static void test_export_knossos(void **state)
+{
+    (void)state;
+    history *h = ops_story();
+    buf b;
+    buf_init(&b);
+    export_render(h, EXPORT_KNOSSOS, &b);
+    const char *want[] = {
+        "{:process 0, :type :invoke, :f :acquire, :value nil, :time 0, :index 0, :client \"A\"}\n",
+        "{:process 1, :type :invoke, :f :acquire, :value nil, :time 50000000, :index 1, :client \"B\"}\n",
+        "{:process 1, :type :fail, :f :acquire, :value nil, :time 60000000, :index 2, :client \"B\", :error \"lock busy\"}\n",
+        "{:process 0, :type :info, :f :acquire, :value nil, :time 200000000, :index 3, :client \"A\", :error \"gave up\"}\n",
+        "{:process 2, :type :invoke, :f :acquire, :value nil, :time 300000000, :index 4, :client \"A\"}\n",
+        "{:process 2, :type :ok, :f :acquire, :value nil, :time 310000000, :index 5, :client \"A\", :token 7}\n",
+        "{:process 2, :type :invoke, :f :release, :value nil, :time 400000000, :index 6, :client \"A\"}\n",
+        "{:process 2, :type :ok, :f :release, :value nil, :time 410000000, :index 7, :client \"A\"}\n",
+        "{:process 1, :type :invoke, :f :acquire, :value nil, :time 500000000, :index 8, :client \"B\"}\n",
+        "{:process 1, :type :info, :f :acquire, :value nil, :time 600000000, :index 9, :client \"B\", :error \"the client crashed\"}\n",
+    };
+    const char *p = strchr(strchr(b.p, '\n') + 1, '\n') + 1; /* after the two comment lines */
+    assert_int_equal(strncmp(b.p, "; ", 2), 0);
+    for (size_t i = 0; i < LL_ARRAY_LEN(want); i++) {
+        assert_int_equal(strncmp(p, want[i], strlen(want[i])), 0);
+        p += strlen(want[i]);
+    }
+    assert_string_equal(p, "");
+    buf_release(&b);
+    history_free(h);
+}
+
+static void test_export_porcupine(void **state)
+{
+    (void)state;
+    history *h = ops_story();
+    buf b;
+    buf_init(&b);
+    export_render(h, EXPORT_PORCUPINE, &b);
+    assert_string_equal(
+        b.p,
+        "[\n"
+        "{\"ClientId\":0,\"Input\":{\"op\":\"acquire\",\"client\":\"A\"},\"Call\":0,"
+        "\"Output\":{\"outcome\":\"unknown\",\"why\":\"gave up\"},\"Return\":700000000},\n"
+        "{\"ClientId\":1,\"Input\":{\"op\":\"acquire\",\"client\":\"B\"},\"Call\":50000000,"
+        "\"Output\":{\"outcome\":\"fail\",\"why\":\"lock busy\"},\"Return\":60000000},\n"
+        "{\"ClientId\":0,\"Input\":{\"op\":\"acquire\",\"client\":\"A\"},\"Call\":300000000,"
+        "\"Output\":{\"outcome\":\"ok\",\"token\":7},\"Return\":310000000},\n"
+        "{\"ClientId\":0,\"Input\":{\"op\":\"release\",\"client\":\"A\"},\"Call\":400000000,"
+        "\"Output\":{\"outcome\":\"ok\"},\"Return\":410000000},\n"
+        "{\"ClientId\":1,\"Input\":{\"op\":\"acquire\",\"client\":\"B\"},\"Call\":500000000,"
+        "\"Output\":{\"outcome\":\"unknown\",\"why\":\"the client crashed\"},\"Return\":700000000}\n"
+        "]\n");
+    buf_reset(&b);
+    history *empty = history_new();
+    export_render(empty, EXPORT_PORCUPINE, &b);
+    assert_string_equal(b.p, "[]\n");
+    history_free(empty);
+    buf_release(&b);
+    history_free(h);
+}
+
+static void test_export_shiviz(void **state)
+{
+    (void)state;
+    history *h = ops_story();
+    buf b;
+    buf_init(&b);
+    export_render(h, EXPORT_SHIVIZ, &b);
+    /* the regex, the empty delimiter line, then a line per event; the clocks: a request's
+     * clock reaches the node at its exec, the exec's the client at its reply. A's first
+     * request was never run: n1 hears of A only from its second, sent at A's 6th event */
+    const char *want = "(?<host>\\S+) (?<clock>\\{[^}]*\\}) (?<event>.*)\n"
+                       "\n"
+                       "A {\"A\":1} 0.000s tries to acquire the lock\n"
+                       "A {\"A\":2} 0.000s → n1  SET lock A NX PX 10000\n"
+                       "B {\"B\":1} 0.050s tries to acquire the lock\n"
+                       "B {\"B\":2} 0.050s → n1  SET lock B NX PX 10000\n"
+                       "n1 {\"n1\":1,\"B\":2} 0.051s runs SET lock B NX PX 10000 for B → nil\n"
+                       "B {\"n1\":1,\"B\":3} 0.052s ← n1  nil\n";
+    assert_int_equal(strncmp(b.p, want, strlen(want)), 0);
+    assert_non_null(strstr(b.p, "\nn1 {\"n1\":2,\"A\":6,\"B\":2} 0.305s runs SET lock A NX PX 10000 for A → OK\n"));
+    assert_non_null(strstr(b.p, "\nA {\"n1\":2,\"A\":7,\"B\":2} 0.310s ← n1  OK\n"));
+    assert_non_null(strstr(b.p, "\nB {\"n1\":1,\"B\":6} 0.600s ⚡ crash of B\n"));
+    buf_release(&b);
+    history_free(h);
+}
+
+static void test_verdicts_document(void **state)
+{
+    (void)state;
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load_string("inline.lua",
+                                        "return { name = 'verdicts', about = 'a test', protocol = 'distlock',\n"
+                                        "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s',\n"
+                                        "  expect = { mutual_exclusion = 'violated', no_deadlock = 'violated' } }\n",
+                                        &err);
+    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    history *h = gc_story();
+    check_result cr;
+    check_run(h, sc, &cr);
+    buf b;
+    buf_init(&b);
+    verdicts_render(h, sc, &cr, 7, NULL, &b);
+    assert_non_null(strstr(b.p, "{\"format\":\"locklab-verdicts\",\"version\":1,\n \"scenario\":\"verdicts\",\n"));
+    assert_non_null(strstr(b.p, "\n \"seed\":7,\n"));
+    /* B entered at 10.102 s while A was inside; the events then: B's reply, acquired, cs_enter */
+    assert_non_null(strstr(b.p, "{\"property\":\"mutual_exclusion\",\"verdict\":\"violated\",\"expected\":\"violated\","
+                                "\"met\":true,\n   \"at\":10102.000,\"events_at\":[73,74,75],\n"));
+    assert_int_equal(history_at(h, 75)->kind, H_CS_ENTER);
+    assert_non_null(strstr(b.p, "\"faults\":[{\"target\":\"A\",\"text\":\"GC pause of A for 12000 ms\",\"from\":1000.000,"
+                                "\"from_event\":68,\"to\":13000.000,\"to_event\":78}]"));
+    assert_non_null(strstr(b.p, "{\"property\":\"no_deadlock\",\"verdict\":\"holds\",\"expected\":\"violated\",\"met\":false}"));
+    assert_non_null(strstr(b.p, "\"expectations\":{\"stated\":2,\"met\":1,\"unmet\":1}\n}\n"));
+    for (size_t i = 73; i <= 75; i++) assert_int_equal(history_at(h, i)->t, 10102 * MS);
+    buf_reset(&b);
+    verdicts_render(h, sc, NULL, 7, "client A: it failed", &b); /* a run that failed: not judged */
+    assert_non_null(strstr(b.p, "\"error\":\"client A: it failed\""));
+    assert_non_null(strstr(b.p, "{\"property\":\"mutual_exclusion\",\"verdict\":\"not_judged\",\"expected\":\"violated\","
+                                "\"met\":false}"));
+    assert_null(strstr(b.p, "release_safety"));
+    check_free(&cr);
+    buf_release(&b);
+    buf_release(&err);
+    history_free(h);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +586,12 @@ int main(void)
         cmocka_unit_test(test_spacetime_unwritable_path),
         cmocka_unit_test(test_write_file_leaves_nothing_half_written),
         cmocka_unit_test(test_plot_path_extension),
+        cmocka_unit_test(test_json_strings_any_bytes),
+        cmocka_unit_test(test_history_jsonl_binary_safe),
+        cmocka_unit_test(test_export_knossos),
+        cmocka_unit_test(test_export_porcupine),
+        cmocka_unit_test(test_export_shiviz),
+        cmocka_unit_test(test_verdicts_document),
     };
     return cmocka_run_group_tests_name("reports", tests, NULL, NULL);
 }

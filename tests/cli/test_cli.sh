@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Command-line tests of the locklab binary: usage, exit codes, one-line errors, determinism
 # of `locklab run` (byte-identical trace and JSONL for the same seed; another seed, another
-# run; a saved choice list replays the run exactly). Prints "N passed, N failed".
+# run; a saved choice list replays the run exactly), option syntax (getopt_long), and the
+# files a run writes for other programs (--json with any bytes, --verdicts, --export; their
+# shapes checked by check_exports.py). Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 LL=${LOCKLAB:-./locklab}
@@ -149,6 +151,106 @@ grep -q "badver.lua:[0-9]*: scripts: no script version '9.9.9'" "$tmp/err" && ok
 sed 's/protocol = "distlock",/protocol = "distlock", scripts = "redison@3.11.1",/' scenarios/single-basic.lua >"$tmp/badlib.lua"
 expect_exit 2 "a misspelt script library" -- "$LL" run "$tmp/badlib.lua" -q
 grep -q "badlib.lua:[0-9]*: scripts: no scripts of a library 'redison'" "$tmp/err" && ok || bad "the misspelt library is named"
+
+# Options: getopt_long's syntax, the same run whichever way it is written.
+"$LL" run single-basic --seed 7 -q -v >"$tmp/o1.txt" 2>&1
+for form in "--seed=7 -qv" "-vq --seed 7" "--se=7 --qui --verb"; do
+    # shellcheck disable=SC2086
+    "$LL" run single-basic $form >"$tmp/o2.txt" 2>&1
+    cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "run $form differs from --seed 7 -q -v"
+done
+"$LL" run -q --seed 7 -v single-basic >"$tmp/o2.txt" 2>&1
+cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "options before the scenario"
+POSIXLY_CORRECT=1 "$LL" run single-basic --seed 7 -q -v >"$tmp/o2.txt" 2>&1
+cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "options after the scenario with POSIXLY_CORRECT set"
+expect_exit 2 "run -qx" -- "$LL" run single-basic -qx
+one_line_err "run -qx"
+grep -q "unknown option '-x'; try 'locklab run --help'" "$tmp/err" && ok || bad "-qx names -x: $(cat "$tmp/err")"
+expect_exit 2 "run --s (ambiguous)" -- "$LL" run single-basic --s 3
+grep -q "'--s' is ambiguous (--seed, --save-choices, --spacetime)" "$tmp/err" && ok || bad "ambiguous: $(cat "$tmp/err")"
+expect_exit 2 "run --quiet=1" -- "$LL" run single-basic --quiet=1
+grep -q -- "--quiet takes no value" "$tmp/err" && ok || bad "a value to a flag: $(cat "$tmp/err")"
+expect_exit 2 "run --seed without a value" -- "$LL" run single-basic --seed
+one_line_err "run --seed without a value"
+grep -q -- "--seed needs a value; try 'locklab run --help'" "$tmp/err" && ok || bad "missing value: $(cat "$tmp/err")"
+for c in "list --bogus" "compare single-basic --bogus" "scripts --bogus"; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$c" -- "$LL" $c
+    one_line_err "$c"
+    grep -q "try 'locklab ${c%% *} --help'" "$tmp/err" && ok || bad "$c says what to do next"
+done
+expect_exit 0 "locklab --version" -- "$LL" --version
+grep -q '^locklab [0-9]' "$tmp/out" && ok || bad "--version prints the version"
+for sub in run check sweep list compare redis scripts; do
+    "$LL" help "$sub" >"$tmp/h1.txt" 2>&1
+    "$LL" "$sub" --help >"$tmp/h2.txt" 2>&1
+    [ -s "$tmp/h1.txt" ] && cmp -s "$tmp/h1.txt" "$tmp/h2.txt" && ok || bad "locklab help $sub is not $sub --help"
+done
+expect_exit 2 "locklab help bogus" -- "$LL" help bogus
+one_line_err "locklab help bogus"
+# compare: each version's column as wide as its name
+"$LL" compare fairlock-lease-timeout --scripts redisson@3.31.0 --scripts HEAD >"$tmp/cmp.txt" 2>&1
+awk '/^  property /{ want = index($0, "HEAD"); next }
+     want && /^  (mutual_exclusion|no_deadlock|acquisitions|gave up) / { if (substr($0, want - 1, 1) != " " || substr($0, want, 1) == " ") bad = 1; n++ }
+     END { exit !(want && n == 4 && !bad) }' "$tmp/cmp.txt" && ok || bad "compare's columns do not line up: $(cat "$tmp/cmp.txt" | tail -9)"
+# scripts check: a FILE, as --help promises, by path or bare name; a name that is neither
+abs_ll=$(cd "$(dirname "$LL")" && pwd)/$(basename "$LL")
+expect_exit 0 "scripts check of a bare file name" -- sh -c "cd lua/redis/redisson-fenced && '$abs_ll' scripts check lock@HEAD.lua"
+grep -q "^1 scripts checked, 0 failed to compile$" "$tmp/out" && ok || bad "a bare file is checked: $(cat "$tmp/out")"
+expect_exit 2 "scripts check of nothing" -- "$LL" scripts check fenced.lua
+grep -q "no file 'fenced.lua'" "$tmp/err" && grep -q "^0 scripts checked, 0 failed to compile, 1 not found$" "$tmp/out" && ok ||
+    bad "an unknown script is not counted as checked: $(cat "$tmp/out" "$tmp/err")"
+echo .help | "$LL" redis | grep -q "settime MS .*ms since the Unix epoch" && ok || bad ".settime's help says epoch ms"
+
+# Files for other programs. Any bytes in a key: valid JSON, the bytes in *_b64.
+sed 's/protocol = "distlock",/protocol = "distlock", lock = "k\\255\\"\\\\\\n\\1\\127é€😀\\192\\128",/' scenarios/single-basic.lua >"$tmp/bytes.lua"
+expect_exit 0 "a run with binary key bytes" -- "$LL" run "$tmp/bytes.lua" -q --json "$tmp/bytes.jsonl"
+python3 tests/cli/check_exports.py jsonl "$tmp/bytes.jsonl" && ok || bad "--json with binary keys"
+python3 - "$tmp/bytes.jsonl" <<'PY' && ok || bad "the key's bytes do not come back from text_b64"
+import base64, json, sys
+want = b'k\xff"\\\n\x01\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xc0\x80'
+evs = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8')]
+keys = [base64.b64decode(e['text_b64']) for e in evs if e['ev'] == 'key_set']
+sys.exit(0 if keys and all(k == want for k in keys) else 1)
+PY
+for s in gc-pause-single setnx-expire-crash redlock-clock-jump fairlock-abandoned-waiters "$tmp/bytes.lua"; do
+    n=$(basename "$s" .lua)
+    "$LL" run "$s" -q --verbose --json "$tmp/$n.jsonl" --verdicts "$tmp/$n.v.json" --export knossos "$tmp/$n.edn" \
+        --export porcupine "$tmp/$n.p.json" --export shiviz "$tmp/$n.log" >/dev/null 2>&1
+    for k in "verdicts $tmp/$n.v.json" "knossos $tmp/$n.edn" "porcupine $tmp/$n.p.json" "shiviz $tmp/$n.log $tmp/$n.jsonl"; do
+        # shellcheck disable=SC2086
+        python3 tests/cli/check_exports.py $k && ok || bad "$n: ${k%% *} export"
+    done
+done
+"$LL" run gc-pause-single -q --verdicts "$tmp/v2.json" --export knossos "$tmp/k2.edn" --export porcupine "$tmp/p2.json" \
+    --export shiviz "$tmp/s2.log" >/dev/null 2>&1
+"$LL" run gc-pause-single -q --export shiviz "$tmp/s3.log" --export porcupine "$tmp/p3.json" --verdicts "$tmp/v3.json" \
+    --export knossos "$tmp/k3.edn" >/dev/null 2>&1
+cmp -s "$tmp/v2.json" "$tmp/v3.json" && cmp -s "$tmp/k2.edn" "$tmp/k3.edn" && cmp -s "$tmp/p2.json" "$tmp/p3.json" &&
+    cmp -s "$tmp/s2.log" "$tmp/s3.log" && ok || bad "the exports are not a pure function of the run"
+# What they say: the run's violation, and indeterminate operations where the outcome is unknown.
+python3 - "$tmp/gc-pause-single.v.json" "$tmp/gc-pause-single.jsonl" <<'PY' && ok || bad "the verdicts file does not point at the violation"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+evs = [json.loads(l) for l in open(sys.argv[2])]
+me = next(v for v in doc['verdicts'] if v['property'] == 'mutual_exclusion')
+assert me['verdict'] == 'violated' and me['met'] and me['events_at'], me
+assert all(evs[i]['t'] == me['at'] for i in me['events_at'])
+assert any(evs[i]['ev'] == 'cs_enter' for i in me['events_at'])
+assert me['faults'][0]['text'].startswith('GC pause of A') and me['faults'][0]['to'] is not None
+assert doc['expectations'] == {'stated': 2, 'met': 2, 'unmet': 0}
+PY
+grep -q ':type :info, :f :acquire, .*:error "the client crashed"' "$tmp/setnx-expire-crash.edn" && ok || bad "a crashed client's acquire is :info"
+grep -q '"outcome":"unknown"' "$tmp/setnx-expire-crash.p.json" && ok || bad "... and unknown for Porcupine"
+expect_exit 2 "--export of an unknown format" -- "$LL" run single-basic -q --export jepsen "$tmp/x"
+one_line_err "--export of an unknown format"
+expect_exit 2 "--export without a file" -- "$LL" run single-basic -q --export knossos
+one_line_err "--export without a file"
+expect_exit 3 "an unwritable --export path" -- "$LL" run single-basic -q --export shiviz /nonexistent-dir/s.log
+expect_exit 3 "an unwritable --verdicts path" -- "$LL" run single-basic -q --verdicts /nonexistent-dir/v.json
+expect_exit 2 "--verdicts of a run whose model fails" -- "$LL" run "$tmp/modelerr.lua" -q --verdicts "$tmp/err.v.json"
+python3 tests/cli/check_exports.py verdicts "$tmp/err.v.json" && grep -q '"error":"client A: ' "$tmp/err.v.json" && ok ||
+    bad "a failed run's verdicts say why"
 
 # locklab list and compare
 expect_exit 0 "locklab list" -- "$LL" list
