@@ -44,6 +44,8 @@ void hset_add(hset *s, uint64_t h);
 /* reduce.c: which alternatives a path shows to be needed. */
 typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
+    int64_t *acc;      /* per step: how much later it can come, every window before it on its
+                          chain of causes at its late end */
     int64_t *last;     /* per key: the last time seen */
     int cap, nkeys;
 } reducer;

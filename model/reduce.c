@@ -7,7 +7,11 @@
  * inputs in the same order, and the run is the same run with some timestamps moved. Clients'
  * steps are also compared across clients (the checker reads them on one true-time line).
  * The order changes exactly when some step outside the cone falls at most d after a cone
- * step at the same actor; that is when the late end of the window is explored. A fault
+ * step at the same actor; that is when the late end of the window is explored. Later
+ * windows on the same chain of causes can add their own widths (a request late, then its
+ * reply late too): a cone step is compared at the latest it can come, d plus the widths of
+ * the windows between the root and it that are still at their early end, so no combination
+ * of late ends reorders what no single one was tested against. A fault
  * moved earlier by d moves its cone (its restart, the end of its pause) the same way.
  *
  * Orders are not all an actor can see: it can read its clock (a client's ctx:now(), a node's
@@ -25,6 +29,7 @@
 void reducer_release(reducer *r)
 {
     free(r->in);
+    free(r->acc);
     free(r->last);
     memset(r, 0, sizeof *r);
 }
@@ -34,10 +39,39 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
     if (nsteps > r->cap) {
         r->cap = nsteps * 2;
         r->in = xrealloc(r->in, (size_t)r->cap);
+        r->acc = xrealloc(r->acc, (size_t)r->cap * sizeof *r->acc);
     }
     if (nkeys > r->nkeys) {
         r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
         r->nkeys = nkeys;
+    }
+}
+
+/* The step whose handling made s (an injected fault's: that of the step that makes its
+ * instant), or -1. */
+static int parent_of(const world_step *st, int n, int s)
+{
+    int c = st[s].cause;
+    if (c != WORLD_CAUSE_INSTANT) return c;
+    int s2 = s + 1;
+    while (s2 < n && st[s2].cause == WORLD_CAUSE_INSTANT) s2++;
+    return s2 < n && st[s2].cause < s ? st[s2].cause : -1;
+}
+
+/* acc[s]: the widths of the windows at their early end on s's chain of causes, s's own
+ * included (a window's step is the delivery or wake-up it times). */
+static void accumulate(reducer *r, const xpath *p)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    for (int s = 0; s < n; s++) r->acc[s] = 0;
+    for (size_t i = 0; i < p->nrec; i++) {
+        const world_decision *d = &p->decs[i];
+        if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n && p->rec[i].value == 0) r->acc[d->step] += d->shift;
+    }
+    for (int s = 0; s < n; s++) {
+        int c = parent_of(st, n, s);
+        if (c >= 0 && c < s) r->acc[s] += r->acc[c];
     }
 }
 
@@ -104,20 +138,23 @@ static int cone_splits_readings(reducer *r, const world_step *st, int n, int roo
 static int cone_later_reorders(reducer *r, const world_step *st, int n, int root, int64_t shift, int observer)
 {
     if (cone_splits_readings(r, st, n, root, observer)) return 1;
-    int64_t any = INT64_MIN, all = INT64_MIN; /* the last cone step anywhere; the last global one */
+    /* per key, and anywhere, and for the global steps: the latest a cone step can come */
+    int64_t any = INT64_MIN, all = INT64_MIN, base = r->acc[root] - shift;
     for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
     for (int s = root; s < n; s++) {
-        int64_t t = st[s].t;
+        int64_t t = st[s].t, late = t + (r->acc[s] - base);
         if (st[s].key == WORLD_KEY_ALL) {
-            if (r->in[s]) all = any = t;
-            else if (any != INT64_MIN && t - any <= shift) return 1;
+            if (r->in[s]) all = any = max64(any, late);
+            else if (t <= any) return 1;
             continue;
         }
         int keys[2], nk = step_keys(&st[s], observer, keys);
         for (int j = 0; j < nk; j++) {
             int64_t last = max64(r->last[keys[j]], all);
-            if (r->in[s]) r->last[keys[j]] = any = t;
-            else if (last != INT64_MIN && t - last <= shift) return 1;
+            if (r->in[s]) {
+                r->last[keys[j]] = max64(r->last[keys[j]], late);
+                any = max64(any, late);
+            } else if (last != INT64_MIN && t <= last) return 1;
         }
     }
     return 0;
@@ -168,6 +205,7 @@ uint64_t initial_avail(const world_decision *d, int extremes)
 void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, explore_result *res)
 {
     reducer_fit(r, p->nsteps + 1, observer + 1);
+    accumulate(r, p);
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->step < 0 || d->step >= p->nsteps) continue;

@@ -115,6 +115,46 @@ static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
     reducer_release(&red);
 }
 
+/* Two windows on one chain (a request, then its reply), each 2 ms wide, and a step of the
+ * client 3 ms after the reply arrives: neither late end alone puts the reply after it, both
+ * together do, so the first window's late end is needed (and from that path, the second's). */
+static void test_explore_late_ends_add_up_along_a_chain(void **state)
+{
+    (void)state;
+    xpath p;
+    memset(&p, 0, sizeof p);
+    world_step st[4] = {
+        { .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 },    /* the client sends */
+        { .t = 1000, .actor = 0, .key = 0, .cause = 0 },               /* the node runs it */
+        { .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1 },  /* the reply arrives */
+        { .t = 5000, .actor = 1, .key = 1, .cause = -1, .client = 1 }, /* the client's own timer */
+    };
+    world_decision d[2] = {
+        { .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 },
+        { .kind = WDEC_DELAY, .step = 2, .shift = 2000, .target = -1 },
+    };
+    choice c[2] = { { .value = 0, .n = 2 }, { .value = 0, .n = 2 } };
+    p.rec = c;
+    p.nrec = 2;
+    p.decs = d;
+    p.steps = st;
+    p.nsteps = 4;
+    uint64_t avail[2] = { 1, 1 };
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[0], 1));   /* 2 + 2 ms > 3 ms */
+    assert_int_equal(avail[1], 1);           /* 2 ms alone < 3 ms */
+    /* the path with the request late: the reply now comes 1 ms before the timer */
+    c[0].value = 1;
+    st[1].t = 3000;
+    st[2].t = 4000;
+    avail[1] = 1;
+    reduce_analyse(&red, &p, avail, 2, &res);
+    assert_true(alt_enabled(avail[1], 1));
+    reducer_release(&red);
+}
+
 /* A client that read its clock before sending (outside the delivery's cone) and reads it
  * again after the reply (inside): a later arrival changes the elapsed time it computes, so
  * the late end is needed even though no order changes. */
@@ -433,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_explore_delay_that_reorders_is_two_branches),
         cmocka_unit_test(test_explore_steps_the_delivery_caused_move_with_it),
         cmocka_unit_test(test_explore_clients_are_compared_on_one_time_line),
+        cmocka_unit_test(test_explore_late_ends_add_up_along_a_chain),
         cmocka_unit_test(test_explore_clock_read_across_the_cone_is_two_branches),
         cmocka_unit_test(test_explore_clock_value_carried_by_a_message),
         cmocka_unit_test(test_explore_earlier_crash_where_its_restart_falls_elsewhere),
