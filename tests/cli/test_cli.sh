@@ -122,10 +122,15 @@ LL_ABS=$(realpath "$LL")
 expect_exit 0 "a model beside the scenario, by name" -- env -u LOCKLAB_HOME sh -c "cd / && '$LL_ABS' run '$tmp/own/by-name.lua'"
 grep -q "protocol $tmp/own/my-lock.lua," "$tmp/out" && ok || bad "the run does not name the model beside it: $(head -3 "$tmp/out")"
 expect_exit 0 "a model beside the scenario, by path" -- sh -c "cd '$tmp/own' && '$LL_ABS' run by-path.lua -q"
-printf 'error("the model beside the scenario was loaded")\n' >"$tmp/own/distlock.lua"
+printf -- '-- a client model (it would take ctx)\nerror("the model beside the scenario was loaded")\n' >"$tmp/own/distlock.lua"
 sed 's/protocol = "distlock",/protocol = "distlock",/' scenarios/single-basic.lua >"$tmp/own/shadow.lua"
 expect_exit 2 "a file beside the scenario shadows the library's model" -- "$LL" run "$tmp/own/shadow.lua" -q
 grep -q "the model beside the scenario was loaded" "$tmp/err" && ok || bad "the library's distlock ran instead of the one beside"
+# ... but a scenario (or a counter-example) that bears the protocol's name is not a model
+mkdir -p "$tmp/own2"
+cp scenarios/single-basic.lua "$tmp/own2/distlock.lua"
+cp scenarios/single-basic.lua "$tmp/own2/other.lua"
+expect_exit 0 "a scenario named like its protocol beside another scenario" -- "$LL" run "$tmp/own2/other.lua" -q
 sed 's/protocol = "distlock",/protocol = "models\/none.lua",/' scenarios/single-basic.lua >"$tmp/own/nofile.lua"
 expect_exit 2 "a protocol path that names no file" -- "$LL" run "$tmp/own/nofile.lua" -q
 grep -q "nofile.lua:[0-9]*: protocol: no client model file '$tmp/own/models/none.lua'" "$tmp/err" && ok || bad "a missing model file: $(cat "$tmp/err")"
