@@ -403,6 +403,21 @@ int cli_check(int argc, char **argv)
         scenario_free(sc);
         return EXIT_USAGE;
     }
+    if (out_base) {
+        /* BASE.lua must not be the scenario itself: the counter-example would replace it */
+        buf lua;
+        buf_init(&lua);
+        buf_printf(&lua, "%s.lua", out_base);
+        struct stat a, b;
+        int same = stat(lua.p, &a) == 0 && stat(sc->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+        buf_release(&lua);
+        if (same) {
+            cli_error("check: --out %s would write the counter-example over the scenario %s; give another BASE",
+                      out_base, sc->path);
+            scenario_free(sc);
+            return EXIT_USAGE;
+        }
+    }
     if (merge) {
         int code = merge_shards(sc, (const char *const *)argv + optind + 1, argc - optind - 1, out_base);
         scenario_free(sc);

@@ -126,6 +126,10 @@ rc=$?
 # --out "" would write the hidden files .lua, .choices and .txt
 (ll=$(realpath "$LL") && here=$PWD && cd "$tmp" && "$ll" check "$here/tests/check/gc-pause.lua" --out "" >/dev/null 2>&1)
 [ $? -eq 2 ] && [ ! -e "$tmp/.lua" ] && ok || bad "--out '' accepted"
+# --out must not name the scenario itself (BASE.lua would replace it)
+cp tests/check/gc-pause.lua "$tmp/self.lua"
+"$LL" check "$tmp/self.lua" --out "$tmp/self" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && cmp -s tests/check/gc-pause.lua "$tmp/self.lua" && ok || bad "--out over the scenario: $(cat "$tmp/err")"
 # explore params the explorer would misread are refused with file:line
 sed 's/params = { "12s" }/params = { 0 }/' tests/check/gc-pause.lua >"$tmp/zero.lua"
 "$LL" check "$tmp/zero.lua" >/dev/null 2>"$tmp/err"
