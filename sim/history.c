@@ -26,6 +26,7 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEY_DELETED] = "key_deleted", [H_KEY_EXPIRED] = "key_expired", [H_FAULT] = "fault",
     [H_FAULT_END] = "fault_end", [H_NODE_DOWN] = "node_down", [H_NODE_UP] = "node_up",
     [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
+    [H_KEYSPACE] = "keyspace",
 };
 
 hist_event *history_at_mut(history *h, size_t i)
