@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "html.h"
 #include "scenario.h"
 #include "scriptlib.h"
 #include "timeline.h"
@@ -32,8 +33,13 @@ static void run_usage(FILE *f)
           "  --quiet          no trace and no terminal timeline, only the verdicts\n"
           "  --plot FILE      draw the timeline with gnuplot: FILE.png or FILE.svg\n"
           "  --spacetime FILE write the space-time (Lamport) diagram as SVG\n"
-          "  --html FILE      write a self-contained HTML report: the lesson, the verdicts\n"
-          "                   with evidence, both pictures and the narrated trace\n"
+          "  --html FILE      write a page to step through the run (one file, opens offline):\n"
+          "                   a time cursor with play, steps and jumps to faults and\n"
+          "                   violations; each node's keys and TTLs, what each client\n"
+          "                   believes, messages in flight, clocks, the scripts' redis.calls;\n"
+          "                   the lesson and the verdicts with their evidence\n"
+          "  --html-static FILE  the printable page: the lesson, the verdicts, both pictures\n"
+          "                   and the narrated trace (needs gnuplot)\n"
           "  --help           this text\n"
           "\n"
           "exit: 0 expectations met, 1 a property violated or an expectation not met,\n"
@@ -122,17 +128,18 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
 /* Writes the pictures asked for; returns EXIT_OK, or the exit code of the first failure
  * (each failure said in one line). */
 static int pictures(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *plot,
-                    const char *spacetime, const char *html)
+                    const char *spacetime, const char *html, const char *html_static)
 {
     int code = EXIT_OK;
     buf err;
     buf_init(&err);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         int io = 0, rc = 0;
         buf_reset(&err);
         if (i == 0 && plot) rc = timeline_plot(h, sc, seed, plot, &err, &io);
         if (i == 1 && spacetime) rc = spacetime_write(h, sc, spacetime, &err, &io);
         if (i == 2 && html) rc = html_report(h, sc, cr, seed, html, &err, &io);
+        if (i == 3 && html_static) rc = html_static_report(h, sc, cr, seed, html_static, &err, &io);
         if (rc == 0) continue;
         fflush(stdout);
         cli_error("run: %s", err.p ? err.p : "failed");
@@ -145,7 +152,7 @@ static int pictures(const history *h, const scenario *sc, const check_result *cr
 int cli_run(int argc, char **argv)
 {
     const char *path_arg = NULL, *choices = NULL, *save_choices = NULL, *json = NULL;
-    const char *plot = NULL, *spacetime = NULL, *html = NULL;
+    const char *plot = NULL, *spacetime = NULL, *html = NULL, *html_static = NULL;
     int verbose = 0, quiet = 0, brief = 0, have_seed = 0;
     unsigned long long seed = 0;
     for (int i = 1; i < argc; i++) {
@@ -160,7 +167,8 @@ int cli_run(int argc, char **argv)
         } else if (!strcmp(a, "--brief")) {
             brief = 1;
         } else if (!strcmp(a, "--seed") || !strcmp(a, "--choices") || !strcmp(a, "--json") || !strcmp(a, "--save-choices") ||
-                   !strcmp(a, "--plot") || !strcmp(a, "--spacetime") || !strcmp(a, "--html")) {
+                   !strcmp(a, "--plot") || !strcmp(a, "--spacetime") || !strcmp(a, "--html") ||
+                   !strcmp(a, "--html-static")) {
             if (i + 1 >= argc) {
                 cli_error("run: %s needs a value", a);
                 return EXIT_USAGE;
@@ -177,6 +185,7 @@ int cli_run(int argc, char **argv)
             else if (!strcmp(a, "--plot")) plot = v;
             else if (!strcmp(a, "--spacetime")) spacetime = v;
             else if (!strcmp(a, "--html")) html = v;
+            else if (!strcmp(a, "--html-static")) html_static = v;
             else save_choices = v;
         } else if (a[0] == '-' && a[1]) {
             cli_error("run: unknown option '%s'; try 'locklab run --help'", a);
@@ -239,7 +248,8 @@ int cli_run(int argc, char **argv)
     } else {
         ch = chooser_new(CHOOSER_RUN, have_seed ? seed : sc->seed);
     }
-    world_opts o = { .chooser = ch, .verbose = verbose };
+    /* the player page shows each script's redis.calls: record them (a --json then has them) */
+    world_opts o = { .chooser = ch, .verbose = verbose || html };
     world *w = world_new(sc, &o, &err);
     if (!w) {
         cli_run_error(err.p, verbose);
@@ -309,7 +319,7 @@ int cli_run(int argc, char **argv)
     } else {
         check_result cr;
         check_run(h, sc, &cr);
-        int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html);
+        int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html, html_static);
         if (pic != EXIT_OK) exit_code = pic;
         int unmet = report(sc, &cr, stdout);
         int violated = 0;

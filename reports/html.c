@@ -1,14 +1,16 @@
-/* html.c — one self-contained HTML page per run, for projecting in a classroom: the lesson
- * (the scenario's `about`), the verdicts with their evidence, the gnuplot timeline and the
+/* html.c — the static page of a run (`--html-static`), for printing: the lesson (the
+ * scenario's `about`), the verdicts with their evidence, the gnuplot timeline and the
  * space-time diagram (both inline SVG), and the narrated trace. No scripts, no fonts or
- * images fetched from anywhere: the file opens offline. */
+ * images fetched from anywhere: the file opens offline. The page to step through a run in
+ * class is the player (html_player.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "html.h"
 #include "timeline.h"
 #include "trace.h"
 
-static void esc(buf *out, const char *s)
+void html_esc(buf *out, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -53,7 +55,7 @@ static void verdicts(buf *out, const scenario *sc, const check_result *cr)
         buf_puts(out, "</td></tr>\n");
         if (r->evidence) {
             buf_puts(out, "<tr><td></td><td colspan=\"2\" class=\"evidence\">");
-            esc(out, r->evidence);
+            html_esc(out, r->evidence);
             buf_puts(out, "</td></tr>\n");
         }
     }
@@ -67,8 +69,8 @@ static void inline_svg(buf *out, const buf *svg)
     if (p) buf_append(out, p, svg->len - (size_t)(p - svg->p));
 }
 
-int html_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *path,
-                buf *err, int *io)
+int html_static_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed,
+                       const char *path, buf *err, int *io)
 {
     *io = 0;
     buf timeline;
@@ -80,18 +82,18 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     buf out;
     buf_init(&out);
     buf_puts(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    esc(&out, sc->name);
+    html_esc(&out, sc->name);
     buf_printf(&out, " — locklab</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-    esc(&out, sc->name);
+    html_esc(&out, sc->name);
     buf_puts(&out, "</h1>\n<p class=\"meta\">protocol <b>");
-    esc(&out, sc->protocol);
+    html_esc(&out, sc->protocol);
     buf_puts(&out, "</b> · scripts <b>");
-    esc(&out, sc->scripts ? sc->scripts : "HEAD");
+    html_esc(&out, sc->scripts ? sc->scripts : "HEAD");
     buf_printf(&out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
     const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
-    esc(&out, base ? base + 1 : sc->path ? sc->path : "");
+    html_esc(&out, base ? base + 1 : sc->path ? sc->path : "");
     buf_puts(&out, "</p>\n<div class=\"about\">");
-    esc(&out, sc->about);
+    html_esc(&out, sc->about);
     buf_puts(&out, "</div>\n<h2>Verdicts</h2>\n");
     verdicts(&out, sc, cr);
     buf_puts(&out, "<h2>Timeline</h2>\n<div class=\"pic\">\n");
@@ -102,7 +104,7 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     buf trace;
     buf_init(&trace);
     trace_render(h, TRACE_NORMAL, &trace);
-    esc(&out, trace.p);
+    html_esc(&out, trace.p);
     buf_puts(&out, "</pre>\n<p class=\"meta\">made by locklab run; the same scenario and seed always give this page</p>\n"
                    "</body>\n</html>\n");
     int rc = tl_write_file(path, &out, err, io);
