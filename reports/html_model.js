@@ -30,19 +30,21 @@ function llModel(D) {
 
     /* ---- clocks ---- */
 
-    /* The actor's local clock (ms) at true time t (µs), exactly as sim/clock.c reads it. */
-    function localAt(actor, t) {
+    /* The actor's local clock (ms) at true time t (µs), exactly as sim/clock.c reads it; at
+     * the instant of a jump or a drift change, after it (or, with `before`, before it). */
+    function localAt(actor, t, before) {
         const segs = D.clocks[actor];
         if (!segs) return Math.floor(t / 1000);
         let s = segs[0];
-        for (let k = 1; k < segs.length && segs[k][0] <= t; k++) s = segs[k];
+        for (let k = 1; k < segs.length && (segs[k][0] < t || (!before && segs[k][0] === t)); k++) s = segs[k];
         return Math.floor(s[1] + (t - s[0]) * (1 + s[2]) / 1000 + 1e-6);
     }
 
-    /* Events whose recorded local time the clocks above do not give (0 when they agree). */
+    /* Events whose recorded local time the clocks above do not give (0 when they agree; the
+     * event of a clock jump is recorded with the time before it). */
     let clockMismatches = 0;
     events.forEach(function (e) {
-        if (e.actor >= 0 && localAt(e.actor, e.t) !== e.local) clockMismatches++;
+        if (e.actor >= 0 && localAt(e.actor, e.t) !== e.local && localAt(e.actor, e.t, true) !== e.local) clockMismatches++;
     });
 
     /* ---- steps ---- */

@@ -40,6 +40,22 @@ static const char frame[] =
     "<section class=\"panel\"><h2>Space-time diagram around the cursor</h2><div id=\"spacetime\"></div></section>\n"
     "<section class=\"panel\"><h2>How to read this page</h2><p class=\"legend\" id=\"legend\"></p></section>\n";
 
+/* The lesson, its lines joined into paragraphs (a scenario wraps its `about` at some 95
+ * columns; the page wraps it at its own width). Blank lines and lines that start a list
+ * ("- ", "* ") keep their break. */
+static void about(buf *out, const char *text)
+{
+    buf b;
+    buf_init(&b);
+    for (const char *p = text ? text : ""; *p; p++) {
+        int keep = p[0] != '\n' || p[1] == '\n' || (p > text && p[-1] == '\n') || !strncmp(p + 1, "- ", 2) ||
+                   !strncmp(p + 1, "* ", 2);
+        buf_putc(&b, keep ? *p : ' ');
+    }
+    html_esc(out, b.p ? b.p : "");
+    buf_release(&b);
+}
+
 int html_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *path,
                 buf *err, int *io)
 {
@@ -59,7 +75,7 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
     html_esc(&out, base ? base + 1 : sc->path ? sc->path : "");
     buf_puts(&out, "</p>\n</header>\n<details id=\"lesson\" open><summary>The lesson</summary><div class=\"about\">");
-    html_esc(&out, sc->about);
+    about(&out, sc->about);
     buf_puts(&out, "</div></details>\n<section id=\"verdicts\" class=\"panel\"><h2>Verdicts</h2>"
                    "<noscript><p>This page steps through the run with a small script, which is off here. "
                    "<code>locklab run … --html-static FILE</code> writes the printable page.</p></noscript>"

@@ -407,6 +407,32 @@ function llView(M) {
         if (now) ol.scrollTop = now.offsetTop - ol.clientHeight / 2 + now.offsetHeight / 2;
         else if (cur.k < 0) ol.scrollTop = 0;
     }
+    /* A script's text in lines. A script written on several lines is shown as it is; one
+     * sent as a single long line (Redisson builds its scripts from Java string pieces) gets a
+     * break after each statement and around its blocks, indented by depth. Quoted strings
+     * are left whole. */
+    function layout(body) {
+        const given = body.split('\n');
+        if (given.length > 1 && given.every(function (l) { return l.length < 160; })) return given;
+        const out = [];
+        let depth = 0, line = '';
+        const flush = function () { if (line.trim()) out.push('  '.repeat(Math.max(depth, 0)) + line.trim()); line = ''; };
+        (body.match(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^'"]+|['"]/g) || []).forEach(function (piece) {
+            if (/^['"]/.test(piece)) { line += piece; return; }
+            piece.split(/(\bthen\b|\bdo\b|\belse\b|\belseif\b|\bend\b|;)/).forEach(function (w) {
+                if (w === 'then' || w === 'do') { line += w; flush(); depth++; }
+                else if (w === 'else') { flush(); depth--; line = w; flush(); depth++; }
+                else if (w === 'elseif') { flush(); depth--; line = w; }
+                else if (w === 'end') { flush(); depth--; line = w; }
+                else if (w === ';') { line += w; flush(); }
+                else if (/\S/.test(w) && /^\s*(local|return|redis|if|for|while)\b/.test(w) && line.trim() === 'end') { flush(); line = w; }
+                else line += w;
+            });
+        });
+        flush();
+        return out;
+    }
+
     /* The script behind the current step, if it is a library script's request, run or reply:
      * its text, with the lines whose redis.call ran marked, and the calls as the node ran them. */
     function drawScript() {
@@ -439,9 +465,11 @@ function llView(M) {
                 }).join('') + '</ol>';
         }
         if (sc) {
-            const ran = {};
+            const ran = {}, lines = layout(sc.body);
             calls.forEach(function (c) { ran[(c.text || '').split(' ')[0].toLowerCase()] = 1; });
-            h += '<pre class="body">' + sc.body.split('\n').map(function (line, n) {
+            if (lines.length > sc.body.split('\n').length)
+                h += '<p class="dim">(the script as sent is one line; line breaks added here)</p>';
+            h += '<pre class="body">' + lines.map(function (line, n) {
                 const m = /redis\.call\(\s*['"]([A-Za-z]+)['"]/i.exec(line);
                 const hit = m && ran[m[1].toLowerCase()];
                 return '<span class="' + (hit ? 'hit' : '') + '"><i>' + String(n + 1).padStart(3, ' ') + '</i> ' + esc(line) + '</span>';
