@@ -9,10 +9,10 @@
  *   clocks    per actor, its clock as segments [base_true µs, base_ms, drift], rebuilt from
  *             the scenario (offset, drift, its drift and clock_jump faults) exactly as the
  *             engine reads a clock: local = floor(base_ms + (t - base_true)(1 + drift)/1000)
- *   events    [t µs, kind, actor, local ms, peer, a, b, level, text, reply, line], where
+ *   events    [t µs, kind, actor, local ms, peer, a, b, level, text, reply, line, deadline], where
  *             level is the least detailed trace that tells it (0 brief, 1 normal, 2 verbose,
  *             3 never) and line is its narrated line (trace.c); a keyspace event's reply is
- *             its keys as [key, type, deadline ms or -1, value]
+ *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1)
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -33,7 +33,7 @@
 #include "trace.h"
 
 #define EPOCH_MS 1700000000000LL
-#define HTML_MAX_EVENTS 100000
+#define HTML_MAX_EVENTS 50000
 
 /* The length of the valid UTF-8 sequence at p (at most n bytes), 0 if none starts there. */
 static size_t utf8_len(const unsigned char *p, size_t n)
@@ -180,7 +180,7 @@ static void events_json(const history *h, buf *out)
         } else {
             buf_puts(out, "null");
         }
-        buf_putc(out, ']');
+        buf_printf(out, ",%lld]", (long long)e->deadline);
     }
     buf_printf(out, "],\n\"total\":%zu", n);
     buf_release(&line);

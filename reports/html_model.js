@@ -21,7 +21,7 @@ function llModel(D) {
     const kinds = D.kinds;
     const events = D.events.map(function (r, i) {
         return { i: i, t: r[0], kind: kinds[r[1]], actor: r[2], local: r[3], peer: r[4], a: r[5], b: r[6],
-                 level: r[7], text: r[8], reply: r[9], line: r[10] };
+                 level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11] };
     });
     const actors = D.actors;
     const clients = [], nodes = [];
@@ -137,7 +137,7 @@ function llModel(D) {
         case 'exec': st.exec = { node: e.actor, t: e.t, peer: e.peer }; break;
         case 'key_set': {
             const v = e.reply || '';
-            n.keys.set(e.text, { value: v, deadline: e.a, owner: ownerOf(st, e, v), since: e.t });
+            n.keys.set(e.text, { value: v, deadline: e.deadline, owner: ownerOf(st, e, v), since: e.t });
             n.changed = { key: e.text, i: e.i };
             break;
         }
@@ -212,6 +212,7 @@ function llModel(D) {
         const open = new Map(), masterOf = {};
         nodes.forEach(function (n) { masterOf[n] = actors[n].master === null ? -1 : actorNamed(actors[n].master); });
         let exec = null;
+        const published = {}; /* per node: its PUBLISH calls, [t, channel, event] */
         function travelling(kind, from, to, label) {
             for (let k = 0; k < messages.length; k++) {
                 const m = messages[k];
@@ -248,6 +249,16 @@ function llModel(D) {
                 stopReplication(e.actor, e.t);
                 masterOf[e.actor] = e.peer;
             }
+            if (e.kind === 'call') {
+                const p = /^publish (\S+)/i.exec(e.text || '');
+                if (p) (published[e.actor] = published[e.actor] || []).push([e.t, p[1], e.i]);
+            } else if (e.kind === 'publish') {
+                /* a pub/sub message reaches a subscriber: it left with the last PUBLISH of its
+                 * channel on that node (the node's calls are recorded for this page) */
+                const from = (published[e.peer] || []).filter(function (p) { return p[1] === e.text && p[0] <= e.t; }).pop();
+                if (from) messages.push({ kind: 'message', from: e.peer, to: e.actor, label: (e.text || '') + ' ' + (e.reply || ''),
+                                          t0: from[0], t1: e.t, send: from[2], arrive: e.i, lost: null });
+            }
             if (e.kind === 'request') {
                 const m = { kind: 'request', from: e.actor, to: e.peer, label: e.text || '', t0: e.t, t1: Infinity,
                             send: e.i, arrive: -1, lost: null };
@@ -264,8 +275,13 @@ function llModel(D) {
                 const r = open.get('r' + e.actor + ':' + e.a);
                 if (r) { r.t1 = e.t; r.arrive = e.i; open.delete('r' + e.actor + ':' + e.a); }
             } else if (e.kind === 'drop') {
-                const m = /^(request|reply|replication) (.*) lost \((.*)\)$/.exec(e.text || '');
+                const m = /^(request|reply|replication|message) (.*) lost \((.*)\)$/.exec(e.text || '');
                 if (!m) return;
+                if (m[1] === 'message') { /* lost as it left */
+                    messages.push({ kind: 'message', from: e.actor, to: e.peer, label: m[2], t0: e.t, t1: e.t, send: e.i,
+                                    arrive: e.i, lost: m[3] });
+                    return;
+                }
                 const q = travelling(m[1], e.actor, e.peer, m[2]) || travelling(m[1], e.actor, e.peer, null);
                 if (!q) return;
                 q.t1 = e.t; q.arrive = e.i; q.lost = m[3];

@@ -18,7 +18,7 @@ function llView(M) {
     const $ = function (id) { return document.getElementById(id); };
     const palette = ['#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#17becf', '#e377c2', '#bcbd22', '#3949ab'];
     const speeds = [[0.001, '1/1000 ×'], [0.01, '1/100 ×'], [0.1, '1/10 ×'], [1, '1 ×'], [10, '10 ×']];
-    const cur = { level: 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0 };
+    const cur = { level: 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0, dragging: false };
     const violations = D.verdicts.filter(function (v) { return v.verdict === 'violated'; });
 
     /* ---- small helpers ---- */
@@ -148,7 +148,7 @@ function llView(M) {
 
     /* ---- the timeline ---- */
 
-    const TL = { left: 64, right: 14, top: 34, row: 30 };
+    const TL = { left: 64, right: 14, top: 64, row: 30 };
     function tlX(t, W) { return TL.left + (W - TL.left - TL.right) * t / M.end; }
     function drawTimeline() {
         const box = $('timeline'), tm = D.timeline;
@@ -163,14 +163,17 @@ function llView(M) {
         step *= raw / step > 5 ? 10 : raw / step > 2 ? 5 : raw / step > 1 ? 2 : 1;
         for (let t = 0; t <= M.end; t += step) {
             svg.appendChild(svgEl('line', { x1: tlX(t, W), x2: tlX(t, W), y1: TL.top - 4, y2: H - 8, 'class': 'grid' }));
-            svg.appendChild(svgEl('text', { x: tlX(t, W), y: TL.top - 20, 'class': 'tick' }, String(Number((t / 1e6).toFixed(3))) + ' s'));
+            svg.appendChild(svgEl('text', { x: tlX(t, W), y: 14, 'class': 'tick' }, String(Number((t / 1e6).toFixed(3))) + ' s'));
         }
+        /* a fault shades its target's row; one of the whole world (a partition, a link's
+         * loss) is a bar above the rows, labelled, so that a long one hides nothing */
         tm.faults.forEach(function (f) {
-            const x0 = tlX(f[1], W), x1 = Math.max(tlX(f[2], W), x0 + 3);
-            const r0 = f[0] >= 0 ? y(f[0]) : TL.top, hgt = f[0] >= 0 ? TL.row : H - 8 - TL.top;
-            const g = svgEl('rect', { x: x0, y: r0, width: x1 - x0, height: hgt, 'class': 'fault' });
+            const x0 = tlX(f[1], W), x1 = Math.max(tlX(f[2], W), x0 + 3), world = f[0] < 0;
+            const g = svgEl('rect', { x: x0, y: world ? 19 : y(f[0]), width: x1 - x0, height: world ? 9 : TL.row,
+                                      'class': world ? 'worldfault' : 'fault' });
             g.appendChild(svgEl('title', {}, '⚡ ' + f[3]));
             svg.appendChild(g);
+            if (world) svg.appendChild(svgEl('text', { x: x0 + 2, y: 41, 'class': 'wftext' }, '⚡ ' + f[3]));
         });
         tm.rows.forEach(function (row, r) {
             svg.appendChild(svgEl('text', { x: 8, y: y(r) + TL.row / 2 + 6, 'class': 'rowname' }, row.name));
@@ -210,23 +213,23 @@ function llView(M) {
         });
         violations.forEach(function (v) {
             const x = tlX(v.at, W);
-            svg.appendChild(svgEl('line', { x1: x, x2: x, y1: TL.top - 6, y2: H - 8, 'class': 'violation' }));
-            svg.appendChild(svgEl('text', { x: x + 4, y: TL.top - 6, 'class': 'vtext' }, '✗ ' + v.name));
+            svg.appendChild(svgEl('line', { x1: x, x2: x, y1: TL.top - 4, y2: H - 8, 'class': 'violation' }));
+            const left = x > W - 190; /* near the right edge: the label goes to the left of its line */
+            svg.appendChild(svgEl('text', { x: left ? x - 4 : x + 4, y: TL.top - 4, 'class': 'vtext',
+                                            style: left ? 'text-anchor:end' : '' }, '✗ ' + v.name));
         });
         const cursor = svgEl('g', { id: 'tl-cursor' });
         cursor.appendChild(svgEl('line', { x1: 0, x2: 0, y1: TL.top - 10, y2: H - 4 }));
         cursor.appendChild(svgEl('path', { d: 'M-7 ' + (TL.top - 14) + 'h14l-7 9z' }));
         svg.appendChild(cursor);
         box.appendChild(svg);
-        let dragging = false;
         const seek = function (e) {
             const rect = svg.getBoundingClientRect();
             const t = (e.clientX - rect.left - TL.left) / (W - TL.left - TL.right) * M.end;
             setTime(Math.round(t));
         };
-        svg.addEventListener('pointerdown', function (e) { dragging = true; play(false); seek(e); });
-        svg.addEventListener('pointermove', function (e) { if (dragging) seek(e); });
-        window.addEventListener('pointerup', function () { dragging = false; });
+        svg.addEventListener('pointerdown', function (e) { cur.dragging = true; play(false); seek(e); });
+        svg.addEventListener('pointermove', function (e) { if (cur.dragging) seek(e); });
         box.dataset.width = W;
     }
     function moveTimelineCursor() {
@@ -293,7 +296,7 @@ function llView(M) {
             rows.push('<tr class="gone changed"><td class="key">' + esc(n.changed.key) + '</td><td colspan="2">' +
                       (n.changed.gone === 'expired' ? 'EXPIRED just now' : 'deleted just now') + '</td></tr>');
         if (rows.length)
-            h += '<table class="keys"><tr><th>key</th><th>value</th><th>TTL by ' + esc(M.actors[a].name) + '’s clock</th></tr>' +
+            h += '<table class="keys"><colgroup><col class="key"><col class="value"><col class="ttl"></colgroup><tr><th>key</th><th>value</th><th>TTL by ' + esc(M.actors[a].name) + '’s clock</th></tr>' +
                 rows.join('') + '</table>';
         else h += '<p class="empty">no keys</p>';
         d.innerHTML = h;
@@ -347,7 +350,8 @@ function llView(M) {
             const p = gone ? 0.5 : m.t1 === Infinity ? 0.5 : Math.max(0, Math.min(1, (cur.T - m.t0) / Math.max(1, m.t1 - m.t0)));
             const x = x0 + (x1 - x0) * p, y = y0 + (y1 - y0) * p, cls = m.kind + (gone ? ' lost' : '');
             svg.appendChild(svgEl('line', { x1: x0, y1: y0, x2: x1, y2: y1, 'class': 'wire ' + cls }));
-            const text = gone ? '✗ lost (' + m.lost + ')' : m.kind === 'reply' ? '← ' + m.reply : m.label;
+            const text = gone ? '✗ lost (' + m.lost + ')' : m.kind === 'reply' ? '← ' + m.reply :
+                m.kind === 'message' ? '✉ ' + m.label : m.label;
             if (gone) svg.appendChild(svgEl('text', { x: x, y: y + 8, 'class': 'cross' }, '✗'));
             else svg.appendChild(svgEl('circle', { cx: x, cy: y, r: 8, 'class': 'dot ' + cls }));
             const label = svgEl('text', { x: Math.min(Math.max(x, 60), W - 60), y: y - 12, 'class': 'wlabel ' + cls },
@@ -376,36 +380,45 @@ function llView(M) {
 
     /* ---- the narration, and the script a node runs ---- */
 
+    /* The story: a line per step (and a mark where a property breaks); story.items[k] are
+     * step k's lines. Marking moves only the lines between the old cursor and the new. */
+    const story = { items: [], marked: -1 };
     function drawStory() {
-        const ol = $('story'), s = steps();
+        const ol = $('story'), s = steps(), breaks = {};
+        violations.forEach(function (v) {
+            const k = M.violationStep(v, cur.level);
+            (breaks[k] = breaks[k] || []).push(v.name);
+        });
         ol.innerHTML = '';
+        story.items = [];
         const frag = document.createDocumentFragment();
         s.forEach(function (st, k) {
-            const e = ev[st.head], li = el('li', 'k-' + e.kind);
+            const e = ev[st.head], li = el('li', 'future k-' + e.kind);
             li.dataset.k = k;
             li.textContent = (e.line || '').replace(/^\s+/, '');
             frag.appendChild(li);
-            violations.forEach(function (v) {
-                if (M.violationStep(v, cur.level) === k) {
-                    const w = el('li', 'breaks', '✗ ' + esc(v.name) + ' breaks here');
-                    w.dataset.k = k;
-                    frag.appendChild(w);
-                }
+            story.items.push([li]);
+            (breaks[k] || []).forEach(function (name) {
+                const w = el('li', 'future breaks', '✗ ' + esc(name) + ' breaks here');
+                w.dataset.k = k;
+                frag.appendChild(w);
+                story.items[k].push(w);
             });
         });
         ol.appendChild(frag);
+        story.marked = -1;
     }
     function markStory() {
-        const ol = $('story');
-        let now = null;
-        Array.prototype.forEach.call(ol.children, function (li) {
-            const k = Number(li.dataset.k);
-            li.classList.toggle('future', k > cur.k);
-            li.classList.toggle('now', k === cur.k);
-            if (k === cur.k && !now) now = li;
-        });
-        if (now) ol.scrollTop = now.offsetTop - ol.clientHeight / 2 + now.offsetHeight / 2;
-        else if (cur.k < 0) ol.scrollTop = 0;
+        const ol = $('story'), from = Math.min(story.marked, cur.k), to = Math.max(story.marked, cur.k);
+        for (let k = Math.max(from, 0); k <= to && k < story.items.length; k++)
+            story.items[k].forEach(function (li) {
+                li.classList.toggle('future', k > cur.k);
+                li.classList.toggle('now', k === cur.k);
+            });
+        story.marked = cur.k;
+        const now = story.items[cur.k];
+        if (now) ol.scrollTop = now[0].offsetTop - ol.clientHeight / 2 + now[0].offsetHeight / 2;
+        else ol.scrollTop = 0;
     }
     /* A script's text in lines. A script written on several lines is shown as it is; one
      * sent as a single long line (Redisson builds its scripts from Java string pieces) gets a
@@ -624,6 +637,11 @@ function llView(M) {
             if (act) { e.preventDefault(); act(); }
         });
         window.addEventListener('hashchange', fromAddress);
+        window.addEventListener('pointerup', function () { cur.dragging = false; });
+        /* a clicked button gives the keyboard back to the page: space plays, not clicks again */
+        Array.prototype.forEach.call(document.querySelectorAll('#controls button'), function (b) {
+            b.addEventListener('click', function () { b.blur(); });
+        });
         let resizing = 0;
         window.addEventListener('resize', function () {
             clearTimeout(resizing);

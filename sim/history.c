@@ -96,7 +96,8 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, in
         h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
     }
     hist_event *e = &h->ev[h->n++];
-    *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1 };
+    *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1,
+                       .deadline = -1 };
     return e;
 }
 
@@ -154,6 +155,7 @@ void history_write_jsonl(const history *h, buf *out)
         }
         if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
         if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
+        if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
         if (e->text) {
             buf_puts(out, ",\"text\":");
             json_str(out, e->text);

@@ -30,8 +30,7 @@ typedef enum hist_kind {
     H_CS_ENTER,       /* the client enters its critical section (a: token) */
     H_CS_EXIT,
     H_WRITE,          /* a write to the shared resource (a: token, b: 1 accepted / 0 rejected) */
-    H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, a: its
-                       * expiry deadline in the node's local ms, -1 none) */
+    H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, deadline) */
     H_KEY_DELETED,    /* deleted by a command */
     H_KEY_EXPIRED,    /* expired on a node */
     H_FAULT,          /* a fault starts (text: description) */
@@ -57,6 +56,7 @@ typedef struct hist_event {
     int64_t a, b;    /* numeric details, per kind */
     char *text;      /* owned, may be NULL */
     char *reply;     /* owned brief rendering of a reply, may be NULL */
+    int64_t deadline; /* key_set: the key's expiry deadline in the node's local ms; -1 none */
 } hist_event;
 
 typedef struct history history;

@@ -100,7 +100,7 @@ static void node_changed(void *ud, kind_event ev, slice key)
         int64_t deadline = -1;
         if (cu->kind->describe(n->srv, key, &b, &deadline)) e->reply = buf_steal(&b);
         else buf_release(&b);
-        e->a = deadline; /* -1, "no TTL", is also the history's "absent" */
+        e->deadline = deadline;
     }
     n->dirty = 1;
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);

@@ -442,7 +442,7 @@ static void restart_keyspace(const char *persist, int kept)
     const char *set = strstr(o.jsonl, "\"ev\":\"key_set\"");
     assert_non_null(set);
     long long local = -1, deadline = -1;
-    assert_int_equal(sscanf(set, "\"ev\":\"key_set\",\"actor\":\"n1\",\"local\":%lld,\"a\":%lld", &local, &deadline), 2);
+    assert_int_equal(sscanf(set, "\"ev\":\"key_set\",\"actor\":\"n1\",\"local\":%lld,\"deadline\":%lld", &local, &deadline), 2);
     assert_int_equal(deadline, local + 10000);
     const char *ks = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
     assert_non_null(ks);
