@@ -23,6 +23,28 @@ void html_esc(buf *out, const char *s)
     }
 }
 
+void html_title(buf *out, const scenario *sc, uint64_t seed)
+{
+    buf_puts(out, "<h1>");
+    html_esc(out, sc->name);
+    buf_puts(out, "</h1>\n<p class=\"meta\">protocol <b>");
+    html_esc(out, sc->protocol);
+    buf_puts(out, "</b> · scripts <b>");
+    html_esc(out, sc->scripts ? sc->scripts : "HEAD");
+    buf_printf(out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
+    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
+    html_esc(out, base ? base + 1 : sc->path ? sc->path : "");
+    buf_puts(out, "</p>\n");
+}
+
+const expect_cfg *html_expectation(const scenario *sc, int prop)
+{
+    const expect_cfg *ex = NULL;
+    for (int i = 0; i < sc->nexpects; i++)
+        if (!strcmp(sc->expects[i].property, property_name((property)prop))) ex = &sc->expects[i];
+    return ex;
+}
+
 static const char css[] =
     "body{font-family:'DejaVu Sans',Verdana,sans-serif;font-size:22px;line-height:1.45;margin:1.5em auto;"
     "max-width:1500px;padding:0 1em;color:#212121;background:#fff}"
@@ -40,9 +62,7 @@ static void verdicts(buf *out, const scenario *sc, const check_result *cr)
     buf_puts(out, "<table><tr><th>property</th><th>verdict</th><th>expected</th></tr>\n");
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = NULL;
-        for (int i = 0; i < sc->nexpects; i++)
-            if (!strcmp(sc->expects[i].property, property_name((property)p))) ex = &sc->expects[i];
+        const expect_cfg *ex = html_expectation(sc, p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         const char *cls = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "nj";
         const char *word = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "VIOLATED" : "not judged";
@@ -83,16 +103,9 @@ int html_static_report(const history *h, const scenario *sc, const check_result 
     buf_init(&out);
     buf_puts(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
     html_esc(&out, sc->name);
-    buf_printf(&out, " — locklab</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-    html_esc(&out, sc->name);
-    buf_puts(&out, "</h1>\n<p class=\"meta\">protocol <b>");
-    html_esc(&out, sc->protocol);
-    buf_puts(&out, "</b> · scripts <b>");
-    html_esc(&out, sc->scripts ? sc->scripts : "HEAD");
-    buf_printf(&out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
-    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
-    html_esc(&out, base ? base + 1 : sc->path ? sc->path : "");
-    buf_puts(&out, "</p>\n<div class=\"about\">");
+    buf_printf(&out, " — locklab</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+    html_title(&out, sc, seed);
+    buf_puts(&out, "<div class=\"about\">");
     html_esc(&out, sc->about);
     buf_puts(&out, "</div>\n<h2>Verdicts</h2>\n");
     verdicts(&out, sc, cr);

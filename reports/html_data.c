@@ -87,6 +87,13 @@ static void jstr(buf *out, const char *s)
     else buf_puts(out, "null");
 }
 
+/* `key` as written (",\"what\":"), then the string value */
+static void jfield(buf *out, const char *key, const char *s)
+{
+    buf_puts(out, key);
+    jstr(out, s);
+}
+
 /* A key as store_dump quotes it ("..." with \\ \" \n \r \t \a \b \xHH), back to its bytes;
  * returns where the quoted text ends, NULL if it is not one. */
 static const char *unrepr(const char *p, buf *key)
@@ -260,19 +267,15 @@ static void verdicts_json(const scenario *sc, const check_result *cr, buf *out)
     int first = 1;
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = NULL;
-        for (int i = 0; i < sc->nexpects; i++)
-            if (!strcmp(sc->expects[i].property, property_name((property)p))) ex = &sc->expects[i];
+        const expect_cfg *ex = html_expectation(sc, p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         buf_printf(out, "%s\n{\"name\":\"%s\",\"verdict\":\"%s\",\"at\":", first ? "" : ",", property_name((property)p),
                    r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "not judged");
         first = 0;
         if (r->v == VERDICT_VIOLATED) buf_printf(out, "%lld", (long long)r->at);
         else buf_puts(out, "null");
-        buf_puts(out, ",\"evidence\":");
-        jstr(out, r->evidence);
-        buf_puts(out, ",\"expect\":");
-        jstr(out, ex ? (ex->violated ? "violated" : "holds") : NULL);
+        jfield(out, ",\"evidence\":", r->evidence);
+        jfield(out, ",\"expect\":", ex ? (ex->violated ? "violated" : "holds") : NULL);
         int met = ex && (r->v == VERDICT_VIOLATED) == ex->violated && r->v != VERDICT_NOT_JUDGED;
         buf_printf(out, ",\"met\":%s}", met ? "true" : "false");
     }
@@ -341,16 +344,11 @@ static void scripts_json(const history *h, buf *out)
         if (!si || scriptlib_body(lib, si, &body, &err) != 0) continue;
         buf_puts(out, nout++ ? ",\n" : "\n");
         jstr(out, id);
-        buf_puts(out, ":{\"source\":");
-        jstr(out, si->source);
-        buf_puts(out, ",\"what\":");
-        jstr(out, si->what);
-        buf_puts(out, ",\"keys\":");
-        jstr(out, si->keys);
-        buf_puts(out, ",\"argv\":");
-        jstr(out, si->argv);
-        buf_puts(out, ",\"returns\":");
-        jstr(out, si->returns);
+        jfield(out, ":{\"source\":", si->source);
+        jfield(out, ",\"what\":", si->what);
+        jfield(out, ",\"keys\":", si->keys);
+        jfield(out, ",\"argv\":", si->argv);
+        jfield(out, ",\"returns\":", si->returns);
         buf_puts(out, ",\"body\":");
         html_json_str(out, body.p ? body.p : "", body.len);
         buf_putc(out, '}');
@@ -366,20 +364,14 @@ static void scripts_json(const history *h, buf *out)
 void html_run_json(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, buf *out)
 {
     const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
-    buf_puts(out, "{\"name\":");
-    jstr(out, sc->name);
-    buf_puts(out, ",\n\"about\":");
-    jstr(out, sc->about);
-    buf_puts(out, ",\n\"protocol\":");
-    jstr(out, sc->protocol);
-    buf_puts(out, ",\"scripts_version\":");
-    jstr(out, sc->scripts ? sc->scripts : "HEAD");
-    buf_printf(out, ",\"seed\":\"%llu\",\"mode\":", (unsigned long long)seed);
-    jstr(out, sc->mode ? sc->mode : "single");
-    buf_puts(out, ",\"file\":");
-    jstr(out, base ? base + 1 : sc->path ? sc->path : "");
-    buf_puts(out, ",\"lock\":");
-    jstr(out, sc->lock ? sc->lock : "lock");
+    jfield(out, "{\"name\":", sc->name);
+    jfield(out, ",\n\"about\":", sc->about);
+    jfield(out, ",\n\"protocol\":", sc->protocol);
+    jfield(out, ",\"scripts_version\":", sc->scripts ? sc->scripts : "HEAD");
+    buf_printf(out, ",\"seed\":\"%llu\"", (unsigned long long)seed);
+    jfield(out, ",\"mode\":", sc->mode ? sc->mode : "single");
+    jfield(out, ",\"file\":", base ? base + 1 : sc->path ? sc->path : "");
+    jfield(out, ",\"lock\":", sc->lock ? sc->lock : "lock");
     buf_printf(out, ",\"epoch\":%lld,\n\"kinds\":[", EPOCH_MS);
     for (int k = 0; k < H_KIND_COUNT; k++) {
         if (k) buf_putc(out, ',');

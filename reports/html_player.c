@@ -65,16 +65,9 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     buf_puts(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
     html_esc(&out, sc->name);
-    buf_printf(&out, " — locklab</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", html_player_css);
-    html_esc(&out, sc->name);
-    buf_puts(&out, "</h1>\n<p class=\"meta\">protocol <b>");
-    html_esc(&out, sc->protocol);
-    buf_puts(&out, "</b> · scripts <b>");
-    html_esc(&out, sc->scripts ? sc->scripts : "HEAD");
-    buf_printf(&out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
-    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
-    html_esc(&out, base ? base + 1 : sc->path ? sc->path : "");
-    buf_puts(&out, "</p>\n</header>\n<details id=\"lesson\" open><summary>The lesson</summary><div class=\"about\">");
+    buf_printf(&out, " — locklab</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n", html_player_css);
+    html_title(&out, sc, seed);
+    buf_puts(&out, "</header>\n<details id=\"lesson\" open><summary>The lesson</summary><div class=\"about\">");
     about(&out, sc->about);
     buf_puts(&out, "</div></details>\n<section id=\"verdicts\" class=\"panel\"><h2>Verdicts</h2>"
                    "<noscript><p>This page steps through the run with a small script, which is off here. "

@@ -136,10 +136,15 @@ function llView(M) {
             d.innerHTML = h;
             box.appendChild(d);
         });
+        /* going to an instant from here brings the player into view, under the controls */
+        const show = function () {
+            const top = $('timeline').getBoundingClientRect().top + window.scrollY - $('controls').offsetHeight - 8;
+            if (top > window.scrollY) window.scrollTo(0, top);
+        };
         box.addEventListener('click', function (e) {
             const a = e.target.closest('a[data-t]'), b = e.target.closest('button.goto');
-            if (a) { e.preventDefault(); play(false); setTime(Number(a.dataset.t)); }
-            if (b) { play(false); toViolation(b.dataset.prop); }
+            if (a) { e.preventDefault(); play(false); setTime(Number(a.dataset.t)); show(); }
+            if (b) { play(false); toViolation(b.dataset.prop); show(); }
         });
         if (D.total > ev.length)
             box.appendChild(el('p', 'warn', 'The run had ' + D.total + ' events; this page steps through the first ' +
@@ -211,11 +216,15 @@ function llView(M) {
             if (m[1] === 3) svg.appendChild(svgEl('text', { x: x, y: yc + 6, 'class': 'jump' }, '▲'));
             if (m[1] === 4) svg.appendChild(svgEl('text', { x: x, y: yc + 6, 'class': 'jump' }, '★'));
         });
-        violations.forEach(function (v) {
-            const x = tlX(v.at, W);
-            svg.appendChild(svgEl('line', { x1: x, x2: x, y1: TL.top - 4, y2: H - 8, 'class': 'violation' }));
-            const left = x > W - 190; /* near the right edge: the label goes to the left of its line */
-            svg.appendChild(svgEl('text', { x: left ? x - 4 : x + 4, y: TL.top - 4, 'class': 'vtext',
+        /* each violation: a dashed line and its name; a name near the right edge goes to the
+         * left of its line, and one too close to the previous goes a line higher */
+        let lastX = -1e9, level = 0;
+        violations.slice().sort(function (a, b) { return a.at - b.at; }).forEach(function (v) {
+            const x = tlX(v.at, W), left = x > W - 190;
+            level = x - lastX < 180 ? 1 - level : 0;
+            lastX = x;
+            svg.appendChild(svgEl('line', { x1: x, x2: x, y1: TL.top - 4 - 14 * level, y2: H - 8, 'class': 'violation' }));
+            svg.appendChild(svgEl('text', { x: left ? x - 4 : x + 4, y: TL.top - 4 - 14 * level, 'class': 'vtext',
                                             style: left ? 'text-anchor:end' : '' }, '✗ ' + v.name));
         });
         const cursor = svgEl('g', { id: 'tl-cursor' });
