@@ -74,14 +74,17 @@ function llView(M) {
         render();
     }
     function setTime(T) {
-        cur.T = Math.max(0, Math.min(M.end, T));
+        cur.T = Math.max(0, Math.min(M.end, Math.round(T)));
         cur.k = M.lastStepAt(cur.T, cur.level);
         render();
     }
+    /* The next step with an event that passes the test; after the last, the first again. */
     function nextWhere(test) {
         const s = steps();
-        for (let k = cur.k + 1; k < s.length; k++)
+        for (let n = 1; n <= s.length; n++) {
+            const k = (cur.k + n) % s.length;
             for (let i = s[k].head; i <= s[k].end; i++) if (test(ev[i])) return setStep(k);
+        }
     }
     function toViolation(name) {
         const v = violations.filter(function (x) { return !name || x.name === name; })[0];
@@ -625,6 +628,7 @@ function llView(M) {
         $('b-fault').addEventListener('click', function () { play(false); nextWhere(M.isFault); });
         $('b-violation').addEventListener('click', function () { play(false); toViolation(); });
         $('b-violation').disabled = !violations.length;
+        $('b-fault').disabled = !ev.some(M.isFault);
         $('scrub').addEventListener('input', function () { play(false); setStep(Number($('scrub').value)); });
         $('story').addEventListener('click', function (e) {
             const li = e.target.closest('li');
