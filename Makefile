@@ -56,6 +56,10 @@ build/san/tests/%: build/san/tests/%.o $(SAN_OBJ)
 build/opt/tests/%: build/opt/tests/%.o $(OBJ)
 	$(CC) -o $@ $^ $(OPT_LIBS)
 
+# The player page's script and style sheet are assembled into html_assets.o (.incbin).
+HTML_ASSETS := reports/html_model.js reports/html_view.js reports/html_player.css
+build/opt/reports/html_assets.o build/san/reports/html_assets.o: $(HTML_ASSETS)
+
 # The unit tests run under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
 export ASAN_OPTIONS := halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1

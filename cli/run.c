@@ -9,6 +9,7 @@
 #include "check.h"
 #include "cli.h"
 #include "export.h"
+#include "html.h"
 #include "scenario.h"
 #include "scriptlib.h"
 #include "timeline.h"
@@ -39,8 +40,13 @@ static void run_usage(FILE *f)
           "  -q, --quiet      no trace and no terminal timeline, only the verdicts\n"
           "  --plot FILE      draw the timeline with gnuplot: FILE.png or FILE.svg\n"
           "  --spacetime FILE write the space-time (Lamport) diagram as SVG\n"
-          "  --html FILE      write a self-contained HTML report: the lesson, the verdicts\n"
-          "                   with evidence, both pictures and the narrated trace\n"
+          "  --html FILE      write a page to step through the run (one file, opens offline):\n"
+          "                   a time cursor with play, steps and jumps to faults and\n"
+          "                   violations; each node's keys and TTLs, what each client\n"
+          "                   believes, messages in flight, clocks, the scripts' redis.calls;\n"
+          "                   the lesson and the verdicts with their evidence\n"
+          "  --html-static FILE  the printable page: the lesson, the verdicts, both pictures\n"
+          "                   and the narrated trace (needs gnuplot)\n"
           "  -h, --help       this text\n"
           "Short options combine (-qv); a value may follow '=' (--seed=7).\n"
           "\n"
@@ -130,17 +136,18 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
 /* Writes the pictures asked for; returns EXIT_OK, or the exit code of the first failure
  * (each failure said in one line). */
 static int pictures(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *plot,
-                    const char *spacetime, const char *html)
+                    const char *spacetime, const char *html, const char *html_static)
 {
     int code = EXIT_OK;
     buf err;
     buf_init(&err);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         int io = 0, rc = 0;
         buf_reset(&err);
         if (i == 0 && plot) rc = timeline_plot(h, sc, seed, plot, &err, &io);
         if (i == 1 && spacetime) rc = spacetime_write(h, sc, spacetime, &err, &io);
         if (i == 2 && html) rc = html_report(h, sc, cr, seed, html, &err, &io);
+        if (i == 3 && html_static) rc = html_static_report(h, sc, cr, seed, html_static, &err, &io);
         if (rc == 0) continue;
         fflush(stdout);
         cli_error("run: %s", err.p ? err.p : "failed");
@@ -153,7 +160,7 @@ static int pictures(const history *h, const scenario *sc, const check_result *cr
 /* The long options, a line each, with the letter or OPT_ code that parse_run_args's switch
  * takes. A new option: its OPT_ code, its line here, its case there, its field in run_args. */
 enum { OPT_BRIEF = 256, OPT_SEED, OPT_CHOICES, OPT_SAVE_CHOICES, OPT_JSON, OPT_VERDICTS, OPT_EXPORT, OPT_PLOT,
-       OPT_SPACETIME, OPT_HTML };
+       OPT_SPACETIME, OPT_HTML, OPT_HTML_STATIC };
 static const struct option run_options[] = {
     { "help", no_argument, NULL, 'h' },
     { "verbose", no_argument, NULL, 'v' },
@@ -168,12 +175,13 @@ static const struct option run_options[] = {
     { "plot", required_argument, NULL, OPT_PLOT },
     { "spacetime", required_argument, NULL, OPT_SPACETIME },
     { "html", required_argument, NULL, OPT_HTML },
+    { "html-static", required_argument, NULL, OPT_HTML_STATIC },
     { NULL, 0, NULL, 0 },
 };
 
 /* What the command line asked for. */
 typedef struct run_args {
-    const char *path, *choices, *save_choices, *json, *verdicts, *plot, *spacetime, *html;
+    const char *path, *choices, *save_choices, *json, *verdicts, *plot, *spacetime, *html, *html_static;
     const char *export_file[EXPORT_COUNT]; /* per format, NULL when not asked for */
     int verbose, quiet, brief, have_seed;
     unsigned long long seed;
@@ -225,6 +233,7 @@ static int parse_run_args(int argc, char **argv, run_args *ra)
         case OPT_PLOT: ra->plot = optarg; break;
         case OPT_SPACETIME: ra->spacetime = optarg; break;
         case OPT_HTML: ra->html = optarg; break;
+        case OPT_HTML_STATIC: ra->html_static = optarg; break;
         default: return EXIT_USAGE; /* said */
         }
     }
@@ -269,7 +278,7 @@ int cli_run(int argc, char **argv)
     int parsed = parse_run_args(argc, argv, &ra);
     if (parsed != EXIT_OK) return parsed < 0 ? EXIT_OK : parsed;
     const char *path_arg = ra.path, *choices = ra.choices, *save_choices = ra.save_choices, *json = ra.json;
-    const char *plot = ra.plot, *spacetime = ra.spacetime, *html = ra.html;
+    const char *plot = ra.plot, *spacetime = ra.spacetime, *html = ra.html, *html_static = ra.html_static;
     int verbose = ra.verbose, quiet = ra.quiet, brief = ra.brief, have_seed = ra.have_seed;
     unsigned long long seed = ra.seed;
     if (plot && !timeline_path_ok(plot)) {
@@ -323,7 +332,8 @@ int cli_run(int argc, char **argv)
     } else {
         ch = chooser_new(CHOOSER_RUN, have_seed ? seed : sc->seed);
     }
-    world_opts o = { .chooser = ch, .verbose = verbose };
+    /* the player page shows each script's redis.calls: record them (a --json then has them) */
+    world_opts o = { .chooser = ch, .verbose = verbose || html };
     world *w = world_new(sc, &o, &err);
     if (!w) {
         cli_run_error(err.p, verbose);
@@ -396,7 +406,7 @@ int cli_run(int argc, char **argv)
     } else {
         check_result cr;
         check_run(h, sc, &cr);
-        int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html);
+        int pic = pictures(h, sc, &cr, have_seed ? seed : sc->seed, plot, spacetime, html, html_static);
         if (pic != EXIT_OK) exit_code = pic;
         if (ra.verdicts && write_verdicts(ra.verdicts, h, sc, &cr, have_seed ? seed : sc->seed, NULL) != EXIT_OK)
             exit_code = EXIT_INTERNAL;

@@ -1,14 +1,16 @@
-/* html.c — one self-contained HTML page per run, for projecting in a classroom: the lesson
- * (the scenario's `about`), the verdicts with their evidence, the gnuplot timeline and the
+/* html.c — the static page of a run (`--html-static`), for printing: the lesson (the
+ * scenario's `about`), the verdicts with their evidence, the gnuplot timeline and the
  * space-time diagram (both inline SVG), and the narrated trace. No scripts, no fonts or
- * images fetched from anywhere: the file opens offline. */
+ * images fetched from anywhere: the file opens offline. The page to step through a run in
+ * class is the player (html_player.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "html.h"
 #include "timeline.h"
 #include "trace.h"
 
-static void esc(buf *out, const char *s)
+void html_esc(buf *out, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -19,6 +21,28 @@ static void esc(buf *out, const char *s)
         default: buf_putc(out, *s);
         }
     }
+}
+
+void html_title(buf *out, const scenario *sc, uint64_t seed)
+{
+    buf_puts(out, "<h1>");
+    html_esc(out, sc->name);
+    buf_puts(out, "</h1>\n<p class=\"meta\">protocol <b>");
+    html_esc(out, sc->protocol);
+    buf_puts(out, "</b> · scripts <b>");
+    html_esc(out, sc->scripts ? sc->scripts : "HEAD");
+    buf_printf(out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
+    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
+    html_esc(out, base ? base + 1 : sc->path ? sc->path : "");
+    buf_puts(out, "</p>\n");
+}
+
+const expect_cfg *html_expectation(const scenario *sc, int prop)
+{
+    const expect_cfg *ex = NULL;
+    for (int i = 0; i < sc->nexpects; i++)
+        if (!strcmp(sc->expects[i].property, property_name((property)prop))) ex = &sc->expects[i];
+    return ex;
 }
 
 static const char css[] =
@@ -38,9 +62,7 @@ static void verdicts(buf *out, const scenario *sc, const check_result *cr)
     buf_puts(out, "<table><tr><th>property</th><th>verdict</th><th>expected</th></tr>\n");
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = NULL;
-        for (int i = 0; i < sc->nexpects; i++)
-            if (!strcmp(sc->expects[i].property, property_name((property)p))) ex = &sc->expects[i];
+        const expect_cfg *ex = html_expectation(sc, p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         const char *cls = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "nj";
         const char *word = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "VIOLATED" : "not judged";
@@ -53,7 +75,7 @@ static void verdicts(buf *out, const scenario *sc, const check_result *cr)
         buf_puts(out, "</td></tr>\n");
         if (r->evidence) {
             buf_puts(out, "<tr><td></td><td colspan=\"2\" class=\"evidence\">");
-            esc(out, r->evidence);
+            html_esc(out, r->evidence);
             buf_puts(out, "</td></tr>\n");
         }
     }
@@ -67,8 +89,8 @@ static void inline_svg(buf *out, const buf *svg)
     if (p) buf_append(out, p, svg->len - (size_t)(p - svg->p));
 }
 
-int html_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *path,
-                buf *err, int *io)
+int html_static_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed,
+                       const char *path, buf *err, int *io)
 {
     *io = 0;
     buf timeline;
@@ -80,18 +102,11 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     buf out;
     buf_init(&out);
     buf_puts(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    esc(&out, sc->name);
-    buf_printf(&out, " — locklab</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-    esc(&out, sc->name);
-    buf_puts(&out, "</h1>\n<p class=\"meta\">protocol <b>");
-    esc(&out, sc->protocol);
-    buf_puts(&out, "</b> · scripts <b>");
-    esc(&out, sc->scripts ? sc->scripts : "HEAD");
-    buf_printf(&out, "</b> · seed <b>%llu</b> · mode %s · ", (unsigned long long)seed, sc->mode ? sc->mode : "single");
-    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
-    esc(&out, base ? base + 1 : sc->path ? sc->path : "");
-    buf_puts(&out, "</p>\n<div class=\"about\">");
-    esc(&out, sc->about);
+    html_esc(&out, sc->name);
+    buf_printf(&out, " — locklab</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+    html_title(&out, sc, seed);
+    buf_puts(&out, "<div class=\"about\">");
+    html_esc(&out, sc->about);
     buf_puts(&out, "</div>\n<h2>Verdicts</h2>\n");
     verdicts(&out, sc, cr);
     buf_puts(&out, "<h2>Timeline</h2>\n<div class=\"pic\">\n");
@@ -102,7 +117,7 @@ int html_report(const history *h, const scenario *sc, const check_result *cr, ui
     buf trace;
     buf_init(&trace);
     trace_render(h, TRACE_NORMAL, &trace);
-    esc(&out, trace.p);
+    html_esc(&out, trace.p);
     buf_puts(&out, "</pre>\n<p class=\"meta\">made by locklab run; the same scenario and seed always give this page</p>\n"
                    "</body>\n</html>\n");
     int rc = tl_write_file(path, &out, err, io);

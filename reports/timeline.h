@@ -97,10 +97,7 @@ int termline_width(void);
 void spacetime_svg(const history *h, const scenario *sc, buf *out);
 int spacetime_write(const history *h, const scenario *sc, const char *path, buf *err, int *io);
 
-/* One self-contained HTML page (html.c): about, verdicts with evidence, timeline and
- * space-time SVGs, the narrated trace. */
-int html_report(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *path,
-                buf *err, int *io);
+/* The HTML pages of a run are declared in html.h. */
 
 /* Writes content to path through path.tmp.<pid> and a rename (tlmodel.c). -1 with the
  * reason in err (and *io = 1) when it cannot. */

@@ -32,12 +32,13 @@ static void put_local(buf *out, const hist_event *e)
     buf_printf(out, " [local %s%lld.%03llds]", neg ? "-" : "", (long long)(v / 1000), (long long)(v % 1000));
 }
 
-static int wanted(const hist_event *e, trace_level level)
+int trace_wanted(const hist_event *e, trace_level level)
 {
     switch (e->kind) {
     case H_CALL:
     case H_KEY_SET:
     case H_KEY_DELETED: return level >= TRACE_VERBOSE;
+    case H_KEYSPACE: return 0; /* data, for the HTML player */
     case H_REQUEST:
     case H_EXEC:
     case H_REPLY:
@@ -103,6 +104,6 @@ void trace_render(const history *h, trace_level level, buf *out)
 {
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        if (wanted(e, level)) trace_line(h, e, out);
+        if (trace_wanted(e, level)) trace_line(h, e, out);
     }
 }

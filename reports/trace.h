@@ -13,6 +13,8 @@ typedef enum trace_level {
 
 /* Appends the whole trace at the given level of detail. */
 void trace_render(const history *h, trace_level level, buf *out);
+/* 1 when the trace at that level tells the event. */
+int trace_wanted(const hist_event *e, trace_level level);
 /* Appends one event's line. */
 void trace_line(const history *h, const hist_event *e, buf *out);
 

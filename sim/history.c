@@ -26,6 +26,7 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEY_DELETED] = "key_deleted", [H_KEY_EXPIRED] = "key_expired", [H_FAULT] = "fault",
     [H_FAULT_END] = "fault_end", [H_NODE_DOWN] = "node_down", [H_NODE_UP] = "node_up",
     [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
+    [H_KEYSPACE] = "keyspace",
 };
 
 hist_event *history_at_mut(history *h, size_t i)
@@ -95,7 +96,8 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, in
         h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
     }
     hist_event *e = &h->ev[h->n++];
-    *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1 };
+    *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1,
+                       .deadline = -1 };
     return e;
 }
 
@@ -225,6 +227,7 @@ void history_write_jsonl(const history *h, buf *out)
         }
         if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
         if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
+        if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
         if (e->text) {
             buf_putc(out, ',');
             json_field(out, "text", e->text);

@@ -31,7 +31,7 @@ typedef enum hist_kind {
     H_CS_ENTER,       /* the client enters its critical section (a: token) */
     H_CS_EXIT,
     H_WRITE,          /* a write to the shared resource (a: token, b: 1 accepted / 0 rejected) */
-    H_KEY_SET,        /* the lock key changed on a node (text: key, reply: new value brief) */
+    H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, deadline) */
     H_KEY_DELETED,    /* deleted by a command */
     H_KEY_EXPIRED,    /* expired on a node */
     H_FAULT,          /* a fault starts (text: description) */
@@ -43,6 +43,8 @@ typedef enum hist_kind {
     H_ERROR,          /* a client model raised an error (text: message with traceback) */
     H_END,            /* a client process finished its workload */
     H_DEMOTED,        /* a former master, reachable again, became a replica (peer: new master) */
+    H_KEYSPACE,       /* a node's whole data replaced (restart, full resync): text: why, reply:
+                       * every key, one per line, in the canonical absolute dump form */
     H_KIND_COUNT
 } hist_kind;
 
@@ -55,6 +57,7 @@ typedef struct hist_event {
     int64_t a, b;    /* numeric details, per kind */
     char *text;      /* owned, may be NULL */
     char *reply;     /* owned brief rendering of a reply, may be NULL */
+    int64_t deadline; /* key_set: the key's expiry deadline in the node's local ms; -1 none */
 } hist_event;
 
 typedef struct history history;

@@ -36,6 +36,18 @@ static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, c
     if (fmt) history_set_text(e, fmt, arg);
 }
 
+/* n's whole data was replaced at once (a restart, a full resynchronisation), which no key
+ * event tells: record all of it, so that a reader of the history knows what n holds. */
+static void note_keyspace(cluster *cu, node *n, const char *fmt, const char *arg)
+{
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_KEYSPACE, n->idx, core_local(cu->cx, n->idx));
+    history_set_text(e, fmt, arg);
+    buf b;
+    buf_init(&b);
+    cu->kind->dump(n->srv, &b);
+    e->reply = b.p ? buf_steal(&b) : xstrdup("");
+}
+
 /* ---- the server inside a node ---- */
 
 static int64_t node_clock_fn(void *ud)
@@ -91,8 +103,10 @@ static void node_changed(void *ud, kind_event ev, slice key)
     if (ev == KIND_WRITTEN) {
         buf b;
         buf_init(&b);
-        if (cu->kind->describe(n->srv, key, &b)) e->reply = buf_steal(&b);
+        int64_t deadline = -1;
+        if (cu->kind->describe(n->srv, key, &b, &deadline)) e->reply = buf_steal(&b);
         else buf_release(&b);
+        e->deadline = deadline;
     }
     n->dirty = 1;
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
@@ -248,6 +262,7 @@ void node_restart(cluster *cu, node *n)
     n->up = 1;
     note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
          n->cfg->persist == PERSIST_ALWAYS ? "its AOF (fsync always)" : "its last fsync (everysec)");
+    note_keyspace(cu, n, "%s", "restart");
     if (n->role == ROLE_REPLICA || n->demoted) {
         /* A former master that lost its role while down comes back as a replica and
          * resynchronises in full from the current master. */
@@ -374,6 +389,7 @@ void nodes_partitions_changed(cluster *cu)
 static void node_resync(cluster *cu, node *replica, node *master)
 {
     cu->kind->copy_data(replica->srv, master->srv);
+    note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
 }
 
 /* ---- the cluster and the clients' connections ---- */

@@ -197,11 +197,12 @@ static void rk_expire(kserver *s)
 
 /* ---- data ---- */
 
-static int rk_describe(kserver *s, slice key, buf *out)
+static int rk_describe(kserver *s, slice key, buf *out, int64_t *deadline)
 {
     kv *v = store_lookup(db_of(s), key);
     if (!v) return 0;
     obj_dump((obj_type)v->type, v->ptr, out);
+    *deadline = v->expire;
     return 1;
 }
 

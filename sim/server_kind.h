@@ -86,8 +86,9 @@ typedef struct server_kind {
     int64_t (*next_deadline)(kserver *s);
     void (*expire)(kserver *s);
 
-    /* Data. describe: a unit's current value, for the history (0: it has none). */
-    int (*describe)(kserver *s, slice unit, buf *out);
+    /* Data. describe: a unit's current value, for the history, and its expiry deadline in
+     * the server's local ms (-1: none) (0: it has none). */
+    int (*describe)(kserver *s, slice unit, buf *out, int64_t *deadline);
     kchange *(*capture)(kserver *s, slice unit, int deleted);
     void (*apply)(kserver *s, kchange *c);      /* may take from c; c is freed afterwards */
     void (*change_free)(kchange *c);

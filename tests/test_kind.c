@@ -103,10 +103,12 @@ static void test_kind_requests_report_their_changes_and_expire_at_the_host_clock
     expect_log(&h, "written k; ");
     buf b;
     buf_init(&b);
-    assert_int_equal(K->describe(s, slice_cstr("k"), &b), 1);
+    int64_t deadline = 0;
+    assert_int_equal(K->describe(s, slice_cstr("k"), &b, &deadline), 1);
     assert_string_equal(b.p, "\"v\"");
+    assert_int_equal(deadline, 1500);
     buf_release(&b);
-    assert_int_equal(K->describe(s, slice_cstr("nope"), &b), 0);
+    assert_int_equal(K->describe(s, slice_cstr("nope"), &b, &deadline), 0);
     assert_int_equal(K->next_deadline(s), 1500);
     expect_dump(s, "\"k\" string at=1500 \"v\"\n");
     expect(s, "GET nope", "nil");

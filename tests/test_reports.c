@@ -3,7 +3,8 @@
  * timeline's exact widths, the space-time SVG (balanced tags, deterministic, retry stretches
  * elided, a lost message's ✗ beside its sender), and the file writers (unwritable path → -1
  * with io set, nothing left behind). And what a run writes for other programs: JSON strings
- * for any bytes, the Knossos, Porcupine and ShiViz exports, the verdicts document. */
+ * for any bytes, the Knossos, Porcupine and ShiViz exports, the verdicts document; and the
+ * player page's data (JSON strings safe in a <script>, the run as one object). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include "check.h"
 #include "export.h"
 #include "history.h"
+#include "html.h"
 #include "scenario.h"
 #include "timeline.h"
 
@@ -575,6 +577,61 @@ static void test_verdicts_document(void **state)
     scenario_free(sc);
 }
 
+/* ---- the player page's data ---- */
+
+static void expect_html_json(const char *in, size_t n, const char *want)
+{
+    buf b;
+    buf_init(&b);
+    html_json_str(&b, in, n);
+    assert_string_equal(b.p, want);
+    buf_release(&b);
+}
+
+/* Quotes, controls and the characters that could end a <script> are escaped; valid UTF-8
+ * passes; any other byte becomes the text \xHH (overlong forms and surrogates included). */
+static void test_html_json_strings(void **state)
+{
+    (void)state;
+    expect_html_json("a</script>\"\\\n\t&", 15, "\"a\\u003c/script\\u003e\\\"\\\\\\n\\t\\u0026\"");
+    expect_html_json("\x01\x7f", 2, "\"\\u0001\\u007f\"");
+    expect_html_json("caf\xc3\xa9 \xe2\x9c\x97", 9, "\"caf\xc3\xa9 \xe2\x9c\x97\"");
+    expect_html_json("\xff\xc3", 2, "\"\\\\xff\\\\xc3\"");
+    expect_html_json("\xc0\xaf\xed\xa0\x80", 5, "\"\\\\xc0\\\\xaf\\\\xed\\\\xa0\\\\x80\"");
+    expect_html_json("a\0b", 3, "\"a\\u0000b\"");
+}
+
+/* The run's object: every event with its narrated line, the timeline, the verdicts with the
+ * instant a property broke; nothing in it can close the <script> element it sits in. */
+static void test_html_run_json(void **state)
+{
+    (void)state;
+    scenario *sc = load();
+    history *h = gc_story();
+    check_result cr;
+    check_run(h, sc, &cr);
+    buf b;
+    buf_init(&b);
+    html_run_json(h, sc, &cr, 1, &b);
+    char total[32];
+    snprintf(total, sizeof total, "\"total\":%zu", history_len(h));
+    assert_non_null(strstr(b.p, total));
+    assert_non_null(strstr(b.p, "ACQUIRED the lock"));
+    assert_non_null(strstr(b.p, "{\"name\":\"mutual_exclusion\",\"verdict\":\"violated\",\"at\":10102000,"));
+    assert_non_null(strstr(b.p, "\"timeline\":{\"rows\":[{\"name\":\"A\",\"node\":0,"));
+    assert_null(strchr(b.p, '<'));
+    buf c;
+    buf_init(&c);
+    html_run_json(h, sc, &cr, 1, &c);
+    assert_string_equal(b.p, c.p);
+    buf_release(&b);
+    buf_release(&c);
+    check_free(&cr);
+    history_free(h);
+    scenario_free(sc);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +649,8 @@ int main(void)
         cmocka_unit_test(test_export_porcupine),
         cmocka_unit_test(test_export_shiviz),
         cmocka_unit_test(test_verdicts_document),
+        cmocka_unit_test(test_html_json_strings),
+        cmocka_unit_test(test_html_run_json),
     };
     return cmocka_run_group_tests_name("reports", tests, NULL, NULL);
 }

@@ -415,7 +415,52 @@ static void test_world_partition_failover_and_rejoin(void **state)
     assert_non_null(promoted);
     assert_non_null(rejoined);
     assert_true(promoted < rejoined);
+    /* the history says what n1 holds after it threw its own data away: n1r1's copy of A's lock */
+    const char *resync = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
+    assert_non_null(resync);
+    const char *eol = strchr(resync, '\n');
+    assert_non_null(strstr(resync, "\"text\":\"full resynchronisation from n1r1\""));
+    const char *value = strstr(resync, "\\\"lock\\\" string at=");
+    assert_true(value && value < eol);
+    assert_true(strstr(value, "\\\"A:") && strstr(value, "\\\"A:") < eol);
     outcome_free(&o);
+}
+
+/* A key_set carries the key's deadline on the node's clock (a SET ... PX 10000 at local L:
+ * L + 10000); after a restart a keyspace event gives what persistence kept: everything with
+ * fsync always, nothing without persistence. */
+static void restart_keyspace(const char *persist, int kept)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             BASE("  persistence = '%s', timeout = '100ms',\n"
+                  "  clients = { { name = 'A', work = '5s' } },\n"
+                  "  faults = { { at = '2500ms', crash = 'n1' }, { at = '2600ms', restart = 'n1' } },\n"
+                  "  duration = '10s',\n"),
+             persist);
+    outcome o = run_text(text);
+    const char *set = strstr(o.jsonl, "\"ev\":\"key_set\"");
+    assert_non_null(set);
+    long long local = -1, deadline = -1;
+    assert_int_equal(sscanf(set, "\"ev\":\"key_set\",\"actor\":\"n1\",\"local\":%lld,\"deadline\":%lld", &local, &deadline), 2);
+    assert_int_equal(deadline, local + 10000);
+    const char *ks = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
+    assert_non_null(ks);
+    char want[128];
+    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\"}");
+    assert_non_null(strstr(ks, want));
+    if (kept) {
+        snprintf(want, sizeof want, "at=%lld \\\"A:", deadline);
+        assert_non_null(strstr(ks, want));
+    }
+    outcome_free(&o);
+}
+
+static void test_world_history_gives_deadlines_and_restored_data(void **state)
+{
+    (void)state;
+    restart_keyspace("always", 1);
+    restart_keyspace("none", 0);
 }
 
 static void test_world_exponential_delays(void **state)
@@ -602,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_world_restart_delay_brings_the_node_back),
         cmocka_unit_test(test_world_forced_failover_reroutes_clients),
         cmocka_unit_test(test_world_partition_failover_and_rejoin),
+        cmocka_unit_test(test_world_history_gives_deadlines_and_restored_data),
         cmocka_unit_test(test_world_exponential_delays),
         cmocka_unit_test(test_world_model_error_ends_cleanly),
         cmocka_unit_test(test_world_pubsub_delivers_and_times_out),

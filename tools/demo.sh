@@ -13,16 +13,18 @@ echo "== One of them as a story: Kleppmann's GC pause (locklab run gc-pause-sing
 echo
 ./locklab run gc-pause-single --brief
 echo
-echo "== Pictures of every scenario (timeline PNG, space-time SVG, HTML report) in out/pictures/"
+echo "== Pictures of every scenario in out/pictures/: a page to step through each run (.html),"
+echo "   the printable page (-static.html), the timeline (.png) and the space-time diagram (.svg)"
 mkdir -p out/pictures
 for f in scenarios/*.lua; do
     s=$(basename "$f" .lua)
     ./locklab run "$s" -q --plot "out/pictures/$s.png" --spacetime "out/pictures/$s-spacetime.svg" \
-        --html "out/pictures/$s.html" >/dev/null 2>out/pictures/errors.txt
+        --html "out/pictures/$s.html" --html-static "out/pictures/$s-static.html" >/dev/null 2>out/pictures/errors.txt
     [ $? -le 1 ] || { echo "   $s: $(cat out/pictures/errors.txt)"; }
 done
 rm -f out/pictures/errors.txt
-echo "   open out/pictures/gc-pause-single.html in a browser, or out/pictures/gc-pause-single.png"
+echo "   open out/pictures/gc-pause-single.html in a browser (it works offline, from the file):"
+echo "   space plays and pauses, the arrow keys step, v jumps to the moment mutual exclusion breaks"
 echo
 cat <<'EOF2'
 == Next
