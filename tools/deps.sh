@@ -14,6 +14,8 @@ pc cmocka || need+=(libcmocka-dev)
 pc libxxhash || need+=(libxxhash-dev)
 pc nettle || need+=(nettle-dev)
 pc libedit || need+=(libedit-dev)
+# the event loop of `locklab serve`
+pc libevent_core || need+=(libevent-dev)
 have gnuplot || need+=(gnuplot-nox)
 have redis-server || need+=(redis-server)
 have redis-cli || need+=(redis-tools)
