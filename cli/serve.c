@@ -167,7 +167,7 @@ static void serve_process(sclient *c)
 {
     buf err;
     buf_init(&err);
-    while (!c->dead && !c->closing && c->node->srv) {
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until) {
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
         if (st == RESP_MORE) break;
         if (st == RESP_ERROR) {
@@ -193,6 +193,31 @@ static void serve_process(sclient *c)
         c->qpos = 0;
     }
     if (c->query.len == 0 && c->query.cap > SERVE_QUERY_KEEP) buf_release(&c->query);
+}
+
+void serve_client_flow(sclient *c, const sclient *sender)
+{
+    if (c->dead || c->closing) return;
+    if (c->node->partitioned || c->paused_until) {
+        bufferevent_disable(c->bev, c->node->partitioned && c != sender ? EV_READ | EV_WRITE : EV_READ);
+        return;
+    }
+    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->wake = 1;
+    event_active(c->sv->waker, EV_TIMEOUT, 0);
+}
+
+/* Runs what released clients sent while they were held. */
+static void serve_wake(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve *sv = ud;
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next)
+            if (c->wake) {
+                c->wake = 0;
+                serve_process(c);
+            }
 }
 
 static void serve_read_cb(struct bufferevent *bev, void *ud)
@@ -282,6 +307,7 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     n->clients = c;
     sv->nclients++;
     serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL);
+    if (n->partitioned) serve_client_flow(c, NULL);
 }
 
 int serve_listen(snode *n)
@@ -298,7 +324,15 @@ int serve_listen(snode *n)
     n->listener = evconnlistener_new_bind(sv->base, serve_accept, n,
                                           LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
                                           511, (struct sockaddr *)&ss, sslen);
+    if (n->listener && n->partitioned) evconnlistener_disable(n->listener);
     return n->listener ? 0 : -1;
+}
+
+void serve_accepting(snode *n, int on)
+{
+    if (!n->listener) return;
+    if (on) evconnlistener_enable(n->listener);
+    else evconnlistener_disable(n->listener);
 }
 
 void serve_unlisten(snode *n)
@@ -345,7 +379,8 @@ static void serve_usage(FILE *f)
           "\n"
           "Control commands, on any node (LOCKLAB HELP lists them): LOCKLAB ADVANCE ms,\n"
           "LOCKLAB TIME, LOCKLAB CRASH node, LOCKLAB RESTART node, LOCKLAB JUMP node ms,\n"
-          "LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
+          "LOCKLAB PARTITION node, LOCKLAB HEAL [node], LOCKLAB PAUSE-CLIENT id ms,\n"
+          "LOCKLAB CLIENTS, LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
           "\n"
           "Protocol errors are Redis 7.0's (\"ERR Protocol error: invalid bulk length\", ...),\n"
           "after which the connection closes. Prints one line when it listens on every port.\n"
@@ -516,6 +551,7 @@ int cli_serve(int argc, char **argv)
     sv->base = event_base_new();
     LL_ASSERT(sv->base != NULL);
     sv->reaper = event_new(sv->base, -1, 0, serve_reap, sv);
+    sv->waker = event_new(sv->base, -1, 0, serve_wake, sv);
     sv->sigint = evsignal_new(sv->base, SIGINT, serve_on_signal, sv);
     sv->sigterm = evsignal_new(sv->base, SIGTERM, serve_on_signal, sv);
     sv->tick = event_new(sv->base, -1, EV_PERSIST, serve_on_tick, sv);
@@ -533,8 +569,10 @@ int cli_serve(int argc, char **argv)
         cli_error("serve: cannot write '%s': %s", sv->opt.json, strerror(sv->hist.json_error));
         rc = EXIT_INTERNAL;
     }
-    if (rc == EXIT_OK) printf("locklab serve: stopped after %lld commands\n", sv->commands);
+    if (rc == EXIT_OK)
+        printf("locklab serve: stopped after %lld command%s\n", sv->commands, sv->commands == 1 ? "" : "s");
     event_free(sv->reaper);
+    event_free(sv->waker);
     event_free(sv->sigint);
     event_free(sv->sigterm);
     event_free(sv->tick);

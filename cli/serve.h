@@ -1,5 +1,5 @@
 /* serve.h — the parts of `locklab serve` (cli/serve.c: the network side; cli/serve_ctl.c:
- * the nodes' lives, time, the LOCKLAB control commands and the history).
+ * the nodes' lives, time and the LOCKLAB control commands; cli/serve_hist.c: the history).
  *
  * A serve is a set of nodes, each a fake Redis server (sim/redis/server.h) listening on its
  * own TCP port, and the clients connected to them. Everything runs on one libevent loop, one
@@ -41,6 +41,8 @@ struct sclient {
     char addr[64];         /* the peer, "127.0.0.1:54321" */
     int closing;           /* close once the output is written (QUIT, a protocol error) */
     int dead;              /* killed: freed at the next reap */
+    int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
+    int wake;              /* has requests to run now that it is no longer held */
     sclient *prev, *next;  /* in its node's list */
     sclient *reap_next;
 };
@@ -59,6 +61,7 @@ struct snode {
     store *synced;         /* everysec: the keyspace as of its last fsync */
     int64_t synced_at;     /* true ms of that fsync */
     struct evconnlistener *listener; /* NULL while down */
+    int partitioned;       /* LOCKLAB PARTITION: nothing read from or written to its clients */
     sclient *clients;
 };
 
@@ -97,7 +100,7 @@ struct serve {
     int next_id;
     long long commands;
     sclient *reap;
-    struct event *reaper, *tick, *sigint, *sigterm;
+    struct event *reaper, *waker, *tick, *sigint, *sigterm;
     serve_history hist;
     buf scratch;
 };
@@ -121,9 +124,13 @@ void serve_cron(serve *sv);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 
+/* ---- serve_hist.c ---- */
+
 /* History: one record per command run, connection, fault. */
 void serve_history_init(serve_history *h, size_t max);
 void serve_history_release(serve_history *h);
+void serve_history_clear(serve_history *h);                /* forgets every kept record */
+size_t serve_history_slot(const serve_history *h, size_t i); /* the i-th kept, oldest first */
 void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
                   const slice *argv, const char *text, const reply *rep);
 
@@ -132,9 +139,15 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
 /* Opens a node's listening socket: 0, or -1 with errno set. */
 int serve_listen(snode *n);
 void serve_unlisten(snode *n);
+/* Accepts new connections, or leaves them waiting in the kernel's backlog (a partition). */
+void serve_accepting(snode *n, int on);
 /* Ends a connection: at once (its unsent output is lost) or, with after_reply, once what it
  * has been sent is written. */
 void serve_client_kill(sclient *c, int after_reply);
+/* Holds or releases c as its node's partition and its own pause say: held, its requests
+ * wait (and, in a partition, its replies too, except for `sender`'s, the connection that
+ * asked); released, what it sent meanwhile runs, from the loop. */
+void serve_client_flow(sclient *c, const sclient *sender);
 /* A pub/sub message for a connection of node ud (pubsub_deliver_fn). */
 void serve_deliver(void *ud, int conn_id, slice channel, slice message);
 

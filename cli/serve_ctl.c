@@ -1,6 +1,6 @@
 /* serve_ctl.c — the world around the served nodes (serve.h): their clocks, their lives
  * (start, crash, restart, with what their persistence keeps), replication to replicas, the
- * periodic work Redis's serverCron does, the LOCKLAB control commands, and the history.
+ * periodic work Redis's serverCron does, and the LOCKLAB control commands.
  *
  * Clocks. True time is the serve's (manual: moved by LOCKLAB ADVANCE; wall: the monotonic
  * clock since the start). A node's clock reads base + offset + true time × (1 + drift) +
@@ -18,12 +18,7 @@
  * reaches it at once (no lag): the key's new state, or its deletion. A replica that starts,
  * or whose master starts, copies the master's whole keyspace (a full resync).
  *
- * History. Each command run, connection, protocol error and fault is one JSON line in the
- * schema of docs/history.md ("t" true ms with µs, "ev", "actor" the node, "local" its clock,
- * "peer" the connection as "c<id>", "text", "reply"), written to --json as it happens and
- * kept in memory, the last --history-max of them within 64 MiB, for LOCKLAB HISTORY. A
- * command's text is MONITOR's rendering ("SET" "k" "v"), each argument cut at 16 KiB (a
- * lock script fits whole) and the text at 64 KiB. */
+ * The history is serve_hist.c's. */
 #include "serve.h"
 
 #include <errno.h>
@@ -34,13 +29,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "object.h"
 #include "repl.h"
-
-#define SERVE_ARG_MAX ((size_t)16 << 10)
-#define SERVE_TEXT_MAX ((size_t)64 << 10)
-#define SERVE_BRIEF_MAX ((size_t)4 << 10)
-#define SERVE_HISTORY_BYTES ((size_t)64 << 20)
 
 /* ---- clocks ---- */
 
@@ -142,9 +131,15 @@ void serve_node_stop(snode *n, sclient *sender)
 
 void serve_cron(serve *sv)
 {
-    int64_t now_ms = serve_true_us(sv) / 1000;
+    int64_t now_us = serve_true_us(sv), now_ms = now_us / 1000;
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
+        for (sclient *c = n->clients; c; c = c->next)
+            if (c->paused_until && now_us >= c->paused_until) {
+                c->paused_until = 0;
+                serve_record(sv, "fault_end", n, c, 0, NULL, "pause ends", NULL);
+                serve_client_flow(c, NULL);
+            }
         if (!n->srv) continue;
         if (n->master < 0) store_active_expire(server_store(n->srv));
         if (n->persist == PERSIST_EVERYSEC && now_ms - n->synced_at >= 1000) {
@@ -212,148 +207,6 @@ void serve_nodes_free(serve *sv)
     serve_history_release(&sv->hist);
 }
 
-/* ---- history ---- */
-
-void serve_history_init(serve_history *h, size_t max)
-{
-    memset(h, 0, sizeof *h);
-    h->cap = max;
-    if (max) {
-        h->line = xcalloc(max, sizeof *h->line);
-        h->len = xcalloc(max, sizeof *h->len);
-    }
-}
-
-/* Forgets every kept record. */
-static void serve_history_clear(serve_history *h)
-{
-    for (size_t i = 0; i < h->cap; i++) {
-        free(h->line[i]);
-        h->line[i] = NULL;
-    }
-    h->n = h->head = h->bytes = 0;
-}
-
-void serve_history_release(serve_history *h)
-{
-    if (h->cap) serve_history_clear(h);
-    free(h->line);
-    free(h->len);
-    memset(h, 0, sizeof *h);
-}
-
-/* The i-th kept record, oldest first. */
-static size_t serve_history_slot(const serve_history *h, size_t i)
-{
-    return (h->head + h->cap - h->n + i) % h->cap;
-}
-
-static void serve_history_push(serve_history *h, const char *p, size_t n)
-{
-    if (!h->cap) return;
-    while (h->n && (h->n == h->cap || h->bytes + n > SERVE_HISTORY_BYTES)) {
-        size_t old = serve_history_slot(h, 0);
-        h->bytes -= h->len[old];
-        free(h->line[old]);
-        h->line[old] = NULL;
-        h->n--;
-    }
-    h->line[h->head] = xmemdup(p, n);
-    h->len[h->head] = n;
-    h->bytes += n;
-    h->head = (h->head + 1) % h->cap;
-    h->n++;
-}
-
-/* A JSON string of bytes: ASCII as is (escaped where JSON says), other bytes as \u00XX, so
- * that binary arguments still make valid JSON. */
-static void serve_json_str(buf *out, const char *p, size_t n)
-{
-    buf_putc(out, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)p[i];
-        if (ch == '"' || ch == '\\') buf_printf(out, "\\%c", ch);
-        else if (ch == '\n') buf_puts(out, "\\n");
-        else if (ch < 0x20 || ch >= 0x7f) buf_printf(out, "\\u%04x", ch);
-        else buf_putc(out, (char)ch);
-    }
-    buf_putc(out, '"');
-}
-
-/* MONITOR's rendering of a command, within SERVE_ARG_MAX and SERVE_TEXT_MAX. */
-static void serve_command_text(buf *out, int argc, const slice *argv)
-{
-    for (int i = 0; i < argc; i++) {
-        if (out->len > SERVE_TEXT_MAX) {
-            buf_printf(out, " ... (%d more arguments)", argc - i);
-            return;
-        }
-        if (i) buf_putc(out, ' ');
-        size_t n = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
-        dump_repr(out, argv[i].p, n);
-        if (n < argv[i].len) buf_printf(out, "... (%zu bytes)", argv[i].len);
-    }
-}
-
-/* A reply as the history shows it (reply_to_brief's form), cut once out passes `end`
- * bytes: a long bulk keeps its first SERVE_BRIEF_MAX bytes, an array its first elements. */
-static void serve_brief(buf *out, const reply *r, size_t end)
-{
-    if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
-        buf_putc(out, '[');
-        for (size_t i = 0; i < r->n; i++) {
-            if (i) buf_puts(out, ", ");
-            if (out->len > end) {
-                buf_printf(out, "... (%zu more)", r->n - i);
-                break;
-            }
-            serve_brief(out, &r->elem[i], end);
-        }
-        buf_putc(out, ']');
-    } else if (r->type == REPLY_BULK && r->len > SERVE_BRIEF_MAX) {
-        dump_repr(out, r->str, SERVE_BRIEF_MAX);
-        buf_printf(out, "... (%zu bytes)", r->len);
-    } else {
-        reply_to_brief(r, out);
-    }
-}
-
-void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
-                  const slice *argv, const char *text, const reply *rep)
-{
-    serve_history *h = &sv->hist;
-    if (!h->cap && !h->json) return;
-    int64_t t = serve_true_us(sv);
-    buf line, tmp;
-    buf_init(&line);
-    buf_init(&tmp);
-    buf_printf(&line, "{\"t\":%lld.%03lld,\"ev\":\"%s\",\"actor\":", (long long)(t / 1000),
-               (long long)(t % 1000), ev);
-    serve_json_str(&line, n->name, strlen(n->name));
-    buf_printf(&line, ",\"local\":%lld", (long long)serve_node_clock((void *)n));
-    if (c) buf_printf(&line, ",\"peer\":\"c%d\"", c->conn.id);
-    if (argc) serve_command_text(&tmp, argc, argv);
-    else if (text) buf_puts(&tmp, text);
-    if (tmp.len) {
-        buf_puts(&line, ",\"text\":");
-        serve_json_str(&line, tmp.p, tmp.len);
-    }
-    if (rep) {
-        buf_reset(&tmp);
-        serve_brief(&tmp, rep, SERVE_BRIEF_MAX);
-        buf_puts(&line, ",\"reply\":");
-        serve_json_str(&line, tmp.p ? tmp.p : "", tmp.len);
-    }
-    buf_putc(&line, '}');
-    serve_history_push(h, line.p, line.len);
-    if (h->json) {
-        buf_putc(&line, '\n');
-        if (fwrite(line.p, 1, line.len, h->json) != line.len && !h->json_error) h->json_error = errno ? errno : EIO;
-    }
-    buf_release(&line);
-    buf_release(&tmp);
-}
-
 /* ---- LOCKLAB: the control commands ---- */
 
 typedef struct serve_subcommand {
@@ -376,6 +229,16 @@ static const char *const serve_help[] = {
     "    its persistence says (none, everysec, always).",
     "RESTART <node>",
     "    Restart a crashed node on the data its persistence kept.",
+    "PARTITION <node>",
+    "    Cut a node off from its clients: nothing is read from or written to them, new",
+    "    connections wait, until HEAL (the reply to PARTITION itself is sent).",
+    "HEAL [<node>]",
+    "    End a node's partition (every node's, without one).",
+    "PAUSE-CLIENT <id> <ms>",
+    "    Leave connection id's requests (c7 or 7, as CLIENTS lists them) unread for ms of",
+    "    true time (--clock wall: to the next tenth of a second).",
+    "CLIENTS",
+    "    Each connection: id, address, node, state.",
     "NODES",
     "    Each node: name, address, up or down, role, persistence, clock, connections.",
     "HISTORY [<count>|RESET]",
@@ -528,11 +391,89 @@ static void serve_ctl_history(serve *sv, sclient *c, const slice *argv, int argc
     }
 }
 
+/* Sets n's partition and applies it to the port and every connection. */
+static void serve_partition(snode *n, int on, const sclient *sender)
+{
+    if (n->partitioned == on) return;
+    n->partitioned = on;
+    serve_accepting(n, !on);
+    for (sclient *c = n->clients; c; c = c->next) serve_client_flow(c, sender);
+    serve_record(n->sv, on ? "fault" : "fault_end", n, NULL, 0, NULL, on ? "partition" : "partition heals", NULL);
+}
+
+static void serve_ctl_partition(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    (void)argc;
+    snode *n = serve_node_named(sv, argv[2], out);
+    if (!n) return;
+    serve_partition(n, 1, c);
+    reply_ok(out);
+}
+
+static void serve_ctl_heal(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    snode *only = argc == 3 ? serve_node_named(sv, argv[2], out) : NULL;
+    if (argc == 3 && !only) return;
+    for (int i = 0; i < sv->nnodes; i++)
+        if (!only || only == &sv->nodes[i]) serve_partition(&sv->nodes[i], 0, c);
+    reply_ok(out);
+}
+
+static sclient *serve_client_by_id(serve *sv, slice id, reply *out)
+{
+    long long want;
+    slice digits = id.len && (id.p[0] == 'c' || id.p[0] == 'C') ? (slice){ id.p + 1, id.len - 1 } : id;
+    if (ll_parse_int64(digits, &want) == 0)
+        for (int i = 0; i < sv->nnodes; i++)
+            for (sclient *c = sv->nodes[i].clients; c; c = c->next)
+                if (c->conn.id == want && !c->dead) return c;
+    reply_errorf(out, "ERR no connection '%.*s' (LOCKLAB CLIENTS lists them)", (int)(id.len < 128 ? id.len : 128), id.p);
+    return NULL;
+}
+
+static void serve_ctl_pause_client(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    (void)c, (void)argc;
+    long long ms;
+    sclient *who = serve_client_by_id(sv, argv[2], out);
+    if (!who) return;
+    if (ll_parse_int64(argv[3], &ms) < 0 || ms <= 0 || ms > 1000000000000LL) {
+        reply_error(out, "ERR ms must be a whole number of milliseconds from 1 to 1000000000000");
+        return;
+    }
+    who->paused_until = serve_true_us(sv) + ms * 1000;
+    char text[64];
+    snprintf(text, sizeof text, "pause of %lld ms", ms);
+    serve_record(sv, "fault", who->node, who, 0, NULL, text, NULL);
+    serve_client_flow(who, NULL);
+    reply_ok(out);
+}
+
+static void serve_ctl_clients(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    (void)c, (void)argv, (void)argc;
+    size_t n = 0;
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *k = sv->nodes[i].clients; k; k = k->next) n += !k->dead;
+    reply *e = reply_array(out, n);
+    for (int i = sv->nnodes - 1, at = 0; i >= 0; i--)
+        for (sclient *k = sv->nodes[i].clients; k; k = k->next) {
+            if (k->dead) continue;
+            buf b;
+            buf_init(&b);
+            buf_printf(&b, "c%d %s node=%s state=%s", k->conn.id, k->addr, k->node->name,
+                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused" : "serving");
+            reply_bulk_take(&e[n - 1 - (size_t)at++], b.p, b.len);
+        }
+}
+
 static const serve_subcommand serve_subcommands[] = {
-    { "advance", 3, serve_ctl_advance }, { "crash", 3, serve_ctl_crash },
-    { "help", 2, serve_ctl_help },       { "history", -2, serve_ctl_history },
-    { "jump", 4, serve_ctl_jump },       { "nodes", 2, serve_ctl_nodes },
-    { "restart", 3, serve_ctl_restart }, { "time", 2, serve_ctl_time },
+    { "advance", 3, serve_ctl_advance },     { "clients", 2, serve_ctl_clients },
+    { "crash", 3, serve_ctl_crash },         { "heal", -2, serve_ctl_heal },
+    { "help", 2, serve_ctl_help },           { "history", -2, serve_ctl_history },
+    { "jump", 4, serve_ctl_jump },           { "nodes", 2, serve_ctl_nodes },
+    { "partition", 3, serve_ctl_partition }, { "pause-client", 4, serve_ctl_pause_client },
+    { "restart", 3, serve_ctl_restart },     { "time", 2, serve_ctl_time },
 };
 
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out)

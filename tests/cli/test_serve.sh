@@ -89,7 +89,7 @@ stop_serve() {
     wait "$PID"
     check "$name: exit status after SIGTERM" 0 "$?"
     forget "$PID"
-    grep -q '^locklab serve: stopped after [0-9]* commands$' "$tmp/$name.out" && ok || bad "$name: no closing line"
+    grep -q '^locklab serve: stopped after [0-9]* commands*$' "$tmp/$name.out" && ok || bad "$name: no closing line"
     if grep -q 'Sanitizer\|runtime error' "$tmp/$name.err"; then bad "$name: sanitizer report"; head -30 "$tmp/$name.err"; else ok; fi
 }
 
@@ -304,11 +304,56 @@ check "persistence none lost the key" "" "$(redis-cli -p "$P2" get k2)"
 check "a node crashing itself answers first" OK "$(redis-cli -p "$P2" locklab crash n2)"
 cli locklab restart n2 >/dev/null
 
+# a partition: the node's clients wait (a bounded read sees nothing), then HEAL lets through
+# what they sent; a paused connection waits for ADVANCE; a node's clock jumps alone
+cat >"$tmp/faults.py" <<'EOF'
+import socket, subprocess, sys
+port, p2 = int(sys.argv[1]), int(sys.argv[2])
+def ctl(*args):
+    return subprocess.run(["redis-cli", "-p", str(p2), "locklab"] + list(args), capture_output=True, text=True).stdout.strip()
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def ran(word):
+    # whether the server has run "ECHO word" yet, by its own history (no timing involved)
+    return ('\\"ECHO\\" \\"%s\\"' % word) in ctl("history", "100")
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(60)
+s.sendall(b"PING\r\n")
+expect("before the partition", b"+PONG\r\n", s.recv(7))
+expect("PARTITION n1", "OK", ctl("partition", "n1"))
+s.sendall(b"ECHO during\r\n")
+expect("nothing crosses a partition", False, ran("during"))
+mine = [l.split()[0] for l in ctl("clients").split("\n") if "node=n1" in l and "partitioned" in l]
+expect("CLIENTS shows it partitioned", 1, len(mine))
+expect("still nothing", False, ran("during"))
+expect("HEAL n1", "OK", ctl("heal", "n1"))
+s.settimeout(60)
+expect("what was sent during the partition runs after it", b"$6\r\nduring\r\n", s.recv(12))
+expect("and the history shows it", True, ran("during"))
+expect("PAUSE-CLIENT", "OK", ctl("pause-client", mine[0], "500"))
+s.sendall(b"ECHO paused\r\n")
+expect("a paused connection is not read", False, ran("paused"))
+expect("ADVANCE 499", "OK", ctl("advance", "499"))
+expect("still paused", False, ran("paused"))
+expect("ADVANCE 1", "OK", ctl("advance", "1"))
+s.settimeout(60)
+expect("the pause ends", b"$6\r\npaused\r\n", s.recv(12))
+expect("PAUSE-CLIENT of no one", "ERR no connection 'c99999' (LOCKLAB CLIENTS lists them)", ctl("pause-client", "c99999", "5"))
+before = int(ctl("time"))
+expect("JUMP n2 -5000", "OK", ctl("jump", "n2", "-5000"))
+expect("n2's clock jumped back", before - 5000, int(ctl("time")))
+expect("JUMP n2 back", "OK", ctl("jump", "n2", "5000"))
+EOF
+python3 "$tmp/faults.py" "$PORT" "$P2" >"$tmp/faults.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/faults.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/faults.out")))
+grep -v '^ok$' "$tmp/faults.out"
+
 # the history: LOCKLAB HISTORY and the JSONL file
 cli set hk hv >/dev/null
 # the last three records: SET, the disconnect of its redis-cli, the connect of this one
 h=$(cli locklab history 3 | head -1)
-check "LOCKLAB HISTORY 3" '{"t":30001.000,"ev":"exec","actor":"n1","local":1700000030001,"peer":"c' "${h:0:71}"
+check "LOCKLAB HISTORY 3" '{"t":30501.000,"ev":"exec","actor":"n1","local":1700000030501,"peer":"c' "${h:0:71}"
 echo "$h" | grep -q '"text":"\\"set\\" \\"hk\\" \\"hv\\"","reply":"OK"}$' && ok ||
     bad "the history has the command and its reply: $h"
 check "LOCKLAB HISTORY RESET" OK "$(cli locklab history reset)"
