@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "commands.h"
 #include "pubsub.h"
 #include "reply.h"
 #include "scriptlib.h"
@@ -254,6 +255,25 @@ static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
     store_active_expire(server_store(r->srv));
 }
 
+/* .commands: the commands this fake implements (COMMAND LIST), how many, then the names
+ * in lines of at most 78 columns. */
+static void repl_meta_commands(buf *out)
+{
+    size_t n = commands_count(), col = 0;
+    buf_printf(out, "%zu commands:\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const command *c = commands_at(i);
+        if (col && col + 1 + c->namelen > 78) {
+            buf_putc(out, '\n');
+            col = 0;
+        }
+        if (col) buf_putc(out, ' '), col++;
+        buf_puts(out, c->name);
+        col += c->namelen;
+    }
+    buf_putc(out, '\n');
+}
+
 static void repl_meta(repl *r, const repl_args *a, buf *out)
 {
     const char *cmd = a->argv[0];
@@ -273,8 +293,10 @@ static void repl_meta(repl *r, const repl_args *a, buf *out)
         if (out->len == before) buf_puts(out, "(empty keyspace)\n");
     } else if (strcasecmp(cmd, ".help") == 0 && a->argc == 1) {
         buf_puts(out, repl_help_text());
+    } else if (strcasecmp(cmd, ".commands") == 0 && a->argc == 1) {
+        repl_meta_commands(out);
     } else if (strcasecmp(cmd, ".time") == 0 || strcasecmp(cmd, ".dump") == 0 ||
-               strcasecmp(cmd, ".help") == 0) {
+               strcasecmp(cmd, ".help") == 0 || strcasecmp(cmd, ".commands") == 0) {
         repl_meta_error(out, "%s takes no arguments", cmd);
     } else {
         repl_meta_error(out, "unknown meta-command '%s' (try .help)", cmd);
@@ -379,6 +401,7 @@ const char *repl_help_text(void)
            "                              (redisson/lock@3.4.4; see `locklab scripts`)\n"
            "  .load SCRIPT                SCRIPT LOAD of the same; prints the sha\n"
            "  .dump                       the keyspace, keys in byte order, TTLs left\n"
+           "  .commands                   the commands this fake implements (COMMAND LIST)\n"
            "  .help                       this text\n"
            "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";
 }

@@ -231,6 +231,15 @@ for data, err in bad:
     pre = b"+PONG\r\n+PONG\r\n" if data.startswith(b"PING") else b""
     expect("bad RESP %r" % data[:24], pre + b"-ERR Protocol error: " + err + b"\r\n<EOF>", read_to_eof(s))
     s.close()
+# binary garbage is read as inline commands, as Redis reads it (its replies, byte for byte)
+for data, want in [
+    (bytes(range(1, 256)), b"-ERR unknown command '\x01\x02\x03\x04\x05\x06\x07\x08', with args beginning with: \r\n"),
+    (b"\xff\xfe garbage\r\n", b"-ERR unknown command '\xff\xfe', with args beginning with: 'garbage' \r\n"),
+]:
+    s = conn()
+    s.sendall(data)
+    expect("binary garbage %r" % data[:8], want, read_exactly(s, len(want)))
+    s.close()
 other.sendall(b"PING\r\n")
 expect("another client is still served", b"+PONG\r\n", read_exactly(other, 7))
 
@@ -291,6 +300,14 @@ grep -q 'output buffer over 1048576 bytes' "$tmp/main.err" && ok || bad "the out
 grep -q 'query buffer over 2097152 bytes' "$tmp/main.err" && ok || bad "the query-limit close is logged"
 conns() { cli locklab nodes | head -1 | sed 's/.*connections=//'; }
 wait_for 2400 [ "$(conns)" = 1 ] && ok || bad "all 1,000 connections are gone: $(conns) left"
+
+# COMMAND COUNT is what COMMAND LIST lists; redis-cli --scan (SCAN to the end) sees every key
+# once, here 1,000 of them
+check "COMMAND COUNT = COMMAND LIST" "$(cli command list | wc -l)" "$(cli command count)"
+cli command list | grep -qx getex && ok || bad "COMMAND LIST has GETEX"
+for i in $(seq 1 1000); do printf 'SET scan:%d x\r\n' "$i"; done | cli >/dev/null
+check "SCAN reaches every key once" 1000 "$(cli --scan --pattern 'scan:*' | sort -u | wc -l)"
+check "and no key twice" 1000 "$(cli --scan --pattern 'scan:*' | wc -l)"
 
 # crash and restart, persistence none: the data is gone, the port refused meanwhile
 check "SET on n2" OK "$(redis-cli -p "$P2" set k2 v2)"
