@@ -45,10 +45,7 @@ static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
     if (conn_id != r->conn.id) return;
     reply m;
     reply_init(&m);
-    reply *e = reply_array(&m, 3);
-    reply_bulk_cstr(&e[0], "message");
-    reply_bulk(&e[1], channel.p, channel.len);
-    reply_bulk(&e[2], message.p, message.len);
+    pubsub_message_reply(&m, channel, message);
     reply_to_cli(&m, &r->pending);
     reply_release(&m);
 }

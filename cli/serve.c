@@ -124,10 +124,7 @@ void serve_deliver(void *ud, int conn_id, slice channel, slice message)
         if (c->conn.id != conn_id) continue;
         reply m;
         reply_init(&m);
-        reply *e = reply_array(&m, 3);
-        reply_bulk_cstr(&e[0], "message");
-        reply_bulk(&e[1], channel.p, channel.len);
-        reply_bulk(&e[2], message.p, message.len);
+        pubsub_message_reply(&m, channel, message);
         serve_write(c, &m);
         reply_release(&m);
         return;

@@ -387,6 +387,16 @@ void cmd_pttl(cmdctx *c) { ttl_generic(c, 1, 0); }
 void cmd_expiretime(cmdctx *c) { ttl_generic(c, 0, 1); }
 void cmd_pexpiretime(cmdctx *c) { ttl_generic(c, 1, 1); }
 
+/* Stores a copy of e's value, with its TTL, under dst (replacing what dst held). */
+static void copy_value(cmdctx *c, const kv *e, slice dst)
+{
+    obj_type t = (obj_type)e->type;
+    int64_t expire = e->expire;
+    kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
+    if (expire >= 0) store_set_expire(c->db, d, expire);
+    store_touched(c->db, d);
+}
+
 /* RENAME / RENAMENX key newkey: Redis's renameGenericCommand. The value moves with its TTL;
  * a key renamed to itself is only checked for existence. */
 static void rename_generic(cmdctx *c, int nx)
@@ -406,11 +416,7 @@ static void rename_generic(cmdctx *c, int nx)
         reply_int(c->out, 0);
         return;
     }
-    obj_type t = (obj_type)e->type;
-    int64_t expire = e->expire;
-    kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
-    if (expire >= 0) store_set_expire(c->db, d, expire);
-    store_touched(c->db, d);
+    copy_value(c, e, dst);
     store_delete(c->db, src);
     if (nx) reply_int(c->out, 1);
     else reply_ok(c->out);
@@ -457,11 +463,7 @@ void cmd_copy(cmdctx *c)
         reply_int(c->out, 0);
         return;
     }
-    obj_type t = (obj_type)e->type;
-    int64_t expire = e->expire;
-    kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
-    if (expire >= 0) store_set_expire(c->db, d, expire);
-    store_touched(c->db, d);
+    copy_value(c, e, dst);
     reply_int(c->out, 1);
 }
 
