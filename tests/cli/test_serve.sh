@@ -366,11 +366,61 @@ pass=$((pass + $(grep -c '^ok$' "$tmp/faults.out")))
 fail=$((fail + $(grep -c -v '^ok$' "$tmp/faults.out")))
 grep -v '^ok$' "$tmp/faults.out"
 
+# a real client library: redis-py's redis.lock.Lock (Debian python3-redis) acquires, is
+# refused, extends, and loses its lease when LOCKLAB ADVANCE moves time past it; a crash of
+# the node (persistence none) drops the lock for the next client
+pyredis=""
+for py in /usr/bin/python3 python3; do
+    if "$py" -c 'import redis' 2>/dev/null; then pyredis=$py; break; fi
+done
+if [ -z "$pyredis" ]; then
+    bad "redis-py is not installed (Debian python3-redis; make deps installs it)"
+else
+    cat >"$tmp/pylock.py" <<'EOF'
+import redis, sys
+port, p2 = int(sys.argv[1]), int(sys.argv[2])
+r, ctl = redis.Redis(port=port), redis.Redis(port=p2)
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+lock, other = r.lock("res", timeout=10), r.lock("res", timeout=10)
+expect("redis-py acquires", True, lock.acquire(blocking=False))
+expect("a second Lock is refused", False, other.acquire(blocking=False))
+expect("the lease", 10000, r.pttl("res"))
+expect("extend by 5 s", True, lock.extend(5))
+expect("the lease after extend", 15000, r.pttl("res"))
+expect("ADVANCE 15001", b"OK", r.execute_command("LOCKLAB", "ADVANCE", 15001))
+expect("the lease ran out under the client", False, lock.owned())
+try:
+    lock.release()
+    expect("release of an expired lock fails", "LockNotOwnedError", "released")
+except redis.exceptions.LockNotOwnedError:
+    expect("release of an expired lock fails", 1, 1)
+expect("the other acquires", True, other.acquire(blocking=False))
+expect("CRASH n1", b"OK", ctl.execute_command("LOCKLAB", "CRASH", "n1"))
+try:
+    other.extend(5)
+    expect("a crashed node refuses the client", "ConnectionError", "extended")
+except redis.exceptions.ConnectionError:
+    expect("a crashed node refuses the client", 1, 1)
+expect("RESTART n1", b"OK", ctl.execute_command("LOCKLAB", "RESTART", "n1"))
+third = r.lock("res", timeout=10)
+expect("after the restart (persistence none) a third acquires", True, third.acquire(blocking=False))
+expect("and the second no longer owns it", False, other.owned())
+p = r.pipeline(transaction=False)
+p.set("pa", 1).incr("pa").get("pa").expire("pa", 100).ttl("pa")
+expect("a pipeline", [True, 2, b"2", True, 100], p.execute())
+EOF
+    "$pyredis" "$tmp/pylock.py" "$PORT" "$P2" >"$tmp/pylock.out" 2>&1
+    pass=$((pass + $(grep -c '^ok$' "$tmp/pylock.out")))
+    fail=$((fail + $(grep -c -v '^ok$' "$tmp/pylock.out")))
+    grep -v '^ok$' "$tmp/pylock.out"
+fi
+
 # the history: LOCKLAB HISTORY and the JSONL file
 cli set hk hv >/dev/null
 # the last three records: SET, the disconnect of its redis-cli, the connect of this one
 h=$(cli locklab history 3 | head -1)
-check "LOCKLAB HISTORY 3" '{"t":30501.000,"ev":"exec","actor":"n1","local":1700000030501,"peer":"c' "${h:0:71}"
+check "LOCKLAB HISTORY 3" '{"t":45502.000,"ev":"exec","actor":"n1","local":1700000045502,"peer":"c' "${h:0:71}"
 echo "$h" | grep -q '"text":"\\"set\\" \\"hk\\" \\"hv\\"","reply":"OK"}$' && ok ||
     bad "the history has the command and its reply: $h"
 check "LOCKLAB HISTORY RESET" OK "$(cli locklab history reset)"
