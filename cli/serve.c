@@ -363,7 +363,8 @@ static void serve_usage(FILE *f)
           "  --json FILE         write the history as JSON Lines (docs/history.md): every\n"
           "                      command with its reply (ev exec), connect, disconnect,\n"
           "                      protocol_error, node_down, node_up, fault\n"
-          "  --history-max N     records LOCKLAB HISTORY keeps in memory (default 100000)\n"
+          "  --history-max N     records LOCKLAB HISTORY keeps in memory (default 100000, at\n"
+          "                      most 1000000 and 64 MiB; 0: none)\n"
           "  --maxclients N      connections at most, over all nodes (default 10000)\n"
           "  --query-buffer-limit BYTES\n"
           "                      a connection's unread requests at most (default 1gb, Redis's\n"
@@ -432,7 +433,7 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
         else if (!strcmp(val, "always")) o->persist = PERSIST_ALWAYS;
         else return serve_bad(opt, val, "none, everysec or always");
     } else if (!strcmp(opt, "--history-max")) {
-        if (cli_parse_whole(val, 100000000, &v) < 0) return serve_bad(opt, val, "a number of records up to 100000000");
+        if (cli_parse_whole(val, 1000000, &v) < 0) return serve_bad(opt, val, "a number of records up to 1000000");
         o->history_max = (long long)v;
     } else if (!strcmp(opt, "--maxclients")) {
         if (cli_parse_whole(val, 1000000, &v) < 0 || v == 0) return serve_bad(opt, val, "a number from 1 to 1000000");
