@@ -2,7 +2,7 @@
 # machine: the `deps` step installs whatever is missing.
 
 CC ?= cc
-PKGS := lua5.4 libxxhash nettle libedit
+PKGS := lua5.4 libxxhash nettle libedit libevent_core
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Isim/redis -Imodel -Ireports -Icli
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -12,8 +12,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # about 7% off the cycles of a script execution (make bench). Otherwise, the shared ones.
 LIBDIR = $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)
 STATIC_ARCHIVES = $(foreach l,lua5.4 xxhash nettle,$(LIBDIR)/lib$(l).a)
-# libedit (line editing and history for `locklab redis` at a terminal) stays shared.
-EDIT_LIBS = $(shell pkg-config --libs libedit 2>/dev/null)
+# libedit (line editing and history for `locklab redis` at a terminal) and libevent (the
+# event loop of `locklab serve`) stay shared.
+EDIT_LIBS = $(shell pkg-config --libs libedit libevent_core 2>/dev/null)
 OPT_LIBS = $(if $(filter 3,$(words $(wildcard $(STATIC_ARCHIVES)))),$(STATIC_ARCHIVES) $(EDIT_LIBS) -lm,$(PKG_LIBS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 

@@ -1,11 +1,10 @@
-/* repl.c — the engine of `locklab redis`: the tokenizer (redis-cli's rules) and a session,
- * one fake server on a virtual clock with one connection, that runs a line and prints what
- * redis-cli would. It knows nothing of files, terminals or exit codes: transcripts are
+/* repl.c — the engine of `locklab redis`: a session, one fake server on a virtual clock
+ * with one connection, that runs a line and prints what redis-cli would (the tokenizer,
+ * redis-cli's rules, is sim/redis/resp.c's). It knows nothing of files, terminals or exit codes: transcripts are
  * replayed by transcript.c, and the subcommand (reading input, the interactive loop) is
  * redis.c. See repl.h for the contract and DESIGN.md ("The REPL"). */
 #include "repl.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,119 +12,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "commands.h"
 #include "pubsub.h"
 #include "reply.h"
 #include "scriptlib.h"
 #include "server.h"
 #include "store.h"
-
-/* ---- tokenizer: redis-cli's sdssplitargs, rule for rule ---- */
-
-static int repl_hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-static void repl_args_push(repl_args *a, buf *word)
-{
-    if (a->argc == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 8;
-        a->argv = xrealloc(a->argv, (size_t)a->cap * sizeof *a->argv);
-        a->len = xrealloc(a->len, (size_t)a->cap * sizeof *a->len);
-    }
-    a->len[a->argc] = word->len;
-    a->argv[a->argc] = word->p ? buf_steal(word) : xstrdup("");
-    a->argc++;
-}
-
-/* A character inside quotes that is not an escape: the closing quote, which must be followed
- * by a blank or the end of the line (1, or -1 when it is not), the end of the line before
- * any (-1), or a character of the word (0, appended). */
-static int repl_quoted(const char *p, char quote, buf *word)
-{
-    if (*p == quote) return p[1] && !isspace((unsigned char)p[1]) ? -1 : 1;
-    if (!*p) return -1;
-    buf_putc(word, *p);
-    return 0;
-}
-
-/* Reads one word starting at *pp (not a blank) into word. Returns 0, or -1 on an unbalanced
- * or badly closed quote. Mirrors sdssplitargs: a word ends at ' ', '\n', '\r', '\t' or the
- * end, while the blanks skipped *between* words are everything isspace() accepts. */
-static int repl_split_word(const char **pp, buf *word)
-{
-    const char *p = *pp;
-    int inq = 0, insq = 0, done = 0;
-    while (!done) {
-        if (inq) {
-            if (p[0] == '\\' && p[1] == 'x' && repl_hexval(p[2]) >= 0 && repl_hexval(p[3]) >= 0) {
-                buf_putc(word, (char)(repl_hexval(p[2]) * 16 + repl_hexval(p[3])));
-                p += 3;
-            } else if (p[0] == '\\' && p[1]) {
-                p++;
-                switch (*p) {
-                case 'n': buf_putc(word, '\n'); break;
-                case 'r': buf_putc(word, '\r'); break;
-                case 't': buf_putc(word, '\t'); break;
-                case 'b': buf_putc(word, '\b'); break;
-                case 'a': buf_putc(word, '\a'); break;
-                default: buf_putc(word, *p); break;
-                }
-            } else if ((done = repl_quoted(p, '"', word)) < 0) {
-                return -1;
-            }
-        } else if (insq) {
-            if (p[0] == '\\' && p[1] == '\'') {
-                p++;
-                buf_putc(word, '\'');
-            } else if ((done = repl_quoted(p, '\'', word)) < 0) {
-                return -1;
-            }
-        } else {
-            switch (*p) {
-            case ' ': case '\n': case '\r': case '\t': case '\0': done = 1; break;
-            case '"': inq = 1; break;
-            case '\'': insq = 1; break;
-            default: buf_putc(word, *p); break;
-            }
-        }
-        if (*p) p++;
-    }
-    *pp = p;
-    return 0;
-}
-
-int repl_split(const char *line, repl_args *out)
-{
-    memset(out, 0, sizeof *out);
-    const char *p = line;
-    buf word;
-    buf_init(&word);
-    for (;;) {
-        while (*p && isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        buf_reset(&word);
-        if (repl_split_word(&p, &word) < 0) {
-            buf_release(&word);
-            repl_args_release(out);
-            return -1;
-        }
-        repl_args_push(out, &word);
-    }
-    buf_release(&word);
-    return 0;
-}
-
-void repl_args_release(repl_args *a)
-{
-    for (int i = 0; i < a->argc; i++) free(a->argv[i]);
-    free(a->argv);
-    free(a->len);
-    memset(a, 0, sizeof *a);
-}
 
 /* ---- a session ---- */
 
@@ -153,10 +45,7 @@ static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
     if (conn_id != r->conn.id) return;
     reply m;
     reply_init(&m);
-    reply *e = reply_array(&m, 3);
-    reply_bulk_cstr(&e[0], "message");
-    reply_bulk(&e[1], channel.p, channel.len);
-    reply_bulk(&e[2], message.p, message.len);
+    pubsub_message_reply(&m, channel, message);
     reply_to_cli(&m, &r->pending);
     reply_release(&m);
 }
@@ -363,6 +252,25 @@ static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
     store_active_expire(server_store(r->srv));
 }
 
+/* .commands: the commands this fake implements (COMMAND LIST), how many, then the names
+ * in lines of at most 78 columns. */
+static void repl_meta_commands(buf *out)
+{
+    size_t n = commands_count(), col = 0;
+    buf_printf(out, "%zu commands:\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const command *c = commands_at(i);
+        if (col && col + 1 + c->namelen > 78) {
+            buf_putc(out, '\n');
+            col = 0;
+        }
+        if (col) buf_putc(out, ' '), col++;
+        buf_puts(out, c->name);
+        col += c->namelen;
+    }
+    buf_putc(out, '\n');
+}
+
 static void repl_meta(repl *r, const repl_args *a, buf *out)
 {
     const char *cmd = a->argv[0];
@@ -382,8 +290,10 @@ static void repl_meta(repl *r, const repl_args *a, buf *out)
         if (out->len == before) buf_puts(out, "(empty keyspace)\n");
     } else if (strcasecmp(cmd, ".help") == 0 && a->argc == 1) {
         buf_puts(out, repl_help_text());
+    } else if (strcasecmp(cmd, ".commands") == 0 && a->argc == 1) {
+        repl_meta_commands(out);
     } else if (strcasecmp(cmd, ".time") == 0 || strcasecmp(cmd, ".dump") == 0 ||
-               strcasecmp(cmd, ".help") == 0) {
+               strcasecmp(cmd, ".help") == 0 || strcasecmp(cmd, ".commands") == 0) {
         repl_meta_error(out, "%s takes no arguments", cmd);
     } else {
         repl_meta_error(out, "unknown meta-command '%s' (try .help)", cmd);
@@ -490,6 +400,7 @@ const char *repl_help_text(void)
            "                              (redisson/lock@3.4.4; see `locklab scripts`)\n"
            "  .load SCRIPT                SCRIPT LOAD of the same; prints the sha\n"
            "  .dump                       the keyspace, keys in byte order, TTLs left\n"
+           "  .commands                   the commands this fake implements (COMMAND LIST)\n"
            "  .help                       this text\n"
            "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";
 }

@@ -2,9 +2,9 @@
  * that turns a recorded session into a regression test.
  *
  * Three layers, each testable on its own (the subcommand around them is redis.c):
- *   - repl_split (repl.c): the tokenizer, a faithful copy of redis-cli's rules
- *     (sdssplitargs), so a line typed here means the same argv as the same line typed into
- *     redis-cli;
+ *   - repl_split: the tokenizer, redis-cli's rules (sdssplitargs, in sim/redis/resp.c,
+ *     which `locklab serve` uses for inline commands), so a line typed here means the
+ *     same argv as the same line typed into redis-cli;
  *   - repl, a session (repl.c): one server on a virtual clock that stands still unless
  *     moved, one connection; repl_exec_line runs one input line and appends exactly what the
  *     REPL prints for it, i.e. what `redis-cli --no-raw` would print for a real server;
@@ -20,26 +20,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "resp.h"
 #include "util.h"
 
-/* ---- tokenizer (repl.c) ---- */
+/* ---- tokenizer (sim/redis/resp.c) ---- */
 
-/* The words of one line. Each word is owned, NUL-terminated and binary safe (len). */
-typedef struct repl_args {
-    int argc;
-    char **argv;
-    size_t *len;
-    int cap; /* slots allocated in argv and len: they grow by doubling, so that a line of a
-              * million words splits in linear time */
-} repl_args;
+/* The words of one line: resp_args (each word owned, NUL-terminated, binary safe). */
+typedef resp_args repl_args;
 
-/* Splits a NUL-terminated line as redis-cli does: blanks separate words; "double quotes"
- * know \n \r \t \b \a \\ \" and \xHH (any other \c is c); 'single quotes' know only \';
- * quotes may start inside a word (a"b c" is one word); a closing quote must be followed by
- * a blank or the end of the line. Returns 0 and fills *out (argc 0 for a blank line), or -1
- * for unbalanced or badly closed quotes (then *out is empty). Release with repl_args_release. */
-int repl_split(const char *line, repl_args *out);
-void repl_args_release(repl_args *a);
+/* Splits a NUL-terminated line as redis-cli does (its sdssplitargs, which Redis uses for
+ * inline commands too: resp_split, whose comment gives the rules). Returns 0 and fills *out
+ * (argc 0 for a blank line), or -1 for unbalanced or badly closed quotes (then *out is
+ * empty). Release with repl_args_release. */
+static inline int repl_split(const char *line, repl_args *out)
+{
+    return resp_split(line, out);
+}
+
+static inline void repl_args_release(repl_args *a)
+{
+    resp_args_release(a);
+}
 
 /* ---- a session (repl.c) ---- */
 

@@ -19,7 +19,7 @@ static void print_new_slot_table(void)
     size_t n = commands_count();
     for (uint32_t m = 1; m < 2000000; m += 2) {
         uint32_t mul = m * 0x9E3779B1u;
-        unsigned char slot[256] = { 0 };
+        unsigned char slot[COMMANDS_SLOTS] = { 0 };
         size_t i;
         for (i = 0; i < n; i++) {
             const command *c = commands_at(i);
@@ -28,8 +28,8 @@ static void print_new_slot_table(void)
             slot[h] = (unsigned char)(i + 1);
         }
         if (i < n) continue;
-        printf("#define COMMANDS_HASH_MUL 0x%08xu\nstatic const unsigned char slot_of[256] = {\n", mul);
-        for (int r = 0; r < 256; r++) printf("%s%2d,%s", r % 16 ? " " : "    ", slot[r], r % 16 == 15 ? "\n" : "");
+        printf("#define COMMANDS_HASH_MUL 0x%08xu\nstatic const unsigned char slot_of[COMMANDS_SLOTS] = {\n", mul);
+        for (int r = 0; r < COMMANDS_SLOTS; r++) printf("%s%2d,%s", r % 16 ? " " : "    ", slot[r], r % 16 == 15 ? "\n" : "");
         printf("};\n");
         return;
     }
@@ -41,7 +41,7 @@ static void test_commands_slot_table_matches_command_table(void **state)
     (void)state;
     size_t n = commands_count();
     assert_true(n < 255);
-    unsigned char want[256] = { 0 };
+    unsigned char want[COMMANDS_SLOTS] = { 0 };
     int ok = 1;
     for (size_t i = 0; i < n; i++) {
         const command *c = commands_at(i);
@@ -52,7 +52,7 @@ static void test_commands_slot_table_matches_command_table(void **state)
         if (want[h]) ok = 0;
         want[h] = (unsigned char)(i + 1);
     }
-    for (unsigned h = 0; ok && h < 256; h++)
+    for (unsigned h = 0; ok && h < COMMANDS_SLOTS; h++)
         if (commands_slot(h) != want[h]) ok = 0;
     if (!ok) print_new_slot_table();
     assert_true(ok);
@@ -82,7 +82,8 @@ static void test_commands_lookup_rejects_unknown_names(void **state)
                                        "zremrangebyscorex", "xyz", "set\n", "s\0t", "hincrbyfloat",
                                        "multi", "exec", "EXPIREAT_", "get ", "hkeys1" };
     for (size_t i = 0; i < LL_ARRAY_LEN(bad); i++) assert_null(commands_lookup(slice_cstr(bad[i])));
-    /* Same hash key (first, second, last letter, length) as a command, other middle. */
+    /* Same hash key (first, second, last letters, length, letter before the last) as a
+     * command, other middle. */
     assert_null(commands_lookup(SLICE_LIT("hixxrby")));
     assert_null(commands_lookup(SLICE_LIT("s\0t")));
     assert_null(commands_lookup(SLICE_LIT("GET\0")));

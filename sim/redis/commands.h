@@ -52,8 +52,9 @@ const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown
 size_t commands_count(void);
 const command *commands_at(size_t i);
 /* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
- * (0..255) of a name under multiplier mul, the multiplier in use, and slot h's entry
- * (table index + 1, or 0 for none). */
+ * (0..COMMANDS_SLOTS-1) of a name under multiplier mul, the multiplier in use, and slot h's
+ * entry (table index + 1, or 0 for none). */
+#define COMMANDS_SLOTS 1024
 unsigned commands_hash(slice name, uint32_t mul);
 uint32_t commands_hash_mul(void);
 unsigned commands_slot(unsigned h);
@@ -70,17 +71,21 @@ int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT *
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
+/* Redis's glob (stringmatchlen): * ? [abc] [^a] [a-z] and \ escapes (KEYS, SCAN, COMMAND). */
+int glob_match(const char *p, size_t plen, const char *s, size_t slen);
 
 /* Handlers, by file. */
 /* keys (commands.c) */
 cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
     cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
-    cmd_time, cmd_keys, cmd_unlink;
+    cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
+    cmd_copy, cmd_scan, cmd_command;
 /* pub/sub (pubsub.c) */
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
-    cmd_strlen, cmd_append, cmd_mget;
+    cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
+    cmd_msetnx, cmd_incrbyfloat;
 /* hashes (t_hash.c) */
 cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
     cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget;

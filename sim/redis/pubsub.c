@@ -146,6 +146,14 @@ long long pubsub_publish(pubsub *ps, slice channel, slice message)
     return iv ? deliver_all(ps, iv, channel, message) : 0;
 }
 
+void pubsub_message_reply(reply *out, slice channel, slice message)
+{
+    reply *e = reply_array(out, 3);
+    reply_bulk_cstr(&e[0], "message");
+    reply_bulk(&e[1], channel.p, channel.len);
+    reply_bulk(&e[2], message.p, message.len);
+}
+
 size_t pubsub_count(const pubsub *ps, slice channel)
 {
     idvec *iv = dict_get(ps->channels, channel);

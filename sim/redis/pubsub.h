@@ -20,6 +20,9 @@ void pubsub_drop_conn(pubsub *ps, int conn_id);
 /* Delivers to every subscriber of channel; returns how many received it. */
 long long pubsub_publish(pubsub *ps, slice channel, slice message);
 size_t pubsub_count(const pubsub *ps, slice channel);
+/* The reply a subscriber receives for a message: ["message", channel, message]. */
+struct reply;
+void pubsub_message_reply(struct reply *out, slice channel, slice message);
 /* The channels conn is subscribed to, in subscription order (borrowed until the next
  * change); *n receives their number. */
 const slice *pubsub_channels_of(pubsub *ps, int conn_id, size_t *n);

@@ -11,7 +11,10 @@
  * Invariants: a write through this file either replaces the whole value or creates the
  * key; it keeps the TTL (INCR, APPEND, SET KEEPTTL) unless Redis clears it (plain SET).
  * Every write ends with store_touched() so observers see it. */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,7 @@ enum {
     SET_PX = 1 << 5,
     SET_EXAT = 1 << 6,
     SET_PXAT = 1 << 7,
+    SET_PERSIST = 1 << 8, /* GETEX's */
 };
 #define SET_ANY_EXPIRE (SET_EX | SET_PX | SET_EXAT | SET_PXAT)
 
@@ -98,27 +102,29 @@ static inline int set_opt_is(slice opt, const char *lit, size_t n)
 }
 #define SET_OPT_IS(opt, lit) set_opt_is(opt, lit, sizeof lit - 1)
 
-static int set_parse_flags(cmdctx *c, unsigned *flags, int *expire_arg)
+static int set_parse_flags(cmdctx *c, int getex, unsigned *flags, int *expire_arg)
 {
-    for (int j = 3; j < c->argc; j++) {
+    for (int j = getex ? 2 : 3; j < c->argc; j++) {
         slice opt = c->argv[j];
         int has_next = j + 1 < c->argc;
         unsigned f = *flags;
-        if (SET_OPT_IS(opt, "nx") && !(f & SET_XX)) {
+        if (!getex && SET_OPT_IS(opt, "nx") && !(f & SET_XX)) {
             *flags |= SET_NX;
-        } else if (SET_OPT_IS(opt, "xx") && !(f & SET_NX)) {
+        } else if (!getex && SET_OPT_IS(opt, "xx") && !(f & SET_NX)) {
             *flags |= SET_XX;
-        } else if (SET_OPT_IS(opt, "get")) {
+        } else if (!getex && SET_OPT_IS(opt, "get")) {
             *flags |= SET_GET;
-        } else if (SET_OPT_IS(opt, "keepttl") && !(f & SET_ANY_EXPIRE)) {
+        } else if (!getex && SET_OPT_IS(opt, "keepttl") && !(f & SET_ANY_EXPIRE)) {
             *flags |= SET_KEEPTTL;
+        } else if (getex && SET_OPT_IS(opt, "persist") && !(f & SET_ANY_EXPIRE)) {
+            *flags |= SET_PERSIST;
         } else {
             unsigned which = SET_OPT_IS(opt, "ex")     ? SET_EX
                              : SET_OPT_IS(opt, "px")   ? SET_PX
                              : SET_OPT_IS(opt, "exat") ? SET_EXAT
                              : SET_OPT_IS(opt, "pxat") ? SET_PXAT
                                                             : 0;
-            unsigned conflicts = (SET_ANY_EXPIRE & ~which) | SET_KEEPTTL;
+            unsigned conflicts = (SET_ANY_EXPIRE & ~which) | SET_KEEPTTL | SET_PERSIST;
             if (!which || (f & conflicts) || !has_next) {
                 reply_error(c->out, ERR_SYNTAX);
                 return -1;
@@ -130,10 +136,10 @@ static int set_parse_flags(cmdctx *c, unsigned *flags, int *expire_arg)
     return 0;
 }
 
-/* The absolute deadline in local ms for SET's expire argument, as Redis's
+/* The absolute deadline in local ms for an expire argument, as Redis's
  * getExpireMillisecondsOrReply computes it: not an integer, not positive or overflowing
- * are errors. */
-static int set_parse_expire(cmdctx *c, unsigned flags, int arg, int64_t *when)
+ * are errors, which name the command (`name`). */
+static int set_parse_expire(cmdctx *c, unsigned flags, int arg, int64_t *when, const char *name)
 {
     long long v;
     if (arg_int64(c, arg, &v) < 0) return -1;
@@ -149,8 +155,22 @@ static int set_parse_expire(cmdctx *c, unsigned flags, int arg, int64_t *when)
     *when = v;
     return 0;
 invalid:
-    reply_error(c->out, "ERR invalid expire time in 'set' command");
+    reply_errorf(c->out, "ERR invalid expire time in '%s' command", name);
     return -1;
+}
+
+/* Stores val under key as SET does: replacing any value of any type, clearing the TTL
+ * unless keep_ttl, then setting deadline `when` (if >= 0). `e` is the key's live slot or
+ * NULL. A deadline already behind the clock (EXAT/PXAT in the past) deletes the key at once,
+ * exactly when a lookup would find it expired (now > deadline). */
+static void string_set(cmdctx *c, slice key, kv *e, slice val, int keep_ttl, int64_t when)
+{
+    sstr *v = store_sstr_new(c->db, val.p, val.len);
+    /* A missing key (the caller's lookup) is simply added: no second lookup. */
+    e = e ? store_set(c->db, key, OBJ_STRING, v, keep_ttl) : store_add(c->db, key, OBJ_STRING, v);
+    if (when >= 0) store_set_expire(c->db, e, when);
+    store_touched(c->db, e);
+    if (when >= 0 && store_now(c->db) > when) store_delete(c->db, key);
 }
 
 void cmd_set(cmdctx *c)
@@ -159,8 +179,8 @@ void cmd_set(cmdctx *c)
     unsigned flags = 0;
     int expire_arg = 0;
     int64_t when = -1;
-    if (set_parse_flags(c, &flags, &expire_arg) < 0) return;
-    if (expire_arg && set_parse_expire(c, flags, expire_arg, &when) < 0) return;
+    if (set_parse_flags(c, 0, &flags, &expire_arg) < 0) return;
+    if (expire_arg && set_parse_expire(c, flags, expire_arg, &when, "set") < 0) return;
 
     kv *e;
     if (flags & SET_GET) {
@@ -176,15 +196,87 @@ void cmd_set(cmdctx *c)
         if (!(flags & SET_GET)) reply_nil(c->out);
         return;
     }
-    sstr *v = store_sstr_new(c->db, val.p, val.len);
-    /* A missing key (the lookup above) is simply added: no second lookup. */
-    e = e ? store_set(c->db, key, OBJ_STRING, v, (flags & SET_KEEPTTL) != 0) : store_add(c->db, key, OBJ_STRING, v);
-    if (when >= 0) store_set_expire(c->db, e, when);
-    store_touched(c->db, e);
-    /* A deadline already behind the clock (EXAT/PXAT in the past): the key is gone at once,
-     * exactly when a lookup would find it expired (now > deadline). */
-    if (when >= 0 && store_now(c->db) > when) store_delete(c->db, key);
+    string_set(c, key, e, val, (flags & SET_KEEPTTL) != 0, when);
     if (!(flags & SET_GET)) reply_ok(c->out);
+}
+
+/* SETEX key seconds value, PSETEX key milliseconds value: SET key value EX|PX time. */
+static void setex_generic(cmdctx *c, unsigned unit, const char *name)
+{
+    int64_t when;
+    if (set_parse_expire(c, unit, 2, &when, name) < 0) return;
+    string_set(c, c->argv[1], store_lookup(c->db, c->argv[1]), c->argv[3], 0, when);
+    reply_ok(c->out);
+}
+
+void cmd_setex(cmdctx *c) { setex_generic(c, SET_EX, "setex"); }
+void cmd_psetex(cmdctx *c) { setex_generic(c, SET_PX, "psetex"); }
+
+/* GETSET key value: SET key value GET, the TTL cleared. */
+void cmd_getset(cmdctx *c)
+{
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    if (e) reply_sstr(c->out, e->ptr);
+    else reply_nil(c->out);
+    string_set(c, c->argv[1], e, c->argv[2], 0, -1);
+}
+
+/* GETEX key [EX|PX|EXAT|PXAT time | PERSIST]: Redis's getexCommand. Options are parsed
+ * first, then a missing key answers nil before the time is validated; the reply is the value
+ * before any deletion. */
+void cmd_getex(cmdctx *c)
+{
+    unsigned flags = 0;
+    int expire_arg = 0;
+    int64_t when = -1;
+    slice key = c->argv[1];
+    if (set_parse_flags(c, 1, &flags, &expire_arg) < 0) return;
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    if (!e) {
+        reply_nil(c->out);
+        return;
+    }
+    if (expire_arg && set_parse_expire(c, flags, expire_arg, &when, "getex") < 0) return;
+    reply_sstr(c->out, e->ptr);
+    if ((flags & (SET_EXAT | SET_PXAT)) && when <= store_now(c->db) && !store_is_replica(c->db)) {
+        store_delete(c->db, key);
+    } else if (expire_arg) {
+        store_set_expire(c->db, e, when);
+        store_touched(c->db, e);
+    } else if ((flags & SET_PERSIST) && store_persist(c->db, e)) {
+        store_touched(c->db, e);
+    }
+}
+
+/* MSET key value [key value ...], MSETNX: all or (MSETNX, when one key exists) none. */
+static int mset_arity(cmdctx *c)
+{
+    if (c->argc % 2 == 1) return 0;
+    reply_wrong_args(c);
+    return -1;
+}
+
+void cmd_mset(cmdctx *c)
+{
+    if (mset_arity(c) < 0) return;
+    for (int i = 1; i < c->argc; i += 2)
+        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1);
+    reply_ok(c->out);
+}
+
+void cmd_msetnx(cmdctx *c)
+{
+    if (mset_arity(c) < 0) return;
+    for (int i = 1; i < c->argc; i += 2)
+        if (store_lookup(c->db, c->argv[i])) {
+            reply_int(c->out, 0);
+            return;
+        }
+    for (int i = 1; i < c->argc; i += 2)
+        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1);
+    reply_int(c->out, 1);
 }
 
 /* ---- the other commands ---- */
@@ -246,6 +338,61 @@ void cmd_getdel(cmdctx *c)
     }
     reply_sstr(c->out, e->ptr);
     store_delete(c->db, c->argv[1]);
+}
+
+/* MAX_LONG_DOUBLE_CHARS: the longest long double Redis reads or writes. */
+#define STRING_LD_MAX (5 * 1024)
+
+/* Redis's string2ld: strtold over the whole argument (a NUL inside makes it no number), no
+ * leading blank, no overflow, no underflow to zero, no nan; "inf" is a number. */
+static int string_parse_ld(slice s, long double *out)
+{
+    char tmp[STRING_LD_MAX];
+    if (s.len == 0 || s.len >= sizeof tmp) return -1;
+    memcpy(tmp, s.p, s.len);
+    tmp[s.len] = '\0';
+    char *end;
+    errno = 0;
+    long double v = strtold(tmp, &end);
+    if (isspace((unsigned char)tmp[0]) || *end != '\0' || (size_t)(end - tmp) != s.len ||
+        (errno == ERANGE && (v == HUGE_VALL || v == -HUGE_VALL || fpclassify(v) == FP_ZERO)) || isnan(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
+ * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
+ * long for 5 KiB becomes "", as in Redis). The TTL stays. */
+void cmd_incrbyfloat(cmdctx *c)
+{
+    slice key = c->argv[1];
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    long double value = 0, incr;
+    if ((e && string_parse_ld(sstr_slice(e->ptr), &value) < 0) || string_parse_ld(c->argv[2], &incr) < 0) {
+        reply_error(c->out, ERR_NOT_FLOAT);
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        reply_error(c->out, "ERR increment would produce NaN or Infinity");
+        return;
+    }
+    char tmp[STRING_LD_MAX];
+    int n = snprintf(tmp, sizeof tmp, "%.17Lf", value);
+    if (n < 0 || n + 1 > (int)sizeof tmp) {
+        n = 0;
+    } else if (strchr(tmp, '.')) {
+        while (tmp[n - 1] == '0') n--;
+        if (tmp[n - 1] == '.') n--;
+    }
+    if (n == 2 && tmp[0] == '-' && tmp[1] == '0') {
+        tmp[0] = '0';
+        n = 1;
+    }
+    string_put(c, key, e, store_sstr_new(c->db, tmp, (size_t)n));
+    reply_bulk(c->out, tmp, (size_t)n);
 }
 
 void cmd_strlen(cmdctx *c)

@@ -1,0 +1,583 @@
+/* serve.c — `locklab serve`: the fake Redis on TCP, so that redis-cli, redis-py, node-redis,
+ * Redisson or any client connects to it as to redis-server 7.0. This file is the network
+ * side: options, the libevent loop, accepting connections, reading requests (RESP2 and
+ * inline, sim/redis/resp.c), running them, writing replies, and ending connections; the
+ * nodes, time, faults and history are serve_ctl.c's (serve.h has the picture).
+ *
+ * A connection reads into its own query buffer, which the parser walks from a position, so
+ * every byte is looked at about once however it arrives. Each whole request runs at once,
+ * atomically, as Redis runs them; its reply is appended to the connection's output. Limits
+ * stand where Redis has them, so no client can make the process grow without bound:
+ *   - the query buffer (bytes read and not yet run, with the arguments of the request being
+ *     read): client-query-buffer-limit, 1 GB as in Redis; past it the connection is closed
+ *     without a reply, as Redis closes it;
+ *   - a single bulk argument: 512 MB (proto-max-bulk-len), and 64 KiB for an inline line or
+ *     a count line: Redis's protocol errors (resp.h), then the connection closes once the
+ *     replies before the error are written;
+ *   - the output buffer: Redis sets no limit for normal clients (client-output-buffer-limit
+ *     normal 0 0 0) and lets a client that never reads grow it forever; here it is 256 MB
+ *     (Redis's hard limit for replicas) by default, past which the connection is closed;
+ *   - maxclients, 10000 as in Redis: one more gets "-ERR max number of clients reached". */
+#include "serve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "cli.h"
+
+/* How much one read takes off a socket: big requests arrive in few callbacks. */
+#define SERVE_READ_CHUNK ((size_t)256 << 10)
+/* An emptied query buffer larger than this is given back (after a big argument). */
+#define SERVE_QUERY_KEEP ((size_t)1 << 20)
+
+/* ---- ending connections ---- */
+
+/* Reads and drops what the peer sent and we will not read (up to 1 MiB): closing a socket
+ * with unread bytes sends a reset, which could destroy the last reply in flight before the
+ * peer reads it (a protocol error's). Redis has read them by then, 16 KiB at a time. */
+static void serve_drain(evutil_socket_t fd)
+{
+    char tmp[64 << 10];
+    for (int i = 0; i < 16 && recv(fd, tmp, sizeof tmp, MSG_DONTWAIT) > 0; i++) {
+    }
+}
+
+static void serve_client_free(sclient *c)
+{
+    snode *n = c->node;
+    serve_drain(bufferevent_getfd(c->bev));
+    if (c->prev) c->prev->next = c->next;
+    else n->clients = c->next;
+    if (c->next) c->next->prev = c->prev;
+    if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
+    serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
+    bufferevent_free(c->bev);
+    buf_release(&c->query);
+    resp_parser_release(&c->parser);
+    c->sv->nclients--;
+    free(c);
+}
+
+static void serve_reap(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve *sv = ud;
+    while (sv->reap) {
+        sclient *c = sv->reap;
+        sv->reap = c->reap_next;
+        serve_client_free(c);
+    }
+}
+
+void serve_client_kill(sclient *c, int after_reply)
+{
+    if (c->dead) return;
+    if (after_reply && evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
+        c->closing = 1;
+        bufferevent_disable(c->bev, EV_READ);
+        return;
+    }
+    c->dead = 1;
+    bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+    c->reap_next = c->sv->reap;
+    c->sv->reap = c;
+    event_active(c->sv->reaper, EV_TIMEOUT, 0);
+}
+
+/* ---- replies ---- */
+
+/* Appends a reply to c's output; a client whose output passes the limit is closed. */
+static void serve_write(sclient *c, const reply *rep)
+{
+    if (c->dead) return;
+    serve *sv = c->sv;
+    buf_reset(&sv->scratch);
+    reply_to_resp(rep, &sv->scratch);
+    struct evbuffer *out = bufferevent_get_output(c->bev);
+    evbuffer_add(out, sv->scratch.p, sv->scratch.len);
+    if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
+    if (evbuffer_get_length(out) > sv->opt.output_limit) {
+        fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
+                        "(--output-buffer-limit)\n",
+                c->node->name, c->conn.id, c->addr, sv->opt.output_limit);
+        serve_client_kill(c, 0);
+    }
+}
+
+/* A pub/sub message for a subscribed connection of node n (pubsub_deliver_fn). It only
+ * writes: a client it closes is freed later, not under PUBLISH's walk of its subscribers. */
+void serve_deliver(void *ud, int conn_id, slice channel, slice message)
+{
+    snode *n = ud;
+    for (sclient *c = n->clients; c; c = c->next) {
+        if (c->conn.id != conn_id) continue;
+        reply m;
+        reply_init(&m);
+        pubsub_message_reply(&m, channel, message);
+        serve_write(c, &m);
+        reply_release(&m);
+        return;
+    }
+}
+
+/* ---- requests ---- */
+
+/* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
+static void serve_command(sclient *c, int argc, char **words, size_t *lens)
+{
+    slice small[16];
+    slice *argv = argc <= 16 ? small : xmalloc((size_t)argc * sizeof *argv);
+    for (int i = 0; i < argc; i++) argv[i] = (slice){ words[i], lens[i] };
+    serve *sv = c->sv;
+    snode *n = c->node;
+    reply rep;
+    reply_init(&rep);
+    if (slice_eq_nocase(argv[0], "quit")) {
+        reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
+        c->closing = 1;
+    } else if (slice_eq_nocase(argv[0], "locklab")) {
+        serve_control(sv, c, argc, argv, &rep);
+    } else {
+        server_exec(n->srv, &c->conn, argc, argv, &rep);
+    }
+    sv->commands++;
+    serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
+    serve_write(c, &rep);
+    reply_release(&rep);
+    if (argv != small) free(argv);
+}
+
+/* Runs what c's query buffer holds, request by request, until it ends inside one, a
+ * request closes the connection, or the node goes down under it. */
+static void serve_process(sclient *c)
+{
+    buf err;
+    buf_init(&err);
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until) {
+        resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
+        if (st == RESP_MORE) break;
+        if (st == RESP_ERROR) {
+            reply rep;
+            reply_init(&rep);
+            reply_errorf(&rep, "ERR %s", err.p);
+            serve_record(c->sv, "protocol_error", c->node, c, 0, NULL, err.p, NULL);
+            serve_write(c, &rep);
+            reply_release(&rep);
+            c->closing = 1;
+            break;
+        }
+        serve_command(c, c->parser.args.argc, c->parser.args.argv, c->parser.args.len);
+    }
+    buf_release(&err);
+    if (c->closing) serve_client_kill(c, 1);
+    /* keep only what is still to be read */
+    if (c->qpos > 0) {
+        size_t rest = c->query.len - c->qpos;
+        memmove(c->query.p, c->query.p + c->qpos, rest);
+        c->query.len = rest;
+        c->query.p[rest] = '\0';
+        c->qpos = 0;
+    }
+    if (c->query.len == 0 && c->query.cap > SERVE_QUERY_KEEP) buf_release(&c->query);
+}
+
+void serve_client_flow(sclient *c, const sclient *sender)
+{
+    if (c->dead || c->closing) return;
+    if (c->node->partitioned || c->paused_until) {
+        bufferevent_disable(c->bev, c->node->partitioned && c != sender ? EV_READ | EV_WRITE : EV_READ);
+        return;
+    }
+    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->wake = 1;
+    event_active(c->sv->waker, EV_TIMEOUT, 0);
+}
+
+/* Runs what released clients sent while they were held. */
+static void serve_wake(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve *sv = ud;
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next)
+            if (c->wake) {
+                c->wake = 0;
+                serve_process(c);
+            }
+}
+
+static void serve_read_cb(struct bufferevent *bev, void *ud)
+{
+    sclient *c = ud;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    size_t n = evbuffer_get_length(in);
+    if (c->dead || c->closing) {
+        evbuffer_drain(in, n);
+        return;
+    }
+    size_t old = c->query.len;
+    if (c->query.cap < old + n + 1) { /* grows by half: a big argument is copied few times */
+        c->query.cap = old + n + 1 + old / 2;
+        c->query.p = xrealloc(c->query.p, c->query.cap);
+    }
+    evbuffer_remove(in, c->query.p + old, n);
+    c->query.len = old + n;
+    c->query.p[c->query.len] = '\0';
+    if (c->query.len - c->qpos + resp_parser_bytes(&c->parser) > c->sv->opt.query_limit) {
+        fprintf(stderr, "locklab serve: %s: closing client %d (%s): query buffer over %llu bytes "
+                        "(--query-buffer-limit)\n",
+                c->node->name, c->conn.id, c->addr, c->sv->opt.query_limit);
+        serve_client_kill(c, 0);
+        return;
+    }
+    serve_process(c);
+}
+
+static void serve_write_cb(struct bufferevent *bev, void *ud)
+{
+    sclient *c = ud;
+    if (c->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0) serve_client_kill(c, 0);
+}
+
+static void serve_event_cb(struct bufferevent *bev, short what, void *ud)
+{
+    (void)bev;
+    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) serve_client_kill(ud, 0);
+}
+
+/* ---- accepting ---- */
+
+static void serve_peer_name(const struct sockaddr *sa, char *out, size_t cap)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+        port = ntohs(in->sin_port);
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+        port = ntohs(in6->sin6_port);
+    }
+    snprintf(out, cap, "%s:%d", host, port);
+}
+
+static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
+                         void *ud)
+{
+    (void)l, (void)salen;
+    snode *n = ud;
+    serve *sv = n->sv;
+    if (sv->nclients >= sv->opt.maxclients) {
+        static const char full[] = "-ERR max number of clients reached\r\n";
+        ssize_t w = send(fd, full, sizeof full - 1, MSG_NOSIGNAL);
+        (void)w;
+        evutil_closesocket(fd);
+        return;
+    }
+    sclient *c = xcalloc(1, sizeof *c);
+    c->sv = sv;
+    c->node = n;
+    c->conn.id = ++sv->next_id;
+    buf_init(&c->query);
+    resp_parser_init(&c->parser);
+    serve_peer_name(sa, c->addr, sizeof c->addr);
+    c->bev = bufferevent_socket_new(sv->base, fd, BEV_OPT_CLOSE_ON_FREE);
+    LL_ASSERT(c->bev != NULL);
+    bufferevent_set_max_single_read(c->bev, SERVE_READ_CHUNK);
+    bufferevent_setcb(c->bev, serve_read_cb, serve_write_cb, serve_event_cb, c);
+    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->next = n->clients;
+    if (n->clients) n->clients->prev = c;
+    n->clients = c;
+    sv->nclients++;
+    serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL);
+    if (n->partitioned) serve_client_flow(c, NULL);
+}
+
+int serve_listen(snode *n)
+{
+    serve *sv = n->sv;
+    struct sockaddr_storage ss;
+    int sslen = sizeof ss;
+    char addr[128];
+    snprintf(addr, sizeof addr, strchr(sv->opt.bind, ':') ? "[%s]:%d" : "%s:%d", sv->opt.bind, n->port);
+    if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    n->listener = evconnlistener_new_bind(sv->base, serve_accept, n,
+                                          LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
+                                          511, (struct sockaddr *)&ss, sslen);
+    if (n->listener && n->partitioned) evconnlistener_disable(n->listener);
+    return n->listener ? 0 : -1;
+}
+
+void serve_accepting(snode *n, int on)
+{
+    if (!n->listener) return;
+    if (on) evconnlistener_enable(n->listener);
+    else evconnlistener_disable(n->listener);
+}
+
+void serve_unlisten(snode *n)
+{
+    if (n->listener) evconnlistener_free(n->listener);
+    n->listener = NULL;
+}
+
+/* ---- options ---- */
+
+static void serve_usage(FILE *f)
+{
+    fputs("usage: locklab serve [--port P] [--bind ADDR] [--nodes N] [--scenario FILE]\n"
+          "                     [--clock wall|manual] [--json FILE] [options]\n"
+          "\n"
+          "Serves fake Redis 7.0 nodes over TCP, one port each (P, P+1, ...), speaking RESP2\n"
+          "and inline commands: redis-cli, redis-py, node-redis, ioredis, Redisson... connect\n"
+          "to them as to redis-server. Ctrl-C (SIGINT) or SIGTERM stops it.\n"
+          "\n"
+          "  --port P            the first node's port (default 6379)\n"
+          "  --bind ADDR         the address to listen on (default 127.0.0.1)\n"
+          "  --nodes N           how many nodes, n1..nN (default 1, at most 64)\n"
+          "  --scenario FILE     take the nodes from a scenario: names, masters and replicas\n"
+          "                      (replicated at once), persistence, clock offsets and drift\n"
+          "  --clock wall        the nodes' clocks follow the real one (the default)\n"
+          "  --clock manual      time moves only on LOCKLAB ADVANCE; clocks start at\n"
+          "                      1700000000000 ms, as in `locklab redis`\n"
+          "  --persistence none|everysec|always\n"
+          "                      what a node keeps over LOCKLAB CRASH and RESTART (default\n"
+          "                      none: everything is lost; everysec: the last whole second)\n"
+          "  --json FILE         write the history as JSON Lines (docs/history.md): every\n"
+          "                      command with its reply (ev exec), connect, disconnect,\n"
+          "                      protocol_error, node_down, node_up, fault\n"
+          "  --history-max N     records LOCKLAB HISTORY keeps in memory (default 100000, at\n"
+          "                      most 1000000 and 64 MiB; 0: none, and without --json no\n"
+          "                      record is made: a pipelined benchmark runs twice as fast)\n"
+          "  --maxclients N      connections at most, over all nodes (default 10000)\n"
+          "  --query-buffer-limit BYTES\n"
+          "                      a connection's unread requests at most (default 1gb, Redis's\n"
+          "                      client-query-buffer-limit); past it the connection closes\n"
+          "  --output-buffer-limit BYTES\n"
+          "                      a connection's unsent replies at most (default 256mb; Redis\n"
+          "                      has no limit for normal clients); past it the connection closes\n"
+          "BYTES: a number with an optional unit, as in redis.conf: 1k = 1000, 1kb = 1024,\n"
+          "m, mb, g, gb.\n"
+          "\n"
+          "Control commands, on any node (LOCKLAB HELP lists them): LOCKLAB ADVANCE ms,\n"
+          "LOCKLAB TIME, LOCKLAB CRASH node, LOCKLAB RESTART node, LOCKLAB JUMP node ms,\n"
+          "LOCKLAB PARTITION node, LOCKLAB HEAL [node], LOCKLAB PAUSE-CLIENT id ms,\n"
+          "LOCKLAB CLIENTS, LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
+          "\n"
+          "Protocol errors are Redis 7.0's (\"ERR Protocol error: invalid bulk length\", ...),\n"
+          "after which the connection closes. Prints one line when it listens on every port.\n"
+          "Exit: 0 stopped by a signal, 2 bad usage, 3 a port cannot be opened.\n",
+          f);
+}
+
+/* A size as redis.conf writes it (memtoull): digits and an optional unit. */
+static int serve_parse_bytes(const char *text, unsigned long long *out)
+{
+    static const struct { const char *unit; unsigned long long mul; } units[] = {
+        { "", 1 }, { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 }, { "mb", 1u << 20 },
+        { "g", 1000000000 }, { "gb", 1u << 30 },
+    };
+    size_t digits = strspn(text, "0123456789");
+    if (digits == 0 || digits > 15) return -1;
+    for (size_t i = 0; i < LL_ARRAY_LEN(units); i++) {
+        if (strcasecmp(text + digits, units[i].unit) != 0) continue;
+        *out = strtoull(text, NULL, 10) * units[i].mul;
+        return 0;
+    }
+    return -1;
+}
+
+static int serve_bad(const char *opt, const char *val, const char *want)
+{
+    cli_error("serve: %s '%s': %s (try 'locklab serve --help')", opt, val, want);
+    return EXIT_USAGE;
+}
+
+static int serve_option(serve_options *o, const char *opt, const char *val)
+{
+    unsigned long long v;
+    if (!strcmp(opt, "--port")) {
+        if (cli_parse_whole(val, 65535, &v) < 0 || v == 0) return serve_bad(opt, val, "a port from 1 to 65535");
+        o->port = (int)v;
+    } else if (!strcmp(opt, "--bind")) {
+        o->bind = val;
+    } else if (!strcmp(opt, "--nodes")) {
+        if (cli_parse_whole(val, 64, &v) < 0 || v == 0) return serve_bad(opt, val, "a number of nodes from 1 to 64");
+        o->nnodes = (int)v;
+    } else if (!strcmp(opt, "--scenario")) {
+        o->scenario = val;
+    } else if (!strcmp(opt, "--clock")) {
+        if (strcmp(val, "wall") && strcmp(val, "manual")) return serve_bad(opt, val, "wall or manual");
+        o->manual = !strcmp(val, "manual");
+    } else if (!strcmp(opt, "--json")) {
+        o->json = val;
+    } else if (!strcmp(opt, "--persistence")) {
+        if (!strcmp(val, "none")) o->persist = PERSIST_NONE;
+        else if (!strcmp(val, "everysec")) o->persist = PERSIST_EVERYSEC;
+        else if (!strcmp(val, "always")) o->persist = PERSIST_ALWAYS;
+        else return serve_bad(opt, val, "none, everysec or always");
+    } else if (!strcmp(opt, "--history-max")) {
+        if (cli_parse_whole(val, 1000000, &v) < 0) return serve_bad(opt, val, "a number of records up to 1000000");
+        o->history_max = (long long)v;
+    } else if (!strcmp(opt, "--maxclients")) {
+        if (cli_parse_whole(val, 1000000, &v) < 0 || v == 0) return serve_bad(opt, val, "a number from 1 to 1000000");
+        o->maxclients = (long long)v;
+    } else if (!strcmp(opt, "--query-buffer-limit") || !strcmp(opt, "--output-buffer-limit")) {
+        if (serve_parse_bytes(val, &v) < 0 || v < 1024)
+            return serve_bad(opt, val, "a size of at least 1024 bytes (1024, 64kb, 1mb, 1gb)");
+        if (opt[2] == 'q') o->query_limit = v;
+        else o->output_limit = v;
+    } else {
+        cli_error("serve: unknown option '%s' (try 'locklab serve --help')", opt);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int serve_parse(int argc, char **argv, serve_options *o)
+{
+    *o = (serve_options){ .bind = "127.0.0.1", .port = 6379, .nnodes = 0, .persist = -1,
+                          .maxclients = 10000, .query_limit = 1ull << 30, .output_limit = 256ull << 20,
+                          .history_max = 100000 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-') {
+            cli_error("serve: unexpected argument '%s' (try 'locklab serve --help')", a);
+            return EXIT_USAGE;
+        }
+        const char *eq = strchr(a, '=');
+        char opt[64];
+        const char *val;
+        if (eq && (size_t)(eq - a) < sizeof opt) {
+            snprintf(opt, sizeof opt, "%.*s", (int)(eq - a), a);
+            val = eq + 1;
+        } else {
+            snprintf(opt, sizeof opt, "%s", a);
+            if (i + 1 >= argc) {
+                cli_error("serve: %s needs a value (try 'locklab serve --help')", a);
+                return EXIT_USAGE;
+            }
+            val = argv[++i];
+        }
+        int rc = serve_option(o, opt, val);
+        if (rc != EXIT_OK) return rc;
+    }
+    if (o->scenario && o->nnodes) {
+        cli_error("serve: --nodes and --scenario both say how many nodes; give one");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* ---- the loop ---- */
+
+static void serve_on_signal(evutil_socket_t sig, short what, void *ud)
+{
+    (void)what;
+    serve *sv = ud;
+    fprintf(stderr, "locklab serve: %s: stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    event_base_loopbreak(sv->base);
+}
+
+static void serve_on_tick(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve_cron(ud);
+}
+
+static int serve_open(serve *sv)
+{
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *n = &sv->nodes[i];
+        if (serve_listen(n) < 0) {
+            cli_error("serve: cannot listen on %s port %d: %s", sv->opt.bind, n->port, strerror(errno));
+            return EXIT_INTERNAL;
+        }
+    }
+    printf("locklab serve: clock %s;", sv->opt.manual ? "manual" : "wall");
+    for (int i = 0; i < sv->nnodes; i++)
+        printf(" %s on %s:%d%s", sv->nodes[i].name, sv->opt.bind, sv->nodes[i].port, i + 1 < sv->nnodes ? "," : "");
+    printf("; ready\n");
+    fflush(stdout);
+    return EXIT_OK;
+}
+
+/* Ends every connection (the process is stopping). */
+static void serve_close(serve *sv)
+{
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next)
+            if (!c->dead) {
+                c->dead = 1;
+                c->reap_next = sv->reap;
+                sv->reap = c;
+            }
+    serve_reap(-1, 0, sv);
+}
+
+int cli_serve(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        serve_usage(stdout);
+        return EXIT_OK;
+    }
+    serve *sv = xcalloc(1, sizeof *sv);
+    int rc = serve_parse(argc, argv, &sv->opt);
+    if (rc == EXIT_OK && serve_nodes_init(sv) < 0) rc = EXIT_USAGE;
+    if (rc != EXIT_OK) {
+        serve_nodes_free(sv);
+        free(sv);
+        return rc;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    sv->base = event_base_new();
+    LL_ASSERT(sv->base != NULL);
+    sv->reaper = event_new(sv->base, -1, 0, serve_reap, sv);
+    sv->waker = event_new(sv->base, -1, 0, serve_wake, sv);
+    sv->sigint = evsignal_new(sv->base, SIGINT, serve_on_signal, sv);
+    sv->sigterm = evsignal_new(sv->base, SIGTERM, serve_on_signal, sv);
+    sv->tick = event_new(sv->base, -1, EV_PERSIST, serve_on_tick, sv);
+    event_add(sv->sigint, NULL);
+    event_add(sv->sigterm, NULL);
+    struct timeval hz = { 0, 100000 }; /* Redis's hz 10 */
+    event_add(sv->tick, &hz);
+    buf_init(&sv->scratch);
+    for (int i = 0; i < sv->nnodes; i++) serve_node_start(&sv->nodes[i]);
+    rc = serve_open(sv);
+    if (rc == EXIT_OK) event_base_dispatch(sv->base);
+    serve_close(sv);
+    for (int i = 0; i < sv->nnodes; i++) serve_unlisten(&sv->nodes[i]);
+    if (rc == EXIT_OK && sv->hist.json_error) {
+        cli_error("serve: cannot write '%s': %s", sv->opt.json, strerror(sv->hist.json_error));
+        rc = EXIT_INTERNAL;
+    }
+    if (rc == EXIT_OK)
+        printf("locklab serve: stopped after %lld command%s\n", sv->commands, sv->commands == 1 ? "" : "s");
+    event_free(sv->reaper);
+    event_free(sv->waker);
+    event_free(sv->sigint);
+    event_free(sv->sigterm);
+    event_free(sv->tick);
+    serve_nodes_free(sv);
+    event_base_free(sv->base);
+    buf_release(&sv->scratch);
+    free(sv);
+    return rc;
+}

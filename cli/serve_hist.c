@@ -1,0 +1,158 @@
+/* serve_hist.c — the history of `locklab serve` (serve.h). Each command run, connection,
+ * protocol error and fault is one JSON line in the schema of docs/history.md ("t" true ms
+ * with µs, "ev", "actor" the node, "local" its clock, "peer" the connection as "c<id>",
+ * "text", "reply"), written to --json as it happens and kept in memory, the last
+ * --history-max of them within 64 MiB, for LOCKLAB HISTORY. A command's text is MONITOR's
+ * rendering ("SET" "k" "v"), each argument cut at 16 KiB (a lock script fits whole) and the
+ * text at 64 KiB; a reply is reply_to_brief's form, cut at 4 KiB. Bytes outside printable
+ * ASCII are escaped, so a binary argument still makes valid JSON. */
+#include "serve.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object.h"
+
+#define SERVE_ARG_MAX ((size_t)16 << 10)
+#define SERVE_TEXT_MAX ((size_t)64 << 10)
+#define SERVE_BRIEF_MAX ((size_t)4 << 10)
+#define SERVE_HISTORY_BYTES ((size_t)64 << 20)
+
+void serve_history_init(serve_history *h, size_t max)
+{
+    memset(h, 0, sizeof *h);
+    h->cap = max;
+    if (max) {
+        h->line = xcalloc(max, sizeof *h->line);
+        h->len = xcalloc(max, sizeof *h->len);
+    }
+}
+
+void serve_history_clear(serve_history *h)
+{
+    for (size_t i = 0; i < h->cap; i++) {
+        free(h->line[i]);
+        h->line[i] = NULL;
+    }
+    h->n = h->head = h->bytes = 0;
+}
+
+void serve_history_release(serve_history *h)
+{
+    if (h->cap) serve_history_clear(h);
+    free(h->line);
+    free(h->len);
+    memset(h, 0, sizeof *h);
+}
+
+size_t serve_history_slot(const serve_history *h, size_t i)
+{
+    return (h->head + h->cap - h->n + i) % h->cap;
+}
+
+static void serve_history_push(serve_history *h, const char *p, size_t n)
+{
+    if (!h->cap) return;
+    while (h->n && (h->n == h->cap || h->bytes + n > SERVE_HISTORY_BYTES)) {
+        size_t old = serve_history_slot(h, 0);
+        h->bytes -= h->len[old];
+        free(h->line[old]);
+        h->line[old] = NULL;
+        h->n--;
+    }
+    h->line[h->head] = xmemdup(p, n);
+    h->len[h->head] = n;
+    h->bytes += n;
+    h->head = (h->head + 1) % h->cap;
+    h->n++;
+}
+
+/* A JSON string of bytes: ASCII as is (escaped where JSON says), other bytes as \u00XX, so
+ * that binary arguments still make valid JSON. */
+static void serve_json_str(buf *out, const char *p, size_t n)
+{
+    buf_putc(out, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        if (ch == '"' || ch == '\\') buf_printf(out, "\\%c", ch);
+        else if (ch == '\n') buf_puts(out, "\\n");
+        else if (ch < 0x20 || ch >= 0x7f) buf_printf(out, "\\u%04x", ch);
+        else buf_putc(out, (char)ch);
+    }
+    buf_putc(out, '"');
+}
+
+/* MONITOR's rendering of a command, within SERVE_ARG_MAX and SERVE_TEXT_MAX. */
+static void serve_command_text(buf *out, int argc, const slice *argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (out->len > SERVE_TEXT_MAX) {
+            buf_printf(out, " ... (%d more arguments)", argc - i);
+            return;
+        }
+        if (i) buf_putc(out, ' ');
+        size_t n = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
+        dump_repr(out, argv[i].p, n);
+        if (n < argv[i].len) buf_printf(out, "... (%zu bytes)", argv[i].len);
+    }
+}
+
+/* A reply as the history shows it (reply_to_brief's form), cut once out passes `end`
+ * bytes: a long bulk keeps its first SERVE_BRIEF_MAX bytes, an array its first elements. */
+static void serve_brief(buf *out, const reply *r, size_t end)
+{
+    if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
+        buf_putc(out, '[');
+        for (size_t i = 0; i < r->n; i++) {
+            if (i) buf_puts(out, ", ");
+            if (out->len > end) {
+                buf_printf(out, "... (%zu more)", r->n - i);
+                break;
+            }
+            serve_brief(out, &r->elem[i], end);
+        }
+        buf_putc(out, ']');
+    } else if (r->type == REPLY_BULK && r->len > SERVE_BRIEF_MAX) {
+        dump_repr(out, r->str, SERVE_BRIEF_MAX);
+        buf_printf(out, "... (%zu bytes)", r->len);
+    } else {
+        reply_to_brief(r, out);
+    }
+}
+
+void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
+                  const slice *argv, const char *text, const reply *rep)
+{
+    serve_history *h = &sv->hist;
+    if (!h->cap && !h->json) return;
+    int64_t t = serve_true_us(sv);
+    buf line, tmp;
+    buf_init(&line);
+    buf_init(&tmp);
+    buf_printf(&line, "{\"t\":%lld.%03lld,\"ev\":\"%s\",\"actor\":", (long long)(t / 1000),
+               (long long)(t % 1000), ev);
+    serve_json_str(&line, n->name, strlen(n->name));
+    buf_printf(&line, ",\"local\":%lld", (long long)serve_node_clock((void *)n));
+    if (c) buf_printf(&line, ",\"peer\":\"c%d\"", c->conn.id);
+    if (argc) serve_command_text(&tmp, argc, argv);
+    else if (text) buf_puts(&tmp, text);
+    if (tmp.len) {
+        buf_puts(&line, ",\"text\":");
+        serve_json_str(&line, tmp.p, tmp.len);
+    }
+    if (rep) {
+        buf_reset(&tmp);
+        serve_brief(&tmp, rep, SERVE_BRIEF_MAX);
+        buf_puts(&line, ",\"reply\":");
+        serve_json_str(&line, tmp.p ? tmp.p : "", tmp.len);
+    }
+    buf_putc(&line, '}');
+    serve_history_push(h, line.p, line.len);
+    if (h->json) {
+        buf_putc(&line, '\n');
+        if (fwrite(line.p, 1, line.len, h->json) != line.len && !h->json_error) h->json_error = errno ? errno : EIO;
+    }
+    buf_release(&line);
+    buf_release(&tmp);
+}

@@ -1,0 +1,482 @@
+#!/usr/bin/env bash
+# Tests of `locklab serve`: fake Redis nodes on loopback TCP ports, driven by redis-cli and by
+# python3 raw sockets. Usage and option errors; SET/GET, EVAL of a lock script from
+# lua/redis/, PTTL after LOCKLAB ADVANCE (--clock manual), a pipelined batch, inline
+# commands, pub/sub; bad RESP (each answered with redis-server 7.0.15's protocol error, the
+# connection closed, the server still serving another client); a client that never reads
+# and one that floods its query buffer (closed at the limits, the server goes on); 1,000
+# connections opening and closing; LOCKLAB CRASH / RESTART with each persistence;
+# replicas of a scenario; the history (LOCKLAB HISTORY, --json); --clock wall; SIGTERM
+# stops it cleanly (exit 0, no sanitizer report). Servers are stopped at the end whatever
+# happens. Readiness and every wait are bounded polling loops, never a time threshold.
+# Prints "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+LL=${LOCKLAB:-./locklab}
+tmp=$(mktemp -d /tmp/locklab-serve.XXXXXX)
+pids=()
+# Servers still running (each removed once stopped, so no id is signalled after its
+# process is gone).
+forget() {
+    local keep=() q
+    for q in "${pids[@]}"; do [ "$q" = "$1" ] || keep+=("$q"); done
+    pids=("${keep[@]}")
+}
+cleanup() {
+    local q
+    for q in "${pids[@]}"; do kill -TERM "$q" 2>/dev/null && wait "$q" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# check DESCRIPTION EXPECTED ACTUAL
+check() {
+    if [ "$2" == "$3" ]; then ok; else bad "$1: expected [$2], got [$3]"; fi
+}
+
+# Polls until cmd succeeds, at most n times (a bound, not a time limit: each try is quick).
+wait_for() {
+    local n=$1
+    shift
+    for _ in $(seq 1 "$n"); do
+        "$@" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# started NAME PID: 0 once the server says it is ready, 1 once it has exited.
+started() {
+    for _ in $(seq 1 2400); do
+        grep -q '; ready$' "$tmp/$1.out" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
+# start_serve NAME NODES [options...]: starts `locklab serve` on free ports of 7400-7499,
+# trying others when a port is taken; sets PORT and PID. Its output goes to $tmp/NAME.out
+# and $tmp/NAME.err.
+start_serve() {
+    local name=$1 nodes=$2
+    shift 2
+    for _ in $(seq 1 40); do
+        local port=$((7400 + RANDOM % (101 - nodes)))
+        "$LL" serve --port "$port" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+        local pid=$!
+        pids+=("$pid")
+        if started "$name" "$pid"; then
+            PORT=$port
+            PID=$pid
+            return 0
+        fi
+        kill "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        forget "$pid"
+        grep -q 'cannot listen' "$tmp/$name.err" || { cat "$tmp/$name.err"; return 1; }
+    done
+    return 1
+}
+
+# stop_serve NAME: SIGTERM, then exit 0, the closing line, and nothing from the sanitizers.
+stop_serve() {
+    local name=$1
+    kill -TERM "$PID"
+    wait "$PID"
+    check "$name: exit status after SIGTERM" 0 "$?"
+    forget "$PID"
+    grep -q '^locklab serve: stopped after [0-9]* commands*$' "$tmp/$name.out" && ok || bad "$name: no closing line"
+    if grep -q 'Sanitizer\|runtime error' "$tmp/$name.err"; then bad "$name: sanitizer report"; head -30 "$tmp/$name.err"; else ok; fi
+}
+
+cli() { redis-cli -p "$PORT" "$@"; }
+
+# ---- usage ----
+"$LL" serve --help >"$tmp/help" 2>&1
+check "serve --help exits 0" 0 "$?"
+grep -q '^usage: locklab serve' "$tmp/help" && ok || bad "serve --help prints usage"
+for args in "--port 0" "--port 70000" "--clock fast" "--nodes 0" "--nodes 65" "--bogus 1" "--persistence rdb" \
+    "--output-buffer-limit 12xb" "--query-buffer-limit 10" "extra" "--port" "--nodes 2 --scenario single-basic" \
+    "--scenario no-such-scenario"; do
+    # shellcheck disable=SC2086
+    "$LL" serve $args >"$tmp/o" 2>"$tmp/e"
+    check "serve $args: exit" 2 "$?"
+    if [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q '^locklab: serve' "$tmp/e"; then ok; else bad "serve $args: one-line error"; cat "$tmp/e"; fi
+done
+"$LL" --help | grep -q '^  serve ' && ok || bad "locklab --help lists serve"
+
+# ---- one server, manual clock, two nodes ----
+start_serve main 2 --nodes 2 --clock manual --json "$tmp/history.jsonl" --output-buffer-limit 1mb \
+    --query-buffer-limit 2mb || { bad "the server does not start"; echo "$pass passed, $fail failed"; exit 1; }
+P2=$((PORT + 1))
+
+check "SET" OK "$(cli set k v)"
+check "GET" v "$(cli get k)"
+check "the second node is another keyspace" "" "$(redis-cli -p "$P2" get k)"
+check "TIME at the scenario epoch" "1700000000" "$(cli time | head -1)"
+
+lock=$("$LL" scripts body redisson/lock@HEAD)
+check "EVAL of redisson/lock: acquired (nil)" "" "$(cli eval "$lock" 1 myLock 30000 client-A:1)"
+check "EVAL of redisson/lock: B is refused with the PTTL" 30000 "$(cli eval "$lock" 1 myLock 30000 client-B:1)"
+check "PTTL before ADVANCE" 30000 "$(cli pttl myLock)"
+check "LOCKLAB ADVANCE" OK "$(cli locklab advance 10000)"
+check "PTTL after ADVANCE 10000" 20000 "$(cli pttl myLock)"
+check "LOCKLAB TIME" 1700000010000 "$(cli locklab time)"
+cli locklab advance 20001 >/dev/null
+check "the lease ran out" -2 "$(cli pttl myLock)"
+check "B acquires" "" "$(cli eval "$lock" 1 myLock 30000 client-B:1)"
+check "ADVANCE of a negative time" "ERR ms must be a whole number" "$(cli locklab advance -5 | cut -c1-29)"
+check "LOCKLAB without a subcommand" "ERR wrong number of arguments for 'locklab' command" "$(cli locklab)"
+check "an unknown subcommand" "ERR unknown subcommand 'bogus'. Try LOCKLAB HELP." "$(cli locklab bogus)"
+check "LOCKLAB HELP" "LOCKLAB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:" "$(cli locklab help | head -1)"
+check "an unknown command" "ERR unknown command 'nosuch', with args beginning with: 'a' " "$(cli nosuch a)"
+
+# a pipelined batch through redis-cli --pipe: 1,000 INCRs in one write
+for _ in $(seq 1 1000); do printf '*2\r\n$4\r\nINCR\r\n$3\r\nctr\r\n'; done >"$tmp/pipe"
+cli --pipe <"$tmp/pipe" >"$tmp/pipe.out" 2>&1
+grep -q 'errors: 0, replies: 1000' "$tmp/pipe.out" && ok || bad "redis-cli --pipe: $(cat "$tmp/pipe.out")"
+check "the batch ran in order" 1000 "$(cli get ctr)"
+
+# raw sockets: inline commands, a pipelined mix, pub/sub, bad RESP, limits
+cat >"$tmp/raw.py" <<'EOF'
+import socket, sys
+port = int(sys.argv[1])
+fails = 0
+
+def conn():
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(20)
+    return s
+
+def read_exactly(s, n):
+    out = b""
+    while len(out) < n:
+        try:
+            d = s.recv(n - len(out))
+        except socket.timeout:
+            return out + b"<timeout>"
+        if not d:
+            break
+        out += d
+    return out
+
+def read_to_eof(s):
+    out = b""
+    while True:
+        try:
+            d = s.recv(65536)
+        except ConnectionResetError:
+            return out + b"<RST>"
+        if not d:
+            return out + b"<EOF>"
+        out += d
+
+def expect(what, want, got):
+    global fails
+    if want != got:
+        fails += 1
+        print("FAIL: %s: expected %r, got %r" % (what, want[:200], got[:200]))
+    else:
+        print("ok")
+
+# inline commands, and RESP and inline mixed in one write
+s = conn()
+s.sendall(b'PING\r\nSET il "a b"\r\nGET il\n*2\r\n$4\r\nECHO\r\n$3\r\nx\0y\r\nECHO \'q\'\r\n')
+want = b'+PONG\r\n+OK\r\n$3\r\na b\r\n$3\r\nx\0y\r\n$1\r\nq\r\n'
+expect("inline and RESP pipelined", want, read_exactly(s, len(want)))
+s.sendall(b"QUIT\r\nPING\r\n")
+expect("QUIT answers OK and closes", b"+OK\r\n<EOF>", read_to_eof(s))
+
+# pub/sub between two connections
+sub, pub = conn(), conn()
+sub.sendall(b"SUBSCRIBE ch\r\n")
+want = b"*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"
+expect("SUBSCRIBE", want, read_exactly(sub, len(want)))
+pub.sendall(b"PUBLISH ch hello\r\n")
+expect("PUBLISH reaches one subscriber", b":1\r\n", read_exactly(pub, 4))
+want = b"*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$5\r\nhello\r\n"
+expect("the message", want, read_exactly(sub, len(want)))
+sub.close()
+
+# bad RESP: redis-server 7.0.15's replies, byte for byte, and the connection closed
+bad = [
+    (b"*abc\r\n", b"invalid multibulk length"),
+    (b"*2147483648\r\n", b"invalid multibulk length"),
+    (b"*99999999999999999999\r\n", b"invalid multibulk length"),
+    (b"*01\r\n", b"invalid multibulk length"),
+    (b"* 1\r\n", b"invalid multibulk length"),
+    (b"*1\r\nPING\r\n", b"expected '$', got 'P'"),
+    (b"*1\r\n\r\n", b"expected '$', got ' '"),
+    (b"*1\r\n\xff\r\n", b"expected '$', got '\xff'"),
+    (b"*1\r\n$abc\r\n", b"invalid bulk length"),
+    (b"*1\r\n$-1\r\n", b"invalid bulk length"),
+    (b"*1\r\n$04\r\nPING\r\n", b"invalid bulk length"),
+    (b"*1\r\n$536870913\r\n", b"invalid bulk length"),
+    (b"*1\r\n$1073741824\r\n", b"invalid bulk length"),
+    (b"*1\r\n$99999999999\r\n", b"invalid bulk length"),
+    (b'set a "b\r\n', b"unbalanced quotes in request"),
+    (b"a" * 70000, b"too big inline request"),
+    (b"*" + b"1" * 70000, b"too big mbulk count string"),
+    (b"*1\r\n$" + b"1" * 70000, b"too big bulk count string"),
+    (b"PING\r\n*1\r\n$4\r\nPING\r\n*x\r\n", b"invalid multibulk length"),
+]
+other = conn()
+for data, err in bad:
+    s = conn()
+    s.sendall(data)
+    pre = b"+PONG\r\n+PONG\r\n" if data.startswith(b"PING") else b""
+    expect("bad RESP %r" % data[:24], pre + b"-ERR Protocol error: " + err + b"\r\n<EOF>", read_to_eof(s))
+    s.close()
+# binary garbage is read as inline commands, as Redis reads it (its replies, byte for byte)
+for data, want in [
+    (bytes(range(1, 256)), b"-ERR unknown command '\x01\x02\x03\x04\x05\x06\x07\x08', with args beginning with: \r\n"),
+    (b"\xff\xfe garbage\r\n", b"-ERR unknown command '\xff\xfe', with args beginning with: 'garbage' \r\n"),
+]:
+    s = conn()
+    s.sendall(data)
+    expect("binary garbage %r" % data[:8], want, read_exactly(s, len(want)))
+    s.close()
+other.sendall(b"PING\r\n")
+expect("another client is still served", b"+PONG\r\n", read_exactly(other, 7))
+
+# what is not an error: a negative or zero count is no command, the two bytes after a bulk
+# are not checked
+s = conn()
+s.sendall(b"*-5\r\n*0\r\n*1\r\n$4\r\nPINGxx*1\r\n$4\r\nPING\r\n")
+expect("empty requests and unchecked bulk ends", b"+PONG\r\n+PONG\r\n", read_exactly(s, 14))
+s.close()
+
+# a client that never reads: closed once its replies pass --output-buffer-limit (1mb)
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(("127.0.0.1", port))
+big = b"x" * 100000
+s.sendall(b"*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$%d\r\n%s\r\n" % (len(big), big))
+closed = False
+try:
+    for i in range(20000):
+        s.sendall(b"*2\r\n$3\r\nGET\r\n$3\r\nbig\r\n" * 10)
+except (BrokenPipeError, ConnectionResetError):
+    closed = True
+s.close()
+expect("the non-reading client is closed before 200,000 replies (20 GB)", True, closed)
+other.sendall(b"STRLEN big\r\n")
+expect("the server goes on", b":100000\r\n", read_exactly(other, 9))
+
+# a query buffer past --query-buffer-limit (2mb): closed without a reply
+s = conn()
+try:
+    s.sendall(b"*3\r\n$3\r\nSET\r\n$4\r\nhuge\r\n$10000000\r\n" + b"y" * 3000000)
+    got = read_to_eof(s)
+except (BrokenPipeError, ConnectionResetError):
+    got = b"<RST>"
+expect("a query buffer over the limit is closed", True, got in (b"<EOF>", b"<RST>"))
+other.sendall(b"EXISTS huge\r\n")
+expect("nothing was set", b":0\r\n", read_exactly(other, 4))
+
+# 1,000 connections opening and closing
+for i in range(1000):
+    s = conn()
+    s.sendall(b"PING\r\n")
+    if read_exactly(s, 7) != b"+PONG\r\n":
+        fails += 1
+        print("FAIL: connection %d" % i)
+        break
+    s.close()
+else:
+    print("ok")
+other.close()
+sys.exit(1 if fails else 0)
+EOF
+python3 "$tmp/raw.py" "$PORT" >"$tmp/raw.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/raw.out")))
+fail=$((fail + $(grep -c '^FAIL' "$tmp/raw.out")))
+grep -v '^ok$' "$tmp/raw.out"
+grep -q 'output buffer over 1048576 bytes' "$tmp/main.err" && ok || bad "the output-limit close is logged"
+grep -q 'query buffer over 2097152 bytes' "$tmp/main.err" && ok || bad "the query-limit close is logged"
+conns() { cli locklab nodes | head -1 | sed 's/.*connections=//'; }
+wait_for 2400 [ "$(conns)" = 1 ] && ok || bad "all 1,000 connections are gone: $(conns) left"
+
+# COMMAND COUNT is what COMMAND LIST lists; redis-cli --scan (SCAN to the end) sees every key
+# once, here 1,000 of them
+check "COMMAND COUNT = COMMAND LIST" "$(cli command list | wc -l)" "$(cli command count)"
+cli command list | grep -qx getex && ok || bad "COMMAND LIST has GETEX"
+for i in $(seq 1 1000); do printf 'SET scan:%d x\r\n' "$i"; done | cli >/dev/null
+check "SCAN reaches every key once" 1000 "$(cli --scan --pattern 'scan:*' | sort -u | wc -l)"
+check "and no key twice" 1000 "$(cli --scan --pattern 'scan:*' | wc -l)"
+
+# crash and restart, persistence none: the data is gone, the port refused meanwhile
+check "SET on n2" OK "$(redis-cli -p "$P2" set k2 v2)"
+check "LOCKLAB CRASH n2" OK "$(cli locklab crash n2)"
+redis-cli -p "$P2" ping >/dev/null 2>&1 && bad "a crashed node still answers" || ok
+check "a crash of a crashed node" "ERR node 'n2' is down already" "$(cli locklab crash n2)"
+check "a node that is not there" "ERR no node named 'n9' (LOCKLAB NODES lists them)" "$(cli locklab crash n9)"
+check "LOCKLAB NODES says down" "n2 127.0.0.1:$P2 down master" "$(cli locklab nodes | sed -n 2p | cut -d' ' -f1-4)"
+check "LOCKLAB RESTART n2" OK "$(cli locklab restart n2)"
+check "persistence none lost the key" "" "$(redis-cli -p "$P2" get k2)"
+check "a node crashing itself answers first" OK "$(redis-cli -p "$P2" locklab crash n2)"
+cli locklab restart n2 >/dev/null
+
+# a partition: the node's clients wait (a bounded read sees nothing), then HEAL lets through
+# what they sent; a paused connection waits for ADVANCE; a node's clock jumps alone
+cat >"$tmp/faults.py" <<'EOF'
+import socket, subprocess, sys
+port, p2 = int(sys.argv[1]), int(sys.argv[2])
+def ctl(*args):
+    return subprocess.run(["redis-cli", "-p", str(p2), "locklab"] + list(args), capture_output=True, text=True).stdout.strip()
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def ran(word):
+    # whether the server has run "ECHO word" yet, by its own history (no timing involved)
+    return ('\\"ECHO\\" \\"%s\\"' % word) in ctl("history", "100")
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(60)
+s.sendall(b"PING\r\n")
+expect("before the partition", b"+PONG\r\n", s.recv(7))
+expect("PARTITION n1", "OK", ctl("partition", "n1"))
+s.sendall(b"ECHO during\r\n")
+expect("nothing crosses a partition", False, ran("during"))
+mine = [l.split()[0] for l in ctl("clients").split("\n") if "node=n1" in l and "partitioned" in l]
+expect("CLIENTS shows it partitioned", 1, len(mine))
+expect("still nothing", False, ran("during"))
+expect("HEAL n1", "OK", ctl("heal", "n1"))
+s.settimeout(60)
+expect("what was sent during the partition runs after it", b"$6\r\nduring\r\n", s.recv(12))
+expect("and the history shows it", True, ran("during"))
+expect("PAUSE-CLIENT", "OK", ctl("pause-client", mine[0], "500"))
+s.sendall(b"ECHO paused\r\n")
+expect("a paused connection is not read", False, ran("paused"))
+expect("ADVANCE 499", "OK", ctl("advance", "499"))
+expect("still paused", False, ran("paused"))
+expect("ADVANCE 1", "OK", ctl("advance", "1"))
+s.settimeout(60)
+expect("the pause ends", b"$6\r\npaused\r\n", s.recv(12))
+expect("PAUSE-CLIENT of no one", "ERR no connection 'c99999' (LOCKLAB CLIENTS lists them)", ctl("pause-client", "c99999", "5"))
+before = int(ctl("time"))
+expect("JUMP n2 -5000", "OK", ctl("jump", "n2", "-5000"))
+expect("n2's clock jumped back", before - 5000, int(ctl("time")))
+expect("JUMP n2 back", "OK", ctl("jump", "n2", "5000"))
+EOF
+python3 "$tmp/faults.py" "$PORT" "$P2" >"$tmp/faults.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/faults.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/faults.out")))
+grep -v '^ok$' "$tmp/faults.out"
+
+# a real client library: redis-py's redis.lock.Lock (Debian python3-redis) acquires, is
+# refused, extends, and loses its lease when LOCKLAB ADVANCE moves time past it; a crash of
+# the node (persistence none) drops the lock for the next client
+pyredis=""
+for py in /usr/bin/python3 python3; do
+    if "$py" -c 'import redis' 2>/dev/null; then pyredis=$py; break; fi
+done
+if [ -z "$pyredis" ]; then
+    bad "redis-py is not installed (Debian python3-redis; make deps installs it)"
+else
+    cat >"$tmp/pylock.py" <<'EOF'
+import redis, sys
+port, p2 = int(sys.argv[1]), int(sys.argv[2])
+r, ctl = redis.Redis(port=port), redis.Redis(port=p2)
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+lock, other = r.lock("res", timeout=10), r.lock("res", timeout=10)
+expect("redis-py acquires", True, lock.acquire(blocking=False))
+expect("a second Lock is refused", False, other.acquire(blocking=False))
+expect("the lease", 10000, r.pttl("res"))
+expect("extend by 5 s", True, lock.extend(5))
+expect("the lease after extend", 15000, r.pttl("res"))
+expect("ADVANCE 15001", b"OK", r.execute_command("LOCKLAB", "ADVANCE", 15001))
+expect("the lease ran out under the client", False, lock.owned())
+try:
+    lock.release()
+    expect("release of an expired lock fails", "LockNotOwnedError", "released")
+except redis.exceptions.LockNotOwnedError:
+    expect("release of an expired lock fails", 1, 1)
+expect("the other acquires", True, other.acquire(blocking=False))
+expect("CRASH n1", b"OK", ctl.execute_command("LOCKLAB", "CRASH", "n1"))
+try:
+    other.extend(5)
+    expect("a crashed node refuses the client", "ConnectionError", "extended")
+except redis.exceptions.ConnectionError:
+    expect("a crashed node refuses the client", 1, 1)
+expect("RESTART n1", b"OK", ctl.execute_command("LOCKLAB", "RESTART", "n1"))
+third = r.lock("res", timeout=10)
+expect("after the restart (persistence none) a third acquires", True, third.acquire(blocking=False))
+expect("and the second no longer owns it", False, other.owned())
+p = r.pipeline(transaction=False)
+p.set("pa", 1).incr("pa").get("pa").expire("pa", 100).ttl("pa")
+expect("a pipeline", [True, 2, b"2", True, 100], p.execute())
+EOF
+    "$pyredis" "$tmp/pylock.py" "$PORT" "$P2" >"$tmp/pylock.out" 2>&1
+    pass=$((pass + $(grep -c '^ok$' "$tmp/pylock.out")))
+    fail=$((fail + $(grep -c -v '^ok$' "$tmp/pylock.out")))
+    grep -v '^ok$' "$tmp/pylock.out"
+fi
+
+# the history: LOCKLAB HISTORY and the JSONL file
+cli set hk hv >/dev/null
+# the last three records: SET, the disconnect of its redis-cli, the connect of this one
+h=$(cli locklab history 3 | head -1)
+check "LOCKLAB HISTORY 3" '{"t":45502.000,"ev":"exec","actor":"n1","local":1700000045502,"peer":"c' "${h:0:71}"
+echo "$h" | grep -q '"text":"\\"set\\" \\"hk\\" \\"hv\\"","reply":"OK"}$' && ok ||
+    bad "the history has the command and its reply: $h"
+check "LOCKLAB HISTORY RESET" OK "$(cli locklab history reset)"
+check "then the RESET is the first record" '"text":"\"locklab\" \"history\" \"reset\"","reply":"OK"}' \
+    "$(cli locklab history | head -1 | sed 's/.*,"text"/"text"/')"
+stop_serve main
+python3 - "$tmp/history.jsonl" >"$tmp/json.out" 2>&1 <<'EOF'
+import json, sys
+evs = [json.loads(line) for line in open(sys.argv[1])]
+kinds = {e["ev"] for e in evs}
+need = {"connect", "disconnect", "exec", "protocol_error", "fault", "node_down", "node_up"}
+assert need <= kinds, need - kinds
+assert any(e["ev"] == "exec" and e.get("text") == '"set" "k" "v"' and e.get("reply") == "OK" for e in evs)
+assert all(set(e) <= {"t", "ev", "actor", "local", "peer", "text", "reply"} for e in evs)
+print(len(evs))
+EOF
+[ $? -eq 0 ] && ok || bad "the --json history: $(cat "$tmp/json.out")"
+
+# ---- persistence always and everysec; a scenario's replicas ----
+start_serve always 2 --clock manual --nodes 2 --persistence always || bad "the always server does not start"
+redis-cli -p "$((PORT + 1))" set k v px 60000 >/dev/null
+cli locklab crash n2 >/dev/null
+cli locklab advance 1000 >/dev/null
+cli locklab restart n2 >/dev/null
+check "always keeps the key, its TTL on the clock" 59000 "$(redis-cli -p "$((PORT + 1))" pttl k)"
+stop_serve always
+start_serve everysec 2 --clock manual --nodes 2 --persistence everysec || bad "the everysec server does not start"
+P2=$((PORT + 1))
+redis-cli -p "$P2" set before 1 >/dev/null
+cli locklab advance 1000 >/dev/null
+redis-cli -p "$P2" set after 1 >/dev/null
+cli locklab crash n2 >/dev/null
+cli locklab restart n2 >/dev/null
+check "everysec keeps the last whole second" "1:0" "$(redis-cli -p "$P2" exists before):$(redis-cli -p "$P2" exists after)"
+stop_serve everysec
+start_serve replicas 2 --clock manual --scenario failover-async-replication || bad "the scenario server does not start"
+check "nodes from the scenario" "n1 n1r1" "$(cli locklab nodes | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+cli set k v px 5000 >/dev/null
+check "the replica has the key" v "$(redis-cli -p "$((PORT + 1))" get k)"
+check "the replica refuses writes" "READONLY You can't write against a read only replica." "$(redis-cli -p "$((PORT + 1))" set x y)"
+cli locklab advance 5001 >/dev/null
+check "the master's expiry reaches the replica" "" "$(redis-cli -p "$((PORT + 1))" get k)"
+stop_serve replicas
+
+# ---- wall clock ----
+start_serve wall 1 --clock wall || bad "the wall-clock server does not start"
+now=$(date +%s)
+t=$(cli time | head -1)
+[ $((t - now)) -le 86400 ] && [ $((now - t)) -le 86400 ] && ok || bad "--clock wall: TIME $t is not today ($now)"
+cli set k v px 1000000000 >/dev/null
+p=$(cli pttl k)
+[ "$p" -gt 0 ] && [ "$p" -le 1000000000 ] && ok || bad "--clock wall: PTTL $p"
+cli locklab advance 100000000 >/dev/null
+p2=$(cli pttl k)
+[ "$p2" -le $((p - 100000000)) ] && ok || bad "--clock wall: ADVANCE jumps the clock ($p then $p2)"
+stop_serve wall
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
