@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,17 +403,15 @@ static const char bootstrap[] =
 
 static int load_file(lua_State *L, chunkcache *cc, const char *path, buf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        buf_printf(err, "cannot open '%s'", path);
-        return -1;
-    }
     buf b;
     buf_init(&b);
-    char tmp[4096];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_append(&b, tmp, n);
-    fclose(f);
+    int rd = ll_read_file(path, 64u << 20, &b);
+    if (rd != LL_READ_OK) {
+        if (rd == LL_READ_OPEN) buf_printf(err, "cannot open '%s'", path);
+        else buf_printf(err, "cannot read '%s': %s", path, strerror(errno));
+        buf_release(&b);
+        return -1;
+    }
     char chunk[512];
     snprintf(chunk, sizeof chunk, "@%s", path);
     int st = chunkcache_load(cc, L, b.p ? b.p : "", b.len, chunk);

@@ -500,21 +500,11 @@ static void scriptlib_split_body(const char *p, size_t len, buf *body)
 
 int script_file_body(const char *path, buf *body, buf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        buf_printf(err, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
     buf text;
     buf_init(&text);
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_append(&text, chunk, n);
-    int bad = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (bad) {
-        buf_printf(err, "cannot read '%s': %s", path, strerror(saved));
+    int rd = ll_read_file(path, 64u << 20, &text);
+    if (rd != LL_READ_OK) {
+        buf_printf(err, "cannot %s '%s': %s", rd == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
         buf_release(&text);
         return -1;
     }
