@@ -2,6 +2,7 @@
 # machine: the `deps` step installs whatever is missing.
 
 CC ?= cc
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 PKGS := lua5.4 libxxhash nettle libedit libevent_core
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Isim/redis -Imodel -Ireports -Icli
@@ -66,11 +67,11 @@ export ASAN_OPTIONS := halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
 
 unit: deps
-	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_BIN)
 	@tools/run-unit.sh $(TEST_BIN)
 
 test: deps
-	@$(MAKE) --no-print-directory locklab build/san/locklab $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN)
 	@tools/run-tests.sh
 
 demo: deps
@@ -87,7 +88,7 @@ gallery: deps
 	done
 
 bench: deps
-	@$(MAKE) --no-print-directory locklab $(BENCH_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) locklab $(BENCH_BIN)
 	@tools/bench.sh
 
 # Coverage-guided fuzzing (clang's libFuzzer, ASan + UBSan) of the parsers that take
