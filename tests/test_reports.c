@@ -351,6 +351,37 @@ static void test_spacetime_labels_titles_no_overlap(void **state)
     scenario_free(sc);
 }
 
+/* A drifting clock is carried to its row from the scenario (the history records no rates):
+ * the nodes' shared clock, and a client's own. */
+static void test_model_rows_drift(void **state)
+{
+    (void)state;
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load_string("inline.lua",
+                                        "return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
+                                        "  clock = { drift = 0.03 },\n"
+                                        "  clients = { { name = 'A', clock = { drift = -0.02 } }, { name = 'B' } },\n"
+                                        "  duration = '20s' }\n",
+                                        &err);
+    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    buf_release(&err);
+    history *h = gc_story();
+    tl_model m;
+    tl_build(h, sc, &m);
+    int seen = 0;
+    for (int r = 0; r < m.nrows; r++) {
+        const tl_row *row = &m.rows[r];
+        if (!strcmp(row->name, "n1")) assert_true(row->drift > 0.0299 && row->drift < 0.0301), seen++;
+        if (!strcmp(row->name, "A")) assert_true(row->drift < -0.0199 && row->drift > -0.0201), seen++;
+        if (!strcmp(row->name, "B")) assert_true(row->drift == 0), seen++;
+    }
+    assert_int_equal(seen, 3);
+    tl_release(&m);
+    history_free(h);
+    scenario_free(sc);
+}
+
 static void test_spacetime_unwritable_path(void **state)
 {
     (void)state;
@@ -699,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_spacetime_well_formed_and_deterministic),
         cmocka_unit_test(test_spacetime_drop_beside_sender),
         cmocka_unit_test(test_spacetime_labels_titles_no_overlap),
+        cmocka_unit_test(test_model_rows_drift),
         cmocka_unit_test(test_spacetime_unwritable_path),
         cmocka_unit_test(test_write_file_leaves_nothing_half_written),
         cmocka_unit_test(test_plot_path_extension),
