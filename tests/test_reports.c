@@ -27,17 +27,20 @@
 
 #define MS 1000
 
-static scenario *load(void)
+static scenario *load_text(const char *text)
 {
     buf err;
     buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua",
-                                        "return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
-                                        "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s' }\n",
-                                        &err);
+    scenario *sc = scenario_load_string("inline.lua", text, &err);
     if (!sc) fail_msg("scenario did not load: %s", err.p);
     buf_release(&err);
     return sc;
+}
+
+static scenario *load(void)
+{
+    return load_text("return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
+                     "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s' }\n");
 }
 
 static hist_event *ev(history *h, int64_t t, hist_kind k, int actor, int peer, const char *text, const char *reply)
@@ -356,16 +359,10 @@ static void test_spacetime_labels_titles_no_overlap(void **state)
 static void test_model_rows_drift(void **state)
 {
     (void)state;
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua",
-                                        "return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
-                                        "  clock = { drift = 0.03 },\n"
-                                        "  clients = { { name = 'A', clock = { drift = -0.02 } }, { name = 'B' } },\n"
-                                        "  duration = '20s' }\n",
-                                        &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
-    buf_release(&err);
+    scenario *sc = load_text("return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
+                             "  clock = { drift = 0.03 },\n"
+                             "  clients = { { name = 'A', clock = { drift = -0.02 } }, { name = 'B' } },\n"
+                             "  duration = '20s' }\n");
     history *h = gc_story();
     tl_model m;
     tl_build(h, sc, &m);
