@@ -55,6 +55,10 @@ static const char css[] =
     ".holds{color:#1b5e20;font-weight:bold}.violated{color:#c62828;font-weight:bold}.nj{color:#757575}"
     ".met{color:#1b5e20}.unmet{color:#c62828;font-weight:bold}.evidence{font-size:.9em;color:#333}"
     ".pic{overflow-x:auto;border:1px solid #e0e0e0;padding:.5em;background:#fff}.pic svg{max-width:100%;height:auto}"
+    /* the space-time diagram keeps its natural size (13 px text), scrolling inside its box
+     * both ways rather than shrinking five nodes' columns to 7 px text; on paper it fits */
+    ".pic svg.st{max-width:none}.pic:has(>svg.st){max-height:90vh;overflow:auto}"
+    "@media print{.pic svg.st{max-width:100%}.pic:has(>svg.st){max-height:none;overflow:visible}}"
     "pre{font-size:17px;line-height:1.35;background:#fafafa;border:1px solid #e0e0e0;padding:1em;overflow-x:auto}";
 
 static void verdicts(buf *out, const scenario *sc, const check_result *cr)

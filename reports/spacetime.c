@@ -11,6 +11,12 @@
  * and the last exchanges are drawn, with a note saying how many were left out between. After
  * MAX_SLOTS slots the diagram stops with a note.
  *
+ * Labels in the diagram never sit on one another: each is measured (an estimate from its
+ * length, the font's average advance), and one that would cover a label already drawn is
+ * moved a line up or down, or, when neither is free, left out; every label and every arrow
+ * carries an SVG <title> with the full text, so a shortened or left-out label is a tooltip
+ * away. Only glyphs DejaVu Sans has are used (the fonts the pictures are drawn with).
+ *
  * Output is a pure function of the history (integers only), so it is byte-identical between
  * runs. Every id is prefixed "st-" so that the SVG can be inlined beside gnuplot's. */
 #include <stdio.h>
@@ -32,6 +38,8 @@ typedef struct exchange {
     int note;              /* > 0: the first hidden one of a run, this many hidden */
 } exchange;
 
+typedef struct box { int x0, y0, x1, y1; } box;
+
 typedef struct st {
     const history *h;
     tl_model m;
@@ -42,6 +50,7 @@ typedef struct st {
     int height;
     long stopped_at;       /* the first event not drawn for lack of room, -1 */
     const char *lockkey;
+    box *boxes; size_t nboxes, capboxes; /* the labels drawn so far in the diagram's body */
 } st;
 
 static void xml_text(buf *out, const char *s, size_t max)
@@ -186,10 +195,13 @@ static void put_secs(buf *out, int64_t us)
     buf_printf(out, "%lld.%03llds", (long long)(us / 1000000), (long long)(us / 1000 % 1000));
 }
 
-static void arrow(buf *out, int x1, int y1, int x2, int y2, const char *cls)
+/* An arrow with what it carries as its <title>. */
+static void arrow(buf *out, int x1, int y1, int x2, int y2, const char *cls, const char *title)
 {
-    buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" marker-end=\"url(#st-head)\"/>\n", cls, x1, y1,
-               x2, y2);
+    buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" marker-end=\"url(#st-head)\"><title>", cls,
+               x1, y1, x2, y2);
+    xml_text(out, title, (size_t)-1);
+    buf_puts(out, "</title></line>\n");
 }
 
 static void label(buf *out, int x, int y, const char *anchor, const char *cls, const char *text, size_t max)
@@ -197,6 +209,63 @@ static void label(buf *out, int x, int y, const char *anchor, const char *cls, c
     buf_printf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\" text-anchor=\"%s\">", cls, x, y, anchor);
     xml_text(out, text, max);
     buf_puts(out, "</text>\n");
+}
+
+/* The width a label is drawn in, estimated: its characters (as shown, at most max and the
+ * ellipsis) times DejaVu Sans's average advance at 13 px, more for bold. */
+static int label_width(const char *cls, const char *text, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = text; *p; p++) n += ((unsigned char)*p & 0xc0) != 0x80;
+    if (n > max) n = max + 1;
+    int bold = !strcmp(cls, "st-good") || !strcmp(cls, "st-bad") || !strcmp(cls, "st-fault");
+    return (int)n * (bold ? 17 : 15) / 2 + 2;
+}
+
+static int box_free(const st *s, box b)
+{
+    for (size_t i = 0; i < s->nboxes; i++) {
+        const box *o = &s->boxes[i];
+        if (b.x0 < o->x1 && o->x0 < b.x1 && b.y0 < o->y1 && o->y0 < b.y1) return 0;
+    }
+    return 1;
+}
+
+/* A label in the diagram's body: at y, else a line below or above when that is where it
+ * covers no label already drawn; with its full text as its <title>. Returns 0, drawing
+ * nothing, when no place is free (the caller leaves the text on the arrow's <title>). */
+static int body_label(st *s, buf *out, int x, int y, const char *anchor, const char *cls, const char *text, size_t max)
+{
+    static const int shifts[] = { 0, 13, -13, 26 };
+    int w = label_width(cls, text, max);
+    int x0 = !strcmp(anchor, "start") ? x : !strcmp(anchor, "end") ? x - w : x - w / 2;
+    for (size_t k = 0; k < LL_ARRAY_LEN(shifts); k++) {
+        box b = { x0, y + shifts[k] - 11, x0 + w, y + shifts[k] + 2 };
+        if (!box_free(s, b)) continue;
+        if (s->nboxes == s->capboxes) {
+            s->capboxes = s->capboxes ? 2 * s->capboxes : 256;
+            s->boxes = xrealloc(s->boxes, s->capboxes * sizeof *s->boxes);
+        }
+        s->boxes[s->nboxes++] = b;
+        buf_printf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\" text-anchor=\"%s\"><title>", cls, x, y + shifts[k], anchor);
+        xml_text(out, text, (size_t)-1);
+        buf_puts(out, "</title>");
+        xml_text(out, text, max);
+        buf_puts(out, "</text>\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* A label left out for lack of room: a dot where it would have been, with the text as its
+ * <title>. */
+static void body_label_or_dot(st *s, buf *out, int x, int y, int dotx, int doty, const char *anchor, const char *cls,
+                              const char *text, size_t max)
+{
+    if (body_label(s, out, x, y, anchor, cls, text, max)) return;
+    buf_printf(out, "<circle class=\"st-dot\" cx=\"%d\" cy=\"%d\" r=\"3\"><title>", dotx, doty);
+    xml_text(out, text, (size_t)-1);
+    buf_puts(out, "</title></circle>\n");
 }
 
 static void cross(buf *out, int x, int y, int r)
@@ -211,20 +280,22 @@ static void cross(buf *out, int x, int y, int r)
  * that reached a node that was down, just short of that node's line. Never halfway across,
  * where another actor's line may run. The text (what, else "lost → TARGET (why)") follows
  * the ✗ toward the target, or starts past the target's line when the ✗ is at it. */
-static void draw_drop(const st *s, buf *out, const hist_event *drop, const char *cls, int from, int y0, int to, int yd,
+static void draw_drop(st *s, buf *out, const hist_event *drop, const char *cls, int from, int y0, int to, int yd,
                       const char *what)
 {
     int dir = to > from ? 1 : to < from ? -1 : 0;
     int at_target = drop->text && strstr(drop->text, "(node down)") != NULL;
     int xd = at_target ? to - dir * DROP_OFF : from + dir * DROP_OFF;
-    buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", cls, from, y0, xd, yd);
-    cross(out, xd, yd, 7);
     buf t;
     buf_init(&t);
     const char *why = drop->text ? strrchr(drop->text, '(') : NULL;
     if (what) buf_puts(&t, what);
     else buf_printf(&t, "lost → %s%s%s", history_actor_name(s->h, drop->peer), why ? " " : "", why ? why : "");
-    label(out, (at_target ? to : xd) + dir * 11, yd + 5, dir >= 0 ? "start" : "end", "st-bad", t.p, 70);
+    buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"><title>", cls, from, y0, xd, yd);
+    xml_text(out, t.p, (size_t)-1);
+    buf_puts(out, "</title></line>\n");
+    cross(out, xd, yd, 7);
+    body_label(s, out, (at_target ? to : xd) + dir * 11, yd + 5, dir >= 0 ? "start" : "end", "st-bad", t.p, 70);
     buf_release(&t);
 }
 
@@ -241,30 +312,37 @@ static void draw_exchange(st *s, const exchange *x, buf *out)
         buf_init(&t);
         const char *rep = x->exec >= 0 ? history_at(h, (size_t)x->exec)->reply : "lost";
         buf_printf(&t, "⋮ %d more identical: %s → %s", x->note, req->text ? req->text : "", rep ? rep : "");
-        label(out, cx + 10, yr + 5, "start", "st-note", t.p, 90);
+        body_label_or_dot(s, out, cx + 10, yr + 5, cx, yr, "start", "st-note", t.p, 90);
         buf_release(&t);
         return;
     }
-    label(out, cx + dir * 10, yr - 5, dir > 0 ? "start" : "end", "st-msg", req->text ? req->text : "", 44);
+    const char *cname = history_actor_name(h, x->client), *nname = history_actor_name(h, x->node);
+    buf tq;
+    buf_init(&tq);
+    buf_printf(&tq, "%s → %s: %s", cname, nname, req->text ? req->text : "");
+    body_label(s, out, cx + dir * 10, yr - 5, dir > 0 ? "start" : "end", "st-msg", req->text ? req->text : "", 44);
     if (x->exec >= 0 && s->y[x->exec] >= 0) {
         int ye = s->y[x->exec];
-        arrow(out, cx, yr, nx, ye, "st-req");
+        arrow(out, cx, yr, nx, ye, "st-req", tq.p);
         buf_printf(out, "<circle class=\"st-exec\" cx=\"%d\" cy=\"%d\" r=\"4\"/>\n", nx, ye);
         const hist_event *ex = history_at(h, (size_t)x->exec);
+        buf t;
+        buf_init(&t);
+        buf_printf(&t, "%s → %s: %s", nname, cname, ex->reply ? ex->reply : "");
         if (x->reply >= 0 && s->y[x->reply] >= 0) {
             const hist_event *rp = history_at(h, (size_t)x->reply);
-            arrow(out, nx, ye, cx, s->y[x->reply], rp->b == 0 ? "st-late" : "st-rep");
+            arrow(out, nx, ye, cx, s->y[x->reply], rp->b == 0 ? "st-late" : "st-rep", t.p);
         } else if (x->drop_reply >= 0 && s->y[x->drop_reply] >= 0) {
             draw_drop(s, out, history_at(h, (size_t)x->drop_reply), "st-rep", nx, ye, cx, s->y[x->drop_reply], NULL);
         }
-        buf t;
-        buf_init(&t);
+        buf_reset(&t);
         buf_printf(&t, "→ %s", ex->reply ? ex->reply : "");
-        label(out, nx - dir * 10, ye + 17, dir > 0 ? "end" : "start", "st-reply", t.p, 36);
+        body_label(s, out, nx - dir * 10, ye + 17, dir > 0 ? "end" : "start", "st-reply", t.p, 36);
         buf_release(&t);
     } else if (x->drop_req >= 0 && s->y[x->drop_req] >= 0) {
         draw_drop(s, out, history_at(h, (size_t)x->drop_req), "st-req", cx, yr, nx, s->y[x->drop_req], NULL);
     }
+    buf_release(&tq);
 }
 
 /* One event on its actor's line (exchanges are drawn by draw_exchange). */
@@ -278,7 +356,7 @@ static void draw_event(st *s, size_t i, buf *out)
     buf_init(&t);
     const char *cls = "st-ev";
     switch (e->kind) {
-    case H_TIMEOUT: buf_puts(&t, "⏱ timeout"); cls = "st-warn"; break;
+    case H_TIMEOUT: buf_puts(&t, "◷ timeout"); cls = "st-warn"; break;
     case H_ACQUIRED:
         if (e->a >= 0) buf_printf(&t, "ACQUIRED (token %lld)", (long long)e->a);
         else buf_puts(&t, "ACQUIRED");
@@ -324,7 +402,7 @@ static void draw_event(st *s, size_t i, buf *out)
                    s->col[s->m.rows[s->m.nrows - 1].actor] + 40, y);
         x = LEFT;
     }
-    if (t.len) label(out, x + 10, y + 5, "start", cls, t.p, 60);
+    if (t.len) body_label_or_dot(s, out, x + 10, y + 5, x, y, "start", cls, t.p, 60);
     buf_release(&t);
 }
 
@@ -438,6 +516,7 @@ void spacetime_svg(const history *h, const scenario *sc, buf *out)
              ".st .st-pause{fill:#ff9800;opacity:0.3}.st .st-down{fill:#424242;opacity:0.45}"
              ".st .st-gap{stroke:#bdbdbd;stroke-dasharray:2 6}.st .st-gaptext{fill:#757575;font-style:italic}"
              ".st .st-time{fill:#757575;font-size:12px}.st .st-banner{stroke:#ff9800;stroke-width:2;stroke-dasharray:8 4}"
+             ".st .st-dot{fill:#757575}"
              "</style></defs>\n");
     buf_printf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, s.height);
     label(out, 16, 30, "start", "st-title", sc && sc->name ? sc->name : "space-time diagram", 200);
@@ -472,6 +551,7 @@ void spacetime_svg(const history *h, const scenario *sc, buf *out)
     free(s.xof);
     free(s.y);
     free(s.col);
+    free(s.boxes);
     tl_release(&s.m);
 }
 

@@ -26,6 +26,21 @@ static void tmp_name(const char *path, buf *out)
 
 /* ---- the gnuplot script ---- */
 
+/* A fault of the whole network (a partition) that lasts: drawn as a band in a row of its
+ * own, "network", above the actors' rows, rather than shaded over every row (a partition
+ * that outlasts the run would shade the whole picture). */
+static int network_band(const tl_fault *f)
+{
+    return f->row < 0 && f->to > f->from;
+}
+
+static int has_network_row(const tl_model *m)
+{
+    for (size_t i = 0; i < m->nfaults; i++)
+        if (network_band(&m->faults[i])) return 1;
+    return 0;
+}
+
 /* Client colours: distinct, and none of them the red of overlaps or the orange of faults. */
 static const char *const palette[] = { "#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
                                        "#17becf", "#e377c2", "#bcbd22", "#3949ab" };
@@ -125,15 +140,27 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
     buf_release(&tt);
     buf_puts(out, " font ',20'\n");
     double xmax = (double)m->end / u.div * 1.02;
-    buf_printf(out, "set xrange [0:%.6f]\nset yrange [0.4:%.2f]\n", xmax, m->nrows + 0.75);
+    int net = has_network_row(m);
+    buf_printf(out, "set xrange [0:%.6f]\nset yrange [0.4:%.2f]\n", xmax, m->nrows + (net ? 1.75 : 0.75));
     buf_printf(out, "set xlabel 'true time (%s)'\nset xtics nomirror\nset mxtics 5\nset grid xtics lc rgb '#dddddd'\n", u.name);
     buf_puts(out, "set ytics nomirror scale 0 (");
     for (int r = 0; r < m->nrows; r++) {
         buf_puts(out, r ? ", " : "");
-        gp_quote(out, m->rows[r].name);
+        /* a drifting clock, in the row's label: "A\nclock +3 %" */
+        buf name;
+        buf_init(&name);
+        buf_puts(&name, m->rows[r].name);
+        if (m->rows[r].drift != 0) /* ytics labels are formats: %% is a percent sign */
+            buf_printf(&name, "\nclock %+.3g %%%%", m->rows[r].drift * 100);
+        gp_quote(out, name.p);
+        buf_release(&name);
         buf_printf(out, " %.1f", row_y(m, r));
     }
+    if (net) buf_printf(out, ", 'network' %.1f", (double)m->nrows + 1);
     buf_puts(out, ") font ',17'\n");
+    if (net)
+        buf_printf(out, "set arrow from graph 0, first %.2f to graph 1, first %.2f nohead lc rgb '#888888' dt 2\n",
+                   m->nrows + 0.5, m->nrows + 0.5);
     buf_puts(out, "set key outside below horizontal maxrows 3 width 2 reverse Left font ',14'\nset border 3\n");
     buf_puts(out, "set style fill solid 1.0 noborder\n");
     if (m->nclients > 0 && m->nclients < m->nrows)
@@ -142,7 +169,9 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
 }
 
 /* Faults: intervals shaded over the whole chart, instants as dashed lines; their labels sit
- * above the chart in lanes, a label going to the first lane where it covers no other. */
+ * above the chart in lanes, a label going to the first lane where it covers no other. A
+ * lasting fault of the whole network is a band in the "network" row, labelled inside, with a
+ * thin line across the chart where it starts and where it ends within the run. */
 static void script_faults(buf *out, const tl_model *m, tunit u)
 {
     enum { LANES = 5 };
@@ -153,6 +182,24 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
     for (size_t i = 0; i < m->nfaults; i++) {
         const tl_fault *f = &m->faults[i];
         double x0 = (double)f->from / u.div, x1 = (double)f->to / u.div;
+        if (network_band(f)) {
+            double y = (double)m->nrows + 1;
+            buf_printf(out, "set object rect from %.6f, %.2f to %.6f, %.2f behind fc rgb '#ff9800' "
+                            "fs solid 0.45 border lc rgb '#e65100'\n", x0, y - 0.28, x1, y + 0.28);
+            buf_printf(out, "set arrow from %.6f, graph 0 to %.6f, first %.2f nohead lc rgb '#e65100' lw 1 dt 3 back\n", x0,
+                       x0, y - 0.28);
+            if (f->to < m->end)
+                buf_printf(out, "set arrow from %.6f, graph 0 to %.6f, first %.2f nohead lc rgb '#e65100' lw 1 dt 3 back\n",
+                           x1, x1, y - 0.28);
+            buf tb;
+            buf_init(&tb);
+            buf_printf(&tb, "⚡ %s", f->text);
+            buf_puts(out, "set label ");
+            gp_quote(out, tb.p);
+            buf_release(&tb);
+            buf_printf(out, " at %.6f, %.2f left offset 0.5, 0 font ',13' tc rgb '#3e2723' front\n", x0, y);
+            continue;
+        }
         if (f->to > f->from)
             buf_printf(out, "set object rect from %.6f, graph 0 to %.6f, graph 1 behind fc rgb '#ff9800' "
                             "fs transparent solid 0.13 noborder\n", x0, x1);

@@ -56,6 +56,7 @@ typedef struct tl_row {
     int is_node;
     const char *name;  /* borrowed from the history */
     char sym;          /* one ASCII character standing for a client (its initial if unique) */
+    double drift;      /* its clock's rate error as the scenario sets it (0.03: 3 % fast), 0 */
 } tl_row;
 
 typedef struct tl_model {
@@ -77,8 +78,10 @@ int tl_row_of(const tl_model *m, int actor);
 
 /* The gnuplot timeline (timeline.c; PNG or SVG by the path's extension, which must be .png
  * or .svg): a row per client (waiting, holding, paused, crashed), a row per node (who owns
- * the lock key, down, clock jumps), overlaps highlighted, faults shaded, rejected writes and
- * tokens marked.
+ * the lock key, down, clock jumps), a drifting clock said in its row's label, overlaps
+ * highlighted, faults shaded (a partition or another fault of the whole network as a
+ * labelled band in a row of its own, "network", above the others), rejected writes and tokens
+ * marked.
  * gnuplot missing: -1, *io = 0 (exit 2); unwritable path or gnuplot failing: -1, *io = 1. */
 int timeline_plot(const history *h, const scenario *sc, uint64_t seed, const char *path, buf *err, int *io);
 /* The same picture as SVG text, appended to out (for the HTML report). */

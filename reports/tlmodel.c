@@ -8,7 +8,8 @@
  * key: a key_set opens an "owned" interval whose owner is the client of the exec that set it
  * (an exec and the key changes it causes share the node and the µs); a key_set with no exec
  * (replication) takes the owner of the value it copies. key_deleted / key_expired / a crash
- * close it. Overlaps are computed afterwards from the holding intervals. */
+ * close it. Overlaps are computed afterwards from the holding intervals. Each row also
+ * carries its clock's drift as the scenario configures it (the history records no rates). */
 #include "timeline.h"
 
 #include <inttypes.h>
@@ -301,8 +302,15 @@ void tl_build(const history *h, const scenario *sc, tl_model *m)
     for (int pass = 0; pass < 2; pass++)
         for (size_t a = 0; a < na; a++)
             if (history_actor_is_node(h, (int)a) == pass)
-                m->rows[m->nrows++] = (tl_row){ (int)a, pass, history_actor_name(h, (int)a), 0 };
-    for (int r = 0; r < m->nrows; r++) m->nclients += !m->rows[r].is_node;
+                m->rows[m->nrows++] = (tl_row){ (int)a, pass, history_actor_name(h, (int)a), 0, 0 };
+    for (int r = 0; r < m->nrows; r++) {
+        tl_row *row = &m->rows[r];
+        m->nclients += !row->is_node;
+        for (int i = 0; sc && row->is_node && i < sc->nnodes; i++)
+            if (!strcmp(sc->nodes[i].name, row->name)) row->drift = sc->nodes[i].clock.drift;
+        for (int i = 0; sc && !row->is_node && i < sc->nclients; i++)
+            if (!strcmp(sc->clients[i].name, row->name)) row->drift = sc->clients[i].clock.drift;
+    }
     assign_symbols(m);
     m->end = 1;
     for (size_t i = 0; i < history_len(h); i++)

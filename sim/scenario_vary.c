@@ -5,7 +5,11 @@
  * crashes, nodes needs a Redlock scenario whose masters are a count. Applying is a plain
  * assignment of the field(s), so applying value after value to the same struct is the same
  * as applying each to a fresh copy; only the node count, which rebuilds the node array, reads
- * the scenario as loaded (`base`). */
+ * the scenario as loaded (`base`).
+ *
+ * A value for all nodes never silently overrides what the scenario set per node: `drift` is
+ * refused when the nodes' drifts differ (per_node clocks), since one value for every node
+ * would erase the very difference the scenario is about; varying one node's is the way. */
 #include "scenario_vary.h"
 #include "scenario_int.h"
 
@@ -24,7 +28,8 @@ enum {
 const char vary_help[] =
     "  gc_pause            the duration of the first gc_pause fault (faults[N].duration: fault N)\n"
     "  clock_jump          `by` of the first clock_jump fault, signed (faults[N].by: fault N)\n"
-    "  drift               the clock drift rate of every node (per_node.X.drift: node X)\n"
+    "  drift               the clock drift rate of every node (per_node.X.drift: node X);\n"
+    "                      refused when the scenario gives its nodes different drifts\n"
     "  restart_delay       every node's restart delay after a crash (per_node.X.restart_delay)\n"
     "  replication.lag     a constant replication lag (needs replicas)\n"
     "  network.delay       a constant delay on every link that uses the network's delay\n"
@@ -183,6 +188,14 @@ int vary_resolve(const scenario *sc, const char *name, vary_target *t, buf *err)
             if (!follows)
                 return set_error(err, "%s: every client sets its own %s, so the scenario's changes nothing; "
                                       "remove it from a client to vary it", t->name, t->name);
+        }
+        if (t->kind == K_DRIFT) {
+            for (int k = 1; k < sc->nnodes; k++)
+                if (sc->nodes[k].clock.drift != sc->nodes[0].clock.drift)
+                    return set_error(err, "drift: the scenario gives its nodes different clock drifts (%s %g, %s %g), "
+                                          "which one value would override; vary per_node.%s.drift instead",
+                                     sc->nodes[0].name, sc->nodes[0].clock.drift, sc->nodes[k].name,
+                                     sc->nodes[k].clock.drift, sc->nodes[k].name);
         }
         if (t->kind == K_NODES && strcmp(sc->mode, "redlock") != 0)
             return set_error(err, "nodes: a \"%s\" scenario has exactly one master; vary nodes in a redlock scenario",

@@ -1,7 +1,8 @@
 /* test_reports.c — the pictures of a run, from hand-made histories: the timeline model
  * (holding, waiting, paused, overlaps, who owns the lock key on each node), the terminal
  * timeline's exact widths, the space-time SVG (balanced tags, deterministic, retry stretches
- * elided, a lost message's ✗ beside its sender), and the file writers (unwritable path → -1
+ * elided, a lost message's ✗ beside its sender, labels with their full text as a <title> and
+ * never on one another), and the file writers (unwritable path → -1
  * with io set, nothing left behind). And what a run writes for other programs: JSON strings
  * for any bytes, the Knossos, Porcupine and ShiViz exports, the verdicts document; and the
  * player page's data (JSON strings safe in a <script>, the run as one object). */
@@ -26,17 +27,20 @@
 
 #define MS 1000
 
-static scenario *load(void)
+static scenario *load_text(const char *text)
 {
     buf err;
     buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua",
-                                        "return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
-                                        "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s' }\n",
-                                        &err);
+    scenario *sc = scenario_load_string("inline.lua", text, &err);
     if (!sc) fail_msg("scenario did not load: %s", err.p);
     buf_release(&err);
     return sc;
+}
+
+static scenario *load(void)
+{
+    return load_text("return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
+                     "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s' }\n");
 }
 
 static hist_event *ev(history *h, int64_t t, hist_kind k, int actor, int peer, const char *text, const char *reply)
@@ -289,6 +293,88 @@ static void test_spacetime_drop_beside_sender(void **state)
     assert_non_null(strstr(svg.p, "lost → n4 (partition)"));
     assert_non_null(strstr(svg.p, "lost → n2 (node down)"));
     buf_release(&svg);
+    history_free(h);
+    scenario_free(sc);
+}
+
+/* Labels at a busy instant: a long request is shortened on the picture and whole in its
+ * <title>; labels that would cover one another are moved or left out (a dot with the
+ * <title>), so no two drawn labels of the body share a line where their text would cross;
+ * and the timeout is marked with a glyph DejaVu Sans has (not U+23F1, which it lacks). */
+static void test_spacetime_labels_titles_no_overlap(void **state)
+{
+    (void)state;
+    scenario *sc = load();
+    history *h = history_new();
+    int n1 = history_add_actor(h, "n1", 1), a = history_add_actor(h, "A", 0);
+    const char *longreq = "EVALSHA distlock/acquire lock A:0123456789abcdef0123456789abcdef 10000";
+    ev(h, 0, H_REQUEST, a, n1, longreq, NULL)->a = 1;
+    ev(h, 0, H_EXEC, n1, a, longreq, "OK")->a = 1;
+    ev(h, 0, H_REQUEST, a, n1, longreq, NULL)->a = 3; /* its label runs under the reply's "→ OK" */
+    ev(h, 0, H_REPLY, a, n1, NULL, "OK")->a = 1;
+    for (int i = 0; i < 6; i++) ev(h, 0, H_FAULT, n1, -1, "clock of n1 jumps by 5000 ms and then some more text", NULL);
+    ev(h, 0, H_TIMEOUT, a, n1, NULL, NULL)->a = 2;
+    buf svg;
+    buf_init(&svg);
+    spacetime_svg(h, sc, &svg);
+    assert_null(strstr(svg.p, "⏱"));
+    assert_non_null(strstr(svg.p, "◷ timeout"));
+    assert_non_null(strstr(svg.p, "<title>A → n1: EVALSHA distlock/acquire lock A:0123456789abcdef0123456789abcdef 10000</title>"));
+    assert_non_null(strstr(svg.p, "<title>EVALSHA distlock/acquire lock A:0123456789abcdef0123456789abcdef 10000</title>"));
+    assert_int_equal(count(svg.p, "<text"), count(svg.p, "</text>"));
+    assert_int_equal(count(svg.p, "<title>"), count(svg.p, "</title>"));
+    /* every body label (one with a <title>) on its own: no two at the same x within a line */
+    int xs[64], ys[64], nl = 0;
+    for (const char *p = strstr(svg.p, "<text class=\"st-"); p && nl < 64; p = strstr(p + 1, "<text class=\"st-")) {
+        const char *gt = strchr(p, '>');
+        if (!gt || strncmp(gt + 1, "<title>", 7)) continue;
+        const char *xq = strstr(p, "x=\""), *yq = strstr(p, "y=\"");
+        assert_true(xq && yq && xq < gt && yq < gt);
+        xs[nl] = atoi(xq + 3);
+        ys[nl] = atoi(yq + 3);
+        nl++;
+    }
+    assert_true(nl >= 3);
+    /* "→ OK" (end-anchored left of n1's line) and the second request's label (from A's line
+     * rightward, past n1's) were drawn 4 px apart; now a line apart at least */
+    const char *ok = strstr(svg.p, "<title>→ OK</title>"), *second = strstr(svg.p, "<title>EVALSHA");
+    second = second ? strstr(second + 1, "<title>EVALSHA") : NULL;
+    assert_non_null(ok);
+    assert_non_null(second);
+    const char *okt = ok, *sect = second;
+    while (okt > svg.p && strncmp(okt, "<text", 5)) okt--;
+    while (sect > svg.p && strncmp(sect, "<text", 5)) sect--;
+    int yok = atoi(strstr(okt, "y=\"") + 3), ysec = atoi(strstr(sect, "y=\"") + 3);
+    assert_true(abs(yok - ysec) >= 13);
+    for (int i = 0; i < nl; i++)
+        for (int j = i + 1; j < nl; j++)
+            if (xs[i] == xs[j]) assert_true(abs(ys[i] - ys[j]) >= 13);
+    buf_release(&svg);
+    history_free(h);
+    scenario_free(sc);
+}
+
+/* A drifting clock is carried to its row from the scenario (the history records no rates):
+ * the nodes' shared clock, and a client's own. */
+static void test_model_rows_drift(void **state)
+{
+    (void)state;
+    scenario *sc = load_text("return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
+                             "  clock = { drift = 0.03 },\n"
+                             "  clients = { { name = 'A', clock = { drift = -0.02 } }, { name = 'B' } },\n"
+                             "  duration = '20s' }\n");
+    history *h = gc_story();
+    tl_model m;
+    tl_build(h, sc, &m);
+    int seen = 0;
+    for (int r = 0; r < m.nrows; r++) {
+        const tl_row *row = &m.rows[r];
+        if (!strcmp(row->name, "n1")) assert_true(row->drift > 0.0299 && row->drift < 0.0301), seen++;
+        if (!strcmp(row->name, "A")) assert_true(row->drift < -0.0199 && row->drift > -0.0201), seen++;
+        if (!strcmp(row->name, "B")) assert_true(row->drift == 0), seen++;
+    }
+    assert_int_equal(seen, 3);
+    tl_release(&m);
     history_free(h);
     scenario_free(sc);
 }
@@ -640,6 +726,8 @@ int main(void)
         cmocka_unit_test(test_termline_widths_exact),
         cmocka_unit_test(test_spacetime_well_formed_and_deterministic),
         cmocka_unit_test(test_spacetime_drop_beside_sender),
+        cmocka_unit_test(test_spacetime_labels_titles_no_overlap),
+        cmocka_unit_test(test_model_rows_drift),
         cmocka_unit_test(test_spacetime_unwritable_path),
         cmocka_unit_test(test_write_file_leaves_nothing_half_written),
         cmocka_unit_test(test_plot_path_extension),

@@ -42,6 +42,12 @@ static const char *named_text =
     "return { name = 'named', about = 'a test', protocol = 'distlock', mode = 'redlock',\n"
     "  nodes = { 'A', 'B', 'C' }, lease = false, clients = { { name = 'c1' } }, duration = '10s' }\n";
 
+/* A node with its own drift (per_node): one `drift` for every node would override it. */
+static const char *pinned_drift_text =
+    "return { name = 'pd', about = 'a test', protocol = 'distlock', mode = 'redlock', nodes = 3,\n"
+    "  clock = { drift = 0.01 }, per_node = { n3 = { clock = { drift = 0.05 } } },\n"
+    "  clients = { { name = 'A' } }, duration = '10s' }\n";
+
 static scenario *load(const char *text)
 {
     buf err;
@@ -107,6 +113,10 @@ static void test_sweep_resolve_names(void **state)
     expect_resolve_error(gc_text, "faults[2].by", NULL);
     expect_resolve_error(gc_text, "drift", NULL);
     expect_resolve_error(gc_text, "per_node.n1.drift", NULL);
+    expect_resolve_error(pinned_drift_text, "drift", "different clock drifts (n1 0.01, n3 0.05)");
+    expect_resolve_error(pinned_drift_text, "drift", "vary per_node.n3.drift instead");
+    expect_resolve_error(pinned_drift_text, "per_node.n3.drift", NULL);
+    expect_resolve_error(pinned_drift_text, "per_node.n1.drift", NULL);
     expect_resolve_error(gc_text, "network.delay", NULL);
     expect_resolve_error(gc_text, "lease", NULL);
     expect_resolve_error(gc_text, "timeout", NULL);

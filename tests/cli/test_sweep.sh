@@ -44,6 +44,11 @@ bad_input "no --vary" "add --vary" gc-pause-single
 bad_input "a missing scenario" "no scenario file or built-in scenario named 'nope'" nope --vary gc_pause=1s:2s:1s
 bad_input "a parameter the scenario lacks" "the scenario has no gc_pause fault" redlock-basic --vary gc_pause=1s:5s:1s
 bad_input "an unknown parameter" "unknown parameter 'pause'" gc-pause-single --vary pause=1s:5s:1s
+printf '%s\n' "return { name = 'pd', about = 'per-node drift', protocol = 'distlock', mode = 'redlock'," \
+    "  nodes = 3, per_node = { n2 = { clock = { drift = 0.05 } } }, clients = { { name = 'A' } }, duration = '5s' }" \
+    >"$tmp/pinned-drift.lua"
+bad_input "drift over a per-node drift" "vary per_node.n2.drift instead" "$tmp/pinned-drift.lua" --vary drift=0:0.02:0.01
+expect_exit 0 "per_node.n2.drift over a per-node drift" -- "$LL" sweep "$tmp/pinned-drift.lua" --vary per_node.n2.drift=0:0.02:0.01 --runs 2
 bad_input "FROM > TO" "FROM 15s is greater than TO 5s" gc-pause-single --vary gc_pause=15s:5s:1s
 bad_input "STEP 0" "the step 0 is not positive" gc-pause-single --vary gc_pause=1s:5s:0
 bad_input "STEP < 0" "is not positive" gc-pause-single --vary gc_pause=1s:5s:-1s
