@@ -162,6 +162,31 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
     buf err, body;
     buf_init(&err);
     buf_init(&body);
+    char file[4096];
+    int isfile = ll_script_file(rt->cx->sc->path, rt->cx->sc->protocol, name, file, sizeof file);
+    if (isfile) {
+        /* a script of the model's own, by file: its id is its path, kept after its body in
+         * one allocation (the body's slot frees both) */
+        if (isfile < 0) buf_printf(&err, "ctx:eval: the script file name '%s' is too long", name);
+        if (isfile < 0 || script_file_body(file, &body, &err) != 0) {
+            lua_pushstring(L, err.p);
+            buf_release(&err);
+            buf_release(&body);
+            lua_error(L);
+        }
+        size_t bl = body.len, fl = strlen(file);
+        char *mem = xmalloc(bl + fl + 2);
+        if (bl) memcpy(mem, body.p, bl);
+        mem[bl] = 0;
+        memcpy(mem + bl + 1, file, fl + 1);
+        buf_release(&err);
+        buf_release(&body);
+        const char **slot = dict_put(rt->bodies, slice_cstr(name), NULL);
+        slot[0] = mem;
+        slot[1] = mem + bl + 1;
+        *id_out = slot[1];
+        return slot[0];
+    }
     const script_info *si;
     if (strchr(name, '@')) si = scriptlib_find(rt->lib, name, &err);
     else {

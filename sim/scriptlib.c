@@ -136,6 +136,15 @@ int ll_model_beside(const char *scenario_file, const char *protocol, char *out, 
     return found;
 }
 
+int ll_script_file(const char *scenario_file, const char *protocol, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    if (!(n > 4 && !strcmp(name + n - 4, ".lua"))) return 0;
+    if (name[0] == '/') return snprintf(out, cap, "%s", name) < (int)cap ? 1 : -1;
+    const char *base = protocol && model_is_path(protocol) ? protocol : scenario_file;
+    return model_in_folder_of(base, name, "", out, cap) ? 1 : -1;
+}
+
 void ll_model_file(const char *data_dir, const char *protocol, const char *name, char *out, size_t cap)
 {
     struct stat st;

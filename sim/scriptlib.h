@@ -44,6 +44,11 @@ int ll_model_beside(const char *scenario_file, const char *protocol, char *out, 
  * exists in its folder, that file (a model's require() looks beside it first); else
  * lua/clients/NAME.lua under data_dir. */
 void ll_model_file(const char *data_dir, const char *protocol, const char *name, char *out, size_t cap);
+/* A script a model names by file (ctx:eval(node, "./my-unlock.lua", ...)): a name ending in
+ * ".lua" is a file, in the folder of the model when the model sits beside its scenario
+ * (protocol is a path), else in the scenario's folder, unless absolute. 1 with the file in
+ * out; 0 when name is a library script's; -1 when the path does not fit in out. */
+int ll_script_file(const char *scenario_file, const char *protocol, const char *name, char *out, size_t cap);
 
 /* Loads lua/redis/index.lua below dir (NULL = ll_data_dir()). NULL on error, with a
  * one-line reason in err. */

@@ -126,6 +126,13 @@ printf -- '-- a client model (it would take ctx)\nerror("the model beside the sc
 sed 's/protocol = "distlock",/protocol = "distlock",/' scenarios/single-basic.lua >"$tmp/own/shadow.lua"
 expect_exit 2 "a file beside the scenario shadows the library's model" -- "$LL" run "$tmp/own/shadow.lua" -q
 grep -q "the model beside the scenario was loaded" "$tmp/err" && ok || bad "the library's distlock ran instead of the one beside"
+# ... and a script of its own, by file, beside it
+mkdir -p "$tmp/own3"
+sed 's#"distlock/release"#"./my-release.lua"#' lua/clients/distlock.lua >"$tmp/own3/my-lock.lua"
+printf 'if redis.call("get", KEYS[1]) == ARGV[1] then\n  return redis.call("del", KEYS[1])\nelse\n  return 0\nend\n' >"$tmp/own3/my-release.lua"
+sed 's/protocol = "distlock",/protocol = "my-lock",/' scenarios/single-basic.lua >"$tmp/own3/s.lua"
+"$LL" run "$tmp/own3/s.lua" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "runs $tmp/own3/my-release.lua" "$tmp/out" && ok || bad "a model's own script file beside it: $(tail -2 "$tmp/out")"
 # ... but a scenario (or a counter-example) that bears the protocol's name is not a model
 mkdir -p "$tmp/own2"
 cp scenarios/single-basic.lua "$tmp/own2/distlock.lua"
