@@ -1,6 +1,7 @@
 /* test_store.c — the keyspace and the key commands: lazy and active expiry on the local
  * clock, strict "now > deadline", replicas that hide but keep expired keys, observers,
- * EXPIRE's options and error texts, TTL rounding, the canonical dump and fingerprint. */
+ * EXPIRE's options and error texts, TTL rounding, the canonical dump and fingerprint, KEYS's
+ * glob (glob.c) on the pathological patterns of CVE-2022-36021. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -351,6 +352,53 @@ static void test_store_keys_empty_key(void **state)
     assert_string_equal(RUN(f, "keys", "a*c?"), "(empty array)");
 }
 
+/* The pattern of CVE-2022-36021 against a 10,000-byte key of a's: a backtracking matcher
+ * that retries every '*' at every split needs ~2^n steps here and would never finish;
+ * Redis's skipLongerMatches (glob.c's give_up) answers at once. The answers are Redis
+ * 7.0.15's, including its own limit: a '*' nested more than 1000 deep fails. */
+static void test_store_keys_glob_pathological(void **state)
+{
+    fixture *f = *state;
+    enum { N = 10000 };
+    char *key = malloc(N + 1), *pat = malloc(4 * 1200 + 2);
+    assert_non_null(key);
+    assert_non_null(pat);
+    memset(key, 'a', N);
+    key[N] = '\0';
+    RUN(f, "set", key, "v");
+    assert_string_equal(RUN(f, "keys", "a*a*a*a*a*a*a*a*a*a*a*a*b"), "(empty array)");
+    assert_string_equal(RUN(f, "keys", "*a*a*a*a*a*a*a*a*a*a*a*a*a*b*"), "(empty array)");
+    RUN(f, "keys", "a*a*a*a*a*a*a*a*a*a*a*a*a");
+    assert_int_equal(f->r.type, REPLY_ARRAY);
+    assert_int_equal(f->r.n, 1);
+    assert_string_equal(RUN(f, "scan", "0", "match", "?*?*?*?*?*?*?*?*?*?*?*?*b"),
+                        "1) \"0\"\n2) (empty array)");
+
+    /* The matcher itself, with 30 and 1,200 stars. */
+    size_t n = 0;
+    for (int i = 0; i < 30; i++) n += (size_t)sprintf(pat + n, "a*");
+    pat[n] = 'b';
+    assert_false(glob_match(pat, n + 1, key, N));
+    pat[n] = 'a';
+    assert_true(glob_match(pat, n + 1, key, N));
+    assert_true(glob_match_nocase(pat, n + 1, key, N));
+    pat[n] = 'A';
+    assert_false(glob_match(pat, n + 1, key, N));
+    assert_true(glob_match_nocase(pat, n + 1, key, N));
+    n = 0;
+    for (int i = 0; i < 1200; i++) n += (size_t)sprintf(pat + n, "a*");
+    pat[n] = 'b';
+    assert_false(glob_match(pat, n + 1, key, N));
+    /* Nesting: "*a" 1000 times matches, 1001 times does not (Redis's protection). */
+    n = 0;
+    for (int i = 0; i < 1000; i++) n += (size_t)sprintf(pat + n, "*a");
+    assert_true(glob_match(pat, n, key, N));
+    n += (size_t)sprintf(pat + n, "*a");
+    assert_false(glob_match(pat, n, key, N));
+    free(pat);
+    free(key);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +418,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_observer_sees_writes_and_deletes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_keys_glob, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_keys_empty_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_keys_glob_pathological, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -56,8 +56,8 @@ static void command_entry(const command *cmd, reply *r)
     for (int i = 7; i < 10; i++) reply_array(&e[i], 0);
 }
 
-/* COMMAND LIST FILTERBY MODULE name | ACLCAT category | PATTERN glob: no modules here; the
- * categories are command_entry's. */
+/* COMMAND LIST FILTERBY MODULE name | ACLCAT category | PATTERN glob (ignoring case, as
+ * Redis's stringmatchlen with nocase): no modules here; the categories are command_entry's. */
 static void command_list_filtered(cmdctx *c)
 {
     if (c->argc != 5 || !slice_opt_is(c->argv[2], "filterby")) {
@@ -76,7 +76,7 @@ static void command_list_filtered(cmdctx *c)
         const command *cmd = commands_at(i);
         int match = aclcat ? slice_opt_is(what, cmd->flags & CMD_WRITE ? "write" : "read") ||
                                  slice_opt_is(what, cmd->flags & CMD_FAST ? "fast" : "slow")
-                           : glob_match(what.p, what.len, cmd->name, cmd->namelen);
+                           : glob_match_nocase(what.p, what.len, cmd->name, cmd->namelen);
         if (match) hit[k++] = cmd;
     }
     reply *e = reply_array(c->out, k);

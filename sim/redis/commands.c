@@ -528,62 +528,6 @@ void cmd_time(cmdctx *c)
     reply_bulk_cstr(&e[1], tmp);
 }
 
-/* Glob matching as Redis's stringmatchlen: * ? [abc] [^a] [a-z] and \ escapes. Redis's
- * loop runs only while both pattern and string remain, so an empty string matches only
- * the empty pattern ("*" and "**" do not match the key ""); KEYS * is special-cased. */
-int glob_match(const char *p, size_t plen, const char *s, size_t slen)
-{
-    if (slen == 0) return plen == 0;
-    while (plen > 0) {
-        switch (*p) {
-        case '*':
-            while (plen > 1 && p[1] == '*') p++, plen--;
-            if (plen == 1) return 1;
-            for (size_t i = 0; i <= slen; i++)
-                if (glob_match(p + 1, plen - 1, s + i, slen - i)) return 1;
-            return 0;
-        case '?':
-            if (slen == 0) return 0;
-            s++, slen--;
-            break;
-        case '[': {
-            p++, plen--;
-            int neg = plen > 0 && *p == '^';
-            if (neg) p++, plen--;
-            int match = 0;
-            while (plen > 0 && *p != ']') {
-                if (*p == '\\' && plen >= 2) {
-                    p++, plen--;
-                    if (slen && *p == *s) match = 1;
-                } else if (plen >= 3 && p[1] == '-') {
-                    char a = p[0], b = p[2];
-                    if (a > b) { char t = a; a = b; b = t; }
-                    if (slen && *s >= a && *s <= b) match = 1;
-                    p += 2, plen -= 2;
-                } else if (slen && *p == *s) {
-                    match = 1;
-                }
-                p++, plen--;
-            }
-            if (neg) match = !match;
-            if (!match || slen == 0) return 0;
-            s++, slen--;
-            if (plen == 0) return slen == 0;
-            break;
-        }
-        case '\\':
-            if (plen >= 2) p++, plen--;
-            /* fall through */
-        default:
-            if (slen == 0 || *p != *s) return 0;
-            s++, slen--;
-            break;
-        }
-        p++, plen--;
-    }
-    return slen == 0;
-}
-
 void cmd_keys(cmdctx *c)
 {
     size_t it = 0, n = 0;

@@ -8,6 +8,7 @@
 #define LOCKLAB_COMMANDS_H
 
 #include "conn.h"
+#include "glob.h"
 #include "reply.h"
 #include "store.h"
 
@@ -71,8 +72,6 @@ int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT *
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
-/* Redis's glob (stringmatchlen): * ? [abc] [^a] [a-z] and \ escapes (KEYS, SCAN, COMMAND). */
-int glob_match(const char *p, size_t plen, const char *s, size_t slen);
 
 /* Handlers, by file. */
 /* keys (commands.c) */
