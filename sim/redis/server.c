@@ -413,21 +413,23 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     LL_ASSERT(argc >= 1);
     const command *cmd = commands_lookup(argv[0]);
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
-    if (!t || !t->in_multi) {
-        if (check_command(srv, c, cmd, argc, argv, out) == 0) run_command(srv, c, cmd, argc, argv, out);
-        return;
-    }
-    /* In MULTI: a refused command marks the transaction; a refused EXEC ends it. */
+    int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+        /* A refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any
+         * other refusal in MULTI marks it (Redis 7.0's rejectCommand, flagTransaction). */
         if (cmd && cmd->fn == cmd_exec) {
             const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
             char *why = xstrdup(msg ? msg : "");
             reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
             free(why);
-            tx_end(srv, t);
-        } else {
+            if (in_multi) tx_end(srv, t);
+        } else if (in_multi) {
             t->abort = 1;
         }
+        return;
+    }
+    if (!in_multi) {
+        run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {

@@ -397,11 +397,17 @@ def canonical_dump(c):
 class LineProcess:
     """A REPL-like child (redis-cli or locklab redis) driven one command at a time: each
     command is followed by `echo MARKER`, and the output up to the marker's reply is the
-    command's output."""
+    command's output. Inside a transaction (after a MULTI answered OK, until EXEC or
+    DISCARD) the marker would be queued too, so there, and for MULTI itself, a command is
+    sent alone and its one line of output (OK, QUEUED or an error) is read; EXEC and DISCARD
+    take the marker again. So no "N command" repeats inside a transaction, nor a DISCARD
+    that fails there (with arguments).
+    Each child tracks its own transaction from its own output."""
 
     def __init__(self, argv, label):
         self.label = label
         self.seq = 0
+        self.in_tx = False
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.STDOUT)
@@ -411,6 +417,38 @@ class LineProcess:
 
     def run(self, line):
         """Returns the output lines of one input line, or None if the child died or hung."""
+        words = line.split(None, 1)
+        name = words[0].lower() if words else ""
+        if name == "multi" or (self.in_tx and name not in ("exec", "discard")):
+            out = self.run_one_line(line)
+        else:
+            out = self.run_marked(line)
+        if name == "multi" and out == ["OK"]:
+            self.in_tx = True
+        elif name in ("exec", "discard"):
+            self.in_tx = False
+        return out
+
+    def run_one_line(self, line):
+        try:
+            self.proc.stdin.write(line.encode("latin-1") + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None
+        deadline = time.monotonic() + READ_TIMEOUT_S
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.pending += chunk
+        first, self.pending = self.pending.split(b"\n", 1)
+        return [first.decode("latin-1")]
+
+    def run_marked(self, line):
         self.seq += 1
         marker = "@@redisdiff-%d-%d@@" % (os.getpid(), self.seq)
         try:
