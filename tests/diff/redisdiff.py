@@ -429,15 +429,24 @@ class LineProcess:
             self.in_tx = False
         return out
 
-    def run_one_line(self, line):
+    def send(self, data):
+        """Writes data to the child; False if it is gone."""
         try:
-            self.proc.stdin.write(line.encode("latin-1") + b"\n")
+            self.proc.stdin.write(data)
             self.proc.stdin.flush()
+            return True
         except (BrokenPipeError, OSError):
-            return None
+            return False
+
+    def read_until(self, done):
+        """Reads output into self.pending until done() returns a result (returned), or
+        None if the child dies or stays silent for READ_TIMEOUT_S."""
         deadline = time.monotonic() + READ_TIMEOUT_S
         fd = self.proc.stdout.fileno()
-        while b"\n" not in self.pending:
+        while True:
+            got = done()
+            if got is not None:
+                return got
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 return None
@@ -445,33 +454,33 @@ class LineProcess:
             if not chunk:
                 return None
             self.pending += chunk
-        first, self.pending = self.pending.split(b"\n", 1)
-        return [first.decode("latin-1")]
+
+    def run_one_line(self, line):
+        if not self.send(line.encode("latin-1") + b"\n"):
+            return None
+
+        def first_line():
+            if b"\n" not in self.pending:
+                return None
+            first, self.pending = self.pending.split(b"\n", 1)
+            return [first.decode("latin-1")]
+        return self.read_until(first_line)
 
     def run_marked(self, line):
         self.seq += 1
         marker = "@@redisdiff-%d-%d@@" % (os.getpid(), self.seq)
-        try:
-            self.proc.stdin.write(line.encode("latin-1") + b"\necho " + marker.encode() + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+        if not self.send(line.encode("latin-1") + b"\necho " + marker.encode() + b"\n"):
             return None
         want = ('"%s"' % marker).encode()
-        deadline = time.monotonic() + READ_TIMEOUT_S
-        fd = self.proc.stdout.fileno()
-        while True:
+
+        def up_to_marker():
             lines = self.pending.split(b"\n")
-            if want in lines[:-1]:
-                i = lines.index(want)
-                self.pending = b"\n".join(lines[i + 1:])
-                return [l.decode("latin-1") for l in lines[:i]]
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if want not in lines[:-1]:
                 return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return None
-            self.pending += chunk
+            i = lines.index(want)
+            self.pending = b"\n".join(lines[i + 1:])
+            return [l.decode("latin-1") for l in lines[:i]]
+        return self.read_until(up_to_marker)
 
     def close(self):
         if self.proc.poll() is None:
