@@ -373,6 +373,7 @@ int repl_exec_line(repl *r, const char *line, buf *out)
              * subscribe mode, on the same keyspace. */
             buf_puts(out, "OK\n");
             pubsub_drop_conn(server_pubsub(r->srv), r->conn.id);
+            server_conn_closed(r->srv, r->conn.id);
             r->conn = (conn){ .id = r->conn.id + 1 };
         } else if (n > 0) {
             slice *argv = xmalloc((size_t)a.argc * sizeof *argv);

@@ -61,6 +61,7 @@ static void serve_client_free(sclient *c)
     else n->clients = c->next;
     if (c->next) c->next->prev = c->prev;
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
+    if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
     serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
     bufferevent_free(c->bev);
     buf_release(&c->query);

@@ -177,6 +177,7 @@ static void rk_disconnect(kserver *s, int client)
     pubsub_drop_conn(server_pubsub(s->srv), s->conns[client].id);
     pubsub_drop_conn(server_pubsub(s->srv), s->subconns[client].id);
     s->conns[client].subscriptions = s->subconns[client].subscriptions = 0;
+    server_conn_closed(s->srv, s->conns[client].id); /* its MULTI and WATCH, if any */
 }
 
 static void rk_unsubscribe(kserver *s, int client, const char *channel)

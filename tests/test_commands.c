@@ -1,6 +1,8 @@
 /* test_commands.c — the command table and its lookup: every command is found by its name in
  * any case, nothing else is, and the hand-written perfect-hash slot table in commands.c
- * agrees with the command table. */
+ * agrees with the command table. Then transactions (MULTI/EXEC/WATCH, server.c) where the
+ * differential cases cannot reach: two connections on one server, the engine's active
+ * expiry, a read-only replica, a closed connection, a swapped keyspace. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fixture.h"
 
 /* Prints a multiplier under which the current table is collision-free, and its slot table,
  * for pasting into commands.c after a command was added. */
@@ -80,7 +83,7 @@ static void test_commands_lookup_rejects_unknown_names(void **state)
     (void)state;
     static const char *const bad[] = { "", "g", "ge", "gets", "sget", "hgetal", "hgetalll", "evalsh",
                                        "zremrangebyscorex", "xyz", "set\n", "s\0t", "hincrbyfloat",
-                                       "multi", "exec", "EXPIREAT_", "get ", "hkeys1" };
+                                       "watchx", "exex", "EXPIREAT_", "get ", "hkeys1" };
     for (size_t i = 0; i < LL_ARRAY_LEN(bad); i++) assert_null(commands_lookup(slice_cstr(bad[i])));
     /* Same hash key (first, second, last letters, length, letter before the last) as a
      * command, other middle. */
@@ -89,12 +92,94 @@ static void test_commands_lookup_rejects_unknown_names(void **state)
     assert_null(commands_lookup(SLICE_LIT("GET\0")));
 }
 
+/* Runs a command on connection c of f's server (the fixture's own is f->c). */
+#define ON(f, cn, ...) on(f, cn, (const char *[]){ __VA_ARGS__, NULL })
+static const char *on(fixture *f, conn *c, const char **words)
+{
+    int n = 0;
+    while (words[n]) n++;
+    server_execv(f->srv, c, &f->r, n, words);
+    return fixture_printed(f);
+}
+
+static void test_multi_watch_across_connections(void **state)
+{
+    fixture *f = *state;
+    conn other = { .id = 2 };
+    assert_string_equal(RUN(f, "set", "k", "1"), "OK");
+    assert_string_equal(RUN(f, "watch", "k"), "OK");
+    assert_string_equal(ON(f, &other, "multi"), "OK");
+    assert_string_equal(ON(f, &other, "set", "k", "2"), "QUEUED");
+    assert_string_equal(RUN(f, "multi"), "OK");       /* each connection has its own */
+    assert_string_equal(RUN(f, "get", "k"), "QUEUED");
+    int written = f->events[STORE_WRITTEN];
+    assert_string_equal(ON(f, &other, "exec"), "1) OK");
+    assert_int_equal(f->events[STORE_WRITTEN], written + 1); /* the observer still hears */
+    assert_string_equal(RUN(f, "exec"), "(nil)");
+    /* the watches are gone: the same again runs */
+    assert_string_equal(RUN(f, "multi"), "OK");
+    assert_string_equal(RUN(f, "get", "k"), "QUEUED");
+    assert_string_equal(ON(f, &other, "set", "k", "3"), "OK");
+    assert_string_equal(RUN(f, "exec"), "1) \"3\"");
+}
+
+static void test_watch_and_the_engines_active_expiry(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "set", "lease", "v", "px", "100"), "OK");
+    assert_string_equal(RUN(f, "watch", "lease", "never"), "OK");
+    f->now += 101;
+    assert_int_equal(store_active_expire(server_store(f->srv)), 1);
+    assert_string_equal(RUN(f, "multi"), "OK");
+    assert_string_equal(RUN(f, "exec"), "(nil)");
+    /* a key that ran out before WATCH is watched as missing: its reaping changes nothing */
+    assert_string_equal(RUN(f, "set", "old", "v", "px", "10"), "OK");
+    f->now += 11;
+    assert_string_equal(RUN(f, "watch", "old"), "OK");
+    assert_int_equal(store_active_expire(server_store(f->srv)), 0);
+    assert_string_equal(RUN(f, "multi"), "OK");
+    assert_string_equal(RUN(f, "exec"), "(empty array)");
+}
+
+static void test_multi_on_a_replica_and_closed_connections(void **state)
+{
+    fixture *f = *state;
+    server_set_replica(f->srv, 1);
+    assert_string_equal(RUN(f, "multi"), "OK");
+    assert_string_equal(RUN(f, "set", "k", "v"),
+                        "(error) READONLY You can't write against a read only replica.");
+    assert_string_equal(RUN(f, "get", "k"), "QUEUED");
+    assert_string_equal(RUN(f, "exec"), "(error) EXECABORT Transaction discarded because of previous errors.");
+    server_set_replica(f->srv, 0);
+    /* a connection closed in MULTI and watching: nothing of it stays */
+    assert_string_equal(RUN(f, "watch", "k"), "OK");
+    assert_string_equal(RUN(f, "multi"), "OK");
+    server_conn_closed(f->srv, f->c.id);
+    assert_string_equal(RUN(f, "exec"), "(error) ERR EXEC without MULTI");
+    server_conn_closed(f->srv, 99); /* unknown: nothing to do */
+}
+
+static void test_watch_and_a_swapped_keyspace(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "watch", "k"), "OK");
+    store *fresh = store_new(fixture_clock, f);
+    store_set(fresh, SLICE_LIT("k"), OBJ_STRING, store_sstr_new(fresh, "v", 1), 0);
+    store_free(server_swap_store(f->srv, fresh));
+    assert_string_equal(RUN(f, "multi"), "OK");
+    assert_string_equal(RUN(f, "exec"), "(nil)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_slot_table_matches_command_table),
         cmocka_unit_test(test_commands_lookup_finds_every_command_in_any_case),
         cmocka_unit_test(test_commands_lookup_rejects_unknown_names),
+        cmocka_unit_test_setup_teardown(test_multi_watch_across_connections, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_and_the_engines_active_expiry, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multi_on_a_replica_and_closed_connections, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_and_a_swapped_keyspace, setup, teardown),
     };
     return cmocka_run_group_tests_name("commands", tests, NULL, NULL);
 }

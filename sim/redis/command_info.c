@@ -19,6 +19,7 @@ static void command_keys(const command *cmd, long long pos[3])
         { "del", 1, -1, 1 },    { "exists", 1, -1, 1 }, { "flushall", 0, 0, 0 }, { "flushdb", 0, 0, 0 },
         { "keys", 0, 0, 0 },    { "mget", 1, -1, 1 },   { "mset", 1, -1, 2 },    { "msetnx", 1, -1, 2 },
         { "rename", 1, 2, 1 },  { "renamenx", 1, 2, 1 }, { "scan", 0, 0, 0 },    { "unlink", 1, -1, 1 },
+        { "watch", 1, -1, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;
@@ -50,9 +51,11 @@ static void command_entry(const command *cmd, reply *r)
     long long pos[3];
     command_keys(cmd, pos);
     for (int i = 0; i < 3; i++) reply_int(&e[3 + i], pos[i]);
+    /* A transaction command is @transaction, listed after its speed (Redis 7.0's order). */
     reply *acl = reply_array(&e[6], 2);
-    reply_status(&acl[0], cmd->flags & CMD_WRITE ? "@write" : "@read");
-    reply_status(&acl[1], cmd->flags & CMD_FAST ? "@fast" : "@slow");
+    int tx = (cmd->flags & CMD_TX) != 0;
+    reply_status(&acl[tx], tx ? "@transaction" : cmd->flags & CMD_WRITE ? "@write" : "@read");
+    reply_status(&acl[!tx], cmd->flags & CMD_FAST ? "@fast" : "@slow");
     for (int i = 7; i < 10; i++) reply_array(&e[i], 0);
 }
 
@@ -74,7 +77,8 @@ static void command_list_filtered(cmdctx *c)
     const command **hit = xmalloc(n * sizeof *hit);
     for (size_t i = 0; i < n && !module; i++) {
         const command *cmd = commands_at(i);
-        int match = aclcat ? slice_opt_is(what, cmd->flags & CMD_WRITE ? "write" : "read") ||
+        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
+        int match = aclcat ? slice_opt_is(what, kind) ||
                                  slice_opt_is(what, cmd->flags & CMD_FAST ? "fast" : "slow")
                            : glob_match_nocase(what.p, what.len, cmd->name, cmd->namelen);
         if (match) hit[k++] = cmd;

@@ -38,7 +38,10 @@ enum {
     CMD_FAST = 1 << 4,
     /* Propagates without writing the keyspace (PUBLISH): a read-only script refuses it as
      * a write (Redis 7.0's may-replicate). */
-    CMD_MAY_REPLICATE = 1 << 5
+    CMD_MAY_REPLICATE = 1 << 5,
+    /* MULTI, EXEC, DISCARD, WATCH, UNWATCH: run by the server itself (server.c), which
+     * keeps each connection's transaction; their handlers are never called. */
+    CMD_TX = 1 << 6
 };
 
 typedef struct command {
@@ -94,6 +97,8 @@ cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lre
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
+/* transactions (server.c runs them; these only mark the table's entries) */
+cmd_fn cmd_multi, cmd_exec, cmd_discard, cmd_watch, cmd_unwatch;
 /* scripting (script.c) */
 cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script;
 

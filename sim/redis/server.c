@@ -1,7 +1,18 @@
 /* server.c — one fake Redis server (see server.h): wiring, and the path every client
  * command takes: lookup, arity, the subscribe-mode gate, the read-only-replica gate, then the
  * handler, given the server's parts in its context (commands.h). A script's redis.call takes
- * its own path (scripting_call, script_bridge.c). */
+ * its own path (scripting_call, script_bridge.c).
+ *
+ * Transactions (MULTI, EXEC, DISCARD, WATCH, UNWATCH; Redis 7.0's multi.c) live here too,
+ * because they wrap that path: after MULTI a connection's commands are checked as usual and
+ * queued (+QUEUED); a check that fails (unknown name, arity, a gate) replies its error and
+ * marks the transaction, whose EXEC then answers EXECABORT; EXEC runs the queue in one go,
+ * each command's reply (errors included) one element of its array. WATCH remembers keys;
+ * any write, deletion or expiry of one of them (by anyone: the store's watch hook, store.h),
+ * a FLUSHALL/FLUSHDB while it exists, or its deadline passing before EXEC, makes EXEC answer
+ * a null array. A connection's transaction is kept here by its id, not on the connection,
+ * so that a caller that drops a connection without telling the server leaves nothing
+ * dangling (server_conn_closed frees it early). */
 #include "server.h"
 
 #include <stdlib.h>
@@ -10,13 +21,39 @@
 #include "commands.h"
 #include "script.h"
 
+/* A key WATCHed by a connection: whether it existed then (an expiry before EXEC then
+ * counts as a change, Redis 7.0's isWatchedKeyExpired). */
+typedef struct watched {
+    char *key;
+    size_t len;
+    int present;
+} watched;
+
+/* One connection's transaction state: kept only while it is in MULTI or watches keys. */
+typedef struct txstate {
+    int conn_id;
+    int in_multi;
+    int abort;       /* a command was refused while queueing: EXEC answers EXECABORT */
+    int dirty;       /* a watched key changed: EXEC answers a null array */
+    struct queued { int argc; slice *argv; } *queue;
+    size_t nqueue, capqueue;
+    watched *keys;
+    size_t nkeys, capkeys;
+} txstate;
+
 struct server {
     server_config cfg;
     store *db;
     pubsub *ps;
     scripting *lua;
     int replica;
+    txstate **tx;    /* the connections in MULTI or watching keys */
+    size_t ntx, captx;
+    size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
 };
+
+static void tx_free(txstate *t);
+static void watch_hook_update(server *srv);
 
 server *server_new(const server_config *cfg)
 {
@@ -37,6 +74,8 @@ server *server_new(const server_config *cfg)
 void server_free(server *srv)
 {
     if (!srv) return;
+    for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
+    free(srv->tx);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     store_free(srv->db);
@@ -50,8 +89,19 @@ const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 store *server_swap_store(server *srv, store *db)
 {
     store *old = srv->db;
+    /* A keyspace replaced (a restart's load, a full resync) touches every watched key that
+     * existed in the old one or exists in the new (Redis's touchAllWatchedKeysInDb). */
+    for (size_t i = 0; i < srv->ntx; i++) {
+        txstate *t = srv->tx[i];
+        for (size_t k = 0; k < t->nkeys; k++) {
+            slice key = { t->keys[k].key, t->keys[k].len };
+            if (store_lookup(old, key) || store_lookup(db, key)) t->dirty = 1;
+        }
+    }
+    store_set_watch(old, NULL, NULL);
     srv->db = db;
     store_set_replica(db, srv->replica);
+    watch_hook_update(srv);
     return old;
 }
 
@@ -80,33 +130,314 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
     buf_release(&args);
 }
 
-void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
+/* ---- transactions ---- */
+
+static txstate *tx_find(server *srv, int conn_id)
 {
-    reply_release(out);
-    LL_ASSERT(argc >= 1);
-    const command *cmd = commands_lookup(argv[0]);
+    for (size_t i = 0; i < srv->ntx; i++)
+        if (srv->tx[i]->conn_id == conn_id) return srv->tx[i];
+    return NULL;
+}
+
+static txstate *tx_get(server *srv, int conn_id)
+{
+    txstate *t = tx_find(srv, conn_id);
+    if (t) return t;
+    t = xcalloc(1, sizeof *t);
+    t->conn_id = conn_id;
+    if (srv->ntx == srv->captx) {
+        srv->captx = srv->captx ? srv->captx * 2 : 4;
+        srv->tx = xrealloc(srv->tx, srv->captx * sizeof *srv->tx);
+    }
+    srv->tx[srv->ntx++] = t;
+    return t;
+}
+
+static void tx_clear_queue(txstate *t)
+{
+    for (size_t i = 0; i < t->nqueue; i++) {
+        for (int j = 0; j < t->queue[i].argc; j++) free((char *)t->queue[i].argv[j].p);
+        free(t->queue[i].argv);
+    }
+    t->nqueue = 0;
+    t->in_multi = t->abort = 0;
+}
+
+static void tx_unwatch(server *srv, txstate *t)
+{
+    if (t->nkeys) srv->nwatching--;
+    for (size_t k = 0; k < t->nkeys; k++) free(t->keys[k].key);
+    t->nkeys = 0;
+    t->dirty = 0;
+}
+
+static void tx_free(txstate *t)
+{
+    tx_clear_queue(t);
+    free(t->queue);
+    for (size_t k = 0; k < t->nkeys; k++) free(t->keys[k].key);
+    free(t->keys);
+    free(t);
+}
+
+/* Forgets t when it holds nothing any more (not in MULTI, no keys). */
+static void tx_drop_if_idle(server *srv, txstate *t)
+{
+    if (t->in_multi || t->nkeys) return;
+    for (size_t i = 0; i < srv->ntx; i++)
+        if (srv->tx[i] == t) {
+            srv->tx[i] = srv->tx[--srv->ntx];
+            break;
+        }
+    tx_free(t);
+    watch_hook_update(srv);
+}
+
+static void watch_event(void *ud, store_event ev, slice key)
+{
+    (void)ev;
+    server *srv = ud;
+    for (size_t i = 0; i < srv->ntx; i++) {
+        txstate *t = srv->tx[i];
+        for (size_t k = 0; k < t->nkeys && !t->dirty; k++)
+            if (t->keys[k].len == key.len && memcmp(t->keys[k].key, key.p, key.len) == 0) t->dirty = 1;
+    }
+}
+
+static void watch_hook_update(server *srv)
+{
+    store_set_watch(srv->db, srv->nwatching ? watch_event : NULL, srv);
+}
+
+void server_conn_closed(server *srv, int conn_id)
+{
+    txstate *t = tx_find(srv, conn_id);
+    if (!t) return;
+    tx_unwatch(srv, t);
+    tx_clear_queue(t);
+    tx_drop_if_idle(srv, t);
+}
+
+/* Ends t's transaction and its watches (EXEC, DISCARD, EXECABORT). */
+static void tx_end(server *srv, txstate *t)
+{
+    tx_clear_queue(t);
+    tx_unwatch(srv, t);
+    tx_drop_if_idle(srv, t);
+}
+
+static void tx_watch(server *srv, txstate *t, int argc, const slice *argv)
+{
+    if (!t->nkeys && argc > 1) srv->nwatching++;
+    for (int i = 1; i < argc; i++) {
+        size_t k;
+        for (k = 0; k < t->nkeys; k++)
+            if (slice_eq((slice){ t->keys[k].key, t->keys[k].len }, argv[i])) break;
+        if (k < t->nkeys) continue;
+        if (t->nkeys == t->capkeys) {
+            t->capkeys = t->capkeys ? t->capkeys * 2 : 4;
+            t->keys = xrealloc(t->keys, t->capkeys * sizeof *t->keys);
+        }
+        /* The lookup first: a key found expired is deleted now (lazy expiry), before it is
+         * watched, so that deletion changes nothing (Redis 7.0 watches it as "expired"). */
+        int present = store_lookup(srv->db, argv[i]) != NULL;
+        t->keys[t->nkeys++] = (watched){ xmemdup(argv[i].p, argv[i].len), argv[i].len, present };
+    }
+    watch_hook_update(srv);
+}
+
+/* Whether a watched key changed: an event said so, or a key present at WATCH is gone (its
+ * deadline passed; on a master the lookup deletes it, as EXEC's own commands would). */
+static int tx_watch_failed(server *srv, txstate *t)
+{
+    for (size_t k = 0; k < t->nkeys && !t->dirty; k++)
+        if (t->keys[k].present && !store_lookup(srv->db, (slice){ t->keys[k].key, t->keys[k].len })) t->dirty = 1;
+    return t->dirty;
+}
+
+/* FLUSHALL / FLUSHDB report no events: they touch the watched keys that exist. */
+static void flush_touch_watched(server *srv)
+{
+    for (size_t i = 0; i < srv->ntx; i++) {
+        txstate *t = srv->tx[i];
+        for (size_t k = 0; k < t->nkeys; k++)
+            if (store_lookup(srv->db, (slice){ t->keys[k].key, t->keys[k].len })) t->dirty = 1;
+    }
+}
+
+static void tx_queue(txstate *t, int argc, const slice *argv)
+{
+    if (t->nqueue == t->capqueue) {
+        t->capqueue = t->capqueue ? t->capqueue * 2 : 8;
+        t->queue = xrealloc(t->queue, t->capqueue * sizeof *t->queue);
+    }
+    slice *v = xmalloc((size_t)argc * sizeof *v);
+    for (int i = 0; i < argc; i++) v[i] = (slice){ xmemdup(argv[i].p, argv[i].len), argv[i].len };
+    t->queue[t->nqueue++] = (struct queued){ argc, v };
+}
+
+/* The table's handlers for the five: server_exec runs them itself (tx_command), and scripts
+ * refuse them (NOSCRIPT), so these only stand in. */
+static void tx_handler(cmdctx *c)
+{
+    reply_error(c->out, "ERR transaction commands are run by the server");
+}
+
+void cmd_multi(cmdctx *c) { tx_handler(c); }
+void cmd_exec(cmdctx *c) { tx_handler(c); }
+void cmd_discard(cmdctx *c) { tx_handler(c); }
+void cmd_watch(cmdctx *c) { tx_handler(c); }
+void cmd_unwatch(cmdctx *c) { tx_handler(c); }
+
+/* ---- the command path ---- */
+
+/* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
+static int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+{
     if (!cmd) {
         reply_unknown(out, argc, argv);
-        return;
+        return -1;
     }
     if ((cmd->arity > 0 && argc != cmd->arity) || (cmd->arity < 0 && argc < -cmd->arity)) {
         reply_errorf(out, "ERR wrong number of arguments for '%s' command", cmd->name);
-        return;
+        return -1;
     }
     if (c && c->subscriptions > 0 && !(cmd->flags & CMD_PUBSUB)) {
         reply_errorf(out,
                      "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / "
                      "QUIT / RESET are allowed in this context",
                      cmd->name);
-        return;
+        return -1;
     }
     if (srv->replica && (cmd->flags & CMD_WRITE)) {
         reply_error(out, "READONLY You can't write against a read only replica.");
+        return -1;
+    }
+    return 0;
+}
+
+static void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+
+/* EXEC: Redis 7.0's execCommand. */
+static void exec_command(server *srv, conn *c, txstate *t, reply *out)
+{
+    if (!t || !t->in_multi) {
+        reply_error(out, "ERR EXEC without MULTI");
         return;
     }
+    if (t->abort) {
+        reply_error(out, "EXECABORT Transaction discarded because of previous errors.");
+        tx_end(srv, t);
+        return;
+    }
+    if (tx_watch_failed(srv, t)) {
+        reply_nil_array(out);
+        tx_end(srv, t);
+        return;
+    }
+    /* Unwatch first (as Redis does): the transaction's own writes change nothing for it. */
+    tx_unwatch(srv, t);
+    watch_hook_update(srv);
+    size_t n = t->nqueue;
+    struct queued *q = t->queue;
+    t->queue = NULL;
+    t->nqueue = t->capqueue = 0;
+    t->in_multi = 0;
+    tx_drop_if_idle(srv, t);
+    reply *r = reply_array(out, n);
+    for (size_t i = 0; i < n; i++) {
+        const command *cmd = commands_lookup(q[i].argv[0]);
+        if (check_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]) == 0)
+            run_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]);
+        for (int j = 0; j < q[i].argc; j++) free((char *)q[i].argv[j].p);
+        free(q[i].argv);
+    }
+    free(q);
+}
+
+/* MULTI, EXEC, DISCARD, WATCH, UNWATCH: they need the server, not only a handler's context. */
+static void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+{
+    int id = c ? c->id : 0;
+    txstate *t = srv->ntx ? tx_find(srv, id) : NULL;
+    if (cmd->fn == cmd_multi) {
+        if (t && t->in_multi) {
+            reply_error(out, "ERR MULTI calls can not be nested");
+            return;
+        }
+        tx_get(srv, id)->in_multi = 1;
+        reply_ok(out);
+    } else if (cmd->fn == cmd_exec) {
+        exec_command(srv, c, t, out);
+    } else if (cmd->fn == cmd_discard) {
+        if (!t || !t->in_multi) {
+            reply_error(out, "ERR DISCARD without MULTI");
+            return;
+        }
+        tx_end(srv, t);
+        reply_ok(out);
+    } else if (cmd->fn == cmd_watch) {
+        if (t && t->in_multi) {
+            reply_error(out, "ERR WATCH inside MULTI is not allowed");
+            return;
+        }
+        t = tx_get(srv, id);
+        tx_watch(srv, t, argc, argv);
+        tx_drop_if_idle(srv, t);
+        reply_ok(out);
+    } else { /* UNWATCH */
+        if (t) {
+            tx_unwatch(srv, t);
+            tx_drop_if_idle(srv, t);
+            watch_hook_update(srv);
+        }
+        reply_ok(out);
+    }
+}
+
+static void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+{
+    if (cmd->flags & CMD_TX) {
+        tx_command(srv, c, cmd, argc, argv, out);
+        return;
+    }
+    if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb)) flush_touch_watched(srv);
     cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c, .argc = argc, .argv = argv,
                    .out = out };
     cmd->fn(&ctx);
+}
+
+void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
+{
+    reply_release(out);
+    LL_ASSERT(argc >= 1);
+    const command *cmd = commands_lookup(argv[0]);
+    txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
+    int in_multi = t && t->in_multi;
+    if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+        /* A refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any
+         * other refusal in MULTI marks it (Redis 7.0's rejectCommand, flagTransaction). */
+        if (cmd && cmd->fn == cmd_exec) {
+            const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
+            char *why = xstrdup(msg ? msg : "");
+            reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
+            free(why);
+            if (in_multi) tx_end(srv, t);
+        } else if (in_multi) {
+            t->abort = 1;
+        }
+        return;
+    }
+    if (!in_multi) {
+        run_command(srv, c, cmd, argc, argv, out);
+        return;
+    }
+    if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
+        tx_command(srv, c, cmd, argc, argv, out);
+        return;
+    }
+    tx_queue(t, argc, argv);
+    reply_status(out, "QUEUED");
 }
 
 void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv)

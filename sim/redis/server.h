@@ -34,6 +34,9 @@ const server_config *server_config_of(const server *srv);
 
 /* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
+/* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
+ * Without the call they stay until the server is freed, harmless (ids are not reused). */
+void server_conn_closed(server *srv, int conn_id);
 /* The same with C strings, for tests and tools. */
 void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv);
 /* Runs one redis.call as a script would (script.h's scripting_call); for tests. */

@@ -57,6 +57,8 @@ struct store {
     void *clock_seen_ud;
     store_observer_fn observer;
     void *observer_ud;
+    store_observer_fn watch;   /* the server's WATCH bookkeeping (server.c), or NULL */
+    void *watch_ud;
     int replica;
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
@@ -157,6 +159,13 @@ slice store_key_of(const store *s, const kv *e)
 static void notify(store *s, store_event ev, slice key)
 {
     if (s->observer) s->observer(s->observer_ud, ev, key);
+    if (s->watch) s->watch(s->watch_ud, ev, key);
+}
+
+void store_set_watch(store *s, store_observer_fn fn, void *ud)
+{
+    s->watch = fn;
+    s->watch_ud = ud;
 }
 
 /* ---- the expiry index: the heap ---- */
@@ -350,7 +359,7 @@ static void remove_entry(store *s, kv *e, store_event ev)
     value_free(s, e);
     e->ptr = NULL;
     s->last = NULL;
-    if (!s->observer) {
+    if (!s->observer && !s->watch) {
         dict_del_payload(s->keys, e);
         return;
     }
@@ -451,7 +460,7 @@ int store_touched(store *s, kv *e)
         remove_entry(s, e, STORE_DELETED);
         return 1;
     }
-    if (s->observer) notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
+    if (s->observer || s->watch) notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
     return 0;
 }
 

@@ -44,6 +44,9 @@ void store_free(store *s);
 store *store_clone(const store *s);         /* deep copy; observer not copied */
 void store_flush(store *s);                 /* FLUSHALL: no events reported */
 void store_set_observer(store *s, store_observer_fn fn, void *ud);
+/* A second observer, the server's own (WATCH: a watched key written, deleted or expired);
+ * it hears every event the observer hears, and is not copied by store_clone either. */
+void store_set_watch(store *s, store_observer_fn fn, void *ud);
 void store_set_clock(store *s, store_clock_fn clock, void *clock_ud);
 void store_set_replica(store *s, int replica);
 int store_is_replica(const store *s);

@@ -309,6 +309,32 @@ for i in $(seq 1 1000); do printf 'SET scan:%d x\r\n' "$i"; done | cli >/dev/nul
 check "SCAN reaches every key once" 1000 "$(cli --scan --pattern 'scan:*' | sort -u | wc -l)"
 check "and no key twice" 1000 "$(cli --scan --pattern 'scan:*' | wc -l)"
 
+# MULTI/EXEC/WATCH per connection, two redis-cli sessions: session A watches a key, another
+# connection writes it, A's EXEC answers a null array (redis-cli prints "(nil)"); A's next
+# transaction, its watches cleared by that EXEC, runs; a key written by another connection
+# while A is in MULTI (not watched) does not stop A's queue
+lines_in() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
+cli set wk before >/dev/null
+mkfifo "$tmp/a.in"
+redis-cli -p "$PORT" --no-raw <"$tmp/a.in" >"$tmp/a.out" 2>&1 &
+apid=$!
+exec 7>"$tmp/a.in"
+echo "watch wk" >&7
+wait_for 2400 lines_in "$tmp/a.out" 1 || bad "session A answers WATCH"
+check "another connection writes the watched key" OK "$(cli set wk other)"
+printf 'multi\nset wk mine\nexec\n' >&7
+wait_for 2400 lines_in "$tmp/a.out" 4 || bad "session A answers its transaction"
+check "the other connection's write stands" other "$(cli get wk)"
+printf 'multi\nincr tx:n\n' >&7
+wait_for 2400 lines_in "$tmp/a.out" 6 || bad "session A queues"
+check "a second connection is not in A's transaction" 5 "$(cli set tx:n 4 >/dev/null; cli incr tx:n)"
+printf 'exec\n' >&7
+exec 7>&-
+wait "$apid"
+check "session A: WATCH, a failed EXEC, then a transaction that runs" \
+    "$(printf 'OK\nOK\nQUEUED\n(nil)\nOK\nQUEUED\n1) (integer) 6')" "$(cat "$tmp/a.out")"
+check "a transaction left open by a closed connection is gone" "" "$(cli get tx:open; printf 'multi\nincr tx:open\n' | cli >/dev/null; cli get tx:open)"
+
 # crash and restart, persistence none: the data is gone, the port refused meanwhile
 check "SET on n2" OK "$(redis-cli -p "$P2" set k2 v2)"
 check "LOCKLAB CRASH n2" OK "$(cli locklab crash n2)"
@@ -409,6 +435,30 @@ expect("and the second no longer owns it", False, other.owned())
 p = r.pipeline(transaction=False)
 p.set("pa", 1).incr("pa").get("pa").expire("pa", 100).ttl("pa")
 expect("a pipeline", [True, 2, b"2", True, 100], p.execute())
+p = r.pipeline()
+p.set("tx", 1).incr("tx").get("tx")
+expect("a transaction: pipeline() wraps it in MULTI/EXEC", [True, 2, b"2"], p.execute())
+r2 = redis.Redis(port=port)
+with r.pipeline() as p:
+    p.watch("tx")
+    r2.set("tx", 10)
+    p.multi()
+    p.incr("tx")
+    try:
+        p.execute()
+        expect("a watched key written by another connection", "WatchError", "executed")
+    except redis.exceptions.WatchError:
+        expect("a watched key written by another connection", 1, 1)
+expect("the other write stands", b"10", r.get("tx"))
+expect("transaction() retries after a WatchError", [11], r.transaction(lambda p: (p.multi(), p.incr("tx")), "tx"))
+p = r.pipeline()
+p.set("tx", "x").incr("tx").get("tx")
+try:
+    p.execute()
+    expect("a runtime error inside EXEC", "ResponseError", "none")
+except redis.exceptions.ResponseError as e:
+    expect("a runtime error inside EXEC", True, "not an integer" in str(e))
+expect("the commands around it ran", b"x", r.get("tx"))
 EOF
     "$pyredis" "$tmp/pylock.py" "$PORT" "$P2" >"$tmp/pylock.out" 2>&1
     pass=$((pass + $(grep -c '^ok$' "$tmp/pylock.out")))

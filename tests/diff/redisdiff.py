@@ -397,11 +397,17 @@ def canonical_dump(c):
 class LineProcess:
     """A REPL-like child (redis-cli or locklab redis) driven one command at a time: each
     command is followed by `echo MARKER`, and the output up to the marker's reply is the
-    command's output."""
+    command's output. Inside a transaction (after a MULTI answered OK, until EXEC or
+    DISCARD) the marker would be queued too, so there, and for MULTI itself, a command is
+    sent alone and its one line of output (OK, QUEUED or an error) is read; EXEC and DISCARD
+    take the marker again. So no "N command" repeats inside a transaction, nor a DISCARD
+    that fails there (with arguments).
+    Each child tracks its own transaction from its own output."""
 
     def __init__(self, argv, label):
         self.label = label
         self.seq = 0
+        self.in_tx = False
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.STDOUT)
@@ -411,22 +417,36 @@ class LineProcess:
 
     def run(self, line):
         """Returns the output lines of one input line, or None if the child died or hung."""
-        self.seq += 1
-        marker = "@@redisdiff-%d-%d@@" % (os.getpid(), self.seq)
+        words = line.split(None, 1)
+        name = words[0].lower() if words else ""
+        if name == "multi" or (self.in_tx and name not in ("exec", "discard")):
+            out = self.run_one_line(line)
+        else:
+            out = self.run_marked(line)
+        if name == "multi" and out == ["OK"]:
+            self.in_tx = True
+        elif name in ("exec", "discard"):
+            self.in_tx = False
+        return out
+
+    def send(self, data):
+        """Writes data to the child; False if it is gone."""
         try:
-            self.proc.stdin.write(line.encode("latin-1") + b"\necho " + marker.encode() + b"\n")
+            self.proc.stdin.write(data)
             self.proc.stdin.flush()
+            return True
         except (BrokenPipeError, OSError):
-            return None
-        want = ('"%s"' % marker).encode()
+            return False
+
+    def read_until(self, done):
+        """Reads output into self.pending until done() returns a result (returned), or
+        None if the child dies or stays silent for READ_TIMEOUT_S."""
         deadline = time.monotonic() + READ_TIMEOUT_S
         fd = self.proc.stdout.fileno()
         while True:
-            lines = self.pending.split(b"\n")
-            if want in lines[:-1]:
-                i = lines.index(want)
-                self.pending = b"\n".join(lines[i + 1:])
-                return [l.decode("latin-1") for l in lines[:i]]
+            got = done()
+            if got is not None:
+                return got
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 return None
@@ -434,6 +454,33 @@ class LineProcess:
             if not chunk:
                 return None
             self.pending += chunk
+
+    def run_one_line(self, line):
+        if not self.send(line.encode("latin-1") + b"\n"):
+            return None
+
+        def first_line():
+            if b"\n" not in self.pending:
+                return None
+            first, self.pending = self.pending.split(b"\n", 1)
+            return [first.decode("latin-1")]
+        return self.read_until(first_line)
+
+    def run_marked(self, line):
+        self.seq += 1
+        marker = "@@redisdiff-%d-%d@@" % (os.getpid(), self.seq)
+        if not self.send(line.encode("latin-1") + b"\necho " + marker.encode() + b"\n"):
+            return None
+        want = ('"%s"' % marker).encode()
+
+        def up_to_marker():
+            lines = self.pending.split(b"\n")
+            if want not in lines[:-1]:
+                return None
+            i = lines.index(want)
+            self.pending = b"\n".join(lines[i + 1:])
+            return [l.decode("latin-1") for l in lines[:i]]
+        return self.read_until(up_to_marker)
 
     def close(self):
         if self.proc.poll() is None:
