@@ -16,21 +16,12 @@
 
 #include "exploreint.h"
 #include "scenario.h"
+#include "scenario_fixture.h"
 #include "world.h"
-
-static scenario *load(const char *text)
-{
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua", text, &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
-    buf_release(&err);
-    return sc;
-}
 
 static explore_result run_search(const char *text, explore_opts o)
 {
-    scenario *sc = load(text);
+    scenario *sc = load_scenario_text(text);
     explore_result r;
     buf err;
     buf_init(&err);
@@ -47,6 +38,17 @@ static explore_result run_search(const char *text, explore_opts o)
     "  explore = " explore " }\n"
 
 /* ---- order-equivalence, on paths written by hand ---- */
+
+/* Runs the reducer over p once (observer key: the given one), enabling alternatives in
+ * avail; returns what it counted. */
+static explore_result analyse(const xpath *p, uint64_t *avail, int observer)
+{
+    reducer red = { 0 };
+    explore_result res = { 0 };
+    reduce_analyse(&red, p, avail, observer, &res);
+    reducer_release(&red);
+    return res;
+}
 
 /* A path of one delay decision (position 0) delivered at step 1, at node 0, and one more
  * step at node 0 at time t2 that the delivery did not cause. */
@@ -74,12 +76,9 @@ static void test_explore_delay_with_the_same_order_is_one_branch(void **state)
     choice c[1];
     one_delay_path(&p, st, d, c, 5000); /* 4 ms after the delivery: a 2 ms later arrival keeps the order */
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    explore_result res = analyse(&p, avail, 2);
     assert_int_equal(avail[0], 1); /* the late end is not needed */
     assert_true(res.delays_abstracted);
-    reducer_release(&red);
 }
 
 static void test_explore_delay_that_reorders_is_two_branches(void **state)
@@ -91,11 +90,8 @@ static void test_explore_delay_that_reorders_is_two_branches(void **state)
     choice c[1];
     one_delay_path(&p, st, d, c, 2500); /* 1.5 ms after: arriving 2 ms later comes after it */
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
-    reducer_release(&red);
 }
 
 static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
@@ -108,11 +104,8 @@ static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
     one_delay_path(&p, st, d, c, 2500);
     st[2].cause = 1; /* now the node's own timer, set when the message arrived: it moves too */
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_int_equal(avail[0], 1);
-    reducer_release(&red);
 }
 
 /* Two windows on one chain (a request, then its reply), each 2 ms wide, and a step of the
@@ -140,9 +133,7 @@ static void test_explore_late_ends_add_up_along_a_chain(void **state)
     p.steps = st;
     p.nsteps = 4;
     uint64_t avail[2] = { 1, 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));   /* 2 + 2 ms > 3 ms */
     assert_int_equal(avail[1], 1);           /* 2 ms alone < 3 ms */
     /* the path with the request late: the reply now comes 1 ms before the timer */
@@ -150,9 +141,8 @@ static void test_explore_late_ends_add_up_along_a_chain(void **state)
     st[1].t = 3000;
     st[2].t = 4000;
     avail[1] = 1;
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[1], 1));
-    reducer_release(&red);
 }
 
 /* A client that read its clock before sending (outside the delivery's cone) and reads it
@@ -170,17 +160,14 @@ static void test_explore_clock_read_across_the_cone_is_two_branches(void **state
     st[3] = (world_step){ .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1 }; /* elapsed */
     p.nsteps = 4;
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
     /* no reading outside the cone: whatever the client compares moves with it */
     st[0].clock = 0;
     st[2].clock = 0;
     avail[0] = 1;
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_int_equal(avail[0], 1);
-    reducer_release(&red);
 }
 
 /* A clock value that crosses actors in a message (a client's time sent as a script
@@ -197,17 +184,14 @@ static void test_explore_clock_value_carried_by_a_message(void **state)
     st[2].clock = 1;  /* the node read its clock before, outside the cone */
     st[2].t = 500;
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
     /* steps must be in time order: put the node's earlier reading first */
     world_step a = st[0], b = st[1], x = st[2];
     st[0] = a; st[1] = x; st[2] = b;
     st[2].cause = 0;
     d[0].step = 2;
     p.nsteps = 3;
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
-    reducer_release(&red);
 }
 
 static void test_explore_clients_are_compared_on_one_time_line(void **state)
@@ -222,11 +206,8 @@ static void test_explore_clients_are_compared_on_one_time_line(void **state)
     st[1] = (world_step){ .t = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1 };
     st[2] = (world_step){ .t = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1 };
     uint64_t avail[1] = { 1 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 3, &res);
+    analyse(&p, avail, 3);
     assert_true(alt_enabled(avail[0], 1)); /* the checker would see their order change */
-    reducer_release(&red);
 }
 
 /* ---- fault placement ---- */
@@ -262,11 +243,8 @@ static void test_explore_earlier_crash_where_its_restart_falls_elsewhere(void **
     choice c[2];
     crash_path(&p, st, d, c, 207000); /* 3 ms before the restart: restarting 5 ms earlier crosses it */
     uint64_t avail[2] = { 1, 3 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
-    reducer_release(&red);
 }
 
 static void test_explore_no_earlier_crash_where_nothing_moves(void **state)
@@ -278,18 +256,15 @@ static void test_explore_no_earlier_crash_where_nothing_moves(void **state)
     choice c[2];
     crash_path(&p, st, d, c, 150000); /* 60 ms before the restart: 5 ms earlier changes nothing */
     uint64_t avail[2] = { 1, 3 };
-    reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, &p, avail, 2, &res);
+    analyse(&p, avail, 2);
     assert_int_equal(avail[0], 1);
-    reducer_release(&red);
 }
 
 /* The world offers a crash of n1 only where n1 has an event due, and never while it is down. */
 static void test_explore_crash_offered_only_before_an_event_of_its_target(void **state)
 {
     (void)state;
-    scenario *sc = load(SCEN("'2ms'", "{ { name = 'A', work = '1s' }, { name = 'B', start = '500ms', work = '1s' } }",
+    scenario *sc = load_scenario_text(SCEN("'2ms'", "{ { name = 'A', work = '1s' }, { name = 'B', start = '500ms', work = '1s' } }",
                              "{ faults = { crash = { 'n1' } }, max_faults = 1, horizon = '3s' }"));
     chooser *ch = chooser_new(CHOOSER_EXPLORE, 0);
     world_opts o = { .chooser = ch, .explore = 1 };
@@ -417,7 +392,7 @@ static void test_explore_jobs_give_the_answer_of_one(void **state)
 static void test_explore_shards_merge_into_the_answer_of_one(void **state)
 {
     (void)state;
-    scenario *sc = load(race);
+    scenario *sc = load_scenario_text(race);
     explore_result one, part, merged;
     buf err;
     buf_init(&err);
@@ -447,7 +422,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     explore_result_free(&merged);
     scenario_free(sc);
     /* with a violation, the merge minimises the one a single search finds */
-    sc = load(race_crash);
+    sc = load_scenario_text(race_crash);
     assert_int_equal(explore_run(sc, &o, &one, &err), 0);
     for (int i = 0; i < 3; i++) {
         explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "scenario_fixture.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +51,7 @@ static run run_file(const char *path)
 
 static run run_text(const char *text)
 {
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua", text, &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
-    buf_release(&err);
-    return run_scenario(sc);
+    return run_scenario(load_scenario_text(text));
 }
 
 static void run_free(run *r)

@@ -23,23 +23,14 @@
 #include "history.h"
 #include "html.h"
 #include "scenario.h"
+#include "scenario_fixture.h"
 #include "timeline.h"
 
 #define MS 1000
 
-static scenario *load_text(const char *text)
-{
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua", text, &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
-    buf_release(&err);
-    return sc;
-}
-
 static scenario *load(void)
 {
-    return load_text("return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
+    return load_scenario_text("return { name = 'pictures', about = 'a test', protocol = 'distlock',\n"
                      "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s' }\n");
 }
 
@@ -359,7 +350,7 @@ static void test_spacetime_labels_titles_no_overlap(void **state)
 static void test_model_rows_drift(void **state)
 {
     (void)state;
-    scenario *sc = load_text("return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
+    scenario *sc = load_scenario_text("return { name = 'drift', about = 'a test', protocol = 'distlock',\n"
                              "  clock = { drift = 0.03 },\n"
                              "  clients = { { name = 'A', clock = { drift = -0.02 } }, { name = 'B' } },\n"
                              "  duration = '20s' }\n");
@@ -625,14 +616,9 @@ static void test_export_shiviz(void **state)
 static void test_verdicts_document(void **state)
 {
     (void)state;
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua",
-                                        "return { name = 'verdicts', about = 'a test', protocol = 'distlock',\n"
-                                        "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s',\n"
-                                        "  expect = { mutual_exclusion = 'violated', no_deadlock = 'violated' } }\n",
-                                        &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
+    scenario *sc = load_scenario_text("return { name = 'verdicts', about = 'a test', protocol = 'distlock',\n"
+                                      "  clients = { { name = 'A' }, { name = 'B' } }, duration = '20s',\n"
+                                      "  expect = { mutual_exclusion = 'violated', no_deadlock = 'violated' } }\n");
     history *h = gc_story();
     check_result cr;
     check_run(h, sc, &cr);
@@ -658,7 +644,6 @@ static void test_verdicts_document(void **state)
     assert_null(strstr(b.p, "release_safety"));
     check_free(&cr);
     buf_release(&b);
-    buf_release(&err);
     history_free(h);
     scenario_free(sc);
 }

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "scenario.h"
+#include "scenario_fixture.h"
 #include "scenario_vary.h"
 #include "sweep_plot.h"
 #include "world.h"
@@ -48,21 +49,10 @@ static const char *pinned_drift_text =
     "  clock = { drift = 0.01 }, per_node = { n3 = { clock = { drift = 0.05 } } },\n"
     "  clients = { { name = 'A' } }, duration = '10s' }\n";
 
-static scenario *load(const char *text)
-{
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua", text, &err);
-    if (!sc) fprintf(stderr, "load: %s\n", err.p);
-    assert_non_null(sc);
-    buf_release(&err);
-    return sc;
-}
-
 /* vary_resolve's error for name on text, or "" when it resolves. */
 static void expect_resolve_error(const char *text, const char *name, const char *needle)
 {
-    scenario *sc = load(text);
+    scenario *sc = load_scenario_text(text);
     vary_target t;
     buf err;
     buf_init(&err);
@@ -148,7 +138,7 @@ static void test_sweep_resolve_refuses_what_the_scenario_lacks(void **state)
 /* The values of a range as text, or the error. */
 static void range_text(const char *text, const char *name, const char *range, int max, buf *out)
 {
-    scenario *sc = load(text);
+    scenario *sc = load_scenario_text(text);
     vary_target t;
     buf err;
     buf_init(&err);
@@ -241,7 +231,7 @@ static void apply_ok(scenario *sc, const scenario *base, const char *name, const
 static void test_sweep_apply_sets_fields(void **state)
 {
     (void)state;
-    scenario *base = load(gc_text), *sc = load(gc_text);
+    scenario *base = load_scenario_text(gc_text), *sc = load_scenario_text(gc_text);
     apply_ok(sc, base, "gc_pause", "7s");
     assert_int_equal(sc->faults[0].duration, 7000000);
     apply_ok(sc, base, "clock_jump", "-5s");
@@ -260,8 +250,8 @@ static void test_sweep_apply_sets_fields(void **state)
     scenario_free(sc);
     scenario_free(base);
 
-    base = load(redlock_text);
-    sc = load(redlock_text);
+    base = load_scenario_text(redlock_text);
+    sc = load_scenario_text(redlock_text);
     apply_ok(sc, base, "network.delay", "9ms");
     assert_int_equal(sc->links[0].delay.a, 7000); /* its own delay stays */
     assert_int_equal(sc->links[1].delay.a, 9000); /* the network's follows */
@@ -278,7 +268,7 @@ static void test_sweep_apply_sets_fields(void **state)
 static void test_sweep_apply_node_count(void **state)
 {
     (void)state;
-    scenario *base = load(redlock_text), *sc = load(redlock_text);
+    scenario *base = load_scenario_text(redlock_text), *sc = load_scenario_text(redlock_text);
     apply_ok(sc, base, "nodes", "5");
     assert_int_equal(sc->nmasters, 5);
     assert_int_equal(sc->nnodes, 10);
@@ -301,8 +291,8 @@ static void test_sweep_apply_node_count(void **state)
     scenario_free(sc);
     scenario_free(base);
 
-    base = load(gc_text);
-    sc = load(gc_text);
+    base = load_scenario_text(gc_text);
+    sc = load_scenario_text(gc_text);
     assert_int_equal(vary_resolve(base, "drift", &t, &err), 0);
     assert_int_equal(vary_apply(sc, base, &t, 1.5, &err), -1);
     assert_non_null(strstr(err.p, "between -0.5 and 1"));
@@ -319,7 +309,7 @@ static void test_sweep_apply_node_count(void **state)
 static void test_sweep_applied_value_changes_the_run(void **state)
 {
     (void)state;
-    scenario *base = load(gc_text), *sc = load(gc_text);
+    scenario *base = load_scenario_text(gc_text), *sc = load_scenario_text(gc_text);
     static const struct { const char *pause; verdict v; } cases[] = {
         { "5s", VERDICT_HOLDS }, { "12s", VERDICT_VIOLATED }, { "1s", VERDICT_HOLDS },
     };
@@ -345,7 +335,7 @@ static void test_sweep_applied_value_changes_the_run(void **state)
 static void test_sweep_table_and_csv(void **state)
 {
     (void)state;
-    scenario *sc = load(gc_text);
+    scenario *sc = load_scenario_text(gc_text);
     sweep_result r = { .sc = sc, .scenario_arg = "gc", .runs = 10, .seed = 1, .npoints = 2 };
     buf err;
     buf_init(&err);

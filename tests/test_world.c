@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "scenario.h"
+#include "scenario_fixture.h"
 #include "trace.h"
 #include "world.h"
 
@@ -26,16 +27,6 @@ typedef struct outcome {
     check_result cr;
     char *err;
 } outcome;
-
-static scenario *load(const char *text)
-{
-    buf err;
-    buf_init(&err);
-    scenario *sc = scenario_load_string("inline.lua", text, &err);
-    if (!sc) fail_msg("scenario did not load: %s", err.p);
-    buf_release(&err);
-    return sc;
-}
 
 static outcome run_with(const scenario *sc, chooser *ch)
 {
@@ -59,7 +50,7 @@ static outcome run_with(const scenario *sc, chooser *ch)
 
 static outcome run_text(const char *text)
 {
-    scenario *sc = load(text);
+    scenario *sc = load_scenario_text(text);
     outcome o = run_with(sc, NULL);
     scenario_free(sc);
     return o;
@@ -92,7 +83,7 @@ static const char *three_clients = BASE(
 static void test_world_event_budget_stops_a_run(void **state)
 {
     (void)state;
-    scenario *sc = load(BASE("  clients = { { name = 'A', work = '1s', rounds = 1000000 } }, duration = '1000h',\n"));
+    scenario *sc = load_scenario_text(BASE("  clients = { { name = 'A', work = '1s', rounds = 1000000 } }, duration = '1000h',\n"));
     buf err;
     buf_init(&err);
     world_opts opts = { .seed = 1, .max_events = 1000 };
@@ -122,7 +113,7 @@ static void test_world_explored_drift_keeps_its_sign(void **state)
                  params[i]);
         char text[1024];
         snprintf(text, sizeof text, BASE("%s"), extra);
-        scenario *sc = load(text);
+        scenario *sc = load_scenario_text(text);
         chooser *ch = chooser_new(CHOOSER_EXPLORE, 1);
         choice first = { 1, 2, 0, "fault", 1 }; /* at the first instant: the one fault */
         chooser_set_script(ch, &first, 1);
@@ -147,7 +138,7 @@ static void test_world_explored_drift_keeps_its_sign(void **state)
 static void test_world_same_seed_same_bytes(void **state)
 {
     (void)state;
-    scenario *sc = load(three_clients);
+    scenario *sc = load_scenario_text(three_clients);
     for (uint64_t seed = 1; seed <= 20; seed++) {
         chooser *c1 = chooser_new(CHOOSER_RUN, seed), *c2 = chooser_new(CHOOSER_RUN, seed);
         outcome a = run_with(sc, c1), b = run_with(sc, c2);
@@ -165,7 +156,7 @@ static void test_world_same_seed_same_bytes(void **state)
 static void test_world_other_seed_other_run(void **state)
 {
     (void)state;
-    scenario *sc = load(three_clients);
+    scenario *sc = load_scenario_text(three_clients);
     chooser *c1 = chooser_new(CHOOSER_RUN, 1), *c2 = chooser_new(CHOOSER_RUN, 2);
     outcome a = run_with(sc, c1), b = run_with(sc, c2);
     assert_string_not_equal(a.jsonl, b.jsonl);
@@ -179,7 +170,7 @@ static void test_world_other_seed_other_run(void **state)
 static void test_world_choice_list_replays_exactly(void **state)
 {
     (void)state;
-    scenario *sc = load(three_clients);
+    scenario *sc = load_scenario_text(three_clients);
     chooser *rec = chooser_new(CHOOSER_RUN, 99);
     outcome a = run_with(sc, rec);
     buf file;
