@@ -56,8 +56,6 @@ typedef struct explore_result {
     int depth_cut;             /* explore.max_depth kept some decision from branching */
     int timed_out, interrupted;
     int delays_abstracted;     /* some delay window's late end was not explored (orders) */
-    uint64_t pruned_delays;    /* late ends not explored: they reorder nothing */
-    uint64_t earlier_faults;   /* fault instants offered back by the consequence check */
     /* For shards and their merge: the violation's path before minimising (EXPLORE form:
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;

@@ -212,7 +212,7 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
         if (d->kind == WDEC_DELAY && p->rec[i].value == 0 && avail[i] != UINT64_MAX && !(avail[i] & 2)) {
             cone_of(p->steps, p->nsteps, d->step, r->in);
             if (cone_later_reorders(r, p->steps, p->nsteps, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
-            else res->delays_abstracted = 1, res->pruned_delays++;
+            else res->delays_abstracted = 1;
         } else if (d->kind == WDEC_FAULT && p->rec[i].value > 0) {
             /* The same fault at an earlier instant, after its target's last step before it:
              * the same run but for where its consequences fall. */
@@ -234,10 +234,7 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
                 if (e->kind != WDEC_FAULT) continue;
                 if (p->rec[j].value != 0 || e->t <= prev_t) break;
                 if (d->t - e->t >= slack) {
-                    if (!alt_enabled(avail[j], v) && alt_enabled(e->valid, v)) {
-                        avail[j] |= 1ULL << v;
-                        res->earlier_faults++;
-                    }
+                    if (!alt_enabled(avail[j], v) && alt_enabled(e->valid, v)) avail[j] |= 1ULL << v;
                     break;
                 }
             }
