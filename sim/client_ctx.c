@@ -64,6 +64,14 @@ static int node_arg(lua_State *L, clientrt *rt, int arg)
     return i;
 }
 
+/* Appends a word of the request (the command's name, a script's body) as one argument. */
+static void put_word(const char *w, buf *b, size_t *offsets, int *argc)
+{
+    offsets[(*argc)++] = b->len;
+    buf_puts(b, w);
+    buf_putc(b, '\0');
+}
+
 /* Appends a Lua value as a command argument the way a client library would send it. */
 static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
 {
@@ -228,15 +236,11 @@ static int ctx_eval(lua_State *L)
     int argc = 0;
     buf b;
     buf_init(&b);
-    offs[argc++] = 0;
-    buf_puts(&b, "EVAL");
-    buf_putc(&b, '\0');
-    offs[argc++] = b.len;
-    buf_puts(&b, body);
-    buf_putc(&b, '\0');
-    offs[argc++] = b.len;
-    buf_printf(&b, "%d", nkeys);
-    buf_putc(&b, '\0');
+    char nk[16];
+    snprintf(nk, sizeof nk, "%d", nkeys);
+    put_word("EVAL", &b, offs, &argc);
+    put_word(body, &b, offs, &argc);
+    put_word(nk, &b, offs, &argc);
     buf label;
     buf_init(&label);
     buf_printf(&label, "%s", id);
@@ -355,12 +359,8 @@ static int ctx_subscribe(lua_State *L)
     int argc = 0;
     buf b;
     buf_init(&b);
-    offs[argc++] = 0;
-    buf_puts(&b, "SUBSCRIBE");
-    buf_putc(&b, '\0');
-    offs[argc++] = b.len;
-    buf_puts(&b, channel);
-    buf_putc(&b, '\0');
+    put_word("SUBSCRIBE", &b, offs, &argc);
+    put_word(channel, &b, offs, &argc);
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     coro *co = current_coro(L, c);
