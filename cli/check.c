@@ -408,8 +408,7 @@ int cli_check(int argc, char **argv)
         buf lua;
         buf_init(&lua);
         buf_printf(&lua, "%s.lua", out_base);
-        struct stat a, b;
-        int same = stat(lua.p, &a) == 0 && stat(sc->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+        int same = ll_same_file(lua.p, sc->path);
         buf_release(&lua);
         if (same) {
             cli_error("check: --out %s would write the counter-example over the scenario %s; give another BASE",

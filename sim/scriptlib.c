@@ -119,12 +119,11 @@ int ll_model_beside(const char *scenario_file, const char *protocol, char *out, 
     int path = model_is_path(protocol);
     int fits = path && protocol[0] == '/' ? snprintf(out, cap, "%s", protocol) < (int)cap
                                           : model_in_folder_of(scenario_file, protocol, path ? "" : ".lua", out, cap);
-    struct stat st, self;
+    struct stat st;
     int found = fits && is_regular(out, &st);
     if (path) return found ? 1 : -1;
     /* a scenario is never its own model (tests/check/setnx-expire.lua runs setnx-expire) */
-    if (found && scenario_file && stat(scenario_file, &self) == 0 && self.st_dev == st.st_dev && self.st_ino == st.st_ino)
-        found = 0;
+    if (found && ll_same_file(scenario_file, out)) found = 0;
     /* nor is another scenario, or a counter-example written beside it, that happens to bear
      * the protocol's name: a model is written against ctx (every one is), a scenario never */
     if (found) {

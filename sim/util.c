@@ -205,6 +205,12 @@ static int write_in_place(const char *path, const void *p, size_t n, buf *err)
     return ok ? 0 : -1;
 }
 
+int ll_same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return a && b && stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 int ll_install_file(const char *tmp, const char *path)
 {
     struct stat st;

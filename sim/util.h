@@ -90,6 +90,8 @@ int ll_write_file(const char *path, const void *p, size_t n, buf *err);
  * a regular file (a device, a FIFO, a symbolic link), copied into it and tmp removed. 0, or
  * -1 with errno set. */
 int ll_install_file(const char *tmp, const char *path);
+/* Whether the paths a and b name the same file (both exist; same device and inode). */
+int ll_same_file(const char *a, const char *b);
 
 /* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
  * LL_READ_OPEN (fopen's errno), LL_READ_ERROR (a read error; a directory, which opens and
