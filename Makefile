@@ -22,7 +22,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 OPT_CFLAGS := -O2
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard sim/*.c sim/redis/*.c model/*.c reports/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)))
+LIB_SRC := $(sort $(wildcard sim/*.c sim/*/*.c model/*.c reports/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)))
 MAIN_SRC := cli/main.c
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench_*.c))

@@ -155,6 +155,7 @@ int cli_list(int argc, char **argv)
             buf_init(&proto);
             buf_init(&exp);
             buf_printf(&proto, "%s%s%s", sc->protocol, sc->scripts ? "@" : "", sc->scripts ? (strchr(sc->scripts, '@') ? strchr(sc->scripts, '@') + 1 : sc->scripts) : "");
+            if (sc->server && strcmp(sc->server, "redis") != 0) buf_printf(&proto, " (%s)", sc->server);
             for (int k = 0; k < sc->nexpects; k++)
                 buf_printf(&exp, "%s%s %s", k ? ", " : "", sc->expects[k].violated ? "✗" : "✓", sc->expects[k].property);
             printf("%-*s  %-24s %s\n%-*s  %s\n", (int)width, names[i], proto.p, sc->name, (int)width, "",

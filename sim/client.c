@@ -96,6 +96,24 @@ static void options_list(lua_State *L, int decl, buf *out)
     free(keys);
 }
 
+/* A model names the kind of server it speaks to in M.SERVER ("zookeeper"; none: "redis"):
+ * a scenario that runs it against another kind is an error at the scenario. 0, or -1. */
+static int check_server(lua_State *L, const scenario *sc, buf *err)
+{
+    int top = lua_gettop(L);
+    lua_getfield(L, top, "SERVER");
+    const char *want = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "redis";
+    const char *have = sc->server ? sc->server : "redis";
+    int rc = 0;
+    if (strcmp(want, have) != 0) {
+        buf_printf(err, "%s:1: the %s model speaks to %s servers, but the scenario's nodes run %s; "
+                   "write server = \"%s\"", sc->path ? sc->path : sc->name, sc->protocol, want, have, want);
+        rc = -1;
+    }
+    lua_settop(L, top);
+    return rc;
+}
+
 /* Checks the scenario's options against what the protocol model (on top of the stack)
  * declares in M.OPTIONS — name = "integer" | "number" | "string" | "boolean", or a list
  * of the strings it may be — so a misspelt option or a value of the wrong kind is an
@@ -536,6 +554,7 @@ static int clients_load(clientrt *rt, const char *data_dir, buf *err)
         }
         if (i == 0) lua_pop(L, 1);
         if (i == 0 && check_options(L, rt->cx->sc, err) != 0) return -1;
+        if (i == 0 && check_server(L, rt->cx->sc, err) != 0) return -1;
         if (i == 1 && !lua_isfunction(L, -1)) {
             buf_printf(err, "%s: the workload must return a function", path);
             return -1;

@@ -125,6 +125,7 @@ static kserver *node_new_server(cluster *cu, node *n)
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
+        .options = cu->cx->sc->server_options,
     };
     kserver *s = cu->kind->create(&host);
     cu->kind->set_replica(s, n->role == ROLE_REPLICA);

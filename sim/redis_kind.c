@@ -271,6 +271,7 @@ static void rk_dump(kserver *s, buf *out)
 
 const server_kind redis_kind = {
     .name = "redis",
+    .title = "Redis 7.0.15 (the fake Redis, sim/redis/)",
     .reply_size = sizeof(reply),
     .create = rk_create,
     .destroy = rk_destroy,

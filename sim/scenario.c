@@ -12,6 +12,7 @@
  * attached to the scenario at once, and scenario_load_string frees a partial scenario. The
  * order of the reads is the order of the checks, so it decides which problem of a file with
  * several is reported (tests/test_scenario.c pins many of them). */
+#include "kinds.h"
 #include "scenario_int.h"
 #include "scriptlib.h"
 
@@ -434,6 +435,8 @@ static void load_protocol(loader *ld, int root)
         rd_fail(&ld->rd, "protocol", "protocol: no client model file '%s' (a path is read from the scenario's folder)", beside);
     if (found > 0) {
         free(s->protocol);
+    free(s->server);
+    free(s->server_options);
         s->protocol = xstrdup(beside);
         return;
     }
@@ -474,11 +477,55 @@ static void load_protocol(loader *ld, int root)
     rd_fail(&ld->rd, "protocol", "protocol: no client model lua/clients/%s.lua%s", p, msg);
 }
 
+/* The kind of server the nodes run (`server`, default "redis") and its settings
+ * (`server_options`: each option the kind declares, a duration or a whole number). */
+static void load_server(loader *ld, int root)
+{
+    lua_State *L = ld->rd.L;
+    scenario *s = ld->s;
+    s->server = rd_opt_string(&ld->rd, root, "", "server", 0);
+    if (!s->server) s->server = xstrdup("redis");
+    const server_kind *k = server_kind_find(s->server);
+    if (!k) {
+        char names[256] = "", shown[SHOW_LEN + 4];
+        for (int i = 0; server_kind_at(i); i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     server_kind_at(i)->name);
+        rd_fail(&ld->rd, "server", "server: no kind of server '%s' (known: %s)",
+                rd_show(shown, s->server, strlen(s->server)), names);
+    }
+    int n = server_kind_noptions(k);
+    s->server_options = xcalloc((size_t)n + 1, sizeof *s->server_options);
+    const char *names[64];
+    for (int i = 0; i < n && i < 64; i++) {
+        names[i] = k->options[i].name;
+        s->server_options[i] = k->options[i].dflt;
+    }
+    int t = rd_opt_table(&ld->rd, root, "", "server_options");
+    if (!t) return;
+    if (n == 0) rd_fail(&ld->rd, "server_options", "server_options: the %s server has no options", k->name);
+    rd_check_fields(&ld->rd, t, "server_options", names, (size_t)(n < 64 ? n : 64));
+    for (int i = 0; i < n && i < 64; i++) {
+        const kind_option *o = &k->options[i];
+        if (o->duration) {
+            int64_t us = rd_opt_duration(&ld->rd, t, "server_options", o->name, INT64_MIN, 0);
+            if (us == INT64_MIN) continue;
+            if (us / 1000 < o->lo || us / 1000 > o->hi)
+                rd_fail(&ld->rd, "server_options", "server_options.%s must be from %lld to %lld ms (%s)", o->name,
+                        (long long)o->lo, (long long)o->hi, o->help);
+            s->server_options[i] = us / 1000;
+        } else {
+            s->server_options[i] = rd_opt_integer(&ld->rd, t, "server_options", o->name, o->dflt, o->lo, o->hi);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* The whole table                                                                        */
 
 static const char *const root_keys[] = {
-    "name", "about", "protocol", "mode", "nodes", "replicas", "persistence", "restart_delay",
+    "name", "about", "protocol", "server", "server_options", "mode", "nodes", "replicas", "persistence", "restart_delay",
     "clock", "per_node", "lease", "wait", "timeout", "network", "links", "replication",
     "clients", "faults", "duration", "seed", "fencing", "scripts", "lock", "expect", "options",
     "explore",
@@ -575,6 +622,7 @@ static int loader_validate(lua_State *L)
             rd_fail(&ld->rd, "name", "name must be one line of text (it has a control character such as a newline)");
     s->about = rd_opt_string(&ld->rd, root, "", "about", 1);
     load_protocol(ld, root);
+    load_server(ld, root);
     int mode = rd_get(L, root, "mode") == LUA_TNIL ? 0 : rd_to_choice(&ld->rd, -1, "mode", modes, 2);
     lua_pop(L, 1);
     s->mode = xstrdup(modes[mode]);
@@ -668,6 +716,8 @@ void scenario_free(scenario *s)
     free(s->name);
     free(s->about);
     free(s->protocol);
+    free(s->server);
+    free(s->server_options);
     free(s->mode);
     free(s->scripts);
     free(s->lock);

@@ -121,6 +121,8 @@ typedef struct scenario {
     char *name;
     char *about;
     char *protocol;      /* lua/clients/<protocol>.lua */
+    char *server;        /* the nodes' kind (kinds.h): "redis" by default */
+    int64_t *server_options; /* the kind's options in its order (durations in ms) */
     char *mode;          /* "single" | "redlock" */
     char *scripts;       /* "redisson@3.11.1"; NULL = HEAD */
     char *lock;          /* the lock's name ("lock" by default) */

@@ -44,6 +44,17 @@ typedef struct kchange kchange; /* one unit of data's new state, or its deletion
 
 typedef enum kind_event { KIND_WRITTEN, KIND_DELETED, KIND_EXPIRED } kind_event;
 
+/* A setting of a kind that a scenario may give in `server_options` (a ZooKeeper tick, a
+ * MongoDB TTL monitor period): its name, whether it is a duration (written as one, handed to
+ * the server in ms) or a whole number, its default and its range (the same units), and one
+ * line of help naming the real system's setting it stands for. */
+typedef struct kind_option {
+    const char *name;
+    int duration;
+    int64_t dflt, lo, hi;
+    const char *help;
+} kind_option;
+
 /* What the node gives the server it runs: its clock, and where the effects go (ud is passed
  * to every callback). */
 typedef struct kind_host {
@@ -59,11 +70,14 @@ typedef struct kind_host {
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
+    const int64_t *options;      /* the kind's options (server_kind.options), in that order */
 } kind_host;
 
 typedef struct server_kind {
-    const char *name;            /* "redis" */
+    const char *name;            /* "redis": what a scenario's `server` names */
+    const char *title;           /* "Redis 7.0.15": what the real system is, for users */
     size_t reply_size;           /* bytes of a reply; pointer-aligned storage */
+    const kind_option *options;  /* NULL-terminated by name, or NULL: none */
 
     kserver *(*create)(const kind_host *host);  /* a fresh process: no data, no connections */
     void (*destroy)(kserver *s);                /* NULL: nothing */

@@ -22,7 +22,7 @@
 #include "core.h"
 #include "net.h"
 #include "node.h"
-#include "redis_kind.h"
+#include "kinds.h"
 
 struct world {
     core cx;               /* what the parts share: time, queue, chooser, history, clocks */
@@ -417,7 +417,9 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
     for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
     w->net = net_new(cx, sc->nfaults + w->faults_left);
-    cluster_init(&w->cu, cx, w->net, &redis_kind); /* the nodes run the fake Redis */
+    /* the nodes run the kind the scenario names (the fake Redis by default) */
+    const server_kind *kind = sc->server ? server_kind_find(sc->server) : NULL;
+    cluster_init(&w->cu, cx, w->net, kind ? kind : server_kind_find("redis"));
     w->rt = clients_new(cx, w->net, &w->cu, o ? o->data_dir : NULL, o ? o->lib : NULL, err);
     if (!w->rt) {
         world_free(w);

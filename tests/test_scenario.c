@@ -537,6 +537,9 @@ static void test_scenario_options_and_explore(void **state)
 static void test_scenario_unknown_key_suggests(void **state)
 {
     (void)state;
+    /* the nodes' kind */
+    expect_error_in("  server = \"zk\",", "t.lua:4: server: no kind of server 'zk' (known: redis)");
+    expect_error_in("  server_options = { tick = \"2s\" },", "t.lua:4: server_options: the redis server has no options");
     expect_error_in("  leese = \"10s\",", "t.lua:4: unknown key 'leese' in the scenario; did you mean 'lease'?");
     expect_error(HEAD_NO_CLIENTS "  clients = {\n    { name = \"A\" },\n    { name = \"B\", wrok = 5 },\n  },\n}",
                  "t.lua:5: unknown key 'wrok' in clients[2]; did you mean 'work'?");
@@ -555,7 +558,7 @@ static void test_scenario_unknown_key_lists(void **state)
     expect_error("return { \"x\" }", "t.lua:1: the scenario has a positional value [1]; write its fields as name = value");
     /* of two unknown keys the one written first is reported */
     expect_error_in("  zzz = 1,\n  yyy = 2,", "t.lua:4: unknown key 'zzz' in the scenario; valid keys: name, about, "
-                    "protocol, mode, nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, "
+                    "protocol, server, server_options, mode, nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, "
                     "timeout, network, links, replication, clients, faults, duration, seed, fencing, scripts, "
                     "lock, expect, options, explore");
 }
@@ -823,7 +826,7 @@ static void test_scenario_lexer_lines(void **state)
                  "  duration = 'a\\\n', clients = { { name = 'A' } }, x = { [\"y\"] = 1 },\n"
                  "  lease = '1 week',\n"
                  "}",
-                 "t.lua:8: unknown key 'x' in the scenario; valid keys: name, about, protocol, mode, "
+                 "t.lua:8: unknown key 'x' in the scenario; valid keys: name, about, protocol, server, server_options, mode, "
                  "nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, timeout, "
                  "network, links, replication, clients, faults, duration, seed, fencing, scripts, lock, "
                  "expect, options, explore");
@@ -832,7 +835,7 @@ static void test_scenario_lexer_lines(void **state)
                  "  clients = { { name = 'A' } },\n"
                  "  [\"lease\"] = '1 week',\n"
                  "}",
-                 "t.lua:4: unknown key 'f' in the scenario; valid keys: name, about, protocol, mode, "
+                 "t.lua:4: unknown key 'f' in the scenario; valid keys: name, about, protocol, server, server_options, mode, "
                  "nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, timeout, "
                  "network, links, replication, clients, faults, duration, seed, fencing, scripts, lock, "
                  "expect, options, explore");

@@ -1,0 +1,32 @@
+/* kinds.c — the table of server kinds. The world builds its nodes from the kind the
+ * scenario's `server` names (default "redis"); the scenario loader checks the name and the
+ * kind's `server_options` against it; `locklab list` shows it. A new kind adds its adapter's
+ * vtable to `kinds` below and nothing else here. */
+#include "kinds.h"
+
+#include <string.h>
+
+#include "redis_kind.h"
+
+static const server_kind *const kinds[] = {
+    &redis_kind,
+};
+
+const server_kind *server_kind_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kinds[i]->name, name)) return kinds[i];
+    return NULL;
+}
+
+const server_kind *server_kind_at(int i)
+{
+    return i >= 0 && (size_t)i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+}
+
+int server_kind_noptions(const server_kind *k)
+{
+    int n = 0;
+    while (k->options && k->options[n].name) n++;
+    return n;
+}
