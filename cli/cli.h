@@ -15,6 +15,7 @@ enum exit_code {
 };
 
 int cli_redis(int argc, char **argv);    /* cli/redis.c */
+int cli_kind(int argc, char **argv);     /* cli/kind.c */
 int cli_serve(int argc, char **argv);    /* cli/serve.c */
 int cli_scripts(int argc, char **argv);  /* cli/scripts.c */
 int cli_run(int argc, char **argv);      /* cli/run.c */

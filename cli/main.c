@@ -23,6 +23,7 @@ static const subcommand subcommands[] = {
     { "list", cli_list, "the built-in scenarios, one line each" },
     { "compare", cli_compare, "one scenario under two script versions: where they part" },
     { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
+    { "kind", cli_kind, "one server of any kind (redis, ...) at the keyboard, without the world" },
     { "serve", cli_serve, "fake Redis nodes on TCP ports, for redis-cli and client libraries" },
     { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
 };

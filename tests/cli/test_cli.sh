@@ -193,7 +193,7 @@ for c in "list --bogus" "compare single-basic --bogus" "scripts --bogus"; do
 done
 expect_exit 0 "locklab --version" -- "$LL" --version
 grep -q '^locklab [0-9]' "$tmp/out" && ok || bad "--version prints the version"
-for sub in run check sweep list compare redis scripts; do
+for sub in run check sweep list compare redis scripts kind; do
     "$LL" help "$sub" >"$tmp/h1.txt" 2>&1
     "$LL" "$sub" --help >"$tmp/h2.txt" 2>&1
     [ -s "$tmp/h1.txt" ] && cmp -s "$tmp/h1.txt" "$tmp/h2.txt" && ok || bad "locklab help $sub is not $sub --help"
@@ -212,6 +212,15 @@ grep -q "^1 scripts checked, 0 failed to compile$" "$tmp/out" && ok || bad "a ba
 expect_exit 2 "scripts check of nothing" -- "$LL" scripts check fenced.lua
 grep -q "no file 'fenced.lua'" "$tmp/err" && grep -q "^0 scripts checked, 0 failed to compile, 1 not found$" "$tmp/out" && ok ||
     bad "an unknown script is not counted as checked: $(cat "$tmp/out" "$tmp/err")"
+# kind: one server of a kind, driven line by line; its clock moves only when told
+printf 'SET k v PX 100\n.advance 50\nPTTL k\n.advance 60\nGET k\n.dump\n.bogus\n' | "$LL" kind redis >"$tmp/kind.txt" 2>&1
+printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time\n' |
+    cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind redis: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^redis ' && ok || bad "kind --list names redis"
+expect_exit 2 "kind of an unknown server" -- "$LL" kind zk
+one_line_err "kind of an unknown server"
+expect_exit 2 "kind with a bad option" -- "$LL" kind redis --option tick=5
+one_line_err "kind with a bad option"
 echo .help | "$LL" redis | grep -q "settime MS .*ms since the Unix epoch" && ok || bad ".settime's help says epoch ms"
 
 # Files for other programs. Any bytes in a key: valid JSON, the bytes in *_b64.

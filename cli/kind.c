@@ -1,0 +1,197 @@
+/* kind.c — the subcommand `locklab kind NAME`: one server of any kind (sim/kinds.h) at the
+ * keyboard or from a pipe, with nothing of the engine around it. Each input line is one
+ * request, split into words as redis-cli splits them; the server runs it and the line the
+ * history would show (the kind's reply_brief) is printed. Meta-lines move the server's clock
+ * and choose the client, so a session with sessions, leases and expiry can be played by
+ * hand or replayed by a differential test against the real server (tests/diff/<kind>/).
+ *
+ * Effects the server reports (data changed, messages pushed to a client) print as "  ~"
+ * lines as it reports them, so before the reply of the request that caused them. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kinds.h"
+#include "resp.h"
+
+#define KIND_CLIENTS 16
+#define KIND_LINE_MAX ((size_t)1 << 20)
+
+typedef struct session {
+    const server_kind *k;
+    kserver *srv;
+    int64_t now;        /* ms */
+    int client;
+    FILE *out;
+} session;
+
+static int64_t s_clock(void *ud)
+{
+    return ((session *)ud)->now;
+}
+
+static void s_changed(void *ud, kind_event ev, slice unit)
+{
+    session *s = ud;
+    fprintf(s->out, "  ~ %s %.*s\n", ev == KIND_WRITTEN ? "written" : ev == KIND_DELETED ? "deleted" : "expired",
+            (int)unit.len, unit.p);
+}
+
+static void s_push(void *ud, int client, slice topic, slice payload)
+{
+    session *s = ud;
+    fprintf(s->out, "  ~ to client %d: %.*s %.*s\n", client, (int)topic.len, topic.p, (int)payload.len, payload.p);
+}
+
+static void kind_usage(FILE *f)
+{
+    fputs("usage: locklab kind NAME [--option NAME=VALUE]...\n"
+          "       locklab kind --list\n"
+          "\n"
+          "One fake server of the kind NAME, without the simulated world: each line read from\n"
+          "the input is one request, in words as redis-cli splits them (\"double\" and 'single'\n"
+          "quotes); each effect the server reports prints as it happens ('  ~ written KEY',\n"
+          "'  ~ to client N: TOPIC PAYLOAD'), then the reply as the history shows it.\n"
+          "\n"
+          "Meta-lines: .advance MS (the server's clock moves; what expires, expires),\n"
+          ".client N (the next requests come from client N, 0-15), .crash-client N (client N's\n"
+          "connections drop), .dump (the server's data, one line per unit), .time.\n"
+          "The clock starts at 1700000000000 ms. Options are the kind's server_options, in ms\n"
+          "for durations. Exit: 0, 2 bad usage, 3 the output cannot be written.\n",
+          f);
+}
+
+static void expire_due(session *s)
+{
+    while (s->k->next_deadline(s->srv) < s->now) s->k->expire(s->srv);
+}
+
+static int run_line(session *s, char *line)
+{
+    resp_args a;
+    if (resp_split(line, &a) != 0) {
+        fprintf(s->out, "(error) unbalanced quotes\n");
+        return 0;
+    }
+    if (a.argc == 0) {
+        resp_args_release(&a);
+        return 0;
+    }
+    const char *w0 = a.argv[0];
+    if (w0[0] == '.') {
+        long long v = a.argc > 1 ? strtoll(a.argv[1], NULL, 10) : -1;
+        if (!strcmp(w0, ".advance") && a.argc == 2 && v >= 0) {
+            s->now += v;
+            expire_due(s);
+        } else if (!strcmp(w0, ".client") && a.argc == 2 && v >= 0 && v < KIND_CLIENTS) {
+            s->client = (int)v;
+        } else if (!strcmp(w0, ".crash-client") && a.argc == 2 && v >= 0 && v < KIND_CLIENTS) {
+            s->k->disconnect(s->srv, (int)v);
+        } else if (!strcmp(w0, ".dump")) {
+            buf b;
+            buf_init(&b);
+            s->k->dump(s->srv, &b);
+            fputs(b.p ? b.p : "", s->out);
+            buf_release(&b);
+        } else if (!strcmp(w0, ".time")) {
+            fprintf(s->out, "%lld\n", (long long)s->now);
+        } else {
+            fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time\n");
+        }
+        resp_args_release(&a);
+        return 0;
+    }
+    slice *argv = xcalloc((size_t)a.argc, sizeof *argv);
+    for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
+    void *reply = xcalloc(1, s->k->reply_size);
+    expire_due(s);
+    s->k->exec(s->srv, s->client, 0, a.argc, argv, reply);
+    buf b;
+    buf_init(&b);
+    s->k->reply_brief(reply, &b);
+    fprintf(s->out, "%s\n", b.p ? b.p : "");
+    buf_release(&b);
+    s->k->reply_release(reply);
+    free(reply);
+    free(argv);
+    resp_args_release(&a);
+    return 0;
+}
+
+int cli_kind(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        kind_usage(stdout);
+        return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--list")) {
+        for (int i = 0; server_kind_at(i); i++) {
+            const server_kind *k = server_kind_at(i);
+            printf("%-10s %s\n", k->name, k->title ? k->title : "");
+            for (int j = 0; k->options && k->options[j].name; j++)
+                printf("           server_options.%s (default %lld%s): %s\n", k->options[j].name,
+                       (long long)k->options[j].dflt, k->options[j].duration ? " ms" : "", k->options[j].help);
+        }
+        return 0;
+    }
+    if (argc < 2 || argv[1][0] == '-') {
+        cli_error("kind: name a kind of server (locklab kind --list names them); try 'locklab kind --help'");
+        return 2;
+    }
+    const server_kind *k = server_kind_find(argv[1]);
+    if (!k) {
+        cli_error("kind: no kind of server '%s'; 'locklab kind --list' names them", argv[1]);
+        return 2;
+    }
+    int nopt = server_kind_noptions(k);
+    int64_t *opts = xcalloc((size_t)nopt + 1, sizeof *opts);
+    for (int j = 0; j < nopt; j++) opts[j] = k->options[j].dflt;
+    for (int i = 2; i < argc; i++) {
+        const char *eq = i + 1 < argc && !strcmp(argv[i], "--option") ? strchr(argv[i + 1], '=') : NULL;
+        int j = 0;
+        while (eq && j < nopt && (strlen(k->options[j].name) != (size_t)(eq - argv[i + 1]) ||
+                                  strncmp(k->options[j].name, argv[i + 1], (size_t)(eq - argv[i + 1]))))
+            j++;
+        char *end = NULL;
+        long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
+        if (!eq || j == nopt || end == eq + 1 || *end || v < k->options[j].lo || v > k->options[j].hi) {
+            cli_error("kind: bad argument '%s'; --option NAME=VALUE takes one of the kind's options in its range "
+                      "(locklab kind --list)", i + 1 < argc ? argv[i + 1] : argv[i]);
+            free(opts);
+            return 2;
+        }
+        opts[j] = v;
+        i++;
+    }
+    session s = { .k = k, .now = INT64_C(1700000000000), .out = stdout };
+    kind_host host = {
+        .ud = &s, .clock = s_clock, .changed = s_changed, .push = s_push,
+        .nclients = KIND_CLIENTS, .client_base = 0, .options = opts,
+    };
+    s.srv = k->create(&host);
+    k->set_replica(s.srv, 0);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        if ((size_t)n > KIND_LINE_MAX) {
+            cli_error("kind: an input line of over %zu bytes", KIND_LINE_MAX);
+            rc = 2;
+            break;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        run_line(&s, line);
+    }
+    free(line);
+    if (k->destroy) k->destroy(s.srv);
+    free(opts);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("kind: cannot write the output: %s", strerror(errno));
+        return 3;
+    }
+    return rc;
+}
