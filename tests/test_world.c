@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "monitor.h"
 #include "scenario.h"
 #include "scenario_fixture.h"
 #include "trace.h"
@@ -211,6 +212,49 @@ static void test_world_gc_pause_breaks_mutual_exclusion(void **state)
     assert_non_null(strstr(o.trace, "GC pause of A for 12000 ms"));
     assert_non_null(strstr(o.trace, "the lock was no longer mine"));
     outcome_free(&o);
+}
+
+/* The properties in monitor form: fed the history one event at a time, mutual exclusion is
+ * known violated once both clients are inside past their entries — long before the run ends
+ * — and the verdicts at the end are check_run's, evidence and all. */
+static void test_world_monitor_knows_before_the_end(void **state)
+{
+    (void)state;
+    scenario *sc = load_scenario_text(BASE("  clients = { { name = 'A', work = '15s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                                           "  faults = { { at = '1s', gc_pause = 'A', duration = '12s' } },\n"
+                                           "  duration = '60s',\n"));
+    buf err;
+    buf_init(&err);
+    world_opts opts = { .seed = sc->seed };
+    world *w = world_new(sc, &opts, &err);
+    assert_non_null(w);
+    assert_int_equal(world_run(w, &err), 0);
+    const history *h = world_history(w);
+    monitor *m = monitor_new(h, sc);
+    size_t n = history_len(h), known = n;
+    for (size_t i = 0; i < n; i++) {
+        monitor_step(m, i);
+        if (known == n && monitor_violated(m, PROP_MUTUAL_EXCLUSION)) known = i;
+    }
+    assert_true(known < n);
+    /* known at the first event after B entered while A, paused, was still inside */
+    assert_true(history_at(h, known)->t < 14000000);
+    assert_false(monitor_violated(m, PROP_FAIRNESS)); /* not judged: the scenario does not expect it */
+    check_result online, batch;
+    monitor_finish(m, &online);
+    check_run(h, sc, &batch);
+    for (int p = 0; p < PROP_COUNT; p++) {
+        assert_int_equal(online.p[p].v, batch.p[p].v);
+        assert_int_equal(online.p[p].at, batch.p[p].at);
+        assert_string_equal(online.p[p].evidence ? online.p[p].evidence : "", batch.p[p].evidence ? batch.p[p].evidence : "");
+    }
+    assert_int_equal(online.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
+    check_free(&online);
+    check_free(&batch);
+    monitor_free(m);
+    world_free(w);
+    buf_release(&err);
+    scenario_free(sc);
 }
 
 /* A reply that falls due during a pause is handled when the pause ends, not before. */
@@ -624,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_world_other_seed_other_run),
         cmocka_unit_test(test_world_choice_list_replays_exactly),
         cmocka_unit_test(test_world_gc_pause_breaks_mutual_exclusion),
+        cmocka_unit_test(test_world_monitor_knows_before_the_end),
         cmocka_unit_test(test_world_gc_pause_holds_replies),
         cmocka_unit_test(test_world_node_clock_jump_expires_lock),
         cmocka_unit_test(test_world_no_fault_no_violation_with_drift),
