@@ -41,6 +41,7 @@ void path_free(xpath *p)
     free(p->inj);
     free(p->decs);
     free(p->steps);
+    free(p->cmps);
     memset(p, 0, sizeof *p);
 }
 
@@ -99,6 +100,9 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
         const world_step *st = world_steps(w, &p->nsteps);
         p->steps = xmalloc(((size_t)p->nsteps + 1) * sizeof *p->steps);
         if (p->nsteps) memcpy(p->steps, st, (size_t)p->nsteps * sizeof *st);
+        const world_cmp *cm = world_comparisons(w, &p->ncmps);
+        p->cmps = xmalloc(((size_t)p->ncmps + 1) * sizeof *p->cmps);
+        if (p->ncmps) memcpy(p->cmps, cm, (size_t)p->ncmps * sizeof *cm);
     }
     world_free(w);
     return 0;

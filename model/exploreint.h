@@ -21,6 +21,8 @@ typedef struct xpath {
     world_decision *decs;  /* per decision (systematic search only) */
     world_step *steps;
     int nsteps;
+    world_cmp *cmps;       /* clock comparisons with their margins */
+    int ncmps;
 } xpath;
 
 void path_free(xpath *p);

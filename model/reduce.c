@@ -20,7 +20,16 @@
  * outside it (Redlock's elapsed time across its requests, a wait budget's deadline, a TTL
  * against the instant the key was set) — its behaviour may depend on d itself, and the late
  * end is explored too. A value crosses actors in a message (a client's clock sent as a
- * script argument, a TTL in a reply): the step that receives it counts as a reading. */
+ * script argument, a TTL in a reply): the step that receives it counts as a reading.
+ *
+ * Most readings serve deadlines, and a deadline decision flips only when the clock moves by
+ * the margin left. A client that reads its clock as an instant and decides with ctx:before
+ * (client_ctx.c) leaves a comparison (world_cmp): its step, the step of the reading it
+ * measures from, and the margin. It matters only where one of the two is inside the cone and
+ * the other outside, and the cone can come late by the margin. A node's key deadline is not
+ * a reading either: its expiry event is caused by the step that set it (node.c follows each
+ * deadline's origin through commands, restarts and replication), so it moves with the cone
+ * like any other step; only a TTL that leaves the node makes that step a reading. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,12 +141,34 @@ static int cone_splits_readings(reducer *r, const world_step *st, int n, int roo
     return 0;
 }
 
-/* Would moving the cone of root later by shift reorder the steps at some actor, or change
- * what an actor reads from its clock against what it read before? A step that touches every
- * actor (WORLD_KEY_ALL) is compared with every other. */
-static int cone_later_reorders(reducer *r, const world_step *st, int n, int root, int64_t shift, int observer)
+/* Does some comparison of a clock with an instant (ctx:before) have one reading inside the
+ * cone and the other outside, so that moving the cone by up to `late` (per step: how much
+ * later it can come; NULL: by any amount) could use up its margin? */
+static int cone_flips_comparison(reducer *r, const xpath *p, int root, int64_t base)
 {
+    for (int k = 0; k < p->ncmps; k++) {
+        const world_cmp *c = &p->cmps[k];
+        int s = c->step, o = c->origin;
+        int in_s = s >= root && s < p->nsteps && r->in[s];
+        int in_o = o >= root && o < p->nsteps && r->in[o];
+        if (in_s == in_o) continue;
+        if (base == INT64_MIN) return 1;
+        int x = in_s ? s : o;
+        if (r->acc[x] - base >= c->margin) return 1;
+    }
+    return 0;
+}
+
+/* Would moving the cone of root later by shift reorder the steps at some actor, or change
+ * what an actor reads from its clock against what it read before (or decides on a deadline
+ * against a reading outside the cone)? A step that touches every actor (WORLD_KEY_ALL) is
+ * compared with every other. */
+static int cone_later_reorders(reducer *r, const xpath *p, int root, int64_t shift, int observer)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
     if (cone_splits_readings(r, st, n, root, observer)) return 1;
+    if (cone_flips_comparison(r, p, root, r->acc[root] - shift)) return 1;
     /* per key, and anywhere, and for the global steps: the latest a cone step can come */
     int64_t any = INT64_MIN, all = INT64_MIN, base = r->acc[root] - shift;
     for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
@@ -211,7 +242,7 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
         if (d->step < 0 || d->step >= p->nsteps) continue;
         if (d->kind == WDEC_DELAY && p->rec[i].value == 0 && avail[i] != UINT64_MAX && !(avail[i] & 2)) {
             cone_of(p->steps, p->nsteps, d->step, r->in);
-            if (cone_later_reorders(r, p->steps, p->nsteps, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
+            if (cone_later_reorders(r, p, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
             else res->delays_abstracted = 1;
         } else if (d->kind == WDEC_FAULT && p->rec[i].value > 0) {
             /* The same fault at an earlier instant, after its target's last step before it:
@@ -225,7 +256,8 @@ void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, e
             cone_of(p->steps, p->nsteps, d->step, r->in);
             /* moving it earlier shifts clock readings inside its cone against those outside:
              * then any earlier instant may matter, the nearest first */
-            int64_t slack = cone_splits_readings(r, p->steps, p->nsteps, d->step, observer)
+            int64_t slack = cone_splits_readings(r, p->steps, p->nsteps, d->step, observer) ||
+                                    cone_flips_comparison(r, p, d->step, INT64_MIN)
                                 ? 0
                                 : cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
             if (slack == INT64_MAX) continue;

@@ -33,6 +33,21 @@ void core_clock_read(core *cx)
     cx->clock_read = 1;
 }
 
+int core_step(const core *cx)
+{
+    return cx->explore ? cx->step : -1;
+}
+
+void core_clock_read_at(core *cx, int step)
+{
+    if (cx->explore && step >= 0 && cx->mark) cx->mark(cx->window_ud, step);
+}
+
+void core_clock_compare(core *cx, int origin, int64_t margin_us)
+{
+    if (cx->explore && cx->compare) cx->compare(cx->window_ud, origin, margin_us);
+}
+
 void core_window_decision(core *cx, size_t before, int64_t shift)
 {
     if (cx->explore && decisions_made(cx) == before + 1) {

@@ -40,6 +40,11 @@ enum event_kind {
 
 /* Describes decision `decision` (a window `shift` µs wide) to the explorer. */
 typedef void (*core_window_fn)(void *ud, size_t decision, int64_t shift);
+/* A step of the log (core.step) read a clock for a value; see core_clock_read_at. */
+typedef void (*core_mark_fn)(void *ud, int step);
+/* The step being handled compared a clock with an instant read at step `origin`; see
+ * core_clock_compare. */
+typedef void (*core_compare_fn)(void *ud, int origin, int64_t margin_us);
 
 typedef struct core {
     const scenario *sc;
@@ -52,9 +57,12 @@ typedef struct core {
     struct chunkcache *chunks;  /* compiled Lua shared between worlds (borrowed), or NULL */
     int nnodes, nclients, nactors;
     const lclock **clocks;      /* per actor: its clock (each part registers its own) */
-    core_window_fn window;      /* installed by the world */
+    core_window_fn window;      /* installed by the world (window_ud is theirs too) */
+    core_mark_fn mark;
+    core_compare_fn compare;
     void *window_ud;
     int clock_read;             /* exploring: the step being handled read a clock's value */
+    int step;                   /* exploring: the step being handled (its index), else -1 */
 } core;
 
 /* The actor named `name` (a node or a client), or -1. */
@@ -72,6 +80,16 @@ size_t core_decisions_made(const core *cx);
  * reply, a deadline set from it): while exploring, the step is marked (world_step.clock),
  * and the order reduction explores a delay's late end where it shifts such a value. */
 void core_clock_read(core *cx);
+/* The step being handled (an index of the explorer's step log), or -1 when not exploring or
+ * between steps: what an instant or a deadline records as its origin. */
+int core_step(const core *cx);
+/* A value read from a clock at an earlier step — a deadline set then — left its holder now
+ * (a TTL in a reply): that step counts as having read its clock, as core_clock_read says. */
+void core_clock_read_at(core *cx, int step);
+/* The step being handled compared the actor's clock with an instant read at step `origin`
+ * (ctx:before): its outcome changes only if the two readings move apart by margin_us or
+ * more (true µs). The reductions explore a late end where it could move them that far. */
+void core_clock_compare(core *cx, int origin, int64_t margin_us);
 void core_window_decision(core *cx, size_t before, int64_t shift);
 
 #endif

@@ -38,6 +38,7 @@ typedef struct msg {
     const struct server_kind *sk; /* a reply's or a replication change's kind */
     void *body;            /* MSG_REPLY: the reply (in the tail); MSG_REPL: the change (kchange) */
     uint64_t epoch;        /* replication: the master's down_epoch when it sent this */
+    int origin;            /* replication, exploring: the step that set the unit's deadline, or -1 */
     max_align_t tail[];    /* room for a reply, when msg_new was asked for it */
 } msg;
 

@@ -24,6 +24,7 @@
 #include "node.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void node_resync(cluster *cu, node *replica, node *master);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
@@ -46,6 +47,81 @@ static void note_keyspace(cluster *cu, node *n, const char *fmt, const char *arg
     buf_init(&b);
     cu->kind->dump(n->srv, &b);
     e->reply = b.p ? buf_steal(&b) : xstrdup("");
+}
+
+/* ---- deadline origins (exploring) ---- */
+
+static deadline_origin *org_find(origins *o, slice unit)
+{
+    for (int i = 0; i < o->n; i++)
+        if (o->v[i].len == unit.len && !memcmp(o->v[i].unit, unit.p, unit.len)) return &o->v[i];
+    return NULL;
+}
+
+static void org_set(origins *o, slice unit, int64_t deadline, int step)
+{
+    deadline_origin *e = org_find(o, unit);
+    if (!e) {
+        if (o->n == o->cap) o->v = xrealloc(o->v, (size_t)(o->cap = o->cap ? o->cap * 2 : 8) * sizeof *o->v);
+        e = &o->v[o->n++];
+        e->unit = xmemdup(unit.p, unit.len);
+        e->len = unit.len;
+    }
+    e->deadline = deadline;
+    e->step = step;
+}
+
+static void org_remove(origins *o, slice unit)
+{
+    deadline_origin *e = org_find(o, unit);
+    if (!e) return;
+    free(e->unit);
+    *e = o->v[--o->n];
+}
+
+static void org_clear(origins *o)
+{
+    for (int i = 0; i < o->n; i++) free(o->v[i].unit);
+    o->n = 0;
+}
+
+static void org_copy(origins *dst, const origins *src)
+{
+    org_clear(dst);
+    for (int i = 0; i < src->n; i++)
+        org_set(dst, (slice){ src->v[i].unit, src->v[i].len }, src->v[i].deadline, src->v[i].step);
+}
+
+static void org_free(origins *o)
+{
+    org_clear(o);
+    free(o->v);
+    memset(o, 0, sizeof *o);
+}
+
+/* The server set a unit's deadline: its origin is the step being handled, or the origin of
+ * the deadline it copies, or (applying a replicated change) the master's. */
+static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from)
+{
+    node *n = ud;
+    core *cx = n->cu->cx;
+    if (!cx->explore) return;
+    int step = core_step(cx);
+    if (n->in_apply) {
+        step = n->applying;
+    } else if (from) {
+        deadline_origin *o = org_find(&n->org, *from);
+        if (o) step = o->step;
+    }
+    org_set(&n->org, unit, deadline, step);
+}
+
+/* A unit's deadline left the server (a TTL in a reply): the step that set it read a clock. */
+static void node_deadline_read(void *ud, slice unit)
+{
+    node *n = ud;
+    deadline_origin *o = n->cu->cx->explore ? org_find(&n->org, unit) : NULL;
+    if (o) core_clock_read_at(n->cu->cx, o->step);
 }
 
 /* ---- the server inside a node ---- */
@@ -108,6 +184,7 @@ static void node_changed(void *ud, kind_event ev, slice key)
         else buf_release(&b);
         e->deadline = deadline;
     }
+    if (cu->cx->explore && (ev != KIND_WRITTEN || e->deadline < 0)) org_remove(&n->org, key);
     n->dirty = 1;
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
@@ -119,6 +196,8 @@ static kserver *node_new_server(cluster *cu, node *n)
         .ud = n,
         .clock = node_clock_fn,
         .clock_seen = node_clock_seen,
+        .deadline_set = node_deadline_set,
+        .deadline_read = node_deadline_read,
         .changed = node_changed,
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,
@@ -144,7 +223,46 @@ void node_schedule_expiry(cluster *cu, node *n)
     if (n->expiry_at == at && n->expiry_pending) return;
     n->expiry_at = at;
     n->expiry_pending = 1;
-    sched_push(cu->cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+    core *cx = cu->cx;
+    /* The expiry's instant is its deadline's: its cause is the step that set it, unless the
+     * deadline has passed already (then it expires now, whenever now is). Deadlines of
+     * several origins falling together: each origin counts as a clock reading. */
+    int cause = -1, found = 0;
+    for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
+        const deadline_origin *o = &n->org.v[i];
+        if (o->deadline != deadline) continue;
+        if (found && o->step != cause) {
+            for (int j = 0; j < n->org.n; j++)
+                if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+            if (o->step > cause) cause = o->step;
+        } else if (!found) {
+            cause = o->step;
+        }
+        found = 1;
+    }
+    if (found) {
+        sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+    } else {
+        if (at > cx->now) core_clock_read(cx); /* a deadline of unknown origin: as a reading */
+        sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+    }
+}
+
+void node_clock_changed(cluster *cu, node *n)
+{
+    /* The expiry now depends on the clock's change as well as on its deadline's origin: both
+     * count as clock readings, and it follows the change. */
+    core *cx = cu->cx;
+    for (int i = 0; cx->explore && i < n->org.n; i++) core_clock_read_at(cx, n->org.v[i].step);
+    core_clock_read(cx);
+    if (!n->up || n->role != ROLE_MASTER) return;
+    int64_t deadline = cu->kind->next_deadline(n->srv);
+    if (deadline == INT64_MAX) return;
+    int64_t at = lclock_true_when(&n->clock, cx->now, deadline + 1);
+    if (at == INT64_MAX || (n->expiry_at == at && n->expiry_pending)) return;
+    n->expiry_at = at;
+    n->expiry_pending = 1;
+    sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
 }
 
 void node_on_expire(cluster *cu, node *n, uint64_t gen)
@@ -210,6 +328,8 @@ static void node_replicate_key(cluster *cu, node *n, slice key, int deleted)
         m->epoch = n->down_epoch;
         m->sk = cu->kind;
         m->body = cu->kind->capture(n->srv, key, deleted);
+        const deadline_origin *o = cu->cx->explore && !deleted ? org_find(&n->org, key) : NULL;
+        m->origin = o ? o->step : -1;
         net_send(cu->net, m);
     }
 }
@@ -223,7 +343,10 @@ static void node_apply_replication(cluster *cu, node *n, msg *m)
         net_note_drop(cu->net, m, "its master crashed before sending it");
         return;
     }
+    n->in_apply = 1;
+    n->applying = m->origin;
     cu->kind->apply(n->srv, m->body);
+    n->in_apply = 0;
     n->repl_applied++;
 }
 
@@ -253,9 +376,10 @@ void node_restart(cluster *cu, node *n)
     kserver *old = n->srv;
     n->srv = node_new_server(cu, n);
     switch (n->cfg->persist) {
-    case PERSIST_NONE: break;
+    case PERSIST_NONE: org_clear(&n->org); break;
     case PERSIST_EVERYSEC:
         if (n->durable) cu->kind->load(n->srv, n->durable);
+        org_copy(&n->org, &n->durable_org);
         break;
     case PERSIST_ALWAYS: cu->kind->copy_data(n->srv, old); break;
     }
@@ -281,6 +405,7 @@ void node_fsync(cluster *cu, node *n)
     if (n->up && n->dirty) {
         cu->kind->data_free(n->durable);
         n->durable = cu->kind->snapshot(n->srv);
+        org_copy(&n->durable_org, &n->org);
         n->dirty = 0;
     }
     sched_push(cu->cx->q, cu->cx->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
@@ -390,6 +515,7 @@ void nodes_partitions_changed(cluster *cu)
 static void node_resync(cluster *cu, node *replica, node *master)
 {
     cu->kind->copy_data(replica->srv, master->srv);
+    org_copy(&replica->org, &master->org);
     note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
 }
 
@@ -425,6 +551,8 @@ void cluster_release(cluster *cu)
     for (int i = 0; i < cu->cx->nnodes; i++) {
         cu->kind->destroy(cu->nodes[i].srv);
         cu->kind->data_free(cu->nodes[i].durable);
+        org_free(&cu->nodes[i].org);
+        org_free(&cu->nodes[i].durable_org);
     }
     free(cu->nodes);
     cu->nodes = NULL;

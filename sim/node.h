@@ -18,6 +18,21 @@ typedef enum node_role { ROLE_MASTER, ROLE_REPLICA } node_role;
 
 typedef struct cluster cluster;
 
+/* Exploring: which step set a unit's expiry deadline (its origin), so that the expiry happens
+ * in the cone of that step (model/reduce.c), however many commands, restarts or replications
+ * lie between. Kept per node for the units that have a deadline. */
+typedef struct deadline_origin {
+    char *unit;
+    size_t len;
+    int64_t deadline;      /* the server's local ms */
+    int step;              /* the step that set it (core_step) */
+} deadline_origin;
+
+typedef struct origins {
+    deadline_origin *v;
+    int n, cap;
+} origins;
+
 typedef struct node {
     cluster *cu;
     int idx;
@@ -29,6 +44,10 @@ typedef struct node {
     int master;            /* a replica's master (node index) */
     int shard;             /* the original master's index: the name clients use */
     kdata *durable;        /* persistence everysec: the last fsynced copy, or NULL */
+    origins org;           /* exploring: the deadlines' origins of the data it holds */
+    origins durable_org;   /* ... and of the durable copy */
+    int in_apply;          /* a replicated change is being applied ... */
+    int applying;          /* ... carrying this origin (-1: none) */
     int dirty;             /* changed since the last fsync */
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
@@ -58,6 +77,9 @@ void node_deliver(cluster *cu, node *n, msg *m);
 void node_on_expire(cluster *cu, node *n, uint64_t gen);
 /* Reschedules n's next key expiry (after its clock changed). */
 void node_schedule_expiry(cluster *cu, node *n);
+/* n's clock jumped or changed its rate: its next expiry moves; the steps that set its
+ * deadlines count as clock readings (the expiry no longer follows one of them alone). */
+void node_clock_changed(cluster *cu, node *n);
 void node_crash(cluster *cu, node *n);
 void node_restart(cluster *cu, node *n);
 void node_fsync(cluster *cu, node *n);

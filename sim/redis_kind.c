@@ -69,6 +69,7 @@ static void wire_store(kserver *s)
     store *db = db_of(s);
     store_set_clock(db, s->host.clock, s->host.ud);
     store_set_clock_seen(db, s->host.clock_seen, s->host.ud);
+    store_set_deadline_hooks(db, s->host.deadline_set, s->host.deadline_read, s->host.ud);
     store_set_observer(db, rk_observe, s);
 }
 

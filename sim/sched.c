@@ -93,6 +93,14 @@ void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void 
     s->next_dec = -1;
 }
 
+void sched_push_caused(sched *s, int cause, int64_t time, int kind, int actor, uint64_t gen, void *data)
+{
+    int saved = s->cause;
+    s->cause = cause;
+    sched_push(s, time, kind, actor, gen, data);
+    s->cause = saved;
+}
+
 static event pop_min(sched *s)
 {
     event e = s->heap[0];

@@ -36,6 +36,9 @@ void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void 
  * (the step being handled); the next push alone also records `dec` (the decision that
  * timed it). Both default to -1. */
 void sched_set_cause(sched *s, int cause);
+/* The same as sched_push, for an event whose instant another step decided (a key's expiry
+ * at the deadline some earlier command set): it records that step as its cause. */
+void sched_push_caused(sched *s, int cause, int64_t time, int kind, int actor, uint64_t gen, void *data);
 void sched_tag_next(sched *s, int dec);
 /* Pops the next event into *out; 0 when the queue is empty. The chooser may be NULL (plain
  * FIFO among simultaneous events). */

@@ -63,6 +63,11 @@ typedef struct kind_host {
     /* the server read its clock for a value that leaves it (a TTL in a reply, a deadline set
      * from it); NULL: nobody asks */
     void (*clock_seen)(void *ud);
+    /* Deadlines (NULL: not followed; then setting one counts as a clock reading): a unit's
+     * expiry deadline was set now, in local ms (`from`: the unit whose deadline it copies, or
+     * NULL); a unit's deadline left the server (a TTL in a reply). */
+    void (*deadline_set)(void *ud, slice unit, int64_t deadline, const slice *from);
+    void (*deadline_read)(void *ud, slice unit);
     void (*changed)(void *ud, kind_event ev, slice unit);       /* after the change */
     void (*push)(void *ud, int client, slice topic, slice payload);
     /* a call nested in a script, after it ran; NULL: not traced */

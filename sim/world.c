@@ -39,6 +39,8 @@ struct world {
     /* exploring: what the explorer's reductions read (world_steps, world_decisions) */
     world_step *steps;
     int nsteps, capsteps;
+    world_cmp *cmps;       /* clock comparisons (core_clock_compare) */
+    int ncmps, capcmps;
     world_decision *decs;
     size_t ndecs, capdecs;
     uint64_t *due;         /* scratch: per actor, an event is due at the current instant */
@@ -92,6 +94,31 @@ const world_step *world_steps(const world *w, int *n)
 {
     *n = w->nsteps;
     return w->steps;
+}
+
+const world_cmp *world_comparisons(const world *w, int *n)
+{
+    *n = w->ncmps;
+    return w->cmps;
+}
+
+/* The core's hooks for clock readings: an earlier step's reading left its holder; the step
+ * being handled compared a clock with an instant read at `origin`. */
+static void mark_reading(void *ud, int step)
+{
+    world *w = ud;
+    if (step >= 0 && step < w->nsteps) w->steps[step].clock = 1;
+}
+
+static void note_comparison(void *ud, int origin, int64_t margin)
+{
+    world *w = ud;
+    if (w->cx.step < 0) return;
+    if (w->ncmps == w->capcmps) {
+        w->capcmps = w->capcmps ? w->capcmps * 2 : 64;
+        w->cmps = xrealloc(w->cmps, (size_t)w->capcmps * sizeof *w->cmps);
+    }
+    w->cmps[w->ncmps++] = (world_cmp){ w->cx.step, origin, margin };
 }
 
 const world_decision *world_decisions(world *w, size_t *n)
@@ -158,11 +185,11 @@ static void fault_start(world *w, int fi)
     case FAULT_RESTART: node_restart(&w->cu, &w->cu.nodes[target]); break;
     case FAULT_CLOCK_JUMP:
         lclock_jump(clock_of(w, target), w->cx.now, f->by_ms);
-        if (target < w->cx.nnodes) node_schedule_expiry(&w->cu, &w->cu.nodes[target]);
+        if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
         break;
     case FAULT_DRIFT:
         lclock_set_drift(clock_of(w, target), w->cx.now, f->rate);
-        if (target < w->cx.nnodes) node_schedule_expiry(&w->cu, &w->cu.nodes[target]);
+        if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
         break;
     case FAULT_PARTITION: {
         int *group_of = xmalloc((size_t)w->cx.nactors * sizeof *group_of);
@@ -379,8 +406,17 @@ static void explore_maybe_inject(world *w, int at_horizon)
     }
     w->ninjected++;
     w->faults_left--;
-    if (w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE) sched_set_cause(w->cx.q, w->nsteps - 1);
+    int st = w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE ? w->nsteps - 1 : -1;
+    if (st >= 0) { /* the fault's own step (added with its decision) handles it */
+        sched_set_cause(w->cx.q, st);
+        w->cx.step = st;
+        w->cx.clock_read = 0;
+    }
     fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
+    if (st >= 0) {
+        w->steps[st].clock |= w->cx.clock_read;
+        w->cx.step = -1;
+    }
     sched_set_cause(w->cx.q, -1);
 }
 
@@ -413,6 +449,9 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->clocks = xcalloc((size_t)cx->nactors + 1, sizeof *cx->clocks);
     cx->window = describe_window;
     cx->window_ud = w;
+    cx->mark = mark_reading;
+    cx->compare = note_comparison;
+    cx->step = -1;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
     for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
     for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
@@ -442,6 +481,7 @@ void world_free(world *w)
     }
     free(w->injected);
     free(w->steps);
+    free(w->cmps);
     free(w->decs);
     free(w->due);
     free(w->cx.clocks);
@@ -519,8 +559,10 @@ int world_run(world *w, buf *err)
             if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
             sched_set_cause(w->cx.q, st);
             w->cx.clock_read = 0;
+            w->cx.step = st;
             dispatch(w, &e);
-            w->steps[st].clock = w->cx.clock_read;
+            w->steps[st].clock |= w->cx.clock_read;
+            w->cx.step = -1;
             sched_set_cause(w->cx.q, -1);
         } else {
             dispatch(w, &e);

@@ -79,6 +79,13 @@ typedef struct world_decision {
     int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
 } world_decision;
 const world_step *world_steps(const world *w, int *n);
+/* A comparison of a clock with an instant (core_clock_compare): at `step`, against the reading
+ * made at `origin` (-1: an instant read outside the log), with `margin` true µs to spare. */
+typedef struct world_cmp {
+    int step, origin;
+    int64_t margin;
+} world_cmp;
+const world_cmp *world_comparisons(const world *w, int *n);
 /* *n is the chooser's record length; a decision the world did not describe is OTHER. */
 const world_decision *world_decisions(world *w, size_t *n);
 

@@ -28,14 +28,14 @@ function M.new(ctx, cfg)
 
   function lock.acquire(wait_ms, lease_ms)
     assert(lease_ms, "distlock needs a lease: set lease in the scenario")
-    local deadline = ctx:now() + wait_ms
+    local deadline = ctx:instant() + wait_ms  -- an instant: see ctx:before
     value = ctx:name() .. ":" .. ctx:unique(0, 999999999)   -- unique enough: my name + a random number
     while true do
       local ok, err = ctx:call(node, "SET", key, value, "NX", "PX", lease_ms)
       if ok == "OK" then return true end
-      if ctx:now() >= deadline then return false, err or "lock busy" end
+      if not ctx:before(deadline) then return false, err or "lock busy" end
       ctx:sleep(retry_min, retry_max)
-      if ctx:now() >= deadline then return false, "wait budget spent" end
+      if not ctx:before(deadline) then return false, "wait budget spent" end
     end
   end
 

@@ -107,7 +107,7 @@ function M.new(ctx, cfg)
   local quorum = #nodes // 2 + 1                 -- N/2+1
   local s                                         -- settings, once the TTL is known
   local value                                     -- my random value while I hold the lock
-  local valid_until                               -- my clock's reading when validity ends
+  local valid_until                               -- the instant my validity ends
   local generation = 0                            -- bumped on release: stops the extender
   local lock = {}
 
@@ -133,17 +133,21 @@ function M.new(ctx, cfg)
 
   -- Steps 1-4 once: returns the validity in ms if the lock is mine, else nil.
   local function try_once(ttl, attempt)
-    local start = ctx:now()                                            -- step 1
+    local start = ctx:instant()                                        -- step 1
     local granted, answers = on_all_nodes("distlock/acquire", { value, ttl }, "OK")  -- step 2
-    local elapsed = ctx:now() - start                                  -- step 3
-    local validity = ttl - elapsed - clock_drift(ttl)                  -- step 4
-    local ok = granted >= quorum and validity > 0
+    -- Steps 3-4: validity = TTL - elapsed - drift > 0, i.e. my clock still reads before
+    -- start + TTL - drift. (ctx:before's second value, the ms to spare, is the validity; it
+    -- is for the log only: the model checker follows the decision through its margin.)
+    local valid_end = start + ttl - clock_drift(ttl)
+    local in_time, validity = ctx:before(valid_end)
+    local elapsed = ttl - clock_drift(ttl) - tonumber(validity)        -- for the log
+    local ok = granted >= quorum and in_time
     ctx:log("attempt %d of %d: %d of %d nodes granted the lock (need %d) [%s]; " ..
-            "validity %d ms (TTL %d - elapsed %d - drift %d)%s",
+            "validity %s ms (TTL %d - elapsed %d - drift %d)%s",
             attempt, s.retry_count, granted, #nodes, quorum, answers, validity, ttl, elapsed,
             clock_drift(ttl), ok and "" or granted < quorum and ": no majority" or ": validity used up")
     if ok then
-      valid_until = start + ttl - clock_drift(ttl)
+      valid_until = valid_end
       return validity
     end
     unlock_all("attempt failed")                                       -- step 5
@@ -152,22 +156,23 @@ function M.new(ctx, cfg)
 
   -- Extension: the same majority and validity rule, with compare-and-PEXPIRE.
   local function extend(ttl)
-    local start = ctx:now()
+    local start = ctx:instant()
     local extended = on_all_nodes("distlock/extend", { value, ttl }, 1)
-    local elapsed = ctx:now() - start
-    local validity = ttl - elapsed - clock_drift(ttl)
-    local ok = extended >= quorum and validity > 0 and ctx:now() < valid_until  -- in time
-    ctx:log("extension: %d of %d nodes extended the lock; validity %d ms (TTL %d - elapsed %d - drift %d)%s",
+    local new_end = start + ttl - clock_drift(ttl)
+    local in_time, validity = ctx:before(new_end)                      -- validity > 0
+    local elapsed = ttl - clock_drift(ttl) - tonumber(validity)        -- for the log
+    local ok = extended >= quorum and in_time and ctx:before(valid_until)  -- in time
+    ctx:log("extension: %d of %d nodes extended the lock; validity %s ms (TTL %d - elapsed %d - drift %d)%s",
             extended, #nodes, validity, ttl, elapsed, clock_drift(ttl),
             ok and "" or ": FAILED, the lock may be lost")
-    if ok then valid_until = start + ttl - clock_drift(ttl) end
+    if ok then valid_until = new_end end
     return ok
   end
 
   -- node-redlock style auto-extension, in a coroutine of its own.
   local function extender(ttl, gen)
     for _ = 1, s.max_extensions do
-      ctx:sleep(math.max(0, valid_until - s.extend_before - ctx:now()))
+      ctx:sleep(math.max(0, (valid_until - s.extend_before) - ctx:instant()))
       if gen ~= generation then return end
       if not extend(ttl) then return end
     end
@@ -176,18 +181,18 @@ function M.new(ctx, cfg)
   function lock.acquire(wait_ms, ttl)
     assert(ttl, "redlock needs a lease (the TTL): set lease in the scenario")
     s = s or settings(cfg.options, ttl)
-    local give_up = ctx:now() + wait_ms
+    local give_up = ctx:instant() + wait_ms
     value = ctx:name() .. ":" .. ctx:unique(0, 999999999)     -- the same on every node
     for attempt = 1, s.retry_count do
       local validity = try_once(ttl, attempt)
       if validity then
-        ctx:log("ACQUIRED on a majority: the lock is mine for %d ms (no fencing token)", validity)
+        ctx:log("ACQUIRED on a majority: the lock is mine for %s ms (no fencing token)", validity)
         if s.auto_extend then ctx:spawn(extender, ttl, generation) end
         return true
       end
       if attempt == s.retry_count then break end
       local delay = ctx:random(s.delay_min, s.delay_max)                 -- random retry delay
-      if ctx:now() + delay >= give_up then
+      if not ctx:before(give_up - delay) then
         ctx:log("the wait budget (%d ms) would run out before the next attempt", wait_ms)
         return false, "wait budget spent"
       end

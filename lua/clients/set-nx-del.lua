@@ -21,12 +21,12 @@ function M.new(ctx, cfg)
 
   function lock.acquire(wait_ms, lease_ms)
     assert(lease_ms, "set-nx-del needs a lease: set lease in the scenario")
-    local deadline = ctx:now() + wait_ms
+    local deadline = ctx:instant() + wait_ms  -- an instant: see ctx:before
     local value = ctx:name() .. ":" .. ctx:unique(0, 999999999)
     while true do
       local ok = ctx:call(node, "SET", key, value, "NX", "PX", lease_ms)
       if ok == "OK" then return true end
-      if ctx:now() >= deadline then return false, "lock busy" end
+      if not ctx:before(deadline) then return false, "lock busy" end
       ctx:sleep(50, 200)
     end
   end

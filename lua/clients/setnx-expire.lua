@@ -20,7 +20,7 @@ function M.new(ctx, cfg)
 
   function lock.acquire(wait_ms, lease_ms)
     assert(lease_ms, "setnx-expire needs a lease: set lease in the scenario")
-    local deadline = ctx:now() + wait_ms
+    local deadline = ctx:instant() + wait_ms  -- an instant: see ctx:before
     while true do
       local won = ctx:call(node, "SETNX", key, ctx:name())
       if won == 1 then
@@ -28,7 +28,7 @@ function M.new(ctx, cfg)
         ctx:call(node, "EXPIRE", key, math.ceil(lease_ms / 1000))
         return true
       end
-      if ctx:now() >= deadline then return false, "lock busy" end
+      if not ctx:before(deadline) then return false, "lock busy" end
       ctx:sleep(50, 200)
     end
   end

@@ -383,6 +383,7 @@ static void ttl_generic(cmdctx *c, int ms, int absolute)
         return;
     }
     store_clock_seen(c->db);
+    store_deadline_read(c->db, c->argv[1]);
     long long ttl = absolute ? e->expire : e->expire - store_now(c->db);
     if (ttl < 0) ttl = 0;
     reply_int(c->out, ms ? ttl : (ttl + 500) / 1000);
@@ -398,8 +399,11 @@ static void copy_value(cmdctx *c, const kv *e, slice dst)
 {
     obj_type t = (obj_type)e->type;
     int64_t expire = e->expire;
+    slice src = store_key_of(c->db, e);
+    char *from = xmemdup(src.p, src.len); /* the source's name outlives a rehash */
     kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
-    if (expire >= 0) store_set_expire(c->db, d, expire);
+    if (expire >= 0) store_copy_expire(c->db, d, expire, (slice){ from, src.len });
+    free(from);
     store_touched(c->db, d);
 }
 

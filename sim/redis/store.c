@@ -55,6 +55,9 @@ struct store {
     void *clock_ud;
     void (*clock_seen)(void *ud);
     void *clock_seen_ud;
+    store_deadline_set_fn deadline_set;
+    store_deadline_read_fn deadline_read;
+    void *deadline_ud;
     store_observer_fn observer;
     void *observer_ud;
     store_observer_fn watch;   /* the server's WATCH bookkeeping (server.c), or NULL */
@@ -144,6 +147,18 @@ void store_set_clock_seen(store *s, void (*fn)(void *ud), void *ud)
 void store_clock_seen(store *s)
 {
     if (s->clock_seen) s->clock_seen(s->clock_seen_ud);
+}
+
+void store_set_deadline_hooks(store *s, store_deadline_set_fn set, store_deadline_read_fn read, void *ud)
+{
+    s->deadline_set = set;
+    s->deadline_read = read;
+    s->deadline_ud = ud;
+}
+
+void store_deadline_read(store *s, slice key)
+{
+    if (s->deadline_read) s->deadline_read(s->deadline_ud, key);
 }
 
 size_t store_size(const store *s)
@@ -289,9 +304,22 @@ static void ttl_remove(store *s, kv *e)
     else heap_remove_at(s, i);
 }
 
+static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from);
+
 void store_set_expire(store *s, kv *e, int64_t when_ms)
 {
-    store_clock_seen(s);
+    set_expire(s, e, when_ms, NULL);
+}
+
+void store_copy_expire(store *s, kv *e, int64_t when_ms, slice from)
+{
+    set_expire(s, e, when_ms, &from);
+}
+
+static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from)
+{
+    if (s->deadline_set) s->deadline_set(s->deadline_ud, store_key_of(s, e), when_ms, from);
+    else store_clock_seen(s);
     ttl_remove(s, e);
     e->expire = when_ms;
     ttl_item it = { when_ms, s->seq++, e };

@@ -58,6 +58,14 @@ int64_t store_now(const store *s);          /* local ms, from the clock function
  * of events); expiry checks are not reported (the deadlines they compare with are events). */
 void store_set_clock_seen(store *s, void (*fn)(void *ud), void *ud);
 void store_clock_seen(store *s);
+/* Deadlines, told apart when the host follows them (the model checker): a key's deadline was
+ * set now (`from`: the key whose deadline it copies, as COPY and RENAME do; NULL: from the
+ * clock or the command's arguments), or a key's deadline left the keyspace (a TTL in a
+ * reply). Without these hooks a deadline set counts as a clock reading. */
+typedef void (*store_deadline_set_fn)(void *ud, slice key, int64_t when_ms, const slice *from);
+typedef void (*store_deadline_read_fn)(void *ud, slice key);
+void store_set_deadline_hooks(store *s, store_deadline_set_fn set, store_deadline_read_fn read, void *ud);
+void store_deadline_read(store *s, slice key);
 size_t store_size(const store *s);          /* keys, including not yet reaped expired ones */
 
 /* Lookups. Both return NULL for a missing or logically expired key; on a master they also
@@ -75,6 +83,8 @@ int store_delete(store *s, slice key);      /* 1 if a live key was deleted */
 slice store_key_of(const store *s, const kv *e);
 
 void store_set_expire(store *s, kv *e, int64_t when_ms);
+/* The same, for a deadline copied from another key (COPY, RENAME): `from` names it. */
+void store_copy_expire(store *s, kv *e, int64_t when_ms, slice from);
 int store_persist(store *s, kv *e);         /* 1 if a TTL was removed */
 /* After a handler changed e's value in place: deletes the key if its aggregate is empty
  * (returns 1 then) and reports the write to the observer. */

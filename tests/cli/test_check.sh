@@ -64,7 +64,9 @@ grep -q "max_depth cut the search" "$tmp/out" && grep -q "holds within the bound
 for f in tests/check/*.lua; do
     name=$(basename "$f" .lua)
     sed -E 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' "$f" >"$tmp/$name-uniform.lua"
-    for s in "$f" "$tmp/$name-uniform.lua"; do
+    variants=("$f")
+    cmp -s "$f" "$tmp/$name-uniform.lua" || variants+=("$tmp/$name-uniform.lua") # windows already: as it is
+    for s in "${variants[@]}"; do
         "$LL" check "$s" --delays extremes --max-deviations 1 --jobs 1 --out "$tmp/x" >"$tmp/ext" 2>&1
         rx=$?
         "$LL" check "$s" --max-deviations 1 --jobs 1 --out "$tmp/o" >"$tmp/ord" 2>&1
@@ -73,6 +75,17 @@ for f in tests/check/*.lua; do
             bad "$(basename "$s"): extremes exit $rx, orders exit $ro"
     done
 done
+
+# A decision on the clock's value alone (ctx:before): the search explores a late end where it
+# can use up the margin — found when two late ends together flip it — and nowhere else.
+"$LL" check tests/check/rtt-shortcut.lua --jobs 1 --out "$tmp/rtt" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "mutual_exclusion  VIOLATED" "$tmp/out" && ok || bad "the 4 ms shortcut is not found: $(head -4 "$tmp/out")"
+sed 's#protocol = "./models/#options = { shortcut_ms = 1000 }, protocol = "'"$PWD"'/tests/check/models/#' tests/check/rtt-shortcut.lua >"$tmp/rtt-wide.lua"
+"$LL" check "$tmp/rtt-wide.lua" --jobs 1 >"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "systematic search: 1 paths" "$tmp/out" && grep -q "every order of events" "$tmp/out" && ok ||
+    bad "a 1 s margin still branches on delays: $(grep -E 'systematic|covered' "$tmp/out")"
+"$LL" check "$tmp/rtt-wide.lua" --jobs 1 --delays extremes >"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "systematic search: 6144 paths" "$tmp/out" && ok || bad "extremes on the 1 s margin: $(grep systematic "$tmp/out")"
 
 # --jobs and shards: the answer of one search. Totals of a complete search, and the
 # counter-example's files, byte for byte.
