@@ -26,7 +26,10 @@
  * (`always` restarts from the data the crashed process had; a replica resynchronises from
  * its master); one unit's new state or deletion captured on a master and applied on a
  * replica. Expiry: the server names its next local deadline and expires what is past it when
- * the node says so. A canonical dump (one line per unit, in a stable order) serves
+ * the node says so. Setting a unit's deadline is told through kind_host.deadline_set (with the
+ * unit it was copied from, if any), and a deadline that leaves the server (a TTL in a reply)
+ * through deadline_read: the model checker makes the expiry move with the request that set
+ * the deadline (a kind that does not tell must call clock_seen when it sets one). A canonical dump (one line per unit, in a stable order) serves
  * fingerprints and tests. */
 #ifndef LOCKLAB_SERVER_KIND_H
 #define LOCKLAB_SERVER_KIND_H
