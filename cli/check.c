@@ -149,7 +149,7 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("   delays: both ends of every window explored\n");
     else if (r->delays_abstracted)
         printf("   delays: abstracted to their windows (a late end is searched where it reorders some actor's "
-               "steps)\n");
+               "steps,\n            changes a clock value an actor reads, or could use up a deadline's margin)\n");
     if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);
     if (r->interrupted) printf("   interrupted after %.1f s\n", r->seconds);
     buf_release(&b);
