@@ -547,6 +547,8 @@ static int ctx_config(lua_State *L)
     lua_setfield(L, -2, "fencing");
     lua_pushstring(L, sc->mode ? sc->mode : "single");
     lua_setfield(L, -2, "mode");
+    lua_pushstring(L, rt->version);
+    lua_setfield(L, -2, "scripts");
     lua_newtable(L);
     for (int i = 0; i < sc->noptions; i++) {
         const option_cfg *o = &sc->options[i];

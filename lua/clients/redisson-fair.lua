@@ -46,6 +46,8 @@
 --   redisson_version        the Java release, when the script text alone does not tell it
 --   skip_unlock             SCENARIO DEVICE, not Redisson behaviour: release() does nothing
 --                           and returns true, for "the holder never unlocks" (#4705's test)
+local redisson = require("redisson")
+
 local M = {}
 
 -- RedissonObject.prefixName: prefix:{name}, or prefix:name when the name already has a tag.
@@ -72,7 +74,9 @@ local function version_of(id) return id:match("@(.+)$") end
 -- The scenario options this model reads (checked before a run: another key, or another
 -- type, is an error at the scenario).
 M.OPTIONS = {
-  redisson_version = "string",        -- the Java release the scripts stand for (their version)
+  redisson_version = "string",        -- the Java release (default: the scenario's `scripts`)
+  retry_attempts = "integer",         -- BaseConfig.retryAttempts (redisson.lua, by version)
+  retry_interval = "integer",         -- ms between resends (redisson.lua, by version)
   thread_wait_time = "integer",       -- ms (5000 before 3.13.3, else 300000)
   lock_watchdog_timeout = "integer",  -- ms (30000)
   skip_unlock = "boolean",            -- a scenario device: the holder never unlocks
@@ -93,7 +97,8 @@ function M.new(ctx, cfg)
   local failed_id = ctx:script("redisson-fair/acquire-failed")
   local unlock_id = ctx:script("redisson-fair/unlock")
   local renew_id = ctx:script("redisson/renew")
-  local java = tostring(opt.redisson_version or version_of(acquire_id))
+  local java = tostring(opt.redisson_version or cfg.scripts or version_of(acquire_id))
+  local exec = redisson.executor(ctx, cfg, java)     -- RedisExecutor's resends, by release
   local wait_arg_is_waittime = not version_before(java, "3.13.3")          -- #2883
   local thread_wait_time = opt.thread_wait_time
       or (version_before(java, "3.13.3") and 5000 or 300000)
@@ -119,7 +124,8 @@ function M.new(ctx, cfg)
     else
       argv = { lease, lock_name, wait, current_time }
     end
-    return ctx:eval(node, "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
+    return exec:eval("fair acquire script", exec.scripts_no_retry, node, "redisson-fair/acquire",
+                     { name, queue_name, timeout_set_name }, argv)
   end
 
   -- acquireFailedAsync: leave the queue (and, by version, shift those behind me)
@@ -129,7 +135,8 @@ function M.new(ctx, cfg)
     if v == "3.5.5" then argv[2] = thread_wait_time
     elseif v ~= "3.4.4" then argv[2] = wait_slot(wait_time) end
     ctx:log("%s: acquireFailed leaves the queue (%s)", why or "wait budget spent", failed_id)
-    ctx:eval(node, "redisson-fair/acquire-failed", { queue_name, timeout_set_name }, argv)
+    exec:eval("acquireFailed script", exec.acquire_failed_no_retry, node, "redisson-fair/acquire-failed",
+              { queue_name, timeout_set_name }, argv)
   end
 
   -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock, the next round
@@ -143,7 +150,7 @@ function M.new(ctx, cfg)
       while true do
         ctx:sleep(watchdog_timeout / 3)
         if renewal ~= mine then return end
-        local res, err = ctx:eval(node, "redisson/renew", { name },
+        local res, err = exec:eval("watchdog renewal", false, node, "redisson/renew", { name },
           { internal_lock_lease_time, lock_name })
         if renewal ~= mine then return end
         if err then
@@ -170,12 +177,20 @@ function M.new(ctx, cfg)
   end
 
   -- A Redis error or timeout inside tryLock: the exception propagates to the caller, leaving
-  -- my queue entry behind (#5019); since 4.7.0 tryLock calls acquireFailed first.
+  -- my queue entry behind (#5019). Since 4.7.0 a RedisResponseTimeoutException in the wait
+  -- loop (sub given) is caught: acquireFailed, return false (RedissonLock.java@HEAD:276-280);
+  -- the first tryAcquire, before the subscription, is outside that try: its error still
+  -- propagates without acquireFailed, and so does any other error in the loop.
   local function failed_by_error(err, wait_ms, sub)
-    ctx:log("the acquire script failed (%s): tryLock throws", err)
-    if not version_before(java, "4.7.0") then acquire_failed(wait_ms, "since 4.7.0 first") end
+    if sub and err == "timeout" and not version_before(java, "4.7.0") then
+      ctx:log("the acquire script timed out in the wait loop: since 4.7.0 tryLock calls acquireFailed")
+      acquire_failed(wait_ms, "since 4.7.0, on RedisResponseTimeoutException")
+      ctx:unsubscribe(sub)
+      return false, redisson.exception(err)
+    end
+    ctx:log("the acquire script failed (%s): tryLock throws; my queue entry stays behind", err)
     if sub then ctx:unsubscribe(sub) end
-    return false, err
+    return false, redisson.exception(err)
   end
 
   function lock.acquire(wait_ms, lease_ms)
@@ -254,14 +269,18 @@ function M.new(ctx, cfg)
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
       keys[5] = latch
       argv[5] = "PUBLISH"
-      argv[6] = math.max((cfg.timeout + 2000) * 4, 1)
+      if java ~= "HEAD" and version_before(java, "3.48.0") then
+        argv[6] = math.max((cfg.timeout + 1500) * exec.attempts, 1)  -- retryInterval, 3.24-3.47
+      else
+        argv[6] = math.max((cfg.timeout + 2000) * exec.attempts, 1)
+      end
     end
-    local res, err = ctx:eval(node, "redisson-fair/unlock", keys, argv)
+    local res, err = exec:eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
     -- cancelExpirationRenewal(threadId, res): the watchdog stops, the lease resets
     renewal = renewal + 1
     -- then DEL the latch (Java fires it without waiting; a model coroutine spawned here
     -- would die with the workload before sending it, so it is sent in line)
-    if latch then ctx:call(node, "DEL", latch) end
+    if latch then exec:call("unlock latch DEL", node, "DEL", latch) end
     if err then return false, err end
     if res == nil then
       return false, "IllegalMonitorStateException: attempt to unlock lock, not locked by "

@@ -42,7 +42,12 @@ local redisson = require("redisson")
 local M = {}
 
 -- The scenario options: each lock is a RedissonLock, so redisson.lua's watchdog timeout.
-M.OPTIONS = { lock_watchdog_timeout = "integer" }
+M.OPTIONS = {
+  lock_watchdog_timeout = "integer",
+  redisson_version = redisson.OPTIONS.redisson_version,
+  retry_attempts = redisson.OPTIONS.retry_attempts,
+  retry_interval = redisson.OPTIONS.retry_interval,
+}
 
 function M.new(ctx, cfg)
   local nodes = ctx:nodes()
@@ -81,8 +86,11 @@ function M.new(ctx, cfg)
     local i = 1
     while i <= n do
       local lock = locks[i]
-      local ok, why = lock:try_lock(math.min(lock_wait, remain), new_lease)
-      if not ok and why and why:find("RedisResponseTimeoutException", 1, true) then
+      -- catch (RedisResponseTimeoutException e): unlockInner([lock]) — only an exception
+      -- tryLock threw; a tryLock that caught the timeout itself and returned false (4.7.0+,
+      -- in its wait loop) is not unlocked (RedissonMultiLock.java@HEAD:340-345)
+      local ok, why, thrown = lock:try_lock(math.min(lock_wait, remain), new_lease)
+      if not ok and thrown and why:find("RedisResponseTimeoutException", 1, true) then
         unlock_inner({ lock })
       end
       if ok then
@@ -116,7 +124,7 @@ function M.new(ctx, cfg)
       i = i + 1
     end
     if lease then                                    -- expireAsync(leaseTime) on each
-      for _, lock in ipairs(acquired_locks) do ctx:call(lock.node, "PEXPIRE", lock.name, lease) end
+      for _, lock in ipairs(acquired_locks) do lock.exec:call("expire", lock.node, "PEXPIRE", lock.name, lease) end
       ctx:log("RedLock: ACQUIRED on %s; lease set to %d ms on each (no validity check, no fencing token)",
               names(acquired_locks), lease)
     end

@@ -41,11 +41,13 @@ local M = {}
 M.OPTIONS = {
   lock_watchdog_timeout = "integer",  -- ms (30000)
   reentrant = "integer",              -- holds per acquisition (1)
+  redisson_version = "string",        -- the Java release (default: the scenario's `scripts`)
+  retry_attempts = "integer",         -- BaseConfig.retryAttempts (by version: 3, or 4 from 3.48.0)
+  retry_interval = "integer",         -- ms between resends, a ConstantDelay (by version)
 }
 
 M.UNLOCK_MESSAGE = 0               -- LockPubSub.UNLOCK_MESSAGE = 0L
 M.LOCK_WATCHDOG_TIMEOUT = 30000    -- Config.lockWatchdogTimeout, "Default is 30000 milliseconds"
-M.RETRY_ATTEMPTS = 4               -- BaseConfig.retryAttempts
 
 -- RedissonObject.prefixName: prefix:{name}, or prefix:name when name already has a hash tag.
 function M.prefix_name(prefix, name)
@@ -66,6 +68,125 @@ function M.exception(err)
   return "RedisException: " .. tostring(err)
 end
 
+---------------------------------------------------------------------------------------------
+-- How Redisson sends a command: the resends of RedisExecutor (org/redisson/command/
+-- RedisExecutor.java from 3.12.0; CommandAsyncService.java before), by release. A command
+-- whose reply has not come within `timeout` (BaseConfig.timeout, 3000 ms: the scenario's
+-- `timeout`) is sent again, up to retryAttempts times, each resend retryDelay.calcDelay(attempt)
+-- after the timeout; after the last one the caller gets RedisResponseTimeoutException.
+--
+--   before 3.10.0   no resend: the response timeout fails the command at once
+--                   (CommandAsyncService.java@3.4.4:641-648, RedisTimeoutException);
+--                   retryAttempts = 3 / retryInterval = 1500 apply to getting a connection only
+--   3.10.0-3.15.1   3 resends, at once (commit 1a08db75b, #1695 #1748;
+--                   CommandAsyncService.java@3.11.1:912-926, RedisExecutor.java@3.12.0:315-331)
+--   3.15.2-3.47.x   3 resends, retryInterval = 1500 ms after the timeout (CHANGELOG 3.15.2:
+--                   "retryInterval isn't used for next attempt if Redis client didn't send
+--                   response"; RedisExecutor.java@3.43.0:445-461, BaseConfig.java@3.43.0:62-64)
+--   3.48.0-HEAD     4 resends, retryDelay = EqualJitterDelay(1000 ms, 2 s) (BaseConfig.java
+--                   @HEAD:62-67; RedisExecutor.java@HEAD:177 takes calcDelay(attempt) when an
+--                   attempt starts, 467-484 resends after it): calcDelay(0) = 500..1000 ms,
+--                   calcDelay(n >= 1) = 1000..2000 ms (EqualJitterDelay.java@HEAD:51-75:
+--                   half of min(1000 * 2^n, 2000) plus a random part up to the other half),
+--                   drawn here through the world's chooser (ctx:sleep(lo, hi))
+-- Not every command may be resent (isResendAllowed, RedisExecutor.java@HEAD:500): from 3.37.0
+-- the lock and unlock scripts go through syncedEvalNoRetry (commit 85be4d67a; RedissonLock
+-- .java@3.43.0:219, 345), and the fair lock's acquireFailed too until 4.7.0 (RedissonFairLock
+-- .java@4.6.0:76; syncedEvalWithRetry from 4.7.0, #5019): a resent lock script would count a
+-- second hold. Renewals (syncedEval: RedissonBaseLock.java@3.43.0:179, renewal/LockTask.java
+-- @HEAD:82), expire and the unlock latch's DEL (writeAsync) are resent in every release.
+
+-- "3.11.1" < "3.31.0" < "HEAD": numeric part by part; a label counts as newest.
+function M.version_before(v, than)
+  if not v:match("^%d") then return false end
+  local a, b = {}, {}
+  for n in v:gmatch("%d+") do a[#a + 1] = tonumber(n) end
+  for n in than:gmatch("%d+") do b[#b + 1] = tonumber(n) end
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i] or 0, b[i] or 0
+    if x ~= y then return x < y end
+  end
+  return false
+end
+
+-- The Java release a run stands for: options.redisson_version, else the scenario's `scripts`
+-- version ("HEAD" by default).
+function M.java_version(cfg)
+  local o = cfg.options or {}
+  return tostring(o.redisson_version or cfg.scripts or "HEAD")
+end
+
+local Executor = {}
+Executor.__index = Executor
+
+-- The executor of one client, for the release `java` (options retry_attempts and
+-- retry_interval override the release's defaults).
+function M.executor(ctx, cfg, java)
+  local o = cfg.options or {}
+  local before = function(v) return M.version_before(java, v) end
+  local ex = setmetatable({ ctx = ctx, java = java, timeout = cfg.timeout }, Executor)
+  ex.resend = not before("3.10.0")
+  ex.attempts = before("3.48.0") and 3 or 4
+  if before("3.15.2") then ex.delay = function() return 0, 0 end
+  elseif before("3.48.0") then ex.delay = function() return 1500, 1500 end
+  else                                          -- EqualJitterDelay(1000, 2000).calcDelay
+    ex.delay = function(attempt)
+      local exp = attempt >= 1 and 2000 or 1000
+      return exp // 2, exp
+    end
+  end
+  if o.retry_attempts then ex.attempts = o.retry_attempts; ex.resend = true end
+  if o.retry_interval then
+    local i = o.retry_interval
+    ex.delay = function() return i, i end
+  end
+  ex.scripts_no_retry = not before("3.37.0")    -- lock and unlock: syncedEvalNoRetry
+  ex.acquire_failed_no_retry = not before("3.37.0") and before("4.7.0")
+  return ex
+end
+
+-- Sends one command through `attempt_fn` (which sends it once and returns its reply or nil,
+-- err) and resends it on a response timeout as the release does, unless `no_retry`.
+-- `what` names it in the log. Returns the reply, or nil, err.
+function Executor:send(what, no_retry, attempt_fn)
+  local ctx = self.ctx
+  local attempt = 0
+  while true do
+    local res, err = attempt_fn()
+    if err ~= "timeout" then return res, err end
+    if not self.resend or no_retry or attempt >= self.attempts then
+      if attempt > 0 then
+        ctx:log("%s: Redis server response timeout (%d ms) occurred after %d of %d retry attempts",
+                what, self.timeout, attempt, self.attempts)
+      end
+      return nil, err
+    end
+    local lo, hi = self.delay(attempt)
+    attempt = attempt + 1
+    if hi > lo then
+      ctx:log("%s: no reply within %d ms; resending in %d..%d ms (attempt %d of %d)",
+              what, self.timeout, lo, hi, attempt, self.attempts)
+      ctx:sleep(lo, hi)
+    else
+      ctx:log("%s: no reply within %d ms; resending%s (attempt %d of %d)", what, self.timeout,
+              lo > 0 and string.format(" in %d ms", lo) or "", attempt, self.attempts)
+      if lo > 0 then ctx:sleep(lo) end
+    end
+  end
+end
+
+-- EVAL of a library script through the executor.
+function Executor:eval(what, no_retry, node, script, keys, args)
+  local ctx = self.ctx
+  return self:send(what, no_retry, function() return ctx:eval(node, script, keys, args) end)
+end
+
+-- A plain command through the executor (writeAsync: always resendable).
+function Executor:call(what, node, ...)
+  local ctx, args = self.ctx, table.pack(...)
+  return self:send(what, false, function() return ctx:call(node, table.unpack(args, 1, args.n)) end)
+end
+
 local Lock = {}
 Lock.__index = Lock
 M.Lock = Lock
@@ -84,6 +205,8 @@ function M.create(ctx, cfg)
   self.watchdog_timeout = opts.lock_watchdog_timeout or M.LOCK_WATCHDOG_TIMEOUT
   self.internal_lease = self.watchdog_timeout                  -- internalLockLeaseTime
   self.renewal = nil        -- the watchdog's entry (EXPIRATION_RENEWAL_MAP / LockEntry)
+  self.java = M.java_version(cfg)
+  self.exec = M.executor(ctx, cfg, self.java)
   return self
 end
 
@@ -91,7 +214,8 @@ end
 -- Returns true (acquired or re-entered) | false, ttl (held by another; PTTL, -1 = no TTL)
 --       | nil, err (no answer, or an error reply).
 function Lock:try_lock_inner(lease)
-  local ttl, err = self.ctx:eval(self.node, "redisson/lock", { self.name }, { lease, self.lock_name })
+  local ttl, err = self.exec:eval("lock script", self.exec.scripts_no_retry, self.node, "redisson/lock",
+                                  { self.name }, { lease, self.lock_name })
   if err then return nil, err end
   if ttl == nil then return true end
   return false, ttl
@@ -123,14 +247,15 @@ end
 function Lock:acquire_failed()
 end
 
--- RedissonLock.tryLock(waitTime, leaseTime, unit): true[, token] | false, reason
+-- RedissonLock.tryLock(waitTime, leaseTime, unit): true[, token] | false, reason[, thrown]
+-- (thrown: tryLock threw the exception named in reason instead of returning false)
 function Lock:try_lock(wait, lease)
   local ctx = self.ctx
   local time = wait
   local current = ctx:now()
   local ok, v = self:try_acquire(lease)
   if ok then return true, v end
-  if ok == nil then return false, M.exception(v) end
+  if ok == nil then return false, M.exception(v), true end   -- thrown to the caller
 
   time = time - (ctx:now() - current)
   if time <= 0 then
@@ -145,9 +270,9 @@ function Lock:try_lock(wait, lease)
     return false, "could not subscribe to " .. self.channel .. ": " .. M.exception(err)
   end
   ctx:log("the lock is held by another (ttl %d ms): subscribed to %s", v, self.channel)
-  local result, why = self:wait_for_unlock(sub, time - (ctx:now() - current), lease)
+  local result, why, thrown = self:wait_for_unlock(sub, time - (ctx:now() - current), lease)
   ctx:unsubscribe(sub)                           -- finally { unsubscribe(...) }
-  return result, why
+  return result, why, thrown
 end
 
 -- The while (true) loop of tryLock, inside try/finally; `time` is the budget left.
@@ -161,9 +286,15 @@ function Lock:wait_for_unlock(sub, time, lease)
     local current = ctx:now()
     local ok, v = self:try_acquire(lease)
     if ok then return true, v end
-    if ok == nil then                            -- 4.7.0: RedisResponseTimeoutException -> acquireFailed
-      self:acquire_failed()
-      return false, M.exception(v)
+    if ok == nil then
+      -- 4.7.0+ (#5019, RedissonLock.java@HEAD:276-280): a RedisResponseTimeoutException here
+      -- is caught: acquireFailed, return false. Any other error, and any error before 4.7.0,
+      -- propagates from tryLock (no acquireFailed; the finally block unsubscribes).
+      if v == "timeout" and not M.version_before(self.java, "4.7.0") then
+        self:acquire_failed()
+        return false, M.exception(v)
+      end
+      return false, M.exception(v), true
     end
     local ttl = v
     time = time - (ctx:now() - current)
@@ -229,8 +360,8 @@ end
 --        returns {1} | {0}.
 -- Returns true (renewed) | false (not mine any more) | nil, err.
 function Lock:renew_expiration(batched)
-  local res, err = self.ctx:eval(self.node, "redisson/renew", { self.name },
-                                 { self.watchdog_timeout, self.lock_name })
+  local res, err = self.exec:eval("watchdog renewal", false, self.node, "redisson/renew", { self.name },
+                                  { self.watchdog_timeout, self.lock_name })
   if err then return nil, err end
   if batched then return res[1] == 1 end
   return res == 1
@@ -284,14 +415,23 @@ function Lock:generate_id()
   return table.concat(parts)
 end
 
--- RedissonBaseLock.unlockInnerAsync(threadId): how long the unlock latch lives,
---   (timeout + retryDelay.calcDelay(retryAttempts)) * retryAttempts
--- with BaseConfig timeout (here the scenario's request timeout), retryAttempts = 4 and
--- retryDelay = EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of
--- which half is fixed and half random, so 1000..2000 ms.
+-- RedissonBaseLock.unlockInnerAsync(threadId): how long the unlock latch lives. 3.24.0-3.47.x:
+--   (timeout + retryInterval) * retryAttempts = (3000 + 1500) * 3  (RedissonBaseLock.java@3.43.0:348)
+-- 3.48.0+: (timeout + retryDelay.calcDelay(retryAttempts)) * retryAttempts, with BaseConfig
+-- timeout (here the scenario's request timeout), retryAttempts = 4 and retryDelay =
+-- EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of which half is
+-- fixed and half random, so 1000..2000 ms (RedissonBaseLock.java@HEAD:222-235).
+function M.latch_timeout(ctx, cfg, exec)
+  if exec.java ~= "HEAD" and M.version_before(exec.java, "3.48.0") and not (cfg.options or {}).retry_interval then
+    return math.max((cfg.timeout + 1500) * exec.attempts, 1)
+  end
+  local lo, hi = exec.delay(exec.attempts)
+  local delay = lo + (hi > lo and ctx:random(0, hi - lo) or 0)
+  return math.max((cfg.timeout + delay) * exec.attempts, 1)
+end
+
 function Lock:unlock_latch_timeout()
-  local delay = 1000 + self.ctx:random(0, 1000)
-  return math.max((self.cfg.timeout + delay) * M.RETRY_ATTEMPTS, 1)
+  return M.latch_timeout(self.ctx, self.cfg, self.exec)
 end
 
 -- RedissonLock.unlockInnerAsync in the selected version's calling convention.
@@ -302,19 +442,21 @@ function Lock:unlock_inner()
     -- 3.24.0+: KEYS = {name, channel, latch}, ARGV = {0, internalLockLeaseTime, lockName,
     -- publish command, latch timeout}. PUBLISH: no sharded pub/sub outside a cluster.
     local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. self:generate_id()
-    local res, err = ctx:eval(self.node, "redisson/unlock", { self.name, self.channel, latch },
+    local res, err = self.exec:eval("unlock script", self.exec.scripts_no_retry, self.node,
+      "redisson/unlock", { self.name, self.channel, latch },
       { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name, "PUBLISH", self:unlock_latch_timeout() })
     if not err then
-      -- thenApply: writeAsync(DEL latch). Redisson does not wait for this DEL; here unlock()
-      -- does (one round trip more), so that the DEL is not lost when the workload ends
-      -- right after the release and the latch key does not linger for its 16-20 s.
-      ctx:call(self.node, "DEL", latch)
+      -- thenApply: writeAsync(DEL latch), resent on a timeout like any writeAsync. Redisson
+      -- does not wait for this DEL; here unlock() does (one round trip more), so that the DEL
+      -- is not lost when the workload ends right after the release and the latch key does
+      -- not linger for its 16-20 s.
+      self.exec:call("unlock latch DEL", self.node, "DEL", latch)
     end
     return res, err
   end
   -- 3.4.4 and 3.10.6-3.23.x: KEYS = {name, channel}, ARGV = {0, internalLockLeaseTime, lockName}
-  return ctx:eval(self.node, "redisson/unlock", { self.name, self.channel },
-                  { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
+  return self.exec:eval("unlock script", self.exec.scripts_no_retry, self.node, "redisson/unlock",
+                        { self.name, self.channel }, { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
 end
 
 -- RedissonLock.unlock() -> unlockAsync0: run the script, cancelExpirationRenewal(threadId,
@@ -322,7 +464,18 @@ end
 -- Returns true, 1|0 | false, reason.
 function Lock:unlock()
   local res, err = self:unlock_inner()
-  self:cancel_expiration_renewal(res)
+  if M.version_before(self.java, "3.8.1") then
+    -- before 3.8.1 (#1602, commit f5e3618b3) unlock() cancelled the renewal only when the
+    -- script returned true (RedissonLock.java@3.4.4:363-370): after a failed unlock the
+    -- watchdog goes on renewing a lock its holder has given up on
+    if res == 1 then self:cancel_expiration_renewal(res, true)
+    elseif err and self.renewal then
+      self.ctx:log("the unlock failed (%s): before 3.8.1 (#1602) the watchdog keeps renewing the lock",
+                   M.exception(err))
+    end
+  else
+    self:cancel_expiration_renewal(res)
+  end
   if err then return false, M.exception(err) end
   if res == nil then
     local why = "IllegalMonitorStateException: attempt to unlock lock, not locked by current thread"
