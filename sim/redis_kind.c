@@ -13,6 +13,7 @@
 #include <lua.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "chunkcache.h"
 #include "pubsub.h"
@@ -269,6 +270,43 @@ static void rk_dump(kserver *s, buf *out)
     store_dump(db_of(s), out, 1);
 }
 
+/* WAIT numreplicas timeout: Redis 7.0's argument checks (getLongFromObjectOrReply,
+ * getTimeoutFromObjectOrReply); the waiting is the node's. */
+static int rk_is_wait(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *out)
+{
+    if (argc < 1 || argv[0].len != 4 || strncasecmp(argv[0].p, "WAIT", 4)) return 0;
+    reply *r = out;
+    reply_init(r);
+    if (argc != 3) {
+        reply_error(r, "ERR wrong number of arguments for 'wait' command");
+        return -1;
+    }
+    long long n, t;
+    if (ll_parse_int64(argv[1], &n) != 0) {
+        reply_error(r, "ERR value is not an integer or out of range");
+        return -1;
+    }
+    if (ll_parse_int64(argv[2], &t) != 0) {
+        reply_error(r, "ERR timeout is not an integer or out of range");
+        return -1;
+    }
+    if (t < 0) {
+        reply_error(r, "ERR timeout is negative");
+        return -1;
+    }
+    *replicas = n;
+    *timeout_ms = t;
+    return 1;
+}
+
+static void rk_reply_wait(void *out, int64_t acked, const char *error)
+{
+    reply *r = out;
+    reply_init(r);
+    if (error) reply_error(r, error);
+    else reply_int(r, acked);
+}
+
 const server_kind redis_kind = {
     .name = "redis",
     .reply_size = sizeof(reply),
@@ -293,4 +331,6 @@ const server_kind redis_kind = {
     .copy_data = rk_copy_data,
     .data_free = rk_data_free,
     .dump = rk_dump,
+    .is_wait = rk_is_wait,
+    .reply_wait = rk_reply_wait,
 };
