@@ -135,6 +135,20 @@ static void node_changed(void *ud, kind_event ev, slice key)
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
 
+/* INFO's connected_slaves: the replicas of n that are up (a replica cut off by a partition
+ * still counts, as Redis notices a silent link only after repl-timeout, 60 s). */
+static int node_replicas_fn(void *ud)
+{
+    node *n = ud;
+    if (n->role != ROLE_MASTER) return -1;
+    int k = 0;
+    for (int i = 0; i < n->cu->cx->nnodes; i++) {
+        const node *r = &n->cu->nodes[i];
+        k += r->role == ROLE_REPLICA && r->master == n->idx && r->up;
+    }
+    return k;
+}
+
 /* A fresh server process for n: no data, no connections. */
 static kserver *node_new_server(cluster *cu, node *n)
 {
@@ -145,6 +159,7 @@ static kserver *node_new_server(cluster *cu, node *n)
         .changed = node_changed,
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,
+        .replicas = node_replicas_fn,
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,

@@ -11,6 +11,7 @@
 #include "redis_kind.h"
 
 #include <lua.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -118,9 +119,33 @@ static void rk_set_replica(kserver *s, int replica)
 
 /* ---- requests and replies ---- */
 
+/* INFO [replication]: the replication section only (role, connected_slaves), from the node
+ * (the fake Redis has no other INFO); 1 if it was INFO. */
+static int rk_info(kserver *s, int argc, const slice *argv, reply *out)
+{
+    if (!s->host.replicas || argc < 1 || argv[0].len != 4 || strncasecmp(argv[0].p, "INFO", 4)) return 0;
+    for (int i = 1; i < argc; i++) {
+        int known = 0;
+        static const char *const sections[] = { "replication", "all", "everything", "default" };
+        for (size_t k = 0; k < sizeof sections / sizeof *sections; k++)
+            if (argv[i].len == strlen(sections[k]) && !strncasecmp(argv[i].p, sections[k], argv[i].len)) known = 1;
+        if (!known) {
+            reply_bulk_cstr(out, "");
+            return 1;
+        }
+    }
+    int n = s->host.replicas(s->host.ud);
+    char text[128];
+    if (n < 0) snprintf(text, sizeof text, "# Replication\r\nrole:slave\r\n");
+    else snprintf(text, sizeof text, "# Replication\r\nrole:master\r\nconnected_slaves:%d\r\n", n);
+    reply_bulk_cstr(out, text);
+    return 1;
+}
+
 static void rk_exec(kserver *s, int client, int which, int argc, const slice *argv, void *out)
 {
     reply_init(out);
+    if (rk_info(s, argc, argv, out)) return;
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
 }
 

@@ -56,6 +56,8 @@ typedef struct kind_host {
     void (*push)(void *ud, int client, slice topic, slice payload);
     /* a call nested in a script, after it ran; NULL: not traced */
     void (*trace)(void *ud, int argc, const slice *argv, const void *reply);
+    /* a master: how many replicas are connected to it; a replica: -1 (NULL: nobody says) */
+    int (*replicas)(void *ud);
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */

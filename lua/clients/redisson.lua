@@ -42,6 +42,7 @@ M.OPTIONS = {
   lock_watchdog_timeout = "integer",  -- ms (30000)
   reentrant = "integer",              -- holds per acquisition (1)
   redisson_version = "string",        -- the Java release (default: the scenario's `scripts`)
+  check_lock_synced_slaves = "boolean", -- Config.checkLockSyncedSlaves (true, 3.17.0+)
   retry_attempts = "integer",         -- BaseConfig.retryAttempts (by version: 3, or 4 from 3.48.0)
   retry_interval = "integer",         -- ms between resends, a ConstantDelay (by version)
 }
@@ -62,6 +63,7 @@ end
 
 -- How a Java caller would see a failed request: the exception tryLock/unlock throws.
 function M.exception(err)
+  if type(err) == "string" and err:find("^%a[%w.]*Exception: ") then return err end
   if err == "timeout" then
     return "RedisResponseTimeoutException: Redis server response timeout occured"
   end
@@ -142,7 +144,102 @@ function M.executor(ctx, cfg, java)
   end
   ex.scripts_no_retry = not before("3.37.0")    -- lock and unlock: syncedEvalNoRetry
   ex.acquire_failed_no_retry = not before("3.37.0") and before("4.7.0")
+  -- replica sync (below): none before 3.15.0; the WAIT's answer ignored in 3.15.0-3.16.x;
+  -- "all" in 3.17.0-3.19.x; "any" from 3.20.0, with the caller retrying from 3.20.1
+  ex.replicas = cfg.replicas or {}                 -- the scenario's: a master/slave config
+  ex.available = {}                                -- MasterSlaveEntry.availableSlaves, per node
+  for k, v in pairs(ex.replicas) do ex.available[k] = v end
+  if before("3.15.0") then ex.sync = "none"
+  elseif before("3.17.0") or o.check_lock_synced_slaves == false then ex.sync = "ignore"
+  elseif before("3.20.0") then ex.sync = "all"
+  else ex.sync = "any" end
+  ex.nosync_retry = not before("3.20.1")
   return ex
+end
+
+-- NoSyncedSlavesException (3.47.0+; IllegalStateException("None of slaves were synced") from
+-- 3.20.0): CommandAsyncService.java@HEAD:1222-1226.
+function Executor:no_sync_error()
+  if M.version_before(self.java, "3.47.0") then
+    return "IllegalStateException: None of slaves were synced"
+  end
+  return "NoSyncedSlavesException: None of slaves were synced. Try to increase slavesSyncTimeout "
+      .. "setting or set checkLockSyncedSlaves = false."
+end
+
+function Executor:is_no_sync(err)
+  return type(err) == "string" and err:find("None of slaves were synced", 1, true) ~= nil
+end
+
+-- A lock, unlock or renewal script on a master with replicas, as 3.15.0+ sends it: a batch
+-- of the script and WAIT <replicas> 1000 (RedissonBaseLock.evalWriteAsync@3.15.0:205-235 with
+-- BatchOptions.syncSlaves(availableSlaves, 1 s); CommandAsyncService.syncedEval@HEAD:1095-
+-- 1232). The batch is one command for the executor (RedisCommonBatchExecutor, noRetry false,
+-- response timeout = timeout + 1000: RedisCommonBatchExecutor.java@HEAD:56-79): resent on a
+-- timeout even where the script alone would not be. Then, by release: 3.15.0-3.16.x ignore
+-- the count; 3.17.0-3.19.x fail when fewer than all replicas acknowledged ("Only k of n
+-- slaves were synced", the script's effect left in place); 3.20.0+ fail when none did
+-- (checkLockSyncedSlaves, default true). Without replicas (or before 3.15.0) the script is
+-- sent alone, as `no_retry` says.
+function Executor:synced_eval(what, no_retry, node, script, keys, args)
+  local ctx = self.ctx
+  if self.sync == "none" or (self.replicas[node] or 0) == 0 then
+    return self:eval(what, no_retry, node, script, keys, args)
+  end
+  local replicas = self.available[node]
+  if replicas == nil then
+    -- availableSlaves unknown (-1): INFO, connected_slaves (CommandAsyncService.java@HEAD:1170-1195)
+    local info, ierr = self:call("INFO replication", node, "INFO", "replication")
+    if ierr then return nil, ierr end
+    replicas = tonumber(string.match(info or "", "connected_slaves:(%d+)")) or 0
+    self.available[node] = replicas
+  end
+  if replicas == 0 then
+    -- a batch without WAIT (BatchOptions.sync(0, ...)): resent on a timeout like any batch
+    return self:eval(what, false, node, script, keys, args)
+  end
+  local synced
+  local box, err = self:send(string.format("%s + WAIT %d 1000", what, replicas), false, function()
+    local res, e = ctx:eval(node, script, keys, args, self.timeout + 1000)
+    if e then return nil, e end
+    local n, we = ctx:call(node, "WAIT", replicas, 1000)
+    if we then return nil, we end
+    synced = n
+    return { res }
+  end)
+  if err then return nil, err end
+  -- another count than expected: read connected_slaves again next time (@HEAD:1218-1220)
+  if synced ~= replicas then self.available[node] = nil end
+  if self.sync == "all" and synced < replicas then
+    ctx:log("%s: WAIT: %d of %d replicas acknowledged", what, synced, replicas)
+    return nil, string.format("IllegalStateException: Only %d of %d slaves were synced", synced, replicas)
+  end
+  if self.sync == "any" and synced == 0 then
+    ctx:log("%s: WAIT %d 1000 answered 0: no replica acknowledged", what, replicas)
+    return nil, self:no_sync_error()
+  end
+  return box[1]
+end
+
+-- ServiceManager.execute(supplier) (3.20.1+): the whole operation again after a
+-- NoSyncedSlavesException, up to retryAttempts times, retryInterval (3.43.0,
+-- ServiceManager.java@3.43.0:531-556) or retryDelay.calcDelay(attempt) (HEAD,
+-- ServiceManager.java@HEAD:621-651) apart. op() returns res, err.
+function Executor:retry_no_sync(what, op)
+  local ctx = self.ctx
+  local attempt = 0
+  while true do
+    local res, err = op()
+    if not (err and self:is_no_sync(err)) or not self.nosync_retry or attempt >= self.attempts then
+      return res, err
+    end
+    attempt = attempt + 1
+    local lo, hi = self.delay(attempt)
+    if M.version_before(self.java, "3.48.0") and not (self.java == "HEAD") then lo, hi = 1500, 1500 end
+    ctx:log("%s: none of the replicas synced; again in %s ms (attempt %d of %d)", what,
+            hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), attempt, self.attempts)
+    if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
+  end
 end
 
 -- Sends one command through `attempt_fn` (which sends it once and returns its reply or nil,
@@ -214,8 +311,8 @@ end
 -- Returns true (acquired or re-entered) | false, ttl (held by another; PTTL, -1 = no TTL)
 --       | nil, err (no answer, or an error reply).
 function Lock:try_lock_inner(lease)
-  local ttl, err = self.exec:eval("lock script", self.exec.scripts_no_retry, self.node, "redisson/lock",
-                                  { self.name }, { lease, self.lock_name })
+  local ttl, err = self.exec:synced_eval("lock script", self.exec.scripts_no_retry, self.node, "redisson/lock",
+                                         { self.name }, { lease, self.lock_name })
   if err then return nil, err end
   if ttl == nil then return true end
   return false, ttl
@@ -225,7 +322,16 @@ end
 -- caller's lease, or with internalLockLeaseTime and then the watchdog.
 -- Returns as try_lock_inner (plus whatever else it returned, e.g. a fencing token).
 function Lock:try_acquire(lease)
-  local ok, v = self:try_lock_inner(lease or self.internal_lease)
+  local ok, v = self.exec:retry_no_sync("tryAcquire", function()
+    local a, b = self:try_lock_inner(lease or self.internal_lease)
+    if a == nil and self.exec:is_no_sync(b) then
+      -- handleNoSync (RedissonBaseLock.java@3.43.0:397-398): unlock what the script took, then
+      -- throw (the unlock's own outcome is not looked at)
+      self.ctx:log("the lock script ran but no replica acknowledged it: unlocking it again (handleNoSync)")
+      self:unlock_inner()
+    end
+    return a, b
+  end)
   if ok then
     if lease then
       self.internal_lease = lease                 -- internalLockLeaseTime = unit.toMillis(leaseTime)
@@ -360,8 +466,8 @@ end
 --        returns {1} | {0}.
 -- Returns true (renewed) | false (not mine any more) | nil, err.
 function Lock:renew_expiration(batched)
-  local res, err = self.exec:eval("watchdog renewal", false, self.node, "redisson/renew", { self.name },
-                                  { self.watchdog_timeout, self.lock_name })
+  local res, err = self.exec:synced_eval("watchdog renewal", false, self.node, "redisson/renew", { self.name },
+                                         { self.watchdog_timeout, self.lock_name })
   if err then return nil, err end
   if batched then return res[1] == 1 end
   return res == 1
@@ -436,13 +542,13 @@ end
 
 -- RedissonLock.unlockInnerAsync in the selected version's calling convention.
 -- Returns the script's answer (1, 0 or nil) or nil, err.
-function Lock:unlock_inner()
+function Lock:unlock_inner(request_id)
   local ctx = self.ctx
   if M.version_of(ctx:script("redisson/unlock")) == "HEAD" then
     -- 3.24.0+: KEYS = {name, channel, latch}, ARGV = {0, internalLockLeaseTime, lockName,
     -- publish command, latch timeout}. PUBLISH: no sharded pub/sub outside a cluster.
-    local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. self:generate_id()
-    local res, err = self.exec:eval("unlock script", self.exec.scripts_no_retry, self.node,
+    local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. (request_id or self:generate_id())
+    local res, err = self.exec:synced_eval("unlock script", self.exec.scripts_no_retry, self.node,
       "redisson/unlock", { self.name, self.channel, latch },
       { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name, "PUBLISH", self:unlock_latch_timeout() })
     if not err then
@@ -455,15 +561,23 @@ function Lock:unlock_inner()
     return res, err
   end
   -- 3.4.4 and 3.10.6-3.23.x: KEYS = {name, channel}, ARGV = {0, internalLockLeaseTime, lockName}
-  return self.exec:eval("unlock script", self.exec.scripts_no_retry, self.node, "redisson/unlock",
-                        { self.name, self.channel }, { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
+  return self.exec:synced_eval("unlock script", self.exec.scripts_no_retry, self.node, "redisson/unlock",
+                               { self.name, self.channel }, { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
 end
 
 -- RedissonLock.unlock() -> unlockAsync0: run the script, cancelExpirationRenewal(threadId,
 -- opStatus) whatever happened, then throw on an error or on null.
 -- Returns true, 1|0 | false, reason.
 function Lock:unlock()
-  local res, err = self:unlock_inner()
+  -- unlockAsync: ServiceManager.execute(() -> unlockAsync0(...)), again after a
+  -- NoSyncedSlavesException (RedissonBaseLock.java@3.43.0:284-286); at HEAD with the same
+  -- requestId, so the latch answers a repeat
+  local request_id = nil
+  if self.exec.sync == "any" and (self.exec.replicas[self.node] or 0) > 0
+     and M.version_of(self.ctx:script("redisson/unlock")) == "HEAD" then
+    request_id = self:generate_id()            -- one requestId for every attempt
+  end
+  local res, err = self.exec:retry_no_sync("unlock", function() return self:unlock_inner(request_id) end)
   if M.version_before(self.java, "3.8.1") then
     -- before 3.8.1 (#1602, commit f5e3618b3) unlock() cancelled the renewal only when the
     -- script returned true (RedissonLock.java@3.4.4:363-370): after a failed unlock the
