@@ -115,17 +115,27 @@ function M.new(ctx, cfg)
 
   -- tryAcquire -> tryLockInnerAsync(..., EVAL_LONG): nil = acquired, else the ttl to wait;
   -- nil, err when Redis failed or did not answer
+  local unlock_inner        -- below (release)
   local function try_acquire(wait_time, lease)
-    local current_time = ctx:now()
-    local wait = wait_slot(wait_time)
-    local argv
-    if version_of(acquire_id) == "3.4.4" then
-      argv = { lease, lock_name, current_time + wait, current_time }
-    else
-      argv = { lease, lock_name, wait, current_time }
-    end
-    return exec:eval("fair acquire script", exec.scripts_no_retry, node, "redisson-fair/acquire",
-                     { name, queue_name, timeout_set_name }, argv)
+    -- ServiceManager.execute(tryAcquireAsync): again after a NoSyncedSlavesException, which
+    -- handleNoSync answered with an unlock (redisson.lua, replica sync)
+    return exec:retry_no_sync("tryAcquire", function()
+      local current_time = ctx:now()
+      local wait = wait_slot(wait_time)
+      local argv
+      if version_of(acquire_id) == "3.4.4" then
+        argv = { lease, lock_name, current_time + wait, current_time }
+      else
+        argv = { lease, lock_name, wait, current_time }
+      end
+      local ttl, err = exec:synced_eval("fair acquire script", exec.scripts_no_retry, node,
+                                        "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
+      if err and exec:is_no_sync(err) then
+        ctx:log("the acquire script ran but no replica acknowledged it: unlocking (handleNoSync)")
+        unlock_inner()
+      end
+      return ttl, err
+    end)
   end
 
   -- acquireFailedAsync: leave the queue (and, by version, shift those behind me)
@@ -135,8 +145,8 @@ function M.new(ctx, cfg)
     if v == "3.5.5" then argv[2] = thread_wait_time
     elseif v ~= "3.4.4" then argv[2] = wait_slot(wait_time) end
     ctx:log("%s: acquireFailed leaves the queue (%s)", why or "wait budget spent", failed_id)
-    exec:eval("acquireFailed script", exec.acquire_failed_no_retry, node, "redisson-fair/acquire-failed",
-              { queue_name, timeout_set_name }, argv)
+    exec:synced_eval("acquireFailed script", exec.acquire_failed_no_retry, node, "redisson-fair/acquire-failed",
+                     { queue_name, timeout_set_name }, argv)
   end
 
   -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock, the next round
@@ -150,7 +160,7 @@ function M.new(ctx, cfg)
       while true do
         ctx:sleep(watchdog_timeout / 3)
         if renewal ~= mine then return end
-        local res, err = exec:eval("watchdog renewal", false, node, "redisson/renew", { name },
+        local res, err = exec:synced_eval("watchdog renewal", false, node, "redisson/renew", { name },
           { internal_lock_lease_time, lock_name })
         if renewal ~= mine then return end
         if err then
@@ -251,19 +261,15 @@ function M.new(ctx, cfg)
     end
   end
 
-  -- unlockInnerAsync (fair): nil -> IllegalMonitorStateException, 0 -> still held, 1 -> gone
-  function lock.release()
-    if opt.skip_unlock then
-      ctx:log("skip_unlock: the holder never unlocks (scenario device); the lease runs out")
-      return true
-    end
+  -- unlockInnerAsync (fair) and, on success, the latch's DEL: res, err
+  unlock_inner = function()
     local keys = { name, queue_name, timeout_set_name, channel_name }
     local argv = { 0, internal_lock_lease_time, lock_name, ctx:now() }
     local latch
     if version_of(unlock_id) ~= "3.11.1" then
       -- RedissonBaseLock.unlockInnerAsync: requestId = generateId(); latch TTL =
       -- (timeout + retryDelay(retryAttempts)) * retryAttempts, the EqualJitterDelay taken at
-      -- its 2000 ms cap, retryAttempts = 4
+      -- its 2000 ms cap, retryAttempts = 4 (3.48.0+); (timeout + retryInterval) * 3 before
       local request_id = string.format("%08x%08x", ctx:unique(0, 0x7fffffff),
         ctx:unique(0, 0x7fffffff))
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
@@ -275,13 +281,24 @@ function M.new(ctx, cfg)
         argv[6] = math.max((cfg.timeout + 2000) * exec.attempts, 1)
       end
     end
-    local res, err = exec:eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
+    local res, err = exec:synced_eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
+    -- then DEL the latch (thenApply: on success only; Java fires it without waiting; a model
+    -- coroutine spawned here would die with the workload before sending it, so it is sent in
+    -- line)
+    if latch and not err then exec:call("unlock latch DEL", node, "DEL", latch) end
+    return res, err
+  end
+
+  -- unlockInnerAsync (fair): nil -> IllegalMonitorStateException, 0 -> still held, 1 -> gone
+  function lock.release()
+    if opt.skip_unlock then
+      ctx:log("skip_unlock: the holder never unlocks (scenario device); the lease runs out")
+      return true
+    end
+    local res, err = exec:retry_no_sync("unlock", unlock_inner)
     -- cancelExpirationRenewal(threadId, res): the watchdog stops, the lease resets
     renewal = renewal + 1
-    -- then DEL the latch (Java fires it without waiting; a model coroutine spawned here
-    -- would die with the workload before sending it, so it is sent in line)
-    if latch then exec:call("unlock latch DEL", node, "DEL", latch) end
-    if err then return false, err end
+    if err then return false, redisson.exception(err) end
     if res == nil then
       return false, "IllegalMonitorStateException: attempt to unlock lock, not locked by "
         .. "current thread by node id: " .. uuid .. " thread-id: " .. thread_id

@@ -188,8 +188,8 @@ function Executor:synced_eval(what, no_retry, node, script, keys, args)
   end
   local replicas = self.available[node]
   if replicas == nil then
-    -- availableSlaves unknown (-1): INFO, connected_slaves (CommandAsyncService.java@HEAD:1170-1195)
-    local info, ierr = self:call("INFO replication", node, "INFO", "replication")
+    -- availableSlaves unknown (-1): INFO ALL, connected_slaves (CommandAsyncService.java@HEAD:1176-1195)
+    local info, ierr = self:call("INFO ALL", node, "INFO", "ALL")
     if ierr then return nil, ierr end
     replicas = tonumber(string.match(info or "", "connected_slaves:(%d+)")) or 0
     self.available[node] = replicas
