@@ -293,6 +293,110 @@ static void test_lock_script_not_resent_from_3370(void **state)
     run_free(&r);
 }
 
+/* How many requests `actor` sent whose label contains `needle`. */
+static int requests_with(const run *r, const char *actor, const char *needle)
+{
+    const history *h = world_history(r->w);
+    int n = 0;
+    for (size_t i = 0; i < history_len(h); i++) {
+        const hist_event *e = history_at(h, i);
+        if (e->kind == H_REQUEST && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
+    }
+    return n;
+}
+
+/* ---- version-true error paths ---- */
+
+/* A fair-lock waiter whose acquire script times out inside tryLock's wait loop: since 4.7.0
+ * it calls acquireFailed and leaves the queue (#5019); 4.6.0 throws and leaves its entry. */
+static void test_fair_loop_timeout_acquire_failed_from_470(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "return { name = 'x', about = 'x', protocol = 'redisson-fair', options = { %s },\n"
+        "  lease = '10s', wait = '8s', network = { delay = '5ms' },\n"
+        "  clients = { { name = 'A', work = '6s' }, { name = 'B', start = '100ms' } },\n"
+        "  faults = { { at = '118ms', partition = { { 'B' }, { 'n1', 'A' } }, duration = '2s' } },\n"
+        "  duration = '20s' }\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt, "");
+    run r = run_text(text);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 1);
+    assert_int_equal(logs_with(&r, "B", "since 4.7.0 tryLock calls acquireFailed"), 1);
+    run_free(&r);
+    snprintf(text, sizeof text, fmt, "redisson_version = '4.6.0'");
+    r = run_text(text);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 0);
+    assert_int_equal(logs_with(&r, "B", "my queue entry stays behind"), 1);
+    run_free(&r);
+}
+
+/* At HEAD too, an error of the FIRST tryAcquire (before the subscription) propagates without
+ * acquireFailed: B's reply comes after its 15 ms timeout, its queue entry stays behind. */
+static void test_fair_first_error_leaves_queue_entry_at_head(void **state)
+{
+    (void)state;
+    run r = run_text(
+        "return { name = 'x', about = 'x', protocol = 'redisson-fair', lease = '10s', wait = '5s',\n"
+        "  timeout = '15ms', network = { delay = '1ms' },\n"
+        "  links = { { from = 'B', to = 'n1', delay = '10ms' } },\n"
+        "  clients = { { name = 'A', work = '2s' }, { name = 'B', start = '100ms' } },\n"
+        "  duration = '20s' }\n");
+    assert_int_equal(logs_with(&r, "B", "tryLock throws; my queue entry stays behind"), 1);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 0);
+    run_free(&r);
+}
+
+/* 3.4.4: an unlock that fails (here its reply is lost to a partition: no resend before 3.10.0)
+ * leaves the watchdog renewing (#1602, fixed in 3.8.1); 3.11.1 cancels it. */
+static void test_344_failed_unlock_keeps_the_watchdog(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+        "  lease = false, wait = '60s', network = { delay = '1ms' },\n"
+        "  clients = { { name = 'A', work = '5s' } },\n"
+        "  faults = { { at = '4900ms', partition = { { 'A' }, { 'n1' } }, duration = '20s' } },\n"
+        "  duration = '60s' }\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt, "3.4.4");
+    run r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "before 3.8.1 (#1602) the watchdog keeps renewing"), 1);
+    run_free(&r);
+    snprintf(text, sizeof text, fmt, "3.11.1");
+    r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "the watchdog keeps renewing"), 0);
+    run_free(&r);
+}
+
+/* ---- replica sync (3.15+) ---- */
+
+/* 3.43.0 against a master with a replica: the lock script and WAIT 1 1000; before 3.15.0 no
+ * WAIT. In failover-redisson-wait the first WAIT is never answered (the master crashed), and
+ * on the promoted master (no replica left) none synced: handleNoSync unlocks, INFO re-reads
+ * connected_slaves, and the retry goes without WAIT. */
+static void test_replica_sync_wait_by_release(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/failover-redisson-wait.lua");
+    assert_true(requests_with(&r, "A", "WAIT 1 1000") >= 2);
+    assert_int_equal(logs_with(&r, "A", "unlocking it again (handleNoSync)"), 1);
+    assert_int_equal(requests_with(&r, "A", "INFO ALL"), 1);
+    assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
+    run_free(&r);
+    scenario *sc = NULL;
+    buf err;
+    buf_init(&err);
+    sc = scenario_load("scenarios/failover-redisson-wait.lua", &err);
+    assert_non_null(sc);
+    buf_release(&err);
+    free(sc->scripts);
+    sc->scripts = strdup("redisson@3.14.0");
+    r = run_scenario(sc);
+    assert_int_equal(requests_with(&r, "A", "WAIT"), 0);
+    run_free(&r);
+}
+
 static void test_reentrant_option_needs_as_many_unlocks(void **state)
 {
     (void)state;
@@ -323,6 +427,10 @@ int main(void)
         cmocka_unit_test(test_resends_343_every_4500ms),
         cmocka_unit_test(test_resends_head_equal_jitter),
         cmocka_unit_test(test_lock_script_not_resent_from_3370),
+        cmocka_unit_test(test_fair_loop_timeout_acquire_failed_from_470),
+        cmocka_unit_test(test_fair_first_error_leaves_queue_entry_at_head),
+        cmocka_unit_test(test_344_failed_unlock_keeps_the_watchdog),
+        cmocka_unit_test(test_replica_sync_wait_by_release),
     };
     return cmocka_run_group_tests_name("redisson", tests, NULL, NULL);
 }
