@@ -40,10 +40,24 @@
 -- passes tryLock's waitTime; a scenario for those releases says so with
 -- options.redisson_version (e.g. "3.20.0").
 --
+-- How commands are sent (resends per release, the replica sync with WAIT from 3.15.0, the
+-- NoSyncedSlavesException retry) is redisson.lua's executor, with its list of remaining
+-- simplifications; the fair lock's own: the acquire script and unlock are never resent from
+-- 3.37.0 (syncedEvalNoRetry, RedissonFairLock.java@3.43.0:80, 240), acquireFailed not from
+-- 3.37.0 to 4.6.x (evalWriteSyncedNoRetryAsync) and again from 4.7.0 (syncedEvalWithRetry,
+-- RedissonFairLock.java@HEAD:76; #5019). An error of tryLock's first tryAcquire propagates
+-- without acquireFailed in every release; from 4.7.0 a RedisResponseTimeoutException in the wait
+-- loop is caught, acquireFailed, false (RedissonLock.java@HEAD:276-280).
+-- Remaining simplifications of this model: the renewal uses internalLockLeaseTime as sent
+-- (Redisson's batched HEAD task sends lockWatchdogTimeout: the same unless a lease was given);
+-- the HEAD latch TTL takes the EqualJitterDelay at its 2000 ms cap (Redisson draws 1000-2000 ms):
+-- the latch key may live up to 4 s longer, and it is deleted right after anyway.
+--
 -- Options (scenario `options = { ... }`):
 --   thread_wait_time        threadWaitTime ms (default per version, above)
 --   lock_watchdog_timeout   Config.lockWatchdogTimeout ms (30000); renewals every 1/3 of it
---   redisson_version        the Java release, when the script text alone does not tell it
+--   redisson_version        the Java release (default: the scenario's `scripts` version)
+--   retry_attempts, retry_interval   BaseConfig, overriding the release's (redisson.lua)
 --   skip_unlock             SCENARIO DEVICE, not Redisson behaviour: release() does nothing
 --                           and returns true, for "the holder never unlocks" (#4705's test)
 local redisson = require("redisson")

@@ -36,7 +36,13 @@
 --   * The final expire is sent here as a plain PEXPIRE per lock (Redisson sends it through
 --     RedissonExpirable.expireAsync); the effect on the key is the same.
 -- Each sub-lock is the RedissonLock of redisson.lua (its tryLock, pub/sub wait, watchdog and
--- unlock in the scenario's script version), pointed at one master. No fencing token.
+-- unlock in the scenario's script version, its commands resent as its release does), pointed at
+-- one master. No fencing token. A sub-lock is unlocked after its tryLock only when tryLock
+-- THREW a RedisResponseTimeoutException (catch clause, RedissonMultiLock.java@HEAD:340-345); a
+-- tryLock that caught the timeout in its wait loop and returned false (4.7.0+) is not.
+-- The final expire is a writeAsync per lock, resent on a timeout.
+-- Remaining simplifications: the sub-locks are tried one after the other, as the synchronous
+-- tryLock does (the async variant sends in parallel); see redisson.lua for the executor's.
 local redisson = require("redisson")
 
 local M = {}

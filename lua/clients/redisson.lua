@@ -1,8 +1,36 @@
 -- redisson.lua — Redisson's reentrant lock, RedissonLock (org.redisson.RedissonLock and its base
--- class RedissonBaseLock), client side, followed step by step. Sources: Redisson's source,
--- read at 3.4.4 and at HEAD: RedissonLock.java (tryLock, subscribe + semaphore, unlock), the
--- watchdog (RedissonLock.java up to 3.14, RedissonBaseLock.java from 3.15.0,
--- renewal/RenewalTask.java and LockTask.java from 3.44.0), config/Config.java (defaults).
+-- class RedissonBaseLock), client side, followed step by step.
+--
+-- Library: Redisson (github.com/redisson/redisson), releases 3.4.4 to HEAD (4.7.0-62,
+-- 66863978b). The release a run stands for is the scenario's `scripts` version (3.4.4 ..
+-- 3.43.0, or HEAD), or options.redisson_version (for 3.44.0 .. 4.7.0, whose scripts are HEAD's).
+-- Sources, under redisson/src/main/java/org/redisson/, read at the tags named: RedissonLock.java
+-- (tryLock, subscribe + semaphore, unlock; 3.4.4, 3.11.1, 3.43.0, HEAD), RedissonBaseLock.java
+-- (the watchdog 3.15.0-3.43.x, unlockInnerAsync and the latch, handleNoSync, evalWriteAsync with
+-- syncSlaves at 3.15.0/3.17.0), renewal/RenewalTask.java and LockTask.java (watchdog from
+-- 3.44.0), command/RedisExecutor.java (3.12.0+) and CommandAsyncService.java (resends before
+-- 3.12.0; syncedEval at HEAD), command/RedisCommonBatchExecutor.java, connection/
+-- ServiceManager.java (execute: retry on NoSyncedSlavesException), config/BaseConfig.java,
+-- Config.java and EqualJitterDelay.java (defaults), CHANGELOG.md.
+--
+-- Remaining simplifications, and their effect:
+--   * a node that is down never answers (its host is gone); a crashed process would refuse the
+--     connection at once, and Redisson would retry the connection every retryInterval
+--     (scheduleRetryTimeout) instead of waiting out each response timeout: failures against a
+--     dead node come later here (by about the timeout per attempt), never sooner;
+--   * the script-and-WAIT batch goes as two requests, one after the other (Redisson pipelines
+--     them in one write): one network round trip more per synced command;
+--   * availableSlaves starts as the scenario's replica count (Redisson reads connected_slaves
+--     with INFO first, and probes WAIT/WAITAOF support once): the first synced command saves
+--     those round trips; after a surprising count INFO is read as Redisson does;
+--   * 3.15.0-3.19.x also re-read connected_slaves with INFO (they had it from the connection
+--     manager's view of the replicas): the same count in these scenarios;
+--   * the unlock latch's DEL is awaited (Redisson fires it and goes on): unlock() returns one
+--     round trip later, later still if the DEL has to be resent;
+--   * the timeout error is RedisResponseTimeoutException in every release (before 3.10.0 it
+--     was a RedisTimeoutException): only the text differs;
+--   * subscribing waits at most the request timeout for the confirmation (Redisson: the wait
+--     time left); a subscription that cannot be confirmed fails sooner when much wait is left.
 --
 --   tryLock(waitTime, leaseTime):                                 RedissonLock.tryLock
 --     ttl = tryAcquire(leaseTime)              -- the lock script: nil = mine, else its PTTL
@@ -33,7 +61,9 @@
 -- redisson-fenced.lua can replace the acquire script and keep the rest.
 --
 -- Options (scenario `options`): lock_watchdog_timeout (ms, default 30000, Config.java);
--- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times.
+-- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times;
+-- redisson_version (the Java release), retry_attempts / retry_interval (BaseConfig, override
+-- the release's), check_lock_synced_slaves (Config.checkLockSyncedSlaves, true).
 local M = {}
 
 -- The scenario options this model reads (checked before a run: another key, or another
