@@ -78,16 +78,28 @@ static const hist_event *nth(const run *r, const char *actor, hist_kind kind, in
     return NULL;
 }
 
-/* How many log lines of `actor` contain `needle`. */
-static int logs_with(const run *r, const char *actor, const char *needle)
+/* How many events of `kind` by `actor` have a text containing `needle`. */
+static int events_with(const run *r, const char *actor, hist_kind kind, const char *needle)
 {
     const history *h = world_history(r->w);
     int n = 0;
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        if (e->kind == H_LOG && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
+        if (e->kind == kind && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
     }
     return n;
+}
+
+/* How many log lines of `actor` contain `needle`. */
+static int logs_with(const run *r, const char *actor, const char *needle)
+{
+    return events_with(r, actor, H_LOG, needle);
+}
+
+/* How many requests `actor` sent whose label contains `needle`. */
+static int requests_with(const run *r, const char *actor, const char *needle)
+{
+    return events_with(r, actor, H_REQUEST, needle);
 }
 
 static void test_unlock_after_expiry_head_throws(void **state)
@@ -220,31 +232,32 @@ static void test_resends_344_none(void **state)
     run_free(&r);
 }
 
+/* The renewal and its 3 resends `gap_us` apart (the 3000 ms timeout plus the release's
+ * delay), then the per-lock watchdog (renew@3.43.0 text) stops. */
+static void expect_three_resends(const char *version, int64_t gap_us)
+{
+    run r = run_partitioned_watchdog(version);
+    int64_t at[8];
+    assert_int_equal(renewal_times(&r, at, 8), 4);
+    int64_t t0 = first_renewal(&r, at);
+    for (int i = 0; i < 4; i++) assert_int_equal(at[i], t0 + i * gap_us);
+    assert_int_equal(logs_with(&r, "A", "occurred after 3 of 3 retry attempts"), 1);
+    assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
+    run_free(&r);
+}
+
 /* 3.10.0-3.15.1 (3.11.1): three resends, each at once when the previous one timed out. */
 static void test_resends_3111_at_once(void **state)
 {
     (void)state;
-    run r = run_partitioned_watchdog("3.11.1");
-    int64_t at[8];
-    assert_int_equal(renewal_times(&r, at, 8), 4);
-    int64_t t0 = first_renewal(&r, at);
-    for (int i = 0; i < 4; i++) assert_int_equal(at[i], t0 + i * 3000000);
-    assert_int_equal(logs_with(&r, "A", "occurred after 3 of 3 retry attempts"), 1);
-    run_free(&r);
+    expect_three_resends("3.11.1", 3000000);
 }
 
-/* 3.15.2-3.47.x (3.43.0): three resends, retryInterval 1500 ms after each 3000 ms timeout;
- * then the per-lock watchdog stops. */
+/* 3.15.2-3.47.x (3.43.0): three resends, retryInterval 1500 ms after each timeout. */
 static void test_resends_343_every_4500ms(void **state)
 {
     (void)state;
-    run r = run_partitioned_watchdog("3.43.0");
-    int64_t at[8];
-    assert_int_equal(renewal_times(&r, at, 8), 4);
-    int64_t t0 = first_renewal(&r, at);
-    for (int i = 0; i < 4; i++) assert_int_equal(at[i], t0 + i * 4500000);
-    assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
-    run_free(&r);
+    expect_three_resends("3.43.0", 4500000);
 }
 
 /* 3.48.0-HEAD: four resends, EqualJitterDelay(1 s, 2 s): 500..1000 ms after the first
@@ -293,17 +306,6 @@ static void test_lock_script_not_resent_from_3370(void **state)
     run_free(&r);
 }
 
-/* How many requests `actor` sent whose label contains `needle`. */
-static int requests_with(const run *r, const char *actor, const char *needle)
-{
-    const history *h = world_history(r->w);
-    int n = 0;
-    for (size_t i = 0; i < history_len(h); i++) {
-        const hist_event *e = history_at(h, i);
-        if (e->kind == H_REQUEST && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
-    }
-    return n;
-}
 
 /* ---- version-true error paths ---- */
 

@@ -70,18 +70,8 @@ local function prefix_name(prefix, name)
   return prefix .. ":{" .. name .. "}"
 end
 
--- "3.11.1" < "3.31.0" < "HEAD": numeric part by part; a label counts as newest.
-local function version_before(v, than)
-  if not v:match("^%d") then return false end
-  local a, b = {}, {}
-  for n in v:gmatch("%d+") do a[#a + 1] = tonumber(n) end
-  for n in than:gmatch("%d+") do b[#b + 1] = tonumber(n) end
-  for i = 1, math.max(#a, #b) do
-    local x, y = a[i] or 0, b[i] or 0
-    if x ~= y then return x < y end
-  end
-  return false
-end
+-- "3.11.1" < "3.31.0" < "HEAD" (redisson.lua)
+local version_before = redisson.version_before
 
 local function version_of(id) return id:match("@(.+)$") end
 
