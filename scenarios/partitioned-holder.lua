@@ -10,9 +10,10 @@ by watchdog 4. Worker2 has good connection to Redis and is able to acquire the l
 Worker1 and Worker2 now think they are holding the lock."
 
 A takes the lock without a lease and works for 60 s. At 5 s a partition cuts A off from n1 (B
-still reaches it) for 50 s. A's watchdog renewals time out; the HEAD watchdog (RenewalTask)
-logs "Can't update locks ... expiration" and tries again 10 s later (the 3.x per-lock watchdog
-gave up after the first failure instead). The lock lapses 30 s after its last renewal, B takes
+still reaches it) for 50 s. A's renewal at 10 s times out and is resent 4 times (RedisExecutor,
+retryAttempts = 4 with EqualJitterDelay(1 s, 2 s)); at about 30 s the HEAD watchdog
+(RenewalTask) logs "Can't update locks ... expiration" and tries again 10 s later (the 3.x
+per-lock watchdog gave up after its resends instead). The lock lapses 30 s after its last renewal, B takes
 it, and A, which never hears of it, goes on working. The partition heals at 55 s; at 60 s A
 leaves its critical section and its unlock throws IllegalMonitorStateException: the first
 sign, after the fact, that the lock was lost. Mutual exclusion is violated.]],

@@ -651,6 +651,17 @@ static int ctx_config(lua_State *L)
     lua_setfield(L, -2, "fencing");
     lua_pushstring(L, sc->mode ? sc->mode : "single");
     lua_setfield(L, -2, "mode");
+    lua_pushstring(L, rt->version);
+    lua_setfield(L, -2, "scripts");
+    lua_newtable(L); /* replicas: per master's name, how many replicas the scenario gives it */
+    for (int i = 0; i < sc->nnodes; i++) {
+        if (sc->nodes[i].master >= 0) continue;
+        int n = 0;
+        for (int j = 0; j < sc->nnodes; j++) n += sc->nodes[j].master == i;
+        lua_pushinteger(L, n);
+        lua_setfield(L, -2, sc->nodes[i].name);
+    }
+    lua_setfield(L, -2, "replicas");
     lua_newtable(L);
     for (int i = 0; i < sc->noptions; i++) {
         const option_cfg *o = &sc->options[i];

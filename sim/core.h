@@ -35,7 +35,8 @@ enum event_kind {
     EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
     EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
     EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
-    EV_SPAWN           /* a coroutine spawned by ctx:spawn starts (gen: coro) */
+    EV_SPAWN,          /* a coroutine spawned by ctx:spawn starts (gen: coro) */
+    EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
 };
 
 /* Describes decision `decision` (a window `shift` µs wide) to the explorer. */

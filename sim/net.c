@@ -59,6 +59,7 @@ const char *msg_kind_name(msg_kind k)
     case MSG_REPLY: return "reply";
     case MSG_PUBSUB: return "message";
     case MSG_REPL: return "replication";
+    case MSG_REPL_ACK: return "replication ack";
     }
     return "?";
 }

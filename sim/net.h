@@ -20,7 +20,10 @@
 
 struct server_kind;
 
-typedef enum msg_kind { MSG_REQUEST, MSG_REPLY, MSG_PUBSUB, MSG_REPL } msg_kind;
+/* MSG_REPL: a change on the replication stream (body: the kchange, req_id: its offset), or
+ * with no body a request for an acknowledgement (REPLCONF GETACK); MSG_REPL_ACK: a replica's
+ * acknowledgement of the offset it applied (req_id). */
+typedef enum msg_kind { MSG_REQUEST, MSG_REPLY, MSG_PUBSUB, MSG_REPL, MSG_REPL_ACK } msg_kind;
 
 /* A message. Its payload is the server kind's (server_kind.h): the net only carries it, and
  * releases it through sk when the message is freed. */

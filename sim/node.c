@@ -17,6 +17,17 @@
  * a message with the replication lag; the replica applies it on arrival. A replica never
  * expires keys itself; the master's expiry reaches it as a deletion.
  *
+ * Acknowledgements. Each change a master sends carries its offset on the replication stream
+ * (1, 2, ...); a replica remembers the last it applied. A wait for replicas (Redis's WAIT
+ * numreplicas timeout; the kind says which request is one: server_kind.is_wait) blocks its
+ * client until that many replicas acknowledged the master's offset after the client's last
+ * request, or its timeout passes on the node's clock; the reply is the number that did. When a
+ * wait blocks, the master asks each replica for an acknowledgement (REPLCONF GETACK, on the
+ * replication stream behind the changes, so with its lag); the replica answers with the
+ * offset it applied (REPLCONF ACK, over the net: partitions and delays apply). The acknowledged
+ * offsets (node_acked_offset, node_acked_count) are the mechanism a quorum commit can use too.
+ * Unlike Redis, replicas acknowledge only when asked, not also once a second on their own.
+ *
  * Failover. When a master with replicas has been down for down_after, its best replica (most
  * effects applied, then the first) is promoted; clients learn the new master after the
  * detection delay. The old master, when it comes back, is a replica of the new one and
@@ -26,7 +37,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct node_wait {
+    node_wait *next;
+    uint64_t id;
+    int from, conn, coro;  /* the blocked request: its client's actor, connection, coroutine */
+    uint64_t req_id;
+    char *label;
+    uint64_t offset;       /* what the replicas must have acknowledged */
+    int64_t replicas;      /* how many of them */
+};
+
 static void node_resync(cluster *cu, node *replica, node *master);
+static void node_drop_waits(node *n);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
 static void node_apply_replication(cluster *cu, node *n, msg *m);
 
@@ -189,6 +211,20 @@ static void node_changed(void *ud, kind_event ev, slice key)
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
 
+/* INFO's connected_slaves: the replicas of n that are up (a replica cut off by a partition
+ * still counts, as Redis notices a silent link only after repl-timeout, 60 s). */
+static int node_replicas_fn(void *ud)
+{
+    node *n = ud;
+    if (n->role != ROLE_MASTER) return -1;
+    int k = 0;
+    for (int i = 0; i < n->cu->cx->nnodes; i++) {
+        const node *r = &n->cu->nodes[i];
+        k += r->role == ROLE_REPLICA && r->master == n->idx && r->up;
+    }
+    return k;
+}
+
 /* A fresh server process for n: no data, no connections. */
 static kserver *node_new_server(cluster *cu, node *n)
 {
@@ -201,6 +237,7 @@ static kserver *node_new_server(cluster *cu, node *n)
         .changed = node_changed,
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,
+        .replicas = node_replicas_fn,
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
@@ -274,29 +311,190 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
     node_schedule_expiry(cu, n);
 }
 
+static msg *reply_new(cluster *cu, node *n, int to)
+{
+    msg *rep = msg_new(MSG_REPLY, n->idx, to, cu->kind->reply_size);
+    rep->sk = cu->kind;
+    rep->body = rep->tail;
+    return rep;
+}
+
+/* Records that n ran a request of `from` (its reply filled in by the caller) and returns the
+ * event's index. */
+static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label)
+{
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
+    e->peer = from;
+    e->a = (int64_t)req_id;
+    e->text = xstrdup(label ? label : "");
+    return history_len(cu->cx->hist) - 1;
+}
+
+static void send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label)
+{
+    buf b;
+    buf_init(&b);
+    cu->kind->reply_brief(rep->body, &b);
+    history_at_mut(cu->cx->hist, exec_at)->reply = buf_steal(&b);
+    rep->coro = coro;
+    rep->req_id = req_id;
+    rep->label = label ? xstrdup(label) : NULL;
+    net_send(cu->net, rep);
+}
+
+/* Asks each replica of master n for an acknowledgement of what it applied: a message on the
+ * replication stream without a change (REPLCONF GETACK). */
+static void request_acks(cluster *cu, node *n)
+{
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *r = &cu->nodes[i];
+        if (r->role != ROLE_REPLICA || r->master != n->idx) continue;
+        msg *m = msg_new(MSG_REPL, n->idx, r->idx, 0);
+        m->label = xstrdup("REPLCONF GETACK");
+        m->epoch = n->down_epoch;
+        m->sk = cu->kind;
+        net_send(cu->net, m);
+    }
+}
+
+/* A wait for `want` replicas (timeout ms, 0: none) from request m: answered now (into rep;
+ * returns 0) or blocked (rep freed; returns 1). */
+static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int64_t timeout)
+{
+    const server_kind *sk = cu->kind;
+    if (n->role != ROLE_MASTER) {
+        sk->reply_wait(rep->body, 0, "ERR WAIT cannot be used with replica instances. Please also note that "
+                       "since Redis 4.0 if a replica is configured to be writable (which is not the default) "
+                       "writes to replicas are just local and are not propagated.");
+        return 0;
+    }
+    int client = m->from - cu->cx->nnodes;
+    uint64_t offset = client >= 0 && client < cu->cx->nclients ? n->client_off[client] : n->repl_offset;
+    int acked = node_acked_count(cu, n, offset);
+    if (acked >= want) {
+        sk->reply_wait(rep->body, acked, NULL);
+        return 0;
+    }
+    node_wait *w = xcalloc(1, sizeof *w);
+    w->id = ++n->next_wait_id;
+    w->from = m->from;
+    w->conn = m->conn;
+    w->coro = m->coro;
+    w->req_id = m->req_id;
+    w->label = xstrdup(m->label ? m->label : "");
+    w->offset = offset;
+    w->replicas = want;
+    node_wait **tail = &n->waits;
+    while (*tail) tail = &(*tail)->next;
+    *tail = w;
+    if (timeout > 0) {
+        core_clock_read(cu->cx); /* the deadline comes from the node's clock */
+        int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout);
+        if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
+    }
+    request_acks(cu, n);
+    rep->body = NULL; /* never filled */
+    msg_free(rep);
+    return 1;
+}
+
+/* Answers the blocked wait w (unlinked by the caller) with the count acknowledged now, or
+ * with the error `error`. */
+static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
+{
+    msg *rep = reply_new(cu, n, w->from);
+    cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
+    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label), rep, w->coro, w->req_id, w->label);
+    free(w->label);
+    free(w);
+}
+
+/* After an acknowledgement: the waits it satisfies are answered, oldest first. */
+static void waits_check(cluster *cu, node *n)
+{
+    node_wait **p = &n->waits;
+    while (*p) {
+        node_wait *w = *p;
+        if (node_acked_count(cu, n, w->offset) >= w->replicas) {
+            *p = w->next;
+            wait_answer(cu, n, w, NULL);
+        } else {
+            p = &w->next;
+        }
+    }
+}
+
+void node_wait_timeout(cluster *cu, node *n, uint64_t id)
+{
+    for (node_wait **p = &n->waits; *p; p = &(*p)->next) {
+        if ((*p)->id != id) continue;
+        node_wait *w = *p;
+        *p = w->next;
+        wait_answer(cu, n, w, NULL);
+        return;
+    }
+}
+
+/* n becomes a replica: like Redis (replicationSetMaster → disconnectAllBlockedClients), its
+ * blocked clients are unblocked with an error. */
+static void node_unblock_waits(cluster *cu, node *n)
+{
+    while (n->waits) {
+        node_wait *w = n->waits;
+        n->waits = w->next;
+        wait_answer(cu, n, w, "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
+    }
+}
+
+/* The blocked clients of n lose their wait (n crashed): they hear nothing, and their requests
+ * end with their timeouts. */
+static void node_drop_waits(node *n)
+{
+    while (n->waits) {
+        node_wait *w = n->waits;
+        n->waits = w->next;
+        free(w->label);
+        free(w);
+    }
+}
+
+uint64_t node_acked_offset(const node *m, int r)
+{
+    return m->acked[r];
+}
+
+int node_acked_count(const cluster *cu, const node *m, uint64_t offset)
+{
+    int n = 0;
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        const node *r = &cu->nodes[i];
+        if (r->role == ROLE_REPLICA && r->master == m->idx && r->up && m->acked[i] >= offset) n++;
+    }
+    return n;
+}
+
+static void node_on_ack(cluster *cu, node *n, msg *m)
+{
+    if (n->role != ROLE_MASTER) return;
+    if (m->req_id > n->acked[m->from]) n->acked[m->from] = m->req_id;
+    waits_check(cu, n);
+}
+
 static void node_exec_request(cluster *cu, node *n, msg *m)
 {
     const server_kind *sk = cu->kind;
-    msg *rep = msg_new(MSG_REPLY, n->idx, m->from, sk->reply_size);
-    rep->sk = sk;
-    rep->body = rep->tail;
+    msg *rep = reply_new(cu, n, m->from);
+    int64_t want = 0, timeout = 0;
+    int wait = sk->is_wait ? sk->is_wait(m->argc, m->argv, &want, &timeout, rep->body) : 0;
+    if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
-    size_t at = history_len(cu->cx->hist) - 1;
-    e->peer = m->from;
-    e->a = (int64_t)m->req_id;
-    e->text = xstrdup(m->label ? m->label : "");
-    sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
-    buf b;
-    buf_init(&b);
-    sk->reply_brief(rep->body, &b);
-    history_at_mut(cu->cx->hist, at)->reply = buf_steal(&b);
+    size_t at = note_exec(cu, n, m->from, m->req_id, m->label);
+    if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
+    int client = m->from - cu->cx->nnodes;
+    if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
-    rep->coro = m->coro;
-    rep->req_id = m->req_id;
-    rep->label = m->label ? xstrdup(m->label) : NULL;
-    net_send(cu->net, rep);
+    send_reply(cu, at, rep, m->coro, m->req_id, m->label);
 }
 
 void node_deliver(cluster *cu, node *n, msg *m)
@@ -314,12 +512,14 @@ void node_deliver(cluster *cu, node *n, msg *m)
     switch (m->kind) {
     case MSG_REQUEST: node_exec_request(cu, n, m); break;
     case MSG_REPL: node_apply_replication(cu, n, m); break;
+    case MSG_REPL_ACK: node_on_ack(cu, n, m); break;
     default: break;
     }
 }
 
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted)
 {
+    n->repl_offset++;
     for (int i = 0; i < cu->cx->nnodes; i++) {
         node *r = &cu->nodes[i];
         if (r->role != ROLE_REPLICA || r->master != n->idx) continue;
@@ -330,6 +530,7 @@ static void node_replicate_key(cluster *cu, node *n, slice key, int deleted)
         m->body = cu->kind->capture(n->srv, key, deleted);
         const deadline_origin *o = cu->cx->explore && !deleted ? org_find(&n->org, key) : NULL;
         m->origin = o ? o->step : -1;
+        m->req_id = n->repl_offset;
         net_send(cu->net, m);
     }
 }
@@ -343,11 +544,23 @@ static void node_apply_replication(cluster *cu, node *n, msg *m)
         net_note_drop(cu->net, m, "its master crashed before sending it");
         return;
     }
+    if (!m->body) {
+        /* REPLCONF GETACK: the offset applied so far goes back to the master */
+        msg *ack = msg_new(MSG_REPL_ACK, n->idx, m->from, 0);
+        ack->req_id = n->repl_offset;
+        buf b;
+        buf_init(&b);
+        buf_printf(&b, "REPLCONF ACK %llu", (unsigned long long)n->repl_offset);
+        ack->label = buf_steal(&b);
+        net_send(cu->net, ack);
+        return;
+    }
     n->in_apply = 1;
     n->applying = m->origin;
     cu->kind->apply(n->srv, m->body);
     n->in_apply = 0;
     n->repl_applied++;
+    n->repl_offset = m->req_id;
 }
 
 void node_crash(cluster *cu, node *n)
@@ -356,6 +569,7 @@ void node_crash(cluster *cu, node *n)
     n->up = 0;
     n->down_epoch++;
     n->expiry_pending = 0;
+    node_drop_waits(n);
     note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
@@ -429,6 +643,7 @@ void node_failover(cluster *cu, node *old, int forced)
     if (!r) return;
     r->role = ROLE_MASTER;
     r->master = -1;
+    memset(r->acked, 0, (size_t)cu->cx->nnodes * sizeof *r->acked);
     cu->kind->set_replica(r->srv, 0);
     note(cu, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
     for (int i = 0; i < cu->cx->nnodes; i++) {
@@ -440,6 +655,7 @@ void node_failover(cluster *cu, node *old, int forced)
     }
     old->master = r->idx;
     if (old->up && forced) {
+        node_unblock_waits(cu, old);
         old->role = ROLE_REPLICA;
         cu->kind->set_replica(old->srv, 1);
         node_resync(cu, old, r);
@@ -489,6 +705,7 @@ void nodes_partitions_changed(cluster *cu)
              * it is reconfigured as its replica and throws its own data away. */
             node *m = &cu->nodes[n->master];
             if (m->up && !net_partitioned(cu->net, n->idx, m->idx)) {
+                node_unblock_waits(cu, n);
                 n->role = ROLE_REPLICA;
                 n->demoted = 0;
                 n->cut_since = -1;
@@ -516,6 +733,7 @@ static void node_resync(cluster *cu, node *replica, node *master)
 {
     cu->kind->copy_data(replica->srv, master->srv);
     org_copy(&replica->org, &master->org);
+    replica->repl_offset = master->repl_offset;
     note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
 }
 
@@ -541,6 +759,8 @@ void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
         lclock_init(&n->clock, WORLD_EPOCH_MS, nc->clock.offset_ms, nc->clock.drift);
         cx->clocks[i] = &n->clock;
         n->srv = node_new_server(cu, n);
+        n->acked = xcalloc((size_t)cx->nnodes, sizeof *n->acked);
+        n->client_off = xcalloc((size_t)cx->nclients + 1, sizeof *n->client_off);
         if (nc->persist == PERSIST_EVERYSEC) sched_push(cx->q, 1000000, EV_FSYNC, i, 0, NULL);
     }
 }
@@ -553,6 +773,9 @@ void cluster_release(cluster *cu)
         cu->kind->data_free(cu->nodes[i].durable);
         org_free(&cu->nodes[i].org);
         org_free(&cu->nodes[i].durable_org);
+        node_drop_waits(&cu->nodes[i]);
+        free(cu->nodes[i].acked);
+        free(cu->nodes[i].client_off);
     }
     free(cu->nodes);
     cu->nodes = NULL;

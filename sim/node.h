@@ -17,6 +17,7 @@
 typedef enum node_role { ROLE_MASTER, ROLE_REPLICA } node_role;
 
 typedef struct cluster cluster;
+typedef struct node_wait node_wait; /* a client blocked at a master until replicas acknowledge */
 
 /* Exploring: which step set a unit's expiry deadline (its origin), so that the expiry happens
  * in the cone of that step (model/reduce.c), however many commands, restarts or replications
@@ -58,6 +59,16 @@ typedef struct node {
     int64_t expiry_at;
     int expiry_pending;
     uint64_t expiry_gen;
+    /* Replication offsets. A master numbers the changes it sends down its replication stream
+     * 1, 2, ... (repl_offset: the last); a replica's repl_offset is the last one it applied.
+     * acked[r] (a master, per node index): the highest offset replica r acknowledged, through
+     * the net (REPLCONF GETACK / ACK), 0 none; client_off[c]: repl_offset after client c's
+     * last request, what a wait of that client's waits for. */
+    uint64_t repl_offset;
+    uint64_t *acked;
+    uint64_t *client_off;
+    node_wait *waits;      /* clients blocked in a wait for replicas, oldest first */
+    uint64_t next_wait_id;
 } node;
 
 struct cluster {
@@ -90,6 +101,12 @@ void node_failover_check(cluster *cu, node *n, uint64_t epoch);
 /* After a partition started or ended: masters cut off from their replicas, and replaced
  * masters that can reach the new one again. */
 void nodes_partitions_changed(cluster *cu);
+/* Acknowledged offsets: what replica r (a node index) of master m acknowledged, and how many
+ * replicas of m that are up acknowledged at least `offset` (a quorum's count, a WAIT's). */
+uint64_t node_acked_offset(const node *m, int r);
+int node_acked_count(const cluster *cu, const node *m, uint64_t offset);
+/* A client's wait for replicas (EV_WAIT_TIMEOUT) reached its timeout: it gets the count. */
+void node_wait_timeout(cluster *cu, node *n, uint64_t id);
 /* Client cidx's connections to n are gone (it crashed). */
 void node_drop_client(cluster *cu, node *n, int cidx);
 /* Client cidx stops listening on `channel` at n, at once. */

@@ -11,8 +11,10 @@
 #include "redis_kind.h"
 
 #include <lua.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "chunkcache.h"
 #include "pubsub.h"
@@ -118,9 +120,33 @@ static void rk_set_replica(kserver *s, int replica)
 
 /* ---- requests and replies ---- */
 
+/* INFO [replication]: the replication section only (role, connected_slaves), from the node
+ * (the fake Redis has no other INFO); 1 if it was INFO. */
+static int rk_info(kserver *s, int argc, const slice *argv, reply *out)
+{
+    if (!s->host.replicas || argc < 1 || argv[0].len != 4 || strncasecmp(argv[0].p, "INFO", 4)) return 0;
+    for (int i = 1; i < argc; i++) {
+        int known = 0;
+        static const char *const sections[] = { "replication", "all", "everything", "default" };
+        for (size_t k = 0; k < sizeof sections / sizeof *sections; k++)
+            if (argv[i].len == strlen(sections[k]) && !strncasecmp(argv[i].p, sections[k], argv[i].len)) known = 1;
+        if (!known) {
+            reply_bulk_cstr(out, "");
+            return 1;
+        }
+    }
+    int n = s->host.replicas(s->host.ud);
+    char text[128];
+    if (n < 0) snprintf(text, sizeof text, "# Replication\r\nrole:slave\r\n");
+    else snprintf(text, sizeof text, "# Replication\r\nrole:master\r\nconnected_slaves:%d\r\n", n);
+    reply_bulk_cstr(out, text);
+    return 1;
+}
+
 static void rk_exec(kserver *s, int client, int which, int argc, const slice *argv, void *out)
 {
     reply_init(out);
+    if (rk_info(s, argc, argv, out)) return;
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
 }
 
@@ -270,6 +296,43 @@ static void rk_dump(kserver *s, buf *out)
     store_dump(db_of(s), out, 1);
 }
 
+/* WAIT numreplicas timeout: Redis 7.0's argument checks (getLongFromObjectOrReply,
+ * getTimeoutFromObjectOrReply); the waiting is the node's. */
+static int rk_is_wait(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *out)
+{
+    if (argc < 1 || argv[0].len != 4 || strncasecmp(argv[0].p, "WAIT", 4)) return 0;
+    reply *r = out;
+    reply_init(r);
+    if (argc != 3) {
+        reply_error(r, "ERR wrong number of arguments for 'wait' command");
+        return -1;
+    }
+    long long n, t;
+    if (ll_parse_int64(argv[1], &n) != 0) {
+        reply_error(r, "ERR value is not an integer or out of range");
+        return -1;
+    }
+    if (ll_parse_int64(argv[2], &t) != 0) {
+        reply_error(r, "ERR timeout is not an integer or out of range");
+        return -1;
+    }
+    if (t < 0) {
+        reply_error(r, "ERR timeout is negative");
+        return -1;
+    }
+    *replicas = n;
+    *timeout_ms = t;
+    return 1;
+}
+
+static void rk_reply_wait(void *out, int64_t acked, const char *error)
+{
+    reply *r = out;
+    reply_init(r);
+    if (error) reply_error(r, error);
+    else reply_int(r, acked);
+}
+
 const server_kind redis_kind = {
     .name = "redis",
     .title = "Redis 7.0.15 (the fake Redis, sim/redis/)",
@@ -295,4 +358,6 @@ const server_kind redis_kind = {
     .copy_data = rk_copy_data,
     .data_free = rk_data_free,
     .dump = rk_dump,
+    .is_wait = rk_is_wait,
+    .reply_wait = rk_reply_wait,
 };

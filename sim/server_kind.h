@@ -75,6 +75,8 @@ typedef struct kind_host {
     void (*push)(void *ud, int client, slice topic, slice payload);
     /* a call nested in a script, after it ran; NULL: not traced */
     void (*trace)(void *ud, int argc, const slice *argv, const void *reply);
+    /* a master: how many replicas are connected to it; a replica: -1 (NULL: nobody says) */
+    int (*replicas)(void *ud);
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
@@ -119,6 +121,14 @@ typedef struct server_kind {
     void (*copy_data)(kserver *dst, kserver *src); /* dst's data becomes a copy of src's */
     void (*data_free)(kdata *d);                /* NULL: nothing */
     void (*dump)(kserver *s, buf *out);         /* canonical, for fingerprints and tests */
+    /* Waiting for replicas (optional; NULL: the kind has no such request). is_wait: is this
+     * request a wait until the caller's writes are acknowledged by replicas (Redis's WAIT
+     * numreplicas timeout)? 0: an ordinary request; 1: yes, with how many replicas and the
+     * timeout (ms of the node's clock, 0: none), *reply untouched; -1: a malformed one, *reply
+     * filled with its error. The node does the waiting (node.c) and answers with reply_wait:
+     * the number of replicas that acknowledged, or the error `error` when not NULL. */
+    int (*is_wait)(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *reply);
+    void (*reply_wait)(void *reply, int64_t acked, const char *error);
 } server_kind;
 
 #endif

@@ -513,6 +513,7 @@ static void dispatch(world *w, event *e)
     case EV_FSYNC: node_fsync(&w->cu, &w->cu.nodes[e->actor]); break;
     case EV_FAILOVER_CHECK: node_failover_check(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
     case EV_ROUTE: clients_route(w->rt, (int)(e->gen >> 32), (int)(e->gen & 0xffffffff)); break;
+    case EV_WAIT_TIMEOUT: node_wait_timeout(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
     }
 }
 

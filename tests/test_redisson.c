@@ -1,7 +1,8 @@
 /* test_redisson.c — the Redisson client models (lua/clients/redisson.lua, redisson-fenced.lua)
  * through the scenarios that teach them: what the verdict table cannot pin. The release
  * outcome of an expired unlock per script version (#2018), Kleppmann's tokens 33 and 34, the
- * watchdog's renewals, the HEAD watchdog retrying through a partition, and re-entry. */
+ * watchdog's renewals, the HEAD watchdog retrying through a partition, re-entry, and the
+ * resend schedule of RedisExecutor per release (in virtual time). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -77,16 +78,28 @@ static const hist_event *nth(const run *r, const char *actor, hist_kind kind, in
     return NULL;
 }
 
-/* How many log lines of `actor` contain `needle`. */
-static int logs_with(const run *r, const char *actor, const char *needle)
+/* How many events of `kind` by `actor` have a text containing `needle`. */
+static int events_with(const run *r, const char *actor, hist_kind kind, const char *needle)
 {
     const history *h = world_history(r->w);
     int n = 0;
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        if (e->kind == H_LOG && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
+        if (e->kind == kind && actor_is(h, e, actor) && e->text && strstr(e->text, needle)) n++;
     }
     return n;
+}
+
+/* How many log lines of `actor` contain `needle`. */
+static int logs_with(const run *r, const char *actor, const char *needle)
+{
+    return events_with(r, actor, H_LOG, needle);
+}
+
+/* How many requests `actor` sent whose label contains `needle`. */
+static int requests_with(const run *r, const char *actor, const char *needle)
+{
+    return events_with(r, actor, H_REQUEST, needle);
 }
 
 static void test_unlock_after_expiry_head_throws(void **state)
@@ -143,7 +156,10 @@ static void test_head_watchdog_keeps_trying_through_a_partition(void **state)
 {
     (void)state;
     run r = run_file("scenarios/partitioned-holder.lua");
-    assert_true(logs_with(&r, "A", "Can't update locks [lock] expiration") >= 3);
+    /* renewal at 10 s, 4 resends, fails at about 30 s; again 10 s later: its resends reach n1
+     * once the partition heals at 55 s, after the lock lapsed */
+    assert_int_equal(logs_with(&r, "A", "Can't update locks [lock] expiration"), 1);
+    assert_int_equal(logs_with(&r, "A", "occurred after 4 of 4 retry attempts"), 1);
     assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
     run_free(&r);
 }
@@ -160,6 +176,226 @@ static void test_343_watchdog_stops_on_error(void **state)
         "  duration = '90s' }\n");
     assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
     assert_int_equal(logs_with(&r, "A", "Can't update lock"), 1);
+    run_free(&r);
+}
+
+/* ---- RedisExecutor's resends, per release: the virtual times of A's renewal requests while
+ * a 50 s partition (from 5 s) loses every one of them (lua/clients/redisson.lua, "How Redisson
+ * sends a command"). */
+
+static run run_partitioned_watchdog(const char *version)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+             "  lease = false, wait = '60s',\n"
+             "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
+             "  faults = { { at = '5s', partition = { { 'A' }, { 'n1', 'B' } }, duration = '50s' } },\n"
+             "  duration = '90s' }\n", version);
+    return run_text(text);
+}
+
+/* The true times (µs) of A's renewal requests, at most `cap`; how many there were. */
+static int renewal_times(const run *r, int64_t *at, int cap)
+{
+    const history *h = world_history(r->w);
+    int n = 0;
+    for (size_t i = 0; i < history_len(h); i++) {
+        const hist_event *e = history_at(h, i);
+        if (e->kind != H_REQUEST || !actor_is(h, e, "A") || !e->text || !strstr(e->text, "redisson/renew")) continue;
+        if (n < cap) at[n] = e->t;
+        n++;
+    }
+    return n;
+}
+
+/* When A's first renewal went out (µs): 10 s, by A's clock which counts whole ms, after the
+ * lock was acquired. */
+static int64_t first_renewal(const run *r, const int64_t *at)
+{
+    const hist_event *e = nth(r, "A", H_ACQUIRED, 1);
+    assert_non_null(e);
+    assert_true(at[0] >= e->t + 10000000 - 1000 && at[0] <= e->t + 10000000 + 1000);
+    return at[0];
+}
+
+/* 3.4.4: no resend; the renewal fails at its timeout and the watchdog stops. */
+static void test_resends_344_none(void **state)
+{
+    (void)state;
+    run r = run_partitioned_watchdog("3.4.4");
+    int64_t at[8];
+    assert_int_equal(renewal_times(&r, at, 8), 1);
+    first_renewal(&r, at);
+    assert_int_equal(logs_with(&r, "A", "resending"), 0);
+    assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
+    run_free(&r);
+}
+
+/* The renewal and its 3 resends `gap_us` apart (the 3000 ms timeout plus the release's
+ * delay), then the per-lock watchdog (renew@3.43.0 text) stops. */
+static void expect_three_resends(const char *version, int64_t gap_us)
+{
+    run r = run_partitioned_watchdog(version);
+    int64_t at[8];
+    assert_int_equal(renewal_times(&r, at, 8), 4);
+    int64_t t0 = first_renewal(&r, at);
+    for (int i = 0; i < 4; i++) assert_int_equal(at[i], t0 + i * gap_us);
+    assert_int_equal(logs_with(&r, "A", "occurred after 3 of 3 retry attempts"), 1);
+    assert_int_equal(logs_with(&r, "A", "the watchdog stops"), 1);
+    run_free(&r);
+}
+
+/* 3.10.0-3.15.1 (3.11.1): three resends, each at once when the previous one timed out. */
+static void test_resends_3111_at_once(void **state)
+{
+    (void)state;
+    expect_three_resends("3.11.1", 3000000);
+}
+
+/* 3.15.2-3.47.x (3.43.0): three resends, retryInterval 1500 ms after each timeout. */
+static void test_resends_343_every_4500ms(void **state)
+{
+    (void)state;
+    expect_three_resends("3.43.0", 4500000);
+}
+
+/* 3.48.0-HEAD: four resends, EqualJitterDelay(1 s, 2 s): 500..1000 ms after the first
+ * timeout, 1000..2000 ms after the others; 10 s after the last timeout the shared renewal
+ * task tries again, with its own resends. */
+static void test_resends_head_equal_jitter(void **state)
+{
+    (void)state;
+    run r = run_partitioned_watchdog("HEAD");
+    int64_t at[16];
+    int n = renewal_times(&r, at, 16);
+    assert_true(n >= 6);
+    first_renewal(&r, at);
+    int64_t gap = at[1] - at[0];
+    assert_true(gap >= 3500000 && gap <= 4000000);
+    for (int i = 2; i < 5; i++) {
+        gap = at[i] - at[i - 1];
+        assert_true(gap >= 4000000 && gap <= 5000000);
+    }
+    assert_int_equal(at[5], at[4] + 3000000 + 10000000);
+    assert_true(logs_with(&r, "A", "occurred after 4 of 4 retry attempts") >= 1);
+    run_free(&r);
+}
+
+/* From 3.37.0 the lock and unlock scripts go through syncedEvalNoRetry: never resent. */
+static void test_lock_script_not_resent_from_3370(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+        "  lease = '10s', wait = '20s',\n"
+        "  clients = { { name = 'A', start = '1s' } },\n"
+        "  faults = { { at = '500ms', partition = { { 'A' }, { 'n1' } }, duration = '5s' } },\n"
+        "  duration = '30s' }\n";
+    char text[512];
+    snprintf(text, sizeof text, fmt, "3.43.0");
+    run r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "lock script: no reply"), 0);
+    assert_null(nth(&r, "A", H_ACQUIRED, 1));
+    run_free(&r);
+    /* 3.31.0 resends it 1500 ms after the timeout, past the partition: acquired */
+    snprintf(text, sizeof text, fmt, "3.31.0");
+    r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "lock script: no reply within 3000 ms; resending in 1500 ms"), 1);
+    assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
+    run_free(&r);
+}
+
+
+/* ---- version-true error paths ---- */
+
+/* A fair-lock waiter whose acquire script times out inside tryLock's wait loop: since 4.7.0
+ * it calls acquireFailed and leaves the queue (#5019); 4.6.0 throws and leaves its entry. */
+static void test_fair_loop_timeout_acquire_failed_from_470(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "return { name = 'x', about = 'x', protocol = 'redisson-fair', options = { %s },\n"
+        "  lease = '10s', wait = '8s', network = { delay = '5ms' },\n"
+        "  clients = { { name = 'A', work = '6s' }, { name = 'B', start = '100ms' } },\n"
+        "  faults = { { at = '118ms', partition = { { 'B' }, { 'n1', 'A' } }, duration = '2s' } },\n"
+        "  duration = '20s' }\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt, "");
+    run r = run_text(text);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 1);
+    assert_int_equal(logs_with(&r, "B", "since 4.7.0 tryLock calls acquireFailed"), 1);
+    run_free(&r);
+    snprintf(text, sizeof text, fmt, "redisson_version = '4.6.0'");
+    r = run_text(text);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 0);
+    assert_int_equal(logs_with(&r, "B", "my queue entry stays behind"), 1);
+    run_free(&r);
+}
+
+/* At HEAD too, an error of the FIRST tryAcquire (before the subscription) propagates without
+ * acquireFailed: B's reply comes after its 15 ms timeout, its queue entry stays behind. */
+static void test_fair_first_error_leaves_queue_entry_at_head(void **state)
+{
+    (void)state;
+    run r = run_text(
+        "return { name = 'x', about = 'x', protocol = 'redisson-fair', lease = '10s', wait = '5s',\n"
+        "  timeout = '15ms', network = { delay = '1ms' },\n"
+        "  links = { { from = 'B', to = 'n1', delay = '10ms' } },\n"
+        "  clients = { { name = 'A', work = '2s' }, { name = 'B', start = '100ms' } },\n"
+        "  duration = '20s' }\n");
+    assert_int_equal(logs_with(&r, "B", "tryLock throws; my queue entry stays behind"), 1);
+    assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 0);
+    run_free(&r);
+}
+
+/* 3.4.4: an unlock that fails (here its reply is lost to a partition: no resend before 3.10.0)
+ * leaves the watchdog renewing (#1602, fixed in 3.8.1); 3.11.1 cancels it. */
+static void test_344_failed_unlock_keeps_the_watchdog(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+        "  lease = false, wait = '60s', network = { delay = '1ms' },\n"
+        "  clients = { { name = 'A', work = '5s' } },\n"
+        "  faults = { { at = '4900ms', partition = { { 'A' }, { 'n1' } }, duration = '20s' } },\n"
+        "  duration = '60s' }\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt, "3.4.4");
+    run r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "before 3.8.1 (#1602) the watchdog keeps renewing"), 1);
+    run_free(&r);
+    snprintf(text, sizeof text, fmt, "3.11.1");
+    r = run_text(text);
+    assert_int_equal(logs_with(&r, "A", "the watchdog keeps renewing"), 0);
+    run_free(&r);
+}
+
+/* ---- replica sync (3.15+) ---- */
+
+/* 3.43.0 against a master with a replica: the lock script and WAIT 1 1000; before 3.15.0 no
+ * WAIT. In failover-redisson-wait the first WAIT is never answered (the master crashed), and
+ * on the promoted master (no replica left) none synced: handleNoSync unlocks, INFO re-reads
+ * connected_slaves, and the retry goes without WAIT. */
+static void test_replica_sync_wait_by_release(void **state)
+{
+    (void)state;
+    run r = run_file("scenarios/failover-redisson-wait.lua");
+    assert_true(requests_with(&r, "A", "WAIT 1 1000") >= 2);
+    assert_int_equal(logs_with(&r, "A", "unlocking it again (handleNoSync)"), 1);
+    assert_int_equal(requests_with(&r, "A", "INFO ALL"), 1);
+    assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
+    run_free(&r);
+    scenario *sc = NULL;
+    buf err;
+    buf_init(&err);
+    sc = scenario_load("scenarios/failover-redisson-wait.lua", &err);
+    assert_non_null(sc);
+    buf_release(&err);
+    free(sc->scripts);
+    sc->scripts = strdup("redisson@3.14.0");
+    r = run_scenario(sc);
+    assert_int_equal(requests_with(&r, "A", "WAIT"), 0);
     run_free(&r);
 }
 
@@ -188,6 +424,15 @@ int main(void)
         cmocka_unit_test(test_head_watchdog_keeps_trying_through_a_partition),
         cmocka_unit_test(test_343_watchdog_stops_on_error),
         cmocka_unit_test(test_reentrant_option_needs_as_many_unlocks),
+        cmocka_unit_test(test_resends_344_none),
+        cmocka_unit_test(test_resends_3111_at_once),
+        cmocka_unit_test(test_resends_343_every_4500ms),
+        cmocka_unit_test(test_resends_head_equal_jitter),
+        cmocka_unit_test(test_lock_script_not_resent_from_3370),
+        cmocka_unit_test(test_fair_loop_timeout_acquire_failed_from_470),
+        cmocka_unit_test(test_fair_first_error_leaves_queue_entry_at_head),
+        cmocka_unit_test(test_344_failed_unlock_keeps_the_watchdog),
+        cmocka_unit_test(test_replica_sync_wait_by_release),
     };
     return cmocka_run_group_tests_name("redisson", tests, NULL, NULL);
 }

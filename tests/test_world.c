@@ -551,6 +551,13 @@ static const char *probe_model =
     "      coroutine.yield()\n"
     "    elseif mode == 'random' then\n"
     "      return math.random(10)\n"
+    "    elseif mode == 'wait' then\n"
+    "      ctx:call(node, 'SET', 'k', 'v')\n"
+    "      local t = ctx:now()\n"
+    "      local n, err = ctx:call(node, 'WAIT', 1, 1000)\n"
+    "      ctx:log('WAIT 1 1000 -> %s %s after %d ms', tostring(n), tostring(err), ctx:now() - t)\n"
+    "      ctx:log('replica: %s', select(2, ctx:call('n1r1', 'WAIT', 0, 0)))\n"
+    "      ctx:log('bad: %s', select(2, ctx:call(node, 'WAIT', 1, -5)))\n"
     "    elseif mode == 'overunlock' then\n"
     "      ctx:eval(node, 'redisson/lock', { cfg.lock }, { 10000, ctx:id() })\n"
     "      return true\n"
@@ -635,6 +642,33 @@ static void test_world_reentrancy_catches_an_extra_unlock(void **state)
     outcome_free(&o);
 }
 
+/* WAIT at a master: answered once the replica acknowledged the client's write (GETACK on the
+ * replication stream, ACK back over the net); with the replica cut off, the count 0 at the
+ * timeout; refused at a replica; a negative timeout refused. */
+static void test_world_wait_counts_replica_acks(void **state)
+{
+    (void)state;
+    const char *repl = "  replicas = 1, replication = { lag = '50ms', down_after = '60s' },\n"
+                       "  clients = { { name = 'A' } }, duration = '5s',\n";
+    char text[2048];
+    snprintf(text, sizeof text, PROBE("wait", "%s"), repl);
+    outcome o = run_text(text);
+    assert_int_equal(o.rc, 0);
+    /* request 1 ms, GETACK 50 ms of lag, ACK 1 ms, reply 1 ms */
+    assert_non_null(strstr(o.trace, "WAIT 1 1000 -> 1 nil after 53 ms"));
+    assert_non_null(strstr(o.trace, "replica: ERR WAIT cannot be used with replica instances."));
+    assert_non_null(strstr(o.trace, "bad: ERR timeout is negative"));
+    outcome_free(&o);
+    char cut[1024];
+    snprintf(cut, sizeof cut, "%s  faults = { { at = 0, partition = { { 'n1', 'A' }, { 'n1r1' } }, duration = '3s' } },\n",
+             repl);
+    snprintf(text, sizeof text, PROBE("wait", "%s"), cut);
+    o = run_text(text);
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.trace, "WAIT 1 1000 -> 0 nil after 1002 ms"));
+    outcome_free(&o);
+}
+
 static void test_world_runaway_model_is_stopped(void **state)
 {
     (void)state;
@@ -688,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_world_model_error_ends_cleanly),
         cmocka_unit_test(test_world_pubsub_delivers_and_times_out),
         cmocka_unit_test(test_world_spawned_coroutines_run_until_the_workload_ends),
+        cmocka_unit_test(test_world_wait_counts_replica_acks),
         cmocka_unit_test(test_world_runaway_model_is_stopped),
         cmocka_unit_test(test_world_reentrancy_catches_an_extra_unlock),
         cmocka_unit_test(test_world_model_may_not_yield_or_use_math_random),

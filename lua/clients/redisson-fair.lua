@@ -40,12 +40,28 @@
 -- passes tryLock's waitTime; a scenario for those releases says so with
 -- options.redisson_version (e.g. "3.20.0").
 --
+-- How commands are sent (resends per release, the replica sync with WAIT from 3.15.0, the
+-- NoSyncedSlavesException retry) is redisson.lua's executor, with its list of remaining
+-- simplifications; the fair lock's own: the acquire script and unlock are never resent from
+-- 3.37.0 (syncedEvalNoRetry, RedissonFairLock.java@3.43.0:80, 240), acquireFailed not from
+-- 3.37.0 to 4.6.x (evalWriteSyncedNoRetryAsync) and again from 4.7.0 (syncedEvalWithRetry,
+-- RedissonFairLock.java@HEAD:76; #5019). An error of tryLock's first tryAcquire propagates
+-- without acquireFailed in every release; from 4.7.0 a RedisResponseTimeoutException in the wait
+-- loop is caught, acquireFailed, false (RedissonLock.java@HEAD:276-280).
+-- Remaining simplifications of this model: the renewal uses internalLockLeaseTime as sent
+-- (Redisson's batched HEAD task sends lockWatchdogTimeout: the same unless a lease was given);
+-- the HEAD latch TTL takes the EqualJitterDelay at its 2000 ms cap (Redisson draws 1000-2000 ms):
+-- the latch key may live up to 4 s longer, and it is deleted right after anyway.
+--
 -- Options (scenario `options = { ... }`):
 --   thread_wait_time        threadWaitTime ms (default per version, above)
 --   lock_watchdog_timeout   Config.lockWatchdogTimeout ms (30000); renewals every 1/3 of it
---   redisson_version        the Java release, when the script text alone does not tell it
+--   redisson_version        the Java release (default: the scenario's `scripts` version)
+--   retry_attempts, retry_interval   BaseConfig, overriding the release's (redisson.lua)
 --   skip_unlock             SCENARIO DEVICE, not Redisson behaviour: release() does nothing
 --                           and returns true, for "the holder never unlocks" (#4705's test)
+local redisson = require("redisson")
+
 local M = {}
 
 -- RedissonObject.prefixName: prefix:{name}, or prefix:name when the name already has a tag.
@@ -54,25 +70,17 @@ local function prefix_name(prefix, name)
   return prefix .. ":{" .. name .. "}"
 end
 
--- "3.11.1" < "3.31.0" < "HEAD": numeric part by part; a label counts as newest.
-local function version_before(v, than)
-  if not v:match("^%d") then return false end
-  local a, b = {}, {}
-  for n in v:gmatch("%d+") do a[#a + 1] = tonumber(n) end
-  for n in than:gmatch("%d+") do b[#b + 1] = tonumber(n) end
-  for i = 1, math.max(#a, #b) do
-    local x, y = a[i] or 0, b[i] or 0
-    if x ~= y then return x < y end
-  end
-  return false
-end
+-- "3.11.1" < "3.31.0" < "HEAD" (redisson.lua)
+local version_before = redisson.version_before
 
 local function version_of(id) return id:match("@(.+)$") end
 
 -- The scenario options this model reads (checked before a run: another key, or another
 -- type, is an error at the scenario).
 M.OPTIONS = {
-  redisson_version = "string",        -- the Java release the scripts stand for (their version)
+  redisson_version = "string",        -- the Java release (default: the scenario's `scripts`)
+  retry_attempts = "integer",         -- BaseConfig.retryAttempts (redisson.lua, by version)
+  retry_interval = "integer",         -- ms between resends (redisson.lua, by version)
   thread_wait_time = "integer",       -- ms (5000 before 3.13.3, else 300000)
   lock_watchdog_timeout = "integer",  -- ms (30000)
   skip_unlock = "boolean",            -- a scenario device: the holder never unlocks
@@ -93,7 +101,8 @@ function M.new(ctx, cfg)
   local failed_id = ctx:script("redisson-fair/acquire-failed")
   local unlock_id = ctx:script("redisson-fair/unlock")
   local renew_id = ctx:script("redisson/renew")
-  local java = tostring(opt.redisson_version or version_of(acquire_id))
+  local java = tostring(opt.redisson_version or cfg.scripts or version_of(acquire_id))
+  local exec = redisson.executor(ctx, cfg, java)     -- RedisExecutor's resends, by release
   local wait_arg_is_waittime = not version_before(java, "3.13.3")          -- #2883
   local thread_wait_time = opt.thread_wait_time
       or (version_before(java, "3.13.3") and 5000 or 300000)
@@ -110,16 +119,27 @@ function M.new(ctx, cfg)
 
   -- tryAcquire -> tryLockInnerAsync(..., EVAL_LONG): nil = acquired, else the ttl to wait;
   -- nil, err when Redis failed or did not answer
+  local unlock_inner        -- below (release)
   local function try_acquire(wait_time, lease)
-    local current_time = ctx:now()
-    local wait = wait_slot(wait_time)
-    local argv
-    if version_of(acquire_id) == "3.4.4" then
-      argv = { lease, lock_name, current_time + wait, current_time }
-    else
-      argv = { lease, lock_name, wait, current_time }
-    end
-    return ctx:eval(node, "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
+    -- ServiceManager.execute(tryAcquireAsync): again after a NoSyncedSlavesException, which
+    -- handleNoSync answered with an unlock (redisson.lua, replica sync)
+    return exec:retry_no_sync("tryAcquire", function()
+      local current_time = ctx:now()
+      local wait = wait_slot(wait_time)
+      local argv
+      if version_of(acquire_id) == "3.4.4" then
+        argv = { lease, lock_name, current_time + wait, current_time }
+      else
+        argv = { lease, lock_name, wait, current_time }
+      end
+      local ttl, err = exec:synced_eval("fair acquire script", exec.scripts_no_retry, node,
+                                        "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
+      if err and exec:is_no_sync(err) then
+        ctx:log("the acquire script ran but no replica acknowledged it: unlocking (handleNoSync)")
+        unlock_inner()
+      end
+      return ttl, err
+    end)
   end
 
   -- acquireFailedAsync: leave the queue (and, by version, shift those behind me)
@@ -129,7 +149,8 @@ function M.new(ctx, cfg)
     if v == "3.5.5" then argv[2] = thread_wait_time
     elseif v ~= "3.4.4" then argv[2] = wait_slot(wait_time) end
     ctx:log("%s: acquireFailed leaves the queue (%s)", why or "wait budget spent", failed_id)
-    ctx:eval(node, "redisson-fair/acquire-failed", { queue_name, timeout_set_name }, argv)
+    exec:synced_eval("acquireFailed script", exec.acquire_failed_no_retry, node, "redisson-fair/acquire-failed",
+                     { queue_name, timeout_set_name }, argv)
   end
 
   -- the watchdog: renew every lockWatchdogTimeout/3 while I hold the lock, the next round
@@ -143,7 +164,7 @@ function M.new(ctx, cfg)
       while true do
         ctx:sleep(watchdog_timeout / 3)
         if renewal ~= mine then return end
-        local res, err = ctx:eval(node, "redisson/renew", { name },
+        local res, err = exec:synced_eval("watchdog renewal", false, node, "redisson/renew", { name },
           { internal_lock_lease_time, lock_name })
         if renewal ~= mine then return end
         if err then
@@ -170,12 +191,20 @@ function M.new(ctx, cfg)
   end
 
   -- A Redis error or timeout inside tryLock: the exception propagates to the caller, leaving
-  -- my queue entry behind (#5019); since 4.7.0 tryLock calls acquireFailed first.
+  -- my queue entry behind (#5019). Since 4.7.0 a RedisResponseTimeoutException in the wait
+  -- loop (sub given) is caught: acquireFailed, return false (RedissonLock.java@HEAD:276-280);
+  -- the first tryAcquire, before the subscription, is outside that try: its error still
+  -- propagates without acquireFailed, and so does any other error in the loop.
   local function failed_by_error(err, wait_ms, sub)
-    ctx:log("the acquire script failed (%s): tryLock throws", err)
-    if not version_before(java, "4.7.0") then acquire_failed(wait_ms, "since 4.7.0 first") end
+    if sub and err == "timeout" and not version_before(java, "4.7.0") then
+      ctx:log("the acquire script timed out in the wait loop: since 4.7.0 tryLock calls acquireFailed")
+      acquire_failed(wait_ms, "since 4.7.0, on RedisResponseTimeoutException")
+      ctx:unsubscribe(sub)
+      return false, redisson.exception(err)
+    end
+    ctx:log("the acquire script failed (%s): tryLock throws; my queue entry stays behind", err)
     if sub then ctx:unsubscribe(sub) end
-    return false, err
+    return false, redisson.exception(err)
   end
 
   function lock.acquire(wait_ms, lease_ms)
@@ -236,33 +265,44 @@ function M.new(ctx, cfg)
     end
   end
 
-  -- unlockInnerAsync (fair): nil -> IllegalMonitorStateException, 0 -> still held, 1 -> gone
-  function lock.release()
-    if opt.skip_unlock then
-      ctx:log("skip_unlock: the holder never unlocks (scenario device); the lease runs out")
-      return true
-    end
+  -- unlockInnerAsync (fair) and, on success, the latch's DEL: res, err
+  unlock_inner = function()
     local keys = { name, queue_name, timeout_set_name, channel_name }
     local argv = { 0, internal_lock_lease_time, lock_name, ctx:now() }
     local latch
     if version_of(unlock_id) ~= "3.11.1" then
       -- RedissonBaseLock.unlockInnerAsync: requestId = generateId(); latch TTL =
       -- (timeout + retryDelay(retryAttempts)) * retryAttempts, the EqualJitterDelay taken at
-      -- its 2000 ms cap, retryAttempts = 4
+      -- its 2000 ms cap, retryAttempts = 4 (3.48.0+); (timeout + retryInterval) * 3 before
       local request_id = string.format("%08x%08x", ctx:unique(0, 0x7fffffff),
         ctx:unique(0, 0x7fffffff))
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
       keys[5] = latch
       argv[5] = "PUBLISH"
-      argv[6] = math.max((cfg.timeout + 2000) * 4, 1)
+      if java ~= "HEAD" and version_before(java, "3.48.0") then
+        argv[6] = math.max((cfg.timeout + 1500) * exec.attempts, 1)  -- retryInterval, 3.24-3.47
+      else
+        argv[6] = math.max((cfg.timeout + 2000) * exec.attempts, 1)
+      end
     end
-    local res, err = ctx:eval(node, "redisson-fair/unlock", keys, argv)
+    local res, err = exec:synced_eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
+    -- then DEL the latch (thenApply: on success only; Java fires it without waiting; a model
+    -- coroutine spawned here would die with the workload before sending it, so it is sent in
+    -- line)
+    if latch and not err then exec:call("unlock latch DEL", node, "DEL", latch) end
+    return res, err
+  end
+
+  -- unlockInnerAsync (fair): nil -> IllegalMonitorStateException, 0 -> still held, 1 -> gone
+  function lock.release()
+    if opt.skip_unlock then
+      ctx:log("skip_unlock: the holder never unlocks (scenario device); the lease runs out")
+      return true
+    end
+    local res, err = exec:retry_no_sync("unlock", unlock_inner)
     -- cancelExpirationRenewal(threadId, res): the watchdog stops, the lease resets
     renewal = renewal + 1
-    -- then DEL the latch (Java fires it without waiting; a model coroutine spawned here
-    -- would die with the workload before sending it, so it is sent in line)
-    if latch then ctx:call(node, "DEL", latch) end
-    if err then return false, err end
+    if err then return false, redisson.exception(err) end
     if res == nil then
       return false, "IllegalMonitorStateException: attempt to unlock lock, not locked by "
         .. "current thread by node id: " .. uuid .. " thread-id: " .. thread_id

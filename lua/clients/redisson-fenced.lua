@@ -10,6 +10,10 @@
 --     with the token form of the script: {-1, token} = mine, {pttl, -1} = held by another.
 --   unlock and the watchdog are RedissonLock's (redisson.lua).
 --
+-- Commands are sent as redisson.lua's executor does (resends per release, WAIT with replicas):
+-- the fenced lock's acquire script goes through the same syncedEvalNoRetry as RedissonLock's
+-- (RedissonFencedLock.java@HEAD:107). Its simplifications are redisson.lua's.
+--
 -- Option token_start = N: before its first acquisition each client runs
 -- SET redisson_lock_token:{name} N NX, so the counter starts at N as if N acquisitions had
 -- happened before the scenario (the first client's NX wins; the next token is N + 1).
@@ -40,8 +44,9 @@ function M.new(ctx, cfg)
                 self.token_name, token_start, token_start)
       end
     end
-    local res, err = ctx:eval(self.node, "redisson-fenced/acquire", { self.name, self.token_name },
-                              { lease, self.lock_name })
+    local res, err = self.exec:synced_eval("lock script", self.exec.scripts_no_retry, self.node,
+                                           "redisson-fenced/acquire", { self.name, self.token_name },
+                                           { lease, self.lock_name })
     if err then return nil, err end
     if res[1] == -1 then return true, res[2] end
     return false, res[1]

@@ -36,13 +36,24 @@
 --   * The final expire is sent here as a plain PEXPIRE per lock (Redisson sends it through
 --     RedissonExpirable.expireAsync); the effect on the key is the same.
 -- Each sub-lock is the RedissonLock of redisson.lua (its tryLock, pub/sub wait, watchdog and
--- unlock in the scenario's script version), pointed at one master. No fencing token.
+-- unlock in the scenario's script version, its commands resent as its release does), pointed at
+-- one master. No fencing token. A sub-lock is unlocked after its tryLock only when tryLock
+-- THREW a RedisResponseTimeoutException (catch clause, RedissonMultiLock.java@HEAD:340-345); a
+-- tryLock that caught the timeout in its wait loop and returned false (4.7.0+) is not.
+-- The final expire is a writeAsync per lock, resent on a timeout.
+-- Remaining simplifications: the sub-locks are tried one after the other, as the synchronous
+-- tryLock does (the async variant sends in parallel); see redisson.lua for the executor's.
 local redisson = require("redisson")
 
 local M = {}
 
 -- The scenario options: each lock is a RedissonLock, so redisson.lua's watchdog timeout.
-M.OPTIONS = { lock_watchdog_timeout = "integer" }
+M.OPTIONS = {
+  lock_watchdog_timeout = "integer",
+  redisson_version = redisson.OPTIONS.redisson_version,
+  retry_attempts = redisson.OPTIONS.retry_attempts,
+  retry_interval = redisson.OPTIONS.retry_interval,
+}
 
 function M.new(ctx, cfg)
   local nodes = ctx:nodes()
@@ -81,8 +92,11 @@ function M.new(ctx, cfg)
     local i = 1
     while i <= n do
       local lock = locks[i]
-      local ok, why = lock:try_lock(math.min(lock_wait, remain), new_lease)
-      if not ok and why and why:find("RedisResponseTimeoutException", 1, true) then
+      -- catch (RedisResponseTimeoutException e): unlockInner([lock]) — only an exception
+      -- tryLock threw; a tryLock that caught the timeout itself and returned false (4.7.0+,
+      -- in its wait loop) is not unlocked (RedissonMultiLock.java@HEAD:340-345)
+      local ok, why, thrown = lock:try_lock(math.min(lock_wait, remain), new_lease)
+      if not ok and thrown and why:find("RedisResponseTimeoutException", 1, true) then
         unlock_inner({ lock })
       end
       if ok then
@@ -116,7 +130,7 @@ function M.new(ctx, cfg)
       i = i + 1
     end
     if lease then                                    -- expireAsync(leaseTime) on each
-      for _, lock in ipairs(acquired_locks) do ctx:call(lock.node, "PEXPIRE", lock.name, lease) end
+      for _, lock in ipairs(acquired_locks) do lock.exec:call("expire", lock.node, "PEXPIRE", lock.name, lease) end
       ctx:log("RedLock: ACQUIRED on %s; lease set to %d ms on each (no validity check, no fencing token)",
               names(acquired_locks), lease)
     end

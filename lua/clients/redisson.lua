@@ -1,8 +1,36 @@
 -- redisson.lua — Redisson's reentrant lock, RedissonLock (org.redisson.RedissonLock and its base
--- class RedissonBaseLock), client side, followed step by step. Sources: Redisson's source,
--- read at 3.4.4 and at HEAD: RedissonLock.java (tryLock, subscribe + semaphore, unlock), the
--- watchdog (RedissonLock.java up to 3.14, RedissonBaseLock.java from 3.15.0,
--- renewal/RenewalTask.java and LockTask.java from 3.44.0), config/Config.java (defaults).
+-- class RedissonBaseLock), client side, followed step by step.
+--
+-- Library: Redisson (github.com/redisson/redisson), releases 3.4.4 to HEAD (4.7.0-62,
+-- 66863978b). The release a run stands for is the scenario's `scripts` version (3.4.4 ..
+-- 3.43.0, or HEAD), or options.redisson_version (for 3.44.0 .. 4.7.0, whose scripts are HEAD's).
+-- Sources, under redisson/src/main/java/org/redisson/, read at the tags named: RedissonLock.java
+-- (tryLock, subscribe + semaphore, unlock; 3.4.4, 3.11.1, 3.43.0, HEAD), RedissonBaseLock.java
+-- (the watchdog 3.15.0-3.43.x, unlockInnerAsync and the latch, handleNoSync, evalWriteAsync with
+-- syncSlaves at 3.15.0/3.17.0), renewal/RenewalTask.java and LockTask.java (watchdog from
+-- 3.44.0), command/RedisExecutor.java (3.12.0+) and CommandAsyncService.java (resends before
+-- 3.12.0; syncedEval at HEAD), command/RedisCommonBatchExecutor.java, connection/
+-- ServiceManager.java (execute: retry on NoSyncedSlavesException), config/BaseConfig.java,
+-- Config.java and EqualJitterDelay.java (defaults), CHANGELOG.md.
+--
+-- Remaining simplifications, and their effect:
+--   * a node that is down never answers (its host is gone); a crashed process would refuse the
+--     connection at once, and Redisson would retry the connection every retryInterval
+--     (scheduleRetryTimeout) instead of waiting out each response timeout: failures against a
+--     dead node come later here (by about the timeout per attempt), never sooner;
+--   * the script-and-WAIT batch goes as two requests, one after the other (Redisson pipelines
+--     them in one write): one network round trip more per synced command;
+--   * availableSlaves starts as the scenario's replica count (Redisson reads connected_slaves
+--     with INFO first, and probes WAIT/WAITAOF support once): the first synced command saves
+--     those round trips; after a surprising count INFO is read as Redisson does;
+--   * 3.15.0-3.19.x also re-read connected_slaves with INFO (they had it from the connection
+--     manager's view of the replicas): the same count in these scenarios;
+--   * the unlock latch's DEL is awaited (Redisson fires it and goes on): unlock() returns one
+--     round trip later, later still if the DEL has to be resent;
+--   * the timeout error is RedisResponseTimeoutException in every release (before 3.10.0 it
+--     was a RedisTimeoutException): only the text differs;
+--   * subscribing waits at most the request timeout for the confirmation (Redisson: the wait
+--     time left); a subscription that cannot be confirmed fails sooner when much wait is left.
 --
 --   tryLock(waitTime, leaseTime):                                 RedissonLock.tryLock
 --     ttl = tryAcquire(leaseTime)              -- the lock script: nil = mine, else its PTTL
@@ -33,7 +61,9 @@
 -- redisson-fenced.lua can replace the acquire script and keep the rest.
 --
 -- Options (scenario `options`): lock_watchdog_timeout (ms, default 30000, Config.java);
--- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times.
+-- reentrant = N: acquire takes the lock N times (re-entry) and release unlocks N times;
+-- redisson_version (the Java release), retry_attempts / retry_interval (BaseConfig, override
+-- the release's), check_lock_synced_slaves (Config.checkLockSyncedSlaves, true).
 local M = {}
 
 -- The scenario options this model reads (checked before a run: another key, or another
@@ -41,11 +71,14 @@ local M = {}
 M.OPTIONS = {
   lock_watchdog_timeout = "integer",  -- ms (30000)
   reentrant = "integer",              -- holds per acquisition (1)
+  redisson_version = "string",        -- the Java release (default: the scenario's `scripts`)
+  check_lock_synced_slaves = "boolean", -- Config.checkLockSyncedSlaves (true, 3.17.0+)
+  retry_attempts = "integer",         -- BaseConfig.retryAttempts (by version: 3, or 4 from 3.48.0)
+  retry_interval = "integer",         -- ms between resends, a ConstantDelay (by version)
 }
 
 M.UNLOCK_MESSAGE = 0               -- LockPubSub.UNLOCK_MESSAGE = 0L
 M.LOCK_WATCHDOG_TIMEOUT = 30000    -- Config.lockWatchdogTimeout, "Default is 30000 milliseconds"
-M.RETRY_ATTEMPTS = 4               -- BaseConfig.retryAttempts
 
 -- RedissonObject.prefixName: prefix:{name}, or prefix:name when name already has a hash tag.
 function M.prefix_name(prefix, name)
@@ -60,10 +93,225 @@ end
 
 -- How a Java caller would see a failed request: the exception tryLock/unlock throws.
 function M.exception(err)
+  if type(err) == "string" and err:find("^%a[%w.]*Exception: ") then return err end
   if err == "timeout" then
     return "RedisResponseTimeoutException: Redis server response timeout occured"
   end
   return "RedisException: " .. tostring(err)
+end
+
+---------------------------------------------------------------------------------------------
+-- How Redisson sends a command: the resends of RedisExecutor (org/redisson/command/
+-- RedisExecutor.java from 3.12.0; CommandAsyncService.java before), by release. A command
+-- whose reply has not come within `timeout` (BaseConfig.timeout, 3000 ms: the scenario's
+-- `timeout`) is sent again, up to retryAttempts times, each resend retryDelay.calcDelay(attempt)
+-- after the timeout; after the last one the caller gets RedisResponseTimeoutException.
+--
+--   before 3.10.0   no resend: the response timeout fails the command at once
+--                   (CommandAsyncService.java@3.4.4:641-648, RedisTimeoutException);
+--                   retryAttempts = 3 / retryInterval = 1500 apply to getting a connection only
+--   3.10.0-3.15.1   3 resends, at once (commit 1a08db75b, #1695 #1748;
+--                   CommandAsyncService.java@3.11.1:912-926, RedisExecutor.java@3.12.0:315-331)
+--   3.15.2-3.47.x   3 resends, retryInterval = 1500 ms after the timeout (CHANGELOG 3.15.2:
+--                   "retryInterval isn't used for next attempt if Redis client didn't send
+--                   response"; RedisExecutor.java@3.43.0:445-461, BaseConfig.java@3.43.0:62-64)
+--   3.48.0-HEAD     4 resends, retryDelay = EqualJitterDelay(1000 ms, 2 s) (BaseConfig.java
+--                   @HEAD:62-67; RedisExecutor.java@HEAD:177 takes calcDelay(attempt) when an
+--                   attempt starts, 467-484 resends after it): calcDelay(0) = 500..1000 ms,
+--                   calcDelay(n >= 1) = 1000..2000 ms (EqualJitterDelay.java@HEAD:51-75:
+--                   half of min(1000 * 2^n, 2000) plus a random part up to the other half),
+--                   drawn here through the world's chooser (ctx:sleep(lo, hi))
+-- Not every command may be resent (isResendAllowed, RedisExecutor.java@HEAD:500): from 3.37.0
+-- the lock and unlock scripts go through syncedEvalNoRetry (commit 85be4d67a; RedissonLock
+-- .java@3.43.0:219, 345), and the fair lock's acquireFailed too until 4.7.0 (RedissonFairLock
+-- .java@4.6.0:76; syncedEvalWithRetry from 4.7.0, #5019): a resent lock script would count a
+-- second hold. Renewals (syncedEval: RedissonBaseLock.java@3.43.0:179, renewal/LockTask.java
+-- @HEAD:82), expire and the unlock latch's DEL (writeAsync) are resent in every release.
+
+-- "3.11.1" < "3.31.0" < "HEAD": numeric part by part; a label counts as newest.
+function M.version_before(v, than)
+  if not v:match("^%d") then return false end
+  local a, b = {}, {}
+  for n in v:gmatch("%d+") do a[#a + 1] = tonumber(n) end
+  for n in than:gmatch("%d+") do b[#b + 1] = tonumber(n) end
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i] or 0, b[i] or 0
+    if x ~= y then return x < y end
+  end
+  return false
+end
+
+-- The Java release a run stands for: options.redisson_version, else the scenario's `scripts`
+-- version ("HEAD" by default).
+function M.java_version(cfg)
+  local o = cfg.options or {}
+  return tostring(o.redisson_version or cfg.scripts or "HEAD")
+end
+
+local Executor = {}
+Executor.__index = Executor
+
+-- The executor of one client, for the release `java` (options retry_attempts and
+-- retry_interval override the release's defaults).
+function M.executor(ctx, cfg, java)
+  local o = cfg.options or {}
+  local before = function(v) return M.version_before(java, v) end
+  local ex = setmetatable({ ctx = ctx, java = java, timeout = cfg.timeout }, Executor)
+  ex.resend = not before("3.10.0")
+  ex.attempts = before("3.48.0") and 3 or 4
+  if before("3.15.2") then ex.delay = function() return 0, 0 end
+  elseif before("3.48.0") then ex.delay = function() return 1500, 1500 end
+  else                                          -- EqualJitterDelay(1000, 2000).calcDelay
+    ex.delay = function(attempt)
+      local exp = attempt >= 1 and 2000 or 1000
+      return exp // 2, exp
+    end
+  end
+  if o.retry_attempts then ex.attempts = o.retry_attempts; ex.resend = true end
+  if o.retry_interval then
+    local i = o.retry_interval
+    ex.delay = function() return i, i end
+  end
+  ex.scripts_no_retry = not before("3.37.0")    -- lock and unlock: syncedEvalNoRetry
+  ex.acquire_failed_no_retry = not before("3.37.0") and before("4.7.0")
+  -- replica sync (below): none before 3.15.0; the WAIT's answer ignored in 3.15.0-3.16.x;
+  -- "all" in 3.17.0-3.19.x; "any" from 3.20.0, with the caller retrying from 3.20.1
+  ex.replicas = cfg.replicas or {}                 -- the scenario's: a master/slave config
+  ex.available = {}                                -- MasterSlaveEntry.availableSlaves, per node
+  for k, v in pairs(ex.replicas) do ex.available[k] = v end
+  if before("3.15.0") then ex.sync = "none"
+  elseif before("3.17.0") or o.check_lock_synced_slaves == false then ex.sync = "ignore"
+  elseif before("3.20.0") then ex.sync = "all"
+  else ex.sync = "any" end
+  ex.nosync_retry = not before("3.20.1")
+  return ex
+end
+
+-- NoSyncedSlavesException (3.47.0+; IllegalStateException("None of slaves were synced") from
+-- 3.20.0): CommandAsyncService.java@HEAD:1222-1226.
+function Executor:no_sync_error()
+  if M.version_before(self.java, "3.47.0") then
+    return "IllegalStateException: None of slaves were synced"
+  end
+  return "NoSyncedSlavesException: None of slaves were synced. Try to increase slavesSyncTimeout "
+      .. "setting or set checkLockSyncedSlaves = false."
+end
+
+function Executor:is_no_sync(err)
+  return type(err) == "string" and err:find("None of slaves were synced", 1, true) ~= nil
+end
+
+-- A lock, unlock or renewal script on a master with replicas, as 3.15.0+ sends it: a batch
+-- of the script and WAIT <replicas> 1000 (RedissonBaseLock.evalWriteAsync@3.15.0:205-235 with
+-- BatchOptions.syncSlaves(availableSlaves, 1 s); CommandAsyncService.syncedEval@HEAD:1095-
+-- 1232). The batch is one command for the executor (RedisCommonBatchExecutor, noRetry false,
+-- response timeout = timeout + 1000: RedisCommonBatchExecutor.java@HEAD:56-79): resent on a
+-- timeout even where the script alone would not be. Then, by release: 3.15.0-3.16.x ignore
+-- the count; 3.17.0-3.19.x fail when fewer than all replicas acknowledged ("Only k of n
+-- slaves were synced", the script's effect left in place); 3.20.0+ fail when none did
+-- (checkLockSyncedSlaves, default true). Without replicas (or before 3.15.0) the script is
+-- sent alone, as `no_retry` says.
+function Executor:synced_eval(what, no_retry, node, script, keys, args)
+  local ctx = self.ctx
+  if self.sync == "none" or (self.replicas[node] or 0) == 0 then
+    return self:eval(what, no_retry, node, script, keys, args)
+  end
+  local replicas = self.available[node]
+  if replicas == nil then
+    -- availableSlaves unknown (-1): INFO ALL, connected_slaves (CommandAsyncService.java@HEAD:1176-1195)
+    local info, ierr = self:call("INFO ALL", node, "INFO", "ALL")
+    if ierr then return nil, ierr end
+    replicas = tonumber(string.match(info or "", "connected_slaves:(%d+)")) or 0
+    self.available[node] = replicas
+  end
+  if replicas == 0 then
+    -- a batch without WAIT (BatchOptions.sync(0, ...)): resent on a timeout like any batch
+    return self:eval(what, false, node, script, keys, args)
+  end
+  local synced
+  local box, err = self:send(string.format("%s + WAIT %d 1000", what, replicas), false, function()
+    local res, e = ctx:eval(node, script, keys, args, self.timeout + 1000)
+    if e then return nil, e end
+    local n, we = ctx:call(node, "WAIT", replicas, 1000)
+    if we then return nil, we end
+    synced = n
+    return { res }
+  end)
+  if err then return nil, err end
+  -- another count than expected: read connected_slaves again next time (@HEAD:1218-1220)
+  if synced ~= replicas then self.available[node] = nil end
+  if self.sync == "all" and synced < replicas then
+    ctx:log("%s: WAIT: %d of %d replicas acknowledged", what, synced, replicas)
+    return nil, string.format("IllegalStateException: Only %d of %d slaves were synced", synced, replicas)
+  end
+  if self.sync == "any" and synced == 0 then
+    ctx:log("%s: WAIT %d 1000 answered 0: no replica acknowledged", what, replicas)
+    return nil, self:no_sync_error()
+  end
+  return box[1]
+end
+
+-- ServiceManager.execute(supplier) (3.20.1+): the whole operation again after a
+-- NoSyncedSlavesException, up to retryAttempts times, retryInterval (3.43.0,
+-- ServiceManager.java@3.43.0:531-556) or retryDelay.calcDelay(attempt) (HEAD,
+-- ServiceManager.java@HEAD:621-651) apart. op() returns res, err.
+function Executor:retry_no_sync(what, op)
+  local ctx = self.ctx
+  local attempt = 0
+  while true do
+    local res, err = op()
+    if not (err and self:is_no_sync(err)) or not self.nosync_retry or attempt >= self.attempts then
+      return res, err
+    end
+    attempt = attempt + 1
+    local lo, hi = self.delay(attempt)
+    if M.version_before(self.java, "3.48.0") and not (self.java == "HEAD") then lo, hi = 1500, 1500 end
+    ctx:log("%s: none of the replicas synced; again in %s ms (attempt %d of %d)", what,
+            hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), attempt, self.attempts)
+    if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
+  end
+end
+
+-- Sends one command through `attempt_fn` (which sends it once and returns its reply or nil,
+-- err) and resends it on a response timeout as the release does, unless `no_retry`.
+-- `what` names it in the log. Returns the reply, or nil, err.
+function Executor:send(what, no_retry, attempt_fn)
+  local ctx = self.ctx
+  local attempt = 0
+  while true do
+    local res, err = attempt_fn()
+    if err ~= "timeout" then return res, err end
+    if not self.resend or no_retry or attempt >= self.attempts then
+      if attempt > 0 then
+        ctx:log("%s: Redis server response timeout (%d ms) occurred after %d of %d retry attempts",
+                what, self.timeout, attempt, self.attempts)
+      end
+      return nil, err
+    end
+    local lo, hi = self.delay(attempt)
+    attempt = attempt + 1
+    if hi > lo then
+      ctx:log("%s: no reply within %d ms; resending in %d..%d ms (attempt %d of %d)",
+              what, self.timeout, lo, hi, attempt, self.attempts)
+      ctx:sleep(lo, hi)
+    else
+      ctx:log("%s: no reply within %d ms; resending%s (attempt %d of %d)", what, self.timeout,
+              lo > 0 and string.format(" in %d ms", lo) or "", attempt, self.attempts)
+      if lo > 0 then ctx:sleep(lo) end
+    end
+  end
+end
+
+-- EVAL of a library script through the executor.
+function Executor:eval(what, no_retry, node, script, keys, args)
+  local ctx = self.ctx
+  return self:send(what, no_retry, function() return ctx:eval(node, script, keys, args) end)
+end
+
+-- A plain command through the executor (writeAsync: always resendable).
+function Executor:call(what, node, ...)
+  local ctx, args = self.ctx, table.pack(...)
+  return self:send(what, false, function() return ctx:call(node, table.unpack(args, 1, args.n)) end)
 end
 
 local Lock = {}
@@ -84,6 +332,8 @@ function M.create(ctx, cfg)
   self.watchdog_timeout = opts.lock_watchdog_timeout or M.LOCK_WATCHDOG_TIMEOUT
   self.internal_lease = self.watchdog_timeout                  -- internalLockLeaseTime
   self.renewal = nil        -- the watchdog's entry (EXPIRATION_RENEWAL_MAP / LockEntry)
+  self.java = M.java_version(cfg)
+  self.exec = M.executor(ctx, cfg, self.java)
   return self
 end
 
@@ -91,7 +341,8 @@ end
 -- Returns true (acquired or re-entered) | false, ttl (held by another; PTTL, -1 = no TTL)
 --       | nil, err (no answer, or an error reply).
 function Lock:try_lock_inner(lease)
-  local ttl, err = self.ctx:eval(self.node, "redisson/lock", { self.name }, { lease, self.lock_name })
+  local ttl, err = self.exec:synced_eval("lock script", self.exec.scripts_no_retry, self.node, "redisson/lock",
+                                         { self.name }, { lease, self.lock_name })
   if err then return nil, err end
   if ttl == nil then return true end
   return false, ttl
@@ -101,7 +352,16 @@ end
 -- caller's lease, or with internalLockLeaseTime and then the watchdog.
 -- Returns as try_lock_inner (plus whatever else it returned, e.g. a fencing token).
 function Lock:try_acquire(lease)
-  local ok, v = self:try_lock_inner(lease or self.internal_lease)
+  local ok, v = self.exec:retry_no_sync("tryAcquire", function()
+    local a, b = self:try_lock_inner(lease or self.internal_lease)
+    if a == nil and self.exec:is_no_sync(b) then
+      -- handleNoSync (RedissonBaseLock.java@3.43.0:397-398): unlock what the script took, then
+      -- throw (the unlock's own outcome is not looked at)
+      self.ctx:log("the lock script ran but no replica acknowledged it: unlocking it again (handleNoSync)")
+      self:unlock_inner()
+    end
+    return a, b
+  end)
   if ok then
     if lease then
       self.internal_lease = lease                 -- internalLockLeaseTime = unit.toMillis(leaseTime)
@@ -123,14 +383,15 @@ end
 function Lock:acquire_failed()
 end
 
--- RedissonLock.tryLock(waitTime, leaseTime, unit): true[, token] | false, reason
+-- RedissonLock.tryLock(waitTime, leaseTime, unit): true[, token] | false, reason[, thrown]
+-- (thrown: tryLock threw the exception named in reason instead of returning false)
 function Lock:try_lock(wait, lease)
   local ctx = self.ctx
   local time = wait
   local current = ctx:now()
   local ok, v = self:try_acquire(lease)
   if ok then return true, v end
-  if ok == nil then return false, M.exception(v) end
+  if ok == nil then return false, M.exception(v), true end   -- thrown to the caller
 
   time = time - (ctx:now() - current)
   if time <= 0 then
@@ -145,9 +406,9 @@ function Lock:try_lock(wait, lease)
     return false, "could not subscribe to " .. self.channel .. ": " .. M.exception(err)
   end
   ctx:log("the lock is held by another (ttl %d ms): subscribed to %s", v, self.channel)
-  local result, why = self:wait_for_unlock(sub, time - (ctx:now() - current), lease)
+  local result, why, thrown = self:wait_for_unlock(sub, time - (ctx:now() - current), lease)
   ctx:unsubscribe(sub)                           -- finally { unsubscribe(...) }
-  return result, why
+  return result, why, thrown
 end
 
 -- The while (true) loop of tryLock, inside try/finally; `time` is the budget left.
@@ -161,9 +422,15 @@ function Lock:wait_for_unlock(sub, time, lease)
     local current = ctx:now()
     local ok, v = self:try_acquire(lease)
     if ok then return true, v end
-    if ok == nil then                            -- 4.7.0: RedisResponseTimeoutException -> acquireFailed
-      self:acquire_failed()
-      return false, M.exception(v)
+    if ok == nil then
+      -- 4.7.0+ (#5019, RedissonLock.java@HEAD:276-280): a RedisResponseTimeoutException here
+      -- is caught: acquireFailed, return false. Any other error, and any error before 4.7.0,
+      -- propagates from tryLock (no acquireFailed; the finally block unsubscribes).
+      if v == "timeout" and not M.version_before(self.java, "4.7.0") then
+        self:acquire_failed()
+        return false, M.exception(v)
+      end
+      return false, M.exception(v), true
     end
     local ttl = v
     time = time - (ctx:now() - current)
@@ -229,8 +496,8 @@ end
 --        returns {1} | {0}.
 -- Returns true (renewed) | false (not mine any more) | nil, err.
 function Lock:renew_expiration(batched)
-  local res, err = self.ctx:eval(self.node, "redisson/renew", { self.name },
-                                 { self.watchdog_timeout, self.lock_name })
+  local res, err = self.exec:synced_eval("watchdog renewal", false, self.node, "redisson/renew", { self.name },
+                                         { self.watchdog_timeout, self.lock_name })
   if err then return nil, err end
   if batched then return res[1] == 1 end
   return res == 1
@@ -284,45 +551,75 @@ function Lock:generate_id()
   return table.concat(parts)
 end
 
--- RedissonBaseLock.unlockInnerAsync(threadId): how long the unlock latch lives,
---   (timeout + retryDelay.calcDelay(retryAttempts)) * retryAttempts
--- with BaseConfig timeout (here the scenario's request timeout), retryAttempts = 4 and
--- retryDelay = EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of
--- which half is fixed and half random, so 1000..2000 ms.
+-- RedissonBaseLock.unlockInnerAsync(threadId): how long the unlock latch lives. 3.24.0-3.47.x:
+--   (timeout + retryInterval) * retryAttempts = (3000 + 1500) * 3  (RedissonBaseLock.java@3.43.0:348)
+-- 3.48.0+: (timeout + retryDelay.calcDelay(retryAttempts)) * retryAttempts, with BaseConfig
+-- timeout (here the scenario's request timeout), retryAttempts = 4 and retryDelay =
+-- EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of which half is
+-- fixed and half random, so 1000..2000 ms (RedissonBaseLock.java@HEAD:222-235).
+function M.latch_timeout(ctx, cfg, exec)
+  if exec.java ~= "HEAD" and M.version_before(exec.java, "3.48.0") and not (cfg.options or {}).retry_interval then
+    return math.max((cfg.timeout + 1500) * exec.attempts, 1)
+  end
+  local lo, hi = exec.delay(exec.attempts)
+  local delay = lo + (hi > lo and ctx:random(0, hi - lo) or 0)
+  return math.max((cfg.timeout + delay) * exec.attempts, 1)
+end
+
 function Lock:unlock_latch_timeout()
-  local delay = 1000 + self.ctx:random(0, 1000)
-  return math.max((self.cfg.timeout + delay) * M.RETRY_ATTEMPTS, 1)
+  return M.latch_timeout(self.ctx, self.cfg, self.exec)
 end
 
 -- RedissonLock.unlockInnerAsync in the selected version's calling convention.
 -- Returns the script's answer (1, 0 or nil) or nil, err.
-function Lock:unlock_inner()
+function Lock:unlock_inner(request_id)
   local ctx = self.ctx
   if M.version_of(ctx:script("redisson/unlock")) == "HEAD" then
     -- 3.24.0+: KEYS = {name, channel, latch}, ARGV = {0, internalLockLeaseTime, lockName,
     -- publish command, latch timeout}. PUBLISH: no sharded pub/sub outside a cluster.
-    local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. self:generate_id()
-    local res, err = ctx:eval(self.node, "redisson/unlock", { self.name, self.channel, latch },
+    local latch = M.prefix_name("redisson_unlock_latch", self.name) .. ":" .. (request_id or self:generate_id())
+    local res, err = self.exec:synced_eval("unlock script", self.exec.scripts_no_retry, self.node,
+      "redisson/unlock", { self.name, self.channel, latch },
       { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name, "PUBLISH", self:unlock_latch_timeout() })
     if not err then
-      -- thenApply: writeAsync(DEL latch). Redisson does not wait for this DEL; here unlock()
-      -- does (one round trip more), so that the DEL is not lost when the workload ends
-      -- right after the release and the latch key does not linger for its 16-20 s.
-      ctx:call(self.node, "DEL", latch)
+      -- thenApply: writeAsync(DEL latch), resent on a timeout like any writeAsync. Redisson
+      -- does not wait for this DEL; here unlock() does (one round trip more), so that the DEL
+      -- is not lost when the workload ends right after the release and the latch key does
+      -- not linger for its 16-20 s.
+      self.exec:call("unlock latch DEL", self.node, "DEL", latch)
     end
     return res, err
   end
   -- 3.4.4 and 3.10.6-3.23.x: KEYS = {name, channel}, ARGV = {0, internalLockLeaseTime, lockName}
-  return ctx:eval(self.node, "redisson/unlock", { self.name, self.channel },
-                  { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
+  return self.exec:synced_eval("unlock script", self.exec.scripts_no_retry, self.node, "redisson/unlock",
+                               { self.name, self.channel }, { M.UNLOCK_MESSAGE, self.internal_lease, self.lock_name })
 end
 
 -- RedissonLock.unlock() -> unlockAsync0: run the script, cancelExpirationRenewal(threadId,
 -- opStatus) whatever happened, then throw on an error or on null.
 -- Returns true, 1|0 | false, reason.
 function Lock:unlock()
-  local res, err = self:unlock_inner()
-  self:cancel_expiration_renewal(res)
+  -- unlockAsync: ServiceManager.execute(() -> unlockAsync0(...)), again after a
+  -- NoSyncedSlavesException (RedissonBaseLock.java@3.43.0:284-286); at HEAD with the same
+  -- requestId, so the latch answers a repeat
+  local request_id = nil
+  if self.exec.sync == "any" and (self.exec.replicas[self.node] or 0) > 0
+     and M.version_of(self.ctx:script("redisson/unlock")) == "HEAD" then
+    request_id = self:generate_id()            -- one requestId for every attempt
+  end
+  local res, err = self.exec:retry_no_sync("unlock", function() return self:unlock_inner(request_id) end)
+  if M.version_before(self.java, "3.8.1") then
+    -- before 3.8.1 (#1602, commit f5e3618b3) unlock() cancelled the renewal only when the
+    -- script returned true (RedissonLock.java@3.4.4:363-370): after a failed unlock the
+    -- watchdog goes on renewing a lock its holder has given up on
+    if res == 1 then self:cancel_expiration_renewal(res, true)
+    elseif err and self.renewal then
+      self.ctx:log("the unlock failed (%s): before 3.8.1 (#1602) the watchdog keeps renewing the lock",
+                   M.exception(err))
+    end
+  else
+    self:cancel_expiration_renewal(res)
+  end
   if err then return false, M.exception(err) end
   if res == nil then
     local why = "IllegalMonitorStateException: attempt to unlock lock, not locked by current thread"
