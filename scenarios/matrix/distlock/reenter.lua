@@ -3,14 +3,14 @@ return {
   name = "SET NX PX + compare-and-delete: the holder takes the lock again",
   about = [[
 No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
-calls another that takes it (../reenter.lua: the inner acquire may wait 1 s); B waits its turn.
+calls another that takes it (../reenter-model.lua: the inner acquire may wait 1 s); B waits its turn.
 A re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
 plain key cannot tell its holder from a stranger.
 
 The design: The Redis documentation's single-instance lock ("Distributed Locks with Redis",
 "Correct Implementation with a Single Instance"): SET key random NX PX ttl, released by a
 compare-and-delete script (lua/clients/distlock.lua).]],
-  protocol = "../reenter.lua",
+  protocol = "../reenter-model.lua",
   nodes = 1,
   lease = "10s", wait = "30s",
   network = { delay = {"1ms", "5ms"} },

@@ -3,13 +3,13 @@ return {
   name = "Redisson RedLock (5, watchdog): the holder takes the lock again",
   about = [[
 No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
-calls another that takes it (../reenter.lua: the inner acquire may wait 1 s); B waits its turn.
+calls another that takes it (../reenter-model.lua: the inner acquire may wait 1 s); B waits its turn.
 A re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
 plain key cannot tell its holder from a stranger.
 
 The design: Redisson's RedissonRedLock over five masters, without a lease: each RedissonLock
 keeps its own watchdog (lua/clients/redisson-redlock.lua).]],
-  protocol = "../reenter.lua",
+  protocol = "../reenter-model.lua",
   mode = "redlock", nodes = { "n1", "n2", "n3", "n4", "n5" },
   lease = false, wait = "60s",
   network = { delay = {"1ms", "5ms"} },

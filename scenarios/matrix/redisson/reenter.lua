@@ -3,14 +3,14 @@ return {
   name = "Redisson lock() (watchdog): the holder takes the lock again",
   about = [[
 No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
-calls another that takes it (../reenter.lua: the inner acquire may wait 1 s); B waits its turn.
+calls another that takes it (../reenter-model.lua: the inner acquire may wait 1 s); B waits its turn.
 A re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
 plain key cannot tell its holder from a stranger.
 
 The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
 lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
 lockWatchdogTimeout).]],
-  protocol = "../reenter.lua",
+  protocol = "../reenter-model.lua",
   nodes = 1,
   lease = false, wait = "60s",
   network = { delay = {"1ms", "5ms"} },

@@ -1,4 +1,4 @@
--- reenter.lua — any lock design of the matrix, taken twice by the same client: the question
+-- reenter-model.lua — any lock design of the matrix, taken twice by the same client: the question
 -- "is it re-entrant?" asked the same way of every design, without changing its model.
 --
 -- A re-entrant lock lets the thread that holds it take it again (a method holding the lock
@@ -29,7 +29,7 @@ M.OPTIONS = {
 
 function M.new(ctx, cfg)
   local opts = cfg.options or {}
-  assert(opts.design, "reenter.lua needs options.design: the model under test (e.g. \"distlock\")")
+  assert(opts.design, "reenter-model.lua needs options.design: the model under test (e.g. \"distlock\")")
   local design = require(opts.design)
   local inner_cfg = {}
   for k, v in pairs(cfg) do inner_cfg[k] = v end
