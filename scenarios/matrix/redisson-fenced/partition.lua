@@ -2,8 +2,8 @@
 return {
   name = "Redisson fenced (watchdog): the holder is partitioned",
   about = [[
-At 1 s a partition cuts A off from Redis for 45 s (B still reaches it) while A works on its 45
-s job, the long work a watchdog is for. A's renewals fail; the lease lapses 30 s after the last
+At 1 s a partition cuts A off from Redis for 45 s (B still reaches it) while A works on its
+45 s job, the long work a watchdog is for. A's renewals fail; the lease lapses 30 s after the last
 one; B takes the lock while A still works (Redisson #3636).
 
 The design: Redisson's RedissonFencedLock (3.19.0+, #4684) taken without a lease (the

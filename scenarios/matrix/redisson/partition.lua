@@ -2,8 +2,8 @@
 return {
   name = "Redisson lock() (watchdog): the holder is partitioned",
   about = [[
-At 1 s a partition cuts A off from Redis for 45 s (B still reaches it) while A works on its 45
-s job, the long work a watchdog is for. A's renewals fail; the lease lapses 30 s after the last
+At 1 s a partition cuts A off from Redis for 45 s (B still reaches it) while A works on its
+45 s job, the long work a watchdog is for. A's renewals fail; the lease lapses 30 s after the last
 one; B takes the lock while A still works (Redisson #3636).
 
 The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s

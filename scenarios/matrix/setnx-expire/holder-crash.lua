@@ -3,8 +3,9 @@ return {
   name = "Redis SETNX + EXPIRE: the holder crashes",
   about = [[
 A crashes at 7 ms: its SETNX has run, its EXPIRE is not sent yet (constant 5 ms delays put the
-crash in that gap). This is the article's own warning: SETNX and EXPIRE are two steps; if the
-first succeeds and the second never happens, the key has no TTL and nobody can take the lock again.
+crash in that gap). This is the comparison table's own warning (../table.lua): SETNX and
+EXPIRE are two steps; if the first succeeds and the second never happens, the key has no TTL
+and nobody can take the lock again.
 
 The design: The naive lock: SETNX key value, then EXPIRE key ttl as a second command; released
 with a plain DEL (lua/clients/setnx-expire.lua).]],
