@@ -8,11 +8,11 @@
 -- as SET NX and SETNX make, cannot tell its holder from anyone else: the second acquire finds
 -- the key taken and waits, as a stranger would, until its wait runs out.
 --
---   acquire:  design.acquire(wait, lease)            -- the outer hold
---             design.acquire(reenter_wait, lease)    -- the inner hold, by the same client
+--   acquire:  outer.acquire(wait, lease)             -- the outer hold
+--             inner.acquire(reenter_wait, lease)     -- the inner hold, by the same client
 --             inner failed: release the outer hold (the caller's finally), and report
 --             "re-entry failed", which the checker's reentrancy property judges
---   release:  design.release() twice                 -- inner, then outer
+--   release:  inner.release(), then outer.release()
 --
 -- Options (scenario `options`): design — the model under test, a name of lua/clients/
 -- (distlock, setnx-expire, set-nx-del, redisson, redisson-fenced, redlock, redisson-redlock,
@@ -31,20 +31,25 @@ function M.new(ctx, cfg)
   local opts = cfg.options or {}
   assert(opts.design, "reenter-model.lua needs options.design: the model under test (e.g. \"distlock\")")
   local design = require(opts.design)
-  local inner_cfg = {}
-  for k, v in pairs(cfg) do inner_cfg[k] = v end
-  inner_cfg.options = {}
-  local base = design.new(ctx, inner_cfg)
+  local design_cfg = {}
+  for k, v in pairs(cfg) do design_cfg[k] = v end
+  design_cfg.options = {}
+  -- Two lock objects on the same lock, as two methods each make their own (Redisson's
+  -- getLock returns a new RLock each time; what makes re-entry work is the owner id, the
+  -- client's and thread's, which both share): a failed inner attempt cannot disturb what
+  -- the outer one holds.
+  local outer = design.new(ctx, design_cfg)
+  local inner = design.new(ctx, design_cfg)
   local reenter_wait = opts.reenter_wait or 1000
   local lock = {}
 
   function lock.acquire(wait_ms, lease_ms)
-    local ok, token = base.acquire(wait_ms, lease_ms)
+    local ok, token = outer.acquire(wait_ms, lease_ms)
     if not ok then return false, token end
     ctx:log("takes the lock again, holding it (re-entry), waiting at most %d ms", reenter_wait)
-    local again, why = base.acquire(reenter_wait, lease_ms)
+    local again, why = inner.acquire(reenter_wait, lease_ms)
     if not again then
-      base.release()
+      outer.release()
       return false, "re-entry failed: " .. tostring(why or "not acquired")
     end
     if type(why) == "number" then token = why end
@@ -52,9 +57,9 @@ function M.new(ctx, cfg)
   end
 
   function lock.release()
-    local ok, why = base.release()
+    local ok, why = inner.release()
     if not ok then return false, why end
-    return base.release()
+    return outer.release()
   end
 
   return lock
