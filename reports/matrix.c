@@ -272,7 +272,7 @@ static const char css[] =
     ".matrix td.p{text-align:left;color:#444;white-space:nowrap}"
     ".matrix td.holds{background:#c8e6c9}.matrix td.violated{background:#ffcdd2}"
     ".matrix td.nj{background:#f5f5f5;color:#999}.matrix td.na{background:#fff;color:#999}"
-    ".matrix td a{color:inherit;text-decoration:none;font-weight:bold;display:block}"
+    ".matrix td{white-space:nowrap}.matrix td.n{white-space:normal;text-align:left}.matrix td a{color:inherit;text-decoration:none;font-weight:bold}"
     ".matrix td.contradicts{outline:3px solid #b71c1c;outline-offset:-3px}"
     ".matrix td.unmet{outline:3px dashed #000;outline-offset:-3px}"
     "sup{font-weight:bold;color:#b71c1c}.src{font-size:.85em;color:#555}"
@@ -316,7 +316,7 @@ static void html_notes(const matrix_result *r, int row, buf *out)
     int any = rw->says != NULL;
     for (int c = 0; c < t->ncols && !any; c++) any = rw->note[c] || rw->na[c];
     if (!any) return;
-    buf_printf(out, "<tr><td colspan=\"%d\" style=\"text-align:left\"><ul class=\"notes\">", t->ncols + 2);
+    buf_printf(out, "<tr><td class=\"n\" colspan=\"%d\"><ul class=\"notes\">", t->ncols + 2);
     if (rw->says) {
         buf_puts(out, "<li><b>");
         html_esc(out, rw->source);
