@@ -22,6 +22,7 @@
 #include "check.h"
 #include "chunkcache.h"
 #include "cli.h"
+#include "gnuplot.h"
 #include "html.h"
 #include "matrix.h"
 #include "scenario.h"
@@ -103,6 +104,10 @@ static int parse_args(int argc, char **argv, matrix_args *a)
         size_t n = strlen(a->plot);
         if (n < 5 || (strcmp(a->plot + n - 4, ".png") && strcmp(a->plot + n - 4, ".svg"))) {
             cli_error("matrix: --plot '%s': the file name must end in .png or .svg", a->plot);
+            return EXIT_USAGE;
+        }
+        if (!gp_installed()) { /* said before anything runs or is written */
+            cli_error("matrix: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
             return EXIT_USAGE;
         }
     }

@@ -292,6 +292,7 @@ static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
     if (m == MARK_UNWARNED) buf_printf(&tip, "; %s does not warn of it", t->rows[row].source);
     if (matrix_unmet(r, row, c, p)) buf_puts(&tip, "; NOT what the scenario expects");
     if (!cell->ran && t->rows[row].na[c]) buf_printf(&tip, ": %s", t->rows[row].na[c]);
+    if (cell->ran) buf_printf(&tip, ". Replay: locklab run %s", t->rows[row].cell[c]);
     buf_printf(out, "<td class=\"%s%s%s\" title=\"", cls, m == MARK_CONTRADICTS ? " contradicts" : "",
                matrix_unmet(r, row, c, p) ? " unmet" : "");
     html_esc(out, tip.p);

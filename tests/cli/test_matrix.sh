@@ -203,6 +203,11 @@ expect_exit 2 "a plot that is not png/svg" -- "$LL" matrix --plot "$tmp/x.pdf"
 one_line_err "a plot that is not png/svg" "must end in .png or .svg"
 expect_exit 2 "an unknown option" -- "$LL" matrix --bogus
 one_line_err "an unknown option" "unknown option '--bogus'"
+mkdir -p "$tmp/bin"   # gnuplot missing: exit 2 before anything runs or is written
+for tool in sh cat rm mv; do ln -sf "$(command -v $tool)" "$tmp/bin/$tool"; done
+expect_exit 2 "gnuplot missing" -- env PATH="$tmp/bin" "$LL" matrix --plot "$tmp/g.png" --csv "$tmp/g.csv"
+one_line_err "gnuplot missing" "apt-get install gnuplot-nox"
+[ ! -e "$tmp/g.png" ] && [ ! -e "$tmp/g.csv" ] && ok || bad "gnuplot missing: something was written"
 mkdir "$tmp/adir"   # a folder where the file should go: unwritable even for root
 expect_exit 3 "an unwritable CSV" -- "$LL" matrix -q --csv "$tmp/adir"
 one_line_err "an unwritable CSV" "$tmp/adir"
