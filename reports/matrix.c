@@ -301,6 +301,10 @@ static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
     if (cell->ran && cell->page) {
         buf_puts(out, "<a href=\"");
         html_esc(out, cell->page);
+        if (cell->v[p] == VERDICT_VIOLATED) { /* the player opens at the moment it breaks */
+            buf_puts(out, "#violation=");
+            html_esc(out, t->props[p]);
+        }
         buf_printf(out, "\">%s</a>", glyph(cell, p));
     } else {
         buf_puts(out, glyph(cell, p));

@@ -105,8 +105,11 @@ page = open(sys.argv[1], encoding="utf-8").read()
 links = re.findall(r'<a href="([^"]+)">([✓✗·])</a>', page)
 assert len(links) == 7 * 8 * 5, len(links)
 base = os.path.dirname(sys.argv[1])
-assert all(os.path.isfile(os.path.join(base, h)) for h, _ in links)
-assert len({h for h, _ in links}) == 56
+assert all(os.path.isfile(os.path.join(base, h.split("#")[0])) for h, _ in links)
+assert len({h.split("#")[0] for h, _ in links}) == 56
+# a violated verdict opens its run at the moment that property breaks
+assert all(h.endswith("#violation=" + h.split("=")[-1]) and "#" in h for h, g in links if g == "✗")
+assert all("#" not in h for h, g in links if g != "✗")
 assert page.count("<sup>!</sup>") >= 5 and "claims: the comparison table" in page
 assert not re.search(r'(src|href)="(https?:)?//', page)
 PY
@@ -129,10 +132,18 @@ else
     browse "$tmp/index.dom" "$tmp/m.html" --dump-dom
     check "the page: no console errors" quiet_console "$tmp/index.dom"
     check "the page: rendered with its table" grep -q '<table class="matrix">' "$tmp/index.dom"
-    browse "$tmp/cell.dom" "$tmp/m-runs/distlock--gc-pause.html#violation" --dump-dom --window-size=1280,1600
+    link=$(grep -o 'href="m-runs/distlock--gc-pause.html#violation=mutual_exclusion"' "$tmp/m.html" | head -1)
+    link=${link#href=\"}
+    browse "$tmp/cell.dom" "$tmp/${link%\"}" --dump-dom --window-size=1280,1600
     check "a cell's run page: no console errors" quiet_console "$tmp/cell.dom"
-    check "a cell's run page: the player is ready at the violation" \
-        grep -Eq '<body [^>]*data-ready="1"' "$tmp/cell.dom"
+    check "a cell's run page: the player opens where mutual exclusion breaks" python3 - "$tmp/cell.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', re.search(r'<body ([^>]*)>', dom).group(1)))
+assert attrs["ready"] == "1" and int(attrs["step"]) > 0, attrs
+i = dom.index('id="holders"')
+assert "2 clients at once" in dom[i:dom.index("</p>", i)]
+PY
 fi
 
 # deterministic: the same bytes twice
