@@ -130,13 +130,13 @@ static void load_columns(reader *rd, matrix_table *t, int root)
         const char *id = rd_to_name(rd, -1, idp);
         if (index_of(t->col_id, t->ncols, id) >= 0) rd_fail(rd, idp, "%s: the column '%s' is given twice", idp, id);
         if (!strcmp(id, "all")) rd_fail(rd, idp, "%s: 'all' names every column in claims; call the column otherwise", idp);
-        t->col_id[t->ncols] = xstrdup(id);
+        int c = t->ncols++; /* counted at once: the table frees what it holds if a check fails */
+        t->col_id[c] = xstrdup(id);
         lua_pop(L, 1);
-        t->col_title[t->ncols] = rd_opt_string(rd, ct, path, "title", 1);
-        t->col_short[t->ncols] = rd_opt_string(rd, ct, path, "short", 0);
-        t->ncols++;
-        if (!t->col_short[t->ncols - 1]) t->col_short[t->ncols - 1] = xstrdup(id);
-        if (text_width(t->col_short[t->ncols - 1]) > SHORT_MAX) {
+        t->col_title[c] = rd_opt_string(rd, ct, path, "title", 1);
+        t->col_short[c] = rd_opt_string(rd, ct, path, "short", 0);
+        if (!t->col_short[c]) t->col_short[c] = xstrdup(t->col_id[c]);
+        if (text_width(t->col_short[c]) > SHORT_MAX) {
             char sp[PATH_LEN];
             rd_path_key(sp, path, "short");
             rd_fail(rd, sp, "%s: at most %d characters (it heads a column of the terminal table)", sp, SHORT_MAX);

@@ -201,6 +201,9 @@ bad_table "a claim for a column that does not exist" "bad.lua:$line: rows[1].cla
 bad_table "a claim that is not holds or violated" 'must be "holds", "violated" or "unsaid"' \
     's/reenter = { reentrancy = "violated" },/reenter = { reentrancy = "no" },/'
 bad_table "a row without a title" "has no 'title'" 's/id = "redisson-redlock", title = "Redisson RedLock (5 masters)",/id = "redisson-redlock",/'
+line=$(grep -n 'id = "holder-crash", title' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "a column without a title" "bad.lua:$line: columns[2] has no 'title'" \
+    's/{ id = "holder-crash", title = "the holder crashes", short = "crash" }/{ id = "holder-crash", short = "crash" }/'
 printf 'return 42\n' >"$tmp/mine/num.lua"
 expect_exit 2 "a table that is not a table" -- "$LL" matrix "$tmp/mine/num.lua"
 one_line_err "a table that is not a table" "num.lua:1:"
