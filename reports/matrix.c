@@ -3,7 +3,7 @@
  * The text table puts a block of lines under each design, one per property, and a column per
  * situation; a verdict is ✓ or ✗ (· not judged there, – the situation does not apply), and a
  * mark after it says how it stands against the design's source. Under each block come the
- * source's words and the notes of the cells the source gets wrong or leaves out, so that the
+ * source's words and the notes the table gives for its marked or violated cells, so that the
  * table can be read without the file. The HTML page is the same table with each cell a link
  * to its run's player page (html_player.c, written by the command), the notes as tooltips and
  * under the table. The heat map is the same grid in colour, drawn by gnuplot. */
@@ -126,8 +126,8 @@ static matrix_mark cell_mark(const matrix_result *r, int row, int col)
     return m;
 }
 
-/* A cell's note is shown where the cell says something: a mark other than "=", or a
- * violation in a row without a source; "·" leads it in the latter case. */
+/* A cell's note is shown where the cell says something: a mark, or a violation in a row
+ * without a source (led by "✗"). */
 static const char *note_of(const matrix_result *r, int row, int col, const char **lead)
 {
     const matrix_row *rw = &r->t->rows[row];
@@ -139,8 +139,8 @@ static const char *note_of(const matrix_result *r, int row, int col, const char 
     matrix_mark m = cell_mark(r, row, col);
     int violated = 0;
     for (int p = 0; p < r->t->nprops; p++) violated |= cell->v[p] == VERDICT_VIOLATED;
-    *lead = m == MARK_CONTRADICTS || m == MARK_UNWARNED ? mark_text[m] : "✗";
-    return m == MARK_CONTRADICTS || m == MARK_UNWARNED || (violated && !rw->source) ? rw->note[col] : NULL;
+    *lead = m != MARK_NONE ? mark_text[m] : "✗";
+    return m != MARK_NONE || violated ? rw->note[col] : NULL;
 }
 
 static void text_row(const matrix_result *r, int row, int cw, buf *out)
