@@ -5,8 +5,8 @@
  * mark after it says how it stands against the design's source. Under each block come the
  * source's words and the notes the table gives for its marked or violated cells, so that the
  * table can be read without the file. The HTML page is the same table with each cell a link
- * to its run's player page (html_player.c, written by the command), the notes as tooltips and
- * under the table. The heat map is the same grid in colour, drawn by gnuplot. */
+ * to its run's player page (html_player.c, written by the command), each tooltip saying the
+ * verdict, the claim and the scenario to replay, and the notes under each design. The heat map is the same grid in colour, drawn by gnuplot. */
 #include "matrix.h"
 
 #include <stdio.h>

@@ -36,8 +36,7 @@ matrix_mark matrix_mark_of(const matrix_result *r, int row, int col, int p);
 /* 1 when the cell's verdict p is not what its scenario expects. */
 int matrix_unmet(const matrix_result *r, int row, int col, int p);
 
-/* The table as text, `width` columns wide at most for the prose (the table is as wide as it
- * is). */
+/* The table as text: the prose wrapped to 92 columns, the grid as wide as its columns. */
 void matrix_text(const matrix_result *r, buf *out);
 /* One line per row, column and property: row,design,column,situation,property,verdict,
  * expected,claim,mark,scenario. */
