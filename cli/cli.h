@@ -23,6 +23,7 @@ int cli_list(int argc, char **argv);     /* cli/list.c */
 int cli_compare(int argc, char **argv);  /* cli/compare.c */
 int cli_check(int argc, char **argv);    /* cli/check.c */
 int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
+int cli_matrix(int argc, char **argv);   /* cli/matrix.c */
 
 /* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
  * and the array (cli/list.c). */

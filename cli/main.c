@@ -21,6 +21,7 @@ static const subcommand subcommands[] = {
     { "check", cli_check, "model-check a scenario: search its faults and schedules for a violation" },
     { "sweep", cli_sweep, "violation rate of each property against one parameter, with a plot" },
     { "list", cli_list, "the built-in scenarios, one line each" },
+    { "matrix", cli_matrix, "every lock design under the standard faults, beside what its source claims" },
     { "compare", cli_compare, "one scenario under two script versions: where they part" },
     { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
     { "kind", cli_kind, "one server of any kind (redis, ...) at the keyboard, without the world" },

@@ -5,13 +5,10 @@
  * interval, while Wilson's stays honest (0 of 100 runs: [0, 0.037]). */
 #include "sweep_plot.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gnuplot.h"
 
@@ -282,44 +279,13 @@ static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf
     buf_puts(gp, "\nunset output\n");
 }
 
+/* gp_draw's callback: the script for a sweep. */
+static void sweep_script(const void *ud, const char *tmp_out, int svg, buf *gp)
+{
+    plot_script(ud, tmp_out, svg, gp);
+}
+
 int sweep_plot(const sweep_result *r, const char *path, buf *err)
 {
-    size_t len = strlen(path);
-    int svg = len > 4 && !strcmp(path + len - 4, ".svg");
-    buf tmp, gp, cmd, log;
-    buf_init(&tmp);
-    buf_init(&gp);
-    buf_init(&cmd);
-    buf_init(&log);
-    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    buf_printf(&log, "/tmp/locklab-gnuplot.%d.log", (int)getpid());
-    plot_script(r, tmp.p, svg, &gp);
-    buf_printf(&cmd, "gnuplot 2>%s", log.p);
-    int rc = -1;
-    FILE *f = popen(cmd.p, "w");
-    if (f) {
-        int ok = fwrite(gp.p, 1, gp.len, f) == gp.len;
-        int status = pclose(f);
-        rc = ok && status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && access(tmp.p, R_OK) == 0 ? 0 : -1;
-    }
-    buf_reset(err);
-    if (rc == 0 && ll_install_file(tmp.p, path) != 0) {
-        buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
-        rc = -1;
-    } else if (rc != 0) {
-        /* gnuplot's first complaint, on one line */
-        char first[200] = "";
-        FILE *lf = fopen(log.p, "r");
-        while (lf && fgets(first, sizeof first, lf) && strspn(first, " \t\n^") == strlen(first)) {}
-        if (lf) fclose(lf);
-        first[strcspn(first, "\n")] = 0;
-        buf_printf(err, "gnuplot could not draw '%s'%s%s", path, *first ? ": " : "", first);
-    }
-    remove(tmp.p);
-    remove(log.p);
-    buf_release(&tmp);
-    buf_release(&gp);
-    buf_release(&cmd);
-    buf_release(&log);
-    return rc;
+    return gp_draw(path, sweep_script, r, err);
 }

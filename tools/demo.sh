@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The body of `make demo`: run the whole scenario library and show the verdict table, then
-# tell one violation as a story, and point at what to try next.
+# The body of `make demo`: run the whole scenario library and show the verdict table, the
+# lock-design matrix, then tell one violation as a story, and point at what to try next.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 echo "== locklab: the scenario library, every scenario run and judged"
@@ -8,6 +8,14 @@ echo "   (each scenario states what the literature says should happen; [x] marks
 echo
 ./locklab list --run
 rc=$?
+echo
+echo "== Every lock design under the same faults (locklab matrix), beside what its sources claim"
+echo "   (each cell is a scenario in scenarios/matrix/; = as claimed, ! claimed otherwise, ? not warned of)"
+echo
+mkdir -p out/matrix
+./locklab matrix --html out/matrix/index.html --csv out/matrix/matrix.csv --plot out/matrix/heatmap.png 2>/dev/null
+[ $? -eq 0 ] || rc=1
+echo "   out/matrix/index.html: the table, each verdict opening its run; out/matrix/heatmap.png"
 echo
 echo "== One of them as a story: Kleppmann's GC pause (locklab run gc-pause-single --brief)"
 echo
@@ -31,6 +39,8 @@ cat <<'EOF2'
   ./locklab run gc-pause-single            the same run with every request and reply
   ./locklab run gc-pause-single --verbose  ... and every redis.call inside every script
   ./locklab list                           the library, one line each
+  ./locklab run scenarios/matrix/redisson/partition.lua --brief
+                                           one cell of the matrix as a story
   ./locklab redis --play tests/transcripts/demo-reentrant-lock.txt
                                            the Redisson lock script by script, in the fake Redis
   ./locklab redis                          a fake Redis at the keyboard (type .help)

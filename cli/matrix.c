@@ -1,0 +1,344 @@
+/* matrix.c — `locklab matrix [TABLE]`: every lock design of a matrix table under every
+ * situation, each cell an ordinary scenario run once and judged, the whole set beside what
+ * each design's source claims (sim/scenario_matrix.h reads the table; reports/matrix.c
+ * renders it).
+ *
+ * The cells run one after another in this process: each is a world of a few thousand events
+ * and the models and scripts are compiled once for all of them (a chunkcache), so the whole
+ * default table takes well under a second. With --html every run is recorded in full (the
+ * scripts' redis.calls, as `locklab run --html` does) and its player page written beside the
+ * index, which links each verdict to it. Exit 0 when every cell shows what its scenario
+ * expects, 1 when one does not, 2 for a bad table or scenario, 3 when a file cannot be
+ * written. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "chunkcache.h"
+#include "cli.h"
+#include "gnuplot.h"
+#include "html.h"
+#include "matrix.h"
+#include "scenario.h"
+#include "scenario_matrix.h"
+#include "scriptlib.h"
+#include "world.h"
+
+static void matrix_usage(FILE *f)
+{
+    fputs("usage: locklab matrix [TABLE] [options]\n"
+          "\n"
+          "Runs every lock design of a matrix table under every situation of it and prints the\n"
+          "table: a block per design, a line per property (mutual exclusion, resource safety,\n"
+          "release safety, no deadlock, re-entrancy), a column per situation (the holder\n"
+          "crashes, pauses, is cut off; a server restarts, fails over, its clock jumps; a\n"
+          "waiter gives up), each verdict ✓ or ✗ with a mark where it stands against what\n"
+          "the design's source claims: = as claimed, ! the source claims otherwise, ? a\n"
+          "violation the source does not warn of. Under each design, the source's words and\n"
+          "notes on the cells it gets wrong.\n"
+          "\n"
+          "TABLE is a table file (default: scenarios/matrix/table.lua); each cell is the\n"
+          "scenario ROW/COLUMN.lua beside it, which 'locklab run' replays and whose expect\n"
+          "pins the cell's verdicts. A new design is a folder of scenarios and a row of the\n"
+          "table: no C (see the table file's header).\n"
+          "\n"
+          "options:\n"
+          "  --html FILE   write the table as a page; each verdict opens its run's page (the\n"
+          "                player of 'locklab run --html'), written into FILE's name with\n"
+          "                '-runs' (out/m.html: out/m-runs/ROW--COLUMN.html)\n"
+          "  --csv FILE    one line per design, situation and property: the verdict, what\n"
+          "                the scenario expects, the source's claim and the mark\n"
+          "  --plot FILE   a heat map of the table with gnuplot: FILE.png or FILE.svg\n"
+          "  -q, --quiet   no table on stdout (the files and the exit code only)\n"
+          "  -h, --help    this text\n"
+          "Progress goes to stderr.\n"
+          "\n"
+          "exit: 0 every cell shows what its scenario expects, 1 one does not, 2 bad input,\n"
+          "      3 internal or I/O error\n",
+          f);
+}
+
+enum { OPT_HTML = 256, OPT_CSV, OPT_PLOT };
+static const struct option matrix_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "html", required_argument, NULL, OPT_HTML },
+    { "csv", required_argument, NULL, OPT_CSV },
+    { "plot", required_argument, NULL, OPT_PLOT },
+    { NULL, 0, NULL, 0 },
+};
+
+typedef struct matrix_args {
+    const char *table, *html, *csv, *plot;
+    int quiet;
+} matrix_args;
+
+/* EXIT_OK to run; -1 after the usage (exit 0); EXIT_USAGE after the one-line error. */
+static int parse_args(int argc, char **argv, matrix_args *a)
+{
+    memset(a, 0, sizeof *a);
+    int c;
+    optind = 0;
+    while ((c = cli_getopt("matrix", argc, argv, "hq", matrix_options)) != -1) {
+        switch (c) {
+        case 'h': matrix_usage(stdout); return -1;
+        case 'q': a->quiet = 1; break;
+        case OPT_HTML: a->html = optarg; break;
+        case OPT_CSV: a->csv = optarg; break;
+        case OPT_PLOT: a->plot = optarg; break;
+        default: return EXIT_USAGE; /* said */
+        }
+    }
+    if (optind < argc) a->table = argv[optind++];
+    if (optind < argc) {
+        cli_error("matrix: one table at a time ('%s' is extra)", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (a->plot) {
+        size_t n = strlen(a->plot);
+        if (n < 5 || (strcmp(a->plot + n - 4, ".png") && strcmp(a->plot + n - 4, ".svg"))) {
+            cli_error("matrix: --plot '%s': the file name must end in .png or .svg", a->plot);
+            return EXIT_USAGE;
+        }
+        if (!gp_installed()) { /* said before anything runs or is written */
+            cli_error("matrix: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* The table's property names, each one the checker judges; EXIT_USAGE after FILE:LINE. */
+static int resolve_props(const matrix_table *t, property *out)
+{
+    for (int p = 0; p < t->nprops; p++) {
+        int k = property_from_name(t->props[p]);
+        if (k < 0) {
+            buf names;
+            buf_init(&names);
+            for (int i = 0; i < PROP_COUNT; i++) buf_printf(&names, "%s%s", i ? ", " : "", property_name((property)i));
+            cli_error("matrix: %s:%d: properties[%d]: '%s' is not a property (the checker judges: %s)", t->path,
+                      t->prop_lines[p], p + 1, t->props[p], names.p);
+            buf_release(&names);
+            return EXIT_USAGE;
+        }
+        out[p] = (property)k;
+    }
+    return EXIT_OK;
+}
+
+/* Where --html FILE puts the runs: FILE without .html, then "-runs". */
+static char *runs_dir(const char *html)
+{
+    size_t n = strlen(html);
+    if (n > 5 && !strcmp(html + n - 5, ".html")) n -= 5;
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "%.*s-runs", (int)n, html);
+    return buf_steal(&b);
+}
+
+typedef struct runner {
+    const matrix_table *t;
+    matrix_result *res;
+    chunkcache *chunks;
+    const char *pages;     /* the runs' folder, or NULL without --html */
+    const char *pages_rel; /* the same, relative to the index */
+} runner;
+
+/* Runs one cell and fills it; EXIT_OK, or the exit code after a one-line error. */
+static int run_cell(runner *rn, int row, int col)
+{
+    const matrix_table *t = rn->t;
+    matrix_cell *cell = &rn->res->cells[row * t->ncols + col];
+    const char *path = t->rows[row].cell[col];
+    cell->v = xcalloc((size_t)t->nprops, sizeof *cell->v);
+    cell->expect = xmalloc((size_t)t->nprops);
+    if (!path) return EXIT_OK; /* not applicable */
+    buf err;
+    buf_init(&err);
+    scenario *sc = scenario_load(path, &err);
+    if (!sc) {
+        cli_error("matrix: %s", err.p);
+        buf_release(&err);
+        return EXIT_USAGE;
+    }
+    world_opts o = { .seed = sc->seed, .chunks = rn->chunks, .verbose = rn->pages != NULL };
+    world *w = world_new(sc, &o, &err);
+    int rc = w ? world_run(w, &err) : -1;
+    if (rc != 0) {
+        cli_error("matrix: %s: %.*s", path, (int)strcspn(err.p ? err.p : "", "\n"), err.p ? err.p : "");
+        world_free(w);
+        scenario_free(sc);
+        buf_release(&err);
+        return EXIT_USAGE;
+    }
+    check_result cr;
+    check_run(world_history(w), sc, &cr);
+    cell->ran = 1;
+    for (int p = 0; p < t->nprops; p++) {
+        cell->v[p] = cr.p[rn->res->prop[p]].v;
+        const expect_cfg *ex = html_expectation(sc, rn->res->prop[p]);
+        cell->expect[p] = (signed char)(ex ? ex->violated : -1);
+    }
+    int code = EXIT_OK;
+    if (rn->pages) {
+        buf page, rel;
+        buf_init(&page);
+        buf_init(&rel);
+        buf_printf(&page, "%s/%s--%s.html", rn->pages, t->rows[row].id, t->col_id[col]);
+        buf_printf(&rel, "%s/%s--%s.html", rn->pages_rel, t->rows[row].id, t->col_id[col]);
+        int io = 0;
+        buf_reset(&err);
+        if (html_report(world_history(w), sc, &cr, sc->seed, page.p, &err, &io) != 0) {
+            cli_error("matrix: %s", err.p ? err.p : "cannot write a run's page");
+            code = io ? EXIT_INTERNAL : EXIT_USAGE;
+        }
+        cell->page = buf_steal(&rel);
+        buf_release(&page);
+    }
+    check_free(&cr);
+    world_free(w);
+    scenario_free(sc);
+    buf_release(&err);
+    return code;
+}
+
+static int write_out(const char *path, const buf *b)
+{
+    buf err;
+    buf_init(&err);
+    int rc = ll_write_file(path, b->p ? b->p : "", b->len, &err);
+    if (rc) cli_error("matrix: %s", err.p);
+    buf_release(&err);
+    return rc ? EXIT_INTERNAL : EXIT_OK;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs every cell, row by row, saying on stderr which design is running. */
+static int run_all(runner *rn)
+{
+    const matrix_table *t = rn->t;
+    int tty = isatty(2), cells = 0;
+    double t0 = seconds_now();
+    for (int row = 0; row < t->nrows; row++) {
+        if (tty) fprintf(stderr, "\rmatrix: %d/%d %-40s", row + 1, t->nrows, t->rows[row].id);
+        else fprintf(stderr, "matrix: %s (%d of %d designs)\n", t->rows[row].id, row + 1, t->nrows);
+        for (int col = 0; col < t->ncols; col++) {
+            int rc = run_cell(rn, row, col);
+            if (rc != EXIT_OK) return rc;
+            cells += t->rows[row].cell[col] != NULL;
+        }
+    }
+    fprintf(stderr, "%smatrix: %d runs in %.2f s\n", tty ? "\r\033[K" : "", cells, seconds_now() - t0);
+    return EXIT_OK;
+}
+
+static void free_result(matrix_result *r)
+{
+    if (!r->cells) return;
+    for (int i = 0; i < r->t->nrows * r->t->ncols; i++) {
+        free(r->cells[i].v);
+        free(r->cells[i].expect);
+        free(r->cells[i].page);
+    }
+    free(r->cells);
+    free(r->prop);
+}
+
+/* The outputs asked for; EXIT_OK or the first failure's code (each said). */
+static int outputs(const matrix_result *res, const matrix_args *a)
+{
+    int code = EXIT_OK;
+    buf b;
+    buf_init(&b);
+    if (a->csv) {
+        matrix_csv(res, &b);
+        if (write_out(a->csv, &b) != EXIT_OK) code = EXIT_INTERNAL;
+    }
+    if (a->html) {
+        buf_reset(&b);
+        matrix_html(res, &b);
+        if (write_out(a->html, &b) != EXIT_OK) code = EXIT_INTERNAL;
+    }
+    if (a->plot) {
+        buf err;
+        buf_init(&err);
+        if (matrix_plot(res, a->plot, &err) != 0) {
+            cli_error("matrix: %s", err.p);
+            if (code == EXIT_OK) code = EXIT_INTERNAL;
+        }
+        buf_release(&err);
+    }
+    if (!a->quiet) {
+        buf_reset(&b);
+        matrix_text(res, &b);
+        fwrite(b.p, 1, b.len, stdout);
+    }
+    buf_release(&b);
+    return code;
+}
+
+int cli_matrix(int argc, char **argv)
+{
+    matrix_args a;
+    int parsed = parse_args(argc, argv, &a);
+    if (parsed != EXIT_OK) return parsed < 0 ? EXIT_OK : parsed;
+    buf def, err;
+    buf_init(&def);
+    buf_init(&err);
+    if (!a.table) buf_printf(&def, "%s/scenarios/matrix/table.lua", ll_data_dir());
+    matrix_table *t = matrix_table_load(a.table ? a.table : def.p, &err);
+    if (!t) {
+        cli_error("matrix: %s", err.p);
+        buf_release(&def);
+        buf_release(&err);
+        return EXIT_USAGE;
+    }
+    matrix_result res = { .t = t, .prop = xcalloc((size_t)t->nprops, sizeof *res.prop) };
+    int code = resolve_props(t, res.prop);
+    char *pages = NULL, *pages_rel = NULL;
+    if (code == EXIT_OK && a.html) {
+        pages = runs_dir(a.html);
+        const char *slash = strrchr(pages, '/');
+        pages_rel = xstrdup(slash ? slash + 1 : pages);
+        if (mkdir(pages, 0777) != 0 && errno != EEXIST) {
+            cli_error("matrix: cannot make the folder '%s' for the runs' pages: %s", pages, strerror(errno));
+            code = EXIT_INTERNAL;
+        }
+    }
+    if (code == EXIT_OK) {
+        res.cells = xcalloc((size_t)(t->nrows * t->ncols), sizeof *res.cells);
+        runner rn = { .t = t, .res = &res, .chunks = chunkcache_new(), .pages = pages, .pages_rel = pages_rel };
+        code = run_all(&rn);
+        chunkcache_free(rn.chunks);
+    }
+    if (code == EXIT_OK) {
+        code = outputs(&res, &a);
+        int unmet = 0;
+        for (int row = 0; row < t->nrows; row++)
+            for (int c = 0; c < t->ncols; c++)
+                for (int p = 0; p < t->nprops; p++) unmet += matrix_unmet(&res, row, c, p);
+        if (code == EXIT_OK && unmet) code = EXIT_VIOLATION;
+    }
+    if (!res.cells) free(res.prop);
+    free_result(&res);
+    free(pages);
+    free(pages_rel);
+    matrix_table_free(t);
+    buf_release(&def);
+    buf_release(&err);
+    return code;
+}

@@ -1,0 +1,468 @@
+/* matrix.c — the lock-design matrix rendered (see matrix.h): text, CSV, HTML and a heat map.
+ *
+ * The text table puts a block of lines under each design, one per property, and a column per
+ * situation; a verdict is ✓ or ✗ (· not judged there, – the situation does not apply), and a
+ * mark after it says how it stands against the design's source. Under each block come the
+ * source's words and the notes the table gives for its marked or violated cells, so that the
+ * table can be read without the file. The HTML page is the same table with each cell a link
+ * to its run's player page (html_player.c, written by the command), each tooltip saying the
+ * verdict, the claim and the scenario to replay, and the notes under each design. The heat map is the same grid in colour, drawn by gnuplot. */
+#include "matrix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gnuplot.h"
+#include "html.h"
+
+enum { PROSE_WIDTH = 92, LABEL_WIDTH = 20 };
+
+const matrix_cell *matrix_cell_at(const matrix_result *r, int row, int col)
+{
+    return &r->cells[row * r->t->ncols + col];
+}
+
+matrix_mark matrix_mark_of(const matrix_result *r, int row, int col, int p)
+{
+    const matrix_cell *c = matrix_cell_at(r, row, col);
+    if (!c->ran || c->v[p] == VERDICT_NOT_JUDGED) return MARK_NONE;
+    int claim = matrix_claim(r->t, &r->t->rows[row], col, p);
+    int violated = c->v[p] == VERDICT_VIOLATED;
+    if (claim != CLAIM_NONE) return violated == (claim == CLAIM_VIOLATED) ? MARK_AGREES : MARK_CONTRADICTS;
+    return violated && r->t->rows[row].source ? MARK_UNWARNED : MARK_NONE;
+}
+
+int matrix_unmet(const matrix_result *r, int row, int col, int p)
+{
+    const matrix_cell *c = matrix_cell_at(r, row, col);
+    if (!c->ran || c->expect[p] < 0) return 0;
+    return c->v[p] == VERDICT_NOT_JUDGED || (c->v[p] == VERDICT_VIOLATED) != c->expect[p];
+}
+
+static const char *glyph(const matrix_cell *c, int p)
+{
+    if (!c->ran) return "–";
+    return c->v[p] == VERDICT_HOLDS ? "✓" : c->v[p] == VERDICT_VIOLATED ? "✗" : "·";
+}
+
+static const char *verdict_text(const matrix_cell *c, int p)
+{
+    if (!c->ran) return "not_applicable";
+    return c->v[p] == VERDICT_HOLDS ? "holds" : c->v[p] == VERDICT_VIOLATED ? "violated" : "not_judged";
+}
+
+static const char *const mark_text[] = { "", "=", "!", "?" };
+static const char *const mark_word[] = { "", "agrees", "contradicts", "unwarned" };
+
+/* Display columns of UTF-8 text: one per code point. */
+static int width_of(const char *s)
+{
+    int w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void pad(buf *out, const char *s, int width)
+{
+    buf_puts(out, s);
+    for (int w = width_of(s); w < width; w++) buf_putc(out, ' ');
+}
+
+/* "mutual exclusion" for mutual_exclusion. */
+static void prop_label(const char *name, buf *out)
+{
+    for (; *name; name++) buf_putc(out, *name == '_' ? ' ' : *name);
+}
+
+/* text, word-wrapped to PROSE_WIDTH, after lead; the lines after the first start with
+ * indent spaces. */
+static void wrap(buf *out, const char *lead, int indent, const char *text)
+{
+    buf_puts(out, lead);
+    int col = width_of(lead), fresh = 1; /* fresh: nothing on this line after the lead yet */
+    for (const char *p = text; *p;) {
+        if (*p == ' ' || *p == '\n') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, " \n");
+        int w = 0;
+        for (size_t i = 0; i < n; i++) w += ((unsigned char)p[i] & 0xC0) != 0x80;
+        if (!fresh && col + 1 + w > PROSE_WIDTH) {
+            buf_printf(out, "\n%*s", indent, "");
+            col = indent;
+            fresh = 1;
+        }
+        if (!fresh) {
+            buf_putc(out, ' ');
+            col++;
+        }
+        buf_append(out, p, n);
+        col += w;
+        fresh = 0;
+        p += n;
+    }
+    buf_putc(out, '\n');
+}
+
+static int col_width(const matrix_table *t)
+{
+    int w = 7;
+    for (int c = 0; c < t->ncols; c++)
+        if (width_of(t->col_short[c]) > w) w = width_of(t->col_short[c]);
+    return w + 1;
+}
+
+/* The strongest mark of a cell over its properties, for its note: ! over ? over = over none. */
+static matrix_mark cell_mark(const matrix_result *r, int row, int col)
+{
+    static const int rank[] = { 0, 1, 3, 2 };
+    matrix_mark m = MARK_NONE;
+    for (int p = 0; p < r->t->nprops; p++) {
+        matrix_mark k = matrix_mark_of(r, row, col, p);
+        if (rank[k] > rank[m]) m = k;
+    }
+    return m;
+}
+
+/* A cell's note is shown where the cell says something: a mark, or a violation in a row
+ * without a source (led by "✗"). */
+static const char *note_of(const matrix_result *r, int row, int col, const char **lead)
+{
+    const matrix_row *rw = &r->t->rows[row];
+    const matrix_cell *cell = matrix_cell_at(r, row, col);
+    if (!cell->ran) {
+        *lead = "–";
+        return rw->na[col];
+    }
+    matrix_mark m = cell_mark(r, row, col);
+    int violated = 0;
+    for (int p = 0; p < r->t->nprops; p++) violated |= cell->v[p] == VERDICT_VIOLATED;
+    *lead = m != MARK_NONE ? mark_text[m] : "✗";
+    return m != MARK_NONE || violated ? rw->note[col] : NULL;
+}
+
+static void text_row(const matrix_result *r, int row, int cw, buf *out)
+{
+    const matrix_table *t = r->t;
+    const matrix_row *rw = &t->rows[row];
+    buf_printf(out, "\n%s", rw->title);
+    if (rw->source) buf_printf(out, "   (claims: %s)", rw->source);
+    buf_putc(out, '\n');
+    for (int p = 0; p < t->nprops; p++) {
+        buf label;
+        buf_init(&label);
+        buf_puts(&label, "  ");
+        prop_label(t->props[p], &label);
+        pad(out, label.p, LABEL_WIDTH);
+        buf_release(&label);
+        for (int c = 0; c < t->ncols; c++) {
+            char cell[32];
+            snprintf(cell, sizeof cell, "%s%s%s", glyph(matrix_cell_at(r, row, c), p),
+                     mark_text[matrix_mark_of(r, row, c, p)], matrix_unmet(r, row, c, p) ? "≠" : "");
+            pad(out, cell, c + 1 < t->ncols ? cw : 0);
+        }
+        buf_putc(out, '\n');
+    }
+    if (rw->says) {
+        buf lead;
+        buf_init(&lead);
+        buf_printf(&lead, "  %s: ", rw->source);
+        wrap(out, lead.p, 4, rw->says);
+        buf_release(&lead);
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        const char *mk;
+        const char *text = note_of(r, row, c, &mk);
+        if (!text) continue;
+        buf lead;
+        buf_init(&lead);
+        buf_printf(&lead, "  %s %s: ", mk, t->col_short[c]);
+        wrap(out, lead.p, 4, text);
+        buf_release(&lead);
+    }
+}
+
+void matrix_text(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    int cw = col_width(t);
+    buf_printf(out, "%s  (%s)\n", t->title, t->path);
+    wrap(out, "", 0, t->about);
+    buf_putc(out, '\n');
+    pad(out, "", LABEL_WIDTH);
+    for (int c = 0; c < t->ncols; c++) pad(out, t->col_short[c], c + 1 < t->ncols ? cw : 0);
+    buf_putc(out, '\n');
+    for (int row = 0; row < t->nrows; row++) text_row(r, row, cw, out);
+    buf cols;
+    buf_init(&cols);
+    for (int c = 0; c < t->ncols; c++) buf_printf(&cols, "%s%s = %s", c ? "; " : "", t->col_short[c], t->col_title[c]);
+    buf_putc(&cols, '.');
+    buf_putc(out, '\n');
+    wrap(out, "columns: ", 2, cols.p);
+    buf_release(&cols);
+    buf_puts(out, "✓ holds  ✗ violated  · not judged in this situation  – does not apply\n"
+                  "after a verdict: = as the source claims  ! the source claims otherwise  ? a violation the\n"
+                  "source does not warn of  ≠ not what the cell's scenario expects\n");
+    buf_printf(out, "Each cell is a scenario: locklab run %s/<row>/<column>.lua\n", t->dir);
+    int runs = 0, unmet = 0;
+    for (int row = 0; row < t->nrows; row++)
+        for (int c = 0; c < t->ncols; c++) {
+            runs += matrix_cell_at(r, row, c)->ran;
+            for (int p = 0; p < t->nprops; p++) unmet += matrix_unmet(r, row, c, p);
+        }
+    buf_printf(out, "\n%d runs; %s.\n", runs, unmet ? "some verdicts are NOT what their scenarios expect" : "every verdict is what its scenario expects");
+    for (int row = 0; row < t->nrows && unmet; row++)
+        for (int c = 0; c < t->ncols; c++)
+            for (int p = 0; p < t->nprops; p++) {
+                if (!matrix_unmet(r, row, c, p)) continue;
+                const matrix_cell *cell = matrix_cell_at(r, row, c);
+                buf_printf(out, "  %s: %s %s, expected %s\n", t->rows[row].cell[c], t->props[p], verdict_text(cell, p),
+                           cell->expect[p] ? "violated" : "holds");
+            }
+}
+
+static void csv_field(buf *out, const char *s)
+{
+    if (!s) s = "";
+    if (!strpbrk(s, ",\"\n\r")) {
+        buf_puts(out, s);
+        return;
+    }
+    buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"') buf_putc(out, '"');
+        buf_putc(out, *s);
+    }
+    buf_putc(out, '"');
+}
+
+void matrix_csv(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    buf_puts(out, "row,design,column,situation,property,verdict,expected,claim,mark,scenario\n");
+    for (int row = 0; row < t->nrows; row++)
+        for (int c = 0; c < t->ncols; c++)
+            for (int p = 0; p < t->nprops; p++) {
+                const matrix_cell *cell = matrix_cell_at(r, row, c);
+                int claim = matrix_claim(t, &t->rows[row], c, p);
+                const char *f[10] = {
+                    t->rows[row].id, t->rows[row].title, t->col_id[c], t->col_title[c], t->props[p],
+                    verdict_text(cell, p),
+                    cell->ran && cell->expect[p] >= 0 ? (cell->expect[p] ? "violated" : "holds") : "",
+                    claim == CLAIM_NONE ? "" : claim == CLAIM_VIOLATED ? "violated" : "holds",
+                    mark_word[matrix_mark_of(r, row, c, p)], t->rows[row].cell[c],
+                };
+                for (int k = 0; k < 10; k++) {
+                    if (k) buf_putc(out, ',');
+                    csv_field(out, f[k]);
+                }
+                buf_putc(out, '\n');
+            }
+}
+
+static const char css[] =
+    "body{font-family:'DejaVu Sans',Verdana,sans-serif;font-size:16px;line-height:1.4;margin:1.5em auto;"
+    "max-width:1400px;padding:0 1em;color:#212121;background:#fff}"
+    "h1{font-size:1.6em;margin:.2em 0}.about{background:#f5f7fa;border-left:6px solid #1565c0;padding:.5em 1em}"
+    "table.matrix{border-collapse:collapse;margin:1em 0}"
+    ".matrix th,.matrix td{border:1px solid #ccc;padding:.2em .45em;text-align:center}"
+    ".matrix th.d{text-align:left;vertical-align:top;max-width:14em;background:#fafafa}"
+    ".matrix td.p{text-align:left;color:#444;white-space:nowrap}"
+    ".matrix td.holds{background:#c8e6c9}.matrix td.violated{background:#ffcdd2}"
+    ".matrix td.nj{background:#f5f5f5;color:#999}.matrix td.na{background:#fff;color:#999}"
+    ".matrix td{white-space:nowrap}.matrix td.n{white-space:normal;text-align:left}.matrix td a{color:inherit;text-decoration:none;font-weight:bold}"
+    ".matrix td.contradicts{outline:3px solid #b71c1c;outline-offset:-3px}"
+    ".matrix td.unmet{outline:3px dashed #000;outline-offset:-3px}"
+    "sup{font-weight:bold;color:#b71c1c}.src{font-size:.85em;color:#555}"
+    ".notes{font-size:.92em;margin:.2em 0 1.2em 1em}.notes li{margin:.2em 0}.legend{font-size:.92em;color:#333}";
+
+static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
+{
+    const matrix_table *t = r->t;
+    const matrix_cell *cell = matrix_cell_at(r, row, c);
+    matrix_mark m = matrix_mark_of(r, row, c, p);
+    const char *cls = !cell->ran ? "na" : cell->v[p] == VERDICT_HOLDS ? "holds" : cell->v[p] == VERDICT_VIOLATED ? "violated" : "nj";
+    buf tip;
+    buf_init(&tip);
+    buf_printf(&tip, "%s, %s: %s %s", t->rows[row].title, t->col_title[c], t->props[p], verdict_text(cell, p));
+    int claim = matrix_claim(t, &t->rows[row], c, p);
+    if (claim != CLAIM_NONE) buf_printf(&tip, "; %s claims it %s", t->rows[row].source, claim ? "is violated" : "holds");
+    if (m == MARK_UNWARNED) buf_printf(&tip, "; %s does not warn of it", t->rows[row].source);
+    if (matrix_unmet(r, row, c, p)) buf_puts(&tip, "; NOT what the scenario expects");
+    if (!cell->ran && t->rows[row].na[c]) buf_printf(&tip, ": %s", t->rows[row].na[c]);
+    if (cell->ran) buf_printf(&tip, ". Replay: locklab run %s", t->rows[row].cell[c]);
+    buf_printf(out, "<td class=\"%s%s%s\" title=\"", cls, m == MARK_CONTRADICTS ? " contradicts" : "",
+               matrix_unmet(r, row, c, p) ? " unmet" : "");
+    html_esc(out, tip.p);
+    buf_puts(out, "\">");
+    buf_release(&tip);
+    if (cell->ran && cell->page) {
+        buf_puts(out, "<a href=\"");
+        html_esc(out, cell->page);
+        if (cell->v[p] == VERDICT_VIOLATED) { /* the player opens at the moment it breaks */
+            buf_puts(out, "#violation=");
+            html_esc(out, t->props[p]);
+        }
+        buf_printf(out, "\">%s</a>", glyph(cell, p));
+    } else {
+        buf_puts(out, glyph(cell, p));
+    }
+    if (m != MARK_NONE) buf_printf(out, "<sup>%s</sup>", mark_text[m]);
+    if (matrix_unmet(r, row, c, p)) buf_puts(out, "<sup>≠</sup>");
+    buf_puts(out, "</td>");
+}
+
+static void html_notes(const matrix_result *r, int row, buf *out)
+{
+    const matrix_table *t = r->t;
+    const matrix_row *rw = &t->rows[row];
+    int any = rw->says != NULL;
+    for (int c = 0; c < t->ncols && !any; c++) any = rw->note[c] || rw->na[c];
+    if (!any) return;
+    buf_printf(out, "<tr><td class=\"n\" colspan=\"%d\"><ul class=\"notes\">", t->ncols + 2);
+    if (rw->says) {
+        buf_puts(out, "<li><b>");
+        html_esc(out, rw->source);
+        buf_puts(out, " says:</b> ");
+        html_esc(out, rw->says);
+        buf_puts(out, "</li>");
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        const char *mk;
+        const char *text = note_of(r, row, c, &mk);
+        if (!text) continue;
+        buf_printf(out, "<li><b>%s ", mk);
+        html_esc(out, t->col_title[c]);
+        buf_puts(out, ":</b> ");
+        html_esc(out, text);
+        buf_puts(out, "</li>");
+    }
+    buf_puts(out, "</ul></td></tr>\n");
+}
+
+void matrix_html(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+    html_esc(out, t->title);
+    buf_printf(out, "</title>\n<style>%s</style></head><body>\n<h1>", css);
+    html_esc(out, t->title);
+    buf_puts(out, "</h1>\n<p class=\"about\">");
+    html_esc(out, t->about);
+    buf_puts(out, "</p>\n<p class=\"legend\">✓ holds · ✗ violated · “·” not judged in this situation · – does "
+                  "not apply. After a verdict: <sup>=</sup> as the design's source claims, <sup>!</sup> the source "
+                  "claims otherwise (outlined), <sup>?</sup> a violation the source does not warn of, <sup>≠</sup> not "
+                  "what the cell's scenario expects. Each verdict opens its run, to step through.</p>\n");
+    buf_puts(out, "<table class=\"matrix\">\n<thead><tr><th>design</th><th>property</th>");
+    for (int c = 0; c < t->ncols; c++) {
+        buf_puts(out, "<th title=\"");
+        html_esc(out, t->col_title[c]);
+        buf_puts(out, "\">");
+        html_esc(out, t->col_short[c]);
+        buf_puts(out, "</th>");
+    }
+    buf_puts(out, "</tr></thead>\n");
+    for (int row = 0; row < t->nrows; row++) {
+        const matrix_row *rw = &t->rows[row];
+        buf_puts(out, "<tbody id=\"row-");
+        html_esc(out, rw->id);
+        buf_puts(out, "\">\n");
+        for (int p = 0; p < t->nprops; p++) {
+            buf_puts(out, "<tr>");
+            if (p == 0) {
+                buf_printf(out, "<th class=\"d\" rowspan=\"%d\">", t->nprops);
+                html_esc(out, rw->title);
+                if (rw->source) {
+                    buf_puts(out, "<br><span class=\"src\">claims: ");
+                    html_esc(out, rw->source);
+                    buf_puts(out, "</span>");
+                }
+                buf_puts(out, "</th>");
+            }
+            buf_puts(out, "<td class=\"p\">");
+            buf label;
+            buf_init(&label);
+            prop_label(t->props[p], &label);
+            html_esc(out, label.p);
+            buf_release(&label);
+            buf_puts(out, "</td>");
+            for (int c = 0; c < t->ncols; c++) html_cell(r, row, c, p, out);
+            buf_puts(out, "</tr>\n");
+        }
+        html_notes(r, row, out);
+        buf_puts(out, "</tbody>\n");
+    }
+    buf_puts(out, "</table>\n<p class=\"legend\">Columns: ");
+    for (int c = 0; c < t->ncols; c++) {
+        buf_puts(out, c ? "; <b>" : "<b>");
+        html_esc(out, t->col_short[c]);
+        buf_puts(out, "</b> ");
+        html_esc(out, t->col_title[c]);
+    }
+    buf_puts(out, ". Each cell is a scenario file: <code>locklab run ");
+    html_esc(out, t->dir);
+    buf_puts(out, "/&lt;row&gt;/&lt;column&gt;.lua</code>.</p>\n</body></html>\n");
+}
+
+/* The heat map's program: a box per verdict, coloured, with its glyph and mark on it; a
+ * block of lines per design, a blank line between blocks, the first line of each named
+ * with the design. */
+static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
+{
+    const matrix_result *r = ud;
+    const matrix_table *t = r->t;
+    int lines = t->nrows * (t->nprops + 1) - 1;
+    buf_printf(gp, "set terminal %s size %d,%d font \"sans,10\" noenhanced\nset output ",
+               svg ? "svg dynamic background rgb \"white\"" : "pngcairo", 300 + 95 * t->ncols, 90 + 20 * lines);
+    gp_quote(gp, tmp_out);
+    buf_puts(gp, "\nset title ");
+    gp_quote(gp, t->title);
+    buf_printf(gp, "\nunset key\nset border 0\nset tics scale 0\nset x2range [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
+                   "unset xtics\nset x2tics (",
+               t->ncols - 1, lines - 1);
+    for (int c = 0; c < t->ncols; c++) {
+        buf_puts(gp, c ? ", " : "");
+        gp_quote(gp, t->col_short[c]);
+        buf_printf(gp, " %d", c);
+    }
+    buf_puts(gp, ")\nset ytics (");
+    for (int row = 0; row < t->nrows; row++)
+        for (int p = 0; p < t->nprops; p++) {
+            buf label;
+            buf_init(&label);
+            if (p == 0) buf_printf(&label, "%s   ", t->rows[row].title);
+            prop_label(t->props[p], &label);
+            buf_puts(gp, row || p ? ", " : "");
+            gp_quote(gp, label.p);
+            buf_printf(gp, " %d", row * (t->nprops + 1) + p);
+            buf_release(&label);
+        }
+    buf_puts(gp, ")\n$data << EOD\n");
+    for (int row = 0; row < t->nrows; row++)
+        for (int c = 0; c < t->ncols; c++)
+            for (int p = 0; p < t->nprops; p++) {
+                const matrix_cell *cell = matrix_cell_at(r, row, c);
+                unsigned colour = !cell->ran ? 0xffffff : cell->v[p] == VERDICT_HOLDS ? 0xa5d6a7
+                                  : cell->v[p] == VERDICT_VIOLATED                  ? 0xef9a9a
+                                                                                     : 0xeeeeee;
+                buf label;
+                buf_init(&label);
+                buf_printf(&label, "%s%s%s", glyph(cell, p), mark_text[matrix_mark_of(r, row, c, p)],
+                           matrix_unmet(r, row, c, p) ? "≠" : "");
+                buf_printf(gp, "%d %d %u ", c, row * (t->nprops + 1) + p, colour);
+                gp_quote(gp, label.p);
+                buf_putc(gp, '\n');
+                buf_release(&label);
+            }
+    buf_puts(gp, "EOD\nset bmargin 3\nset label 1 \"= as the source claims   ! the source claims otherwise   ? a violation the source "
+                 "does not warn of\" at screen 0.5, screen 0.01 center\n"
+                 "plot $data using 1:2:(0.47):(0.45):3 axes x2y1 with boxxyerror fs solid 1.0 noborder lc rgb variable, "
+                 "$data using 1:2:4 axes x2y1 with labels font \",11\"\nunset output\n");
+}
+
+int matrix_plot(const matrix_result *r, const char *path, buf *err)
+{
+    return gp_draw(path, plot_script, r, err);
+}

@@ -1,0 +1,25 @@
+-- matrix: Redisson lock() (watchdog) under "clock-jump" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Redisson lock() (watchdog): a server's clock jumps forward",
+  about = [[
+At 1 s n1's clock jumps forward by 35 s, past the 30 s lease (an NTP step, an administrator).
+Redis keeps a key's expiry as an absolute time on its own clock, so A's key there expires at
+once (Kleppmann 2016, on Redlock's timing assumptions).
+
+The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
+lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
+lockWatchdogTimeout).]],
+  protocol = "redisson",
+  nodes = 1,
+  lease = false, wait = "60s",
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "45s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", clock_jump = "n1", by = "35s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+}

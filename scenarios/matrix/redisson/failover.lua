@@ -1,0 +1,28 @@
+-- matrix: Redisson lock() (watchdog) under "failover" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Redisson lock() (watchdog): failover with asynchronous replication",
+  about = [[
+n1 has a replica fed asynchronously (lag 50-100 ms). n1 crashes at 20 ms, after A's lock
+reached it and before it reached the replica; the replica is promoted 1 s later without the
+lock ("Distributed Locks with Redis", "Why Failover-based Implementations Are Not Enough"). B
+starts at 2 s, once the clients have learned of the new master.
+
+The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
+lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
+lockWatchdogTimeout).]],
+  protocol = "redisson",
+  nodes = 1,
+  replicas = 1,
+  replication = { lag = {"50ms", "100ms"}, down_after = "1s", detection = "500ms" },
+  lease = false, wait = "60s",
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "45s" },
+    { name = "B", start = "2s", work = "8s" },
+  },
+  faults = {
+    { at = "20ms", crash = "n1" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+}

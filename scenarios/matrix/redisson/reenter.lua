@@ -1,0 +1,24 @@
+-- matrix: Redisson lock() (watchdog) under "reenter" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Redisson lock() (watchdog): the holder takes the lock again",
+  about = [[
+No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
+calls another that takes it (../reenter-model.lua: the inner acquire may wait 1 s); B waits its turn.
+A re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
+plain key cannot tell its holder from a stranger.
+
+The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
+lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
+lockWatchdogTimeout).]],
+  protocol = "../reenter-model.lua",
+  nodes = 1,
+  lease = false, wait = "60s",
+  network = { delay = {"1ms", "5ms"} },
+  options = { design = "redisson" },
+  clients = {
+    { name = "A", start = 0, work = "45s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds", reentrancy = "holds" },
+}

@@ -1,0 +1,26 @@
+-- matrix: Redisson lock() (watchdog) under "server-restart" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Redisson lock() (watchdog): the server crashes and restarts empty",
+  about = [[
+Redis master n1 crashes at 1 s and restarts at 2 s with nothing saved (persistence none: no AOF
+fsync), so it forgets the lock A holds ("Distributed Locks with Redis", "Performance, crash
+recovery and fsync").
+
+The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
+lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
+lockWatchdogTimeout).]],
+  protocol = "redisson",
+  nodes = 1,
+  lease = false, wait = "60s",
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "45s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", crash = "n1" },
+    { at = "2s", restart = "n1" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+}

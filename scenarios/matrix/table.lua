@@ -1,0 +1,159 @@
+-- table.lua — the table `locklab matrix` runs: lock designs (rows) under standard situations
+-- (columns). Each cell is the scenario <row id>/<column id>.lua beside this file, an ordinary
+-- scenario that `locklab run` replays and whose `expect` pins what the cell shows.
+--
+-- A new design is a new row: a folder of eight scenarios named after the columns (copy a row's
+-- folder and change its protocol and settings), and an entry in `rows` below with what its
+-- source claims. A column that cannot apply to a design goes in the row's not_applicable with
+-- the reason. No C, no rebuild.
+--
+-- claims: what the row's source says, as verdicts: `all` for every column, a column's own
+-- table over it, "unsaid" to take an `all` claim back for one column. The matrix marks a cell
+-- "=" where the run agrees with a claim, "!" where it contradicts it, and "?" where the run
+-- shows a violation the source does not warn of. notes say, for those cells, what happens and
+-- who has written about it.
+--
+-- "The comparison table" is the Chinese comparison of distributed-lock designs (分布式锁对比:
+-- MySQL unique index, MongoDB findAndModify, ZooKeeper/Curator, Redis SETNX + EXPIRE, Redis SET
+-- NX EX + a Lua compare-and-delete) that is copied from blog to blog with readings of
+-- Redisson's source; its words are translated below. Its list of what a lock needs: mutual
+-- exclusion; no deadlock even if a holder crashes without unlocking; only the client that
+-- locked may unlock; fault tolerance.
+return {
+  title = "Lock designs under the standard faults",
+  about = [[
+Every design runs the same workload: A takes the lock and works, B (and in the last column C)
+wants it too. Lease designs get a 10 s lease and 5 s of work; watchdog designs (Redisson
+lock() without a lease) renew a 30 s lease every 10 s and their job is long (45 s), as a
+watchdog is meant for. Each column adds one thing that goes wrong.]],
+  properties = { "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "reentrancy" },
+  columns = {
+    { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter" },
+    { id = "holder-crash", title = "the holder crashes", short = "crash" },
+    { id = "gc-pause", title = "the holder's GC pause outlives the lease", short = "GC pause" },
+    { id = "partition", title = "the holder is cut off from the servers", short = "cut off" },
+    { id = "server-restart", title = "a server crashes and restarts empty", short = "restart" },
+    { id = "failover", title = "failover with asynchronous replication", short = "failover" },
+    { id = "clock-jump", title = "a server's clock jumps forward", short = "clock" },
+    { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
+  },
+  rows = {
+    {
+      id = "setnx-expire", title = "Redis SETNX + EXPIRE",
+      source = "the comparison table",
+      says = [[Lock: SETNX, and if it succeeds, EXPIRE to set a timeout; unlock: DEL. Simple, the
+lightest and fastest. But: SETNX and EXPIRE are two steps, not atomic: if SETNX succeeds and
+EXPIRE fails, a deadlock can follow; DEL may delete a lock the current thread does not hold; no
+blocking wait, not re-entrant.]],
+      claims = {
+        reenter = { reentrancy = "violated" },
+        ["holder-crash"] = { no_deadlock = "violated" },
+        ["gc-pause"] = { release_safety = "violated" },
+      },
+      notes = {
+        ["gc-pause"] = "Two clients hold the lock, not only a wrong DEL: A works on after its lease (Kleppmann 2016, \"How to do distributed locking\").",
+        ["server-restart"] = "A restarted Redis without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
+        failover = "The replica is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
+        ["clock-jump"] = "Redis expires keys by its own clock; a jump forward frees the lock early (Kleppmann 2016).",
+      },
+    },
+    {
+      id = "set-nx-del", title = "SET NX PX + DEL",
+      source = "the Redis documentation",
+      says = [["Distributed Locks with Redis": SET resource value NX PX ttl takes the lock atomically,
+but "Using just DEL is not safe as a client may remove another client's lock".]],
+      claims = {
+        ["gc-pause"] = { release_safety = "violated" },
+        ["server-restart"] = { release_safety = "unsaid" },
+      },
+      notes = {
+        ["gc-pause"] = "The page's next point: the lease must outlast the work, or two clients hold the lock (Kleppmann 2016 adds: a pause can always outlast it).",
+        ["server-restart"] = "\"Performance, crash recovery and fsync\": without persistence a restart forgets the lock.",
+        failover = "\"Why Failover-based Implementations Are Not Enough\": the replica is promoted without the lock.",
+        ["clock-jump"] = "Redis expires keys by its own clock; a jump forward frees the lock early (Kleppmann 2016).",
+      },
+    },
+    {
+      id = "distlock", title = "SET NX PX + compare-and-delete",
+      source = "the comparison table",
+      says = [[Lock: SET lock_name random_value EX seconds NX; unlock: a Lua script that deletes the key
+only if it still holds random_value. Logically more rigorous; apart from the single-point
+problem, using it in production is no big problem. Not re-entrant, no blocking wait.]],
+      claims = {
+        all = { mutual_exclusion = "holds", release_safety = "holds", no_deadlock = "holds" },
+        reenter = { reentrancy = "violated" },
+        ["server-restart"] = { mutual_exclusion = "unsaid" },
+        failover = { mutual_exclusion = "unsaid" },
+      },
+      notes = {
+        ["gc-pause"] = "Wrong: a GC pause longer than the lease gives the lock to two clients, and the resource takes the paused one's late write (Kleppmann 2016, \"How to do distributed locking\"). Only a fencing token stops it.",
+        ["clock-jump"] = "Wrong: the lease is counted on the server's clock; a jump forward frees the lock while A works (Kleppmann 2016).",
+        ["server-restart"] = "\"The single-point problem\" is more than downtime: a restart without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
+        failover = "A replica does not fix the single point: it is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
+      },
+    },
+    {
+      id = "redisson", title = "Redisson lock() (watchdog)",
+      source = "the Redisson documentation",
+      says = [[RLock is re-entrant. "If Redisson instance which acquired lock crashes then such lock
+could hang forever in acquired state. To avoid this Redisson maintains lock watchdog, it
+prolongs lock expiration while lock holder Redisson instance is alive" (lockWatchdogTimeout,
+30 s). The comparison table's readings of RedissonLock repeat it: the watchdog keeps the lock
+from expiring before the business logic is done.]],
+      claims = {
+        all = { mutual_exclusion = "holds", release_safety = "holds", no_deadlock = "holds" },
+        reenter = { reentrancy = "holds" },
+        ["server-restart"] = { mutual_exclusion = "unsaid" },
+        failover = { mutual_exclusion = "unsaid" },
+        ["clock-jump"] = { mutual_exclusion = "unsaid" },
+      },
+      notes = {
+        ["gc-pause"] = "Wrong: the watchdog is a thread of the paused process; it stops with it, the lease runs out, and B takes the lock while A believes it holds it (Kleppmann 2016).",
+        partition = "Wrong: \"alive\" is not \"reachable\": the renewals cannot arrive, the lease lapses and A works on without the lock (Redisson issue #3636).",
+        ["server-restart"] = "The lock lives in one Redis; a restart without persistence forgets it (\"Distributed Locks with Redis\").",
+        failover = "The promoted replica never had the lock; B takes it and A's watchdog finds it gone (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
+        ["clock-jump"] = "Redis expires keys by its own clock (Kleppmann 2016).",
+      },
+    },
+    {
+      id = "redisson-fenced", title = "Redisson fenced lock",
+      source = "Kleppmann 2016",
+      says = [[Martin Kleppmann, "How to do distributed locking": every time the lock server grants
+the lock it returns a fencing token, a number that increases; the storage server rejects a
+write with a token older than one it has already processed, so a client that lost its lock
+without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the counter in Redis.]],
+      claims = {   -- the lock may be lost (a pause, a delay, a clock); the token keeps the resource safe
+        ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "holds" },
+        partition = { mutual_exclusion = "violated", resource_safety = "holds" },
+        ["clock-jump"] = { mutual_exclusion = "violated", resource_safety = "holds" },
+      },
+      notes = {
+        ["server-restart"] = "The token counter lives in the same Redis: a restart without persistence resets it, the new holder's token is no higher, and the resource cannot tell the clients apart. Kleppmann's tokens come from a consensus service that never goes back.",
+        failover = "The counter is replicated asynchronously like the lock: the promoted replica hands out a token that was already used.",
+      },
+    },
+    {
+      id = "redlock", title = "Redlock (5 masters)",
+      source = "the Redis documentation",
+      says = [["Distributed Locks with Redis", "The Redlock Algorithm": a lock taken on a majority of N
+independent masters within its validity time; "as long as the majority of Redis nodes are up,
+clients are able to acquire and release locks". Safety rests on bounded clock drift and on
+the client finishing within the validity.]],
+      claims = {
+        all = { mutual_exclusion = "holds", no_deadlock = "holds" },
+      },
+      notes = {
+        ["gc-pause"] = "Kleppmann 2016: the pause outlives the validity and Redlock has no fencing token. antirez (\"Is Redlock safe?\", 2016) answers that the client checks the validity after acquiring, and that a pause after that check defeats any lock without tokens.",
+        ["clock-jump"] = "One node's jump is outvoted; two nodes' (with a partition) are not: scenarios/redlock-clock-jump.lua.",
+        ["server-restart"] = "One restart of five is outvoted; restarts of a majority without fsync are not: scenarios/redlock-crash-restart-nofsync.lua.",
+      },
+    },
+    {
+      id = "redisson-redlock", title = "Redisson RedLock (5 masters)",
+      notes = {
+        ["gc-pause"] = "Each sub-lock's watchdog stops with the paused client (Kleppmann 2016).",
+        partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
+      },
+    },
+  },
+}

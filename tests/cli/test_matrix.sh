@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# Command-line tests of `locklab matrix`: usage; the table's every cell against `locklab run`
+# of its scenario (the same verdicts) and against the scenario's expect; the CSV's shape; the
+# HTML page (every verdict links to a run page that exists, and both render in headless
+# Chromium without console errors); the heat map; determinism; a row added without C, a column
+# that does not apply, and an unmet expectation (exit 1, marked); bad input: a missing table,
+# a row whose scenario is missing, unknown keys, properties and columns, a broken cell
+# scenario (one line naming FILE:LINE, exit 2), an unwritable output (exit 3). Prints
+# "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+LL=${LOCKLAB:-./locklab}
+case "$LL" in /*) ;; *) LL="$PWD/$LL" ;; esac
+export LOCKLAB_HOME=${LOCKLAB_HOME:-$PWD}
+tmp=$(mktemp -d /tmp/locklab-matrix.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+    local want=$1 what=$2
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+# one_line_err DESCRIPTION TEXT: stderr (progress lines aside) is one "locklab: " line with TEXT.
+one_line_err() {
+    local errs
+    errs=$(grep -v '^matrix: ' "$tmp/err")
+    if [ "$(printf '%s\n' "$errs" | wc -l)" -eq 1 ] && printf '%s' "$errs" | grep -q '^locklab: ' &&
+        printf '%s' "$errs" | grep -qF -- "$2"; then ok
+    else bad "$1: stderr is not one 'locklab: ' line saying '$2'"; sed 's/^/    /' "$tmp/err"; fi
+}
+
+expect_exit 0 "matrix --help" -- "$LL" matrix --help
+grep -q '^usage: locklab matrix' "$tmp/out" && grep -q -- '--html FILE' "$tmp/out" && ok || bad "--help tells the options"
+"$LL" --help | grep -q '^  matrix ' && ok || bad "matrix is in locklab --help"
+expect_exit 0 "help matrix" -- "$LL" help matrix
+
+# --- the default table: every cell as its scenario expects. Its size is counted from the
+# files (a folder per design, a scenario per situation that applies to it), so that a new row
+# needs no edit here.
+cells=$(ls scenarios/matrix/*/*.lua | wc -l)
+grid=$(( $(ls -d scenarios/matrix/*/ | wc -l) * $(grep -c '^    { id = "[^"]*", title = ' scenarios/matrix/table.lua) ))
+props=5
+expect_exit 0 "the default table" -- "$LL" matrix --csv "$tmp/m.csv" --html "$tmp/m.html" --plot "$tmp/m.png"
+cp "$tmp/out" "$tmp/table.txt"
+grep -q "^$cells runs; every verdict is what its scenario expects\\.\$" "$tmp/table.txt" && ok || bad "the table's last line"
+for t in "Redis SETNX + EXPIRE" "SET NX PX + DEL" "SET NX PX + compare-and-delete" "Redisson lock() (watchdog)" \
+    "Redisson fenced lock" "Redlock (5 masters)" "Redisson RedLock (5 masters)"; do
+    grep -qF -- "$t" "$tmp/table.txt" && ok || bad "the table has the row '$t'"
+done
+grep -q "matrix: $cells runs in " "$tmp/err" && ok || bad "progress on stderr"
+# the article's wrong claims are marked: compare-and-delete under a GC pause, Redisson cut off
+python3 - "$tmp/table.txt" <<'PY' && ok || bad "the marks of known cells in the text table"
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+def block(title):
+    b = text[text.index("\n" + title):]
+    return b[:b.index("\n\n", 1)]
+def cells(title, prop):
+    line = [l for l in block(title).split("\n") if l.startswith("  " + prop)][0]
+    return line[20:].split()
+assert cells("SET NX PX + compare-and-delete", "mutual exclusion")[2] == "✗!"
+assert cells("Redisson lock() (watchdog)", "mutual exclusion")[3] == "✗!"
+assert cells("Redis SETNX + EXPIRE", "no deadlock")[1] == "✗="
+assert cells("Redisson fenced lock", "resource safety")[2] == "✓="
+assert "! GC pause: Wrong:" in block("SET NX PX + compare-and-delete")
+PY
+
+# the CSV: its shape, and each cell against the scenario's expect and against `locklab run`
+python3 - "$tmp/m.csv" "$grid" "$props" <<'PY' && ok || bad "the CSV: 10 fields, a line per cell and property, expectations met"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))
+assert rows[0] == "row,design,column,situation,property,verdict,expected,claim,mark,scenario".split(","), rows[0]
+body = rows[1:]
+assert len(body) == int(sys.argv[2]) * int(sys.argv[3]) and all(len(r) == 10 for r in body), len(body)
+for r in body:
+    assert r[5] in ("holds", "violated", "not_judged", "not_applicable"), r
+    assert (r[5] == "not_applicable") == (r[9] == ""), r
+    assert r[6] == "" or r[6] == r[5], r
+    assert r[8] in ("", "agrees", "contradicts", "unwarned"), r
+    assert (r[8] == "agrees") == (r[7] != "" and r[7] == r[5]), r
+PY
+python3 -c 'import csv, sys
+print("\n".join(sorted({r[9] for r in list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))[1:] if r[9]})))' \
+    "$tmp/m.csv" >"$tmp/cells"
+check "the CSV names every scenario" test "$(wc -l <"$tmp/cells")" -eq "$cells"
+n=0
+while read -r f; do
+    "$LL" run "$f" -q --verdicts "$tmp/v.json" >/dev/null 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || bad "locklab run $f exits $rc (its expect not met)"
+    python3 - "$tmp/v.json" "$tmp/m.csv" "$f" <<'PY' || bad "$f: the matrix and locklab run disagree"
+import csv, json, sys
+v = {x["property"]: x["verdict"] for x in json.load(open(sys.argv[1]))["verdicts"]}
+for r in csv.reader(open(sys.argv[2], encoding="utf-8", newline="")):
+    if r[9] == sys.argv[3]:
+        assert v[r[4]] == r[5], (r, v[r[4]])
+PY
+    n=$((n + 1))
+done <"$tmp/cells"
+check "every cell replayed by locklab run" test "$n" -eq "$cells"
+
+# the HTML page: each verdict links to a run page that exists
+python3 - "$tmp/m.html" "$cells" "$props" <<'PY' && ok || bad "the HTML page: every verdict links to its run's page"
+import os, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+links = re.findall(r'<a href="([^"]+)">([✓✗·])</a>', page)
+assert len(links) == int(sys.argv[2]) * int(sys.argv[3]), len(links)
+base = os.path.dirname(sys.argv[1])
+assert all(os.path.isfile(os.path.join(base, h.split("#")[0])) for h, _ in links)
+assert len({h.split("#")[0] for h, _ in links}) == int(sys.argv[2])
+# a violated verdict opens its run at the moment that property breaks
+assert all(h.endswith("#violation=" + h.split("=")[-1]) and "#" in h for h, g in links if g == "✗")
+assert all("#" not in h for h, g in links if g != "✗")
+assert page.count("<sup>!</sup>") >= 5 and "claims: the comparison table" in page
+assert not re.search(r'(src|href)="(https?:)?//', page)
+PY
+check "the runs' pages are beside the index" test "$(ls "$tmp/m-runs" | wc -l)" -eq "$cells"
+check "the heat map is a PNG" sh -c "head -c 8 '$tmp/m.png' | od -An -c | grep -q 'P   N   G'"
+chromium_bin=$(command -v chromium || command -v chromium-browser || true)
+browse() {
+    local out=$1 url=$2 profile
+    shift 2
+    profile=$(mktemp -d "$tmp/profile.XXXXXX")
+    timeout 120 "$chromium_bin" --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+        --enable-logging=stderr --v=0 "$@" "file://$url" >"$out" 2>"$out.log"
+    rm -rf "$profile"
+}
+quiet_console() { ! grep -Eq 'Uncaught|:CONSOLE|CONSOLE\(' "$1.log"; }
+if [ -z "$chromium_bin" ]; then
+    bad "chromium is not installed (make deps installs it)"
+else
+    browse "$tmp/index.dom" "$tmp/m.html" --dump-dom
+    check "the page: no console errors" quiet_console "$tmp/index.dom"
+    check "the page: rendered with its table" grep -q '<table class="matrix">' "$tmp/index.dom"
+    link=$(grep -o 'href="m-runs/distlock--gc-pause.html#violation=mutual_exclusion"' "$tmp/m.html" | head -1)
+    link=${link#href=\"}
+    browse "$tmp/cell.dom" "$tmp/${link%\"}" --dump-dom --window-size=1280,1600
+    check "a cell's run page: no console errors" quiet_console "$tmp/cell.dom"
+    check "a cell's run page: the player opens where mutual exclusion breaks" python3 - "$tmp/cell.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', re.search(r'<body ([^>]*)>', dom).group(1)))
+assert attrs["ready"] == "1" and int(attrs["step"]) > 0, attrs
+i = dom.index('id="holders"')
+assert "2 clients at once" in dom[i:dom.index("</p>", i)]
+PY
+fi
+
+# deterministic: the same bytes twice
+"$LL" matrix --csv "$tmp/m2.csv" --html "$tmp/m2.html" >"$tmp/table2.txt" 2>/dev/null
+check "the text table is deterministic" cmp -s "$tmp/table.txt" "$tmp/table2.txt"
+check "the CSV is deterministic" cmp -s "$tmp/m.csv" "$tmp/m2.csv"
+check "the HTML page is deterministic" sh -c "sed 's/m2-runs/m-runs/g' '$tmp/m2.html' | cmp -s - '$tmp/m.html'"
+check "the runs' pages are deterministic" diff -rq "$tmp/m-runs" "$tmp/m2-runs"
+expect_exit 0 "--quiet" -- "$LL" matrix -q
+check "--quiet prints no table" test ! -s "$tmp/out"
+
+# --- a table of one's own: a copy of the folder, a new row without C
+cp -r scenarios/matrix "$tmp/mine"
+cp -r "$tmp/mine/distlock" "$tmp/mine/distlock-long"
+sed -i 's/lease = "10s"/lease = "30s"/' "$tmp/mine/distlock-long"/*.lua
+python3 - "$tmp/mine/table.lua" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+row = '''    { id = "distlock-long", title = "compare-and-delete, 30 s lease",
+      not_applicable = { failover = "not measured here" } },
+  },
+}
+'''
+i = s.rindex("  },\n}")
+open(p, "w").write(s[:i] + row)
+PY
+rm "$tmp/mine/distlock-long/failover.lua"
+expect_exit 1 "a new row whose expectations were copied from another" -- "$LL" matrix "$tmp/mine/table.lua"
+grep -qF 'compare-and-delete, 30 s lease' "$tmp/out" && ok || bad "the new row is in the table"
+grep -q '^  – failover: not measured here$' "$tmp/out" && ok || bad "a column that does not apply says why"
+grep -q '✓≠' "$tmp/out" && grep -q 'some verdicts are NOT what their scenarios expect' "$tmp/out" && ok ||
+    bad "an unmet expectation is marked and said"
+grep -qF "$tmp/mine/distlock-long/gc-pause.lua: mutual_exclusion holds, expected violated" "$tmp/out" && ok ||
+    bad "the unmet cell is named"
+
+# --- bad input
+bad_table() { # DESCRIPTION TEXT SED-EXPRESSION
+    sed "$3" scenarios/matrix/table.lua >"$tmp/mine/bad.lua"
+    expect_exit 2 "$1" -- "$LL" matrix "$tmp/mine/bad.lua"
+    one_line_err "$1" "$2"
+}
+expect_exit 2 "a missing table" -- "$LL" matrix "$tmp/none.lua"
+one_line_err "a missing table" "cannot open '$tmp/none.lua'"
+line=$(grep -n 'id = "redlock", title' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "a row naming a missing scenario" "bad.lua:$line: rows[6]: no scenario '$tmp/mine/redlok/reenter.lua'" \
+    's/id = "redlock", title/id = "redlok", title/'
+line=$(grep -n '^  about = ' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "an unknown key" "bad.lua:$line: unknown key 'abuot' in the matrix table; did you mean 'about'?" 's/^  about = /  abuot = /'
+line=$(grep -n '^  properties = ' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "an unknown property" "bad.lua:$line: properties[6]: 'fast' is not a property" 's/"reentrancy" }/"reentrancy", "fast" }/'
+line=$(grep -n '\["holder-crash"\] = { no_deadlock = "violated" }' scenarios/matrix/table.lua | head -1 | cut -d: -f1)
+bad_table "a claim for a column that does not exist" "bad.lua:$line: rows[1].claims: 'holder-crush' is not a column" \
+    's/\["holder-crash"\] = { no_deadlock = "violated" }/["holder-crush"] = { no_deadlock = "violated" }/'
+bad_table "a claim that is not holds or violated" 'must be "holds", "violated" or "unsaid"' \
+    's/reenter = { reentrancy = "violated" },/reenter = { reentrancy = "no" },/'
+bad_table "a row without a title" "has no 'title'" 's/id = "redisson-redlock", title = "Redisson RedLock (5 masters)",/id = "redisson-redlock",/'
+line=$(grep -n 'id = "holder-crash", title' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "a column without a title" "bad.lua:$line: columns[2] has no 'title'" \
+    's/{ id = "holder-crash", title = "the holder crashes", short = "crash" }/{ id = "holder-crash", short = "crash" }/'
+printf 'return 42\n' >"$tmp/mine/num.lua"
+expect_exit 2 "a table that is not a table" -- "$LL" matrix "$tmp/mine/num.lua"
+one_line_err "a table that is not a table" "num.lua:1:"
+printf 'return {\n  name = "x",\n  about = "y",\n  protocol = "distlock",\n  clients = { { nme = "A" } },\n  duration = "1s",\n}\n' \
+    >"$tmp/mine/distlock/gc-pause.lua"
+expect_exit 2 "a broken cell scenario" -- "$LL" matrix "$tmp/mine/table.lua"
+one_line_err "a broken cell scenario" "$tmp/mine/distlock/gc-pause.lua:5:"
+expect_exit 2 "two tables" -- "$LL" matrix a.lua b.lua
+one_line_err "two tables" "one table at a time"
+expect_exit 2 "a plot that is not png/svg" -- "$LL" matrix --plot "$tmp/x.pdf"
+one_line_err "a plot that is not png/svg" "must end in .png or .svg"
+expect_exit 2 "an unknown option" -- "$LL" matrix --bogus
+one_line_err "an unknown option" "unknown option '--bogus'"
+mkdir -p "$tmp/bin"   # gnuplot missing: exit 2 before anything runs or is written
+for tool in sh cat rm mv; do ln -sf "$(command -v $tool)" "$tmp/bin/$tool"; done
+expect_exit 2 "gnuplot missing" -- env PATH="$tmp/bin" "$LL" matrix --plot "$tmp/g.png" --csv "$tmp/g.csv"
+one_line_err "gnuplot missing" "apt-get install gnuplot-nox"
+[ ! -e "$tmp/g.png" ] && [ ! -e "$tmp/g.csv" ] && ok || bad "gnuplot missing: something was written"
+mkdir "$tmp/adir"   # a folder where the file should go: unwritable even for root
+expect_exit 3 "an unwritable CSV" -- "$LL" matrix -q --csv "$tmp/adir"
+one_line_err "an unwritable CSV" "$tmp/adir"
+
+echo "matrix: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
