@@ -7,6 +7,11 @@ reached it and before it reached the replica; the replica is promoted 1 s later 
 lock ("Distributed Locks with Redis", "Why Failover-based Implementations Are Not Enough"). B
 starts at 2 s, once the clients have learned of the new master.
 
+Redisson (3.15+) sends the lock script with WAIT 1 1000 when the master has a replica, and
+since 3.20 unlocks and retries when no replica acknowledged (RedissonBaseLock, syncedEval and
+handleNoSync): A is not told it holds a lock the replica lacks, and the failover takes nothing
+from it. scenarios/failover-redisson-wait.lua shows 3.14 losing it.
+
 The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
 lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
 lockWatchdogTimeout).]],
@@ -24,5 +29,5 @@ lockWatchdogTimeout).]],
     { at = "20ms", crash = "n1" },
   },
   duration = "120s", seed = 1,
-  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
 }
