@@ -198,7 +198,27 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
     co->state = CO_DONE;
 }
 
-static void on_reply(clientrt *rt, client *c, msg *m)
+/* Is id one of co's requests of ctx:send still awaited? Takes it off the list if so. */
+static int take_pending(coro *co, uint64_t id)
+{
+    for (int i = 0; i < co->npending; i++)
+        if (co->pending[i] == id) {
+            memmove(co->pending + i, co->pending + i + 1, (size_t)(co->npending - i - 1) * sizeof *co->pending);
+            co->npending--;
+            return 1;
+        }
+    return 0;
+}
+
+void coro_drop_inbox(coro *co)
+{
+    for (int i = 0; i < co->ninbox; i++) msg_free(co->inbox[i]);
+    co->ninbox = 0;
+}
+
+/* A reply for c: 1 when a coroutine's inbox keeps the message (ctx:send's reply that came
+ * while its coroutine was busy elsewhere), 0 when the caller frees it. */
+static int on_reply(clientrt *rt, client *c, msg *m)
 {
     coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REPLY, c->idx, local_now(rt, c));
@@ -209,9 +229,27 @@ static void on_reply(clientrt *rt, client *c, msg *m)
     buf_init(&b);
     m->sk->reply_brief(m->body, &b);
     e->reply = buf_steal(&b);
+    if (co && m->async) {
+        if (!take_pending(co, m->req_id)) {
+            e->b = 2; /* its coroutine abandoned it (ctx:abandon) */
+            return 0;
+        }
+        if (co->state != CO_WAIT_ANY) {
+            if (co->ninbox == co->capinbox) {
+                co->capinbox = co->capinbox ? co->capinbox * 2 : 4;
+                co->inbox = xrealloc(co->inbox, (size_t)co->capinbox * sizeof *co->inbox);
+            }
+            co->inbox[co->ninbox++] = m;
+            return 1;
+        }
+        lua_pushinteger(co->L, (lua_Integer)m->req_id);
+        int n = m->sk->reply_push(co->L, m->body);
+        coro_resume(rt, c, co, n + 1);
+        return 0;
+    }
     if (!co || co->state != CO_WAIT_REPLY || co->req_id != m->req_id) {
         e->b = 0; /* late: its caller already timed out */
-        return;
+        return 0;
     }
     const char *label = m->label ? m->label : "";
     if (!strncmp(label, "SUBSCRIBE ", 10) && !m->sk->reply_is_error(m->body)) {
@@ -219,10 +257,11 @@ static void on_reply(clientrt *rt, client *c, msg *m)
         c->subs[co->sub].node = m->from;
         lua_pushinteger(co->L, co->sub + 1);
         coro_resume(rt, c, co, 1);
-        return;
+        return 0;
     }
     int n = m->sk->reply_push(co->L, m->body);
     coro_resume(rt, c, co, n);
+    return 0;
 }
 
 static void on_pubsub(clientrt *rt, client *c, msg *m)
@@ -271,6 +310,11 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
         lua_pushnil(co->L);
         coro_resume(rt, c, co, 1);
         break;
+    case CO_WAIT_ANY: /* ctx:receive's deadline: the requests stay pending */
+        lua_pushnil(co->L);
+        lua_pushliteral(co->L, "timeout");
+        coro_resume(rt, c, co, 2);
+        break;
     case CO_CRITICAL:
         resource_write(rt, c, co->token);
         history_add(rt->cx->hist, rt->cx->now, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
@@ -302,8 +346,8 @@ int client_deliver(clientrt *rt, client *c, event *e)
         return 1;
     }
     msg *m = e->data;
-    if (m->kind == MSG_REPLY) on_reply(rt, c, m);
-    else if (m->kind == MSG_PUBSUB) on_pubsub(rt, c, m);
+    if (m->kind == MSG_REPLY) return on_reply(rt, c, m);
+    if (m->kind == MSG_PUBSUB) on_pubsub(rt, c, m);
     return 0;
 }
 
@@ -370,6 +414,7 @@ void client_crash(clientrt *rt, client *c)
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);
     c->nheld = 0;
+    for (int i = 0; i < c->ncoros; i++) coro_drop_inbox(c->coros[i]);
 }
 
 void clients_route(clientrt *rt, int shard, int node_idx)
@@ -602,7 +647,12 @@ void clients_free(clientrt *rt)
         for (int h = 0; h < c->nheld; h++)
             if (c->held[h].kind == EV_DELIVER) msg_free(c->held[h].data);
         free(c->held);
-        for (int k = 0; k < c->ncoros; k++) free(c->coros[k]);
+        for (int k = 0; k < c->ncoros; k++) {
+            coro_drop_inbox(c->coros[k]);
+            free(c->coros[k]->inbox);
+            free(c->coros[k]->pending);
+            free(c->coros[k]);
+        }
         free(c->coros);
         free(c->route);
     }

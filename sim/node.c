@@ -176,6 +176,7 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     node_schedule_expiry(cu, n);
     rep->coro = m->coro;
     rep->req_id = m->req_id;
+    rep->async = m->async;
     rep->label = m->label ? xstrdup(m->label) : NULL;
     net_send(cu->net, rep);
 }
