@@ -210,6 +210,20 @@ static int take_pending(coro *co, uint64_t id)
     return 0;
 }
 
+/* Did c give up on request id at a deadline (ctx:abandon("timeout") recorded a timeout for
+ * it)? Looks back through the history to the request: replies come after abandonment is
+ * rare, and the request bounds the search. */
+static int abandoned_by_timeout(const clientrt *rt, const client *c, uint64_t id)
+{
+    for (size_t i = history_len(rt->cx->hist); i-- > 0;) {
+        const hist_event *e = history_at(rt->cx->hist, i);
+        if (e->actor != c->idx || e->a != (int64_t)id) continue;
+        if (e->kind == H_TIMEOUT) return 1;
+        if (e->kind == H_REQUEST) return 0;
+    }
+    return 0;
+}
+
 void coro_drop_inbox(coro *co)
 {
     for (int i = 0; i < co->ninbox; i++) msg_free(co->inbox[i]);
@@ -231,7 +245,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
     e->reply = buf_steal(&b);
     if (co && m->async) {
         if (!take_pending(co, m->req_id)) {
-            e->b = 2; /* its coroutine abandoned it (ctx:abandon) */
+            e->b = abandoned_by_timeout(rt, c, m->req_id) ? 0 : 2; /* abandoned (ctx:abandon) */
             return 0;
         }
         if (co->state != CO_WAIT_ANY) {

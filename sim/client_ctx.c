@@ -12,7 +12,8 @@
  *   ctx:receive([timeout])          the next reply to any of them as it arrives: id, value
  *                                   (parallel sends: Redlock clients that ask every node at
  *                                   once and decide at the first quorum, or at a deadline)
- *   ctx:abandon()                   stop awaiting them (late replies are "no longer awaited")
+ *   ctx:abandon(["timeout"])        stop awaiting them (late replies are "no longer awaited",
+ *                                   or with "timeout" timed out, as a call's)
  *   ctx:sleep(ms) / ctx:sleep(lo, hi), ctx:now(), ctx:monotonic() (now without clock jumps)
  *   ctx:random(lo, hi)              a decision of the chooser (replayed, explored)
  *   ctx:unique(lo, hi)              a number that only needs to be unique (not a decision)
@@ -363,12 +364,19 @@ static int ctx_receive(lua_State *L)
     return lua_yield(L, 0);
 }
 
-/* ctx:abandon(): stops awaiting this coroutine's requests of ctx:send; replies still on
- * their way arrive "no longer awaited", and those already here are dropped. */
+/* ctx:abandon(["timeout"]): stops awaiting this coroutine's requests of ctx:send; those
+ * already answered are dropped, and replies still on their way arrive "no longer awaited".
+ * With "timeout" the client gave up at a deadline (a socket timeout, a round's deadline):
+ * each request left gets its timeout in the history, and its reply arrives "too late". */
 static int ctx_abandon(lua_State *L)
 {
+    clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
+    const char *why = luaL_optstring(L, 2, NULL);
+    if (why && strcmp(why, "timeout") != 0) return luaL_error(L, "ctx:abandon: \"timeout\" or nothing, not '%s'", why);
     coro *co = current_coro(L, c);
+    for (int i = 0; why && i < co->npending; i++)
+        history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
     co->npending = 0;
     coro_drop_inbox(co);
     return 0;
