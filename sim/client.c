@@ -96,11 +96,57 @@ static void options_list(lua_State *L, int decl, buf *out)
     free(keys);
 }
 
+/* Where an option was given: its scenario line, or the command line (line 0: an option that
+ * `locklab compare --options` set). */
+static void opt_where(buf *err, const char *file, int line)
+{
+    if (line > 0) buf_printf(err, "%s:%d: ", file, line);
+    else buf_puts(err, "--options: ");
+}
+
+/* The model's M.CHECK(options), if it has one: what the options mean together (an option
+ * that the chosen preset does not take). It returns nothing when they are fine, or the
+ * name of the option at fault and why; the error names that option's line. 0, or -1. */
+static int check_together(lua_State *L, const scenario *sc, const char *file, buf *err)
+{
+    int top = lua_gettop(L);
+    if (lua_getfield(L, top, "CHECK") != LUA_TFUNCTION) {
+        lua_settop(L, top);
+        return 0;
+    }
+    lua_newtable(L);
+    for (int i = 0; i < sc->noptions; i++) {
+        const option_cfg *o = &sc->options[i];
+        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
+        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
+        else lua_pushboolean(L, o->b);
+        lua_setfield(L, -2, o->key);
+    }
+    if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
+        buf_printf(err, "%s: the %s model's CHECK failed: %s", file, sc->protocol, lua_tostring(L, -1));
+        lua_settop(L, top);
+        return -1;
+    }
+    const char *key = lua_tostring(L, -2), *why = lua_tostring(L, -1);
+    int rc = 0;
+    if (key) {
+        int line = 0;
+        for (int i = 0; i < sc->noptions; i++)
+            if (!strcmp(sc->options[i].key, key)) line = sc->options[i].line;
+        opt_where(err, file, line);
+        buf_printf(err, "options.%s %s", key, why ? why : "is not accepted with the others");
+        rc = -1;
+    }
+    lua_settop(L, top);
+    return rc;
+}
+
 /* Checks the scenario's options against what the protocol model (on top of the stack)
  * declares in M.OPTIONS — name = "integer" | "number" | "string" | "boolean", or a list
  * of the strings it may be — so a misspelt option or a value of the wrong kind is an
  * error at the scenario, not a default silently kept or a failure deep inside the model.
- * A model without OPTIONS (one of your own) is not checked. 0, or -1 with err. */
+ * A model without OPTIONS (one of your own) is not checked. Then M.CHECK, if the model has
+ * one (check_together). 0, or -1 with err. */
 static int check_options(lua_State *L, const scenario *sc, buf *err)
 {
     int top = lua_gettop(L);
@@ -116,8 +162,8 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
         int t = lua_getfield(L, decl, o->key);
         const char *want = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (t == LUA_TNIL) {
-            buf_printf(err, "%s:%d: options.%s: the %s model has no such option (it takes: ", file, o->line,
-                       o->key, sc->protocol);
+            opt_where(err, file, o->line);
+            buf_printf(err, "options.%s: the %s model has no such option (it takes: ", o->key, sc->protocol);
             options_list(L, decl, err);
             buf_puts(err, ")");
         } else if (t == LUA_TTABLE) { /* the strings it may be */
@@ -128,7 +174,8 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
             }
             if (!ok) {
                 lua_settop(L, decl + 1);
-                buf_printf(err, "%s:%d: options.%s must be one of ", file, o->line, o->key);
+                opt_where(err, file, o->line);
+                buf_printf(err, "options.%s must be one of ", o->key);
                 for (lua_Integer k = 1; lua_rawgeti(L, decl + 1, k) == LUA_TSTRING; k++) {
                     buf_printf(err, "%s\"%s\"", k > 1 ? ", " : "", lua_tostring(L, -1));
                     lua_pop(L, 1);
@@ -141,12 +188,15 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
                      : !strcmp(want, "integer") ? o->type == OPT_NUMBER && o->num == floor(o->num) &&
                                                       fabs(o->num) < 9007199254740992.0
                                                 : 1;
-            if (!ok) buf_printf(err, "%s:%d: options.%s must be %s %s", file, o->line, o->key,
-                                strchr("aeiou", want[0]) ? "an" : "a", want);
+            if (!ok) {
+                opt_where(err, file, o->line);
+                buf_printf(err, "options.%s must be %s %s", o->key, strchr("aeiou", want[0]) ? "an" : "a", want);
+            }
         }
         lua_settop(L, decl);
     }
     lua_settop(L, top);
+    if (err->len == before && check_together(L, sc, file, err) != 0) return -1;
     return err->len == before ? 0 : -1;
 }
 
