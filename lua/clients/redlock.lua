@@ -78,6 +78,7 @@ M.OPTIONS = {
   drift_factor = "number", drift_ms = "number", node_timeout = "integer", timeout_factor = "number",
   auto_extend = "boolean", extend_before = "integer", max_extensions = "integer",
   start_per_attempt = "boolean",
+  deadlock_bound = "string",  -- not the model's: no_deadlock's bound (model/check.c), e.g. "2s"
 }
 
 -- The library models, by preset.
@@ -120,6 +121,7 @@ function M.CHECK(options)
   local takes = LIBRARIES[preset] and require(LIBRARIES[preset]).OPTIONS or
                 { preset = 1, retry_count = 1, retry_delay = 1, retry_jitter = 1, drift_factor = 1,
                   drift_ms = 1, node_timeout = 1, auto_extend = 1, extend_before = 1, max_extensions = 1 }
+  if options.deadlock_bound then takes.deadlock_bound = takes.deadlock_bound or 1 end  -- the checker's
   local names = {}
   for name in pairs(takes) do names[#names + 1] = name end
   table.sort(names)
@@ -138,7 +140,7 @@ function M.new(ctx, cfg)
   if library then
     local L = require(library)
     local options = {}
-    for k, v in pairs(cfg.options) do if k ~= "preset" then options[k] = v end end
+    for k, v in pairs(cfg.options) do if k ~= "preset" and k ~= "deadlock_bound" then options[k] = v end end
     local c = {}
     for k, v in pairs(cfg) do c[k] = v end
     c.options = options
