@@ -78,6 +78,63 @@ pin go-redsync "$(schedule go-redsync | tr '\n' ' ' | sed 's/ $//')" 4 50 249
 first_go=$(schedule go-redsync | head -4 | tr '\n' ' ' | sed 's/ $//')
 [ "$first_go" = "0.100 0.240 0.404 0.473" ] && ok || bad "go-redsync's first tries: '$first_go'"
 
+# ---- the ctx mechanism under them: ctx:send / ctx:receive / ctx:abandon, ctx:monotonic ----
+mkdir -p "$tmp/probe"
+cat >"$tmp/probe/probe.lua" <<'LUA'
+local M = {}
+function M.new(ctx, cfg)
+  local lock = {}
+  function lock.acquire()
+    local ids = {}
+    for _, n in ipairs(ctx:nodes()) do ids[ctx:send(n, "SET", "k", n)] = n end
+    ctx:log("sent %d, nothing waited for yet", 3)
+    local first, v = ctx:receive()
+    ctx:log("first reply from %s: %s", ids[first], v)
+    local id, err = ctx:receive(5)
+    ctx:log("within 5 ms: %s %s", tostring(id), tostring(err))
+    ctx:sleep(100)                                  -- B's reply comes while it sleeps: kept
+    local second, v2 = ctx:receive(0)
+    ctx:log("kept while asleep: %s %s", ids[second], v2)
+    ctx:abandon()                                   -- C is still on its way
+    ctx:log("after abandon: %s", select(2, ctx:receive(1000)))
+    local t0, m0 = ctx:now(), ctx:monotonic()
+    ctx:sleep(2000)                                 -- the clock jumps by +60 s meanwhile
+    ctx:log("slept: wall %d ms, monotonic %d ms", ctx:now() - t0, ctx:monotonic() - m0)
+    ctx:send("A", "GET", "k")
+    local got, e = ctx:receive(1)                   -- A answers in 2 ms: too late
+    ctx:abandon("timeout")
+    ctx:log("deadline: %s %s", tostring(got), tostring(e))
+    ctx:sleep(10)
+    return false, "probe"
+  end
+  function lock.release() return true end
+  return lock
+end
+return M
+LUA
+cat >"$tmp/probe/probe-scenario.lua" <<'LUA'
+return {
+  name = "ctx:send probe", about = [[the parallel requests of ctx]],
+  protocol = "probe", mode = "redlock", nodes = { "A", "B", "C" },
+  network = { delay = "1ms" },
+  links = { { from = "c", to = "B", delay = "20ms" }, { from = "c", to = "C", delay = "200ms" } },
+  clients = { { name = "c", start = 0 } },
+  faults = { { at = "500ms", clock_jump = "c", by = "60s" } },
+  duration = "5s",
+}
+LUA
+expect_exit 0 "the ctx:send probe" -- "$LL" run "$tmp/probe/probe-scenario.lua"
+probe_says() { grep -q -- "says: $1" "$tmp/out" && ok || bad "ctx probe: no '$1': $(grep says "$tmp/out")"; }
+probe_says "first reply from A: OK"
+probe_says "within 5 ms: nil timeout"
+probe_says "kept while asleep: B OK"
+probe_says "after abandon: none"
+probe_says "slept: wall 62000 ms, monotonic 2000 ms"
+probe_says "deadline: nil timeout"
+grep -q "← C  OK  (no longer awaited)" "$tmp/out" && ok || bad "an abandoned reply is traced 'no longer awaited'"
+grep -q "gives up waiting for a reply (timeout)" "$tmp/out" && ok || bad "abandon(\"timeout\") records the timeout"
+grep -q "← A  \"A\"  (too late: already timed out)" "$tmp/out" && ok || bad "a reply after abandon(\"timeout\") is too late: $(grep '← A' "$tmp/out")"
+
 # ---- compare --options: two libraries, the same faults ----
 expect_exit 0 "compare two presets" -- "$LL" compare node-redlock-gc-pause-acquire --options preset=redis-docs --options preset=node-redlock
 grep -q "A = preset=redis-docs, B = preset=node-redlock, seed 1" "$tmp/out" && ok || bad "compare names the two option sets"
