@@ -13,7 +13,7 @@
 --   * One attempt (_attemptOperation, lines 470-543) sends the script to EVERY node at once
 --     and settles at the first quorum of votes (lines 510-524): N/2+1 "for" (the script
 --     returned the number of keys), or N/2+1 "against" (it returned anything else, or the
---     request failed: lines 591-620). The other replies are not waited for. When every vote
+--     request failed: lines 591-617). The other replies are not waited for. When every vote
 --     is in and neither side has a quorum (an even N split in half), the promise never
 --     settles: the call hangs (so does the model).
 --   * ACQUIRE_SCRIPT votes against when the key exists, WHATEVER its value: a key this client
@@ -31,7 +31,7 @@
 --   * release (lines 350-364) runs RELEASE_SCRIPT with the default retries (a node that no
 --     longer has the key votes against: releasing an expired lock retries 10 times and
 --     throws).
---   * extend (lines 369-409) refuses a lock whose expiration has passed, then runs
+--   * extend (lines 369-408) refuses a lock whose expiration has passed, then runs
 --     EXTEND_SCRIPT (SET PX again if the key still holds my value) with the same retries,
 --     and sets expiration = start + duration - drift.
 --   * using (lines 654-763; option auto_extend) acquires, then extends the lock
@@ -147,7 +147,7 @@ function M.new(ctx, cfg)
     return false
   end
 
-  -- Redlock.extend (lines 369-409): fails at once if the expiration has passed.
+  -- Redlock.extend (lines 369-408): fails at once if the expiration has passed.
   local function extend(ttl)
     local start0 = ctx:now()
     if held.expiration < ctx:now() then
@@ -189,7 +189,7 @@ function M.new(ctx, cfg)
     local start0 = ctx:now()                                    -- line 305
     local ok, start = execute("acquire", ACQUIRE, { value, ttl }, s.retry_count)
     if not ok then
-      local released = attempt(RELEASE, { value })               -- lines 330-338
+      local released = attempt(RELEASE, { value })               -- lines 330-339
       ctx:log("no quorum in %d attempts: released what it may hold (%s), ExecutionError",
               s.retry_count, released and "a quorum released" or "no quorum")
       return false, "ExecutionError: the operation was unable to achieve a quorum during its retry window"

@@ -45,27 +45,13 @@ M.OPTIONS = {
 -- DEFAULT_RETRY_JITTER, CLOCK_DRIFT_FACTOR (lines 21-25).
 M.DEFAULTS = { node_timeout = 100, retry_count = 4, retry_delay = 200, retry_jitter = 50, drift_factor = 0.01 }
 
+local seq = require("redlock-seq")
+
 function M.new(ctx, cfg)
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(cfg.options) do s[k] = v end
-  local nodes = ctx:nodes()
-  local key = cfg.lock
-  local quorum = #nodes // 2 + 1
+  local s = seq.settings(M.DEFAULTS, cfg.options)
+  local c = seq.client(ctx, cfg, s.node_timeout)
   local value
   local lock = {}
-
-  -- One command, waited for node_timeout at most (redis-client's read timeout).
-  local function request(node, script, args)
-    ctx:send_eval(node, script, { key }, args)
-    local _, reply, err = ctx:receive(s.node_timeout)
-    if err == "timeout" then ctx:abandon("timeout") end
-    return reply, err
-  end
-
-  local function unlock_all()
-    for _, node in ipairs(nodes) do request(node, "redlock-gem/unlock@2.0.6", { value }) end
-  end
 
   function lock.acquire(_, ttl)
     assert(ttl, "redlock-gem needs a lease (the ttl): set lease in the scenario")
@@ -74,28 +60,20 @@ function M.new(ctx, cfg)
     local last_error = false
     for try = 1, s.retry_count do
       if try > 1 then ctx:sleep(s.retry_delay, s.retry_delay + math.max(0, s.retry_jitter - 1)) end
-      local n, errors, answers = 0, 0, {}
       local start = ctx:monotonic()
-      for _, node in ipairs(nodes) do
-        local reply, err = request(node, "redlock-gem/lock@2.0.6", { value, ttl, "yes" })
-        if reply == "OK" then n = n + 1 elseif err then errors = errors + 1 end
-        answers[#answers + 1] = node .. ":" .. (reply ~= nil and tostring(reply) or err or "nil")
-      end
+      local n, errors, answers = c.round(ctx.send_eval, "redlock-gem/lock@2.0.6", { c.key }, { value, ttl, "yes" })
       local elapsed = ctx:monotonic() - start
       local validity = ttl - elapsed - drift
-      local ok = n >= quorum and validity >= 0
-      ctx:log("try %d of %d: %d of %d nodes granted the lock (need %d) [%s]; validity %d ms " ..
-              "(TTL %d - elapsed %d - drift %d, monotonic clock)%s", try, s.retry_count, n, #nodes,
-              quorum, table.concat(answers, " "), validity, ttl, elapsed, drift,
-              ok and "" or n < quorum and ": no majority" or ": validity used up")
+      local ok = n >= c.quorum and validity >= 0
+      c.log("try", try, s.retry_count, n, answers, validity, ttl, elapsed, drift, ", monotonic clock", ok)
       if ok then
         ctx:log("ACQUIRED on a majority: valid for %d ms (no fencing token)", validity)
         return true
       end
-      unlock_all()
-      if errors >= quorum then
+      c.unlock_all("redlock-gem/unlock@2.0.6", value)
+      if #errors >= c.quorum then
         last_error = true
-        ctx:log("LockAcquisitionError: %d of %d nodes failed (kept; raised after the last try)", errors, #nodes)
+        ctx:log("LockAcquisitionError: %d of %d nodes failed (kept; raised after the last try)", #errors, #c.nodes)
       end
     end
     if last_error then return false, "LockAcquisitionError: too many Redis errors prevented lock acquisition" end
@@ -103,7 +81,7 @@ function M.new(ctx, cfg)
   end
 
   function lock.release()
-    unlock_all()
+    c.unlock_all("redlock-gem/unlock@2.0.6", value)
     value = nil
     return true
   end

@@ -43,46 +43,26 @@ M.OPTIONS = {
 -- default_retry_count, default_retry_delay, clock_drift_factor (lines 40-42)
 M.DEFAULTS = { retry_count = 3, retry_delay = 200, drift_factor = 0.01 }
 
+local seq = require("redlock-seq")
+
 function M.new(ctx, cfg)
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(cfg.options) do s[k] = v end
-  local nodes = ctx:nodes()
-  local key = cfg.lock
-  local quorum = #nodes // 2 + 1
+  local s = seq.settings(M.DEFAULTS, cfg.options)
+  local c = seq.client(ctx, cfg, s.node_timeout)
   local value
   local lock = {}
-
-  -- One request, waited for as redis-py does: as long as it takes, or node_timeout.
-  local function request(node, send, ...)
-    send(ctx, node, ...)
-    local _, reply, err = ctx:receive(s.node_timeout)
-    if err == "timeout" then ctx:abandon("timeout") end
-    return reply, err
-  end
-
-  local function unlock_all()
-    for _, node in ipairs(nodes) do request(node, ctx.send_eval, "redlock-py/unlock@1.0.8", { key }, { value }) end
-  end
 
   function lock.acquire(_, ttl)
     assert(ttl, "redlock-py needs a lease (the ttl): set lease in the scenario")
     value = ctx:name() .. ":" .. ctx:unique(0, 999999999)
     local drift = math.floor(ttl * s.drift_factor) + 2
     for attempt = 1, s.retry_count do
-      local n, errors, answers = 0, {}, {}
       local start = ctx:now()
-      for _, node in ipairs(nodes) do
-        local reply, err = request(node, ctx.send, "SET", key, value, "NX", "PX", ttl)
-        if reply == "OK" then n = n + 1 elseif err then errors[#errors + 1] = node .. ": " .. err end
-        answers[#answers + 1] = node .. ":" .. (reply ~= nil and tostring(reply) or err or "nil")
-      end
+      local n, errors, answers = c.round(ctx.send, "SET", c.key, value, "NX", "PX", ttl)
       local elapsed = ctx:now() - start
       local validity = ttl - elapsed - drift
-      ctx:log("attempt %d of %d: %d of %d nodes granted the lock (need %d) [%s]; validity %d ms " ..
-              "(TTL %d - elapsed %d - drift %d)", attempt, s.retry_count, n, #nodes, quorum,
-              table.concat(answers, " "), validity, ttl, elapsed, drift)
-      if validity > 0 and n >= quorum then
+      local ok = validity > 0 and n >= c.quorum
+      c.log("attempt", attempt, s.retry_count, n, answers, validity, ttl, elapsed, drift, nil, ok)
+      if ok then
         if #errors > 0 then
           ctx:log("MultipleRedlockException (%s): raised with the lock taken on a majority, " ..
                   "which it does not unlock (redlock/__init__.py lines 110-112)", table.concat(errors, "; "))
@@ -91,15 +71,15 @@ function M.new(ctx, cfg)
         ctx:log("ACQUIRED on a majority: valid for %d ms (no fencing token)", validity)
         return true
       end
-      unlock_all()
-      ctx:log("attempt failed: unlock script sent to all %d nodes; sleeping %d ms", #nodes, s.retry_delay)
+      c.unlock_all("redlock-py/unlock@1.0.8", value)
+      ctx:log("attempt failed: unlock script sent to all %d nodes; sleeping %d ms", #c.nodes, s.retry_delay)
       ctx:sleep(s.retry_delay)
     end
     return false, string.format("no majority in %d attempts (lock returned False)", s.retry_count)
   end
 
   function lock.release()
-    unlock_all()
+    c.unlock_all("redlock-py/unlock@1.0.8", value)
     value = nil
     return true
   end

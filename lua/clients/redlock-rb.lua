@@ -42,59 +42,37 @@ M.OPTIONS = {
 -- DefaultRetryCount, DefaultRetryDelay, ClockDriftFactor (lines 4-6); redis-rb's :timeout.
 M.DEFAULTS = { retry_count = 3, retry_delay = 200, drift_factor = 0.01, node_timeout = 5000 }
 
+local seq = require("redlock-seq")
+
 function M.new(ctx, cfg)
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(cfg.options) do s[k] = v end
-  local nodes = ctx:nodes()
-  local key = cfg.lock
-  local quorum = #nodes // 2 + 1
+  local s = seq.settings(M.DEFAULTS, cfg.options)
+  local c = seq.client(ctx, cfg, s.node_timeout)
   local value
   local lock = {}
-
-  -- One request, waited for node_timeout at most (redis-rb's read timeout).
-  local function request(node, send, ...)
-    send(ctx, node, ...)
-    local _, reply, err = ctx:receive(s.node_timeout)
-    if err == "timeout" then ctx:abandon("timeout") end
-    return reply, err
-  end
-
-  local function unlock_all()
-    for _, node in ipairs(nodes) do request(node, ctx.send_eval, "redlock-rb/unlock@HEAD", { key }, { value }) end
-  end
 
   function lock.acquire(_, ttl)
     assert(ttl, "redlock-rb needs a lease (the ttl): set lease in the scenario")
     value = ctx:name() .. ":" .. ctx:unique(0, 999999999)
     local drift = math.floor(ttl * s.drift_factor) + 2
     for attempt = 1, s.retry_count do
-      local n, answers = 0, {}
       local start = ctx:now()
-      for _, node in ipairs(nodes) do
-        local reply, err = request(node, ctx.send, "SET", key, value, "NX", "PX", ttl)
-        if reply == "OK" then n = n + 1 end
-        answers[#answers + 1] = node .. ":" .. (reply ~= nil and tostring(reply) or err or "nil")
-      end
+      local n, _, answers = c.round(ctx.send, "SET", c.key, value, "NX", "PX", ttl)
       local elapsed = ctx:now() - start
       local validity = ttl - elapsed - drift
-      local ok = n >= quorum and validity > 0
-      ctx:log("attempt %d of %d: %d of %d nodes granted the lock (need %d) [%s]; validity %d ms " ..
-              "(TTL %d - elapsed %d - drift %d)%s", attempt, s.retry_count, n, #nodes, quorum,
-              table.concat(answers, " "), validity, ttl, elapsed, drift,
-              ok and "" or n < quorum and ": no majority" or ": validity used up")
+      local ok = n >= c.quorum and validity > 0
+      c.log("attempt", attempt, s.retry_count, n, answers, validity, ttl, elapsed, drift, nil, ok)
       if ok then
         ctx:log("ACQUIRED on a majority: valid for %d ms (no fencing token)", validity)
         return true
       end
-      unlock_all()
+      c.unlock_all("redlock-rb/unlock@HEAD", value)
       ctx:sleep(0, s.retry_delay - 1)                  -- sleep(rand(@retry_delay)/1000)
     end
     return false, string.format("no majority in %d attempts (lock returned false)", s.retry_count)
   end
 
   function lock.release()
-    unlock_all()
+    c.unlock_all("redlock-rb/unlock@HEAD", value)
     value = nil
     return true
   end
