@@ -21,7 +21,7 @@
 --   * _execute (lines 418-468) retries a failed attempt retryCount times (default 10: 11
 --     attempts), retryDelay + floor((random*2-1) * retryJitter) ms apart (200 ± 100, lines
 --     449-457), WITHOUT unlocking between attempts: the keys a failed attempt did set stay
---     until they expire. Only when every attempt failed does acquire (lines 330-338) run
+--     until they expire. Only when every attempt failed does acquire (lines 330-339) run
 --     RELEASE_SCRIPT once (retryCount 0) and throw ExecutionError.
 --   * It never checks the validity: acquire returns a Lock whose expiration is
 --     start + duration - drift (lines 316-329), drift = round(0.01 * duration) + 2, even
