@@ -5,7 +5,7 @@
 -- Library:  https://github.com/SPSCommerce/redlock-py, file redlock/__init__.py at commit
 --           42ef49106cc3 (version 1.0.8 in setup.py, the newest); line numbers below are that
 --           file's.
--- Scripts:  the plain command SET resource value NX PX ttl (lock_instance, line 76, through
+-- Scripts:  the plain command SET resource value PX ttl NX (lock_instance, line 76, through
 --           redis-py's StrictRedis.set), and redlock-py/unlock@1.0.8 (unlock_script, lines
 --           43-48, by EVAL in unlock_instance, lines 78-82).
 --
@@ -57,7 +57,7 @@ function M.new(ctx, cfg)
     local drift = math.floor(ttl * s.drift_factor) + 2
     for attempt = 1, s.retry_count do
       local start = ctx:now()
-      local n, errors, answers = c.round(ctx.send, "SET", c.key, value, "NX", "PX", ttl)
+      local n, errors, answers = c.round(ctx.send, "SET", c.key, value, "PX", ttl, "NX")  -- redis-py set(nx=True, px=ttl)
       local elapsed = ctx:now() - start
       local validity = ttl - elapsed - drift
       local ok = validity > 0 and n >= c.quorum
