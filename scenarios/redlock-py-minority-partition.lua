@@ -8,8 +8,9 @@ documentation's algorithm survives with its small per-instance timeout
 (redlock-minority-partition: the SETs to the cut-off nodes time out after 50 ms).
 
 redlock-py 1.0.8 (SPSCommerce, redlock/__init__.py) asks the servers one after another
-(lines 102-107) through redis-py clients it creates without a socket_timeout (lines 54-57):
-redis-py then waits for a reply as long as it takes. Five masters A-E; D and E are
+(lines 102-107) through the redis-py clients it builds from the connection list (lines
+54-57); unless that list sets a socket_timeout, redis-py's default is none, and it waits for a
+reply as long as it takes. Five masters A-E; D and E are
 partitioned away from every client for the whole run. Client 1 sets the key on A, B and C,
 then waits for D, which never answers; clients 2 and 3 are refused by A, B and C and wait for
 D too. Nobody holds the lock and all three wait, for the rest of the run: no_deadlock is
