@@ -135,6 +135,29 @@ grep -q "← C  OK  (no longer awaited)" "$tmp/out" && ok || bad "an abandoned r
 grep -q "gives up waiting for a reply (timeout)" "$tmp/out" && ok || bad "abandon(\"timeout\") records the timeout"
 grep -q "← A  \"A\"  (too late: already timed out)" "$tmp/out" && ok || bad "a reply after abandon(\"timeout\") is too late: $(grep '← A' "$tmp/out")"
 
+# ---- node-redlock's using: automatic extension 500 ms before the expiration ----
+cat >"$tmp/using.lua" <<'LUA'
+return {
+  name = "node-redlock using", about = [[c1 works 5 s under a 2 s lock that using extends.]],
+  protocol = "redlock", mode = "redlock", nodes = { "A", "B", "C" },
+  lease = "2s", wait = "30s", network = { delay = "1ms" },
+  options = { preset = "node-redlock", auto_extend = true },
+  clients = { { name = "c1", start = 0, work = "5s" }, { name = "c2", start = "1s", work = "1s", rounds = 3 } },
+  duration = "20s", seed = 1,
+  expect = { mutual_exclusion = "holds" },
+}
+LUA
+expect_exit 0 "node-redlock's using" -- "$LL" run "$tmp/using.lua"
+# acquired at 2 ms: expiration 0 + 2000 - 22 = 1978 ms, so the first extension starts at 1478
+# and is done 2 ms later; each extension's expiration is its own start + 1978 (5.0.0-beta.2,
+# src/index.ts lines 378 and 400-407), the next one 500 ms before it
+ext=$(sed -n 's/^ *\([0-9.]*\)s  c1  *says: extended.*/\1/p' "$tmp/out" | tr '\n' ' ' | sed 's/ $//')
+[ "$ext" = "1.480 2.958 4.436" ] && ok || bad "using's extensions at '$ext'"
+grep -q "expectations met" "$tmp/out" && ok || bad "using keeps c2 out while c1 works"
+sed 's/lease = "2s"/lease = "550ms"/' "$tmp/using.lua" >"$tmp/using-short.lua"
+expect_exit 2 "using with a duration too short for its threshold" -- "$LL" run "$tmp/using-short.lua" -q
+grep -q "must be at least 100ms greater than the .automaticExtensionThreshold." "$tmp/err" && ok || bad "using's threshold check: $(head -2 "$tmp/err")"
+
 # ---- compare --options: two libraries, the same faults ----
 expect_exit 0 "compare two presets" -- "$LL" compare node-redlock-gc-pause-acquire --options preset=redis-docs --options preset=node-redlock
 grep -q "A = preset=redis-docs, B = preset=node-redlock, seed 1" "$tmp/out" && ok || bad "compare names the two option sets"
