@@ -1,7 +1,10 @@
 /* compare.c — `locklab compare SCENARIO --scripts A --scripts B`: the same scenario, seed and
- * decisions under two script versions. It reports the first point where the two histories
- * part (time, actor, what, and the two outcomes) and how the verdicts differ: how a
- * maintainer sees what a change to a lock script changes. */
+ * decisions under two script versions; or `--options K=V --options K=V`: the same scenario
+ * and seed under two settings of the protocol model's options (two Redlock libraries,
+ * preset=redis-docs against preset=node-redlock, on the same faults). It reports the first
+ * point where the two histories part (time, actor, what, and the two outcomes) and how the
+ * verdicts differ: how a maintainer sees what a change to a lock script changes, and a
+ * student what a library changes. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,17 +21,26 @@
 static void compare_usage(FILE *f)
 {
     fputs("usage: locklab compare SCENARIO --scripts A --scripts B [--seed N]\n"
+          "       locklab compare SCENARIO --options K=V[,K=V...] --options K=V[,K=V...] [--seed N]\n"
           "\n"
           "Runs SCENARIO twice, with script version A and then B (e.g. redisson@3.31.0 and\n"
           "HEAD), with the same seed and the same decisions (delays, jitter, ...), and shows\n"
           "where the two histories first differ and how the verdicts differ.\n"
+          "\n"
+          "With --options, each run sets the protocol model's options K to V over the\n"
+          "scenario's own (a number, true, false, or a string), e.g. --options preset=redis-docs\n"
+          "--options preset=node-redlock: two Redlock libraries on the same faults. The two\n"
+          "runs share the seed; each draws its own decisions, as the libraries differ in what\n"
+          "they draw. --scripts and --options may be given together (twice each).\n"
           "\n"
           "exit: 0 compared (the differences are the result), 2 bad input or a model error\n",
           f);
 }
 
 typedef struct side {
-    const char *spec;
+    const char *spec;    /* --scripts, or NULL */
+    const char *opts;    /* --options, or NULL */
+    char label[160];     /* how the report names it */
     scenario *sc;
     chooser *ch;
     world *w;
@@ -51,13 +63,52 @@ static int same_event(const hist_event *a, const hist_event *b)
     return 1;
 }
 
+/* One K=V of --options over sc's options (kept sorted by key, as the loader keeps them):
+ * a number, true or false, or else a string; line 0, so a model's complaint names
+ * --options rather than the scenario's line. 0, or -1 with err. */
+static int set_option(scenario *sc, const char *kv, size_t len, buf *err)
+{
+    const char *eq = memchr(kv, '=', len);
+    if (!eq || eq == kv) {
+        buf_printf(err, "compare: --options takes K=V[,K=V...], not '%.*s'", (int)len, kv);
+        return -1;
+    }
+    char *key = xmemdup(kv, (size_t)(eq - kv)), *val = xmemdup(eq + 1, len - (size_t)(eq - kv) - 1);
+    option_cfg o = { .key = key };
+    char *end;
+    double num = strtod(val, &end);
+    if (*val && !*end) o.type = OPT_NUMBER, o.num = num;
+    else if (!strcmp(val, "true") || !strcmp(val, "false")) o.type = OPT_BOOL, o.b = val[0] == 't';
+    else o.type = OPT_STRING, o.s = xstrdup(val);
+    free(val);
+    int at = 0;
+    while (at < sc->noptions && strcmp(sc->options[at].key, key) < 0) at++;
+    if (at < sc->noptions && !strcmp(sc->options[at].key, key)) {
+        free(sc->options[at].key);
+        free(sc->options[at].s);
+    } else {
+        sc->options = xrealloc(sc->options, (size_t)(sc->noptions + 1) * sizeof *sc->options);
+        memmove(sc->options + at + 1, sc->options + at, (size_t)(sc->noptions - at) * sizeof *sc->options);
+        sc->noptions++;
+    }
+    sc->options[at] = o;
+    return 0;
+}
+
 static int run_side(side *s, const char *path, int have_seed, unsigned long long seed, const choice *script, size_t nscript)
 {
     buf_init(&s->err);
     s->sc = scenario_load(path, &s->err);
     if (!s->sc) return -1;
-    free(s->sc->scripts);
-    s->sc->scripts = xstrdup(s->spec);
+    if (s->spec) {
+        free(s->sc->scripts);
+        s->sc->scripts = xstrdup(s->spec);
+    }
+    for (const char *p = s->opts; p && *p;) {
+        size_t n = strcspn(p, ",");
+        if (set_option(s->sc, p, n, &s->err) != 0) return -1;
+        p += n + (p[n] == ',');
+    }
     uint64_t sd = have_seed ? seed : s->sc->seed;
     s->ch = chooser_new(script ? CHOOSER_REPLAY : CHOOSER_RUN, sd);
     if (script) chooser_set_script(s->ch, script, nscript);
@@ -98,14 +149,15 @@ static int unmet(const side *s)
 static const struct option compare_options[] = {
     { "help", no_argument, NULL, 'h' },
     { "scripts", required_argument, NULL, 's' },
+    { "options", required_argument, NULL, 'o' },
     { "seed", required_argument, NULL, 'S' },
     { NULL, 0, NULL, 0 },
 };
 
 int cli_compare(int argc, char **argv)
 {
-    const char *path_arg = NULL, *specs[2] = { NULL, NULL };
-    int nspecs = 0, have_seed = 0, c;
+    const char *path_arg = NULL, *specs[2] = { NULL, NULL }, *opts[2] = { NULL, NULL };
+    int nspecs = 0, nopts = 0, have_seed = 0, c;
     unsigned long long seed = 0;
     optind = 0;
     while ((c = cli_getopt("compare", argc, argv, "h", compare_options)) != -1) {
@@ -124,6 +176,12 @@ int cli_compare(int argc, char **argv)
                 return EXIT_USAGE;
             }
             specs[nspecs++] = optarg;
+        } else if (c == 'o') {
+            if (nopts == 2) {
+                cli_error("compare: give --options exactly twice");
+                return EXIT_USAGE;
+            }
+            opts[nopts++] = optarg;
         } else {
             return EXIT_USAGE; /* said */
         }
@@ -133,13 +191,13 @@ int cli_compare(int argc, char **argv)
         cli_error("compare: one scenario at a time ('%s' is extra)", argv[optind]);
         return EXIT_USAGE;
     }
-    if (!path_arg || nspecs != 2) {
-        cli_error("compare: usage: locklab compare SCENARIO --scripts A --scripts B");
+    if (!path_arg || (nspecs != 2 && nopts != 2) || nspecs == 1 || nopts == 1) {
+        cli_error("compare: usage: locklab compare SCENARIO --scripts A --scripts B (or --options K=V --options K=V)");
         return EXIT_USAGE;
     }
     /* The engine reads only the version of a spec and falls back to HEAD for a script it
      * lacks: an unknown version would compare HEAD with itself, and say so as a result. */
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < nspecs; k++) {
         buf why;
         buf_init(&why);
         int bad = scenario_check_scripts(specs[k], &why) != 0;
@@ -152,23 +210,33 @@ int cli_compare(int argc, char **argv)
         cli_error("compare: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
         return EXIT_USAGE;
     }
-    side a = { .spec = specs[0] }, b = { .spec = specs[1] };
+    side a = { .spec = specs[0], .opts = opts[0] }, b = { .spec = specs[1], .opts = opts[1] };
+    side *both[2] = { &a, &b };
+    for (int k = 0; k < 2; k++)
+        snprintf(both[k]->label, sizeof both[k]->label, "%s%s%s", specs[k] ? specs[k] : "",
+                 specs[k] && opts[k] ? " " : "", opts[k] ? opts[k] : "");
     int code = EXIT_OK;
     if (run_side(&a, path, have_seed, seed, NULL, 0) != 0) {
         cli_error("%s", a.err.p);
         code = EXIT_USAGE;
         goto done;
     }
-    size_t nrec;
-    const choice *rec = chooser_record(a.ch, &nrec);
+    /* Two script versions draw the same decisions; two option sets (two libraries) need
+     * not: each run draws its own from the same seed. */
+    size_t nrec = 0;
+    const choice *rec = nopts ? NULL : chooser_record(a.ch, &nrec);
     if (run_side(&b, path, have_seed, seed, rec, nrec) != 0) {
         cli_error("%s", b.err.p);
         code = EXIT_USAGE;
         goto done;
     }
     const history *ha = world_history(a.w), *hb = world_history(b.w);
-    printf("== %s\n   A = scripts %s, B = scripts %s, seed %llu, same decisions\n\n", a.sc->name, a.spec, b.spec,
-           have_seed ? seed : (unsigned long long)a.sc->seed);
+    if (nopts)
+        printf("== %s\n   A = %s%s, B = %s%s, seed %llu, each run its own decisions\n\n", a.sc->name, nspecs ? "scripts " : "",
+               a.label, nspecs ? "scripts " : "", b.label, have_seed ? seed : (unsigned long long)a.sc->seed);
+    else
+        printf("== %s\n   A = scripts %s, B = scripts %s, seed %llu, same decisions\n\n", a.sc->name, a.spec, b.spec,
+               have_seed ? seed : (unsigned long long)a.sc->seed);
     size_t na = history_len(ha), nb = history_len(hb), i = 0;
     while (i < na && i < nb && same_event(history_at(ha, i), history_at(hb, i))) i++;
     if (i == na && i == nb) {
@@ -187,16 +255,16 @@ int cli_compare(int argc, char **argv)
         }
         buf_reset(&t);
         if (i < na) trace_line(ha, history_at(ha, i), &t);
-        printf("  A (%s):\n    %s", a.spec, i < na ? t.p : "(history ends)\n");
+        printf("  A (%s):\n    %s", a.label, i < na ? t.p : "(history ends)\n");
         buf_reset(&t);
         if (i < nb) trace_line(hb, history_at(hb, i), &t);
-        printf("  B (%s):\n    %s", b.spec, i < nb ? t.p : "(history ends)\n");
+        printf("  B (%s):\n    %s", b.label, i < nb ? t.p : "(history ends)\n");
         buf_release(&t);
     }
     /* each version's column as wide as its name, and at least 12 (the widest verdict, the
      * counts, and the table as it always looked for short names) */
-    int wa = (int)strlen(a.spec) > 12 ? (int)strlen(a.spec) : 12, wb = (int)strlen(b.spec) > 12 ? (int)strlen(b.spec) : 12;
-    printf("\n  %-17s %-*s %-*s\n", "property", wa, a.spec, wb, b.spec);
+    int wa = (int)strlen(a.label) > 12 ? (int)strlen(a.label) : 12, wb = (int)strlen(b.label) > 12 ? (int)strlen(b.label) : 12;
+    printf("\n  %-17s %-*s %-*s\n", "property", wa, a.label, wb, b.label);
     for (int p = 0; p < PROP_COUNT; p++) {
         if (a.cr.p[p].v == VERDICT_NOT_JUDGED && b.cr.p[p].v == VERDICT_NOT_JUDGED) continue;
         printf("  %-17s %-*s %-*s%s\n", property_name((property)p), wa, vword(a.cr.p[p].v), wb, vword(b.cr.p[p].v),
@@ -216,8 +284,8 @@ int cli_compare(int argc, char **argv)
         code = EXIT_USAGE;
     } else {
         int ua = unmet(&a), ub = unmet(&b);
-        printf("\n  the scenario's expectations: %s under %s, %s under %s\n", ua ? "NOT met" : "met", a.spec,
-               ub ? "NOT met" : "met", b.spec);
+        printf("\n  the scenario's expectations: %s under %s, %s under %s\n", ua ? "NOT met" : "met", a.label,
+               ub ? "NOT met" : "met", b.label);
     }
 done:
     free_side(&a);

@@ -163,7 +163,9 @@ static void lock_ops_build(const history *h, lock_ops *o)
             c->asked[c->nasked++] = e->a;
             break;
         case H_REPLY:
-            if (e->b != 0) forget_request(c, e->a); /* b = 0: too late, the client had given up */
+            /* b = 0: too late, the client had given up; b = 2: it had stopped awaiting it
+             * (ctx:abandon): either way the client never took that answer into account */
+            if (e->b != 0 && e->b != 2) forget_request(c, e->a);
             break;
         case H_FAULT:
             if (e->text && !strncmp(e->text, "crash of ", 9)) complete(o, c, OP_OPEN, e->t, "the client crashed", nclients);

@@ -331,7 +331,7 @@ static void draw_exchange(st *s, const exchange *x, buf *out)
         buf_printf(&t, "%s → %s: %s", nname, cname, ex->reply ? ex->reply : "");
         if (x->reply >= 0 && s->y[x->reply] >= 0) {
             const hist_event *rp = history_at(h, (size_t)x->reply);
-            arrow(out, nx, ye, cx, s->y[x->reply], rp->b == 0 ? "st-late" : "st-rep", t.p);
+            arrow(out, nx, ye, cx, s->y[x->reply], rp->b == 0 || rp->b == 2 ? "st-late" : "st-rep", t.p);
         } else if (x->drop_reply >= 0 && s->y[x->drop_reply] >= 0) {
             draw_drop(s, out, history_at(h, (size_t)x->drop_reply), "st-rep", nx, ye, cx, s->y[x->drop_reply], NULL);
         }

@@ -63,7 +63,10 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     case H_EXEC: buf_printf(out, "runs %s for %s → %s", text, name(h, e->peer), rep); break;
     case H_CALL: buf_printf(out, "  redis.call %s → %s", text, rep); break;
     case H_REPLY:
-        buf_printf(out, "← %s  %s%s", name(h, e->peer), rep, e->b == 0 ? "  (too late: already timed out)" : "");
+        buf_printf(out, "← %s  %s%s", name(h, e->peer), rep,
+                   e->b == 0   ? "  (too late: already timed out)"
+                   : e->b == 2 ? "  (no longer awaited)"
+                               : "");
         break;
     case H_TIMEOUT: buf_puts(out, "gives up waiting for a reply (timeout)"); break;
     case H_DROP: buf_printf(out, "⨯ %s", text); break;

@@ -20,7 +20,7 @@ C, D, E, and both clients are inside the critical section: mutual exclusion is v
   nodes = { "A", "B", "C", "D", "E" },
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
-  options = { preset = "redlock-rb" },
+  options = { preset = "redis-docs" },
   clients = {
     { name = "c1", start = 0,    work = "9s" },
     { name = "c2", start = "2s", work = "1s" },

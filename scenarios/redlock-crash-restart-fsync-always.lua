@@ -20,7 +20,7 @@ to 20 times, instead of redlock-rb's 3 attempts 0-200 ms apart.)]],
   persistence = "always",
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
-  options = { preset = "redlock-rb", retry_count = 20, retry_delay = 1000, retry_jitter = 200 },
+  options = { preset = "redis-docs", retry_count = 20, retry_delay = 1000, retry_jitter = 200 },
   clients = {
     { name = "c1", start = 0,    work = "9s" },
     { name = "c2", start = "2s", work = "1s" },

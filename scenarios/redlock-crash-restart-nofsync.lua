@@ -21,7 +21,7 @@ redlock-crash-restart-delayed and redlock-crash-restart-fsync-always for the two
   persistence = "none",
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
-  options = { preset = "redlock-rb" },
+  options = { preset = "redis-docs" },
   clients = {
     { name = "c1", start = 0,    work = "9s" },
     { name = "c2", start = "2s", work = "1s" },

@@ -26,7 +26,7 @@ A model that forgot to subtract the elapsed time would have let client 1 work un
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
   links = links,
-  options = { preset = "redlock-rb", node_timeout = 200, retry_count = 40, retry_delay = 20 },
+  options = { preset = "redis-docs", node_timeout = 200, retry_count = 40, retry_delay = 20 },
   clients = {
     { name = "c1", start = 0,      work = "9100ms" },
     { name = "c2", start = "9.5s", work = "1s" },

@@ -19,7 +19,7 @@ exclusion is violated.]],
   clock = { drift = 0.03 },
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
-  options = { preset = "redlock-rb", retry_count = 20, retry_delay = 50 },
+  options = { preset = "redis-docs", retry_count = 20, retry_delay = 50 },
   clients = {
     { name = "c1", start = 0,      work = "9840ms" },
     { name = "c2", start = "9.5s", work = "1s" },

@@ -10,8 +10,9 @@ majority and validity arithmetic cannot help: the pause happens after the check,
 gives the storage no fencing token to reject the late write with. (antirez's reply, "Is
 Redlock safe?" (2016), answers that every lock with automatic release shares this problem.)
 
-go-redsync's defaults (8 s expiry, drift 1 % with no constant, 32 tries 50-250 ms apart, a
-per-node timeout of 5 % of the expiry), five masters A-E. Client 1 acquires with a validity
+go-redsync 4.17.0's defaults (mutex.go, redsync.go: 8 s expiry, drift 1 % with no
+constant, 32 tries 50-249 ms apart, each try sent to all masters at once under a deadline of
+5 % of the expiry), five masters A-E. Client 1 acquires with a validity
 of about 7.9 s and starts 3 s of work; at 1 s a 10 s GC pause freezes it. Client 2 arrives at
 7.5 s, is refused while the keys live, and gets all five when they expire at about 8 s. Client
 1 resumes at 11 s, inside its critical section, while client 2 is still working: mutual

@@ -15,7 +15,7 @@ stays stuck while nobody holds it (no_deadlock holds).]],
   nodes = { "A", "B", "C", "D", "E" },
   lease = "10s", wait = "30s",
   network = { delay = { "1ms", "5ms" } },
-  options = { preset = "redlock-rb", retry_count = 50 },
+  options = { preset = "redis-docs", retry_count = 50 },
   clients = {
     { name = "c1", start = 0,      work = "1s", rounds = 3 },
     { name = "c2", start = "10ms", work = "1s", rounds = 3 },

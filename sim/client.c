@@ -114,11 +114,57 @@ static int check_server(lua_State *L, const scenario *sc, buf *err)
     return rc;
 }
 
+/* Where an option was given: its scenario line, or the command line (line 0: an option that
+ * `locklab compare --options` set). */
+static void opt_where(buf *err, const char *file, int line)
+{
+    if (line > 0) buf_printf(err, "%s:%d: ", file, line);
+    else buf_puts(err, "--options: ");
+}
+
+/* The model's M.CHECK(options), if it has one: what the options mean together (an option
+ * that the chosen preset does not take). It returns nothing when they are fine, or the
+ * name of the option at fault and why; the error names that option's line. 0, or -1. */
+static int check_together(lua_State *L, const scenario *sc, const char *file, buf *err)
+{
+    int top = lua_gettop(L);
+    if (lua_getfield(L, top, "CHECK") != LUA_TFUNCTION) {
+        lua_settop(L, top);
+        return 0;
+    }
+    lua_newtable(L);
+    for (int i = 0; i < sc->noptions; i++) {
+        const option_cfg *o = &sc->options[i];
+        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
+        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
+        else lua_pushboolean(L, o->b);
+        lua_setfield(L, -2, o->key);
+    }
+    if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
+        buf_printf(err, "%s: the %s model's CHECK failed: %s", file, sc->protocol, lua_tostring(L, -1));
+        lua_settop(L, top);
+        return -1;
+    }
+    const char *key = lua_tostring(L, -2), *why = lua_tostring(L, -1);
+    int rc = 0;
+    if (key) {
+        int line = 0;
+        for (int i = 0; i < sc->noptions; i++)
+            if (!strcmp(sc->options[i].key, key)) line = sc->options[i].line;
+        opt_where(err, file, line);
+        buf_printf(err, "options.%s %s", key, why ? why : "is not accepted with the others");
+        rc = -1;
+    }
+    lua_settop(L, top);
+    return rc;
+}
+
 /* Checks the scenario's options against what the protocol model (on top of the stack)
  * declares in M.OPTIONS — name = "integer" | "number" | "string" | "boolean", or a list
  * of the strings it may be — so a misspelt option or a value of the wrong kind is an
  * error at the scenario, not a default silently kept or a failure deep inside the model.
- * A model without OPTIONS (one of your own) is not checked. 0, or -1 with err. */
+ * A model without OPTIONS (one of your own) is not checked. Then M.CHECK, if the model has
+ * one (check_together). 0, or -1 with err. */
 static int check_options(lua_State *L, const scenario *sc, buf *err)
 {
     int top = lua_gettop(L);
@@ -134,8 +180,8 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
         int t = lua_getfield(L, decl, o->key);
         const char *want = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (t == LUA_TNIL) {
-            buf_printf(err, "%s:%d: options.%s: the %s model has no such option (it takes: ", file, o->line,
-                       o->key, sc->protocol);
+            opt_where(err, file, o->line);
+            buf_printf(err, "options.%s: the %s model has no such option (it takes: ", o->key, sc->protocol);
             options_list(L, decl, err);
             buf_puts(err, ")");
         } else if (t == LUA_TTABLE) { /* the strings it may be */
@@ -146,7 +192,8 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
             }
             if (!ok) {
                 lua_settop(L, decl + 1);
-                buf_printf(err, "%s:%d: options.%s must be one of ", file, o->line, o->key);
+                opt_where(err, file, o->line);
+                buf_printf(err, "options.%s must be one of ", o->key);
                 for (lua_Integer k = 1; lua_rawgeti(L, decl + 1, k) == LUA_TSTRING; k++) {
                     buf_printf(err, "%s\"%s\"", k > 1 ? ", " : "", lua_tostring(L, -1));
                     lua_pop(L, 1);
@@ -159,12 +206,15 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
                      : !strcmp(want, "integer") ? o->type == OPT_NUMBER && o->num == floor(o->num) &&
                                                       fabs(o->num) < 9007199254740992.0
                                                 : 1;
-            if (!ok) buf_printf(err, "%s:%d: options.%s must be %s %s", file, o->line, o->key,
-                                strchr("aeiou", want[0]) ? "an" : "a", want);
+            if (!ok) {
+                opt_where(err, file, o->line);
+                buf_printf(err, "options.%s must be %s %s", o->key, strchr("aeiou", want[0]) ? "an" : "a", want);
+            }
         }
         lua_settop(L, decl);
     }
     lua_settop(L, top);
+    if (err->len == before && check_together(L, sc, file, err) != 0) return -1;
     return err->len == before ? 0 : -1;
 }
 
@@ -216,7 +266,41 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
     co->state = CO_DONE;
 }
 
-static void on_reply(clientrt *rt, client *c, msg *m)
+/* Is id one of co's requests of ctx:send still awaited? Takes it off the list if so. */
+static int take_pending(coro *co, uint64_t id)
+{
+    for (int i = 0; i < co->npending; i++)
+        if (co->pending[i] == id) {
+            memmove(co->pending + i, co->pending + i + 1, (size_t)(co->npending - i - 1) * sizeof *co->pending);
+            co->npending--;
+            return 1;
+        }
+    return 0;
+}
+
+/* Did c give up on request id at a deadline (ctx:abandon("timeout") recorded a timeout for
+ * it)? Looks back through the history to the request: replies come after abandonment is
+ * rare, and the request bounds the search. */
+static int abandoned_by_timeout(const clientrt *rt, const client *c, uint64_t id)
+{
+    for (size_t i = history_len(rt->cx->hist); i-- > 0;) {
+        const hist_event *e = history_at(rt->cx->hist, i);
+        if (e->actor != c->idx || e->a != (int64_t)id) continue;
+        if (e->kind == H_TIMEOUT) return 1;
+        if (e->kind == H_REQUEST) return 0;
+    }
+    return 0;
+}
+
+void coro_drop_inbox(coro *co)
+{
+    for (int i = 0; i < co->ninbox; i++) msg_free(co->inbox[i]);
+    co->ninbox = 0;
+}
+
+/* A reply for c: 1 when a coroutine's inbox keeps the message (ctx:send's reply that came
+ * while its coroutine was busy elsewhere), 0 when the caller frees it. */
+static int on_reply(clientrt *rt, client *c, msg *m)
 {
     coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REPLY, c->idx, local_now(rt, c));
@@ -227,9 +311,27 @@ static void on_reply(clientrt *rt, client *c, msg *m)
     buf_init(&b);
     m->sk->reply_brief(m->body, &b);
     e->reply = buf_steal(&b);
+    if (co && m->async) {
+        if (!take_pending(co, m->req_id)) {
+            e->b = abandoned_by_timeout(rt, c, m->req_id) ? 0 : 2; /* abandoned (ctx:abandon) */
+            return 0;
+        }
+        if (co->state != CO_WAIT_ANY) {
+            if (co->ninbox == co->capinbox) {
+                co->capinbox = co->capinbox ? co->capinbox * 2 : 4;
+                co->inbox = xrealloc(co->inbox, (size_t)co->capinbox * sizeof *co->inbox);
+            }
+            co->inbox[co->ninbox++] = m;
+            return 1;
+        }
+        lua_pushinteger(co->L, (lua_Integer)m->req_id);
+        int n = m->sk->reply_push(co->L, m->body);
+        coro_resume(rt, c, co, n + 1);
+        return 0;
+    }
     if (!co || co->state != CO_WAIT_REPLY || co->req_id != m->req_id) {
         e->b = 0; /* late: its caller already timed out */
-        return;
+        return 0;
     }
     const char *label = m->label ? m->label : "";
     if (!strncmp(label, "SUBSCRIBE ", 10) && !m->sk->reply_is_error(m->body)) {
@@ -237,10 +339,11 @@ static void on_reply(clientrt *rt, client *c, msg *m)
         c->subs[co->sub].node = m->from;
         lua_pushinteger(co->L, co->sub + 1);
         coro_resume(rt, c, co, 1);
-        return;
+        return 0;
     }
     int n = m->sk->reply_push(co->L, m->body);
     coro_resume(rt, c, co, n);
+    return 0;
 }
 
 static void on_pubsub(clientrt *rt, client *c, msg *m)
@@ -289,6 +392,11 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
         lua_pushnil(co->L);
         coro_resume(rt, c, co, 1);
         break;
+    case CO_WAIT_ANY: /* ctx:receive's deadline: the requests stay pending */
+        lua_pushnil(co->L);
+        lua_pushliteral(co->L, "timeout");
+        coro_resume(rt, c, co, 2);
+        break;
     case CO_CRITICAL:
         resource_write(rt, c, co->token);
         history_add(rt->cx->hist, rt->cx->now, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
@@ -320,8 +428,8 @@ int client_deliver(clientrt *rt, client *c, event *e)
         return 1;
     }
     msg *m = e->data;
-    if (m->kind == MSG_REPLY) on_reply(rt, c, m);
-    else if (m->kind == MSG_PUBSUB) on_pubsub(rt, c, m);
+    if (m->kind == MSG_REPLY) return on_reply(rt, c, m);
+    if (m->kind == MSG_PUBSUB) on_pubsub(rt, c, m);
     return 0;
 }
 
@@ -388,6 +496,7 @@ void client_crash(clientrt *rt, client *c)
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);
     c->nheld = 0;
+    for (int i = 0; i < c->ncoros; i++) coro_drop_inbox(c->coros[i]);
 }
 
 void clients_route(clientrt *rt, int shard, int node_idx)
@@ -621,7 +730,12 @@ void clients_free(clientrt *rt)
         for (int h = 0; h < c->nheld; h++)
             if (c->held[h].kind == EV_DELIVER) msg_free(c->held[h].data);
         free(c->held);
-        for (int k = 0; k < c->ncoros; k++) free(c->coros[k]);
+        for (int k = 0; k < c->ncoros; k++) {
+            coro_drop_inbox(c->coros[k]);
+            free(c->coros[k]->inbox);
+            free(c->coros[k]->pending);
+            free(c->coros[k]);
+        }
         free(c->coros);
         free(c->route);
     }

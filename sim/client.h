@@ -49,8 +49,9 @@ int clients_all_done(const clientrt *rt);
 /* Clients learn that shard's requests now go to node_idx. */
 void clients_route(clientrt *rt, int shard, int node_idx);
 
-/* A message for c (an EV_DELIVER event): 1 when a GC pause holds it (the client owns the
- * event's message then), 0 when handled (the caller frees it). */
+/* A message for c (an EV_DELIVER event): 1 when a GC pause holds it or a coroutine keeps
+ * it for ctx:receive (the client owns the event's message then), 0 when handled (the
+ * caller frees it). */
 int client_deliver(clientrt *rt, client *c, event *e);
 /* One of c's own events: start, timer, spawn, pause end. */
 void client_event(clientrt *rt, client *c, event *e);

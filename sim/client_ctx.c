@@ -7,7 +7,14 @@
  *   ctx:script(name)                which "name@version" the scenario's version selects
  *   ctx:subscribe(node, channel)    a subscription, once the node confirmed it
  *   ctx:unsubscribe(sub), ctx:wait(sub, timeout_ms)
- *   ctx:sleep(ms) / ctx:sleep(lo, hi), ctx:now()
+ *   ctx:send(node, cmd, ...), ctx:send_eval(node, script, keys, args)
+ *                                   the same requests without waiting: each returns its id
+ *   ctx:receive([timeout])          the next reply to any of them as it arrives: id, value
+ *                                   (parallel sends: Redlock clients that ask every node at
+ *                                   once and decide at the first quorum, or at a deadline)
+ *   ctx:abandon(["timeout"])        stop awaiting them (late replies are "no longer awaited",
+ *                                   or with "timeout" timed out, as a call's)
+ *   ctx:sleep(ms) / ctx:sleep(lo, hi), ctx:now(), ctx:monotonic() (now without clock jumps)
  *   ctx:instant(), ctx:before(instant)
  *                                   a clock reading to measure from, and "is my clock still
  *                                   before it?" (see "Instants" below)
@@ -92,15 +99,15 @@ static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
     buf_putc(b, '\0');
 }
 
-/* Sends a request built in b (NUL-separated arguments) and makes the coroutine wait. */
-static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                        const char *label, double timeout_ms, int conn)
+/* Puts a request built in b (NUL-separated arguments) on the net; its id. */
+static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, buf *b, const size_t *offsets, int argc,
+                             const char *label, int conn, int async)
 {
-    coro *co = current_coro(L, c);
     msg *m = msg_new(MSG_REQUEST, c->idx, c->route[node_idx], 0);
     m->coro = coro_index(c, co);
     m->req_id = ++c->next_req;
     m->conn = conn;
+    m->async = async;
     m->bytes = buf_steal(b);
     m->argc = argc;
     m->argv = xmalloc((size_t)argc * sizeof *m->argv);
@@ -113,11 +120,36 @@ static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
-    co->state = CO_WAIT_REPLY;
-    co->req_id = m->req_id;
+    uint64_t id = m->req_id;
     net_send(rt->net, m);
+    return id;
+}
+
+/* Sends a request built in b and makes the coroutine wait for its reply. */
+static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
+                        const char *label, double timeout_ms, int conn)
+{
+    coro *co = current_coro(L, c);
+    co->req_id = post_request(rt, c, co, node_idx, b, offsets, argc, label, conn, 0);
+    co->state = CO_WAIT_REPLY;
     arm_timer(rt, c, co, timeout_ms);
     return lua_yield(L, 0);
+}
+
+/* ctx:send's half: the request goes out, the coroutine carries on; ctx:receive takes the
+ * reply. Returns the request's id to Lua. */
+static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
+                      const char *label)
+{
+    coro *co = current_coro(L, c);
+    uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, 0, 1);
+    if (co->npending == co->cappending) {
+        co->cappending = co->cappending ? co->cappending * 2 : 8;
+        co->pending = xrealloc(co->pending, (size_t)co->cappending * sizeof *co->pending);
+    }
+    co->pending[co->npending++] = id;
+    lua_pushinteger(L, (lua_Integer)id);
+    return 1;
 }
 
 static double timeout_arg(lua_State *L, clientrt *rt, int idx)
@@ -128,39 +160,55 @@ static double timeout_arg(lua_State *L, clientrt *rt, int idx)
     return t;
 }
 
+/* The arguments from `first` on (a command and its arguments) into b, and the label that
+ * names the request in traces ("SET lock v NX PX 10000"), at most labsz bytes. */
+static void build_command(lua_State *L, int first, buf *b, size_t *offs, int *argc, char *label, size_t labsz)
+{
+    int top = lua_gettop(L);
+    if (top < first) luaL_error(L, "a command is needed");
+    if (top - first + 1 > 64) luaL_error(L, "too many arguments");
+    *argc = 0;
+    for (int i = first; i <= top; i++) put_arg(L, i, b, offs, argc);
+    buf lab;
+    buf_init(&lab);
+    for (int i = 0; i < *argc; i++) {
+        if (i) buf_putc(&lab, ' ');
+        buf_puts(&lab, b->p + offs[i]);
+    }
+    snprintf(label, labsz, "%s", lab.p ? lab.p : "");
+    buf_release(&lab);
+}
+
 /* ctx:call(node, cmd, ...) -> value | nil, err */
 static int ctx_call(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
-    int top = lua_gettop(L);
-    if (top < 3) return luaL_error(L, "ctx:call needs a command");
-    size_t *offsets = xmalloc((size_t)top * sizeof *offsets);
+    if (lua_gettop(L) < 3) return luaL_error(L, "ctx:call needs a command");
+    size_t offs[64];
+    int argc;
+    char label[256];
     buf b;
     buf_init(&b);
-    int argc = 0;
-    for (int i = 3; i <= top; i++) put_arg(L, i, &b, offsets, &argc);
-    buf label;
-    buf_init(&label);
-    for (int i = 0; i < argc; i++) {
-        if (i) buf_putc(&label, ' ');
-        buf_puts(&label, b.p + offsets[i]);
-    }
-    char *lab = buf_steal(&label);
-    /* lua_yield does not return here: free before it. */
-    char labcopy[256];
-    snprintf(labcopy, sizeof labcopy, "%s", lab);
-    free(lab);
+    build_command(L, 3, &b, offs, &argc, label, sizeof label);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 0);
+}
+
+/* ctx:send(node, cmd, ...) -> id: ctx:call without waiting (ctx:receive takes the reply). */
+static int ctx_send(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int node_idx = node_arg(L, rt, 2);
+    if (lua_gettop(L) < 3) return luaL_error(L, "ctx:send needs a command");
     size_t offs[64];
-    if (argc > 64) {
-        free(offsets);
-        buf_release(&b);
-        return luaL_error(L, "too many arguments");
-    }
-    memcpy(offs, offsets, (size_t)argc * sizeof *offs);
-    free(offsets);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, (double)rt->cx->sc->timeout / 1000.0, 0);
+    int argc;
+    char label[256];
+    buf b;
+    buf_init(&b);
+    build_command(L, 3, &b, offs, &argc, label, sizeof label);
+    return send_async(L, rt, c, node_idx, &b, offs, argc, label);
 }
 
 static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)
@@ -221,50 +269,120 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
     return slot[0];
 }
 
+/* EVAL of the script named by argument 3 with the keys and arguments of the tables 4 and 5
+ * into b, and its label ("redisson/lock@HEAD myLock 30000 ..."), at most labsz bytes. */
+static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *argc, char *label, size_t labsz)
+{
+    const char *name = luaL_checkstring(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    const char *id;
+    const char *body = script_body(L, rt, name, &id);
+    int nkeys = (int)luaL_len(L, 4), nargs = (int)luaL_len(L, 5);
+    if (nkeys + nargs + 3 > 64) luaL_error(L, "too many keys and arguments");
+    *argc = 0;
+    char nk[16];
+    snprintf(nk, sizeof nk, "%d", nkeys);
+    put_word("EVAL", b, offs, argc);
+    put_word(body, b, offs, argc);
+    put_word(nk, b, offs, argc);
+    buf lab;
+    buf_init(&lab);
+    buf_printf(&lab, "%s", id);
+    for (int t = 4; t <= 5; t++) {
+        int n = t == 4 ? nkeys : nargs;
+        for (int i = 1; i <= n; i++) {
+            lua_geti(L, t, i);
+            if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
+                buf_release(b);
+                buf_release(&lab);
+                luaL_error(L, "script %s must be strings or numbers", t == 4 ? "keys" : "arguments");
+            }
+            put_arg(L, lua_gettop(L), b, offs, argc);
+            buf_printf(&lab, " %s", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    snprintf(label, labsz, "%s", lab.p);
+    buf_release(&lab);
+}
+
 /* ctx:eval(node, script, keys, args [, timeout]) -> value | nil, err */
 static int ctx_eval(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
-    const char *name = luaL_checkstring(L, 3);
-    luaL_checktype(L, 4, LUA_TTABLE);
-    luaL_checktype(L, 5, LUA_TTABLE);
     double timeout = timeout_arg(L, rt, 6);
-    const char *id;
-    const char *body = script_body(L, rt, name, &id);
-    int nkeys = (int)luaL_len(L, 4), nargs = (int)luaL_len(L, 5);
-    if (nkeys + nargs + 3 > 64) return luaL_error(L, "too many keys and arguments");
     size_t offs[64];
-    int argc = 0;
+    int argc;
+    char label[512];
     buf b;
     buf_init(&b);
-    char nk[16];
-    snprintf(nk, sizeof nk, "%d", nkeys);
-    put_word("EVAL", &b, offs, &argc);
-    put_word(body, &b, offs, &argc);
-    put_word(nk, &b, offs, &argc);
-    buf label;
-    buf_init(&label);
-    buf_printf(&label, "%s", id);
-    for (int t = 4; t <= 5; t++) {
-        int n = t == 4 ? nkeys : nargs;
-        for (int i = 1; i <= n; i++) {
-            lua_geti(L, t, i);
-            if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
-                buf_release(&b);
-                buf_release(&label);
-                return luaL_error(L, "script %s must be strings or numbers", t == 4 ? "keys" : "arguments");
-            }
-            put_arg(L, lua_gettop(L), &b, offs, &argc);
-            buf_printf(&label, " %s", lua_tostring(L, -1));
-            lua_pop(L, 1);
-        }
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, timeout, 0);
+}
+
+/* ctx:send_eval(node, script, keys, args) -> id: ctx:eval without waiting. */
+static int ctx_send_eval(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int node_idx = node_arg(L, rt, 2);
+    size_t offs[64];
+    int argc;
+    char label[512];
+    buf b;
+    buf_init(&b);
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
+    return send_async(L, rt, c, node_idx, &b, offs, argc, label);
+}
+
+/* ctx:receive([timeout_ms]) -> id, value | id, nil, err | nil, "timeout" | nil, "none": the
+ * next reply to a request this coroutine sent with ctx:send / ctx:send_eval, in the order
+ * the replies arrive (the engine's event order: deterministic). "none": nothing is awaited.
+ * Without a timeout it waits as long as it takes (a library without a socket timeout). */
+static int ctx_receive(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    int have_timeout = !lua_isnoneornil(L, 2);
+    double ms = have_timeout ? luaL_checknumber(L, 2) : 0;
+    coro *co = current_coro(L, c);
+    if (co->ninbox > 0) {
+        msg *m = co->inbox[0];
+        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
+        lua_pushinteger(L, (lua_Integer)m->req_id);
+        int n = m->sk->reply_push(L, m->body);
+        msg_free(m);
+        return n + 1;
     }
-    char labcopy[512];
-    snprintf(labcopy, sizeof labcopy, "%s", label.p);
-    buf_release(&label);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, labcopy, timeout, 0);
+    if (co->npending == 0) {
+        lua_pushnil(L);
+        lua_pushliteral(L, "none");
+        return 2;
+    }
+    co->state = CO_WAIT_ANY;
+    if (have_timeout) arm_timer(rt, c, co, ms < 0 ? 0 : ms);
+    return lua_yield(L, 0);
+}
+
+/* ctx:abandon(["timeout"]): stops awaiting this coroutine's requests of ctx:send; those
+ * already answered are dropped, and replies still on their way arrive "no longer awaited".
+ * With "timeout" the client gave up at a deadline (a socket timeout, a round's deadline):
+ * each request left gets its timeout in the history, and its reply arrives "too late". */
+static int ctx_abandon(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    const char *why = luaL_optstring(L, 2, NULL);
+    if (why && strcmp(why, "timeout") != 0) return luaL_error(L, "ctx:abandon: \"timeout\" or nothing, not '%s'", why);
+    coro *co = current_coro(L, c);
+    for (int i = 0; why && i < co->npending; i++)
+        history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
+    co->npending = 0;
+    coro_drop_inbox(co);
+    return 0;
 }
 
 /* ctx:script(name) -> "name@version": which text the scenario's script version selects, so a
@@ -387,6 +505,17 @@ static int ctx_before(lua_State *L)
     lua_pushboolean(L, now < at);
     lua_pushfstring(L, "%d", (int)(at - now));
     return 2;
+}
+
+/* ctx:monotonic(): the client's clock without its jumps (CLOCK_MONOTONIC, Go's monotonic
+ * reading, performance.now()): it runs at the clock's rate, drift included, but a clock_jump
+ * fault (an NTP step, a hand-set clock) does not move it. */
+static int ctx_monotonic(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    core_clock_read(rt->cx);
+    lua_pushinteger(L, lclock_read_monotonic(&ctx_client(L)->clock, rt->cx->now));
+    return 1;
 }
 
 /* ctx:sleep(ms), or ctx:sleep(lo, hi): a random time in [lo, hi] ms (a retry's jitter) —
@@ -679,8 +808,9 @@ static const luaL_Reg ctx_methods[] = {
     { "random", ctx_random }, { "unique", ctx_unique }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
     { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
     { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
-    { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { "instant", ctx_instant },
-    { "before", ctx_before }, { NULL, NULL },
+    { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { "send", ctx_send },
+    { "send_eval", ctx_send_eval }, { "receive", ctx_receive }, { "abandon", ctx_abandon },
+    { "monotonic", ctx_monotonic }, { "instant", ctx_instant }, { "before", ctx_before }, { NULL, NULL },
 };
 
 static const luaL_Reg instant_methods[] = {

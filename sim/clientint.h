@@ -14,6 +14,7 @@ typedef enum coro_state {
     CO_READY,       /* created, not started */
     CO_RUNNING,
     CO_WAIT_REPLY,  /* ctx:call / ctx:eval / ctx:subscribe */
+    CO_WAIT_ANY,    /* ctx:receive: the next reply to any request of ctx:send */
     CO_SLEEP,       /* ctx:sleep */
     CO_WAIT_MSG,    /* ctx:wait */
     CO_CRITICAL,    /* inside ctx:critical, holding for work_ms */
@@ -30,6 +31,12 @@ typedef struct coro {
     int sub;               /* the subscription it waits on */
     int64_t token;         /* ctx:critical's token (-1: none) */
     int is_main;
+    /* ctx:send / ctx:receive: the requests sent and not yet received or abandoned, and the
+     * replies to them that came while the coroutine was not in ctx:receive (owned here) */
+    uint64_t *pending;
+    int npending, cappending;
+    struct msg **inbox;
+    int ninbox, capinbox;
 } coro;
 
 typedef struct subscription {
@@ -74,6 +81,9 @@ static inline int64_t local_now(const clientrt *rt, const client *c)
 {
     return lclock_read(&c->clock, rt->cx->now);
 }
+
+/* client.c: frees the replies a coroutine received and has not taken (its inbox). */
+void coro_drop_inbox(coro *co);
 
 /* client.c: a new coroutine of client c, its thread created from (and anchored in the
  * registry of) L's state; not started. */

@@ -8,6 +8,7 @@ void lclock_init(lclock *c, int64_t epoch_ms, int64_t offset_ms, double drift)
     c->base_ms = (double)(epoch_ms + offset_ms);
     c->base_true = 0;
     c->drift = drift;
+    c->jumps_ms = 0;
 }
 
 static double exact(const lclock *c, int64_t true_us)
@@ -22,6 +23,11 @@ int64_t lclock_read(const lclock *c, int64_t true_us)
     return (int64_t)floor(exact(c, true_us) + 1e-6);
 }
 
+int64_t lclock_read_monotonic(const lclock *c, int64_t true_us)
+{
+    return (int64_t)floor(exact(c, true_us) - c->jumps_ms + 1e-6);
+}
+
 void lclock_set_drift(lclock *c, int64_t true_us, double drift)
 {
     c->base_ms = exact(c, true_us);
@@ -33,6 +39,7 @@ void lclock_jump(lclock *c, int64_t true_us, int64_t by_ms)
 {
     c->base_ms = exact(c, true_us) + (double)by_ms;
     c->base_true = true_us;
+    c->jumps_ms += (double)by_ms;
 }
 
 int64_t lclock_true_when(const lclock *c, int64_t now_us, int64_t local_ms)

@@ -15,10 +15,14 @@ typedef struct lclock {
     double base_ms;       /* local ms at base_true (jumps included) */
     int64_t base_true;    /* µs */
     double drift;
+    double jumps_ms;      /* the sum of the jumps so far (a monotonic clock leaves them out) */
 } lclock;
 
 void lclock_init(lclock *c, int64_t epoch_ms, int64_t offset_ms, double drift);
 int64_t lclock_read(const lclock *c, int64_t true_us);        /* local ms */
+/* The same clock without its jumps: what a monotonic clock (CLOCK_MONOTONIC) on that host
+ * reads, up to a constant. */
+int64_t lclock_read_monotonic(const lclock *c, int64_t true_us);
 void lclock_set_drift(lclock *c, int64_t true_us, double drift);
 void lclock_jump(lclock *c, int64_t true_us, int64_t by_ms);
 /* The earliest true time (µs, ≥ now) at which the clock reads at least local_ms; INT64_MAX if

@@ -41,6 +41,7 @@ struct node_wait {
     node_wait *next;
     uint64_t id;
     int from, conn, coro;  /* the blocked request: its client's actor, connection, coroutine */
+    int async;             /* sent with ctx:send */
     uint64_t req_id;
     char *label;
     uint64_t offset;       /* what the replicas must have acknowledged */
@@ -380,6 +381,7 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
     w->from = m->from;
     w->conn = m->conn;
     w->coro = m->coro;
+    w->async = m->async;
     w->req_id = m->req_id;
     w->label = xstrdup(m->label ? m->label : "");
     w->offset = offset;
@@ -404,6 +406,7 @@ static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
 {
     msg *rep = reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
+    rep->async = w->async;
     send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label), rep, w->coro, w->req_id, w->label);
     free(w->label);
     free(w);
@@ -494,6 +497,7 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
+    rep->async = m->async;
     send_reply(cu, at, rep, m->coro, m->req_id, m->label);
 }
 

@@ -73,8 +73,10 @@ static void test_bytecode_lock_scripts_are_safe(void **state)
 }
 
 /* Every script of the library (lua/redis/) runs against the real globals, and every one
- * of them only reads KEYS and ARGV: a change in the analysis that withdrew either verdict
- * would silently cost the lock scripts their speed. */
+ * of them but node-redlock's only reads KEYS and ARGV: a change in the analysis that
+ * withdrew either verdict would silently cost the lock scripts their speed. node-redlock's
+ * scripts, written for several keys, hand KEYS to ipairs(), which the analysis cannot follow:
+ * they run with KEYS refilled in full, correct and a little slower. */
 static void test_bytecode_library_scripts_are_safe(void **state)
 {
     (void)state;
@@ -87,8 +89,8 @@ static void test_bytecode_library_scripts_are_safe(void **state)
     for (size_t i = 0; i < scriptlib_count(lib); i++) {
         const script_info *si = scriptlib_at(lib, i);
         assert_int_equal(scriptlib_body(lib, si, &body, &err), 0);
-        unsigned v = verdict_n(body.p, body.len);
-        if (v != BOTH) fail_msg("%s: verdict %u, want %u", si->id, v, BOTH);
+        unsigned v = verdict_n(body.p, body.len), want = strncmp(si->id, "node-redlock/", 13) ? BOTH : BYTECODE_ENV_SAFE;
+        if (v != want) fail_msg("%s: verdict %u, want %u", si->id, v, want);
     }
     scriptlib_free(lib);
     buf_release(&body);

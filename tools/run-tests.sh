@@ -43,6 +43,7 @@ suite "command line" env LOCKLAB=build/san/locklab tests/cli/test_cli.sh
 suite "locklab redis at a terminal (tmux)" env LOCKLAB=build/san/locklab tests/cli/test_tty.sh
 suite "sweep command line" env LOCKLAB=build/san/locklab tests/cli/test_sweep.sh
 suite "matrix command line" env LOCKLAB=build/san/locklab tests/cli/test_matrix.sh
+suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/san/locklab tests/cli/test_redlock.sh
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh

@@ -1,8 +1,21 @@
 -- redlock.lua — Redlock, the Redis documentation's lock over N independent masters
 -- ("Distributed Locks with Redis", section "The Redlock Algorithm";
--- redis.io/docs/latest/develop/use/patterns/distributed-locks/).
+-- redis.io/docs/latest/develop/use/patterns/distributed-locks/), and the door to the models
+-- of the libraries that implement it: `options.preset` picks one.
 --
--- To acquire, the client:
+--   preset          model                      library, version
+--   "redis-docs"    this file (the default)    the documentation's algorithm
+--   "redlock-rb"    redlock-rb.lua             antirez/redlock-rb (the reference implementation)
+--   "redlock-gem"   redlock-gem.lua            the redlock gem 2.0.6 (leandromoreira/redlock-rb)
+--   "redlock-py"    redlock-py.lua             SPSCommerce/redlock-py 1.0.8
+--   "node-redlock"  node-redlock.lua           mike-marcacci/node-redlock 5.0.0-beta.2
+--   "go-redsync"    go-redsync.lua             go-redsync/redsync 4.17.0
+--
+-- Each library's file says which source files and lines it follows, where it parts from the
+-- documentation, and what it still simplifies; `locklab compare SCENARIO --options
+-- preset=redis-docs --options preset=node-redlock` runs the same faults under two of them.
+--
+-- The documentation's algorithm, to acquire:
 --   1. gets the current time in milliseconds;
 --   2. tries to take the lock in all N instances sequentially, with the same key and random
 --      value, using a per-instance timeout that is small next to the TTL ("if the auto-release
@@ -11,14 +24,16 @@
 --   3. computes the time elapsed since step 1; the lock is acquired if and only if it was
 --      taken in the majority of the instances (N/2+1) and the elapsed time is less than the
 --      lock validity time;
---   4. the validity is the TTL minus the elapsed time, minus the clock drift
---      (drift = TTL * 0.01 + 2 ms in redlock-rb, the reference implementation);
+--   4. the validity is the TTL minus the elapsed time, minus the clock drift;
 --   5. if it failed (fewer than N/2+1 locks, or validity <= 0) it unlocks ALL instances,
 --      even those it believes it did not lock, and retries after a random delay.
 -- To release, it runs the compare-and-delete script on every instance.
 -- To extend ("Making the algorithm more reliable: Extending the lock"), it sends a
 -- compare-and-PEXPIRE script to all instances and counts the lock as extended only if a
 -- majority extended it within the validity time; the number of extensions must be bounded.
+-- The numbers the documentation leaves open come from antirez's reference implementation
+-- (redlock-rb.lua: 3 attempts, a random 0-199 ms delay, drift = 1 % of the TTL + 2 ms); the
+-- per-node timeout is the documentation's 50 ms, not redis-rb's 5 s.
 --
 -- NO FENCING TOKEN: Redlock has none (Martin Kleppmann's main objection in "How to do
 -- distributed locking", 2016; antirez answers in "Is Redlock safe?", 2016); acquire returns
@@ -26,64 +41,63 @@
 --
 -- What is modelled and what is not:
 --   * Sequential SETs, as the docs' step 2 says. The docs add that ideally a client
---     multiplexes (sends to all N at once); go-redsync and node-redlock do. Sequential
---     requests make `elapsed` larger and validity smaller, never the reverse.
---   * Every preset runs THIS algorithm (validity > 0 checked after each attempt). A preset
---     only changes the numbers: attempts, retry delay, drift, per-node timeout.
+--     multiplexes (sends to all N at once); go-redsync and node-redlock do (their presets).
+--     Sequential requests make `elapsed` larger and validity smaller, never the reverse.
 --   * The per-node timeout is the ctx:eval timeout; a reply that arrives later is ignored,
 --     although the SET may have succeeded on that node: that is why step 5 unlocks ALL nodes.
---   * The scenario's `wait` also bounds the retries (a caller's patience); real libraries
+--   * The scenario's `wait` also bounds the retries (a caller's patience); the libraries
 --     only count attempts.
+--   * The clock is the client's wall clock (ctx:now()): the documentation does not say.
 --
--- Options (scenario `options = { ... }`; each overrides the preset):
---   preset        "redlock-rb" (default) | "redlock-py" | "node-redlock" | "go-redsync"
---   retry_count   attempts in all (the first one included)
---   retry_delay   ms between attempts; with retry_jitter, uniform in delay ± jitter
+-- Options (scenario `options = { ... }`; each overrides the preset's default; a library takes
+-- the ones its file declares):
+--   preset        "redis-docs" (default) | "redlock-rb" | "redlock-gem" | "redlock-py" |
+--                 "node-redlock" | "go-redsync"
+--   retry_count   attempts in all (the first one included: node-redlock's retryCount + 1,
+--                 the gem's retry_count + 1, go-redsync's tries)
+--   retry_delay   ms between attempts; with retry_jitter, as the library draws it (here:
+--                 uniform in delay ± jitter)
 --   retry_jitter  ms
 --   drift_factor  the clock-drift allowance as a fraction of the TTL
 --   drift_ms      the constant added to the drift (2 ms: Redis's expiry precision + 1)
---   node_timeout  ms to wait for each node's reply
+--   node_timeout  ms to wait for each node's reply (a library without one waits forever)
+--   timeout_factor go-redsync: a try's deadline as a fraction of the expiry (0.05)
 --   auto_extend   true: a second coroutine extends the lock extend_before ms before its
---                 validity ends (node-redlock's automaticExtensionThreshold, 500 ms)
---   extend_before ms; max_extensions: how many times at most (default 10)
+--                 validity ends (node-redlock: its `using`, automaticExtensionThreshold 500)
+--   extend_before ms; max_extensions: how many times at most (default 10; redis-docs only)
+--   start_per_attempt node-redlock: the expiration counts from the successful attempt's
+--                 start (master, #276) instead of the first attempt's (5.0.0-beta.2)
 local M = {}
 
 -- The options above, as checked before a run (another key, or another type, is an error at
--- the scenario): a type, or the list of the values a string may take.
+-- the scenario): a type, or the list of the values a string may take. A library's model
+-- checks again that it takes the ones given.
 M.OPTIONS = {
-  preset = { "redlock-rb", "redlock-py", "node-redlock", "go-redsync" },
+  preset = { "redis-docs", "redlock-rb", "redlock-gem", "redlock-py", "node-redlock", "go-redsync" },
   retry_count = "integer", retry_delay = "integer", retry_jitter = "integer",
-  drift_factor = "number", drift_ms = "number", node_timeout = "integer",
+  drift_factor = "number", drift_ms = "number", node_timeout = "integer", timeout_factor = "number",
   auto_extend = "boolean", extend_before = "integer", max_extensions = "integer",
+  start_per_attempt = "boolean",
+  deadlock_bound = "string",  -- not the model's: no_deadlock's bound (model/check.c), e.g. "2s"
 }
 
--- The public clients' defaults, read in each client's source (named below):
+-- The library models, by preset.
+local LIBRARIES = { ["redlock-rb"] = "redlock-rb", ["redlock-gem"] = "redlock-gem",
+                    ["redlock-py"] = "redlock-py", ["node-redlock"] = "node-redlock",
+                    ["go-redsync"] = "go-redsync" }
+
+-- The documentation's algorithm: antirez's redlock-rb numbers (DefaultRetryCount = 3,
+-- sleep(rand(200)) ms, drift = (ttl * 0.01).to_i + 2) with the documentation's 50 ms
+-- per-node timeout.
 local PRESETS = {
-  -- antirez/redlock-rb, the reference implementation linked from the docs:
-  -- DefaultRetryCount = 3 (`@retry_count.times`), sleep(rand(@retry_delay)) with 200,
-  -- drift = (ttl * ClockDriftFactor).to_i + 2 with 0.01.
-  ["redlock-rb"]   = { retry_count = 3, delay_min = 0, delay_max = 199,
-                       drift_factor = 0.01, drift_ms = 2, node_timeout = 50 },
-  -- SPSCommerce/redlock-py: retry_count = 3 (`while retry < self.retry_count`),
-  -- time.sleep(0.2), drift = int(ttl * 0.01) + 2.
-  ["redlock-py"]   = { retry_count = 3, delay_min = 200, delay_max = 200,
-                       drift_factor = 0.01, drift_ms = 2, node_timeout = 50 },
-  -- mike-marcacci/node-redlock: retryCount 10 (so 11 attempts), retryDelay 200 ±
-  -- retryJitter 100, drift = round(0.01 * duration) + 2, automaticExtensionThreshold 500.
-  ["node-redlock"] = { retry_count = 11, delay_min = 100, delay_max = 300,
-                       drift_factor = 0.01, drift_ms = 2, node_timeout = 50, extend_before = 500 },
-  -- go-redsync/redsync: tries 32, delay rand(50..250), driftFactor 0.01 (no constant),
-  -- timeoutFactor 0.05 (the per-round timeout is 0.05 * expiry; default expiry 8 s).
-  ["go-redsync"]   = { retry_count = 32, delay_min = 50, delay_max = 249,
-                       drift_factor = 0.01, drift_ms = 0, node_timeout_factor = 0.05 },
+  ["redis-docs"] = { retry_count = 3, delay_min = 0, delay_max = 199,
+                     drift_factor = 0.01, drift_ms = 2, node_timeout = 50 },
 }
 
 -- The settings: the preset's numbers, overridden by the scenario's options.
 local function settings(options, ttl)
-  local name = options.preset or "redlock-rb"
+  local name = options.preset or "redis-docs"
   local p = PRESETS[name]
-  assert(p, "redlock: unknown preset '" .. tostring(name) ..
-         "' (redlock-rb, redlock-py, node-redlock, go-redsync)")
   local s = { preset = name }
   for k, v in pairs(p) do s[k] = v end
   if options.retry_count then s.retry_count = options.retry_count end
@@ -93,15 +107,45 @@ local function settings(options, ttl)
   end
   if options.drift_factor then s.drift_factor = options.drift_factor end
   if options.drift_ms then s.drift_ms = options.drift_ms end
-  if options.node_timeout then s.node_timeout = options.node_timeout
-  elseif s.node_timeout_factor then s.node_timeout = s.node_timeout_factor * ttl end
+  if options.node_timeout then s.node_timeout = options.node_timeout end
   s.auto_extend = options.auto_extend or false
   s.extend_before = options.extend_before or s.extend_before or 500
   s.max_extensions = options.max_extensions or 10
   return s
 end
 
+-- The options a preset takes: an option of another library is an error at the scenario
+-- (sim/client.c calls this before the run), not a setting silently ignored.
+function M.CHECK(options)
+  local preset = options.preset or "redis-docs"
+  local takes = LIBRARIES[preset] and require(LIBRARIES[preset]).OPTIONS or
+                { preset = 1, retry_count = 1, retry_delay = 1, retry_jitter = 1, drift_factor = 1,
+                  drift_ms = 1, node_timeout = 1, auto_extend = 1, extend_before = 1, max_extensions = 1 }
+  if options.deadlock_bound then takes.deadlock_bound = takes.deadlock_bound or 1 end  -- the checker's
+  local names = {}
+  for name in pairs(takes) do names[#names + 1] = name end
+  table.sort(names)
+  local given = {}
+  for k in pairs(options) do given[#given + 1] = k end
+  table.sort(given)
+  for _, k in ipairs(given) do
+    if not takes[k] then
+      return k, string.format("is not an option of the %s preset (it takes: %s)", preset, table.concat(names, ", "))
+    end
+  end
+end
+
 function M.new(ctx, cfg)
+  local library = LIBRARIES[cfg.options.preset or "redis-docs"]
+  if library then
+    local L = require(library)
+    local options = {}
+    for k, v in pairs(cfg.options) do if k ~= "preset" and k ~= "deadlock_bound" then options[k] = v end end
+    local c = {}
+    for k, v in pairs(cfg) do c[k] = v end
+    c.options = options
+    return L.new(ctx, c)
+  end
   local nodes = ctx:nodes()
   local key = cfg.lock
   local quorum = #nodes // 2 + 1                 -- N/2+1

@@ -6,7 +6,7 @@ return {
   nodes = { "A", "B", "C", "D", "E" },
   lease = "10s", wait = "30s",
   network = { delay = "2ms" },
-  options = { preset = "redlock-rb" },
+  options = { preset = "redis-docs" },
   clients = { { name = "c1", work = "9s" }, { name = "c2", start = "2s", work = "1s" } },
   faults = { { at = 0, partition = { { "c1", "A", "B" }, { "c2", "D", "E" } }, duration = "30s" } },
   duration = "30s",

@@ -38,11 +38,11 @@ for sub in run redis scripts list compare; do
 done
 
 # options the protocol model does not declare, or of the wrong kind, are errors at their line
-sed 's/options = { preset = "redlock-rb", retry_count = 50 }/options = { retry_cont = 3 }/' scenarios/redlock-basic.lua >"$tmp/opt1.lua"
+sed 's/options = { preset = "redis-docs", retry_count = 50 }/options = { retry_cont = 3 }/' scenarios/redlock-basic.lua >"$tmp/opt1.lua"
 expect_exit 2 "a misspelt model option" -- "$LL" run "$tmp/opt1.lua" -q
 grep -q "opt1.lua:[0-9]*: options.retry_cont: the redlock model has no such option (it takes: .*retry_count" "$tmp/err" && ok ||
     bad "a misspelt option is named with its line: $(cat "$tmp/err")"
-sed 's/options = { preset = "redlock-rb", retry_count = 50 }/options = { retry_count = 2.5, preset = "redlock-rb" }/' scenarios/redlock-basic.lua >"$tmp/opt2.lua"
+sed 's/options = { preset = "redis-docs", retry_count = 50 }/options = { retry_count = 2.5, preset = "redis-docs" }/' scenarios/redlock-basic.lua >"$tmp/opt2.lua"
 expect_exit 2 "a model option of the wrong kind" -- "$LL" run "$tmp/opt2.lua" -q
 grep -q "opt2.lua:[0-9]*: options.retry_count must be an integer" "$tmp/err" && ok || bad "wrong kind: $(cat "$tmp/err")"
 expect_exit 2 "run with no scenario" -- "$LL" run
@@ -153,9 +153,9 @@ expect_exit 3 "an unwritable --json path" -- "$LL" run single-basic -q --json /n
 
 # Bad protocol input: an unknown preset (not among the model's declared values) and an
 # unknown script version, each a scenario error with file:line.
-sed 's/preset = "redlock-rb"/preset = "redlock-xx"/' scenarios/redlock-basic.lua >"$tmp/badpreset.lua"
+sed 's/preset = "redis-docs"/preset = "redlock-xx"/' scenarios/redlock-basic.lua >"$tmp/badpreset.lua"
 expect_exit 2 "an unknown Redlock preset" -- "$LL" run "$tmp/badpreset.lua" -q
-grep -q 'badpreset.lua:[0-9]*: options.preset must be one of "redlock-rb"' "$tmp/err" && ok || bad "the unknown preset is named"
+grep -q 'badpreset.lua:[0-9]*: options.preset must be one of "redis-docs"' "$tmp/err" && ok || bad "the unknown preset is named"
 sed 's/protocol = "distlock",/protocol = "distlock", scripts = "redisson@9.9.9",/' scenarios/single-basic.lua >"$tmp/badver.lua"
 expect_exit 2 "an unknown script version" -- "$LL" run "$tmp/badver.lua" -q
 one_line_err "an unknown script version"
