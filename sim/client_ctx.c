@@ -14,10 +14,9 @@
  *                                   once and decide at the first quorum, or at a deadline)
  *   ctx:abandon(["timeout"])        stop awaiting them (late replies are "no longer awaited",
  *                                   or with "timeout" timed out, as a call's)
- *   ctx:sleep(ms) / ctx:sleep(lo, hi), ctx:now(), ctx:monotonic() (now without clock jumps)
- *   ctx:instant(), ctx:before(instant)
- *                                   a clock reading to measure from, and "is my clock still
- *                                   before it?" (see "Instants" below)
+ *   ctx:sleep(ms) / ctx:sleep(lo, hi)
+ *   ctx:now(), ctx:monotonic(), ctx:instant(), ctx:before(instant)
+ *                                   the client's clock (client_time.c)
  *   ctx:random(lo, hi)              a decision of the chooser (replayed, explored)
  *   ctx:unique(lo, hi)              a number that only needs to be unique (not a decision)
  *   ctx:critical(work_ms, token)    the critical section, writing to the fenced resource
@@ -35,13 +34,6 @@
 #include <string.h>
 
 #include "clientint.h"
-
-/* The client whose ctx is argument 1. */
-static client *ctx_client(lua_State *L)
-{
-    client **box = luaL_checkudata(L, 1, "locklab.ctx");
-    return *box;
-}
 
 static coro *current_coro(lua_State *L, client *c)
 {
@@ -398,126 +390,6 @@ static int ctx_script(lua_State *L)
     return 1;
 }
 
-static int ctx_now(lua_State *L)
-{
-    clientrt *rt = rt_of(L);
-    core_clock_read(rt->cx);
-    lua_pushinteger(L, local_now(rt, ctx_client(L)));
-    return 1;
-}
-
-/* ---- Instants ----
- *
- * ctx:now() is a number, and whatever a model computes from it may steer its behaviour: the
- * model checker must assume that any change in what the clock read matters (model/reduce.c).
- * Most uses are deadlines — "is the validity used up?", "is the wait budget spent?" — and a
- * deadline can only flip when the clock moves by the margin left. So a model may read its
- * clock as an *instant*: ctx:instant() (or an instant plus or minus ms) is a point in its
- * local time, and ctx:before(i) says whether its clock is still before it. The checker then
- * knows the margin of each decision and explores a later message only where it could use the
- * margin up. ctx:before's second value, the ms to spare as a string (negative: late), is for
- * ctx:log only. An instant turned into a number (i1 - i2) counts as a reading of its clock as
- * ctx:now() does; comparing instants with < is an error: use ctx:before. */
-
-typedef struct instant {
-    double ms;          /* local ms */
-    int origin;         /* the step that read the clock (core_step), or -1 */
-    core *cx;
-} instant;
-
-static instant *push_instant(lua_State *L, core *cx, double ms, int origin)
-{
-    instant *i = lua_newuserdatauv(L, sizeof *i, 0);
-    *i = (instant){ ms, origin, cx };
-    luaL_setmetatable(L, "locklab.instant");
-    return i;
-}
-
-static instant *to_instant(lua_State *L, int idx)
-{
-    return luaL_testudata(L, idx, "locklab.instant");
-}
-
-static int ctx_instant(lua_State *L)
-{
-    clientrt *rt = rt_of(L);
-    push_instant(L, rt->cx, (double)local_now(rt, ctx_client(L)), core_step(rt->cx));
-    return 1;
-}
-
-static int instant_add(lua_State *L)
-{
-    instant *a = to_instant(L, 1), *b = to_instant(L, 2);
-    if (a && b) return luaL_error(L, "adding two instants means nothing; add ms to one");
-    instant *i = a ? a : b;
-    double ms = luaL_checknumber(L, a ? 2 : 1);
-    push_instant(L, i->cx, i->ms + ms, i->origin);
-    return 1;
-}
-
-static int instant_sub(lua_State *L)
-{
-    instant *a = to_instant(L, 1), *b = to_instant(L, 2);
-    if (!a) return luaL_error(L, "subtracting an instant from a number means nothing");
-    if (b) { /* a number of ms: both readings count as clock readings, as ctx:now() does */
-        core_clock_read_at(a->cx, a->origin);
-        core_clock_read_at(b->cx, b->origin);
-        lua_pushnumber(L, a->ms - b->ms);
-        return 1;
-    }
-    push_instant(L, a->cx, a->ms - luaL_checknumber(L, 2), a->origin);
-    return 1;
-}
-
-static int instant_compare(lua_State *L)
-{
-    return luaL_error(L, "instants are not compared with < or <=: ask ctx:before(instant)");
-}
-
-static int instant_tostring(lua_State *L)
-{
-    instant *i = to_instant(L, 1);
-    double rel = i->ms - 1700000000000.0; /* the scenario's epoch (core.h) */
-    lua_pushfstring(L, "%s%d.%03ds", rel < 0 ? "-" : "", (int)(rel < 0 ? -rel : rel) / 1000,
-                    (int)(rel < 0 ? -rel : rel) % 1000);
-    return 1;
-}
-
-/* ctx:before(deadline): the client's clock still reads before it. A deadline given as a
- * number (built from ctx:now()) is a plain reading. */
-static int ctx_before(lua_State *L)
-{
-    clientrt *rt = rt_of(L);
-    client *c = ctx_client(L);
-    double now = (double)local_now(rt, c), at;
-    instant *i = to_instant(L, 2);
-    if (i) {
-        at = i->ms;
-        /* the decision flips only when the clock moves by the margin left, against the reading
-         * the deadline came from: whole local ms, at the clock's rate, halved to be safe */
-        double left = at > now ? at - now : now - at;
-        double margin = left > 1 ? (left - 1) * 1000.0 / (2 * (1 + (c->clock.drift > 0 ? c->clock.drift : 0))) : 0;
-        core_clock_compare(rt->cx, i->origin, (int64_t)margin);
-    } else {
-        at = luaL_checknumber(L, 2);
-        core_clock_read(rt->cx);
-    }
-    lua_pushboolean(L, now < at);
-    lua_pushfstring(L, "%d", (int)(at - now));
-    return 2;
-}
-
-/* ctx:monotonic(): the client's clock without its jumps (CLOCK_MONOTONIC, Go's monotonic
- * reading, performance.now()): it runs at the clock's rate, drift included, but a clock_jump
- * fault (an NTP step, a hand-set clock) does not move it. */
-static int ctx_monotonic(lua_State *L)
-{
-    clientrt *rt = rt_of(L);
-    core_clock_read(rt->cx);
-    lua_pushinteger(L, lclock_read_monotonic(&ctx_client(L)->clock, rt->cx->now));
-    return 1;
-}
-
 /* ctx:sleep(ms), or ctx:sleep(lo, hi): a random time in [lo, hi] ms (a retry's jitter) —
  * a window, like a message's delay, that the model checker explores at its later end only
  * where waking later reorders something. */
@@ -804,18 +676,13 @@ static int ctx_config(lua_State *L)
 }
 
 static const luaL_Reg ctx_methods[] = {
-    { "call", ctx_call }, { "eval", ctx_eval }, { "now", ctx_now }, { "sleep", ctx_sleep },
+    { "call", ctx_call }, { "eval", ctx_eval }, { "sleep", ctx_sleep },
     { "random", ctx_random }, { "unique", ctx_unique }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
     { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
     { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
     { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { "send", ctx_send },
     { "send_eval", ctx_send_eval }, { "receive", ctx_receive }, { "abandon", ctx_abandon },
-    { "monotonic", ctx_monotonic }, { "instant", ctx_instant }, { "before", ctx_before }, { NULL, NULL },
-};
-
-static const luaL_Reg instant_methods[] = {
-    { "__add", instant_add }, { "__sub", instant_sub }, { "__lt", instant_compare }, { "__le", instant_compare },
-    { "__tostring", instant_tostring }, { NULL, NULL },
+    { NULL, NULL },
 };
 
 void ctx_open(lua_State *L, clientrt *rt)
@@ -824,13 +691,11 @@ void ctx_open(lua_State *L, clientrt *rt)
     lua_newtable(L);
     lua_pushlightuserdata(L, rt);
     luaL_setfuncs(L, ctx_methods, 1);
+    lua_pushlightuserdata(L, rt);
+    luaL_setfuncs(L, ctx_time_methods, 1); /* client_time.c */
     lua_setfield(L, -2, "__index");
     lua_pushliteral(L, "locklab.ctx");
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
-    luaL_newmetatable(L, "locklab.instant");
-    luaL_setfuncs(L, instant_methods, 0);
-    lua_pushliteral(L, "locklab.instant");
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
+    instant_open(L);
 }

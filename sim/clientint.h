@@ -4,6 +4,7 @@
 #ifndef LOCKLAB_CLIENTINT_H
 #define LOCKLAB_CLIENTINT_H
 
+#include <lauxlib.h>
 #include <lua.h>
 
 #include "client.h"
@@ -76,6 +77,18 @@ static inline clientrt *rt_of(lua_State *L)
 {
     return lua_touserdata(L, lua_upvalueindex(1));
 }
+
+/* The client whose ctx is argument 1 (a method's self). */
+static inline client *ctx_client(lua_State *L)
+{
+    client **box = luaL_checkudata(L, 1, "locklab.ctx");
+    return *box;
+}
+
+/* client_time.c: the clock's ctx methods (their upvalue: the runtime), and the instants'
+ * metatable, installed by ctx_open. */
+extern const luaL_Reg ctx_time_methods[];
+void instant_open(lua_State *L);
 
 static inline int64_t local_now(const clientrt *rt, const client *c)
 {
