@@ -307,10 +307,14 @@ static int on_reply(clientrt *rt, client *c, msg *m)
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = m->label ? xstrdup(m->label) : NULL;
-    buf b;
-    buf_init(&b);
-    m->sk->reply_brief(m->body, &b);
-    e->reply = buf_steal(&b);
+    if (m->refused) {
+        e->reply = xstrdup("(connection refused)");
+    } else {
+        buf b;
+        buf_init(&b);
+        m->sk->reply_brief(m->body, &b);
+        e->reply = buf_steal(&b);
+    }
     if (co && m->async) {
         if (!take_pending(co, m->req_id)) {
             e->b = abandoned_by_timeout(rt, c, m->req_id) ? 0 : 2; /* abandoned (ctx:abandon) */
@@ -325,7 +329,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
             return 1;
         }
         lua_pushinteger(co->L, (lua_Integer)m->req_id);
-        int n = m->sk->reply_push(co->L, m->body);
+        int n = push_reply(co->L, m);
         coro_resume(rt, c, co, n + 1);
         return 0;
     }
@@ -334,14 +338,14 @@ static int on_reply(clientrt *rt, client *c, msg *m)
         return 0;
     }
     const char *label = m->label ? m->label : "";
-    if (!strncmp(label, "SUBSCRIBE ", 10) && !m->sk->reply_is_error(m->body)) {
+    if (!strncmp(label, "SUBSCRIBE ", 10) && !m->refused && !m->sk->reply_is_error(m->body)) {
         /* A confirmed subscription: hand back its handle. */
         c->subs[co->sub].node = m->from;
         lua_pushinteger(co->L, co->sub + 1);
         coro_resume(rt, c, co, 1);
         return 0;
     }
-    int n = m->sk->reply_push(co->L, m->body);
+    int n = push_reply(co->L, m);
     coro_resume(rt, c, co, n);
     return 0;
 }

@@ -345,7 +345,7 @@ static int ctx_receive(lua_State *L)
         msg *m = co->inbox[0];
         memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
         lua_pushinteger(L, (lua_Integer)m->req_id);
-        int n = m->sk->reply_push(L, m->body);
+        int n = push_reply(L, m);
         msg_free(m);
         return n + 1;
     }

@@ -78,6 +78,18 @@ static inline clientrt *rt_of(lua_State *L)
     return lua_touserdata(L, lua_upvalueindex(1));
 }
 
+/* Pushes a reply on L as the model receives it: the kind's values, or nil and "connection
+ * refused" when the node's host refused the connection. The number of values. */
+static inline int push_reply(lua_State *L, const msg *m)
+{
+    if (m->refused) {
+        lua_pushnil(L);
+        lua_pushliteral(L, "connection refused");
+        return 2;
+    }
+    return m->sk->reply_push(L, m->body);
+}
+
 /* The client whose ctx is argument 1 (a method's self). */
 static inline client *ctx_client(lua_State *L)
 {

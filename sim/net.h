@@ -34,6 +34,7 @@ typedef struct msg {
     uint64_t req_id;
     int conn;              /* a request: the client's connection (0: commands, 1: pub/sub) */
     int async;             /* a request of ctx:send (and its reply): the coroutine did not wait */
+    int refused;           /* a reply: none, the node's host refused the connection (no body) */
     int argc;
     slice *argv;           /* a request's arguments, pointing into bytes */
     char *bytes;           /* a request's arguments (NUL-separated), or a pushed message's payload */

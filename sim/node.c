@@ -504,8 +504,19 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
 void node_deliver(cluster *cu, node *n, msg *m)
 {
     if (!n->up) {
-        /* Whether the process or the whole host died, the client hears nothing: its request
-         * ends with its timeout. */
+        /* A dead host (or one cut off) says nothing: the request ends with its timeout. A
+         * host whose server process died (down = "refuses") answers the connection with a
+         * reset at once: the client hears "connection refused" one trip later. */
+        if (cu->cx->sc->down_refuses && m->kind == MSG_REQUEST && !net_partitioned(cu->net, m->from, m->to)) {
+            msg *rep = msg_new(MSG_REPLY, n->idx, m->from, 0);
+            rep->refused = 1;
+            rep->coro = m->coro;
+            rep->req_id = m->req_id;
+            rep->async = m->async;
+            rep->label = m->label ? xstrdup(m->label) : NULL;
+            net_send(cu->net, rep);
+            return;
+        }
         net_note_drop(cu->net, m, "node down");
         return;
     }

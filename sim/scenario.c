@@ -527,7 +527,7 @@ static void load_server(loader *ld, int root)
 static const char *const root_keys[] = {
     "name", "about", "protocol", "server", "server_options", "mode", "nodes", "replicas", "persistence", "restart_delay",
     "clock", "per_node", "lease", "wait", "timeout", "network", "links", "replication",
-    "clients", "faults", "duration", "seed", "fencing", "scripts", "lock", "expect", "options",
+    "clients", "faults", "duration", "seed", "fencing", "down", "scripts", "lock", "expect", "options",
     "explore",
 };
 
@@ -648,6 +648,9 @@ static int loader_validate(lua_State *L)
             rd_fail(&ld->rd, "fencing", "fencing must be true or false, not %s", rd_type_name(L, -1));
         s->fencing = lua_toboolean(L, -1);
     }
+    lua_pop(L, 1);
+    static const char *const downs[] = { "silent", "refuses" };
+    if (rd_get(L, root, "down") != LUA_TNIL) s->down_refuses = rd_to_choice(&ld->rd, -1, "down", downs, 2);
     lua_pop(L, 1);
     load_scripts(ld, root);
     s->lock = rd_opt_string(&ld->rd, root, "", "lock", 0);

@@ -127,6 +127,7 @@ typedef struct scenario {
     char *scripts;       /* "redisson@3.11.1"; NULL = HEAD */
     char *lock;          /* the lock's name ("lock" by default) */
     int fencing;
+    int down_refuses;    /* a down node refuses connections at once (down = "refuses"), or is silent */
     node_cfg *nodes; int nnodes;         /* masters first, then replicas */
     int nmasters;
     int64_t lease, wait, timeout;        /* µs; lease -2: none (watchdog) */

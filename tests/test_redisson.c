@@ -246,6 +246,47 @@ static void expect_three_resends(const char *version, int64_t gap_us)
     run_free(&r);
 }
 
+/* A server process that died behind a host that refuses connections (down = "refuses"):
+ * every release retries the connection retryInterval (1500 ms) after each refusal, which
+ * arrives one round trip (2 ms) after the attempt; HEAD 4 times with equal jitter. */
+static run run_refused_watchdog(const char *version)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+             "  lease = false, wait = '60s', down = 'refuses', network = { delay = '1ms' },\n"
+             "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
+             "  faults = { { at = '5s', crash = 'n1' } },\n"
+             "  duration = '90s' }\n", version);
+    return run_text(text);
+}
+
+static void test_connection_retries_by_release(void **state)
+{
+    (void)state;
+    const char *versions[] = { "3.4.4", "3.11.1", "3.43.0", "HEAD" };
+    for (int v = 0; v < 4; v++) {
+        run r = run_refused_watchdog(versions[v]);
+        int64_t at[8];
+        int head = v == 3, n = renewal_times(&r, at, 8);
+        first_renewal(&r, at);
+        if (head) { /* 4 retries, then the renewal task tries again 10 s later (and so on) */
+            assert_true(n > 6);
+            for (int i = 1; i < 5; i++) {
+                int64_t gap = at[i] - at[i - 1];
+                assert_true(gap >= (i == 1 ? 502000 : 1002000) && gap <= (i == 1 ? 1002000 : 2002000));
+            }
+            assert_true(at[5] - at[4] >= 10000000);
+        } else { /* 3 retries 1500 ms after each refusal, then the watchdog stops */
+            assert_int_equal(n, 4);
+            for (int i = 1; i < n; i++) assert_int_equal(at[i] - at[i - 1], 1502000);
+            assert_int_equal(logs_with(&r, "A", "watchdog renewal: connection refused; retrying"), 3);
+            assert_int_equal(logs_with(&r, "A", "watchdog renewal: RedisConnectionException: Unable to connect"), 1);
+        }
+        run_free(&r);
+    }
+}
+
 /* 3.10.0-3.15.1 (3.11.1): three resends, each at once when the previous one timed out. */
 static void test_resends_3111_at_once(void **state)
 {
@@ -425,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_343_watchdog_stops_on_error),
         cmocka_unit_test(test_reentrant_option_needs_as_many_unlocks),
         cmocka_unit_test(test_resends_344_none),
+        cmocka_unit_test(test_connection_retries_by_release),
         cmocka_unit_test(test_resends_3111_at_once),
         cmocka_unit_test(test_resends_343_every_4500ms),
         cmocka_unit_test(test_resends_head_equal_jitter),

@@ -537,6 +537,7 @@ static void test_scenario_options_and_explore(void **state)
 static void test_scenario_unknown_key_suggests(void **state)
 {
     (void)state;
+    expect_error_in("  down = \"refused\",", "t.lua:4: down must be \"silent\" or \"refuses\" (got \"refused\")");
     /* the nodes' kind */
     expect_error_in("  server = \"zk\",", "t.lua:4: server: no kind of server 'zk' (known: redis)");
     expect_error_in("  server_options = { tick = \"2s\" },", "t.lua:4: server_options: the redis server has no options");
@@ -559,7 +560,7 @@ static void test_scenario_unknown_key_lists(void **state)
     /* of two unknown keys the one written first is reported */
     expect_error_in("  zzz = 1,\n  yyy = 2,", "t.lua:4: unknown key 'zzz' in the scenario; valid keys: name, about, "
                     "protocol, server, server_options, mode, nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, "
-                    "timeout, network, links, replication, clients, faults, duration, seed, fencing, scripts, "
+                    "timeout, network, links, replication, clients, faults, duration, seed, fencing, down, scripts, "
                     "lock, expect, options, explore");
 }
 
@@ -829,7 +830,7 @@ static void test_scenario_lexer_lines(void **state)
                  "}",
                  "t.lua:8: unknown key 'x' in the scenario; valid keys: name, about, protocol, server, server_options, mode, "
                  "nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, timeout, "
-                 "network, links, replication, clients, faults, duration, seed, fencing, scripts, lock, "
+                 "network, links, replication, clients, faults, duration, seed, fencing, down, scripts, lock, "
                  "expect, options, explore");
     expect_error("return { name = 't', about = [[\n\n]], protocol = \"redisson\",\n"
                  "  f = function() local a, b = 1, 2 if a then return { } end end, duration = 5,\n"
@@ -838,7 +839,7 @@ static void test_scenario_lexer_lines(void **state)
                  "}",
                  "t.lua:4: unknown key 'f' in the scenario; valid keys: name, about, protocol, server, server_options, mode, "
                  "nodes, replicas, persistence, restart_delay, clock, per_node, lease, wait, timeout, "
-                 "network, links, replication, clients, faults, duration, seed, fencing, scripts, lock, "
+                 "network, links, replication, clients, faults, duration, seed, fencing, down, scripts, lock, "
                  "expect, options, explore");
     expect_error("return { name = 't', about = [[\n\n]], protocol = \"redisson\",\n"
                  "  duration = 5, clients = { { name = 'A' } },\n"

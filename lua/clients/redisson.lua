@@ -14,10 +14,10 @@
 -- Config.java and EqualJitterDelay.java (defaults), CHANGELOG.md.
 --
 -- Remaining simplifications, and their effect:
---   * a node that is down never answers (its host is gone); a crashed process would refuse the
---     connection at once, and Redisson would retry the connection every retryInterval
---     (scheduleRetryTimeout) instead of waiting out each response timeout: failures against a
---     dead node come later here (by about the timeout per attempt), never sooner;
+--   * a node that is down never answers unless the scenario says down = "refuses" (then the
+--     connection is refused one round trip later and the executor retries it as
+--     scheduleRetryTimeout does); the retry timer runs from the refusal, not from the start of
+--     the attempt: each retry comes one round trip later than Redisson's;
 --   * the script-and-WAIT batch goes as two requests, one after the other (Redisson pipelines
 --     them in one write): one network round trip more per synced command;
 --   * availableSlaves starts as the scenario's replica count (Redisson reads connected_slaves
@@ -277,9 +277,29 @@ end
 -- `what` names it in the log. Returns the reply, or nil, err.
 function Executor:send(what, no_retry, attempt_fn)
   local ctx = self.ctx
-  local attempt = 0
+  local attempt, conn_attempt = 0, 0
   while true do
     local res, err = attempt_fn()
+    if err == "connection refused" then
+      -- No connection (a scenario with down = "refuses": the server process is dead, its host
+      -- resets the connection): the attempt's retry timer (scheduleRetryTimeout) tries again,
+      -- retryInterval (1500 ms) or, from 3.48.0, retryDelay.calcDelay(attempt) after the
+      -- attempt began, up to retryAttempts times, in every release and for every command,
+      -- the lock scripts included (no reply was lost, so nothing can count twice). Then the
+      -- caller gets the connection's exception.
+      if conn_attempt >= self.attempts then
+        ctx:log("%s: RedisConnectionException: Unable to connect to Redis server after %d retry attempts",
+                what, conn_attempt)
+        return nil, err
+      end
+      local lo, hi = self.delay(conn_attempt)
+      if M.version_before(self.java, "3.48.0") then lo, hi = 1500, 1500 end
+      conn_attempt = conn_attempt + 1
+      ctx:log("%s: connection refused; retrying in %s ms (attempt %d of %d)", what,
+              hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), conn_attempt, self.attempts)
+      if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
+      goto continue
+    end
     if err ~= "timeout" then return res, err end
     if not self.resend or no_retry or attempt >= self.attempts then
       if attempt > 0 then
@@ -299,6 +319,7 @@ function Executor:send(what, no_retry, attempt_fn)
               lo > 0 and string.format(" in %d ms", lo) or "", attempt, self.attempts)
       if lo > 0 then ctx:sleep(lo) end
     end
+    ::continue::
   end
 end
 
