@@ -29,9 +29,10 @@
 --
 -- Remaining simplifications, and their effect:
 --   * A dead Redis process on a live host refuses connections at once (ConnectionError, a
---     RedisError); the simulated network gives silence for every dead node, so the model
---     waits where the library would fail fast on a crashed process (it does wait on a dead
---     or unreachable host). redis-py's one retry after a ConnectionError is not modelled.
+--     RedisError): with the scenario's down = "refuses" the model gets "connection refused"
+--     and counts the node as failed; with the default down = "silent" it waits, as the library
+--     does on a dead or unreachable host. redis-py's one retry after a ConnectionError is not
+--     modelled: it would fail the same way against a refusing host.
 --   * The scenario's `wait` is not used: the library counts attempts only.
 local M = {}
 
