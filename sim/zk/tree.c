@@ -134,7 +134,8 @@ static int each_child(const zk_data *d, slice path, int (*fn)(void *, const znod
     int rc = 0;
     for (size_t i = zt_lower(d, (slice){ pre.p, pre.len }); i < d->n; i++) {
         const znode *n = d->nodes[i];
-        if (n->plen <= pre.len || memcmp(n->path, pre.p, pre.len) != 0) break;
+        if (n->plen < pre.len || memcmp(n->path, pre.p, pre.len) != 0) break;
+        if (n->plen == pre.len) continue; /* the root itself, under the prefix "/" */
         if (memchr(n->path + pre.len, '/', n->plen - pre.len)) continue; /* a grandchild */
         if ((rc = fn(arg, n)) != 0) break;
     }
@@ -199,11 +200,15 @@ slice zt_parent(slice path)
     return (slice){ path.p, i > 1 ? i - 1 : 1 };
 }
 
+/* The Stat a client sees. A node keeps in cversion the number of children ever created
+ * under it (the sequence counter); the cversion reported counts deletions too, as
+ * DataNode.copyStat computes it: creations * 2 - the children still there. */
 void zt_stat(const zk_data *d, const znode *n, zk_stat *out)
 {
     *out = n->st;
     out->data_length = (int32_t)n->dlen;
     out->num_children = zt_count_children(d, (slice){ n->path, n->plen });
+    out->cversion = n->st.cversion * 2 - out->num_children;
 }
 
 /* ---- sessions ---- */

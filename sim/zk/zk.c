@@ -191,12 +191,14 @@ static void trigger(zk *z, const char *type, slice path, int data, int child, in
 
 /* ---- the tree's writes (DataTree.createNode / deleteNode) ---- */
 
-static void parent_touched(zk *z, slice path, int64_t zxid)
+/* DataTree.createNode: the parent's creations count (cversion) and pzxid; deleteNode: its
+ * pzxid only, and only upward. */
+static void parent_touched(zk *z, slice path, int64_t zxid, int created)
 {
     znode *p = zt_find(&z->d, zt_parent(path));
     if (!p) return;
-    p->st.cversion++;
-    p->st.pzxid = zxid;
+    if (created) p->st.cversion++;
+    if (created || zxid > p->st.pzxid) p->st.pzxid = zxid;
     changed(z, ZK_WRITTEN, zt_parent(path));
 }
 
@@ -206,7 +208,7 @@ static void delete_node(zk *z, slice path, int64_t zxid, zk_ev ev)
     slice p = { copy, path.len };
     zt_remove(&z->d, p);
     changed(z, ev, p);
-    parent_touched(z, p, zxid);
+    parent_touched(z, p, zxid, 0);
     int *fired = xcalloc((size_t)(z->nclients > 0 ? z->nclients : 1), sizeof *fired);
     trigger(z, "NodeDeleted", p, 1, 0, fired);
     trigger(z, "NodeDeleted", p, 0, 1, fired);
@@ -242,12 +244,12 @@ static void set_err(zk_reply *r, int err)
     r->err = err;
 }
 
-/* PathUtils.validatePath, on bytes: sequential paths may end in a slash. */
-static int valid_path(slice p, int sequential)
+/* PathUtils.validatePath, on bytes (the sequence suffix already appended). */
+static int valid_path(slice p)
 {
     if (p.len == 0 || p.p[0] != '/') return 0;
-    if (p.len == 1) return !sequential;
-    if (p.p[p.len - 1] == '/' && !sequential) return 0;
+    if (p.len == 1) return 1;
+    if (p.p[p.len - 1] == '/') return 0;
     for (size_t i = 1; i < p.len; i++) {
         unsigned char c = (unsigned char)p.p[i], last = (unsigned char)p.p[i - 1];
         if (c == 0 || (c < 0x20) || c == 0x7f) return 0;
@@ -256,6 +258,15 @@ static int valid_path(slice p, int sequential)
         if (c == '.' && end && (last == '/' || (last == '.' && i >= 2 && p.p[i - 2] == '/'))) return 0;
     }
     return 1;
+}
+
+/* DataTree.isSpecialPath */
+static int special_path(slice p)
+{
+    static const char *const sp[] = { "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config" };
+    for (size_t i = 0; i < LL_ARRAY_LEN(sp); i++)
+        if (slice_eq(p, slice_cstr(sp[i]))) return 1;
+    return 0;
 }
 
 static int parse_version(slice s, int32_t *v)
@@ -284,8 +295,11 @@ static void do_create(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
         else return set_err(r, ZK_BADARGUMENTS);
     }
     int64_t zxid = ++z->d.zxid;
+    /* PrepRequestProcessor.pRequest2TxnCreate's order: a slash and no NUL
+     * (validatePathForCreate), the parent, the sequence suffix, the whole path
+     * (validatePath), NodeExists, then NoChildrenForEphemerals. */
     slice path = argv[1];
-    if (!valid_path(path, sequential) || (path.len == 1 && !sequential)) return set_err(r, ZK_BADARGUMENTS);
+    if (!path.len || !memchr(path.p, '/', path.len) || memchr(path.p, 0, path.len)) return set_err(r, ZK_BADARGUMENTS);
     znode *parent = zt_find(&z->d, zt_parent(path));
     if (!parent) return set_err(r, ZK_NONODE);
     buf full;
@@ -293,13 +307,11 @@ static void do_create(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
     buf_append(&full, path.p, path.len);
     if (sequential) buf_printf(&full, "%010d", parent->st.cversion);
     slice fp = { full.p, full.len };
-    if (zt_find(&z->d, fp)) {
+    int err = !valid_path(fp) ? ZK_BADARGUMENTS : zt_find(&z->d, fp) ? ZK_NODEEXISTS
+              : parent->st.ephemeral_owner != 0 ? ZK_NOCHILDRENFOREPHEMERALS : ZK_OK;
+    if (err) {
         buf_release(&full);
-        return set_err(r, ZK_NODEEXISTS);
-    }
-    if (parent->st.ephemeral_owner != 0) {
-        buf_release(&full);
-        return set_err(r, ZK_NOCHILDRENFOREPHEMERALS);
+        return set_err(r, err);
     }
     znode *n = znode_new(fp, argc > 2 ? argv[2] : (slice){ "", 0 });
     n->st.czxid = n->st.mzxid = n->st.pzxid = zxid;
@@ -307,7 +319,7 @@ static void do_create(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
     n->st.ephemeral_owner = ephemeral ? c->session : 0;
     zt_insert(&z->d, n);
     changed(z, ZK_WRITTEN, fp);
-    parent_touched(z, fp, zxid);
+    parent_touched(z, fp, zxid, 1);
     trigger(z, "NodeCreated", fp, 1, 0, NULL);
     trigger(z, "NodeChildrenChanged", zt_parent(fp), 0, 1, NULL);
     r->kind = ZR_PATH;
@@ -320,8 +332,10 @@ static void do_delete(zk *z, int argc, const slice *argv, zk_reply *r)
     int32_t version = -1;
     if (argc > 2 && parse_version(argv[2], &version) != 0) return set_err(r, ZK_BADARGUMENTS);
     int64_t zxid = ++z->d.zxid;
+    /* getParentPathAndValidate: a slash, no NUL, not one of ZooKeeper's own nodes */
     slice path = argv[1];
-    if (!valid_path(path, 0) || path.len == 1) return set_err(r, ZK_BADARGUMENTS);
+    if (!path.len || !memchr(path.p, '/', path.len) || memchr(path.p, 0, path.len) || special_path(path))
+        return set_err(r, ZK_BADARGUMENTS);
     if (!zt_find(&z->d, zt_parent(path))) return set_err(r, ZK_NONODE);
     znode *n = zt_find(&z->d, path);
     if (!n) return set_err(r, ZK_NONODE);
@@ -337,7 +351,7 @@ static void do_set_data(zk *z, int argc, const slice *argv, zk_reply *r)
     if (argc < 3 || (argc > 3 && parse_version(argv[3], &version) != 0)) return set_err(r, ZK_BADARGUMENTS);
     int64_t zxid = ++z->d.zxid;
     slice path = argv[1];
-    if (!valid_path(path, 0)) return set_err(r, ZK_BADARGUMENTS);
+    if (!valid_path(path)) return set_err(r, ZK_BADARGUMENTS);
     znode *n = zt_find(&z->d, path);
     if (!n) return set_err(r, ZK_NONODE);
     if (version != -1 && version != n->st.version) return set_err(r, ZK_BADVERSION);

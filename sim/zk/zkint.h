@@ -11,7 +11,8 @@ typedef struct znode {
     size_t plen;
     char *data;
     size_t dlen;
-    zk_stat st;         /* data_length and num_children are computed when read */
+    zk_stat st;         /* data_length, num_children are computed when read; cversion here
+                         * counts child creations only (zt_stat reports ZooKeeper's) */
 } znode;
 
 typedef struct zsession {
