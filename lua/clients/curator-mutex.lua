@@ -73,9 +73,22 @@ function M.new(ctx, cfg)
   local base_path = opts.lock_path or ("/locks/" .. cfg.lock)
 
   -- ---- the ZooKeeper handle: session, connection, heartbeat ----
-  local zk = { sid = nil, connected = false, timeout = nil, last_send = 0, sub = nil, beating = false }
+  -- state: bumped at every change of the connection's state (Disconnected, SyncConnected,
+  -- Expired), the events ZooKeeper's client hands every watcher; watches: the data
+  -- watches this handle has set and not yet seen fire; last_zxid: the highest zxid seen.
+  local zk = { sid = nil, connected = false, timeout = nil, last_send = 0, sub = nil, beating = false,
+               state = 0, watches = {}, last_zxid = 0 }
 
   local connect -- below
+
+  local function disconnected(err)
+    zk.connected = false
+    zk.state = zk.state + 1
+    if err == "SessionExpired" then
+      ctx:log("session 0x%x has expired", zk.sid)
+      zk.sid, zk.watches = nil, {}
+    end
+  end
 
   -- ClientCnxn.SendThread: ping after readTimeout / 2 of idleness; while the connection is
   -- down, try to connect again (the same session) after a random wait of up to a second.
@@ -90,20 +103,15 @@ function M.new(ctx, cfg)
       elseif to_next <= 0 then
         zk.last_send = ctx:now()
         local ok, err = ctx:call(node, "ping")
-        if not ok then
-          zk.connected = false
-          if err == "SessionExpired" then
-            ctx:log("ping: session 0x%x has expired", zk.sid)
-            zk.sid = nil
-          end
-        end
+        if not ok then disconnected(err) end
       else
         ctx:sleep(to_next)
       end
     end
   end
 
-  -- ClientCnxn's handshake: a new session, or the same one again after a lost connection.
+  -- ClientCnxn's handshake: a new session, or the same one again after a lost connection,
+  -- then (primeConnection) SetWatches for the watches set before, from the last zxid seen.
   function connect()
     if zk.connecting then -- the other coroutine is at it: wait for its outcome
       while zk.connecting do ctx:sleep(10) end
@@ -116,20 +124,35 @@ function M.new(ctx, cfg)
     else id, timeout = ctx:call(node, "connect", requested) end
     if id == nil then
       zk.connecting = false
-      if timeout == "SessionExpired" then
-        ctx:log("session 0x%x has expired: a new session", zk.sid)
-        zk.sid = nil
-      end
+      if timeout == "SessionExpired" then disconnected(timeout) end
       return nil, timeout
     end
+    local again = zk.sid == id
     zk.sid, zk.timeout, zk.connected, zk.last_send = id, timeout, true, ctx:now()
     zk.sub = ctx:subscribe(node, "watcher") or zk.sub
+    if again then
+      local args = {}
+      for path in pairs(zk.watches) do args[#args + 1] = path end
+      table.sort(args) -- a deterministic order (the client's is its HashMap's)
+      if #args > 0 then
+        local words = { "setWatches", zk.last_zxid }
+        for _, path in ipairs(args) do words[#words + 1] = "data"; words[#words + 1] = path end
+        ctx:call(node, table.unpack(words))
+      end
+    end
     zk.connecting = false
+    zk.state = zk.state + 1
     if not zk.beating then
       zk.beating = true
       ctx:spawn(heartbeat)
     end
     return true
+  end
+
+  local function seen(stat)
+    if type(stat) == "table" and stat.czxid then
+      zk.last_zxid = math.max(zk.last_zxid, stat.czxid, stat.mzxid, stat.pzxid)
+    end
   end
 
   -- One operation under Curator's RetryLoop with ExponentialBackoffRetry: the answer
@@ -146,14 +169,37 @@ function M.new(ctx, cfg)
       if ok then
         zk.last_send = ctx:now()
         local a, b = ctx:call(node, op, ...)
-        if a ~= nil or b == nil then return a, b end
+        if a ~= nil or b == nil then
+          seen(op == "getData" and b or a)
+          return a, b
+        end
         err = b
-        if b == "timeout" or b == "ConnectionLoss" then zk.connected = false
-        elseif b == "SessionExpired" then zk.connected, zk.sid = false, nil
+        if b == "timeout" or b == "ConnectionLoss" or b == "SessionExpired" then disconnected(b)
         else return nil, b end
       end
     end
     return nil, err
+  end
+
+  -- LockInternals' wait(millisToWait) until its watcher's notifyAll: a watch event, or a
+  -- change of the connection's state (which ZooKeeper's client hands to every watcher).
+  -- The ctx API cannot wake one coroutine from another, so the waiter looks at the state
+  -- at least every readTimeout / 2: it reacts to a state change up to that much later.
+  local function wait_for_change(ms)
+    local state, deadline = zk.state, ctx:now() + ms
+    while true do
+      local left = deadline - ctx:now()
+      if left <= 0 then return nil end
+      local slice = math.min(left, math.max(1, (zk.timeout or requested) // 3))
+      local event
+      if zk.sub then event = ctx:wait(zk.sub, slice) else ctx:sleep(slice) end
+      if event then
+        local path = string.match(event, "^%S+ (.*)$")
+        if path then zk.watches[path] = nil end
+        return event
+      end
+      if zk.state ~= state then return "state" end
+    end
   end
 
   -- ---- LockInternals ----
@@ -230,6 +276,7 @@ function M.new(ctx, cfg)
       local previous = base_path .. "/" .. children[our_index - 1]
       local data, gerr = call("getData", previous, "watch")
       if data ~= nil then
+        zk.watches[previous] = true
         local now = ctx:now()
         millis_to_wait = millis_to_wait - (now - start)
         start = now
@@ -237,7 +284,7 @@ function M.new(ctx, cfg)
           delete_our_path(our_path) -- doDelete: timed out
           return false, "timed out waiting for " .. children[our_index - 1]
         end
-        if zk.sub then ctx:wait(zk.sub, millis_to_wait) else ctx:sleep(millis_to_wait) end
+        wait_for_change(millis_to_wait)
       elseif gerr ~= "NoNode" then
         delete_our_path(our_path)
         return false, gerr

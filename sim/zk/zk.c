@@ -16,6 +16,8 @@
  *   getChildren PATH [watch]      the children's names, sorted bytewise: ZooKeeper returns
  *                                 them in its HashSet's order, which no client may rely on
  *                                 (Curator sorts them itself), so a fixed order loses nothing
+ *   setWatches ZXID (data|exist|child PATH)...
+ *                                 a reconnected client's watches carried over
  * A request on a connection that never connected, or to a replica, answers ConnectionLoss
  * (a follower cut off from its leader closes its clients' connections); one on a session
  * that expired or was closed answers SessionExpired.
@@ -395,6 +397,44 @@ static void do_read(zk *z, int client, int op, int argc, const slice *argv, zk_r
     }
 }
 
+/* setWatches RELZXID (data|exist|child PATH)...: what the Java client sends after it
+ * reconnects, to carry its watches over (DataTree.setWatches): a data watch whose node is
+ * gone fires NodeDeleted, one whose node changed after RELZXID (the last zxid the client
+ * saw) NodeDataChanged; an exist watch whose node now exists fires NodeCreated; a child
+ * watch NodeDeleted or, after a change of children, NodeChildrenChanged; the others are set
+ * again. No zxid: it is not a write. */
+static void do_set_watches(zk *z, int client, int argc, const slice *argv, zk_reply *r)
+{
+    long long rel;
+    if (ll_parse_int64(argv[1], &rel) != 0 || argc % 2 != 0) return set_err(r, ZK_BADARGUMENTS);
+    for (int i = 2; i < argc; i += 2)
+        if (!slice_eq_nocase(argv[i], "data") && !slice_eq_nocase(argv[i], "exist") && !slice_eq_nocase(argv[i], "child"))
+            return set_err(r, ZK_BADARGUMENTS);
+    for (int kind = 0; kind < 3; kind++) { /* data, exist, child: DataTree.setWatches' order */
+        static const char *const kinds[] = { "data", "exist", "child" };
+        for (int i = 2; i < argc; i += 2) {
+            if (!slice_eq_nocase(argv[i], kinds[kind])) continue;
+            slice path = argv[i + 1];
+            znode *n = zt_find(&z->d, path);
+            const char *ev = NULL;
+            if (kind == 0) ev = !n ? "NodeDeleted" : n->st.mzxid > rel ? "NodeDataChanged" : NULL;
+            else if (kind == 1) ev = n ? "NodeCreated" : NULL;
+            else ev = !n ? "NodeDeleted" : n->st.pzxid > rel ? "NodeChildrenChanged" : NULL;
+            if (!ev) {
+                add_watch(z, client, path, kind == 2);
+                continue;
+            }
+            buf e;
+            buf_init(&e);
+            buf_printf(&e, "%s ", ev);
+            buf_append(&e, path.p, path.len);
+            if (z->h.push) z->h.push(z->h.ud, client, (slice){ e.p, e.len });
+            buf_release(&e);
+        }
+    }
+    r->kind = ZR_OK;
+}
+
 static int32_t negotiate(zk *z, long long asked)
 {
     if (asked < z->cfg.min_timeout) return (int32_t)z->cfg.min_timeout;
@@ -442,6 +482,7 @@ static const struct {
 } ops[] = {
     { "connect", 2, 3 }, { "close", 1, 1 }, { "ping", 1, 1 }, { "create", 2, 4 }, { "delete", 2, 3 },
     { "exists", 2, 3 }, { "getData", 2, 3 }, { "setData", 3, 4 }, { "getChildren", 2, 3 },
+    { "setWatches", 2, 64 },
 };
 
 void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
@@ -470,7 +511,8 @@ void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
     case 5: do_read(z, client, 'e', argc, argv, r); break;
     case 6: do_read(z, client, 'd', argc, argv, r); break;
     case 7: do_set_data(z, argc, argv, r); break;
-    default: do_read(z, client, 'c', argc, argv, r); break;
+    case 8: do_read(z, client, 'c', argc, argv, r); break;
+    default: do_set_watches(z, client, argc, argv, r); break;
     }
 }
 

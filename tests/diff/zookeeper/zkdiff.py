@@ -16,7 +16,7 @@ splits them: "" is an empty argument):
     # comment              the latest one names the case in mismatch reports
     connect TIMEOUT [@N]   a new session, or client N's session again
     create PATH [DATA [MODE]], delete PATH [VERSION], exists|getData|getChildren PATH [watch],
-    setData PATH DATA [VERSION], ping, close
+    setData PATH DATA [VERSION], ping, close, setWatches ZXID (data|exist|child PATH)...
     .client N              the next lines come from client N
     .crash-client N        client N's connection drops (no closeSession)
     .advance MS            the fake's clock moves MS; the real side sleeps MS
@@ -173,6 +173,23 @@ class Conn:
                 return err, body, off
 
 
+class SetWatches:
+    """The request a reconnected Java client sends (OpCode.setWatches, xid -8): its last
+    zxid, then its data, exist and child watches; kazoo has no class for it."""
+    type = 101
+
+    def __init__(self, rel, data, exist, child):
+        self.rel, self.lists = rel, (data, exist, child)
+
+    def serialize(self):
+        b = bytearray(struct.pack("!q", self.rel))
+        for paths in self.lists:
+            b.extend(struct.pack("!i", len(paths)))
+            for p in paths:
+                b.extend(ser.write_string(p))
+        return b
+
+
 def fmt_stat(st):
     return ("czxid=0x%x mzxid=0x%x pzxid=0x%x version=%d cversion=%d aversion=%d ephemeralOwner=0x%x "
             "dataLength=%d numChildren=%d" % (st.czxid, st.mzxid, st.pzxid, st.version, st.cversion,
@@ -249,6 +266,12 @@ class Real:
         if op == "ping":
             err, body, off = c.request(ser.PingInstance, xid=-2)
             return "OK"
+        if op == "setWatches":
+            lists = {"data": [], "exist": [], "child": []}
+            for kind, path in zip(args[1::2], args[2::2]):
+                lists[kind].append(path)
+            err, body, off = c.request(SetWatches(int(args[0]), lists["data"], lists["exist"], lists["child"]), xid=-8)
+            return "(error) %s" % ERRORS.get(err, err) if err else "OK"
         if op == "close":
             c.request(ser.CloseInstance)
             c.alive = False
