@@ -120,7 +120,7 @@ function M.new(ctx, cfg)
     end
     zk.connecting = true
     local id, timeout
-    if zk.sid then id, timeout = ctx:call(node, "connect", requested, zk.sid)
+    if zk.sid then id, timeout = ctx:call(node, "connect", requested, string.format("0x%x", zk.sid))
     else id, timeout = ctx:call(node, "connect", requested) end
     if id == nil then
       zk.connecting = false
