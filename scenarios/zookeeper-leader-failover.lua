@@ -5,8 +5,9 @@ return {
 One ZooKeeper leader (n1) with two followers; A holds Curator's InterProcessMutex (10 s
 session), B waits. At 3 s the leader crashes; a follower becomes the leader 2 s later. The
 sessions are in the replicated database, and a new leader starts every session's timeout
-afresh (ZooKeeper Internals, "Leader activation"; SessionTrackerImpl is rebuilt from the
-database's sessions with their timeouts), so A's and B's clients, which reconnect with their
+afresh (ZooKeeper 3.8's source: the new leader's SessionTrackerImpl is built from the
+database's sessions and their timeouts, and its constructor tracks each one, a full timeout
+from now), so A's and B's clients, which reconnect with their
 session ids, find their sessions alive; A still holds its ephemeral lock node, whose creation
 was replicated. B's client carries its watch over (SetWatches) and B gets the lock once A
 releases it: mutual exclusion holds through the crash of the leader. The zxids of the new
