@@ -15,6 +15,7 @@
 --   attemptLock under the retry policy.
 -- release(): lockCount down; at 0, delete our node (delete().guaranteed(): retried until it
 --   succeeds; NoNode ignored: the node went with an expired session).
+-- options.reentrant = N: each round acquires N times and releases N times (nested holds).
 --
 -- The ZooKeeper client beneath it (ClientCnxn, Curator's RetryLoop and ConnectionState):
 --   * connect with the requested session timeout: options.session_timeout, else the
@@ -30,7 +31,9 @@
 --     and retry — RetryLoop.shouldRetry retries both — under ExponentialBackoffRetry
 --     (options.retry_base_sleep, default 1000 ms; options.max_retries, default 3);
 --   * the watch events arrive on the client's subscription "watcher" (the handle's
---     default watcher); after a reconnection the model subscribes again.
+--     default watcher); after a reconnection with the same session the client subscribes
+--     again and sends SetWatches for the data watches it set, from the highest zxid it has
+--     seen (ClientCnxn.primeConnection), so an event it missed meanwhile comes at once.
 --
 -- Fencing (scenario fencing = true): the token is the czxid of our lock node, read with
 -- exists() once we hold the lock (the zxid of its creation grows with every write, so a
@@ -48,10 +51,15 @@
 --     the application must watch for SUSPENDED and LOST itself); that is the point of the
 --     GC-pause and partition scenarios;
 --   * the ZooKeeper client does not time out its own connection at readTimeout (it would
---     then reconnect to another server of the ensemble): one server, requests time out at
---     the scenario's timeout instead, and are retried as a ConnectionLoss;
---   * SetWatches after a reconnection is not sent: the waiter's next look (after its wait
---     or a retried request) sets the watch again.
+--     then reconnect to another server of the ensemble): requests time out at the
+--     scenario's timeout instead, and are retried as a ConnectionLoss;
+--   * the highest zxid the client has seen is taken from the Stats it received, not from
+--     every reply's header: lower or equal, so SetWatches can only report a change more,
+--     which wakes the waiter for one more look;
+--   * connection-state events (Disconnected, SyncConnected, Expired), which ZooKeeper's
+--     client hands every watcher and so wake Curator's waiter, reach the waiter up to
+--     readTimeout / 2 late: the ctx API cannot wake one coroutine from another, so the
+--     waiter looks at the connection state that often while it waits.
 local M = {}
 
 M.SERVER = "zookeeper"
@@ -60,6 +68,7 @@ M.OPTIONS = {
   retry_base_sleep = "integer",
   max_retries = "integer",
   lock_path = "string",
+  reentrant = "integer",
 }
 
 local LOCK_NAME = "lock-" -- InterProcessMutex.LOCK_NAME
@@ -310,10 +319,10 @@ function M.new(ctx, cfg)
   end
 
   -- ---- InterProcessMutex ----
-  local lock = {}
+  local mutex = {}
   local lock_data = nil -- { path, count, token }: this client's one thread's hold
 
-  function lock.acquire(wait_ms)
+  function mutex.acquire(wait_ms)
     if lock_data then
       lock_data.count = lock_data.count + 1
       return true, lock_data.token
@@ -329,13 +338,39 @@ function M.new(ctx, cfg)
     return true, token
   end
 
-  function lock.release()
+  function mutex.release()
     if not lock_data then return false, "You do not own the lock: " .. base_path end
     lock_data.count = lock_data.count - 1
     if lock_data.count > 0 then return true end
     local path = lock_data.path
     lock_data = nil
     delete_our_path(path)
+    return true
+  end
+
+  -- What workload.lua drives: acquire(time) options.reentrant times (default 1) and
+  -- release() as many times, as nested calls of one thread would.
+  local holds = opts.reentrant or 1
+  local lock = {}
+
+  function lock.acquire(wait_ms)
+    local ok, token = mutex.acquire(wait_ms)
+    if not ok then return false, token end
+    for n = 2, holds do
+      local again, t = mutex.acquire(wait_ms)
+      if not again then return false, "re-entry failed: " .. tostring(t) end
+      token = t
+      ctx:log("re-entered the lock: hold count %d (nothing sent)", n)
+    end
+    return true, token
+  end
+
+  function lock.release()
+    for n = holds, 1, -1 do
+      local ok, why = mutex.release()
+      if not ok then return false, why end
+      if n > 1 then ctx:log("release: hold count now %d, the lock stays mine", n - 1) end
+    end
     return true
   end
 
