@@ -93,7 +93,7 @@ function M.new(ctx, cfg)
   local function disconnected(err)
     zk.connected = false
     zk.state = zk.state + 1
-    if err == "SessionExpired" then
+    if err == "SessionExpired" and zk.sid then
       ctx:log("session 0x%x has expired", zk.sid)
       zk.sid, zk.watches = nil, {}
     end
