@@ -243,6 +243,19 @@ static void test_zk_watches_fire_once(void **state)
     free(r);
     expect(s, "create /z 1", "/z");
     expect_log(&h, "written /z; written /; push 1 watcher NodeChildrenChanged /; ");
+    /* setWatches: what changed after the client's zxid fires at once, the rest is set again */
+    expect(s, "create /sw 1", "/sw"); /* zxid 10, the root's pzxid too */
+    buf_reset(&h.log);
+    expect_c(s, 1, "setWatches 10 data /sw data /gone exist /z exist /nx child / child /sw", "OK");
+    expect_log(&h, "push 1 watcher NodeDeleted /gone; push 1 watcher NodeCreated /z; ");
+    expect_c(s, 1, "setWatches 9 data /sw", "OK");
+    expect_log(&h, "push 1 watcher NodeDataChanged /sw; ");
+    expect(s, "create /sw/c 1", "/sw/c");
+    expect(s, "create /nx 1", "/nx");
+    expect_log(&h, "written /sw/c; written /sw; push 1 watcher NodeChildrenChanged /sw; "
+                   "written /nx; written /; push 1 watcher NodeCreated /nx; push 1 watcher NodeChildrenChanged /; ");
+    expect_c(s, 1, "setWatches 0 frob /x", "(error) BadArguments");
+    expect_c(s, 1, "setWatches 0 data", "(error) BadArguments");
     buf_release(&h.log);
     K->destroy(s);
 }
