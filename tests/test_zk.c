@@ -155,10 +155,11 @@ static void test_zk_requests_and_their_errors(void **state)
     expect(s, "connect 6000 0x100000000000001", "session 0x100000000000001 timeout 4000"); /* re-attached */
     char *d = dump(s);
     assert_string_equal(d, "zxid 0x16\n"
-                           "session:0x100000000000001 timeout=4000\n"
-                           "session:0x100000000000002 timeout=40000\n"
-                           "/ \"\" czxid=0x0 mzxid=0x0 pzxid=0x4 version=0 cversion=0\n" /* 1 creation, 2 children */
-                           "/a \"new\" czxid=0x4 mzxid=0x12 pzxid=0x16 version=1 cversion=6\n");
+                           "\"session:0x100000000000001\" session at=-1 timeout=4000\n"
+                           "\"session:0x100000000000002\" session at=-1 timeout=40000\n"
+                           /* the root: 1 creation, 2 children */
+                           "\"/\" znode at=-1 \"\" czxid=0x0 mzxid=0x0 pzxid=0x4 version=0 cversion=0\n"
+                           "\"/a\" znode at=-1 \"new\" czxid=0x4 mzxid=0x12 pzxid=0x16 version=1 cversion=6\n");
     free(d);
     buf_release(&h.log);
     K->destroy(s);

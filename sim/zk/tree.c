@@ -275,7 +275,7 @@ int zs_parse_unit(slice unit, int64_t *id)
 
 /* ---- printing ---- */
 
-static void put_bytes(buf *out, const char *p, size_t n)
+void zd_put_bytes(buf *out, const char *p, size_t n)
 {
     buf_putc(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -291,7 +291,7 @@ void zd_describe_node(const zk_data *d, const znode *n, buf *out)
 {
     zk_stat st;
     zt_stat(d, n, &st);
-    put_bytes(out, n->data, n->dlen);
+    zd_put_bytes(out, n->data, n->dlen);
     buf_printf(out, " czxid=0x%llx mzxid=0x%llx pzxid=0x%llx version=%d cversion=%d", (unsigned long long)st.czxid,
                (unsigned long long)st.mzxid, (unsigned long long)st.pzxid, st.version, st.cversion);
     if (st.ephemeral_owner) buf_printf(out, " ephemeralOwner=0x%llx", (unsigned long long)st.ephemeral_owner);

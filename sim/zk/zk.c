@@ -687,20 +687,27 @@ void zk_data_free(zk_data *d)
     free(d);
 }
 
-/* One line per unit: the last zxid, the sessions by id, then the znodes by path (without
- * ZooKeeper's own /zookeeper subtree). Expiry times are the master's bookkeeping, not data. */
+/* One line per unit, in the form of the Redis store's dump (so that the HTML player shows
+ * them): the last zxid, then each session by id ("session:0x.." session at=-1 timeout=..)
+ * and each znode by path ("/path" znode at=-1 "data" Stat), without ZooKeeper's own
+ * /zookeeper subtree. When a session expires is the master's bookkeeping, not data: a
+ * replica's dump is the master's. */
 void zk_dump(zk *z, buf *out)
 {
     buf_printf(out, "zxid 0x%llx\n", (unsigned long long)z->d.zxid);
     for (size_t i = 0; i < z->d.ns; i++) {
-        zs_unit(z->d.ss[i].id, out);
-        buf_printf(out, " timeout=%d\n", z->d.ss[i].timeout);
+        buf u;
+        buf_init(&u);
+        zs_unit(z->d.ss[i].id, &u);
+        zd_put_bytes(out, u.p, u.len);
+        buf_release(&u);
+        buf_printf(out, " session at=-1 timeout=%d\n", z->d.ss[i].timeout);
     }
     for (size_t i = 0; i < z->d.n; i++) {
         const znode *n = z->d.nodes[i];
         if (!strncmp(n->path, "/zookeeper", 10) && (n->plen == 10 || n->path[10] == '/')) continue;
-        buf_append(out, n->path, n->plen);
-        buf_putc(out, ' ');
+        zd_put_bytes(out, n->path, n->plen);
+        buf_puts(out, " znode at=-1 ");
         zd_describe_node(&z->d, n, out);
         buf_putc(out, '\n');
     }

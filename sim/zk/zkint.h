@@ -69,5 +69,6 @@ void zs_unit(int64_t id, buf *out);          /* "session:0x..." */
 int zs_parse_unit(slice unit, int64_t *id);  /* 1 if unit names a session */
 
 void zd_describe_node(const zk_data *d, const znode *n, buf *out);
+void zd_put_bytes(buf *out, const char *p, size_t n); /* "quoted", as redis-cli quotes */
 
 #endif
