@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "redis_kind.h"
+#include "zk_kind.h"
 
 static const server_kind *const kinds[] = {
     &redis_kind,
+    &zk_kind,
 };
 
 const server_kind *server_kind_find(const char *name)

@@ -63,6 +63,10 @@ if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
 fi
 
+if [ -f tests/diff/zookeeper/zkdiff.py ]; then
+    suite "differential test against ZooKeeper 3.8" /usr/bin/python3 tests/diff/zookeeper/zkdiff.py --locklab ./locklab
+fi
+
 echo
 if [ "${#failed_suites[@]}" -gt 0 ]; then
     echo "failed suites: ${failed_suites[*]}"
