@@ -46,6 +46,9 @@ struct node_wait {
     char *label;
     uint64_t offset;       /* what the replicas must have acknowledged */
     int64_t replicas;      /* how many of them */
+    msg *held;             /* a write's reply held until a quorum has it (commit = "quorum"),
+                              or NULL: a WAIT, answered with the count */
+    size_t exec_at;        /* held: the write's exec event */
 };
 
 static void node_resync(cluster *cu, node *replica, node *master);
@@ -404,6 +407,13 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
  * with the error `error`. */
 static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
 {
+    if (w->held) { /* committed: the write's own reply goes out now; no error is told */
+        if (!error) send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
+        else msg_free(w->held);
+        free(w->label);
+        free(w);
+        return;
+    }
     msg *rep = reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
     rep->async = w->async;
@@ -445,6 +455,7 @@ static void node_unblock_waits(cluster *cu, node *n)
     while (n->waits) {
         node_wait *w = n->waits;
         n->waits = w->next;
+        /* a held write is not told anything: its client loses the connection */
         wait_answer(cu, n, w, "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
     }
 }
@@ -456,9 +467,46 @@ static void node_drop_waits(node *n)
     while (n->waits) {
         node_wait *w = n->waits;
         n->waits = w->next;
+        msg_free(w->held);
         free(w->label);
         free(w);
     }
+}
+
+/* commit = "quorum": how many of master m's replicas must have a write before it is
+ * acknowledged — a majority of the group (m and every replica it has, up or not) counts m. */
+static int quorum_replicas(const cluster *cu, const node *m)
+{
+    int group = 1;
+    for (int i = 0; i < cu->cx->nnodes; i++)
+        if (cu->nodes[i].role == ROLE_REPLICA && cu->nodes[i].master == m->idx) group++;
+    return group / 2;
+}
+
+/* Holds the reply of a write request m (exec event at `at`) until a quorum acknowledged
+ * offset; 1 if held, 0 if the quorum has it already. */
+static int hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at)
+{
+    int need = quorum_replicas(cu, n);
+    if (need == 0 || node_acked_count(cu, n, n->repl_offset) >= need) return 0;
+    node_wait *w = xcalloc(1, sizeof *w);
+    w->id = ++n->next_wait_id;
+    w->from = m->from;
+    w->conn = m->conn;
+    w->coro = m->coro;
+    w->async = m->async;
+    w->req_id = m->req_id;
+    w->label = xstrdup(m->label ? m->label : "");
+    w->offset = n->repl_offset;
+    w->replicas = need;
+    w->held = rep;
+    w->exec_at = at;
+    rep->async = m->async;
+    node_wait **tail = &n->waits;
+    while (*tail) tail = &(*tail)->next;
+    *tail = w;
+    request_acks(cu, n);
+    return 1;
 }
 
 uint64_t node_acked_offset(const node *m, int r)
@@ -493,10 +541,13 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
     size_t at = note_exec(cu, n, m->from, m->req_id, m->label);
+    uint64_t before = n->repl_offset;
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
+    if (n->role == ROLE_MASTER && cu->cx->sc->repl_quorum && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at))
+        return;
     rep->async = m->async;
     send_reply(cu, at, rep, m->coro, m->req_id, m->label);
 }

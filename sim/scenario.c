@@ -250,7 +250,8 @@ static void load_clients(loader *ld, int root)
 static void load_network(loader *ld, int root)
 {
     static const char *const keys[] = { "delay", "loss" };
-    static const char *const repl_keys[] = { "lag", "down_after", "detection" };
+    static const char *const repl_keys[] = { "lag", "down_after", "detection", "commit" };
+    static const char *const commits[] = { "async", "quorum" };
     scenario *s = ld->s;
     s->delay = (dist){ DIST_UNIFORM, 1000, 5000 };
     int t = rd_opt_table(&ld->rd, root, "", "network");
@@ -269,6 +270,8 @@ static void load_network(loader *ld, int root)
         s->repl_lag = opt_dist(ld, t, "replication", "lag", s->repl_lag);
         s->down_after = rd_opt_duration(&ld->rd, t, "replication", "down_after", s->down_after, D_POSITIVE);
         s->detection = rd_opt_duration(&ld->rd, t, "replication", "detection", s->detection, 0);
+        if (rd_get(ld->rd.L, t, "commit") != LUA_TNIL) s->repl_quorum = rd_to_choice(&ld->rd, -1, "replication.commit", commits, 2);
+        lua_pop(ld->rd.L, 1);
         lua_pop(ld->rd.L, 1);
     }
 }

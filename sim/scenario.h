@@ -135,6 +135,8 @@ typedef struct scenario {
     link_cfg *links; int nlinks;
     dist repl_lag;                       /* master → replica stream */
     int64_t down_after, detection;       /* failover timings, µs */
+    int repl_quorum;                     /* commit = "quorum": a write is acknowledged once a
+                                            majority of its group has it (ZooKeeper, etcd) */
     client_cfg *clients; int nclients;
     fault_cfg *faults; int nfaults;
     int64_t duration;                    /* µs */
