@@ -257,6 +257,31 @@ static void test_world_monitor_knows_before_the_end(void **state)
     scenario_free(sc);
 }
 
+/* The Redis documentation's failover story, with asynchronous replication and with writes
+ * acknowledged only once a majority of the master and its two replicas has them
+ * (replication.commit = "quorum", a ZooKeeper or etcd ensemble): the crash inside the lag
+ * loses A's lock in the first, and in the second A is never told it has a lock to lose. */
+static void test_world_quorum_commit_survives_a_failover(void **state)
+{
+    (void)state;
+    for (int quorum = 0; quorum < 2; quorum++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "return { name = 't', about = 'a', protocol = 'distlock', nodes = 1, replicas = 2,\n"
+                 "  lease = '10s', wait = '30s', network = { delay = '2ms' },\n"
+                 "  replication = { lag = '50ms', down_after = '1s', detection = '500ms', commit = '%s' },\n"
+                 "  clients = { { name = 'A', work = '5s' }, { name = 'B', start = '100ms', work = '1s' } },\n"
+                 "  faults = { { at = '20ms', crash = 'n1' } }, duration = '30s' }\n",
+                 quorum ? "quorum" : "async");
+        outcome o = run_text(text);
+        assert_int_equal(o.rc, 0);
+        assert_int_equal(mutex(&o), quorum ? VERDICT_HOLDS : VERDICT_VIOLATED);
+        /* quorum: the SET ran at 2 ms, and its reply was held; the crash dropped it */
+        if (quorum) assert_non_null(strstr(o.trace, "gives up waiting for a reply"));
+        outcome_free(&o);
+    }
+}
+
 /* A reply that falls due during a pause is handled when the pause ends, not before. */
 static void test_world_gc_pause_holds_replies(void **state)
 {
@@ -703,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_world_choice_list_replays_exactly),
         cmocka_unit_test(test_world_gc_pause_breaks_mutual_exclusion),
         cmocka_unit_test(test_world_monitor_knows_before_the_end),
+        cmocka_unit_test(test_world_quorum_commit_survives_a_failover),
         cmocka_unit_test(test_world_gc_pause_holds_replies),
         cmocka_unit_test(test_world_node_clock_jump_expires_lock),
         cmocka_unit_test(test_world_no_fault_no_violation_with_drift),
