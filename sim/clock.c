@@ -42,6 +42,15 @@ void lclock_jump(lclock *c, int64_t true_us, int64_t by_ms)
     c->jumps_ms += (double)by_ms;
 }
 
+int64_t lclock_true_when_monotonic(const lclock *c, int64_t now_us, int64_t mono_ms)
+{
+    double local = (double)mono_ms + c->jumps_ms; /* the wall reading when the monotonic one is there */
+    if (local > 9e18) return INT64_MAX;
+    int64_t t = lclock_true_when(c, now_us, (int64_t)ceil(local - 1e-6));
+    while (t != INT64_MAX && lclock_read_monotonic(c, t) < mono_ms) t++;
+    return t;
+}
+
 int64_t lclock_true_when(const lclock *c, int64_t now_us, int64_t local_ms)
 {
     if (lclock_read(c, now_us) >= local_ms) return now_us;

@@ -28,5 +28,7 @@ void lclock_jump(lclock *c, int64_t true_us, int64_t by_ms);
 /* The earliest true time (µs, ≥ now) at which the clock reads at least local_ms; INT64_MAX if
  * the clock never gets there (drift ≤ -1). */
 int64_t lclock_true_when(const lclock *c, int64_t now_us, int64_t local_ms);
+/* The same for the monotonic clock (lclock_read_monotonic), as long as it does not jump again. */
+int64_t lclock_true_when_monotonic(const lclock *c, int64_t now_us, int64_t mono_ms);
 
 #endif

@@ -155,7 +155,7 @@ static void node_deadline_read(void *ud, slice unit)
 static int64_t node_clock_fn(void *ud)
 {
     node *n = ud;
-    return lclock_read(&n->clock, n->cu->cx->now);
+    return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now) : lclock_read(&n->clock, n->cu->cx->now);
 }
 
 static void node_clock_seen(void *ud)
@@ -252,6 +252,13 @@ static kserver *node_new_server(cluster *cu, node *n)
     return s;
 }
 
+/* When (true µs) n's server clock is past `deadline` (reads deadline + 1). */
+static int64_t deadline_true_when(cluster *cu, node *n, int64_t deadline)
+{
+    return cu->kind->monotonic ? lclock_true_when_monotonic(&n->clock, cu->cx->now, deadline + 1)
+                               : lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
+}
+
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
  * local clock is past its deadline, i.e. reads deadline + 1. */
 void node_schedule_expiry(cluster *cu, node *n)
@@ -259,7 +266,7 @@ void node_schedule_expiry(cluster *cu, node *n)
     if (!n->up || n->role != ROLE_MASTER) return;
     int64_t deadline = cu->kind->next_deadline(n->srv);
     if (deadline == INT64_MAX) return;
-    int64_t at = lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
+    int64_t at = deadline_true_when(cu, n, deadline);
     if (at == INT64_MAX) return;
     if (n->expiry_at == at && n->expiry_pending) return;
     n->expiry_at = at;
@@ -299,7 +306,7 @@ void node_clock_changed(cluster *cu, node *n)
     if (!n->up || n->role != ROLE_MASTER) return;
     int64_t deadline = cu->kind->next_deadline(n->srv);
     if (deadline == INT64_MAX) return;
-    int64_t at = lclock_true_when(&n->clock, cx->now, deadline + 1);
+    int64_t at = deadline_true_when(cu, n, deadline);
     if (at == INT64_MAX || (n->expiry_at == at && n->expiry_pending)) return;
     n->expiry_at = at;
     n->expiry_pending = 1;

@@ -232,6 +232,7 @@ static void zkk_dump(kserver *s, buf *out)
 
 const server_kind zk_kind = {
     .name = "zookeeper",
+    .monotonic = 1,              /* sessions expire by Time.currentElapsedTime() */
     .title = "ZooKeeper 3.8 (the fake ZooKeeper, sim/zk/)",
     .reply_size = sizeof(zk_reply),
     .options = zk_options,
