@@ -22,12 +22,14 @@
  *   as in MySQL 5.7.5+ and MariaDB 10.0.2+, and is free only once released as many times);
  *   0 when another connection holds it — at once, where the real server waits up to
  *   `timeout` seconds first (this fake cannot defer a reply: the lock recipe polls with
- *   timeout 0); NULL for a NULL name. RELEASE_LOCK: 1 released once, 0 held by another
- *   connection, NULL held by nobody. IS_FREE_LOCK: 1 or 0. IS_USED_LOCK: the holder's
- *   connection id or NULL. RELEASE_ALL_LOCKS: how many acquisitions it released (re-entries
- *   count). A closed connection releases its locks. Lock names are case-sensitive in
- *   MariaDB 10.11 (MySQL 8.0 folds case) and may be longer than 64 characters (MySQL 5.7.5+
- *   refuses them with error 3057).
+ *   timeout 0). RELEASE_LOCK: 1 released once, 0 held by another connection, NULL held by
+ *   nobody. IS_FREE_LOCK: 1 or 0. IS_USED_LOCK: the holder's connection id or NULL. All four
+ *   give NULL for a NULL or empty name. RELEASE_ALL_LOCKS: how many acquisitions it released
+ *   (re-entries count). A closed connection releases its locks. Lock names are
+ *   case-sensitive in MariaDB 10.11 (its older documentation says otherwise; MySQL 8.0 folds
+ *   case) and may be longer than 64 characters (MySQL 5.7.5+ refuses them, error 3057).
+ *   Sources: dev.mysql.com/doc/refman/8.0/en/locking-functions.html,
+ *   mariadb.com/kb/en/get_lock/.
  * - A read-only server (a replica) refuses writes with 1290, in MariaDB's words (MySQL's
  *   says "The MySQL server ..."). */
 #include "mysqlint.h"
@@ -357,7 +359,7 @@ mval call_func(myserver *s, int conn, const mexpr *e)
             }
         return int_val(n);
     }
-    if (name->t == MV_NULL) return (mval){ .t = MV_NULL };
+    if (name->t == MV_NULL || name->len == 0) return (mval){ .t = MV_NULL }; /* a NULL or empty name */
     mlock *l = find_lock(s, name);
     if (!strcmp(e->name, "GET_LOCK")) {
         if (l && l->owner != conn) return int_val(0);
