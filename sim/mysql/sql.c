@@ -119,6 +119,7 @@ static void next(parser *ps)
         }
         if (over || (i < n && (isalpha((unsigned char)s[i]) || s[i] == '.'))) {
             t->p = s + b;
+            t->kind = T_PUNCT;
             ps->pos = i;
             syntax_error(ps); /* beyond the subset: decimals, 1e5, huge numbers */
             return;
@@ -157,6 +158,7 @@ static void next(parser *ps)
         }
         if (!closed) {
             buf_release(&b);
+            t->kind = T_PUNCT; /* reported from its opening quote */
             ps->pos = i;
             syntax_error(ps);
             return;
