@@ -236,7 +236,7 @@ static int apply_update(ddoc *d, const ddoc *u, int inserting, mgreply *r)
 static mcoll *coll_for_write(mgserver *s, const char *name)
 {
     mcoll *c = coll_find(s->db, name);
-    return c ? c : coll_create(s, name);
+    return c ? c : coll_create(s, name, 1);
 }
 
 static const ddoc *doc_arg(const ddoc *cmd, const char *name, mgreply *r, int required)
@@ -392,7 +392,7 @@ static void cmd_find_and_modify(mgserver *s, const char *coll, const ddoc *cmd, 
             doc_free(leo);
             return;
         }
-        if (!c) c = coll_create(s, coll);
+        if (!c) c = coll_create(s, coll, 1);
         dval id;
         dval_copy(&id, doc_get(d, "_id"));
         if (want_new) value = dv_doc(doc_clone(d));
@@ -474,7 +474,7 @@ static void cmd_create_indexes(mgserver *s, const char *coll, const ddoc *cmd, m
     }
     mcoll *c = coll_find(s->db, coll);
     int created = c == NULL;
-    if (!c) c = coll_create(s, coll);
+    if (!c) c = coll_create(s, coll, 0); /* reported below, with its indexes */
     int before = 1 + c->nttl;
     for (int k = 0; k < ix->d->n; k++) {
         const ddoc *spec = ix->d->f[k].v.d;
@@ -488,7 +488,7 @@ static void cmd_create_indexes(mgserver *s, const char *coll, const ddoc *cmd, m
         c->ttl[c->nttl++] = (mttl){ xstrdup(key->f[0].name), xstrdup(name),
                                     doc_get(spec, "expireAfterSeconds")->i * 1000 };
     }
-    if (1 + c->nttl != before) report_coll(s, c, 0, 0);
+    if (created || 1 + c->nttl != before) report_coll(s, c, 0, 0);
     ddoc *out = reply_doc(r);
     doc_put(out, "numIndexesBefore", dv_int(before));
     doc_put(out, "numIndexesAfter", dv_int(1 + c->nttl));

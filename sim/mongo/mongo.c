@@ -127,12 +127,12 @@ void report_coll(mgserver *s, const mcoll *c, int64_t rid, int how)
     buf_release(&b);
 }
 
-mcoll *coll_create(mgserver *s, const char *name)
+mcoll *coll_create(mgserver *s, const char *name, int report)
 {
     mcoll *c = xcalloc(1, sizeof *c);
     c->name = xstrdup(name);
     coll_put(s->db, c);
-    report_coll(s, c, 0, 0);
+    if (report) report_coll(s, c, 0, 0);
     return c;
 }
 

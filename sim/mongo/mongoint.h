@@ -49,7 +49,7 @@ struct mgchange {
 };
 
 mcoll *coll_find(const mgdb *d, const char *name);
-mcoll *coll_create(mgserver *s, const char *name); /* reported as written */
+mcoll *coll_create(mgserver *s, const char *name, int report); /* reported as written if asked */
 void coll_drop(mgserver *s, const char *name);     /* reported as deleted */
 int doc_pos(const mcoll *c, int64_t rid, int *found);
 /* Inserts d (taken) as a new document with the next record id; reported as written. */
