@@ -31,7 +31,10 @@
  *   Sources: dev.mysql.com/doc/refman/8.0/en/locking-functions.html,
  *   mariadb.com/kb/en/get_lock/.
  * - A read-only server (a replica) refuses writes with 1290, in MariaDB's words (MySQL's
- *   says "The MySQL server ..."). */
+ *   says "The MySQL server ...").
+ * - 1054 "Unknown column" names where, in MariaDB 10.11's words: 'INSERT INTO', 'SET',
+ *   'WHERE', 'SELECT' (MySQL 8.0 and older MariaDB say 'field list' and 'where clause').
+ *   1064's text names "your MariaDB server version" (MySQL: "your MySQL server version"). */
 #include "mysqlint.h"
 
 #include <stdio.h>
