@@ -158,6 +158,9 @@ static void test_mysql_errors_name_number_sqlstate_and_mariadb_text(void **state
                                        "near ''unterminated' at line 1");
     expect(s, "SELECT 1.5", "ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that "
                             "corresponds to your MariaDB server version for the right syntax to use near '1.5' at line 1");
+    expect(s, "  -- nothing", "OK, 0 rows affected");
+    expect(s, " ; ", "ERROR 1065 (42000): Query was empty");
+    expect(s, "", "ERROR 1065 (42000): Query was empty");
     expect(s, "SELECT NOPE(1)", "ERROR 1305 (42000): FUNCTION locklab.NOPE does not exist");
     expect(s, "SELECT * ", "ERROR 1096 (HY000): No tables used");
     expect(s, "CREATE TABLE t (a INT, a INT)", "ERROR 1060 (42S21): Duplicate column name 'a'");

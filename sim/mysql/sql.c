@@ -587,6 +587,23 @@ int sql_parse(const char *text, size_t len, mstmt *st, msql_error *err)
     st->arena = ar;
     parser ps = { .text = text, .len = len, .ar = ar, .err = err };
     next(&ps);
+    int blank_after = 1; /* only spaces after the current token */
+    for (size_t i = ps.pos; i < len; i++) blank_after &= isspace((unsigned char)text[i]) != 0;
+    if (ps.t.kind == T_END) {
+        int comment = 0;
+        for (size_t i = 0; i < len; i++) comment |= !isspace((unsigned char)text[i]);
+        if (comment) {
+            st->kind = ST_EMPTY; /* the server answers a comment alone with OK */
+            return 0;
+        }
+    }
+    if (ps.t.kind == T_END || (is_punct(&ps, ';') && blank_after)) {
+        err->code = 1065;
+        memcpy(err->state, "42000", 6);
+        snprintf(err->msg, sizeof err->msg, "Query was empty");
+        sql_free(st);
+        return -1;
+    }
     if (accept_kw(&ps, "CREATE")) parse_create(&ps, st);
     else if (accept_kw(&ps, "DROP")) {
         st->kind = ST_DROP;

@@ -54,7 +54,8 @@ typedef struct mkeydef {
     int cols[MKEY_MAXCOLS]; /* column indexes */
 } mkeydef;
 
-typedef enum mst_kind { ST_CREATE, ST_DROP, ST_INSERT, ST_DELETE, ST_UPDATE, ST_SELECT } mst_kind;
+/* ST_EMPTY: a comment and nothing else (answered OK); empty text or a lone ';' is error 1065 */
+typedef enum mst_kind { ST_CREATE, ST_DROP, ST_INSERT, ST_DELETE, ST_UPDATE, ST_SELECT, ST_EMPTY } mst_kind;
 
 typedef enum mex_kind { EX_LIT, EX_COL, EX_STAR, EX_FUNC } mex_kind;
 

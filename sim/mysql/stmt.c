@@ -114,7 +114,7 @@ static void dup_error(const mkeydef *k, const mval *v, myreply *r)
 
 static int is_write(const mstmt *st)
 {
-    return st->kind != ST_SELECT;
+    return st->kind != ST_SELECT && st->kind != ST_EMPTY;
 }
 
 
@@ -427,6 +427,7 @@ void my_exec(myserver *s, int conn, const char *sql, size_t len, myreply *r)
     case ST_DELETE: rc = exec_delete(s, &st, r); break;
     case ST_UPDATE: rc = exec_update(s, &st, r); break;
     case ST_SELECT: rc = exec_select(s, conn, &st, r); break;
+    case ST_EMPTY: break;
     }
     (void)rc;
     sql_free(&st);
