@@ -18,12 +18,14 @@
  *   (insertion order: no sort) is modified atomically and returned as `value` (before the
  *   change, or after it with new: true); lastErrorObject { n, updatedExisting[, upserted] }.
  *   With upsert and no match, a document is inserted from the query's equality fields, then
- *   $set and $setOnInsert ("Upsert Behavior"). If the query matches nothing but the inserted
- *   document's _id is taken — the query asked for more than the _id, say a lock document in a
- *   given state — the upsert fails with E11000, as the manual's "Upsert with Duplicate Values"
- *   says ("MongoDB retries ... only when the query predicate is an equality match on the
- *   unique index's fields"; here each command is atomic, so the retry would always fail the
- *   same way).
+ *   $set and $setOnInsert ("Upsert Behavior"). The manual's advice on upserts: "To avoid
+ *   multiple upserts, ensure that the query fields are uniquely indexed". Here _id is the
+ *   unique key and each command runs atomically, so two upserts on the same _id never both
+ *   insert. If the query asks for more than the _id (a lock document in a given state) and
+ *   misses a document that has that _id, the upsert's insert fails with E11000: the server
+ *   retries such an insert internally only when the duplicate key matches the query's
+ *   equality predicate exactly (jira.mongodb.org SERVER-14322, SERVER-47212 for
+ *   findAndModify), which it does not here.
  * - TTL indexes ("TTL Indexes", core/index-ttl/): createIndexes with expireAfterSeconds on a
  *   date field. "The background task that removes expired documents runs every 60 seconds":
  *   a document whose field + expireAfterSeconds is at or before the time of a pass is deleted
