@@ -6,10 +6,12 @@
 
 #include <string.h>
 
+#include "etcd_kind.h"
 #include "redis_kind.h"
 
 static const server_kind *const kinds[] = {
     &redis_kind,
+    &etcd_kind,
 };
 
 const server_kind *server_kind_find(const char *name)
