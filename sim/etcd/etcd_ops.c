@@ -146,10 +146,11 @@ static int take_int(parser *p, int64_t *out)
 /* The range end of WithPrefix (prefix) or WithFromKey, kept in *endmem. */
 static void set_end(erange *r, char **endmem, int prefix)
 {
-    if (!r->key.len) r->key = (slice){ "", 1 }; /* clientv3: an empty key becomes "\0" */
+    int empty = !r->key.len;
+    if (empty) r->key = (slice){ "", 1 }; /* clientv3: an empty key becomes "\0" */
     free(*endmem);
     *endmem = xmalloc(r->key.len + 1);
-    if (prefix && r->key.len) r->end.len = etcd_prefix_end(r->key.p, r->key.len, *endmem);
+    if (prefix && !empty) r->end.len = etcd_prefix_end(r->key.p, r->key.len, *endmem);
     else (*endmem)[0] = 0, r->end.len = 1; /* WithPrefix of "" and WithFromKey: "\0" */
     r->end.p = *endmem;
     r->has_end = 1;
