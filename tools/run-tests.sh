@@ -61,6 +61,10 @@ if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
 fi
 
+if [ -f tests/diff/etcd/etcddiff.py ]; then
+    suite "differential test against etcd 3.4" python3 tests/diff/etcd/etcddiff.py --locklab ./locklab
+fi
+
 echo
 if [ "${#failed_suites[@]}" -gt 0 ]; then
     echo "failed suites: ${failed_suites[*]}"
