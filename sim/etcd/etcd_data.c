@@ -170,8 +170,8 @@ void etcd_put_kv(etcd *s, const char *key, size_t klen, const char *val, size_t 
         kv->version = as->version;
     }
     ekv ev = *kv;
-    log_event(s, 0, &ev);
     s->host.changed(s->host.ud, KIND_WRITTEN, (slice){ key, klen });
+    log_event(s, 0, &ev); /* the watchers hear of it after the change */
 }
 
 void etcd_delete_kv(etcd *s, size_t idx, int64_t rev, kind_event ev)
@@ -181,8 +181,8 @@ void etcd_delete_kv(etcd *s, size_t idx, int64_t rev, kind_event ev)
     memmove(&d->kvs[idx], &d->kvs[idx + 1], (d->nkvs - idx - 1) * sizeof *d->kvs);
     d->nkvs--;
     ekv tomb = { .key = gone.key, .klen = gone.klen, .val = "", .mod_rev = rev };
-    log_event(s, 1, &tomb);
     s->host.changed(s->host.ud, ev, (slice){ gone.key, gone.klen });
+    log_event(s, 1, &tomb);
     ekv_release(&gone);
 }
 
