@@ -7,9 +7,9 @@ v3.4): each client puts a key lock/<its lease ID> under its session's lease, in 
 that also reads the oldest key of the prefix ("WithFirstCreate"). The client whose key has the
 smallest create_revision holds the lock; every other one watches the deletion of the key just
 older than its own ("waitDeletes", clientv3/concurrency/key.go) — a queue in revision order,
-with no polling and no thundering herd. See the etcd documentation, "How to create locks"
-(https://etcd.io/docs/v3.4/dev-guide/api_concurrency_reference_v3/) and the API guide on
-revisions (https://etcd.io/docs/v3.4/learning/api/#revisions).
+with no polling and no thundering herd. The order is etcd's revision: "a global logical
+clock, sequentially ordering all updates to the store" (etcd v3.4 documentation, "etcd3 API",
+https://etcd.io/docs/v3.4/learning/api/#revisions; watches: #watch-api).
 
 A, B and C ask at 0, 100 and 200 ms; A's transaction creates lock/<A's lease> first, B and C
 find A's key older than theirs and wait, B on A's key, C on B's. A releases after 1 s (its

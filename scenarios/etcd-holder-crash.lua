@@ -3,7 +3,7 @@ return {
   name = "etcd's Mutex: the holder crashes, the lease frees the lock",
   about = [[
 The comparison of distributed locks asks of every design what happens when the holder dies
-without releasing. etcd's answer is the lease: "A lease is a mechanism for detecting client
+without releasing. etcd's answer is the lease: "Leases are a mechanism for detecting client
 liveness. The cluster grants leases with a time-to-live. A lease expires if the etcd cluster
 does not receive a keepAlive within a given TTL period" (etcd v3.4 documentation, "etcd3 API",
 https://etcd.io/docs/v3.4/learning/api/#lease-api). The Mutex's key is attached to the
