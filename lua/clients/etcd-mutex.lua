@@ -48,9 +48,11 @@
 --   * An RPC that gets no answer within the scenario's timeout fails the Lock (or the Unlock)
 --     with "timeout"; the Go client would retry some failures on another endpoint. With one
 --     node there is no other endpoint.
---   * A watch lost with its connection (the node crashed) is not re-established: the waiter
---     waits until its wait runs out (the Go watcher would reconnect and resume from the last
---     revision, and see a deletion that happened meanwhile).
+--   * A broken connection (the node crashed, a partition) is noticed when a keep-alive of this
+--     client gets no answer within the scenario's timeout, where gRPC would see the stream
+--     break at once for a crashed process: a waiter re-creates its watch up to a keep-alive
+--     interval plus a timeout later (then, as the Go watcher does, from its revision, so a
+--     deletion that happened meanwhile is still seen).
 --   * The deadline loop runs on the sender's 500 ms ticks at 1 s intervals rather than on a
 --     goroutine of its own; both are polls of the same deadline, so a closed keep-alive is
 --     noticed at the same 1 s granularity.
@@ -70,11 +72,13 @@ function M.new(ctx, cfg)
   local pfx = cfg.lock .. "/" -- NewMutex(s, pfx): pfx + "/"
   local session = nil
   local my_key, my_rev = nil, -1
+  local conn_epoch = 0 -- requests of this client left without an answer: its connection broke
   local lock = {}
 
   -- lease.go recvKeepAlive, for one answer of the keep-alive stream.
   local function send_keepalive(s)
-    local resp = ctx:call(node, "LEASE_KEEPALIVE", s.id)
+    local resp, err = ctx:call(node, "LEASE_KEEPALIVE", s.id)
+    if err == "timeout" then conn_epoch = conn_epoch + 1 end
     if not resp or s.closed then return end
     if resp.TTL <= 0 then
       s.closed = true
@@ -117,20 +121,33 @@ function M.new(ctx, cfg)
     return deadline - ctx:now()
   end
 
-  -- key.go waitDelete: watch the key from rev until a DELETE event.
+  -- key.go waitDelete: watch the key from rev until a DELETE event. The Go watcher re-creates
+  -- a watch whose stream broke, from where it was (watcher.go: resume from the last revision
+  -- received + 1); here a broken connection is seen as a request of this client left without
+  -- an answer (conn_epoch), and the watch is made again from rev, whose history the server
+  -- replays. The wait is polled every 500 ms for that: the polls send nothing.
   local function wait_delete(key, rev, deadline)
-    local sub, err = ctx:subscribe(node, "key " .. key .. " from " .. rev)
-    if not sub then return nil, err end
     while true do
-      local left = remaining(deadline)
-      if left <= 0 then
+      if remaining(deadline) <= 0 then return nil, "context deadline exceeded" end
+      local epoch = conn_epoch
+      local sub = ctx:subscribe(node, "key " .. key .. " from " .. rev)
+      if sub then
+        while conn_epoch == epoch do
+          local left = remaining(deadline)
+          if left <= 0 then
+            ctx:unsubscribe(sub)
+            return nil, "context deadline exceeded"
+          end
+          local ev = ctx:wait(sub, math.min(left, RETRY_CONN_WAIT))
+          if ev and ev:sub(1, 7) == "DELETE " then
+            ctx:unsubscribe(sub)
+            return true
+          end
+        end
         ctx:unsubscribe(sub)
-        return nil, "context deadline exceeded"
-      end
-      local ev = ctx:wait(sub, left)
-      if ev and ev:sub(1, 7) == "DELETE " then
-        ctx:unsubscribe(sub)
-        return true
+        ctx:log("the connection to etcd broke: watches %s again from revision %d", key, rev)
+      else
+        ctx:sleep(RETRY_CONN_WAIT) -- no answer: the watcher tries again
       end
     end
   end
