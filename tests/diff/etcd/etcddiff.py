@@ -19,6 +19,9 @@ A case file holds one request per line, in the words of `locklab kind etcd`
                     waits for the lessor's 500 ms loop and a raft round); the fake does nothing
                     (the .advance before it must have let the lease expire)
   .await-lease-gone ID   the same for a lease (LeaseTimeToLive answers TTL -1)
+A line SUBSCRIBE "key KEY from REV" (or "prefix KEY from REV") opens a watch: on the real
+server over /v3/watch, whose replayed events are read until there are as many as the fake
+pushed; both print "EVENT REV KEY | ..." and then the created response.
 Leases are granted with an explicit ID (LEASE_GRANT TTL ID N), so both sides use the same one;
 a line ending in `#ids` has its ID fields replaced by <id> on both sides (an ID etcd chose).
 The remaining TTL of LEASE_TTL may differ by one second (the real clock moves meanwhile).
@@ -361,7 +364,52 @@ def fake_lines(locklab, lines):
                          encoding="latin-1")
     if out.returncode != 0:
         raise CaseError("locklab kind etcd failed: %s" % out.stderr.strip())
-    return [l for l in out.stdout.split("\n") if l and not l.startswith("  ~ ")]
+    # one line per request: its reply, after the events it pushed to a watch ("PUT 2 k | ")
+    lines, pushed = [], ""
+    for l in out.stdout.split("\n"):
+        m = re.match(r"  ~ to client \d+: (?:key|prefix) .* from \d+ ((?:PUT|DELETE) \d+ .*)$", l)
+        if m:
+            pushed += m.group(1) + " | "
+        elif l and not l.startswith("  ~ "):
+            lines.append(pushed + l)
+            pushed = ""
+    return lines
+
+
+def real_watch(real, words):
+    """The WatchCreateRequest of SUBSCRIBE "key K from REV" (or "prefix K from REV")."""
+    spec = words[1]
+    m = re.match(r"(key|prefix) (.*) from (\d+)$", spec, re.S)
+    if not m:
+        raise CaseError("a watch is 'key K from REV' or 'prefix K from REV': %r" % spec)
+    key = m.group(2).encode("latin-1")
+    create = {"key": b64(key), "start_revision": int(m.group(3))}
+    if m.group(1) == "prefix":
+        create["range_end"] = b64(prefix_end(key))
+    return create
+
+
+def watch_line(real, words, expect):
+    """A watch over /v3/watch: the events it replays from the history, read until there are
+    `expect` of them (a stream does not end by itself; a missing event fails after 60 s),
+    then the created response, as the fake prints them."""
+    create = real_watch(real, words)
+    req = urllib.request.Request(real.url + "/v3/watch", data=json.dumps({"create_request": create}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    events, created = [], None
+    with urllib.request.urlopen(req, timeout=60) as r:
+        while created is None or len(events) < expect:
+            line = r.readline()
+            if not line:
+                break
+            res = json.loads(line).get("result", {})
+            if res.get("created"):
+                created = "{header={revision=%d} created=true}" % int(res["header"]["revision"])
+            for ev in res.get("events", []):
+                kv = ev["kv"]
+                events.append("%s %d %s" % (ev.get("type", "PUT"), int(kv["mod_revision"]),
+                                            base64.b64decode(kv["key"]).decode("latin-1")))
+    return "".join(e + " | " for e in events) + (created or "(no created response)")
 
 
 def mask(line, ids, ttl):
@@ -426,7 +474,10 @@ def run_case(path, locklab, real, show):
             continue
         f_line = fake[k]
         k += 1
-        r_line = real_line(real, words)
+        if words[0].upper() == "SUBSCRIBE":
+            r_line = watch_line(real, words, f_line.count(" | "))
+        else:
+            r_line = real_line(real, words)
         f_m, r_m = mask(f_line, ids, False), mask(r_line, ids, False)
         ok = f_m == r_m or (words[0].upper() == "LEASE_TTL" and same_ttl(f_m, r_m))
         if ok:
