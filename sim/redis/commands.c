@@ -71,9 +71,11 @@ static const command table[] = {
     { "lset", 4, 4, W, cmd_lset },
     { "ltrim", 5, 4, W, cmd_ltrim },
     { "mget", 4, -2, R | F, cmd_mget },
+    { "move", 4, 3, W | F, cmd_move },
     { "mset", 4, -3, W, cmd_mset },
     { "msetnx", 6, -3, W, cmd_msetnx },
     { "multi", 5, 1, NS | F | CMD_TX, cmd_multi },
+    { "object", 6, -2, 0, cmd_object },
     { "persist", 7, 2, W | F, cmd_persist },
     { "pexpire", 7, -3, W | F, cmd_pexpire },
     { "pexpireat", 9, -3, W | F, cmd_pexpireat },
@@ -86,13 +88,32 @@ static const command table[] = {
     { "renamenx", 8, 3, W | F, cmd_renamenx },
     { "rpop", 4, -2, W | F, cmd_rpop },
     { "rpush", 5, -3, W | F, cmd_rpush },
+    { "sadd", 4, -3, W | F, cmd_sadd },
     { "scan", 4, -2, R, cmd_scan },
+    { "scard", 5, 2, R | F, cmd_scard },
     { "script", 6, -2, NS, cmd_script },
+    { "sdiff", 5, -2, R, cmd_sdiff },
+    { "sdiffstore", 10, -3, W, cmd_sdiffstore },
+    { "select", 6, 2, F, cmd_select },
     { "set", 3, -3, W, cmd_set },
     { "setex", 5, 4, W, cmd_setex },
     { "setnx", 5, 3, W | F, cmd_setnx },
+    { "sinter", 6, -2, R, cmd_sinter },
+    { "sintercard", 10, -3, R, cmd_sintercard },
+    { "sinterstore", 11, -3, W, cmd_sinterstore },
+    { "sismember", 9, 3, R | F, cmd_sismember },
+    { "smembers", 8, 2, R, cmd_smembers },
+    { "smismember", 10, -3, R | F, cmd_smismember },
+    { "smove", 5, 4, W | F, cmd_smove },
+    { "spop", 4, -2, W | F, cmd_spop },
+    { "srandmember", 11, -2, R, cmd_srandmember },
+    { "srem", 4, -3, W | F, cmd_srem },
+    { "sscan", 5, -3, R, cmd_sscan },
     { "strlen", 6, 2, R | F, cmd_strlen },
     { "subscribe", 9, -2, NS | PS, cmd_subscribe },
+    { "sunion", 6, -2, R, cmd_sunion },
+    { "sunionstore", 11, -3, W, cmd_sunionstore },
+    { "swapdb", 6, 3, W | F, cmd_swapdb },
     { "time", 4, 1, F, cmd_time },
     { "ttl", 3, 2, R | F, cmd_ttl },
     { "type", 4, 2, R | F, cmd_type },
@@ -124,70 +145,70 @@ static const command table[] = {
 #define COMMANDS_MAX_NAME 16
 
 static const unsigned char slot_of[COMMANDS_SLOTS] = {
-     0,  0, 86,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 44,  0,
-    37,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 60,  0,  3,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 70,  0, 63,  0, 45,  0,  0,
-     0,  0, 54,  0,  0,  0,  0,  0,  0,  0,  0,  0, 39,  0, 19,  0,
+     0,  0, 107,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 91,  0,
+     0,  0,  0, 72,  0,  0,  0,  0,  0,  0,  0,  0,  0, 84, 44,  0,
+    37,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 62,  0,  3,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 77,  0, 65,  0, 45,  0,  0,
+     0,  0, 56,  0,  0,  0,  0,  0,  0,  0,  0,  0, 39,  0, 19,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0, 38,  0,  0,  0,  0,  0,  0,  0, 24,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 67,  0,  0,
-     0, 57,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 71,  0,  0,
+     0, 59,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  4,  0,  0,
-     0,  0,  0,  0,  0,  0, 76,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 59,  0,  0,  0,  0, 49,
-     0,  0,  0,  0, 40,  0,  0,  0,  0, 81,  0, 36,  0,  0, 14,  0,
+     0,  0,  0,  0,  0,  0, 97,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    86,  0, 74,  0,  0, 73,  0,  0,  0,  0, 61,  0,  0,  0,  0, 49,
+     0,  0,  0,  0, 40,  0,  0,  0,  0, 102,  0, 36,  0,  0, 14,  0,
+     0,  0,  0, 55,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 88, 22,  0,  0,  0, 78,  0,  0,  0,  0,  0,  0,
-     0,  0, 16,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 71,  0,
+     0,  0,  0,  0, 109, 22,  0,  0,  0, 99,  0,  0,  0,  0,  0,  0,
+     0,  0, 16,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 89,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0, 15, 34,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0, 82, 85,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0, 79,  0,  0,  0,  0,  5,  0,  0,  0,
+     0,  0,  0,  0, 87,  0,  0, 103, 106,  0, 68,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0, 100,  0,  0,  0,  0,  5,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  9, 13,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0, 66,  0, 52,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 69, 64,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 69,  0, 53,  0,  0,  0,  0,  0,
+     0,  0,  0, 80,  0, 76, 66,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 65,  0,  0, 17,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 67,  0,  0, 17,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0, 56,  0,  0,  0,  0,  0,  0,  0,  0,  0, 31,  0,  0,  0,
-    72,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 58,  0,  0,  0,  0,  0,  0,  0,  0,  0, 31,  0,  0,  0,
+    90,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0, 10,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0, 46,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 61,  0, 68,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    82,  0,  0,  0, 63,  0, 75,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 73, 83,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 29,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 41,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 94, 104,  0,  0,  0, 88,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 92,  0,  0,  0, 29,  0,  0,  0,
+    85,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 41,  0, 70,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0, 25,  0,  0, 32,  0,  0, 11,  0,  0,  0,  0,  0,
-    77,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  1,
+    98,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  1,
     12,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  6,  0, 18,  0,  0,  0, 20,  0,  0,
-     0, 43,  0,  0,  0,  0,  0,  0, 84,  0,  0,  0,  0,  0,  0,  0,
-     0,  0, 47,  0,  0, 89,  0,  0,  0,  0,  0,  0,  0,  0, 58,  0,
+     0,  0,  0,  0,  0,  0,  0,  6, 93, 18,  0,  0,  0, 20,  0,  0,
+     0, 43,  0,  0,  0,  0,  0,  0, 105,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 47,  0,  0, 110,  0,  0,  0,  0,  0,  0,  0,  0, 60,  0,
      0,  0,  0,  0,  0,  0, 48,  0,  0,  0,  0, 50,  0,  0,  0,  0,
      0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7,  0,  0,  0,  0,  0,
     42,  0,  0,  0,  0, 27,  0,  0,  0,  0,  0,  0, 33,  0,  0,  0,
-     0,  0,  0,  0,  0, 23,  0,  0,  0,  0,  0,  0, 74,  0,  0,  0,
-     0,  0,  0,  0,  0,  0, 53,  0,  0, 28,  0,  0,  0,  0,  0, 75,
+     0,  0,  0,  0,  0, 23,  0,  0, 78,  0,  0,  0, 95,  0,  0,  0,
+     0,  0,  0,  0,  0,  0, 54,  0,  0, 28,  0,  0,  0,  0,  0, 96,
     35,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 26,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 26, 83,  0, 81,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 79,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0, 21,  0,  0,  0,  0, 30,  0,
-     0,  0,  0,  0,  0,  0,  0,  0, 62,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0, 87,  0,  0,  0,  2,  0, 80,  0,  0,  0,
-     0,  0,  0,  0,  0, 55,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 51,
+     0,  0,  0,  0,  0,  0,  0,  0, 64,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0, 108,  0,  0,  0,  2,  0, 101,  0,  0,  0,
+     0,  0,  0,  0,  0, 57,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0, 51,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 52,
 };
 
 /* ASCII lower case without a branch: this runs for every byte of every command name. */
@@ -273,6 +294,16 @@ void reply_wrong_args(cmdctx *c)
 {
     const command *cmd = commands_lookup(c->argv[0]);
     reply_errorf(c->out, "ERR wrong number of arguments for '%s' command", cmd ? cmd->name : "?");
+}
+
+uint64_t cmd_rand(cmdctx *c, uint64_t n)
+{
+    uint64_t fixed = 0, *state = c->rng ? c->rng : &fixed;
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z % n;
 }
 
 /* ---- keyspace commands ---- */
@@ -393,14 +424,14 @@ void cmd_pttl(cmdctx *c) { ttl_generic(c, 1, 0); }
 void cmd_expiretime(cmdctx *c) { ttl_generic(c, 0, 1); }
 void cmd_pexpiretime(cmdctx *c) { ttl_generic(c, 1, 1); }
 
-/* Stores a copy of e's value, with its TTL, under dst (replacing what dst held). */
-static void copy_value(cmdctx *c, const kv *e, slice dst)
+/* Stores a copy of e's value, with its TTL, under dst in to (replacing what dst held). */
+static void copy_value(store *to, const kv *e, slice dst)
 {
     obj_type t = (obj_type)e->type;
     int64_t expire = e->expire;
-    kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
-    if (expire >= 0) store_set_expire(c->db, d, expire);
-    store_touched(c->db, d);
+    kv *d = store_set(to, dst, t, obj_clone(t, e->ptr), 0);
+    if (expire >= 0) store_set_expire(to, d, expire);
+    store_touched(to, d);
 }
 
 /* RENAME / RENAMENX key newkey: Redis's renameGenericCommand. The value moves with its TTL;
@@ -422,7 +453,7 @@ static void rename_generic(cmdctx *c, int nx)
         reply_int(c->out, 0);
         return;
     }
-    copy_value(c, e, dst);
+    copy_value(c->db, e, dst);
     store_delete(c->db, src);
     if (nx) reply_int(c->out, 1);
     else reply_ok(c->out);
@@ -431,45 +462,51 @@ static void rename_generic(cmdctx *c, int nx)
 void cmd_rename(cmdctx *c) { rename_generic(c, 0); }
 void cmd_renamenx(cmdctx *c) { rename_generic(c, 1); }
 
-/* COPY source destination [DB destination-db] [REPLACE]: Redis's copyCommand. This server
- * has one database (no SELECT): DB 0 is it, DB 1 to 15 are refused with a reason. */
+int arg_db_index(cmdctx *c, int i, int *id, const char *msg)
+{
+    long long v;
+    int isint = ll_parse_int64(c->argv[i], &v) == 0;
+    if (!isint || v < INT_MIN || v > INT_MAX) {
+        if (msg) reply_errorf(c->out, "ERR %s", msg);
+        else if (isint)
+            reply_error(c->out, "ERR value is out of range, value must between -2147483648 and 2147483647");
+        else reply_error(c->out, ERR_NOT_INT);
+        return -1;
+    }
+    if (v < 0 || v >= DB_COUNT || (!c->dbs && v != 0)) {
+        reply_error(c->out, "ERR DB index is out of range");
+        return -1;
+    }
+    *id = (int)v;
+    return 0;
+}
+
+/* COPY source destination [DB destination-db] [REPLACE]: Redis's copyCommand. */
 void cmd_copy(cmdctx *c)
 {
-    int replace = 0;
+    int replace = 0, dbid = c->dbid;
     for (int j = 3; j < c->argc; j++) {
         if (slice_opt_is(c->argv[j], "replace")) {
             replace = 1;
         } else if (slice_opt_is(c->argv[j], "db") && j + 1 < c->argc) {
-            long long db;
-            if (arg_int64(c, ++j, &db) < 0) return;
-            if (db < INT_MIN || db > INT_MAX) {
-                reply_error(c->out, "ERR value is out of range, value must between -2147483648 and 2147483647");
-                return;
-            }
-            if (db < 0 || db >= 16) {
-                reply_error(c->out, "ERR DB index is out of range");
-                return;
-            }
-            if (db != 0) {
-                reply_error(c->out, "ERR locklab has one database, 0 (no SELECT): COPY to another is not supported");
-                return;
-            }
+            if (arg_db_index(c, ++j, &dbid, NULL) < 0) return;
         } else {
             reply_error(c->out, ERR_SYNTAX);
             return;
         }
     }
     slice src = c->argv[1], dst = c->argv[2];
-    if (slice_eq(src, dst)) {
+    if (dbid == c->dbid && slice_eq(src, dst)) {
         reply_error(c->out, "ERR source and destination objects are the same");
         return;
     }
+    store *to = dbid == c->dbid ? c->db : dbset_get(c->dbs, dbid);
     kv *e = store_lookup(c->db, src);
-    if (!e || (store_lookup(c->db, dst) && !replace)) {
+    if (!e || (store_lookup(to, dst) && !replace)) {
         reply_int(c->out, 0);
         return;
     }
-    copy_value(c, e, dst);
+    copy_value(to, e, dst);
     reply_int(c->out, 1);
 }
 
@@ -481,18 +518,23 @@ void cmd_persist(cmdctx *c)
     reply_int(c->out, removed);
 }
 
-static void flush_generic(cmdctx *c)
+static void flush_generic(cmdctx *c, int all)
 {
     if (c->argc > 2 || (c->argc == 2 && !slice_opt_is(c->argv[1], "async") && !slice_opt_is(c->argv[1], "sync"))) {
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    store_flush(c->db);
+    if (all && c->dbs) {
+        for (int i = 0; i < DB_COUNT; i++)
+            if (dbset_peek(c->dbs, i)) store_flush(dbset_peek(c->dbs, i));
+    } else {
+        store_flush(c->db);
+    }
     reply_ok(c->out);
 }
 
-void cmd_flushall(cmdctx *c) { flush_generic(c); }
-void cmd_flushdb(cmdctx *c) { flush_generic(c); }
+void cmd_flushall(cmdctx *c) { flush_generic(c, 1); }
+void cmd_flushdb(cmdctx *c) { flush_generic(c, 0); }
 
 void cmd_dbsize(cmdctx *c)
 {
@@ -595,13 +637,51 @@ static int scan_parse_cursor(slice arg, uint64_t *cursor)
     return 0;
 }
 
+int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor)
+{
+    if (scan_parse_cursor(c->argv[i], cursor) == 0) return 0;
+    reply_error(c->out, "ERR invalid cursor");
+    return -1;
+}
+
+int scan_options(cmdctx *c, int from, slice *pat)
+{
+    *pat = SLICE_LIT("*");
+    for (int i = from; i < c->argc; i += 2) {
+        int has_value = i + 1 < c->argc;
+        long long count;
+        if (slice_opt_is(c->argv[i], "count") && has_value) {
+            if (arg_int64(c, i + 1, &count) < 0) return -1;
+            if (count < 1) {
+                reply_error(c->out, ERR_SYNTAX);
+                return -1;
+            }
+        } else if (slice_opt_is(c->argv[i], "match") && has_value) {
+            *pat = c->argv[i + 1];
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int scan_match(slice pat, slice member)
+{
+    return (pat.len == 1 && pat.p[0] == '*') || glob_match(pat.p, pat.len, member.p, member.len);
+}
+
+void reply_empty_scan(reply *r)
+{
+    reply *out = reply_array(r, 2);
+    reply_bulk_cstr(&out[0], "0");
+    reply_array(&out[1], 0);
+}
+
 void cmd_scan(cmdctx *c)
 {
     uint64_t cursor;
-    if (scan_parse_cursor(c->argv[1], &cursor) < 0) {
-        reply_error(c->out, "ERR invalid cursor");
-        return;
-    }
+    if (arg_scan_cursor(c, 1, &cursor) < 0) return;
     long long count = 10;
     slice pat = SLICE_LIT("*");
     const char *type = NULL;

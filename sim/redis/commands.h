@@ -17,6 +17,16 @@
 typedef struct pubsub pubsub;
 typedef struct scripting scripting;
 
+/* The server's 16 databases (SELECT, MOVE, SWAPDB, COPY ... DB, FLUSHALL; server.c). A
+ * database other than 0 is made on first use. */
+#define DB_COUNT 16
+typedef struct dbset dbset;
+store *dbset_get(dbset *d, int id);             /* 0 <= id < DB_COUNT; made if need be */
+store *dbset_peek(const dbset *d, int id);      /* NULL if never used */
+/* SWAPDB: exchanges the keys of two databases, each reported to the stores' observers as
+ * deleted from one and written to the other. */
+void dbset_swap(dbset *d, int a, int b);
+
 typedef struct cmdctx {
     store *db;
     pubsub *ps;          /* the server's channels (PUBLISH, SUBSCRIBE) */
@@ -26,6 +36,9 @@ typedef struct cmdctx {
     const slice *argv;
     reply *out;
     int in_script;       /* called through redis.call / redis.pcall */
+    dbset *dbs;          /* the server's databases (NULL: db is the only one) */
+    int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
+    uint64_t *rng;       /* the server's random generator (cmd_rand), or NULL */
 } cmdctx;
 
 typedef void cmd_fn(cmdctx *c);
@@ -75,13 +88,27 @@ int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT *
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
+/* A draw in [0, n) from the server's generator (n > 0): splitmix64 from a fixed seed, so
+ * SPOP, SRANDMEMBER, HRANDFIELD and ZRANDMEMBER are the same in every run. */
+uint64_t cmd_rand(cmdctx *c, uint64_t n);
+/* SSCAN, HSCAN, ZSCAN: the cursor at argv[i] ("ERR invalid cursor"), the MATCH and COUNT
+ * options from argv[from] on (*pat "*" when none), whether a member matches, and the reply
+ * for a missing key. The two parsers return 0, or -1 after replying. */
+int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor);
+int scan_options(cmdctx *c, int from, slice *pat);
+int scan_match(slice pat, slice member);
+void reply_empty_scan(reply *r);
+/* A database index at argv[i] for SELECT, MOVE, COPY ... DB, SWAPDB: not an integer (in
+ * int range) is msg if given, else Redis's getIntFromObject text; outside 0..15 "ERR DB
+ * index is out of range". 0, or -1 after replying. */
+int arg_db_index(cmdctx *c, int i, int *id, const char *msg);
 
 /* Handlers, by file. */
 /* keys (commands.c) */
 cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
     cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
-    cmd_copy, cmd_scan, cmd_command;
+    cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object;
 /* pub/sub (pubsub.c) */
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
 /* strings (t_string.c) */
@@ -97,6 +124,10 @@ cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lre
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
+/* sets (t_set.c) */
+cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scard, cmd_spop,
+    cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,
+    cmd_sunionstore, cmd_sdiff, cmd_sdiffstore, cmd_sscan;
 /* transactions (server.c runs them; these only mark the table's entries) */
 cmd_fn cmd_multi, cmd_exec, cmd_discard, cmd_watch, cmd_unwatch;
 /* scripting (script.c) */

@@ -95,6 +95,15 @@ store *store_new(store_clock_fn clock, void *clock_ud)
     return s;
 }
 
+store *store_new_like(const store *model)
+{
+    store *s = store_new(model->clock, model->clock_ud);
+    s->clock_seen = model->clock_seen;
+    s->clock_seen_ud = model->clock_seen_ud;
+    s->replica = model->replica;
+    return s;
+}
+
 void store_free(store *s)
 {
     if (!s) return;

@@ -194,6 +194,11 @@ size_t hash_len(const hash *h)
     return hash_enc(h) == HASH_SMALL ? CSMALL(h)->count : dict_size(CBIG(h)->d);
 }
 
+const char *hash_encoding(const hash *h)
+{
+    return hash_enc(h) == HASH_SMALL ? "listpack" : "hashtable";
+}
+
 size_t hash_bytes(const hash *h)
 {
     if (hash_enc(h) == HASH_SMALL) return sizeof(hsmall) + CSMALL(h)->used;

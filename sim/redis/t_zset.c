@@ -136,6 +136,11 @@ size_t zset_len(const zset *z)
     return z->len;
 }
 
+const char *zset_encoding(const zset *z)
+{
+    return z->big ? "skiplist" : "listpack";
+}
+
 size_t zset_bytes(const zset *z)
 {
     size_t total = sizeof *z + 64 + z->cap * sizeof *z->v;

@@ -11,6 +11,7 @@ void zset_free(zset *z);                       /* NULL is a no-op */
 zset *zset_clone(const zset *z);
 size_t zset_len(const zset *z);
 size_t zset_bytes(const zset *z);
+const char *zset_encoding(const zset *z);      /* "listpack" or "skiplist" */
 void zset_dump(const zset *z, buf *out);       /* {"m": score, ...} in (score, member) order */
 
 /* Returns 1 and the score if member is present. */
