@@ -71,7 +71,7 @@ const command *commands_at(size_t i);
 /* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
  * (0..COMMANDS_SLOTS-1) of a name under multiplier mul, the multiplier in use, and slot h's
  * entry (table index + 1, or 0 for none). */
-#define COMMANDS_SLOTS 1024
+#define COMMANDS_SLOTS 2048
 unsigned commands_hash(slice name, uint32_t mul);
 uint32_t commands_hash_mul(void);
 unsigned commands_slot(unsigned h);
@@ -98,6 +98,12 @@ int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor);
 int scan_options(cmdctx *c, int from, slice *pat);
 int scan_match(slice pat, slice member);
 void reply_empty_scan(reply *r);
+/* Redis's string2ld (INCRBYFLOAT, HINCRBYFLOAT): 0, or -1 for no valid number; and ld2string's
+ * human form of a result, written to tmp (at most cap bytes; 5 KiB always suffices), its
+ * length returned (0: the number did not fit, as Redis). */
+#define LD_STRING_MAX (5 * 1024)
+int string2ld(slice s, long double *out);
+int ld2string(char *tmp, size_t cap, long double value);
 /* A database index at argv[i] for SELECT, MOVE, COPY ... DB, SWAPDB: not an integer (in
  * int range) is msg if given, else Redis's getIntFromObject text; outside 0..15 "ERR DB
  * index is out of range". 0, or -1 after replying. */
@@ -117,7 +123,8 @@ cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, 
     cmd_msetnx, cmd_incrbyfloat;
 /* hashes (t_hash.c) */
 cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
-    cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget;
+    cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget, cmd_hmset, cmd_hstrlen, cmd_hrandfield,
+    cmd_hincrbyfloat, cmd_hscan;
 /* lists (t_list.c) */
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
     cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop;

@@ -23,6 +23,7 @@
 #include "t_hash.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,4 +474,165 @@ void cmd_hkeys(cmdctx *c)
 void cmd_hvals(cmdctx *c)
 {
     hash_reply_all(c, 0, 1);
+}
+
+void cmd_hmset(cmdctx *c)
+{
+    if (c->argc % 2 != 0) {
+        reply_wrong_args(c);
+        return;
+    }
+    kv *e;
+    hash *h;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    for (int i = 2; i < c->argc; i += 2) hash_set(&h, c->argv[i], c->argv[i + 1]);
+    hash_written(c, e, h);
+    reply_ok(c->out);
+}
+
+void cmd_hstrlen(cmdctx *c)
+{
+    const hash *h;
+    slice v;
+    if (hash_for_read(c, &h) < 0) return;
+    reply_int(c->out, h && hash_get(h, c->argv[2], &v) ? (long long)v.len : 0);
+}
+
+/* HINCRBYFLOAT key field increment: Redis's order of checks, in long double, the result
+ * in ld2string's human form. */
+void cmd_hincrbyfloat(cmdctx *c)
+{
+    long double incr, value = 0;
+    if (string2ld(c->argv[3], &incr) < 0) {
+        reply_error(c->out, ERR_NOT_FLOAT);
+        return;
+    }
+    if (isinf(incr)) {
+        reply_error(c->out, "ERR value is NaN or Infinity");
+        return;
+    }
+    kv *e;
+    hash *h;
+    slice old;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    if (e && hash_get(h, c->argv[2], &old) && string2ld(old, &value) < 0) {
+        reply_error(c->out, "ERR hash value is not a float");
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        reply_error(c->out, "ERR increment would produce NaN or Infinity");
+        if (!e) hash_free(h);
+        return;
+    }
+    char tmp[LD_STRING_MAX];
+    int n = ld2string(tmp, sizeof tmp, value);
+    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
+    hash_written(c, e, h);
+    reply_bulk(c->out, tmp, (size_t)n);
+}
+
+/* The field and value at position i of the iteration order. */
+static void hash_at(const hash *h, size_t i, slice *f, slice *v)
+{
+    size_t it = 0;
+    *f = *v = (slice){ "", 0 };
+    for (size_t k = 0; hash_next(h, &it, f, v) && k < i; k++) continue;
+}
+
+static void reply_field(reply **el, const hash *h, size_t i, int withvalues)
+{
+    slice f, v;
+    hash_at(h, i, &f, &v);
+    reply_bulk((*el)++, f.p, f.len);
+    if (withvalues) reply_bulk((*el)++, v.p, v.len);
+}
+
+/* HRANDFIELD key [count [WITHVALUES]]: a negative count may repeat fields; a count at least
+ * the size answers the whole hash in its order. Draws from the server's generator. */
+void cmd_hrandfield(cmdctx *c)
+{
+    long long count = 0;
+    int withvalues = 0;
+    if (c->argc >= 3) {
+        if (arg_int64(c, 2, &count) < 0) return;
+        if (count == LLONG_MIN) {
+            reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
+                                "9223372036854775807");
+            return;
+        }
+        if (c->argc > 4 || (c->argc == 4 && !slice_opt_is(c->argv[3], "withvalues"))) {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+        withvalues = c->argc == 4;
+        if (withvalues && (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2)) {
+            reply_error(c->out, "ERR value is out of range");
+            return;
+        }
+    }
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    if (c->argc == 2) {
+        slice f, v;
+        if (!h) {
+            reply_nil(c->out);
+            return;
+        }
+        hash_at(h, (size_t)cmd_rand(c, hash_len(h)), &f, &v);
+        reply_bulk(c->out, f.p, f.len);
+        return;
+    }
+    if (!h || count == 0) {
+        reply_array(c->out, 0);
+        return;
+    }
+    size_t size = hash_len(h), per = withvalues ? 2 : 1;
+    if (count < 0) {
+        if (-count > 100000000) {
+            reply_error(c->out, "ERR locklab refuses to build a reply of more than 100000000 fields");
+            return;
+        }
+        reply *el = reply_array(c->out, (size_t)-count * per);
+        for (long long i = 0; i < -count; i++) reply_field(&el, h, (size_t)cmd_rand(c, size), withvalues);
+        return;
+    }
+    size_t n = (unsigned long long)count >= size ? size : (size_t)count;
+    size_t *ix = xmalloc(size * sizeof *ix);
+    for (size_t i = 0; i < size; i++) ix[i] = i;
+    for (size_t i = 0; n < size && i < n; i++) { /* a partial shuffle */
+        size_t j = i + (size_t)cmd_rand(c, size - i), t = ix[i];
+        ix[i] = ix[j];
+        ix[j] = t;
+    }
+    reply *el = reply_array(c->out, n * per);
+    for (size_t i = 0; i < n; i++) reply_field(&el, h, ix[i], withvalues);
+    free(ix);
+}
+
+/* HSCAN key cursor [MATCH pattern] [COUNT count]: every field in one reply, cursor 0, as
+ * Redis answers a listpack-encoded hash (SCAN's guarantees hold; COUNT is a hint). */
+void cmd_hscan(cmdctx *c)
+{
+    uint64_t cursor;
+    if (arg_scan_cursor(c, 2, &cursor) < 0) return;
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    if (!h) {
+        reply_empty_scan(c->out);
+        return;
+    }
+    slice pat, f, v;
+    if (scan_options(c, 3, &pat) < 0) return;
+    size_t it = 0, n = 0;
+    while (hash_next(h, &it, &f, &v)) n += scan_match(pat, f);
+    reply *out = reply_array(c->out, 2);
+    reply_bulk_cstr(&out[0], "0");
+    reply *el = reply_array(&out[1], n * 2);
+    it = 0;
+    while (hash_next(h, &it, &f, &v)) {
+        if (!scan_match(pat, f)) continue;
+        reply_bulk(el++, f.p, f.len);
+        reply_bulk(el++, v.p, v.len);
+    }
 }

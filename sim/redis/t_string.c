@@ -345,7 +345,7 @@ void cmd_getdel(cmdctx *c)
 
 /* Redis's string2ld: strtold over the whole argument (a NUL inside makes it no number), no
  * leading blank, no overflow, no underflow to zero, no nan; "inf" is a number. */
-static int string_parse_ld(slice s, long double *out)
+int string2ld(slice s, long double *out)
 {
     char tmp[STRING_LD_MAX];
     if (s.len == 0 || s.len >= sizeof tmp) return -1;
@@ -361,27 +361,10 @@ static int string_parse_ld(slice s, long double *out)
     return 0;
 }
 
-/* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
- * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
- * long for 5 KiB becomes "", as in Redis). The TTL stays. */
-void cmd_incrbyfloat(cmdctx *c)
+int ld2string(char *tmp, size_t cap, long double value)
 {
-    slice key = c->argv[1];
-    kv *e;
-    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
-    long double value = 0, incr;
-    if ((e && string_parse_ld(sstr_slice(e->ptr), &value) < 0) || string_parse_ld(c->argv[2], &incr) < 0) {
-        reply_error(c->out, ERR_NOT_FLOAT);
-        return;
-    }
-    value += incr;
-    if (isnan(value) || isinf(value)) {
-        reply_error(c->out, "ERR increment would produce NaN or Infinity");
-        return;
-    }
-    char tmp[STRING_LD_MAX];
-    int n = snprintf(tmp, sizeof tmp, "%.17Lf", value);
-    if (n < 0 || n + 1 > (int)sizeof tmp) {
+    int n = snprintf(tmp, cap, "%.17Lf", value);
+    if (n < 0 || (size_t)n + 1 > cap) {
         n = 0;
     } else if (strchr(tmp, '.')) {
         while (tmp[n - 1] == '0') n--;
@@ -391,6 +374,30 @@ void cmd_incrbyfloat(cmdctx *c)
         tmp[0] = '0';
         n = 1;
     }
+    tmp[n] = '\0';
+    return n;
+}
+
+/* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
+ * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
+ * long for 5 KiB becomes "", as in Redis). The TTL stays. */
+void cmd_incrbyfloat(cmdctx *c)
+{
+    slice key = c->argv[1];
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    long double value = 0, incr;
+    if ((e && string2ld(sstr_slice(e->ptr), &value) < 0) || string2ld(c->argv[2], &incr) < 0) {
+        reply_error(c->out, ERR_NOT_FLOAT);
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        reply_error(c->out, "ERR increment would produce NaN or Infinity");
+        return;
+    }
+    char tmp[STRING_LD_MAX];
+    int n = ld2string(tmp, sizeof tmp, value);
     string_put(c, key, e, store_sstr_new(c->db, tmp, (size_t)n));
     reply_bulk(c->out, tmp, (size_t)n);
 }
