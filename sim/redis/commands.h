@@ -127,7 +127,8 @@ cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_h
     cmd_hincrbyfloat, cmd_hscan;
 /* lists (t_list.c) */
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
-    cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop;
+    cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop, cmd_lpushx, cmd_rpushx, cmd_linsert, cmd_lpos,
+    cmd_rpoplpush, cmd_lmove, cmd_brpoplpush, cmd_blmove, cmd_lmpop, cmd_blmpop;
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
