@@ -24,7 +24,8 @@ static void command_keys(const command *cmd, long long pos[3])
         { "smove", 1, 2, 1 },   { "sinter", 1, -1, 1 }, { "sinterstore", 1, -1, 1 }, { "sunion", 1, -1, 1 },
         { "sunionstore", 1, -1, 1 }, { "sdiff", 1, -1, 1 }, { "sdiffstore", 1, -1, 1 }, { "sintercard", 0, 0, 0 },
         { "rpoplpush", 1, 2, 1 }, { "lmove", 1, 2, 1 }, { "brpoplpush", 1, 2, 1 }, { "blmove", 1, 2, 1 },
-        { "lmpop", 0, 0, 0 },   { "blmpop", 0, 0, 0 },
+        { "lmpop", 0, 0, 0 },   { "blmpop", 0, 0, 0 },  { "zmpop", 0, 0, 0 },      { "zunionstore", 1, 1, 1 },
+        { "zinterstore", 1, 1, 1 }, { "zrangestore", 1, 2, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;

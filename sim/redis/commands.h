@@ -131,7 +131,11 @@ cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lre
     cmd_rpoplpush, cmd_lmove, cmd_brpoplpush, cmd_blmove, cmd_lmpop, cmd_blmpop;
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
-    cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
+    cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount, cmd_zrevrange, cmd_zrevrangebyscore,
+    cmd_zrangebylex, cmd_zrevrangebylex, cmd_zrangestore;
+/* sorted sets (t_zset_ops.c) */
+cmd_fn cmd_zrevrank, cmd_zmscore, cmd_zlexcount, cmd_zremrangebylex, cmd_zremrangebyrank, cmd_zpopmin,
+    cmd_zpopmax, cmd_zmpop, cmd_zrandmember, cmd_zunionstore, cmd_zinterstore, cmd_zscan;
 /* sets (t_set.c) */
 cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scard, cmd_spop,
     cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,
