@@ -4,20 +4,21 @@
  * counter, and the simulator may hold a million of them, so a small hash is ONE contiguous
  * allocation, like Redis's listpack:
  *
- *     [enc=SMALL][count][used (2 bytes)] then `count` records, `used` bytes in all:
+ *     [enc=SMALL][count (2 bytes)][used (4 bytes)] then `count` records, `used` bytes in all:
  *     [flen][field bytes][vlen][value bytes] ...
  *
  * Lookups scan it linearly, which is faster than hashing at these sizes. Records stay in
  * insertion order (an update rewrites the value in place), so HGETALL answers in the order
- * Redis's listpack does. The header is 4 bytes; a one-field lock costs one malloc chunk.
+ * Redis's listpack does. The header is 8 bytes; a one-field lock costs one malloc chunk.
  *
  * A hash converts, once and for good (as in Redis), to a dict (dict.h) from field to an
  * sstr* value when it would hold more than HASH_SMALL_ENTRIES fields or when a field or
- * value longer than HASH_SMALL_VALUE bytes is written: Redis's hash-max-listpack-entries
- * (128) and hash-max-listpack-value (64). Field order is then the dict's.
+ * value longer than HASH_SMALL_VALUE bytes is written: Redis 7.0's hash-max-listpack-entries
+ * (512: the compiled default, as redis.conf has it; zsets have 128) and
+ * hash-max-listpack-value (64). Field order is then the dict's.
  *
- * Invariants: a small hash has count <= 128 and every length <= 64, so one length byte
- * suffices and `used` fits 16 bits; field names are unique in either encoding; an empty
+ * Invariants: a small hash has count <= 512 and every length <= 64, so one length byte
+ * suffices and `used` fits 32 bits; field names are unique in either encoding; an empty
  * hash exists only transiently (the handler's store_touched() deletes the key). The first
  * byte of either encoding is its tag, read through an unsigned char pointer. */
 #include "t_hash.h"
@@ -32,15 +33,15 @@
 #include "dict.h"
 #include "object.h"
 
-#define HASH_SMALL_ENTRIES 128
+#define HASH_SMALL_ENTRIES 512
 #define HASH_SMALL_VALUE 64
 
 enum { HASH_SMALL = 1, HASH_BIG = 2 };
 
 typedef struct hsmall {
     uint8_t enc;
-    uint8_t count;
-    uint16_t used;
+    uint16_t count;
+    uint32_t used;
     unsigned char data[];
 } hsmall;
 
@@ -102,13 +103,13 @@ static size_t small_alloc_size(size_t used)
 static hsmall *small_splice(hsmall *s, size_t off, size_t old, const void *p, size_t len)
 {
     size_t used = s->used, tail = used - off - old, nused = used - old + len;
-    LL_ASSERT(nused <= UINT16_MAX);
+    LL_ASSERT(nused <= UINT32_MAX);
     int resize = small_alloc_size(nused) != small_alloc_size(used);
     if (len > old && resize) s = xrealloc(s, small_alloc_size(nused));
     memmove(s->data + off + len, s->data + off + old, tail);
     if (len) memcpy(s->data + off, p, len);
     if (len < old && resize) s = xrealloc(s, small_alloc_size(nused));
-    s->used = (uint16_t)nused;
+    s->used = (uint32_t)nused;
     return s;
 }
 

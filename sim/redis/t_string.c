@@ -437,3 +437,107 @@ void cmd_mget(cmdctx *c)
         if (e && e->type == OBJ_STRING) reply_sstr(&el[i - 1], e->ptr);
     }
 }
+
+/* The string at argv[1] grown (with zero bytes) to at least `need` bytes, for SETRANGE and
+ * SETBIT: a fresh copy, the old value's bytes first. */
+static sstr *string_grown(const kv *e, size_t need)
+{
+    size_t old = e ? ((const sstr *)e->ptr)->len : 0, len = need > old ? need : old;
+    sstr *s = xmalloc(sstr_block_size(len));
+    if (old) memcpy(s->p, ((const sstr *)e->ptr)->p, old);
+    memset(s->p + old, 0, len - old);
+    s->len = len;
+    s->p[len] = '\0';
+    return s;
+}
+
+/* SETRANGE key offset value: Redis's order of checks; writing nothing answers the length
+ * without creating the key. */
+void cmd_setrange(cmdctx *c)
+{
+    long long offset;
+    slice key = c->argv[1], v = c->argv[3];
+    if (arg_int64(c, 2, &offset) < 0) return;
+    if (offset < 0) {
+        reply_error(c->out, "ERR offset is out of range");
+        return;
+    }
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    if (v.len == 0) {
+        reply_int(c->out, e ? (long long)((sstr *)e->ptr)->len : 0);
+        return;
+    }
+    if ((unsigned long long)offset + v.len > STRING_MAX_LEN) {
+        reply_error(c->out, "ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        return;
+    }
+    sstr *s = string_grown(e, (size_t)offset + v.len);
+    memcpy(s->p + offset, v.p, v.len);
+    string_put(c, key, e, s);
+    reply_int(c->out, (long long)s->len);
+}
+
+void cmd_getrange(cmdctx *c)
+{
+    long long start, end;
+    if (arg_int64(c, 2, &start) < 0 || arg_int64(c, 3, &end) < 0) return;
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    long long n = e ? (long long)((sstr *)e->ptr)->len : 0;
+    if (!e || (start < 0 && end < 0 && start > end)) {
+        reply_bulk(c->out, "", 0);
+        return;
+    }
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    if (start < 0) start = 0;
+    if (end < 0) end = 0;
+    if (end >= n) end = n - 1;
+    if (start > end || n == 0) reply_bulk(c->out, "", 0);
+    else reply_bulk(c->out, ((sstr *)e->ptr)->p + start, (size_t)(end - start + 1));
+}
+
+/* A bit offset as Redis's getBitOffsetFromArgument reads it: 0 .. 2^32 - 1. */
+static int bit_offset(cmdctx *c, int i, unsigned long long *off)
+{
+    long long v;
+    if (ll_parse_int64(c->argv[i], &v) < 0 || v < 0 || (unsigned long long)v >= STRING_MAX_LEN * 8) {
+        reply_error(c->out, "ERR bit offset is not an integer or out of range");
+        return -1;
+    }
+    *off = (unsigned long long)v;
+    return 0;
+}
+
+/* SETBIT key offset 0|1: the bit's old value; the string grows with zero bytes. */
+void cmd_setbit(cmdctx *c)
+{
+    unsigned long long off;
+    if (bit_offset(c, 2, &off) < 0) return;
+    slice b = c->argv[3];
+    if (b.len != 1 || (b.p[0] != '0' && b.p[0] != '1')) {
+        reply_error(c->out, "ERR bit is not an integer or out of range");
+        return;
+    }
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    sstr *s = string_grown(e, (size_t)(off >> 3) + 1);
+    unsigned char mask = (unsigned char)(1u << (7 - (off & 7))), *byte = (unsigned char *)s->p + (off >> 3);
+    int old = (*byte & mask) != 0;
+    if (b.p[0] == '1') *byte |= mask;
+    else *byte &= (unsigned char)~mask;
+    string_put(c, c->argv[1], e, s);
+    reply_int(c->out, old);
+}
+
+void cmd_getbit(cmdctx *c)
+{
+    unsigned long long off;
+    if (bit_offset(c, 2, &off) < 0) return;
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    const sstr *s = e ? e->ptr : NULL;
+    int bit = s && (off >> 3) < s->len && (((unsigned char)s->p[off >> 3] >> (7 - (off & 7))) & 1);
+    reply_int(c->out, bit);
+}
