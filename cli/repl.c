@@ -50,6 +50,11 @@ static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
     reply_release(&m);
 }
 
+int repl_db(const repl *r)
+{
+    return r->conn.db;
+}
+
 repl *repl_new(const char *data_dir)
 {
     repl *r = xcalloc(1, sizeof *r);
@@ -374,7 +379,7 @@ int repl_exec_line(repl *r, const char *line, buf *out)
             buf_puts(out, "OK\n");
             pubsub_drop_conn(server_pubsub(r->srv), r->conn.id);
             server_conn_closed(r->srv, r->conn.id);
-            r->conn = (conn){ .id = r->conn.id + 1 };
+            r->conn = (conn){ .id = r->conn.id + 1, .db = r->conn.db }; /* redis-cli selects it again */
         } else if (n > 0) {
             slice *argv = xmalloc((size_t)a.argc * sizeof *argv);
             for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
