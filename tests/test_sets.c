@@ -125,6 +125,21 @@ static void test_set_random_draws_repeat(void **state)
     server_free(g.srv);
 }
 
+/* Draws with repeats are capped (RANDOM_REPLY_MAX), the same for the three commands. */
+static void test_random_draws_are_capped(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "sadd", "s", "a");
+    RUN(f, "hset", "h", "f", "v");
+    RUN(f, "zadd", "z", "1", "m");
+    const char *want = "(error) ERR locklab builds at most 1000000 random draws in one reply";
+    EXPECT(f, want, "srandmember", "s", "-1000001");
+    EXPECT(f, want, "hrandfield", "h", "-9223372036854775807");
+    EXPECT(f, want, "zrandmember", "z", "-1000001", "withscores");
+    RUN(f, "srandmember", "s", "-1000");
+    assert_int_equal(f->r.n, 1000);
+}
+
 static void test_select_is_per_connection(void **state)
 {
     fixture *f = *state;
@@ -176,6 +191,7 @@ int main(void)
         T(test_set_clone_and_dump),
         T(test_set_commands_events_and_dump),
         T(test_set_random_draws_repeat),
+        T(test_random_draws_are_capped),
         T(test_select_is_per_connection),
         T(test_swapdb_reports_database_0),
         T(test_swapped_keyspace_empties_the_others),

@@ -404,6 +404,13 @@ uint64_t cmd_rand(cmdctx *c, uint64_t n)
     return z % n;
 }
 
+int random_count_ok(cmdctx *c, unsigned long long draws)
+{
+    if (draws <= RANDOM_REPLY_MAX) return 0;
+    reply_errorf(c->out, "ERR locklab builds at most %d random draws in one reply", RANDOM_REPLY_MAX);
+    return -1;
+}
+
 /* ---- keyspace commands ---- */
 
 void cmd_del(cmdctx *c)

@@ -91,6 +91,11 @@ void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>
 /* A draw in [0, n) from the server's generator (n > 0): splitmix64 from a fixed seed, so
  * SPOP, SRANDMEMBER, HRANDFIELD and ZRANDMEMBER are the same in every run. */
 uint64_t cmd_rand(cmdctx *c, uint64_t n);
+/* A negative count of SRANDMEMBER, HRANDFIELD or ZRANDMEMBER asks for that many draws with
+ * repeats: this fake builds at most RANDOM_REPLY_MAX of them in one reply (Redis builds any
+ * number, or runs out of memory). 0, or -1 after replying the refusal. */
+#define RANDOM_REPLY_MAX 1000000
+int random_count_ok(cmdctx *c, unsigned long long draws);
 /* SSCAN, HSCAN, ZSCAN: the cursor at argv[i] ("ERR invalid cursor"), the MATCH and COUNT
  * options from argv[from] on (*pat "*" when none), whether a member matches, and the reply
  * for a missing key. The two parsers return 0, or -1 after replying. */

@@ -590,10 +590,7 @@ void cmd_hrandfield(cmdctx *c)
     }
     size_t size = hash_len(h), per = withvalues ? 2 : 1;
     if (count < 0) {
-        if (-count > 100000000) {
-            reply_error(c->out, "ERR locklab refuses to build a reply of more than 100000000 fields");
-            return;
-        }
+        if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
         for (long long i = 0; i < -count; i++) reply_field(&el, h, (size_t)cmd_rand(c, size), withvalues);
         return;

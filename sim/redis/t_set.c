@@ -323,10 +323,7 @@ void cmd_srandmember(cmdctx *c)
     }
     set *s = e->ptr;
     if (count < 0) {
-        if (-count > 100000000) { /* a reply larger than any client could take */
-            reply_error(c->out, "ERR locklab refuses to build a reply of more than 100000000 members");
-            return;
-        }
+        if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *out = reply_array(c->out, (size_t)-count);
         for (long long i = 0; i < -count; i++) {
             slice m = set_at(s, (size_t)cmd_rand(c, s->len));

@@ -237,10 +237,7 @@ void cmd_zrandmember(cmdctx *c)
     const zset *z = e->ptr;
     size_t size = zset_len(z), per = withscores ? 2 : 1;
     if (count < 0) {
-        if (-count > 100000000) {
-            reply_error(c->out, "ERR locklab refuses to build a reply of more than 100000000 members");
-            return;
-        }
+        if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
         for (long long k = 0; k < -count; k++) {
             size_t i = (size_t)cmd_rand(c, size);
