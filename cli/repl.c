@@ -254,7 +254,7 @@ static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
         return;
     }
     r->now = absolute ? ms : r->now + ms;
-    store_active_expire(server_store(r->srv));
+    server_active_expire(r->srv);
 }
 
 /* .commands: the commands this fake implements (COMMAND LIST), how many, then the names

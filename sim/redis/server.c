@@ -137,6 +137,14 @@ void server_set_replica(server *srv, int replica)
         if (srv->dbs.db[i]) store_set_replica(srv->dbs.db[i], replica);
 }
 
+size_t server_active_expire(server *srv)
+{
+    size_t n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
+    return n;
+}
+
 store *dbset_peek(const dbset *d, int id)
 {
     return id >= 0 && id < DB_COUNT ? d->db[id] : NULL;
