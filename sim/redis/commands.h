@@ -109,6 +109,9 @@ void reply_empty_scan(reply *r);
 #define LD_STRING_MAX (5 * 1024)
 int string2ld(slice s, long double *out);
 int ld2string(char *tmp, size_t cap, long double value);
+/* A blocking command's timeout in seconds, as Redis 7.0's getTimeoutFromObjectOrReply reads
+ * it, in whole ms (t_list.c). 0, or -1 after replying the error. */
+int arg_timeout(cmdctx *c, slice arg, long long *ms);
 /* A database index at argv[i] for SELECT, MOVE, COPY ... DB, SWAPDB: not an integer (in
  * int range) is msg if given, else Redis's getIntFromObject text; outside 0..15 "ERR DB
  * index is out of range". 0, or -1 after replying. */
@@ -140,7 +143,8 @@ cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_z
     cmd_zrangebylex, cmd_zrevrangebylex, cmd_zrangestore;
 /* sorted sets (t_zset_ops.c) */
 cmd_fn cmd_zrevrank, cmd_zmscore, cmd_zlexcount, cmd_zremrangebylex, cmd_zremrangebyrank, cmd_zpopmin,
-    cmd_zpopmax, cmd_zmpop, cmd_zrandmember, cmd_zunionstore, cmd_zinterstore, cmd_zscan;
+    cmd_zpopmax, cmd_zmpop, cmd_zrandmember, cmd_zunionstore, cmd_zinterstore, cmd_zscan, cmd_zdiffstore,
+    cmd_zunion, cmd_zinter, cmd_zdiff, cmd_zintercard, cmd_bzpopmin, cmd_bzpopmax, cmd_bzmpop;
 /* sets (t_set.c) */
 cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scard, cmd_spop,
     cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,

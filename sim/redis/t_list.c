@@ -403,7 +403,7 @@ void cmd_lrem(cmdctx *c)
  * -0.0009 is 0 (not negative), 1e-4000 is a number, and a product outside the long long
  * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
  * Returns 0, or -1 after replying the error. */
-static int list_parse_timeout(cmdctx *c, slice arg, long long *ms)
+int arg_timeout(cmdctx *c, slice arg, long long *ms)
 {
     char tmp[5 * 1024];
     if (arg.len == 0 || arg.len >= sizeof tmp) goto not_float;
@@ -436,7 +436,7 @@ not_float:
 static void list_bpop_command(cmdctx *c, int where)
 {
     long long timeout;
-    if (list_parse_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
+    if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
         if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
@@ -622,7 +622,7 @@ void cmd_lmove(cmdctx *c)
 void cmd_brpoplpush(cmdctx *c)
 {
     long long timeout;
-    if (list_parse_timeout(c, c->argv[3], &timeout) < 0) return;
+    if (arg_timeout(c, c->argv[3], &timeout) < 0) return;
     list_move(c, LIST_TAIL, LIST_HEAD, 1);
 }
 
@@ -631,7 +631,7 @@ void cmd_blmove(cmdctx *c)
     int from, to;
     long long timeout;
     if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
-    if (list_parse_timeout(c, c->argv[5], &timeout) < 0) return;
+    if (arg_timeout(c, c->argv[5], &timeout) < 0) return;
     list_move(c, from, to, 1);
 }
 
@@ -709,6 +709,6 @@ void cmd_blmpop(cmdctx *c)
     int first, nkeys, where;
     long long count, timeout;
     if (mpop_parse(c, 2, &first, &nkeys, &where, &count) < 0) return;
-    if (list_parse_timeout(c, c->argv[1], &timeout) < 0) return;
+    if (arg_timeout(c, c->argv[1], &timeout) < 0) return;
     mpop_run(c, first, nkeys, where, count);
 }

@@ -1,9 +1,11 @@
 /* t_zset_ops.c — the sorted-set commands beyond the ones locks use (t_zset.c holds the type
- * and ZADD, ZRANGE and their kin): ZREVRANK, ZLEXCOUNT, ZMSCORE, ZPOPMIN, ZPOPMAX, ZMPOP,
- * ZRANDMEMBER, ZREMRANGEBYRANK, ZREMRANGEBYLEX, ZUNIONSTORE, ZINTERSTORE and ZSCAN, through
- * the type API of t_zset.h, with Redis 7.0.15's order of checks and error texts.
+ * and ZADD, ZRANGE and their kin): ZREVRANK, ZLEXCOUNT, ZMSCORE, ZPOPMIN, ZPOPMAX, ZMPOP and
+ * their blocking forms (which need not wait here: nothing else runs while one would),
+ * ZRANDMEMBER, ZREMRANGEBYRANK, ZREMRANGEBYLEX, ZUNION, ZINTER, ZDIFF and their STORE
+ * forms, ZINTERCARD and ZSCAN, through the type API of t_zset.h, with Redis 7.0.15's order
+ * of checks and error texts.
  *
- * ZUNIONSTORE and ZINTERSTORE take sets as inputs too (every member scored 1), as Redis
+ * ZUNION, ZINTER and ZDIFF take sets as inputs too (every member scored 1), as Redis
  * does. A weighted score that is NaN (inf times 0) counts 0, and so does a sum that is NaN
  * (inf + -inf), as in Redis's zunionInterAggregate. ZRANDMEMBER draws from the server's
  * generator (cmd_rand). ZSCAN answers every member in one reply, cursor 0, as Redis does
@@ -152,20 +154,48 @@ static void zpop_command(cmdctx *c, int max)
 void cmd_zpopmin(cmdctx *c) { zpop_command(c, 0); }
 void cmd_zpopmax(cmdctx *c) { zpop_command(c, 1); }
 
-/* ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]: LMPOP's parsing, then the first
- * non-empty zset's members as [key, [[member, score], ...]], or a null array. */
-void cmd_zmpop(cmdctx *c)
+/* BZPOPMIN/BZPOPMAX key [key ...] timeout: the first non-empty zset's lowest (highest)
+ * member as [key, member, score]; when every zset is empty the wait could only end with its
+ * timeout here (nothing else runs while a command waits, as BLPOP says in t_list.c). */
+static void bzpop_command(cmdctx *c, int max)
+{
+    long long timeout;
+    if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
+    for (int i = 1; i < c->argc - 1; i++) {
+        kv *e;
+        if (zlookup(c, c->argv[i], &e) < 0) return;
+        if (!e) continue;
+        reply *el = reply_array(c->out, 3);
+        reply_bulk(&el[0], c->argv[i].p, c->argv[i].len);
+        reply tmp;
+        reply_init(&tmp);
+        zpop_into(c, e, max, 1, &tmp, 0);
+        reply_move(&el[1], &tmp.elem[0]);
+        reply_move(&el[2], &tmp.elem[1]);
+        reply_release(&tmp);
+        return;
+    }
+    reply_nil_array(c->out);
+}
+
+void cmd_bzpopmin(cmdctx *c) { bzpop_command(c, 0); }
+void cmd_bzpopmax(cmdctx *c) { bzpop_command(c, 1); }
+
+/* ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] (at argv[k] on; BZMPOP's timeout
+ * before them): LMPOP's parsing, then the first non-empty zset's members as
+ * [key, [[member, score], ...]], or a null array. */
+static void zmpop_command(cmdctx *c, int k)
 {
     long long numkeys, count = -1;
-    if (ll_parse_int64(c->argv[1], &numkeys) < 0 || numkeys < 1) {
+    if (ll_parse_int64(c->argv[k], &numkeys) < 0 || numkeys < 1) {
         reply_error(c->out, "ERR numkeys should be greater than 0");
         return;
     }
-    if (numkeys >= c->argc - 2) {
+    if (numkeys >= c->argc - k - 1) {
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    int wi = 2 + (int)numkeys, max;
+    int wi = k + 1 + (int)numkeys, max;
     if (slice_opt_is(c->argv[wi], "min")) max = 0;
     else if (slice_opt_is(c->argv[wi], "max")) max = 1;
     else {
@@ -184,7 +214,9 @@ void cmd_zmpop(cmdctx *c)
         }
     }
     if (count == -1) count = 1;
-    for (int i = 2; i < wi; i++) {
+    long long timeout;
+    if (k == 2 && arg_timeout(c, c->argv[1], &timeout) < 0) return;
+    for (int i = k + 1; i < wi; i++) {
         kv *e;
         if (zlookup(c, c->argv[i], &e) < 0) return;
         if (!e) continue;
@@ -195,6 +227,9 @@ void cmd_zmpop(cmdctx *c)
     }
     reply_nil_array(c->out);
 }
+
+void cmd_zmpop(cmdctx *c) { zmpop_command(c, 1); }
+void cmd_bzmpop(cmdctx *c) { zmpop_command(c, 2); }
 
 /* ---- ZRANDMEMBER ---- */
 
@@ -327,23 +362,29 @@ static int by_len(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void zstore_command(cmdctx *c, int inter)
+enum { ZOP_UNION, ZOP_INTER, ZOP_DIFF };
+
+/* Redis's zunionInterDiffGenericCommand: ZUNION, ZINTER, ZDIFF (reply), their STORE forms
+ * (dst = 1: argv[1] is the destination) and ZINTERCARD (card). numkeys is at argv[dst + 1];
+ * it is checked, then every input's type, then the options. */
+static void zset_op(cmdctx *c, int dst, int op, int card)
 {
-    const char *name = inter ? "zinterstore" : "zunionstore";
-    long long num;
-    if (arg_int64(c, 2, &num) < 0) return;
+    const command *cmd = commands_lookup(c->argv[0]);
+    long long num, limit = 0;
+    int ni = dst + 1;
+    if (arg_int64(c, ni, &num) < 0) return;
     if (num < 1) {
-        reply_errorf(c->out, "ERR at least 1 input key is needed for '%s' command", name);
+        reply_errorf(c->out, "ERR at least 1 input key is needed for '%s' command", cmd ? cmd->name : "?");
         return;
     }
-    if (num > c->argc - 3) {
+    if (num > c->argc - ni - 1) {
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    int n = (int)num, j = 3 + n, agg = AGG_SUM;
+    int n = (int)num, j = ni + 1 + n, agg = AGG_SUM, withscores = 0;
     zsrc *src = xmalloc((size_t)n * sizeof *src);
     for (int i = 0; i < n; i++) {
-        kv *e = store_lookup(c->db, c->argv[3 + i]);
+        kv *e = store_lookup(c->db, c->argv[ni + 1 + i]);
         if (e && e->type != OBJ_ZSET && e->type != OBJ_SET) {
             reply_error(c->out, ERR_WRONGTYPE);
             goto done;
@@ -351,8 +392,8 @@ static void zstore_command(cmdctx *c, int inter)
         src[i] = (zsrc){ e, 1.0 };
     }
     while (j < c->argc) {
-        int remaining = c->argc - j;
-        if (remaining >= n + 1 && slice_opt_is(c->argv[j], "weights")) {
+        int remaining = c->argc - j, mixes = op != ZOP_DIFF && !card;
+        if (mixes && remaining >= n + 1 && slice_opt_is(c->argv[j], "weights")) {
             j++;
             for (int i = 0; i < n; i++, j++) {
                 if (ll_parse_double(c->argv[j], &src[i].weight) < 0) {
@@ -360,7 +401,7 @@ static void zstore_command(cmdctx *c, int inter)
                     goto done;
                 }
             }
-        } else if (remaining >= 2 && slice_opt_is(c->argv[j], "aggregate")) {
+        } else if (mixes && remaining >= 2 && slice_opt_is(c->argv[j], "aggregate")) {
             slice a = c->argv[j + 1];
             if (slice_opt_is(a, "sum")) agg = AGG_SUM;
             else if (slice_opt_is(a, "min")) agg = AGG_MIN;
@@ -370,13 +411,22 @@ static void zstore_command(cmdctx *c, int inter)
                 goto done;
             }
             j += 2;
+        } else if (!dst && !card && slice_opt_is(c->argv[j], "withscores")) {
+            withscores = 1;
+            j++;
+        } else if (card && remaining >= 2 && slice_opt_is(c->argv[j], "limit")) {
+            if (ll_parse_int64(c->argv[j + 1], &limit) < 0 || limit < 0) {
+                reply_error(c->out, "ERR LIMIT can't be negative");
+                goto done;
+            }
+            j += 2;
         } else {
             reply_error(c->out, ERR_SYNTAX);
             goto done;
         }
     }
     zset *r = zset_new();
-    if (inter) {
+    if (op == ZOP_INTER) {
         qsort(src, (size_t)n, sizeof *src, by_len);
         for (size_t k = 0; k < zsrc_len(&src[0]); k++) {
             double v, other;
@@ -387,7 +437,17 @@ static void zstore_command(cmdctx *c, int inter)
                 in_all = zsrc_score(&src[i], m, &other);
                 if (in_all) score = aggregate(agg, score, weighted(&src[i], other));
             }
-            if (in_all) zset_set(r, m, score);
+            if (!in_all) continue;
+            zset_set(r, m, score);
+            if (card && limit && (long long)zset_len(r) >= limit) break;
+        }
+    } else if (op == ZOP_DIFF) {
+        for (size_t k = 0; k < zsrc_len(&src[0]); k++) {
+            double v, other;
+            slice m = zsrc_at(&src[0], k, &v);
+            int elsewhere = 0;
+            for (int i = 1; i < n && !elsewhere; i++) elsewhere = zsrc_score(&src[i], m, &other);
+            if (!elsewhere) zset_set(r, m, v);
         }
     } else {
         for (int i = 0; i < n; i++) {
@@ -400,20 +460,39 @@ static void zstore_command(cmdctx *c, int inter)
             }
         }
     }
-    long long size = (long long)zset_len(r);
-    if (size) {
+    size_t size = zset_len(r);
+    if (card) {
+        reply_int(c->out, (long long)size);
+    } else if (!dst) {
+        reply *el = reply_array(c->out, size * (withscores ? 2 : 1));
+        for (size_t i = 0; i < size; i++) {
+            if (withscores) {
+                reply_pair(&el, r, i);
+            } else {
+                slice m = zset_at(r, i, NULL);
+                reply_bulk(el++, m.p, m.len);
+            }
+        }
+    } else if (size) {
         store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
+        r = NULL;
+        reply_int(c->out, (long long)size);
     } else {
-        zset_free(r);
         store_delete(c->db, c->argv[1]);
+        reply_int(c->out, 0);
     }
-    reply_int(c->out, size);
+    zset_free(r);
 done:
     free(src);
 }
 
-void cmd_zunionstore(cmdctx *c) { zstore_command(c, 0); }
-void cmd_zinterstore(cmdctx *c) { zstore_command(c, 1); }
+void cmd_zunionstore(cmdctx *c) { zset_op(c, 1, ZOP_UNION, 0); }
+void cmd_zinterstore(cmdctx *c) { zset_op(c, 1, ZOP_INTER, 0); }
+void cmd_zdiffstore(cmdctx *c) { zset_op(c, 1, ZOP_DIFF, 0); }
+void cmd_zunion(cmdctx *c) { zset_op(c, 0, ZOP_UNION, 0); }
+void cmd_zinter(cmdctx *c) { zset_op(c, 0, ZOP_INTER, 0); }
+void cmd_zdiff(cmdctx *c) { zset_op(c, 0, ZOP_DIFF, 0); }
+void cmd_zintercard(cmdctx *c) { zset_op(c, 0, ZOP_INTER, 1); }
 
 void cmd_zscan(cmdctx *c)
 {
