@@ -419,6 +419,39 @@ int random_count_ok(cmdctx *c, unsigned long long draws)
     return -1;
 }
 
+int arg_random_count(cmdctx *c, const char *with, long long *count, int *withflag)
+{
+    if (arg_int64(c, 2, count) < 0) return -1;
+    if (*count == LLONG_MIN) {
+        reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
+                            "9223372036854775807");
+        return -1;
+    }
+    if (!with) return 0;
+    if (c->argc > 4 || (c->argc == 4 && !slice_opt_is(c->argv[3], with))) {
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    *withflag = c->argc == 4;
+    if (*withflag && (*count < -LLONG_MAX / 2 || *count > LLONG_MAX / 2)) {
+        reply_error(c->out, "ERR value is out of range");
+        return -1;
+    }
+    return 0;
+}
+
+size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n)
+{
+    size_t *ix = xmalloc((size ? size : 1) * sizeof *ix);
+    for (size_t i = 0; i < size; i++) ix[i] = i;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i + (size_t)cmd_rand(c, size - i), t = ix[i];
+        ix[i] = ix[j];
+        ix[j] = t;
+    }
+    return ix;
+}
+
 /* ---- keyspace commands ---- */
 
 void cmd_del(cmdctx *c)

@@ -96,6 +96,13 @@ uint64_t cmd_rand(cmdctx *c, uint64_t n);
  * number, or runs out of memory). 0, or -1 after replying the refusal. */
 #define RANDOM_REPLY_MAX 1000000
 int random_count_ok(cmdctx *c, unsigned long long draws);
+/* HRANDFIELD's and ZRANDMEMBER's count at argv[2] and their WITHVALUES / WITHSCORES (`with`)
+ * at argv[3], checked in Redis's order; SRANDMEMBER's count alone (with NULL). 0, or -1
+ * after replying. */
+int arg_random_count(cmdctx *c, const char *with, long long *count, int *withflag);
+/* n < size distinct indexes of [0, size), in the order drawn (a partial Fisher-Yates
+ * shuffle): an array the caller frees. */
+size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n);
 /* SSCAN, HSCAN, ZSCAN: the cursor at argv[i] ("ERR invalid cursor"), the MATCH and COUNT
  * options from argv[from] on (*pat "*" when none), whether a member matches, and the reply
  * for a missing key. The two parsers return 0, or -1 after replying. */

@@ -340,7 +340,8 @@ static int hash_for_read(cmdctx *c, const hash **h)
     return 0;
 }
 
-void cmd_hset(cmdctx *c)
+/* HSET answers how many fields are new, HMSET (the legacy form) OK. */
+static void hset_generic(cmdctx *c, int legacy)
 {
     if (c->argc % 2 != 0) {
         reply_wrong_args(c);
@@ -352,8 +353,12 @@ void cmd_hset(cmdctx *c)
     long long created = 0;
     for (int i = 2; i < c->argc; i += 2) created += hash_set(&h, c->argv[i], c->argv[i + 1]);
     hash_written(c, e, h);
-    reply_int(c->out, created);
+    if (legacy) reply_ok(c->out);
+    else reply_int(c->out, created);
 }
+
+void cmd_hset(cmdctx *c) { hset_generic(c, 0); }
+void cmd_hmset(cmdctx *c) { hset_generic(c, 1); }
 
 void cmd_hsetnx(cmdctx *c)
 {
@@ -477,20 +482,6 @@ void cmd_hvals(cmdctx *c)
     hash_reply_all(c, 0, 1);
 }
 
-void cmd_hmset(cmdctx *c)
-{
-    if (c->argc % 2 != 0) {
-        reply_wrong_args(c);
-        return;
-    }
-    kv *e;
-    hash *h;
-    if (hash_for_write(c, &e, &h) < 0) return;
-    for (int i = 2; i < c->argc; i += 2) hash_set(&h, c->argv[i], c->argv[i + 1]);
-    hash_written(c, e, h);
-    reply_ok(c->out);
-}
-
 void cmd_hstrlen(cmdctx *c)
 {
     const hash *h;
@@ -555,23 +546,7 @@ void cmd_hrandfield(cmdctx *c)
 {
     long long count = 0;
     int withvalues = 0;
-    if (c->argc >= 3) {
-        if (arg_int64(c, 2, &count) < 0) return;
-        if (count == LLONG_MIN) {
-            reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
-                                "9223372036854775807");
-            return;
-        }
-        if (c->argc > 4 || (c->argc == 4 && !slice_opt_is(c->argv[3], "withvalues"))) {
-            reply_error(c->out, ERR_SYNTAX);
-            return;
-        }
-        withvalues = c->argc == 4;
-        if (withvalues && (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2)) {
-            reply_error(c->out, "ERR value is out of range");
-            return;
-        }
-    }
+    if (c->argc >= 3 && arg_random_count(c, "withvalues", &count, &withvalues) < 0) return;
     const hash *h;
     if (hash_for_read(c, &h) < 0) return;
     if (c->argc == 2) {
@@ -596,15 +571,9 @@ void cmd_hrandfield(cmdctx *c)
         return;
     }
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
-    size_t *ix = xmalloc(size * sizeof *ix);
-    for (size_t i = 0; i < size; i++) ix[i] = i;
-    for (size_t i = 0; n < size && i < n; i++) { /* a partial shuffle */
-        size_t j = i + (size_t)cmd_rand(c, size - i), t = ix[i];
-        ix[i] = ix[j];
-        ix[j] = t;
-    }
+    size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
-    for (size_t i = 0; i < n; i++) reply_field(&el, h, ix[i], withvalues);
+    for (size_t i = 0; i < n; i++) reply_field(&el, h, ix ? ix[i] : i, withvalues);
     free(ix);
 }
 

@@ -298,14 +298,7 @@ void cmd_srandmember(cmdctx *c)
         return;
     }
     long long count = 0;
-    if (c->argc == 3) {
-        if (arg_int64(c, 2, &count) < 0) return;
-        if (count == LLONG_MIN) {
-            reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
-                                "9223372036854775807");
-            return;
-        }
-    }
+    if (c->argc == 3 && arg_random_count(c, NULL, &count, NULL) < 0) return;
     kv *e;
     if (set_lookup(c, c->argv[1], &e) < 0) return;
     if (c->argc == 2) {
@@ -335,14 +328,9 @@ void cmd_srandmember(cmdctx *c)
         reply_members(c->out, s);
         return;
     }
-    /* count distinct members: a partial shuffle of the indexes. */
-    size_t *ix = xmalloc(s->len * sizeof *ix);
-    for (size_t i = 0; i < s->len; i++) ix[i] = i;
+    size_t *ix = cmd_rand_distinct(c, s->len, (size_t)count);
     reply *out = reply_array(c->out, (size_t)count);
     for (size_t i = 0; i < (size_t)count; i++) {
-        size_t j = i + (size_t)cmd_rand(c, s->len - i), t = ix[i];
-        ix[i] = ix[j];
-        ix[j] = t;
         slice m = set_at(s, ix[i]);
         reply_bulk(&out[i], m.p, m.len);
     }

@@ -33,6 +33,17 @@ static void reply_pair(reply **el, const zset *z, size_t i)
     reply_double((*el)++, s);
 }
 
+/* The member at rank i, and its score if withscores. */
+static void reply_member(reply **el, const zset *z, size_t i, int withscores)
+{
+    if (withscores) {
+        reply_pair(el, z, i);
+    } else {
+        slice m = zset_at(z, i, NULL);
+        reply_bulk((*el)++, m.p, m.len);
+    }
+}
+
 void cmd_zrevrank(cmdctx *c)
 {
     kv *e;
@@ -57,7 +68,8 @@ void cmd_zmscore(cmdctx *c)
 
 static const char ERR_LEX[] = "ERR min or max not valid string range item";
 
-void cmd_zlexcount(cmdctx *c)
+/* ZLEXCOUNT and ZREMRANGEBYLEX: the range is checked before the key. */
+static void zlex_command(cmdctx *c, int remove)
 {
     kv *e;
     size_t from = 0, to = 0;
@@ -67,25 +79,15 @@ void cmd_zlexcount(cmdctx *c)
     }
     if (zlookup(c, c->argv[1], &e) < 0) return;
     if (e) zset_lex_range(e->ptr, c->argv[2], c->argv[3], &from, &to);
+    if (e && remove && to > from) {
+        zset_remove_ranks(e->ptr, from, to);
+        store_touched(c->db, e);
+    }
     reply_int(c->out, (long long)(to - from));
 }
 
-void cmd_zremrangebylex(cmdctx *c)
-{
-    kv *e;
-    size_t from = 0, to = 0;
-    if (zset_lex_range(NULL, c->argv[2], c->argv[3], &from, &to) < 0) {
-        reply_error(c->out, ERR_LEX);
-        return;
-    }
-    if (zlookup(c, c->argv[1], &e) < 0) return;
-    if (e) {
-        zset_lex_range(e->ptr, c->argv[2], c->argv[3], &from, &to);
-        zset_remove_ranks(e->ptr, from, to);
-        if (to > from) store_touched(c->db, e);
-    }
-    reply_int(c->out, (long long)(to - from));
-}
+void cmd_zlexcount(cmdctx *c) { zlex_command(c, 0); }
+void cmd_zremrangebylex(cmdctx *c) { zlex_command(c, 1); }
 
 void cmd_zremrangebyrank(cmdctx *c)
 {
@@ -237,23 +239,7 @@ void cmd_zrandmember(cmdctx *c)
 {
     long long count = 0;
     int withscores = 0;
-    if (c->argc >= 3) {
-        if (arg_int64(c, 2, &count) < 0) return;
-        if (count == LLONG_MIN) {
-            reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
-                                "9223372036854775807");
-            return;
-        }
-        if (c->argc > 4 || (c->argc == 4 && !slice_opt_is(c->argv[3], "withscores"))) {
-            reply_error(c->out, ERR_SYNTAX);
-            return;
-        }
-        withscores = c->argc == 4;
-        if (withscores && (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2)) {
-            reply_error(c->out, "ERR value is out of range");
-            return;
-        }
-    }
+    if (c->argc >= 3 && arg_random_count(c, "withscores", &count, &withscores) < 0) return;
     kv *e;
     if (zlookup(c, c->argv[1], &e) < 0) return;
     if (c->argc == 2) {
@@ -274,36 +260,15 @@ void cmd_zrandmember(cmdctx *c)
     if (count < 0) {
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
-        for (long long k = 0; k < -count; k++) {
-            size_t i = (size_t)cmd_rand(c, size);
-            if (withscores) {
-                reply_pair(&el, z, i);
-            } else {
-                slice m = zset_at(z, i, NULL);
-                reply_bulk(el++, m.p, m.len);
-            }
-        }
+        for (long long k = 0; k < -count; k++) reply_member(&el, z, (size_t)cmd_rand(c, size), withscores);
         return;
     }
     /* A count that takes every member answers them from the highest rank down, as Redis's
      * iterator over the whole zset does. */
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
-    size_t *ix = xmalloc(size * sizeof *ix);
-    for (size_t i = 0; i < size; i++) ix[i] = size - 1 - i;
-    for (size_t i = 0; n < size && i < n; i++) {
-        size_t j = i + (size_t)cmd_rand(c, size - i), t = ix[i];
-        ix[i] = ix[j];
-        ix[j] = t;
-    }
+    size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
-    for (size_t k = 0; k < n; k++) {
-        if (withscores) {
-            reply_pair(&el, z, ix[k]);
-        } else {
-            slice m = zset_at(z, ix[k], NULL);
-            reply_bulk(el++, m.p, m.len);
-        }
-    }
+    for (size_t k = 0; k < n; k++) reply_member(&el, z, ix ? ix[k] : size - 1 - k, withscores);
     free(ix);
 }
 
@@ -465,14 +430,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         reply_int(c->out, (long long)size);
     } else if (!dst) {
         reply *el = reply_array(c->out, size * (withscores ? 2 : 1));
-        for (size_t i = 0; i < size; i++) {
-            if (withscores) {
-                reply_pair(&el, r, i);
-            } else {
-                slice m = zset_at(r, i, NULL);
-                reply_bulk(el++, m.p, m.len);
-            }
-        }
+        for (size_t i = 0; i < size; i++) reply_member(&el, r, i, withscores);
     } else if (size) {
         store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
         r = NULL;
