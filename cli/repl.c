@@ -405,7 +405,7 @@ const char *repl_help_text(void)
            "                              EVAL of a script file or a library script id\n"
            "                              (redisson/lock@3.4.4; see `locklab scripts`)\n"
            "  .load SCRIPT                SCRIPT LOAD of the same; prints the sha\n"
-           "  .dump                       the keyspace, keys in byte order, TTLs left\n"
+           "  .dump                       database 0, keys in byte order, TTLs left\n"
            "  .commands                   the commands this fake implements (COMMAND LIST)\n"
            "  .help                       this text\n"
            "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";
