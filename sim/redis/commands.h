@@ -129,13 +129,13 @@ int arg_db_index(cmdctx *c, int i, int *id, const char *msg);
 cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
     cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
-    cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object;
+    cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object, cmd_touch, cmd_randomkey;
 /* pub/sub (pubsub.c) */
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
-    cmd_msetnx, cmd_incrbyfloat, cmd_setrange, cmd_getrange, cmd_setbit, cmd_getbit;
+    cmd_msetnx, cmd_incrbyfloat, cmd_setrange, cmd_getrange, cmd_setbit, cmd_getbit, cmd_substr;
 /* hashes (t_hash.c) */
 cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
     cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget, cmd_hmset, cmd_hstrlen, cmd_hrandfield,

@@ -498,6 +498,11 @@ void cmd_getrange(cmdctx *c)
     else reply_bulk(c->out, ((sstr *)e->ptr)->p + start, (size_t)(end - start + 1));
 }
 
+void cmd_substr(cmdctx *c)
+{
+    cmd_getrange(c);
+}
+
 /* A bit offset as Redis's getBitOffsetFromArgument reads it: 0 .. 2^32 - 1. */
 static int bit_offset(cmdctx *c, int i, unsigned long long *off)
 {
