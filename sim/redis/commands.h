@@ -135,7 +135,8 @@ cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
-    cmd_msetnx, cmd_incrbyfloat, cmd_setrange, cmd_getrange, cmd_setbit, cmd_getbit, cmd_substr;
+    cmd_msetnx, cmd_incrbyfloat, cmd_setrange, cmd_getrange, cmd_setbit, cmd_getbit, cmd_substr,
+    cmd_lcs;
 /* hashes (t_hash.c) */
 cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
     cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget, cmd_hmset, cmd_hstrlen, cmd_hrandfield,

@@ -546,3 +546,117 @@ void cmd_getbit(cmdctx *c)
     int bit = s && (off >> 3) < s->len && (((unsigned char)s->p[off >> 3] >> (7 - (off & 7))) & 1);
     reply_int(c->out, bit);
 }
+
+/* LCS key1 key2 [LEN] [IDX] [MINMATCHLEN len] [WITHMATCHLEN]: Redis 7.0's lcsCommand, the
+ * dynamic-programming table and the walk back from its corner, with its way of cutting the
+ * matches into ranges (a missing key is ""). The table has (len1 + 1) * (len2 + 1) cells of
+ * 4 bytes: longer strings are refused with Redis's text for a table it cannot allocate. */
+#define LCS_TABLE_MAX (512ull * 1024 * 1024)
+
+void cmd_lcs(cmdctx *c)
+{
+    kv *ea = store_lookup(c->db, c->argv[1]), *eb = store_lookup(c->db, c->argv[2]);
+    if ((ea && ea->type != OBJ_STRING) || (eb && eb->type != OBJ_STRING)) {
+        reply_error(c->out, "ERR The specified keys must contain string values");
+        return;
+    }
+    slice a = ea ? sstr_slice(ea->ptr) : (slice){ "", 0 }, b = eb ? sstr_slice(eb->ptr) : (slice){ "", 0 };
+    int getlen = 0, getidx = 0, withmatchlen = 0;
+    long long minmatchlen = 0;
+    for (int j = 3; j < c->argc; j++) {
+        slice o = c->argv[j];
+        if (slice_opt_is(o, "idx")) getidx = 1;
+        else if (slice_opt_is(o, "len")) getlen = 1;
+        else if (slice_opt_is(o, "withmatchlen")) withmatchlen = 1;
+        else if (slice_opt_is(o, "minmatchlen") && j + 1 < c->argc) {
+            if (arg_int64(c, ++j, &minmatchlen) < 0) return;
+            if (minmatchlen < 0) minmatchlen = 0;
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    if (getidx && getlen) {
+        reply_error(c->out, "ERR If you want both the length and indexes, please just use IDX.");
+        return;
+    }
+    size_t alen = a.len, blen = b.len;
+    if ((alen + 1) * (blen + 1) > LCS_TABLE_MAX / sizeof(uint32_t)) {
+        reply_error(c->out, "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
+        return;
+    }
+    uint32_t *dp = xmalloc((alen + 1) * (blen + 1) * sizeof *dp);
+#define LCS(A, B) dp[(B) + (A) * (blen + 1)]
+    for (size_t i = 0; i <= alen; i++)
+        for (size_t j = 0; j <= blen; j++) {
+            if (i == 0 || j == 0) LCS(i, j) = 0;
+            else if (a.p[i - 1] == b.p[j - 1]) LCS(i, j) = LCS(i - 1, j - 1) + 1;
+            else LCS(i, j) = LCS(i - 1, j) > LCS(i, j - 1) ? LCS(i - 1, j) : LCS(i, j - 1);
+        }
+    uint32_t total = LCS(alen, blen), idx = total;
+    char *result = xmalloc((size_t)total + 1);
+    /* The ranges, collected as they are found (from the ends backwards). */
+    struct lcs_range { size_t a0, a1, b0, b1; } *ranges = NULL;
+    size_t nranges = 0, cap = 0;
+    size_t as = alen, ae = 0, bs = 0, be = 0; /* as == alen: no range open */
+    size_t i = alen, j = blen;
+    int compute = getidx || !getlen;
+    while (compute && i > 0 && j > 0) {
+        int emit = 0;
+        if (a.p[i - 1] == b.p[j - 1]) {
+            result[idx - 1] = a.p[i - 1];
+            if (as == alen) {
+                as = ae = i - 1;
+                bs = be = j - 1;
+            } else if (as == i && bs == j) {
+                as--;
+                bs--;
+            } else {
+                emit = 1;
+            }
+            if (as == 0 || bs == 0) emit = 1;
+            idx--;
+            i--;
+            j--;
+        } else {
+            if (LCS(i - 1, j) > LCS(i, j - 1)) i--;
+            else j--;
+            if (as != alen) emit = 1;
+        }
+        if (emit) {
+            size_t len = ae - as + 1;
+            if (getidx && (minmatchlen == 0 || (long long)len >= minmatchlen)) {
+                if (nranges == cap) {
+                    cap = cap ? cap * 2 : 8;
+                    ranges = xrealloc(ranges, cap * sizeof *ranges);
+                }
+                ranges[nranges++] = (struct lcs_range){ as, ae, bs, be };
+            }
+            as = alen;
+        }
+    }
+#undef LCS
+    if (getidx) {
+        reply *m = reply_array(c->out, 4);
+        reply_bulk_cstr(&m[0], "matches");
+        reply *el = reply_array(&m[1], nranges);
+        for (size_t k = 0; k < nranges; k++) {
+            reply *r = reply_array(&el[k], withmatchlen ? 3 : 2);
+            reply *ra = reply_array(&r[0], 2), *rb = reply_array(&r[1], 2);
+            reply_int(&ra[0], (long long)ranges[k].a0);
+            reply_int(&ra[1], (long long)ranges[k].a1);
+            reply_int(&rb[0], (long long)ranges[k].b0);
+            reply_int(&rb[1], (long long)ranges[k].b1);
+            if (withmatchlen) reply_int(&r[2], (long long)(ranges[k].a1 - ranges[k].a0 + 1));
+        }
+        reply_bulk_cstr(&m[2], "len");
+        reply_int(&m[3], total);
+    } else if (getlen) {
+        reply_int(c->out, total);
+    } else {
+        reply_bulk(c->out, result, total);
+    }
+    free(ranges);
+    free(result);
+    free(dp);
+}
