@@ -157,6 +157,8 @@ cmd_fn cmd_zrevrank, cmd_zmscore, cmd_zlexcount, cmd_zremrangebylex, cmd_zremran
 cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scard, cmd_spop,
     cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,
     cmd_sunionstore, cmd_sdiff, cmd_sdiffstore, cmd_sscan;
+/* bit operations (t_bitops.c) */
+cmd_fn cmd_bitcount, cmd_bitpos, cmd_bitop;
 /* SORT (t_sort.c) */
 cmd_fn cmd_sort, cmd_sort_ro;
 /* transactions (server.c runs them; these only mark the table's entries) */
