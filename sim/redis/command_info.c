@@ -29,7 +29,7 @@ static void command_keys(const command *cmd, long long pos[3])
         { "zinter", 0, 0, 0 },  { "zdiff", 0, 0, 0 },   { "zintercard", 0, 0, 0 },   { "bzmpop", 0, 0, 0 },
         { "bzpopmin", 1, -2, 1 }, { "bzpopmax", 1, -2, 1 }, { "touch", 1, -1, 1 },   { "randomkey", 0, 0, 0 },
         { "lcs", 1, 2, 1 },     { "sort", 1, 1, 1 },    { "sort_ro", 1, 1, 1 },
-        { "bitop", 2, -1, 1 },
+        { "bitop", 2, -1, 1 },  { "bitfield", 1, 1, 1 }, { "bitfield_ro", 1, 1, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;

@@ -158,7 +158,7 @@ cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scar
     cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,
     cmd_sunionstore, cmd_sdiff, cmd_sdiffstore, cmd_sscan;
 /* bit operations (t_bitops.c) */
-cmd_fn cmd_bitcount, cmd_bitpos, cmd_bitop;
+cmd_fn cmd_bitcount, cmd_bitpos, cmd_bitop, cmd_bitfield, cmd_bitfield_ro;
 /* SORT (t_sort.c) */
 cmd_fn cmd_sort, cmd_sort_ro;
 /* transactions (server.c runs them; these only mark the table's entries) */
