@@ -3,7 +3,8 @@
  * replies (brief and as Lua values), the changes a request makes, pub/sub pushes to a
  * client's subscription, expiry at the host's clock, and the data copies persistence and
  * replication are made of (snapshot and load, a full copy, one key's change captured on a
- * master and applied on a replica), checked through the canonical dump. */
+ * master and applied on a replica), checked through the canonical dump; a set among them,
+ * and the databases other than 0, which stay the node's own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -229,6 +230,42 @@ static void test_kind_data_copies_make_persistence_and_replication(void **state)
     buf_release(&hr.log);
 }
 
+/* A set travels like any value; databases other than 0 are the node's own: their writes
+ * are reported to nobody and no dump, snapshot or replica sees them. */
+static void test_kind_sets_replicate_and_other_databases_stay_local(void **state)
+{
+    (void)state;
+    fake_host hm = { .now = 1000 }, hr = { .now = 1000 };
+    buf_init(&hm.log);
+    buf_init(&hr.log);
+    kserver *m = make(&hm), *r = make(&hr);
+    K->set_replica(r, 1);
+    expect(m, "SADD s b a 3", "3");
+    expect_log(&hm, "written s; ");
+    kchange *c = K->capture(m, slice_cstr("s"), 0);
+    K->apply(r, c);
+    K->change_free(c);
+    expect_dump(r, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    expect(r, "SISMEMBER s a", "1");
+    expect(r, "SADD s c", "(error) READONLY You can't write against a read only replica.");
+    expect(m, "SELECT 2", "OK");
+    expect(m, "SET x 1", "OK");
+    expect(m, "SPOP s", "nil");
+    expect_log(&hm, "");
+    expect_dump(m, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    kdata *snap = K->snapshot(m);
+    kserver *m2 = make(&hm);
+    K->load(m2, snap);
+    K->data_free(snap);
+    expect_dump(m2, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    expect(m2, "GET x", "nil");
+    K->destroy(m);
+    K->destroy(m2);
+    K->destroy(r);
+    buf_release(&hm.log);
+    buf_release(&hr.log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_kind_replies_reach_lua_as_a_client_library_returns_them),
         cmocka_unit_test(test_kind_pushes_reach_subscribed_clients_until_they_leave),
         cmocka_unit_test(test_kind_data_copies_make_persistence_and_replication),
+        cmocka_unit_test(test_kind_sets_replicate_and_other_databases_stay_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
