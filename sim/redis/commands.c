@@ -618,6 +618,7 @@ static void copy_value(store *to, const kv *e, slice dst)
     obj_type t = (obj_type)e->type;
     int64_t expire = e->expire;
     kv *d = store_set(to, dst, t, obj_clone(t, e->ptr), 0);
+    d->raw = e->raw;
     if (expire >= 0) store_set_expire(to, d, expire);
     store_touched(to, d);
 }

@@ -74,6 +74,7 @@ void cmd_move(cmdctx *c)
     }
     obj_type t = (obj_type)e->type;
     kv *d = store_set(to, c->argv[1], t, obj_clone(t, e->ptr), 0);
+    d->raw = e->raw;
     if (e->expire >= 0) store_set_expire(to, d, e->expire);
     store_touched(to, d);
     store_delete(c->db, c->argv[1]);
@@ -135,7 +136,7 @@ void cmd_object(cmdctx *c)
     }
     obj_type t = (obj_type)e->type;
     if (which == 0) {
-        reply_bulk_cstr(c->out, obj_encoding(t, e->ptr));
+        reply_bulk_cstr(c->out, t == OBJ_STRING && e->raw ? "raw" : obj_encoding(t, e->ptr));
     } else if (which == 1) {
         reply_error(c->out, "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
                             "note that when switching between policies at runtime LRU and LFU data will take "
@@ -145,7 +146,7 @@ void cmd_object(cmdctx *c)
     } else {
         long long v;
         const sstr *s = e->ptr;
-        int shared = t == OBJ_STRING && s->len <= 20 && ll_parse_int64(sstr_slice(s), &v) == 0 && v >= 0 &&
+        int shared = t == OBJ_STRING && !e->raw && s->len <= 20 && ll_parse_int64(sstr_slice(s), &v) == 0 && v >= 0 &&
                      v < 10000;
         reply_int(c->out, shared ? 2147483647 : 1);
     }

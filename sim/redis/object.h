@@ -25,8 +25,8 @@ static inline slice sstr_slice(const sstr *s) { return (slice){ s->p, s->len }; 
 
 const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset", "set" */
 /* OBJECT ENCODING: what Redis 7.0 with its default limits reports for this value. A string
- * is answered from its bytes alone ("int", "embstr" up to 44 bytes, else "raw"), where
- * Redis also remembers whether APPEND or SETRANGE made it "raw". */
+ * is answered from its bytes ("int", "embstr" up to 44 bytes, else "raw"); whether APPEND,
+ * SETRANGE and the like made it "raw" whatever its bytes is its key's (store.h, kv.raw). */
 const char *obj_encoding(obj_type t, const void *ptr);
 void obj_free(obj_type t, void *ptr);
 void *obj_clone(obj_type t, const void *ptr);

@@ -167,6 +167,7 @@ static void dbset_fill(store *to, store *from)
     kv *e;
     while ((e = store_next(from, &it))) {
         kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
+        d->raw = e->raw;
         if (e->expire >= 0) store_set_expire(to, d, e->expire);
         store_touched(to, d);
     }

@@ -33,6 +33,11 @@ typedef struct kv {
     int64_t expire;     /* absolute deadline in local ms, or -1 */
     uint32_t ttl_idx;   /* where its TTL sits in the expiry index (internal) */
     uint8_t type;       /* obj_type */
+    /* A string OBJECT ENCODING reports as "raw" whatever its bytes: one grown in place
+     * (APPEND to an existing key, SETRANGE, SETBIT, BITFIELD) or made by BITOP, as Redis
+     * keeps such a value. Set by those handlers; every new value clears it; RENAME, COPY,
+     * MOVE, SWAPDB and store_clone carry it (a replica applying one key's change does not). */
+    uint8_t raw;
 } kv;
 
 typedef int64_t (*store_clock_fn)(void *ud);

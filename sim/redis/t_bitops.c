@@ -163,7 +163,9 @@ void cmd_bitop(cmdctx *c)
             }
             r->p[k] = (char)out;
         }
-        store_touched(c->db, store_set(c->db, c->argv[2], OBJ_STRING, r, 0));
+        kv *d = store_set(c->db, c->argv[2], OBJ_STRING, r, 0);
+        d->raw = 1;
+        store_touched(c->db, d);
     } else {
         store_delete(c->db, c->argv[2]);
     }
@@ -332,6 +334,7 @@ static void bitfield_generic(cmdctx *c, int readonly)
             }
             s = g;
         }
+        e->raw = 1;
     }
     reply *el = reply_array(c->out, (size_t)n);
     for (int k = 0; k < n; k++) {

@@ -34,6 +34,7 @@ static kv *string_put(cmdctx *c, slice key, kv *e, sstr *s)
     if (e) {
         free(e->ptr);
         e->ptr = s;
+        e->raw = 0;
     } else {
         e = store_add(c->db, key, OBJ_STRING, s);
     }
@@ -424,7 +425,7 @@ void cmd_append(cmdctx *c)
     if (add.len) memcpy(s->p + old, add.p, add.len);
     s->len = old + add.len;
     s->p[s->len] = '\0';
-    string_put(c, key, e, s);
+    string_put(c, key, e, s)->raw = e != NULL; /* grown in place; a new key is not */
     reply_int(c->out, (long long)s->len);
 }
 
@@ -474,7 +475,7 @@ void cmd_setrange(cmdctx *c)
     }
     sstr *s = string_grown(e, (size_t)offset + v.len);
     memcpy(s->p + offset, v.p, v.len);
-    string_put(c, key, e, s);
+    string_put(c, key, e, s)->raw = 1;
     reply_int(c->out, (long long)s->len);
 }
 
@@ -532,7 +533,7 @@ void cmd_setbit(cmdctx *c)
     int old = (*byte & mask) != 0;
     if (b.p[0] == '1') *byte |= mask;
     else *byte &= (unsigned char)~mask;
-    string_put(c, c->argv[1], e, s);
+    string_put(c, c->argv[1], e, s)->raw = 1;
     reply_int(c->out, old);
 }
 
