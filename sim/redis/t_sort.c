@@ -8,6 +8,7 @@
  * script, so that the result is the same everywhere); a missing BY key weighs 0 (numbers)
  * or sorts first (ALPHA); equal numbers are ordered by the elements' bytes; a weight that
  * strtod cannot read whole is "ERR One or more scores can't be converted into double".
+ * A sorted set sorted becomes a skiplist for good (OBJECT ENCODING), as Redis converts it.
  * One difference: Redis compares ALPHA strings with strcoll under the locale it was started
  * in; here bytes are compared, which is strcoll's order in the C locale a test runs in. */
 #include <errno.h>
@@ -130,6 +131,7 @@ static void sort_generic(cmdctx *c, int readonly)
         goto done;
     }
     obj_type t = e ? (obj_type)e->type : OBJ_LIST;
+    if (t == OBJ_ZSET) zset_to_skiplist(e->ptr); /* Redis converts the zset it sorts, for good */
     if (dontsort && t == OBJ_SET && (storeidx || c->in_script)) {
         dontsort = 0;
         o.alpha = 1;

@@ -750,3 +750,8 @@ void zset_remove_ranks(zset *z, size_t from, size_t to)
 {
     zset_del_range(z, from, to);
 }
+
+void zset_to_skiplist(zset *z)
+{
+    z->big = 1;
+}

@@ -29,5 +29,7 @@ size_t zset_rank(const zset *z, slice member, double score);
 int zset_lex_range(const zset *z, slice min, slice max, size_t *from, size_t *to);
 /* Removes ranks [from, to). */
 void zset_remove_ranks(zset *z, size_t from, size_t to);
+/* Makes z a skiplist for good (OBJECT ENCODING, and -0 kept from then on), as SORT does. */
+void zset_to_skiplist(zset *z);
 
 #endif
