@@ -53,6 +53,7 @@ struct dbset {
 
 struct server {
     server_config cfg;
+    server_hooks hooks;        /* where the effects go (server_data.c); every store of db 0 gets them */
     store *db;       /* == dbs.db[0] */
     dbset dbs;
     uint64_t rng;    /* cmd_rand's state */
@@ -65,6 +66,7 @@ struct server {
 };
 
 static void tx_free(txstate *t);
+static void server_wire_store(server *srv);
 static void watch_hook_update(server *srv);
 
 server *server_new(const server_config *cfg)
@@ -126,8 +128,26 @@ store *server_swap_store(server *srv, store *db)
         srv->dbs.db[i] = NULL;
     }
     store_set_replica(db, srv->replica);
+    store_set_clock(db, srv->cfg.clock, srv->cfg.clock_ud);
+    server_wire_store(srv);
+    store_set_observer(old, NULL, NULL);
     watch_hook_update(srv);
     return old;
+}
+
+void server_set_hooks(server *srv, const server_hooks *h)
+{
+    srv->hooks = *h;
+    server_wire_store(srv);
+}
+
+/* Database 0 reports to the host's hooks. */
+static void server_wire_store(server *srv)
+{
+    const server_hooks *h = &srv->hooks;
+    store_set_clock_seen(srv->db, h->clock_seen, h->ud);
+    store_set_deadline_hooks(srv->db, h->deadline_set, h->deadline_read, h->ud);
+    store_set_observer(srv->db, h->observer, h->observer_ud);
 }
 
 void server_set_replica(server *srv, int replica)
