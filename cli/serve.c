@@ -60,6 +60,7 @@ static void serve_client_free(sclient *c)
     if (c->prev) c->prev->next = c->next;
     else n->clients = c->next;
     if (c->next) c->next->prev = c->prev;
+    serve_block_forget(c);
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
     serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
@@ -99,7 +100,7 @@ void serve_client_kill(sclient *c, int after_reply)
 /* ---- replies ---- */
 
 /* Appends a reply to c's output; a client whose output passes the limit is closed. */
-static void serve_write(sclient *c, const reply *rep)
+void serve_write(sclient *c, const reply *rep)
 {
     if (c->dead) return;
     serve *sv = c->sv;
@@ -132,6 +133,20 @@ void serve_deliver(void *ud, int conn_id, slice channel, slice message)
     }
 }
 
+void serve_pdeliver(void *ud, int conn_id, slice pattern, slice channel, slice message)
+{
+    snode *n = ud;
+    for (sclient *c = n->clients; c; c = c->next) {
+        if (c->conn.id != conn_id) continue;
+        reply m;
+        reply_init(&m);
+        pubsub_pmessage_reply(&m, pattern, channel, message);
+        serve_write(c, &m);
+        reply_release(&m);
+        return;
+    }
+}
+
 /* ---- requests ---- */
 
 /* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
@@ -150,13 +165,23 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     } else if (slice_eq_nocase(argv[0], "locklab")) {
         serve_control(sv, c, argc, argv, &rep);
     } else {
+        c->conn.may_block = 1;
+        sv->current = c;
         server_exec(n->srv, &c->conn, argc, argv, &rep);
+        sv->current = NULL;
     }
     sv->commands++;
-    serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
-    serve_write(c, &rep);
+    n->commands++;
+    c->last_us = serve_true_us(sv);
+    if (c->conn.blocked) {
+        serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
+    } else {
+        serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
+        serve_write(c, &rep);
+    }
     reply_release(&rep);
     if (argv != small) free(argv);
+    if (n->blocked && n->srv) serve_unblock(n);
 }
 
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a
@@ -165,7 +190,7 @@ static void serve_process(sclient *c)
 {
     buf err;
     buf_init(&err);
-    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until) {
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked) {
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
         if (st == RESP_MORE) break;
         if (st == RESP_ERROR) {
@@ -201,6 +226,12 @@ void serve_client_flow(sclient *c, const sclient *sender)
         return;
     }
     bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->wake = 1;
+    event_active(c->sv->waker, EV_TIMEOUT, 0);
+}
+
+void serve_client_wake(sclient *c)
+{
     c->wake = 1;
     event_active(c->sv->waker, EV_TIMEOUT, 0);
 }
@@ -292,6 +323,8 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     c->sv = sv;
     c->node = n;
     c->conn.id = ++sv->next_id;
+    c->since_us = c->last_us = serve_true_us(sv);
+    n->connections++;
     buf_init(&c->query);
     resp_parser_init(&c->parser);
     serve_peer_name(sa, c->addr, sizeof c->addr);

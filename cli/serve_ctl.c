@@ -95,7 +95,9 @@ static void serve_resync(snode *r)
 
 void serve_node_start(snode *n)
 {
-    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .deliver = serve_deliver, .deliver_ud = n };
+    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .deliver = serve_deliver, .deliver_ud = n,
+                          .pdeliver = serve_pdeliver, .host = &serve_host, .host_ud = n };
+    n->up_us = serve_true_us(n->sv);
     n->srv = server_new(&cfg);
     store *kept = NULL;
     if (n->persist == PERSIST_ALWAYS) {
@@ -148,6 +150,7 @@ void serve_cron(serve *sv)
             n->synced_at = now_ms - now_ms % 1000;
         }
     }
+    serve_block_timeouts(sv);
     if (sv->hist.json && fflush(sv->hist.json) != 0 && !sv->hist.json_error) sv->hist.json_error = errno ? errno : EIO;
 }
 
@@ -168,6 +171,7 @@ int serve_nodes_init(serve *sv)
         n->sv = sv;
         n->idx = i;
         n->port = sv->opt.port + i;
+        snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
         n->master = sc ? sc->nodes[i].master : -1;
         n->persist = sv->opt.persist >= 0 ? (persistence)sv->opt.persist : sc ? sc->nodes[i].persist : PERSIST_NONE;
         n->offset_ms = sc ? sc->nodes[i].clock.offset_ms : 0;

@@ -16,6 +16,7 @@
  * handler reaches its server's state through its context only, never the server itself. */
 typedef struct pubsub pubsub;
 typedef struct scripting scripting;
+typedef struct server server;
 
 typedef struct cmdctx {
     store *db;
@@ -26,6 +27,9 @@ typedef struct cmdctx {
     const slice *argv;
     reply *out;
     int in_script;       /* called through redis.call / redis.pcall */
+    /* The server itself, for the commands about connections and the server (connection.c:
+     * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
+    server *srv;
 } cmdctx;
 
 typedef void cmd_fn(cmdctx *c);
@@ -83,7 +87,9 @@ cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
     cmd_copy, cmd_scan, cmd_command;
 /* pub/sub (pubsub.c) */
-cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
+cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub;
+/* connections and the server (connection.c) */
+cmd_fn cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,

@@ -15,10 +15,12 @@
  * dangling (server_conn_closed frees it early). */
 #include "server.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "dict.h"
 #include "script.h"
 
 /* A key WATCHed by a connection: whether it existed then (an expiry before EXEC then
@@ -50,7 +52,14 @@ struct server {
     txstate **tx;    /* the connections in MULTI or watching keys */
     size_t ntx, captx;
     size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
+    dict *names;      /* conn id (as bytes) -> char *: CLIENT SETNAME; made on first use */
+    dict *config;     /* parameter -> char *: CONFIG SET's values; made on first use */
 };
+
+static void free_string(void *p)
+{
+    free(*(char **)p);
+}
 
 static void tx_free(txstate *t);
 static void watch_hook_update(server *srv);
@@ -62,7 +71,7 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
-    srv->ps = pubsub_new(cfg->deliver, cfg->deliver_ud);
+    srv->ps = pubsub_new(cfg->deliver, cfg->pdeliver, cfg->deliver_ud);
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = cfg->trace, .trace_ud = cfg->trace_ud,
@@ -76,6 +85,8 @@ void server_free(server *srv)
     if (!srv) return;
     for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
     free(srv->tx);
+    if (srv->names) dict_free(srv->names, free_string);
+    if (srv->config) dict_free(srv->config, free_string);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     store_free(srv->db);
@@ -109,6 +120,50 @@ void server_set_replica(server *srv, int replica)
 {
     srv->replica = replica;
     store_set_replica(srv->db, replica);
+}
+
+int server_is_replica(const server *srv)
+{
+    return srv->replica;
+}
+
+/* ---- what connection.c keeps: names, CONFIG SET ---- */
+
+static slice id_key(const int *id)
+{
+    return (slice){ (const char *)id, sizeof *id };
+}
+
+const char *server_conn_name(const server *srv, int conn_id)
+{
+    char **p = srv->names ? dict_get(srv->names, id_key(&conn_id)) : NULL;
+    return p ? *p : "";
+}
+
+void server_conn_setname(server *srv, int conn_id, const char *name, size_t len)
+{
+    if (!srv->names) srv->names = dict_new(sizeof(char *));
+    char **p = dict_get(srv->names, id_key(&conn_id));
+    if (p) {
+        free(*p);
+        dict_del(srv->names, id_key(&conn_id));
+    }
+    if (len) *(char **)dict_put(srv->names, id_key(&conn_id), NULL) = xmemdup(name, len);
+}
+
+const char *server_config_get(const server *srv, const char *name)
+{
+    char **p = srv->config ? dict_get(srv->config, slice_cstr(name)) : NULL;
+    return p ? *p : NULL;
+}
+
+void server_config_set(server *srv, const char *name, const char *value)
+{
+    if (!srv->config) srv->config = dict_new(sizeof(char *));
+    int existed;
+    char **p = dict_put(srv->config, slice_cstr(name), &existed);
+    if (existed) free(*p);
+    *p = xstrdup(value);
 }
 
 /* "unknown command 'foo', with args beginning with: 'a' 'b' " — Redis caps the echoed
@@ -209,8 +264,16 @@ static void watch_hook_update(server *srv)
     store_set_watch(srv->db, srv->nwatching ? watch_event : NULL, srv);
 }
 
+int server_conn_multi(const server *srv, int conn_id)
+{
+    for (size_t i = 0; i < srv->ntx; i++)
+        if (srv->tx[i]->conn_id == conn_id) return srv->tx[i]->in_multi ? (int)srv->tx[i]->nqueue : -1;
+    return -1;
+}
+
 void server_conn_closed(server *srv, int conn_id)
 {
+    if (srv->names) server_conn_setname(srv, conn_id, "", 0);
     txstate *t = tx_find(srv, conn_id);
     if (!t) return;
     tx_unwatch(srv, t);
@@ -303,10 +366,19 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
         return -1;
     }
     if (c && c->subscriptions > 0 && !(cmd->flags & CMD_PUBSUB)) {
+        /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
+        char sub[64] = "";
+        if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
+                          cmd->fn == cmd_script || cmd->fn == cmd_command)) {
+            size_t n = argv[1].len < sizeof sub - 2 ? argv[1].len : sizeof sub - 2;
+            sub[0] = '|';
+            for (size_t i = 0; i < n; i++) sub[i + 1] = (char)tolower((unsigned char)argv[1].p[i]);
+            sub[n + 1] = '\0';
+        }
         reply_errorf(out,
-                     "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / "
+                     "ERR Can't execute '%s%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / "
                      "QUIT / RESET are allowed in this context",
-                     cmd->name);
+                     cmd->name, sub);
         return -1;
     }
     if (srv->replica && (cmd->flags & CMD_WRITE)) {
@@ -345,6 +417,8 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
     t->in_multi = 0;
     tx_drop_if_idle(srv, t);
     reply *r = reply_array(out, n);
+    int may_block = c ? c->may_block : 0; /* nothing blocks inside EXEC */
+    if (c) c->may_block = 0;
     for (size_t i = 0; i < n; i++) {
         const command *cmd = commands_lookup(q[i].argv[0]);
         if (check_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]) == 0)
@@ -352,6 +426,7 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
         for (int j = 0; j < q[i].argc; j++) free((char *)q[i].argv[j].p);
         free(q[i].argv);
     }
+    if (c) c->may_block = may_block;
     free(q);
 }
 
@@ -403,7 +478,8 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
     }
     if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb)) flush_touch_watched(srv);
     cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c, .argc = argc, .argv = argv,
-                   .out = out };
+                   .out = out, .srv = srv };
+    if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
 }
 
