@@ -6,7 +6,8 @@
 # connection closed, the server still serving another client); a client that never reads
 # and one that floods its query buffer (closed at the limits, the server goes on); 1,000
 # connections opening and closing; LOCKLAB CRASH / RESTART with each persistence;
-# replicas of a scenario; the history (LOCKLAB HISTORY, --json); --clock wall; SIGTERM
+# replicas of a scenario; the history (LOCKLAB HISTORY, --json); --clock wall; node redlock
+# and ioredis from npm beside a redis-server, and under LOCKLAB ADVANCE / CRASH; SIGTERM
 # stops it cleanly (exit 0, no sanitizer report). Servers are stopped at the end whatever
 # happens. Readiness and every wait are bounded polling loops, never a time threshold.
 # Prints "N passed, N failed".
@@ -527,6 +528,66 @@ cli locklab advance 100000000 >/dev/null
 p2=$(cli pttl k)
 [ "$p2" -le $((p - 100000000)) ] && ok || bad "--clock wall: ADVANCE jumps the clock ($p then $p2)"
 stop_serve wall
+
+# ---- real clients from npm: node redlock 5 (on ioredis 5) ----
+# Installed by npm into build/npm (tests/clients/package.json pins the versions), never
+# committed; skipped only when the npm registry cannot be reached. The same run against a
+# redis-server started here and against `locklab serve --clock wall` must print the same
+# lines (acquire, refuse, extend, release; pub/sub, BLPOP); then against --clock manual the
+# lease runs out under the client on LOCKLAB ADVANCE.
+npm_ready() {
+    [ -d build/npm/node_modules/redlock ] && [ -d build/npm/node_modules/ioredis ] &&
+        cmp -s tests/clients/package.json build/npm/package.json
+}
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    bad "node and npm are not installed (Debian nodejs, npm; make deps installs them)"
+elif ! npm_ready; then
+    mkdir -p build/npm && cp tests/clients/package.json build/npm/package.json &&
+        (cd build/npm && npm install --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1)
+fi
+if command -v node >/dev/null && ! npm_ready; then
+    if ! (cd build/npm 2>/dev/null && timeout 60 npm ping >/dev/null 2>&1); then
+        echo "SKIP: node redlock and ioredis: the npm registry cannot be reached to install them"
+    else
+        bad "npm install of tests/clients/package.json failed: $(tail -3 "$tmp/npm.log")"
+    fi
+elif command -v node >/dev/null; then
+    node_client() { NODE_PATH=$PWD/build/npm/node_modules node tests/clients/redlock.js "$@"; }
+    rport=""
+    for p in $(seq 7500 7599); do
+        redis-cli -p "$p" ping >/dev/null 2>&1 && continue
+        redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" --daemonize no \
+            --logfile "$tmp/redis.log" &
+        rpid=$!
+        pids+=("$rpid")
+        if wait_for 100 redis-cli -p "$p" ping >/dev/null 2>&1 &&
+            [ "$(redis-cli -p "$p" info server | tr -d '\r' | sed -n 's/^process_id://p')" = "$rpid" ]; then
+            rport=$p
+            break
+        fi
+        kill "$rpid" 2>/dev/null; wait "$rpid" 2>/dev/null; forget "$rpid"
+    done
+    start_serve nodewall 1 --clock wall || bad "the wall-clock server for node does not start"
+    for mode in same pubsub; do
+        if [ -z "$rport" ]; then bad "no redis-server to compare node redlock with"; break; fi
+        node_client "$rport" "$mode" >"$tmp/node-redis.$mode" 2>&1
+        node_client "$PORT" "$mode" >"$tmp/node-serve.$mode" 2>&1
+        if ! grep -q FAIL "$tmp/node-redis.$mode" && [ "$(wc -l <"$tmp/node-redis.$mode")" -ge 8 ] &&
+            cmp -s "$tmp/node-redis.$mode" "$tmp/node-serve.$mode"; then ok; else
+            bad "node $mode: redis-server and locklab serve differ"
+            diff "$tmp/node-redis.$mode" "$tmp/node-serve.$mode" | head -20
+        fi
+    done
+    stop_serve nodewall
+    if [ -n "$rport" ]; then kill "$rpid"; wait "$rpid" 2>/dev/null; forget "$rpid"; fi
+    start_serve nodemanual 1 --clock manual || bad "the manual-clock server for node does not start"
+    node_client "$PORT" expiry >"$tmp/node-expiry" 2>&1
+    check "node redlock: the lease runs out under the client, another acquires, a crash" \
+        "client name: redlock-test|A acquires for 10 s: ok|the lease: 10000|LOCKLAB ADVANCE 10001: OK|the lease ran out under A: -2|A's extend: ExecutionError|B acquires: ok|A's release: ExecutionError|B still holds it: true|LOCKLAB CRASH n1: OK|B's extend while n1 is down: ExecutionError" \
+        "$(tr '\n' '|' <"$tmp/node-expiry" | sed 's/|$//')"
+    # the node is down: stop_serve's closing line still comes
+    stop_serve nodemanual
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
