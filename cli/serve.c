@@ -159,6 +159,10 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     snode *n = c->node;
     reply rep;
     reply_init(&rep);
+    if (c->drop_p > 0 && serve_dropped(c, "request")) { /* lost on the way: never run */
+        if (argv != small) free(argv);
+        return;
+    }
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
         c->closing = 1;
@@ -177,7 +181,7 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
     } else {
         serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
-        serve_write(c, &rep);
+        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
     }
     reply_release(&rep);
     if (argv != small) free(argv);
@@ -386,6 +390,9 @@ static void serve_usage(FILE *f)
           "  --port P            the first node's port (default 6379)\n"
           "  --bind ADDR         the address to listen on (default 127.0.0.1)\n"
           "  --nodes N           how many nodes, n1..nN (default 1, at most 64)\n"
+          "  --replicas K        give each node K read-only replicas, nNr1..nNrK, on the\n"
+          "                      ports after it (default 0, at most 4; LOCKLAB FAILOVER\n"
+          "                      promotes one)\n"
           "  --scenario FILE     take the nodes from a scenario: names, masters and replicas\n"
           "                      (replicated at once), persistence, clock offsets and drift\n"
           "  --clock wall        the nodes' clocks follow the real one (the default)\n"
@@ -413,7 +420,8 @@ static void serve_usage(FILE *f)
           "Control commands, on any node (LOCKLAB HELP lists them): LOCKLAB ADVANCE ms,\n"
           "LOCKLAB TIME, LOCKLAB CRASH node, LOCKLAB RESTART node, LOCKLAB JUMP node ms,\n"
           "LOCKLAB PARTITION node, LOCKLAB HEAL [node], LOCKLAB PAUSE-CLIENT id ms,\n"
-          "LOCKLAB CLIENTS, LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
+          "LOCKLAB DROP id probability [ms], LOCKLAB FAILOVER node, LOCKLAB CLIENTS,\n"
+          "LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
           "\n"
           "Protocol errors are Redis 7.0's (\"ERR Protocol error: invalid bulk length\", ...),\n"
           "after which the connection closes. Prints one line when it listens on every port.\n"
@@ -455,6 +463,9 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--nodes")) {
         if (cli_parse_whole(val, 64, &v) < 0 || v == 0) return serve_bad(opt, val, "a number of nodes from 1 to 64");
         o->nnodes = (int)v;
+    } else if (!strcmp(opt, "--replicas")) {
+        if (cli_parse_whole(val, 4, &v) < 0) return serve_bad(opt, val, "a number of replicas from 0 to 4");
+        o->replicas = (int)v;
     } else if (!strcmp(opt, "--scenario")) {
         o->scenario = val;
     } else if (!strcmp(opt, "--clock")) {
@@ -512,6 +523,15 @@ static int serve_parse(int argc, char **argv, serve_options *o)
         }
         int rc = serve_option(o, opt, val);
         if (rc != EXIT_OK) return rc;
+    }
+    if (o->scenario && o->replicas) {
+        cli_error("serve: --replicas and --scenario both say which replicas there are; give one");
+        return EXIT_USAGE;
+    }
+    if ((o->nnodes ? o->nnodes : 1) * (o->replicas + 1) > 64) {
+        cli_error("serve: %d nodes with %d replicas each make more than 64 nodes", o->nnodes ? o->nnodes : 1,
+                  o->replicas);
+        return EXIT_USAGE;
     }
     if (o->scenario && o->nnodes) {
         cli_error("serve: --nodes and --scenario both say how many nodes; give one");

@@ -44,6 +44,8 @@ struct sclient {
     int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
     int64_t since_us, last_us; /* true time it connected, it last sent a command */
+    double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
+    int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
     int bargc;
     slice *bargv;          /* each p owned */
@@ -79,6 +81,7 @@ typedef struct serve_options {
     const char *bind;
     int port;
     int nnodes;
+    int replicas;          /* --replicas: each node's replicas, nNrK */
     const char *scenario;
     int manual;            /* --clock manual */
     const char *json;
@@ -109,6 +112,7 @@ struct serve {
     int nclients;
     int next_id;
     long long commands;
+    uint64_t rng;          /* LOCKLAB DROP's draws: xorshift64*, fixed seed (a run repeats) */
     sclient *reap;
     sclient *current;      /* the connection whose command is running */
     struct event *reaper, *waker, *tick, *sigint, *sigterm;
@@ -132,6 +136,8 @@ void serve_node_start(snode *n);
 void serve_node_stop(snode *n, sclient *sender);
 /* The periodic work of Redis's serverCron: active expiry, everysec's fsync. */
 void serve_cron(serve *sv);
+/* LOCKLAB DROP: whether c's next request (or reply) is lost; records the loss. */
+int serve_dropped(sclient *c, const char *what);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 

@@ -4,7 +4,7 @@
 #
 # Every figure is measured, none assumed. This script starts a redis-server (--save ''
 # --appendonly no) and `locklab serve --clock wall` on free loopback ports in 7600-7699,
-# and stops both afterwards, also on failure. On each it runs redis-benchmark (50
+# and stops them afterwards, also on failure. On each it runs redis-benchmark (50
 # connections, N requests, keys drawn from 100,000): SET, GET, and EVALSHA of the Redisson
 # lock script (redisson/lock@HEAD, loaded with SCRIPT LOAD first; each call acquires or
 # re-enters a random lock for 30 s), unpipelined (-P 1: a request, then its reply) and
@@ -69,17 +69,18 @@ start() {
     local kind=$1 p
     shift
     for _ in 1 2 3 4 5; do
-        p=$(free_port 7600) || return 1
+        p=$(free_port "${next_port:-7600}") || return 1
         if [ "$kind" = redis ]; then
             redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
                 --logfile "$tmp/redis.log" --daemonize no &
         else
-            "$LL" serve --port "$p" --clock wall "$@" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+            "$LL" serve --port "$p" --clock wall "$@" >"$tmp/serve-$p.out" 2>"$tmp/serve-$p.err" &
         fi
         SPID=$!
         pids+=("$SPID")
         if ready "$p" "$SPID"; then
             PORT=$p
+            next_port=$((p + 1))
             return 0
         fi
         kill "$SPID" 2>/dev/null
@@ -88,46 +89,48 @@ start() {
     return 1
 }
 
-stop() {
-    kill "$SPID" 2>/dev/null
-    wait "$SPID" 2>/dev/null
-}
-
 body=$("$LL" scripts body redisson/lock@HEAD) || fail "cannot read redisson/lock@HEAD"
 
-# rps PORT PIPELINE TEST ARGS...: requests per second, the median of REPS redis-benchmark runs.
-rps() {
-    local port=$1 pipe=$2 r
+# one PORT PIPELINE ARGS...: requests per second of one redis-benchmark run.
+one() {
+    local port=$1 pipe=$2
     shift 2
-    for r in $(seq "$REPS"); do
-        redis-benchmark -p "$port" -c 50 -n "$N" -r 100000 -P "$pipe" --csv "$@" 2>/dev/null |
-            awk -F'"' 'NR > 1 && $4 != "" { print int($4); exit }'
-    done | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+    redis-benchmark -p "$port" -c 50 -n "$N" -r 100000 -P "$pipe" --csv "$@" 2>/dev/null |
+        awk -F'"' 'NR > 1 && $4 != "" { print int($4); exit }'
 }
 
-# measure KIND [options]: the six figures of one server, into $tmp/KIND.
-measure() {
-    local kind=$1 out=$tmp/$1
-    shift
-    start "$@" || fail "cannot start $kind"
-    local sha
-    sha=$(printf '%s' "$body" | redis-cli -p "$PORT" -x script load | tr -d '\r')
-    [ ${#sha} -eq 40 ] || fail "$kind: SCRIPT LOAD answered '$sha'"
-    : >"$out"
-    for pipe in 1 16; do
-        echo "set_$pipe=$(rps "$PORT" "$pipe" -t set)" >>"$out"
-        echo "get_$pipe=$(rps "$PORT" "$pipe" -t get)" >>"$out"
-        echo "evalsha_$pipe=$(rps "$PORT" "$pipe" evalsha "$sha" 1 'lock:__rand_int__' 30000 'client-1:1')" >>"$out"
+# The three servers run side by side; each measurement takes its REPS runs in turn on each
+# (redis, serve, serve0, redis, ...), so that a change in the machine's load falls on all
+# three alike, and the median of each is kept.
+kinds=(redis serve serve0)
+declare -A port sha
+for kind in "${kinds[@]}"; do
+    case $kind in
+    redis) start redis ;;
+    serve) start serve ;;
+    serve0) start serve --history-max 0 ;;
+    esac || fail "cannot start $kind"
+    port[$kind]=$PORT
+    sha[$kind]=$(printf '%s' "$body" | redis-cli -p "$PORT" -x script load | tr -d '\r')
+    [ ${#sha[$kind]} -eq 40 ] || fail "$kind: SCRIPT LOAD answered '${sha[$kind]}'"
+done
+for pipe in 1 16; do
+    for t in set get evalsha; do
+        for r in $(seq "$REPS"); do
+            for kind in "${kinds[@]}"; do
+                if [ "$t" = evalsha ]; then
+                    v=$(one "${port[$kind]}" "$pipe" evalsha "${sha[$kind]}" 1 'lock:__rand_int__' 30000 'client-1:1')
+                else
+                    v=$(one "${port[$kind]}" "$pipe" -t "$t")
+                fi
+                [ -n "$v" ] || fail "$kind: redis-benchmark printed no figure for $t -P $pipe"
+                echo "$v" >>"$tmp/$kind.${t}_$pipe"
+            done
+        done
     done
-    grep -q '=$' "$out" && fail "$kind: redis-benchmark printed no figure (see $out)"
-    stop
-}
+done
 
-measure redis redis
-measure serve serve
-measure serve0 serve --history-max 0
-
-val() { sed -n "s/^$1=//p" "$tmp/$2"; }
+val() { sort -n "$tmp/$2.$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 commas() { printf '%s' "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[,.]\)/\1,\2\3/' -e 'ta'; }
 row() { printf '%-52s %14s %14s %7s\n' "$@"; }
 
