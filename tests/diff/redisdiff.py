@@ -30,7 +30,7 @@ Time: the fake's clock stands still while the real one moves, so integer replies
 nothing else is — except the one command after a comment line reading exactly
 `# diff: ttl-tolerance` (a script returning a PTTL), whose integers get ±50.
 
-With --serve the fake side is `locklab serve --clock manual` (a fresh one per case file)
+With --serve the fake side is `locklab serve --clock wall` (a fresh one per case file)
 reached by redis-cli over TCP like the real server, instead of `locklab redis`: the same
 cases, through the network side (RESP parsing, replies, connections); `.advance MS` is
 LOCKLAB ADVANCE MS there, `.dump` is rebuilt from plain commands on both sides.
@@ -569,17 +569,18 @@ class RealServer:
 
 
 class ServeServer:
-    """`locklab serve --clock manual` on a free loopback port, one node: the fake side of
-    --serve, reached over TCP by redis-cli exactly as the real server is. `.advance MS` is
-    LOCKLAB ADVANCE MS (its clock stands still otherwise, as the REPL's does); `.dump` is
-    rebuilt from plain commands as on the real side. stop() is safe to call twice."""
+    """`locklab serve --clock wall` on a free loopback port, one node: the fake side of
+    --serve, reached over TCP by redis-cli exactly as the real server is. Its clock runs as
+    the real one does (so BLPOP's timeouts end, as on the real side); `.advance MS` is
+    LOCKLAB ADVANCE MS, which jumps it; `.dump` is rebuilt from plain commands as on the
+    real side. stop() is safe to call twice."""
 
     def __init__(self, locklab):
         self.proc, self.dir = None, tempfile.mkdtemp(prefix="redisdiff-serve-")
         for _ in range(20):
             self.port = free_port()
             self.out = open(os.path.join(self.dir, "serve.out"), "wb")
-            argv = [locklab, "serve", "--port", str(self.port), "--clock", "manual", "--history-max", "0"]
+            argv = [locklab, "serve", "--port", str(self.port), "--clock", "wall", "--history-max", "0"]
             try:
                 self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT)
             except OSError as e:
@@ -847,7 +848,7 @@ def main(argv):
     ap.add_argument("--max-advance", type=int, default=MAX_ADVANCE_MS, metavar="MS",
                     help="longest .advance a case may ask for (the real side sleeps it)")
     ap.add_argument("--serve", action="store_true",
-                    help="the fake side is `locklab serve --clock manual` over TCP (redis-cli on "
+                    help="the fake side is `locklab serve --clock wall` over TCP (redis-cli on "
                          "both sides), not `locklab redis`")
     ap.add_argument("--show-known", action="store_true",
                     help="print both answers of every known difference (default: one line each)")
