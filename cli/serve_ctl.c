@@ -559,7 +559,7 @@ static void serve_ctl_failover(serve *sv, sclient *c, const slice *argv, int arg
     }
     char text[96];
     snprintf(text, sizeof text, "promoted to master in place of %s", old->name);
-    serve_record(sv, "promoted", r, c, 0, NULL, text, NULL);
+    serve_record(sv, "promoted", r, NULL, 0, NULL, text, NULL);
     reply_ok(out);
 }
 

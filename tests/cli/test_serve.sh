@@ -619,7 +619,7 @@ check "CONFIG SET is remembered for CONFIG GET" "OK|timeout|30" \
     "$(printf 'config set timeout 30\nconfig get timeout\n' | cli | tr '\n' '|' | sed 's/|$//')"
 # CLIENT LIST / INFO / KILL; BLPOP and BRPOP blocking; DROP
 cat >"$tmp/clients.py" <<'PYEOF'
-import socket, sys
+import socket, sys, time
 port = int(sys.argv[1])
 def conn():
     s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5); return s
@@ -631,6 +631,14 @@ def ask(s, line):
     return data
 def expect(what, want, got):
     print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def blocked(a, n):
+    """Polls INFO until n connections are blocked (a bound, not a time limit): the blocking
+    command was sent on another socket and may not have been read yet."""
+    for _ in range(200):
+        if (b"blocked_clients:%d\r\n" % n) in ask(a, "info clients"):
+            return True
+        time.sleep(0.02)
+    return False
 def silent(s, what):
     s.settimeout(0.3)
     try:
@@ -650,14 +658,14 @@ expect("the killed connection is closed", b"", b.recv(100))
 expect("CLIENT KILL of nobody", b"-ERR No such client\r\n", ask(a, "client kill 1.2.3.4:5"))
 b = conn()
 b.sendall(b"blpop q 0\r\nget after\r\n")
-expect("blocked_clients while BLPOP waits", True, b"blocked_clients:1" in ask(a, "info clients"))
+expect("blocked_clients while BLPOP waits", True, blocked(a, 1))
 expect("RPUSH", b":1\r\n", ask(a, "rpush q job"))
 got = b""
 while not got.endswith(b"$-1\r\n"):
     got += b.recv(100)
 expect("BLPOP answered by the push, then the command it pipelined", b"*2\r\n$1\r\nq\r\n$3\r\njob\r\n$-1\r\n", got)
 b.sendall(b"brpop q 5\r\n")
-expect("blocked again", True, b"blocked_clients:1" in ask(a, "info clients"))
+expect("blocked again", True, blocked(a, 1))
 expect("ADVANCE 4999", b"+OK\r\n", ask(a, "locklab advance 4999"))
 silent(b, "still waiting at 4.999 s")
 expect("ADVANCE 1", b"+OK\r\n", ask(a, "locklab advance 1"))
