@@ -497,6 +497,17 @@ class LineProcess:
                 self.proc.wait()
 
 
+def stop_child(proc):
+    """Ends a server child: SIGTERM, then SIGKILL if it is still there after 5 s."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class RealServer:
     """A redis-server child on a free loopback port; stop() is safe to call twice."""
 
@@ -556,13 +567,7 @@ class RealServer:
         time.sleep(ms / 1000.0)  # time really passes
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_child(self.proc)
         if self.log and not self.log.closed:
             self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -604,13 +609,7 @@ class ServeServer:
         return canonical_dump(self.conn)
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_child(self.proc)
         if self.out and not self.out.closed:
             self.out.close()
 
