@@ -123,6 +123,19 @@ void cmd_hello(cmdctx *c)
     reply_array(&e[13], 0);
 }
 
+/* ---- RESET: the connection as new (Redis 7.0's resetCommand): out of MULTI, nothing
+ * watched, no subscription, no name. It runs at once even in MULTI (server.c). ---- */
+
+void cmd_reset(cmdctx *c)
+{
+    if (c->conn) {
+        pubsub_drop_conn(c->ps, c->conn->id);
+        c->conn->subscriptions = 0;
+        if (c->srv) server_conn_closed(c->srv, c->conn->id); /* its MULTI, WATCH and name */
+    }
+    reply_status(c->out, "RESET");
+}
+
 /* ---- READONLY, READWRITE: cluster commands ---- */
 
 void cmd_readonly(cmdctx *c)

@@ -512,6 +512,10 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
         tx_command(srv, c, cmd, argc, argv, out);
         return;
     }
+    if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
+        run_command(srv, c, cmd, argc, argv, out);
+        return;
+    }
     tx_queue(t, argc, argv);
     reply_status(out, "QUEUED");
 }

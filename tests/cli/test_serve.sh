@@ -578,7 +578,9 @@ steps = [(a, ("psubscribe", "news.*", "h?llo")), (a, ("subscribe", "news.a")), (
          (b, ("publish", "news.a", "m1")), (b, ("publish", "hello", "m2")), (b, ("publish", "none", "m3")),
          (b, ("pubsub", "numpat")), (b, ("pubsub", "numsub", "news.a", "zz")), (b, ("pubsub", "channels")),
          (b, ("pubsub", "channels", "x*")), (a, ("punsubscribe", "h?llo")), (a, ("punsubscribe",)),
-         (a, ("unsubscribe",)), (a, ("unsubscribe",)), (a, ("punsubscribe",)), (a, ("ping",))]
+         (a, ("unsubscribe",)), (a, ("unsubscribe",)), (a, ("punsubscribe",)), (a, ("ping",)),
+         (a, ("subscribe", "z")), (a, ("psubscribe", "y*")), (a, ("reset",)), (a, ("get", "x")),
+         (b, ("pubsub", "numpat"))]
 for i, (s, words) in enumerate(steps):
     send(s, *words)
     print(repr(words), repr(upto(s, "mark%d" % i)))
@@ -614,6 +616,8 @@ rinfo=$(redis-cli -p "$P2" info replication | tr -d '\r')
 for field in "role:slave" "master_host:127.0.0.1" "master_port:$PORT" "master_link_status:up"; do
     grep -qx "$field" <<<"$rinfo" && ok || bad "a replica's INFO replication has no line $field"
 done
+check "RESET ends a transaction at once" "OK|QUEUED|RESET|ERR EXEC without MULTI" \
+    "$(printf 'multi\nset reset-k 1\nreset\nexec\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
 check "CONFIG GET port" "port|$PORT" "$(cli config get port | tr '\n' '|' | sed 's/|$//')"
 check "CONFIG SET is remembered for CONFIG GET" "OK|timeout|30" \
     "$(printf 'config set timeout 30\nconfig get timeout\n' | cli | tr '\n' '|' | sed 's/|$//')"
