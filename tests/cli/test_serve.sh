@@ -598,6 +598,42 @@ if [ -n "$rport" ]; then
     stop_serve pubsub
 fi
 
+# redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
+# the same results, line for line (acquire, refuse, extend, release, a stale release)
+cat >"$tmp/pywall.py" <<'PYEOF'
+import redis, sys
+r = redis.Redis(port=int(sys.argv[1]), client_name="redis-py-test")
+print("client name:", r.client_getname())
+r.delete("res")
+a, b = r.lock("res", timeout=10), r.lock("res", timeout=10)
+print("A acquires:", a.acquire(blocking=False))
+print("B is refused:", b.acquire(blocking=False))
+print("A extends by 10 s:", a.extend(10), 19000 < r.pttl("res") <= 20000)
+print("A reacquires (the TTL back to 10 s):", a.reacquire(), 9000 < r.pttl("res") <= 10000)
+token = a.local.token
+a.release()
+print("A releases:", r.exists("res"))
+print("B acquires:", b.acquire(blocking=False))
+a.local.token = token  # A's lock object as it was before its release: a stale holder
+try:
+    a.release()
+    print("A's stale release: released")
+except redis.exceptions.LockNotOwnedError as e:
+    print("A's stale release:", type(e).__name__)
+print("B owns it:", b.owned())
+b.release()
+PYEOF
+if [ -n "$rport" ] && [ -n "$pyredis" ]; then
+    start_serve pywall 1 --clock wall || bad "the wall-clock server for redis-py does not start"
+    "$pyredis" "$tmp/pywall.py" "$rport" >"$tmp/pywall.redis" 2>&1
+    "$pyredis" "$tmp/pywall.py" "$PORT" >"$tmp/pywall.serve" 2>&1
+    if [ "$(grep -c ': ' "$tmp/pywall.redis")" -ge 9 ] && cmp -s "$tmp/pywall.redis" "$tmp/pywall.serve"; then ok; else
+        bad "redis-py Lock: redis-server and locklab serve --clock wall differ"
+        diff "$tmp/pywall.redis" "$tmp/pywall.serve" | head -20
+    fi
+    stop_serve pywall
+fi
+
 # ---- handshakes, blocking, DROP, FAILOVER, --replicas ----
 start_serve conn 4 --clock manual --nodes 2 --replicas 1 || bad "the --replicas server does not start"
 P2=$((PORT + 1))

@@ -35,6 +35,7 @@ async function main() {
   const ra = new Redlock([a], settings);
   const rb = new Redlock([b], settings);
   say("client name", await a.client("GETNAME"));
+  await a.del("res");
   if (mode === "same") {
     const lock = await ra.acquire(["res"], 10000);
     say("A acquires", "ok");
