@@ -50,6 +50,7 @@ struct sclient {
     int bargc;
     slice *bargv;          /* each p owned */
     int64_t bdeadline;     /* its deadline on the node's clock, ms; 0: none */
+    struct event *btimer;  /* --clock wall: fires at that deadline */
     sclient *bnext;        /* in its node's queue of blocked connections, oldest first */
     sclient *prev, *next;  /* in its node's list */
     sclient *reap_next;

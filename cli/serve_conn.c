@@ -15,9 +15,10 @@
  * nothing more from that connection, and after every command run on the node runs each
  * queued one again in that order, as Redis serves the clients blocked on a key in the order
  * they blocked: the first that now pops gets its reply, and the connection goes on with what
- * it sent meanwhile. A deadline is on the node's clock, as Redis's is on its own: the serve's
- * cron (10 times a second, as Redis's hz) and LOCKLAB ADVANCE answer the null array to those
- * past it. A crash closes blocked connections with the others. */
+ * it sent meanwhile. A deadline is on the node's clock, as Redis's is on its own: with
+ * --clock wall a timer fires when it should pass (the cron, 10 times a second, catches a
+ * clock that jumped), with --clock manual LOCKLAB ADVANCE does; both answer the null array
+ * to those past it. A crash closes blocked connections with the others. */
 #include "serve.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 
 /* ---- the host ---- */
 
@@ -129,6 +131,12 @@ const server_host serve_host = { .info = host_info, .each_conn = host_each_conn,
 
 /* ---- blocking ---- */
 
+static void serve_block_timer(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve_block_timeouts(ud);
+}
+
 void serve_block(sclient *c, int argc, const slice *argv)
 {
     snode *n = c->node;
@@ -141,6 +149,12 @@ void serve_block(sclient *c, int argc, const slice *argv)
         sclient **tail = &n->blocked;
         while (*tail) tail = &(*tail)->bnext;
         *tail = c;
+        if (c->bdeadline && !c->sv->opt.manual) {
+            int64_t ms = c->bdeadline - serve_node_clock(n) + 1;
+            struct timeval tv = { (time_t)(ms > 0 ? ms / 1000 : 0), (suseconds_t)(ms > 0 ? ms % 1000 * 1000 : 0) };
+            c->btimer = evtimer_new(c->sv->base, serve_block_timer, c->sv);
+            evtimer_add(c->btimer, &tv);
+        }
     }
 }
 
@@ -152,6 +166,8 @@ static void serve_block_end(sclient *c)
             *p = c->bnext;
             break;
         }
+    if (c->btimer) event_free(c->btimer);
+    c->btimer = NULL;
     for (int i = 0; i < c->bargc; i++) free((void *)c->bargv[i].p);
     free(c->bargv);
     c->bargv = NULL;
