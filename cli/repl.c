@@ -50,16 +50,11 @@ static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
     reply_release(&m);
 }
 
-/* The same for a message matched by one of our patterns (PSUBSCRIBE). */
-static void repl_pdeliver(void *ud, int conn_id, slice pattern, slice channel, slice message)
+/* The same for a pattern's message (PSUBSCRIBE) or a shard channel's (SSUBSCRIBE). */
+static void repl_push(void *ud, int conn_id, const reply *msg)
 {
     repl *r = ud;
-    if (conn_id != r->conn.id) return;
-    reply m;
-    reply_init(&m);
-    pubsub_pmessage_reply(&m, pattern, channel, message);
-    reply_to_cli(&m, &r->pending);
-    reply_release(&m);
+    if (conn_id == r->conn.id) reply_to_cli(msg, &r->pending);
 }
 
 repl *repl_new(const char *data_dir)
@@ -73,7 +68,7 @@ repl *repl_new(const char *data_dir)
     cfg.clock = repl_clock;
     cfg.clock_ud = r;
     cfg.deliver = repl_deliver;
-    cfg.pdeliver = repl_pdeliver;
+    cfg.push = repl_push;
     cfg.deliver_ud = r;
     r->srv = server_new(&cfg);
     return r;

@@ -133,18 +133,14 @@ void serve_deliver(void *ud, int conn_id, slice channel, slice message)
     }
 }
 
-void serve_pdeliver(void *ud, int conn_id, slice pattern, slice channel, slice message)
+void serve_push(void *ud, int conn_id, const reply *msg)
 {
     snode *n = ud;
-    for (sclient *c = n->clients; c; c = c->next) {
-        if (c->conn.id != conn_id) continue;
-        reply m;
-        reply_init(&m);
-        pubsub_pmessage_reply(&m, pattern, channel, message);
-        serve_write(c, &m);
-        reply_release(&m);
-        return;
-    }
+    for (sclient *c = n->clients; c; c = c->next)
+        if (c->conn.id == conn_id) {
+            serve_write(c, msg);
+            return;
+        }
 }
 
 /* ---- requests ---- */

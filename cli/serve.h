@@ -180,9 +180,9 @@ void serve_client_kill(sclient *c, int after_reply);
  * wait (and, in a partition, its replies too, except for `sender`'s, the connection that
  * asked); released, what it sent meanwhile runs, from the loop. */
 void serve_client_flow(sclient *c, const sclient *sender);
-/* A pub/sub message for a connection of node ud (pubsub_deliver_fn, pubsub_pdeliver_fn). */
+/* A pub/sub message for a connection of node ud (pubsub_deliver_fn, pubsub_push_fn). */
 void serve_deliver(void *ud, int conn_id, slice channel, slice message);
-void serve_pdeliver(void *ud, int conn_id, slice pattern, slice channel, slice message);
+void serve_push(void *ud, int conn_id, const reply *msg);
 /* Appends a reply to c's output (closing c if it passes its output limit). */
 void serve_write(sclient *c, const reply *rep);
 /* Runs what c's query buffer holds (after it was held or blocked), from the loop. */

@@ -20,6 +20,8 @@ static void command_keys(const command *cmd, long long pos[3])
         { "keys", 0, 0, 0 },    { "mget", 1, -1, 1 },   { "mset", 1, -1, 2 },    { "msetnx", 1, -1, 2 },
         { "rename", 1, 2, 1 },  { "renamenx", 1, 2, 1 }, { "scan", 0, 0, 0 },    { "unlink", 1, -1, 1 },
         { "watch", 1, -1, 1 },
+        /* a shard channel is a key: it picks the cluster slot */
+        { "spublish", 1, 1, 1 }, { "ssubscribe", 1, -1, 1 }, { "sunsubscribe", 1, -1, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;

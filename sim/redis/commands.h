@@ -87,7 +87,8 @@ cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
     cmd_copy, cmd_scan, cmd_command;
 /* pub/sub (pubsub.c) */
-cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub;
+cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub,
+    cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
 /* connections and the server (connection.c) */
 cmd_fn cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset;
 /* strings (t_string.c) */

@@ -12,7 +12,8 @@
 /* A client connection as the server sees it. */
 typedef struct conn {
     int id;            /* unique within the server: the pub/sub subscriber id, CLIENT ID */
-    int subscriptions; /* channels and patterns it is subscribed to: RESP2 subscribe mode while > 0 */
+    int subscriptions; /* channels and patterns it is subscribed to */
+    int shard_subscriptions; /* shard channels (SSUBSCRIBE); subscribe mode while either is > 0 */
     /* Blocking (BLPOP, BRPOP): a host that can park a connection (locklab serve) sets
      * may_block; a blocking command that finds nothing to pop then sets blocked and
      * block_deadline (the server's clock, ms; 0: wait forever) and leaves its reply NIL,

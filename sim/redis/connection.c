@@ -130,7 +130,7 @@ void cmd_reset(cmdctx *c)
 {
     if (c->conn) {
         pubsub_drop_conn(c->ps, c->conn->id);
-        c->conn->subscriptions = 0;
+        c->conn->subscriptions = c->conn->shard_subscriptions = 0;
         if (c->srv) server_conn_closed(c->srv, c->conn->id); /* its MULTI, WATCH and name */
     }
     reply_status(c->out, "RESET");
@@ -419,23 +419,24 @@ typedef struct client_filter {
 /* CLIENT LIST's line for one connection (Redis 7.0.15's fields, in its order). */
 static void client_line(cmdctx *c, const conn *k, const conn_peer *p, buf *out)
 {
-    size_t nch, npat;
+    size_t nch, npat, nsh;
     pubsub_channels_of(c->ps, k->id, &nch);
     pubsub_patterns_of(c->ps, k->id, &npat);
+    pubsub_shards_of(c->ps, k->id, &nsh);
     int multi = c->srv ? server_conn_multi(c->srv, k->id) : -1;
     const char *name = c->srv ? server_conn_name(c->srv, k->id) : "";
     char flags[8];
     int nf = 0;
-    if (k->subscriptions > 0) flags[nf++] = 'P';
+    if (k->subscriptions > 0 || k->shard_subscriptions > 0) flags[nf++] = 'P';
     if (multi >= 0) flags[nf++] = 'x';
     if (k->blocked) flags[nf++] = 'b';
     if (!nf) flags[nf++] = 'N';
     flags[nf] = '\0';
     buf_printf(out,
-               "id=%d addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=0 sub=%zu psub=%zu ssub=0 "
+               "id=%d addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=0 sub=%zu psub=%zu ssub=%zu "
                "multi=%d qbuf=%llu qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=%llu oll=0 omem=%llu "
                "tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2\n",
-               k->id, p->addr, p->laddr, p->fd, name, p->age, p->idle, flags, nch, npat, multi, p->qbuf, p->obl,
+               k->id, p->addr, p->laddr, p->fd, name, p->age, p->idle, flags, nch, npat, nsh, multi, p->qbuf, p->obl,
                p->obl, k->last_cmd ? k->last_cmd : "NULL");
 }
 
@@ -449,7 +450,8 @@ static int client_matches(client_filter *f, const conn *k, const conn_peer *p)
         }
         if (!any) return 0;
     }
-    if (f->type == 2 || (f->type == 1 && k->subscriptions == 0) || (f->type == 0 && k->subscriptions > 0)) return 0;
+    int sub = k->subscriptions > 0 || k->shard_subscriptions > 0;
+    if (f->type == 2 || (f->type == 1 && !sub) || (f->type == 0 && sub)) return 0;
     if (f->addr.p && !slice_eq(f->addr, slice_cstr(p->addr))) return 0;
     if (f->laddr.p && !slice_eq(f->laddr, slice_cstr(p->laddr))) return 0;
     if (f->kill && f->skipme && f->c->conn && k->id == f->c->conn->id) return 0;

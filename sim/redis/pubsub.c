@@ -1,14 +1,16 @@
-/* pubsub.c — channels, patterns and subscriptions (see pubsub.h), and the commands:
- * PUBLISH, SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE and PUBSUB (CHANNELS, NUMSUB,
- * NUMPAT, SHARDCHANNELS, SHARDNUMSUB, HELP), with Redis 7.0.15's replies (pubsub.c there).
+/* pubsub.c — channels, patterns, shard channels and subscriptions (see pubsub.h), and the
+ * commands: PUBLISH, SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE, SPUBLISH, SSUBSCRIBE,
+ * SUNSUBSCRIBE and PUBSUB (CHANNELS, NUMSUB, NUMPAT, SHARDCHANNELS, SHARDNUMSUB, HELP), with
+ * Redis 7.0.15's replies (pubsub.c there).
  *
- * Two tables of the same shape, one for channels and one for patterns: a name maps to the
+ * Three tables of the same shape, for channels, patterns and shard channels: a name maps to the
  * array of its subscribers' connection ids in subscription order; a connection maps to the
  * array of its names in subscription order (what UNSUBSCRIBE / PUNSUBSCRIBE with no
  * arguments walk). Patterns also keep the order they were first subscribed in, which is
  * the order PUBLISH tries them. All are small in lock workloads: linear scans are fine.
  * A connection's subscription count (conn.h) is its channels plus its patterns, as Redis's
- * clientSubscriptionsCount; it is in subscribe mode while that is above 0. */
+ * clientSubscriptionsCount, and its shard channels are counted apart
+ * (clientShardSubscriptionsCount); it is in subscribe mode while either is above 0. */
 #include "pubsub.h"
 
 #include <stdlib.h>
@@ -33,13 +35,13 @@ typedef struct subtable {
     dict *conns;    /* conn id (as bytes) -> chanvec */
 } subtable;
 
-enum { CHANNELS, PATTERNS };
+enum { CHANNELS, PATTERNS, SHARDS, KINDS };
 
 struct pubsub {
-    subtable t[2];
+    subtable t[KINDS];
     chanvec order;  /* the patterns subscribed, in the order first subscribed */
     pubsub_deliver_fn deliver;
-    pubsub_pdeliver_fn pdeliver;
+    pubsub_push_fn push;
     void *ud;
 };
 
@@ -75,15 +77,15 @@ static void chanvec_remove(chanvec *cv, slice name)
     }
 }
 
-pubsub *pubsub_new(pubsub_deliver_fn deliver, pubsub_pdeliver_fn pdeliver, void *ud)
+pubsub *pubsub_new(pubsub_deliver_fn deliver, pubsub_push_fn push, void *ud)
 {
     pubsub *ps = xcalloc(1, sizeof *ps);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < KINDS; k++) {
         ps->t[k].names = dict_new(sizeof(idvec));
         ps->t[k].conns = dict_new(sizeof(chanvec));
     }
     ps->deliver = deliver;
-    ps->pdeliver = pdeliver;
+    ps->push = push;
     ps->ud = ud;
     return ps;
 }
@@ -91,7 +93,7 @@ pubsub *pubsub_new(pubsub_deliver_fn deliver, pubsub_pdeliver_fn pdeliver, void 
 void pubsub_free(pubsub *ps)
 {
     if (!ps) return;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < KINDS; k++) {
         dict_free(ps->t[k].names, idvec_release);
         dict_free(ps->t[k].conns, chanvec_release);
     }
@@ -159,10 +161,11 @@ static const slice *names_of(pubsub *ps, int kind, int conn_id, size_t *n)
 
 const slice *pubsub_channels_of(pubsub *ps, int conn_id, size_t *n) { return names_of(ps, CHANNELS, conn_id, n); }
 const slice *pubsub_patterns_of(pubsub *ps, int conn_id, size_t *n) { return names_of(ps, PATTERNS, conn_id, n); }
+const slice *pubsub_shards_of(pubsub *ps, int conn_id, size_t *n) { return names_of(ps, SHARDS, conn_id, n); }
 
 void pubsub_drop_conn(pubsub *ps, int conn_id)
 {
-    for (int kind = 0; kind < 2; kind++) {
+    for (int kind = 0; kind < KINDS; kind++) {
         size_t n;
         const slice *names;
         while ((names = names_of(ps, kind, conn_id, &n)) && n > 0) {
@@ -203,10 +206,12 @@ static __attribute__((noinline)) long long deliver_all(pubsub *ps, const idvec *
         const idvec *pv = dict_get(ps->t[PATTERNS].names, pat);
         size_t n = pv->n;
         int *ids = ids_copy(pv, small);
-        char *patcopy = xmemdup(pat.p, pat.len);
-        if (ps->pdeliver)
-            for (size_t i = 0; i < n; i++) ps->pdeliver(ps->ud, ids[i], (slice){ patcopy, pat.len }, channel, message);
-        free(patcopy);
+        reply m;
+        reply_init(&m);
+        pubsub_pmessage_reply(&m, pat, channel, message);
+        if (ps->push)
+            for (size_t i = 0; i < n; i++) ps->push(ps->ud, ids[i], &m);
+        reply_release(&m);
         if (ids != small) free(ids);
         count += (long long)n;
     }
@@ -236,6 +241,26 @@ void pubsub_pmessage_reply(reply *out, slice pattern, slice channel, slice messa
     reply_bulk(&e[3], message.p, message.len);
 }
 
+long long pubsub_spublish(pubsub *ps, slice channel, slice message)
+{
+    const idvec *iv = dict_get(ps->t[SHARDS].names, channel);
+    if (!iv) return 0;
+    size_t n = iv->n;
+    int small[16];
+    int *ids = ids_copy(iv, small);
+    reply m;
+    reply_init(&m);
+    reply *e = reply_array(&m, 3);
+    reply_bulk_cstr(&e[0], "smessage");
+    reply_bulk(&e[1], channel.p, channel.len);
+    reply_bulk(&e[2], message.p, message.len);
+    if (ps->push)
+        for (size_t i = 0; i < n; i++) ps->push(ps->ud, ids[i], &m);
+    reply_release(&m);
+    if (ids != small) free(ids);
+    return (long long)n;
+}
+
 size_t pubsub_count(const pubsub *ps, slice channel)
 {
     idvec *iv = dict_get(ps->t[CHANNELS].names, channel);
@@ -257,25 +282,35 @@ static void confirm(reply *r, const char *kind, slice channel, int count)
     reply_int(&e[2], count);
 }
 
-/* SUBSCRIBE / PSUBSCRIBE answer one confirmation per name, each a separate reply. Scripts
- * and connection-less callers cannot subscribe (the commands are flagged NOSCRIPT). */
+/* The count a confirmation carries: channels and patterns together, shard channels apart. */
+static int *count_of(cmdctx *c, int kind)
+{
+    return kind == SHARDS ? &c->conn->shard_subscriptions : &c->conn->subscriptions;
+}
+
+/* SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE answer one confirmation per name, each a separate
+ * reply. Scripts and connection-less callers cannot subscribe (the commands are NOSCRIPT). */
 static void subscribe_generic(cmdctx *c, int kind)
 {
+    static const char *const what[] = { "subscribe", "psubscribe", "ssubscribe" };
+    int *count = count_of(c, kind);
     reply *e = reply_multi(c->out, (size_t)c->argc - 1);
     for (int i = 1; i < c->argc; i++) {
-        if (sub_add(c->ps, kind, c->conn->id, c->argv[i])) c->conn->subscriptions++;
-        confirm(&e[i - 1], kind == CHANNELS ? "subscribe" : "psubscribe", c->argv[i], c->conn->subscriptions);
+        if (sub_add(c->ps, kind, c->conn->id, c->argv[i])) ++*count;
+        confirm(&e[i - 1], what[kind], c->argv[i], *count);
     }
 }
 
 static void unsubscribe_generic(cmdctx *c, int kind)
 {
-    const char *what = kind == CHANNELS ? "unsubscribe" : "punsubscribe";
+    static const char *const whats[] = { "unsubscribe", "punsubscribe", "sunsubscribe" };
+    const char *what = whats[kind];
+    int *count = count_of(c, kind);
     if (c->argc == 1) {
         size_t n;
         const slice *chans = names_of(c->ps, kind, c->conn->id, &n);
         if (n == 0) {
-            confirm(c->out, what, (slice){ NULL, 0 }, c->conn->subscriptions);
+            confirm(c->out, what, (slice){ NULL, 0 }, *count);
             return;
         }
         /* Copy the names first: unsubscribing frees them. */
@@ -283,8 +318,8 @@ static void unsubscribe_generic(cmdctx *c, int kind)
         for (size_t i = 0; i < n; i++) names[i] = (slice){ xmemdup(chans[i].p, chans[i].len), chans[i].len };
         reply *e = reply_multi(c->out, n);
         for (size_t i = 0; i < n; i++) {
-            if (sub_remove(c->ps, kind, c->conn->id, names[i])) c->conn->subscriptions--;
-            confirm(&e[i], what, names[i], c->conn->subscriptions);
+            if (sub_remove(c->ps, kind, c->conn->id, names[i])) --*count;
+            confirm(&e[i], what, names[i], *count);
             free((void *)names[i].p);
         }
         free(names);
@@ -292,8 +327,8 @@ static void unsubscribe_generic(cmdctx *c, int kind)
     }
     reply *e = reply_multi(c->out, (size_t)c->argc - 1);
     for (int i = 1; i < c->argc; i++) {
-        if (sub_remove(c->ps, kind, c->conn->id, c->argv[i])) c->conn->subscriptions--;
-        confirm(&e[i - 1], what, c->argv[i], c->conn->subscriptions);
+        if (sub_remove(c->ps, kind, c->conn->id, c->argv[i])) --*count;
+        confirm(&e[i - 1], what, c->argv[i], *count);
     }
 }
 
@@ -301,6 +336,13 @@ void cmd_subscribe(cmdctx *c) { subscribe_generic(c, CHANNELS); }
 void cmd_unsubscribe(cmdctx *c) { unsubscribe_generic(c, CHANNELS); }
 void cmd_psubscribe(cmdctx *c) { subscribe_generic(c, PATTERNS); }
 void cmd_punsubscribe(cmdctx *c) { unsubscribe_generic(c, PATTERNS); }
+void cmd_ssubscribe(cmdctx *c) { subscribe_generic(c, SHARDS); }
+void cmd_sunsubscribe(cmdctx *c) { unsubscribe_generic(c, SHARDS); }
+
+void cmd_spublish(cmdctx *c)
+{
+    reply_int(c->out, pubsub_spublish(c->ps, c->argv[1], c->argv[2]));
+}
 
 static const char *const pubsub_help[] = {
     "PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -347,7 +389,7 @@ void cmd_pubsub(cmdctx *c)
     } else if (slice_opt_is(sub, "channels") && (c->argc == 2 || c->argc == 3)) {
         pubsub_channels(c, c->ps->t[CHANNELS].names);
     } else if (slice_opt_is(sub, "shardchannels") && (c->argc == 2 || c->argc == 3)) {
-        reply_array(c->out, 0); /* no shard channels: SSUBSCRIBE is not implemented */
+        pubsub_channels(c, c->ps->t[SHARDS].names);
     } else if (slice_opt_is(sub, "numpat") && c->argc == 2) {
         reply_int(c->out, (long long)dict_size(c->ps->t[PATTERNS].names));
     } else if (slice_opt_is(sub, "numsub") || slice_opt_is(sub, "shardnumsub")) {
@@ -355,7 +397,8 @@ void cmd_pubsub(cmdctx *c)
         reply *e = reply_array(c->out, (size_t)(c->argc - 2) * 2);
         for (int i = 2; i < c->argc; i++) {
             reply_bulk(&e[(i - 2) * 2], c->argv[i].p, c->argv[i].len);
-            reply_int(&e[(i - 2) * 2 + 1], shard ? 0 : (long long)pubsub_count(c->ps, c->argv[i]));
+            const idvec *iv = dict_get(c->ps->t[shard ? SHARDS : CHANNELS].names, c->argv[i]);
+            reply_int(&e[(i - 2) * 2 + 1], iv ? (long long)iv->n : 0);
         }
     } else {
         const char *names[] = { "channels", "shardchannels", "numpat", "numsub", "shardnumsub", "help" };

@@ -71,7 +71,7 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
-    srv->ps = pubsub_new(cfg->deliver, cfg->pdeliver, cfg->deliver_ud);
+    srv->ps = pubsub_new(cfg->deliver, cfg->push, cfg->deliver_ud);
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = cfg->trace, .trace_ud = cfg->trace_ud,
@@ -365,7 +365,7 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
         reply_errorf(out, "ERR wrong number of arguments for '%s' command", cmd->name);
         return -1;
     }
-    if (c && c->subscriptions > 0 && !(cmd->flags & CMD_PUBSUB)) {
+    if (c && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
         /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
         char sub[64] = "";
         if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||

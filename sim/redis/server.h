@@ -48,7 +48,7 @@ typedef struct server_config {
     void *load_ud;
     const server_host *host;      /* locklab serve's, or NULL */
     void *host_ud;
-    pubsub_pdeliver_fn pdeliver;  /* a message for a connection subscribed by pattern, or NULL */
+    pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
 } server_config;
 
 server *server_new(const server_config *cfg);

@@ -549,7 +549,8 @@ done
 # pub/sub over raw sockets, byte for byte against redis-server: SUBSCRIBE and PSUBSCRIBE
 # confirmations, message and pmessage, what a subscribed connection may not run (Redis's
 # error, with a container's subcommand), PING there, PUBSUB NUMPAT / NUMSUB / CHANNELS,
-# PUNSUBSCRIBE and UNSUBSCRIBE with and without names. Each step's output is read up to
+# PUNSUBSCRIBE and UNSUBSCRIBE with and without names, shard channels (SSUBSCRIBE, SPUBLISH,
+# smessage), RESET. Each step's output is read up to
 # the reply to a PING sent after it (which a subscribed connection may send).
 cat >"$tmp/pubsub.py" <<'PYEOF'
 import socket, sys
@@ -579,6 +580,8 @@ steps = [(a, ("psubscribe", "news.*", "h?llo")), (a, ("subscribe", "news.a")), (
          (b, ("pubsub", "numpat")), (b, ("pubsub", "numsub", "news.a", "zz")), (b, ("pubsub", "channels")),
          (b, ("pubsub", "channels", "x*")), (a, ("punsubscribe", "h?llo")), (a, ("punsubscribe",)),
          (a, ("unsubscribe",)), (a, ("unsubscribe",)), (a, ("punsubscribe",)), (a, ("ping",)),
+         (a, ("ssubscribe", "s1")), (a, ("get", "x")), (b, ("spublish", "s1", "m4")), (b, ("publish", "s1", "m5")),
+         (b, ("pubsub", "shardnumsub", "s1", "s2")), (b, ("pubsub", "shardchannels")), (a, ("sunsubscribe",)),
          (a, ("subscribe", "z")), (a, ("psubscribe", "y*")), (a, ("reset",)), (a, ("get", "x")),
          (b, ("pubsub", "numpat"))]
 for i, (s, words) in enumerate(steps):
