@@ -253,7 +253,8 @@ static const char *const serve_help[] = {
     "    Leave connection id's requests (c7 or 7, as CLIENTS lists them) unread for ms of",
     "    true time (--clock wall: to the next tenth of a second).",
     "CLIENTS",
-    "    Each connection: id, address, node, state.",
+    "    Each connection: id, address, node, state (serving, blocked, dropping, paused,",
+    "    partitioned, closing).",
     "NODES",
     "    Each node: name, address, up or down, role, persistence, clock, connections.",
     "HISTORY [<count>|RESET]",
@@ -477,7 +478,8 @@ static void serve_ctl_clients(serve *sv, sclient *c, const slice *argv, int argc
             buf b;
             buf_init(&b);
             buf_printf(&b, "c%d %s node=%s state=%s", k->conn.id, k->addr, k->node->name,
-                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused" : "serving");
+                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused"
+                       : k->conn.blocked ? "blocked" : k->drop_p > 0 ? "dropping" : "serving");
             reply_bulk_take(&e[n - 1 - (size_t)at++], b.p, b.len);
         }
 }
