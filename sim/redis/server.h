@@ -13,6 +13,28 @@
 
 typedef struct server server;
 
+/* What CLIENT LIST/INFO shows of a connection that only its host knows. */
+typedef struct conn_peer {
+    const char *addr, *laddr; /* "127.0.0.1:54321" */
+    int fd;
+    long long age, idle;      /* seconds since it connected, since its last command */
+    unsigned long long qbuf, obl; /* bytes read and not yet run; of replies not yet written */
+} conn_peer;
+
+/* What the host (locklab serve) tells INFO and CLIENT that the server cannot know; NULL in
+ * the REPL and the simulator, where one connection and default values stand in. */
+typedef struct server_host {
+    /* Appends "field:value\r\n" lines to an INFO section ("server", "clients", "stats",
+     * "persistence", "replication"), after the server's own. */
+    void (*info)(void *ud, const char *section, buf *out);
+    /* Calls fn for each live connection, oldest first, with what the host knows of it. */
+    void (*each_conn)(void *ud, void (*fn)(void *arg, const conn *c, const conn_peer *p), void *arg);
+    /* Closes connection id once the reply being made is written (CLIENT KILL). */
+    void (*kill)(void *ud, int conn_id);
+    /* A CONFIG GET parameter's value where the host sets it (port, appendonly, ...), or NULL. */
+    const char *(*config)(void *ud, const char *name);
+} server_host;
+
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
@@ -24,6 +46,9 @@ typedef struct server_config {
     void *trace_ud;
     script_load_fn load;          /* compiles a script's body (script.h); NULL: Lua's loader */
     void *load_ud;
+    const server_host *host;      /* locklab serve's, or NULL */
+    void *host_ud;
+    pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
 } server_config;
 
 server *server_new(const server_config *cfg);
@@ -54,6 +79,16 @@ size_t server_active_expire(server *srv);
 
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
+int server_is_replica(const server *srv);
+
+/* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
+const char *server_conn_name(const server *srv, int conn_id);
+void server_conn_setname(server *srv, int conn_id, const char *name, size_t len);
+/* The commands a connection has queued in MULTI, or -1 outside one (CLIENT LIST's multi=). */
+int server_conn_multi(const server *srv, int conn_id);
+/* CONFIG SET's remembered values (connection.c), NULL where none was set. */
+const char *server_config_get(const server *srv, const char *name);
+void server_config_set(server *srv, const char *name, const char *value);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
  *

@@ -429,10 +429,13 @@ not_float:
 }
 
 /* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
- * [key, value]. In locklab nothing can push while a command waits (a REPL session is one
- * connection; simulated clients do not block), so when every list is empty the wait can only
- * end with its timeout: the reply is the null array Redis sends then, at once, without moving
- * virtual time. Refused inside scripts, as in Redis. */
+ * [key, value]. When every list is empty, a connection that may block (conn.h: locklab
+ * serve's) is marked blocked with its deadline on this server's clock and gets no reply: its
+ * host runs the command again as keys change and answers the null array at the deadline.
+ * Elsewhere nothing can push while a command waits (a REPL session is one connection;
+ * simulated clients do not block; MULTI), so the wait can only end with its timeout: the
+ * reply is the null array Redis sends then, at once, without moving virtual time. Refused
+ * inside scripts, as in Redis. */
 static void list_bpop_command(cmdctx *c, int where)
 {
     long long timeout;
@@ -447,6 +450,11 @@ static void list_bpop_command(cmdctx *c, int where)
         reply_bulk(&el[1], s->p, s->len);
         free(s);
         store_touched(c->db, e);
+        return;
+    }
+    if (c->conn && c->conn->may_block) {
+        c->conn->blocked = 1;
+        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
         return;
     }
     reply_nil_array(c->out);
