@@ -10,7 +10,7 @@
  * command running is written. CONFIG GET port / appendonly / appendfsync / maxclients /
  * client-query-buffer-limit answer the serve's options.
  *
- * Blocking (BLPOP, BRPOP). A command that found nothing to pop marks its connection blocked
+ * Blocking (BLPOP, BRPOP and the other blocking pops). A command that found nothing to pop marks its connection blocked
  * (sim/redis/conn.h); the serve keeps a copy of it in the node's queue, oldest first, reads
  * nothing more from that connection, and after every command run on the node runs each
  * queued one again in that order, as Redis serves the clients blocked on a key in the order

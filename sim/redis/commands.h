@@ -152,6 +152,11 @@ cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_h
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
     cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop, cmd_lpushx, cmd_rpushx, cmd_linsert, cmd_lpos,
     cmd_rpoplpush, cmd_lmove, cmd_brpoplpush, cmd_blmove, cmd_lmpop, cmd_blmpop;
+/* A blocking command found nothing to pop: a connection whose host can park it (conn.h's
+ * may_block: locklab serve) is marked blocked until its deadline (timeout ms on this
+ * server's clock, 0: for ever) and gets no reply yet; elsewhere the timeout's null array is
+ * the answer at once (t_list.c, BLPOP's comment). */
+void cmd_block_or_nil(cmdctx *c, long long timeout);
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount, cmd_zrevrange, cmd_zrevrangebyscore,

@@ -14,7 +14,8 @@ typedef struct conn {
     int id;            /* unique within the server: the pub/sub subscriber id, CLIENT ID */
     int subscriptions; /* channels and patterns it is subscribed to */
     int shard_subscriptions; /* shard channels (SSUBSCRIBE); subscribe mode while either is > 0 */
-    /* Blocking (BLPOP, BRPOP): a host that can park a connection (locklab serve) sets
+    /* Blocking (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN, BZPOPMAX, BZMPOP:
+     * cmd_block_or_nil): a host that can park a connection (locklab serve) sets
      * may_block; a blocking command that finds nothing to pop then sets blocked and
      * block_deadline (the server's clock, ms; 0: wait forever) and leaves its reply NIL,
      * unsent: the host runs the same command again when a key may have changed, and sends

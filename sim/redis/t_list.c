@@ -452,6 +452,11 @@ static void list_bpop_command(cmdctx *c, int where)
         store_touched(c->db, e);
         return;
     }
+    cmd_block_or_nil(c, timeout);
+}
+
+void cmd_block_or_nil(cmdctx *c, long long timeout)
+{
     if (c->conn && c->conn->may_block) {
         c->conn->blocked = 1;
         c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
@@ -594,14 +599,14 @@ static int list_where(cmdctx *c, int i, int *where)
 }
 
 /* Pops from argv[1]'s list at `from`, pushes onto argv[2]'s at `to` (the same list
- * rotates); nil when the source is missing. `blocking`: a missing source is a wait that
- * could only time out here (see BLPOP below). */
-static void list_move(cmdctx *c, int from, int to, int blocking)
+ * rotates); nil when the source is missing. `timeout` >= 0 (BRPOPLPUSH, BLMOVE): a missing
+ * source is a wait (cmd_block_or_nil). */
+static void list_move(cmdctx *c, int from, int to, long long timeout)
 {
     kv *src, *dst;
     if (lookup_typed(c, c->argv[1], OBJ_LIST, &src) < 0) return;
     if (!src) {
-        if (blocking) reply_nil_array(c->out);
+        if (timeout >= 0) cmd_block_or_nil(c, timeout);
         else reply_nil(c->out);
         return;
     }
@@ -618,20 +623,20 @@ static void list_move(cmdctx *c, int from, int to, int blocking)
     if (src != dst) store_touched(c->db, src);
 }
 
-void cmd_rpoplpush(cmdctx *c) { list_move(c, LIST_TAIL, LIST_HEAD, 0); }
+void cmd_rpoplpush(cmdctx *c) { list_move(c, LIST_TAIL, LIST_HEAD, -1); }
 
 void cmd_lmove(cmdctx *c)
 {
     int from, to;
     if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
-    list_move(c, from, to, 0);
+    list_move(c, from, to, -1);
 }
 
 void cmd_brpoplpush(cmdctx *c)
 {
     long long timeout;
     if (arg_timeout(c, c->argv[3], &timeout) < 0) return;
-    list_move(c, LIST_TAIL, LIST_HEAD, 1);
+    list_move(c, LIST_TAIL, LIST_HEAD, timeout);
 }
 
 void cmd_blmove(cmdctx *c)
@@ -640,7 +645,7 @@ void cmd_blmove(cmdctx *c)
     long long timeout;
     if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
     if (arg_timeout(c, c->argv[5], &timeout) < 0) return;
-    list_move(c, from, to, 1);
+    list_move(c, from, to, timeout);
 }
 
 /* ---- LMPOP, BLMPOP ---- */
@@ -679,8 +684,8 @@ static int mpop_parse(cmdctx *c, int nk, int *first, int *nkeys, int *where, lon
 }
 
 /* Pops up to count elements from the first non-empty list of the keys: [key, [elements]],
- * or a null array. */
-static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count)
+ * or a null array (`timeout` >= 0, BLMPOP: a wait, cmd_block_or_nil). */
+static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count, long long timeout)
 {
     for (int i = first; i < first + nkeys; i++) {
         kv *e;
@@ -699,7 +704,8 @@ static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count
         store_touched(c->db, e);
         return;
     }
-    reply_nil_array(c->out);
+    if (timeout >= 0) cmd_block_or_nil(c, timeout);
+    else reply_nil_array(c->out);
 }
 
 void cmd_lmpop(cmdctx *c)
@@ -707,7 +713,7 @@ void cmd_lmpop(cmdctx *c)
     int first, nkeys, where;
     long long count;
     if (mpop_parse(c, 1, &first, &nkeys, &where, &count) < 0) return;
-    mpop_run(c, first, nkeys, where, count);
+    mpop_run(c, first, nkeys, where, count, -1);
 }
 
 /* BLMPOP timeout numkeys key ...: the timeout is read after the rest, as Redis does; with
@@ -718,5 +724,5 @@ void cmd_blmpop(cmdctx *c)
     long long count, timeout;
     if (mpop_parse(c, 2, &first, &nkeys, &where, &count) < 0) return;
     if (arg_timeout(c, c->argv[1], &timeout) < 0) return;
-    mpop_run(c, first, nkeys, where, count);
+    mpop_run(c, first, nkeys, where, count, timeout);
 }
