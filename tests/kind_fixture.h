@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lauxlib.h>
+
 #include "server_kind.h"
 
 /* How the host logs a push: "push C TOPIC PAYLOAD; ", the topic in brackets (etcd's watch
@@ -122,6 +124,45 @@ static inline char *run(kserver *s, int client, int conn, const char *request)
     K->reply_brief(reply, &b);
     K->reply_release(reply);
     free(reply);
+    return buf_steal(&b);
+}
+
+/* Runs a request for client 0 over connection 0 and pushes its reply on L as the kind's
+ * client library returns it; the number of values, and in *is_error (unless NULL) whether the
+ * reply is an error. */
+static inline int run_push(kserver *s, struct lua_State *L, const char *request, int *is_error)
+{
+    slice argv[64];
+    int argc = kf_words(request, argv, 64);
+    void *reply = malloc(K->reply_size);
+    K->exec(s, 0, 0, argc, argv, reply);
+    if (is_error) *is_error = K->reply_is_error(reply);
+    int n = K->reply_push(L, reply);
+    K->reply_release(reply);
+    free(reply);
+    return n;
+}
+
+/* Runs a request as run_push does and shows the values its reply becomes in one line (a heap
+ * string), separated by spaces, each as show writes the value at idx (NULL: as tostring does);
+ * they are popped again. */
+static inline char *run_values(kserver *s, struct lua_State *L, const char *request, int *is_error,
+                               void (*show)(struct lua_State *L, int idx, buf *out))
+{
+    int n = run_push(s, L, request, is_error);
+    buf b;
+    buf_init(&b);
+    int top = lua_gettop(L);
+    for (int v = top - n + 1; v <= top; v++) {
+        if (v > top - n + 1) buf_putc(&b, ' ');
+        if (show) {
+            show(L, v, &b);
+        } else {
+            buf_puts(&b, luaL_tolstring(L, v, NULL));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, n);
     return buf_steal(&b);
 }
 

@@ -271,13 +271,10 @@ static void test_lua_values(void **state)
     kserver *s = make(&h);
     free(run(s, 0, 0, "PUT|lock/a|"));
     lua_State *L = luaL_newstate();
-    void *reply = malloc(K->reply_size);
-    slice argv[] = { SLICE_LIT("GET"), SLICE_LIT("lock/"), SLICE_LIT("FIRST_CREATE") };
-    K->exec(s, 0, 0, 3, argv, reply);
-    assert_false(K->reply_is_error(reply));
-    assert_int_equal(K->reply_push(L, reply), 1);
+    int is_error;
+    assert_int_equal(run_push(s, L, "GET|lock/|FIRST_CREATE", &is_error), 1);
+    assert_false(is_error);
     lua_setglobal(L, "r");
-    K->reply_release(reply);
     assert_int_equal(luaL_dostring(L, "return r.header.revision, r.kvs[1].key, r.kvs[1].create_revision, r.kvs[1].value, "
                                       "r.kvs[1].lease, r.more, r.count, #r.kvs"), 0);
     assert_int_equal(lua_tointeger(L, -8), 2);
@@ -289,14 +286,10 @@ static void test_lua_values(void **state)
     assert_int_equal(lua_tointeger(L, -2), 1);
     assert_int_equal(lua_tointeger(L, -1), 1);
     lua_settop(L, 0);
-    slice bad[] = { SLICE_LIT("LEASE_REVOKE"), SLICE_LIT("5") };
-    K->exec(s, 0, 0, 2, bad, reply);
-    assert_true(K->reply_is_error(reply));
-    assert_int_equal(K->reply_push(L, reply), 2);
+    assert_int_equal(run_push(s, L, "LEASE_REVOKE|5", &is_error), 2);
+    assert_true(is_error);
     assert_true(lua_isnil(L, -2));
     assert_string_equal(lua_tostring(L, -1), "etcdserver: requested lease not found");
-    K->reply_release(reply);
-    free(reply);
     lua_close(L);
     done(s, &h);
 }

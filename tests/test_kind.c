@@ -48,8 +48,7 @@ static void test_kind_requests_report_their_changes_and_expire_at_the_host_clock
     assert_int_equal(K->next_deadline(s), INT64_MAX);
     K->set_replica(s, 1);
     expect(s, "SET k v", "(error) READONLY You can't write against a read only replica.");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_kind_replies_reach_lua_as_a_client_library_returns_them(void **state)
@@ -61,31 +60,14 @@ static void test_kind_replies_reach_lua_as_a_client_library_returns_them(void **
     const char *reqs[] = { "INCR n", "GET missing", "INCR", "HSET h f v" };
     const char *want[] = { "1", "nil", "nil ERR wrong number of arguments for 'incr' command", "1" };
     for (int i = 0; i < 4; i++) {
-        slice argv[4];
-        int argc = 0;
-        char *copy = strdup(reqs[i]);
-        for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) argv[argc++] = slice_cstr(t);
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, argc, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 2);
-        int n = K->reply_push(L, reply);
-        buf b;
-        buf_init(&b);
-        int top = lua_gettop(L);
-        for (int v = top - n + 1; v <= top; v++) {
-            buf_printf(&b, "%s%s", v > top - n + 1 ? " " : "", luaL_tolstring(L, v, NULL));
-            lua_pop(L, 1);
-        }
-        assert_string_equal(b.p, want[i]);
-        lua_pop(L, n);
-        buf_release(&b);
-        K->reply_release(reply);
-        free(reply);
-        free(copy);
+        int is_error;
+        char *got = run_values(s, L, reqs[i], &is_error, NULL);
+        assert_int_equal(is_error, i == 2);
+        assert_string_equal(got, want[i]);
+        free(got);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_kind_pushes_reach_subscribed_clients_until_they_leave(void **state)
@@ -106,8 +88,7 @@ static void test_kind_pushes_reach_subscribed_clients_until_they_leave(void **st
     K->disconnect(s, 1);
     expect(s, "PUBLISH ch gone", "0");
     expect_log(&h, "");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_kind_data_copies_make_persistence_and_replication(void **state)

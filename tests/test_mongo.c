@@ -98,8 +98,7 @@ static void test_mongo_find_and_modify_upserts_once_and_returns_the_holder(void 
     K->set_replica(s, 1);
     expect(s, "{\"insert\": \"locks\", \"documents\": [{}]}",
            "{\"ok\": 0, \"errmsg\": \"not primary\", \"code\": 10107, \"codeName\": \"NotWritablePrimary\"}");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 #define TTL_INDEX "{\"createIndexes\": \"locks\", \"indexes\": [{\"key\": {\"expireAt\": 1}, \"name\": \"expireAt_1\", " \
@@ -150,8 +149,7 @@ static void test_mongo_ttl_monitor_sweeps_once_a_period_from_the_start(void **st
     expect_dump(s, "collection locks indexes [_id_, expireAt_1 {expireAt: 1} expireAfterSeconds 0]\n"
                    "doc locks/4 {\"_id\": \"d\", \"expireAt\": \"not a date\"}\ndoc locks/5 {\"_id\": \"e\"}\n");
     assert_int_equal(K->next_deadline(s), INT64_MAX);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_sweep(void **state)
@@ -177,8 +175,7 @@ static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_swe
     K->set_replica(s, 0);
     advance_to(&h, s, 15000);
     expect_log(&h, "expired locks/1; ");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_replies_reach_lua_as_a_driver_returns_them(void **state)
@@ -202,21 +199,16 @@ static void test_mongo_replies_reach_lua_as_a_driver_returns_them(void **state)
     };
     const char *want[] = { "A 5 false", "nil 11000 E11000", "n=0", "1 lock" };
     for (int i = 0; i < 4; i++) {
-        slice argv[1] = { slice_cstr(reqs[i]) };
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, 1, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 1);
         assert_int_equal(luaL_loadstring(L, code[i]), LUA_OK);
-        int n = K->reply_push(L, reply);
+        int is_error;
+        int n = run_push(s, L, reqs[i], &is_error);
+        assert_int_equal(is_error, i == 1);
         assert_int_equal(lua_pcall(L, n, 1, 0), LUA_OK);
         assert_string_equal(lua_tostring(L, -1), want[i]);
         lua_settop(L, 0);
-        K->reply_release(reply);
-        free(reply);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_data_copies_make_replication_and_rollback(void **state)

@@ -60,8 +60,7 @@ static void test_mysql_statements_and_the_rows_they_report(void **state)
     expect(s, "DROP TABLE locks", "OK, 0 rows affected");
     expect_log(&h, "deleted locks/2; deleted locks; ");
     expect(s, "DROP TABLE IF EXISTS locks", "OK, 0 rows affected");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_errors_name_number_sqlstate_and_mariadb_text(void **state)
@@ -120,8 +119,7 @@ static void test_mysql_errors_name_number_sqlstate_and_mariadb_text(void **state
                    "table t (a INT NOT NULL, b CHAR(3) NOT NULL, c INT, PRIMARY KEY (a, b), UNIQUE KEY c (c), "
                    "UNIQUE KEY c_2 (c, a))\n"
                    "row t/1 (a=1, b='x', c=NULL)\nrow t/2 (a=1, b='y', c=NULL)\n");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_user_level_locks_belong_to_connections(void **state)
@@ -156,8 +154,7 @@ static void test_mysql_user_level_locks_belong_to_connections(void **state)
     expect(s, LOCKS, "ERROR 1290 (HY000): The MariaDB server is running with the --read-only option so it cannot "
                      "execute this statement");
     expect(s, "SELECT GET_LOCK('r', 0)", "1");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 /* Appends the value at idx as a model sees it: a reply's table as {affected_rows=N} or its
@@ -204,27 +201,14 @@ static void test_mysql_replies_reach_lua_as_lua_resty_mysql_returns_them(void **
                            "nil Duplicate entry 'x' for key 'PRIMARY' 1062 23000", "[1] got=1", "[1] got=nil",
                            "[1] got=x" };
     for (int i = 0; i < 6; i++) {
-        slice argv[1] = { slice_cstr(reqs[i]) };
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, 1, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 2);
-        int n = K->reply_push(L, reply);
-        buf b;
-        buf_init(&b);
-        int top = lua_gettop(L);
-        for (int v = top - n + 1; v <= top; v++) {
-            if (v > top - n + 1) buf_putc(&b, ' ');
-            lua_show(L, v, &b);
-        }
-        lua_settop(L, 0);
-        assert_string_equal(b.p, want[i]);
-        buf_release(&b);
-        K->reply_release(reply);
-        free(reply);
+        int is_error;
+        char *got = run_values(s, L, reqs[i], &is_error, lua_show);
+        assert_int_equal(is_error, i == 2);
+        assert_string_equal(got, want[i]);
+        free(got);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_data_copies_make_persistence_and_replication(void **state)

@@ -88,8 +88,7 @@ static void test_zk_requests_and_their_errors(void **state)
                            "\"/\" znode at=-1 \"\" czxid=0x0 mzxid=0x0 pzxid=0x4 version=0 cversion=0\n"
                            "\"/a\" znode at=-1 \"new\" czxid=0x4 mzxid=0x12 pzxid=0x16 version=1 cversion=6\n");
     free(d);
-    buf_release(&h.log);
-    K->destroy(s);
+    done(s, &h);
 }
 
 static void test_zk_sessions_expire_at_tick_boundaries(void **state)
@@ -182,21 +181,13 @@ static void test_zk_watches_fire_once(void **state)
                    "written /nx; written /; push 1 watcher NodeCreated /nx; push 1 watcher NodeChildrenChanged /; ");
     expect_as(s, 1, "setWatches 0 frob /x", "(error) BadArguments");
     expect_as(s, 1, "setWatches 0 data", "(error) BadArguments");
-    buf_release(&h.log);
-    K->destroy(s);
+    done(s, &h);
 }
 
 /* Runs a request and pushes its reply on L as a model receives it; returns the count. */
 static int push(kserver *s, lua_State *L, const char *request)
 {
-    slice argv[8];
-    int argc = kf_words(request, argv, 8);
-    void *reply = malloc(K->reply_size);
-    K->exec(s, 0, 0, argc, argv, reply);
-    int n = K->reply_push(L, reply);
-    K->reply_release(reply);
-    free(reply);
-    return n;
+    return run_push(s, L, request, NULL);
 }
 
 static void test_zk_replies_reach_lua_as_the_java_client_returns_them(void **state)
@@ -245,8 +236,7 @@ static void test_zk_replies_reach_lua_as_the_java_client_returns_them(void **sta
     assert_false(K->reply_is_error(reply));
     K->reply_release(reply);
     free(reply);
-    buf_release(&h.log);
-    K->destroy(s);
+    done(s, &h);
 }
 
 static void test_zk_data_copies_make_persistence_and_replication(void **state)
