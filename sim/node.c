@@ -259,6 +259,16 @@ static int64_t deadline_true_when(cluster *cu, node *n, int64_t deadline)
                                : lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
 }
 
+/* The cause of n's pending expiry event (exploring), or -1. */
+static int pending_cause(const core *cx, const node *n)
+{
+    for (size_t i = 0;; i++) {
+        const event *e = sched_at(cx->q, i);
+        if (!e) return -1;
+        if (e->kind == EV_EXPIRE && e->actor == n->idx && e->gen == n->expiry_gen) return e->cause;
+    }
+}
+
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
  * local clock is past its deadline, i.e. reads deadline + 1. */
 void node_schedule_expiry(cluster *cu, node *n)
@@ -268,13 +278,12 @@ void node_schedule_expiry(cluster *cu, node *n)
     if (deadline == INT64_MAX) return;
     int64_t at = deadline_true_when(cu, n, deadline);
     if (at == INT64_MAX) return;
-    if (n->expiry_at == at && n->expiry_pending) return;
-    n->expiry_at = at;
-    n->expiry_pending = 1;
     core *cx = cu->cx;
     /* The expiry's instant is its deadline's: its cause is the step that set it, unless the
      * deadline has passed already (then it expires now, whenever now is). Deadlines of
-     * several origins falling together: each origin counts as a clock reading. */
+     * several origins falling together: each origin counts as a clock reading. This holds
+     * also when the instant is that of the pending expiry: a second key's deadline equal to
+     * the first's, or the same key's deadline set again to the same instant by another step. */
     int cause = -1, found = 0;
     for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
@@ -288,6 +297,9 @@ void node_schedule_expiry(cluster *cu, node *n)
         }
         found = 1;
     }
+    if (n->expiry_at == at && n->expiry_pending && (!cx->explore || pending_cause(cx, n) == (found ? cause : -1))) return;
+    n->expiry_at = at;
+    n->expiry_pending = 1;
     if (found) {
         sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
     } else {

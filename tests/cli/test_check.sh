@@ -87,6 +87,12 @@ sed 's#protocol = "./models/#options = { shortcut_ms = 1000 }, protocol = "'"$PW
 "$LL" check "$tmp/rtt-wide.lua" --jobs 1 --delays extremes >"$tmp/out" 2>&1
 [ $? -eq 0 ] && grep -q "systematic search: 6144 paths" "$tmp/out" && ok || bad "extremes on the 1 s margin: $(grep systematic "$tmp/out")"
 
+# Deadlines of two keys on one millisecond, set by different requests: the one expiry event
+# is caused by the first; the second request's late end, which moves its key's deadline
+# alone, must be explored (sim/node.c, node_schedule_expiry).
+"$LL" check tests/check/equal-deadlines.lua --max-deviations 1 --jobs 1 --out "$tmp/eqd" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "mutual_exclusion  VIOLATED" "$tmp/out" && ok || bad "equal deadlines: $(grep -E 'systematic|mutual' "$tmp/out")"
+
 # --jobs and shards: the answer of one search. Totals of a complete search, and the
 # counter-example's files, byte for byte.
 summary() { grep -E "^   (systematic search|covered|  )|holds|VIOLATED" "$1" | sed -E 's/, [0-9.]+ s \([0-9]+ transitions\/s\)//'; }
