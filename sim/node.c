@@ -285,6 +285,14 @@ void node_schedule_expiry(cluster *cu, node *n)
      * also when the instant is that of the pending expiry: a second key's deadline equal to
      * the first's, or the same key's deadline set again to the same instant by another step. */
     int cause = -1, found = 0;
+    if (cx->explore && at <= cx->now) {
+        /* Passed already (a restart, a promotion): that it has depends on when each passed
+         * deadline was set against the clock now, so its origin and this step both read a
+         * clock. */
+        for (int i = 0; i < n->org.n; i++)
+            if (deadline_true_when(cu, n, n->org.v[i].deadline) <= cx->now) core_clock_read_at(cx, n->org.v[i].step);
+        core_clock_read(cx);
+    }
     for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
         if (o->deadline != deadline) continue;
