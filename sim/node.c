@@ -311,8 +311,14 @@ void node_schedule_expiry(cluster *cu, node *n)
     if (found) {
         sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
     } else {
-        if (at > cx->now) core_clock_read(cx); /* a deadline of unknown origin: as a reading */
-        sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        /* A deadline of unknown origin: as a reading, here and where it expires (node_on_expire);
+         * its expiry does not move with this step (a lease's expiry falls on the lessor's tick). */
+        if (at > cx->now) {
+            core_clock_read(cx);
+            sched_push_caused(cx->q, -1, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        } else {
+            sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        }
     }
 }
 
@@ -338,6 +344,15 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
     if (gen != n->expiry_gen) return;
     n->expiry_pending = 0;
     if (!n->up || n->role != ROLE_MASTER) return;
+    if (cu->cx->explore) {
+        /* A deadline whose origin is unknown (a server kind that does not report it, such as
+         * etcd's leases): its expiry does not move with the step that set it, so here the
+         * clock is compared with it. */
+        int64_t deadline = cu->kind->next_deadline(n->srv);
+        int known = 0;
+        for (int i = 0; i < n->org.n; i++) known |= n->org.v[i].deadline == deadline && n->org.v[i].step >= 0;
+        if (!known) core_clock_read(cu->cx);
+    }
     cu->kind->expire(n->srv);
     node_schedule_expiry(cu, n);
 }
