@@ -305,16 +305,19 @@ void node_schedule_expiry(cluster *cu, node *n)
         }
         found = 1;
     }
+    /* A deadline of unknown origin (a server kind that does not say which request set it, as
+     * ZooKeeper's sessions, touched by every request): this step may have set it, and reads
+     * the clock, whether or not the instant of the pending expiry changes. */
+    if (cx->explore && !found && at > cx->now) core_clock_read(cx);
     if (n->expiry_at == at && n->expiry_pending && (!cx->explore || pending_cause(cx, n) == (found ? cause : -1))) return;
     n->expiry_at = at;
     n->expiry_pending = 1;
     if (found) {
         sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
     } else {
-        /* A deadline of unknown origin: as a reading, here and where it expires (node_on_expire);
-         * its expiry does not move with this step (a lease's expiry falls on the lessor's tick). */
+        /* Of unknown origin: a reading here (above) and where it expires (node_on_expire); its
+         * expiry does not move with this step (a lease's expiry falls on the lessor's tick). */
         if (at > cx->now) {
-            core_clock_read(cx);
             sched_push_caused(cx->q, -1, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
         } else {
             sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);

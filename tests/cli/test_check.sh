@@ -96,8 +96,9 @@ sed 's#protocol = "./models/#options = { shortcut_ms = 1000 }, protocol = "'"$PW
 # A deadline found passed when the data comes back (a restart from the AOF, a replica's
 # promotion): whether it had passed depends on when its request set it (node_schedule_expiry).
 # And an etcd lease revoked on the lessor's tick, a deadline whose origin the node does not
-# know: the tick compares the clock with it (node_on_expire).
-for name in deadline-passed-restart deadline-passed-promotion lease-tick; do
+# know: the tick compares the clock with it (node_on_expire); and a ZooKeeper session touched
+# by a ping that changes no pending expiry: the ping reads the clock (node_schedule_expiry).
+for name in deadline-passed-restart deadline-passed-promotion lease-tick session-tick; do
     "$LL" check "tests/check/$name.lua" --max-deviations 1 --jobs 1 --out "$tmp/dp" >"$tmp/out" 2>&1
     [ $? -eq 1 ] && grep -q "mutual_exclusion  VIOLATED" "$tmp/out" && ok || bad "$name: $(grep -E 'systematic|mutual' "$tmp/out")"
 done
