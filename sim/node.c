@@ -284,7 +284,7 @@ void node_schedule_expiry(cluster *cu, node *n)
      * several origins falling together: each origin counts as a clock reading. This holds
      * also when the instant is that of the pending expiry: a second key's deadline equal to
      * the first's, or the same key's deadline set again to the same instant by another step. */
-    int cause = -1, found = 0;
+    int cause = -1, found = 0, unknown = 0;
     if (cx->explore && at <= cx->now) {
         /* Passed already (a restart, a promotion): that it has depends on when each passed
          * deadline was set against the clock now, so its origin and this step both read a
@@ -296,6 +296,10 @@ void node_schedule_expiry(cluster *cu, node *n)
     for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
         if (o->deadline != deadline) continue;
+        if (o->step < 0) { /* of unknown origin (a master's deadline it had none for) */
+            unknown = 1;
+            continue;
+        }
         if (found && o->step != cause) {
             for (int j = 0; j < n->org.n; j++)
                 if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
@@ -304,6 +308,11 @@ void node_schedule_expiry(cluster *cu, node *n)
             cause = o->step;
         }
         found = 1;
+    }
+    if (unknown && found) { /* falling together with one of unknown origin: all as unknown */
+        for (int j = 0; j < n->org.n; j++)
+            if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+        found = 0;
     }
     /* A deadline of unknown origin (a server kind that does not say which request set it, as
      * ZooKeeper's sessions, touched by every request): this step may have set it, and reads
@@ -352,9 +361,10 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
          * etcd's leases): its expiry does not move with the step that set it, so here the
          * clock is compared with it. */
         int64_t deadline = cu->kind->next_deadline(n->srv);
-        int known = 0;
-        for (int i = 0; i < n->org.n; i++) known |= n->org.v[i].deadline == deadline && n->org.v[i].step >= 0;
-        if (!known) core_clock_read(cu->cx);
+        int known = 0, unknown = 0;
+        for (int i = 0; i < n->org.n; i++)
+            if (n->org.v[i].deadline == deadline) *(n->org.v[i].step >= 0 ? &known : &unknown) = 1;
+        if (!known || unknown) core_clock_read(cu->cx);
     }
     cu->kind->expire(n->srv);
     node_schedule_expiry(cu, n);
