@@ -125,6 +125,16 @@ static void org_free(origins *o)
     memset(o, 0, sizeof *o);
 }
 
+/* A deadline set by step `step` on `from`'s clock and kept by n (replicated): where the two
+ * clocks run at different rates, its expiry on n does not move by as much as that step does,
+ * so it is of unknown origin (-1), and the step read a clock. Returns the origin for n. */
+static int cross_clock(cluster *cu, const node *n, const node *from, int step)
+{
+    if (n->clock.drift == from->clock.drift) return step;
+    core_clock_read_at(cu->cx, step);
+    return -1;
+}
+
 /* The server set a unit's deadline: its origin is the step being handled, or the origin of
  * the deadline it copies, or (applying a replicated change) the master's. */
 static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from)
@@ -134,7 +144,7 @@ static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slic
     if (!cx->explore) return;
     int step = core_step(cx);
     if (n->in_apply) {
-        step = n->applying;
+        step = cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
     } else if (from) {
         deadline_origin *o = org_find(&n->org, *from);
         if (o) step = o->step;
@@ -854,6 +864,8 @@ static void node_resync(cluster *cu, node *replica, node *master)
 {
     cu->kind->copy_data(replica->srv, master->srv);
     org_copy(&replica->org, &master->org);
+    if (cu->cx->explore)
+        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
     replica->repl_offset = master->repl_offset;
     note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
 }

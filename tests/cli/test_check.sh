@@ -98,7 +98,8 @@ sed 's#protocol = "./models/#options = { shortcut_ms = 1000 }, protocol = "'"$PW
 # And an etcd lease revoked on the lessor's tick, a deadline whose origin the node does not
 # know: the tick compares the clock with it (node_on_expire); and a ZooKeeper session touched
 # by a ping that changes no pending expiry: the ping reads the clock (node_schedule_expiry).
-for name in deadline-passed-restart deadline-passed-promotion lease-tick session-tick; do
+# A replicated deadline on a replica whose clock runs at another rate (node.c, cross_clock).
+for name in deadline-passed-restart deadline-passed-promotion lease-tick session-tick replica-slow-clock; do
     "$LL" check "tests/check/$name.lua" --max-deviations 1 --jobs 1 --out "$tmp/dp" >"$tmp/out" 2>&1
     [ $? -eq 1 ] && grep -q "mutual_exclusion  VIOLATED" "$tmp/out" && ok || bad "$name: $(grep -E 'systematic|mutual' "$tmp/out")"
 done

@@ -6,6 +6,8 @@
 -- then finds both deadlines passed and expires them at once. Only Y waking late puts "ka"'s
 -- deadline after that instant: the reductions must see that "passed" compared the clock with
 -- the deadline Y's SET set (sim/node.c, node_schedule_expiry; tests/cli/test_check.sh).
+-- replica-slow-clock.lua uses it too: there the promoted replica's clock runs at another rate
+-- than the master's, so the expiry does not move by as much as the SET (node.c, cross_clock).
 local M = {}
 
 M.OPTIONS = {}
