@@ -125,6 +125,16 @@ static void org_free(origins *o)
     memset(o, 0, sizeof *o);
 }
 
+/* A deadline set by step `step` on `from`'s clock and kept by n (replicated): where the two
+ * clocks run at different rates, its expiry on n does not move by as much as that step does,
+ * so it is of unknown origin (-1), and the step read a clock. Returns the origin for n. */
+static int cross_clock(cluster *cu, const node *n, const node *from, int step)
+{
+    if (n->clock.drift == from->clock.drift) return step;
+    core_clock_read_at(cu->cx, step);
+    return -1;
+}
+
 /* The server set a unit's deadline: its origin is the step being handled, or the origin of
  * the deadline it copies, or (applying a replicated change) the master's. */
 static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from)
@@ -134,7 +144,7 @@ static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slic
     if (!cx->explore) return;
     int step = core_step(cx);
     if (n->in_apply) {
-        step = n->applying;
+        step = cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
     } else if (from) {
         deadline_origin *o = org_find(&n->org, *from);
         if (o) step = o->step;
@@ -259,6 +269,16 @@ static int64_t deadline_true_when(cluster *cu, node *n, int64_t deadline)
                                : lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
 }
 
+/* The cause of n's pending expiry event (exploring), or -1. */
+static int pending_cause(const core *cx, const node *n)
+{
+    for (size_t i = 0;; i++) {
+        const event *e = sched_at(cx->q, i);
+        if (!e) return -1;
+        if (e->kind == EV_EXPIRE && e->actor == n->idx && e->gen == n->expiry_gen) return e->cause;
+    }
+}
+
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
  * local clock is past its deadline, i.e. reads deadline + 1. */
 void node_schedule_expiry(cluster *cu, node *n)
@@ -268,17 +288,28 @@ void node_schedule_expiry(cluster *cu, node *n)
     if (deadline == INT64_MAX) return;
     int64_t at = deadline_true_when(cu, n, deadline);
     if (at == INT64_MAX) return;
-    if (n->expiry_at == at && n->expiry_pending) return;
-    n->expiry_at = at;
-    n->expiry_pending = 1;
     core *cx = cu->cx;
     /* The expiry's instant is its deadline's: its cause is the step that set it, unless the
      * deadline has passed already (then it expires now, whenever now is). Deadlines of
-     * several origins falling together: each origin counts as a clock reading. */
-    int cause = -1, found = 0;
+     * several origins falling together: each origin counts as a clock reading. This holds
+     * also when the instant is that of the pending expiry: a second key's deadline equal to
+     * the first's, or the same key's deadline set again to the same instant by another step. */
+    int cause = -1, found = 0, unknown = 0;
+    if (cx->explore && at <= cx->now) {
+        /* Passed already (a restart, a promotion): that it has depends on when each passed
+         * deadline was set against the clock now, so its origin and this step both read a
+         * clock. */
+        for (int i = 0; i < n->org.n; i++)
+            if (deadline_true_when(cu, n, n->org.v[i].deadline) <= cx->now) core_clock_read_at(cx, n->org.v[i].step);
+        core_clock_read(cx);
+    }
     for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
         if (o->deadline != deadline) continue;
+        if (o->step < 0) { /* of unknown origin (a master's deadline it had none for) */
+            unknown = 1;
+            continue;
+        }
         if (found && o->step != cause) {
             for (int j = 0; j < n->org.n; j++)
                 if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
@@ -288,11 +319,28 @@ void node_schedule_expiry(cluster *cu, node *n)
         }
         found = 1;
     }
+    if (unknown && found) { /* falling together with one of unknown origin: all as unknown */
+        for (int j = 0; j < n->org.n; j++)
+            if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+        found = 0;
+    }
+    /* A deadline of unknown origin (a server kind that does not say which request set it, as
+     * ZooKeeper's sessions, touched by every request): this step may have set it, and reads
+     * the clock, whether or not the instant of the pending expiry changes. */
+    if (cx->explore && !found && at > cx->now) core_clock_read(cx);
+    if (n->expiry_at == at && n->expiry_pending && (!cx->explore || pending_cause(cx, n) == (found ? cause : -1))) return;
+    n->expiry_at = at;
+    n->expiry_pending = 1;
     if (found) {
         sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
     } else {
-        if (at > cx->now) core_clock_read(cx); /* a deadline of unknown origin: as a reading */
-        sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        /* Of unknown origin: a reading here (above) and where it expires (node_on_expire); its
+         * expiry does not move with this step (a lease's expiry falls on the lessor's tick). */
+        if (at > cx->now) {
+            sched_push_caused(cx->q, -1, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        } else {
+            sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+        }
     }
 }
 
@@ -318,6 +366,16 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
     if (gen != n->expiry_gen) return;
     n->expiry_pending = 0;
     if (!n->up || n->role != ROLE_MASTER) return;
+    if (cu->cx->explore) {
+        /* A deadline whose origin is unknown (a server kind that does not report it, such as
+         * etcd's leases): its expiry does not move with the step that set it, so here the
+         * clock is compared with it. */
+        int64_t deadline = cu->kind->next_deadline(n->srv);
+        int known = 0, unknown = 0;
+        for (int i = 0; i < n->org.n; i++)
+            if (n->org.v[i].deadline == deadline) *(n->org.v[i].step >= 0 ? &known : &unknown) = 1;
+        if (!known || unknown) core_clock_read(cu->cx);
+    }
     cu->kind->expire(n->srv);
     node_schedule_expiry(cu, n);
 }
@@ -806,6 +864,8 @@ static void node_resync(cluster *cu, node *replica, node *master)
 {
     cu->kind->copy_data(replica->srv, master->srv);
     org_copy(&replica->org, &master->org);
+    if (cu->cx->explore)
+        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
     replica->repl_offset = master->repl_offset;
     note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
 }
