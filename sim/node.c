@@ -145,9 +145,9 @@ static void node_deadline_set(void *ud, slice unit, int64_t deadline, const slic
     int step = core_step(cx);
     if (n->in_apply) {
         step = cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
-    } else if (from) {
-        deadline_origin *o = org_find(&n->org, *from);
-        if (o) step = o->step;
+    } else if (from) { /* copied from a unit (its origin, if known), or fixed by no step here */
+        deadline_origin *o = from->p ? org_find(&n->org, *from) : NULL;
+        step = o ? o->step : -1;
     }
     org_set(&n->org, unit, deadline, step);
 }

@@ -67,8 +67,10 @@ typedef struct kind_host {
      * from it); NULL: nobody asks */
     void (*clock_seen)(void *ud);
     /* Deadlines (NULL: not followed; then setting one counts as a clock reading): a unit's
-     * expiry deadline was set now, in local ms (`from`: the unit whose deadline it copies, or
-     * NULL); a unit's deadline left the server (a TTL in a reply). */
+     * expiry deadline was set now, in local ms (`from`: the unit whose deadline it copies; a
+     * slice whose p is NULL: a deadline no request of this server fixed — an absolute time
+     * from the request, data from elsewhere; NULL: from the clock); a unit's deadline left
+     * the server (a TTL in a reply, a comparison with it). */
     void (*deadline_set)(void *ud, slice unit, int64_t deadline, const slice *from);
     void (*deadline_read)(void *ud, slice unit);
     void (*changed)(void *ud, kind_event ev, slice unit);       /* after the change */

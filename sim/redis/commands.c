@@ -578,15 +578,21 @@ static void expire_generic(cmdctx *c, long long basetime, int seconds)
         return;
     }
     long long cur = e->expire;
+    if ((flags & (EXP_GT | EXP_LT)) && cur != -1) { /* the new deadline against the old one */
+        store_deadline_read(c->db, c->argv[1]);
+        if (basetime) store_clock_seen(c->db);
+    }
     if (((flags & EXP_NX) && cur != -1) || ((flags & EXP_XX) && cur == -1) ||
         ((flags & EXP_GT) && (when <= cur || cur == -1)) || ((flags & EXP_LT) && cur != -1 && when >= cur)) {
         reply_int(c->out, 0);
         return;
     }
+    if (!basetime) store_clock_seen(c->db); /* an absolute time, compared with the clock */
     if (when <= store_now(c->db) && !store_is_replica(c->db)) {
         store_delete(c->db, c->argv[1]);
     } else {
-        store_set_expire(c->db, e, when);
+        if (basetime) store_set_expire(c->db, e, when);
+        else store_set_expire_fixed(c->db, e, when);
         store_touched(c->db, e);
     }
     reply_int(c->out, 1);
@@ -639,7 +645,10 @@ static void copy_value(store *from, store *to, const kv *e, slice dst)
     /* a deadline copied within a keyspace keeps its origin (the model checker's); into
      * another database it is the engine's no longer (only database 0 is the world's) */
     if (expire >= 0 && to == from) store_copy_expire(to, d, expire, (slice){ name, src.len });
-    else if (expire >= 0) store_set_expire(to, d, expire);
+    else if (expire >= 0) {
+        store_deadline_read(from, src); /* the deadline leaves its keyspace */
+        store_set_expire_fixed(to, d, expire);
+    }
     free(name);
     store_touched(to, d);
 }

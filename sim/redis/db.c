@@ -75,7 +75,10 @@ void cmd_move(cmdctx *c)
     obj_type t = (obj_type)e->type;
     kv *d = store_set(to, c->argv[1], t, obj_clone(t, e->ptr), 0);
     d->raw = e->raw;
-    if (e->expire >= 0) store_set_expire(to, d, e->expire);
+    if (e->expire >= 0) { /* the deadline leaves its keyspace for one that fixed nothing */
+        store_deadline_read(c->db, c->argv[1]);
+        store_set_expire_fixed(to, d, e->expire);
+    }
     store_touched(to, d);
     store_delete(c->db, c->argv[1]);
     reply_int(c->out, 1);

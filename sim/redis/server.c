@@ -199,7 +199,7 @@ static void dbset_fill(store *to, store *from)
     while ((e = store_next(from, &it))) {
         kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
         d->raw = e->raw;
-        if (e->expire >= 0) store_set_expire(to, d, e->expire);
+        if (e->expire >= 0) store_set_expire_fixed(to, d, e->expire);
         store_touched(to, d);
     }
 }
@@ -226,6 +226,13 @@ void dbset_swap(dbset *d, int a, int b)
     if (a == b) return;
     store *sa = dbset_get(d, a), *sb = dbset_get(d, b);
     store *ca = store_clone(sa), *cb = store_clone(sb);
+    for (int k = 0; k < 2; k++) { /* the deadlines leaving a keyspace the host follows */
+        store *s = k ? sb : sa;
+        size_t it = 0;
+        kv *e;
+        while ((e = store_next(s, &it)))
+            if (e->expire >= 0) store_deadline_read(s, store_key_of(s, e));
+    }
     dbset_empty(sa);
     dbset_empty(sb);
     dbset_fill(sa, cb);

@@ -325,6 +325,12 @@ void store_copy_expire(store *s, kv *e, int64_t when_ms, slice from)
     set_expire(s, e, when_ms, &from);
 }
 
+void store_set_expire_fixed(store *s, kv *e, int64_t when_ms)
+{
+    static const slice none = { NULL, 0 };
+    set_expire(s, e, when_ms, &none);
+}
+
 static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from)
 {
     if (s->deadline_set) s->deadline_set(s->deadline_ud, store_key_of(s, e), when_ms, from);

@@ -68,9 +68,11 @@ int64_t store_now(const store *s);          /* local ms, from the clock function
 void store_set_clock_seen(store *s, void (*fn)(void *ud), void *ud);
 void store_clock_seen(store *s);
 /* Deadlines, told apart when the host follows them (the model checker): a key's deadline was
- * set now (`from`: the key whose deadline it copies, as COPY and RENAME do; NULL: from the
- * clock or the command's arguments), or a key's deadline left the keyspace (a TTL in a
- * reply). Without these hooks a deadline set counts as a clock reading. */
+ * set now (`from`: the key whose deadline it copies, as COPY and RENAME do; a slice without
+ * bytes: a deadline no step of this keyspace fixed, store_set_expire_fixed; NULL: from the
+ * clock and the command's arguments), or a key's deadline left the keyspace (a TTL in a
+ * reply, a comparison with it, the key moved to another database). Without these hooks a
+ * deadline set counts as a clock reading. */
 typedef void (*store_deadline_set_fn)(void *ud, slice key, int64_t when_ms, const slice *from);
 typedef void (*store_deadline_read_fn)(void *ud, slice key);
 void store_set_deadline_hooks(store *s, store_deadline_set_fn set, store_deadline_read_fn read, void *ud);
@@ -94,6 +96,10 @@ slice store_key_of(const store *s, const kv *e);
 void store_set_expire(store *s, kv *e, int64_t when_ms);
 /* The same, for a deadline copied from another key (COPY, RENAME): `from` names it. */
 void store_copy_expire(store *s, kv *e, int64_t when_ms, slice from);
+/* The same, for a deadline no step of this keyspace fixed: an absolute time from the command
+ * (EXPIREAT, SET PXAT), or a key come from another database (MOVE, COPY DB, SWAPDB). The
+ * hook hears `from` as a slice without bytes. */
+void store_set_expire_fixed(store *s, kv *e, int64_t when_ms);
 int store_persist(store *s, kv *e);         /* 1 if a TTL was removed */
 /* After a handler changed e's value in place: deletes the key if its aggregate is empty
  * (returns 1 then) and reports the write to the observer. */

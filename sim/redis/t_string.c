@@ -164,13 +164,15 @@ invalid:
  * unless keep_ttl, then setting deadline `when` (if >= 0). `e` is the key's live slot or
  * NULL. A deadline already behind the clock (EXAT/PXAT in the past) deletes the key at once,
  * exactly when a lookup would find it expired (now > deadline). */
-static void string_set(cmdctx *c, slice key, kv *e, slice val, int keep_ttl, int64_t when)
+static void string_set(cmdctx *c, slice key, kv *e, slice val, int keep_ttl, int64_t when, int absolute)
 {
     sstr *v = store_sstr_new(c->db, val.p, val.len);
     /* A missing key (the caller's lookup) is simply added: no second lookup. */
     e = e ? store_set(c->db, key, OBJ_STRING, v, keep_ttl) : store_add(c->db, key, OBJ_STRING, v);
-    if (when >= 0) store_set_expire(c->db, e, when);
+    if (when >= 0 && absolute) store_set_expire_fixed(c->db, e, when); /* EXAT/PXAT: fixed by the request */
+    else if (when >= 0) store_set_expire(c->db, e, when);
     store_touched(c->db, e);
+    if (when >= 0 && absolute) store_clock_seen(c->db); /* compared with the clock just below */
     if (when >= 0 && store_now(c->db) > when) store_delete(c->db, key);
 }
 
@@ -197,7 +199,7 @@ void cmd_set(cmdctx *c)
         if (!(flags & SET_GET)) reply_nil(c->out);
         return;
     }
-    string_set(c, key, e, val, (flags & SET_KEEPTTL) != 0, when);
+    string_set(c, key, e, val, (flags & SET_KEEPTTL) != 0, when, (flags & (SET_EXAT | SET_PXAT)) != 0);
     if (!(flags & SET_GET)) reply_ok(c->out);
 }
 
@@ -206,7 +208,7 @@ static void setex_generic(cmdctx *c, unsigned unit, const char *name)
 {
     int64_t when;
     if (set_parse_expire(c, unit, 2, &when, name) < 0) return;
-    string_set(c, c->argv[1], store_lookup(c->db, c->argv[1]), c->argv[3], 0, when);
+    string_set(c, c->argv[1], store_lookup(c->db, c->argv[1]), c->argv[3], 0, when, 0);
     reply_ok(c->out);
 }
 
@@ -220,7 +222,7 @@ void cmd_getset(cmdctx *c)
     if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
     if (e) reply_sstr(c->out, e->ptr);
     else reply_nil(c->out);
-    string_set(c, c->argv[1], e, c->argv[2], 0, -1);
+    string_set(c, c->argv[1], e, c->argv[2], 0, -1, 0);
 }
 
 /* GETEX key [EX|PX|EXAT|PXAT time | PERSIST]: Redis's getexCommand. Options are parsed
@@ -241,10 +243,13 @@ void cmd_getex(cmdctx *c)
     }
     if (expire_arg && set_parse_expire(c, flags, expire_arg, &when, "getex") < 0) return;
     reply_sstr(c->out, e->ptr);
-    if ((flags & (SET_EXAT | SET_PXAT)) && when <= store_now(c->db) && !store_is_replica(c->db)) {
+    int absolute = (flags & (SET_EXAT | SET_PXAT)) != 0;
+    if (absolute) store_clock_seen(c->db); /* an absolute time, compared with the clock */
+    if (absolute && when <= store_now(c->db) && !store_is_replica(c->db)) {
         store_delete(c->db, key);
     } else if (expire_arg) {
-        store_set_expire(c->db, e, when);
+        if (absolute) store_set_expire_fixed(c->db, e, when);
+        else store_set_expire(c->db, e, when);
         store_touched(c->db, e);
     } else if ((flags & SET_PERSIST) && store_persist(c->db, e)) {
         store_touched(c->db, e);
@@ -263,7 +268,7 @@ void cmd_mset(cmdctx *c)
 {
     if (mset_arity(c) < 0) return;
     for (int i = 1; i < c->argc; i += 2)
-        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1);
+        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1, 0);
     reply_ok(c->out);
 }
 
@@ -276,7 +281,7 @@ void cmd_msetnx(cmdctx *c)
             return;
         }
     for (int i = 1; i < c->argc; i += 2)
-        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1);
+        string_set(c, c->argv[i], store_lookup(c->db, c->argv[i]), c->argv[i + 1], 0, -1, 0);
     reply_int(c->out, 1);
 }
 

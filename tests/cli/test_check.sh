@@ -99,7 +99,10 @@ sed 's#protocol = "./models/#options = { shortcut_ms = 1000 }, protocol = "'"$PW
 # know: the tick compares the clock with it (node_on_expire); and a ZooKeeper session touched
 # by a ping that changes no pending expiry: the ping reads the clock (node_schedule_expiry).
 # A replicated deadline on a replica whose clock runs at another rate (node.c, cross_clock).
-for name in deadline-passed-restart deadline-passed-promotion lease-tick session-tick replica-slow-clock; do
+# And deadlines the fake Redis fixes otherwise: compared with another (PEXPIRE GT), absolute
+# (PEXPIREAT), moved out of database 0 and back (MOVE).
+for name in deadline-passed-restart deadline-passed-promotion lease-tick session-tick replica-slow-clock \
+    deadline-gt deadline-absolute deadline-moved-db; do
     "$LL" check "tests/check/$name.lua" --max-deviations 1 --jobs 1 --out "$tmp/dp" >"$tmp/out" 2>&1
     [ $? -eq 1 ] && grep -q "mutual_exclusion  VIOLATED" "$tmp/out" && ok || bad "$name: $(grep -E 'systematic|mutual' "$tmp/out")"
 done
