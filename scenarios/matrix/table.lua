@@ -155,5 +155,41 @@ the client finishing within the validity.]],
         partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
       },
     },
+    {
+      id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
+      source = "the comparison table",
+      says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
+lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
+it highly available; Curator has the recipes ready. But: a ZooKeeper cluster to run. The recipe
+is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks"); Curator's InterProcessMutex is
+"a re-entrant mutex" ("Shared Reentrant Lock"), and an ephemeral node lives "as long as the
+session that created the znode is active" (ZooKeeper Programmer's Guide).]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+        ["server-restart"] = { no_deadlock = "holds" },
+        failover = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["gc-pause"] = "The session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
+        failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
+      },
+    },
+    {
+      id = "zookeeper-fenced", title = "ZooKeeper (Curator), czxid fenced",
+      source = "Kleppmann 2016",
+      says = [[Martin Kleppmann, "How to do distributed locking": "if you're using ZooKeeper as lock
+service, you can use the zxid or the znode version number as fencing token, and you're in good
+shape". Here each holder sends the czxid of its lock node (the zxid of its creation), and the
+resource rejects a token lower than one it has accepted.]],
+      claims = {   -- the session may be lost (a pause); the token keeps the resource safe
+        all = { resource_safety = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
+      },
+    },
   },
 }
