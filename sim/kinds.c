@@ -7,11 +7,15 @@
 #include <string.h>
 
 #include "redis_kind.h"
+#include "mongo/mongo_kind.h"
+#include "mysql/mysql_kind.h"
 #include "zk_kind.h"
 
 static const server_kind *const kinds[] = {
     &redis_kind,
     &zk_kind,
+    &mysql_kind,
+    &mongo_kind,
 };
 
 const server_kind *server_kind_find(const char *name)

@@ -66,6 +66,9 @@ fi
 if [ -f tests/diff/zookeeper/zkdiff.py ]; then
     suite "differential test against ZooKeeper 3.8" /usr/bin/python3 tests/diff/zookeeper/zkdiff.py --locklab ./locklab
 fi
+if [ -f tests/diff/mysql/mysqldiff.py ]; then
+    suite "differential test against mariadb-server" /usr/bin/python3 tests/diff/mysql/mysqldiff.py --locklab ./locklab
+fi
 
 echo
 if [ "${#failed_suites[@]}" -gt 0 ]; then
