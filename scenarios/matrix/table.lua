@@ -156,6 +156,72 @@ the client finishing within the validity.]],
       },
     },
     {
+      id = "mysql-unique", title = "MySQL unique index (INSERT / DELETE)",
+      source = "the comparison table",
+      says = [[A table with a unique index; lock: INSERT, an error means the lock is taken;
+unlock: DELETE. Uses what the database already has, simple. But: no automatic expiry, so a
+risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow.]],
+      claims = {
+        reenter = { reentrancy = "violated" },
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
+      notes = {
+        ["holder-crash"] = "Nothing removes a dead holder's row: B waits until an operator deletes it.",
+        partition = "A DELETE lost on the way leaves the row as a crash does: the missing expiry again, by another road.",
+        failover = "MySQL replicates asynchronously by default, so the promoted replica lacks the row A inserted (MySQL 8.0 Reference Manual, \"Replication\").",
+      },
+    },
+    {
+      id = "mysql-getlock", title = "MySQL GET_LOCK()",
+      source = "the MySQL manual",
+      says = [[MySQL 8.0 Reference Manual, "Locking Functions": GET_LOCK(str, timeout) "tries to obtain
+a lock with a name given by the string str"; "a lock obtained with GET_LOCK() is released
+explicitly by executing RELEASE_LOCK() or implicitly when your session terminates (either
+normally or abnormally)"; "it is possible for a given session to acquire multiple locks for
+the same name"; the function "is unsafe for statement-based replication".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
+        partition = "A silent connection keeps its session and its lock until wait_timeout (8 hours by default); here A's client keeps its connection after its RELEASE_LOCK timed out, where a driver that closed it would free the lock once the partition heals.",
+        ["server-restart"] = "The lock lives in the server's memory only: the restarted server holds none, and A learns it only at its next statement.",
+        failover = "A user-level lock is not data and is never replicated: the promoted replica has no lock at all.",
+      },
+    },
+    {
+      id = "mongodb", title = "MongoDB findAndModify",
+      source = "the comparison table",
+      says = [[Lock: the atomic findAndModify finds the document and creates it if absent; unlock:
+delete the document. Easy, much faster than MySQL's unique index. But: most companies run
+MySQL and may lack MongoDB staff; no automatic expiry. (The MongoDB manual, "findAndModify":
+it "modifies and returns a single document", inserting one on upsert.)]],
+      claims = {
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
+      notes = {
+        ["holder-crash"] = "No expiry: a dead holder's document stays, and B waits until an operator deletes it.",
+        partition = "A delete lost on the way leaves the document as a crash does.",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
+        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"); writeConcern \"majority\" would keep it.",
+      },
+    },
+    {
+      id = "mongodb-ttl", title = "MongoDB findAndModify + TTL index",
+      source = "the MongoDB manual",
+      says = [["TTL Indexes": "special single-field indexes that MongoDB can use to automatically
+remove documents from a collection after a certain amount of time"; but "the TTL index does
+not guarantee that expired data is deleted immediately upon expiration": "the background task
+that removes expired documents runs every 60 seconds".]],
+      notes = {
+        ["holder-crash"] = "The document goes at the TTL monitor's pass, 50 s after its expiry, as the manual's \"Timing of the Delete Operation\" warns; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
+        partition = "A's lost delete is made good by the TTL monitor, 50 s after the document's expiry.",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
+        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\").",
+      },
+    },
+    {
       id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
       source = "the comparison table",
       says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
