@@ -138,10 +138,13 @@ static int repl_read_line(FILE *f, buf *line, size_t max, int *too_long)
 
 /* At a terminal: one line read with line editing and this session's history (arrow keys,
  * Ctrl-R, as redis-cli's linenoise offers; libedit). Same contract as repl_read_line; the
- * history is not saved anywhere. */
-static int repl_read_tty_line(buf *line, size_t max, int *too_long)
+ * history is not saved anywhere. The prompt names a database other than 0, as redis-cli's
+ * does ("locklab[3]> "). */
+static int repl_read_tty_line(buf *line, size_t max, int *too_long, int db)
 {
-    char *l = readline("locklab> ");
+    char prompt[32] = "locklab> ";
+    if (db) snprintf(prompt, sizeof prompt, "locklab[%d]> ", db);
+    char *l = readline(prompt);
     if (!l) return 0;
     size_t n = strlen(l);
     buf_reset(line);
@@ -167,7 +170,7 @@ static int repl_interactive(void)
     int rc = EXIT_OK, got = 0, too_long;
     long lineno = 0;
     for (;;) {
-        got = tty ? repl_read_tty_line(&line, REPL_LINE_MAX, &too_long)
+        got = tty ? repl_read_tty_line(&line, REPL_LINE_MAX, &too_long, repl_db(r))
                   : repl_read_line(stdin, &line, REPL_LINE_MAX, &too_long);
         if (got <= 0) break;
         lineno++;

@@ -50,6 +50,11 @@ static void repl_deliver(void *ud, int conn_id, slice channel, slice message)
     reply_release(&m);
 }
 
+int repl_db(const repl *r)
+{
+    return r->conn.db;
+}
+
 repl *repl_new(const char *data_dir)
 {
     repl *r = xcalloc(1, sizeof *r);
@@ -249,7 +254,7 @@ static void repl_meta_clock(repl *r, const repl_args *a, int absolute, buf *out)
         return;
     }
     r->now = absolute ? ms : r->now + ms;
-    store_active_expire(server_store(r->srv));
+    server_active_expire(r->srv);
 }
 
 /* .commands: the commands this fake implements (COMMAND LIST), how many, then the names
@@ -374,7 +379,7 @@ int repl_exec_line(repl *r, const char *line, buf *out)
             buf_puts(out, "OK\n");
             pubsub_drop_conn(server_pubsub(r->srv), r->conn.id);
             server_conn_closed(r->srv, r->conn.id);
-            r->conn = (conn){ .id = r->conn.id + 1 };
+            r->conn = (conn){ .id = r->conn.id + 1, .db = r->conn.db }; /* redis-cli selects it again */
         } else if (n > 0) {
             slice *argv = xmalloc((size_t)a.argc * sizeof *argv);
             for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
@@ -400,7 +405,7 @@ const char *repl_help_text(void)
            "                              EVAL of a script file or a library script id\n"
            "                              (redisson/lock@3.4.4; see `locklab scripts`)\n"
            "  .load SCRIPT                SCRIPT LOAD of the same; prints the sha\n"
-           "  .dump                       the keyspace, keys in byte order, TTLs left\n"
+           "  .dump                       database 0, keys in byte order, TTLs left\n"
            "  .commands                   the commands this fake implements (COMMAND LIST)\n"
            "  .help                       this text\n"
            "Errors of meta-commands print as (error) ERR ...; quit or exit ends the session.\n";

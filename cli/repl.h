@@ -73,6 +73,8 @@ int repl_exec_line(repl *r, const char *line, buf *out);
  * applies). After a failed write the repeat stops and repl_sink_error returns the errno
  * (0 while all writes succeeded). */
 void repl_set_sink(repl *r, FILE *sink);
+/* The database the session's connection has SELECTed (0 to 15), for the prompt. */
+int repl_db(const repl *r);
 int repl_sink_error(const repl *r);
 
 /* The text .help prints. */

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "etcd_kind.h"
 #include "redis_kind.h"
 #include "mongo/mongo_kind.h"
 #include "mysql/mysql_kind.h"
@@ -14,6 +15,7 @@
 static const server_kind *const kinds[] = {
     &redis_kind,
     &zk_kind,
+    &etcd_kind,
     &mysql_kind,
     &mongo_kind,
 };

@@ -204,6 +204,7 @@ static void rk_disconnect(kserver *s, int client)
     pubsub_drop_conn(server_pubsub(s->srv), s->conns[client].id);
     pubsub_drop_conn(server_pubsub(s->srv), s->subconns[client].id);
     s->conns[client].subscriptions = s->subconns[client].subscriptions = 0;
+    s->conns[client].db = s->subconns[client].db = 0; /* a new connection starts in database 0 */
     server_conn_closed(s->srv, s->conns[client].id); /* its MULTI and WATCH, if any */
 }
 

@@ -3,7 +3,8 @@
  * replies (brief and as Lua values), the changes a request makes, pub/sub pushes to a
  * client's subscription, expiry at the host's clock, and the data copies persistence and
  * replication are made of (snapshot and load, a full copy, one key's change captured on a
- * master and applied on a replica), checked through the canonical dump. */
+ * master and applied on a replica), checked through the canonical dump; a set among them,
+ * and the databases other than 0, which stay the node's own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -183,38 +184,63 @@ static void test_kind_pushes_reach_subscribed_clients_until_they_leave(void **st
     buf_release(&h.log);
 }
 
+/* A master and its replica, each with a fake host of its own (the pair must not move). */
+typedef struct pair {
+    fake_host hm, hr;
+    kserver *m, *r;
+} pair;
+
+static void pair_open(pair *p)
+{
+    p->hm = (fake_host){ .now = 1000 };
+    p->hr = (fake_host){ .now = 1000 };
+    buf_init(&p->hm.log);
+    buf_init(&p->hr.log);
+    p->m = make(&p->hm);
+    p->r = make(&p->hr);
+    K->set_replica(p->r, 1);
+}
+
+static void pair_close(pair *p)
+{
+    K->destroy(p->m);
+    K->destroy(p->r);
+    buf_release(&p->hm.log);
+    buf_release(&p->hr.log);
+}
+
+/* One key's change (or deletion) captured on m and applied on r, as replication sends it. */
+static void replicate(kserver *m, kserver *r, const char *key, int deleted)
+{
+    kchange *c = K->capture(m, slice_cstr(key), deleted);
+    K->apply(r, c);
+    K->change_free(c);
+}
+
 static void test_kind_data_copies_make_persistence_and_replication(void **state)
 {
     (void)state;
-    fake_host hm = { .now = 1000 }, hr = { .now = 1000 };
-    buf_init(&hm.log);
-    buf_init(&hr.log);
-    kserver *m = make(&hm), *r = make(&hr);
-    K->set_replica(r, 1);
+    pair p;
+    pair_open(&p);
+    kserver *m = p.m, *r = p.r;
     expect(m, "SET a 1 PX 5000", "OK");
     expect(m, "HSET h f v", "1");
     const char *both = "\"a\" string at=6000 \"1\"\n\"h\" hash at=-1 {\"f\": \"v\"}\n";
     expect_dump(m, both);
     /* one key at a time, as replication sends them */
-    kchange *c = K->capture(m, slice_cstr("a"), 0);
-    K->apply(r, c);
-    K->change_free(c);
-    c = K->capture(m, slice_cstr("h"), 0);
-    K->apply(r, c);
-    K->change_free(c);
+    replicate(m, r, "a", 0);
+    replicate(m, r, "h", 0);
     expect_dump(r, both);
-    expect_log(&hr, "written a; written h; ");
+    expect_log(&p.hr, "written a; written h; ");
     expect(m, "DEL a", "1");
-    c = K->capture(m, slice_cstr("a"), 1);
-    K->apply(r, c);
-    K->change_free(c);
+    replicate(m, r, "a", 1);
     expect_dump(r, "\"h\" hash at=-1 {\"f\": \"v\"}\n");
-    expect_log(&hr, "deleted a; ");
+    expect_log(&p.hr, "deleted a; ");
     /* a snapshot outlives its server and loads into a fresh one; a full copy replaces */
     kdata *snap = K->snapshot(m);
     expect(m, "FLUSHALL", "OK");
     K->destroy(m);
-    kserver *m2 = make(&hm);
+    kserver *m2 = p.m = make(&p.hm);
     K->load(m2, snap);
     K->data_free(snap);
     expect_dump(m2, "\"h\" hash at=-1 {\"f\": \"v\"}\n");
@@ -223,10 +249,36 @@ static void test_kind_data_copies_make_persistence_and_replication(void **state)
     expect_dump(r, "\"b\" string at=-1 \"2\"\n\"h\" hash at=-1 {\"f\": \"v\"}\n");
     expect(r, "SET c 3", "(error) READONLY You can't write against a read only replica.");
     K->data_free(NULL);
+    pair_close(&p);
+}
+
+/* A set travels like any value; databases other than 0 are the node's own: their writes
+ * are reported to nobody and no dump, snapshot or replica sees them. */
+static void test_kind_sets_replicate_and_other_databases_stay_local(void **state)
+{
+    (void)state;
+    pair p;
+    pair_open(&p);
+    kserver *m = p.m, *r = p.r;
+    expect(m, "SADD s b a 3", "3");
+    expect_log(&p.hm, "written s; ");
+    replicate(m, r, "s", 0);
+    expect_dump(r, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    expect(r, "SISMEMBER s a", "1");
+    expect(r, "SADD s c", "(error) READONLY You can't write against a read only replica.");
+    expect(m, "SELECT 2", "OK");
+    expect(m, "SET x 1", "OK");
+    expect(m, "SPOP s", "nil");
+    expect_log(&p.hm, "");
+    expect_dump(m, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    kdata *snap = K->snapshot(m);
+    kserver *m2 = make(&p.hm);
+    K->load(m2, snap);
+    K->data_free(snap);
+    expect_dump(m2, "\"s\" set at=-1 {\"3\", \"a\", \"b\"}\n");
+    expect(m2, "GET x", "nil");
     K->destroy(m2);
-    K->destroy(r);
-    buf_release(&hm.log);
-    buf_release(&hr.log);
+    pair_close(&p);
 }
 
 int main(void)
@@ -236,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_kind_replies_reach_lua_as_a_client_library_returns_them),
         cmocka_unit_test(test_kind_pushes_reach_subscribed_clients_until_they_leave),
         cmocka_unit_test(test_kind_data_copies_make_persistence_and_replication),
+        cmocka_unit_test(test_kind_sets_replicate_and_other_databases_stay_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

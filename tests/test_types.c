@@ -423,16 +423,17 @@ static void test_hash_small_is_compact(void **state)
     assert_true(obj_bytes(OBJ_HASH, e->ptr) <= 48);
 }
 
-static void test_hash_converts_past_128_fields(void **state)
+static void test_hash_converts_past_512_fields(void **state)
 {
     fixture *f = *state;
     char fld[16], val[16];
-    for (int i = 0; i < 200; i++) {
+    for (int i = 0; i < 600; i++) {
         snprintf(fld, sizeof fld, "f%d", i);
         snprintf(val, sizeof val, "v%d", i);
         EXPECT(f, "(integer) 1", "hset", "h", fld, val);
     }
-    EXPECT(f, "(integer) 200", "hlen", "h");
+    EXPECT(f, "(integer) 600", "hlen", "h");
+    EXPECT(f, "\"hashtable\"", "object", "encoding", "h"); /* past hash-max-listpack-entries, 512 */
     EXPECT(f, "\"v77\"", "hget", "h", "f77");
     EXPECT(f, "(integer) 1", "hdel", "h", "f77");
     EXPECT(f, "(nil)", "hget", "h", "f77");
@@ -440,10 +441,10 @@ static void test_hash_converts_past_128_fields(void **state)
     EXPECT(f, "1) \"v1\"\n2) (nil)\n3) \"6\"", "hmget", "h", "f1", "f77", "n");
     /* Every field comes back once, whatever the order. */
     RUN(f, "hkeys", "h");
-    assert_int_equal(f->r.n, 200);
+    assert_int_equal(f->r.n, 600);
     RUN(f, "hgetall", "h");
-    assert_int_equal(f->r.n, 400);
-    for (int i = 0; i < 200; i++) {
+    assert_int_equal(f->r.n, 1200);
+    for (int i = 0; i < 600; i++) {
         snprintf(fld, sizeof fld, "f%d", i);
         RUN(f, "hdel", "h", fld);
     }
@@ -1226,7 +1227,7 @@ int main(void)
         T(test_hash_writes_keep_ttl),
         T(test_hash_wrongtype),
         T(test_hash_small_is_compact),
-        T(test_hash_converts_past_128_fields),
+        T(test_hash_converts_past_512_fields),
         T(test_hash_converts_on_long_value),
         T(test_list_push_and_range),
         T(test_list_lindex),

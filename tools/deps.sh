@@ -20,6 +20,8 @@ have gnuplot || need+=(gnuplot-nox)
 have redis-server || need+=(redis-server)
 have redis-cli || need+=(redis-tools)
 have python3 || need+=(python3)
+# a real etcd 3.4 for the differential test of the etcd kind (tests/diff/etcd/)
+have etcd || need+=(etcd-server)
 # a real client library for the tests of `locklab serve` (tests/cli/test_serve.sh)
 /usr/bin/python3 -c 'import redis' 2>/dev/null || need+=(python3-redis)
 # the real ZooKeeper and its wire protocol in Python, for tests/diff/zookeeper/

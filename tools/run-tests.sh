@@ -69,6 +69,9 @@ fi
 if [ -f tests/diff/mysql/mysqldiff.py ]; then
     suite "differential test against mariadb-server" /usr/bin/python3 tests/diff/mysql/mysqldiff.py --locklab ./locklab
 fi
+if [ -f tests/diff/etcd/etcddiff.py ]; then
+    suite "differential test against etcd 3.4" python3 tests/diff/etcd/etcddiff.py --locklab ./locklab
+fi
 
 echo
 if [ "${#failed_suites[@]}" -gt 0 ]; then

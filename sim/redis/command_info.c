@@ -20,6 +20,16 @@ static void command_keys(const command *cmd, long long pos[3])
         { "keys", 0, 0, 0 },    { "mget", 1, -1, 1 },   { "mset", 1, -1, 2 },    { "msetnx", 1, -1, 2 },
         { "rename", 1, 2, 1 },  { "renamenx", 1, 2, 1 }, { "scan", 0, 0, 0 },    { "unlink", 1, -1, 1 },
         { "watch", 1, -1, 1 },
+        { "move", 1, 1, 1 },    { "object", 0, 0, 0 }, { "select", 0, 0, 0 },   { "swapdb", 0, 0, 0 },
+        { "smove", 1, 2, 1 },   { "sinter", 1, -1, 1 }, { "sinterstore", 1, -1, 1 }, { "sunion", 1, -1, 1 },
+        { "sunionstore", 1, -1, 1 }, { "sdiff", 1, -1, 1 }, { "sdiffstore", 1, -1, 1 }, { "sintercard", 0, 0, 0 },
+        { "rpoplpush", 1, 2, 1 }, { "lmove", 1, 2, 1 }, { "brpoplpush", 1, 2, 1 }, { "blmove", 1, 2, 1 },
+        { "lmpop", 0, 0, 0 },   { "blmpop", 0, 0, 0 },  { "zmpop", 0, 0, 0 },      { "zunionstore", 1, 1, 1 },
+        { "zinterstore", 1, 1, 1 }, { "zrangestore", 1, 2, 1 }, { "zdiffstore", 1, 1, 1 }, { "zunion", 0, 0, 0 },
+        { "zinter", 0, 0, 0 },  { "zdiff", 0, 0, 0 },   { "zintercard", 0, 0, 0 },   { "bzmpop", 0, 0, 0 },
+        { "bzpopmin", 1, -2, 1 }, { "bzpopmax", 1, -2, 1 }, { "touch", 1, -1, 1 },   { "randomkey", 0, 0, 0 },
+        { "lcs", 1, 2, 1 },     { "sort", 1, 1, 1 },    { "sort_ro", 1, 1, 1 },
+        { "bitop", 2, -1, 1 },  { "bitfield", 1, 1, 1 }, { "bitfield_ro", 1, 1, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;

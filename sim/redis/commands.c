@@ -1,17 +1,12 @@
 /* commands.c — the command table, the shared argument helpers, and the keyspace commands
  * (DEL, EXISTS, TYPE, the EXPIRE family, TTL/PTTL, PERSIST, FLUSHALL, DBSIZE, PING, ECHO,
- * TIME, KEYS). Arities and flags follow Redis 7.0's command table. */
+ * TIME, KEYS, RENAME, COPY). Arities and flags follow Redis 7.0's command table. */
 #include "commands.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-#include "dict.h"
 
 #define W CMD_WRITE
 #define R CMD_READONLY
@@ -22,8 +17,19 @@
 /* Sorted by name (commands_at lists them in this order); see commands_lookup below. */
 static const command table[] = {
     { "append", 6, 3, W, cmd_append },
+    { "bitcount", 8, -2, R, cmd_bitcount },
+    { "bitfield", 8, -2, W, cmd_bitfield },
+    { "bitfield_ro", 11, -2, R | F, cmd_bitfield_ro },
+    { "bitop", 5, -4, W, cmd_bitop },
+    { "bitpos", 6, -3, R, cmd_bitpos },
+    { "blmove", 6, 6, W | NS, cmd_blmove },
+    { "blmpop", 6, -5, W, cmd_blmpop },
     { "blpop", 5, -3, W | NS, cmd_blpop },
     { "brpop", 5, -3, W | NS, cmd_brpop },
+    { "brpoplpush", 10, 4, W | NS, cmd_brpoplpush },
+    { "bzmpop", 6, -5, W, cmd_bzmpop },
+    { "bzpopmax", 8, -3, W | NS | F, cmd_bzpopmax },
+    { "bzpopmin", 8, -3, W | NS | F, cmd_bzpopmin },
     { "command", 7, -1, 0, cmd_command },
     { "copy", 4, -3, W, cmd_copy },
     { "dbsize", 6, 1, R | F, cmd_dbsize },
@@ -44,36 +50,51 @@ static const command table[] = {
     { "flushall", 8, -1, W, cmd_flushall },
     { "flushdb", 7, -1, W, cmd_flushdb },
     { "get", 3, 2, R | F, cmd_get },
+    { "getbit", 6, 3, R | F, cmd_getbit },
     { "getdel", 6, 2, W | F, cmd_getdel },
     { "getex", 5, -2, W | F, cmd_getex },
+    { "getrange", 8, 4, R, cmd_getrange },
     { "getset", 6, 3, W | F, cmd_getset },
     { "hdel", 4, -3, W | F, cmd_hdel },
     { "hexists", 7, 3, R | F, cmd_hexists },
     { "hget", 4, 3, R | F, cmd_hget },
     { "hgetall", 7, 2, R, cmd_hgetall },
     { "hincrby", 7, 4, W | F, cmd_hincrby },
+    { "hincrbyfloat", 12, 4, W | F, cmd_hincrbyfloat },
     { "hkeys", 5, 2, R, cmd_hkeys },
     { "hlen", 4, 2, R | F, cmd_hlen },
     { "hmget", 5, -3, R | F, cmd_hmget },
+    { "hmset", 5, -4, W | F, cmd_hmset },
+    { "hrandfield", 10, -2, R, cmd_hrandfield },
+    { "hscan", 5, -3, R, cmd_hscan },
     { "hset", 4, -4, W | F, cmd_hset },
     { "hsetnx", 6, 4, W | F, cmd_hsetnx },
+    { "hstrlen", 7, 3, R | F, cmd_hstrlen },
     { "hvals", 5, 2, R, cmd_hvals },
     { "incr", 4, 2, W | F, cmd_incr },
     { "incrby", 6, 3, W | F, cmd_incrby },
     { "incrbyfloat", 11, 3, W | F, cmd_incrbyfloat },
     { "keys", 4, 2, R, cmd_keys },
+    { "lcs", 3, -3, R, cmd_lcs },
     { "lindex", 6, 3, R, cmd_lindex },
+    { "linsert", 7, 5, W, cmd_linsert },
     { "llen", 4, 2, R | F, cmd_llen },
+    { "lmove", 5, 5, W, cmd_lmove },
+    { "lmpop", 5, -4, W, cmd_lmpop },
     { "lpop", 4, -2, W | F, cmd_lpop },
+    { "lpos", 4, -3, R, cmd_lpos },
     { "lpush", 5, -3, W | F, cmd_lpush },
+    { "lpushx", 6, -3, W | F, cmd_lpushx },
     { "lrange", 6, 4, R, cmd_lrange },
     { "lrem", 4, 4, W, cmd_lrem },
     { "lset", 4, 4, W, cmd_lset },
     { "ltrim", 5, 4, W, cmd_ltrim },
     { "mget", 4, -2, R | F, cmd_mget },
+    { "move", 4, 3, W | F, cmd_move },
     { "mset", 4, -3, W, cmd_mset },
     { "msetnx", 6, -3, W, cmd_msetnx },
     { "multi", 5, 1, NS | F | CMD_TX, cmd_multi },
+    { "object", 6, -2, 0, cmd_object },
     { "persist", 7, 2, W | F, cmd_persist },
     { "pexpire", 7, -3, W | F, cmd_pexpire },
     { "pexpireat", 9, -3, W | F, cmd_pexpireat },
@@ -82,18 +103,46 @@ static const command table[] = {
     { "psetex", 6, 4, W, cmd_psetex },
     { "pttl", 4, 2, R | F, cmd_pttl },
     { "publish", 7, 3, F | CMD_MAY_REPLICATE, cmd_publish },
+    { "randomkey", 9, 1, R, cmd_randomkey },
     { "rename", 6, 3, W, cmd_rename },
     { "renamenx", 8, 3, W | F, cmd_renamenx },
     { "rpop", 4, -2, W | F, cmd_rpop },
+    { "rpoplpush", 9, 3, W, cmd_rpoplpush },
     { "rpush", 5, -3, W | F, cmd_rpush },
+    { "rpushx", 6, -3, W | F, cmd_rpushx },
+    { "sadd", 4, -3, W | F, cmd_sadd },
     { "scan", 4, -2, R, cmd_scan },
+    { "scard", 5, 2, R | F, cmd_scard },
     { "script", 6, -2, NS, cmd_script },
+    { "sdiff", 5, -2, R, cmd_sdiff },
+    { "sdiffstore", 10, -3, W, cmd_sdiffstore },
+    { "select", 6, 2, F, cmd_select },
     { "set", 3, -3, W, cmd_set },
+    { "setbit", 6, 4, W, cmd_setbit },
     { "setex", 5, 4, W, cmd_setex },
     { "setnx", 5, 3, W | F, cmd_setnx },
+    { "setrange", 8, 4, W, cmd_setrange },
+    { "sinter", 6, -2, R, cmd_sinter },
+    { "sintercard", 10, -3, R, cmd_sintercard },
+    { "sinterstore", 11, -3, W, cmd_sinterstore },
+    { "sismember", 9, 3, R | F, cmd_sismember },
+    { "smembers", 8, 2, R, cmd_smembers },
+    { "smismember", 10, -3, R | F, cmd_smismember },
+    { "smove", 5, 4, W | F, cmd_smove },
+    { "sort", 4, -2, W, cmd_sort },
+    { "sort_ro", 7, -2, R, cmd_sort_ro },
+    { "spop", 4, -2, W | F, cmd_spop },
+    { "srandmember", 11, -2, R, cmd_srandmember },
+    { "srem", 4, -3, W | F, cmd_srem },
+    { "sscan", 5, -3, R, cmd_sscan },
     { "strlen", 6, 2, R | F, cmd_strlen },
     { "subscribe", 9, -2, NS | PS, cmd_subscribe },
+    { "substr", 6, 4, R, cmd_substr },
+    { "sunion", 6, -2, R, cmd_sunion },
+    { "sunionstore", 11, -3, W, cmd_sunionstore },
+    { "swapdb", 6, 3, W | F, cmd_swapdb },
     { "time", 4, 1, F, cmd_time },
+    { "touch", 5, -2, R | F, cmd_touch },
     { "ttl", 3, 2, R | F, cmd_ttl },
     { "type", 4, 2, R | F, cmd_type },
     { "unlink", 6, -2, W | F, cmd_unlink },
@@ -103,91 +152,178 @@ static const command table[] = {
     { "zadd", 4, -4, W | F, cmd_zadd },
     { "zcard", 5, 2, R | F, cmd_zcard },
     { "zcount", 6, 4, R | F, cmd_zcount },
+    { "zdiff", 5, -3, R, cmd_zdiff },
+    { "zdiffstore", 10, -4, W, cmd_zdiffstore },
     { "zincrby", 7, 4, W | F, cmd_zincrby },
+    { "zinter", 6, -3, R, cmd_zinter },
+    { "zintercard", 10, -3, R, cmd_zintercard },
+    { "zinterstore", 11, -4, W, cmd_zinterstore },
+    { "zlexcount", 9, 4, R | F, cmd_zlexcount },
+    { "zmpop", 5, -4, W, cmd_zmpop },
+    { "zmscore", 7, -3, R | F, cmd_zmscore },
+    { "zpopmax", 7, -2, W | F, cmd_zpopmax },
+    { "zpopmin", 7, -2, W | F, cmd_zpopmin },
+    { "zrandmember", 11, -2, R, cmd_zrandmember },
     { "zrange", 6, -4, R, cmd_zrange },
+    { "zrangebylex", 11, -4, R, cmd_zrangebylex },
     { "zrangebyscore", 13, -4, R, cmd_zrangebyscore },
+    { "zrangestore", 11, -5, W, cmd_zrangestore },
     { "zrank", 5, 3, R | F, cmd_zrank },
     { "zrem", 4, -3, W | F, cmd_zrem },
+    { "zremrangebylex", 14, 4, W, cmd_zremrangebylex },
+    { "zremrangebyrank", 15, 4, W, cmd_zremrangebyrank },
     { "zremrangebyscore", 16, 4, W, cmd_zremrangebyscore },
+    { "zrevrange", 9, -4, R, cmd_zrevrange },
+    { "zrevrangebylex", 14, -4, R, cmd_zrevrangebylex },
+    { "zrevrangebyscore", 16, -4, R, cmd_zrevrangebyscore },
+    { "zrevrank", 8, 3, R | F, cmd_zrevrank },
+    { "zscan", 5, -3, R, cmd_zscan },
     { "zscore", 6, 3, R | F, cmd_zscore },
+    { "zunion", 6, -3, R, cmd_zunion },
+    { "zunionstore", 11, -4, W, cmd_zunionstore },
 };
 
 /* Lookup runs for every command and every redis.call, so it is O(1): a perfect hash of
- * (first letter, second letter, last letter, length mixed with the letter before the last),
+ * (first letter, second letter, last letter, length mixed with the third, the fourth and the
+ * letter before the last: no two of Redis 7.0's 240 command names share that key),
  * case-folded, picks the one candidate that is then compared. COMMANDS_HASH_MUL was found
  * by search so that no two commands share one of the COMMANDS_SLOTS slots; slot_of[h] is the
  * table index + 1 of the command in slot h (0: none). tests/test_commands.c recomputes both
  * from the table above and, when a command is added and they no longer fit, prints a new
  * multiplier and slot table to paste here. */
-#define COMMANDS_HASH_MUL 0x3a5a1869u
+#define COMMANDS_HASH_MUL 0xd18774bfu
 #define COMMANDS_MIN_NAME 3
 #define COMMANDS_MAX_NAME 16
 
 static const unsigned char slot_of[COMMANDS_SLOTS] = {
-     0,  0, 86,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  3,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 84,
+     0,  0,  0, 22, 31,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0, 138,  0,  0,  0, 39,  0,  0,  0,  0,  0, 80,  0,
+     0,  0,  0,  0, 148,  0,  0,  0,  0,  0,  0,  0, 14,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 44,  0,
-    37,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 60,  0,  3,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 70,  0, 63,  0, 45,  0,  0,
-     0,  0, 54,  0,  0,  0,  0,  0,  0,  0,  0,  0, 39,  0, 19,  0,
+     0,  0,  0,  0,  0, 89,  0,  0,  0, 72,  0, 131,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 38,  0,  0,  0,  0,  0,  0,  0, 24,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 67,  0,  0,
-     0, 57,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 16,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 142,  0,
+     0,  0,  0, 45,  0,  0,  0,  0, 53,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0, 134,  0,  0,  0,  0,  0, 19,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 29,  0, 56,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    60,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 129,
+    26,  0, 122,  0,  0,  0,  0, 93,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 30,  0,  0,
+     0,  0,  0, 65,  0,  0,  0,  0,  0,  0, 108,  0,  0,  0,  0,  0,
+     0,  0, 49,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 123,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 113,
+     0,  0,  0,  0,  0,  0, 154,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0, 97, 77,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  4,  0,  0,
-     0,  0,  0,  0,  0,  0, 76,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 59,  0,  0,  0,  0, 49,
-     0,  0,  0,  0, 40,  0,  0,  0,  0, 81,  0, 36,  0,  0, 14,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 140,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 88, 22,  0,  0,  0, 78,  0,  0,  0,  0,  0,  0,
-     0,  0, 16,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 71,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 15, 34,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0, 82, 85,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0, 79,  0,  0,  0,  0,  5,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  9, 13,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0, 66,  0, 52,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 69, 64,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 65,  0,  0, 17,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0, 56,  0,  0,  0,  0,  0,  0,  0,  0,  0, 31,  0,  0,  0,
-    72,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 10,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 46,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 61,  0, 68,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0, 146,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 68,  0,
+     0,  0,  0,  0,  0, 25,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 130,
+     0,  0,  0,  0, 62,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 165,  0,  0,  0,  0,  0, 18,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 88,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 73, 83,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 29,  0,  0,  0,
+     0,  0,  0, 70,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 153,  0,  0,  0,  0,  0, 12,  0, 33,  0,  0,  0, 100,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  1,  0,  0,  0,  0,  0,  0, 117,
+     0,  0,  0,  0,  0, 55,  0,  0,  0,  0,  0, 21,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0, 41,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0, 25,  0,  0, 32,  0,  0, 11,  0,  0,  0,  0,  0,
-    77,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  1,
-    12,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  6,  0, 18,  0,  0,  0, 20,  0,  0,
-     0, 43,  0,  0,  0,  0,  0,  0, 84,  0,  0,  0,  0,  0,  0,  0,
-     0,  0, 47,  0,  0, 89,  0,  0,  0,  0,  0,  0,  0,  0, 58,  0,
-     0,  0,  0,  0,  0,  0, 48,  0,  0,  0,  0, 50,  0,  0,  0,  0,
-     0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7,  0,  0,  0,  0,  0,
-    42,  0,  0,  0,  0, 27,  0,  0,  0,  0,  0,  0, 33,  0,  0,  0,
-     0,  0,  0,  0,  0, 23,  0,  0,  0,  0,  0,  0, 74,  0,  0,  0,
-     0,  0,  0,  0,  0,  0, 53,  0,  0, 28,  0,  0,  0,  0,  0, 75,
-    35,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 26,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 21,  0,  0,  0,  0, 30,  0,
-     0,  0,  0,  0,  0,  0,  0,  0, 62,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0, 87,  0,  0,  0,  2,  0, 80,  0,  0,  0,
-     0,  0,  0,  0,  0, 55,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 51,
+     0,  0,  0,  0,  0,  0,  0, 79,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 109,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 95,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 24,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0, 126,  0,  0,  0,  0,  0,  0,  0,  0, 83,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 161,  0,  0,  0,  0,  0,
+     0,  0,  2,  0, 61,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  4, 75,  0,  0,  0,  0,  0, 105, 42,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  9,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 64,  0, 101,  0,  0,  0,  0,
+     0, 118, 137,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 120,  0,
+     0,  0,  0,  0,  0, 50,  0,  0,  0,  0,  5,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0, 107,  0,  0,  0, 156,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 59,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 110,  0,
+     0,  0,  0,  0, 127,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 157,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 87,  0,  0,  0,  0,  0, 151,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 90,
+     0,  0, 47,  0,  0,  0,  0,  0,  0, 74,  0,  0, 124,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 115,  0,  0,  0,  0,  0,
+     0,  0,  0, 103,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 41,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    114,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    27,  0, 48,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 128,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 111,  0,  0,  0,  0,  0,  0,  0,  0,  0, 98, 139, 144,  0,
+     0,  0,  0, 10,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 136,  0, 104,  0,  0,  0,  0,
+     0,  0,  0,  0, 54,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    96,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0, 85,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 155,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0, 94,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0, 116,  0,  0,  0,  0,  0,  0,  0, 102,  0,  0, 133,  0,
+    162,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 132,  0,  0, 67,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 58,  0,  0,  0,  0, 160,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 43,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    35,  0,  0,  0, 20,  0,  0,  0,  0,  0,  0, 71, 99,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 149,
+     0,  0, 143,  7,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 69,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 106,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  6,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 150,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 52,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 40,  0,  0,  0,  0,  0,  0,
+     0,  0,  0, 63,  0, 81,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0, 37,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0, 28,  0,  0,  0,  0,  0,  0,  0, 92,
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 125,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0, 91, 34,  0,  0, 11,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 46,  0, 17,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    159,  0,  0,  0, 15, 76,  0, 158,  0,  0,  0,  0,  0,  0,  0,  0,
+     0, 44,  0,  0, 112,  0,  0,  0, 13,  0,  0,  0,  0,  0, 32,  0,
+    141, 36,  0,  0,  0,  8,  0,  0,  0,  0,  0,  0, 145,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0, 164,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 78,  0,  0,  0,  0,  0,  0,  0, 135,  0, 121,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0, 82,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0, 147,  0, 38,  0,  0,  0,  0,  0,  0, 66,  0,
+     0,  0,  0,  0, 51,  0,  0,  0,  0,  0, 119,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 57,
+     0,  0,  0,  0,  0, 86,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0, 73,  0,  0,  0, 23,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 163,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 152,
 };
 
 /* ASCII lower case without a branch: this runs for every byte of every command name. */
@@ -200,10 +336,12 @@ static inline unsigned char fold(char c)
 static inline unsigned hash_of(slice name, uint32_t mul)
 {
     if (name.len < 2) return 0;
-    uint32_t mix = ((uint32_t)name.len ^ (uint32_t)fold(name.p[name.len - 2]) * 7u) & 0xffu;
+    uint32_t third = name.len > 2 ? (uint32_t)fold(name.p[2]) * 31u : 0;
+    uint32_t fourth = name.len > 3 ? (uint32_t)fold(name.p[3]) * 13u : 0;
+    uint32_t mix = ((uint32_t)name.len ^ (uint32_t)fold(name.p[name.len - 2]) * 7u ^ third ^ fourth) & 0xffu;
     uint32_t k = (uint32_t)fold(name.p[0]) | (uint32_t)fold(name.p[1]) << 8 |
                  (uint32_t)fold(name.p[name.len - 1]) << 16 | mix << 24;
-    return (unsigned)((k * mul) >> 22);
+    return (unsigned)((k * mul) >> 21); /* the top 11 bits: COMMANDS_SLOTS */
 }
 
 unsigned commands_hash(slice name, uint32_t mul)
@@ -275,6 +413,56 @@ void reply_wrong_args(cmdctx *c)
     reply_errorf(c->out, "ERR wrong number of arguments for '%s' command", cmd ? cmd->name : "?");
 }
 
+uint64_t cmd_rand(cmdctx *c, uint64_t n)
+{
+    uint64_t fixed = 0, *state = c->rng ? c->rng : &fixed;
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z % n;
+}
+
+int random_count_ok(cmdctx *c, unsigned long long draws)
+{
+    if (draws <= RANDOM_REPLY_MAX) return 0;
+    reply_errorf(c->out, "ERR locklab builds at most %d random draws in one reply", RANDOM_REPLY_MAX);
+    return -1;
+}
+
+int arg_random_count(cmdctx *c, const char *with, long long *count, int *withflag)
+{
+    if (arg_int64(c, 2, count) < 0) return -1;
+    if (*count == LLONG_MIN) {
+        reply_error(c->out, "ERR value is out of range, value must between -9223372036854775807 and "
+                            "9223372036854775807");
+        return -1;
+    }
+    if (!with) return 0;
+    if (c->argc > 4 || (c->argc == 4 && !slice_opt_is(c->argv[3], with))) {
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    *withflag = c->argc == 4;
+    if (*withflag && (*count < -LLONG_MAX / 2 || *count > LLONG_MAX / 2)) {
+        reply_error(c->out, "ERR value is out of range");
+        return -1;
+    }
+    return 0;
+}
+
+size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n)
+{
+    size_t *ix = xmalloc((size ? size : 1) * sizeof *ix);
+    for (size_t i = 0; i < size; i++) ix[i] = i;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i + (size_t)cmd_rand(c, size - i), t = ix[i];
+        ix[i] = ix[j];
+        ix[j] = t;
+    }
+    return ix;
+}
+
 /* ---- keyspace commands ---- */
 
 void cmd_del(cmdctx *c)
@@ -282,6 +470,37 @@ void cmd_del(cmdctx *c)
     long long n = 0;
     for (int i = 1; i < c->argc; i++) n += store_delete(c->db, c->argv[i]);
     reply_int(c->out, n);
+}
+
+/* TOUCH key [key ...]: how many exist (this server keeps no access time to update). */
+void cmd_touch(cmdctx *c)
+{
+    long long n = 0;
+    for (int i = 1; i < c->argc; i++) n += store_lookup(c->db, c->argv[i]) != NULL;
+    reply_int(c->out, n);
+}
+
+/* RANDOMKEY: a live key drawn from the server's generator, or nil. */
+void cmd_randomkey(cmdctx *c)
+{
+    size_t it = 0, n = 0, cap = 0;
+    kv *e, **live = NULL;
+    int64_t now = store_now(c->db);
+    while ((e = store_next(c->db, &it))) {
+        if (e->expire >= 0 && now > e->expire) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            live = xrealloc(live, cap * sizeof *live);
+        }
+        live[n++] = e;
+    }
+    if (!n) {
+        reply_nil(c->out);
+    } else {
+        slice k = store_key_of(c->db, live[cmd_rand(c, n)]);
+        reply_bulk(c->out, k.p, k.len);
+    }
+    free(live);
 }
 
 void cmd_unlink(cmdctx *c)
@@ -394,17 +613,22 @@ void cmd_pttl(cmdctx *c) { ttl_generic(c, 1, 0); }
 void cmd_expiretime(cmdctx *c) { ttl_generic(c, 0, 1); }
 void cmd_pexpiretime(cmdctx *c) { ttl_generic(c, 1, 1); }
 
-/* Stores a copy of e's value, with its TTL, under dst (replacing what dst held). */
-static void copy_value(cmdctx *c, const kv *e, slice dst)
+/* Stores a copy of e's value (a key of `from`), with its TTL, under dst in to (replacing what
+ * dst held). */
+static void copy_value(store *from, store *to, const kv *e, slice dst)
 {
     obj_type t = (obj_type)e->type;
     int64_t expire = e->expire;
-    slice src = store_key_of(c->db, e);
-    char *from = xmemdup(src.p, src.len); /* the source's name outlives a rehash */
-    kv *d = store_set(c->db, dst, t, obj_clone(t, e->ptr), 0);
-    if (expire >= 0) store_copy_expire(c->db, d, expire, (slice){ from, src.len });
-    free(from);
-    store_touched(c->db, d);
+    slice src = store_key_of(from, e);
+    char *name = xmemdup(src.p, src.len); /* the source's name outlives a rehash */
+    kv *d = store_set(to, dst, t, obj_clone(t, e->ptr), 0);
+    d->raw = e->raw;
+    /* a deadline copied within a keyspace keeps its origin (the model checker's); into
+     * another database it is the engine's no longer (only database 0 is the world's) */
+    if (expire >= 0 && to == from) store_copy_expire(to, d, expire, (slice){ name, src.len });
+    else if (expire >= 0) store_set_expire(to, d, expire);
+    free(name);
+    store_touched(to, d);
 }
 
 /* RENAME / RENAMENX key newkey: Redis's renameGenericCommand. The value moves with its TTL;
@@ -426,7 +650,7 @@ static void rename_generic(cmdctx *c, int nx)
         reply_int(c->out, 0);
         return;
     }
-    copy_value(c, e, dst);
+    copy_value(c->db, c->db, e, dst);
     store_delete(c->db, src);
     if (nx) reply_int(c->out, 1);
     else reply_ok(c->out);
@@ -435,45 +659,32 @@ static void rename_generic(cmdctx *c, int nx)
 void cmd_rename(cmdctx *c) { rename_generic(c, 0); }
 void cmd_renamenx(cmdctx *c) { rename_generic(c, 1); }
 
-/* COPY source destination [DB destination-db] [REPLACE]: Redis's copyCommand. This server
- * has one database (no SELECT): DB 0 is it, DB 1 to 15 are refused with a reason. */
+/* COPY source destination [DB destination-db] [REPLACE]: Redis's copyCommand. */
 void cmd_copy(cmdctx *c)
 {
-    int replace = 0;
+    int replace = 0, dbid = c->dbid;
     for (int j = 3; j < c->argc; j++) {
         if (slice_opt_is(c->argv[j], "replace")) {
             replace = 1;
         } else if (slice_opt_is(c->argv[j], "db") && j + 1 < c->argc) {
-            long long db;
-            if (arg_int64(c, ++j, &db) < 0) return;
-            if (db < INT_MIN || db > INT_MAX) {
-                reply_error(c->out, "ERR value is out of range, value must between -2147483648 and 2147483647");
-                return;
-            }
-            if (db < 0 || db >= 16) {
-                reply_error(c->out, "ERR DB index is out of range");
-                return;
-            }
-            if (db != 0) {
-                reply_error(c->out, "ERR locklab has one database, 0 (no SELECT): COPY to another is not supported");
-                return;
-            }
+            if (arg_db_index(c, ++j, &dbid, NULL) < 0) return;
         } else {
             reply_error(c->out, ERR_SYNTAX);
             return;
         }
     }
     slice src = c->argv[1], dst = c->argv[2];
-    if (slice_eq(src, dst)) {
+    if (dbid == c->dbid && slice_eq(src, dst)) {
         reply_error(c->out, "ERR source and destination objects are the same");
         return;
     }
+    store *to = dbid == c->dbid ? c->db : dbset_get(c->dbs, dbid);
     kv *e = store_lookup(c->db, src);
-    if (!e || (store_lookup(c->db, dst) && !replace)) {
+    if (!e || (store_lookup(to, dst) && !replace)) {
         reply_int(c->out, 0);
         return;
     }
-    copy_value(c, e, dst);
+    copy_value(c->db, to, e, dst);
     reply_int(c->out, 1);
 }
 
@@ -485,18 +696,23 @@ void cmd_persist(cmdctx *c)
     reply_int(c->out, removed);
 }
 
-static void flush_generic(cmdctx *c)
+static void flush_generic(cmdctx *c, int all)
 {
     if (c->argc > 2 || (c->argc == 2 && !slice_opt_is(c->argv[1], "async") && !slice_opt_is(c->argv[1], "sync"))) {
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    store_flush(c->db);
+    if (all && c->dbs) {
+        for (int i = 0; i < DB_COUNT; i++)
+            if (dbset_peek(c->dbs, i)) store_flush(dbset_peek(c->dbs, i));
+    } else {
+        store_flush(c->db);
+    }
     reply_ok(c->out);
 }
 
-void cmd_flushall(cmdctx *c) { flush_generic(c); }
-void cmd_flushdb(cmdctx *c) { flush_generic(c); }
+void cmd_flushall(cmdctx *c) { flush_generic(c, 1); }
+void cmd_flushdb(cmdctx *c) { flush_generic(c, 0); }
 
 void cmd_dbsize(cmdctx *c)
 {
@@ -559,106 +775,4 @@ void cmd_keys(cmdctx *c)
     reply *out = reply_array(c->out, n);
     for (size_t i = 0; i < n; i++) reply_bulk(&out[i], found[i].p, found[i].len);
     free(found);
-}
-
-/* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. Redis's cursor walks its hash
- * table's buckets in reverse-binary order, so that a resize between calls neither loses
- * nor repeats keys; this keyspace probes linearly, where that trick does not hold. Here the
- * cursor is a position in the order of the keys' (unseeded, fixed) 64-bit hashes: a call
- * returns up to COUNT keys whose hash is at least the cursor, all keys sharing the last
- * hash returned, and the next hash after them as the cursor (0 at the end). So every key
- * present from the first call to the last is returned exactly once, whatever happens in
- * between, as Redis promises; the price is one pass over the keyspace per call. The order
- * differs from Redis's, which seeds its hash at random each start. Arguments are checked as
- * in Redis 7.0 (the cursor by strtoul: "-1" and "+5" are cursors, " 5" is not; an unknown
- * TYPE matches nothing). */
-typedef struct scan_hit {
-    uint64_t hash;
-    slice key;
-} scan_hit;
-
-static int scan_hit_cmp(const void *a, const void *b)
-{
-    const scan_hit *x = a, *y = b;
-    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
-    return slice_cmp(x->key, y->key);
-}
-
-static int scan_parse_cursor(slice arg, uint64_t *cursor)
-{
-    char tmp[64];
-    slice s = slice_cstr_prefix(arg);
-    if (s.len >= sizeof tmp) return -1;
-    memcpy(tmp, s.p, s.len);
-    tmp[s.len] = '\0';
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(tmp, &end, 10);
-    if (isspace((unsigned char)tmp[0]) || *end != '\0' || errno == ERANGE) return -1;
-    *cursor = v;
-    return 0;
-}
-
-void cmd_scan(cmdctx *c)
-{
-    uint64_t cursor;
-    if (scan_parse_cursor(c->argv[1], &cursor) < 0) {
-        reply_error(c->out, "ERR invalid cursor");
-        return;
-    }
-    long long count = 10;
-    slice pat = SLICE_LIT("*");
-    const char *type = NULL;
-    for (int i = 2; i < c->argc; i += 2) {
-        int has_value = i + 1 < c->argc;
-        if (slice_opt_is(c->argv[i], "count") && has_value) {
-            if (arg_int64(c, i + 1, &count) < 0) return;
-            if (count < 1) {
-                reply_error(c->out, ERR_SYNTAX);
-                return;
-            }
-        } else if (slice_opt_is(c->argv[i], "match") && has_value) {
-            pat = c->argv[i + 1];
-        } else if (slice_opt_is(c->argv[i], "type") && has_value) {
-            type = c->argv[i + 1].p;
-        } else {
-            reply_error(c->out, ERR_SYNTAX);
-            return;
-        }
-    }
-    /* The keys from the cursor on, the COUNT lowest hashes of them kept (sorted later). */
-    size_t it = 0, n = 0, cap = 0;
-    scan_hit *hit = NULL;
-    kv *e;
-    int64_t now = store_now(c->db);
-    while ((e = store_next(c->db, &it))) {
-        slice k = store_key_of(c->db, e);
-        uint64_t h = dict_hash(k.p, k.len);
-        if (h < cursor) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            hit = xrealloc(hit, cap * sizeof *hit);
-        }
-        hit[n++] = (scan_hit){ h, k };
-    }
-    qsort(hit, n, sizeof *hit, scan_hit_cmp);
-    size_t take = n < (size_t)count ? n : (size_t)count;
-    while (take > 0 && take < n && hit[take].hash == hit[take - 1].hash) take++;
-    uint64_t next = take < n ? hit[take].hash : 0;
-    int all = pat.len == 1 && pat.p[0] == '*';
-    size_t kept = 0;
-    for (size_t i = 0; i < take; i++) {
-        kv *v = store_lookup(c->db, hit[i].key);
-        if (!v || (v->expire >= 0 && now > v->expire)) continue;
-        if (!all && !glob_match(pat.p, pat.len, hit[i].key.p, hit[i].key.len)) continue;
-        if (type && strcasecmp(type, obj_type_name((obj_type)v->type)) != 0) continue;
-        hit[kept++] = hit[i];
-    }
-    reply *out = reply_array(c->out, 2);
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)next);
-    reply_bulk_cstr(&out[0], tmp);
-    reply *keys = reply_array(&out[1], kept);
-    for (size_t i = 0; i < kept; i++) reply_bulk(&keys[i], hit[i].key.p, hit[i].key.len);
-    free(hit);
 }

@@ -17,6 +17,16 @@
 typedef struct pubsub pubsub;
 typedef struct scripting scripting;
 
+/* The server's 16 databases (SELECT, MOVE, SWAPDB, COPY ... DB, FLUSHALL; server.c). A
+ * database other than 0 is made on first use. */
+#define DB_COUNT 16
+typedef struct dbset dbset;
+store *dbset_get(dbset *d, int id);             /* 0 <= id < DB_COUNT; made if need be */
+store *dbset_peek(const dbset *d, int id);      /* NULL if never used */
+/* SWAPDB: exchanges the keys of two databases, each reported to the stores' observers as
+ * deleted from one and written to the other. */
+void dbset_swap(dbset *d, int a, int b);
+
 typedef struct cmdctx {
     store *db;
     pubsub *ps;          /* the server's channels (PUBLISH, SUBSCRIBE) */
@@ -26,6 +36,9 @@ typedef struct cmdctx {
     const slice *argv;
     reply *out;
     int in_script;       /* called through redis.call / redis.pcall */
+    dbset *dbs;          /* the server's databases (NULL: db is the only one) */
+    int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
+    uint64_t *rng;       /* the server's random generator (cmd_rand), or NULL */
 } cmdctx;
 
 typedef void cmd_fn(cmdctx *c);
@@ -58,7 +71,7 @@ const command *commands_at(size_t i);
 /* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
  * (0..COMMANDS_SLOTS-1) of a name under multiplier mul, the multiplier in use, and slot h's
  * entry (table index + 1, or 0 for none). */
-#define COMMANDS_SLOTS 1024
+#define COMMANDS_SLOTS 2048
 unsigned commands_hash(slice name, uint32_t mul);
 uint32_t commands_hash_mul(void);
 unsigned commands_slot(unsigned h);
@@ -75,28 +88,79 @@ int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT *
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
+/* A draw in [0, n) from the server's generator (n > 0): splitmix64 from a fixed seed, so
+ * SPOP, SRANDMEMBER, HRANDFIELD and ZRANDMEMBER are the same in every run. */
+uint64_t cmd_rand(cmdctx *c, uint64_t n);
+/* A negative count of SRANDMEMBER, HRANDFIELD or ZRANDMEMBER asks for that many draws with
+ * repeats: this fake builds at most RANDOM_REPLY_MAX of them in one reply (Redis builds any
+ * number, or runs out of memory). 0, or -1 after replying the refusal. */
+#define RANDOM_REPLY_MAX 1000000
+int random_count_ok(cmdctx *c, unsigned long long draws);
+/* HRANDFIELD's and ZRANDMEMBER's count at argv[2] and their WITHVALUES / WITHSCORES (`with`)
+ * at argv[3], checked in Redis's order; SRANDMEMBER's count alone (with NULL). 0, or -1
+ * after replying. */
+int arg_random_count(cmdctx *c, const char *with, long long *count, int *withflag);
+/* n < size distinct indexes of [0, size), in the order drawn (a partial Fisher-Yates
+ * shuffle): an array the caller frees. */
+size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n);
+/* SSCAN, HSCAN, ZSCAN: the cursor at argv[i] ("ERR invalid cursor"), the MATCH and COUNT
+ * options from argv[from] on (*pat "*" when none), whether a member matches, and the reply
+ * for a missing key. The two parsers return 0, or -1 after replying. */
+int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor);
+int scan_options(cmdctx *c, int from, slice *pat);
+int scan_match(slice pat, slice member);
+void reply_empty_scan(reply *r);
+/* Redis's string2ld (INCRBYFLOAT, HINCRBYFLOAT): 0, or -1 for no valid number; and ld2string's
+ * human form of a result, written to tmp (at most cap bytes; 5 KiB always suffices), its
+ * length returned (0: the number did not fit, as Redis). */
+#define LD_STRING_MAX (5 * 1024)
+int string2ld(slice s, long double *out);
+int ld2string(char *tmp, size_t cap, long double value);
+/* A blocking command's timeout in seconds, as Redis 7.0's getTimeoutFromObjectOrReply reads
+ * it, in whole ms (t_list.c). 0, or -1 after replying the error. */
+int arg_timeout(cmdctx *c, slice arg, long long *ms);
+/* A database index at argv[i] for SELECT, MOVE, COPY ... DB, SWAPDB: not an integer (in
+ * int range) is msg if given, else Redis's getIntFromObject text; outside 0..15 "ERR DB
+ * index is out of range". 0, or -1 after replying. */
+int arg_db_index(cmdctx *c, int i, int *id, const char *msg);
 
 /* Handlers, by file. */
 /* keys (commands.c) */
 cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
     cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
-    cmd_copy, cmd_scan, cmd_command;
+    cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object, cmd_touch, cmd_randomkey;
 /* pub/sub (pubsub.c) */
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
-    cmd_msetnx, cmd_incrbyfloat;
+    cmd_msetnx, cmd_incrbyfloat, cmd_setrange, cmd_getrange, cmd_setbit, cmd_getbit, cmd_substr,
+    cmd_lcs;
 /* hashes (t_hash.c) */
 cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_hlen,
-    cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget;
+    cmd_hgetall, cmd_hkeys, cmd_hvals, cmd_hmget, cmd_hmset, cmd_hstrlen, cmd_hrandfield,
+    cmd_hincrbyfloat, cmd_hscan;
 /* lists (t_list.c) */
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
-    cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop;
+    cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop, cmd_lpushx, cmd_rpushx, cmd_linsert, cmd_lpos,
+    cmd_rpoplpush, cmd_lmove, cmd_brpoplpush, cmd_blmove, cmd_lmpop, cmd_blmpop;
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
-    cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount;
+    cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount, cmd_zrevrange, cmd_zrevrangebyscore,
+    cmd_zrangebylex, cmd_zrevrangebylex, cmd_zrangestore;
+/* sorted sets (t_zset_ops.c) */
+cmd_fn cmd_zrevrank, cmd_zmscore, cmd_zlexcount, cmd_zremrangebylex, cmd_zremrangebyrank, cmd_zpopmin,
+    cmd_zpopmax, cmd_zmpop, cmd_zrandmember, cmd_zunionstore, cmd_zinterstore, cmd_zscan, cmd_zdiffstore,
+    cmd_zunion, cmd_zinter, cmd_zdiff, cmd_zintercard, cmd_bzpopmin, cmd_bzpopmax, cmd_bzmpop;
+/* sets (t_set.c) */
+cmd_fn cmd_sadd, cmd_srem, cmd_smembers, cmd_sismember, cmd_smismember, cmd_scard, cmd_spop,
+    cmd_srandmember, cmd_smove, cmd_sinter, cmd_sintercard, cmd_sinterstore, cmd_sunion,
+    cmd_sunionstore, cmd_sdiff, cmd_sdiffstore, cmd_sscan;
+/* bit operations (t_bitops.c) */
+cmd_fn cmd_bitcount, cmd_bitpos, cmd_bitop, cmd_bitfield, cmd_bitfield_ro;
+/* SORT (t_sort.c) */
+cmd_fn cmd_sort, cmd_sort_ro;
 /* transactions (server.c runs them; these only mark the table's entries) */
 cmd_fn cmd_multi, cmd_exec, cmd_discard, cmd_watch, cmd_unwatch;
 /* scripting (script.c) */

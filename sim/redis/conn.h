@@ -10,6 +10,7 @@
 typedef struct conn {
     int id;            /* unique within the server: the pub/sub subscriber id */
     int subscriptions; /* channels it is subscribed to: RESP2 subscribe mode while > 0 */
+    int db;            /* the database SELECTed (0 to 15) */
 } conn;
 
 #endif

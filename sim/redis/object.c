@@ -5,7 +5,7 @@
  * representation. Strings are simple enough to live here (an sstr: length, then the bytes,
  * then a NUL that is not part of the value, in a block of sstr_block_size(len) bytes, which
  * lets the keyspace reuse a deleted string's block); the aggregates keep their
- * representations to themselves in t_hash.c, t_list.c and t_zset.c.
+ * representations to themselves in t_hash.c, t_list.c, t_zset.c and t_set.c.
  *
  * Invariant the keyspace relies on: obj_count() is 0 exactly when an aggregate is empty, so
  * store_touched() can delete empty hashes, lists and sorted sets as Redis does. A string
@@ -18,6 +18,7 @@
 
 #include "t_hash.h"
 #include "t_list.h"
+#include "t_set.h"
 #include "t_zset.h"
 
 sstr *sstr_new(const char *p, size_t len)
@@ -41,6 +42,7 @@ const char *obj_type_name(obj_type t)
     case OBJ_HASH: return "hash";
     case OBJ_LIST: return "list";
     case OBJ_ZSET: return "zset";
+    case OBJ_SET: return "set";
     }
     LL_ASSERT(!"unknown object type");
 }
@@ -52,6 +54,7 @@ void obj_free(obj_type t, void *ptr)
     case OBJ_HASH: hash_free(ptr); return;
     case OBJ_LIST: list_free(ptr); return;
     case OBJ_ZSET: zset_free(ptr); return;
+    case OBJ_SET: set_free(ptr); return;
     }
     LL_ASSERT(!"unknown object type");
 }
@@ -66,6 +69,7 @@ void *obj_clone(obj_type t, const void *ptr)
     case OBJ_HASH: return hash_clone(ptr);
     case OBJ_LIST: return list_clone(ptr);
     case OBJ_ZSET: return zset_clone(ptr);
+    case OBJ_SET: return set_clone(ptr);
     }
     LL_ASSERT(!"unknown object type");
 }
@@ -77,6 +81,7 @@ size_t obj_count(obj_type t, const void *ptr)
     case OBJ_HASH: return hash_len(ptr);
     case OBJ_LIST: return list_len(ptr);
     case OBJ_ZSET: return zset_len(ptr);
+    case OBJ_SET: return set_len(ptr);
     }
     LL_ASSERT(!"unknown object type");
 }
@@ -92,6 +97,7 @@ void obj_dump(obj_type t, const void *ptr, buf *out)
     case OBJ_HASH: hash_dump(ptr, out); return;
     case OBJ_LIST: list_dump(ptr, out); return;
     case OBJ_ZSET: zset_dump(ptr, out); return;
+    case OBJ_SET: set_dump(ptr, out); return;
     }
     LL_ASSERT(!"unknown object type");
 }
@@ -103,6 +109,24 @@ size_t obj_bytes(obj_type t, const void *ptr)
     case OBJ_HASH: return hash_bytes(ptr);
     case OBJ_LIST: return list_bytes(ptr);
     case OBJ_ZSET: return zset_bytes(ptr);
+    case OBJ_SET: return set_bytes(ptr);
+    }
+    LL_ASSERT(!"unknown object type");
+}
+
+const char *obj_encoding(obj_type t, const void *ptr)
+{
+    switch (t) {
+    case OBJ_STRING: {
+        const sstr *s = ptr;
+        long long v;
+        if (s->len <= 20 && ll_parse_int64((slice){ s->p, s->len }, &v) == 0) return "int";
+        return s->len <= 44 ? "embstr" : "raw";
+    }
+    case OBJ_HASH: return hash_encoding(ptr);
+    case OBJ_LIST: return "quicklist"; /* Redis 7.0 has no listpack lists yet (7.2 has) */
+    case OBJ_ZSET: return zset_encoding(ptr);
+    case OBJ_SET: return set_encoding(ptr);
     }
     LL_ASSERT(!"unknown object type");
 }

@@ -1,13 +1,13 @@
 /* object.h — the values a key can hold, seen generically: the keyspace (store.c) frees,
  * clones and dumps values without knowing their representation. Each type lives in its own
- * file (t_string.c, t_hash.c, t_list.c, t_zset.c) with its representation, its type API and
+ * file (t_string.c, t_hash.c, t_list.c, t_zset.c, t_set.c) with its representation, its type API and
  * its command handlers, as Redis arranges them. */
 #ifndef LOCKLAB_OBJECT_H
 #define LOCKLAB_OBJECT_H
 
 #include "util.h"
 
-typedef enum obj_type { OBJ_STRING = 0, OBJ_HASH, OBJ_LIST, OBJ_ZSET } obj_type;
+typedef enum obj_type { OBJ_STRING = 0, OBJ_HASH, OBJ_LIST, OBJ_ZSET, OBJ_SET } obj_type;
 
 /* A string value: length-prefixed bytes, NUL-terminated for convenience. */
 typedef struct sstr {
@@ -23,7 +23,11 @@ static inline size_t sstr_block_size(size_t len) { return ll_chunk_size(sizeof(s
 sstr *sstr_fill(void *block, const char *p, size_t len);
 static inline slice sstr_slice(const sstr *s) { return (slice){ s->p, s->len }; }
 
-const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset" */
+const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset", "set" */
+/* OBJECT ENCODING: what Redis 7.0 with its default limits reports for this value. A string
+ * is answered from its bytes ("int", "embstr" up to 44 bytes, else "raw"); whether APPEND,
+ * SETRANGE and the like made it "raw" whatever its bytes is its key's (store.h, kv.raw). */
+const char *obj_encoding(obj_type t, const void *ptr);
 void obj_free(obj_type t, void *ptr);
 void *obj_clone(obj_type t, const void *ptr);
 size_t obj_count(obj_type t, const void *ptr); /* elements (strings: 1); 0 means "delete me" */

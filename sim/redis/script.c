@@ -473,6 +473,8 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
     s->run_nargs = c->argc - 3 - nkeys;
     s->run_entry = e;
     s->run_ctx = c;
+    s->run_db = c->db;
+    s->run_dbid = c->dbid;
     s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
     s->killed = 0;
     s->insn_used = 0;

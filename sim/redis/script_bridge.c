@@ -429,9 +429,12 @@ static int script_redis_generic(lua_State *L, int raise)
     }
     /* The running script's server parts; the call's arguments and reply. (script_call_command
      * releases whatever an interrupted call left in call_reply.) */
-    cmdctx c = { .db = s->run_ctx->db, .ps = s->run_ctx->ps, .lua = s, .argc = argc, .argv = s->argv,
-                 .out = &s->call_reply, .in_script = 1 };
+    cmdctx c = { .db = s->run_db, .ps = s->run_ctx->ps, .lua = s, .argc = argc, .argv = s->argv,
+                 .out = &s->call_reply, .in_script = 1, .dbs = s->run_ctx->dbs, .dbid = s->run_dbid,
+                 .rng = s->run_ctx->rng };
     script_call_command(&c, script_command_of(s, L));
+    s->run_db = c.db; /* a SELECT holds for the rest of the script only */
+    s->run_dbid = c.dbid;
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
     /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a

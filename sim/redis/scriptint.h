@@ -89,6 +89,8 @@ struct scripting {
     int run_nkeys, run_nargs;
     script_entry *run_entry;
     const cmdctx *run_ctx;       /* the EVAL's context: its db and ps serve redis.call */
+    store *run_db;               /* the script's database: the EVAL's, until it SELECTs */
+    int run_dbid;
     uint64_t rand48;             /* redisLrand48 state (48 bits) */
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;

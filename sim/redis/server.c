@@ -27,6 +27,7 @@ typedef struct watched {
     char *key;
     size_t len;
     int present;
+    int db;
 } watched;
 
 /* One connection's transaction state: kept only while it is in MULTI or watches keys. */
@@ -41,9 +42,20 @@ typedef struct txstate {
     size_t nkeys, capkeys;
 } txstate;
 
+/* The databases: db[0] is the keyspace the world sees (server_store); the others are made
+ * by their first SELECT (or MOVE, COPY ... DB, SWAPDB) with db[0]'s clock and role. Each
+ * one's watch hook is told its index through hook[i]. */
+struct dbset {
+    server *srv;
+    store *db[DB_COUNT];
+    struct dbhook { server *srv; int id; } hook[DB_COUNT];
+};
+
 struct server {
     server_config cfg;
-    store *db;
+    store *db;       /* == dbs.db[0] */
+    dbset dbs;
+    uint64_t rng;    /* cmd_rand's state */
     pubsub *ps;
     scripting *lua;
     int replica;
@@ -62,6 +74,9 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
+    srv->dbs.srv = srv;
+    srv->dbs.db[0] = srv->db;
+    for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
     srv->ps = pubsub_new(cfg->deliver, cfg->deliver_ud);
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
@@ -78,7 +93,7 @@ void server_free(server *srv)
     free(srv->tx);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
-    store_free(srv->db);
+    for (int i = 0; i < DB_COUNT; i++) store_free(srv->dbs.db[i]);
     free(srv);
 }
 
@@ -86,6 +101,9 @@ store *server_store(server *srv) { return srv->db; }
 pubsub *server_pubsub(server *srv) { return srv->ps; }
 const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 
+/* Only database 0 is the world's (persisted, replicated, snapshotted): a keyspace
+ * replaced — a restart's load, a full resync — leaves databases 1 to 15 empty, as a restart
+ * of a server that persisted only database 0 would. */
 store *server_swap_store(server *srv, store *db)
 {
     store *old = srv->db;
@@ -95,11 +113,18 @@ store *server_swap_store(server *srv, store *db)
         txstate *t = srv->tx[i];
         for (size_t k = 0; k < t->nkeys; k++) {
             slice key = { t->keys[k].key, t->keys[k].len };
-            if (store_lookup(old, key) || store_lookup(db, key)) t->dirty = 1;
+            store *other = t->keys[k].db ? srv->dbs.db[t->keys[k].db] : NULL;
+            if (t->keys[k].db == 0 ? store_lookup(old, key) || store_lookup(db, key)
+                                   : other && store_lookup(other, key))
+                t->dirty = 1;
         }
     }
     store_set_watch(old, NULL, NULL);
-    srv->db = db;
+    srv->db = srv->dbs.db[0] = db;
+    for (int i = 1; i < DB_COUNT; i++) {
+        store_free(srv->dbs.db[i]);
+        srv->dbs.db[i] = NULL;
+    }
     store_set_replica(db, srv->replica);
     watch_hook_update(srv);
     return old;
@@ -108,7 +133,74 @@ store *server_swap_store(server *srv, store *db)
 void server_set_replica(server *srv, int replica)
 {
     srv->replica = replica;
-    store_set_replica(srv->db, replica);
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) store_set_replica(srv->dbs.db[i], replica);
+}
+
+size_t server_active_expire(server *srv)
+{
+    size_t n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
+    return n;
+}
+
+store *dbset_peek(const dbset *d, int id)
+{
+    return id >= 0 && id < DB_COUNT ? d->db[id] : NULL;
+}
+
+store *dbset_get(dbset *d, int id)
+{
+    LL_ASSERT(id >= 0 && id < DB_COUNT);
+    if (!d->db[id]) {
+        d->db[id] = store_new_like(d->db[0]);
+        watch_hook_update(d->srv);
+    }
+    return d->db[id];
+}
+
+/* Moves every key of `from` (a detached copy) into `to`, each reported as written. */
+static void dbset_fill(store *to, store *from)
+{
+    size_t it = 0;
+    kv *e;
+    while ((e = store_next(from, &it))) {
+        kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
+        d->raw = e->raw;
+        if (e->expire >= 0) store_set_expire(to, d, e->expire);
+        store_touched(to, d);
+    }
+}
+
+/* Empties s key by key, so that its observers hear every deletion. */
+static void dbset_empty(store *s)
+{
+    size_t it = 0, n = 0;
+    kv *e;
+    slice *keys = xmalloc((store_size(s) + 1) * sizeof *keys);
+    while ((e = store_next(s, &it))) {
+        slice k = store_key_of(s, e);
+        keys[n++] = (slice){ xmemdup(k.p, k.len), k.len };
+    }
+    for (size_t i = 0; i < n; i++) {
+        store_delete(s, keys[i]);
+        free((char *)keys[i].p);
+    }
+    free(keys);
+}
+
+void dbset_swap(dbset *d, int a, int b)
+{
+    if (a == b) return;
+    store *sa = dbset_get(d, a), *sb = dbset_get(d, b);
+    store *ca = store_clone(sa), *cb = store_clone(sb);
+    dbset_empty(sa);
+    dbset_empty(sb);
+    dbset_fill(sa, cb);
+    dbset_fill(sb, ca);
+    store_free(ca);
+    store_free(cb);
 }
 
 /* "unknown command 'foo', with args beginning with: 'a' 'b' " — Redis caps the echoed
@@ -196,17 +288,20 @@ static void tx_drop_if_idle(server *srv, txstate *t)
 static void watch_event(void *ud, store_event ev, slice key)
 {
     (void)ev;
-    server *srv = ud;
+    const struct dbhook *h = ud;
+    server *srv = h->srv;
     for (size_t i = 0; i < srv->ntx; i++) {
         txstate *t = srv->tx[i];
         for (size_t k = 0; k < t->nkeys && !t->dirty; k++)
-            if (t->keys[k].len == key.len && memcmp(t->keys[k].key, key.p, key.len) == 0) t->dirty = 1;
+            if (t->keys[k].db == h->id && t->keys[k].len == key.len && memcmp(t->keys[k].key, key.p, key.len) == 0)
+                t->dirty = 1;
     }
 }
 
 static void watch_hook_update(server *srv)
 {
-    store_set_watch(srv->db, srv->nwatching ? watch_event : NULL, srv);
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) store_set_watch(srv->dbs.db[i], srv->nwatching ? watch_event : NULL, &srv->dbs.hook[i]);
 }
 
 void server_conn_closed(server *srv, int conn_id)
@@ -226,13 +321,13 @@ static void tx_end(server *srv, txstate *t)
     tx_drop_if_idle(srv, t);
 }
 
-static void tx_watch(server *srv, txstate *t, int argc, const slice *argv)
+static void tx_watch(server *srv, txstate *t, int dbid, int argc, const slice *argv)
 {
     if (!t->nkeys && argc > 1) srv->nwatching++;
     for (int i = 1; i < argc; i++) {
         size_t k;
         for (k = 0; k < t->nkeys; k++)
-            if (slice_eq((slice){ t->keys[k].key, t->keys[k].len }, argv[i])) break;
+            if (t->keys[k].db == dbid && slice_eq((slice){ t->keys[k].key, t->keys[k].len }, argv[i])) break;
         if (k < t->nkeys) continue;
         if (t->nkeys == t->capkeys) {
             t->capkeys = t->capkeys ? t->capkeys * 2 : 4;
@@ -240,8 +335,8 @@ static void tx_watch(server *srv, txstate *t, int argc, const slice *argv)
         }
         /* The lookup first: a key found expired is deleted now (lazy expiry), before it is
          * watched, so that deletion changes nothing (Redis 7.0 watches it as "expired"). */
-        int present = store_lookup(srv->db, argv[i]) != NULL;
-        t->keys[t->nkeys++] = (watched){ xmemdup(argv[i].p, argv[i].len), argv[i].len, present };
+        int present = store_lookup(dbset_get(&srv->dbs, dbid), argv[i]) != NULL;
+        t->keys[t->nkeys++] = (watched){ xmemdup(argv[i].p, argv[i].len), argv[i].len, present, dbid };
     }
     watch_hook_update(srv);
 }
@@ -251,17 +346,23 @@ static void tx_watch(server *srv, txstate *t, int argc, const slice *argv)
 static int tx_watch_failed(server *srv, txstate *t)
 {
     for (size_t k = 0; k < t->nkeys && !t->dirty; k++)
-        if (t->keys[k].present && !store_lookup(srv->db, (slice){ t->keys[k].key, t->keys[k].len })) t->dirty = 1;
+        if (t->keys[k].present && !store_lookup(dbset_get(&srv->dbs, t->keys[k].db), (slice){ t->keys[k].key, t->keys[k].len }))
+            t->dirty = 1;
     return t->dirty;
 }
 
-/* FLUSHALL / FLUSHDB report no events: they touch the watched keys that exist. */
-static void flush_touch_watched(server *srv)
+/* FLUSHALL / FLUSHDB report no events: they touch the watched keys that exist (in every
+ * database, or in database `only`). */
+static void flush_touch_watched(server *srv, int only)
 {
     for (size_t i = 0; i < srv->ntx; i++) {
         txstate *t = srv->tx[i];
-        for (size_t k = 0; k < t->nkeys; k++)
-            if (store_lookup(srv->db, (slice){ t->keys[k].key, t->keys[k].len })) t->dirty = 1;
+        for (size_t k = 0; k < t->nkeys; k++) {
+            store *db = srv->dbs.db[t->keys[k].db];
+            if ((only < 0 || t->keys[k].db == only) && db &&
+                store_lookup(db, (slice){ t->keys[k].key, t->keys[k].len }))
+                t->dirty = 1;
+        }
     }
 }
 
@@ -382,7 +483,7 @@ static void tx_command(server *srv, conn *c, const command *cmd, int argc, const
             return;
         }
         t = tx_get(srv, id);
-        tx_watch(srv, t, argc, argv);
+        tx_watch(srv, t, c ? c->db : 0, argc, argv);
         tx_drop_if_idle(srv, t);
         reply_ok(out);
     } else { /* UNWATCH */
@@ -401,10 +502,13 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
         tx_command(srv, c, cmd, argc, argv, out);
         return;
     }
-    if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb)) flush_touch_watched(srv);
-    cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c, .argc = argc, .argv = argv,
-                   .out = out };
+    int dbid = c ? c->db : 0;
+    if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb))
+        flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
+    cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
+                   .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng };
     cmd->fn(&ctx);
+    if (c) c->db = ctx.dbid;
 }
 
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)

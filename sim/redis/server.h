@@ -47,6 +47,11 @@ void server_call_from_script(server *srv, int argc, const slice *argv, reply *ou
  * keeps no observer: set it again. */
 store *server_swap_store(server *srv, store *db);
 
+/* Redis's active expiry over every database (store_active_expire on each, database 0
+ * first); returns how many keys went. The engine expires database 0 alone: the others are
+ * not the world's (db.c). */
+size_t server_active_expire(server *srv);
+
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
 

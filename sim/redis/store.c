@@ -98,6 +98,15 @@ store *store_new(store_clock_fn clock, void *clock_ud)
     return s;
 }
 
+store *store_new_like(const store *model)
+{
+    store *s = store_new(model->clock, model->clock_ud);
+    s->clock_seen = model->clock_seen;
+    s->clock_seen_ud = model->clock_seen_ud;
+    s->replica = model->replica;
+    return s;
+}
+
 void store_free(store *s)
 {
     if (!s) return;
@@ -454,6 +463,7 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     }
     e->ptr = ptr;
     e->type = (uint8_t)t;
+    e->raw = 0;
     e->expire = -1;
     e->ttl_idx = NO_TTL;
     s->last = e;
@@ -469,6 +479,7 @@ kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl)
     obj_free((obj_type)e->type, e->ptr);
     e->ptr = ptr;
     e->type = (uint8_t)t;
+    e->raw = 0;
     if (!keep_ttl) store_persist(s, e);
     return e;
 }
@@ -532,8 +543,7 @@ store *store_clone(const store *s)
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))
-        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type,
-                  obj_clone((obj_type)e->type, e->ptr));
+        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr))->raw = e->raw;
     /* Re-set the TTLs in the order they were set (sequence numbers are unique), which
      * reproduces the original tie order. */
     ttl_item *items = xmalloc((s->heap_len + s->run_tail - s->run_head + 1) * sizeof *items);

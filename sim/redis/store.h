@@ -15,7 +15,8 @@
  * Canonical dump: one line per key, keys in byte order:
  *     "key" <type> pttl=<ms left, or -1> <value>
  * where <value> is "s" for a string, {"f": "v", ...} for a hash (fields in byte order),
- * ["a", "b"] for a list, and {"m": score, ...} for a zset in (score, member) order, with
+ * ["a", "b"] for a list, {"a", "b"} for a set (members in byte order), and {"m": score, ...}
+ * for a zset in (score, member) order, with
  * scores printed as Redis 7.0 prints them. With `absolute`, pttl= becomes at=<deadline>. */
 #ifndef LOCKLAB_STORE_H
 #define LOCKLAB_STORE_H
@@ -32,6 +33,11 @@ typedef struct kv {
     int64_t expire;     /* absolute deadline in local ms, or -1 */
     uint32_t ttl_idx;   /* where its TTL sits in the expiry index (internal) */
     uint8_t type;       /* obj_type */
+    /* A string OBJECT ENCODING reports as "raw" whatever its bytes: one grown in place
+     * (APPEND to an existing key, SETRANGE, SETBIT, BITFIELD) or made by BITOP, as Redis
+     * keeps such a value. Set by those handlers; every new value clears it; RENAME, COPY,
+     * MOVE, SWAPDB and store_clone carry it (a replica applying one key's change does not). */
+    uint8_t raw;
 } kv;
 
 typedef int64_t (*store_clock_fn)(void *ud);
@@ -40,6 +46,9 @@ typedef enum store_event { STORE_WRITTEN, STORE_DELETED, STORE_EXPIRED } store_e
 typedef void (*store_observer_fn)(void *ud, store_event ev, slice key);
 
 store *store_new(store_clock_fn clock, void *clock_ud);
+/* An empty store with model's clock, clock-seen hook and role (another database of the
+ * same server); no observer. */
+store *store_new_like(const store *model);
 void store_free(store *s);
 store *store_clone(const store *s);         /* deep copy; observer not copied */
 void store_flush(store *s);                 /* FLUSHALL: no events reported */

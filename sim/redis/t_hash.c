@@ -4,25 +4,27 @@
  * counter, and the simulator may hold a million of them, so a small hash is ONE contiguous
  * allocation, like Redis's listpack:
  *
- *     [enc=SMALL][count][used (2 bytes)] then `count` records, `used` bytes in all:
+ *     [enc=SMALL][count (2 bytes)][used (4 bytes)] then `count` records, `used` bytes in all:
  *     [flen][field bytes][vlen][value bytes] ...
  *
  * Lookups scan it linearly, which is faster than hashing at these sizes. Records stay in
  * insertion order (an update rewrites the value in place), so HGETALL answers in the order
- * Redis's listpack does. The header is 4 bytes; a one-field lock costs one malloc chunk.
+ * Redis's listpack does. The header is 8 bytes; a one-field lock costs one malloc chunk.
  *
  * A hash converts, once and for good (as in Redis), to a dict (dict.h) from field to an
  * sstr* value when it would hold more than HASH_SMALL_ENTRIES fields or when a field or
- * value longer than HASH_SMALL_VALUE bytes is written: Redis's hash-max-listpack-entries
- * (128) and hash-max-listpack-value (64). Field order is then the dict's.
+ * value longer than HASH_SMALL_VALUE bytes is written: Redis 7.0's hash-max-listpack-entries
+ * (512: the compiled default, as redis.conf has it; zsets have 128) and
+ * hash-max-listpack-value (64). Field order is then the dict's.
  *
- * Invariants: a small hash has count <= 128 and every length <= 64, so one length byte
- * suffices and `used` fits 16 bits; field names are unique in either encoding; an empty
+ * Invariants: a small hash has count <= 512 and every length <= 64, so one length byte
+ * suffices and `used` fits 32 bits; field names are unique in either encoding; an empty
  * hash exists only transiently (the handler's store_touched() deletes the key). The first
  * byte of either encoding is its tag, read through an unsigned char pointer. */
 #include "t_hash.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +33,15 @@
 #include "dict.h"
 #include "object.h"
 
-#define HASH_SMALL_ENTRIES 128
+#define HASH_SMALL_ENTRIES 512
 #define HASH_SMALL_VALUE 64
 
 enum { HASH_SMALL = 1, HASH_BIG = 2 };
 
 typedef struct hsmall {
     uint8_t enc;
-    uint8_t count;
-    uint16_t used;
+    uint16_t count;
+    uint32_t used;
     unsigned char data[];
 } hsmall;
 
@@ -101,13 +103,13 @@ static size_t small_alloc_size(size_t used)
 static hsmall *small_splice(hsmall *s, size_t off, size_t old, const void *p, size_t len)
 {
     size_t used = s->used, tail = used - off - old, nused = used - old + len;
-    LL_ASSERT(nused <= UINT16_MAX);
+    LL_ASSERT(nused <= UINT32_MAX);
     int resize = small_alloc_size(nused) != small_alloc_size(used);
     if (len > old && resize) s = xrealloc(s, small_alloc_size(nused));
     memmove(s->data + off + len, s->data + off + old, tail);
     if (len) memcpy(s->data + off, p, len);
     if (len < old && resize) s = xrealloc(s, small_alloc_size(nused));
-    s->used = (uint16_t)nused;
+    s->used = (uint32_t)nused;
     return s;
 }
 
@@ -192,6 +194,11 @@ hash *hash_clone(const hash *h)
 size_t hash_len(const hash *h)
 {
     return hash_enc(h) == HASH_SMALL ? CSMALL(h)->count : dict_size(CBIG(h)->d);
+}
+
+const char *hash_encoding(const hash *h)
+{
+    return hash_enc(h) == HASH_SMALL ? "listpack" : "hashtable";
 }
 
 size_t hash_bytes(const hash *h)
@@ -333,7 +340,8 @@ static int hash_for_read(cmdctx *c, const hash **h)
     return 0;
 }
 
-void cmd_hset(cmdctx *c)
+/* HSET answers how many fields are new, HMSET (the legacy form) OK. */
+static void hset_generic(cmdctx *c, int legacy)
 {
     if (c->argc % 2 != 0) {
         reply_wrong_args(c);
@@ -345,8 +353,12 @@ void cmd_hset(cmdctx *c)
     long long created = 0;
     for (int i = 2; i < c->argc; i += 2) created += hash_set(&h, c->argv[i], c->argv[i + 1]);
     hash_written(c, e, h);
-    reply_int(c->out, created);
+    if (legacy) reply_ok(c->out);
+    else reply_int(c->out, created);
 }
+
+void cmd_hset(cmdctx *c) { hset_generic(c, 0); }
+void cmd_hmset(cmdctx *c) { hset_generic(c, 1); }
 
 void cmd_hsetnx(cmdctx *c)
 {
@@ -468,4 +480,126 @@ void cmd_hkeys(cmdctx *c)
 void cmd_hvals(cmdctx *c)
 {
     hash_reply_all(c, 0, 1);
+}
+
+void cmd_hstrlen(cmdctx *c)
+{
+    const hash *h;
+    slice v;
+    if (hash_for_read(c, &h) < 0) return;
+    reply_int(c->out, h && hash_get(h, c->argv[2], &v) ? (long long)v.len : 0);
+}
+
+/* HINCRBYFLOAT key field increment: Redis's order of checks, in long double, the result
+ * in ld2string's human form. */
+void cmd_hincrbyfloat(cmdctx *c)
+{
+    long double incr, value = 0;
+    if (string2ld(c->argv[3], &incr) < 0) {
+        reply_error(c->out, ERR_NOT_FLOAT);
+        return;
+    }
+    if (isinf(incr)) {
+        reply_error(c->out, "ERR value is NaN or Infinity");
+        return;
+    }
+    kv *e;
+    hash *h;
+    slice old;
+    if (hash_for_write(c, &e, &h) < 0) return;
+    if (e && hash_get(h, c->argv[2], &old) && string2ld(old, &value) < 0) {
+        reply_error(c->out, "ERR hash value is not a float");
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        reply_error(c->out, "ERR increment would produce NaN or Infinity");
+        if (!e) hash_free(h);
+        return;
+    }
+    char tmp[LD_STRING_MAX];
+    int n = ld2string(tmp, sizeof tmp, value);
+    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
+    hash_written(c, e, h);
+    reply_bulk(c->out, tmp, (size_t)n);
+}
+
+/* The field and value at position i of the iteration order. */
+static void hash_at(const hash *h, size_t i, slice *f, slice *v)
+{
+    size_t it = 0;
+    *f = *v = (slice){ "", 0 };
+    for (size_t k = 0; hash_next(h, &it, f, v) && k < i; k++) continue;
+}
+
+static void reply_field(reply **el, const hash *h, size_t i, int withvalues)
+{
+    slice f, v;
+    hash_at(h, i, &f, &v);
+    reply_bulk((*el)++, f.p, f.len);
+    if (withvalues) reply_bulk((*el)++, v.p, v.len);
+}
+
+/* HRANDFIELD key [count [WITHVALUES]]: a negative count may repeat fields; a count at least
+ * the size answers the whole hash in its order. Draws from the server's generator. */
+void cmd_hrandfield(cmdctx *c)
+{
+    long long count = 0;
+    int withvalues = 0;
+    if (c->argc >= 3 && arg_random_count(c, "withvalues", &count, &withvalues) < 0) return;
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    if (c->argc == 2) {
+        slice f, v;
+        if (!h) {
+            reply_nil(c->out);
+            return;
+        }
+        hash_at(h, (size_t)cmd_rand(c, hash_len(h)), &f, &v);
+        reply_bulk(c->out, f.p, f.len);
+        return;
+    }
+    if (!h || count == 0) {
+        reply_array(c->out, 0);
+        return;
+    }
+    size_t size = hash_len(h), per = withvalues ? 2 : 1;
+    if (count < 0) {
+        if (random_count_ok(c, (unsigned long long)-count) < 0) return;
+        reply *el = reply_array(c->out, (size_t)-count * per);
+        for (long long i = 0; i < -count; i++) reply_field(&el, h, (size_t)cmd_rand(c, size), withvalues);
+        return;
+    }
+    size_t n = (unsigned long long)count >= size ? size : (size_t)count;
+    size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
+    reply *el = reply_array(c->out, n * per);
+    for (size_t i = 0; i < n; i++) reply_field(&el, h, ix ? ix[i] : i, withvalues);
+    free(ix);
+}
+
+/* HSCAN key cursor [MATCH pattern] [COUNT count]: every field in one reply, cursor 0, as
+ * Redis answers a listpack-encoded hash (SCAN's guarantees hold; COUNT is a hint). */
+void cmd_hscan(cmdctx *c)
+{
+    uint64_t cursor;
+    if (arg_scan_cursor(c, 2, &cursor) < 0) return;
+    const hash *h;
+    if (hash_for_read(c, &h) < 0) return;
+    if (!h) {
+        reply_empty_scan(c->out);
+        return;
+    }
+    slice pat, f, v;
+    if (scan_options(c, 3, &pat) < 0) return;
+    size_t it = 0, n = 0;
+    while (hash_next(h, &it, &f, &v)) n += scan_match(pat, f);
+    reply *out = reply_array(c->out, 2);
+    reply_bulk_cstr(&out[0], "0");
+    reply *el = reply_array(&out[1], n * 2);
+    it = 0;
+    while (hash_next(h, &it, &f, &v)) {
+        if (!scan_match(pat, f)) continue;
+        reply_bulk(el++, f.p, f.len);
+        reply_bulk(el++, v.p, v.len);
+    }
 }

@@ -13,6 +13,7 @@ void hash_free(hash *h);                       /* NULL is a no-op */
 hash *hash_clone(const hash *h);
 size_t hash_len(const hash *h);
 size_t hash_bytes(const hash *h);
+const char *hash_encoding(const hash *h);      /* "listpack" or "hashtable" */
 /* {"f": "v", ...} with fields in byte order (store.h's canonical dump). */
 void hash_dump(const hash *h, buf *out);
 

@@ -192,6 +192,16 @@ static size_t list_remove(list *l, slice v, unsigned long long max, int from_tai
     return removed;
 }
 
+/* Inserts a copy of v so that it becomes element i (0 <= i <= len). */
+static void list_insert(list *l, size_t i, slice v)
+{
+    list_reserve_one(l);
+    list_linearize(l);
+    memmove(l->v + i + 1, l->v + i, (l->len - i) * sizeof *l->v);
+    l->v[i] = sstr_new(v.p, v.len);
+    l->len++;
+}
+
 /* Keeps only elements [s, e] (inclusive, in range), or none when keep is 0. */
 static void list_keep(list *l, int keep, size_t s, size_t e)
 {
@@ -393,7 +403,7 @@ void cmd_lrem(cmdctx *c)
  * -0.0009 is 0 (not negative), 1e-4000 is a number, and a product outside the long long
  * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
  * Returns 0, or -1 after replying the error. */
-static int list_parse_timeout(cmdctx *c, slice arg, long long *ms)
+int arg_timeout(cmdctx *c, slice arg, long long *ms)
 {
     char tmp[5 * 1024];
     if (arg.len == 0 || arg.len >= sizeof tmp) goto not_float;
@@ -426,7 +436,7 @@ not_float:
 static void list_bpop_command(cmdctx *c, int where)
 {
     long long timeout;
-    if (list_parse_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
+    if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
         if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
@@ -450,4 +460,255 @@ void cmd_blpop(cmdctx *c)
 void cmd_brpop(cmdctx *c)
 {
     list_bpop_command(c, LIST_TAIL);
+}
+
+/* ---- LPUSHX, RPUSHX, LINSERT, LPOS ---- */
+
+static void list_pushx_command(cmdctx *c, int where)
+{
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        reply_int(c->out, 0);
+        return;
+    }
+    for (int i = 2; i < c->argc; i++) list_push(e->ptr, c->argv[i], where);
+    store_touched(c->db, e);
+    reply_int(c->out, (long long)list_len(e->ptr));
+}
+
+void cmd_lpushx(cmdctx *c) { list_pushx_command(c, LIST_HEAD); }
+void cmd_rpushx(cmdctx *c) { list_pushx_command(c, LIST_TAIL); }
+
+/* LINSERT key BEFORE|AFTER pivot element: the new length, 0 for a missing key, -1 when the
+ * pivot is not there. */
+void cmd_linsert(cmdctx *c)
+{
+    int after;
+    if (slice_opt_is(c->argv[2], "after")) after = 1;
+    else if (slice_opt_is(c->argv[2], "before")) after = 0;
+    else {
+        reply_error(c->out, ERR_SYNTAX);
+        return;
+    }
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        reply_int(c->out, 0);
+        return;
+    }
+    list *l = e->ptr;
+    for (size_t i = 0; i < l->len; i++) {
+        if (!slice_eq(sstr_slice(list_at(l, i)), c->argv[3])) continue;
+        list_insert(l, i + (size_t)after, c->argv[4]);
+        store_touched(c->db, e);
+        reply_int(c->out, (long long)l->len);
+        return;
+    }
+    reply_int(c->out, -1);
+}
+
+/* LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len]: Redis's lposCommand. */
+void cmd_lpos(cmdctx *c)
+{
+    long long rank = 1, count = -1, maxlen = 0;
+    for (int j = 3; j < c->argc; j++) {
+        int more = j + 1 < c->argc;
+        if (slice_opt_is(c->argv[j], "rank") && more) {
+            if (arg_int64(c, ++j, &rank) < 0) return;
+            if (rank == 0) {
+                reply_error(c->out, "ERR RANK can't be zero: use 1 to start from the first match, 2 from the "
+                                    "second ... or use negative to start from the end of the list");
+                return;
+            }
+        } else if (slice_opt_is(c->argv[j], "count") && more) {
+            if (ll_parse_int64(c->argv[++j], &count) < 0 || count < 0) {
+                reply_error(c->out, "ERR COUNT can't be negative");
+                return;
+            }
+        } else if (slice_opt_is(c->argv[j], "maxlen") && more) {
+            if (ll_parse_int64(c->argv[++j], &maxlen) < 0 || maxlen < 0) {
+                reply_error(c->out, "ERR MAXLEN can't be negative");
+                return;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    int from_tail = rank < 0;
+    /* Redis 7.0.15 negates the rank in a long: LLONG_MIN stays negative, and every match is
+     * at least that rank (so the first match from the tail answers). */
+    unsigned long long want = rank == LLONG_MIN ? 0 : from_tail ? 0ull - (unsigned long long)rank : (unsigned long long)rank;
+    kv *e;
+    if (list_lookup(c, &e) < 0) return;
+    if (!e) {
+        if (count != -1) reply_array(c->out, 0);
+        else reply_nil(c->out);
+        return;
+    }
+    const list *l = e->ptr;
+    size_t n = l->len, found = 0, cap = 0;
+    long long *hits = NULL;
+    unsigned long long matches = 0;
+    for (size_t k = 0; k < n && (maxlen == 0 || (long long)k < maxlen); k++) {
+        size_t i = from_tail ? n - 1 - k : k;
+        if (!slice_eq(sstr_slice(list_at(l, i)), c->argv[2])) continue;
+        if (++matches < want) continue;
+        if (found == cap) {
+            cap = cap ? cap * 2 : 8;
+            hits = xrealloc(hits, cap * sizeof *hits);
+        }
+        hits[found++] = (long long)i;
+        if (count == -1 || (count && (long long)found >= count)) break;
+    }
+    if (count == -1) {
+        if (found) reply_int(c->out, hits[0]);
+        else reply_nil(c->out);
+    } else {
+        reply *el = reply_array(c->out, found);
+        for (size_t i = 0; i < found; i++) reply_int(&el[i], hits[i]);
+    }
+    free(hits);
+}
+
+/* ---- RPOPLPUSH, LMOVE and their blocking forms ---- */
+
+static int list_where(cmdctx *c, int i, int *where)
+{
+    if (slice_opt_is(c->argv[i], "left")) *where = LIST_HEAD;
+    else if (slice_opt_is(c->argv[i], "right")) *where = LIST_TAIL;
+    else {
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* Pops from argv[1]'s list at `from`, pushes onto argv[2]'s at `to` (the same list
+ * rotates); nil when the source is missing. `blocking`: a missing source is a wait that
+ * could only time out here (see BLPOP below). */
+static void list_move(cmdctx *c, int from, int to, int blocking)
+{
+    kv *src, *dst;
+    if (lookup_typed(c, c->argv[1], OBJ_LIST, &src) < 0) return;
+    if (!src) {
+        if (blocking) reply_nil_array(c->out);
+        else reply_nil(c->out);
+        return;
+    }
+    if (lookup_typed(c, c->argv[2], OBJ_LIST, &dst) < 0) return;
+    sstr *v = list_pop(src->ptr, from);
+    if (!dst) {
+        dst = store_add(c->db, c->argv[2], OBJ_LIST, list_new());
+        src = store_lookup(c->db, c->argv[1]);
+    }
+    list_push(dst->ptr, sstr_slice(v), to);
+    reply_bulk(c->out, v->p, v->len);
+    free(v);
+    store_touched(c->db, dst);
+    if (src != dst) store_touched(c->db, src);
+}
+
+void cmd_rpoplpush(cmdctx *c) { list_move(c, LIST_TAIL, LIST_HEAD, 0); }
+
+void cmd_lmove(cmdctx *c)
+{
+    int from, to;
+    if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
+    list_move(c, from, to, 0);
+}
+
+void cmd_brpoplpush(cmdctx *c)
+{
+    long long timeout;
+    if (arg_timeout(c, c->argv[3], &timeout) < 0) return;
+    list_move(c, LIST_TAIL, LIST_HEAD, 1);
+}
+
+void cmd_blmove(cmdctx *c)
+{
+    int from, to;
+    long long timeout;
+    if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
+    if (arg_timeout(c, c->argv[5], &timeout) < 0) return;
+    list_move(c, from, to, 1);
+}
+
+/* ---- LMPOP, BLMPOP ---- */
+
+/* [BL]MPOP's arguments from argv[nk] (numkeys) on: 0 with the keys, the end and the count,
+ * or -1 after replying Redis's error. */
+static int mpop_parse(cmdctx *c, int nk, int *first, int *nkeys, int *where, long long *count)
+{
+    long long numkeys;
+    if (ll_parse_int64(c->argv[nk], &numkeys) < 0 || numkeys < 1) {
+        reply_error(c->out, "ERR numkeys should be greater than 0");
+        return -1;
+    }
+    if (numkeys >= c->argc - nk - 1) { /* no room for the keys and LEFT|RIGHT */
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    int wi = nk + 1 + (int)numkeys;
+    if (list_where(c, wi, where) < 0) return -1;
+    *count = -1;
+    for (int j = wi + 1; j < c->argc; j++) {
+        if (*count == -1 && slice_opt_is(c->argv[j], "count") && j + 1 < c->argc) {
+            if (ll_parse_int64(c->argv[++j], count) < 0 || *count < 1) {
+                reply_error(c->out, "ERR count should be greater than 0");
+                return -1;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    if (*count == -1) *count = 1;
+    *first = nk + 1;
+    *nkeys = (int)numkeys;
+    return 0;
+}
+
+/* Pops up to count elements from the first non-empty list of the keys: [key, [elements]],
+ * or a null array. */
+static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count)
+{
+    for (int i = first; i < first + nkeys; i++) {
+        kv *e;
+        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (!e) continue;
+        list *l = e->ptr;
+        size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;
+        reply *out = reply_array(c->out, 2);
+        reply_bulk(&out[0], c->argv[i].p, c->argv[i].len);
+        reply *el = reply_array(&out[1], n);
+        for (size_t k = 0; k < n; k++) {
+            sstr *s = list_pop(l, where);
+            reply_bulk(&el[k], s->p, s->len);
+            free(s);
+        }
+        store_touched(c->db, e);
+        return;
+    }
+    reply_nil_array(c->out);
+}
+
+void cmd_lmpop(cmdctx *c)
+{
+    int first, nkeys, where;
+    long long count;
+    if (mpop_parse(c, 1, &first, &nkeys, &where, &count) < 0) return;
+    mpop_run(c, first, nkeys, where, count);
+}
+
+/* BLMPOP timeout numkeys key ...: the timeout is read after the rest, as Redis does; with
+ * every list empty the wait could only time out here (BLPOP's comment). */
+void cmd_blmpop(cmdctx *c)
+{
+    int first, nkeys, where;
+    long long count, timeout;
+    if (mpop_parse(c, 2, &first, &nkeys, &where, &count) < 0) return;
+    if (arg_timeout(c, c->argv[1], &timeout) < 0) return;
+    mpop_run(c, first, nkeys, where, count);
 }

@@ -34,6 +34,7 @@ static kv *string_put(cmdctx *c, slice key, kv *e, sstr *s)
     if (e) {
         free(e->ptr);
         e->ptr = s;
+        e->raw = 0;
     } else {
         e = store_add(c->db, key, OBJ_STRING, s);
     }
@@ -345,7 +346,7 @@ void cmd_getdel(cmdctx *c)
 
 /* Redis's string2ld: strtold over the whole argument (a NUL inside makes it no number), no
  * leading blank, no overflow, no underflow to zero, no nan; "inf" is a number. */
-static int string_parse_ld(slice s, long double *out)
+int string2ld(slice s, long double *out)
 {
     char tmp[STRING_LD_MAX];
     if (s.len == 0 || s.len >= sizeof tmp) return -1;
@@ -361,27 +362,10 @@ static int string_parse_ld(slice s, long double *out)
     return 0;
 }
 
-/* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
- * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
- * long for 5 KiB becomes "", as in Redis). The TTL stays. */
-void cmd_incrbyfloat(cmdctx *c)
+int ld2string(char *tmp, size_t cap, long double value)
 {
-    slice key = c->argv[1];
-    kv *e;
-    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
-    long double value = 0, incr;
-    if ((e && string_parse_ld(sstr_slice(e->ptr), &value) < 0) || string_parse_ld(c->argv[2], &incr) < 0) {
-        reply_error(c->out, ERR_NOT_FLOAT);
-        return;
-    }
-    value += incr;
-    if (isnan(value) || isinf(value)) {
-        reply_error(c->out, "ERR increment would produce NaN or Infinity");
-        return;
-    }
-    char tmp[STRING_LD_MAX];
-    int n = snprintf(tmp, sizeof tmp, "%.17Lf", value);
-    if (n < 0 || n + 1 > (int)sizeof tmp) {
+    int n = snprintf(tmp, cap, "%.17Lf", value);
+    if (n < 0 || (size_t)n + 1 > cap) {
         n = 0;
     } else if (strchr(tmp, '.')) {
         while (tmp[n - 1] == '0') n--;
@@ -391,6 +375,30 @@ void cmd_incrbyfloat(cmdctx *c)
         tmp[0] = '0';
         n = 1;
     }
+    tmp[n] = '\0';
+    return n;
+}
+
+/* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
+ * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
+ * long for 5 KiB becomes "", as in Redis). The TTL stays. */
+void cmd_incrbyfloat(cmdctx *c)
+{
+    slice key = c->argv[1];
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    long double value = 0, incr;
+    if ((e && string2ld(sstr_slice(e->ptr), &value) < 0) || string2ld(c->argv[2], &incr) < 0) {
+        reply_error(c->out, ERR_NOT_FLOAT);
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        reply_error(c->out, "ERR increment would produce NaN or Infinity");
+        return;
+    }
+    char tmp[STRING_LD_MAX];
+    int n = ld2string(tmp, sizeof tmp, value);
     string_put(c, key, e, store_sstr_new(c->db, tmp, (size_t)n));
     reply_bulk(c->out, tmp, (size_t)n);
 }
@@ -417,7 +425,7 @@ void cmd_append(cmdctx *c)
     if (add.len) memcpy(s->p + old, add.p, add.len);
     s->len = old + add.len;
     s->p[s->len] = '\0';
-    string_put(c, key, e, s);
+    string_put(c, key, e, s)->raw = e != NULL; /* grown in place; a new key is not */
     reply_int(c->out, (long long)s->len);
 }
 
@@ -429,4 +437,227 @@ void cmd_mget(cmdctx *c)
         kv *e = store_lookup(c->db, c->argv[i]);
         if (e && e->type == OBJ_STRING) reply_sstr(&el[i - 1], e->ptr);
     }
+}
+
+/* The string at argv[1] grown (with zero bytes) to at least `need` bytes, for SETRANGE and
+ * SETBIT: a fresh copy, the old value's bytes first. */
+static sstr *string_grown(const kv *e, size_t need)
+{
+    size_t old = e ? ((const sstr *)e->ptr)->len : 0, len = need > old ? need : old;
+    sstr *s = xmalloc(sstr_block_size(len));
+    if (old) memcpy(s->p, ((const sstr *)e->ptr)->p, old);
+    memset(s->p + old, 0, len - old);
+    s->len = len;
+    s->p[len] = '\0';
+    return s;
+}
+
+/* SETRANGE key offset value: Redis's order of checks; writing nothing answers the length
+ * without creating the key. */
+void cmd_setrange(cmdctx *c)
+{
+    long long offset;
+    slice key = c->argv[1], v = c->argv[3];
+    if (arg_int64(c, 2, &offset) < 0) return;
+    if (offset < 0) {
+        reply_error(c->out, "ERR offset is out of range");
+        return;
+    }
+    kv *e;
+    if (lookup_typed(c, key, OBJ_STRING, &e) < 0) return;
+    if (v.len == 0) {
+        reply_int(c->out, e ? (long long)((sstr *)e->ptr)->len : 0);
+        return;
+    }
+    if ((unsigned long long)offset + v.len > STRING_MAX_LEN) {
+        reply_error(c->out, "ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        return;
+    }
+    sstr *s = string_grown(e, (size_t)offset + v.len);
+    memcpy(s->p + offset, v.p, v.len);
+    string_put(c, key, e, s)->raw = 1;
+    reply_int(c->out, (long long)s->len);
+}
+
+void cmd_getrange(cmdctx *c)
+{
+    long long start, end;
+    if (arg_int64(c, 2, &start) < 0 || arg_int64(c, 3, &end) < 0) return;
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    long long n = e ? (long long)((sstr *)e->ptr)->len : 0;
+    if (!e || (start < 0 && end < 0 && start > end)) {
+        reply_bulk(c->out, "", 0);
+        return;
+    }
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    if (start < 0) start = 0;
+    if (end < 0) end = 0;
+    if (end >= n) end = n - 1;
+    if (start > end || n == 0) reply_bulk(c->out, "", 0);
+    else reply_bulk(c->out, ((sstr *)e->ptr)->p + start, (size_t)(end - start + 1));
+}
+
+void cmd_substr(cmdctx *c)
+{
+    cmd_getrange(c);
+}
+
+/* A bit offset as Redis's getBitOffsetFromArgument reads it: 0 .. 2^32 - 1. */
+static int bit_offset(cmdctx *c, int i, unsigned long long *off)
+{
+    long long v;
+    if (ll_parse_int64(c->argv[i], &v) < 0 || v < 0 || (unsigned long long)v >= STRING_MAX_LEN * 8) {
+        reply_error(c->out, "ERR bit offset is not an integer or out of range");
+        return -1;
+    }
+    *off = (unsigned long long)v;
+    return 0;
+}
+
+/* SETBIT key offset 0|1: the bit's old value; the string grows with zero bytes. */
+void cmd_setbit(cmdctx *c)
+{
+    unsigned long long off;
+    if (bit_offset(c, 2, &off) < 0) return;
+    slice b = c->argv[3];
+    if (b.len != 1 || (b.p[0] != '0' && b.p[0] != '1')) {
+        reply_error(c->out, "ERR bit is not an integer or out of range");
+        return;
+    }
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    sstr *s = string_grown(e, (size_t)(off >> 3) + 1);
+    unsigned char mask = (unsigned char)(1u << (7 - (off & 7))), *byte = (unsigned char *)s->p + (off >> 3);
+    int old = (*byte & mask) != 0;
+    if (b.p[0] == '1') *byte |= mask;
+    else *byte &= (unsigned char)~mask;
+    string_put(c, c->argv[1], e, s)->raw = 1;
+    reply_int(c->out, old);
+}
+
+void cmd_getbit(cmdctx *c)
+{
+    unsigned long long off;
+    if (bit_offset(c, 2, &off) < 0) return;
+    kv *e;
+    if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    const sstr *s = e ? e->ptr : NULL;
+    int bit = s && (off >> 3) < s->len && (((unsigned char)s->p[off >> 3] >> (7 - (off & 7))) & 1);
+    reply_int(c->out, bit);
+}
+
+/* LCS key1 key2 [LEN] [IDX] [MINMATCHLEN len] [WITHMATCHLEN]: Redis 7.0's lcsCommand, the
+ * dynamic-programming table and the walk back from its corner, with its way of cutting the
+ * matches into ranges (a missing key is ""). The table has (len1 + 1) * (len2 + 1) cells of
+ * 4 bytes: longer strings are refused with Redis's text for a table it cannot allocate. */
+#define LCS_TABLE_MAX (512ull * 1024 * 1024)
+
+void cmd_lcs(cmdctx *c)
+{
+    kv *ea = store_lookup(c->db, c->argv[1]), *eb = store_lookup(c->db, c->argv[2]);
+    if ((ea && ea->type != OBJ_STRING) || (eb && eb->type != OBJ_STRING)) {
+        reply_error(c->out, "ERR The specified keys must contain string values");
+        return;
+    }
+    slice a = ea ? sstr_slice(ea->ptr) : (slice){ "", 0 }, b = eb ? sstr_slice(eb->ptr) : (slice){ "", 0 };
+    int getlen = 0, getidx = 0, withmatchlen = 0;
+    long long minmatchlen = 0;
+    for (int j = 3; j < c->argc; j++) {
+        slice o = c->argv[j];
+        if (slice_opt_is(o, "idx")) getidx = 1;
+        else if (slice_opt_is(o, "len")) getlen = 1;
+        else if (slice_opt_is(o, "withmatchlen")) withmatchlen = 1;
+        else if (slice_opt_is(o, "minmatchlen") && j + 1 < c->argc) {
+            if (arg_int64(c, ++j, &minmatchlen) < 0) return;
+            if (minmatchlen < 0) minmatchlen = 0;
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    if (getidx && getlen) {
+        reply_error(c->out, "ERR If you want both the length and indexes, please just use IDX.");
+        return;
+    }
+    size_t alen = a.len, blen = b.len;
+    if ((alen + 1) * (blen + 1) > LCS_TABLE_MAX / sizeof(uint32_t)) {
+        reply_error(c->out, "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
+        return;
+    }
+    uint32_t *dp = xmalloc((alen + 1) * (blen + 1) * sizeof *dp);
+#define LCS(A, B) dp[(B) + (A) * (blen + 1)]
+    for (size_t i = 0; i <= alen; i++)
+        for (size_t j = 0; j <= blen; j++) {
+            if (i == 0 || j == 0) LCS(i, j) = 0;
+            else if (a.p[i - 1] == b.p[j - 1]) LCS(i, j) = LCS(i - 1, j - 1) + 1;
+            else LCS(i, j) = LCS(i - 1, j) > LCS(i, j - 1) ? LCS(i - 1, j) : LCS(i, j - 1);
+        }
+    uint32_t total = LCS(alen, blen), idx = total;
+    char *result = xmalloc((size_t)total + 1);
+    /* The ranges, collected as they are found (from the ends backwards). */
+    struct lcs_range { size_t a0, a1, b0, b1; } *ranges = NULL;
+    size_t nranges = 0, cap = 0;
+    size_t as = alen, ae = 0, bs = 0, be = 0; /* as == alen: no range open */
+    size_t i = alen, j = blen;
+    int compute = getidx || !getlen;
+    while (compute && i > 0 && j > 0) {
+        int emit = 0;
+        if (a.p[i - 1] == b.p[j - 1]) {
+            result[idx - 1] = a.p[i - 1];
+            if (as == alen) {
+                as = ae = i - 1;
+                bs = be = j - 1;
+            } else if (as == i && bs == j) {
+                as--;
+                bs--;
+            } else {
+                emit = 1;
+            }
+            if (as == 0 || bs == 0) emit = 1;
+            idx--;
+            i--;
+            j--;
+        } else {
+            if (LCS(i - 1, j) > LCS(i, j - 1)) i--;
+            else j--;
+            if (as != alen) emit = 1;
+        }
+        if (emit) {
+            size_t len = ae - as + 1;
+            if (getidx && (minmatchlen == 0 || (long long)len >= minmatchlen)) {
+                if (nranges == cap) {
+                    cap = cap ? cap * 2 : 8;
+                    ranges = xrealloc(ranges, cap * sizeof *ranges);
+                }
+                ranges[nranges++] = (struct lcs_range){ as, ae, bs, be };
+            }
+            as = alen;
+        }
+    }
+#undef LCS
+    if (getidx) {
+        reply *m = reply_array(c->out, 4);
+        reply_bulk_cstr(&m[0], "matches");
+        reply *el = reply_array(&m[1], nranges);
+        for (size_t k = 0; k < nranges; k++) {
+            reply *r = reply_array(&el[k], withmatchlen ? 3 : 2);
+            reply *ra = reply_array(&r[0], 2), *rb = reply_array(&r[1], 2);
+            reply_int(&ra[0], (long long)ranges[k].a0);
+            reply_int(&ra[1], (long long)ranges[k].a1);
+            reply_int(&rb[0], (long long)ranges[k].b0);
+            reply_int(&rb[1], (long long)ranges[k].b1);
+            if (withmatchlen) reply_int(&r[2], (long long)(ranges[k].a1 - ranges[k].a0 + 1));
+        }
+        reply_bulk_cstr(&m[2], "len");
+        reply_int(&m[3], total);
+    } else if (getlen) {
+        reply_int(c->out, total);
+    } else {
+        reply_bulk(c->out, result, total);
+    }
+    free(ranges);
+    free(result);
+    free(dp);
 }

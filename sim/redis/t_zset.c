@@ -136,6 +136,11 @@ size_t zset_len(const zset *z)
     return z->len;
 }
 
+const char *zset_encoding(const zset *z)
+{
+    return z->big ? "skiplist" : "listpack";
+}
+
 size_t zset_bytes(const zset *z)
 {
     size_t total = sizeof *z + 64 + z->cap * sizeof *z->v;
@@ -564,6 +569,8 @@ void cmd_zremrangebyscore(cmdctx *c)
 enum { ZR_AUTO, ZR_RANK, ZR_SCORE, ZR_LEX };
 
 typedef struct zrange_req {
+    int key;        /* argv index of the source key: 1, or 2 for ZRANGESTORE */
+    zset *store;    /* ZRANGESTORE: the result is collected here instead of replied */
     int type;       /* ZR_RANK, ZR_SCORE, ZR_LEX */
     int rev;
     int withscores;
@@ -571,19 +578,20 @@ typedef struct zrange_req {
     int minidx, maxidx;      /* argv positions of the range, after REV's swap */
 } zrange_req;
 
-/* Parses options from argv[4] on. Returns 0, or -1 after replying an error. */
-static int zrange_parse(cmdctx *c, zrange_req *q, int type, int rev_allowed)
+/* Parses options from argv[key + 3] on; `rev` is the direction when rev_allowed is 0
+ * (ZREVRANGE...). Returns 0, or -1 after replying an error. */
+static int zrange_parse(cmdctx *c, zrange_req *q, int type, int rev_allowed, int rev)
 {
     int dir_set = !rev_allowed;
     q->type = type;
-    q->rev = 0;
+    q->rev = rev;
     q->withscores = 0;
     q->offset = 0;
     q->limit = -1;
-    for (int j = 4; j < c->argc; j++) {
+    for (int j = q->key + 3; j < c->argc; j++) {
         slice o = c->argv[j];
         int left = c->argc - j - 1;
-        if (slice_opt_is(o, "withscores")) {
+        if (!q->store && slice_opt_is(o, "withscores")) {
             q->withscores = 1;
         } else if (slice_opt_is(o, "limit") && left >= 2) {
             if (arg_int64(c, j + 1, &q->offset) < 0 || arg_int64(c, j + 2, &q->limit) < 0) return -1;
@@ -611,8 +619,8 @@ static int zrange_parse(cmdctx *c, zrange_req *q, int type, int rev_allowed)
     }
     /* BYSCORE and BYLEX with REV take the range as max, min. */
     int swap = q->rev && q->type != ZR_RANK;
-    q->minidx = swap ? 3 : 2;
-    q->maxidx = swap ? 2 : 3;
+    q->minidx = q->key + (swap ? 2 : 1);
+    q->maxidx = q->key + (swap ? 1 : 2);
     return 0;
 }
 
@@ -625,6 +633,13 @@ static void zrange_emit(cmdctx *c, const zset *z, const zrange_req *q, size_t fr
     if (offset < 0 || (unsigned long long)offset >= span) span = 0;
     else span -= (size_t)offset;
     if (limit >= 0 && (unsigned long long)limit < span) span = (size_t)limit;
+    if (q->store) {
+        for (size_t k = 0; k < span; k++) {
+            size_t i = q->rev ? to - 1 - (size_t)offset - k : from + (size_t)offset + k;
+            zset_set(q->store, zset_member(z, z->v[i]), *z->v[i]);
+        }
+        return;
+    }
     size_t per = q->withscores ? 2 : 1;
     reply *el = reply_array(c->out, span * per);
     for (size_t k = 0; k < span; k++) {
@@ -634,13 +649,13 @@ static void zrange_emit(cmdctx *c, const zset *z, const zrange_req *q, size_t fr
     }
 }
 
-static void zrange_run(cmdctx *c, int type, int rev_allowed)
+static void zrange_run(cmdctx *c, int type, int rev_allowed, int rev, zset *into)
 {
-    zrange_req q;
+    zrange_req q = { .key = into ? 2 : 1, .store = into };
     long long start = 0, end = 0;
     zrange_score rs;
     zlex_bound lmin, lmax;
-    if (zrange_parse(c, &q, type, rev_allowed) < 0) return;
+    if (zrange_parse(c, &q, type, rev_allowed, rev) < 0) return;
     switch (q.type) {
     case ZR_RANK:
         if (arg_int64(c, q.minidx, &start) < 0 || arg_int64(c, q.maxidx, &end) < 0) return;
@@ -660,7 +675,7 @@ static void zrange_run(cmdctx *c, int type, int rev_allowed)
         break;
     }
     kv *e;
-    if (zset_lookup(c, &e) < 0) return;
+    if (lookup_typed(c, c->argv[q.key], OBJ_ZSET, &e) < 0) return;
     if (!e) {
         reply_array(c->out, 0);
         return;
@@ -690,12 +705,53 @@ static void zrange_run(cmdctx *c, int type, int rev_allowed)
     zrange_emit(c, z, &q, from, to, 0, q.limit);
 }
 
-void cmd_zrange(cmdctx *c)
+void cmd_zrange(cmdctx *c) { zrange_run(c, ZR_AUTO, 1, 0, NULL); }
+void cmd_zrangebyscore(cmdctx *c) { zrange_run(c, ZR_SCORE, 0, 0, NULL); }
+void cmd_zrevrange(cmdctx *c) { zrange_run(c, ZR_RANK, 0, 1, NULL); }
+void cmd_zrevrangebyscore(cmdctx *c) { zrange_run(c, ZR_SCORE, 0, 1, NULL); }
+void cmd_zrangebylex(cmdctx *c) { zrange_run(c, ZR_LEX, 0, 0, NULL); }
+void cmd_zrevrangebylex(cmdctx *c) { zrange_run(c, ZR_LEX, 0, 1, NULL); }
+
+/* ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]: ZRANGE's
+ * selection stored under dst (an empty one deletes dst); its size is the reply. */
+void cmd_zrangestore(cmdctx *c)
 {
-    zrange_run(c, ZR_AUTO, 1);
+    zset *r = zset_new();
+    zrange_run(c, ZR_AUTO, 1, 0, r);
+    if (c->out->type == REPLY_ERROR) {
+        zset_free(r);
+        return;
+    }
+    long long n = (long long)r->len;
+    if (n) store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
+    else {
+        zset_free(r);
+        store_delete(c->db, c->argv[1]);
+    }
+    reply_int(c->out, n);
 }
 
-void cmd_zrangebyscore(cmdctx *c)
+/* ---- for t_zset_ops.c ---- */
+
+size_t zset_rank(const zset *z, slice member, double score)
 {
-    zrange_run(c, ZR_SCORE, 0);
+    return zset_lower(z, score, member);
+}
+
+int zset_lex_range(const zset *z, slice min, slice max, size_t *from, size_t *to)
+{
+    zlex_bound lmin, lmax;
+    if (zset_parse_lex_bound(min, &lmin) < 0 || zset_parse_lex_bound(max, &lmax) < 0) return -1;
+    if (z) zset_lex_span(z, &lmin, &lmax, 0, 0, from, to);
+    return 0;
+}
+
+void zset_remove_ranks(zset *z, size_t from, size_t to)
+{
+    zset_del_range(z, from, to);
+}
+
+void zset_to_skiplist(zset *z)
+{
+    z->big = 1;
 }

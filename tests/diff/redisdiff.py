@@ -22,7 +22,7 @@ Meta-commands on the real side:
                       or from lua/redis/index.lua)
     .load SCRIPT      SCRIPT LOAD of the same body
     .dump             the canonical keyspace dump of store.h, rebuilt from KEYS, TYPE, GET,
-                      HGETALL, LRANGE, ZRANGE WITHSCORES and PTTL
+                      HGETALL, LRANGE, ZRANGE WITHSCORES, SMEMBERS and PTTL
     .time, .settime   refused (exit 2): the real clock cannot be read or set to match the
                       fake's, so transcripts that jump the clock are for --check only
 Time: the fake's clock stands still while the real one moves, so integer replies of PTTL
@@ -383,6 +383,9 @@ def canonical_dump(c):
             flat = [v for _, v in c.call("ZRANGE", key, 0, -1, "WITHSCORES")[1]]
             value = "{" + ", ".join("%s: %s" % (repr_bytes(m), s.decode())
                                     for m, s in zip(flat[0::2], flat[1::2])) + "}"
+        elif kind == "set":
+            members = sorted(v for _, v in c.call("SMEMBERS", key)[1])
+            value = "{" + ", ".join(repr_bytes(m) for m in members) + "}"
         else:
             value = "<%s>" % kind
         pttl = c.call("PTTL", key)[1]
@@ -678,6 +681,7 @@ def show(lines):
 def run_file(path, server, server_cli, locklab, max_advance, tally, out, show_known=False):
     steps = parse_case_file(path)
     server.reset()
+    server_cli.run("select 0")  # a case file that ended elsewhere leaves redis-cli there
     fake = LineProcess([locklab, "redis"], "locklab redis")
     try:
         for i, st in enumerate(steps):

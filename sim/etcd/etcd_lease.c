@@ -1,0 +1,239 @@
+/* etcd_lease.c — an etcd member as a process: its lessor and its watches.
+ *
+ * The lessor follows lease/lessor.go at v3.4.23. A lease is granted with a TTL in seconds,
+ * at least the minimum etcdserver/server.go computes, minTTL = (3 * ElectionTicks / 2) *
+ * heartbeat, rounded up to whole seconds (2 s with the defaults: heartbeat 100 ms, election
+ * 1000 ms). On the primary its expiry is now + TTL (Lease.refresh); a keep-alive (Renew)
+ * refreshes it to the full TTL again; a revoke deletes every key attached, sorted, in one
+ * write transaction (one revision), then the lease. Expiry: runLoop calls
+ * revokeExpiredLeases every 500 ms, and each lease found past its expiry is revoked
+ * (EtcdServer.run: LeaseRevoke through raft) — so a lease ends at the first tick of that
+ * loop at or after its expiry. A replica's leases never expire (Demote: forever); when it
+ * becomes primary, Promote(electionTimeout) gives each lease TTL + election timeout from
+ * then. A restarted member recovers its leases forever and promotes them when it leads
+ * again, which for a lone member is at once: its leases too get TTL + election timeout.
+ *
+ * Watches (mvcc/watchable_store.go): a watch on a key or a range from a revision reports
+ * every change at that revision or later, those already in the history first, in order. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etcd.h"
+
+static int64_t opt(const etcd *s, int i, int64_t dflt)
+{
+    return s->host.options ? s->host.options[i] : dflt;
+}
+
+static int64_t now_of(etcd *s)
+{
+    return s->host.clock(s->host.ud);
+}
+
+/* the clock read for a value that leaves the server (a deadline, a TTL) */
+static int64_t now_seen(etcd *s)
+{
+    if (s->host.clock_seen) s->host.clock_seen(s->host.ud);
+    return now_of(s);
+}
+
+etcd *etcd_new(const kind_host *host)
+{
+    etcd *s = xcalloc(1, sizeof *s);
+    s->host = *host;
+    s->d = etcd_data_new();
+    s->start = now_of(s);
+    return s;
+}
+
+static void watch_release(etcd_watch *w)
+{
+    free(w->topic);
+    free(w->key);
+    free(w->end);
+}
+
+void etcd_free(etcd *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->nwatches; i++) watch_release(&s->watches[i]);
+    free(s->watches);
+    etcd_data_free(s->d);
+    free(s);
+}
+
+int64_t etcd_min_ttl(const etcd *s)
+{
+    int64_t hb = opt(s, ETCD_OPT_HEARTBEAT, 100), el = opt(s, ETCD_OPT_ELECTION, 1000);
+    int64_t ticks = hb > 0 ? el / hb : 10;
+    int64_t ms = (3 * ticks) / 2 * hb;
+    return (ms + 999) / 1000;
+}
+
+/* Promote: every lease lives its TTL plus the election timeout from now. */
+static void promote(etcd *s)
+{
+    int64_t now = now_seen(s), extend = opt(s, ETCD_OPT_ELECTION, 1000);
+    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry = now + extend + s->d->leases[i].ttl * 1000;
+}
+
+static void demote(etcd *s)
+{
+    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry = ETCD_FOREVER;
+}
+
+void etcd_set_replica(etcd *s, int replica)
+{
+    if (replica) demote(s);
+    else if (s->replica) promote(s);
+    s->replica = replica;
+}
+
+void etcd_install(etcd *s, etcd_data *d)
+{
+    etcd_data_free(s->d);
+    s->d = d;
+    /* recovered leases wait for Promote, which a primary does at once */
+    if (s->replica) demote(s);
+    else promote(s);
+}
+
+/* The lessor loop's first tick at or after a lease's expiry. */
+static int64_t tick_after(const etcd *s, int64_t expiry)
+{
+    if (expiry <= s->start) return s->start;
+    int64_t k = (expiry - s->start + ETCD_LESSOR_TICK_MS - 1) / ETCD_LESSOR_TICK_MS;
+    return s->start + k * ETCD_LESSOR_TICK_MS;
+}
+
+int64_t etcd_next_deadline(etcd *s)
+{
+    if (s->replica) return INT64_MAX;
+    int64_t best = INT64_MAX;
+    for (size_t i = 0; i < s->d->nleases; i++) {
+        if (s->d->leases[i].expiry == ETCD_FOREVER) continue;
+        int64_t t = tick_after(s, s->d->leases[i].expiry) - 1;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+int etcd_revoke(etcd *s, int64_t id, kind_event ev)
+{
+    etcd_data *d = s->d;
+    if (!etcd_lease_find(d, id)) return -1;
+    int64_t rev = 0;
+    for (size_t i = 0; i < d->nkvs;) {
+        if (d->kvs[i].lease != id) {
+            i++;
+            continue;
+        }
+        if (!rev) rev = ++d->rev; /* one write transaction for all of them */
+        etcd_delete_kv(s, i, rev, ev);
+    }
+    etcd_lease_remove(d, id);
+    char unit[32];
+    etcd_lease_unit(id, unit);
+    s->host.changed(s->host.ud, ev, slice_cstr(unit));
+    return 0;
+}
+
+void etcd_expire(etcd *s)
+{
+    if (s->replica) return;
+    int64_t now = now_of(s);
+    for (;;) {
+        /* the earliest expired lease first (then the lowest id), one revoke each */
+        const elease *pick = NULL;
+        for (size_t i = 0; i < s->d->nleases; i++) {
+            const elease *l = &s->d->leases[i];
+            if (l->expiry == ETCD_FOREVER || tick_after(s, l->expiry) > now) continue;
+            if (!pick || l->expiry < pick->expiry) pick = l;
+        }
+        if (!pick) return;
+        etcd_revoke(s, pick->id, KIND_EXPIRED);
+    }
+}
+
+/* ---- watches ---- */
+
+static void push_event(etcd *s, const etcd_watch *w, const eevent *e)
+{
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s %lld ", e->del ? "DELETE" : "PUT", (long long)e->kv.mod_rev);
+    buf_append(&b, e->kv.key, e->kv.klen);
+    s->host.push(s->host.ud, w->client, slice_cstr(w->topic), (slice){ b.p, b.len });
+    buf_release(&b);
+}
+
+static int watch_sees(const etcd_watch *w, const eevent *e)
+{
+    erange r = { { w->key, w->klen }, { w->end, w->elen }, w->has_end };
+    return e->kv.mod_rev >= w->start && etcd_in_range(&r, e->kv.key, e->kv.klen);
+}
+
+void etcd_watch_notify(etcd *s, const eevent *e)
+{
+    for (size_t i = 0; i < s->nwatches; i++)
+        if (watch_sees(&s->watches[i], e)) push_event(s, &s->watches[i], e);
+}
+
+static void watch_error(etcd_reply *out)
+{
+    out->err = xstrdup("locklab: a watch's topic is 'key KEY from REV' or 'prefix KEY from REV' (REV 0: from now)");
+}
+
+void etcd_watch_add(etcd *s, int client, slice topic, etcd_reply *out)
+{
+    const char *p = topic.p;
+    size_t n = topic.len;
+    int prefix;
+    if (n > 4 && !memcmp(p, "key ", 4)) prefix = 0, p += 4, n -= 4;
+    else if (n > 7 && !memcmp(p, "prefix ", 7)) prefix = 1, p += 7, n -= 7;
+    else return watch_error(out);
+    /* the last " from " ends the key */
+    size_t at = n;
+    for (size_t i = 0; i + 6 <= n; i++)
+        if (!memcmp(p + i, " from ", 6)) at = i;
+    if (at == n || at == 0) return watch_error(out);
+    long long from;
+    if (ll_parse_int64((slice){ p + at + 6, n - at - 6 }, &from) != 0 || from < 0) return watch_error(out);
+    etcd_watch w = { .client = client, .topic = xmemdup(topic.p, topic.len), .key = xmemdup(p, at), .klen = at };
+    if (prefix) {
+        char *end = xmalloc(at + 1);
+        w.elen = etcd_prefix_end(p, at, end);
+        w.end = end;
+        w.has_end = 1;
+    }
+    w.start = from ? from : s->d->rev + 1;
+    for (size_t i = 0; i < s->d->nlog; i++)
+        if (watch_sees(&w, &s->d->log[i])) push_event(s, &w, &s->d->log[i]);
+    if (s->nwatches == s->capwatches) {
+        s->capwatches = s->capwatches ? s->capwatches * 2 : 4;
+        s->watches = xrealloc(s->watches, s->capwatches * sizeof *s->watches);
+    }
+    s->watches[s->nwatches++] = w;
+    out->root = enode_new_map();
+    enode_int(enode_add(out->root, "header", EN_MAP), "revision", s->d->rev);
+    enode_bool(out->root, "created", 1);
+}
+
+static void drop_watch(etcd *s, size_t i)
+{
+    watch_release(&s->watches[i]);
+    s->watches[i] = s->watches[--s->nwatches];
+}
+
+void etcd_disconnect(etcd *s, int client)
+{
+    for (size_t i = s->nwatches; i-- > 0;)
+        if (s->watches[i].client == client) drop_watch(s, i);
+}
+
+void etcd_unsubscribe(etcd *s, int client, const char *topic)
+{
+    for (size_t i = s->nwatches; i-- > 0;)
+        if (s->watches[i].client == client && !strcmp(s->watches[i].topic, topic)) drop_watch(s, i);
+}

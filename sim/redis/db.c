@@ -1,0 +1,293 @@
+/* db.c — the commands about databases and values rather than keys' contents: SELECT,
+ * MOVE, SWAPDB, SCAN (Redis's db.c) and OBJECT (Redis's object.c).
+ *
+ * A server has 16 databases (server.c's dbset): a connection's SELECT holds until it
+ * selects another; a script's holds for the rest of that script only (Redis 7.0: the
+ * caller's database is unchanged after EVAL). Database 0 is the simulated world's — the one
+ * persisted, replicated and shown in a run's history; the others exist for clients that
+ * select them, in `locklab redis` and `locklab serve`.
+ *
+ * SCAN (Redis's db.c too) and the helpers SSCAN, HSCAN and ZSCAN share are here as well.
+ *
+ * OBJECT answers as Redis 7.0.15 does with its default configuration: ENCODING from the
+ * value (object.h's obj_encoding), REFCOUNT 2147483647 for the shared integers 0..9999 and
+ * 1 otherwise, IDLETIME 0 (this server does not keep an access clock per key: a key used a
+ * moment ago is what a test sees), FREQ refused as without an LFU maxmemory policy. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands.h"
+#include "dict.h"
+#include "object.h"
+
+int arg_db_index(cmdctx *c, int i, int *id, const char *msg)
+{
+    long long v;
+    int isint = ll_parse_int64(c->argv[i], &v) == 0;
+    if (!isint || v < INT_MIN || v > INT_MAX) {
+        if (msg) reply_errorf(c->out, "ERR %s", msg);
+        else if (isint)
+            reply_error(c->out, "ERR value is out of range, value must between -2147483648 and 2147483647");
+        else reply_error(c->out, ERR_NOT_INT);
+        return -1;
+    }
+    if (v < 0 || v >= DB_COUNT || (!c->dbs && v != 0)) {
+        reply_error(c->out, "ERR DB index is out of range");
+        return -1;
+    }
+    *id = (int)v;
+    return 0;
+}
+
+void cmd_select(cmdctx *c)
+{
+    int id;
+    if (arg_db_index(c, 1, &id, NULL) < 0) return;
+    c->db = c->dbs ? dbset_get(c->dbs, id) : c->db;
+    c->dbid = id;
+    reply_ok(c->out);
+}
+
+/* MOVE key db: Redis's moveCommand, in its order of checks. */
+void cmd_move(cmdctx *c)
+{
+    int id;
+    if (arg_db_index(c, 2, &id, NULL) < 0) return;
+    if (id == c->dbid) {
+        reply_error(c->out, "ERR source and destination objects are the same");
+        return;
+    }
+    kv *e = store_lookup(c->db, c->argv[1]);
+    if (!e) {
+        reply_int(c->out, 0);
+        return;
+    }
+    store *to = dbset_get(c->dbs, id);
+    if (store_lookup(to, c->argv[1])) {
+        reply_int(c->out, 0);
+        return;
+    }
+    obj_type t = (obj_type)e->type;
+    kv *d = store_set(to, c->argv[1], t, obj_clone(t, e->ptr), 0);
+    d->raw = e->raw;
+    if (e->expire >= 0) store_set_expire(to, d, e->expire);
+    store_touched(to, d);
+    store_delete(c->db, c->argv[1]);
+    reply_int(c->out, 1);
+}
+
+/* SWAPDB index1 index2: the selected database's keys change under the client's feet. */
+void cmd_swapdb(cmdctx *c)
+{
+    int a, b;
+    if (arg_db_index(c, 1, &a, "invalid first DB index") < 0) return;
+    if (arg_db_index(c, 2, &b, "invalid second DB index") < 0) return;
+    if (c->dbs) dbset_swap(c->dbs, a, b);
+    reply_ok(c->out);
+}
+
+void cmd_object(cmdctx *c)
+{
+    static const char *const help[] = {
+        "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "ENCODING <key>",
+        "    Return the kind of internal representation used in order to store the value",
+        "    associated with a <key>.",
+        "FREQ <key>",
+        "    Return the access frequency index of the <key>. The returned integer is",
+        "    proportional to the logarithm of the recent access frequency of the key.",
+        "IDLETIME <key>",
+        "    Return the idle time of the <key>, that is the approximated number of",
+        "    seconds elapsed since the last access to the key.",
+        "REFCOUNT <key>",
+        "    Return the number of references of the value associated with the specified",
+        "    <key>.",
+        "HELP",
+        "    Prints this help.",
+    };
+    static const char *const subs[] = { "encoding", "freq", "idletime", "refcount", "help" };
+    slice sub = c->argv[1];
+    int which = -1;
+    for (int i = 0; i < 5; i++)
+        if (slice_opt_is(sub, subs[i])) which = i;
+    if (which < 0) {
+        slice s = slice_cstr_prefix(sub);
+        reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try OBJECT HELP.", (int)(s.len < 128 ? s.len : 128), s.p);
+        return;
+    }
+    if (c->argc != (which == 4 ? 2 : 3)) {
+        reply_errorf(c->out, "ERR wrong number of arguments for 'object|%s' command", subs[which]);
+        return;
+    }
+    if (which == 4) {
+        reply *e = reply_array(c->out, LL_ARRAY_LEN(help));
+        for (size_t i = 0; i < LL_ARRAY_LEN(help); i++) reply_status(&e[i], help[i]);
+        return;
+    }
+    kv *e = store_lookup(c->db, c->argv[2]);
+    if (!e) {
+        reply_nil(c->out);
+        return;
+    }
+    obj_type t = (obj_type)e->type;
+    if (which == 0) {
+        reply_bulk_cstr(c->out, t == OBJ_STRING && e->raw ? "raw" : obj_encoding(t, e->ptr));
+    } else if (which == 1) {
+        reply_error(c->out, "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
+                            "note that when switching between policies at runtime LRU and LFU data will take "
+                            "some time to adjust.");
+    } else if (which == 2) {
+        reply_int(c->out, 0);
+    } else {
+        long long v;
+        const sstr *s = e->ptr;
+        int shared = t == OBJ_STRING && !e->raw && s->len <= 20 && ll_parse_int64(sstr_slice(s), &v) == 0 && v >= 0 &&
+                     v < 10000;
+        reply_int(c->out, shared ? 2147483647 : 1);
+    }
+}
+
+/* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. Redis's cursor walks its hash
+ * table's buckets in reverse-binary order, so that a resize between calls neither loses
+ * nor repeats keys; this keyspace probes linearly, where that trick does not hold. Here the
+ * cursor is a position in the order of the keys' (unseeded, fixed) 64-bit hashes: a call
+ * returns up to COUNT keys whose hash is at least the cursor, all keys sharing the last
+ * hash returned, and the next hash after them as the cursor (0 at the end). So every key
+ * present from the first call to the last is returned exactly once, whatever happens in
+ * between, as Redis promises; the price is one pass over the keyspace per call. The order
+ * differs from Redis's, which seeds its hash at random each start. Arguments are checked as
+ * in Redis 7.0 (the cursor by strtoul: "-1" and "+5" are cursors, " 5" is not; an unknown
+ * TYPE matches nothing). */
+typedef struct scan_hit {
+    uint64_t hash;
+    slice key;
+} scan_hit;
+
+static int scan_hit_cmp(const void *a, const void *b)
+{
+    const scan_hit *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return slice_cmp(x->key, y->key);
+}
+
+static int scan_parse_cursor(slice arg, uint64_t *cursor)
+{
+    char tmp[64];
+    slice s = slice_cstr_prefix(arg);
+    if (s.len >= sizeof tmp) return -1;
+    memcpy(tmp, s.p, s.len);
+    tmp[s.len] = '\0';
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(tmp, &end, 10);
+    if (isspace((unsigned char)tmp[0]) || *end != '\0' || errno == ERANGE) return -1;
+    *cursor = v;
+    return 0;
+}
+
+int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor)
+{
+    if (scan_parse_cursor(c->argv[i], cursor) == 0) return 0;
+    reply_error(c->out, "ERR invalid cursor");
+    return -1;
+}
+
+int scan_options(cmdctx *c, int from, slice *pat)
+{
+    *pat = SLICE_LIT("*");
+    for (int i = from; i < c->argc; i += 2) {
+        int has_value = i + 1 < c->argc;
+        long long count;
+        if (slice_opt_is(c->argv[i], "count") && has_value) {
+            if (arg_int64(c, i + 1, &count) < 0) return -1;
+            if (count < 1) {
+                reply_error(c->out, ERR_SYNTAX);
+                return -1;
+            }
+        } else if (slice_opt_is(c->argv[i], "match") && has_value) {
+            *pat = c->argv[i + 1];
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int scan_match(slice pat, slice member)
+{
+    return (pat.len == 1 && pat.p[0] == '*') || glob_match(pat.p, pat.len, member.p, member.len);
+}
+
+void reply_empty_scan(reply *r)
+{
+    reply *out = reply_array(r, 2);
+    reply_bulk_cstr(&out[0], "0");
+    reply_array(&out[1], 0);
+}
+
+void cmd_scan(cmdctx *c)
+{
+    uint64_t cursor;
+    if (arg_scan_cursor(c, 1, &cursor) < 0) return;
+    long long count = 10;
+    slice pat = SLICE_LIT("*");
+    const char *type = NULL;
+    for (int i = 2; i < c->argc; i += 2) {
+        int has_value = i + 1 < c->argc;
+        if (slice_opt_is(c->argv[i], "count") && has_value) {
+            if (arg_int64(c, i + 1, &count) < 0) return;
+            if (count < 1) {
+                reply_error(c->out, ERR_SYNTAX);
+                return;
+            }
+        } else if (slice_opt_is(c->argv[i], "match") && has_value) {
+            pat = c->argv[i + 1];
+        } else if (slice_opt_is(c->argv[i], "type") && has_value) {
+            type = c->argv[i + 1].p;
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    /* The keys from the cursor on, the COUNT lowest hashes of them kept (sorted later). */
+    size_t it = 0, n = 0, cap = 0;
+    scan_hit *hit = NULL;
+    kv *e;
+    int64_t now = store_now(c->db);
+    while ((e = store_next(c->db, &it))) {
+        slice k = store_key_of(c->db, e);
+        uint64_t h = dict_hash(k.p, k.len);
+        if (h < cursor) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            hit = xrealloc(hit, cap * sizeof *hit);
+        }
+        hit[n++] = (scan_hit){ h, k };
+    }
+    qsort(hit, n, sizeof *hit, scan_hit_cmp);
+    size_t take = n < (size_t)count ? n : (size_t)count;
+    while (take > 0 && take < n && hit[take].hash == hit[take - 1].hash) take++;
+    uint64_t next = take < n ? hit[take].hash : 0;
+    int all = pat.len == 1 && pat.p[0] == '*';
+    size_t kept = 0;
+    for (size_t i = 0; i < take; i++) {
+        kv *v = store_lookup(c->db, hit[i].key);
+        if (!v || (v->expire >= 0 && now > v->expire)) continue;
+        if (!all && !glob_match(pat.p, pat.len, hit[i].key.p, hit[i].key.len)) continue;
+        if (type && strcasecmp(type, obj_type_name((obj_type)v->type)) != 0) continue;
+        hit[kept++] = hit[i];
+    }
+    reply *out = reply_array(c->out, 2);
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)next);
+    reply_bulk_cstr(&out[0], tmp);
+    reply *keys = reply_array(&out[1], kept);
+    for (size_t i = 0; i < kept; i++) reply_bulk(&keys[i], hit[i].key.p, hit[i].key.len);
+    free(hit);
+}

@@ -1,0 +1,24 @@
+/* t_set.h — the set type's API (representation and invariants in t_set.c). */
+#ifndef LOCKLAB_T_SET_H
+#define LOCKLAB_T_SET_H
+
+#include "util.h"
+
+typedef struct set set;
+
+set *set_new(void);
+void set_free(set *s);                         /* NULL is a no-op */
+set *set_clone(const set *s);
+size_t set_len(const set *s);
+size_t set_bytes(const set *s);
+void set_dump(const set *s, buf *out);         /* {"a", "b"} with members in byte order */
+/* "intset" or "hashtable": Redis 7.0's encoding for the same history of additions. */
+const char *set_encoding(const set *s);
+
+int set_add(set *s, slice member);             /* 1 if new (member copied) */
+int set_del(set *s, slice member);             /* 1 if it was there */
+int set_has(const set *s, slice member);
+/* The member at 0 <= i < len in reply order, borrowed until s changes. */
+slice set_at(const set *s, size_t i);
+
+#endif
