@@ -22,7 +22,11 @@
 -- (distlock, setnx-expire, set-nx-del, redisson, redisson-fenced, redlock, redisson-redlock,
 -- and any model added later); reenter_wait — ms the inner acquire may wait (1000: a short
 -- tryLock, so a non-re-entrant lock fails quickly instead of blocking its own holder for
--- its whole wait). Any other option goes to the design unchanged, if the wrapper declares it
+-- its whole wait); same_object — true: the inner method takes the very lock object the
+-- outer one holds, as with a Curator InterProcessMutex or a Go concurrency.Mutex kept in a
+-- field (two objects would each open their own ZooKeeper or etcd session, which one process
+-- does not do; Redisson's getLock objects share the client's id instead). Any other option
+-- goes to the design unchanged, if the wrapper declares it
 -- (reenter-model-mongodb.lua declares the MongoDB lock's expiry); the others run with their
 -- defaults.
 --
@@ -34,6 +38,7 @@ local M = {}
 M.OPTIONS = {
   design = "string",
   reenter_wait = "integer",
+  same_object = "boolean",
 }
 
 function M.new(ctx, cfg)
@@ -44,14 +49,14 @@ function M.new(ctx, cfg)
   for k, v in pairs(cfg) do design_cfg[k] = v end
   design_cfg.options = {}
   for k, v in pairs(opts) do
-    if k ~= "design" and k ~= "reenter_wait" then design_cfg.options[k] = v end
+    if k ~= "design" and k ~= "reenter_wait" and k ~= "same_object" then design_cfg.options[k] = v end
   end
   -- Two lock objects on the same lock, as two methods each make their own (Redisson's
   -- getLock returns a new RLock each time; what makes re-entry work is the owner id, the
   -- client's and thread's, which both share): a failed inner attempt cannot disturb what
   -- the outer one holds.
   local outer = design.new(ctx, design_cfg)
-  local inner = design.new(ctx, design_cfg)
+  local inner = opts.same_object and outer or design.new(ctx, design_cfg)
   local reenter_wait = opts.reenter_wait or 1000
   local lock = {}
 

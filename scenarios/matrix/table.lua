@@ -23,17 +23,20 @@ return {
   title = "Lock designs under the standard faults",
   about = [[
 Every design runs the same workload: A takes the lock and works, B (and in the last column C)
-wants it too. Lease designs get a 10 s lease and 5 s of work; watchdog designs (Redisson
-lock() without a lease) renew a 30 s lease every 10 s and their job is long (45 s), as a
-watchdog is meant for. Each column adds one thing that goes wrong.]],
+wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
+their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
+every 10 s and their job is long (45 s), as a watchdog is meant for; designs without expiry
+(MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
+that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
+MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
   properties = { "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "reentrancy" },
   columns = {
     { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter" },
     { id = "holder-crash", title = "the holder crashes", short = "crash" },
     { id = "gc-pause", title = "the holder's GC pause outlives the lease", short = "GC pause" },
     { id = "partition", title = "the holder is cut off from the servers", short = "cut off" },
-    { id = "server-restart", title = "a server crashes and restarts empty", short = "restart" },
-    { id = "failover", title = "failover with asynchronous replication", short = "failover" },
+    { id = "server-restart", title = "a server (a leader) crashes and restarts", short = "restart" },
+    { id = "failover", title = "the master or leader dies before a replica has the lock", short = "failover" },
     { id = "clock-jump", title = "a server's clock jumps forward", short = "clock" },
     { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
   },
@@ -255,6 +258,41 @@ resource rejects a token lower than one it has accepted.]],
       },
       notes = {
         ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
+      },
+    },
+    {
+      id = "etcd", title = "etcd concurrency.Mutex",
+      source = "the etcd documentation",
+      says = [[clientv3/concurrency (v3.4): "NewSession gets the leased session for a client"; a Mutex
+"implements the sync Locker interface with etcd": the lock key lives on the session's lease,
+and the oldest key holds the lock. etcd's "API guarantees": linearizable operations, and
+"Durability - Any completed operations are durable", since Raft commits a write on a majority
+of the members before etcd answers.]],
+      claims = {
+        ["server-restart"] = { mutual_exclusion = "holds" },
+        failover = { mutual_exclusion = "holds" },
+      },
+      notes = {
+        reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works.",
+        ["gc-pause"] = "The lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
+        failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
+      },
+    },
+    {
+      id = "etcd-fenced", title = "etcd concurrency.Mutex, revision fenced",
+      source = "Kleppmann 2016 and the etcd documentation",
+      says = [["etcd3 API", "Revisions": "etcd maintains a 64-bit cluster-wide counter, the store
+revision, that is incremented each time the key space is modified. The revision serves as a
+global logical clock". The lock key's create_revision is the fencing token Kleppmann (2016)
+asks of a lock service: the resource rejects a write with a token lower than one it has seen.]],
+      claims = {   -- the lease may be lost (a pause); the token keeps the resource safe
+        all = { resource_safety = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        reenter = "The inner Unlock frees the lock while A works, but B's key has the higher revision, so A's late write is refused.",
+        ["server-restart"] = "The revision goes on from the committed log on the new leader, so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
       },
     },
   },

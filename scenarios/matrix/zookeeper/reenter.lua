@@ -2,14 +2,14 @@
 return {
   name = "ZooKeeper (Curator InterProcessMutex): the holder takes the lock again",
   about = [[
-No fault. A takes the lock and, holding it, takes it again (options.reentrant = 2: the same
-InterProcessMutex object acquired twice, then released twice), as a method that holds the lock
-calls another that takes it; B waits its turn. InterProcessMutex is re-entrant per thread:
-"the same thread that holds it can acquire it again" (curator.apache.org, "Shared Reentrant
-Lock"); InterProcessMutex.internalLock counts the holds in the instance's LockData and sends
-nothing to ZooKeeper, and release() deletes the node at the last release. (The generic
-../reenter-model.lua makes two lock objects; two InterProcessMutex instances share no
-LockData, so that is not how Curator is meant to be used.)
+No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
+calls another that takes it and releases it when it returns (../reenter-model.lua: the inner
+acquire may wait 1 s; same_object: both methods use the one InterProcessMutex, as Curator's
+documentation uses it); A then works on under its first hold, and B waits its turn.
+InterProcessMutex is re-entrant per thread: "the same thread that holds it can acquire it
+again" (curator.apache.org, "Shared Reentrant Lock"); internalLock counts the holds in the
+instance's LockData and sends nothing to ZooKeeper, and release() deletes the node only at
+the last release.
 
 The design: Apache Curator's InterProcessMutex over ZooKeeper 3.8 (lua/clients/curator-mutex.lua):
 an ephemeral sequential node under the lock path, the lowest number holds the lock, a waiter
@@ -18,10 +18,10 @@ r3.8.0/recipes.html; curator.apache.org, "Shared Reentrant Lock"). The session (
 alive by the client's pings every third of it) is the lock's lease: its ephemeral node goes
 when the server expires it.]],
   server = "zookeeper",
-  protocol = "curator-mutex",
+  protocol = "../reenter-model-zookeeper.lua",
   lease = "10s", wait = "30s",     -- lease: the session timeout the client asks for
   network = { delay = {"1ms", "5ms"} },
-  options = { reentrant = 2 },
+  options = { design = "curator-mutex", same_object = true },
   clients = {
     { name = "A", start = 0, work = "5s" },
     { name = "B", start = "100ms", work = "8s" },
