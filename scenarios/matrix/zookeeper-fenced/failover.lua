@@ -3,11 +3,14 @@ return {
   name = "ZooKeeper (Curator), czxid fenced: the leader crashes inside the replication lag",
   about = [[
 A three-server ensemble (leader n1, followers n1r1 and n1r2) whose followers are 50-100 ms
-behind. The leader crashes at 20 ms, after A's session and lock node reached it and before a
-follower had them; a follower leads 1 s later. Unlike Redis's asynchronous replication, a
-ZooKeeper write is acknowledged only once a majority has logged it (ZooKeeper Internals,
-"Guarantees, Properties, and Definitions"; here replication.commit = "quorum"): A was told
-nothing the crash could take away, and tries again with the new leader. B starts at 2 s.
+behind. The leader crashes at 300 ms, after A's lock node reached it (its session was
+committed earlier) and before a follower had the node; a follower leads 1 s later. Unlike
+Redis's asynchronous replication, a ZooKeeper write is acknowledged only once a majority has
+logged it (ZooKeeper Internals, "Guarantees, Properties, and Definitions"; here
+replication.commit = "quorum"): A was told nothing the crash could take away. Its request
+times out, its client reconnects to the new leader with the same session (which the new
+leader has) and creates its node again, behind B's: B, starting at 2 s, holds the lock
+first, and A gets it when B releases.
 
 The design: Apache Curator's InterProcessMutex over ZooKeeper 3.8 (lua/clients/curator-mutex.lua):
 an ephemeral sequential node under the lock path, the lowest number holds the lock, a waiter
