@@ -90,6 +90,7 @@ gallery: deps
 bench: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) locklab $(BENCH_BIN)
 	@tools/bench.sh
+	@tools/serve-bench.sh
 
 # Coverage-guided fuzzing (clang's libFuzzer, ASan + UBSan) of the parsers that take
 # arbitrary bytes: `make fuzz` runs each target for FUZZ_SECONDS (default 60). Not part of

@@ -185,6 +185,7 @@ int cli_kind(int argc, char **argv)
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
         run_line(&s, line);
+        fflush(stdout); /* a line's answer is out before the next is read: drivers wait for it */
     }
     free(line);
     if (k->destroy) k->destroy(s.srv);

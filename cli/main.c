@@ -22,9 +22,9 @@ static const subcommand subcommands[] = {
     { "sweep", cli_sweep, "violation rate of each property against one parameter, with a plot" },
     { "list", cli_list, "the built-in scenarios, one line each" },
     { "matrix", cli_matrix, "every lock design under the standard faults, beside what its source claims" },
-    { "compare", cli_compare, "one scenario under two script versions: where they part" },
+    { "compare", cli_compare, "one scenario under two script versions or option sets: where they part" },
     { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
-    { "kind", cli_kind, "one server of any kind (redis, ...) at the keyboard, without the world" },
+    { "kind", cli_kind, "one server of any kind (redis, zookeeper, etcd, mysql, mongodb) by hand" },
     { "serve", cli_serve, "fake Redis nodes on TCP ports, for redis-cli and client libraries" },
     { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
 };
@@ -33,7 +33,8 @@ static void usage(FILE *f)
 {
     fputs("usage: locklab <command> [options] [args]\n"
           "\n"
-          "locklab simulates and model-checks distributed lock protocols built on Redis.\n"
+          "locklab simulates and model-checks distributed lock protocols: Redis and its client\n"
+          "libraries, beside ZooKeeper, etcd, MySQL and MongoDB.\n"
           "\n"
           "commands:\n",
           f);

@@ -55,6 +55,13 @@ int repl_db(const repl *r)
     return r->conn.db;
 }
 
+/* The same for a pattern's message (PSUBSCRIBE) or a shard channel's (SSUBSCRIBE). */
+static void repl_push(void *ud, int conn_id, const reply *msg)
+{
+    repl *r = ud;
+    if (conn_id == r->conn.id) reply_to_cli(msg, &r->pending);
+}
+
 repl *repl_new(const char *data_dir)
 {
     repl *r = xcalloc(1, sizeof *r);
@@ -66,6 +73,7 @@ repl *repl_new(const char *data_dir)
     cfg.clock = repl_clock;
     cfg.clock_ud = r;
     cfg.deliver = repl_deliver;
+    cfg.push = repl_push;
     cfg.deliver_ud = r;
     r->srv = server_new(&cfg);
     return r;
@@ -113,7 +121,17 @@ static void repl_send(repl *r, int argc, const slice *argv, buf *out)
     server_exec(r->srv, &r->conn, argc, argv, &rep);
     if (repl_is_subscribe(argv[0]) && !reply_is_error(&rep))
         buf_puts(out, "Reading messages... (press Ctrl-C to quit)\n");
-    reply_to_cli(&rep, out);
+    /* redis-cli prints the replies of INFO and CLIENT LIST / INFO verbatim (a report, not a
+     * value): a string's bytes as they are, an error's text and a newline. */
+    int verbatim = slice_eq_nocase(argv[0], "info") ||
+                   (argc >= 2 && slice_eq_nocase(argv[0], "client") &&
+                    (slice_eq_nocase(argv[1], "list") || slice_eq_nocase(argv[1], "info")));
+    if (verbatim && (rep.type == REPLY_BULK || rep.type == REPLY_ERROR)) {
+        buf_append(out, rep.str, rep.len);
+        if (rep.type == REPLY_ERROR) buf_putc(out, '\n');
+    } else {
+        reply_to_cli(&rep, out);
+    }
     reply_release(&rep);
     buf_append(out, r->pending.p, r->pending.len);
     buf_reset(&r->pending);

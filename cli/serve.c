@@ -60,6 +60,7 @@ static void serve_client_free(sclient *c)
     if (c->prev) c->prev->next = c->next;
     else n->clients = c->next;
     if (c->next) c->next->prev = c->prev;
+    serve_block_forget(c);
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
     serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
@@ -99,7 +100,7 @@ void serve_client_kill(sclient *c, int after_reply)
 /* ---- replies ---- */
 
 /* Appends a reply to c's output; a client whose output passes the limit is closed. */
-static void serve_write(sclient *c, const reply *rep)
+void serve_write(sclient *c, const reply *rep)
 {
     if (c->dead) return;
     serve *sv = c->sv;
@@ -132,6 +133,16 @@ void serve_deliver(void *ud, int conn_id, slice channel, slice message)
     }
 }
 
+void serve_push(void *ud, int conn_id, const reply *msg)
+{
+    snode *n = ud;
+    for (sclient *c = n->clients; c; c = c->next)
+        if (c->conn.id == conn_id) {
+            serve_write(c, msg);
+            return;
+        }
+}
+
 /* ---- requests ---- */
 
 /* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
@@ -144,19 +155,33 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     snode *n = c->node;
     reply rep;
     reply_init(&rep);
+    if (c->drop_p > 0 && serve_dropped(c, "request")) { /* lost on the way: never run */
+        if (argv != small) free(argv);
+        return;
+    }
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
         c->closing = 1;
     } else if (slice_eq_nocase(argv[0], "locklab")) {
         serve_control(sv, c, argc, argv, &rep);
     } else {
+        c->conn.may_block = 1;
+        sv->current = c;
         server_exec(n->srv, &c->conn, argc, argv, &rep);
+        sv->current = NULL;
     }
     sv->commands++;
-    serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
-    serve_write(c, &rep);
+    n->commands++;
+    c->last_us = serve_true_us(sv);
+    if (c->conn.blocked) {
+        serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
+    } else {
+        serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
+        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
+    }
     reply_release(&rep);
     if (argv != small) free(argv);
+    if (n->blocked && n->srv) serve_unblock(n);
 }
 
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a
@@ -165,7 +190,7 @@ static void serve_process(sclient *c)
 {
     buf err;
     buf_init(&err);
-    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until) {
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked) {
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
         if (st == RESP_MORE) break;
         if (st == RESP_ERROR) {
@@ -201,6 +226,12 @@ void serve_client_flow(sclient *c, const sclient *sender)
         return;
     }
     bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->wake = 1;
+    event_active(c->sv->waker, EV_TIMEOUT, 0);
+}
+
+void serve_client_wake(sclient *c)
+{
     c->wake = 1;
     event_active(c->sv->waker, EV_TIMEOUT, 0);
 }
@@ -292,6 +323,8 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     c->sv = sv;
     c->node = n;
     c->conn.id = ++sv->next_id;
+    c->since_us = c->last_us = serve_true_us(sv);
+    n->connections++;
     buf_init(&c->query);
     resp_parser_init(&c->parser);
     serve_peer_name(sa, c->addr, sizeof c->addr);
@@ -353,6 +386,9 @@ static void serve_usage(FILE *f)
           "  --port P            the first node's port (default 6379)\n"
           "  --bind ADDR         the address to listen on (default 127.0.0.1)\n"
           "  --nodes N           how many nodes, n1..nN (default 1, at most 64)\n"
+          "  --replicas K        give each node K read-only replicas, nNr1..nNrK, on the\n"
+          "                      ports after it (default 0, at most 4; LOCKLAB FAILOVER\n"
+          "                      promotes one)\n"
           "  --scenario FILE     take the nodes from a scenario: names, masters and replicas\n"
           "                      (replicated at once), persistence, clock offsets and drift\n"
           "  --clock wall        the nodes' clocks follow the real one (the default)\n"
@@ -380,7 +416,8 @@ static void serve_usage(FILE *f)
           "Control commands, on any node (LOCKLAB HELP lists them): LOCKLAB ADVANCE ms,\n"
           "LOCKLAB TIME, LOCKLAB CRASH node, LOCKLAB RESTART node, LOCKLAB JUMP node ms,\n"
           "LOCKLAB PARTITION node, LOCKLAB HEAL [node], LOCKLAB PAUSE-CLIENT id ms,\n"
-          "LOCKLAB CLIENTS, LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
+          "LOCKLAB DROP id probability [ms], LOCKLAB FAILOVER node, LOCKLAB CLIENTS,\n"
+          "LOCKLAB NODES, LOCKLAB HISTORY [count|RESET].\n"
           "\n"
           "Protocol errors are Redis 7.0's (\"ERR Protocol error: invalid bulk length\", ...),\n"
           "after which the connection closes. Prints one line when it listens on every port.\n"
@@ -422,6 +459,9 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--nodes")) {
         if (cli_parse_whole(val, 64, &v) < 0 || v == 0) return serve_bad(opt, val, "a number of nodes from 1 to 64");
         o->nnodes = (int)v;
+    } else if (!strcmp(opt, "--replicas")) {
+        if (cli_parse_whole(val, 4, &v) < 0) return serve_bad(opt, val, "a number of replicas from 0 to 4");
+        o->replicas = (int)v;
     } else if (!strcmp(opt, "--scenario")) {
         o->scenario = val;
     } else if (!strcmp(opt, "--clock")) {
@@ -479,6 +519,15 @@ static int serve_parse(int argc, char **argv, serve_options *o)
         }
         int rc = serve_option(o, opt, val);
         if (rc != EXIT_OK) return rc;
+    }
+    if (o->scenario && o->replicas) {
+        cli_error("serve: --replicas and --scenario both say which replicas there are; give one");
+        return EXIT_USAGE;
+    }
+    if ((o->nnodes ? o->nnodes : 1) * (o->replicas + 1) > 64) {
+        cli_error("serve: %d nodes with %d replicas each make more than 64 nodes", o->nnodes ? o->nnodes : 1,
+                  o->replicas);
+        return EXIT_USAGE;
     }
     if (o->scenario && o->nnodes) {
         cli_error("serve: --nodes and --scenario both say how many nodes; give one");

@@ -43,6 +43,15 @@ struct sclient {
     int dead;              /* killed: freed at the next reap */
     int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
+    int64_t since_us, last_us; /* true time it connected, it last sent a command */
+    double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
+    int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
+    /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
+    int bargc;
+    slice *bargv;          /* each p owned */
+    int64_t bdeadline;     /* its deadline on the node's clock, ms; 0: none */
+    struct event *btimer;  /* --clock wall: fires at that deadline */
+    sclient *bnext;        /* in its node's queue of blocked connections, oldest first */
     sclient *prev, *next;  /* in its node's list */
     sclient *reap_next;
 };
@@ -63,12 +72,17 @@ struct snode {
     struct evconnlistener *listener; /* NULL while down */
     int partitioned;       /* LOCKLAB PARTITION: nothing read from or written to its clients */
     sclient *clients;
+    sclient *blocked;      /* connections waiting in a blocking command, oldest first */
+    long long connections, commands; /* received since the start (INFO stats) */
+    int64_t up_us;         /* true time it last started */
+    char port_text[8];     /* CONFIG GET port */
 };
 
 typedef struct serve_options {
     const char *bind;
     int port;
     int nnodes;
+    int replicas;          /* --replicas: each node's replicas, nNrK */
     const char *scenario;
     int manual;            /* --clock manual */
     const char *json;
@@ -99,7 +113,9 @@ struct serve {
     int nclients;
     int next_id;
     long long commands;
+    uint64_t rng;          /* LOCKLAB DROP's draws: xorshift64*, fixed seed (a run repeats) */
     sclient *reap;
+    sclient *current;      /* the connection whose command is running */
     struct event *reaper, *waker, *tick, *sigint, *sigterm;
     serve_history hist;
     buf scratch;
@@ -121,6 +137,8 @@ void serve_node_start(snode *n);
 void serve_node_stop(snode *n, sclient *sender);
 /* The periodic work of Redis's serverCron: active expiry, everysec's fsync. */
 void serve_cron(serve *sv);
+/* LOCKLAB DROP: whether c's next request (or reply) is lost; records the loss. */
+int serve_dropped(sclient *c, const char *what);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 
@@ -133,6 +151,20 @@ void serve_history_clear(serve_history *h);                /* forgets every kept
 size_t serve_history_slot(const serve_history *h, size_t i); /* the i-th kept, oldest first */
 void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
                   const slice *argv, const char *text, const reply *rep);
+
+/* ---- serve_conn.c ---- */
+
+/* The host's side of INFO, CLIENT LIST / KILL and CONFIG GET for node n's server. */
+extern const server_host serve_host;
+/* After a command ran on n: runs each blocked connection's command again, oldest first,
+ * and answers those it now serves. */
+void serve_unblock(snode *n);
+/* Answers the null array to blocked connections whose deadline passed on their node's clock. */
+void serve_block_timeouts(serve *sv);
+/* c ran a blocking command that found nothing (conn.blocked): queue it. */
+void serve_block(sclient *c, int argc, const slice *argv);
+/* Forgets c's blocked command (c is closing). */
+void serve_block_forget(sclient *c);
 
 /* ---- serve.c ---- */
 
@@ -148,7 +180,12 @@ void serve_client_kill(sclient *c, int after_reply);
  * wait (and, in a partition, its replies too, except for `sender`'s, the connection that
  * asked); released, what it sent meanwhile runs, from the loop. */
 void serve_client_flow(sclient *c, const sclient *sender);
-/* A pub/sub message for a connection of node ud (pubsub_deliver_fn). */
+/* A pub/sub message for a connection of node ud (pubsub_deliver_fn, pubsub_push_fn). */
 void serve_deliver(void *ud, int conn_id, slice channel, slice message);
+void serve_push(void *ud, int conn_id, const reply *msg);
+/* Appends a reply to c's output (closing c if it passes its output limit). */
+void serve_write(sclient *c, const reply *rep);
+/* Runs what c's query buffer holds (after it was held or blocked), from the loop. */
+void serve_client_wake(sclient *c);
 
 #endif

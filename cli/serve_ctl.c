@@ -95,7 +95,9 @@ static void serve_resync(snode *r)
 
 void serve_node_start(snode *n)
 {
-    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .deliver = serve_deliver, .deliver_ud = n };
+    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .deliver = serve_deliver, .deliver_ud = n,
+                          .push = serve_push, .host = &serve_host, .host_ud = n };
+    n->up_us = serve_true_us(n->sv);
     n->srv = server_new(&cfg);
     store *kept = NULL;
     if (n->persist == PERSIST_ALWAYS) {
@@ -148,6 +150,7 @@ void serve_cron(serve *sv)
             n->synced_at = now_ms - now_ms % 1000;
         }
     }
+    serve_block_timeouts(sv);
     if (sv->hist.json && fflush(sv->hist.json) != 0 && !sv->hist.json_error) sv->hist.json_error = errno ? errno : EIO;
 }
 
@@ -155,7 +158,8 @@ int serve_nodes_init(serve *sv)
 {
     scenario *sc = NULL;
     if (sv->opt.scenario && cli_load_scenario("serve", sv->opt.scenario, &sc) != EXIT_OK) return -1;
-    int nn = sc ? sc->nnodes : sv->opt.nnodes ? sv->opt.nnodes : 1;
+    int masters = sv->opt.nnodes ? sv->opt.nnodes : 1, per = sv->opt.replicas + 1;
+    int nn = sc ? sc->nnodes : masters * per;
     if (sv->opt.port + nn - 1 > 65535) {
         cli_error("serve: %d nodes from port %d would pass port 65535", nn, sv->opt.port);
         scenario_free(sc);
@@ -168,14 +172,16 @@ int serve_nodes_init(serve *sv)
         n->sv = sv;
         n->idx = i;
         n->port = sv->opt.port + i;
-        n->master = sc ? sc->nodes[i].master : -1;
+        snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
+        n->master = sc ? sc->nodes[i].master : i % per ? i - i % per : -1;
         n->persist = sv->opt.persist >= 0 ? (persistence)sv->opt.persist : sc ? sc->nodes[i].persist : PERSIST_NONE;
         n->offset_ms = sc ? sc->nodes[i].clock.offset_ms : 0;
         n->drift = sc ? sc->nodes[i].clock.drift : 0;
         buf name;
         buf_init(&name);
         if (sc) buf_puts(&name, sc->nodes[i].name);
-        else buf_printf(&name, "n%d", i + 1);
+        else if (i % per) buf_printf(&name, "n%dr%d", i / per + 1, i % per);
+        else buf_printf(&name, "n%d", i / per + 1);
         n->name = buf_steal(&name);
     }
     scenario_free(sc);
@@ -188,6 +194,7 @@ int serve_nodes_init(serve *sv)
     gettimeofday(&tv, NULL);
     sv->start_real_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
     sv->start_mono_us = serve_mono_us();
+    sv->rng = 0x9e3779b97f4a7c15ull;
     return 0;
 }
 
@@ -234,11 +241,20 @@ static const char *const serve_help[] = {
     "    connections wait, until HEAL (the reply to PARTITION itself is sent).",
     "HEAL [<node>]",
     "    End a node's partition (every node's, without one).",
+    "DROP <id> <probability> [<ms>]",
+    "    Lose each request of connection id, and each reply to it, with this probability",
+    "    (0 to 1; 0 ends it), for ms of true time or until ended: a lost request is never",
+    "    run, a lost reply never sent (the drop fault of scenarios, on one client's link).",
+    "FAILOVER <node>",
+    "    Promote the first replica of master node that is up (--replicas, a scenario's):",
+    "    the master's other replicas follow it, the old master becomes its replica (a",
+    "    crashed one on restart). Replication has no lag here: nothing is lost.",
     "PAUSE-CLIENT <id> <ms>",
     "    Leave connection id's requests (c7 or 7, as CLIENTS lists them) unread for ms of",
     "    true time (--clock wall: to the next tenth of a second).",
     "CLIENTS",
-    "    Each connection: id, address, node, state.",
+    "    Each connection: id, address, node, state (serving, blocked, dropping, paused,",
+    "    partitioned, closing).",
     "NODES",
     "    Each node: name, address, up or down, role, persistence, clock, connections.",
     "HISTORY [<count>|RESET]",
@@ -462,12 +478,95 @@ static void serve_ctl_clients(serve *sv, sclient *c, const slice *argv, int argc
             buf b;
             buf_init(&b);
             buf_printf(&b, "c%d %s node=%s state=%s", k->conn.id, k->addr, k->node->name,
-                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused" : "serving");
+                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused"
+                       : k->conn.blocked ? "blocked" : k->drop_p > 0 ? "dropping" : "serving");
             reply_bulk_take(&e[n - 1 - (size_t)at++], b.p, b.len);
         }
 }
 
+/* ---- DROP, FAILOVER ---- */
+
+int serve_dropped(sclient *c, const char *what)
+{
+    serve *sv = c->sv;
+    if (c->drop_until && serve_true_us(sv) >= c->drop_until) {
+        c->drop_p = 0;
+        c->drop_until = 0;
+        serve_record(sv, "fault_end", c->node, c, 0, NULL, "message loss ends", NULL);
+        return 0;
+    }
+    sv->rng ^= sv->rng >> 12, sv->rng ^= sv->rng << 25, sv->rng ^= sv->rng >> 27;
+    double u = (double)((sv->rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
+    if (u >= c->drop_p) return 0;
+    char text[32];
+    snprintf(text, sizeof text, "%s lost", what);
+    serve_record(sv, "drop", c->node, c, 0, NULL, text, NULL);
+    return 1;
+}
+
+static void serve_ctl_drop(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    double p;
+    long long ms = 0;
+    sclient *who = serve_client_by_id(sv, argv[2], out);
+    if (!who) return;
+    if (ll_parse_double(argv[3], &p) < 0 || p < 0 || p > 1) {
+        reply_error(out, "ERR probability must be a number from 0 to 1");
+        return;
+    }
+    if (argc == 5 && (ll_parse_int64(argv[4], &ms) < 0 || ms <= 0 || ms > 1000000000000LL)) {
+        reply_error(out, "ERR ms must be a whole number of milliseconds from 1 to 1000000000000");
+        return;
+    }
+    who->drop_p = p;
+    who->drop_until = p > 0 && ms ? serve_true_us(sv) + ms * 1000 : 0;
+    char text[96];
+    if (p > 0) snprintf(text, sizeof text, "link drops %g%% of messages%s", p * 100, ms ? "" : " until ended");
+    else snprintf(text, sizeof text, "message loss ends");
+    if (p > 0 && ms) snprintf(text + strlen(text), sizeof text - strlen(text), " for %lld ms", ms);
+    serve_record(sv, p > 0 ? "fault" : "fault_end", who->node, c, 0, NULL, text, NULL);
+    reply_ok(out);
+}
+
+static void serve_ctl_failover(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
+{
+    (void)argc;
+    snode *old = serve_node_named(sv, argv[2], out);
+    if (!old) return;
+    if (old->master >= 0) {
+        reply_errorf(out, "ERR node '%s' is a replica: fail over its master", old->name);
+        return;
+    }
+    snode *r = NULL;
+    for (int i = 0; i < sv->nnodes && !r; i++)
+        if (sv->nodes[i].master == old->idx && sv->nodes[i].srv) r = &sv->nodes[i];
+    if (!r) {
+        reply_errorf(out, "ERR node '%s' has no replica that is up", old->name);
+        return;
+    }
+    r->master = -1;
+    server_set_replica(r->srv, 0);
+    store_set_observer(server_store(r->srv), serve_observe, r);
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *o = &sv->nodes[i];
+        if (o == r || o->master != old->idx) continue;
+        o->master = r->idx;
+        serve_resync(o);
+    }
+    old->master = r->idx;
+    if (old->srv) {
+        store_set_observer(server_store(old->srv), NULL, NULL);
+        server_set_replica(old->srv, 1);
+        serve_resync(old);
+    }
+    char text[96];
+    snprintf(text, sizeof text, "promoted to master in place of %s", old->name);
+    serve_record(sv, "promoted", r, NULL, 0, NULL, text, NULL);
+    reply_ok(out);
+}
+
 static const serve_subcommand serve_subcommands[] = {
+    { "drop", -4, serve_ctl_drop },          { "failover", 3, serve_ctl_failover },
     { "advance", 3, serve_ctl_advance },     { "clients", 2, serve_ctl_clients },
     { "crash", 3, serve_ctl_crash },         { "heal", -2, serve_ctl_heal },
     { "help", 2, serve_ctl_help },           { "history", -2, serve_ctl_history },
@@ -485,7 +584,7 @@ void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *ou
     for (size_t i = 0; i < LL_ARRAY_LEN(serve_subcommands); i++) {
         const serve_subcommand *s = &serve_subcommands[i];
         if (!slice_opt_is(argv[1], s->name)) continue;
-        if ((s->arity > 0 && argc != s->arity) || (s->arity < 0 && (argc < -s->arity || argc > 3))) {
+        if ((s->arity > 0 && argc != s->arity) || (s->arity < 0 && (argc < -s->arity || argc > 1 - s->arity))) {
             reply_errorf(out, "ERR wrong number of arguments for 'locklab|%s' command", s->name);
             return;
         }

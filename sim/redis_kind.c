@@ -17,30 +17,13 @@
 #include <strings.h>
 
 #include "chunkcache.h"
-#include "pubsub.h"
-#include "reply.h"
 #include "server.h"
-#include "store.h"
 
 struct kserver {
     server *srv;
     kind_host host;
     conn *conns, *subconns; /* per client: its command and pub/sub connections */
 };
-
-struct kchange {
-    int del;
-    obj_type type;
-    void *val;
-    int64_t expire;
-    size_t klen;
-    char key[];
-};
-
-static store *db_of(kserver *s)
-{
-    return server_store(s->srv);
-}
 
 /* ---- the server and its effects ---- */
 
@@ -65,24 +48,6 @@ static void rk_trace(void *ud, int argc, const slice *argv, const reply *r)
     s->host.trace(s->host.ud, argc, argv, r);
 }
 
-/* The store gets the node's clock and reports every change. */
-static void wire_store(kserver *s)
-{
-    store *db = db_of(s);
-    store_set_clock(db, s->host.clock, s->host.ud);
-    store_set_clock_seen(db, s->host.clock_seen, s->host.ud);
-    store_set_deadline_hooks(db, s->host.deadline_set, s->host.deadline_read, s->host.ud);
-    store_set_observer(db, rk_observe, s);
-}
-
-/* Installs db as the keyspace (freeing the old one) and rewires it. */
-static void install_store(kserver *s, store *db)
-{
-    store_set_clock(db, s->host.clock, s->host.ud);
-    store_free(server_swap_store(s->srv, db));
-    wire_store(s);
-}
-
 static kserver *rk_create(const kind_host *host)
 {
     kserver *s = xcalloc(1, sizeof *s);
@@ -100,7 +65,12 @@ static kserver *rk_create(const kind_host *host)
         s->conns[c].id = (host->client_base + c) * 2;
         s->subconns[c].id = (host->client_base + c) * 2 + 1;
     }
-    wire_store(s);
+    server_hooks hooks = {
+        .observer = rk_observe, .observer_ud = s,
+        .clock_seen = host->clock_seen, .deadline_set = host->deadline_set, .deadline_read = host->deadline_read,
+        .ud = host->ud,
+    };
+    server_set_hooks(s->srv, &hooks);
     return s;
 }
 
@@ -201,100 +171,70 @@ static int rk_reply_push(lua_State *L, const void *r)
 
 static void rk_disconnect(kserver *s, int client)
 {
-    pubsub_drop_conn(server_pubsub(s->srv), s->conns[client].id);
-    pubsub_drop_conn(server_pubsub(s->srv), s->subconns[client].id);
-    s->conns[client].subscriptions = s->subconns[client].subscriptions = 0;
-    s->conns[client].db = s->subconns[client].db = 0; /* a new connection starts in database 0 */
-    server_conn_closed(s->srv, s->conns[client].id); /* its MULTI and WATCH, if any */
+    server_drop_conn(s->srv, &s->conns[client]);
+    server_drop_conn(s->srv, &s->subconns[client]);
 }
 
 static void rk_unsubscribe(kserver *s, int client, const char *channel)
 {
-    if (pubsub_unsubscribe(server_pubsub(s->srv), s->subconns[client].id, slice_cstr(channel)))
-        s->subconns[client].subscriptions--;
+    server_unsubscribe(s->srv, &s->subconns[client], slice_cstr(channel));
 }
 
 static int64_t rk_next_deadline(kserver *s)
 {
-    return store_next_expiry(db_of(s));
+    return server_next_deadline(s->srv);
 }
 
 static void rk_expire(kserver *s)
 {
-    store_active_expire(db_of(s));
+    server_expire_due(s->srv);
 }
 
 /* ---- data ---- */
 
 static int rk_describe(kserver *s, slice key, buf *out, int64_t *deadline)
 {
-    kv *v = store_lookup(db_of(s), key);
-    if (!v) return 0;
-    obj_dump((obj_type)v->type, v->ptr, out);
-    *deadline = v->expire;
-    return 1;
+    return server_describe(s->srv, key, out, deadline);
 }
 
 static kchange *rk_capture(kserver *s, slice key, int deleted)
 {
-    kv *v = deleted ? NULL : store_lookup(db_of(s), key);
-    kchange *c = xcalloc(1, sizeof *c + key.len + 1);
-    memcpy(c->key, key.p, key.len);
-    c->klen = key.len;
-    if (v) {
-        c->type = (obj_type)v->type;
-        c->val = obj_clone((obj_type)v->type, v->ptr);
-        c->expire = v->expire;
-    } else {
-        c->del = 1;
-    }
-    return c;
+    return (kchange *)server_capture(s->srv, key, deleted);
 }
 
 static void rk_apply(kserver *s, kchange *c)
 {
-    store *db = db_of(s);
-    slice key = { c->key, c->klen };
-    if (c->del) {
-        store_delete(db, key);
-    } else {
-        kv *e = store_set(db, key, c->type, c->val, 0);
-        c->val = NULL; /* the store owns it now */
-        if (c->expire >= 0) store_set_expire(db, e, c->expire);
-        store_touched(db, e);
-    }
+    server_apply(s->srv, (server_change *)c);
 }
 
 static void rk_change_free(kchange *c)
 {
-    if (!c) return;
-    if (c->val) obj_free(c->type, c->val);
-    free(c);
+    server_change_free((server_change *)c);
 }
 
 static kdata *rk_snapshot(kserver *s)
 {
-    return (kdata *)store_clone(db_of(s));
+    return (kdata *)server_snapshot(s->srv);
 }
 
 static void rk_load(kserver *s, const kdata *d)
 {
-    install_store(s, store_clone((const store *)d));
+    server_load(s->srv, (const server_data *)d);
 }
 
 static void rk_copy_data(kserver *dst, kserver *src)
 {
-    install_store(dst, store_clone(db_of(src)));
+    server_copy_data(dst->srv, src->srv);
 }
 
 static void rk_data_free(kdata *d)
 {
-    store_free((store *)d);
+    server_data_free((server_data *)d);
 }
 
 static void rk_dump(kserver *s, buf *out)
 {
-    store_dump(db_of(s), out, 1);
+    server_dump(s->srv, out);
 }
 
 /* WAIT numreplicas timeout: Redis 7.0's argument checks (getLongFromObjectOrReply,

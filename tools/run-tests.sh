@@ -61,6 +61,8 @@ fi
 
 if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
+    suite "differential test against redis-server, through locklab serve" \
+        python3 tests/diff/redisdiff.py --locklab ./locklab --serve
 fi
 
 if [ -f tests/diff/zookeeper/zkdiff.py ]; then

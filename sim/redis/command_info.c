@@ -30,6 +30,8 @@ static void command_keys(const command *cmd, long long pos[3])
         { "bzpopmin", 1, -2, 1 }, { "bzpopmax", 1, -2, 1 }, { "touch", 1, -1, 1 },   { "randomkey", 0, 0, 0 },
         { "lcs", 1, 2, 1 },     { "sort", 1, 1, 1 },    { "sort_ro", 1, 1, 1 },
         { "bitop", 2, -1, 1 },  { "bitfield", 1, 1, 1 }, { "bitfield_ro", 1, 1, 1 },
+        /* a shard channel is a key: it picks the cluster slot */
+        { "spublish", 1, 1, 1 }, { "ssubscribe", 1, -1, 1 }, { "sunsubscribe", 1, -1, 1 },
     };
     int keyed = (cmd->flags & (CMD_WRITE | CMD_READONLY)) && strncmp(cmd->name, "eval", 4) != 0;
     pos[0] = pos[1] = pos[2] = keyed;

@@ -16,6 +16,7 @@
  * handler reaches its server's state through its context only, never the server itself. */
 typedef struct pubsub pubsub;
 typedef struct scripting scripting;
+typedef struct server server;
 
 /* The server's 16 databases (SELECT, MOVE, SWAPDB, COPY ... DB, FLUSHALL; server.c). A
  * database other than 0 is made on first use. */
@@ -39,6 +40,9 @@ typedef struct cmdctx {
     dbset *dbs;          /* the server's databases (NULL: db is the only one) */
     int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
     uint64_t *rng;       /* the server's random generator (cmd_rand), or NULL */
+    /* The server itself, for the commands about connections and the server (connection.c:
+     * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
+    server *srv;
 } cmdctx;
 
 typedef void cmd_fn(cmdctx *c);
@@ -131,7 +135,10 @@ cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
     cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object, cmd_touch, cmd_randomkey;
 /* pub/sub (pubsub.c) */
-cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe;
+cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub,
+    cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
+/* connections and the server (connection.c) */
+cmd_fn cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
@@ -145,6 +152,11 @@ cmd_fn cmd_hset, cmd_hsetnx, cmd_hget, cmd_hexists, cmd_hincrby, cmd_hdel, cmd_h
 cmd_fn cmd_lindex, cmd_lpop, cmd_rpop, cmd_lpush, cmd_rpush, cmd_lrange, cmd_lrem, cmd_llen,
     cmd_lset, cmd_ltrim, cmd_blpop, cmd_brpop, cmd_lpushx, cmd_rpushx, cmd_linsert, cmd_lpos,
     cmd_rpoplpush, cmd_lmove, cmd_brpoplpush, cmd_blmove, cmd_lmpop, cmd_blmpop;
+/* A blocking command found nothing to pop: a connection whose host can park it (conn.h's
+ * may_block: locklab serve) is marked blocked until its deadline (timeout ms on this
+ * server's clock, 0: for ever) and gets no reply yet; elsewhere the timeout's null array is
+ * the answer at once (t_list.c, BLPOP's comment). */
+void cmd_block_or_nil(cmdctx *c, long long timeout);
 /* sorted sets (t_zset.c) */
 cmd_fn cmd_zadd, cmd_zscore, cmd_zincrby, cmd_zrange, cmd_zrem, cmd_zcard, cmd_zrank,
     cmd_zrangebyscore, cmd_zremrangebyscore, cmd_zcount, cmd_zrevrange, cmd_zrevrangebyscore,

@@ -1,16 +1,31 @@
 /* conn.h — a client connection as the fake Redis sees it: what a command's handler may read
- * and change of the client that sent it (its pub/sub subscriber id, RESP2 subscribe mode).
- * The caller of server_exec owns it (the REPL keeps one; a simulated node one per client
- * and channel). Its own header, below commands.h and server.h, so that pub/sub's handlers
- * see it without seeing the server. */
+ * and change of the client that sent it (its pub/sub subscriber id, RESP2 subscribe mode,
+ * whether it may block). The caller of server_exec owns it (the REPL keeps one; a simulated
+ * node one per client and channel; `locklab serve` one per TCP connection). Its own header,
+ * below commands.h and server.h, so that pub/sub's handlers see it without seeing the
+ * server. What a connection is named (CLIENT SETNAME) is kept by the server, by id. */
 #ifndef LOCKLAB_CONN_H
 #define LOCKLAB_CONN_H
 
+#include <stdint.h>
+
 /* A client connection as the server sees it. */
 typedef struct conn {
-    int id;            /* unique within the server: the pub/sub subscriber id */
-    int subscriptions; /* channels it is subscribed to: RESP2 subscribe mode while > 0 */
+    int id;            /* unique within the server: the pub/sub subscriber id, CLIENT ID */
+    int subscriptions; /* channels and patterns it is subscribed to */
+    int shard_subscriptions; /* shard channels (SSUBSCRIBE); subscribe mode while either is > 0 */
+    /* Blocking (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN, BZPOPMAX, BZMPOP:
+     * cmd_block_or_nil): a host that can park a connection (locklab serve) sets
+     * may_block; a blocking command that finds nothing to pop then sets blocked and
+     * block_deadline (the server's clock, ms; 0: wait forever) and leaves its reply NIL,
+     * unsent: the host runs the same command again when a key may have changed, and sends
+     * the null array itself once the deadline passes. Without may_block (the REPL, the
+     * simulator, MULTI, scripts) the command answers the timeout's null array at once. */
+    int may_block;
+    int blocked;
+    int64_t block_deadline;
     int db;            /* the database SELECTed (0 to 15) */
+    const char *last_cmd; /* the name of the last command it ran (CLIENT LIST's cmd=) */
 } conn;
 
 #endif

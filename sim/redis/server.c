@@ -15,10 +15,12 @@
  * dangling (server_conn_closed frees it early). */
 #include "server.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "dict.h"
 #include "script.h"
 
 /* A key WATCHed by a connection: whether it existed then (an expiry before EXEC then
@@ -53,6 +55,7 @@ struct dbset {
 
 struct server {
     server_config cfg;
+    server_hooks hooks;        /* where the effects go (server_data.c); every store of db 0 gets them */
     store *db;       /* == dbs.db[0] */
     dbset dbs;
     uint64_t rng;    /* cmd_rand's state */
@@ -62,9 +65,17 @@ struct server {
     txstate **tx;    /* the connections in MULTI or watching keys */
     size_t ntx, captx;
     size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
+    dict *names;      /* conn id (as bytes) -> char *: CLIENT SETNAME; made on first use */
+    dict *config;     /* parameter -> char *: CONFIG SET's values; made on first use */
 };
 
+static void free_string(void *p)
+{
+    free(*(char **)p);
+}
+
 static void tx_free(txstate *t);
+static void server_wire_store(server *srv);
 static void watch_hook_update(server *srv);
 
 server *server_new(const server_config *cfg)
@@ -77,7 +88,7 @@ server *server_new(const server_config *cfg)
     srv->dbs.srv = srv;
     srv->dbs.db[0] = srv->db;
     for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
-    srv->ps = pubsub_new(cfg->deliver, cfg->deliver_ud);
+    srv->ps = pubsub_new(cfg->deliver, cfg->push, cfg->deliver_ud);
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = cfg->trace, .trace_ud = cfg->trace_ud,
@@ -91,6 +102,8 @@ void server_free(server *srv)
     if (!srv) return;
     for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
     free(srv->tx);
+    if (srv->names) dict_free(srv->names, free_string);
+    if (srv->config) dict_free(srv->config, free_string);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     for (int i = 0; i < DB_COUNT; i++) store_free(srv->dbs.db[i]);
@@ -126,8 +139,26 @@ store *server_swap_store(server *srv, store *db)
         srv->dbs.db[i] = NULL;
     }
     store_set_replica(db, srv->replica);
+    store_set_clock(db, srv->cfg.clock, srv->cfg.clock_ud);
+    server_wire_store(srv);
+    store_set_observer(old, NULL, NULL);
     watch_hook_update(srv);
     return old;
+}
+
+void server_set_hooks(server *srv, const server_hooks *h)
+{
+    srv->hooks = *h;
+    server_wire_store(srv);
+}
+
+/* Database 0 reports to the host's hooks. */
+static void server_wire_store(server *srv)
+{
+    const server_hooks *h = &srv->hooks;
+    store_set_clock_seen(srv->db, h->clock_seen, h->ud);
+    store_set_deadline_hooks(srv->db, h->deadline_set, h->deadline_read, h->ud);
+    store_set_observer(srv->db, h->observer, h->observer_ud);
 }
 
 void server_set_replica(server *srv, int replica)
@@ -201,6 +232,50 @@ void dbset_swap(dbset *d, int a, int b)
     dbset_fill(sb, ca);
     store_free(ca);
     store_free(cb);
+}
+
+int server_is_replica(const server *srv)
+{
+    return srv->replica;
+}
+
+/* ---- what connection.c keeps: names, CONFIG SET ---- */
+
+static slice id_key(const int *id)
+{
+    return (slice){ (const char *)id, sizeof *id };
+}
+
+const char *server_conn_name(const server *srv, int conn_id)
+{
+    char **p = srv->names ? dict_get(srv->names, id_key(&conn_id)) : NULL;
+    return p ? *p : "";
+}
+
+void server_conn_setname(server *srv, int conn_id, const char *name, size_t len)
+{
+    if (!srv->names) srv->names = dict_new(sizeof(char *));
+    char **p = dict_get(srv->names, id_key(&conn_id));
+    if (p) {
+        free(*p);
+        dict_del(srv->names, id_key(&conn_id));
+    }
+    if (len) *(char **)dict_put(srv->names, id_key(&conn_id), NULL) = xmemdup(name, len);
+}
+
+const char *server_config_get(const server *srv, const char *name)
+{
+    char **p = srv->config ? dict_get(srv->config, slice_cstr(name)) : NULL;
+    return p ? *p : NULL;
+}
+
+void server_config_set(server *srv, const char *name, const char *value)
+{
+    if (!srv->config) srv->config = dict_new(sizeof(char *));
+    int existed;
+    char **p = dict_put(srv->config, slice_cstr(name), &existed);
+    if (existed) free(*p);
+    *p = xstrdup(value);
 }
 
 /* "unknown command 'foo', with args beginning with: 'a' 'b' " — Redis caps the echoed
@@ -304,8 +379,16 @@ static void watch_hook_update(server *srv)
         if (srv->dbs.db[i]) store_set_watch(srv->dbs.db[i], srv->nwatching ? watch_event : NULL, &srv->dbs.hook[i]);
 }
 
+int server_conn_multi(const server *srv, int conn_id)
+{
+    for (size_t i = 0; i < srv->ntx; i++)
+        if (srv->tx[i]->conn_id == conn_id) return srv->tx[i]->in_multi ? (int)srv->tx[i]->nqueue : -1;
+    return -1;
+}
+
 void server_conn_closed(server *srv, int conn_id)
 {
+    if (srv->names) server_conn_setname(srv, conn_id, "", 0);
     txstate *t = tx_find(srv, conn_id);
     if (!t) return;
     tx_unwatch(srv, t);
@@ -403,11 +486,20 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
         reply_errorf(out, "ERR wrong number of arguments for '%s' command", cmd->name);
         return -1;
     }
-    if (c && c->subscriptions > 0 && !(cmd->flags & CMD_PUBSUB)) {
+    if (c && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
+        /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
+        char sub[64] = "";
+        if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
+                          cmd->fn == cmd_script || cmd->fn == cmd_command)) {
+            size_t n = argv[1].len < sizeof sub - 2 ? argv[1].len : sizeof sub - 2;
+            sub[0] = '|';
+            for (size_t i = 0; i < n; i++) sub[i + 1] = (char)tolower((unsigned char)argv[1].p[i]);
+            sub[n + 1] = '\0';
+        }
         reply_errorf(out,
-                     "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / "
+                     "ERR Can't execute '%s%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / "
                      "QUIT / RESET are allowed in this context",
-                     cmd->name);
+                     cmd->name, sub);
         return -1;
     }
     if (srv->replica && (cmd->flags & CMD_WRITE)) {
@@ -446,6 +538,8 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
     t->in_multi = 0;
     tx_drop_if_idle(srv, t);
     reply *r = reply_array(out, n);
+    int may_block = c ? c->may_block : 0; /* nothing blocks inside EXEC */
+    if (c) c->may_block = 0;
     for (size_t i = 0; i < n; i++) {
         const command *cmd = commands_lookup(q[i].argv[0]);
         if (check_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]) == 0)
@@ -453,6 +547,7 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
         for (int j = 0; j < q[i].argc; j++) free((char *)q[i].argv[j].p);
         free(q[i].argv);
     }
+    if (c) c->may_block = may_block;
     free(q);
 }
 
@@ -506,7 +601,9 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
     if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb))
         flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
-                   .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng };
+                   .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
+                   .srv = srv };
+    if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
     if (c) c->db = ctx.dbid;
 }
@@ -538,6 +635,10 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
+        return;
+    }
+    if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
+        run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     tx_queue(t, argc, argv);

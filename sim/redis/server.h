@@ -13,6 +13,28 @@
 
 typedef struct server server;
 
+/* What CLIENT LIST/INFO shows of a connection that only its host knows. */
+typedef struct conn_peer {
+    const char *addr, *laddr; /* "127.0.0.1:54321" */
+    int fd;
+    long long age, idle;      /* seconds since it connected, since its last command */
+    unsigned long long qbuf, obl; /* bytes read and not yet run; of replies not yet written */
+} conn_peer;
+
+/* What the host (locklab serve) tells INFO and CLIENT that the server cannot know; NULL in
+ * the REPL and the simulator, where one connection and default values stand in. */
+typedef struct server_host {
+    /* Appends "field:value\r\n" lines to an INFO section ("server", "clients", "stats",
+     * "persistence", "replication"), after the server's own. */
+    void (*info)(void *ud, const char *section, buf *out);
+    /* Calls fn for each live connection, oldest first, with what the host knows of it. */
+    void (*each_conn)(void *ud, void (*fn)(void *arg, const conn *c, const conn_peer *p), void *arg);
+    /* Closes connection id once the reply being made is written (CLIENT KILL). */
+    void (*kill)(void *ud, int conn_id);
+    /* A CONFIG GET parameter's value where the host sets it (port, appendonly, ...), or NULL. */
+    const char *(*config)(void *ud, const char *name);
+} server_host;
+
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
@@ -24,6 +46,9 @@ typedef struct server_config {
     void *trace_ud;
     script_load_fn load;          /* compiles a script's body (script.h); NULL: Lua's loader */
     void *load_ud;
+    const server_host *host;      /* locklab serve's, or NULL */
+    void *host_ud;
+    pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
 } server_config;
 
 server *server_new(const server_config *cfg);
@@ -43,8 +68,8 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
 void server_call_from_script(server *srv, int argc, const slice *argv, reply *out);
 
 /* Replaces the keyspace (a restart loading its persisted data, a replica's full resync) and
- * returns the old one, which the caller now owns. The new store gets the server's clock and
- * keeps no observer: set it again. */
+ * returns the old one, which the caller now owns (with no observer). The new store gets the
+ * server's clock and its hooks (server_set_hooks). */
 store *server_swap_store(server *srv, store *db);
 
 /* Redis's active expiry over every database (store_active_expire on each, database 0
@@ -54,5 +79,60 @@ size_t server_active_expire(server *srv);
 
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
+int server_is_replica(const server *srv);
+
+/* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
+const char *server_conn_name(const server *srv, int conn_id);
+void server_conn_setname(server *srv, int conn_id, const char *name, size_t len);
+/* The commands a connection has queued in MULTI, or -1 outside one (CLIENT LIST's multi=). */
+int server_conn_multi(const server *srv, int conn_id);
+/* CONFIG SET's remembered values (connection.c), NULL where none was set. */
+const char *server_config_get(const server *srv, const char *name);
+void server_config_set(server *srv, const char *name, const char *value);
+
+/* ---- the server as a node of the simulated world sees it (server_data.c) ----
+ *
+ * What a host (sim/redis_kind.c) needs and nothing more: where its effects go, its
+ * deadlines, one key's state and its copies for replication, whole copies of the data for
+ * persistence, a canonical dump, and a client's connections ending. Only database 0 is the
+ * world's: these read and write it alone. */
+
+/* Where the server's effects go; kept across keyspace swaps (a load, a copy). Any may be
+ * NULL. */
+typedef struct server_hooks {
+    store_observer_fn observer;                      /* a key written, deleted, expired */
+    void *observer_ud;
+    void (*clock_seen)(void *ud);                    /* store.h: a clock value leaves */
+    store_deadline_set_fn deadline_set;              /* store.h: deadlines set and read */
+    store_deadline_read_fn deadline_read;
+    void *ud;                                        /* clock_seen's and the deadlines' */
+} server_hooks;
+void server_set_hooks(server *srv, const server_hooks *h);
+
+int64_t server_next_deadline(server *srv);           /* INT64_MAX: none */
+void server_expire_due(server *srv);                 /* the keys past their deadline go */
+
+/* A key's value (obj_dump's form) and deadline (-1: none); 0 if it does not exist. */
+int server_describe(server *srv, slice key, buf *out, int64_t *deadline);
+
+/* One key's new state, or its deletion: captured on a master, applied on a replica. */
+typedef struct server_change server_change;
+server_change *server_capture(server *srv, slice key, int deleted);
+void server_apply(server *srv, server_change *c);    /* takes its value */
+void server_change_free(server_change *c);
+
+/* A copy of the world's data (a snapshot: the last fsync), loaded again at a restart. */
+typedef struct server_data server_data;
+server_data *server_snapshot(server *srv);
+void server_load(server *srv, const server_data *d);
+void server_copy_data(server *dst, server *src);     /* dst's data becomes a copy of src's */
+void server_data_free(server_data *d);
+void server_dump(server *srv, buf *out);             /* canonical: absolute deadlines */
+
+/* A client's connection is gone (a crash): its subscriptions, transaction and watched keys,
+ * and its database (a new one starts in 0). */
+void server_drop_conn(server *srv, conn *c);
+/* conn stops listening on channel at once; 1 if it was. */
+int server_unsubscribe(server *srv, conn *c, slice channel);
 
 #endif

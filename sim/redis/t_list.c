@@ -429,10 +429,13 @@ not_float:
 }
 
 /* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
- * [key, value]. In locklab nothing can push while a command waits (a REPL session is one
- * connection; simulated clients do not block), so when every list is empty the wait can only
- * end with its timeout: the reply is the null array Redis sends then, at once, without moving
- * virtual time. Refused inside scripts, as in Redis. */
+ * [key, value]. When every list is empty, a connection that may block (conn.h: locklab
+ * serve's) is marked blocked with its deadline on this server's clock and gets no reply: its
+ * host runs the command again as keys change and answers the null array at the deadline.
+ * Elsewhere nothing can push while a command waits (a REPL session is one connection;
+ * simulated clients do not block; MULTI), so the wait can only end with its timeout: the
+ * reply is the null array Redis sends then, at once, without moving virtual time. Refused
+ * inside scripts, as in Redis. */
 static void list_bpop_command(cmdctx *c, int where)
 {
     long long timeout;
@@ -447,6 +450,16 @@ static void list_bpop_command(cmdctx *c, int where)
         reply_bulk(&el[1], s->p, s->len);
         free(s);
         store_touched(c->db, e);
+        return;
+    }
+    cmd_block_or_nil(c, timeout);
+}
+
+void cmd_block_or_nil(cmdctx *c, long long timeout)
+{
+    if (c->conn && c->conn->may_block) {
+        c->conn->blocked = 1;
+        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
         return;
     }
     reply_nil_array(c->out);
@@ -586,14 +599,14 @@ static int list_where(cmdctx *c, int i, int *where)
 }
 
 /* Pops from argv[1]'s list at `from`, pushes onto argv[2]'s at `to` (the same list
- * rotates); nil when the source is missing. `blocking`: a missing source is a wait that
- * could only time out here (see BLPOP below). */
-static void list_move(cmdctx *c, int from, int to, int blocking)
+ * rotates); nil when the source is missing. `timeout` >= 0 (BRPOPLPUSH, BLMOVE): a missing
+ * source is a wait (cmd_block_or_nil). */
+static void list_move(cmdctx *c, int from, int to, long long timeout)
 {
     kv *src, *dst;
     if (lookup_typed(c, c->argv[1], OBJ_LIST, &src) < 0) return;
     if (!src) {
-        if (blocking) reply_nil_array(c->out);
+        if (timeout >= 0) cmd_block_or_nil(c, timeout);
         else reply_nil(c->out);
         return;
     }
@@ -610,20 +623,20 @@ static void list_move(cmdctx *c, int from, int to, int blocking)
     if (src != dst) store_touched(c->db, src);
 }
 
-void cmd_rpoplpush(cmdctx *c) { list_move(c, LIST_TAIL, LIST_HEAD, 0); }
+void cmd_rpoplpush(cmdctx *c) { list_move(c, LIST_TAIL, LIST_HEAD, -1); }
 
 void cmd_lmove(cmdctx *c)
 {
     int from, to;
     if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
-    list_move(c, from, to, 0);
+    list_move(c, from, to, -1);
 }
 
 void cmd_brpoplpush(cmdctx *c)
 {
     long long timeout;
     if (arg_timeout(c, c->argv[3], &timeout) < 0) return;
-    list_move(c, LIST_TAIL, LIST_HEAD, 1);
+    list_move(c, LIST_TAIL, LIST_HEAD, timeout);
 }
 
 void cmd_blmove(cmdctx *c)
@@ -632,7 +645,7 @@ void cmd_blmove(cmdctx *c)
     long long timeout;
     if (list_where(c, 3, &from) < 0 || list_where(c, 4, &to) < 0) return;
     if (arg_timeout(c, c->argv[5], &timeout) < 0) return;
-    list_move(c, from, to, 1);
+    list_move(c, from, to, timeout);
 }
 
 /* ---- LMPOP, BLMPOP ---- */
@@ -671,8 +684,8 @@ static int mpop_parse(cmdctx *c, int nk, int *first, int *nkeys, int *where, lon
 }
 
 /* Pops up to count elements from the first non-empty list of the keys: [key, [elements]],
- * or a null array. */
-static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count)
+ * or a null array (`timeout` >= 0, BLMPOP: a wait, cmd_block_or_nil). */
+static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count, long long timeout)
 {
     for (int i = first; i < first + nkeys; i++) {
         kv *e;
@@ -691,7 +704,8 @@ static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count
         store_touched(c->db, e);
         return;
     }
-    reply_nil_array(c->out);
+    if (timeout >= 0) cmd_block_or_nil(c, timeout);
+    else reply_nil_array(c->out);
 }
 
 void cmd_lmpop(cmdctx *c)
@@ -699,7 +713,7 @@ void cmd_lmpop(cmdctx *c)
     int first, nkeys, where;
     long long count;
     if (mpop_parse(c, 1, &first, &nkeys, &where, &count) < 0) return;
-    mpop_run(c, first, nkeys, where, count);
+    mpop_run(c, first, nkeys, where, count, -1);
 }
 
 /* BLMPOP timeout numkeys key ...: the timeout is read after the rest, as Redis does; with
@@ -710,5 +724,5 @@ void cmd_blmpop(cmdctx *c)
     long long count, timeout;
     if (mpop_parse(c, 2, &first, &nkeys, &where, &count) < 0) return;
     if (arg_timeout(c, c->argv[1], &timeout) < 0) return;
-    mpop_run(c, first, nkeys, where, count);
+    mpop_run(c, first, nkeys, where, count, timeout);
 }

@@ -177,7 +177,7 @@ static void bzpop_command(cmdctx *c, int max)
         reply_release(&tmp);
         return;
     }
-    reply_nil_array(c->out);
+    cmd_block_or_nil(c, timeout);
 }
 
 void cmd_bzpopmin(cmdctx *c) { bzpop_command(c, 0); }
@@ -227,7 +227,8 @@ static void zmpop_command(cmdctx *c, int k)
         zpop_into(c, e, max, count, &out[1], 1);
         return;
     }
-    reply_nil_array(c->out);
+    if (k == 2) cmd_block_or_nil(c, timeout);
+    else reply_nil_array(c->out);
 }
 
 void cmd_zmpop(cmdctx *c) { zmpop_command(c, 1); }

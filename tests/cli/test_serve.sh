@@ -6,7 +6,8 @@
 # connection closed, the server still serving another client); a client that never reads
 # and one that floods its query buffer (closed at the limits, the server goes on); 1,000
 # connections opening and closing; LOCKLAB CRASH / RESTART with each persistence;
-# replicas of a scenario; the history (LOCKLAB HISTORY, --json); --clock wall; SIGTERM
+# replicas of a scenario; the history (LOCKLAB HISTORY, --json); --clock wall; node redlock
+# and ioredis from npm beside a redis-server, and under LOCKLAB ADVANCE / CRASH; SIGTERM
 # stops it cleanly (exit 0, no sanitizer report). Servers are stopped at the end whatever
 # happens. Readiness and every wait are bounded polling loops, never a time threshold.
 # Prints "N passed, N failed".
@@ -527,6 +528,273 @@ cli locklab advance 100000000 >/dev/null
 p2=$(cli pttl k)
 [ "$p2" -le $((p - 100000000)) ] && ok || bad "--clock wall: ADVANCE jumps the clock ($p then $p2)"
 stop_serve wall
+
+# ---- a real redis-server beside it: the same bytes for the same requests ----
+rport=""
+for p in $(seq 7500 7599); do
+    redis-cli -p "$p" ping >/dev/null 2>&1 && continue
+    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" --daemonize no \
+        --logfile "$tmp/redis.log" &
+    rpid=$!
+    pids+=("$rpid")
+    if wait_for 100 redis-cli -p "$p" ping >/dev/null 2>&1 &&
+        [ "$(redis-cli -p "$p" info server | tr -d '\r' | sed -n 's/^process_id://p')" = "$rpid" ]; then
+        rport=$p
+        break
+    fi
+    kill "$rpid" 2>/dev/null; wait "$rpid" 2>/dev/null; forget "$rpid"
+done
+[ -n "$rport" ] && ok || bad "no redis-server to compare with"
+
+# pub/sub over raw sockets, byte for byte against redis-server: SUBSCRIBE and PSUBSCRIBE
+# confirmations, message and pmessage, what a subscribed connection may not run (Redis's
+# error, with a container's subcommand), PING there, PUBSUB NUMPAT / NUMSUB / CHANNELS,
+# PUNSUBSCRIBE and UNSUBSCRIBE with and without names, shard channels (SSUBSCRIBE, SPUBLISH,
+# smessage), RESET. Each step's output is read up to
+# the reply to a PING sent after it (which a subscribed connection may send).
+cat >"$tmp/pubsub.py" <<'PYEOF'
+import socket, sys
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5); return s
+def send(s, *words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = w.encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+def upto(s, marker):
+    """What s receives before the reply to PING marker (a bulk, or ["pong", marker])."""
+    send(s, "ping", marker)
+    data, end = b"", b"\r\n" + marker.encode() + b"\r\n"
+    while not data.endswith(end):
+        data += s.recv(65536)
+    cut = data.rindex(b"$%d\r\n" % len(marker))
+    if data[:cut].endswith(b"$4\r\npong\r\n"):
+        cut -= len(b"*2\r\n$4\r\npong\r\n")
+    return data[:cut]
+a, b = conn(), conn()
+steps = [(a, ("psubscribe", "news.*", "h?llo")), (a, ("subscribe", "news.a")), (a, ("get", "x")),
+         (a, ("pubsub", "numpat")), (a, ("client", "id")), (a, ("ping",)), (a, ("ping", "hi")),
+         (b, ("publish", "news.a", "m1")), (b, ("publish", "hello", "m2")), (b, ("publish", "none", "m3")),
+         (b, ("pubsub", "numpat")), (b, ("pubsub", "numsub", "news.a", "zz")), (b, ("pubsub", "channels")),
+         (b, ("pubsub", "channels", "x*")), (a, ("punsubscribe", "h?llo")), (a, ("punsubscribe",)),
+         (a, ("unsubscribe",)), (a, ("unsubscribe",)), (a, ("punsubscribe",)), (a, ("ping",)),
+         (a, ("ssubscribe", "s1")), (a, ("get", "x")), (b, ("spublish", "s1", "m4")), (b, ("publish", "s1", "m5")),
+         (b, ("pubsub", "shardnumsub", "s1", "s2")), (b, ("pubsub", "shardchannels")), (a, ("sunsubscribe",)),
+         (a, ("subscribe", "z")), (a, ("psubscribe", "y*")), (a, ("reset",)), (a, ("get", "x")),
+         (b, ("pubsub", "numpat"))]
+for i, (s, words) in enumerate(steps):
+    send(s, *words)
+    print(repr(words), repr(upto(s, "mark%d" % i)))
+    if s is b:
+        print("  the subscriber then:", repr(upto(a, "after%d" % i)))
+PYEOF
+if [ -n "$rport" ]; then
+    start_serve pubsub 1 --clock manual || bad "the pub/sub server does not start"
+    python3 "$tmp/pubsub.py" "$rport" >"$tmp/pubsub.redis" 2>&1
+    python3 "$tmp/pubsub.py" "$PORT" >"$tmp/pubsub.serve" 2>&1
+    if [ "$(wc -l <"$tmp/pubsub.redis")" -ge 25 ] && cmp -s "$tmp/pubsub.redis" "$tmp/pubsub.serve"; then ok; else
+        bad "pub/sub over raw sockets: redis-server and locklab serve differ"
+        diff "$tmp/pubsub.redis" "$tmp/pubsub.serve" | head -20
+    fi
+    stop_serve pubsub
+fi
+
+# redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
+# the same results, line for line (acquire, refuse, extend, release, a stale release)
+cat >"$tmp/pywall.py" <<'PYEOF'
+import redis, sys
+r = redis.Redis(port=int(sys.argv[1]), client_name="redis-py-test")
+print("client name:", r.client_getname())
+r.delete("res")
+a, b = r.lock("res", timeout=10), r.lock("res", timeout=10)
+print("A acquires:", a.acquire(blocking=False))
+print("B is refused:", b.acquire(blocking=False))
+print("A extends by 10 s:", a.extend(10), 19000 < r.pttl("res") <= 20000)
+print("A reacquires (the TTL back to 10 s):", a.reacquire(), 9000 < r.pttl("res") <= 10000)
+token = a.local.token
+a.release()
+print("A releases:", r.exists("res"))
+print("B acquires:", b.acquire(blocking=False))
+a.local.token = token  # A's lock object as it was before its release: a stale holder
+try:
+    a.release()
+    print("A's stale release: released")
+except redis.exceptions.LockNotOwnedError as e:
+    print("A's stale release:", type(e).__name__)
+print("B owns it:", b.owned())
+b.release()
+PYEOF
+if [ -n "$rport" ] && [ -n "$pyredis" ]; then
+    start_serve pywall 1 --clock wall || bad "the wall-clock server for redis-py does not start"
+    "$pyredis" "$tmp/pywall.py" "$rport" >"$tmp/pywall.redis" 2>&1
+    "$pyredis" "$tmp/pywall.py" "$PORT" >"$tmp/pywall.serve" 2>&1
+    if [ "$(grep -c ': ' "$tmp/pywall.redis")" -ge 9 ] && cmp -s "$tmp/pywall.redis" "$tmp/pywall.serve"; then ok; else
+        bad "redis-py Lock: redis-server and locklab serve --clock wall differ"
+        diff "$tmp/pywall.redis" "$tmp/pywall.serve" | head -20
+    fi
+    stop_serve pywall
+fi
+
+# ---- handshakes, blocking, DROP, FAILOVER, --replicas ----
+start_serve conn 4 --clock manual --nodes 2 --replicas 1 || bad "the --replicas server does not start"
+P2=$((PORT + 1))
+check "--replicas 1: nodes and roles" "n1 master|n1r1 replica-of=n1|n2 master|n2r1 replica-of=n2" \
+    "$(cli locklab nodes | awk '{ print $1, $4 }' | tr '\n' '|' | sed 's/|$//')"
+check "HELLO 2" "server|redis|version|7.0.15|proto|2|id" "$(cli hello 2 | head -7 | tr '\n' '|' | sed 's/|$//')"
+check "HELLO 2 on a replica says its role" "role|replica" "$(redis-cli -p "$P2" hello 2 | sed -n 11,12p | tr '\n' '|' | sed 's/|$//')"
+check "HELLO 3: RESP2 only, Redis's refusal of a version it does not speak" "NOPROTO unsupported protocol version" "$(cli hello 3)"
+check "HELLO 2 SETNAME names the connection" "app" "$(printf 'hello 2 setname app\nclient getname\n' | cli | tail -1)"
+info=$(cli info | tr -d '\r')
+for field in "redis_version:7.0.15" "redis_mode:standalone" "tcp_port:$PORT" "loading:0" "role:master" \
+    "connected_slaves:1" "cluster_enabled:0" "connected_clients:1"; do
+    grep -qx "$field" <<<"$info" && ok || bad "INFO has no line $field"
+done
+rinfo=$(redis-cli -p "$P2" info replication | tr -d '\r')
+for field in "role:slave" "master_host:127.0.0.1" "master_port:$PORT" "master_link_status:up"; do
+    grep -qx "$field" <<<"$rinfo" && ok || bad "a replica's INFO replication has no line $field"
+done
+check "RESET ends a transaction at once" "OK|QUEUED|RESET|ERR EXEC without MULTI" \
+    "$(printf 'multi\nset reset-k 1\nreset\nexec\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+check "CONFIG GET port" "port|$PORT" "$(cli config get port | tr '\n' '|' | sed 's/|$//')"
+check "CONFIG SET is remembered for CONFIG GET" "OK|timeout|30" \
+    "$(printf 'config set timeout 30\nconfig get timeout\n' | cli | tr '\n' '|' | sed 's/|$//')"
+# CLIENT LIST / INFO / KILL; BLPOP and BRPOP blocking; DROP
+cat >"$tmp/clients.py" <<'PYEOF'
+import socket, sys, time
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5); return s
+def ask(s, line):
+    s.sendall(line.encode() + b"\r\n")
+    data = s.recv(65536)
+    while data.startswith(b"$") and len(data) < int(data[1:data.index(b"\r")]) + data.index(b"\n") + 3:
+        data += s.recv(65536)
+    return data
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def blocked(a, n):
+    """Polls INFO until n connections are blocked (a bound, not a time limit): the blocking
+    command was sent on another socket and may not have been read yet."""
+    for _ in range(200):
+        if (b"blocked_clients:%d\r\n" % n) in ask(a, "info clients"):
+            return True
+        time.sleep(0.02)
+    return False
+def silent(s, what):
+    s.settimeout(0.3)
+    try:
+        expect(what, None, s.recv(100))
+    except socket.timeout:
+        print("ok")
+    s.settimeout(5)
+a, b = conn(), conn()
+ask(b, "client setname worker")
+ida, idb = int(ask(a, "client id")[1:-2]), int(ask(b, "client id")[1:-2])
+lines = ask(a, "client list").split(b"\r\n", 1)[1].decode().splitlines()
+expect("CLIENT LIST: both, oldest first", [ida, idb], [int(l.split()[0][3:]) for l in lines if l][-2:])
+expect("CLIENT LIST: the name", True, any(("id=%d " % idb) in l and " name=worker " in l for l in lines))
+expect("CLIENT INFO: this one", "id=%d" % ida, ask(a, "client info").split(b"\r\n", 1)[1].split()[0].decode())
+expect("CLIENT KILL ID", b":1\r\n", ask(a, "client kill id %d" % idb))
+expect("the killed connection is closed", b"", b.recv(100))
+expect("CLIENT KILL of nobody", b"-ERR No such client\r\n", ask(a, "client kill 1.2.3.4:5"))
+b = conn()
+b.sendall(b"blpop q 0\r\nget after\r\n")
+expect("blocked_clients while BLPOP waits", True, blocked(a, 1))
+expect("RPUSH", b":1\r\n", ask(a, "rpush q job"))
+got = b""
+while not got.endswith(b"$-1\r\n"):
+    got += b.recv(100)
+expect("BLPOP answered by the push, then the command it pipelined", b"*2\r\n$1\r\nq\r\n$3\r\njob\r\n$-1\r\n", got)
+b.sendall(b"brpop q 5\r\n")
+expect("blocked again", True, blocked(a, 1))
+expect("ADVANCE 4999", b"+OK\r\n", ask(a, "locklab advance 4999"))
+silent(b, "still waiting at 4.999 s")
+expect("ADVANCE 1", b"+OK\r\n", ask(a, "locklab advance 1"))
+expect("BRPOP's timeout on the serve clock", b"*-1\r\n", b.recv(100))
+idb = int(ask(b, "client id")[1:-2])
+expect("DROP with probability 1", b"+OK\r\n", ask(a, "locklab drop %d 1" % idb))
+b.sendall(b"set dropped 1\r\n")
+silent(b, "a lost request gets no reply")
+expect("and never ran", b":0\r\n", ask(a, "exists dropped"))
+expect("DROP 0 ends it", b"+OK\r\n", ask(a, "locklab drop c%d 0" % idb))
+expect("then requests run", b"+PONG\r\n", ask(b, "ping"))
+expect("DROP for 1000 ms", b"+OK\r\n", ask(a, "locklab drop %d 1 1000" % idb))
+b.sendall(b"ping\r\n")
+silent(b, "lost while it lasts")
+expect("ADVANCE past it", b"+OK\r\n", ask(a, "locklab advance 1000"))
+expect("then requests run again", b"+PONG\r\n", ask(b, "ping"))
+expect("DROP of a bad probability", b"-ERR probability must be a number from 0 to 1\r\n",
+       ask(a, "locklab drop %d 1.5" % idb))
+PYEOF
+python3 "$tmp/clients.py" "$PORT" >"$tmp/clients.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/clients.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/clients.out")))
+grep -v '^ok$' "$tmp/clients.out"
+# FAILOVER: the replica becomes the master with the data; the old master follows it
+cli set before-failover 1 >/dev/null
+check "FAILOVER of a replica is refused" "ERR node 'n1r1' is a replica: fail over its master" "$(cli locklab failover n1r1)"
+check "LOCKLAB FAILOVER n1" OK "$(cli locklab failover n1)"
+check "the new master has the data" 1 "$(redis-cli -p "$P2" get before-failover)"
+check "and takes writes" OK "$(redis-cli -p "$P2" set after-failover 2)"
+check "the old master is its replica now" "READONLY You can't write against a read only replica." "$(cli set x 1)"
+check "and has the new master's writes" 2 "$(cli get after-failover)"
+check "LOCKLAB NODES after the failover" "n1 replica-of=n1r1|n1r1 master" \
+    "$(cli locklab nodes | head -2 | awk '{ print $1, $4 }' | tr '\n' '|' | sed 's/|$//')"
+check "a master without a replica up" "ERR node 'n2' has no replica that is up" \
+    "$(cli locklab crash n2r1 >/dev/null; cli locklab failover n2)"
+stop_serve conn
+for args in "--replicas 5" "--replicas 1 --scenario single-basic" "--nodes 40 --replicas 1"; do
+    # shellcheck disable=SC2086
+    "$LL" serve $args >"$tmp/o" 2>"$tmp/e"
+    check "serve $args: exit" 2 "$?"
+done
+
+# ---- real clients from npm: node redlock 5 (on ioredis 5) ----
+# Installed by npm into build/npm (tests/clients/package.json pins the versions), never
+# committed; skipped only when the npm registry cannot be reached. The same run against a
+# redis-server started here and against `locklab serve --clock wall` must print the same
+# lines (acquire, refuse, extend, release; pub/sub, BLPOP); then against --clock manual the
+# lease runs out under the client on LOCKLAB ADVANCE.
+npm_ready() {
+    [ -d build/npm/node_modules/redlock ] && [ -d build/npm/node_modules/ioredis ] &&
+        cmp -s tests/clients/package.json build/npm/package.json
+}
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    bad "node and npm are not installed (Debian nodejs, npm; make deps installs them)"
+elif ! npm_ready; then
+    mkdir -p build/npm && cp tests/clients/package.json build/npm/package.json &&
+        (cd build/npm && npm install --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1)
+fi
+if command -v node >/dev/null && ! npm_ready; then
+    if ! (cd build/npm 2>/dev/null && timeout 60 npm ping >/dev/null 2>&1); then
+        echo "SKIP: node redlock and ioredis: the npm registry cannot be reached to install them"
+    else
+        bad "npm install of tests/clients/package.json failed: $(tail -3 "$tmp/npm.log")"
+    fi
+elif command -v node >/dev/null; then
+    node_client() { NODE_PATH=$PWD/build/npm/node_modules node tests/clients/redlock.js "$@"; }
+    start_serve nodewall 1 --clock wall || bad "the wall-clock server for node does not start"
+    for mode in same pubsub; do
+        if [ -z "$rport" ]; then bad "no redis-server to compare node redlock with"; break; fi
+        node_client "$rport" "$mode" >"$tmp/node-redis.$mode" 2>&1
+        node_client "$PORT" "$mode" >"$tmp/node-serve.$mode" 2>&1
+        if ! grep -q FAIL "$tmp/node-redis.$mode" && [ "$(wc -l <"$tmp/node-redis.$mode")" -ge 8 ] &&
+            cmp -s "$tmp/node-redis.$mode" "$tmp/node-serve.$mode"; then ok; else
+            bad "node $mode: redis-server and locklab serve differ"
+            diff "$tmp/node-redis.$mode" "$tmp/node-serve.$mode" | head -20
+        fi
+    done
+    stop_serve nodewall
+    start_serve nodemanual 1 --clock manual || bad "the manual-clock server for node does not start"
+    node_client "$PORT" expiry >"$tmp/node-expiry" 2>&1
+    check "node redlock: the lease runs out under the client, another acquires, a crash" \
+        "client name: redlock-test|A acquires for 10 s: ok|the lease: 10000|LOCKLAB ADVANCE 10001: OK|the lease ran out under A: -2|A's extend: ExecutionError|B acquires: ok|A's release: ExecutionError|B still holds it: true|LOCKLAB CRASH n1: OK|B's extend while n1 is down: ExecutionError" \
+        "$(tr '\n' '|' <"$tmp/node-expiry" | sed 's/|$//')"
+    # the node is down: stop_serve's closing line still comes
+    stop_serve nodemanual
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -30,7 +30,12 @@ Time: the fake's clock stands still while the real one moves, so integer replies
 nothing else is — except the one command after a comment line reading exactly
 `# diff: ttl-tolerance` (a script returning a PTTL), whose integers get ±50.
 
-Usage: python3 tests/diff/redisdiff.py [--locklab ./locklab] [--cases DIR|FILE ...]
+With --serve the fake side is `locklab serve --clock wall` (a fresh one per case file)
+reached by redis-cli over TCP like the real server, instead of `locklab redis`: the same
+cases, through the network side (RESP parsing, replies, connections); `.advance MS` is
+LOCKLAB ADVANCE MS there, `.dump` is rebuilt from plain commands on both sides.
+
+Usage: python3 tests/diff/redisdiff.py [--locklab ./locklab] [--serve] [--cases DIR|FILE ...]
        python3 tests/diff/redisdiff.py --convert-corpus CORPUS.json > cases/corpus.txt
 Prints `N passed, N failed` last; exit 0 only if every command matched, 1 on a mismatch,
 2 when the test cannot run (no redis-server, bad arguments, unreadable case file).
@@ -495,6 +500,17 @@ class LineProcess:
                 self.proc.wait()
 
 
+def stop_child(proc):
+    """Ends a server child: SIGTERM, then SIGKILL if it is still there after 5 s."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class RealServer:
     """A redis-server child on a free loopback port; stop() is safe to call twice."""
 
@@ -550,17 +566,74 @@ class RealServer:
         """store.h's canonical dump, rebuilt from plain commands."""
         return canonical_dump(self.conn)
 
+    def advance(self, ms):
+        time.sleep(ms / 1000.0)  # time really passes
+
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_child(self.proc)
         if self.log and not self.log.closed:
             self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class ServeServer:
+    """`locklab serve --clock wall` on a free loopback port, one node: the fake side of
+    --serve, reached over TCP by redis-cli exactly as the real server is. Its clock runs as
+    the real one does (so BLPOP's timeouts end, as on the real side); `.advance MS` is
+    LOCKLAB ADVANCE MS, which jumps it; `.dump` is rebuilt from plain commands as on the
+    real side. stop() is safe to call twice."""
+
+    def __init__(self, locklab):
+        self.proc, self.dir = None, tempfile.mkdtemp(prefix="redisdiff-serve-")
+        for _ in range(20):
+            self.port = free_port()
+            self.out = open(os.path.join(self.dir, "serve.out"), "wb")
+            argv = [locklab, "serve", "--port", str(self.port), "--clock", "wall", "--history-max", "0"]
+            try:
+                self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT)
+            except OSError as e:
+                raise HarnessError("cannot start locklab serve: %s" % e.strerror)
+            atexit.register(self.stop)
+            deadline = time.monotonic() + 10
+            while self.proc.poll() is None and time.monotonic() < deadline:
+                with open(os.path.join(self.dir, "serve.out"), "rb") as f:
+                    if b"; ready" in f.read():
+                        self.conn = Resp(self.port)
+                        return
+                time.sleep(0.02)
+            self.stop()
+        raise HarnessError("locklab serve did not start (last port %d)" % self.port)
+
+    def advance(self, ms):
+        if self.conn.call("LOCKLAB", "ADVANCE", str(ms)) != ("status", b"OK"):
+            raise HarnessError("LOCKLAB ADVANCE %d failed on locklab serve" % ms)
+
+    def dump(self):
+        return canonical_dump(self.conn)
+
+    def stop(self):
+        stop_child(self.proc)
+        if self.out and not self.out.closed:
+            self.out.close()
+
+
+class ServeSide:
+    """The fake side of --serve for one case file: a fresh `locklab serve` and a redis-cli
+    on it; run(line) answers as LineProcess.run does."""
+
+    def __init__(self, redis_cli, locklab, max_advance):
+        self.server = ServeServer(locklab)
+        self.cli = LineProcess([redis_cli, "-p", str(self.server.port), "--no-raw"], "redis-cli (serve)")
+        self.locklab, self.max_advance = locklab, max_advance
+
+    def run(self, text):
+        words = split_args(text.encode("latin-1")) or []
+        return real_output(self.server, self.cli, words, text, self.locklab, self.max_advance)
+
+    def close(self):
+        self.cli.close()
+        self.server.stop()
+        shutil.rmtree(self.server.dir, ignore_errors=True)
 
 
 def free_port():
@@ -644,7 +717,7 @@ def real_output(server, cli, words, text, locklab, max_advance):
         if ms > max_advance:
             raise HarnessError(".advance %d: longer than %d ms (--max-advance); keep differential cases fast"
                                % (ms, max_advance))
-        time.sleep(ms / 1000.0)
+        server.advance(ms)
         return []
     if name == b".dump" and len(words) == 1:
         return server.dump()
@@ -678,11 +751,11 @@ def show(lines):
     return "".join("    %s\n" % l for l in lines)
 
 
-def run_file(path, server, server_cli, locklab, max_advance, tally, out, show_known=False):
+def run_file(path, server, server_cli, locklab, max_advance, tally, out, show_known=False, serve=None):
     steps = parse_case_file(path)
     server.reset()
     server_cli.run("select 0")  # a case file that ended elsewhere leaves redis-cli there
-    fake = LineProcess([locklab, "redis"], "locklab redis")
+    fake = ServeSide(serve, locklab, max_advance) if serve else LineProcess([locklab, "redis"], "locklab redis")
     try:
         for i, st in enumerate(steps):
             words = split_args(st.text.encode("latin-1")) or []
@@ -777,6 +850,9 @@ def main(argv):
     ap.add_argument("--port", type=int, default=0, help="default: a free loopback port")
     ap.add_argument("--max-advance", type=int, default=MAX_ADVANCE_MS, metavar="MS",
                     help="longest .advance a case may ask for (the real side sleeps it)")
+    ap.add_argument("--serve", action="store_true",
+                    help="the fake side is `locklab serve --clock wall` over TCP (redis-cli on "
+                         "both sides), not `locklab redis`")
     ap.add_argument("--show-known", action="store_true",
                     help="print both answers of every known difference (default: one line each)")
     ap.add_argument("--convert-corpus", metavar="JSON",
@@ -803,7 +879,8 @@ def main(argv):
     try:
         cli = LineProcess([args.redis_cli, "-p", str(server.port), "--no-raw"], "redis-cli")
         for f in files:
-            run_file(f, server, cli, locklab, args.max_advance, tally, sys.stdout, args.show_known)
+            run_file(f, server, cli, locklab, args.max_advance, tally, sys.stdout, args.show_known,
+                     args.redis_cli if args.serve else None)
             sys.stdout.flush()
     finally:
         if cli:

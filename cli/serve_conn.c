@@ -1,0 +1,234 @@
+/* serve_conn.c — what a served node's server asks of `locklab serve` about its connections
+ * (serve.h), and the connections that wait in a blocking command.
+ *
+ * The host (sim/redis/server.h's server_host). INFO's fields that only the serve knows —
+ * the process, the node's port and uptime, its connections and the blocked ones, what it
+ * received, whether its persistence is an append-only file, and its replication: a
+ * master's replicas (always in sync: the serve replicates at once) or a replica's master
+ * and whether that master is up. CLIENT LIST / INFO walk the node's connections oldest
+ * first with their address, age and buffers; CLIENT KILL closes one once the reply to the
+ * command running is written. CONFIG GET port / appendonly / appendfsync / maxclients /
+ * client-query-buffer-limit answer the serve's options.
+ *
+ * Blocking (BLPOP, BRPOP and the other blocking pops). A command that found nothing to pop marks its connection blocked
+ * (sim/redis/conn.h); the serve keeps a copy of it in the node's queue, oldest first, reads
+ * nothing more from that connection, and after every command run on the node runs each
+ * queued one again in that order, as Redis serves the clients blocked on a key in the order
+ * they blocked: the first that now pops gets its reply, and the connection goes on with what
+ * it sent meanwhile. A deadline is on the node's clock, as Redis's is on its own: with
+ * --clock wall a timer fires when it should pass (the cron, 10 times a second, catches a
+ * clock that jumped), with --clock manual LOCKLAB ADVANCE does; both answer the null array
+ * to those past it. A crash closes blocked connections with the others. */
+#include "serve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+/* ---- the host ---- */
+
+static int serve_conns(const snode *n, int *blocked)
+{
+    int conns = 0;
+    *blocked = 0;
+    for (const sclient *c = n->clients; c; c = c->next)
+        if (!c->dead) conns++, *blocked += c->conn.blocked;
+    return conns;
+}
+
+static void host_info(void *ud, const char *section, buf *out)
+{
+    snode *n = ud;
+    serve *sv = n->sv;
+    if (!strcmp(section, "server")) {
+        long long up = (long long)((serve_true_us(sv) - n->up_us) / 1000000);
+        buf_printf(out, "process_id:%ld\r\ntcp_port:%d\r\nuptime_in_seconds:%lld\r\nuptime_in_days:%lld\r\n",
+                   (long)getpid(), n->port, up, up / 86400);
+    } else if (!strcmp(section, "clients")) {
+        int blocked, conns = serve_conns(n, &blocked);
+        buf_printf(out, "connected_clients:%d\r\nmaxclients:%lld\r\nblocked_clients:%d\r\n", conns,
+                   sv->opt.maxclients, blocked);
+    } else if (!strcmp(section, "persistence")) {
+        buf_printf(out, "aof_enabled:%d\r\n", n->persist != PERSIST_NONE);
+    } else if (!strcmp(section, "stats")) {
+        buf_printf(out, "total_connections_received:%lld\r\ntotal_commands_processed:%lld\r\n", n->connections,
+                   n->commands);
+    } else if (!strcmp(section, "replication")) {
+        if (n->master >= 0) {
+            const snode *m = &sv->nodes[n->master];
+            buf_printf(out, "master_host:%s\r\nmaster_port:%d\r\nmaster_link_status:%s\r\n"
+                            "master_sync_in_progress:0\r\nslave_read_only:1\r\nconnected_slaves:0\r\n",
+                       sv->opt.bind, m->port, m->srv ? "up" : "down");
+            return;
+        }
+        int k = 0;
+        for (int i = 0; i < sv->nnodes; i++) k += sv->nodes[i].master == n->idx && sv->nodes[i].srv;
+        buf_printf(out, "connected_slaves:%d\r\n", k);
+        k = 0;
+        for (int i = 0; i < sv->nnodes; i++) {
+            const snode *r = &sv->nodes[i];
+            if (r->master == n->idx && r->srv)
+                buf_printf(out, "slave%d:ip=%s,port=%d,state=online,offset=0,lag=0\r\n", k++, sv->opt.bind, r->port);
+        }
+    }
+}
+
+static void host_each_conn(void *ud, void (*fn)(void *arg, const conn *c, const conn_peer *p), void *arg)
+{
+    snode *n = ud;
+    int64_t now = serve_true_us(n->sv);
+    sclient *last = n->clients;
+    while (last && last->next) last = last->next;
+    char laddr[80];
+    snprintf(laddr, sizeof laddr, strchr(n->sv->opt.bind, ':') ? "[%s]:%d" : "%s:%d", n->sv->opt.bind, n->port);
+    for (sclient *c = last; c; c = c->prev) { /* the list is newest first */
+        if (c->dead) continue;
+        conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = (int)bufferevent_getfd(c->bev),
+                        .age = (now - c->since_us) / 1000000, .idle = (now - c->last_us) / 1000000,
+                        .qbuf = c->query.len - c->qpos,
+                        .obl = evbuffer_get_length(bufferevent_get_output(c->bev)) };
+        fn(arg, &c->conn, &p);
+    }
+}
+
+static void host_kill(void *ud, int conn_id)
+{
+    snode *n = ud;
+    for (sclient *c = n->clients; c; c = c->next)
+        if (c->conn.id == conn_id && !c->dead) {
+            if (c == n->sv->current) c->closing = 1; /* itself: once its reply is written */
+            else serve_client_kill(c, 0);
+            return;
+        }
+}
+
+static const char *host_config(void *ud, const char *name)
+{
+    snode *n = ud;
+    static char text[32];
+    if (!strcmp(name, "port")) return n->port_text;
+    if (!strcmp(name, "bind")) return n->sv->opt.bind;
+    if (!strcmp(name, "appendonly")) return n->persist == PERSIST_NONE ? "no" : "yes";
+    if (!strcmp(name, "appendfsync")) return n->persist == PERSIST_ALWAYS ? "always" : "everysec";
+    if (!strcmp(name, "maxclients")) {
+        snprintf(text, sizeof text, "%lld", n->sv->opt.maxclients);
+        return text;
+    }
+    if (!strcmp(name, "client-query-buffer-limit")) {
+        snprintf(text, sizeof text, "%llu", n->sv->opt.query_limit);
+        return text;
+    }
+    return NULL;
+}
+
+const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
+                                 .config = host_config };
+
+/* ---- blocking ---- */
+
+static void serve_block_timer(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve_block_timeouts(ud);
+}
+
+void serve_block(sclient *c, int argc, const slice *argv)
+{
+    snode *n = c->node;
+    if (!c->bargv) { /* newly blocked: copy the command, queue the connection last */
+        c->bargc = argc;
+        c->bargv = xmalloc((size_t)argc * sizeof *c->bargv);
+        for (int i = 0; i < argc; i++) c->bargv[i] = (slice){ xmemdup(argv[i].p, argv[i].len), argv[i].len };
+        c->bdeadline = c->conn.block_deadline;
+        c->bnext = NULL;
+        sclient **tail = &n->blocked;
+        while (*tail) tail = &(*tail)->bnext;
+        *tail = c;
+        if (c->bdeadline && !c->sv->opt.manual) {
+            int64_t ms = c->bdeadline - serve_node_clock(n) + 1;
+            struct timeval tv = { (time_t)(ms > 0 ? ms / 1000 : 0), (suseconds_t)(ms > 0 ? ms % 1000 * 1000 : 0) };
+            c->btimer = evtimer_new(c->sv->base, serve_block_timer, c->sv);
+            evtimer_add(c->btimer, &tv);
+        }
+    }
+}
+
+/* Takes c off its node's queue and frees its command. */
+static void serve_block_end(sclient *c)
+{
+    for (sclient **p = &c->node->blocked; *p; p = &(*p)->bnext)
+        if (*p == c) {
+            *p = c->bnext;
+            break;
+        }
+    if (c->btimer) event_free(c->btimer);
+    c->btimer = NULL;
+    for (int i = 0; i < c->bargc; i++) free((void *)c->bargv[i].p);
+    free(c->bargv);
+    c->bargv = NULL;
+    c->bargc = 0;
+    c->bnext = NULL;
+    c->conn.blocked = 0;
+}
+
+void serve_block_forget(sclient *c)
+{
+    if (c->bargv) serve_block_end(c);
+}
+
+/* Answers c's blocked command with rep and lets it go on. */
+static void serve_block_answer(sclient *c, const reply *rep)
+{
+    serve_record(c->sv, "exec", c->node, c, c->bargc, c->bargv, NULL, rep);
+    serve_write(c, rep);
+    serve_block_end(c);
+    serve_client_wake(c);
+}
+
+void serve_unblock(snode *n)
+{
+    /* Each pass serves at most one waiter per change it sees; a served one may pop what
+     * another waits for, so walk again until a pass serves none. */
+    for (int served = 1; served && n->srv;) {
+        served = 0;
+        for (sclient *c = n->blocked; c; c = c->bnext) {
+            if (c->dead || c->closing) continue;
+            reply rep;
+            reply_init(&rep);
+            c->conn.blocked = 0;
+            server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            if (c->conn.blocked) {
+                c->conn.block_deadline = c->bdeadline; /* the first deadline stands */
+                reply_release(&rep);
+                continue;
+            }
+            serve_block_answer(c, &rep);
+            reply_release(&rep);
+            served = 1;
+            break;
+        }
+    }
+}
+
+void serve_block_timeouts(serve *sv)
+{
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *n = &sv->nodes[i];
+        if (!n->srv) continue;
+        int64_t now = serve_node_clock(n);
+        for (sclient *c = n->blocked, *next; c; c = next) {
+            next = c->bnext;
+            if (!c->bdeadline || now < c->bdeadline || c->dead) continue;
+            reply rep;
+            reply_init(&rep);
+            reply_nil_array(&rep);
+            serve_block_answer(c, &rep);
+            reply_release(&rep);
+        }
+    }
+}

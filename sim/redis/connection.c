@@ -1,0 +1,634 @@
+/* connection.c — the commands a client library sends about its connection and the server
+ * rather than the data: HELLO, CLIENT, INFO, CONFIG, READONLY, READWRITE. Real clients send
+ * them when they connect — ioredis its INFO ready check (it waits for `loading:0`) and
+ * CLIENT SETINFO, node-redis and redis-py CLIENT SETNAME when given a name, Lettuce
+ * HELLO — so `locklab serve` must answer them as redis-server 7.0.15 does, its texts byte
+ * for byte (checked in tests/diff/cases/connection.txt).
+ *
+ * What is answered, and what is not:
+ *   - HELLO 2 answers Redis's map as a flat array (server, version 7.0.15, proto 2, id,
+ *     mode standalone, role, modules). HELLO 3 asks for RESP3, which this server does not
+ *     speak: it answers Redis's own refusal of an unknown version, "NOPROTO unsupported
+ *     protocol version", and a client then stays on RESP2 (Lettuce and redis-py fall back;
+ *     node-redis and ioredis only send HELLO 3 when told to). AUTH in HELLO is accepted for
+ *     the default user whatever the password, as a Redis without requirepass does.
+ *   - INFO answers the sections a client reads, each with the fields this server can fill
+ *     truthfully: Server (version, mode, the host's port and uptime), Clients, Memory (the
+ *     keyspace's approximate size; no eviction), Persistence (never loading), Stats,
+ *     Replication (role, the replicas or the master), Cluster (disabled), Keyspace (db0's
+ *     keys, volatile keys, their exact average TTL). CPU, Commandstats, Errorstats and
+ *     Latencystats are not kept; asking for them answers nothing for them.
+ *   - CONFIG GET answers a fixed table of the parameters clients and tools probe, with this
+ *     server's values; CONFIG SET of one of them is remembered for CONFIG GET on this server
+ *     (until a restart) but changes nothing else: say so in what you build on it.
+ *   - CLIENT ID, GETNAME, SETNAME, INFO, LIST [TYPE t] [ID id ...], KILL (the address form and
+ *     ID / ADDR / LADDR / TYPE / SKIPME filters), NO-EVICT, HELP; others answer Redis's
+ *     "unknown subcommand" (CLIENT SETINFO does so on Redis 7.0.15 itself: it is 7.2's).
+ *     CLIENT LIST's memory fields are the connection's buffers where the host knows them,
+ *     0 otherwise.
+ * The host (server.h's server_host: locklab serve) supplies what only it knows — port,
+ * connections, addresses, replicas; without one (the REPL) there is one connection and
+ * Redis's defaults. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "glob.h"
+#include "pubsub.h"
+#include "server.h"
+
+#define REDIS_VERSION "7.0.15"
+
+static void reply_unknown_sub(cmdctx *c, const char *cmd)
+{
+    slice s = slice_cstr_prefix(c->argv[1]);
+    reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try %s HELP.", (int)(s.len < 128 ? s.len : 128), s.p, cmd);
+    for (size_t i = 0; i < c->out->len; i++)
+        if (c->out->str[i] == '\r' || c->out->str[i] == '\n') c->out->str[i] = ' ';
+}
+
+static void reply_sub_args(cmdctx *c, const char *cmd, const char *sub)
+{
+    reply_errorf(c->out, "ERR wrong number of arguments for '%s|%s' command", cmd, sub);
+}
+
+static void reply_lines(cmdctx *c, const char *const *lines, size_t n)
+{
+    reply *e = reply_array(c->out, n);
+    for (size_t i = 0; i < n; i++) reply_status(&e[i], lines[i]);
+}
+
+static int is_replica(const cmdctx *c)
+{
+    return c->srv ? server_is_replica(c->srv) : store_is_replica(c->db);
+}
+
+/* ---- HELLO ---- */
+
+void cmd_hello(cmdctx *c)
+{
+    int i = 1;
+    if (c->argc >= 2) {
+        long long ver;
+        if (ll_parse_int64(c->argv[1], &ver) < 0) {
+            reply_error(c->out, "ERR Protocol version is not an integer or out of range");
+            return;
+        }
+        if (ver != 2) { /* 3 included: this server speaks RESP2 only (see above) */
+            reply_error(c->out, "NOPROTO unsupported protocol version");
+            return;
+        }
+        i = 2;
+    }
+    slice name = { NULL, 0 };
+    for (; i < c->argc; i++) {
+        int more = c->argc - i - 1;
+        if (slice_opt_is(c->argv[i], "auth") && more >= 2) {
+            if (!slice_eq(c->argv[i + 1], slice_cstr("default"))) {
+                reply_error(c->out, "WRONGPASS invalid username-password pair or user is disabled.");
+                return;
+            }
+            i += 2;
+        } else if (slice_opt_is(c->argv[i], "setname") && more >= 1) {
+            name = c->argv[++i];
+        } else {
+            slice s = slice_cstr_prefix(c->argv[i]);
+            reply_errorf(c->out, "ERR Syntax error in HELLO option '%.*s'", (int)(s.len < 128 ? s.len : 128), s.p);
+            return;
+        }
+    }
+    if (name.p) {
+        for (size_t k = 0; k < name.len; k++)
+            if (name.p[k] < '!' || name.p[k] > '~') {
+                reply_error(c->out, "ERR Client names cannot contain spaces, newlines or special characters.");
+                return;
+            }
+        if (c->srv && c->conn) server_conn_setname(c->srv, c->conn->id, name.p, name.len);
+    }
+    reply *e = reply_array(c->out, 14);
+    reply_bulk_cstr(&e[0], "server");
+    reply_bulk_cstr(&e[1], "redis");
+    reply_bulk_cstr(&e[2], "version");
+    reply_bulk_cstr(&e[3], REDIS_VERSION);
+    reply_bulk_cstr(&e[4], "proto");
+    reply_int(&e[5], 2);
+    reply_bulk_cstr(&e[6], "id");
+    reply_int(&e[7], c->conn ? c->conn->id : 0);
+    reply_bulk_cstr(&e[8], "mode");
+    reply_bulk_cstr(&e[9], "standalone");
+    reply_bulk_cstr(&e[10], "role");
+    reply_bulk_cstr(&e[11], is_replica(c) ? "replica" : "master");
+    reply_bulk_cstr(&e[12], "modules");
+    reply_array(&e[13], 0);
+}
+
+/* ---- RESET: the connection as new (Redis 7.0's resetCommand): out of MULTI, nothing
+ * watched, no subscription, no name. It runs at once even in MULTI (server.c). ---- */
+
+void cmd_reset(cmdctx *c)
+{
+    if (c->conn) {
+        pubsub_drop_conn(c->ps, c->conn->id);
+        c->conn->subscriptions = c->conn->shard_subscriptions = 0;
+        if (c->srv) server_conn_closed(c->srv, c->conn->id); /* its MULTI, WATCH and name */
+    }
+    reply_status(c->out, "RESET");
+}
+
+/* ---- READONLY, READWRITE: cluster commands ---- */
+
+void cmd_readonly(cmdctx *c)
+{
+    reply_error(c->out, "ERR This instance has cluster support disabled");
+}
+
+void cmd_readwrite(cmdctx *c)
+{
+    reply_error(c->out, "ERR This instance has cluster support disabled");
+}
+
+/* ---- INFO ---- */
+
+static const char *const info_sections[][2] = {
+    { "server", "Server" },   { "clients", "Clients" },         { "memory", "Memory" },
+    { "persistence", "Persistence" }, { "stats", "Stats" },     { "replication", "Replication" },
+    { "cpu", "CPU" },         { "modules", "Modules" },         { "errorstats", "Errorstats" },
+    { "cluster", "Cluster" }, { "keyspace", "Keyspace" },
+};
+
+static void host_info(cmdctx *c, const char *section, buf *out)
+{
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    if (cfg && cfg->host && cfg->host->info) cfg->host->info(cfg->host_ud, section, out);
+}
+
+static void human_bytes(buf *out, const char *field, unsigned long long n)
+{
+    static const char units[] = "BKMGTPE";
+    double v = (double)n;
+    int u = 0;
+    while (v >= 1024 && u < 6) v /= 1024, u++;
+    if (u == 0) buf_printf(out, "%s:%lluB\r\n", field, n);
+    else buf_printf(out, "%s:%.2f%c\r\n", field, v, units[u]);
+}
+
+/* One section's body (its lines, without the "# Name" header). */
+static void info_section(cmdctx *c, const char *name, buf *out)
+{
+    int hosted = c->srv && server_config_of(c->srv)->host;
+    if (!strcmp(name, "server")) {
+        store_clock_seen(c->db);
+        buf_puts(out, "redis_version:" REDIS_VERSION "\r\nredis_git_sha1:00000000\r\nredis_git_dirty:0\r\n"
+                      "redis_mode:standalone\r\narch_bits:64\r\n");
+        buf_printf(out, "server_time_usec:%lld\r\nhz:10\r\nconfigured_hz:10\r\n", (long long)store_now(c->db) * 1000);
+    } else if (!strcmp(name, "clients")) {
+        if (!hosted) buf_puts(out, "connected_clients:1\r\nmaxclients:10000\r\nblocked_clients:0\r\n");
+        buf_puts(out, "cluster_connections:0\r\ntracking_clients:0\r\n");
+    } else if (!strcmp(name, "memory")) {
+        size_t bytes = store_bytes(c->db);
+        buf_printf(out, "used_memory:%zu\r\n", bytes);
+        human_bytes(out, "used_memory_human", bytes);
+        buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
+    } else if (!strcmp(name, "persistence")) {
+        buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
+        if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
+    } else if (!strcmp(name, "stats")) {
+        if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
+    } else if (!strcmp(name, "replication")) {
+        buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
+        if (!hosted) buf_puts(out, "connected_slaves:0\r\n");
+    } else if (!strcmp(name, "cluster")) {
+        buf_puts(out, "cluster_enabled:0\r\n");
+    } else if (!strcmp(name, "keyspace")) {
+        size_t it = 0, keys = 0, expires = 0;
+        long double ttl = 0;
+        int64_t now = store_now(c->db);
+        kv *e;
+        while ((e = store_next(c->db, &it))) {
+            if (e->expire >= 0 && e->expire <= now) continue; /* expired, not yet reaped */
+            keys++;
+            if (e->expire >= 0) expires++, ttl += (long double)(e->expire - now);
+        }
+        if (keys)
+            buf_printf(out, "db0:keys=%zu,expires=%zu,avg_ttl=%lld\r\n", keys, expires,
+                       expires ? (long long)(ttl / expires) : 0LL);
+        return;
+    }
+    if (strcmp(name, "cpu") && strcmp(name, "modules") && strcmp(name, "errorstats")) host_info(c, name, out);
+}
+
+void cmd_info(cmdctx *c)
+{
+    int want[LL_ARRAY_LEN(info_sections)] = { 0 };
+    if (c->argc == 1) {
+        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) want[k] = 1;
+    }
+    for (int i = 1; i < c->argc; i++) {
+        int all = slice_opt_is(c->argv[i], "all") || slice_opt_is(c->argv[i], "everything") ||
+                  slice_opt_is(c->argv[i], "default");
+        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++)
+            if (all || slice_opt_is(c->argv[i], info_sections[k][0])) want[k] = 1;
+    }
+    buf out;
+    buf_init(&out);
+    int first = 1;
+    for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) {
+        if (!want[k]) continue;
+        if (!first) buf_puts(&out, "\r\n");
+        first = 0;
+        buf_printf(&out, "# %s\r\n", info_sections[k][1]);
+        info_section(c, info_sections[k][0], &out);
+    }
+    reply_bulk(c->out, out.p ? out.p : "", out.len);
+    buf_release(&out);
+}
+
+/* ---- CONFIG ---- */
+
+/* The parameters CONFIG GET knows, with this server's values. CONFIG SET replaces a value
+ * in the server's own copy (commands.h's cmdctx.config), for CONFIG GET only. */
+static const struct { const char *name, *value; int integer; } config_defaults[] = {
+    { "appendfsync", "everysec", 0 },  { "appendonly", "no", 0 },
+    { "bind", "127.0.0.1", 0 },        { "busy-reply-threshold", "5000", 1 },
+    { "client-query-buffer-limit", "1073741824", 1 },
+    { "cluster-enabled", "no", 0 },    { "databases", "16", 1 },
+    { "hz", "10", 1 },                 { "io-threads", "1", 1 },
+    { "lua-time-limit", "5000", 1 },   { "maxclients", "10000", 1 },
+    { "maxmemory", "0", 1 },           { "maxmemory-policy", "noeviction", 0 },
+    { "notify-keyspace-events", "", 0 }, { "port", "6379", 1 },
+    { "proto-max-bulk-len", "536870912", 1 }, { "replica-read-only", "yes", 0 },
+    { "save", "", 0 },                 { "slowlog-log-slower-than", "10000", 1 },
+    { "slowlog-max-len", "128", 1 },   { "tcp-keepalive", "300", 1 },
+    { "timeout", "0", 1 },
+};
+
+static const char *const config_help[] = {
+    "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "GET <pattern>",
+    "    Return parameters matching the glob-like <pattern> and their values.",
+    "SET <directive> <value>",
+    "    Set the configuration <directive> to <value>.",
+    "RESETSTAT",
+    "    Reset statistics reported by the INFO command.",
+    "REWRITE",
+    "    Rewrite the configuration file.",
+    "HELP",
+    "    Prints this help.",
+};
+
+static int config_index(slice name)
+{
+    for (size_t k = 0; k < LL_ARRAY_LEN(config_defaults); k++)
+        if (slice_opt_is(name, config_defaults[k].name)) return (int)k;
+    return -1;
+}
+
+static const char *config_value(cmdctx *c, size_t k)
+{
+    const char *set = c->srv ? server_config_get(c->srv, config_defaults[k].name) : NULL;
+    if (set) return set;
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    const char *hosted = cfg && cfg->host && cfg->host->config ? cfg->host->config(cfg->host_ud, config_defaults[k].name) : NULL;
+    return hosted ? hosted : config_defaults[k].value;
+}
+
+static void config_get(cmdctx *c)
+{
+    int hit[LL_ARRAY_LEN(config_defaults)] = { 0 };
+    size_t n = 0;
+    for (int i = 2; i < c->argc; i++)
+        for (size_t k = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
+            const char *name = config_defaults[k].name;
+            if (!hit[k] && glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name))) hit[k] = 1, n++;
+        }
+    reply *e = reply_array(c->out, n * 2);
+    for (size_t k = 0, at = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
+        if (!hit[k]) continue;
+        reply_bulk_cstr(&e[at++], config_defaults[k].name);
+        reply_bulk_cstr(&e[at++], config_value(c, k));
+    }
+}
+
+static void config_set(cmdctx *c)
+{
+    if (c->argc < 4 || c->argc % 2) {
+        reply_sub_args(c, "config", "set");
+        return;
+    }
+    for (int i = 2; i < c->argc; i += 2) {
+        int k = config_index(c->argv[i]);
+        if (k < 0) {
+            slice s = slice_cstr_prefix(c->argv[i]);
+            reply_errorf(c->out, "ERR Unknown option or number of arguments for CONFIG SET - '%.*s'",
+                         (int)(s.len < 128 ? s.len : 128), s.p);
+            return;
+        }
+        for (int j = 2; j < i; j += 2)
+            if (config_index(c->argv[j]) == k) {
+                reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - duplicate parameter",
+                             config_defaults[k].name);
+                return;
+            }
+        long long v;
+        if (config_defaults[k].integer && ll_parse_int64(c->argv[i + 1], &v) < 0) {
+            reply_errorf(c->out,
+                         "ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be "
+                         "parsed into an integer",
+                         config_defaults[k].name);
+            return;
+        }
+    }
+    if (c->srv)
+        for (int i = 2; i < c->argc; i += 2) {
+            char *v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
+            server_config_set(c->srv, config_defaults[config_index(c->argv[i])].name, v);
+            free(v);
+        }
+    reply_ok(c->out);
+}
+
+void cmd_config(cmdctx *c)
+{
+    slice sub = c->argv[1];
+    if (slice_opt_is(sub, "get")) {
+        if (c->argc < 3) reply_sub_args(c, "config", "get");
+        else config_get(c);
+    } else if (slice_opt_is(sub, "set")) {
+        config_set(c);
+    } else if (slice_opt_is(sub, "resetstat")) {
+        if (c->argc != 2) reply_sub_args(c, "config", "resetstat");
+        else reply_ok(c->out);
+    } else if (slice_opt_is(sub, "rewrite")) {
+        if (c->argc != 2) reply_sub_args(c, "config", "rewrite");
+        else reply_error(c->out, "ERR The server is running without a config file");
+    } else if (slice_opt_is(sub, "help") && c->argc == 2) {
+        reply_lines(c, config_help, LL_ARRAY_LEN(config_help));
+    } else {
+        reply_unknown_sub(c, "CONFIG");
+    }
+}
+
+/* ---- CLIENT ---- */
+
+static const char *const client_help[] = {
+    "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "GETNAME",
+    "    Return the name of the current connection.",
+    "ID",
+    "    Return the ID of the current connection.",
+    "INFO",
+    "    Return information about the current client connection.",
+    "KILL <ip:port>",
+    "    Kill connection made from <ip:port>.",
+    "KILL <option> <value> [<option> <value> [...]]",
+    "    Kill connections. Options are:",
+    "    * ADDR (<ip:port>|<unixsocket>:0)",
+    "      Kill connections made from the specified address",
+    "    * LADDR (<ip:port>|<unixsocket>:0)",
+    "      Kill connections made to specified local address",
+    "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+    "      Kill connections by type.",
+    "    * SKIPME (YES|NO)",
+    "      Skip killing current connection (default: yes).",
+    "LIST [options ...]",
+    "    Return information about client connections. Options:",
+    "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+    "      Return clients of specified type.",
+    "SETNAME <name>",
+    "    Assign the name <name> to the current connection.",
+    "NO-EVICT (ON|OFF)",
+    "    Protect current client connection from eviction.",
+    "HELP",
+    "    Prints this help.",
+};
+
+/* Which connections a CLIENT LIST or KILL picks. */
+typedef struct client_filter {
+    cmdctx *c;
+    const slice *ids;  /* ID id ...: any of them */
+    int nids;
+    int type;          /* -1 any, 0 normal, 1 pubsub, 2 none (master, replica) */
+    slice addr, laddr;
+    int skipme;
+    int kill;          /* CLIENT KILL: kill the matches; else list them */
+    size_t found;
+    buf out;
+} client_filter;
+
+/* CLIENT LIST's line for one connection (Redis 7.0.15's fields, in its order). */
+static void client_line(cmdctx *c, const conn *k, const conn_peer *p, buf *out)
+{
+    size_t nch, npat, nsh;
+    pubsub_channels_of(c->ps, k->id, &nch);
+    pubsub_patterns_of(c->ps, k->id, &npat);
+    pubsub_shards_of(c->ps, k->id, &nsh);
+    int multi = c->srv ? server_conn_multi(c->srv, k->id) : -1;
+    const char *name = c->srv ? server_conn_name(c->srv, k->id) : "";
+    char flags[8];
+    int nf = 0;
+    if (k->subscriptions > 0 || k->shard_subscriptions > 0) flags[nf++] = 'P';
+    if (multi >= 0) flags[nf++] = 'x';
+    if (k->blocked) flags[nf++] = 'b';
+    if (!nf) flags[nf++] = 'N';
+    flags[nf] = '\0';
+    buf_printf(out,
+               "id=%d addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=0 sub=%zu psub=%zu ssub=%zu "
+               "multi=%d qbuf=%llu qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=%llu oll=0 omem=%llu "
+               "tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2\n",
+               k->id, p->addr, p->laddr, p->fd, name, p->age, p->idle, flags, nch, npat, nsh, multi, p->qbuf, p->obl,
+               p->obl, k->last_cmd ? k->last_cmd : "NULL");
+}
+
+static int client_matches(client_filter *f, const conn *k, const conn_peer *p)
+{
+    if (f->nids) {
+        int any = 0;
+        for (int i = 0; i < f->nids; i++) {
+            long long id;
+            if (ll_parse_int64(f->ids[i], &id) == 0 && id == k->id) any = 1;
+        }
+        if (!any) return 0;
+    }
+    int sub = k->subscriptions > 0 || k->shard_subscriptions > 0;
+    if (f->type == 2 || (f->type == 1 && !sub) || (f->type == 0 && sub)) return 0;
+    if (f->addr.p && !slice_eq(f->addr, slice_cstr(p->addr))) return 0;
+    if (f->laddr.p && !slice_eq(f->laddr, slice_cstr(p->laddr))) return 0;
+    if (f->kill && f->skipme && f->c->conn && k->id == f->c->conn->id) return 0;
+    return 1;
+}
+
+static void client_visit(void *arg, const conn *k, const conn_peer *p)
+{
+    client_filter *f = arg;
+    if (!client_matches(f, k, p)) return;
+    f->found++;
+    if (!f->kill) {
+        client_line(f->c, k, p, &f->out);
+        return;
+    }
+    const server_config *cfg = server_config_of(f->c->srv);
+    if (cfg->host->kill) cfg->host->kill(cfg->host_ud, k->id);
+}
+
+/* Visits every connection, or only the caller's without a host. */
+static void client_each(client_filter *f)
+{
+    cmdctx *c = f->c;
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    if (cfg && cfg->host && cfg->host->each_conn) {
+        cfg->host->each_conn(cfg->host_ud, client_visit, f);
+    } else if (c->conn && !f->kill) {
+        conn_peer p = { .addr = "127.0.0.1:0", .laddr = "127.0.0.1:6379", .fd = -1 };
+        client_visit(f, c->conn, &p);
+    }
+}
+
+static int client_type(slice t)
+{
+    if (slice_opt_is(t, "normal")) return 0;
+    if (slice_opt_is(t, "pubsub")) return 1;
+    if (slice_opt_is(t, "master") || slice_opt_is(t, "replica") || slice_opt_is(t, "slave")) return 2;
+    return -2;
+}
+
+static void client_list(cmdctx *c, int info)
+{
+    client_filter f = { .c = c, .type = -1 };
+    buf_init(&f.out);
+    if (info) {
+        if (c->argc != 2) {
+            reply_sub_args(c, "client", "info");
+            return;
+        }
+        f.ids = NULL;
+    }
+    for (int i = 2; i < c->argc; i++) {
+        if (slice_opt_is(c->argv[i], "type") && i + 1 < c->argc) {
+            if ((f.type = client_type(c->argv[++i])) == -2) {
+                reply_errorf(c->out, "ERR Unknown client type '%.*s'", (int)(c->argv[i].len < 128 ? c->argv[i].len : 128),
+                             c->argv[i].p);
+                return;
+            }
+        } else if (slice_opt_is(c->argv[i], "id") && i + 1 < c->argc) {
+            f.ids = &c->argv[i + 1];
+            f.nids = c->argc - i - 1;
+            for (int j = i + 1; j < c->argc; j++) {
+                long long id;
+                if (ll_parse_int64(c->argv[j], &id) < 0 || id <= 0) {
+                    reply_error(c->out, "ERR Invalid client ID");
+                    return;
+                }
+            }
+            break;
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    if (info) {
+        char id[24];
+        int n = snprintf(id, sizeof id, "%d", c->conn ? c->conn->id : 0);
+        slice one = { id, (size_t)n };
+        f.ids = &one;
+        f.nids = 1;
+        client_each(&f);
+        f.ids = NULL;
+    } else {
+        client_each(&f);
+    }
+    reply_bulk(c->out, f.out.p ? f.out.p : "", f.out.len);
+    buf_release(&f.out);
+}
+
+static void client_kill(cmdctx *c)
+{
+    client_filter f = { .c = c, .type = -1, .kill = 1, .skipme = 1 };
+    buf_init(&f.out);
+    int hosted = c->srv && server_config_of(c->srv)->host; /* else no other connection to kill */
+    if (c->argc == 3) { /* the old form: an address; OK or an error */
+        f.addr = c->argv[2];
+        f.skipme = 0;
+        if (hosted) client_each(&f);
+        if (f.found) reply_ok(c->out);
+        else reply_error(c->out, "ERR No such client");
+        return;
+    }
+    if (c->argc % 2) {
+        reply_error(c->out, ERR_SYNTAX);
+        return;
+    }
+    for (int i = 2; i < c->argc; i += 2) {
+        slice opt = c->argv[i], v = c->argv[i + 1];
+        if (slice_opt_is(opt, "id")) {
+            long long id;
+            if (ll_parse_int64(v, &id) < 0 || id <= 0) {
+                reply_error(c->out, "ERR client-id should be greater than 0");
+                return;
+            }
+            f.ids = &c->argv[i + 1];
+            f.nids = 1;
+        } else if (slice_opt_is(opt, "type")) {
+            if ((f.type = client_type(v)) == -2) {
+                reply_errorf(c->out, "ERR Unknown client type '%.*s'", (int)(v.len < 128 ? v.len : 128), v.p);
+                return;
+            }
+        } else if (slice_opt_is(opt, "addr")) {
+            f.addr = v;
+        } else if (slice_opt_is(opt, "laddr")) {
+            f.laddr = v;
+        } else if (slice_opt_is(opt, "skipme")) {
+            if (slice_opt_is(v, "yes")) f.skipme = 1;
+            else if (slice_opt_is(v, "no")) f.skipme = 0;
+            else {
+                reply_error(c->out, ERR_SYNTAX);
+                return;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    if (hosted) client_each(&f);
+    reply_int(c->out, (long long)f.found);
+}
+
+void cmd_client(cmdctx *c)
+{
+    slice sub = c->argv[1];
+    if (slice_opt_is(sub, "id") && c->argc == 2) {
+        reply_int(c->out, c->conn ? c->conn->id : 0);
+    } else if (slice_opt_is(sub, "getname") && c->argc == 2) {
+        const char *name = c->srv && c->conn ? server_conn_name(c->srv, c->conn->id) : "";
+        if (*name) reply_bulk_cstr(c->out, name);
+        else reply_nil(c->out);
+    } else if (slice_opt_is(sub, "setname") && c->argc == 3) {
+        slice name = c->argv[2];
+        for (size_t k = 0; k < name.len; k++)
+            if (name.p[k] < '!' || name.p[k] > '~') {
+                reply_error(c->out, "ERR Client names cannot contain spaces, newlines or special characters.");
+                return;
+            }
+        if (c->srv && c->conn) server_conn_setname(c->srv, c->conn->id, name.p, name.len);
+        reply_ok(c->out);
+    } else if (slice_opt_is(sub, "info")) {
+        client_list(c, 1);
+    } else if (slice_opt_is(sub, "list")) {
+        client_list(c, 0);
+    } else if (slice_opt_is(sub, "kill") && c->argc >= 3) {
+        client_kill(c);
+    } else if (slice_opt_is(sub, "no-evict") && c->argc == 3) {
+        if (slice_opt_is(c->argv[2], "on") || slice_opt_is(c->argv[2], "off")) reply_ok(c->out);
+        else reply_error(c->out, ERR_SYNTAX);
+    } else if (slice_opt_is(sub, "help") && c->argc == 2) {
+        reply_lines(c, client_help, LL_ARRAY_LEN(client_help));
+    } else {
+        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "help" };
+        for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
+            if (slice_opt_is(sub, known[i])) {
+                reply_sub_args(c, "client", known[i]);
+                return;
+            }
+        reply_unknown_sub(c, "CLIENT");
+    }
+}
