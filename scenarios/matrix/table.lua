@@ -170,7 +170,7 @@ risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow
       },
       notes = {
         ["holder-crash"] = "Nothing removes a dead holder's row: B waits until an operator deletes it.",
-        partition = "A DELETE lost on the way leaves the row as a crash does: the missing expiry again, by another road.",
+        partition = "A DELETE lost on the way leaves the row as a crash does, the missing expiry again (the simulator drops what a partition cuts; over TCP the DELETE might arrive when the cut heals and free the lock late instead).",
         failover = "MySQL replicates asynchronously by default, so the promoted replica lacks the row A inserted (MySQL 8.0 Reference Manual, \"Replication\").",
       },
     },
@@ -205,7 +205,7 @@ it "modifies and returns a single document", inserting one on upsert.)]],
       },
       notes = {
         ["holder-crash"] = "No expiry: a dead holder's document stays, and B waits until an operator deletes it.",
-        partition = "A delete lost on the way leaves the document as a crash does.",
+        partition = "A delete lost on the way leaves the document as a crash does (the simulator drops what a partition cuts; over TCP the delete might arrive when the cut heals and free the lock late instead).",
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
         failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"); writeConcern \"majority\" would keep it.",
       },
@@ -219,7 +219,7 @@ not guarantee that expired data is deleted immediately upon expiration": "the ba
 that removes expired documents runs every 60 seconds".]],
       notes = {
         ["holder-crash"] = "The document goes at the TTL monitor's pass, 50 s after its expiry, as the manual's \"Timing of the Delete Operation\" warns; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
-        partition = "A's lost delete is made good by the TTL monitor, 50 s after the document's expiry.",
+        partition = "A's delete is lost (the simulator drops what a partition cuts) and the TTL monitor makes it good only 50 s after the document's expiry.",
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
         failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\").",
       },

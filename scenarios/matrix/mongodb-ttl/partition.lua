@@ -7,6 +7,8 @@ of work; its release cannot arrive.
 
 A's delete is lost in the partition and not sent again; the document expires at 10 s, and the
 TTL monitor's pass at 60 s deletes it: B gets the lock 50 s after the expiry.
+(The simulator drops what a partition cuts; over TCP the delete might still arrive when the cut
+heals, at 41 s, before the monitor's pass.)
 
 The design: the comparison table's MongoDB lock with an expiry (lua/clients/mongo-findandmodify.lua,
 options.expiry): the lock document carries expireAt = acquire time + the 10 s lease, and the

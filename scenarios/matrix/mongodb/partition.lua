@@ -7,6 +7,8 @@ of work; its release cannot arrive.
 
 A's delete is lost in the partition and the recipe does not send it again (its client gave up
 after the 3 s timeout): the document stays, as after a crash, and B waits in vain.
+(The simulator drops what a partition cuts; over TCP the delete might still arrive when the cut
+heals, at 41 s, unless the connection was reset, and free the lock 36 s late.)
 
 The design: the comparison table's MongoDB lock (lua/clients/mongo-findandmodify.lua): the
 atomic findAndModify with upsert on the document {_id: lock} ($setOnInsert: the owner), whose

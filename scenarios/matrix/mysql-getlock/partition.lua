@@ -9,6 +9,9 @@ The server frees a user-level lock only when the session ends, and a silent conn
 only after wait_timeout (8 hours by default). A's RELEASE_LOCK is lost in the partition and
 its client gives up on it after 3 s but keeps the connection (the simulated client never
 closes one), so the lock stays with A's idle session and B waits in vain.
+(The simulator drops what a partition cuts and its clients never close a connection; over TCP
+the RELEASE_LOCK might still arrive when the cut heals, at 41 s, or a driver that closed the
+connection after the timeout would end the session then, freeing the lock 36 s late.)
 
 The design: MySQL's user-level lock (lua/clients/mysql-getlock.lua): GET_LOCK(name, 0), polled,
 and RELEASE_LOCK(name). The lock belongs to the session that took it and is "released

@@ -7,6 +7,8 @@ of work; its release cannot arrive.
 
 A's DELETE is lost in the partition and the recipe does not send it again (its client gave up
 after the 3 s timeout): the row stays, as after a crash, and B waits in vain.
+(The simulator drops what a partition cuts; over TCP the DELETE might still arrive when the cut
+heals, at 41 s, unless the connection was reset, and free the lock 36 s late.)
 
 The design: the comparison table's MySQL lock (lua/clients/mysql-unique.lua): a table whose
 primary key (a unique index) is the lock's name; an INSERT takes the lock, the duplicate-key
