@@ -143,7 +143,7 @@ void serve_cron(serve *sv)
                 serve_client_flow(c, NULL);
             }
         if (!n->srv) continue;
-        if (n->master < 0) store_active_expire(server_store(n->srv));
+        if (n->master < 0) server_active_expire(n->srv);
         if (n->persist == PERSIST_EVERYSEC && now_ms - n->synced_at >= 1000) {
             store_free(n->synced);
             n->synced = store_clone(server_store(n->srv));
@@ -324,7 +324,7 @@ static void serve_ctl_jump(serve *sv, sclient *c, const slice *argv, int argc, r
     char text[64];
     snprintf(text, sizeof text, "clock jumps %+lld ms", ms);
     serve_record(sv, "fault", n, c, 0, NULL, text, NULL);
-    if (n->srv && n->master < 0) store_active_expire(server_store(n->srv));
+    if (n->srv && n->master < 0) server_active_expire(n->srv);
     reply_ok(out);
 }
 

@@ -20,93 +20,12 @@
 
 #include "etcd_kind.h"
 
-static const server_kind *K = &etcd_kind;
+#include "kind_fixture.h"
 
-typedef struct fake_host {
-    int64_t now;
-    buf log;
-} fake_host;
-
-static int64_t fh_clock(void *ud)
-{
-    return ((fake_host *)ud)->now;
-}
-
-static void fh_changed(void *ud, kind_event ev, slice unit)
-{
-    static const char *const names[] = { "written", "deleted", "expired" };
-    buf_printf(&((fake_host *)ud)->log, "%s %.*s; ", names[ev], (int)unit.len, unit.p);
-}
-
-static void fh_push(void *ud, int client, slice topic, slice payload)
-{
-    buf_printf(&((fake_host *)ud)->log, "push %d [%.*s] %.*s; ", client, (int)topic.len, topic.p, (int)payload.len,
-               payload.p);
-}
-
-static kserver *make_opts(fake_host *h, const int64_t *opts)
-{
-    buf_init(&h->log);
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 2,
-                       .options = opts };
-    kserver *s = K->create(&host);
-    K->set_replica(s, 0);
-    return s;
-}
-
-static kserver *make(fake_host *h)
-{
-    return make_opts(h, NULL);
-}
-
-static void done(kserver *s, fake_host *h)
-{
-    K->destroy(s);
-    buf_release(&h->log);
-}
-
-/* Runs a request (words separated by '|', so that words may hold spaces) for a client. */
-static char *run_as(kserver *s, int client, const char *request)
-{
-    slice argv[64];
-    int argc = 0;
-    for (const char *p = request; argc < 64;) {
-        const char *e = strchr(p, '|');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        argv[argc++] = (slice){ p, n };
-        if (!e) break;
-        p = e + 1;
-    }
-    void *reply = malloc(K->reply_size);
-    K->exec(s, client, 0, argc, argv, reply);
-    buf b;
-    buf_init(&b);
-    K->reply_brief(reply, &b);
-    K->reply_release(reply);
-    free(reply);
-    return buf_steal(&b);
-}
-
-static void expect(kserver *s, const char *request, const char *want)
-{
-    char *got = run_as(s, 0, request);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-static void expect_log(fake_host *h, const char *want)
-{
-    assert_string_equal(h->log.p ? h->log.p : "", want);
-    buf_reset(&h->log);
-}
-
-static char *dump(kserver *s)
-{
-    buf b;
-    buf_init(&b);
-    K->dump(s, &b);
-    return buf_steal(&b);
-}
+/* The fake etcd, a primary: requests are words between '|' (so that words may hold spaces),
+ * watch events are pushed, the watch's topic in brackets. */
+static const kind_fixture KF = { .kind = &etcd_kind, .sep = '|', .nclients = 2, .primary = 1,
+                                 .pushes = KF_PUSH_BRACKETED };
 
 static void test_kv_revisions(void **state)
 {
@@ -249,7 +168,7 @@ static void test_min_ttl_option(void **state)
     (void)state;
     fake_host h = { .now = 0 };
     int64_t opts[2] = { 500, 5000 }; /* heartbeat 500 ms, election 5 s: 10 ticks, 15 * 500 ms = 7.5 s */
-    kserver *s = make_opts(&h, opts);
+    kserver *s = make_with(&h, opts);
     expect(s, "LEASE_GRANT|1|ID|1", "{header={revision=1} ID=1 TTL=8}");
     expect(s, "LEASE_GRANT|9|ID|2", "{header={revision=1} ID=2 TTL=9}");
     done(s, &h);
@@ -263,11 +182,11 @@ static void test_watch(void **state)
     expect(s, "PUT|w/a|1", "{header={revision=2}}");
     expect(s, "DEL|w/a", "{header={revision=3} deleted=1}");
     buf_reset(&h.log);
-    char *r = run_as(s, 1, "SUBSCRIBE|key w/a from 2");
+    char *r = run(s, 1, 0, "SUBSCRIBE|key w/a from 2");
     assert_string_equal(r, "{header={revision=3} created=true}");
     free(r);
     expect_log(&h, "push 1 [key w/a from 2] PUT 2 w/a; push 1 [key w/a from 2] DELETE 3 w/a; ");
-    r = run_as(s, 0, "WATCH|prefix w/ from 0");
+    r = run(s, 0, 0, "WATCH|prefix w/ from 0");
     free(r);
     expect_log(&h, "");
     expect(s, "PUT|w/b|2", "{header={revision=4}}");
@@ -287,9 +206,9 @@ static void test_watch(void **state)
 static void test_replication(void **state)
 {
     (void)state;
-    fake_host hm = { .now = 1000 }, hr = { .now = 1000 };
-    kserver *m = make(&hm), *r = make(&hr);
-    K->set_replica(r, 1);
+    pair p;
+    pair_open(&p, 1000, 1000);
+    kserver *m = p.m, *r = p.r;
     expect(m, "LEASE_GRANT|5|ID|9", "{header={revision=1} ID=9 TTL=5}");
     expect(m, "PUT|a|1", "{header={revision=2}}");
     expect(m, "PUT|a|2|LEASE|9", "{header={revision=3}}");
@@ -297,12 +216,8 @@ static void test_replication(void **state)
     expect(m, "DEL|b", "{header={revision=5} deleted=1}");
     const char *units[] = { "lease 0000000000000009", "a", "b" };
     int deleted[] = { 0, 0, 1 };
-    for (int i = 0; i < 3; i++) {
-        kchange *c = K->capture(m, slice_cstr(units[i]), deleted[i]);
-        K->apply(r, c);
-        K->change_free(c);
-    }
-    expect_log(&hr, "written lease 0000000000000009; written a; ");
+    for (int i = 0; i < 3; i++) replicate(m, r, units[i], deleted[i]);
+    expect_log(&p.hr, "written lease 0000000000000009; written a; ");
     char *dm = dump(m), *dr = dump(r);
     assert_string_equal(dm, "\"\" revision at=-1 5\n\"a\" key at=6000 \"2\" create=2 mod=3 version=2 lease=0000000000000009\n"
                             "\"lease 0000000000000009\" lease at=6000 ttl=5\n");
@@ -311,7 +226,7 @@ static void test_replication(void **state)
                             "\"lease 0000000000000009\" lease at=-1 ttl=5\n");
     free(dm);
     free(dr);
-    hr.now = 60000;
+    p.hr.now = 60000;
     assert_int_equal(K->next_deadline(r), INT64_MAX);
     K->expire(r);
     /* promoted: every lease lives TTL + the election timeout (1 s) from now */
@@ -345,8 +260,7 @@ static void test_replication(void **state)
     assert_int_equal(K->describe(fresh, slice_cstr("zz"), &b, &deadline), 0);
     buf_release(&b);
     done(fresh, &h2);
-    done(m, &hm);
-    done(r, &hr);
+    pair_close(&p);
 }
 
 /* What a model receives: the response as tables with every field, or nil and the error. */
@@ -355,15 +269,12 @@ static void test_lua_values(void **state)
     (void)state;
     fake_host h = { .now = 0 };
     kserver *s = make(&h);
-    free(run_as(s, 0, "PUT|lock/a|"));
+    free(run(s, 0, 0, "PUT|lock/a|"));
     lua_State *L = luaL_newstate();
-    void *reply = malloc(K->reply_size);
-    slice argv[] = { SLICE_LIT("GET"), SLICE_LIT("lock/"), SLICE_LIT("FIRST_CREATE") };
-    K->exec(s, 0, 0, 3, argv, reply);
-    assert_false(K->reply_is_error(reply));
-    assert_int_equal(K->reply_push(L, reply), 1);
+    int is_error;
+    assert_int_equal(run_push(s, L, "GET|lock/|FIRST_CREATE", &is_error), 1);
+    assert_false(is_error);
     lua_setglobal(L, "r");
-    K->reply_release(reply);
     assert_int_equal(luaL_dostring(L, "return r.header.revision, r.kvs[1].key, r.kvs[1].create_revision, r.kvs[1].value, "
                                       "r.kvs[1].lease, r.more, r.count, #r.kvs"), 0);
     assert_int_equal(lua_tointeger(L, -8), 2);
@@ -375,14 +286,10 @@ static void test_lua_values(void **state)
     assert_int_equal(lua_tointeger(L, -2), 1);
     assert_int_equal(lua_tointeger(L, -1), 1);
     lua_settop(L, 0);
-    slice bad[] = { SLICE_LIT("LEASE_REVOKE"), SLICE_LIT("5") };
-    K->exec(s, 0, 0, 2, bad, reply);
-    assert_true(K->reply_is_error(reply));
-    assert_int_equal(K->reply_push(L, reply), 2);
+    assert_int_equal(run_push(s, L, "LEASE_REVOKE|5", &is_error), 2);
+    assert_true(is_error);
     assert_true(lua_isnil(L, -2));
     assert_string_equal(lua_tostring(L, -1), "etcdserver: requested lease not found");
-    K->reply_release(reply);
-    free(reply);
     lua_close(L);
     done(s, &h);
 }

@@ -18,87 +18,15 @@
 
 #include "redis_kind.h"
 
-static const server_kind *K = &redis_kind;
+#include "kind_fixture.h"
 
-/* The host: a clock the test sets, and a log of what the server reported. */
-typedef struct fake_host {
-    int64_t now;
-    buf log;
-} fake_host;
-
-static int64_t fh_clock(void *ud)
-{
-    return ((fake_host *)ud)->now;
-}
-
-static void fh_changed(void *ud, kind_event ev, slice unit)
-{
-    static const char *const names[] = { "written", "deleted", "expired" };
-    buf_printf(&((fake_host *)ud)->log, "%s %.*s; ", names[ev], (int)unit.len, unit.p);
-}
-
-static void fh_push(void *ud, int client, slice topic, slice payload)
-{
-    buf_printf(&((fake_host *)ud)->log, "push %d %.*s %.*s; ", client, (int)topic.len, topic.p, (int)payload.len,
-               payload.p);
-}
-
-static kserver *make(fake_host *h)
-{
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 2,
-                       .client_base = 3 };
-    return K->create(&host);
-}
-
-/* Runs a request (words separated by spaces) for client over conn; returns the brief reply
- * (heap string). */
-static char *run(kserver *s, int client, int conn, const char *request)
-{
-    slice argv[16];
-    int argc = 0;
-    for (const char *p = request; *p && argc < 16;) {
-        const char *e = strchr(p, ' ');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        argv[argc++] = (slice){ p, n };
-        p += n + (e != NULL);
-    }
-    void *reply = malloc(K->reply_size);
-    K->exec(s, client, conn, argc, argv, reply);
-    buf b;
-    buf_init(&b);
-    K->reply_brief(reply, &b);
-    K->reply_release(reply);
-    free(reply);
-    return buf_steal(&b);
-}
-
-static void expect(kserver *s, const char *request, const char *want)
-{
-    char *got = run(s, 0, 0, request);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-static void expect_dump(kserver *s, const char *want)
-{
-    buf b;
-    buf_init(&b);
-    K->dump(s, &b);
-    assert_string_equal(b.p ? b.p : "", want);
-    buf_release(&b);
-}
-
-static void expect_log(fake_host *h, const char *want)
-{
-    assert_string_equal(h->log.p ? h->log.p : "", want);
-    buf_reset(&h->log);
-}
+/* The fake Redis: clients 0 and 1 are actors 3 and 4; requests are words between spaces. */
+static const kind_fixture KF = { .kind = &redis_kind, .sep = ' ', .nclients = 2, .client_base = 3 };
 
 static void test_kind_requests_report_their_changes_and_expire_at_the_host_clock(void **state)
 {
     (void)state;
     fake_host h = { .now = 1000 };
-    buf_init(&h.log);
     kserver *s = make(&h);
     expect(s, "SET k v PX 500", "OK");
     expect_log(&h, "written k; ");
@@ -120,52 +48,32 @@ static void test_kind_requests_report_their_changes_and_expire_at_the_host_clock
     assert_int_equal(K->next_deadline(s), INT64_MAX);
     K->set_replica(s, 1);
     expect(s, "SET k v", "(error) READONLY You can't write against a read only replica.");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_kind_replies_reach_lua_as_a_client_library_returns_them(void **state)
 {
     (void)state;
     fake_host h = { .now = 1000 };
-    buf_init(&h.log);
     kserver *s = make(&h);
     lua_State *L = luaL_newstate();
     const char *reqs[] = { "INCR n", "GET missing", "INCR", "HSET h f v" };
     const char *want[] = { "1", "nil", "nil ERR wrong number of arguments for 'incr' command", "1" };
     for (int i = 0; i < 4; i++) {
-        slice argv[4];
-        int argc = 0;
-        char *copy = strdup(reqs[i]);
-        for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) argv[argc++] = slice_cstr(t);
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, argc, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 2);
-        int n = K->reply_push(L, reply);
-        buf b;
-        buf_init(&b);
-        int top = lua_gettop(L);
-        for (int v = top - n + 1; v <= top; v++) {
-            buf_printf(&b, "%s%s", v > top - n + 1 ? " " : "", luaL_tolstring(L, v, NULL));
-            lua_pop(L, 1);
-        }
-        assert_string_equal(b.p, want[i]);
-        lua_pop(L, n);
-        buf_release(&b);
-        K->reply_release(reply);
-        free(reply);
-        free(copy);
+        int is_error;
+        char *got = run_values(s, L, reqs[i], &is_error, NULL);
+        assert_int_equal(is_error, i == 2);
+        assert_string_equal(got, want[i]);
+        free(got);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_kind_pushes_reach_subscribed_clients_until_they_leave(void **state)
 {
     (void)state;
     fake_host h = { .now = 1000 };
-    buf_init(&h.log);
     kserver *s = make(&h);
     char *r = run(s, 1, 1, "SUBSCRIBE ch");
     assert_string_equal(r, "[[\"subscribe\", \"ch\", 1]]");
@@ -180,48 +88,14 @@ static void test_kind_pushes_reach_subscribed_clients_until_they_leave(void **st
     K->disconnect(s, 1);
     expect(s, "PUBLISH ch gone", "0");
     expect_log(&h, "");
-    K->destroy(s);
-    buf_release(&h.log);
-}
-
-/* A master and its replica, each with a fake host of its own (the pair must not move). */
-typedef struct pair {
-    fake_host hm, hr;
-    kserver *m, *r;
-} pair;
-
-static void pair_open(pair *p)
-{
-    p->hm = (fake_host){ .now = 1000 };
-    p->hr = (fake_host){ .now = 1000 };
-    buf_init(&p->hm.log);
-    buf_init(&p->hr.log);
-    p->m = make(&p->hm);
-    p->r = make(&p->hr);
-    K->set_replica(p->r, 1);
-}
-
-static void pair_close(pair *p)
-{
-    K->destroy(p->m);
-    K->destroy(p->r);
-    buf_release(&p->hm.log);
-    buf_release(&p->hr.log);
-}
-
-/* One key's change (or deletion) captured on m and applied on r, as replication sends it. */
-static void replicate(kserver *m, kserver *r, const char *key, int deleted)
-{
-    kchange *c = K->capture(m, slice_cstr(key), deleted);
-    K->apply(r, c);
-    K->change_free(c);
+    done(s, &h);
 }
 
 static void test_kind_data_copies_make_persistence_and_replication(void **state)
 {
     (void)state;
     pair p;
-    pair_open(&p);
+    pair_open(&p, 1000, 1000);
     kserver *m = p.m, *r = p.r;
     expect(m, "SET a 1 PX 5000", "OK");
     expect(m, "HSET h f v", "1");
@@ -258,7 +132,7 @@ static void test_kind_sets_replicate_and_other_databases_stay_local(void **state
 {
     (void)state;
     pair p;
-    pair_open(&p);
+    pair_open(&p, 1000, 1000);
     kserver *m = p.m, *r = p.r;
     expect(m, "SADD s b a 3", "3");
     expect_log(&p.hm, "written s; ");

@@ -18,77 +18,10 @@
 
 #include "mongo/mongo_kind.h"
 
-static const server_kind *K = &mongo_kind;
+#include "kind_fixture.h"
 
-typedef struct fake_host {
-    int64_t now;
-    buf log;
-} fake_host;
-
-static int64_t fh_clock(void *ud)
-{
-    return ((fake_host *)ud)->now;
-}
-
-static void fh_changed(void *ud, kind_event ev, slice unit)
-{
-    static const char *const names[] = { "written", "deleted", "expired" };
-    buf_printf(&((fake_host *)ud)->log, "%s %.*s; ", names[ev], (int)unit.len, unit.p);
-}
-
-static void fh_push(void *ud, int client, slice topic, slice payload)
-{
-    (void)ud, (void)client, (void)topic, (void)payload;
-    fail_msg("the MongoDB kind pushes nothing");
-}
-
-static kserver *make_with(fake_host *h, const int64_t *options)
-{
-    buf_init(&h->log);
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 2,
-                       .options = options };
-    return K->create(&host);
-}
-
-static kserver *make(fake_host *h)
-{
-    return make_with(h, NULL);
-}
-
-static char *run(kserver *s, const char *json)
-{
-    slice argv[1] = { slice_cstr(json) };
-    void *reply = malloc(K->reply_size);
-    K->exec(s, 0, 0, 1, argv, reply);
-    buf b;
-    buf_init(&b);
-    K->reply_brief(reply, &b);
-    K->reply_release(reply);
-    free(reply);
-    return buf_steal(&b);
-}
-
-static void expect(kserver *s, const char *json, const char *want)
-{
-    char *got = run(s, json);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-static void expect_dump(kserver *s, const char *want)
-{
-    buf b;
-    buf_init(&b);
-    K->dump(s, &b);
-    assert_string_equal(b.p ? b.p : "", want);
-    buf_release(&b);
-}
-
-static void expect_log(fake_host *h, const char *want)
-{
-    assert_string_equal(h->log.p ? h->log.p : "", want);
-    buf_reset(&h->log);
-}
+/* The fake MongoDB: a request is one command document, nothing is pushed. */
+static const kind_fixture KF = { .kind = &mongo_kind, .nclients = 2, .pushes = KF_PUSHES_NOTHING };
 
 /* As the node does: expire while the clock is past the deadline. */
 static void advance_to(fake_host *h, kserver *s, int64_t t)
@@ -165,8 +98,7 @@ static void test_mongo_find_and_modify_upserts_once_and_returns_the_holder(void 
     K->set_replica(s, 1);
     expect(s, "{\"insert\": \"locks\", \"documents\": [{}]}",
            "{\"ok\": 0, \"errmsg\": \"not primary\", \"code\": 10107, \"codeName\": \"NotWritablePrimary\"}");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 #define TTL_INDEX "{\"createIndexes\": \"locks\", \"indexes\": [{\"key\": {\"expireAt\": 1}, \"name\": \"expireAt_1\", " \
@@ -217,8 +149,7 @@ static void test_mongo_ttl_monitor_sweeps_once_a_period_from_the_start(void **st
     expect_dump(s, "collection locks indexes [_id_, expireAt_1 {expireAt: 1} expireAfterSeconds 0]\n"
                    "doc locks/4 {\"_id\": \"d\", \"expireAt\": \"not a date\"}\ndoc locks/5 {\"_id\": \"e\"}\n");
     assert_int_equal(K->next_deadline(s), INT64_MAX);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_sweep(void **state)
@@ -244,8 +175,7 @@ static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_swe
     K->set_replica(s, 0);
     advance_to(&h, s, 15000);
     expect_log(&h, "expired locks/1; ");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_replies_reach_lua_as_a_driver_returns_them(void **state)
@@ -269,29 +199,24 @@ static void test_mongo_replies_reach_lua_as_a_driver_returns_them(void **state)
     };
     const char *want[] = { "A 5 false", "nil 11000 E11000", "n=0", "1 lock" };
     for (int i = 0; i < 4; i++) {
-        slice argv[1] = { slice_cstr(reqs[i]) };
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, 1, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 1);
         assert_int_equal(luaL_loadstring(L, code[i]), LUA_OK);
-        int n = K->reply_push(L, reply);
+        int is_error;
+        int n = run_push(s, L, reqs[i], &is_error);
+        assert_int_equal(is_error, i == 1);
         assert_int_equal(lua_pcall(L, n, 1, 0), LUA_OK);
         assert_string_equal(lua_tostring(L, -1), want[i]);
         lua_settop(L, 0);
-        K->reply_release(reply);
-        free(reply);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mongo_data_copies_make_replication_and_rollback(void **state)
 {
     (void)state;
-    fake_host hp = { .now = 0 }, hs = { .now = 0 };
-    kserver *p = make(&hp), *sec = make(&hs);
-    K->set_replica(sec, 1);
+    pair rs; /* the primary and its secondary */
+    pair_open(&rs, 0, 0);
+    kserver *p = rs.m, *sec = rs.r;
     expect(p, TTL_INDEX, "{\"numIndexesBefore\": 1, \"numIndexesAfter\": 2, \"createdCollectionAutomatically\": true, "
                          "\"ok\": 1}");
     expect(p, FAM("{\"_id\": \"lock\"}", "{\"$setOnInsert\": {\"owner\": \"A\", \"expireAt\": {\"$date\": 10}}}"),
@@ -299,28 +224,22 @@ static void test_mongo_data_copies_make_replication_and_rollback(void **state)
            "\"value\": {\"_id\": \"lock\", \"owner\": \"A\", \"expireAt\": {\"$date\": 10}}, \"ok\": 1}");
     kdata *snap = K->snapshot(p);
     /* the collection's definition, then the document, as the oplog carries them */
-    kchange *c = K->capture(p, slice_cstr("locks"), 0);
-    K->apply(sec, c);
-    K->change_free(c);
-    c = K->capture(p, slice_cstr("locks/1"), 0);
-    K->apply(sec, c);
-    K->change_free(c);
-    expect_log(&hs, "written locks; written locks/1; ");
+    replicate(p, sec, "locks", 0);
+    replicate(p, sec, "locks/1", 0);
+    expect_log(&rs.hr, "written locks; written locks/1; ");
     expect_dump(sec, "collection locks indexes [_id_, expireAt_1 {expireAt: 1} expireAfterSeconds 0]\n"
                      "doc locks/1 {\"_id\": \"lock\", \"owner\": \"A\", \"expireAt\": {\"$date\": 10}}\n");
     /* a secondary never sweeps; its primary's TTL deletion arrives as a deletion */
     assert_int_equal(K->next_deadline(sec), INT64_MAX);
-    hp.now = 60000;
+    rs.hm.now = 60000;
     K->expire(p);
-    expect_log(&hp, "written locks; written locks/1; expired locks/1; ");
-    c = K->capture(p, slice_cstr("locks/1"), 1);
-    K->apply(sec, c);
-    K->change_free(c);
-    expect_log(&hs, "deleted locks/1; ");
+    expect_log(&rs.hm, "written locks; written locks/1; expired locks/1; ");
+    replicate(p, sec, "locks/1", 1);
+    expect_log(&rs.hr, "deleted locks/1; ");
     /* promoted, the secondary numbers its documents after what it applied */
     K->set_replica(sec, 0);
     expect(sec, "{\"insert\": \"locks\", \"documents\": [{\"_id\": \"B\"}]}", "{\"n\": 1, \"ok\": 1}");
-    expect_log(&hs, "written locks/2; ");
+    expect_log(&rs.hr, "written locks/2; ");
     /* the old primary comes back and resynchronises: what it alone had is rolled back */
     K->load(p, snap);
     K->data_free(snap);
@@ -329,14 +248,9 @@ static void test_mongo_data_copies_make_replication_and_rollback(void **state)
                    "doc locks/2 {\"_id\": \"B\"}\n");
     /* a dropped collection travels as its name */
     expect(sec, "{\"drop\": \"locks\"}", "{\"nIndexesWas\": 2, \"ns\": \"locklab.locks\", \"ok\": 1}");
-    c = K->capture(sec, slice_cstr("locks"), 1);
-    K->apply(p, c);
-    K->change_free(c);
+    replicate(sec, p, "locks", 1);
     expect_dump(p, "");
-    K->destroy(p);
-    K->destroy(sec);
-    buf_release(&hp.log);
-    buf_release(&hs.log);
+    pair_close(&rs);
 }
 
 int main(void)

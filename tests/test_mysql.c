@@ -19,77 +19,12 @@
 
 #include "mysql/mysql_kind.h"
 
-static const server_kind *K = &mysql_kind;
+#include "kind_fixture.h"
 
-typedef struct fake_host {
-    buf log;
-} fake_host;
-
-static int64_t fh_clock(void *ud)
-{
-    (void)ud;
-    return 1000;
-}
-
-static void fh_changed(void *ud, kind_event ev, slice unit)
-{
-    static const char *const names[] = { "written", "deleted", "expired" };
-    buf_printf(&((fake_host *)ud)->log, "%s %.*s; ", names[ev], (int)unit.len, unit.p);
-}
-
-static void fh_push(void *ud, int client, slice topic, slice payload)
-{
-    (void)ud, (void)client, (void)topic, (void)payload;
-    fail_msg("the MySQL kind pushes nothing");
-}
-
-static kserver *make(fake_host *h)
-{
-    buf_init(&h->log);
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 3,
-                       .client_base = 4 };
-    return K->create(&host);
-}
-
-static char *run(kserver *s, int client, const char *sql)
-{
-    slice argv[1] = { slice_cstr(sql) };
-    void *reply = malloc(K->reply_size);
-    K->exec(s, client, 0, 1, argv, reply);
-    buf b;
-    buf_init(&b);
-    K->reply_brief(reply, &b);
-    K->reply_release(reply);
-    free(reply);
-    return buf_steal(&b);
-}
-
-static void expect_as(kserver *s, int client, const char *sql, const char *want)
-{
-    char *got = run(s, client, sql);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-static void expect(kserver *s, const char *sql, const char *want)
-{
-    expect_as(s, 0, sql, want);
-}
-
-static void expect_dump(kserver *s, const char *want)
-{
-    buf b;
-    buf_init(&b);
-    K->dump(s, &b);
-    assert_string_equal(b.p ? b.p : "", want);
-    buf_release(&b);
-}
-
-static void expect_log(fake_host *h, const char *want)
-{
-    assert_string_equal(h->log.p ? h->log.p : "", want);
-    buf_reset(&h->log);
-}
+/* The fake MySQL: clients 0..2 are connections 5..7 (client_base 4, + 1), a request is one
+ * SQL statement, nothing is pushed; the clock stays at 1000. */
+static const kind_fixture KF = { .kind = &mysql_kind, .nclients = 3, .client_base = 4,
+                                 .pushes = KF_PUSHES_NOTHING };
 
 #define LOCKS "CREATE TABLE locks (name VARCHAR(8) NOT NULL, owner VARCHAR(16), n INT DEFAULT 0, " \
               "PRIMARY KEY (name), UNIQUE KEY (owner))"
@@ -97,7 +32,7 @@ static void expect_log(fake_host *h, const char *want)
 static void test_mysql_statements_and_the_rows_they_report(void **state)
 {
     (void)state;
-    fake_host h;
+    fake_host h = { .now = 1000 };
     kserver *s = make(&h);
     expect(s, LOCKS, "OK, 0 rows affected");
     expect_log(&h, "written locks; ");
@@ -125,14 +60,13 @@ static void test_mysql_statements_and_the_rows_they_report(void **state)
     expect(s, "DROP TABLE locks", "OK, 0 rows affected");
     expect_log(&h, "deleted locks/2; deleted locks; ");
     expect(s, "DROP TABLE IF EXISTS locks", "OK, 0 rows affected");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_errors_name_number_sqlstate_and_mariadb_text(void **state)
 {
     (void)state;
-    fake_host h;
+    fake_host h = { .now = 1000 };
     kserver *s = make(&h);
     expect(s, LOCKS, "OK, 0 rows affected");
     expect(s, "INSERT INTO locks (owner) VALUES ('z')", "ERROR 1364 (HY000): Field 'name' doesn't have a default value");
@@ -185,14 +119,13 @@ static void test_mysql_errors_name_number_sqlstate_and_mariadb_text(void **state
                    "table t (a INT NOT NULL, b CHAR(3) NOT NULL, c INT, PRIMARY KEY (a, b), UNIQUE KEY c (c), "
                    "UNIQUE KEY c_2 (c, a))\n"
                    "row t/1 (a=1, b='x', c=NULL)\nrow t/2 (a=1, b='y', c=NULL)\n");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_user_level_locks_belong_to_connections(void **state)
 {
     (void)state;
-    fake_host h;
+    fake_host h = { .now = 1000 };
     kserver *s = make(&h);
     /* client 0 is connection 5 (client_base 4, + 1) */
     expect(s, "SELECT GET_LOCK('L', 0), GET_LOCK('L', 10) AS again, IS_USED_LOCK('L'), CONNECTION_ID()", "1 | 1 | 5 | 5");
@@ -221,8 +154,7 @@ static void test_mysql_user_level_locks_belong_to_connections(void **state)
     expect(s, LOCKS, "ERROR 1290 (HY000): The MariaDB server is running with the --read-only option so it cannot "
                      "execute this statement");
     expect(s, "SELECT GET_LOCK('r', 0)", "1");
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 /* Appends the value at idx as a model sees it: a reply's table as {affected_rows=N} or its
@@ -259,7 +191,7 @@ static void lua_show(lua_State *L, int idx, buf *out)
 static void test_mysql_replies_reach_lua_as_lua_resty_mysql_returns_them(void **state)
 {
     (void)state;
-    fake_host h;
+    fake_host h = { .now = 1000 };
     kserver *s = make(&h);
     lua_State *L = luaL_newstate();
     const char *reqs[] = { "CREATE TABLE t (got VARCHAR(4) PRIMARY KEY)", "INSERT INTO t VALUES ('x')",
@@ -269,44 +201,29 @@ static void test_mysql_replies_reach_lua_as_lua_resty_mysql_returns_them(void **
                            "nil Duplicate entry 'x' for key 'PRIMARY' 1062 23000", "[1] got=1", "[1] got=nil",
                            "[1] got=x" };
     for (int i = 0; i < 6; i++) {
-        slice argv[1] = { slice_cstr(reqs[i]) };
-        void *reply = malloc(K->reply_size);
-        K->exec(s, 0, 0, 1, argv, reply);
-        assert_int_equal(K->reply_is_error(reply), i == 2);
-        int n = K->reply_push(L, reply);
-        buf b;
-        buf_init(&b);
-        int top = lua_gettop(L);
-        for (int v = top - n + 1; v <= top; v++) {
-            if (v > top - n + 1) buf_putc(&b, ' ');
-            lua_show(L, v, &b);
-        }
-        lua_settop(L, 0);
-        assert_string_equal(b.p, want[i]);
-        buf_release(&b);
-        K->reply_release(reply);
-        free(reply);
+        int is_error;
+        char *got = run_values(s, L, reqs[i], &is_error, lua_show);
+        assert_int_equal(is_error, i == 2);
+        assert_string_equal(got, want[i]);
+        free(got);
     }
     lua_close(L);
-    K->destroy(s);
-    buf_release(&h.log);
+    done(s, &h);
 }
 
 static void test_mysql_data_copies_make_persistence_and_replication(void **state)
 {
     (void)state;
-    fake_host hm, hr;
-    kserver *m = make(&hm), *r = make(&hr);
-    K->set_replica(r, 1);
+    pair p;
+    pair_open(&p, 1000, 1000);
+    kserver *m = p.m, *r = p.r;
     expect(m, LOCKS, "OK, 0 rows affected");
     expect(m, "INSERT INTO locks (name, owner) VALUES ('a', 'A'), ('b', 'B')", "OK, 2 rows affected");
     expect(m, "SELECT GET_LOCK('user', 0)", "1");
     kdata *snap = K->snapshot(m);
     /* a row's change stands on its own: it brings its table along */
-    kchange *c = K->capture(m, slice_cstr("locks/2"), 0);
-    K->apply(r, c);
-    K->change_free(c);
-    expect_log(&hr, "written locks/2; ");
+    replicate(m, r, "locks/2", 0);
+    expect_log(&p.hr, "written locks/2; ");
     expect_dump(r, "table locks (name VARCHAR(8) NOT NULL, owner VARCHAR(16), n INT DEFAULT 0, PRIMARY KEY (name), "
                    "UNIQUE KEY owner (owner))\nrow locks/2 (name='b', owner='B', n=0)\n");
     buf b;
@@ -320,24 +237,18 @@ static void test_mysql_data_copies_make_persistence_and_replication(void **state
     assert_int_equal(K->describe(r, slice_cstr("nope"), &b, &deadline), 0);
     buf_release(&b);
     expect(m, "DELETE FROM locks WHERE name = 'b'", "OK, 1 row affected");
-    c = K->capture(m, slice_cstr("locks/2"), 1);
-    K->apply(r, c);
-    K->change_free(c);
-    expect_log(&hr, "deleted locks/2; ");
+    replicate(m, r, "locks/2", 1);
+    expect_log(&p.hr, "deleted locks/2; ");
     /* a promoted replica goes on numbering rows after what it applied */
-    c = K->capture(m, slice_cstr("locks/1"), 0);
-    K->apply(r, c);
-    K->change_free(c);
+    replicate(m, r, "locks/1", 0);
     K->set_replica(r, 0);
     expect(r, "INSERT INTO locks (name) VALUES ('c')", "OK, 1 row affected");
-    expect_log(&hr, "written locks/1; written locks/3; ");
+    expect_log(&p.hr, "written locks/1; written locks/3; ");
     /* the user-level lock is nowhere but on the primary */
     expect(r, "SELECT IS_FREE_LOCK('user')", "1");
     /* a dropped table travels as its name */
     expect(m, "DROP TABLE locks", "OK, 0 rows affected");
-    c = K->capture(m, slice_cstr("locks"), 1);
-    K->apply(r, c);
-    K->change_free(c);
+    replicate(m, r, "locks", 1);
     expect_dump(r, "");
     /* the snapshot holds the tables as they were, not the locks */
     K->load(r, snap);
@@ -349,10 +260,7 @@ static void test_mysql_data_copies_make_persistence_and_replication(void **state
     K->copy_data(m, r);
     expect(m, "SELECT name FROM locks", "a; b; d");
     expect(m, "SELECT RELEASE_LOCK('user')", "1");
-    K->destroy(m);
-    K->destroy(r);
-    buf_release(&hm.log);
-    buf_release(&hr.log);
+    pair_close(&p);
 }
 
 int main(void)

@@ -20,88 +20,15 @@
 
 #include "zk_kind.h"
 
-static const server_kind *K = &zk_kind;
+#include "kind_fixture.h"
+
 #define T0 INT64_C(1700000000000) /* a multiple of the 2000 ms tick */
 
-typedef struct fake_host {
-    int64_t now;
-    buf log;
-    int64_t opts[3];
-} fake_host;
-
-static int64_t fh_clock(void *ud)
-{
-    return ((fake_host *)ud)->now;
-}
-
-static void fh_changed(void *ud, kind_event ev, slice unit)
-{
-    static const char *const names[] = { "written", "deleted", "expired" };
-    buf_printf(&((fake_host *)ud)->log, "%s %.*s; ", names[ev], (int)unit.len, unit.p);
-}
-
-static void fh_push(void *ud, int client, slice topic, slice payload)
-{
-    buf_printf(&((fake_host *)ud)->log, "push %d %.*s %.*s; ", client, (int)topic.len, topic.p, (int)payload.len,
-               payload.p);
-}
-
-static kserver *make(fake_host *h)
-{
-    h->opts[0] = 2000;
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 3,
-                       .client_base = 1, .options = h->opts };
-    kserver *s = K->create(&host);
-    K->set_replica(s, 0);
-    return s;
-}
-
-/* Runs a request (words separated by spaces) for client; returns the brief reply. */
-static char *run(kserver *s, int client, const char *request)
-{
-    slice argv[16];
-    int argc = 0;
-    for (const char *p = request; *p && argc < 16;) {
-        const char *e = strchr(p, ' ');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        argv[argc++] = (slice){ p, n };
-        p += n + (e != NULL);
-    }
-    void *reply = malloc(K->reply_size);
-    K->exec(s, client, 0, argc, argv, reply);
-    buf b;
-    buf_init(&b);
-    K->reply_brief(reply, &b);
-    K->reply_release(reply);
-    free(reply);
-    return buf_steal(&b);
-}
-
-static void expect_c(kserver *s, int client, const char *request, const char *want)
-{
-    char *got = run(s, client, request);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-static void expect(kserver *s, const char *request, const char *want)
-{
-    expect_c(s, 0, request, want);
-}
-
-static void expect_log(fake_host *h, const char *want)
-{
-    assert_string_equal(h->log.p ? h->log.p : "", want);
-    buf_reset(&h->log);
-}
-
-static char *dump(kserver *s)
-{
-    buf b;
-    buf_init(&b);
-    K->dump(s, &b);
-    return buf_steal(&b);
-}
+/* The fake ZooKeeper, a primary with a 2000 ms tick: clients 0..2 are actors 1..3, requests
+ * are words between spaces, watch events are pushed. */
+static const int64_t tick_2000[3] = { 2000 };
+static const kind_fixture KF = { .kind = &zk_kind, .sep = ' ', .nclients = 3, .client_base = 1,
+                                 .options = tick_2000, .primary = 1 };
 
 static void test_zk_requests_and_their_errors(void **state)
 {
@@ -161,8 +88,7 @@ static void test_zk_requests_and_their_errors(void **state)
                            "\"/\" znode at=-1 \"\" czxid=0x0 mzxid=0x0 pzxid=0x4 version=0 cversion=0\n"
                            "\"/a\" znode at=-1 \"new\" czxid=0x4 mzxid=0x12 pzxid=0x16 version=1 cversion=6\n");
     free(d);
-    buf_release(&h.log);
-    K->destroy(s);
+    done(s, &h);
 }
 
 static void test_zk_sessions_expire_at_tick_boundaries(void **state)
@@ -172,9 +98,9 @@ static void test_zk_sessions_expire_at_tick_boundaries(void **state)
     kserver *s = make(&h);
     expect(s, "connect 6000", "session 0x100000000000001 timeout 6000");
     expect(s, "create /e 1 ephemeral", "/e");
-    expect_c(s, 1, "connect 40000", "session 0x100000000000002 timeout 40000");
-    expect_c(s, 1, "exists /e watch", "czxid=0x2 mzxid=0x2 pzxid=0x2 version=0 cversion=0 aversion=0 "
-                                      "ephemeralOwner=0x100000000000001 dataLength=1 numChildren=0");
+    expect_as(s, 1, "connect 40000", "session 0x100000000000002 timeout 40000");
+    expect_as(s, 1, "exists /e watch", "czxid=0x2 mzxid=0x2 pzxid=0x2 version=0 cversion=0 aversion=0 "
+                                       "ephemeralOwner=0x100000000000001 dataLength=1 numChildren=0");
     /* touched at T0+500: due at T0+6500, rounded up to the next tick, T0+8000 */
     assert_int_equal(K->next_deadline(s), T0 + 7999);
     h.now = T0 + 3000;
@@ -194,10 +120,8 @@ static void test_zk_sessions_expire_at_tick_boundaries(void **state)
     expect(s, "ping", "(error) SessionExpired");
     /* server options: another tick and bounds */
     fake_host h2 = { .now = T0 + 10 };
-    kind_host host = { .ud = &h2, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = 1,
-                       .options = h2.opts };
-    h2.opts[0] = 200, h2.opts[1] = 1000, h2.opts[2] = 3000;
-    kserver *s2 = K->create(&host);
+    const int64_t opts2[3] = { 200, 1000, 3000 };
+    kserver *s2 = kf_create(&h2, 1, 0, opts2);
     expect(s2, "connect 10", "session 0x100000000000001 timeout 1000");
     assert_int_equal(K->next_deadline(s2), T0 + 1199);
     expect(s2, "connect 99999", "session 0x100000000000002 timeout 3000");
@@ -212,10 +136,10 @@ static void test_zk_watches_fire_once(void **state)
     (void)state;
     fake_host h = { .now = T0 };
     kserver *s = make(&h);
-    expect_c(s, 0, "connect 6000", "session 0x100000000000001 timeout 6000");
-    expect_c(s, 1, "connect 6000", "session 0x100000000000002 timeout 6000");
-    expect_c(s, 1, "exists /w watch", "(null)");
-    expect_c(s, 1, "getData /x watch", "(error) NoNode"); /* no watch set */
+    expect_as(s, 0, "connect 6000", "session 0x100000000000001 timeout 6000");
+    expect_as(s, 1, "connect 6000", "session 0x100000000000002 timeout 6000");
+    expect_as(s, 1, "exists /w watch", "(null)");
+    expect_as(s, 1, "getData /x watch", "(error) NoNode"); /* no watch set */
     buf_reset(&h.log);
     expect(s, "create /w 1", "/w");
     expect(s, "create /x 1", "/x");
@@ -223,61 +147,47 @@ static void test_zk_watches_fire_once(void **state)
     expect(s, "setData /w 2", "czxid=0x3 mzxid=0x5 pzxid=0x3 version=1 cversion=0 aversion=0 ephemeralOwner=0x0 "
                               "dataLength=1 numChildren=0");
     expect_log(&h, "written /w; "); /* the watch was used up */
-    char *r = run(s, 1, "getData /w watch");
+    char *r = run(s, 1, 0, "getData /w watch");
     free(r);
-    r = run(s, 1, "getChildren /w watch");
+    r = run(s, 1, 0, "getChildren /w watch");
     free(r);
-    r = run(s, 0, "exists /w watch");
+    r = run(s, 0, 0, "exists /w watch");
     free(r);
     expect(s, "setData /w 3 5", "(error) BadVersion"); /* nothing fires */
     expect_log(&h, "");
     expect(s, "delete /w", "OK"); /* one event per client however many of its watches fire */
     expect_log(&h, "deleted /w; written /; push 0 watcher NodeDeleted /w; push 1 watcher NodeDeleted /w; ");
-    r = run(s, 1, "getChildren / watch");
+    r = run(s, 1, 0, "getChildren / watch");
     free(r);
     K->disconnect(s, 1); /* its watches go with the connection */
     expect(s, "create /y 1", "/y");
     expect_log(&h, "written /y; written /; ");
-    r = run(s, 1, "connect 6000 0x100000000000002");
+    r = run(s, 1, 0, "connect 6000 0x100000000000002");
     free(r);
-    r = run(s, 1, "getChildren / watch");
+    r = run(s, 1, 0, "getChildren / watch");
     free(r);
     expect(s, "create /z 1", "/z");
     expect_log(&h, "written /z; written /; push 1 watcher NodeChildrenChanged /; ");
     /* setWatches: what changed after the client's zxid fires at once, the rest is set again */
     expect(s, "create /sw 1", "/sw"); /* zxid 10, the root's pzxid too */
     buf_reset(&h.log);
-    expect_c(s, 1, "setWatches 10 data /sw data /gone exist /z exist /nx child / child /sw", "OK");
+    expect_as(s, 1, "setWatches 10 data /sw data /gone exist /z exist /nx child / child /sw", "OK");
     expect_log(&h, "push 1 watcher NodeDeleted /gone; push 1 watcher NodeCreated /z; ");
-    expect_c(s, 1, "setWatches 9 data /sw", "OK");
+    expect_as(s, 1, "setWatches 9 data /sw", "OK");
     expect_log(&h, "push 1 watcher NodeDataChanged /sw; ");
     expect(s, "create /sw/c 1", "/sw/c");
     expect(s, "create /nx 1", "/nx");
     expect_log(&h, "written /sw/c; written /sw; push 1 watcher NodeChildrenChanged /sw; "
                    "written /nx; written /; push 1 watcher NodeCreated /nx; push 1 watcher NodeChildrenChanged /; ");
-    expect_c(s, 1, "setWatches 0 frob /x", "(error) BadArguments");
-    expect_c(s, 1, "setWatches 0 data", "(error) BadArguments");
-    buf_release(&h.log);
-    K->destroy(s);
+    expect_as(s, 1, "setWatches 0 frob /x", "(error) BadArguments");
+    expect_as(s, 1, "setWatches 0 data", "(error) BadArguments");
+    done(s, &h);
 }
 
 /* Runs a request and pushes its reply on L as a model receives it; returns the count. */
 static int push(kserver *s, lua_State *L, const char *request)
 {
-    slice argv[8];
-    int argc = 0;
-    for (const char *p = request; *p && argc < 8;) {
-        const char *e = strchr(p, ' ');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        argv[argc++] = (slice){ p, n };
-        p += n + (e != NULL);
-    }
-    void *reply = malloc(K->reply_size);
-    K->exec(s, 0, 0, argc, argv, reply);
-    int n = K->reply_push(L, reply);
-    K->reply_release(reply);
-    free(reply);
-    return n;
+    return run_push(s, L, request, NULL);
 }
 
 static void test_zk_replies_reach_lua_as_the_java_client_returns_them(void **state)
@@ -326,16 +236,15 @@ static void test_zk_replies_reach_lua_as_the_java_client_returns_them(void **sta
     assert_false(K->reply_is_error(reply));
     K->reply_release(reply);
     free(reply);
-    buf_release(&h.log);
-    K->destroy(s);
+    done(s, &h);
 }
 
 static void test_zk_data_copies_make_persistence_and_replication(void **state)
 {
     (void)state;
-    fake_host hm = { .now = T0 }, hr = { .now = T0 + 777 };
-    kserver *m = make(&hm), *r = make(&hr);
-    K->set_replica(r, 1);
+    pair p;
+    pair_open(&p, T0, T0 + 777);
+    kserver *m = p.m, *r = p.r;
     expect(m, "connect 6000", "session 0x100000000000001 timeout 6000");
     expect(m, "create /locks x", "/locks");
     expect(m, "create /locks/n- a ephemeral_sequential", "/locks/n-0000000000");
@@ -345,11 +254,7 @@ static void test_zk_data_copies_make_persistence_and_replication(void **state)
     const char *units[] = { "session:0x100000000000001", "/locks", "/", "/locks/n-0000000000", "/locks",
                             "/locks/n-0000000000", "/locks", "/locks/n-0000000001", "/locks" };
     const int deleted[] = { 0, 0, 0, 0, 0, 1, 0, 0, 0 };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        kchange *c = K->capture(m, slice_cstr(units[i]), deleted[i]);
-        K->apply(r, c);
-        K->change_free(c);
-    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) replicate(m, r, units[i], deleted[i]);
     char *dm = dump(m), *dr = dump(r);
     assert_string_equal(dm, dr);
     free(dr);
@@ -372,11 +277,11 @@ static void test_zk_data_copies_make_persistence_and_replication(void **state)
     /* promoted: a new epoch of zxids, the session renewed from the replica's clock */
     K->set_replica(r, 0);
     assert_int_equal(K->next_deadline(r), T0 + 777 + 6000 + 1223 - 1);
-    expect_c(r, 1, "connect 6000", "session 0x100000000000002 timeout 6000");
-    expect_c(r, 1, "create /locks/n- b ephemeral_sequential", "/locks/n-0000000002");
-    expect_c(r, 1, "exists /locks/n-0000000002",
-             "czxid=0x100000002 mzxid=0x100000002 pzxid=0x100000002 version=0 cversion=0 aversion=0 "
-             "ephemeralOwner=0x100000000000002 dataLength=1 numChildren=0");
+    expect_as(r, 1, "connect 6000", "session 0x100000000000002 timeout 6000");
+    expect_as(r, 1, "create /locks/n- b ephemeral_sequential", "/locks/n-0000000002");
+    expect_as(r, 1, "exists /locks/n-0000000002",
+              "czxid=0x100000002 mzxid=0x100000002 pzxid=0x100000002 version=0 cversion=0 aversion=0 "
+              "ephemeralOwner=0x100000000000002 dataLength=1 numChildren=0");
     /* snapshot and load; a full copy */
     kdata *snap = K->snapshot(m);
     fake_host h3 = { .now = T0 + 100 };
@@ -398,12 +303,8 @@ static void test_zk_data_copies_make_persistence_and_replication(void **state)
     free(dm2);
     free(dm);
     K->data_free(snap);
-    buf_release(&hm.log);
-    buf_release(&hr.log);
-    buf_release(&h3.log);
-    K->destroy(m);
-    K->destroy(r);
-    K->destroy(s3);
+    pair_close(&p);
+    done(s3, &h3);
 }
 
 int main(void)

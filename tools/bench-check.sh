@@ -110,7 +110,8 @@ cat <<EOF
   SPIN's model places a crash between any two milliseconds of the horizon and branches on
   every delay window's two ends, as locklab's problem states; locklab reaches the same
   answers by offering a crash only just before an event of its target (and earlier where
-  its restart would fall elsewhere) and a window's late end only where it reorders events
-  or shifts a clock reading against another (Redlock's elapsed time: every window of an
-  attempt, hence the uniform rows).
+  its restart would fall elsewhere) and a window's late end only where it reorders events,
+  shifts a plain clock reading against another, or could use up the margin of a deadline the
+  client decides with ctx:before (Redlock's validity: about 10 s of margin, so no 1-2 ms
+  window matters to it, and the uniform rows cost what the constant ones do).
 EOF

@@ -713,6 +713,12 @@ expect("ADVANCE 4999", b"+OK\r\n", ask(a, "locklab advance 4999"))
 silent(b, "still waiting at 4.999 s")
 expect("ADVANCE 1", b"+OK\r\n", ask(a, "locklab advance 1"))
 expect("BRPOP's timeout on the serve clock", b"*-1\r\n", b.recv(100))
+for cmd, push, want in ((b"blmove src dst left right 0", "rpush src x", b"$1\r\nx\r\n"),
+                        (b"bzpopmin z 0", "zadd z 1 m", b"*3\r\n$1\r\nz\r\n$1\r\nm\r\n$1\r\n1\r\n")):
+    b.sendall(cmd + b"\r\n")
+    expect("%s blocks" % cmd.split()[0].decode(), True, blocked(a, 1))
+    ask(a, push)
+    expect("%s answered by the push" % cmd.split()[0].decode(), want, b.recv(100))
 idb = int(ask(b, "client id")[1:-2])
 expect("DROP with probability 1", b"+OK\r\n", ask(a, "locklab drop %d 1" % idb))
 b.sendall(b"set dropped 1\r\n")
