@@ -23,17 +23,20 @@ return {
   title = "Lock designs under the standard faults",
   about = [[
 Every design runs the same workload: A takes the lock and works, B (and in the last column C)
-wants it too. Lease designs get a 10 s lease and 5 s of work; watchdog designs (Redisson
-lock() without a lease) renew a 30 s lease every 10 s and their job is long (45 s), as a
-watchdog is meant for. Each column adds one thing that goes wrong.]],
+wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
+their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
+every 10 s and their job is long (45 s), as a watchdog is meant for; designs without expiry
+(MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
+that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
+MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
   properties = { "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "reentrancy" },
   columns = {
     { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter" },
     { id = "holder-crash", title = "the holder crashes", short = "crash" },
     { id = "gc-pause", title = "the holder's GC pause outlives the lease", short = "GC pause" },
     { id = "partition", title = "the holder is cut off from the servers", short = "cut off" },
-    { id = "server-restart", title = "a server crashes and restarts empty", short = "restart" },
-    { id = "failover", title = "failover with asynchronous replication", short = "failover" },
+    { id = "server-restart", title = "a server (a leader) crashes and restarts", short = "restart" },
+    { id = "failover", title = "the master or leader dies before a replica has the lock", short = "failover" },
     { id = "clock-jump", title = "a server's clock jumps forward", short = "clock" },
     { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
   },
@@ -153,6 +156,143 @@ the client finishing within the validity.]],
       notes = {
         ["gc-pause"] = "Each sub-lock's watchdog stops with the paused client (Kleppmann 2016).",
         partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
+      },
+    },
+    {
+      id = "mysql-unique", title = "MySQL unique index (INSERT / DELETE)",
+      source = "the comparison table",
+      says = [[A table with a unique index; lock: INSERT, an error means the lock is taken;
+unlock: DELETE. Uses what the database already has, simple. But: no automatic expiry, so a
+risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow.]],
+      claims = {
+        reenter = { reentrancy = "violated" },
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
+      notes = {
+        ["holder-crash"] = "Nothing removes a dead holder's row: B waits until an operator deletes it.",
+        partition = "A DELETE lost on the way leaves the row as a crash does, the missing expiry again (the simulator drops what a partition cuts; over TCP the DELETE might arrive when the cut heals and free the lock late instead).",
+        failover = "MySQL replicates asynchronously by default, so the promoted replica lacks the row A inserted (MySQL 8.0 Reference Manual, \"Replication\").",
+      },
+    },
+    {
+      id = "mysql-getlock", title = "MySQL GET_LOCK()",
+      source = "the MySQL manual",
+      says = [[MySQL 8.0 Reference Manual, "Locking Functions": GET_LOCK(str, timeout) "tries to obtain
+a lock with a name given by the string str"; "a lock obtained with GET_LOCK() is released
+explicitly by executing RELEASE_LOCK() or implicitly when your session terminates (either
+normally or abnormally)"; "it is possible for a given session to acquire multiple locks for
+the same name"; the function "is unsafe for statement-based replication".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
+        partition = "A silent connection keeps its session and its lock until wait_timeout (8 hours by default); here A's client keeps its connection after its RELEASE_LOCK timed out, where a driver that closed it would free the lock once the partition heals.",
+        ["server-restart"] = "The lock lives in the server's memory only: the restarted server holds none, and A learns it only at its next statement.",
+        failover = "A user-level lock is not data and is never replicated: the promoted replica has no lock at all.",
+      },
+    },
+    {
+      id = "mongodb", title = "MongoDB findAndModify",
+      source = "the comparison table",
+      says = [[Lock: the atomic findAndModify finds the document and creates it if absent; unlock:
+delete the document. Easy, much faster than MySQL's unique index. But: most companies run
+MySQL and may lack MongoDB staff; no automatic expiry. (The MongoDB manual, "findAndModify":
+it "modifies and returns a single document", inserting one on upsert.)]],
+      claims = {
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
+      notes = {
+        ["holder-crash"] = "No expiry: a dead holder's document stays, and B waits until an operator deletes it.",
+        partition = "A delete lost on the way leaves the document as a crash does (the simulator drops what a partition cuts; over TCP the delete might arrive when the cut heals and free the lock late instead).",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
+        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"); writeConcern \"majority\" would keep it.",
+      },
+    },
+    {
+      id = "mongodb-ttl", title = "MongoDB findAndModify + TTL index",
+      source = "the MongoDB manual",
+      says = [["TTL Indexes": "special single-field indexes that MongoDB can use to automatically
+remove documents from a collection after a certain amount of time"; but "the TTL index does
+not guarantee that expired data is deleted immediately upon expiration": "the background task
+that removes expired documents runs every 60 seconds".]],
+      notes = {
+        ["holder-crash"] = "The document goes at the TTL monitor's pass, 50 s after its expiry, as the manual's \"Timing of the Delete Operation\" warns; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
+        partition = "A's delete is lost (the simulator drops what a partition cuts) and the TTL monitor makes it good only 50 s after the document's expiry.",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
+        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\").",
+      },
+    },
+    {
+      id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
+      source = "the comparison table",
+      says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
+lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
+it highly available; Curator has the recipes ready. But: a ZooKeeper cluster to run. The recipe
+is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks"); Curator's InterProcessMutex is
+"a re-entrant mutex" ("Shared Reentrant Lock"), and an ephemeral node lives "as long as the
+session that created the znode is active" (ZooKeeper Programmer's Guide).]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+        ["server-restart"] = { no_deadlock = "holds" },
+        failover = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["gc-pause"] = "The session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
+        failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
+      },
+    },
+    {
+      id = "zookeeper-fenced", title = "ZooKeeper (Curator), czxid fenced",
+      source = "Kleppmann 2016",
+      says = [[Martin Kleppmann, "How to do distributed locking": "if you're using ZooKeeper as lock
+service, you can use the zxid or the znode version number as fencing token, and you're in good
+shape". Here each holder sends the czxid of its lock node (the zxid of its creation), and the
+resource rejects a token lower than one it has accepted.]],
+      claims = {   -- the session may be lost (a pause); the token keeps the resource safe
+        all = { resource_safety = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
+      },
+    },
+    {
+      id = "etcd", title = "etcd concurrency.Mutex",
+      source = "the etcd documentation",
+      says = [[clientv3/concurrency (v3.4): "NewSession gets the leased session for a client"; a Mutex
+"implements the sync Locker interface with etcd": the lock key lives on the session's lease,
+and the oldest key holds the lock. etcd's "API guarantees": linearizable operations, and
+"Durability - Any completed operations are durable", since Raft commits a write on a majority
+of the members before etcd answers.]],
+      claims = {
+        ["server-restart"] = { mutual_exclusion = "holds" },
+        failover = { mutual_exclusion = "holds" },
+      },
+      notes = {
+        reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works.",
+        ["gc-pause"] = "The lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
+        failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
+      },
+    },
+    {
+      id = "etcd-fenced", title = "etcd concurrency.Mutex, revision fenced",
+      source = "Kleppmann 2016 and the etcd documentation",
+      says = [["etcd3 API", "Revisions": "etcd maintains a 64-bit cluster-wide counter, the store
+revision, that is incremented each time the key space is modified. The revision serves as a
+global logical clock". The lock key's create_revision is the fencing token Kleppmann (2016)
+asks of a lock service: the resource rejects a write with a token lower than one it has seen.]],
+      claims = {   -- the lease may be lost (a pause); the token keeps the resource safe
+        all = { resource_safety = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        reenter = "The inner Unlock frees the lock while A works, but B's key has the higher revision, so A's late write is refused.",
+        ["server-restart"] = "The revision goes on from the committed log on the new leader, so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
       },
     },
   },

@@ -51,7 +51,10 @@ expect_exit 0 "the default table" -- "$LL" matrix --csv "$tmp/m.csv" --html "$tm
 cp "$tmp/out" "$tmp/table.txt"
 grep -q "^$cells runs; every verdict is what its scenario expects\\.\$" "$tmp/table.txt" && ok || bad "the table's last line"
 for t in "Redis SETNX + EXPIRE" "SET NX PX + DEL" "SET NX PX + compare-and-delete" "Redisson lock() (watchdog)" \
-    "Redisson fenced lock" "Redlock (5 masters)" "Redisson RedLock (5 masters)"; do
+    "Redisson fenced lock" "Redlock (5 masters)" "Redisson RedLock (5 masters)" \
+    "MySQL unique index (INSERT / DELETE)" "MySQL GET_LOCK()" "MongoDB findAndModify" \
+    "MongoDB findAndModify + TTL index" "ZooKeeper (Curator InterProcessMutex)" \
+    "ZooKeeper (Curator), czxid fenced" "etcd concurrency.Mutex" "etcd concurrency.Mutex, revision fenced"; do
     grep -qF -- "$t" "$tmp/table.txt" && ok || bad "the table has the row '$t'"
 done
 grep -q "matrix: $cells runs in " "$tmp/err" && ok || bad "progress on stderr"
@@ -70,7 +73,30 @@ assert cells("Redisson lock() (watchdog)", "mutual exclusion")[3] == "✗!"
 assert cells("Redis SETNX + EXPIRE", "no deadlock")[1] == "✗="
 assert cells("Redisson fenced lock", "resource safety")[2] == "✓="
 assert "! GC pause: Wrong:" in block("SET NX PX + compare-and-delete")
+# issue #12's highlights: a crashed holder deadlocks the unique index, not GET_LOCK; a GC
+# pause beats ZooKeeper's session and etcd's lease, and their fencing tokens keep the resource
+# safe; a leader's crash keeps mutual exclusion in ZooKeeper and etcd, where a Redis or MySQL
+# failover loses it; a findAndModify lock with a TTL index frees itself late
+assert cells("MySQL unique index (INSERT / DELETE)", "no deadlock")[1] == "✗="
+assert cells("MySQL GET_LOCK()", "no deadlock")[1] == "✓="
+assert cells("MongoDB findAndModify", "no deadlock")[1] == "✗="
+assert cells("MongoDB findAndModify + TTL index", "no deadlock")[1] == "✗?"
+for zk, fenced in (("ZooKeeper (Curator InterProcessMutex)", "ZooKeeper (Curator), czxid fenced"),
+                   ("etcd concurrency.Mutex", "etcd concurrency.Mutex, revision fenced")):
+    assert cells(zk, "mutual exclusion")[2].startswith("✗"), zk
+    assert cells(zk, "resource safety")[2].startswith("✗"), zk
+    assert cells(fenced, "mutual exclusion")[2] == "✗=", fenced
+    assert cells(fenced, "resource safety")[2] == "✓=", fenced
+    assert cells(zk, "mutual exclusion")[4].startswith("✓") and cells(zk, "mutual exclusion")[5].startswith("✓"), zk
+assert cells("etcd concurrency.Mutex", "mutual exclusion")[5] == "✓="
+assert cells("SET NX PX + compare-and-delete", "mutual exclusion")[5].startswith("✗")
+assert cells("MySQL unique index (INSERT / DELETE)", "mutual exclusion")[5].startswith("✗")
 PY
+# the TTL monitor's delay is in the cell's story: A's document expires at 10 s, goes at the
+# monitor's pass at 60 s, and only then B gets the lock
+"$LL" run scenarios/matrix/mongodb-ttl/holder-crash.lua >"$tmp/ttl.txt" 2>&1
+grep -q '^ *60\.000s  n1 .*EXPIRED' "$tmp/ttl.txt" && grep -q '^ *60\.0[0-9]*s  B     ACQUIRED the lock' "$tmp/ttl.txt" &&
+    ! grep -q '^ *[1-5]\?[0-9]\.[0-9]*s  B     ACQUIRED' "$tmp/ttl.txt" && ok || bad "the TTL cell's story: the document goes at 60 s, and B gets the lock then"
 
 # the CSV: its shape, and each cell against the scenario's expect and against `locklab run`
 python3 - "$tmp/m.csv" "$grid" "$props" <<'PY' && ok || bad "the CSV: 10 fields, a line per cell and property, expectations met"

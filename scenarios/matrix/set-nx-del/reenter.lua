@@ -3,9 +3,11 @@ return {
   name = "SET NX PX + DEL: the holder takes the lock again",
   about = [[
 No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
-calls another that takes it (../reenter-model.lua: the inner acquire may wait 1 s); B waits its turn.
-A re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
-plain key cannot tell its holder from a stranger.
+calls another that takes it and releases it when it returns (../reenter-model.lua: the inner
+acquire may wait 1 s); A then works on under its first hold, and B waits its turn. A
+re-entrant lock counts the holds and frees the lock at the last release; a lock that is a
+plain key cannot tell its holder from a stranger, and one that lets its holder in again
+without counting frees itself at the inner release, while A still works.
 
 The design: SET key value NX PX ttl, one atomic command, released with a plain DEL
 (lua/clients/set-nx-del.lua).]],

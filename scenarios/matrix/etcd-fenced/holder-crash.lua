@@ -1,0 +1,33 @@
+-- matrix: etcd concurrency.Mutex, revision fenced under "holder-crash" (locklab matrix; the table is ../table.lua).
+return {
+  name = "etcd concurrency.Mutex, revision fenced: the holder crashes",
+  about = [[
+A crashes at 1 s inside its critical section and never releases. Its keep-alives stop; etcd's
+lessor revokes the lease when its TTL has passed since the last keep-alive (lease/lessor.go,
+checked every 500 ms) and deletes the lock key with it; B's watch reports the DELETE and B
+takes the lock about 10 s after A's last keep-alive.
+
+The design: etcd's own lock recipe, concurrency.Mutex of the Go client v3.4 over a
+concurrency.Session (lua/clients/etcd-mutex.lua; clientv3/concurrency/mutex.go): the
+session's lease (10 s, kept alive by the client every third of its TTL) carries the lock key
+lock/<lease id>, put by a transaction if it is not there; the key with the lowest
+create_revision holds the lock, and a waiter watches the newest key older than its own for its
+deletion. When the lease expires, etcd deletes the key.
+Fencing: each holder sends its key's create_revision, and the resource rejects a token lower
+than one it has accepted: "The revision serves as a global logical clock" (etcd v3.4
+documentation, "etcd3 API", "Revisions"; Kleppmann 2016).]],
+  protocol = "etcd-mutex",
+  server = "etcd",
+  fencing = true,
+  lease = "10s", wait = "30s",     -- lease: the session's TTL
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", crash = "A" },
+  },
+  duration = "60s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

@@ -1,0 +1,29 @@
+-- matrix: MongoDB findAndModify under "holder-crash" (locklab matrix; the table is ../table.lua).
+return {
+  name = "MongoDB findAndModify: the holder crashes",
+  about = [[
+A crashes at 1 s inside its critical section and never releases. The lock has to come free by
+itself for B, who waits up to 90 s.
+
+Nothing frees it: the document has no expiry. B's findAndModify finds A's document until its
+wait runs out: a deadlock (the comparison table: "no automatic expiry").
+
+The design: the comparison table's MongoDB lock (lua/clients/mongo-findandmodify.lua): the
+atomic findAndModify with upsert on the document {_id: lock} ($setOnInsert: the owner), whose
+returned owner tells whether the lock is ours; a delete of our document releases it (the
+MongoDB manual, "findAndModify"). No expiry; writes with writeConcern w: 1.]],
+  protocol = "mongo-findandmodify",
+  server = "mongodb",
+  nodes = 1,
+  lease = false, wait = "90s",     -- no lease: the design has none
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", crash = "A" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "violated" },
+}

@@ -1,0 +1,26 @@
+-- matrix: MySQL GET_LOCK() under "clock-jump" (locklab matrix; the table is ../table.lua).
+return {
+  name = "MySQL GET_LOCK(): the server's clock jumps forward",
+  about = [[
+At 1 s n1's clock jumps forward by 15 s (an NTP step, an administrator).
+
+The design: MySQL's user-level lock (lua/clients/mysql-getlock.lua): GET_LOCK(name, 0), polled,
+and RELEASE_LOCK(name). The lock belongs to the session that took it and is "released
+explicitly by executing RELEASE_LOCK() or implicitly when your session terminates (either
+normally or abnormally)" (MySQL 8.0 Reference Manual, "Locking Functions"). It lives in the
+server's memory only: it is neither written to disk nor replicated.]],
+  protocol = "mysql-getlock",
+  server = "mysql",
+  nodes = 1,
+  lease = false, wait = "90s",     -- no lease: the design has none
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", clock_jump = "n1", by = "15s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

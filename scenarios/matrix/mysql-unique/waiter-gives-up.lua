@@ -1,0 +1,25 @@
+-- matrix: MySQL unique index (INSERT / DELETE) under "waiter-gives-up" (locklab matrix; the table is ../table.lua).
+return {
+  name = "MySQL unique index (INSERT / DELETE): a waiter gives up",
+  about = [[
+No fault in the servers or the network: B waits only 2 s and gives up while A holds the lock; C
+arrives at 3 s with the usual wait. Whatever B leaves behind must not block C or let it in
+early.
+
+The design: the comparison table's MySQL lock (lua/clients/mysql-unique.lua): a table whose
+primary key (a unique index) is the lock's name; an INSERT takes the lock, the duplicate-key
+error 1062 means it is taken (retry later), a DELETE of the caller's own row releases it. The
+row has no expiry: the design has no lease.]],
+  protocol = "mysql-unique",
+  server = "mysql",
+  nodes = 1,
+  lease = false, wait = "90s",     -- no lease: the design has none
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s", wait = "2s" },
+    { name = "C", start = "3s", work = "8s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

@@ -1,0 +1,29 @@
+-- matrix: ZooKeeper (Curator InterProcessMutex) under "holder-crash" (locklab matrix; the table is ../table.lua).
+return {
+  name = "ZooKeeper (Curator InterProcessMutex): the holder crashes",
+  about = [[
+A crashes at 1 s inside its critical section and never releases. Its session does not end
+with its connection: the server expires it once nothing has arrived for the session timeout
+(ZooKeeper Programmer's Guide, "ZooKeeper Sessions"), at a tick boundary, and deletes A's
+ephemeral node; B's watch on it fires and B takes the lock about 10 s after A's last ping.
+
+The design: Apache Curator's InterProcessMutex over ZooKeeper 3.8 (lua/clients/curator-mutex.lua):
+an ephemeral sequential node under the lock path, the lowest number holds the lock, a waiter
+watches the node just before its own (ZooKeeper's recipe "Locks", zookeeper.apache.org/doc/
+r3.8.0/recipes.html; curator.apache.org, "Shared Reentrant Lock"). The session (10 s, kept
+alive by the client's pings every third of it) is the lock's lease: its ephemeral node goes
+when the server expires it.]],
+  server = "zookeeper",
+  protocol = "curator-mutex",
+  lease = "10s", wait = "30s",     -- lease: the session timeout the client asks for
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", crash = "A" },
+  },
+  duration = "60s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

@@ -1,0 +1,27 @@
+-- matrix: ZooKeeper (Curator InterProcessMutex) under "waiter-gives-up" (locklab matrix; the table is ../table.lua).
+return {
+  name = "ZooKeeper (Curator InterProcessMutex): a waiter gives up",
+  about = [[
+No fault in the servers or the network: B waits only 2 s and gives up while A holds the lock; C
+arrives at 3 s with the usual wait. B's node queues behind A's; when B's time runs out Curator
+deletes it (LockInternals.internalLockLoop: "timed out - delete our node"), so nothing of B is
+left to block C or let it in early.
+
+The design: Apache Curator's InterProcessMutex over ZooKeeper 3.8 (lua/clients/curator-mutex.lua):
+an ephemeral sequential node under the lock path, the lowest number holds the lock, a waiter
+watches the node just before its own (ZooKeeper's recipe "Locks", zookeeper.apache.org/doc/
+r3.8.0/recipes.html; curator.apache.org, "Shared Reentrant Lock"). The session (10 s, kept
+alive by the client's pings every third of it) is the lock's lease: its ephemeral node goes
+when the server expires it.]],
+  server = "zookeeper",
+  protocol = "curator-mutex",
+  lease = "10s", wait = "30s",     -- lease: the session timeout the client asks for
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s", wait = "2s" },
+    { name = "C", start = "3s", work = "8s" },
+  },
+  duration = "60s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}
