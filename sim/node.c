@@ -527,8 +527,10 @@ void node_restart(cluster *cu, node *n)
     }
     cu->kind->destroy(old);
     n->up = 1;
+    int redis = !strcmp(cu->kind->name, "redis"); /* Redis's words for its persistence */
     note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
-         n->cfg->persist == PERSIST_ALWAYS ? "its AOF (fsync always)" : "its last fsync (everysec)");
+         n->cfg->persist == PERSIST_ALWAYS ? (redis ? "its AOF (fsync always)" : "its log (every write on disk)")
+                                           : (redis ? "its last fsync (everysec)" : "its last sync to disk (each second)"));
     note_keyspace(cu, n, "%s", "restart");
     if (n->role == ROLE_REPLICA || n->demoted) {
         /* A former master that lost its role while down comes back as a replica and

@@ -1,5 +1,5 @@
 -- mongo-findandmodify.lua — the comparison table's MongoDB lock: one document per lock, taken
--- with the atomic findAndModify (seed article 003, its second row: "lock: run the atomic
+-- with the atomic findAndModify (the usual comparison table of distributed locks, its second row: "lock: run the atomic
 -- findAndModify command to find the document and add it if it does not exist; unlock: delete
 -- the document"; weakness: "no automatic expiry").
 --

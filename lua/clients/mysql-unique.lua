@@ -1,5 +1,5 @@
 -- mysql-unique.lua — the comparison table's MySQL lock: a table whose primary key (a unique
--- index) is the lock's name. The design of the table (seed article 003, its first row: "1. add
+-- index) is the lock's name. The design of the table (the usual comparison table of distributed locks, its first row: "1. add
 -- a unique index to a table 2. lock: run an INSERT; if it errors, locking failed 3. unlock:
 -- run a DELETE"), as every blog version of it writes it:
 --
