@@ -171,36 +171,32 @@ static void build_command(lua_State *L, int first, buf *b, size_t *offs, int *ar
     buf_release(&lab);
 }
 
-/* ctx:call(node, cmd, ...) -> value | nil, err */
-static int ctx_call(lua_State *L)
+/* ctx:call(node, cmd, ...) -> value | nil, err; ctx:send(node, cmd, ...) -> id: the same
+ * without waiting (ctx:receive takes the reply). */
+static int call_or_send(lua_State *L, int async)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
-    if (lua_gettop(L) < 3) return luaL_error(L, "ctx:call needs a command");
+    if (lua_gettop(L) < 3) return luaL_error(L, "ctx:%s needs a command", async ? "send" : "call");
     size_t offs[64];
     int argc;
     char label[256];
     buf b;
     buf_init(&b);
     build_command(L, 3, &b, offs, &argc, label, sizeof label);
+    if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label);
     return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 0);
 }
 
-/* ctx:send(node, cmd, ...) -> id: ctx:call without waiting (ctx:receive takes the reply). */
+static int ctx_call(lua_State *L)
+{
+    return call_or_send(L, 0);
+}
+
 static int ctx_send(lua_State *L)
 {
-    clientrt *rt = rt_of(L);
-    client *c = ctx_client(L);
-    int node_idx = node_arg(L, rt, 2);
-    if (lua_gettop(L) < 3) return luaL_error(L, "ctx:send needs a command");
-    size_t offs[64];
-    int argc;
-    char label[256];
-    buf b;
-    buf_init(&b);
-    build_command(L, 3, &b, offs, &argc, label, sizeof label);
-    return send_async(L, rt, c, node_idx, &b, offs, argc, label);
+    return call_or_send(L, 1);
 }
 
 static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)

@@ -223,6 +223,25 @@ static void request_acks(cluster *cu, node *n)
     }
 }
 
+/* A new wait of request m for `replicas` replicas to acknowledge `offset`, queued last. */
+static node_wait *wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
+{
+    node_wait *w = xcalloc(1, sizeof *w);
+    w->id = ++n->next_wait_id;
+    w->from = m->from;
+    w->conn = m->conn;
+    w->coro = m->coro;
+    w->async = m->async;
+    w->req_id = m->req_id;
+    w->label = xstrdup(m->label ? m->label : "");
+    w->offset = offset;
+    w->replicas = replicas;
+    node_wait **tail = &n->waits;
+    while (*tail) tail = &(*tail)->next;
+    *tail = w;
+    return w;
+}
+
 /* A wait for `want` replicas (timeout ms, 0: none) from request m: answered now (into rep;
  * returns 0) or blocked (rep freed; returns 1). */
 static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int64_t timeout)
@@ -241,19 +260,7 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
         sk->reply_wait(rep->body, acked, NULL);
         return 0;
     }
-    node_wait *w = xcalloc(1, sizeof *w);
-    w->id = ++n->next_wait_id;
-    w->from = m->from;
-    w->conn = m->conn;
-    w->coro = m->coro;
-    w->async = m->async;
-    w->req_id = m->req_id;
-    w->label = xstrdup(m->label ? m->label : "");
-    w->offset = offset;
-    w->replicas = want;
-    node_wait **tail = &n->waits;
-    while (*tail) tail = &(*tail)->next;
-    *tail = w;
+    node_wait *w = wait_add(n, m, offset, want);
     if (timeout > 0) {
         core_clock_read(cu->cx); /* the deadline comes from the node's clock */
         int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout);
@@ -351,22 +358,10 @@ static int hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at)
 {
     int need = quorum_replicas(cu, n);
     if (need == 0 || node_acked_count(cu, n, n->repl_offset) >= need) return 0;
-    node_wait *w = xcalloc(1, sizeof *w);
-    w->id = ++n->next_wait_id;
-    w->from = m->from;
-    w->conn = m->conn;
-    w->coro = m->coro;
-    w->async = m->async;
-    w->req_id = m->req_id;
-    w->label = xstrdup(m->label ? m->label : "");
-    w->offset = n->repl_offset;
-    w->replicas = need;
+    node_wait *w = wait_add(n, m, n->repl_offset, need);
     w->held = rep;
     w->exec_at = at;
     rep->async = m->async;
-    node_wait **tail = &n->waits;
-    while (*tail) tail = &(*tail)->next;
-    *tail = w;
     request_acks(cu, n);
     return 1;
 }
