@@ -54,6 +54,15 @@ static instant *to_instant(lua_State *L, int idx)
     return luaL_testudata(L, idx, "locklab.instant");
 }
 
+/* ms as a whole number, whatever a model added to an instant (no overflow, no NaN). */
+static lua_Integer whole_ms(double v)
+{
+    if (v != v) return 0;
+    if (v > 9e15) return (lua_Integer)9e15;
+    if (v < -9e15) return (lua_Integer)-9e15;
+    return (lua_Integer)v;
+}
+
 static int ctx_instant(lua_State *L)
 {
     clientrt *rt = rt_of(L);
@@ -94,8 +103,9 @@ static int instant_tostring(lua_State *L)
 {
     instant *i = to_instant(L, 1);
     double rel = i->ms - 1700000000000.0; /* the scenario's epoch (core.h) */
-    lua_pushfstring(L, "%s%d.%03ds", rel < 0 ? "-" : "", (int)(rel < 0 ? -rel : rel) / 1000,
-                    (int)(rel < 0 ? -rel : rel) % 1000);
+    lua_Integer a = whole_ms(rel < 0 ? -rel : rel);
+    lua_pushfstring(L, "%s%I.%s%I%s", rel < 0 ? "-" : "", (lua_Integer)(a / 1000),
+                    a % 1000 < 100 ? (a % 1000 < 10 ? "00" : "0") : "", (lua_Integer)(a % 1000), "s");
     return 1;
 }
 
@@ -119,7 +129,7 @@ static int ctx_before(lua_State *L)
         core_clock_read(rt->cx);
     }
     lua_pushboolean(L, now < at);
-    lua_pushfstring(L, "%d", (int)(at - now));
+    lua_pushfstring(L, "%I", whole_ms(at - now));
     return 2;
 }
 
