@@ -99,6 +99,7 @@ typedef struct mutex_mon {
     interval *iv;
     size_t ni, cap;
     int *open;          /* per actor: its open interval, or -1 */
+    int nopen;          /* actors with an open interval */
     int64_t last_t;
     int seen;           /* two clients inside at once, past both entries */
 } mutex_mon;
@@ -106,7 +107,7 @@ typedef struct mutex_mon {
 static void mutex_step(mutex_mon *m, const hist_event *e, int nact)
 {
     m->last_t = e->t;
-    if (!m->seen) { /* an event later than two open entries: they overlap */
+    if (!m->seen && m->nopen >= 2) { /* an event later than two open entries: they overlap */
         int inside = 0;
         for (int a = 0; a < nact && inside < 2; a++)
             if (m->open[a] >= 0 && m->iv[m->open[a]].start < e->t) inside++;
@@ -116,12 +117,14 @@ static void mutex_step(mutex_mon *m, const hist_event *e, int nact)
     if (e->kind == H_CS_ENTER) {
         if (m->ni == m->cap) m->iv = xrealloc(m->iv, (m->cap = m->cap ? m->cap * 2 : 16) * sizeof *m->iv);
         m->iv[m->ni] = (interval){ e->actor, e->t, INT64_MAX, e->local, -1 };
+        if (m->open[e->actor] < 0) m->nopen++;
         m->open[e->actor] = (int)m->ni++;
     } else if ((e->kind == H_CS_EXIT || (e->kind == H_FAULT && e->text && strstr(e->text, "crash"))) &&
                m->open[e->actor] >= 0) {
         m->iv[m->open[e->actor]].end = e->t;
         m->iv[m->open[e->actor]].lend = e->local;
         m->open[e->actor] = -1;
+        m->nopen--;
     }
 }
 

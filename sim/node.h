@@ -59,6 +59,7 @@ typedef struct node {
     int64_t expiry_at;
     int expiry_pending;
     uint64_t expiry_gen;
+    int expiry_cause;      /* exploring: the step the pending expiry event records as its cause */
     /* Replication offsets. A master numbers the changes it sends down its replication stream
      * 1, 2, ... (repl_offset: the last); a replica's repl_offset is the last one it applied.
      * acked[r] (a master, per node index): the highest offset replica r acknowledged, through

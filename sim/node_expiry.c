@@ -110,14 +110,20 @@ static int64_t deadline_true_when(cluster *cu, node *n, int64_t deadline)
                                : lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
 }
 
-/* The cause of n's pending expiry event (exploring), or -1. */
-static int pending_cause(const core *cx, const node *n)
+/* Pushes n's expiry event at `at` with `cause` (the step it moves with; -1: none). */
+static void expiry_push(core *cx, node *n, int64_t at, int cause)
 {
-    for (size_t i = 0;; i++) {
-        const event *e = sched_at(cx->q, i);
-        if (!e) return -1;
-        if (e->kind == EV_EXPIRE && e->actor == n->idx && e->gen == n->expiry_gen) return e->cause;
-    }
+    n->expiry_at = at;
+    n->expiry_pending = 1;
+    n->expiry_cause = cause;
+    sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+}
+
+/* Every step that set a deadline equal to `deadline` counts as a clock reading. */
+static void origins_read(core *cx, const node *n, int64_t deadline)
+{
+    for (int j = 0; j < n->org.n; j++)
+        if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
 }
 
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
@@ -152,8 +158,7 @@ void node_schedule_expiry(cluster *cu, node *n)
             continue;
         }
         if (found && o->step != cause) {
-            for (int j = 0; j < n->org.n; j++)
-                if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+            origins_read(cx, n, deadline);
             if (o->step > cause) cause = o->step;
         } else if (!found) {
             cause = o->step;
@@ -161,28 +166,19 @@ void node_schedule_expiry(cluster *cu, node *n)
         found = 1;
     }
     if (unknown && found) { /* falling together with one of unknown origin: all as unknown */
-        for (int j = 0; j < n->org.n; j++)
-            if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+        origins_read(cx, n, deadline);
         found = 0;
     }
     /* A deadline of unknown origin (a server kind that does not say which request set it, as
      * ZooKeeper's sessions, touched by every request): this step may have set it, and reads
      * the clock, whether or not the instant of the pending expiry changes. */
     if (cx->explore && !found && at > cx->now) core_clock_read(cx);
-    if (n->expiry_at == at && n->expiry_pending && (!cx->explore || pending_cause(cx, n) == (found ? cause : -1))) return;
-    n->expiry_at = at;
-    n->expiry_pending = 1;
-    if (found) {
-        sched_push_caused(cx->q, cause, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
-    } else {
-        /* Of unknown origin: a reading here (above) and where it expires (node_on_expire); its
-         * expiry does not move with this step (a lease's expiry falls on the lessor's tick). */
-        if (at > cx->now) {
-            sched_push_caused(cx->q, -1, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
-        } else {
-            sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
-        }
-    }
+    /* Of unknown origin: a reading here (above) and where it expires (node_on_expire); its
+     * expiry does not move with this step (a lease's expiry falls on the lessor's tick). A
+     * deadline already passed expires now, moving with this step. */
+    if (!found) cause = at > cx->now ? -1 : core_step(cx);
+    if (n->expiry_at == at && n->expiry_pending && (!cx->explore || n->expiry_cause == cause)) return;
+    expiry_push(cx, n, at, cause);
 }
 
 void node_clock_changed(cluster *cu, node *n)
@@ -197,9 +193,7 @@ void node_clock_changed(cluster *cu, node *n)
     if (deadline == INT64_MAX) return;
     int64_t at = deadline_true_when(cu, n, deadline);
     if (at == INT64_MAX || (n->expiry_at == at && n->expiry_pending)) return;
-    n->expiry_at = at;
-    n->expiry_pending = 1;
-    sched_push(cx->q, at, EV_EXPIRE, n->idx, ++n->expiry_gen, NULL);
+    expiry_push(cx, n, at, core_step(cx));
 }
 
 void node_on_expire(cluster *cu, node *n, uint64_t gen)
