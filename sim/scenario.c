@@ -458,7 +458,7 @@ static void load_protocol(loader *ld, int root)
     /* without a lua/clients there is nothing to check against; running will say so */
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return;
     snprintf(path, sizeof path, "%s/%s.lua", dir, p);
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return;
+    if (ll_is_file(path)) return;
     /* the message lists what there is; the names are freed before failing */
     char *names[128];
     size_t n = 0;

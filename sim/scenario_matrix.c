@@ -81,14 +81,6 @@ static int index_of(char *const *names, int n, const char *s)
     return -1;
 }
 
-/* Display columns of UTF-8 text: one per code point. */
-static size_t text_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 static void load_properties(reader *rd, matrix_table *t, int root)
 {
     lua_State *L = rd->L;
@@ -136,7 +128,7 @@ static void load_columns(reader *rd, matrix_table *t, int root)
         t->col_title[c] = rd_opt_string(rd, ct, path, "title", 1);
         t->col_short[c] = rd_opt_string(rd, ct, path, "short", 0);
         if (!t->col_short[c]) t->col_short[c] = xstrdup(t->col_id[c]);
-        if (text_width(t->col_short[c]) > SHORT_MAX) {
+        if (ll_utf8_width(t->col_short[c]) > SHORT_MAX) {
             char sp[PATH_LEN];
             rd_path_key(sp, path, "short");
             rd_fail(rd, sp, "%s: at most %d characters (it heads a column of the terminal table)", sp, SHORT_MAX);
@@ -239,12 +231,6 @@ static void load_texts(reader *rd, const matrix_table *t, int rt, const char *rp
     lua_pop(L, 1);
 }
 
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static void load_rows(reader *rd, matrix_table *t, int root)
 {
     lua_State *L = rd->L;
@@ -287,7 +273,7 @@ static void load_rows(reader *rd, matrix_table *t, int root)
             buf_init(&p);
             buf_printf(&p, "%s/%s/%s.lua", t->dir, r->id, t->col_id[c]);
             r->cell[c] = buf_steal(&p);
-            if (!is_file(r->cell[c]))
+            if (!ll_is_file(r->cell[c]))
                 rd_fail(rd, idp, "%s: no scenario '%s' for the column '%s' (write it, or give the column in the row's "
                         "not_applicable with the reason)", path, r->cell[c], t->col_id[c]);
         }

@@ -48,9 +48,8 @@ struct scriptlib {
 static int scriptlib_has_index(const char *dir)
 {
     char path[PATH_MAX];
-    struct stat st;
     if (snprintf(path, sizeof path, "%s/%s", dir, SCRIPTLIB_INDEX) >= (int)sizeof path) return 0;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return ll_is_file(path);
 }
 
 /* The first of exe's directory and its three nearest ancestors that holds lua/redis/index.lua

@@ -322,3 +322,16 @@ int ll_format_double(char *dst, size_t cap, double d)
     if (isinf(d)) return snprintf(dst, cap, "%s", d > 0 ? "inf" : "-inf");
     return snprintf(dst, cap, "%.17g", d);
 }
+
+int ll_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+size_t ll_utf8_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}

@@ -92,6 +92,10 @@ int ll_write_file(const char *path, const void *p, size_t n, buf *err);
 int ll_install_file(const char *tmp, const char *path);
 /* Whether the paths a and b name the same file (both exist; same device and inode). */
 int ll_same_file(const char *a, const char *b);
+/* 1 if path names a regular file (through symbolic links). */
+int ll_is_file(const char *path);
+/* Display columns of UTF-8 text, one per code point (every glyph locklab prints is one wide). */
+size_t ll_utf8_width(const char *s);
 
 /* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
  * LL_READ_OPEN (fopen's errno), LL_READ_ERROR (a read error; a directory, which opens and
