@@ -106,7 +106,7 @@ static int fail(parser *p, const char *what)
 
 static int word_is(parser *p, const char *w)
 {
-    return p->i < p->argc && p->argv[p->i].len == strlen(w) && !strncasecmp(p->argv[p->i].p, w, strlen(w));
+    return p->i < p->argc && slice_eq_nocase(p->argv[p->i], w);
 }
 
 static int take(parser *p, slice *out)
