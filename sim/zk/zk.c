@@ -461,16 +461,16 @@ static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r
         s = zs_find(&z->d, sid);
         c->session = sid;
         if (!s) return set_err(r, ZK_SESSIONEXPIRED);
+        touch(z, s);
     } else {
         zsession ns = { .id = z->d.next_session++, .timeout = negotiate(z, asked) };
         z->d.zxid++; /* createSession is a txn */
         s = zs_put(&z->d, &ns);
         c->session = ns.id;
-        touch(z, s);
+        touch(z, s); /* before the change is told: it carries the deadline */
         session_changed(z, ZK_WRITTEN, ns.id);
         s = zs_find(&z->d, ns.id);
     }
-    touch(z, s);
     r->kind = ZR_SESSION;
     r->session = s->id;
     r->timeout = s->timeout;
