@@ -57,7 +57,6 @@ enode *enode_add(enode *parent, const char *name, enode_type t);
 void enode_int(enode *parent, const char *name, int64_t v);
 void enode_bool(enode *parent, const char *name, int v);
 void enode_str(enode *parent, const char *name, const char *p, size_t len);
-const enode *enode_get(const enode *map, const char *name);
 void enode_free(enode *n);
 /* One line: {a=1 b=[...]}, leaving out what the JSON gateway leaves out (zero numbers,
  * false, empty strings and lists: proto3's defaults). */
