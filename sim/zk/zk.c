@@ -442,10 +442,11 @@ static int32_t negotiate(zk *z, long long asked)
     return (int32_t)asked;
 }
 
+/* connect TIMEOUT [SESSION] (argc checked by zk_exec) */
 static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
 {
     long long asked, sid = 0;
-    if (argc < 2 || argc > 3 || ll_parse_int64(argv[1], &asked) != 0 || asked < 0) return set_err(r, ZK_BADARGUMENTS);
+    if (ll_parse_int64(argv[1], &asked) != 0 || asked < 0) return set_err(r, ZK_BADARGUMENTS);
     if (argc == 3) {
         char tmp[24];
         size_t n = argv[2].len < sizeof tmp - 1 ? argv[2].len : sizeof tmp - 1;
@@ -476,13 +477,16 @@ static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r
     r->timeout = s->timeout;
 }
 
+enum { OP_CONNECT, OP_CLOSE, OP_PING, OP_CREATE, OP_DELETE, OP_EXISTS, OP_GET_DATA, OP_SET_DATA, OP_GET_CHILDREN, OP_SET_WATCHES };
+
 static const struct {
     const char *name;
     int minargs, maxargs;
 } ops[] = {
-    { "connect", 2, 3 }, { "close", 1, 1 }, { "ping", 1, 1 }, { "create", 2, 4 }, { "delete", 2, 3 },
-    { "exists", 2, 3 }, { "getData", 2, 3 }, { "setData", 3, 4 }, { "getChildren", 2, 3 },
-    { "setWatches", 2, 64 },
+    [OP_CONNECT] = { "connect", 2, 3 }, [OP_CLOSE] = { "close", 1, 1 }, [OP_PING] = { "ping", 1, 1 },
+    [OP_CREATE] = { "create", 2, 4 }, [OP_DELETE] = { "delete", 2, 3 }, [OP_EXISTS] = { "exists", 2, 3 },
+    [OP_GET_DATA] = { "getData", 2, 3 }, [OP_SET_DATA] = { "setData", 3, 4 },
+    [OP_GET_CHILDREN] = { "getChildren", 2, 3 }, [OP_SET_WATCHES] = { "setWatches", 2, 64 },
 };
 
 void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
@@ -495,23 +499,23 @@ void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
         return set_err(r, ZK_BADARGUMENTS);
     if (z->replica) return set_err(r, ZK_CONNECTIONLOSS);
     zconn *c = &z->conns[client];
-    if (op == 0) return do_connect(z, c, argc, argv, r);
+    if (op == OP_CONNECT) return do_connect(z, c, argc, argv, r);
     if (!c->session) return set_err(r, ZK_CONNECTIONLOSS);
     zsession *s = zs_find(&z->d, c->session);
     if (!s) return set_err(r, ZK_SESSIONEXPIRED);
     touch(z, s);
     switch (op) {
-    case 1:
+    case OP_CLOSE:
         end_session(z, c->session, ZK_DELETED);
         r->kind = ZR_OK;
         break;
-    case 2: r->kind = ZR_OK; break;
-    case 3: do_create(z, c, argc, argv, r); break;
-    case 4: do_delete(z, argc, argv, r); break;
-    case 5: do_read(z, client, 'e', argc, argv, r); break;
-    case 6: do_read(z, client, 'd', argc, argv, r); break;
-    case 7: do_set_data(z, argc, argv, r); break;
-    case 8: do_read(z, client, 'c', argc, argv, r); break;
+    case OP_PING: r->kind = ZR_OK; break;
+    case OP_CREATE: do_create(z, c, argc, argv, r); break;
+    case OP_DELETE: do_delete(z, argc, argv, r); break;
+    case OP_EXISTS: do_read(z, client, 'e', argc, argv, r); break;
+    case OP_GET_DATA: do_read(z, client, 'd', argc, argv, r); break;
+    case OP_SET_DATA: do_set_data(z, argc, argv, r); break;
+    case OP_GET_CHILDREN: do_read(z, client, 'c', argc, argv, r); break;
     default: do_set_watches(z, client, argc, argv, r); break;
     }
 }
