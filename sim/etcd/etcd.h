@@ -152,6 +152,8 @@ void ekv_release(ekv *kv);
 etcd *etcd_new(const kind_host *host);
 void etcd_free(etcd *s);
 void etcd_set_replica(etcd *s, int replica);
+/* the local clock, read for a value that leaves the server (a deadline, a TTL) */
+int64_t etcd_now_seen(etcd *s);
 int64_t etcd_min_ttl(const etcd *s);
 int64_t etcd_next_deadline(etcd *s);
 void etcd_expire(etcd *s);
