@@ -163,6 +163,18 @@ static void add_watch(zk *z, int client, slice path, int child)
     c->w[c->nw++] = (zwatch){ xmemdup(path.p, path.len), path.len, child };
 }
 
+/* A watch event, "NodeDeleted /a", to the client's watcher. */
+static void push_event(zk *z, int client, const char *type, slice path)
+{
+    if (!z->h.push) return;
+    buf ev;
+    buf_init(&ev);
+    buf_printf(&ev, "%s ", type);
+    buf_append(&ev, path.p, path.len);
+    z->h.push(z->h.ud, client, (slice){ ev.p, ev.len });
+    buf_release(&ev);
+}
+
 /* WatchManager.triggerWatch for the data watches (data) and/or child watches (child) on
  * path: each connection that had one hears the event once, and its watches there go. */
 static void trigger(zk *z, const char *type, slice path, int data, int child, int *fired)
@@ -182,12 +194,7 @@ static void trigger(zk *z, const char *type, slice path, int data, int child, in
         }
         if (!hit || (fired && fired[ci])) continue;
         if (fired) fired[ci] = 1;
-        buf ev;
-        buf_init(&ev);
-        buf_printf(&ev, "%s ", type);
-        buf_append(&ev, path.p, path.len);
-        if (z->h.push) z->h.push(z->h.ud, ci, (slice){ ev.p, ev.len });
-        buf_release(&ev);
+        push_event(z, ci, type, path);
     }
 }
 
@@ -420,16 +427,8 @@ static void do_set_watches(zk *z, int client, int argc, const slice *argv, zk_re
             if (kind == 0) ev = !n ? "NodeDeleted" : n->st.mzxid > rel ? "NodeDataChanged" : NULL;
             else if (kind == 1) ev = n ? "NodeCreated" : NULL;
             else ev = !n ? "NodeDeleted" : n->st.pzxid > rel ? "NodeChildrenChanged" : NULL;
-            if (!ev) {
-                add_watch(z, client, path, kind == 2);
-                continue;
-            }
-            buf e;
-            buf_init(&e);
-            buf_printf(&e, "%s ", ev);
-            buf_append(&e, path.p, path.len);
-            if (z->h.push) z->h.push(z->h.ud, client, (slice){ e.p, e.len });
-            buf_release(&e);
+            if (ev) push_event(z, client, ev, path);
+            else add_watch(z, client, path, kind == 2);
         }
     }
     r->kind = ZR_OK;
