@@ -22,14 +22,14 @@ static const server_kind *const kinds[] = {
 
 const server_kind *server_kind_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    for (size_t i = 0; i < LL_ARRAY_LEN(kinds); i++)
         if (!strcmp(kinds[i]->name, name)) return kinds[i];
     return NULL;
 }
 
 const server_kind *server_kind_at(int i)
 {
-    return i >= 0 && (size_t)i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+    return i >= 0 && (size_t)i < LL_ARRAY_LEN(kinds) ? kinds[i] : NULL;
 }
 
 int server_kind_noptions(const server_kind *k)

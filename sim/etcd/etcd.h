@@ -57,7 +57,6 @@ enode *enode_add(enode *parent, const char *name, enode_type t);
 void enode_int(enode *parent, const char *name, int64_t v);
 void enode_bool(enode *parent, const char *name, int v);
 void enode_str(enode *parent, const char *name, const char *p, size_t len);
-const enode *enode_get(const enode *map, const char *name);
 void enode_free(enode *n);
 /* One line: {a=1 b=[...]}, leaving out what the JSON gateway leaves out (zero numbers,
  * false, empty strings and lists: proto3's defaults). */
@@ -153,6 +152,8 @@ void ekv_release(ekv *kv);
 etcd *etcd_new(const kind_host *host);
 void etcd_free(etcd *s);
 void etcd_set_replica(etcd *s, int replica);
+/* the local clock, read for a value that leaves the server (a deadline, a TTL) */
+int64_t etcd_now_seen(etcd *s);
 int64_t etcd_min_ttl(const etcd *s);
 int64_t etcd_next_deadline(etcd *s);
 void etcd_expire(etcd *s);

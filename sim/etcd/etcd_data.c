@@ -65,10 +65,7 @@ etcd_data *etcd_data_clone(const etcd_data *d)
 
 int etcd_key_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
-    size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c;
-    return al < bl ? -1 : al > bl;
+    return slice_cmp((slice){ a, al }, (slice){ b, bl });
 }
 
 size_t etcd_lower_bound(const etcd_data *d, const char *key, size_t klen)

@@ -31,8 +31,7 @@ static int64_t now_of(etcd *s)
     return s->host.clock(s->host.ud);
 }
 
-/* the clock read for a value that leaves the server (a deadline, a TTL) */
-static int64_t now_seen(etcd *s)
+int64_t etcd_now_seen(etcd *s)
 {
     if (s->host.clock_seen) s->host.clock_seen(s->host.ud);
     return now_of(s);
@@ -74,7 +73,7 @@ int64_t etcd_min_ttl(const etcd *s)
 /* Promote: every lease lives its TTL plus the election timeout from now. */
 static void promote(etcd *s)
 {
-    int64_t now = now_seen(s), extend = opt(s, ETCD_OPT_ELECTION, 1000);
+    int64_t now = etcd_now_seen(s), extend = opt(s, ETCD_OPT_ELECTION, 1000);
     for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry = now + extend + s->d->leases[i].ttl * 1000;
 }
 

@@ -106,7 +106,7 @@ static int fail(parser *p, const char *what)
 
 static int word_is(parser *p, const char *w)
 {
-    return p->i < p->argc && p->argv[p->i].len == strlen(w) && !strncasecmp(p->argv[p->i].p, w, strlen(w));
+    return p->i < p->argc && slice_eq_nocase(p->argv[p->i], w);
 }
 
 static int take(parser *p, slice *out)
@@ -557,19 +557,13 @@ done:
 
 /* ---- leases ---- */
 
-static int64_t now_seen(etcd *s)
-{
-    if (s->host.clock_seen) s->host.clock_seen(s->host.ud);
-    return s->host.clock(s->host.ud);
-}
-
 static void lease_grant(etcd *s, int64_t ttl, int64_t id, etcd_reply *out)
 {
     if (ttl > MAX_LEASE_TTL) {
         out->err = xstrdup("etcdserver: too large lease TTL");
         return;
     }
-    int64_t now = now_seen(s);
+    int64_t now = etcd_now_seen(s);
     if (!id) {
         /* EtcdServer.LeaseGrant: reqIDGen.Next() & (1<<63 - 1); idutil.Generator: the member
          * ID's low 16 bits, then a 48-bit suffix counting up from the time in ms << 8 */
@@ -625,7 +619,7 @@ static void lease_request(etcd *s, parser *p, const char *w, etcd_reply *out)
         for (size_t i = 0; i < s->d->nleases; i++) enode_int(enode_add(list, NULL, EN_MAP), "ID", s->d->leases[i].id);
         return;
     }
-    int64_t now = now_seen(s);
+    int64_t now = etcd_now_seen(s);
     enode_int(out->root, "ID", a);
     if (!strcasecmp(w, "LEASE_KEEPALIVE")) {
         /* Renew: an expired lease waits for its revoke, then is not found: TTL 0 */

@@ -52,13 +52,6 @@ void enode_str(enode *parent, const char *name, const char *p, size_t len)
     c->len = len;
 }
 
-const enode *enode_get(const enode *map, const char *name)
-{
-    for (size_t i = 0; map && i < map->n; i++)
-        if (map->kids[i].name && !strcmp(map->kids[i].name, name)) return &map->kids[i];
-    return NULL;
-}
-
 static void enode_clear(enode *n)
 {
     free(n->s);

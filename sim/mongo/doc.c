@@ -183,6 +183,23 @@ static void skip_ws(jp *p)
     while (p->i < p->n && isspace((unsigned char)p->s[p->i])) p->i++;
 }
 
+/* \uXXXX (the four hex digits after it) as UTF-8. */
+static void jescape_u(jp *p, buf *out)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 4; k++) {
+        char h = p->i < p->n ? p->s[p->i++] : 0;
+        v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower((unsigned char)h) - 'a' + 10) & 15);
+    }
+    if (v >= 0x800) {
+        buf_putc(out, (char)(0xe0 | (v >> 12)));
+        buf_putc(out, (char)(0x80 | ((v >> 6) & 0x3f)));
+    } else if (v >= 0x80) {
+        buf_putc(out, (char)(0xc0 | (v >> 6)));
+    }
+    buf_putc(out, (char)(v < 0x80 ? v : 0x80 | (v & 0x3f)));
+}
+
 static int jstring(jp *p, buf *out)
 {
     if (p->i >= p->n || p->s[p->i] != '"') {
@@ -200,23 +217,7 @@ static int jstring(jp *p, buf *out)
             case 'r': c = '\r'; break;
             case 'b': c = '\b'; break;
             case 'f': c = '\f'; break;
-            case 'u': {
-                unsigned v = 0;
-                for (int k = 0; k < 4; k++) {
-                    char h = p->i < p->n ? p->s[p->i++] : 0;
-                    v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower((unsigned char)h) - 'a' + 10) & 15);
-                }
-                if (v < 0x80) c = (char)v;
-                else if (v < 0x800) {
-                    buf_putc(out, (char)(0xc0 | (v >> 6)));
-                    c = (char)(0x80 | (v & 0x3f));
-                } else {
-                    buf_putc(out, (char)(0xe0 | (v >> 12)));
-                    buf_putc(out, (char)(0x80 | ((v >> 6) & 0x3f)));
-                    c = (char)(0x80 | (v & 0x3f));
-                }
-                break;
-            }
+            case 'u': jescape_u(p, out); continue;
             default: c = e; break;
             }
         }

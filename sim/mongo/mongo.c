@@ -358,13 +358,13 @@ int mg_describe(mgserver *s, slice unit, buf *out, int64_t *deadline)
     *deadline = -1;
     if (!c) return 0;
     if (!rid) {
-        print_indexes(c, out);
+        if (out) print_indexes(c, out);
         return 1;
     }
     int found;
     int i = doc_pos(c, rid, &found);
     if (!found) return 0;
-    print_doc(c->docs[i].d, out);
+    if (out) print_doc(c->docs[i].d, out);
     *deadline = doc_deadline(c, c->docs[i].d);
     return 1;
 }

@@ -42,6 +42,7 @@ mgdb *mg_db_clone(const mgdb *d);
 void mg_db_free(mgdb *d);
 const mgdb *mg_db(const mgserver *s);
 void mg_set_db(mgserver *s, mgdb *d);
+/* A unit's state as one line into out (NULL: only whether it exists and its deadline). */
 int mg_describe(mgserver *s, slice unit, buf *out, int64_t *deadline);
 mgchange *mg_capture(mgserver *s, slice unit, int deleted);
 void mg_apply(mgserver *s, const mgchange *c);

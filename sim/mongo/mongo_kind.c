@@ -43,13 +43,9 @@ static const kind_option mongo_options[] = {
 static void gk_changed(void *ud, int how, slice unit)
 {
     kserver *s = ud;
-    if (how == 0 && s->host.clock_seen) {
-        buf b;
-        buf_init(&b);
-        int64_t deadline = -1;
-        if (mg_describe(s->mg, unit, &b, &deadline) && deadline >= 0) s->host.clock_seen(s->host.ud);
-        buf_release(&b);
-    }
+    int64_t deadline;
+    if (how == 0 && s->host.clock_seen && mg_describe(s->mg, unit, NULL, &deadline) && deadline >= 0)
+        s->host.clock_seen(s->host.ud);
     s->host.changed(s->host.ud, how == 0 ? KIND_WRITTEN : how == 1 ? KIND_DELETED : KIND_EXPIRED, unit);
 }
 

@@ -163,6 +163,18 @@ static void add_watch(zk *z, int client, slice path, int child)
     c->w[c->nw++] = (zwatch){ xmemdup(path.p, path.len), path.len, child };
 }
 
+/* A watch event, "NodeDeleted /a", to the client's watcher. */
+static void push_event(zk *z, int client, const char *type, slice path)
+{
+    if (!z->h.push) return;
+    buf ev;
+    buf_init(&ev);
+    buf_printf(&ev, "%s ", type);
+    buf_append(&ev, path.p, path.len);
+    z->h.push(z->h.ud, client, (slice){ ev.p, ev.len });
+    buf_release(&ev);
+}
+
 /* WatchManager.triggerWatch for the data watches (data) and/or child watches (child) on
  * path: each connection that had one hears the event once, and its watches there go. */
 static void trigger(zk *z, const char *type, slice path, int data, int child, int *fired)
@@ -182,12 +194,7 @@ static void trigger(zk *z, const char *type, slice path, int data, int child, in
         }
         if (!hit || (fired && fired[ci])) continue;
         if (fired) fired[ci] = 1;
-        buf ev;
-        buf_init(&ev);
-        buf_printf(&ev, "%s ", type);
-        buf_append(&ev, path.p, path.len);
-        if (z->h.push) z->h.push(z->h.ud, ci, (slice){ ev.p, ev.len });
-        buf_release(&ev);
+        push_event(z, ci, type, path);
     }
 }
 
@@ -420,16 +427,8 @@ static void do_set_watches(zk *z, int client, int argc, const slice *argv, zk_re
             if (kind == 0) ev = !n ? "NodeDeleted" : n->st.mzxid > rel ? "NodeDataChanged" : NULL;
             else if (kind == 1) ev = n ? "NodeCreated" : NULL;
             else ev = !n ? "NodeDeleted" : n->st.pzxid > rel ? "NodeChildrenChanged" : NULL;
-            if (!ev) {
-                add_watch(z, client, path, kind == 2);
-                continue;
-            }
-            buf e;
-            buf_init(&e);
-            buf_printf(&e, "%s ", ev);
-            buf_append(&e, path.p, path.len);
-            if (z->h.push) z->h.push(z->h.ud, client, (slice){ e.p, e.len });
-            buf_release(&e);
+            if (ev) push_event(z, client, ev, path);
+            else add_watch(z, client, path, kind == 2);
         }
     }
     r->kind = ZR_OK;
@@ -442,10 +441,11 @@ static int32_t negotiate(zk *z, long long asked)
     return (int32_t)asked;
 }
 
+/* connect TIMEOUT [SESSION] (argc checked by zk_exec) */
 static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
 {
     long long asked, sid = 0;
-    if (argc < 2 || argc > 3 || ll_parse_int64(argv[1], &asked) != 0 || asked < 0) return set_err(r, ZK_BADARGUMENTS);
+    if (ll_parse_int64(argv[1], &asked) != 0 || asked < 0) return set_err(r, ZK_BADARGUMENTS);
     if (argc == 3) {
         char tmp[24];
         size_t n = argv[2].len < sizeof tmp - 1 ? argv[2].len : sizeof tmp - 1;
@@ -461,28 +461,31 @@ static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r
         s = zs_find(&z->d, sid);
         c->session = sid;
         if (!s) return set_err(r, ZK_SESSIONEXPIRED);
+        touch(z, s);
     } else {
         zsession ns = { .id = z->d.next_session++, .timeout = negotiate(z, asked) };
         z->d.zxid++; /* createSession is a txn */
         s = zs_put(&z->d, &ns);
         c->session = ns.id;
-        touch(z, s);
+        touch(z, s); /* before the change is told: it carries the deadline */
         session_changed(z, ZK_WRITTEN, ns.id);
         s = zs_find(&z->d, ns.id);
     }
-    touch(z, s);
     r->kind = ZR_SESSION;
     r->session = s->id;
     r->timeout = s->timeout;
 }
 
+enum { OP_CONNECT, OP_CLOSE, OP_PING, OP_CREATE, OP_DELETE, OP_EXISTS, OP_GET_DATA, OP_SET_DATA, OP_GET_CHILDREN, OP_SET_WATCHES };
+
 static const struct {
     const char *name;
     int minargs, maxargs;
 } ops[] = {
-    { "connect", 2, 3 }, { "close", 1, 1 }, { "ping", 1, 1 }, { "create", 2, 4 }, { "delete", 2, 3 },
-    { "exists", 2, 3 }, { "getData", 2, 3 }, { "setData", 3, 4 }, { "getChildren", 2, 3 },
-    { "setWatches", 2, 64 },
+    [OP_CONNECT] = { "connect", 2, 3 }, [OP_CLOSE] = { "close", 1, 1 }, [OP_PING] = { "ping", 1, 1 },
+    [OP_CREATE] = { "create", 2, 4 }, [OP_DELETE] = { "delete", 2, 3 }, [OP_EXISTS] = { "exists", 2, 3 },
+    [OP_GET_DATA] = { "getData", 2, 3 }, [OP_SET_DATA] = { "setData", 3, 4 },
+    [OP_GET_CHILDREN] = { "getChildren", 2, 3 }, [OP_SET_WATCHES] = { "setWatches", 2, 64 },
 };
 
 void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
@@ -495,23 +498,23 @@ void zk_exec(zk *z, int client, int argc, const slice *argv, zk_reply *r)
         return set_err(r, ZK_BADARGUMENTS);
     if (z->replica) return set_err(r, ZK_CONNECTIONLOSS);
     zconn *c = &z->conns[client];
-    if (op == 0) return do_connect(z, c, argc, argv, r);
+    if (op == OP_CONNECT) return do_connect(z, c, argc, argv, r);
     if (!c->session) return set_err(r, ZK_CONNECTIONLOSS);
     zsession *s = zs_find(&z->d, c->session);
     if (!s) return set_err(r, ZK_SESSIONEXPIRED);
     touch(z, s);
     switch (op) {
-    case 1:
+    case OP_CLOSE:
         end_session(z, c->session, ZK_DELETED);
         r->kind = ZR_OK;
         break;
-    case 2: r->kind = ZR_OK; break;
-    case 3: do_create(z, c, argc, argv, r); break;
-    case 4: do_delete(z, argc, argv, r); break;
-    case 5: do_read(z, client, 'e', argc, argv, r); break;
-    case 6: do_read(z, client, 'd', argc, argv, r); break;
-    case 7: do_set_data(z, argc, argv, r); break;
-    case 8: do_read(z, client, 'c', argc, argv, r); break;
+    case OP_PING: r->kind = ZR_OK; break;
+    case OP_CREATE: do_create(z, c, argc, argv, r); break;
+    case OP_DELETE: do_delete(z, argc, argv, r); break;
+    case OP_EXISTS: do_read(z, client, 'e', argc, argv, r); break;
+    case OP_GET_DATA: do_read(z, client, 'd', argc, argv, r); break;
+    case OP_SET_DATA: do_set_data(z, argc, argv, r); break;
+    case OP_GET_CHILDREN: do_read(z, client, 'c', argc, argv, r); break;
     default: do_set_watches(z, client, argc, argv, r); break;
     }
 }
