@@ -103,14 +103,12 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, in
 
 void history_set_text(hist_event *e, const char *fmt, ...)
 {
-    buf b;
-    buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
+    char *text = xvformat(fmt, ap);
     va_end(ap);
     free(e->text);
-    e->text = buf_steal(&b);
+    e->text = text;
 }
 
 size_t history_len(const history *h)

@@ -141,6 +141,23 @@ void buf_putc(buf *b, char c)
     buf_append(b, &c, 1);
 }
 
+char *xvformat(const char *fmt, va_list ap)
+{
+    buf b;
+    buf_init(&b);
+    buf_vprintf(&b, fmt, ap);
+    return buf_steal(&b);
+}
+
+char *xformat(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvformat(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 void buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;

@@ -80,6 +80,9 @@ void buf_putc(buf *b, char c);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty */
+/* A new string, printf-style (caller frees). */
+char *xformat(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvformat(const char *fmt, va_list ap);
 
 /* Writes n bytes to path through a temporary file renamed into place, so nothing
  * half-written is ever left behind; a path that is there and is not a regular file (a

@@ -37,17 +37,15 @@ static void fail(mgreply *r, int code, const char *name, const char *fmt, ...)
 {
     dval_release(&r->doc);
     ddoc *d = reply_doc(r);
-    buf b;
-    buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
+    char *msg = xvformat(fmt, ap);
     va_end(ap);
     doc_put(d, "ok", dv_int(0));
-    doc_put(d, "errmsg", dv_str(b.p ? b.p : ""));
+    doc_put(d, "errmsg", dv_str(msg));
     doc_put(d, "code", dv_int(code));
     doc_put(d, "codeName", dv_str(name));
-    buf_release(&b);
+    free(msg);
     r->error = 1;
 }
 

@@ -49,13 +49,10 @@ void my_reply_error(myreply *r, int code, const char *state, const char *fmt, ..
     r->type = MY_ERR;
     r->code = code;
     memcpy(r->state, state, 5);
-    buf b;
-    buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
+    r->msg = xvformat(fmt, ap);
     va_end(ap);
-    r->msg = buf_steal(&b);
 }
 
 void my_reply_release(myreply *r)
