@@ -157,9 +157,9 @@ static int run_cell(runner *rn, int row, int col)
     const matrix_table *t = rn->t;
     matrix_cell *cell = &rn->res->cells[row * t->ncols + col];
     const char *path = t->rows[row].cell[col];
+    if (!path) return EXIT_OK; /* not applicable: nothing of the cell is read but ran */
     cell->v = xcalloc((size_t)t->nprops, sizeof *cell->v);
     cell->expect = xmalloc((size_t)t->nprops);
-    if (!path) return EXIT_OK; /* not applicable */
     buf err;
     buf_init(&err);
     scenario *sc = scenario_load(path, &err);
