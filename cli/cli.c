@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,6 +26,23 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+int cli_write_buf(const char *cmd, const char *path, const buf *b)
+{
+    buf err;
+    buf_init(&err);
+    int rc = ll_write_file(path, b->p, b->len, &err);
+    if (rc) cli_error("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.p);
+    buf_release(&err);
+    return rc ? EXIT_INTERNAL : EXIT_OK;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* A file path as given, or scenarios/<name>.lua in the data directory. */

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 enum exit_code {
     EXIT_OK = 0,        /* all expectations met, or no violation when none are stated */
     EXIT_VIOLATION = 1, /* a property violated, an expectation not met, a transcript mismatch */
@@ -56,6 +58,13 @@ struct option;
  * CMD: ...; try 'locklab CMD --help'", and '?' returned: exit EXIT_USAGE. shortopts as for
  * getopt ("hvq"), without a leading ':'. Set optind = 0 before the first call (a fresh scan). */
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *opts);
+
+/* Writes b to path whole or not at all (ll_write_file); EXIT_OK, or EXIT_INTERNAL after the
+ * one-line error "locklab: CMD: cannot write 'path': why" (without "CMD: " when cmd is NULL). */
+int cli_write_buf(const char *cmd, const char *path, const buf *b);
+
+/* Seconds on the monotonic clock, for progress reports and their timings. */
+double cli_now_s(void);
 
 /* One-line error on stderr: "locklab: <message>". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

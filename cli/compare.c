@@ -231,12 +231,9 @@ int cli_compare(int argc, char **argv)
         goto done;
     }
     const history *ha = world_history(a.w), *hb = world_history(b.w);
-    if (nopts)
-        printf("== %s\n   A = %s%s, B = %s%s, seed %llu, each run its own decisions\n\n", a.sc->name, nspecs ? "scripts " : "",
-               a.label, nspecs ? "scripts " : "", b.label, have_seed ? seed : (unsigned long long)a.sc->seed);
-    else
-        printf("== %s\n   A = scripts %s, B = scripts %s, seed %llu, same decisions\n\n", a.sc->name, a.spec, b.spec,
-               have_seed ? seed : (unsigned long long)a.sc->seed);
+    printf("== %s\n   A = %s%s, B = %s%s, seed %llu, %s\n\n", a.sc->name, nspecs ? "scripts " : "", a.label,
+           nspecs ? "scripts " : "", b.label, have_seed ? seed : (unsigned long long)a.sc->seed,
+           nopts ? "each run its own decisions" : "same decisions");
     size_t na = history_len(ha), nb = history_len(hb), i = 0;
     while (i < na && i < nb && same_event(history_at(ha, i), history_at(hb, i))) i++;
     if (i == na && i == nb) {

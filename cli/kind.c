@@ -69,16 +69,16 @@ static void expire_due(session *s)
     while (s->k->next_deadline(s->srv) < s->now) s->k->expire(s->srv);
 }
 
-static int run_line(session *s, char *line)
+static void run_line(session *s, char *line)
 {
     resp_args a;
     if (resp_split(line, &a) != 0) {
         fprintf(s->out, "(error) unbalanced quotes\n");
-        return 0;
+        return;
     }
     if (a.argc == 0) {
         resp_args_release(&a);
-        return 0;
+        return;
     }
     const char *w0 = a.argv[0];
     if (w0[0] == '.') {
@@ -102,7 +102,7 @@ static int run_line(session *s, char *line)
             fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time\n");
         }
         resp_args_release(&a);
-        return 0;
+        return;
     }
     slice *argv = xcalloc((size_t)a.argc, sizeof *argv);
     for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
@@ -118,14 +118,13 @@ static int run_line(session *s, char *line)
     free(reply);
     free(argv);
     resp_args_release(&a);
-    return 0;
 }
 
 int cli_kind(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         kind_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (argc == 2 && !strcmp(argv[1], "--list")) {
         for (int i = 0; server_kind_at(i); i++) {
@@ -135,16 +134,16 @@ int cli_kind(int argc, char **argv)
                 printf("           server_options.%s (default %lld%s): %s\n", k->options[j].name,
                        (long long)k->options[j].dflt, k->options[j].duration ? " ms" : "", k->options[j].help);
         }
-        return 0;
+        return EXIT_OK;
     }
     if (argc < 2 || argv[1][0] == '-') {
         cli_error("kind: name a kind of server (locklab kind --list names them); try 'locklab kind --help'");
-        return 2;
+        return EXIT_USAGE;
     }
     const server_kind *k = server_kind_find(argv[1]);
     if (!k) {
         cli_error("kind: no kind of server '%s'; 'locklab kind --list' names them", argv[1]);
-        return 2;
+        return EXIT_USAGE;
     }
     int nopt = server_kind_noptions(k);
     int64_t *opts = xcalloc((size_t)nopt + 1, sizeof *opts);
@@ -161,7 +160,7 @@ int cli_kind(int argc, char **argv)
             cli_error("kind: bad argument '%s'; --option NAME=VALUE takes one of the kind's options in its range "
                       "(locklab kind --list)", i + 1 < argc ? argv[i + 1] : argv[i]);
             free(opts);
-            return 2;
+            return EXIT_USAGE;
         }
         opts[j] = v;
         i++;
@@ -176,11 +175,11 @@ int cli_kind(int argc, char **argv)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    int rc = 0;
+    int rc = EXIT_OK;
     while ((n = getline(&line, &cap, stdin)) >= 0) {
         if ((size_t)n > KIND_LINE_MAX) {
             cli_error("kind: an input line of over %zu bytes", KIND_LINE_MAX);
-            rc = 2;
+            rc = EXIT_USAGE;
             break;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
@@ -192,7 +191,7 @@ int cli_kind(int argc, char **argv)
     free(opts);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("kind: cannot write the output: %s", strerror(errno));
-        return 3;
+        return EXIT_INTERNAL;
     }
     return rc;
 }

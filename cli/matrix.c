@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -158,9 +157,9 @@ static int run_cell(runner *rn, int row, int col)
     const matrix_table *t = rn->t;
     matrix_cell *cell = &rn->res->cells[row * t->ncols + col];
     const char *path = t->rows[row].cell[col];
+    if (!path) return EXIT_OK; /* not applicable: nothing of the cell is read but ran */
     cell->v = xcalloc((size_t)t->nprops, sizeof *cell->v);
     cell->expect = xmalloc((size_t)t->nprops);
-    if (!path) return EXIT_OK; /* not applicable */
     buf err;
     buf_init(&err);
     scenario *sc = scenario_load(path, &err);
@@ -210,29 +209,12 @@ static int run_cell(runner *rn, int row, int col)
     return code;
 }
 
-static int write_out(const char *path, const buf *b)
-{
-    buf err;
-    buf_init(&err);
-    int rc = ll_write_file(path, b->p ? b->p : "", b->len, &err);
-    if (rc) cli_error("matrix: %s", err.p);
-    buf_release(&err);
-    return rc ? EXIT_INTERNAL : EXIT_OK;
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Runs every cell, row by row, saying on stderr which design is running. */
 static int run_all(runner *rn)
 {
     const matrix_table *t = rn->t;
     int tty = isatty(2), cells = 0;
-    double t0 = seconds_now();
+    double t0 = cli_now_s();
     for (int row = 0; row < t->nrows; row++) {
         if (tty) fprintf(stderr, "\rmatrix: %d/%d %-40s", row + 1, t->nrows, t->rows[row].id);
         else fprintf(stderr, "matrix: %s (%d of %d designs)\n", t->rows[row].id, row + 1, t->nrows);
@@ -242,14 +224,13 @@ static int run_all(runner *rn)
             cells += t->rows[row].cell[col] != NULL;
         }
     }
-    fprintf(stderr, "%smatrix: %d runs in %.2f s\n", tty ? "\r\033[K" : "", cells, seconds_now() - t0);
+    fprintf(stderr, "%smatrix: %d runs in %.2f s\n", tty ? "\r\033[K" : "", cells, cli_now_s() - t0);
     return EXIT_OK;
 }
 
 static void free_result(matrix_result *r)
 {
-    if (!r->cells) return;
-    for (int i = 0; i < r->t->nrows * r->t->ncols; i++) {
+    for (int i = 0; r->cells && i < r->t->nrows * r->t->ncols; i++) {
         free(r->cells[i].v);
         free(r->cells[i].expect);
         free(r->cells[i].page);
@@ -266,12 +247,12 @@ static int outputs(const matrix_result *res, const matrix_args *a)
     buf_init(&b);
     if (a->csv) {
         matrix_csv(res, &b);
-        if (write_out(a->csv, &b) != EXIT_OK) code = EXIT_INTERNAL;
+        if (cli_write_buf("matrix", a->csv, &b) != EXIT_OK) code = EXIT_INTERNAL;
     }
     if (a->html) {
         buf_reset(&b);
         matrix_html(res, &b);
-        if (write_out(a->html, &b) != EXIT_OK) code = EXIT_INTERNAL;
+        if (cli_write_buf("matrix", a->html, &b) != EXIT_OK) code = EXIT_INTERNAL;
     }
     if (a->plot) {
         buf err;
@@ -327,13 +308,8 @@ int cli_matrix(int argc, char **argv)
     }
     if (code == EXIT_OK) {
         code = outputs(&res, &a);
-        int unmet = 0;
-        for (int row = 0; row < t->nrows; row++)
-            for (int c = 0; c < t->ncols; c++)
-                for (int p = 0; p < t->nprops; p++) unmet += matrix_unmet(&res, row, c, p);
-        if (code == EXIT_OK && unmet) code = EXIT_VIOLATION;
+        if (code == EXIT_OK && matrix_unmet_total(&res)) code = EXIT_VIOLATION;
     }
-    if (!res.cells) free(res.prop);
     free_result(&res);
     free(pages);
     free(pages_rel);

@@ -55,16 +55,6 @@ static void run_usage(FILE *f)
           f);
 }
 
-static int write_file(const char *path, const buf *content)
-{
-    buf err;
-    buf_init(&err);
-    int rc = ll_write_file(path, content->p, content->len, &err);
-    if (rc) cli_error("%s", err.p);
-    buf_release(&err);
-    return rc;
-}
-
 /* Far beyond any value a run records (indices, µs delays, the models' ctx:random draws),
  * and small enough that a replayed delay added to the clock cannot overflow it: the chooser
  * replays an exponential delay's value as written (sim/chooser.c), unchecked. */
@@ -114,9 +104,7 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
     fprintf(out, "\nverdicts for \"%s\":\n", sc->name);
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = NULL;
-        for (int i = 0; i < sc->nexpects; i++)
-            if (!strcmp(sc->expects[i].property, property_name((property)p))) ex = &sc->expects[i];
+        const expect_cfg *ex = html_expectation(sc, p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         const char *mark = "";
         if (ex) {
@@ -254,7 +242,7 @@ static int exports(const history *h, const run_args *ra)
         buf b;
         buf_init(&b);
         export_render(h, (export_format)f, &b);
-        if (write_file(ra->export_file[f], &b) != 0) code = EXIT_INTERNAL;
+        if (cli_write_buf(NULL, ra->export_file[f], &b) != EXIT_OK) code = EXIT_INTERNAL;
         buf_release(&b);
     }
     return code;
@@ -267,7 +255,7 @@ static int write_verdicts(const char *path, const history *h, const scenario *sc
     buf b;
     buf_init(&b);
     verdicts_render(h, sc, cr, seed, error, &b);
-    int rc = write_file(path, &b) != 0 ? EXIT_INTERNAL : EXIT_OK;
+    int rc = cli_write_buf(NULL, path, &b);
     buf_release(&b);
     return rc;
 }
@@ -386,7 +374,7 @@ int cli_run(int argc, char **argv)
         buf j;
         buf_init(&j);
         history_write_jsonl(h, &j);
-        if (write_file(json, &j) != 0) exit_code = EXIT_INTERNAL;
+        if (cli_write_buf(NULL, json, &j) != EXIT_OK) exit_code = EXIT_INTERNAL;
         buf_release(&j);
     }
     if (exports(h, &ra) != EXIT_OK) exit_code = EXIT_INTERNAL;
@@ -394,7 +382,7 @@ int cli_run(int argc, char **argv)
         buf c;
         buf_init(&c);
         chooser_write(ch, &c);
-        if (write_file(save_choices, &c) != 0) exit_code = EXIT_INTERNAL;
+        if (cli_write_buf(NULL, save_choices, &c) != EXIT_OK) exit_code = EXIT_INTERNAL;
         buf_release(&c);
     }
     if (rc != 0) {

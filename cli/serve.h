@@ -156,6 +156,8 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
 
 /* The host's side of INFO, CLIENT LIST / KILL and CONFIG GET for node n's server. */
 extern const server_host serve_host;
+/* Node n's open connections, and in *blocked how many of them wait in a blocking command. */
+int serve_conns(const snode *n, int *blocked);
 /* After a command ran on n: runs each blocked connection's command again, oldest first,
  * and answers those it now serves. */
 void serve_unblock(snode *n);

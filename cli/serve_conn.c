@@ -32,7 +32,7 @@
 
 /* ---- the host ---- */
 
-static int serve_conns(const snode *n, int *blocked)
+int serve_conns(const snode *n, int *blocked)
 {
     int conns = 0;
     *blocked = 0;

@@ -372,8 +372,7 @@ static void serve_ctl_nodes(serve *sv, sclient *c, const slice *argv, int argc, 
     reply *e = reply_array(out, (size_t)sv->nnodes);
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
-        int conns = 0;
-        for (sclient *k = n->clients; k; k = k->next) conns += !k->dead;
+        int blocked, conns = serve_conns(n, &blocked);
         buf b;
         buf_init(&b);
         buf_printf(&b, "%s %s:%d %s ", n->name, sv->opt.bind, n->port, n->srv ? "up" : "down");

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "chunkcache.h"
@@ -161,13 +160,6 @@ static int writable_dir(const char *path)
     return -1;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Seconds between two progress lines when stderr is not a terminal. */
 #define PROGRESS_LINE_EVERY_S 5.0
 
@@ -183,7 +175,7 @@ typedef struct progress {
  * PROGRESS_LINE_EVERY_S seconds and no summary, so a short sweep writes nothing there. */
 static void progress_draw(progress *p, int point, int final)
 {
-    double t = now_s();
+    double t = cli_now_s();
     double el = t - p->start, rate = el > 0 ? (double)p->done / el : 0;
     double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
     if (!p->tty) {
@@ -310,10 +302,7 @@ static int write_outputs(const sweep_result *r, const char *csv, const char *plo
     int rc = EXIT_OK;
     if (csv) {
         sweep_csv(r, &out);
-        if (ll_write_file(csv, out.p, out.len, &err) != 0) {
-            cli_error("sweep: %s", err.p);
-            rc = EXIT_INTERNAL;
-        }
+        rc = cli_write_buf("sweep", csv, &out);
     }
     if (plot && rc == EXIT_OK && sweep_plot(r, plot, &err) != 0) {
         cli_error("sweep: %s", err.p);
@@ -349,7 +338,7 @@ int cli_sweep(int argc, char **argv)
         r.seed = a.have_seed ? a.seed : base->seed;
         uint64_t *seeds = xmalloc((size_t)a.runs * sizeof *seeds), state = r.seed;
         for (int k = 0; k < a.runs; k++) seeds[k] = ll_splitmix64(&state);
-        double t0 = now_s();
+        double t0 = cli_now_s();
         int tty = isatty(2); /* the bar draws at once; the first plain line waits its 5 s */
         progress pg = { .tty = tty, .start = t0, .last = tty ? 0 : t0,
                         .total = (long long)r.npoints * a.runs, .points = r.npoints };

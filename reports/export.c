@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "trace.h"
 
 static const char *const format_names[EXPORT_COUNT] = { "knossos", "porcupine", "shiviz" };
@@ -413,14 +414,6 @@ static void put_faults(buf *out, const history *h, int64_t until)
     free(used);
 }
 
-static const expect_cfg *expectation(const scenario *sc, property p)
-{
-    const expect_cfg *ex = NULL;
-    for (int i = 0; i < sc->nexpects; i++)
-        if (!strcmp(sc->expects[i].property, property_name(p))) ex = &sc->expects[i];
-    return ex;
-}
-
 void verdicts_render(const history *h, const scenario *sc, const check_result *cr, uint64_t seed, const char *error,
                      buf *out)
 {
@@ -442,7 +435,7 @@ void verdicts_render(const history *h, const scenario *sc, const check_result *c
     buf_puts(out, ",\n \"verdicts\":[");
     int stated = 0, unmet = 0, first = 1;
     for (int p = 0; p < PROP_COUNT; p++) {
-        const expect_cfg *ex = expectation(sc, (property)p);
+        const expect_cfg *ex = html_expectation(sc, p);
         verdict v = cr ? cr->p[p].v : VERDICT_NOT_JUDGED;
         if (!cr && !ex) continue;
         buf_printf(out, "%s\n  {\"property\":\"%s\",\"verdict\":\"%s\"", first ? "" : ",", property_name((property)p),

@@ -40,6 +40,15 @@ int matrix_unmet(const matrix_result *r, int row, int col, int p)
     return c->v[p] == VERDICT_NOT_JUDGED || (c->v[p] == VERDICT_VIOLATED) != c->expect[p];
 }
 
+int matrix_unmet_total(const matrix_result *r)
+{
+    int unmet = 0;
+    for (int row = 0; row < r->t->nrows; row++)
+        for (int c = 0; c < r->t->ncols; c++)
+            for (int p = 0; p < r->t->nprops; p++) unmet += matrix_unmet(r, row, c, p);
+    return unmet;
+}
+
 static const char *glyph(const matrix_cell *c, int p)
 {
     if (!c->ran) return "–";
@@ -206,12 +215,8 @@ void matrix_text(const matrix_result *r, buf *out)
                   "after a verdict: = as the source claims  ! the source claims otherwise  ? a violation the\n"
                   "source does not warn of  ≠ not what the cell's scenario expects\n");
     buf_printf(out, "Each cell is a scenario: locklab run %s/<row>/<column>.lua\n", t->dir);
-    int runs = 0, unmet = 0;
-    for (int row = 0; row < t->nrows; row++)
-        for (int c = 0; c < t->ncols; c++) {
-            runs += matrix_cell_at(r, row, c)->ran;
-            for (int p = 0; p < t->nprops; p++) unmet += matrix_unmet(r, row, c, p);
-        }
+    int runs = 0, unmet = matrix_unmet_total(r);
+    for (int i = 0; i < t->nrows * t->ncols; i++) runs += r->cells[i].ran;
     buf_printf(out, "\n%d runs; %s.\n", runs, unmet ? "some verdicts are NOT what their scenarios expect" : "every verdict is what its scenario expects");
     for (int row = 0; row < t->nrows && unmet; row++)
         for (int c = 0; c < t->ncols; c++)

@@ -35,6 +35,8 @@ const matrix_cell *matrix_cell_at(const matrix_result *r, int row, int col);
 matrix_mark matrix_mark_of(const matrix_result *r, int row, int col, int p);
 /* 1 when the cell's verdict p is not what its scenario expects. */
 int matrix_unmet(const matrix_result *r, int row, int col, int p);
+/* How many verdicts of the whole table are not what their scenarios expect. */
+int matrix_unmet_total(const matrix_result *r);
 
 /* The table as text: the prose wrapped to 92 columns, the grid as wide as its columns. */
 void matrix_text(const matrix_result *r, buf *out);

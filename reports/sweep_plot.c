@@ -201,8 +201,9 @@ void sweep_csv(const sweep_result *r, buf *out)
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for
  * each rate, dashed marks at the scenario's own value and, for durations, at the lease, their
  * labels above the plot (the lease's to the left of its line, the value's to the right). */
-static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf *gp)
+static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
 {
+    const sweep_result *r = ud;
     int show[PROP_COUNT];
     sweep_shown(r, show);
     const char *unit;
@@ -279,13 +280,7 @@ static void plot_script(const sweep_result *r, const char *tmp_out, int svg, buf
     buf_puts(gp, "\nunset output\n");
 }
 
-/* gp_draw's callback: the script for a sweep. */
-static void sweep_script(const void *ud, const char *tmp_out, int svg, buf *gp)
-{
-    plot_script(ud, tmp_out, svg, gp);
-}
-
 int sweep_plot(const sweep_result *r, const char *path, buf *err)
 {
-    return gp_draw(path, sweep_script, r, err);
+    return gp_draw(path, plot_script, r, err);
 }
