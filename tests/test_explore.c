@@ -50,33 +50,45 @@ static explore_result analyse(const xpath *p, uint64_t *avail, int observer)
     return res;
 }
 
+/* A path written by hand, with room for its steps, decisions and their choices (one a
+ * decision). */
+typedef struct hand_path {
+    xpath p;
+    world_step st[5];
+    world_decision d[2];
+    choice c[2];
+} hand_path;
+
+/* Clears h and points its path at its first nsteps steps and ndecs decisions. */
+static void hand_path_init(hand_path *h, int nsteps, size_t ndecs)
+{
+    memset(h, 0, sizeof *h);
+    h->p.rec = h->c;
+    h->p.nrec = ndecs;
+    h->p.decs = h->d;
+    h->p.steps = h->st;
+    h->p.nsteps = nsteps;
+}
+
 /* A path of one delay decision (position 0) delivered at step 1, at node 0, and one more
  * step at node 0 at time t2 that the delivery did not cause. */
-static void one_delay_path(xpath *p, world_step *st, world_decision *d, choice *c, int64_t t2)
+static void one_delay_path(hand_path *h, int64_t t2)
 {
-    memset(p, 0, sizeof *p);
-    st[0] = (world_step){ .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 };   /* the send */
-    st[1] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = 0 };              /* delivery */
-    st[2] = (world_step){ .t = t2, .actor = 0, .key = 0, .cause = -1 };               /* unrelated */
-    d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 };
-    c[0] = (choice){ .value = 0, .n = 2 };
-    p->rec = c;
-    p->nrec = 1;
-    p->decs = d;
-    p->steps = st;
-    p->nsteps = 3;
+    hand_path_init(h, 3, 1);
+    h->st[0] = (world_step){ .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 };   /* the send */
+    h->st[1] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = 0 };              /* delivery */
+    h->st[2] = (world_step){ .t = t2, .actor = 0, .key = 0, .cause = -1 };               /* unrelated */
+    h->d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 };
+    h->c[0] = (choice){ .value = 0, .n = 2 };
 }
 
 static void test_explore_delay_with_the_same_order_is_one_branch(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[3];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 5000); /* 4 ms after the delivery: a 2 ms later arrival keeps the order */
+    hand_path h;
+    one_delay_path(&h, 5000); /* 4 ms after the delivery: a 2 ms later arrival keeps the order */
     uint64_t avail[1] = { 1 };
-    explore_result res = analyse(&p, avail, 2);
+    explore_result res = analyse(&h.p, avail, 2);
     assert_int_equal(avail[0], 1); /* the late end is not needed */
     assert_true(res.delays_abstracted);
 }
@@ -84,27 +96,21 @@ static void test_explore_delay_with_the_same_order_is_one_branch(void **state)
 static void test_explore_delay_that_reorders_is_two_branches(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[3];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 2500); /* 1.5 ms after: arriving 2 ms later comes after it */
+    hand_path h;
+    one_delay_path(&h, 2500); /* 1.5 ms after: arriving 2 ms later comes after it */
     uint64_t avail[1] = { 1 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
 }
 
 static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[3];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 2500);
-    st[2].cause = 1; /* now the node's own timer, set when the message arrived: it moves too */
+    hand_path h;
+    one_delay_path(&h, 2500);
+    h.st[2].cause = 1; /* now the node's own timer, set when the message arrived: it moves too */
     uint64_t avail[1] = { 1 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_int_equal(avail[0], 1);
 }
 
@@ -114,34 +120,25 @@ static void test_explore_steps_the_delivery_caused_move_with_it(void **state)
 static void test_explore_late_ends_add_up_along_a_chain(void **state)
 {
     (void)state;
-    xpath p;
-    memset(&p, 0, sizeof p);
-    world_step st[4] = {
-        { .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 },    /* the client sends */
-        { .t = 1000, .actor = 0, .key = 0, .cause = 0 },               /* the node runs it */
-        { .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1 },  /* the reply arrives */
-        { .t = 5000, .actor = 1, .key = 1, .cause = -1, .client = 1 }, /* the client's own timer */
-    };
-    world_decision d[2] = {
-        { .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 },
-        { .kind = WDEC_DELAY, .step = 2, .shift = 2000, .target = -1 },
-    };
-    choice c[2] = { { .value = 0, .n = 2 }, { .value = 0, .n = 2 } };
-    p.rec = c;
-    p.nrec = 2;
-    p.decs = d;
-    p.steps = st;
-    p.nsteps = 4;
+    hand_path h;
+    hand_path_init(&h, 4, 2);
+    h.st[0] = (world_step){ .t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1 };    /* the client sends */
+    h.st[1] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = 0 };               /* the node runs it */
+    h.st[2] = (world_step){ .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1 };  /* the reply arrives */
+    h.st[3] = (world_step){ .t = 5000, .actor = 1, .key = 1, .cause = -1, .client = 1 }; /* the client's own timer */
+    h.d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .shift = 2000, .target = -1 };
+    h.d[1] = (world_decision){ .kind = WDEC_DELAY, .step = 2, .shift = 2000, .target = -1 };
+    h.c[0] = h.c[1] = (choice){ .value = 0, .n = 2 };
     uint64_t avail[2] = { 1, 1 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));   /* 2 + 2 ms > 3 ms */
     assert_int_equal(avail[1], 1);           /* 2 ms alone < 3 ms */
     /* the path with the request late: the reply now comes 1 ms before the timer */
-    c[0].value = 1;
-    st[1].t = 3000;
-    st[2].t = 4000;
+    h.c[0].value = 1;
+    h.st[1].t = 3000;
+    h.st[2].t = 4000;
     avail[1] = 1;
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[1], 1));
 }
 
@@ -151,22 +148,19 @@ static void test_explore_late_ends_add_up_along_a_chain(void **state)
 static void test_explore_clock_read_across_the_cone_is_two_branches(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[4];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 5000);
-    st[0].clock = 1;                                                   /* start = ctx:now() */
-    st[3] = (world_step){ .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1 }; /* elapsed */
-    p.nsteps = 4;
+    hand_path h;
+    one_delay_path(&h, 5000);
+    h.st[0].clock = 1;                                                   /* start = ctx:now() */
+    h.st[3] = (world_step){ .t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1 }; /* elapsed */
+    h.p.nsteps = 4;
     uint64_t avail[1] = { 1 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
     /* no reading outside the cone: whatever the client compares moves with it */
-    st[0].clock = 0;
-    st[2].clock = 0;
+    h.st[0].clock = 0;
+    h.st[2].clock = 0;
     avail[0] = 1;
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_int_equal(avail[0], 1);
 }
 
@@ -175,38 +169,32 @@ static void test_explore_clock_read_across_the_cone_is_two_branches(void **state
 static void test_explore_clock_value_carried_by_a_message(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[4];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 5000);
-    st[0].clock = 1;  /* the send carries the client's clock: the delivery (in the cone) reads it */
-    st[2].clock = 1;  /* the node read its clock before, outside the cone */
-    st[2].t = 500;
+    hand_path h;
+    one_delay_path(&h, 5000);
+    h.st[0].clock = 1;  /* the send carries the client's clock: the delivery (in the cone) reads it */
+    h.st[2].clock = 1;  /* the node read its clock before, outside the cone */
+    h.st[2].t = 500;
     uint64_t avail[1] = { 1 };
     /* steps must be in time order: put the node's earlier reading first */
-    world_step a = st[0], b = st[1], x = st[2];
-    st[0] = a; st[1] = x; st[2] = b;
-    st[2].cause = 0;
-    d[0].step = 2;
-    p.nsteps = 3;
-    analyse(&p, avail, 2);
+    world_step a = h.st[0], b = h.st[1], x = h.st[2];
+    h.st[0] = a; h.st[1] = x; h.st[2] = b;
+    h.st[2].cause = 0;
+    h.d[0].step = 2;
+    h.p.nsteps = 3;
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
 }
 
 static void test_explore_clients_are_compared_on_one_time_line(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[3];
-    world_decision d[1];
-    choice c[1];
-    one_delay_path(&p, st, d, c, 5000);
+    hand_path h;
+    one_delay_path(&h, 5000);
     /* the delivery goes to client 1; another client (2) does something 1 ms later */
-    st[1] = (world_step){ .t = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1 };
-    st[2] = (world_step){ .t = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1 };
+    h.st[1] = (world_step){ .t = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1 };
+    h.st[2] = (world_step){ .t = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1 };
     uint64_t avail[1] = { 1 };
-    analyse(&p, avail, 3);
+    analyse(&h.p, avail, 3);
     assert_true(alt_enabled(avail[0], 1)); /* the checker would see their order change */
 }
 
@@ -215,48 +203,37 @@ static void test_explore_clients_are_compared_on_one_time_line(void **state)
 /* A crash (option 1) injected at 10 ms (position 1), restarting at 210 ms; an earlier instant
  * at 5 ms (position 0) after the target's last step at 1 ms; and a step of the target at
  * `other` that the crash did not cause. */
-static void crash_path(xpath *p, world_step *st, world_decision *d, choice *c, int64_t other)
+static void crash_path(hand_path *h, int64_t other)
 {
-    memset(p, 0, sizeof *p);
-    st[0] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = -1 };
-    st[1] = (world_step){ .t = 10000, .actor = 0, .key = 0, .cause = WORLD_CAUSE_INSTANT };  /* the crash */
-    st[2] = (world_step){ .t = 10000, .actor = 1, .key = 1, .cause = -1, .client = 1 };     /* its instant */
-    st[3] = (world_step){ .t = other, .actor = 0, .key = 0, .cause = -1 };
-    st[4] = (world_step){ .t = 210000, .actor = 0, .key = 0, .cause = 1 };                  /* the restart */
-    d[0] = (world_decision){ .kind = WDEC_FAULT, .t = 5000, .offered = 1, .valid = 3, .step = -1, .target = -1 };
-    d[1] = (world_decision){ .kind = WDEC_FAULT, .t = 10000, .offered = 3, .valid = 3, .step = 1, .target = 0 };
-    c[0] = (choice){ .value = 0, .n = 2 };
-    c[1] = (choice){ .value = 1, .n = 2 };
-    p->rec = c;
-    p->nrec = 2;
-    p->decs = d;
-    p->steps = st;
-    p->nsteps = 5;
+    hand_path_init(h, 5, 2);
+    h->st[0] = (world_step){ .t = 1000, .actor = 0, .key = 0, .cause = -1 };
+    h->st[1] = (world_step){ .t = 10000, .actor = 0, .key = 0, .cause = WORLD_CAUSE_INSTANT };  /* the crash */
+    h->st[2] = (world_step){ .t = 10000, .actor = 1, .key = 1, .cause = -1, .client = 1 };     /* its instant */
+    h->st[3] = (world_step){ .t = other, .actor = 0, .key = 0, .cause = -1 };
+    h->st[4] = (world_step){ .t = 210000, .actor = 0, .key = 0, .cause = 1 };                  /* the restart */
+    h->d[0] = (world_decision){ .kind = WDEC_FAULT, .t = 5000, .offered = 1, .valid = 3, .step = -1, .target = -1 };
+    h->d[1] = (world_decision){ .kind = WDEC_FAULT, .t = 10000, .offered = 3, .valid = 3, .step = 1, .target = 0 };
+    h->c[0] = (choice){ .value = 0, .n = 2 };
+    h->c[1] = (choice){ .value = 1, .n = 2 };
 }
 
 static void test_explore_earlier_crash_where_its_restart_falls_elsewhere(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[5];
-    world_decision d[2];
-    choice c[2];
-    crash_path(&p, st, d, c, 207000); /* 3 ms before the restart: restarting 5 ms earlier crosses it */
+    hand_path h;
+    crash_path(&h, 207000); /* 3 ms before the restart: restarting 5 ms earlier crosses it */
     uint64_t avail[2] = { 1, 3 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_true(alt_enabled(avail[0], 1));
 }
 
 static void test_explore_no_earlier_crash_where_nothing_moves(void **state)
 {
     (void)state;
-    xpath p;
-    world_step st[5];
-    world_decision d[2];
-    choice c[2];
-    crash_path(&p, st, d, c, 150000); /* 60 ms before the restart: 5 ms earlier changes nothing */
+    hand_path h;
+    crash_path(&h, 150000); /* 60 ms before the restart: 5 ms earlier changes nothing */
     uint64_t avail[2] = { 1, 3 };
-    analyse(&p, avail, 2);
+    analyse(&h.p, avail, 2);
     assert_int_equal(avail[0], 1);
 }
 
@@ -389,6 +366,21 @@ static void test_explore_jobs_give_the_answer_of_one(void **state)
     explore_result_free(&b);
 }
 
+/* Searches sc as shards 1/3, 2/3 and 3/3, each written to its file. */
+static void write_shards(const scenario *sc, const char *const files[3])
+{
+    buf err;
+    buf_init(&err);
+    for (int i = 0; i < 3; i++) {
+        explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
+        explore_result part;
+        assert_int_equal(explore_run(sc, &so, &part, &err), 0);
+        assert_int_equal(explore_write_shard(sc, &so, &part, files[i], &err), 0);
+        explore_result_free(&part);
+    }
+    buf_release(&err);
+}
+
 static void test_explore_shards_merge_into_the_answer_of_one(void **state)
 {
     (void)state;
@@ -403,11 +395,8 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     for (int i = 0; i < 3; i++) {
         snprintf(names[i], sizeof names[i], "/tmp/test_explore.%d.shard%d", (int)getpid(), i + 1);
         files[i] = names[i];
-        explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
-        assert_int_equal(explore_run(sc, &so, &part, &err), 0);
-        assert_int_equal(explore_write_shard(sc, &so, &part, names[i], &err), 0);
-        explore_result_free(&part);
     }
+    write_shards(sc, files);
     assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.complete && merged.complete);
     assert_int_equal(merged.outcomes, one.outcomes);
@@ -424,12 +413,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     /* with a violation, the merge minimises the one a single search finds */
     sc = load_scenario_text(race_crash);
     assert_int_equal(explore_run(sc, &o, &one, &err), 0);
-    for (int i = 0; i < 3; i++) {
-        explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
-        assert_int_equal(explore_run(sc, &so, &part, &err), 0);
-        assert_int_equal(explore_write_shard(sc, &so, &part, names[i], &err), 0);
-        explore_result_free(&part);
-    }
+    write_shards(sc, files);
     assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.found && merged.found);
     assert_int_equal(merged.faults[0].at, one.faults[0].at);

@@ -40,19 +40,32 @@ static run run_scenario(scenario *sc)
     return r;
 }
 
-static run run_file(const char *path)
+static scenario *load_file(const char *path)
 {
     buf err;
     buf_init(&err);
     scenario *sc = scenario_load(path, &err);
     if (!sc) fail_msg("%s did not load: %s", path, err.p);
     buf_release(&err);
-    return run_scenario(sc);
+    return sc;
+}
+
+static run run_file(const char *path)
+{
+    return run_scenario(load_file(path));
 }
 
 static run run_text(const char *text)
 {
     return run_scenario(load_scenario_text(text));
+}
+
+/* run_text of fmt with its one %s replaced by arg (a version, an option). */
+static run run_textf(const char *fmt, const char *arg)
+{
+    char text[1024];
+    if (snprintf(text, sizeof text, fmt, arg) >= (int)sizeof text) fail_msg("scenario text too long");
+    return run_text(text);
 }
 
 static void run_free(run *r)
@@ -185,14 +198,12 @@ static void test_343_watchdog_stops_on_error(void **state)
 
 static run run_partitioned_watchdog(const char *version)
 {
-    char text[1024];
-    snprintf(text, sizeof text,
-             "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
-             "  lease = false, wait = '60s',\n"
-             "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
-             "  faults = { { at = '5s', partition = { { 'A' }, { 'n1', 'B' } }, duration = '50s' } },\n"
-             "  duration = '90s' }\n", version);
-    return run_text(text);
+    return run_textf("return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+                     "  lease = false, wait = '60s',\n"
+                     "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
+                     "  faults = { { at = '5s', partition = { { 'A' }, { 'n1', 'B' } }, duration = '50s' } },\n"
+                     "  duration = '90s' }\n",
+                     version);
 }
 
 /* The true times (µs) of A's renewal requests, at most `cap`; how many there were. */
@@ -251,14 +262,12 @@ static void expect_three_resends(const char *version, int64_t gap_us)
  * arrives one round trip (2 ms) after the attempt; HEAD 4 times with equal jitter. */
 static run run_refused_watchdog(const char *version)
 {
-    char text[1024];
-    snprintf(text, sizeof text,
-             "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
-             "  lease = false, wait = '60s', down = 'refuses', network = { delay = '1ms' },\n"
-             "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
-             "  faults = { { at = '5s', crash = 'n1' } },\n"
-             "  duration = '90s' }\n", version);
-    return run_text(text);
+    return run_textf("return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
+                     "  lease = false, wait = '60s', down = 'refuses', network = { delay = '1ms' },\n"
+                     "  clients = { { name = 'A', work = '60s' }, { name = 'B', start = '100ms' } },\n"
+                     "  faults = { { at = '5s', crash = 'n1' } },\n"
+                     "  duration = '90s' }\n",
+                     version);
 }
 
 static void test_connection_retries_by_release(void **state)
@@ -333,15 +342,12 @@ static void test_lock_script_not_resent_from_3370(void **state)
         "  clients = { { name = 'A', start = '1s' } },\n"
         "  faults = { { at = '500ms', partition = { { 'A' }, { 'n1' } }, duration = '5s' } },\n"
         "  duration = '30s' }\n";
-    char text[512];
-    snprintf(text, sizeof text, fmt, "3.43.0");
-    run r = run_text(text);
+    run r = run_textf(fmt, "3.43.0");
     assert_int_equal(logs_with(&r, "A", "lock script: no reply"), 0);
     assert_null(nth(&r, "A", H_ACQUIRED, 1));
     run_free(&r);
     /* 3.31.0 resends it 1500 ms after the timeout, past the partition: acquired */
-    snprintf(text, sizeof text, fmt, "3.31.0");
-    r = run_text(text);
+    r = run_textf(fmt, "3.31.0");
     assert_int_equal(logs_with(&r, "A", "lock script: no reply within 3000 ms; resending in 1500 ms"), 1);
     assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
     run_free(&r);
@@ -361,14 +367,11 @@ static void test_fair_loop_timeout_acquire_failed_from_470(void **state)
         "  clients = { { name = 'A', work = '6s' }, { name = 'B', start = '100ms' } },\n"
         "  faults = { { at = '118ms', partition = { { 'B' }, { 'n1', 'A' } }, duration = '2s' } },\n"
         "  duration = '20s' }\n";
-    char text[1024];
-    snprintf(text, sizeof text, fmt, "");
-    run r = run_text(text);
+    run r = run_textf(fmt, "");
     assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 1);
     assert_int_equal(logs_with(&r, "B", "since 4.7.0 tryLock calls acquireFailed"), 1);
     run_free(&r);
-    snprintf(text, sizeof text, fmt, "redisson_version = '4.6.0'");
-    r = run_text(text);
+    r = run_textf(fmt, "redisson_version = '4.6.0'");
     assert_int_equal(requests_with(&r, "B", "redisson-fair/acquire-failed"), 0);
     assert_int_equal(logs_with(&r, "B", "my queue entry stays behind"), 1);
     run_free(&r);
@@ -401,13 +404,10 @@ static void test_344_failed_unlock_keeps_the_watchdog(void **state)
         "  clients = { { name = 'A', work = '5s' } },\n"
         "  faults = { { at = '4900ms', partition = { { 'A' }, { 'n1' } }, duration = '20s' } },\n"
         "  duration = '60s' }\n";
-    char text[1024];
-    snprintf(text, sizeof text, fmt, "3.4.4");
-    run r = run_text(text);
+    run r = run_textf(fmt, "3.4.4");
     assert_int_equal(logs_with(&r, "A", "before 3.8.1 (#1602) the watchdog keeps renewing"), 1);
     run_free(&r);
-    snprintf(text, sizeof text, fmt, "3.11.1");
-    r = run_text(text);
+    r = run_textf(fmt, "3.11.1");
     assert_int_equal(logs_with(&r, "A", "the watchdog keeps renewing"), 0);
     run_free(&r);
 }
@@ -427,12 +427,7 @@ static void test_replica_sync_wait_by_release(void **state)
     assert_int_equal(requests_with(&r, "A", "INFO ALL"), 1);
     assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
     run_free(&r);
-    scenario *sc = NULL;
-    buf err;
-    buf_init(&err);
-    sc = scenario_load("scenarios/failover-redisson-wait.lua", &err);
-    assert_non_null(sc);
-    buf_release(&err);
+    scenario *sc = load_file("scenarios/failover-redisson-wait.lua");
     free(sc->scripts);
     sc->scripts = strdup("redisson@3.14.0");
     r = run_scenario(sc);

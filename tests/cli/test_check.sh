@@ -4,13 +4,7 @@
 # and its bad input. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
-tmp=$(mktemp -d /tmp/locklab-check.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. tests/cli/lib.sh check
 
 # finds NAME PROPERTY: check exits 1, names the property, and its counter-example replays.
 finds() {

@@ -6,26 +6,7 @@
 # shapes checked by check_exports.py). Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
-tmp=$(mktemp -d /tmp/locklab-cli.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-one_line_err() {
-    local what=$1
-    if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^locklab: ' "$tmp/err"; then ok; else bad "$what: stderr is not one 'locklab: ' line"; cat "$tmp/err"; fi
-}
+. tests/cli/lib.sh cli
 
 expect_exit 0 "locklab --help" -- "$LL" --help
 grep -q '^usage: locklab' "$tmp/out" && ok || bad "--help prints usage on stdout"

@@ -9,25 +9,11 @@
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
+. tests/cli/lib.sh matrix
 case "$LL" in /*) ;; *) LL="$PWD/$LL" ;; esac
 export LOCKLAB_HOME=${LOCKLAB_HOME:-$PWD}
-tmp=$(mktemp -d /tmp/locklab-matrix.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-# one_line_err DESCRIPTION TEXT: stderr (progress lines aside) is one "locklab: " line with TEXT.
+# one_line_err DESCRIPTION TEXT (in place of lib.sh's): stderr, progress lines aside, is one
+# "locklab: " line with TEXT.
 one_line_err() {
     local errs
     errs=$(grep -v '^matrix: ' "$tmp/err")
@@ -149,17 +135,6 @@ assert not re.search(r'(src|href)="(https?:)?//', page)
 PY
 check "the runs' pages are beside the index" test "$(ls "$tmp/m-runs" | wc -l)" -eq "$cells"
 check "the heat map is a PNG" sh -c "head -c 8 '$tmp/m.png' | od -An -c | grep -q 'P   N   G'"
-chromium_bin=$(command -v chromium || command -v chromium-browser || true)
-browse() {
-    local out=$1 url=$2 profile
-    shift 2
-    profile=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$chromium_bin" --headless --no-sandbox --disable-gpu --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-        --enable-logging=stderr --v=0 "$@" "file://$url" >"$out" 2>"$out.log"
-    rm -rf "$profile"
-}
-quiet_console() { ! grep -Eq 'Uncaught|:CONSOLE|CONSOLE\(' "$1.log"; }
 if [ -z "$chromium_bin" ]; then
     bad "chromium is not installed (make deps installs it)"
 else

@@ -5,28 +5,8 @@
 # violation rate at the lease. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
+. tests/cli/lib.sh sweep
 export LOCKLAB_HOME=${LOCKLAB_HOME:-$PWD}
-tmp=$(mktemp -d /tmp/locklab-sweep.XXXXXX)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-# one_line_err DESCRIPTION TEXT: stderr is one "locklab: " line that contains TEXT.
-one_line_err() {
-    if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^locklab: ' "$tmp/err" && grep -qF -- "$2" "$tmp/err"; then ok
-    else bad "$1: stderr is not one 'locklab: ' line saying '$2'"; sed 's/^/    /' "$tmp/err"; fi
-}
 
 expect_exit 0 "sweep --help" -- "$LL" sweep --help
 grep -q '^usage: locklab sweep' "$tmp/out" && grep -q 'gc_pause' "$tmp/out" && ok || bad "--help lists the parameters"

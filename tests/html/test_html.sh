@@ -9,27 +9,8 @@
 # Usage: tests/html/test_html.sh   (LOCKLAB=path/to/locklab to test another binary)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
+. tests/cli/lib.sh html
 case "$LL" in /*) ;; *) LL="$PWD/$LL" ;; esac
-tmp=$(mktemp -d /tmp/locklab-html.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
-
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-one_line_err() {
-    if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^locklab: ' "$tmp/err"; then ok; else bad "$1: stderr is not one 'locklab: ' line"; cat "$tmp/err"; fi
-}
 well_formed() {
     python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$1" 2>/dev/null
 }
@@ -153,18 +134,6 @@ for y in range(h):
 sys.exit(0 if len(colours) > 50 and nonwhite > 2000 else 1)
 PY
 }
-chromium_bin=$(command -v chromium || command -v chromium-browser || true)
-# browse OUT PAGE#FRAGMENT [chromium options...]: the console log goes to OUT.log
-browse() {
-    local out=$1 url=$2 profile
-    shift 2
-    profile=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$chromium_bin" --headless --no-sandbox --disable-gpu --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-        --enable-logging=stderr --v=0 "$@" "file://$url" >"$out" 2>"$out.log"
-    rm -rf "$profile"
-}
-quiet_console() { ! grep -Eq 'Uncaught|:CONSOLE|CONSOLE\(' "$1.log"; }
 if [ -z "$chromium_bin" ]; then
     bad "chromium is not installed (make deps installs it)"
 else
