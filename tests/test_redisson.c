@@ -401,14 +401,23 @@ static void test_344_failed_unlock_keeps_the_watchdog(void **state)
     static const char *fmt =
         "return { name = 'x', about = 'x', protocol = 'redisson', scripts = 'redisson@%s',\n"
         "  lease = false, wait = '60s', network = { delay = '1ms' },\n"
-        "  clients = { { name = 'A', work = '5s' } },\n"
-        "  faults = { { at = '4900ms', partition = { { 'A' }, { 'n1' } }, duration = '20s' } },\n"
+        "  clients = { { name = 'A', work = '5s', rounds = 2, think = '120s' } },\n"
+        "  faults = { { at = '4900ms', partition = { { 'A' }, { 'n1' } }, duration = '4s' } },\n"
         "  duration = '60s' }\n";
+    /* A lives on after its failed unlock (it thinks for two minutes): in 3.4.4 its watchdog
+     * goes on renewing the lock it believes released, every 10 s once the partition heals */
     run r = run_textf(fmt, "3.4.4");
     assert_int_equal(logs_with(&r, "A", "before 3.8.1 (#1602) the watchdog keeps renewing"), 1);
+    int64_t at[8];
+    int n = renewal_times(&r, at, 8);
+    assert_true(n >= 4 && at[n - 1] > 30000000); /* still renewing long after the unlock */
     run_free(&r);
+    /* 3.11.1 resends the unlock (at once after each timeout) and its watchdog renews only while
+     * the unlock is still pending: nothing after the resent unlock went through, at 11 s */
     r = run_textf(fmt, "3.11.1");
     assert_int_equal(logs_with(&r, "A", "the watchdog keeps renewing"), 0);
+    n = renewal_times(&r, at, 8);
+    assert_true(n <= 1 && (n == 0 || at[0] < 11000000));
     run_free(&r);
 }
 
