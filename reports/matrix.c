@@ -67,9 +67,7 @@ static const char *const mark_word[] = { "", "agrees", "contradicts", "unwarned"
 /* Display columns of UTF-8 text: one per code point. */
 static int width_of(const char *s)
 {
-    int w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
+    return (int)ll_utf8_width(s);
 }
 
 static void pad(buf *out, const char *s, int width)

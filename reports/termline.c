@@ -107,9 +107,7 @@ static void legend_word(buf *out, int *col, int width, int indent, const char *w
 /* Display columns of a UTF-8 string (every glyph used here is one column wide). */
 static int cols_of(const char *s)
 {
-    int n = 0;
-    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
+    return (int)ll_utf8_width(s);
 }
 
 void termline_render(const history *h, const scenario *sc, int width, buf *out)
