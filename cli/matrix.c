@@ -183,7 +183,7 @@ static int run_cell(runner *rn, int row, int col)
     cell->ran = 1;
     for (int p = 0; p < t->nprops; p++) {
         cell->v[p] = cr.p[rn->res->prop[p]].v;
-        const expect_cfg *ex = html_expectation(sc, rn->res->prop[p]);
+        const expect_cfg *ex = check_expectation(sc, (property)rn->res->prop[p]);
         cell->expect[p] = (signed char)(ex ? ex->violated : -1);
     }
     int code = EXIT_OK;

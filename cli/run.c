@@ -104,7 +104,7 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
     fprintf(out, "\nverdicts for \"%s\":\n", sc->name);
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = html_expectation(sc, p);
+        const expect_cfg *ex = check_expectation(sc, (property)p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         const char *mark = "";
         if (ex) {

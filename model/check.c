@@ -23,6 +23,14 @@ int property_from_name(const char *name)
     return -1;
 }
 
+const expect_cfg *check_expectation(const scenario *sc, property p)
+{
+    const expect_cfg *ex = NULL;
+    for (int i = 0; i < sc->nexpects; i++)
+        if (!strcmp(sc->expects[i].property, property_name(p))) ex = &sc->expects[i];
+    return ex;
+}
+
 void check_run(const history *h, const scenario *sc, check_result *out)
 {
     monitor *m = monitor_new(h, sc);

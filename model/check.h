@@ -34,6 +34,9 @@ typedef struct check_result {
 const char *property_name(property p);
 int property_from_name(const char *name); /* -1 if unknown */
 
+/* The scenario's `expect` entry for property p (the last one written), or NULL. */
+const expect_cfg *check_expectation(const scenario *sc, property p);
+
 /* Judges every property of the history; free with check_free. */
 void check_run(const history *h, const scenario *sc, check_result *out);
 void check_free(check_result *r);

@@ -456,13 +456,6 @@ struct monitor {
     reentrancy_mon re;
 };
 
-static int expects(const scenario *sc, property p)
-{
-    for (int i = 0; i < sc->nexpects; i++)
-        if (!strcmp(sc->expects[i].property, property_name(p))) return 1;
-    return 0;
-}
-
 monitor *monitor_new(const history *h, const scenario *sc)
 {
     monitor *m = xcalloc(1, sizeof *m);
@@ -471,8 +464,8 @@ monitor *monitor_new(const history *h, const scenario *sc)
     int nact = m->nact = (int)history_actors(h);
     size_t na = (size_t)(nact > 0 ? nact : 1);
     for (int i = 0; i < PROP_COUNT; i++) m->r.p[i].v = VERDICT_HOLDS;
-    if (!expects(sc, PROP_FAIRNESS)) m->r.p[PROP_FAIRNESS].v = VERDICT_NOT_JUDGED;
-    if (!expects(sc, PROP_REENTRANCY)) m->r.p[PROP_REENTRANCY].v = VERDICT_NOT_JUDGED;
+    if (!check_expectation(sc, PROP_FAIRNESS)) m->r.p[PROP_FAIRNESS].v = VERDICT_NOT_JUDGED;
+    if (!check_expectation(sc, PROP_REENTRANCY)) m->r.p[PROP_REENTRANCY].v = VERDICT_NOT_JUDGED;
     const char *lock = sc->lock ? sc->lock : "lock";
     m->mx.open = xmalloc(na * sizeof *m->mx.open);
     m->rs.acquired_at = xmalloc(na * sizeof *m->rs.acquired_at);

@@ -435,7 +435,7 @@ void verdicts_render(const history *h, const scenario *sc, const check_result *c
     buf_puts(out, ",\n \"verdicts\":[");
     int stated = 0, unmet = 0, first = 1;
     for (int p = 0; p < PROP_COUNT; p++) {
-        const expect_cfg *ex = html_expectation(sc, p);
+        const expect_cfg *ex = check_expectation(sc, (property)p);
         verdict v = cr ? cr->p[p].v : VERDICT_NOT_JUDGED;
         if (!cr && !ex) continue;
         buf_printf(out, "%s\n  {\"property\":\"%s\",\"verdict\":\"%s\"", first ? "" : ",", property_name((property)p),

@@ -37,14 +37,6 @@ void html_title(buf *out, const scenario *sc, uint64_t seed)
     buf_puts(out, "</p>\n");
 }
 
-const expect_cfg *html_expectation(const scenario *sc, int prop)
-{
-    const expect_cfg *ex = NULL;
-    for (int i = 0; i < sc->nexpects; i++)
-        if (!strcmp(sc->expects[i].property, property_name((property)prop))) ex = &sc->expects[i];
-    return ex;
-}
-
 static const char css[] =
     "body{font-family:'DejaVu Sans',Verdana,sans-serif;font-size:22px;line-height:1.45;margin:1.5em auto;"
     "max-width:1500px;padding:0 1em;color:#212121;background:#fff}"
@@ -66,7 +58,7 @@ static void verdicts(buf *out, const scenario *sc, const check_result *cr)
     buf_puts(out, "<table><tr><th>property</th><th>verdict</th><th>expected</th></tr>\n");
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = html_expectation(sc, p);
+        const expect_cfg *ex = check_expectation(sc, (property)p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         const char *cls = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "nj";
         const char *word = r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "VIOLATED" : "not judged";

@@ -26,8 +26,6 @@ int html_static_report(const history *h, const scenario *sc, const check_result 
 void html_esc(buf *out, const char *s);
 /* The page's title and its line of facts: protocol, scripts, seed, mode, file. */
 void html_title(buf *out, const scenario *sc, uint64_t seed);
-/* The scenario's expectation for a property (a property_name index), NULL if none. */
-const expect_cfg *html_expectation(const scenario *sc, int prop);
 
 /* A JSON string of n bytes, safe inside a <script> element (< > & as \u escapes) and valid
  * UTF-8 whatever the bytes: a byte that is not part of a valid UTF-8 sequence is written as

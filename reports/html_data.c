@@ -267,7 +267,7 @@ static void verdicts_json(const scenario *sc, const check_result *cr, buf *out)
     int first = 1;
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
-        const expect_cfg *ex = html_expectation(sc, p);
+        const expect_cfg *ex = check_expectation(sc, (property)p);
         if (r->v == VERDICT_NOT_JUDGED && !ex) continue;
         buf_printf(out, "%s\n{\"name\":\"%s\",\"verdict\":\"%s\",\"at\":", first ? "" : ",", property_name((property)p),
                    r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "not judged");
