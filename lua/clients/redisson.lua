@@ -265,7 +265,7 @@ function Executor:retry_no_sync(what, op)
     end
     attempt = attempt + 1
     local lo, hi = self.delay(attempt)
-    if M.version_before(self.java, "3.48.0") and not (self.java == "HEAD") then lo, hi = 1500, 1500 end
+    if M.version_before(self.java, "3.48.0") then lo, hi = 1500, 1500 end
     ctx:log("%s: none of the replicas synced; again in %s ms (attempt %d of %d)", what,
             hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), attempt, self.attempts)
     if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
@@ -579,7 +579,7 @@ end
 -- EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of which half is
 -- fixed and half random, so 1000..2000 ms (RedissonBaseLock.java@HEAD:222-235).
 function M.latch_timeout(ctx, cfg, exec)
-  if exec.java ~= "HEAD" and M.version_before(exec.java, "3.48.0") and not (cfg.options or {}).retry_interval then
+  if M.version_before(exec.java, "3.48.0") and not (cfg.options or {}).retry_interval then
     return math.max((cfg.timeout + 1500) * exec.attempts, 1)
   end
   local lo, hi = exec.delay(exec.attempts)
