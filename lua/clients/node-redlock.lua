@@ -77,10 +77,7 @@ local EXTEND = "node-redlock/extend@5.0.0-beta.2"
 local RELEASE = "node-redlock/release@5.0.0-beta.2"
 
 function M.new(ctx, cfg)
-  local o = cfg.options
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(o) do s[k] = v end
+  local s = require("redlock-seq").settings(M.DEFAULTS, cfg.options)
   local nodes = ctx:nodes()
   local key = cfg.lock
   local quorum = #nodes // 2 + 1
