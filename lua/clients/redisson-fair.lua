@@ -272,11 +272,8 @@ function M.new(ctx, cfg)
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
       keys[5] = latch
       argv[5] = "PUBLISH"
-      if version_before(java, "3.48.0") then
-        argv[6] = math.max((cfg.timeout + 1500) * exec.attempts, 1)  -- retryInterval, 3.24-3.47
-      else
-        argv[6] = math.max((cfg.timeout + 2000) * exec.attempts, 1)
-      end
+      local _, delay = exec.retry_delay(exec.attempts)    -- retryInterval, or the jitter's cap
+      argv[6] = math.max((cfg.timeout + delay) * exec.attempts, 1)
     end
     local res, err = exec:synced_eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
     -- then DEL the latch (thenApply: on success only; Java fires it without waiting; a model
