@@ -271,7 +271,7 @@ function Executor:retry_no_sync(what, op)
     attempt = attempt + 1
     local lo, hi = self.retry_delay(attempt)
     ctx:log("%s: none of the replicas synced; again in %s ms (attempt %d of %d)", what,
-            hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), attempt, self.attempts)
+            hi > lo and string.format("%d..%d", lo, hi) or string.format("%d", lo), attempt, self.attempts)
     if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
   end
 end
@@ -299,7 +299,7 @@ function Executor:send(what, no_retry, attempt_fn)
       local lo, hi = self.retry_delay(conn_attempt)
       conn_attempt = conn_attempt + 1
       ctx:log("%s: connection refused; retrying in %s ms (attempt %d of %d)", what,
-              hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), conn_attempt, self.attempts)
+              hi > lo and string.format("%d..%d", lo, hi) or string.format("%d", lo), conn_attempt, self.attempts)
       if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
       goto continue
     end
