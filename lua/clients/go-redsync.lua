@@ -47,9 +47,7 @@ M.OPTIONS = {
 M.DEFAULTS = { retry_count = 32, drift_factor = 0.01, timeout_factor = 0.05, unlock_timeout = 3000 }
 
 function M.new(ctx, cfg)
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(cfg.options) do s[k] = v end
+  local s = require("redlock-seq").settings(M.DEFAULTS, cfg.options)
   local nodes = ctx:nodes()
   local key = cfg.lock
   local quorum = #nodes // 2 + 1

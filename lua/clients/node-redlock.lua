@@ -77,10 +77,7 @@ local EXTEND = "node-redlock/extend@5.0.0-beta.2"
 local RELEASE = "node-redlock/release@5.0.0-beta.2"
 
 function M.new(ctx, cfg)
-  local o = cfg.options
-  local s = {}
-  for k, v in pairs(M.DEFAULTS) do s[k] = v end
-  for k, v in pairs(o) do s[k] = v end
+  local s = require("redlock-seq").settings(M.DEFAULTS, cfg.options)
   local nodes = ctx:nodes()
   local key = cfg.lock
   local quorum = #nodes // 2 + 1
@@ -94,8 +91,11 @@ function M.new(ctx, cfg)
   -- _attemptOperation: the script on every node at once, settled at the first quorum.
   local function attempt(script, args)
     local start = ctx:now()
-    local node_of = {}
-    for _, node in ipairs(nodes) do node_of[ctx:send_eval(node, script, { key }, args)] = node end
+    local ids, node_of = {}, {}       -- the requests in node order, and their nodes until answered
+    for i, node in ipairs(nodes) do
+      ids[i] = ctx:send_eval(node, script, { key }, args)
+      node_of[ids[i]] = node
+    end
     local votes_for, votes_against, answers, waiting, timed_out = 0, 0, {}, #nodes, false
     local deadline = s.node_timeout and start + s.node_timeout
     local function vote(node, ok, what)
@@ -116,12 +116,10 @@ function M.new(ctx, cfg)
         node_of[id] = nil
       else -- ioredis's commandTimeout: every request still out fails now, in node order
         timed_out = true
-        for _, node in ipairs(nodes) do
-          for rid, n in pairs(node_of) do
-            if n == node and votes_for < quorum and votes_against < quorum then
-              vote(node, false, "timeout")
-              node_of[rid] = nil
-            end
+        for _, rid in ipairs(ids) do
+          if node_of[rid] and votes_for < quorum and votes_against < quorum then
+            vote(node_of[rid], false, "timeout")
+            node_of[rid] = nil
           end
         end
       end

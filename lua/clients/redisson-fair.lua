@@ -64,16 +64,9 @@ local redisson = require("redisson")
 
 local M = {}
 
--- RedissonObject.prefixName: prefix:{name}, or prefix:name when the name already has a tag.
-local function prefix_name(prefix, name)
-  if name:find("{", 1, true) then return prefix .. ":" .. name end
-  return prefix .. ":{" .. name .. "}"
-end
-
--- "3.11.1" < "3.31.0" < "HEAD" (redisson.lua)
-local version_before = redisson.version_before
-
-local function version_of(id) return id:match("@(.+)$") end
+-- redisson.lua's: RedissonObject.prefixName, "3.11.1" < "3.31.0" < "HEAD", "x@3.4.4" -> "3.4.4"
+local prefix_name, version_before, version_of = redisson.prefix_name, redisson.version_before,
+                                                redisson.version_of
 
 -- The scenario options this model reads (checked before a run: another key, or another
 -- type, is an error at the scenario).
@@ -101,7 +94,7 @@ function M.new(ctx, cfg)
   local failed_id = ctx:script("redisson-fair/acquire-failed")
   local unlock_id = ctx:script("redisson-fair/unlock")
   local renew_id = ctx:script("redisson/renew")
-  local java = tostring(opt.redisson_version or cfg.scripts or version_of(acquire_id))
+  local java = redisson.java_version(cfg)
   local exec = redisson.executor(ctx, cfg, java)     -- RedisExecutor's resends, by release
   local wait_arg_is_waittime = not version_before(java, "3.13.3")          -- #2883
   local thread_wait_time = opt.thread_wait_time
@@ -279,11 +272,8 @@ function M.new(ctx, cfg)
       latch = prefix_name("redisson_unlock_latch", name) .. ":" .. request_id
       keys[5] = latch
       argv[5] = "PUBLISH"
-      if java ~= "HEAD" and version_before(java, "3.48.0") then
-        argv[6] = math.max((cfg.timeout + 1500) * exec.attempts, 1)  -- retryInterval, 3.24-3.47
-      else
-        argv[6] = math.max((cfg.timeout + 2000) * exec.attempts, 1)
-      end
+      local _, delay = exec.retry_delay(exec.attempts)    -- retryInterval, or the jitter's cap
+      argv[6] = math.max((cfg.timeout + delay) * exec.attempts, 1)
     end
     local res, err = exec:synced_eval("unlock script", exec.scripts_no_retry, node, "redisson-fair/unlock", keys, argv)
     -- then DEL the latch (thenApply: on success only; Java fires it without waiting; a model

@@ -172,6 +172,11 @@ function M.executor(ctx, cfg, java)
     local i = o.retry_interval
     ex.delay = function() return i, i end
   end
+  -- between connection attempts, NoSyncedSlavesException retries and in the unlock latch's
+  -- TTL: retryInterval (1500 ms, or the option) before 3.48.0, where a resend may come at
+  -- once; retryDelay, as for a resend, from 3.48.0
+  if before("3.48.0") and not o.retry_interval then ex.retry_delay = function() return 1500, 1500 end
+  else ex.retry_delay = ex.delay end
   ex.scripts_no_retry = not before("3.37.0")    -- lock and unlock: syncedEvalNoRetry
   ex.acquire_failed_no_retry = not before("3.37.0") and before("4.7.0")
   -- replica sync (below): none before 3.15.0; the WAIT's answer ignored in 3.15.0-3.16.x;
@@ -264,10 +269,9 @@ function Executor:retry_no_sync(what, op)
       return res, err
     end
     attempt = attempt + 1
-    local lo, hi = self.delay(attempt)
-    if M.version_before(self.java, "3.48.0") and not (self.java == "HEAD") then lo, hi = 1500, 1500 end
+    local lo, hi = self.retry_delay(attempt)
     ctx:log("%s: none of the replicas synced; again in %s ms (attempt %d of %d)", what,
-            hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), attempt, self.attempts)
+            hi > lo and string.format("%d..%d", lo, hi) or string.format("%d", lo), attempt, self.attempts)
     if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
   end
 end
@@ -292,11 +296,10 @@ function Executor:send(what, no_retry, attempt_fn)
                 what, conn_attempt)
         return nil, err
       end
-      local lo, hi = self.delay(conn_attempt)
-      if M.version_before(self.java, "3.48.0") then lo, hi = 1500, 1500 end
+      local lo, hi = self.retry_delay(conn_attempt)
       conn_attempt = conn_attempt + 1
       ctx:log("%s: connection refused; retrying in %s ms (attempt %d of %d)", what,
-              hi > lo and string.format("%d..%d", lo, hi) or tostring(lo), conn_attempt, self.attempts)
+              hi > lo and string.format("%d..%d", lo, hi) or string.format("%d", lo), conn_attempt, self.attempts)
       if hi > lo then ctx:sleep(lo, hi) else ctx:sleep(lo) end
       goto continue
     end
@@ -579,10 +582,7 @@ end
 -- EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of which half is
 -- fixed and half random, so 1000..2000 ms (RedissonBaseLock.java@HEAD:222-235).
 function M.latch_timeout(ctx, cfg, exec)
-  if exec.java ~= "HEAD" and M.version_before(exec.java, "3.48.0") and not (cfg.options or {}).retry_interval then
-    return math.max((cfg.timeout + 1500) * exec.attempts, 1)
-  end
-  local lo, hi = exec.delay(exec.attempts)
+  local lo, hi = exec.retry_delay(exec.attempts)
   local delay = lo + (hi > lo and ctx:random(0, hi - lo) or 0)
   return math.max((cfg.timeout + delay) * exec.attempts, 1)
 end

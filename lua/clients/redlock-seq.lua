@@ -3,7 +3,8 @@
 -- they require(). Each library's own file says which of its lines these steps follow.
 local S = {}
 
--- The settings: the library's defaults, overridden by the scenario's options.
+-- The settings: the library's defaults, overridden by the scenario's options (node-redlock.lua
+-- and go-redsync.lua take theirs here too).
 function S.settings(defaults, options)
   local s = {}
   for k, v in pairs(defaults) do s[k] = v end

@@ -89,17 +89,13 @@ local LIBRARIES = { ["redlock-rb"] = "redlock-rb", ["redlock-gem"] = "redlock-ge
 -- The documentation's algorithm: antirez's redlock-rb numbers (DefaultRetryCount = 3,
 -- sleep(rand(200)) ms, drift = (ttl * 0.01).to_i + 2) with the documentation's 50 ms
 -- per-node timeout.
-local PRESETS = {
-  ["redis-docs"] = { retry_count = 3, delay_min = 0, delay_max = 199,
-                     drift_factor = 0.01, drift_ms = 2, node_timeout = 50 },
-}
+local DEFAULTS = { retry_count = 3, delay_min = 0, delay_max = 199,
+                   drift_factor = 0.01, drift_ms = 2, node_timeout = 50 }
 
--- The settings: the preset's numbers, overridden by the scenario's options.
-local function settings(options, ttl)
-  local name = options.preset or "redis-docs"
-  local p = PRESETS[name]
-  local s = { preset = name }
-  for k, v in pairs(p) do s[k] = v end
+-- The settings: the documentation's numbers, overridden by the scenario's options.
+local function settings(options)
+  local s = {}
+  for k, v in pairs(DEFAULTS) do s[k] = v end
   if options.retry_count then s.retry_count = options.retry_count end
   if options.retry_delay then
     local jitter = options.retry_jitter or 0
@@ -109,7 +105,7 @@ local function settings(options, ttl)
   if options.drift_ms then s.drift_ms = options.drift_ms end
   if options.node_timeout then s.node_timeout = options.node_timeout end
   s.auto_extend = options.auto_extend or false
-  s.extend_before = options.extend_before or s.extend_before or 500
+  s.extend_before = options.extend_before or 500
   s.max_extensions = options.max_extensions or 10
   return s
 end
@@ -118,10 +114,13 @@ end
 -- (sim/client.c calls this before the run), not a setting silently ignored.
 function M.CHECK(options)
   local preset = options.preset or "redis-docs"
-  local takes = LIBRARIES[preset] and require(LIBRARIES[preset]).OPTIONS or
-                { preset = 1, retry_count = 1, retry_delay = 1, retry_jitter = 1, drift_factor = 1,
+  local takes = { preset = 1, retry_count = 1, retry_delay = 1, retry_jitter = 1, drift_factor = 1,
                   drift_ms = 1, node_timeout = 1, auto_extend = 1, extend_before = 1, max_extensions = 1 }
-  if options.deadlock_bound then takes.deadlock_bound = takes.deadlock_bound or 1 end  -- the checker's
+  if LIBRARIES[preset] then   -- a copy: the library's own OPTIONS stay as they are
+    takes = {}
+    for k in pairs(require(LIBRARIES[preset]).OPTIONS) do takes[k] = 1 end
+  end
+  if options.deadlock_bound then takes.deadlock_bound = 1 end  -- the checker's
   local names = {}
   for name in pairs(takes) do names[#names + 1] = name end
   table.sort(names)
@@ -149,7 +148,7 @@ function M.new(ctx, cfg)
   local nodes = ctx:nodes()
   local key = cfg.lock
   local quorum = #nodes // 2 + 1                 -- N/2+1
-  local s                                         -- settings, once the TTL is known
+  local s = settings(cfg.options)
   local value                                     -- my random value while I hold the lock
   local valid_until                               -- the instant my validity ends
   local generation = 0                            -- bumped on release: stops the extender
@@ -182,14 +181,15 @@ function M.new(ctx, cfg)
     -- Steps 3-4: validity = TTL - elapsed - drift > 0, i.e. my clock still reads before
     -- start + TTL - drift. (ctx:before's second value, the ms to spare, is the validity; it
     -- is for the log only: the model checker follows the decision through its margin.)
-    local valid_end = start + ttl - clock_drift(ttl)
+    local drift = clock_drift(ttl)
+    local valid_end = start + ttl - drift
     local in_time, validity = ctx:before(valid_end)
-    local elapsed = ttl - clock_drift(ttl) - tonumber(validity)        -- for the log
+    local elapsed = ttl - drift - tonumber(validity)                   -- for the log
     local ok = granted >= quorum and in_time
     ctx:log("attempt %d of %d: %d of %d nodes granted the lock (need %d) [%s]; " ..
             "validity %s ms (TTL %d - elapsed %d - drift %d)%s",
             attempt, s.retry_count, granted, #nodes, quorum, answers, validity, ttl, elapsed,
-            clock_drift(ttl), ok and "" or granted < quorum and ": no majority" or ": validity used up")
+            drift, ok and "" or granted < quorum and ": no majority" or ": validity used up")
     if ok then
       valid_until = valid_end
       return validity
@@ -202,12 +202,13 @@ function M.new(ctx, cfg)
   local function extend(ttl)
     local start = ctx:instant()
     local extended = on_all_nodes("distlock/extend", { value, ttl }, 1)
-    local new_end = start + ttl - clock_drift(ttl)
+    local drift = clock_drift(ttl)
+    local new_end = start + ttl - drift
     local in_time, validity = ctx:before(new_end)                      -- validity > 0
-    local elapsed = ttl - clock_drift(ttl) - tonumber(validity)        -- for the log
+    local elapsed = ttl - drift - tonumber(validity)                   -- for the log
     local ok = extended >= quorum and in_time and ctx:before(valid_until)  -- in time
     ctx:log("extension: %d of %d nodes extended the lock; validity %s ms (TTL %d - elapsed %d - drift %d)%s",
-            extended, #nodes, validity, ttl, elapsed, clock_drift(ttl),
+            extended, #nodes, validity, ttl, elapsed, drift,
             ok and "" or ": FAILED, the lock may be lost")
     if ok then valid_until = new_end end
     return ok
@@ -224,7 +225,6 @@ function M.new(ctx, cfg)
 
   function lock.acquire(wait_ms, ttl)
     assert(ttl, "redlock needs a lease (the TTL): set lease in the scenario")
-    s = s or settings(cfg.options, ttl)
     local give_up = ctx:instant() + wait_ms
     value = ctx:name() .. ":" .. ctx:unique(0, 999999999)     -- the same on every node
     for attempt = 1, s.retry_count do
