@@ -85,7 +85,7 @@ function M.new(ctx, cfg)
   -- state: bumped at every change of the connection's state (Disconnected, SyncConnected,
   -- Expired), the events ZooKeeper's client hands every watcher; watches: the data
   -- watches this handle has set and not yet seen fire; last_zxid: the highest zxid seen.
-  local zk = { sid = nil, connected = false, timeout = nil, last_send = 0, sub = nil, beating = false,
+  local zk = { sid = nil, connected = false, connecting = false, timeout = nil, last_send = 0, sub = nil, beating = false,
                state = 0, watches = {}, last_zxid = 0 }
 
   local connect -- below
