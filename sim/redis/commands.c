@@ -428,8 +428,7 @@ void reply_wrong_args(cmdctx *c)
 
 uint64_t cmd_rand(cmdctx *c, uint64_t n)
 {
-    uint64_t fixed = 0, *state = c->rng ? c->rng : &fixed;
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (*c->rng += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
@@ -724,7 +723,7 @@ static void flush_generic(cmdctx *c, int all)
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    if (all && c->dbs) {
+    if (all) {
         for (int i = 0; i < DB_COUNT; i++)
             if (dbset_peek(c->dbs, i)) store_flush(dbset_peek(c->dbs, i));
     } else {

@@ -37,9 +37,9 @@ typedef struct cmdctx {
     const slice *argv;
     reply *out;
     int in_script;       /* called through redis.call / redis.pcall */
-    dbset *dbs;          /* the server's databases (NULL: db is the only one) */
+    dbset *dbs;          /* the server's databases */
     int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
-    uint64_t *rng;       /* the server's random generator (cmd_rand), or NULL */
+    uint64_t *rng;       /* the server's random generator (cmd_rand) */
     /* The server itself, for the commands about connections and the server (connection.c:
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;

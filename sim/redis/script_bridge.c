@@ -427,14 +427,11 @@ static int script_redis_generic(lua_State *L, int raise)
         script_push_error_table(L, err, strlen(err));
         return raise ? lua_error(L) : 1;
     }
-    /* The running script's server parts; the call's arguments and reply. (script_call_command
-     * releases whatever an interrupted call left in call_reply.) */
-    cmdctx c = { .db = s->run_db, .ps = s->run_ctx->ps, .lua = s, .argc = argc, .argv = s->argv,
-                 .out = &s->call_reply, .in_script = 1, .dbs = s->run_ctx->dbs, .dbid = s->run_dbid,
-                 .rng = s->run_ctx->rng };
-    script_call_command(&c, script_command_of(s, L));
-    s->run_db = c.db; /* a SELECT holds for the rest of the script only */
-    s->run_dbid = c.dbid;
+    /* The running script's context with this call's arguments; its reply goes to call_reply.
+     * (script_call_command releases whatever an interrupted call left there.) */
+    s->call.argc = argc;
+    s->call.argv = s->argv;
+    script_call_command(&s->call, script_command_of(s, L));
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
     /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a
@@ -579,9 +576,8 @@ static void script_call_command(cmdctx *c, const command *cmd)
     cmd->fn(c);
 }
 
-void scripting_call(scripting *s, store *db, pubsub *ps, int argc, const slice *argv, reply *out)
+void scripting_call(cmdctx *c)
 {
-    cmdctx c = { .db = db, .ps = ps, .lua = s, .argc = argc, .argv = argv, .out = out, .in_script = 1 };
-    script_call_command(&c, commands_lookup(argv[0]));
+    script_call_command(c, commands_lookup(c->argv[0]));
 }
 

@@ -88,9 +88,10 @@ struct scripting {
     const slice *run_keys, *run_args;
     int run_nkeys, run_nargs;
     script_entry *run_entry;
-    const cmdctx *run_ctx;       /* the EVAL's context: its db and ps serve redis.call */
-    store *run_db;               /* the script's database: the EVAL's, until it SELECTs */
-    int run_dbid;
+    /* The context every redis.call of the running script runs in: the EVAL's server parts
+     * and database, no connection, in_script; a SELECT changes its db and dbid for the rest
+     * of the script only. Each call sets argc and argv. */
+    cmdctx call;
     uint64_t rand48;             /* redisLrand48 state (48 bits) */
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
