@@ -335,13 +335,19 @@ static void script_call_command(cmdctx *c, const command *cmd);
 static const command *script_command_of(scripting *s, lua_State *L)
 {
     const char *p = s->argv[0].p;
-    uintptr_t a = (uintptr_t)p;
-    unsigned h = (unsigned)((a >> 4) ^ (a >> 11)) & (SCRIPT_CMD_MEMO - 2); /* the pair h, h + 1 */
-    for (unsigned i = h; i < h + 2; i++)
+    /* The set's first slot: the top six bits of a Fibonacci hash of the address. */
+    _Static_assert(SCRIPT_CMD_MEMO == 64, "the hash below yields six bits");
+    unsigned h = (unsigned)(((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL) >> 58) & (SCRIPT_CMD_MEMO - SCRIPT_CMD_WAYS);
+    for (unsigned i = h; i < h + SCRIPT_CMD_WAYS; i++)
         if (s->cmd_memo[i].p == p && p) return s->cmd_memo[i].cmd;
     const command *cmd = commands_lookup(s->argv[0]);
     if (!cmd || lua_type(L, 1) != LUA_TSTRING) return cmd;
-    unsigned slot = !s->cmd_memo[h].p ? h : !s->cmd_memo[h + 1].p ? h + 1 : h + (s->cmd_memo_evict++ & 1u);
+    unsigned slot = h + (s->cmd_memo_evict++ & (SCRIPT_CMD_WAYS - 1u));
+    for (unsigned i = h; i < h + SCRIPT_CMD_WAYS; i++)
+        if (!s->cmd_memo[i].p) {
+            slot = i;
+            break;
+        }
     int capped = s->mem_capped;
     s->mem_capped = 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->pin_ref);
