@@ -463,6 +463,43 @@ int arg_random_count(cmdctx *c, const char *with, long long *count, int *withfla
     return 0;
 }
 
+int arg_mpop(cmdctx *c, int nk, const char *end0, const char *end1, int *first, int *nkeys, int *end,
+             long long *count)
+{
+    long long numkeys;
+    if (ll_parse_int64(c->argv[nk], &numkeys) < 0 || numkeys < 1) {
+        reply_error(c->out, "ERR numkeys should be greater than 0");
+        return -1;
+    }
+    if (numkeys >= c->argc - nk - 1) { /* no room for the keys and the end's word */
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    int wi = nk + 1 + (int)numkeys;
+    if (slice_opt_is(c->argv[wi], end0)) *end = 0;
+    else if (slice_opt_is(c->argv[wi], end1)) *end = 1;
+    else {
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    *count = -1;
+    for (int j = wi + 1; j < c->argc; j++) {
+        if (*count == -1 && slice_opt_is(c->argv[j], "count") && j + 1 < c->argc) {
+            if (ll_parse_int64(c->argv[++j], count) < 0 || *count < 1) {
+                reply_error(c->out, "ERR count should be greater than 0");
+                return -1;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    if (*count == -1) *count = 1;
+    *first = nk + 1;
+    *nkeys = (int)numkeys;
+    return 0;
+}
+
 size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n)
 {
     size_t *ix = xmalloc((size ? size : 1) * sizeof *ix);
