@@ -428,8 +428,7 @@ void reply_wrong_args(cmdctx *c)
 
 uint64_t cmd_rand(cmdctx *c, uint64_t n)
 {
-    uint64_t fixed = 0, *state = c->rng ? c->rng : &fixed;
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (*c->rng += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
@@ -461,6 +460,43 @@ int arg_random_count(cmdctx *c, const char *with, long long *count, int *withfla
         reply_error(c->out, "ERR value is out of range");
         return -1;
     }
+    return 0;
+}
+
+int arg_mpop(cmdctx *c, int nk, const char *end0, const char *end1, int *first, int *nkeys, int *end,
+             long long *count)
+{
+    long long numkeys;
+    if (ll_parse_int64(c->argv[nk], &numkeys) < 0 || numkeys < 1) {
+        reply_error(c->out, "ERR numkeys should be greater than 0");
+        return -1;
+    }
+    if (numkeys >= c->argc - nk - 1) { /* no room for the keys and the end's word */
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    int wi = nk + 1 + (int)numkeys;
+    if (slice_opt_is(c->argv[wi], end0)) *end = 0;
+    else if (slice_opt_is(c->argv[wi], end1)) *end = 1;
+    else {
+        reply_error(c->out, ERR_SYNTAX);
+        return -1;
+    }
+    *count = -1;
+    for (int j = wi + 1; j < c->argc; j++) {
+        if (*count == -1 && slice_opt_is(c->argv[j], "count") && j + 1 < c->argc) {
+            if (ll_parse_int64(c->argv[++j], count) < 0 || *count < 1) {
+                reply_error(c->out, "ERR count should be greater than 0");
+                return -1;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return -1;
+        }
+    }
+    if (*count == -1) *count = 1;
+    *first = nk + 1;
+    *nkeys = (int)numkeys;
     return 0;
 }
 
@@ -724,7 +760,7 @@ static void flush_generic(cmdctx *c, int all)
         reply_error(c->out, ERR_SYNTAX);
         return;
     }
-    if (all && c->dbs) {
+    if (all) {
         for (int i = 0; i < DB_COUNT; i++)
             if (dbset_peek(c->dbs, i)) store_flush(dbset_peek(c->dbs, i));
     } else {

@@ -37,9 +37,9 @@ typedef struct cmdctx {
     const slice *argv;
     reply *out;
     int in_script;       /* called through redis.call / redis.pcall */
-    dbset *dbs;          /* the server's databases (NULL: db is the only one) */
+    dbset *dbs;          /* the server's databases */
     int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
-    uint64_t *rng;       /* the server's random generator (cmd_rand), or NULL */
+    uint64_t *rng;       /* the server's random generator (cmd_rand) */
     /* The server itself, for the commands about connections and the server (connection.c:
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;
@@ -107,6 +107,11 @@ int arg_random_count(cmdctx *c, const char *with, long long *count, int *withfla
 /* n < size distinct indexes of [0, size), in the order drawn (a partial Fisher-Yates
  * shuffle): an array the caller frees. */
 size_t *cmd_rand_distinct(cmdctx *c, size_t size, size_t n);
+/* LMPOP's, BLMPOP's, ZMPOP's and BZMPOP's arguments from argv[nk] (numkeys) on: the keys
+ * (*nkeys of them from argv[*first]), which of the words end0 and end1 follows them (*end 0
+ * or 1: LEFT|RIGHT, MIN|MAX), the COUNT (1 when none). 0, or -1 after replying. */
+int arg_mpop(cmdctx *c, int nk, const char *end0, const char *end1, int *first, int *nkeys, int *end,
+             long long *count);
 /* SSCAN, HSCAN, ZSCAN: the cursor at argv[i] ("ERR invalid cursor"), the MATCH and COUNT
  * options from argv[from] on (*pat "*" when none), whether a member matches, and the reply
  * for a missing key. The two parsers return 0, or -1 after replying. */

@@ -36,7 +36,7 @@ int arg_db_index(cmdctx *c, int i, int *id, const char *msg)
         else reply_error(c->out, ERR_NOT_INT);
         return -1;
     }
-    if (v < 0 || v >= DB_COUNT || (!c->dbs && v != 0)) {
+    if (v < 0 || v >= DB_COUNT) {
         reply_error(c->out, "ERR DB index is out of range");
         return -1;
     }
@@ -48,7 +48,7 @@ void cmd_select(cmdctx *c)
 {
     int id;
     if (arg_db_index(c, 1, &id, NULL) < 0) return;
-    c->db = c->dbs ? dbset_get(c->dbs, id) : c->db;
+    c->db = dbset_get(c->dbs, id);
     c->dbid = id;
     reply_ok(c->out);
 }
@@ -90,7 +90,7 @@ void cmd_swapdb(cmdctx *c)
     int a, b;
     if (arg_db_index(c, 1, &a, "invalid first DB index") < 0) return;
     if (arg_db_index(c, 2, &b, "invalid second DB index") < 0) return;
-    if (c->dbs) dbset_swap(c->dbs, a, b);
+    dbset_swap(c->dbs, a, b);
     reply_ok(c->out);
 }
 

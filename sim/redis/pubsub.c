@@ -149,8 +149,6 @@ static int sub_remove(pubsub *ps, int kind, int conn_id, slice name)
 
 int pubsub_subscribe(pubsub *ps, int conn_id, slice channel) { return sub_add(ps, CHANNELS, conn_id, channel); }
 int pubsub_unsubscribe(pubsub *ps, int conn_id, slice channel) { return sub_remove(ps, CHANNELS, conn_id, channel); }
-int pubsub_psubscribe(pubsub *ps, int conn_id, slice pattern) { return sub_add(ps, PATTERNS, conn_id, pattern); }
-int pubsub_punsubscribe(pubsub *ps, int conn_id, slice pattern) { return sub_remove(ps, PATTERNS, conn_id, pattern); }
 
 static const slice *names_of(pubsub *ps, int kind, int conn_id, size_t *n)
 {

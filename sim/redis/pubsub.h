@@ -21,9 +21,6 @@ void pubsub_free(pubsub *ps);
 /* Returns 1 if conn was newly subscribed to channel, 0 if it already was. */
 int pubsub_subscribe(pubsub *ps, int conn_id, slice channel);
 int pubsub_unsubscribe(pubsub *ps, int conn_id, slice channel);
-/* The same for patterns (PSUBSCRIBE, PUNSUBSCRIBE). */
-int pubsub_psubscribe(pubsub *ps, int conn_id, slice pattern);
-int pubsub_punsubscribe(pubsub *ps, int conn_id, slice pattern);
 /* Shard channels (SSUBSCRIBE, SPUBLISH): a namespace of their own, as in a standalone Redis
  * 7.0; SPUBLISH delivers ["smessage", channel, message] to their subscribers only. */
 long long pubsub_spublish(pubsub *ps, slice channel, slice message);

@@ -472,9 +472,8 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
     s->run_args = c->argv + 3 + nkeys;
     s->run_nargs = c->argc - 3 - nkeys;
     s->run_entry = e;
-    s->run_ctx = c;
-    s->run_db = c->db;
-    s->run_dbid = c->dbid;
+    s->call = (cmdctx){ .db = c->db, .ps = c->ps, .lua = s, .out = &s->call_reply, .in_script = 1,
+                        .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng };
     s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
     s->killed = 0;
     s->insn_used = 0;
@@ -488,7 +487,6 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
     int rc = lua_pcall(L, 0, 1, base + 1);
     s->mem_capped = 0;
     s->running = 0;
-    s->run_ctx = NULL;
     s->read_only = 0;
     if (s->hooked) lua_sethook(L, NULL, 0, 0);
     s->hooked = 0;

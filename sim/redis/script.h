@@ -40,11 +40,13 @@ scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults
 void scripting_free(scripting *s);
 void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
 
-/* Runs a redis.call from a script against the keyspace db and the channels ps: checks that
- * the command exists, is allowed in scripts and has the right arity (with the
- * script-specific error texts), then executes it. The bridge's path; exposed for tests
- * through server_call_from_script (server.h). */
-void scripting_call(scripting *s, store *db, pubsub *ps, int argc, const slice *argv, reply *out);
+/* Runs a redis.call from a script in the context c (commands.h: the server's parts, the
+ * call's arguments and reply, no connection, in_script set): checks that the command exists,
+ * is allowed in scripts and has the right arity (with the script-specific error texts), then
+ * executes it. The bridge's path; exposed for tests through server_call_from_script
+ * (server.h). */
+struct cmdctx;
+void scripting_call(struct cmdctx *c);
 
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);

@@ -335,13 +335,19 @@ static void script_call_command(cmdctx *c, const command *cmd);
 static const command *script_command_of(scripting *s, lua_State *L)
 {
     const char *p = s->argv[0].p;
-    uintptr_t a = (uintptr_t)p;
-    unsigned h = (unsigned)((a >> 4) ^ (a >> 11)) & (SCRIPT_CMD_MEMO - 2); /* the pair h, h + 1 */
-    for (unsigned i = h; i < h + 2; i++)
+    /* The set's first slot: the top six bits of a Fibonacci hash of the address. */
+    _Static_assert(SCRIPT_CMD_MEMO == 64, "the hash below yields six bits");
+    unsigned h = (unsigned)(((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL) >> 58) & (SCRIPT_CMD_MEMO - SCRIPT_CMD_WAYS);
+    for (unsigned i = h; i < h + SCRIPT_CMD_WAYS; i++)
         if (s->cmd_memo[i].p == p && p) return s->cmd_memo[i].cmd;
     const command *cmd = commands_lookup(s->argv[0]);
     if (!cmd || lua_type(L, 1) != LUA_TSTRING) return cmd;
-    unsigned slot = !s->cmd_memo[h].p ? h : !s->cmd_memo[h + 1].p ? h + 1 : h + (s->cmd_memo_evict++ & 1u);
+    unsigned slot = h + (s->cmd_memo_evict++ & (SCRIPT_CMD_WAYS - 1u));
+    for (unsigned i = h; i < h + SCRIPT_CMD_WAYS; i++)
+        if (!s->cmd_memo[i].p) {
+            slot = i;
+            break;
+        }
     int capped = s->mem_capped;
     s->mem_capped = 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->pin_ref);
@@ -427,14 +433,11 @@ static int script_redis_generic(lua_State *L, int raise)
         script_push_error_table(L, err, strlen(err));
         return raise ? lua_error(L) : 1;
     }
-    /* The running script's server parts; the call's arguments and reply. (script_call_command
-     * releases whatever an interrupted call left in call_reply.) */
-    cmdctx c = { .db = s->run_db, .ps = s->run_ctx->ps, .lua = s, .argc = argc, .argv = s->argv,
-                 .out = &s->call_reply, .in_script = 1, .dbs = s->run_ctx->dbs, .dbid = s->run_dbid,
-                 .rng = s->run_ctx->rng };
-    script_call_command(&c, script_command_of(s, L));
-    s->run_db = c.db; /* a SELECT holds for the rest of the script only */
-    s->run_dbid = c.dbid;
+    /* The running script's context with this call's arguments; its reply goes to call_reply.
+     * (script_call_command releases whatever an interrupted call left there.) */
+    s->call.argc = argc;
+    s->call.argv = s->argv;
+    script_call_command(&s->call, script_command_of(s, L));
     if (s->trace) s->trace(s->trace_ud, argc, s->argv, &s->call_reply);
     int is_err = s->call_reply.type == REPLY_ERROR;
     /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a
@@ -579,9 +582,8 @@ static void script_call_command(cmdctx *c, const command *cmd)
     cmd->fn(c);
 }
 
-void scripting_call(scripting *s, store *db, pubsub *ps, int argc, const slice *argv, reply *out)
+void scripting_call(cmdctx *c)
 {
-    cmdctx c = { .db = db, .ps = ps, .lua = s, .argc = argc, .argv = argv, .out = out, .in_script = 1 };
-    script_call_command(&c, commands_lookup(argv[0]));
+    script_call_command(c, commands_lookup(c->argv[0]));
 }
 

@@ -31,6 +31,7 @@
 #define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
 #define SCRIPT_UNHOOKED_MAX_BODY 1024
 #define SCRIPT_CMD_MEMO 64            /* slots of scripting.cmd_memo, a power of two */
+#define SCRIPT_CMD_WAYS 4             /* ... in sets of this many, a power of two */
 /* A fast script runs against the shared fast globals, where KEYS and ARGV are set again
  * whenever another script ran in between, until this many runs; then it gets a copy of
  * its own, where they stay put. A copy costs about what 150 such settings do, and most of
@@ -88,9 +89,10 @@ struct scripting {
     const slice *run_keys, *run_args;
     int run_nkeys, run_nargs;
     script_entry *run_entry;
-    const cmdctx *run_ctx;       /* the EVAL's context: its db and ps serve redis.call */
-    store *run_db;               /* the script's database: the EVAL's, until it SELECTs */
-    int run_dbid;
+    /* The context every redis.call of the running script runs in: the EVAL's server parts
+     * and database, no connection, in_script; a SELECT changes its db and dbid for the rest
+     * of the script only. Each call sets argc and argv. */
+    cmdctx call;
     uint64_t rand48;             /* redisLrand48 state (48 bits) */
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
@@ -104,9 +106,12 @@ struct scripting {
      * same shas skips case folding and hashing. Emptied whenever the cache changes. */
     struct { char raw[40]; char lower[41]; script_entry *e; } memo[2];
     unsigned memo_next;
-    /* redis.call's command names: the Lua string's text pointer → its command, two-way
-     * set-associative (a pointer may sit in either slot of its pair; a full pair evicts
-     * its slots in turn). Each cached string is pinned in the registry table pin_ref
+    /* redis.call's command names: the Lua string's text pointer → its command, four-way
+     * set-associative (a pointer may sit in any slot of its set of SCRIPT_CMD_WAYS; a full
+     * set evicts its slots in turn). With two ways, three names of one script whose
+     * addresses shared a pair evicted each other on every call, and whether they did
+     * depended on where the allocator put them: a run-to-run swing of ~10% of the lock
+     * script's instructions. Each cached string is pinned in the registry table pin_ref
      * (text pointer → string), so no other string can take its address while the entry
      * lives; emptied with the Lua state. */
     struct { const char *p; const command *cmd; } cmd_memo[SCRIPT_CMD_MEMO];

@@ -663,5 +663,7 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
 
 void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
 {
-    scripting_call(srv->lua, srv->db, srv->ps, argc, argv, out);
+    cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .argc = argc, .argv = argv, .out = out,
+                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng };
+    scripting_call(&ctx);
 }

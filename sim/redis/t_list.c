@@ -650,36 +650,12 @@ void cmd_blmove(cmdctx *c)
 
 /* ---- LMPOP, BLMPOP ---- */
 
-/* [BL]MPOP's arguments from argv[nk] (numkeys) on: 0 with the keys, the end and the count,
- * or -1 after replying Redis's error. */
+/* [BL]MPOP's arguments from argv[nk] (numkeys) on (arg_mpop), LEFT|RIGHT as the end. */
 static int mpop_parse(cmdctx *c, int nk, int *first, int *nkeys, int *where, long long *count)
 {
-    long long numkeys;
-    if (ll_parse_int64(c->argv[nk], &numkeys) < 0 || numkeys < 1) {
-        reply_error(c->out, "ERR numkeys should be greater than 0");
-        return -1;
-    }
-    if (numkeys >= c->argc - nk - 1) { /* no room for the keys and LEFT|RIGHT */
-        reply_error(c->out, ERR_SYNTAX);
-        return -1;
-    }
-    int wi = nk + 1 + (int)numkeys;
-    if (list_where(c, wi, where) < 0) return -1;
-    *count = -1;
-    for (int j = wi + 1; j < c->argc; j++) {
-        if (*count == -1 && slice_opt_is(c->argv[j], "count") && j + 1 < c->argc) {
-            if (ll_parse_int64(c->argv[++j], count) < 0 || *count < 1) {
-                reply_error(c->out, "ERR count should be greater than 0");
-                return -1;
-            }
-        } else {
-            reply_error(c->out, ERR_SYNTAX);
-            return -1;
-        }
-    }
-    if (*count == -1) *count = 1;
-    *first = nk + 1;
-    *nkeys = (int)numkeys;
+    int right;
+    if (arg_mpop(c, nk, "left", "right", first, nkeys, &right, count) < 0) return -1;
+    *where = right ? LIST_TAIL : LIST_HEAD;
     return 0;
 }
 

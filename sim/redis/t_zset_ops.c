@@ -184,41 +184,15 @@ void cmd_bzpopmin(cmdctx *c) { bzpop_command(c, 0); }
 void cmd_bzpopmax(cmdctx *c) { bzpop_command(c, 1); }
 
 /* ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] (at argv[k] on; BZMPOP's timeout
- * before them): LMPOP's parsing, then the first non-empty zset's members as
+ * before them): LMPOP's parsing (arg_mpop), then the first non-empty zset's members as
  * [key, [[member, score], ...]], or a null array. */
 static void zmpop_command(cmdctx *c, int k)
 {
-    long long numkeys, count = -1;
-    if (ll_parse_int64(c->argv[k], &numkeys) < 0 || numkeys < 1) {
-        reply_error(c->out, "ERR numkeys should be greater than 0");
-        return;
-    }
-    if (numkeys >= c->argc - k - 1) {
-        reply_error(c->out, ERR_SYNTAX);
-        return;
-    }
-    int wi = k + 1 + (int)numkeys, max;
-    if (slice_opt_is(c->argv[wi], "min")) max = 0;
-    else if (slice_opt_is(c->argv[wi], "max")) max = 1;
-    else {
-        reply_error(c->out, ERR_SYNTAX);
-        return;
-    }
-    for (int j = wi + 1; j < c->argc; j++) {
-        if (count == -1 && slice_opt_is(c->argv[j], "count") && j + 1 < c->argc) {
-            if (ll_parse_int64(c->argv[++j], &count) < 0 || count < 1) {
-                reply_error(c->out, "ERR count should be greater than 0");
-                return;
-            }
-        } else {
-            reply_error(c->out, ERR_SYNTAX);
-            return;
-        }
-    }
-    if (count == -1) count = 1;
-    long long timeout;
+    int first, nkeys, max;
+    long long count, timeout;
+    if (arg_mpop(c, k, "min", "max", &first, &nkeys, &max, &count) < 0) return;
     if (k == 2 && arg_timeout(c, c->argv[1], &timeout) < 0) return;
-    for (int i = k + 1; i < wi; i++) {
+    for (int i = first; i < first + nkeys; i++) {
         kv *e;
         if (zlookup(c, c->argv[i], &e) < 0) return;
         if (!e) continue;
