@@ -1540,6 +1540,11 @@ static void test_script_server_call_from_script_checks(void **state)
     slice a4[] = { SLICE_LIT("set"), SLICE_LIT("k"), SLICE_LIT("v") };
     server_call_from_script(f->srv, 3, a4, &r);
     assert_int_equal(r.type, REPLY_STATUS);
+    /* the door's call reaches the server's 16 databases, as a script's does */
+    slice a5[] = { SLICE_LIT("select"), SLICE_LIT("1") };
+    server_call_from_script(f->srv, 2, a5, &r);
+    assert_int_equal(r.type, REPLY_STATUS);
+    assert_string_equal(r.str, "OK");
     reply_release(&r);
 }
 
