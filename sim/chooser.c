@@ -126,21 +126,30 @@ int64_t chooser_pick(chooser *c, int64_t n, const char *what)
     return v;
 }
 
+/* hi - lo + 1 without overflow, saturated below INT64_MAX (which marks an unbounded
+ * exponential draw in a choice file). */
+static int64_t span_of(int64_t lo, int64_t hi)
+{
+    uint64_t w = (uint64_t)hi - (uint64_t)lo;
+    return w >= (uint64_t)INT64_MAX - 1 ? INT64_MAX - 1 : (int64_t)w + 1;
+}
+
 int64_t chooser_range(chooser *c, int64_t lo, int64_t hi, const char *what)
 {
     LL_ASSERT(lo <= hi);
     if (lo == hi) return lo;
+    int64_t n = span_of(lo, hi);
+    const choice *s = scripted(c);
     if (c->mode == CHOOSER_EXPLORE) {
-        const choice *s = scripted(c);
-        int64_t i = s && s->value == 1 ? 1 : 0;
-        record_real(c, i, 2, 0, what, i ? hi : lo);
-        return i ? hi : lo;
+        /* every value is an alternative, by its offset from lo; the first is lo */
+        int64_t off = s && s->value > 0 && s->value < n ? s->value : 0;
+        record_real(c, off, n, 1, what, (int64_t)((uint64_t)lo + (uint64_t)off));
+        return (int64_t)((uint64_t)lo + (uint64_t)off);
     }
     int64_t v;
-    const choice *s = scripted(c);
     if (s) v = s->value < lo ? lo : s->value > hi ? hi : s->value;
-    else v = lo + (int64_t)uniform(c, (uint64_t)(hi - lo) + 1);
-    record(c, v, hi - lo + 1, 1, what);
+    else v = (int64_t)((uint64_t)lo + uniform(c, (uint64_t)hi - (uint64_t)lo + 1));
+    record(c, v, n, 1, what);
     return v;
 }
 
@@ -160,20 +169,16 @@ int chooser_chance(chooser *c, double p, const char *what)
 int64_t chooser_exponential(chooser *c, int64_t mean, const char *what)
 {
     if (mean <= 0) return 0;
-    if (c->mode == CHOOSER_EXPLORE) {
-        int64_t i = chooser_pick(c, 3, what);
-        int64_t v = i == 0 ? mean / 2 : i == 1 ? mean : mean * 2;
-        c->rec[c->nrec - 1].real = v;
-        return v;
-    }
+    /* the tail is capped at 50 means (no runaway delays): EXPLORE offers the whole window */
+    int64_t cap = mean > INT64_MAX / 50 ? INT64_MAX - 2 : mean * 50;
+    if (c->mode == CHOOSER_EXPLORE) return chooser_range(c, 0, cap, what);
     const choice *s = scripted(c);
     int64_t v;
-    if (s) v = s->value;
+    if (s) v = s->value < 0 ? 0 : s->value > cap ? cap : s->value;
     else {
         double u = ((double)(next_u64(c) >> 11) + 0.5) * 0x1.0p-53;
         double x = -log(u) * (double)mean;
-        if (x > (double)mean * 50) x = (double)mean * 50; /* cap the tail: no runaway delays */
-        v = (int64_t)x;
+        v = x >= (double)cap ? cap : (int64_t)x;
     }
     record(c, v, INT64_MAX, 1, what);
     return v;

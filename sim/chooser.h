@@ -8,7 +8,9 @@
  * records how many alternatives each point had, so the explorer can enumerate siblings.
  *
  * Each decision is recorded as (value, number of alternatives). Ranges are decisions too:
- * in RUN mode a range draws uniformly; in EXPLORE mode it offers only its two ends. */
+ * in RUN mode a range draws uniformly; in EXPLORE mode every value of the range is an
+ * alternative, numbered by its offset from the range's low end (the default, offset 0): the
+ * explorer decides which offsets a path needs (model/reduce.c). */
 #ifndef LOCKLAB_CHOOSER_H
 #define LOCKLAB_CHOOSER_H
 
@@ -19,7 +21,8 @@
 typedef enum chooser_mode { CHOOSER_RUN, CHOOSER_REPLAY, CHOOSER_EXPLORE } chooser_mode;
 
 typedef struct choice {
-    int64_t value;     /* the index chosen, or the value drawn from a range */
+    int64_t value;     /* the index chosen, or the value drawn from a range (EXPLORE: its
+                          offset from the range's low end) */
     int64_t n;         /* alternatives at this point (RUN ranges: hi - lo + 1) */
     uint8_t kind;      /* 0 pick, 1 range */
     const char *what;  /* static label, for traces and choice files */
@@ -43,7 +46,8 @@ int64_t chooser_pick(chooser *c, int64_t n, const char *what);
 int64_t chooser_range(chooser *c, int64_t lo, int64_t hi, const char *what);
 /* True with probability p (0 and 1 are not decisions). */
 int chooser_chance(chooser *c, double p, const char *what);
-/* An exponential draw with the given mean (RUN); EXPLORE offers {mean/2, mean, 2*mean}. */
+/* An exponential draw with the given mean, capped at 50 means (RUN); EXPLORE offers the
+ * whole window [0, 50 means] as a range. */
 int64_t chooser_exponential(chooser *c, int64_t mean, const char *what);
 
 /* A value that only needs to be unique (a lock value, a request id): drawn uniformly in

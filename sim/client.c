@@ -244,6 +244,13 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
 {
     lua_State *T = co->L;
     co->state = CO_RUNNING;
+    if (rt->cx->explore) { /* wait wait_gen ends at this step */
+        if (co->ngen_steps == co->capgen_steps) {
+            co->capgen_steps = co->capgen_steps ? co->capgen_steps * 2 : 16;
+            co->gen_steps = xrealloc(co->gen_steps, co->capgen_steps * sizeof *co->gen_steps);
+        }
+        co->gen_steps[co->ngen_steps++] = core_step(rt->cx);
+    }
     co->wait_gen++;
     rt->budget = CLIENT_INSTRUCTION_BUDGET;
     int nres = 0;
@@ -381,7 +388,12 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
     int ci = (int)(gen >> 32);
     if (ci >= c->ncoros) return;
     coro *co = c->coros[ci];
-    if ((co->wait_gen & 0xffffffff) != (gen & 0xffffffff)) return;
+    if ((co->wait_gen & 0xffffffff) != (gen & 0xffffffff)) {
+        /* a timer of a wait that has ended: it does nothing, wherever it falls after that end */
+        uint32_t g = (uint32_t)(gen & 0xffffffff);
+        rt->cx->stale_by = g < co->ngen_steps ? co->gen_steps[g] : -1;
+        return;
+    }
     switch (co->state) {
     case CO_SLEEP: coro_resume(rt, c, co, 0); break;
     case CO_WAIT_REPLY: {
@@ -738,6 +750,7 @@ void clients_free(clientrt *rt)
             coro_drop_inbox(c->coros[k]);
             free(c->coros[k]->inbox);
             free(c->coros[k]->pending);
+            free(c->coros[k]->gen_steps);
             free(c->coros[k]);
         }
         free(c->coros);

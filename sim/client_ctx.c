@@ -405,7 +405,10 @@ static int ctx_sleep(lua_State *L)
     if (ms < 0) ms = 0;
     coro *co = current_coro(L, c);
     co->state = CO_SLEEP;
-    if (width > 0) core_window_decision(rt->cx, before, width);
+    /* each ms more wakes it one ms of its own clock later: at most this many true µs (a
+     * unit too large only makes the explorer take smaller steps) */
+    double rate = 1 + c->clock.drift;
+    if (width > 0) core_window_decision(rt->cx, before, (int64_t)(1000.0 / (rate > 0.01 ? rate : 0.01)) + 2);
     arm_timer(rt, c, co, ms);
     return lua_yield(L, 0);
 }

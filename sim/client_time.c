@@ -119,10 +119,11 @@ static int ctx_before(lua_State *L)
     instant *i = to_instant(L, 2);
     if (i) {
         at = i->ms;
-        /* the decision flips only when the clock moves by the margin left, against the reading
-         * the deadline came from: whole local ms, at the clock's rate, halved to be safe */
+        /* the decision flips only when this reading and the one the deadline came from move
+         * apart by the ms left between them (less one, for whole-ms readings), at the clock's
+         * fastest rate: true µs that no move of one of them shorter than can flip it */
         double left = at > now ? at - now : now - at;
-        double margin = left > 1 ? (left - 1) * 1000.0 / (2 * (1 + (c->clock.drift > 0 ? c->clock.drift : 0))) : 0;
+        double margin = left > 1 ? (left - 1) * 1000.0 / (1 + (c->clock.drift > 0 ? c->clock.drift : 0)) : 0;
         core_clock_compare(rt->cx, i->origin, (int64_t)margin);
     } else {
         at = luaL_checknumber(L, 2);

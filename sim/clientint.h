@@ -28,6 +28,9 @@ typedef struct coro {
     int ref;               /* registry reference that anchors it */
     coro_state state;
     uint64_t wait_gen;     /* bumped whenever the coroutine stops waiting */
+    int *gen_steps;        /* exploring: per wait generation g, the step at which wait g ended
+                              (core_step: what made a timer of wait g stale) */
+    uint32_t ngen_steps, capgen_steps;
     uint64_t req_id;       /* the reply it waits for */
     int sub;               /* the subscription it waits on */
     int64_t token;         /* ctx:critical's token (-1: none) */

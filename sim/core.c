@@ -48,10 +48,15 @@ void core_clock_compare(core *cx, int origin, int64_t margin_us)
     if (cx->explore && cx->compare) cx->compare(cx->window_ud, origin, margin_us);
 }
 
-void core_window_decision(core *cx, size_t before, int64_t shift)
+void core_window_held(core *cx, size_t before, int64_t held)
+{
+    if (cx->explore && decisions_made(cx) == before + 1) cx->window(cx->window_ud, before, 0, held);
+}
+
+void core_window_decision(core *cx, size_t before, int64_t unit)
 {
     if (cx->explore && decisions_made(cx) == before + 1) {
-        cx->window(cx->window_ud, before, shift);
+        cx->window(cx->window_ud, before, unit, 0);
         sched_tag_next(cx->q, (int)before);
     }
 }

@@ -39,13 +39,16 @@ enum event_kind {
     EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
 };
 
-/* Describes decision `decision` (a window `shift` µs wide) to the explorer. */
-typedef void (*core_window_fn)(void *ud, size_t decision, int64_t shift);
+/* Describes decision `decision` to the explorer: a window whose alternatives are `unit` µs
+ * apart (a range's offsets: 1 for a delay in µs, 1000 for a sleep in ms). */
+typedef void (*core_window_fn)(void *ud, size_t decision, int64_t unit, int64_t held);
 /* A step of the log (core.step) read a clock for a value; see core_clock_read_at. */
 typedef void (*core_mark_fn)(void *ud, int step);
 /* The step being handled compared a clock with an instant read at step `origin`; see
  * core_clock_compare. */
 typedef void (*core_compare_fn)(void *ud, int origin, int64_t margin_us);
+
+#define CORE_NOT_STALE (-9)
 
 typedef struct core {
     const scenario *sc;
@@ -63,6 +66,11 @@ typedef struct core {
     core_compare_fn compare;
     void *window_ud;
     int clock_read;             /* exploring: the step being handled read a clock's value */
+    int inert;                  /* exploring: the step being handled changed nothing (a pure
+                                   request that reported no effect: server_kind.pure) */
+    int stale_by;               /* exploring: the step being handled did nothing because the
+                                   wait it would have ended had ended at this step (-1: before
+                                   the log began); CORE_NOT_STALE otherwise */
     int step;                   /* exploring: the step being handled (its index), else -1 */
 } core;
 
@@ -73,9 +81,9 @@ int64_t core_local(const core *cx, int actor);
 
 /* A window: a decision that only says *when* something happens (a message's delay, a sleep
  * of random length). Call core_decisions_made before drawing it, then
- * core_window_decision with that count and the window's width (µs) just before pushing the
- * event it times: while exploring, the explorer then branches on it only where its later
- * end reorders something (model/explore.c). */
+ * core_window_decision with that count and the µs between two of its values just before
+ * pushing the event it times: while exploring, the explorer then branches only on the values
+ * where the event or what it causes falls elsewhere among the other events (model/reduce.c). */
 size_t core_decisions_made(const core *cx);
 /* An actor read its clock for a value its behaviour may depend on (ctx:now(), a TTL in a
  * reply, a deadline set from it): while exploring, the step is marked (world_step.clock),
@@ -91,6 +99,10 @@ void core_clock_read_at(core *cx, int step);
  * (ctx:before): its outcome changes only if the two readings move apart by margin_us or
  * more (true µs). The reductions explore a late end where it could move them that far. */
 void core_clock_compare(core *cx, int origin, int64_t margin_us);
-void core_window_decision(core *cx, size_t before, int64_t shift);
+void core_window_decision(core *cx, size_t before, int64_t unit);
+/* The event that window decision `before` times waits `held` µs more than its value says
+ * (a message behind the one before it on its link): it moves only once the value passes
+ * that. */
+void core_window_held(core *cx, size_t before, int64_t held);
 
 #endif

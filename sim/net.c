@@ -13,6 +13,7 @@ typedef struct link_state {
     dist delay;
     double loss, base_loss;
     int64_t last_delivery;
+    int last_dec;          /* exploring: the window decision the last delivery moves with, or -1 */
 } link_state;
 
 typedef struct partition {
@@ -75,6 +76,7 @@ net *net_new(core *cx, int max_partitions)
     for (int i = 0; i < na * na; i++) {
         n->links[i].delay = sc->delay;
         n->links[i].loss = n->links[i].base_loss = sc->loss;
+        n->links[i].last_dec = -1;
     }
     for (int i = 0; i < sc->nlinks; i++) {
         const link_cfg *lc = &sc->links[i];
@@ -135,13 +137,13 @@ void net_set_loss(net *n, int a, int b, double probability)
 static int64_t draw_delay(core *cx, const dist *d)
 {
     size_t before = core_decisions_made(cx);
-    int64_t v = d->a, shift = 0;
+    int64_t v = d->a;
     switch (d->kind) {
     case DIST_CONST: return d->a;
-    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a, d->b, "delay"); shift = d->b - d->a; break;
-    case DIST_EXP: v = chooser_exponential(cx->ch, d->a, "delay"); shift = 2 * d->a - d->a / 2; break;
+    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a, d->b, "delay"); break;
+    case DIST_EXP: v = chooser_exponential(cx->ch, d->a, "delay"); break;
     }
-    core_window_decision(cx, before, shift);
+    core_window_decision(cx, before, 1);
     return v;
 }
 
@@ -160,9 +162,17 @@ void net_send(net *n, msg *m)
         msg_free(m);
         return;
     }
+    size_t dec = core_decisions_made(cx);
     int64_t d = draw_delay(cx, m->kind == MSG_REPL ? &cx->sc->repl_lag : &l->delay);
     int64_t at = cx->now + (d < 0 ? 0 : d);
-    if (at < l->last_delivery) at = l->last_delivery; /* FIFO per link, like TCP */
+    int own = core_decisions_made(cx) == dec + 1 && cx->explore ? (int)dec : -1;
+    m->held_dec = -1;
+    if (at < l->last_delivery) { /* FIFO per link, like TCP: held behind the one before */
+        core_window_held(cx, dec, l->last_delivery - at);
+        at = l->last_delivery;
+        m->held_dec = l->last_dec; /* and it moves when that one does */
+    }
+    l->last_dec = own >= 0 ? own : m->held_dec;
     l->last_delivery = at;
     sched_push(cx->q, at, EV_DELIVER, m->to, 0, m);
 }

@@ -44,6 +44,8 @@ typedef struct msg {
     void *body;            /* MSG_REPLY: the reply (in the tail); MSG_REPL: the change (kchange) */
     uint64_t epoch;        /* replication: the master's down_epoch when it sent this */
     int origin;            /* replication, exploring: the step that set the unit's deadline, or -1 */
+    int held_dec;          /* exploring: the window decision whose message this one is held
+                              behind on its link (FIFO), so it moves with it; -1: none */
     max_align_t tail[];    /* room for a reply, when msg_new was asked for it */
 } msg;
 

@@ -86,6 +86,7 @@ static int64_t node_clock_fn(void *ud)
 static void node_clock_seen(void *ud)
 {
     node *n = ud;
+    n->effects++;
     core_clock_read(n->cu->cx);
 }
 
@@ -94,6 +95,7 @@ static void node_push(void *ud, int client, slice channel, slice message)
 {
     node *n = ud;
     cluster *cu = n->cu;
+    n->effects++;
     msg *m = msg_new(MSG_PUBSUB, n->idx, cu->cx->nnodes + client, 0);
     m->label = xmemdup(channel.p, channel.len);
     m->bytes = xmemdup(message.p, message.len);
@@ -124,6 +126,7 @@ static void node_changed(void *ud, kind_event ev, slice key)
 {
     node *n = ud;
     cluster *cu = n->cu;
+    n->effects++;
     hist_kind k = ev == KIND_WRITTEN ? H_KEY_SET : ev == KIND_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
     e->text = xmemdup(key.p, key.len);
@@ -398,8 +401,10 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
     size_t at = note_exec(cu, n, m->from, m->req_id, m->label);
-    uint64_t before = n->repl_offset;
+    uint64_t before = n->repl_offset, effects = n->effects;
+    int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
+    if (pure && n->effects == effects) cu->cx->inert = 1; /* it changed nothing: it commutes */
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);

@@ -66,6 +66,7 @@ typedef struct node {
      * the net (REPLCONF GETACK / ACK), 0 none; client_off[c]: repl_offset after client c's
      * last request, what a wait of that client's waits for. */
     uint64_t repl_offset;
+    uint64_t effects;      /* the server's effects so far (changes, pushes, deadlines, clock readings) */
     uint64_t *acked;
     uint64_t *client_off;
     node_wait *waits;      /* clients blocked in a wait for replicas, oldest first */

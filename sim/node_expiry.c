@@ -83,6 +83,7 @@ int cross_clock(cluster *cu, const node *n, const node *from, int step)
 void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from)
 {
     node *n = ud;
+    n->effects++;
     core *cx = n->cu->cx;
     if (!cx->explore) return;
     int step = core_step(cx);
@@ -99,6 +100,7 @@ void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from
 void node_deadline_read(void *ud, slice unit)
 {
     node *n = ud;
+    n->effects++;
     deadline_origin *o = n->cu->cx->explore ? org_find(&n->org, unit) : NULL;
     if (o) core_clock_read_at(n->cu->cx, o->step);
 }

@@ -120,6 +120,12 @@ static void rk_exec(kserver *s, int client, int which, int argc, const slice *ar
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
 }
 
+static int rk_pure(kserver *s, int client, int which, int argc, const slice *argv)
+{
+    conn *c = which ? &s->subconns[client] : &s->conns[client];
+    return !which && server_request_pure(s->srv, c->id, argc, argv);
+}
+
 static void rk_reply_release(void *r)
 {
     reply_release(r);
@@ -282,6 +288,7 @@ const server_kind redis_kind = {
     .destroy = rk_destroy,
     .set_replica = rk_set_replica,
     .exec = rk_exec,
+    .pure = rk_pure,
     .reply_release = rk_reply_release,
     .reply_brief = rk_reply_brief,
     .reply_is_error = rk_reply_is_error,

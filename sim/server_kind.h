@@ -101,6 +101,11 @@ typedef struct server_kind {
     /* Runs one request of `client` over connection `conn`; *reply is reply_size bytes of
      * uninitialised storage, filled here (release it with reply_release). */
     void (*exec)(kserver *s, int client, int conn, int argc, const slice *argv, void *reply);
+    /* Optional (NULL: never): can this request, run next, change nothing but the units it
+     * reports through `changed` (and the messages it pushes)? A run of such a request that
+     * reported nothing changed nothing: the model checker then treats two of them at a node
+     * as commuting. Asked before exec. */
+    int (*pure)(kserver *s, int client, int conn, int argc, const slice *argv);
     void (*reply_release)(void *reply);
     void (*reply_brief)(const void *reply, buf *out);  /* one line, for the history */
     int (*reply_is_error)(const void *reply);

@@ -80,13 +80,52 @@ static int actor_key(const world *w, int actor)
     return actor < w->cx.nnodes ? w->cu.nodes[actor].shard : actor;
 }
 
+/* How far a reading of clock c at true time t can move with the same whole-ms value. */
+static void clock_margins(const lclock *c, int64_t t, world_step *x)
+{
+    int64_t ms = lclock_read(c, t);
+    int64_t next = lclock_true_when(c, t, ms + 1);
+    x->tick = next == INT64_MAX || next - t > INT32_MAX ? INT32_MAX : (int32_t)(next - t);
+    /* back: the true µs since the clock began reading ms; at least 1 µs, never more than
+     * the true length of one ms of that clock (a reading is moved to where it first differs) */
+    double rate = 1 + c->drift;
+    double exact = c->base_ms + (double)(t - c->base_true) * rate / 1000.0;
+    double frac = exact - (double)ms;
+    if (frac < 0) frac = 0;
+    double b = rate > 0 ? frac * 1000.0 / rate : 1e9;
+    x->back = b >= (double)INT32_MAX ? INT32_MAX : (int32_t)b + 1;
+}
+
+/* Did the history get, since event h0, an event the properties order across clients (a lock
+ * attempt and its outcome, a critical section's ends, a write to the resource, a client's
+ * fault or end)? Such a step is one of the checker's observations (world_step.client). */
+static int observed_since(const world *w, size_t h0)
+{
+    size_t n = history_len(w->cx.hist);
+    for (size_t i = h0; i < n; i++) {
+        const hist_event *e = history_at(w->cx.hist, i);
+        switch (e->kind) {
+        case H_START: case H_ACQUIRE: case H_ACQUIRED: case H_ACQUIRE_FAILED: case H_RELEASE: case H_RELEASED:
+        case H_CS_ENTER: case H_CS_EXIT: case H_WRITE: case H_ERROR: case H_END:
+            return 1;
+        case H_FAULT: case H_FAULT_END:
+            if (e->actor >= w->cx.nnodes) return 1;
+            break;
+        default: break;
+        }
+    }
+    return 0;
+}
+
 static int add_step(world *w, int64_t t, int actor, int cause)
 {
     if (w->nsteps == w->capsteps) {
         w->capsteps = w->capsteps ? w->capsteps * 2 : 256;
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
-    w->steps[w->nsteps] = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0 };
+    world_step *x = &w->steps[w->nsteps];
+    *x = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0, 0, 0, -1, CORE_NOT_STALE, -1, 0 };
+    if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
     return w->nsteps++;
 }
 
@@ -128,12 +167,14 @@ const world_decision *world_decisions(world *w, size_t *n)
     return w->decs;
 }
 
-/* The core's window hook: decision i is a delay of a message or a sleep, `shift` µs wide. */
-static void describe_window(void *ud, size_t i, int64_t shift)
+/* The core's window hook: decision i is a delay of a message or a sleep, each alternative
+ * `unit` µs later than the one before. */
+static void describe_window(void *ud, size_t i, int64_t unit, int64_t held)
 {
     world_decision *x = dec_at(ud, i);
     x->kind = WDEC_DELAY;
-    x->shift = shift;
+    if (unit > 0) x->unit = unit;
+    x->held = held;
 }
 
 /* ---- faults ---- */
@@ -171,13 +212,21 @@ static const fault_cfg *fault_by_id(const world *w, int fi)
     return fi < w->cx.sc->nfaults ? &w->cx.sc->faults[fi] : &w->injected[fi - w->cx.sc->nfaults];
 }
 
+static void fault_end(world *w, int fi);
+
 static void fault_start(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
+    /* An explored fault may have landed earlier than the instant it is applied at, between
+     * its target's last event and this one (explore_maybe_inject): nothing of the target
+     * happened in between, so only what it schedules counts from its own instant. */
+    int64_t early = f->at >= 0 && f->at < w->cx.now ? w->cx.now - f->at : 0;
     fault_note(w, f, H_FAULT, target);
     switch (f->kind) {
-    case FAULT_GC_PAUSE: client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration); break;
+    case FAULT_GC_PAUSE:
+        client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration > early ? f->duration - early : 0);
+        break;
     case FAULT_CRASH:
         if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
         else client_crash(w->rt, clients_at(w->rt, target - w->cx.nnodes));
@@ -206,9 +255,16 @@ static void fault_start(world *w, int fi)
     case FAULT_FAILOVER: node_failover(&w->cu, &w->cu.nodes[target], 1); break;
     case FAULT_DROP: set_drop(w, f, f->probability); break;
     }
-    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->cx.nnodes)
-        sched_push(w->cx.q, w->cx.now + f->by_ms * 1000, EV_RESTART, target, 0, NULL); /* explored restart delay */
-    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) sched_push(w->cx.q, w->cx.now + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+    /* what it schedules; already due when it landed that much earlier: then at once, before
+     * anything else happens now */
+    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->cx.nnodes) {
+        if (early >= f->by_ms * 1000) node_restart(&w->cu, &w->cu.nodes[target]);
+        else sched_push(w->cx.q, w->cx.now - early + f->by_ms * 1000, EV_RESTART, target, 0, NULL);
+    }
+    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) {
+        if (early >= f->duration) fault_end(w, fi);
+        else sched_push(w->cx.q, w->cx.now - early + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+    }
 }
 
 static void fault_end(world *w, int fi)
@@ -364,6 +420,36 @@ static uint64_t offered_options(world *w, int nopts, int at_horizon, uint64_t *v
     return m;
 }
 
+/* How much earlier than now (µs) fault f could have landed with the same order of events:
+ * back to just after the last step it could be ordered against — its target's (a master
+ * and its replicas together), every actor's for a partition or a lossy link — and not before
+ * the run began. 0 when landing earlier changes nothing: a fault that schedules nothing (a
+ * crash that does not restart, a clock jump, a failover) or one the steps are not kept for.
+ * A drift is not moved: its effect grows with the time it has run (explore.c says so in the
+ * coverage). */
+static int64_t fault_gap(const world *w, const fault_cfg *f)
+{
+    int timed = f->kind == FAULT_GC_PAUSE || (f->kind == FAULT_CRASH && f->by_ms > 0) ||
+                ((f->kind == FAULT_PARTITION || f->kind == FAULT_DROP) && f->duration >= 0);
+    if (!timed || !w->cx.explore) return 0;
+    int key = actor_key(w, fault_actor(w, f));
+    int64_t prev = -1;
+    for (int s = w->nsteps; s-- > 0;) {
+        const world_step *x = &w->steps[s];
+        if (x->t >= w->cx.now && x->cause == WORLD_CAUSE_INSTANT) continue; /* this fault's own */
+        if (key == WORLD_KEY_ALL || x->key == key || x->key == WORLD_KEY_ALL) {
+            prev = x->t;
+            break;
+        }
+    }
+    int64_t gap = w->cx.now - prev - 1;
+    /* landing its whole length early or more, it has ended (restarted) by now, nothing of its
+     * target having happened meanwhile: all such instants are one */
+    int64_t len = f->kind == FAULT_CRASH ? f->by_ms * 1000 : f->duration;
+    if (gap > len) gap = len;
+    return gap > 0 ? gap : 0;
+}
+
 /* Called at each new instant while the budget lasts: maybe inject one fault now. */
 static void explore_maybe_inject(world *w, int at_horizon)
 {
@@ -404,16 +490,36 @@ static void explore_maybe_inject(world *w, int at_horizon)
         f->groups = scenario_isolate_groups(w->cx.sc, f->target);
         f->ngroups = 2;
     }
+    int st = w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE ? w->nsteps - 1 : -1;
+    /* Where in the gap before this instant it landed: anywhere after the last event that
+     * its start could be ordered against (its target's; any actor's for a partition or a
+     * lossy link). Landing earlier changes only when what it schedules falls (a restart,
+     * the end of a pause or of a cut), so that is a window of its own, explored like a
+     * delay's (model/reduce.c); a fault whose consequences do not move has none. */
+    int64_t gap = fault_gap(w, f);
+    if (gap > 0) {
+        size_t di = decisions_made(w);
+        int64_t early = chooser_range(w->cx.ch, 0, gap, "fault instant");
+        f->at = w->cx.now - early;
+        if (st >= 0 && decisions_made(w) == di + 1) {
+            world_decision *x = dec_at(w, di);
+            x->kind = WDEC_SHIFT;
+            x->step = st;
+            x->unit = 1;
+            x->t = w->cx.now;
+        }
+    }
     w->ninjected++;
     w->faults_left--;
-    int st = w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE ? w->nsteps - 1 : -1;
     if (st >= 0) { /* the fault's own step (added with its decision) handles it */
         sched_set_cause(w->cx.q, st);
         w->cx.step = st;
         w->cx.clock_read = 0;
     }
+    size_t h0 = history_len(w->cx.hist);
     fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
     if (st >= 0) {
+        w->steps[st].client = observed_since(w, h0);
         w->steps[st].clock |= w->cx.clock_read;
         w->cx.step = -1;
     }
@@ -452,6 +558,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->mark = mark_reading;
     cx->compare = note_comparison;
     cx->step = -1;
+    cx->stale_by = CORE_NOT_STALE;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
     for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
     for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
@@ -557,11 +664,22 @@ int world_run(world *w, buf *err)
         }
         if (w->cx.explore) {
             int st = add_step(w, e.time, event_actor(w, &e), e.cause);
+            w->steps[st].ev = e.kind;
             if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
+            if (e.kind == EV_DELIVER) {
+                const msg *m = e.data;
+                if (m->held_dec >= 0 && (size_t)m->held_dec < w->ndecs) w->steps[st].also = w->decs[m->held_dec].step;
+            }
             sched_set_cause(w->cx.q, st);
             w->cx.clock_read = 0;
+            w->cx.stale_by = CORE_NOT_STALE;
+            w->cx.inert = 0;
             w->cx.step = st;
+            size_t h0 = history_len(w->cx.hist);
             dispatch(w, &e);
+            w->steps[st].client = observed_since(w, h0);
+            w->steps[st].stale_by = w->cx.stale_by;
+            w->steps[st].inert = w->cx.inert;
             w->steps[st].clock |= w->cx.clock_read;
             w->cx.step = -1;
             sched_set_cause(w->cx.q, -1);

@@ -62,18 +62,37 @@ typedef struct world_step {
     int cause;       /* a step index, -1 (none: the scenario's own schedule), or
                         WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
                         makes its instant, the next one that is not an injected fault) */
-    int client;      /* the actor is a client (the checker's observations) */
+    int client;      /* one of the checker's observations: a client's step that the properties
+                        order against other clients' (observed_since in world.c) */
     int clock;       /* it read a clock for a value (core_clock_read) */
+    int32_t tick;    /* µs until its actor's clock reads the next whole ms (clocks are read in
+                        whole ms), and ... */
+    int32_t back;    /* ... since it began reading the current one: a reading moved by less
+                        reads the same value (0: no clock) */
+    int ev;          /* the event's kind (core.h EV_*; -1: an injected fault) */
+    int stale_by;    /* a timer whose wait had ended: the step that ended it (-1: before the
+                        log); WORLD_NOT_STALE for every other step */
+    int also;        /* a delivery held behind another on its link (FIFO): the step of the
+                        window it moves with too, or -1 */
+    int inert;       /* a node's step that changed nothing (server_kind.pure): two such steps
+                        commute */
 } world_step;
+#define WORLD_NOT_STALE (-9)
 #define WORLD_CAUSE_INSTANT (-2)
 #define WORLD_KEY_ALL (-3)
 
-typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT } world_dec_kind;
+/* OTHER: any alternative may matter (a pick, a loss, a ctx:random value); DELAY: a window
+ * that only says when its step happens, alternative i i*unit µs later than the first (a
+ * message's delay, a sleep of random length); SHIFT: how much earlier (alternative i: i µs)
+ * an injected fault landed than the instant it is applied at; FAULT: which fault, if any,
+ * lands at an instant. */
+typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT } world_dec_kind;
 typedef struct world_decision {
     world_dec_kind kind;
-    int step;         /* DELAY: the delivering step; FAULT: the injected fault's step; or -1 */
-    int64_t shift;    /* DELAY: the largest alternative minus the first (µs) */
-    int64_t t;        /* FAULT: its instant */
+    int step;         /* DELAY: the delivering step; FAULT, SHIFT: the injected fault's step; or -1 */
+    int64_t unit;     /* DELAY, SHIFT: µs per alternative */
+    int64_t held;     /* DELAY: µs its value can grow before its event moves (FIFO behind another) */
+    int64_t t;        /* FAULT, SHIFT: its instant */
     uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
     uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
     int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */

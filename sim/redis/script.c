@@ -668,3 +668,10 @@ void cmd_script(cmdctx *c)
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try SCRIPT HELP.", (int)sub.len, sub.p);
     }
 }
+
+int scripting_cached(scripting *s, slice body)
+{
+    char sha[41], lower[41];
+    script_sha1hex(body.p, body.len, sha);
+    return script_lookup(s, (slice){ sha, 40 }, lower) != NULL;
+}

@@ -48,6 +48,9 @@ void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
 struct cmdctx;
 void scripting_call(struct cmdctx *c);
 
+/* Is the script with this body in the cache (EVAL of it then adds nothing)? */
+int scripting_cached(scripting *s, slice body);
+
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);
 

@@ -667,3 +667,33 @@ void server_call_from_script(server *srv, int argc, const slice *argv, reply *ou
                    .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng };
     scripting_call(&ctx);
 }
+
+/* The commands whose only state is the keyspace (and whose reads touch nothing else): the
+ * reads and the conditional writes lock protocols use, and the scripts. */
+static const char *const pure_commands[] = {
+    "get", "exists", "pttl", "ttl", "type", "strlen", "mget", "getrange", "hget", "hexists", "hgetall",
+    "hlen", "hmget", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "sismember", "smembers",
+    "zcard", "zscore", "zrange", "zrank", "set", "setnx", "setex", "psetex", "getset", "getdel", "del",
+    "unlink", "incr", "incrby", "decr", "decrby", "expire", "pexpire", "expireat", "pexpireat",
+    "persist", "hset", "hsetnx", "hdel", "hincrby", "lpush", "rpush", "lpop", "rpop", "sadd", "srem",
+    "zadd", "zrem", "publish", "eval", "evalsha", "eval_ro", "evalsha_ro", NULL
+};
+
+int server_request_pure(server *srv, int conn_id, int argc, const slice *argv)
+{
+    if (argc < 1 || argv[0].len > 15 || server_conn_multi(srv, conn_id) >= 0) return 0;
+    char name[16];
+    for (size_t i = 0; i < argv[0].len; i++) {
+        char ch = argv[0].p[i];
+        name[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+    }
+    name[argv[0].len] = 0;
+    for (const char *const *p = pure_commands; *p; p++) {
+        if (strcmp(*p, name) != 0) continue;
+        /* EVAL adds its script to the cache the first time */
+        if ((!strcmp(name, "eval") || !strcmp(name, "eval_ro")) && (argc < 2 || !scripting_cached(srv->lua, argv[1])))
+            return 0;
+        return 1;
+    }
+    return 0;
+}
