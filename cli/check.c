@@ -28,21 +28,23 @@ static void check_usage(FILE *f)
           "mutual_exclusion, resource_safety, release_safety and no_deadlock.\n"
           "\n"
           "What is searched. Every placement of at most max_faults of the table's faults\n"
-          "within the horizon, always, whatever else is bounded. Every other decision (which\n"
-          "of two simultaneous events goes first, a message lost, a random draw, a delay\n"
-          "window's late end) has a default, its first alternative; a path's deviations are\n"
-          "its decisions off their default. Without a bound the search deepens: all paths\n"
-          "with 0 deviations, then 1, 2, ... until none is left (the whole space) or --time\n"
-          "runs out, and it says the largest number of deviations it exhausted.\n"
+          "within the horizon, to the µs, always, whatever else is bounded. Every other\n"
+          "decision (which of two simultaneous events goes first, a message lost, a value of\n"
+          "ctx:random, where in its window a delay or a random sleep ends) has a default, its\n"
+          "first alternative; a path's deviations are its decisions off their default.\n"
+          "Without a bound the search deepens: all paths with 0 deviations, then 1, 2, ...\n"
+          "until none is left (the whole space) or --time runs out, and it says the largest\n"
+          "number of deviations it exhausted.\n"
           "\n"
-          "Reductions (see README.md, \"The model checker\", for why they are sound):\n"
-          "a delay window's late end is explored only where arriving later reorders the\n"
-          "steps of some actor (or the clients' steps on the checker's time line), or shifts\n"
-          "a clock reading of an actor that also read its clock outside what moves (Redlock's\n"
-          "elapsed time, a wait budget, a TTL in a reply); a fault\n"
-          "lands just before an event of its target (earlier instants are added where its\n"
-          "restart or end would fall elsewhere); lock values drawn with ctx:unique are not\n"
-          "choices.\n"
+          "Time is searched by its orders (see README.md, \"The model checker\"): a window is\n"
+          "tried at each value where the step it times, or anything that step causes, falls\n"
+          "elsewhere among the steps it depends on (the same actor's; the clients' on the\n"
+          "checker's time line), where a clock reading changes its whole-ms value against a\n"
+          "reading outside what moves, or where a ctx:before deadline could flip: one value\n"
+          "per order, interior ones included. A fault's instant is a window back to the last\n"
+          "event it could be ordered against. Lock values drawn with ctx:unique are not\n"
+          "choices; every value of ctx:random is (up to 4096 values; wider ranges are sampled\n"
+          "and the answer says so).\n"
           "\n"
           "The first violation found is minimised (fewest faults, shortest delays, shortest\n"
           "pauses) and written as BASE.lua (the scenario with the faults pinned) and\n"
@@ -52,8 +54,7 @@ static void check_usage(FILE *f)
           "  --time S            stop deepening after S seconds (default 60; 0: no limit)\n"
           "  --max-deviations K  search exactly the paths with at most K deviations\n"
           "                      (default: the table's max_deviations, else deepening)\n"
-          "  --delays extremes   explore both ends of every delay window (slow; the\n"
-          "                      reference the order reduction is tested against)\n"
+          "  --delays extremes   also try the last value of every window\n"
           "  --random N          N random schedules instead of the systematic search\n"
           "  --seed S            seed for --random (default: the scenario's)\n"
           "  --max-paths N       stop after N paths\n"
@@ -68,8 +69,9 @@ static void check_usage(FILE *f)
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
           "\n"
-          "exit: 1 a violation found, 0 none within the bounds, 2 bad input, 3 I/O error,\n"
-          "      130 interrupted with none found (its totals and what it covered are printed)\n",
+          "exit: 1 a violation found, 0 none exists within the bounds (proven), 4 none found but\n"
+          "      not proven (stopped by --time or --max-paths, --random, sampled values), 2 bad\n"
+          "      input, 3 I/O error, 130 interrupted with none found (what it covered is printed)\n",
           f);
 }
 
@@ -145,11 +147,19 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     else
         printf("            not even every path without deviations: the search stopped first");
     printf("%s\n", r->depth_cut ? ";\n            decisions past explore.max_depth kept their default (max_depth cut the search)" : "");
-    if (o->delays_extremes)
-        printf("   delays: both ends of every window explored\n");
-    else if (r->delays_abstracted)
-        printf("   delays: abstracted to their windows (a late end is searched where it reorders some actor's "
-               "steps,\n            changes a clock value an actor reads, or could use up a deadline's margin)\n");
+    printf("   time: every order of events that the windows can produce (delays, random sleeps, each fault's\n"
+           "            instant to the µs), interior values included, clocks read to the whole ms\n");
+    if (o->delays_extremes) printf("   delays: both ends of every window tried as well\n");
+    if (r->abstracted & EXPLORE_SAMPLED_RANDOM)
+        printf("   SAMPLED: a ctx:random range wider than %d values was tried at %d evenly spaced values only\n",
+               EXPLORE_RANDOM_ALL, EXPLORE_RANDOM_ALL);
+    if (r->abstracted & EXPLORE_SAMPLED_DRIFT)
+        printf("   SAMPLED: a drift starts at the instants of events only, not between them\n");
+    if (r->abstracted & EXPLORE_SAMPLED_DEADLOCK)
+        printf("   SAMPLED: no_deadlock compares how long a client waits with its bound; the search tries\n"
+               "            every order of events, not every length, so it is not proven for no_deadlock\n");
+    if (o->max_paths && r->paths >= o->max_paths && !r->complete)
+        printf("   stopped by --max-paths after %llu paths\n", (unsigned long long)r->paths);
     if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);
     if (r->interrupted) printf("   interrupted after %.1f s\n", r->seconds);
     buf_release(&b);
@@ -213,16 +223,19 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (r->evidence) printf("  %s\n", r->evidence);
         return write_counterexample(sc, r, out_base);
     }
-    printf("\n%s\n", r->complete && r->depth_cut
+    int proven = !o->random_runs && r->complete && !r->abstracted;
+    printf("\n%s\n", o->random_runs ? "No violation in the random schedules run: not a proof (the systematic search is)."
+                     : proven && r->depth_cut
                          ? "No violation exists within these bounds; max_depth is one of them (decisions past it "
                            "were not branched): without it the search covers more."
-                     : r->complete ? "No violation exists within these bounds."
-                     : r->memory_stop ? "Stopped before memory ran out (the visited set is full): no violation in "
-                                        "the paths searched; narrow the bounds, or use --random."
+                     : proven ? "No violation exists within these bounds."
+                     : r->complete ? "No violation found, but not a proof: some values were sampled (above)."
+                     : r->memory_stop ? "Not finished: stopped before memory ran out (the visited set is full); no violation in "
+                                        "the paths searched. Narrow the bounds."
                      : r->deviations_exhausted >= 0
-                         ? "No violation within the deviations exhausted; a longer --time searches further."
-                         : "No violation found (the search did not cover the whole bounded space).");
-    return EXIT_OK;
+                         ? "Not finished: no violation within the deviations exhausted; a longer --time searches further."
+                         : "Not finished: no violation in the paths searched, which are not the whole bounded space.");
+    return proven ? EXIT_OK : EXIT_UNPROVEN;
 }
 
 static int merge_shards(const scenario *sc, const char *const *files, int n, const char *out_base)
@@ -445,7 +458,7 @@ int cli_check(int argc, char **argv)
         return EXIT_USAGE;
     }
     int code = report(sc, &o, &r, out_base);
-    if (code == EXIT_OK && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
+    if (code != EXIT_VIOLATION && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
     if (o.shard_count) {
         int saved = save_shard(sc, &o, &r, save);
         if (saved != EXIT_OK) code = saved;

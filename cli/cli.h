@@ -13,7 +13,9 @@ enum exit_code {
     EXIT_OK = 0,        /* all expectations met, or no violation when none are stated */
     EXIT_VIOLATION = 1, /* a property violated, an expectation not met, a transcript mismatch */
     EXIT_USAGE = 2,     /* bad input or usage */
-    EXIT_INTERNAL = 3   /* internal or I/O error */
+    EXIT_INTERNAL = 3,  /* internal or I/O error */
+    EXIT_UNPROVEN = 4   /* check: no violation found, but the bounded space was not all searched
+                           (stopped by --time or --max-paths, random schedules, sampled values) */
 };
 
 int cli_redis(int argc, char **argv);    /* cli/redis.c */

@@ -108,9 +108,14 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     return 0;
 }
 
+int is_placement(const world_decision *d)
+{
+    return d->kind == WDEC_FAULT || d->kind == WDEC_SHIFT;
+}
+
 int is_fault_decision(const choice *c)
 {
-    return c->what && (!strcmp(c->what, "fault") || !strcmp(c->what, "fault?"));
+    return c->what && (!strcmp(c->what, "fault") || !strcmp(c->what, "fault?") || !strcmp(c->what, "fault instant"));
 }
 
 
@@ -154,6 +159,148 @@ void hset_add(hset *s, uint64_t h)
 }
 
 
+/* ---- sets of alternatives ---- */
+
+void alts_clear(alts *a)
+{
+    a->all = 0;
+    a->mask = 0;
+    a->n = 0;
+}
+
+void alts_free(alts *a)
+{
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+/* Where u is, or would go, in a's sorted values. */
+static uint32_t alts_pos(const alts *a, int64_t u)
+{
+    uint32_t lo = 0, hi = a->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (a->v[mid] < u) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+int alts_has(const alts *a, int64_t u)
+{
+    if (a->all) return 1;
+    if (u >= 0 && u < 64) return (int)(a->mask >> u & 1);
+    uint32_t i = alts_pos(a, u);
+    return i < a->n && a->v[i] == u;
+}
+
+void alts_add(alts *a, int64_t u)
+{
+    if (u < 0 || a->all) return;
+    if (u < 64) {
+        a->mask |= 1ULL << u;
+        return;
+    }
+    uint32_t i = alts_pos(a, u);
+    if (i < a->n && a->v[i] == u) return;
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 4;
+        a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+    }
+    memmove(a->v + i + 1, a->v + i, (a->n - i) * sizeof *a->v);
+    a->v[i] = u;
+    a->n++;
+}
+
+int64_t alts_next(const alts *a, int64_t u, int64_t n)
+{
+    int64_t x = -1;
+    if (a->all) x = u + 1;
+    else {
+        for (int64_t b = u + 1 < 0 ? 0 : u + 1; b < 64; b++)
+            if (a->mask >> b & 1) {
+                x = b;
+                break;
+            }
+        if (x < 0) {
+            uint32_t i = alts_pos(a, u + 1 < 64 ? 64 : u + 1);
+            if (i < a->n) x = a->v[i];
+        }
+    }
+    return x >= 0 && x < n ? x : -1;
+}
+
+int alts_union(alts *dst, const alts *src, alts *fresh)
+{
+    int any = 0;
+    if (src->all && !dst->all) {
+        dst->all = 1;
+        if (fresh) fresh->all = 1;
+        return 1;
+    }
+    uint64_t m = src->mask & ~dst->mask;
+    if (m && !dst->all) {
+        dst->mask |= m;
+        if (fresh) fresh->mask |= m;
+        any = 1;
+    }
+    for (uint32_t i = 0; i < src->n; i++)
+        if (!alts_has(dst, src->v[i])) {
+            alts_add(dst, src->v[i]);
+            if (fresh) alts_add(fresh, src->v[i]);
+            any = 1;
+        }
+    return any;
+}
+
+void alts_copy(alts *dst, const alts *src)
+{
+    alts_clear(dst);
+    alts_union(dst, src, NULL);
+}
+
+alts *alts_array(size_t n)
+{
+    return xcalloc(n + 1, sizeof(alts));
+}
+
+void alts_array_free(alts *a, size_t n)
+{
+    if (!a) return;
+    for (size_t i = 0; i < n; i++) free(a[i].v);
+    free(a);
+}
+
+void alts_write(buf *b, const alts *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t head[3] = { (uint64_t)a[i].all, a[i].mask, a[i].n };
+        buf_append(b, (const char *)head, sizeof head);
+        if (a[i].n) buf_append(b, (const char *)a[i].v, a[i].n * sizeof *a[i].v);
+    }
+}
+
+int alts_read(int fd, alts *a, size_t n, int (*read_full)(int, void *, size_t))
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t head[3];
+        if (read_full(fd, head, sizeof head)) return -1;
+        if (head[2] > (1u << 26)) return -1;
+        alts_clear(&a[i]);
+        a[i].all = (int)head[0];
+        a[i].mask = head[1];
+        if (head[2]) {
+            if (a[i].cap < head[2]) {
+                a[i].cap = (uint32_t)head[2];
+                a[i].v = xrealloc(a[i].v, a[i].cap * sizeof *a[i].v);
+            }
+            if (read_full(fd, a[i].v, head[2] * sizeof *a[i].v)) return -1;
+            a[i].n = (uint32_t)head[2];
+        }
+    }
+    return 0;
+}
+
 /* ---- the search ---- */
 
 
@@ -191,20 +338,20 @@ int account(search *S, xpath *p, int bound)
     return 0;
 }
 
-/* Explores every path below prefix[0..nfixed) (those decisions stay as they are). avail
- * holds, per position of the prefix, the alternatives enabled so far; alternatives its paths
- * enable at the positions before the last fixed one are added to fresh[] (the caller's to
- * take: in a search split into items, those are new items). */
-static enum level_end explore_below(search *S, int bound, const choice *prefix0, size_t nfixed, const uint64_t *anc,
-                                    uint64_t *fresh, buf *err)
+/* Explores every path below prefix[0..nfixed) (those decisions stay as they are). anc holds,
+ * per position of the prefix, the alternatives enabled so far; alternatives its paths enable
+ * at the fixed positions (the item's own included: a window's next crossing) are added to
+ * fresh[] (the caller's to take: in a search split into items, those are new items). */
+static enum level_end explore_below(search *S, int bound, const choice *prefix0, size_t nfixed, const alts *anc,
+                                    alts *fresh, buf *err)
 {
     const scenario *sc = S->sc;
     int max_depth = sc->explore.max_depth > 0 ? sc->explore.max_depth : INT32_MAX;
     choice *prefix = xmalloc((nfixed + 1) * sizeof *prefix);
     if (nfixed) memcpy(prefix, prefix0, nfixed * sizeof *prefix);
     size_t nprefix = nfixed, capavail = nfixed + 1;
-    uint64_t *avail = xmalloc(capavail * sizeof *avail);
-    if (nfixed) memcpy(avail, anc, nfixed * sizeof *avail);
+    alts *avail = alts_array(capavail);
+    for (size_t j = 0; j < nfixed; j++) alts_copy(&avail[j], &anc[j]);
     int *dev = xmalloc(capavail * sizeof *dev);
     enum level_end end = LEVEL_COMPLETE;
     for (;;) {
@@ -230,18 +377,21 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
             break;
         }
         if (p.nrec + 1 > capavail) {
-            capavail = (p.nrec + 1) * 2;
-            avail = xrealloc(avail, capavail * sizeof *avail);
-            dev = xrealloc(dev, capavail * sizeof *dev);
+            size_t ncap = (p.nrec + 1) * 2;
+            avail = xrealloc(avail, (ncap + 1) * sizeof *avail);
+            memset(avail + capavail, 0, (ncap + 1 - capavail) * sizeof *avail);
+            dev = xrealloc(dev, ncap * sizeof *dev);
+            capavail = ncap;
         }
-        for (size_t i = nprefix; i < p.nrec; i++) avail[i] = initial_avail(&p.decs[i], S->o->delays_extremes);
+        for (size_t i = nprefix; i < p.nrec; i++)
+            if (initial_avail(&avail[i], &p.decs[i], &p.rec[i], S->o->delays_extremes))
+                S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
         reduce_analyse(&S->red, &p, avail, S->observer, S->r);
-        for (size_t j = 0; j + 1 < nfixed; j++)
-            if (fresh && (avail[j] & ~anc[j])) fresh[j] |= avail[j] & ~anc[j];
+        for (size_t j = 0; fresh && j < nfixed; j++) alts_union(&fresh[j], &avail[j], NULL);
         int d = 0;
         for (size_t i = 0; i < p.nrec; i++) {
             dev[i] = d;
-            if (p.decs[i].kind != WDEC_FAULT && p.rec[i].value != 0) d++;
+            if (!is_placement(&p.decs[i]) && p.rec[i].value != 0) d++;
         }
         /* The next path: the deepest free decision with an alternative still to take. */
         size_t k = p.nrec;
@@ -249,10 +399,9 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
         while (k > nfixed) {
             size_t i = k - 1;
             int64_t v = p.rec[i].value, n = p.rec[i].n;
-            int fault = p.decs[i].kind == WDEC_FAULT;
-            int64_t u = v + 1;
-            while (u < n && !alt_enabled(avail[i], u)) u++;
-            if (u < n) {
+            int fault = is_placement(&p.decs[i]);
+            int64_t u = alts_next(&avail[i], v, n);
+            if (u >= 0) {
                 if (!fault && (int)i >= max_depth) S->r->depth_cut = 1;
                 else if (!fault && v == 0 && bound >= 0 && dev[i] + 1 > bound) end = LEVEL_CUT;
                 else {
@@ -274,42 +423,41 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
         path_free(&p);
     }
     free(prefix);
-    free(avail);
+    alts_array_free(avail, capavail);
     free(dev);
     return end;
 }
-
 
 void rootpath_free(rootpath *rp)
 {
     free(rp->rec);
     free(rp->decs);
-    free(rp->avail);
-    free(rp->done);
-    free(rp->initial);
+    alts_array_free(rp->avail, rp->n);
+    alts_array_free(rp->done, rp->n);
+    alts_array_free(rp->initial, rp->n);
     memset(rp, 0, sizeof *rp);
 }
 
-/* The next item (position, alternative) still to take; 0 when there is none. Items the
- * bounds forbid are marked taken, and say so in *cut. */
 /* Shards split the items the default path enables by a hash of (position, alternative),
  * the same at every level; an item a shard's own paths enable is that shard's too. */
 static int shard_owns(const explore_opts *o, const rootpath *rp, size_t pos, int64_t alt)
 {
-    if (o->shard_count <= 1 || !alt_enabled(rp->initial[pos], alt)) return 1;
-    uint64_t h = ((uint64_t)pos << 6) | (uint64_t)alt;
+    if (o->shard_count <= 1 || !alts_has(&rp->initial[pos], alt)) return 1;
+    uint64_t h = ((uint64_t)pos << 32) ^ (uint64_t)alt;
     return ll_splitmix64(&h) % (uint64_t)o->shard_count == (uint64_t)(o->shard_index - 1);
 }
 
+/* The next item (position, alternative) still to take; 0 when there is none. Items the
+ * bounds forbid are marked taken, and say so in *cut. */
 int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut)
 {
     int max_depth = S->sc->explore.max_depth > 0 ? S->sc->explore.max_depth : INT32_MAX;
     for (size_t k = rp->n; k-- > 0;) {
-        for (int64_t u = 1; u < rp->rec[k].n && u < 64; u++) {
-            if (!alt_enabled(rp->avail[k], u) || (rp->done[k] >> u & 1)) continue;
-            rp->done[k] |= 1ULL << u;
+        for (int64_t u = alts_next(&rp->avail[k], 0, rp->rec[k].n); u > 0; u = alts_next(&rp->avail[k], u, rp->rec[k].n)) {
+            if (alts_has(&rp->done[k], u)) continue;
+            alts_add(&rp->done[k], u);
             if (!shard_owns(S->o, rp, k, u)) continue;
-            int fault = rp->decs[k].kind == WDEC_FAULT;
+            int fault = is_placement(&rp->decs[k]);
             if (!fault && (int)k >= max_depth) {
                 S->r->depth_cut = 1;
                 continue;
@@ -341,17 +489,19 @@ enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
     rp->decs = p.decs;
     p.rec = NULL;
     p.decs = NULL;
-    rp->avail = xcalloc(rp->n + 1, sizeof *rp->avail);
-    rp->done = xcalloc(rp->n + 1, sizeof *rp->done);
-    for (size_t i = 0; i < rp->n; i++) rp->avail[i] = initial_avail(&rp->decs[i], S->o->delays_extremes);
+    rp->avail = alts_array(rp->n);
+    rp->done = alts_array(rp->n);
+    rp->initial = alts_array(rp->n);
+    for (size_t i = 0; i < rp->n; i++)
+        if (initial_avail(&rp->avail[i], &rp->decs[i], &rp->rec[i], S->o->delays_extremes))
+            S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
     p.rec = rp->rec; /* analyse reads them through p */
     p.decs = rp->decs;
     reduce_analyse(&S->red, &p, rp->avail, S->observer, S->r);
     p.rec = NULL;
     p.decs = NULL;
     path_free(&p);
-    rp->initial = xmalloc((rp->n + 1) * sizeof *rp->initial);
-    memcpy(rp->initial, rp->avail, (rp->n + 1) * sizeof *rp->initial);
+    for (size_t i = 0; i < rp->n; i++) alts_copy(&rp->initial[i], &rp->avail[i]);
     return LEVEL_COMPLETE;
 }
 
@@ -361,10 +511,10 @@ enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t 
     choice *prefix = xmalloc((pos + 1) * sizeof *prefix);
     memcpy(prefix, rp->rec, (pos + 1) * sizeof *prefix);
     prefix[pos].value = alt;
-    uint64_t *fresh = xcalloc(pos + 1, sizeof *fresh);
+    alts *fresh = alts_array(pos + 1);
     enum level_end end = explore_below(S, bound, prefix, pos + 1, rp->avail, fresh, err);
-    for (size_t j = 0; j < pos; j++) rp->avail[j] |= fresh[j];
-    free(fresh);
+    for (size_t j = 0; j <= pos; j++) alts_union(&rp->avail[j], &fresh[j], NULL);
+    alts_array_free(fresh, pos + 1);
     free(prefix);
     return end;
 }
@@ -438,6 +588,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         return -1;
     }
     choose_searched(sc, r->searched);
+    for (int i = 0; i < sc->explore.nfaults; i++)
+        if (sc->explore.faults[i].kind == FAULT_DRIFT) r->abstracted |= EXPLORE_SAMPLED_DRIFT;
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     search S = { .sc = sc, .o = o, .r = r, .observer = sc->nnodes + sc->nclients };
@@ -475,6 +627,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             }
         }
     }
+    if (r->searched[PROP_NO_DEADLOCK] && !S.have_found && !r->witnessed[PROP_NO_DEADLOCK])
+        r->abstracted |= EXPLORE_SAMPLED_DEADLOCK;
     xpath found = S.found;
     int have_found = S.have_found;
     hset outcomes = S.outcomes;

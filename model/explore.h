@@ -38,6 +38,16 @@ typedef struct explore_opts {
     void *progress_ud;
 } explore_opts;
 
+/* The widest ctx:random range whose every value is tried; a wider one is sampled at this
+ * many evenly spaced values (explore_result.abstracted says so). */
+#define EXPLORE_RANDOM_ALL 4096
+
+/* explore_result.abstracted */
+#define EXPLORE_SAMPLED_RANDOM 1  /* a ctx:random range too wide: evenly spaced values tried */
+#define EXPLORE_SAMPLED_DRIFT 2   /* a drift's start: at event instants only */
+#define EXPLORE_SAMPLED_DEADLOCK 4 /* no_deadlock compares a wait's length with its bound: the
+                                      search tries orders of events, not every length */
+
 typedef struct explore_result {
     int found;                 /* a violation of a searched property */
     property prop;             /* ... of this one */
@@ -55,7 +65,8 @@ typedef struct explore_result {
     int deviation_bound;       /* the bound in force when the search stopped (-1: none) */
     int depth_cut;             /* explore.max_depth kept some decision from branching */
     int timed_out, interrupted;
-    int delays_abstracted;     /* some delay window's late end was not explored (orders) */
+    int abstracted;            /* what the search did not try whole (EXPLORE_SAMPLED_*): then
+                                  "no violation" is not a proof */
     /* For shards and their merge: the violation's path before minimising (EXPLORE form:
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;

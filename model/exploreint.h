@@ -31,6 +31,9 @@ void path_free(xpath *p);
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
              buf *err);
 int is_fault_decision(const choice *c);
+/* A decision of where a fault lands (which fault at an instant, how early in its gap): never
+ * bounded by deviations or max_depth. */
+int is_placement(const world_decision *d);
 double explore_now(void);
 /* Which properties a search looks for: those the scenario's expect names, else the four
  * safety and liveness ones. */
@@ -43,20 +46,46 @@ typedef struct hset {
 } hset;
 void hset_add(hset *s, uint64_t h);
 
+/* A set of alternatives of one decision: every one (all), or those enabled by bit (below 64)
+ * and by value (a window's offsets, sorted). */
+typedef struct alts {
+    int all;
+    uint64_t mask;
+    int64_t *v;
+    uint32_t n, cap;
+} alts;
+void alts_clear(alts *a);
+void alts_free(alts *a);
+void alts_add(alts *a, int64_t u);
+int alts_has(const alts *a, int64_t u);
+/* The least enabled alternative above u and below n, or -1. */
+int64_t alts_next(const alts *a, int64_t u, int64_t n);
+/* Adds what src has and dst lacks to dst (and to fresh, if given); returns whether any. */
+int alts_union(alts *dst, const alts *src, alts *fresh);
+void alts_copy(alts *dst, const alts *src);
+/* Arrays of sets: allocated zeroed, freed with their contents. */
+alts *alts_array(size_t n);
+void alts_array_free(alts *a, size_t n);
+/* For the worker pipes: an array of sets as bytes (appended to b), and back. */
+void alts_write(buf *b, const alts *a, size_t n);
+int alts_read(int fd, alts *a, size_t n, int (*read_full)(int, void *, size_t));
+
 /* reduce.c: which alternatives a path shows to be needed. */
+struct reducer_keys;
 typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
-    int64_t *acc;      /* per step: how much later it can come, every window before it on its
-                          chain of causes at its late end */
+    int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
     int64_t *last;     /* per key: the last time seen */
+    struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int cap, nkeys;
 } reducer;
 void reducer_release(reducer *r);
-int alt_enabled(uint64_t avail, int64_t u);
-uint64_t initial_avail(const world_decision *d, int extremes);
-/* Reads path p and enables, in avail (one mask per decision of p), the alternatives it
- * shows to be needed, anywhere on its stack. observer: the key of the checker's time line. */
-void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, explore_result *res);
+/* The alternatives a new decision starts with (c: its record); 1 when a range too wide to
+ * try whole (ctx:random over more than EXPLORE_RANDOM_ALL values) is only sampled. */
+int initial_avail(alts *a, const world_decision *d, const choice *c, int extremes);
+/* Reads path p and enables, in avail (one set per decision of p), the alternatives it shows
+ * to be needed, anywhere on its stack. observer: the key of the checker's time line. */
+void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer, explore_result *res);
 
 /* shrink.c: the minimiser. Takes the found path (a systematic one, or a random one when
  * random is set), fills r's counter-example fields. */
@@ -88,8 +117,8 @@ typedef struct rootpath {
     choice *rec;
     world_decision *decs;
     size_t n;
-    uint64_t *avail, *done;
-    uint64_t *initial;     /* avail right after the default path: the items a shard splits */
+    alts *avail, *done;
+    alts *initial;         /* avail right after the default path: the items a shard splits */
 } rootpath;
 void rootpath_free(rootpath *rp);
 int should_stop(search *S);

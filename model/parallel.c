@@ -55,7 +55,7 @@ static int read_full(int fd, void *p, size_t n)
 }
 
 typedef struct wres {
-    int32_t end, max_depth_seen, depth_cut, delays_abstracted, memory_stop, timed_out, interrupted;
+    int32_t end, max_depth_seen, depth_cut, abstracted, memory_stop, timed_out, interrupted;
     int32_t witnessed[PROP_COUNT];
     uint64_t paths, transitions, nhash, nfound, errlen;
 } wres;
@@ -70,12 +70,12 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
     for (;;) {
         uint64_t pos;
         int64_t alt;
-        if (read_full(in, &pos, sizeof pos) || read_full(in, &alt, sizeof alt) ||
-            read_full(in, rp->avail, (pos + 1) * sizeof *rp->avail))
+        if (read_full(in, &pos, sizeof pos) || read_full(in, &alt, sizeof alt) || pos >= rp->n ||
+            alts_read(in, rp->avail, pos + 1, read_full))
             _exit(0);
         explore_result *r = S->r;
         r->paths = r->transitions = 0;
-        r->max_depth_seen = r->depth_cut = r->delays_abstracted = 0;
+        r->max_depth_seen = r->depth_cut = r->abstracted = 0;
         memset(r->witnessed, 0, sizeof r->witnessed);
         free(S->outcomes.v);
         memset(&S->outcomes, 0, sizeof S->outcomes);
@@ -83,7 +83,7 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
         buf_init(&err);
         enum level_end end = run_item(S, rp, bound, pos, alt, &err);
         wres w = { .end = end, .max_depth_seen = r->max_depth_seen, .depth_cut = r->depth_cut,
-                   .delays_abstracted = r->delays_abstracted, .memory_stop = r->memory_stop,
+                   .abstracted = r->abstracted, .memory_stop = r->memory_stop,
                    .timed_out = r->timed_out, .interrupted = r->interrupted, .paths = r->paths,
                    .transitions = r->transitions, .nhash = S->outcomes.n,
                    .nfound = S->have_found ? S->found.nrec : 0, .errlen = err.len };
@@ -91,7 +91,13 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
         int bad = write_full(out, &w, sizeof w);
         for (size_t i = 0; !bad && i < S->outcomes.cap; i++)
             if (S->outcomes.v[i]) bad = write_full(out, &S->outcomes.v[i], sizeof S->outcomes.v[i]);
-        if (!bad) bad = write_full(out, rp->avail, (pos + 1) * sizeof *rp->avail);
+        if (!bad) {
+            buf ab;
+            buf_init(&ab);
+            alts_write(&ab, rp->avail, pos + 1);
+            bad = write_full(out, ab.p, ab.len);
+            buf_release(&ab);
+        }
         for (size_t i = 0; !bad && i < w.nfound; i++) bad = write_full(out, &S->found.rec[i].value, sizeof(int64_t));
         if (!bad && err.len) bad = write_full(out, err.p, err.len);
         buf_release(&err);
@@ -131,7 +137,7 @@ static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t *
     r->transitions += w.transitions;
     if (w.max_depth_seen > r->max_depth_seen) r->max_depth_seen = w.max_depth_seen;
     r->depth_cut |= w.depth_cut;
-    r->delays_abstracted |= w.delays_abstracted;
+    r->abstracted |= w.abstracted;
     r->memory_stop |= w.memory_stop;
     r->timed_out |= w.timed_out;
     r->interrupted |= w.interrupted;
@@ -141,13 +147,13 @@ static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t *
         if (read_full(wk->from, &h, sizeof h)) return LEVEL_ERROR;
         hset_add(&S->outcomes, h);
     }
-    uint64_t *av = xmalloc((wk->pos + 1) * sizeof *av);
-    if (read_full(wk->from, av, (wk->pos + 1) * sizeof *av)) {
-        free(av);
+    alts *av = alts_array(wk->pos + 1);
+    if (alts_read(wk->from, av, wk->pos + 1, read_full)) {
+        alts_array_free(av, wk->pos + 1);
         return LEVEL_ERROR;
     }
-    for (uint64_t j = 0; j < wk->pos; j++) rp->avail[j] |= av[j];
-    free(av);
+    for (uint64_t j = 0; j <= wk->pos; j++) alts_union(&rp->avail[j], &av[j], NULL);
+    alts_array_free(av, wk->pos + 1);
     int64_t *found = w.nfound ? xmalloc(w.nfound * sizeof *found) : NULL;
     if (w.nfound && read_full(wk->from, found, w.nfound * sizeof *found)) {
         free(found);
@@ -224,8 +230,13 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
             wk[i].pos = pos;
             wk[i].alt = alt;
             uint64_t p64 = pos;
-            if (write_full(wk[i].to, &p64, sizeof p64) || write_full(wk[i].to, &alt, sizeof alt) ||
-                write_full(wk[i].to, rp->avail, (pos + 1) * sizeof *rp->avail)) {
+            buf ab;
+            buf_init(&ab);
+            alts_write(&ab, rp->avail, pos + 1);
+            int bad = write_full(wk[i].to, &p64, sizeof p64) || write_full(wk[i].to, &alt, sizeof alt) ||
+                      write_full(wk[i].to, ab.p, ab.len);
+            buf_release(&ab);
+            if (bad) {
                 buf_puts(err, "a search worker died");
                 end = LEVEL_ERROR;
                 stopping = 1;
@@ -278,8 +289,8 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
     buf_printf(&b, "scenario %s\nshard %d %d\n", sc->name, o->shard_index, o->shard_count);
     buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\n", (unsigned long long)r->paths,
                (unsigned long long)r->transitions, r->max_depth_seen, r->seconds);
-    buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\ndelays_abstracted %d\nstopped %d\n",
-               r->complete, r->deviations_exhausted, r->deviation_bound, r->depth_cut, r->delays_abstracted,
+    buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\nabstracted %d\nstopped %d\n",
+               r->complete, r->deviations_exhausted, r->deviation_bound, r->depth_cut, r->abstracted,
                r->timed_out || r->interrupted || r->memory_stop);
     buf_puts(&b, "witnessed");
     for (int q = 0; q < PROP_COUNT; q++) buf_printf(&b, " %d", r->witnessed[q]);
@@ -341,7 +352,7 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
         } else if (sscanf(line, "exhausted %d%n", &f->exhausted, &n) == 1 && !line[n]) {
         } else if (sscanf(line, "bound %d%n", &f->bound, &n) == 1 && !line[n]) {
         } else if (sscanf(line, "depth_cut %d%n", &f->depth_cut, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "delays_abstracted %d%n", &f->delays, &n) == 1 && !line[n]) {
+        } else if (sscanf(line, "abstracted %d%n", &f->delays, &n) == 1 && !line[n]) {
         } else if (sscanf(line, "stopped %d%n", &f->stopped, &n) == 1 && !line[n]) {
         } else if (!strncmp(line, "witnessed", 9)) {
             char *p = line + 9;
@@ -436,7 +447,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         r->seconds += f.seconds; /* the shards' time added up */
         if (f.longest > r->max_depth_seen) r->max_depth_seen = f.longest;
         r->depth_cut |= f.depth_cut;
-        r->delays_abstracted |= f.delays;
+        r->abstracted |= f.delays;
         for (int q = 0; q < PROP_COUNT; q++) r->witnessed[q] |= f.witnessed[q];
         all_complete &= f.complete;
         if (f.exhausted < min_exhausted) min_exhausted = f.exhausted;

@@ -1,45 +1,108 @@
 /* reduce.c — the model checker's reductions: which alternatives a path shows to be needed.
  *
- * A step's *cone* is the step and everything its handling scheduled, transitively (a
- * message's delivery, the reply it sends, the timer the reply's handler sets, ...). When a
- * message arrives later by d, its cone moves later by d and nothing else moves, as long as
- * the order of the steps at every actor stays the same: then every actor sees the same
- * inputs in the same order, and the run is the same run with some timestamps moved. Clients'
- * steps are also compared across clients (the checker reads them on one true-time line).
- * The order changes exactly when some step outside the cone falls at most d after a cone
- * step at the same actor; that is when the late end of the window is explored. Later
- * windows on the same chain of causes can add their own widths (a request late, then its
- * reply late too): a cone step is compared at the latest it can come, d plus the widths of
- * the windows between the root and it that are still at their early end, so no combination
- * of late ends reorders what no single one was tested against. A fault
- * moved earlier by d moves its cone (its restart, the end of its pause) the same way.
+ * Time is explored by its orders, not by its values. A window (a message's delay, a sleep of
+ * random length, an injected fault's exact instant) is a range of values, and the run is a
+ * function of the value only through *where* the step it times, and everything that step
+ * causes, falls among the other steps. A step's *cone* is the step and everything its
+ * handling scheduled, transitively (a message's delivery, the reply it sends, the timer the
+ * reply's handler sets, ...). Moving the window's value moves its cone by the same amount
+ * and nothing else, so the run stays the same run, only with some timestamps moved, for as
+ * long as
+ *   - no cone step passes a step outside the cone that it depends on: one at the same actor
+ *     (a master and its replicas count as one), or any client's step when both are clients'
+ *     (the checker reads the clients' steps on one true-time line), or any step at all when
+ *     one of them touches every actor (a partition, clients learning a new master);
+ *   - no clock reading changes value: a reading inside the cone against one outside it (a
+ *     client's ctx:now(), a TTL that leaves a node), whose difference a model may use in any
+ *     way. Clocks are read in whole ms, so a reading changes only when its step passes one of
+ *     its clock's ms boundaries (world_step.tick and .back);
+ *   - no deadline decided with ctx:before between a reading inside the cone and one outside
+ *     it flips: its margin (world_cmp) says how far the two may move apart first.
+ * So a window need not be tried at every value: this file computes, from a path run with
+ * the window at value v, the *next* value after v at which one of these happens first — the
+ * next crossing — and enables it. The path run there computes the crossing after that, and so
+ * on: every order of events the window can produce is tried once, interior positions
+ * included (the digitisation argument of Henzinger, Manna and Pnueli, "What good are digital
+ * clocks?", ICALP 1992: one representative per region between the instants it can be ordered
+ * against). Every path enables the crossings it shows, at every window on its stack, so a
+ * crossing that only later decisions expose is still reached.
  *
- * Orders are not all an actor can see: it can read its clock (a client's ctx:now(), a node's
- * TTL in a reply or a deadline it sets), and a value read inside the cone is d larger, while
- * one read outside is not. Where an actor holds both — a reading inside the cone and one
- * outside it (Redlock's elapsed time across its requests, a wait budget's deadline, a TTL
- * against the instant the key was set) — its behaviour may depend on d itself, and the late
- * end is explored too. A value crosses actors in a message (a client's clock sent as a
- * script argument, a TTL in a reply): the step that receives it counts as a reading.
+ * Windows on one chain of causes add up: a request late and then its reply late too. A cone
+ * step is therefore compared at the latest the windows below the root on its chain can bring
+ * it (their slack), and the root's crossing is the amount the others cannot make up; the
+ * windows below find the rest on the path run there.
  *
- * Most readings serve deadlines, and a deadline decision flips only when the clock moves by
- * the margin left. A client that reads its clock as an instant and decides with ctx:before
- * (client_ctx.c) leaves a comparison (world_cmp): its step, the step of the reading it
- * measures from, and the margin. It matters only where one of the two is inside the cone and
- * the other outside, and the cone can come late by the margin. A node's key deadline is not
- * a reading either: its expiry event is caused by the step that set it (node.c follows each
- * deadline's origin through commands, restarts and replication), so it moves with the cone
- * like any other step; only a TTL that leaves the node makes that step a reading. */
+ * An injected fault's shift (WDEC_SHIFT) is the same with the cone moving earlier: a crash's
+ * restart, the end of a pause or of a partition, brought back past the step before it. Its
+ * start never crosses anything its window spans (sim/world.c bounds the window by the last
+ * step it could be ordered against).
+ *
+ * What is assumed, and why it holds: every step's effect on the world depends only on the
+ * order of the steps it depends on, the clocks' whole-ms readings and the ctx:before margins
+ * — the engine's handlers see time only through clock readings (core_clock_read,
+ * core_clock_compare), and a node's key deadline becomes an expiry event caused by the step
+ * that set it (sim/node_expiry.c), so it moves with that step like any other. A value drawn
+ * with ctx:random is not a window: the model may use it in any way, so every value is tried
+ * (explore.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exploreint.h"
+
+/* ---- a sorted vector of times, per key ---- */
+
+typedef struct tvec {
+    int64_t *v;
+    int n, cap;
+} tvec;
+
+static void tvec_insert(tvec *t, int64_t x)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->v = xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
+    }
+    int lo = 0, hi = t->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    memmove(t->v + lo + 1, t->v + lo, (size_t)(t->n - lo) * sizeof *t->v);
+    t->v[lo] = x;
+    t->n++;
+}
+
+/* The largest value <= x, or INT64_MIN. */
+static int64_t tvec_below(const tvec *t, int64_t x)
+{
+    int lo = 0, hi = t->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->v[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 ? t->v[lo - 1] : INT64_MIN;
+}
+
+struct reducer_keys {
+    tvec *k;     /* per key (0..observer): every cone step's time; then per key the cone steps
+                    that are not inert; then one for every key (the global steps) */
+    int nk;
+    int64_t *last2; /* per key: the last time of a step outside the cone that is not inert */
+};
 
 void reducer_release(reducer *r)
 {
     free(r->in);
     free(r->acc);
     free(r->last);
+    if (r->keys) {
+        for (int i = 0; i < r->keys->nk; i++) free(r->keys->k[i].v);
+        free(r->keys->k);
+        free(r->keys->last2);
+        free(r->keys);
+    }
     memset(r, 0, sizeof *r);
 }
 
@@ -54,6 +117,13 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
         r->nkeys = nkeys;
     }
+    if (!r->keys) r->keys = xcalloc(1, sizeof *r->keys);
+    if (r->keys->nk < 2 * nkeys + 1) {
+        r->keys->k = xrealloc(r->keys->k, (size_t)(2 * nkeys + 1) * sizeof *r->keys->k);
+        memset(r->keys->k + r->keys->nk, 0, (size_t)(2 * nkeys + 1 - r->keys->nk) * sizeof *r->keys->k);
+        r->keys->nk = 2 * nkeys + 1;
+        r->keys->last2 = xrealloc(r->keys->last2, (size_t)nkeys * sizeof *r->keys->last2);
+    }
 }
 
 /* The step whose handling made s (an injected fault's: that of the step that makes its
@@ -67,8 +137,8 @@ static int parent_of(const world_step *st, int n, int s)
     return s2 < n && st[s2].cause < s ? st[s2].cause : -1;
 }
 
-/* acc[s]: the widths of the windows at their early end on s's chain of causes, s's own
- * included (a window's step is the delivery or wake-up it times). */
+/* acc[s]: how much later the windows on s's chain of causes (s's own included) can still
+ * bring it, each from its value on this path to its last. */
 static void accumulate(reducer *r, const xpath *p)
 {
     const world_step *st = p->steps;
@@ -76,11 +146,17 @@ static void accumulate(reducer *r, const xpath *p)
     for (int s = 0; s < n; s++) r->acc[s] = 0;
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
-        if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n && p->rec[i].value == 0) r->acc[d->step] += d->shift;
+        if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n) {
+            int64_t left = p->rec[i].n - 1 - p->rec[i].value;
+            if (left > 0) r->acc[d->step] += left > INT64_MAX / 4 / d->unit ? INT64_MAX / 4 : left * d->unit;
+        }
     }
     for (int s = 0; s < n; s++) {
         int c = parent_of(st, n, s);
-        if (c >= 0 && c < s) r->acc[s] += r->acc[c];
+        if (c >= 0 && c < s) {
+            r->acc[s] += r->acc[c];
+            if (r->acc[s] > INT64_MAX / 4) r->acc[s] = INT64_MAX / 4;
+        }
     }
 }
 
@@ -99,11 +175,13 @@ static void cone_of(const world_step *st, int n, int root, uint8_t *in)
         } else {
             in[s] = c >= root && c < s && in[c];
         }
+        int a = st[s].also; /* held behind a message of the cone on its link: it moves too */
+        if (a >= root && a < s && in[a]) in[s] = 1;
     }
 }
 
-/* The keys a step is compared under: its key (world_step), and the observer for a
- * client's. Returns how many (0: it touches no actor's state). */
+/* The keys a step is ordered under: its key (world_step), and the observer for a client's.
+ * Returns how many (0: it touches no actor's state). */
 static int step_keys(const world_step *x, int observer, int keys[2])
 {
     if (x->key < 0) return 0;
@@ -115,161 +193,234 @@ static int step_keys(const world_step *x, int observer, int keys[2])
     return 1;
 }
 
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
-/* Did step s read a clock, itself or through the message that caused it? */
+/* Did step s read a clock, itself or through the message that caused it (a value read at
+ * another actor, carried here)? */
 static int reads_clock(const world_step *st, int s)
 {
     int c = st[s].cause;
     return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
 }
 
-/* Does some actor read its clock both inside the cone of root and outside it? (r->in holds
- * the cone; r->last is used as scratch: bit 0 a reading inside, bit 1 one outside.) */
-static int cone_splits_readings(reducer *r, const world_step *st, int n, int root, int observer)
+/* The least tick (later) or back (earlier) of a clock reading inside the cone, when some
+ * reading lies outside it; INT64_MAX when the readings do not split. */
+static int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
 {
-    for (int k = 0; k <= observer; k++) r->last[k] = 0;
-    for (int s = 0; s < n; s++) {
-        int k = st[s].key;
-        if (k < 0 || k > observer || !reads_clock(st, s)) continue;
-        r->last[k] |= s >= root && r->in[s] ? 1 : 2;
-        if (r->last[k] == 3) return 1;
+    const world_step *st = p->steps;
+    int inside = 0, outside = 0;
+    int64_t least = INT64_MAX;
+    for (int s = 0; s < p->nsteps; s++) {
+        if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
+        if (s >= root && r->in[s]) {
+            int64_t m = later ? st[s].tick : st[s].back;
+            /* with the windows below at their last values; if they reach it alone, by itself */
+            if (later && m - (r->acc[s] - r->acc[root]) > 0) m -= r->acc[s] - r->acc[root];
+            if (m > 0 && m < least) least = m;
+            inside = 1;
+        } else {
+            outside = 1;
+        }
     }
-    return 0;
+    return inside && outside ? least : INT64_MAX;
 }
 
-/* Does some comparison of a clock with an instant (ctx:before) have one reading inside the
- * cone and the other outside, so that moving the cone by up to `late` (per step: how much
- * later it can come; NULL: by any amount) could use up its margin? */
-static int cone_flips_comparison(reducer *r, const xpath *p, int root, int64_t base)
+/* The least move of the cone that could flip a deadline decided with ctx:before between a
+ * reading inside the cone and one outside it: its margin, and at least until the cone's
+ * reading changes value. INT64_MAX when none could. */
+static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
 {
+    int64_t least = INT64_MAX;
     for (int k = 0; k < p->ncmps; k++) {
         const world_cmp *c = &p->cmps[k];
         int s = c->step, o = c->origin;
         int in_s = s >= root && s < p->nsteps && r->in[s];
         int in_o = o >= root && o < p->nsteps && r->in[o];
         if (in_s == in_o) continue;
-        if (base == INT64_MIN) return 1;
         int x = in_s ? s : o;
-        if (r->acc[x] - base >= c->margin) return 1;
+        int64_t m = c->margin + 1;
+        int64_t grain = later ? p->steps[x].tick : p->steps[x].back;
+        if (grain > m) m = grain;
+        /* with the windows below at their last values; if they reach it alone, by itself */
+        if (later && m - (r->acc[x] - r->acc[root]) > 0) m -= r->acc[x] - r->acc[root];
+        if (m > 0 && m < least) least = m;
     }
-    return 0;
+    return least;
 }
 
-/* Would moving the cone of root later by shift reorder the steps at some actor, or change
- * what an actor reads from its clock against what it read before (or decides on a deadline
- * against a reading outside the cone)? A step that touches every actor (WORLD_KEY_ALL) is
- * compared with every other. */
-static int cone_later_reorders(reducer *r, const xpath *p, int root, int64_t shift, int observer)
+static void keys_clear(reducer *r, int observer)
+{
+    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->k[k].n = 0;
+}
+
+/* A stale timer (world_step.stale_by) does nothing wherever it falls, as long as the step
+ * that ended its wait stays before it: it takes part in the order only when that step and the
+ * timer are on different sides of the cone and the move could bring the step past the timer
+ * (later: the step in the cone; earlier: the timer in it). */
+static int stale_inert(const reducer *r, const xpath *p, int root, int s, int later)
+{
+    const world_step *x = &p->steps[s];
+    if (x->stale_by == WORLD_NOT_STALE) return 0;
+    int y = x->stale_by;
+    int y_in = y >= root && y < p->nsteps && r->in[y];
+    int x_in = s >= root && r->in[s];
+    if (y_in == x_in) return 1;
+    return later ? !y_in : !x_in;
+}
+
+/* The least amount (µs) by which moving the cone of root later changes the order of some
+ * dependent pair of steps: for each step x outside the cone, the latest a cone step before
+ * it at one of its keys can come (its time plus the slack of the windows below the root on
+ * its chain) that is still before x. INT64_MAX when nothing can change. */
+static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int observer)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    if (cone_splits_readings(r, st, n, root, observer)) return 1;
-    if (cone_flips_comparison(r, p, root, r->acc[root] - shift)) return 1;
-    /* per key, and anywhere, and for the global steps: the latest a cone step can come */
-    int64_t any = INT64_MIN, all = INT64_MIN, base = r->acc[root] - shift;
-    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
-    for (int s = root; s < n; s++) {
-        int64_t t = st[s].t, late = t + (r->acc[s] - base);
-        if (st[s].key == WORLD_KEY_ALL) {
-            if (r->in[s]) all = any = max64(any, late);
-            else if (t <= any) return 1;
+    int nk1 = observer + 1;
+    tvec *all = &r->keys->k[2 * nk1]; /* every cone step: what a global step is ordered against */
+    keys_clear(r, observer);
+    int64_t least = INT64_MAX;
+    int64_t base = r->acc[root];
+    for (int s = root; s < n && least > 1; s++) {
+        const world_step *x = &st[s];
+        if (stale_inert(r, p, root, s, 1)) continue;
+        int keys[2], nk = step_keys(x, observer, keys);
+        if (r->in[s]) {
+            int64_t late = x->t + (r->acc[s] - base);
+            /* at the latest the windows below can bring it, and where it is now: this window
+             * alone may have to carry it (the windows below at their first values) */
+            int times = late > x->t ? 2 : 1;
+            for (int twice = 0; twice < times; twice++, late = x->t) {
+                if (x->key == WORLD_KEY_ALL) {
+                    /* ordered against every step: kept in every key's vectors */
+                    for (int k = 0; k <= observer; k++) {
+                        tvec_insert(&r->keys->k[k], late);
+                        tvec_insert(&r->keys->k[nk1 + k], late);
+                    }
+                } else {
+                    for (int j = 0; j < nk; j++) {
+                        tvec_insert(&r->keys->k[keys[j]], late);
+                        /* two inert steps commute: an inert one goes only where all are */
+                        if (!x->inert || j > 0) tvec_insert(&r->keys->k[nk1 + keys[j]], late);
+                    }
+                }
+                tvec_insert(all, late);
+            }
             continue;
         }
-        int keys[2], nk = step_keys(&st[s], observer, keys);
-        for (int j = 0; j < nk; j++) {
-            int64_t last = max64(r->last[keys[j]], all);
-            if (r->in[s]) {
-                r->last[keys[j]] = max64(r->last[keys[j]], late);
-                any = max64(any, late);
-            } else if (last != INT64_MIN && t <= last) return 1;
-        }
+        int64_t below = INT64_MIN;
+        if (x->key == WORLD_KEY_ALL) below = tvec_below(all, x->t);
+        else
+            for (int j = 0; j < nk; j++) {
+                /* an inert step outside the cone is ordered against the cone's steps that are not */
+                int64_t b = tvec_below(&r->keys->k[(x->inert && j == 0 ? nk1 : 0) + keys[j]], x->t);
+                if (b > below) below = b;
+            }
+        /* at the same instant the order may be the scheduler's own (an expiry before a delivery,
+         * not a decision): one µs more puts the cone step after */
+        if (below != INT64_MIN && (x->t > below ? x->t - below : 1) < least) least = x->t > below ? x->t - below : 1;
     }
-    return 0;
+    return least;
 }
 
-/* The least amount by which moving the cone of root earlier reorders some actor's steps. */
-static int64_t cone_earlier_slack(reducer *r, const world_step *st, int n, int root, int observer)
+/* The same for moving the cone of root earlier (an injected fault's consequences): for each
+ * cone step but the root, the last step outside the cone before it at one of its keys. */
+static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int observer)
 {
-    int64_t slack = INT64_MAX, any = INT64_MIN, all = INT64_MIN; /* the last step outside the cone
-                                                                     anywhere; the last global one */
-    for (int k = 0; k <= observer; k++) r->last[k] = INT64_MIN;
-    for (int s = 0; s < n; s++) {
-        int64_t t = st[s].t;
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    int64_t *last2 = r->keys->last2;
+    for (int k = 0; k <= observer; k++) r->last[k] = last2[k] = INT64_MIN;
+    int64_t any = INT64_MIN, least = INT64_MAX;
+    for (int s = 0; s < n && least > 1; s++) {
+        const world_step *x = &st[s];
+        if (stale_inert(r, p, root, s, 0)) continue;
+        int keys[2], nk = step_keys(x, observer, keys);
         int cone = s >= root && r->in[s];
-        if (st[s].key == WORLD_KEY_ALL) {
-            if (!cone) all = any = t;
-            else if (any != INT64_MIN && t - any < slack) slack = t - any;
+        if (!cone) {
+            if (x->key == WORLD_KEY_ALL) {
+                for (int k = 0; k <= observer; k++) r->last[k] = last2[k] = x->t;
+            } else {
+                for (int j = 0; j < nk; j++) {
+                    r->last[keys[j]] = x->t;
+                    if (!x->inert || j > 0) last2[keys[j]] = x->t;
+                }
+            }
+            if (x->key >= 0 || x->key == WORLD_KEY_ALL) any = x->t;
             continue;
         }
-        int keys[2], nk = step_keys(&st[s], observer, keys);
-        for (int j = 0; j < nk; j++) {
-            int64_t last = max64(r->last[keys[j]], all);
-            if (!cone) r->last[keys[j]] = any = t;
-            else if (last != INT64_MIN && t - last < slack) slack = t - last;
-        }
+        if (s == root) continue;
+        int64_t prev = INT64_MIN;
+        if (x->key == WORLD_KEY_ALL) prev = any;
+        else
+            for (int j = 0; j < nk; j++) {
+                int64_t l = x->inert && j == 0 ? last2[keys[j]] : r->last[keys[j]];
+                if (l > prev) prev = l;
+            }
+        if (prev != INT64_MIN && x->t >= prev && (x->t > prev ? x->t - prev : 1) < least) least = x->t > prev ? x->t - prev : 1;
     }
-    return slack;
+    return least;
 }
 
-int alt_enabled(uint64_t avail, int64_t u)
+static int64_t min64(int64_t a, int64_t b)
 {
-    return avail == UINT64_MAX || (u < 64 && (avail >> u & 1));
+    return a < b ? a : b;
+}
+
+/* The next value of window decision i (of p) worth a path of its own, or -1. */
+static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
+{
+    const world_decision *d = &p->decs[i];
+    int64_t v = p->rec[i].value, last = p->rec[i].n - 1;
+    if (v >= last) return -1;
+    cone_of(p->steps, p->nsteps, d->step, r->in);
+    int later = d->kind == WDEC_DELAY;
+    int64_t us = later ? order_crossing_later(r, p, d->step, observer)
+                       : order_crossing_earlier(r, p, d->step, observer);
+    if (us > 1) us = min64(us, comparison_crossing(r, p, d->step, later));
+    if (us > 1) us = min64(us, reading_crossing(r, p, d->step, later));
+    if (us == INT64_MAX) return -1;
+    if (later && d->held > 0) us += d->held; /* it moves only past what holds it back */
+    int64_t unit = d->unit > 0 ? d->unit : 1;
+    int64_t k = us / unit + (us % unit != 0); /* ceil: a unit too large only takes a smaller step */
+    if (k < 1) k = 1;
+    if (k > last - v) return -1;
+    return v + k;
 }
 
 /* What a new decision offers before any path says more: a fault decision, what the world
- * offered at its instant; a delay, its first end (its later end only when a path shows it
- * reorders something, or with --delays extremes); anything else, every alternative. */
-uint64_t initial_avail(const world_decision *d, int extremes)
+ * offered at its instant; a window, its first value (and its last with --delays extremes);
+ * anything else, every alternative — but a value drawn from a range wider than
+ * EXPLORE_RANDOM_ALL (ctx:random) only at evenly spaced values, which returns 1 (sampled). */
+int initial_avail(alts *a, const world_decision *d, const choice *c, int extremes)
 {
+    alts_clear(a);
     switch (d->kind) {
-    case WDEC_FAULT: return d->offered;
-    case WDEC_DELAY: return extremes ? UINT64_MAX : 1;
-    default: return UINT64_MAX;
+    case WDEC_FAULT: a->mask = d->offered; return 0;
+    case WDEC_DELAY:
+    case WDEC_SHIFT:
+        alts_add(a, 0);
+        if (extremes && c->n > 1) alts_add(a, c->n - 1);
+        return 0;
+    default:
+        if (c->kind == 1 && c->n > EXPLORE_RANDOM_ALL) {
+            for (int64_t k = 0; k < EXPLORE_RANDOM_ALL; k++)
+                alts_add(a, (int64_t)((double)(c->n - 1) * (double)k / (double)(EXPLORE_RANDOM_ALL - 1)));
+            return 1;
+        }
+        a->all = 1;
+        return 0;
     }
 }
 
 /* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
-void reduce_analyse(reducer *r, const xpath *p, uint64_t *avail, int observer, explore_result *res)
+void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer, explore_result *res)
 {
+    (void)res;
     reducer_fit(r, p->nsteps + 1, observer + 1);
     accumulate(r, p);
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
-        if (d->step < 0 || d->step >= p->nsteps) continue;
-        if (d->kind == WDEC_DELAY && p->rec[i].value == 0 && avail[i] != UINT64_MAX && !(avail[i] & 2)) {
-            cone_of(p->steps, p->nsteps, d->step, r->in);
-            if (cone_later_reorders(r, p, d->step, d->shift, observer)) avail[i] = UINT64_MAX;
-            else res->delays_abstracted = 1;
-        } else if (d->kind == WDEC_FAULT && p->rec[i].value > 0) {
-            /* The same fault at an earlier instant, after its target's last step before it:
-             * the same run but for where its consequences fall. */
-            int64_t v = p->rec[i].value, prev_t = INT64_MIN;
-            for (int s = d->step - 1; s >= 0; s--)
-                if (p->steps[s].key == d->target || p->steps[s].key == WORLD_KEY_ALL) {
-                    prev_t = p->steps[s].t;
-                    break;
-                }
-            cone_of(p->steps, p->nsteps, d->step, r->in);
-            /* moving it earlier shifts clock readings inside its cone against those outside:
-             * then any earlier instant may matter, the nearest first */
-            int64_t slack = cone_splits_readings(r, p->steps, p->nsteps, d->step, observer) ||
-                                    cone_flips_comparison(r, p, d->step, INT64_MIN)
-                                ? 0
-                                : cone_earlier_slack(r, p->steps, p->nsteps, d->step, observer);
-            if (slack == INT64_MAX) continue;
-            for (size_t j = i; j-- > 0;) {
-                const world_decision *e = &p->decs[j];
-                if (e->kind != WDEC_FAULT) continue;
-                if (p->rec[j].value != 0 || e->t <= prev_t) break;
-                if (d->t - e->t >= slack) {
-                    if (!alt_enabled(avail[j], v) && alt_enabled(e->valid, v)) avail[j] |= 1ULL << v;
-                    break;
-                }
-            }
-        }
+        if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;
+        int64_t next = next_crossing(r, p, i, observer);
+        if (next > 0) alts_add(&avail[i], next);
     }
 }
