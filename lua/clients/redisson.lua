@@ -27,6 +27,10 @@
 --     manager's view of the replicas): the same count in these scenarios;
 --   * the unlock latch's DEL is awaited (Redisson fires it and goes on): unlock() returns one
 --     round trip later, later still if the DEL has to be resent;
+--   * 3.48.0+: the unlock latch lives (timeout + 2000 ms) x 4, the upper end of Redisson's
+--     draw (retryDelay.calcDelay(4) is 1000..2000 ms): the latch only stops a resent unlock
+--     from running twice, and no scenario resends one 16 s or more after the first; a random
+--     draw here would make the model checker try each of its 1001 values;
 --   * the timeout error is RedisResponseTimeoutException in every release (before 3.10.0 it
 --     was a RedisTimeoutException): only the text differs;
 --   * subscribing waits at most the request timeout for the confirmation (Redisson: the wait
@@ -582,9 +586,8 @@ end
 -- EqualJitterDelay(1 s, 2 s): at attempt 4 the delay is capped at 2000 ms, of which half is
 -- fixed and half random, so 1000..2000 ms (RedissonBaseLock.java@HEAD:222-235).
 function M.latch_timeout(ctx, cfg, exec)
-  local lo, hi = exec.retry_delay(exec.attempts)
-  local delay = lo + (hi > lo and ctx:random(0, hi - lo) or 0)
-  return math.max((cfg.timeout + delay) * exec.attempts, 1)
+  local _, hi = exec.retry_delay(exec.attempts)
+  return math.max((cfg.timeout + hi) * exec.attempts, 1)   -- the draw's upper end (see the header)
 end
 
 function Lock:unlock_latch_timeout()

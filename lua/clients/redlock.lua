@@ -235,13 +235,15 @@ function M.new(ctx, cfg)
         return true
       end
       if attempt == s.retry_count then break end
-      local delay = ctx:random(s.delay_min, s.delay_max)                 -- random retry delay
-      if not ctx:before(give_up - delay) then
-        ctx:log("the wait budget (%d ms) would run out before the next attempt", wait_ms)
+      -- a random retry delay in [delay_min, delay_max]: a window of the sleep, so that the model
+      -- checker tries it by where the retry falls, not at each of its values. The budget is
+      -- checked after the sleep: the same attempts give up, a retry delay later.
+      ctx:log("retrying in %d to %d ms", s.delay_min, s.delay_max)
+      ctx:sleep(s.delay_min, s.delay_max)
+      if not ctx:before(give_up) then
+        ctx:log("the wait budget (%d ms) ran out before the next attempt", wait_ms)
         return false, "wait budget spent"
       end
-      ctx:log("retrying in %d ms", delay)
-      ctx:sleep(delay)
     end
     return false, string.format("no majority in %d attempts", s.retry_count)
   end
