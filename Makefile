@@ -71,7 +71,7 @@ unit: deps
 	@tools/run-unit.sh $(TEST_BIN)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness
 	@tools/run-tests.sh
 
 demo: deps

@@ -46,6 +46,8 @@ suite "matrix command line" env LOCKLAB=build/san/locklab tests/cli/test_matrix.
 suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/san/locklab tests/cli/test_redlock.sh
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
+# The checker's "holds" against random runs of generated problems (tests/soundness.c).
+suite "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.5 build/opt/tests/soundness 300 100
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
 
 if ls scenarios/*.lua >/dev/null 2>&1; then

@@ -9,7 +9,10 @@ cd "$(dirname "$0")/../.."
 # finds NAME PROPERTY: check exits 1, names the property, and its counter-example replays.
 finds() {
     local name=$1 prop=$2
-    "$LL" check "tests/check/$name.lua" --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+    # a model beside the problem is named by its absolute path, so that the counter-example
+    # written elsewhere finds it too
+    sed 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "tests/check/$name.lua" >"$tmp/$name-src.lua"
+    "$LL" check "$tmp/$name-src.lua" --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
     [ "$rc" -eq 1 ] && ok || { bad "$name: check exit $rc, wanted 1"; cat "$tmp/err"; }
     grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out" && ok || bad "$name: $prop not reported violated"
@@ -24,6 +27,12 @@ finds setnx-expire no_deadlock
 finds failover mutual_exclusion
 finds redlock-crash-restart mutual_exclusion
 finds redlock-clock-jump mutual_exclusion
+# Time searched by its orders, interior values included: a delay strictly inside its window;
+# a clock value carried through a node and compared with another client's clock; a crash
+# whose restart must fall in a gap between other actors' events.
+finds interior-delay mutual_exclusion
+finds stamp-carry mutual_exclusion
+finds crash-gap mutual_exclusion
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
@@ -47,7 +56,7 @@ for name in redlock-crash-restart failover setnx-expire redlock-clock-jump; do
     "$LL" check "$tmp/$name-depth1.lua" --out "$tmp/d1" >"$tmp/out" 2>&1
     [ $? -eq 1 ] && ok || bad "$name: max_depth = 1 hides the violation"
 done
-sed 's/explore = {/explore = { max_depth = 1,/' tests/check/redlock-crash-restart-delayed.lua >"$tmp/cut.lua"
+sed -e 's/explore = {/explore = { max_depth = 1,/' -e 's/delay = "2ms"/delay = { "1ms", "3ms" }/' tests/check/gc-pause-fencing.lua >"$tmp/cut.lua"
 "$LL" check "$tmp/cut.lua" >"$tmp/out" 2>&1
 grep -q "max_depth cut the search" "$tmp/out" && grep -q "holds within the bounds, max_depth among them" "$tmp/out" && ok ||
     bad "a search max_depth cut does not say so"
@@ -61,11 +70,14 @@ for f in tests/check/*.lua; do
     variants=("$f")
     grep -q 'delay = "[0-9]*ms"' "$f" && variants+=("$tmp/$name-uniform.lua") # windows already: as it is
     for s in "${variants[@]}"; do
-        "$LL" check "$s" --delays extremes --max-deviations 1 --jobs 1 --out "$tmp/x" >"$tmp/ext" 2>&1
+        "$LL" check "$s" --delays extremes --max-deviations 1 --jobs 1 --time 20 --out "$tmp/x" >"$tmp/ext" 2>&1
         rx=$?
-        "$LL" check "$s" --max-deviations 1 --jobs 1 --out "$tmp/o" >"$tmp/ord" 2>&1
+        "$LL" check "$s" --max-deviations 1 --jobs 1 --time 20 --out "$tmp/o" >"$tmp/ord" 2>&1
         ro=$?
-        [ "$rx" -le 1 ] && [ "$ro" -le 1 ] && { [ "$rx" -eq 0 ] || [ "$ro" -eq 1 ]; } && ok ||
+        # exit 4: not finished in its time, which proves nothing either way; a violation that
+        # the extremes find must be found, and neither may fail
+        { [ "$rx" -le 1 ] || [ "$rx" -eq 4 ]; } && { [ "$ro" -le 1 ] || [ "$ro" -eq 4 ]; } &&
+            { [ "$rx" -ne 1 ] || [ "$ro" -eq 1 ]; } && ok ||
             bad "$(basename "$s"): extremes exit $rx, orders exit $ro"
     done
 done
@@ -164,8 +176,16 @@ sed 's/params = { "12s" }/params = { 0 }/' tests/check/gc-pause.lua >"$tmp/zero.
     bad "a 0 ms pause to explore: $(cat "$tmp/err")"
 sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { -0.1 } }/' \
     tests/check/gc-pause.lua >"$tmp/negdrift.lua"
-"$LL" check "$tmp/negdrift.lua" --max-paths 30 >/dev/null 2>"$tmp/err"
-[ $? -eq 0 ] && ok || bad "a negative drift to explore: $(cat "$tmp/err")"
+"$LL" check "$tmp/negdrift.lua" --max-paths 30 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 4 ] && grep -q "stopped by --max-paths after 30 paths" "$tmp/out" && grep -q "SAMPLED: a drift" "$tmp/out" &&
+    grep -q "^Not finished" "$tmp/out" && ok || bad "a negative drift to explore, 30 paths: $(cat "$tmp/err"; tail -3 "$tmp/out")"
+# A search stopped by --time is not a proof: exit 4, and it says what it covered.
+"$LL" check tests/bench/check/redlock3.lua --time 1 --jobs 1 >"$tmp/out" 2>/dev/null
+[ $? -eq 4 ] && grep -q "stopped by --time" "$tmp/out" && grep -q "^Not finished" "$tmp/out" &&
+    ! grep -q "No violation exists" "$tmp/out" && ok || bad "a check stopped by --time: $(tail -3 "$tmp/out")"
+# --random is never a proof either
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --random 20 >"$tmp/out" 2>/dev/null
+[ $? -eq 4 ] && grep -q "not a proof" "$tmp/out" && ok || bad "--random with no violation: $(tail -2 "$tmp/out")"
 "$LL" check --help | grep -q "usage: locklab check" && ok || bad "check --help"
 
 echo "check: $pass passed, $fail failed"
