@@ -70,9 +70,11 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
     for (;;) {
         uint64_t pos;
         int64_t alt;
-        if (read_full(in, &pos, sizeof pos) || read_full(in, &alt, sizeof alt) || pos >= rp->n ||
-            alts_read(in, rp->avail, pos + 1, read_full))
+        uint64_t budget;
+        if (read_full(in, &pos, sizeof pos) || read_full(in, &alt, sizeof alt) || read_full(in, &budget, sizeof budget) ||
+            pos >= rp->n || alts_read(in, rp->avail, pos + 1, read_full))
             _exit(0);
+        S->wopts.max_paths = budget; /* what --max-paths leaves (0: no limit) */
         explore_result *r = S->r;
         r->paths = r->transitions = 0;
         r->max_depth_seen = r->depth_cut = r->abstracted = 0;
@@ -217,7 +219,11 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
     int64_t balt = 0;
     int stopping = 0;
     for (;;) {
-        /* hand out items while workers are idle */
+        /* hand out items while workers are idle, as long as --max-paths leaves some */
+        if (S->o->max_paths && S->r->paths >= S->o->max_paths && !stopping) {
+            stopping = 1;
+            if (end == LEVEL_COMPLETE) end = LEVEL_STOPPED;
+        }
         for (int i = 0; i < n && !stopping; i++) {
             if (wk[i].busy) continue;
             size_t pos;
@@ -233,8 +239,9 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
             buf ab;
             buf_init(&ab);
             alts_write(&ab, rp->avail, pos + 1);
+            uint64_t budget = S->o->max_paths ? S->o->max_paths - S->r->paths : 0;
             int bad = write_full(wk[i].to, &p64, sizeof p64) || write_full(wk[i].to, &alt, sizeof alt) ||
-                      write_full(wk[i].to, ab.p, ab.len);
+                      write_full(wk[i].to, &budget, sizeof budget) || write_full(wk[i].to, ab.p, ab.len);
             buf_release(&ab);
             if (bad) {
                 buf_puts(err, "a search worker died");

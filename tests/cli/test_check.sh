@@ -176,9 +176,13 @@ sed 's/params = { "12s" }/params = { 0 }/' tests/check/gc-pause.lua >"$tmp/zero.
     bad "a 0 ms pause to explore: $(cat "$tmp/err")"
 sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { -0.1 } }/' \
     tests/check/gc-pause.lua >"$tmp/negdrift.lua"
-"$LL" check "$tmp/negdrift.lua" --max-paths 30 >"$tmp/out" 2>"$tmp/err"
+"$LL" check "$tmp/negdrift.lua" --max-paths 30 --jobs 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 4 ] && grep -q "stopped by --max-paths after 30 paths" "$tmp/out" && grep -q "SAMPLED: a drift" "$tmp/out" &&
     grep -q "^Not finished" "$tmp/out" && ok || bad "a negative drift to explore, 30 paths: $(cat "$tmp/err"; tail -3 "$tmp/out")"
+# --max-paths with --jobs 2 stops too (the workers share what it leaves)
+"$LL" check "$tmp/negdrift.lua" --max-paths 30 --jobs 2 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 4 ] && grep -q "stopped by --max-paths" "$tmp/out" && [ "$(sed -n 's/.*systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/out")" -lt 100 ] &&
+    ok || bad "--max-paths 30 --jobs 2: $(grep systematic "$tmp/out")"
 # A search stopped by --time is not a proof: exit 4, and it says what it covered.
 "$LL" check tests/bench/check/redlock3.lua --time 1 --jobs 1 >"$tmp/out" 2>/dev/null
 [ $? -eq 4 ] && grep -q "stopped by --time" "$tmp/out" && grep -q "^Not finished" "$tmp/out" &&
