@@ -255,7 +255,7 @@ static void options_list(lua_State *L, int decl, buf *out)
         if (n == cap) keys = xrealloc(keys, (cap = cap ? cap * 2 : 16) * sizeof *keys);
         keys[n++] = lua_tostring(L, -1); /* the key stays in the table: the string lives */
     }
-    qsort(keys, n, sizeof *keys, str_cmp);
+    if (n > 1) qsort(keys, n, sizeof *keys, str_cmp);
     for (size_t i = 0; i < n; i++) buf_printf(out, "%s%s", i ? ", " : "", keys[i]);
     if (!n) buf_puts(out, "none");
     free(keys);
@@ -709,7 +709,8 @@ static int load_file(lua_State *L, chunkcache *cc, const char *path, buf *err)
     int rd = ll_read_file(path, 64u << 20, &b);
     if (rd != LL_READ_OK) {
         if (rd == LL_READ_OPEN) buf_printf(err, "cannot open '%s'", path);
-        else buf_printf(err, "cannot read '%s': %s", path, strerror(errno));
+        else buf_printf(err, "cannot read '%s': %s", path,
+                        rd == LL_READ_NOT_FILE ? "not a regular file (a FIFO or a device)" : strerror(errno));
         buf_release(&b);
         return -1;
     }

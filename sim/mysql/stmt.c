@@ -369,7 +369,7 @@ static int exec_select(myserver *s, int conn, mstmt *st, myreply *r)
             if (matches(&t->rows[i], st, cols)) order[nrows++] = i;
         if (t->nkeys && t->keys[0].primary) {
             sort_table = t;
-            qsort(order, (size_t)nrows, sizeof *order, by_primary);
+            if (nrows > 1) qsort(order, (size_t)nrows, sizeof *order, by_primary);
         }
     } else {
         nrows = 1;
