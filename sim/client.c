@@ -429,6 +429,19 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
         if (co->is_main) client_finish(rt, c);
         return;
     }
+    if (st == LUA_ERRMEM) {
+        /* Lua's own "not enough memory" names nobody; and the state is at its limit, so the
+         * message is made in C (a traceback would need memory in it) and nothing more runs */
+        buf b;
+        buf_init(&b);
+        buf_printf(&b, "the client model %s used more than %d MiB of memory", rt->cx->sc->protocol,
+                   (int)(CLIENT_MEMORY_LIMIT >> 20));
+        client_fail(rt, c, b.p);
+        buf_release(&b);
+        rt->killed = 1;
+        co->state = CO_DONE;
+        return;
+    }
     const char *m = lua_tostring(T, -1);
     luaL_traceback(rt->L, T, m ? m : "error object is not a string", 0);
     client_fail(rt, c, lua_tostring(rt->L, -1));
