@@ -156,6 +156,27 @@ for c in 'SCAN 0' 'SORT nokey' 'SORT_RO nokey'; do
     no_sanitizer "$c on an empty database"
 done
 
+# locklab kind: meta-lines parsed strictly, the clock bounded, lines bounded, statements in O(n)
+printf '%s\n' '.advance 9223372036854775807' '.advance 1e300' '.advance abc' '.client 1e9' '.advance 1000000000000' \
+    '.time' >"$tmp/in"
+for k in redis zookeeper etcd mysql mongodb; do
+    expect_exit 0 "kind $k: .advance extremes" -- timeout -k 5 120 "$LL" kind "$k" <"$tmp/in"
+    no_sanitizer "kind $k: .advance extremes"
+    [ "$(grep -c '^(error) ' "$tmp/out")" -eq 4 ] && [ "$(tail -n 1 "$tmp/out")" = 2700000000000 ] && ok ||
+        bad "kind $k: .advance extremes refused, the clock where it should be"
+done
+bounded 2 "kind mysql < /dev/zero" "kind: stdin:1: a line of over 1048576 bytes" -- "$LL" kind mysql </dev/zero
+python3 -c "print('\"CREATE TABLE t (name VARCHAR(8) NOT NULL, PRIMARY KEY (name))\"')
+print('\"DELETE FROM t WHERE ' + ' AND '.join([\"name = 'a'\"] * 20000) + '\"')
+print('\"CREATE TABLE u (' + ', '.join('c%d INT' % i for i in range(4097)) + ')\"')" >"$tmp/sql"
+expect_exit 0 "kind mysql: 20,000 AND terms, 4,097 columns" -- timeout -k 5 120 "$LL" kind mysql <"$tmp/sql"
+no_sanitizer "kind mysql: long statements"
+check "kind mysql: 4,097 columns are MariaDB's ERROR 1117" grep -q '^ERROR 1117 (HY000): Too many columns' "$tmp/out"
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%M' -o "$tmp/rss" timeout -k 5 120 "$LL" kind mysql <"$tmp/sql" >/dev/null 2>&1
+    [ "$(tail -n 1 "$tmp/rss")" -lt 262144 ] && ok || bad "kind mysql: long statements: peak memory $(tail -n 1 "$tmp/rss") KB"
+fi
+
 # ---- 5. writers: a failed write is exit 3, and nothing is left under the final name ----
 writers() { # DIR TAG: every writer into DIR (a full file system, or where writes fail)
     local d=$1 tag=$2 name
