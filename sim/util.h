@@ -104,7 +104,8 @@ size_t ll_utf8_width(const char *s);
  * set: LL_READ_OPEN (open's errno), LL_READ_ERROR (a read error; a directory gives EISDIR),
  * LL_READ_TOO_BIG (more than max bytes, EFBIG: a file whose size says so is not read at all;
  * else out holds the first max of them), LL_READ_NOT_FILE (EINVAL: a FIFO, a device, a
- * socket — /dev/zero, a pipe nobody writes to — refused at once, never waited on). */
+ * socket — /dev/zero, a pipe nobody writes to — refused at once, never waited on). The null
+ * device, /dev/null, reads as an empty file. */
 enum { LL_READ_OK = 0, LL_READ_OPEN = -1, LL_READ_ERROR = -2, LL_READ_TOO_BIG = -3, LL_READ_NOT_FILE = -4 };
 int ll_read_file(const char *path, size_t max, buf *out);
 
