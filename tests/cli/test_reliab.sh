@@ -56,6 +56,23 @@ no_sanitizer "special characters: run"
 !touch nl-sweep
 .png" --csv sw.csv)
 no_sanitizer "special characters: sweep"
+# a matrix table of one's own: its title, a column's short name and a row's title (tic
+# labels, which gnuplot reads as formats) drawn as written
+mkdir -p "$w/mx/distlock"
+cp scenarios/matrix/distlock/holder-crash.lua "$w/mx/distlock/"
+cat >"$w/mx/table.lua" <<'EOF'
+return {
+  title = "T `touch bq-title` $(touch dollar-title) 'q' \"dq\" %s %n @x",
+  about = "about `touch bq-about`",
+  properties = { "mutual_exclusion", "no_deadlock" },
+  columns = { { id = "holder-crash", title = "crash `touch bq-col`", short = "`id`%n\"q" } },
+  rows = { { id = "distlock", title = "D `touch bq-row` %s %n 'q' \"dq\"", source = "s", says = "x", claims = {}, notes = {} } },
+}
+EOF
+(cd "$w" && expect_exit 0 "special characters: matrix --plot" -- "$LL_ABS" matrix mx/table.lua --plot mx.svg)
+no_sanitizer "special characters: matrix"
+check "special characters: the matrix's title drawn as written" grep -qF "T \`touch bq-title\` \$(touch dollar-title) 'q' \"dq\" %s %n @x" "$w/mx.svg"
+check "special characters: a matrix row's title drawn as written" grep -qF "D \`touch bq-row\` %s %n 'q' \"dq\"" "$w/mx.svg"
 ran=$(cd "$w" && ls | grep -E '^(bq|dollar|nl)-' | tr '\n' ' ')
 [ -z "$ran" ] && ok || bad "special characters: a command ran (created: $ran)"
 png_whole() { [ "$(tail -c 12 "$1" | od -An -tx1 | tr -d ' \n')" = "0000000049454e44ae426082" ]; }
