@@ -63,7 +63,8 @@ static void kind_usage(FILE *f)
           "Meta-lines: .advance MS (the server's clock moves; what expires, expires),\n"
           ".client N (the next requests come from client N, 0-15), .crash-client N (client N's\n"
           "connections drop), .dump (the server's data, one line per unit), .time.\n"
-          "The clock starts at 1700000000000 ms. Options are the kind's server_options, in ms\n"
+          "The clock starts at 1700000000000 ms; one .advance moves it at most 10^12 ms, and it\n"
+          "stops at 10^15 ms. A line holds at most 1 MiB. Options are the kind's server_options, in ms\n"
           "for durations. Exit: 0, 2 bad usage, 3 the output cannot be written.\n",
           f);
 }
