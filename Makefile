@@ -93,8 +93,10 @@ bench: deps
 	@tools/serve-bench.sh
 
 # Coverage-guided fuzzing (clang's libFuzzer, ASan + UBSan) of the parsers that take
-# arbitrary bytes: `make fuzz` runs each target for FUZZ_SECONDS (default 60). Not part of
-# `make test`: a run is not reproducible, a crash it finds is (build/fuzz/crash-*).
+# arbitrary bytes, and of scenario files with their models (fuzz_scenario): `make fuzz` runs
+# each target for FUZZ_SECONDS (default 60), from its seed corpus in tests/fuzz/corpus/<name>/
+# where there is one. Not part of `make test`: a run is not reproducible, a crash it finds is
+# (build/fuzz/crash-*). `make test` replays the scenario corpus (tests/test_fuzz_replay.c).
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_SECONDS ?= 60
@@ -109,8 +111,9 @@ fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
 	    mkdir -p $$f.corpus; echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
+	    seeds=$$(n=$$(basename $$f); d=tests/fuzz/corpus/$${n#fuzz_}; [ -d $$d ] && echo ../../$$d); \
 	    (cd build/fuzz && ./$$(basename $$f) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	        $$(basename $$f).corpus) >$$f.log 2>&1; rc=$$?; tail -n 6 $$f.log; \
+	        $$(basename $$f).corpus $$seeds) >$$f.log 2>&1; rc=$$?; tail -n 6 $$f.log; \
 	    [ $$rc -eq 0 ] || { echo "fuzz: $$f failed (exit $$rc): see $$f.log and build/fuzz/crash-*"; exit 1; }; \
 	done
 

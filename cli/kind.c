@@ -19,6 +19,10 @@
 
 #define KIND_CLIENTS 16
 #define KIND_LINE_MAX ((size_t)1 << 20)
+/* The clock: one .advance at most 10^12 ms (as serve's LOCKLAB ADVANCE), the clock at most
+ * 10^15 ms (year 33658), so that no sum of times in a server overflows 64 bits. */
+#define KIND_ADVANCE_MAX INT64_C(1000000000000)
+#define KIND_CLOCK_MAX INT64_C(1000000000000000)
 
 typedef struct session {
     const server_kind *k;
@@ -59,7 +63,8 @@ static void kind_usage(FILE *f)
           "Meta-lines: .advance MS (the server's clock moves; what expires, expires),\n"
           ".client N (the next requests come from client N, 0-15), .crash-client N (client N's\n"
           "connections drop), .dump (the server's data, one line per unit), .time.\n"
-          "The clock starts at 1700000000000 ms. Options are the kind's server_options, in ms\n"
+          "The clock starts at 1700000000000 ms; one .advance moves it at most 10^12 ms, and it\n"
+          "stops at 10^15 ms. A line holds at most 1 MiB. Options are the kind's server_options, in ms\n"
           "for durations. Exit: 0, 2 bad usage, 3 the output cannot be written.\n",
           f);
 }
@@ -82,10 +87,18 @@ static void run_line(session *s, char *line)
     }
     const char *w0 = a.argv[0];
     if (w0[0] == '.') {
-        long long v = a.argc > 1 ? strtoll(a.argv[1], NULL, 10) : -1;
-        if (!strcmp(w0, ".advance") && a.argc == 2 && v >= 0) {
+        /* a whole number as Redis parses one (no "1e300", no "abc" taken as 0), else -1 */
+        long long v = -1;
+        if (a.argc > 1 && ll_parse_int64((slice){ a.argv[1], a.len[1] }, &v) != 0) v = -1;
+        if (!strcmp(w0, ".advance") && (a.argc != 2 || v < 0 || v > KIND_ADVANCE_MAX)) {
+            fprintf(s->out, "(error) .advance takes a whole number of ms from 0 to %lld\n", (long long)KIND_ADVANCE_MAX);
+        } else if (!strcmp(w0, ".advance") && s->now > KIND_CLOCK_MAX - v) {
+            fprintf(s->out, "(error) .advance: the clock would pass %lld ms\n", (long long)KIND_CLOCK_MAX);
+        } else if (!strcmp(w0, ".advance")) {
             s->now += v;
             expire_due(s);
+        } else if ((!strcmp(w0, ".client") || !strcmp(w0, ".crash-client")) && (a.argc != 2 || v < 0 || v >= KIND_CLIENTS)) {
+            fprintf(s->out, "(error) %s takes a client number from 0 to %d\n", w0, KIND_CLIENTS - 1);
         } else if (!strcmp(w0, ".client") && a.argc == 2 && v >= 0 && v < KIND_CLIENTS) {
             s->client = (int)v;
         } else if (!strcmp(w0, ".crash-client") && a.argc == 2 && v >= 0 && v < KIND_CLIENTS) {
@@ -172,21 +185,35 @@ int cli_kind(int argc, char **argv)
     };
     s.srv = k->create(&host);
     k->set_replica(s.srv, 0);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
     int rc = EXIT_OK;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        if ((size_t)n > KIND_LINE_MAX) {
-            cli_error("kind: an input line of over %zu bytes", KIND_LINE_MAX);
+    buf lb;
+    buf_init(&lb);
+    long lineno = 0;
+    int more = 1;
+    while (more) {
+        /* one line, read in pieces so that a line without end (/dev/zero) is refused at the
+         * limit instead of read whole */
+        buf_reset(&lb);
+        int got = 0, ended = 0, ch;
+        while (!ended && lb.len <= KIND_LINE_MAX + 2 && (ch = getc(stdin)) != EOF) {
+            got = 1;
+            ended = ch == '\n';
+            buf_putc(&lb, (char)ch);
+        }
+        if (!got) break;
+        lineno++;
+        if (lb.len > KIND_LINE_MAX + 2 || (lb.len > KIND_LINE_MAX && !ended)) {
+            cli_error("kind: stdin:%ld: a line of over %zu bytes", lineno, KIND_LINE_MAX);
             rc = EXIT_USAGE;
             break;
         }
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
-        run_line(&s, line);
+        more = ended;
+        size_t n = lb.len;
+        while (n > 0 && (lb.p[n - 1] == '\n' || lb.p[n - 1] == '\r')) lb.p[--n] = 0;
+        run_line(&s, lb.p);
         fflush(stdout); /* a line's answer is out before the next is read: drivers wait for it */
     }
-    free(line);
+    buf_release(&lb);
     if (k->destroy) k->destroy(s.srv);
     free(opts);
     if (fflush(stdout) != 0 || ferror(stdout)) {

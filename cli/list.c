@@ -34,7 +34,7 @@ char **cli_scenario_files(const char *dir, size_t *n)
         v[(*n)++] = xmemdup(de->d_name, len - 4);
     }
     closedir(d);
-    qsort(v, *n, sizeof *v, cmp_str);
+    if (*n > 1) qsort(v, *n, sizeof *v, cmp_str);
     v[*n] = NULL;
     return v;
 }

@@ -49,6 +49,9 @@ static int repl_read_file(const char *path, buf *text)
     case LL_READ_OPEN:
         cli_error("redis: cannot open transcript '%s': %s", path, strerror(errno));
         return EXIT_USAGE;
+    case LL_READ_NOT_FILE:
+        cli_error("redis: cannot read transcript '%s': not a regular file (a FIFO or a device)", path);
+        return EXIT_USAGE;
     case LL_READ_TOO_BIG:
         cli_error("redis: transcript '%s' is over %d MiB: not a transcript", path,
                   (int)(REPL_TRANSCRIPT_MAX >> 20));

@@ -285,8 +285,11 @@ int cli_run(int argc, char **argv)
     buf_init(&text);
     if (choices) {
         int bad = 0, line = 0;
-        if (ll_read_file(choices, CHOICES_MAX, &text) != LL_READ_OK) {
-            cli_error("run: cannot read '%s': %s", choices, strerror(errno));
+        int rd = ll_read_file(choices, CHOICES_MAX, &text);
+        if (rd != LL_READ_OK) {
+            if (rd == LL_READ_NOT_FILE) cli_error("run: cannot read '%s': not a regular file (a FIFO or a device)", choices);
+            else if (rd == LL_READ_TOO_BIG) cli_error("run: '%s' is over %d MiB: not a choice list", choices, (int)(CHOICES_MAX >> 20));
+            else cli_error("run: cannot read '%s': %s", choices, strerror(errno));
             bad = 1;
         } else if (text.len && strlen(text.p) != text.len) {
             cli_error("run: %s: a NUL byte: not a choice list (see --save-choices)", choices);

@@ -412,14 +412,13 @@ void matrix_html(const matrix_result *r, buf *out)
 /* The heat map's program: a box per verdict, coloured, with its glyph and mark on it; a
  * block of lines per design, a blank line between blocks, the first line of each named
  * with the design. */
-static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
+static void plot_script(const void *ud, int svg, buf *gp)
 {
     const matrix_result *r = ud;
     const matrix_table *t = r->t;
     int lines = t->nrows * (t->nprops + 1) - 1;
-    buf_printf(gp, "set terminal %s size %d,%d font \"sans,10\" noenhanced\nset output ",
+    buf_printf(gp, "set terminal %s size %d,%d font \"sans,10\" noenhanced\nset output",
                svg ? "svg dynamic background rgb \"white\"" : "pngcairo", 300 + 95 * t->ncols, 90 + 20 * lines);
-    gp_quote(gp, tmp_out);
     buf_puts(gp, "\nset title ");
     gp_quote(gp, t->title);
     buf_printf(gp, "\nunset key\nset border 0\nset tics scale 0\nset x2range [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
@@ -427,7 +426,7 @@ static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
                t->ncols - 1, lines - 1);
     for (int c = 0; c < t->ncols; c++) {
         buf_puts(gp, c ? ", " : "");
-        gp_quote(gp, t->col_short[c]);
+        gp_quote_format(gp, t->col_short[c]);
         buf_printf(gp, " %d", c);
     }
     buf_puts(gp, ")\nset ytics (");
@@ -438,7 +437,7 @@ static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
             if (p == 0) buf_printf(&label, "%s   ", t->rows[row].title);
             prop_label(t->props[p], &label);
             buf_puts(gp, row || p ? ", " : "");
-            gp_quote(gp, label.p);
+            gp_quote_format(gp, label.p);
             buf_printf(gp, " %d", row * (t->nprops + 1) + p);
             buf_release(&label);
         }
@@ -454,8 +453,9 @@ static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
                 buf_init(&label);
                 buf_printf(&label, "%s%s%s", glyph(cell, p), mark_text[matrix_mark_of(r, row, c, p)],
                            matrix_unmet(r, row, c, p) ? "≠" : "");
-                buf_printf(gp, "%d %d %u ", c, row * (t->nprops + 1) + p, colour);
-                gp_quote(gp, label.p);
+                /* a datablock's text column: double-quoted as a data file has it; the label
+                 * is locklab's own glyphs and marks, never a user's text */
+                buf_printf(gp, "%d %d %u \"%s\"", c, row * (t->nprops + 1) + p, colour, label.p);
                 buf_putc(gp, '\n');
                 buf_release(&label);
             }

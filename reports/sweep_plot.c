@@ -201,7 +201,7 @@ void sweep_csv(const sweep_result *r, buf *out)
 /* The gnuplot program: the data inline (a datablock), a band for each interval, a line for
  * each rate, dashed marks at the scenario's own value and, for durations, at the lease, their
  * labels above the plot (the lease's to the left of its line, the value's to the right). */
-static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
+static void plot_script(const void *ud, int svg, buf *gp)
 {
     const sweep_result *r = ud;
     int show[PROP_COUNT];
@@ -210,8 +210,7 @@ static void plot_script(const void *ud, const char *tmp_out, int svg, buf *gp)
     double scale = x_scale(r, &unit);
     buf_printf(gp, "set terminal %s size 1000,600 font \"sans,11\" noenhanced\n",
                svg ? "svg dynamic background rgb \"white\"" : "pngcairo");
-    buf_puts(gp, "set output ");
-    gp_quote(gp, tmp_out);
+    buf_puts(gp, "set output");
     buf t;
     buf_init(&t);
     buf_printf(&t, "%s  (%s)\nprotocol %s, scripts %s; %d runs per point; bands: 95%% Wilson score intervals",

@@ -1,9 +1,7 @@
 /* timeline.c — the gnuplot timeline: the tl_model of a run (tlmodel.c) written as a gnuplot
- * script, with the data as inline datablocks, and gnuplot run on it to draw a PNG or an SVG.
- *
- * gnuplot gets its script on stdin from an anonymous temporary file, and its stderr goes to
- * another, so nothing is left in /tmp whatever happens. It writes to path.tmp.<pid>, renamed
- * on success. */
+ * script, with the data as inline datablocks, and gnuplot run on it to draw a PNG or an SVG
+ * (gnuplot.c: gp_render draws to a pipe; the file is written here, every write checked,
+ * through a temporary renamed into place). */
 #include "timeline.h"
 
 #include <errno.h>
@@ -17,12 +15,6 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
-
-/* The name a file is written under until it is whole: path.tmp.<pid>. */
-static void tmp_name(const char *path, buf *out)
-{
-    buf_printf(out, "%s.tmp.%d", path, (int)getpid());
-}
 
 /* ---- the gnuplot script ---- */
 
@@ -60,17 +52,6 @@ static tunit unit_for(int64_t end)
     if (end < 2000000) return (tunit){ 1000.0, "ms" };
     if (end < 300000000) return (tunit){ 1000000.0, "s" };
     return (tunit){ 60000000.0, "min" };
-}
-
-/* A gnuplot single-quoted string (no escapes but '' for a quote): for file names. */
-static void gp_path(buf *out, const char *s)
-{
-    buf_putc(out, '\'');
-    for (; *s; s++) {
-        if (*s == '\'') buf_putc(out, '\'');
-        buf_putc(out, *s);
-    }
-    buf_putc(out, '\'');
 }
 
 static double row_y(const tl_model *m, int row)
@@ -123,15 +104,12 @@ static void plot_clause(buf *out, int *first, const char *fmt, ...)
     va_end(ap);
 }
 
-static void script_header(buf *out, const tl_model *m, const scenario *sc, uint64_t seed, int png, const char *output,
-                          tunit u)
+static void script_header(buf *out, const tl_model *m, const scenario *sc, uint64_t seed, int png, tunit u)
 {
     int height = 260 + 70 * m->nrows + 40 * (m->nclients + 6) / 4;
     if (png) buf_printf(out, "set terminal pngcairo size 1600,%d font 'DejaVu Sans,15' noenhanced\n", height);
     else buf_printf(out, "set terminal svg size 1300,%d font 'DejaVu Sans,15' noenhanced background '#ffffff'\n", height);
-    buf_puts(out, "set encoding utf8\nset output ");
-    gp_path(out, output);
-    buf_puts(out, "\nset title ");
+    buf_puts(out, "set encoding utf8\nset output\nset title ");
     buf tt;
     buf_init(&tt);
     buf_printf(&tt, "%s\nprotocol %s · scripts %s · seed %llu", sc->name, sc->protocol, sc->scripts ? sc->scripts : "HEAD",
@@ -150,9 +128,8 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
         buf name;
         buf_init(&name);
         buf_puts(&name, m->rows[r].name);
-        if (m->rows[r].drift != 0) /* ytics labels are formats: %% is a percent sign */
-            buf_printf(&name, "\nclock %+.3g %%%%", m->rows[r].drift * 100);
-        gp_quote(out, name.p);
+        if (m->rows[r].drift != 0) buf_printf(&name, "\nclock %+.3g %%", m->rows[r].drift * 100);
+        gp_quote_format(out, name.p); /* ytics labels are formats: each % doubled */
         buf_release(&name);
         buf_printf(out, " %.1f", row_y(m, r));
     }
@@ -321,10 +298,10 @@ static void script_plot(buf *out, const tl_model *m, tunit u)
     buf_release(&cmd);
 }
 
-static void timeline_script(const tl_model *m, const scenario *sc, uint64_t seed, int png, const char *output, buf *out)
+static void timeline_script(const tl_model *m, const scenario *sc, uint64_t seed, int png, buf *out)
 {
     tunit u = unit_for(m->end);
-    script_header(out, m, sc, seed, png, output, u);
+    script_header(out, m, sc, seed, png, u);
     script_faults(out, m, u);
     script_labels(out, m, u);
     script_plot(out, m, u);
@@ -332,100 +309,21 @@ static void timeline_script(const tl_model *m, const scenario *sc, uint64_t seed
 
 /* ---- running gnuplot ---- */
 
-/* An anonymous temporary file (already unlinked), or -1. */
-static int anon_file(void)
-{
-    const char *dir = getenv("TMPDIR");
-    buf b;
-    buf_init(&b);
-    buf_printf(&b, "%s/locklab-gnuplot-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(b.p);
-    if (fd >= 0) unlink(b.p);
-    buf_release(&b);
-    return fd;
-}
-
-/* The first line of gnuplot's complaint that says something. */
-static void first_error_line(int fd, buf *err)
-{
-    char text[2048];
-    ssize_t n = pread(fd, text, sizeof text - 1, 0);
-    if (n <= 0) {
-        buf_puts(err, "no message");
-        return;
-    }
-    text[n] = 0;
-    char *line = text, *best = NULL;
-    while (line && *line) {
-        char *nl = strchr(line, '\n');
-        if (nl) *nl = 0;
-        if (!best && (strstr(line, "rror") || !strncmp(line, "line ", 5) || strstr(line, " line "))) best = line;
-        line = nl ? nl + 1 : NULL;
-    }
-    buf_puts(err, best ? best : text);
-}
-
-/* Runs gnuplot on script; -1 with err and *io set when it is missing (io 0) or fails (io 1). */
-static int run_gnuplot(const buf *script, buf *err, int *io)
-{
-    if (!gp_installed()) {
-        buf_puts(err, "gnuplot is not installed (install it with 'make deps' or 'apt-get install gnuplot-nox')");
-        *io = 0;
-        return -1;
-    }
-    int in = anon_file(), errfd = anon_file();
-    if (in < 0 || errfd < 0 || write(in, script->p, script->len) != (ssize_t)script->len || lseek(in, 0, SEEK_SET) != 0) {
-        buf_printf(err, "cannot make a temporary file for gnuplot: %s", strerror(errno));
-        if (in >= 0) close(in);
-        if (errfd >= 0) close(errfd);
-        *io = 1;
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(in, 0);
-        dup2(errfd, 1);
-        dup2(errfd, 2);
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        _exit(127);
-    }
-    int status = 0, rc = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-        buf_printf(err, "cannot run gnuplot: %s", strerror(errno));
-        rc = -1;
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        buf_puts(err, "gnuplot failed: ");
-        first_error_line(errfd, err);
-        rc = -1;
-    }
-    close(in);
-    close(errfd);
-    if (rc) *io = 1;
-    return rc;
-}
-
 int timeline_path_ok(const char *path)
 {
     size_t n = strlen(path);
     return n > 4 && (!strcasecmp(path + n - 4, ".png") || !strcasecmp(path + n - 4, ".svg"));
 }
 
-/* Renders into `target` (which must not exist yet or may be overwritten). */
-static int render(const history *h, const scenario *sc, uint64_t seed, int png, const char *target, buf *err, int *io)
+/* Draws the picture into image. */
+static int render(const history *h, const scenario *sc, uint64_t seed, int png, buf *image, buf *err, int *io)
 {
     tl_model m;
     tl_build(h, sc, &m);
     buf script;
     buf_init(&script);
-    timeline_script(&m, sc, seed, png, target, &script);
-    int rc = run_gnuplot(&script, err, io);
-    struct stat st;
-    if (rc == 0 && (stat(target, &st) != 0 || st.st_size == 0)) {
-        buf_puts(err, "gnuplot failed: it wrote nothing");
-        *io = 1;
-        rc = -1;
-    }
+    timeline_script(&m, sc, seed, png, &script);
+    int rc = gp_render(&script, !png, image, err, io);
     buf_release(&script);
     tl_release(&m);
     return rc;
@@ -440,53 +338,19 @@ int timeline_plot(const history *h, const scenario *sc, uint64_t seed, const cha
     }
     size_t n = strlen(path);
     int png = !strcasecmp(path + n - 4, ".png");
-    buf tmp;
-    buf_init(&tmp);
-    tmp_name(path, &tmp);
-    /* Can we write there at all? Say so in our words, before gnuplot tries. */
-    FILE *probe = fopen(tmp.p, "wb");
-    if (!probe) {
-        buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
-        buf_release(&tmp);
-        *io = 1;
-        return -1;
-    }
-    fclose(probe);
-    int rc = render(h, sc, seed, png, tmp.p, err, io);
-    if (rc == 0 && ll_install_file(tmp.p, path) != 0) {
-        buf_printf(err, "cannot write '%s': %s", path, strerror(errno));
+    buf image;
+    buf_init(&image);
+    int rc = render(h, sc, seed, png, &image, err, io);
+    if (rc == 0 && ll_write_file(path, image.p, image.len, err) != 0) {
         *io = 1;
         rc = -1;
     }
-    if (rc) remove(tmp.p);
-    buf_release(&tmp);
+    buf_release(&image);
     return rc;
 }
 
 int timeline_svg(const history *h, const scenario *sc, uint64_t seed, buf *out, buf *err, int *io)
 {
     *io = 0;
-    const char *dir = getenv("TMPDIR");
-    buf tmp;
-    buf_init(&tmp);
-    buf_printf(&tmp, "%s/locklab-timeline-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmp.p);
-    if (fd < 0) {
-        buf_printf(err, "cannot make a temporary file for gnuplot: %s", strerror(errno));
-        buf_release(&tmp);
-        *io = 1;
-        return -1;
-    }
-    close(fd);
-    int rc = render(h, sc, seed, 0, tmp.p, err, io);
-    if (rc == 0) {
-        FILE *f = fopen(tmp.p, "rb");
-        char chunk[8192];
-        size_t n;
-        while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_append(out, chunk, n);
-        if (f) fclose(f);
-    }
-    remove(tmp.p);
-    buf_release(&tmp);
-    return rc;
+    return render(h, sc, seed, 0, out, err, io);
 }

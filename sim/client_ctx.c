@@ -26,14 +26,45 @@
  * A call that waits (a request, a sleep, a message, the critical section) records in the
  * coroutine what it waits for, arms its timer, and yields; the runtime (client.c) resumes
  * it when the reply, message or timer arrives. Requests go through the net to the node the
- * client's route names for the node asked. */
+ * client's route names for the node asked.
+ *
+ * Bounds (model code must not exhaust the tool): a request's arguments are at most
+ * CTX_REQUEST_MAX bytes in all; a log line keeps its first CTX_LOG_MAX bytes and says how
+ * many it cut; durations must be finite numbers of ms (one beyond any run's end simply
+ * never comes within it); ctx:random and ctx:sleep ranges must fit the chooser's 64-bit
+ * arithmetic; and one step (a resume to the next wait) may do at most CTX_STEP_ACTIONS
+ * things that leave a trace (requests, spawns, logs, milestones). No heap memory is held
+ * across a Lua error: every check that can raise comes before a buffer is filled. */
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clientint.h"
+
+#define CTX_REQUEST_MAX ((size_t)16 << 20)
+#define CTX_LOG_MAX 4096
+#define CTX_STEP_ACTIONS 10000
+#define CTX_MS_FAR 9e15 /* ms: past any run's end, and far from int64's limits */
+
+/* One more thing done in this step; an error when the step has done too many. */
+static void step_action(lua_State *L, clientrt *rt, const char *what)
+{
+    if (++rt->step_actions > CTX_STEP_ACTIONS)
+        luaL_error(L, "ctx:%s: more than %d requests, spawns and logs in one step without waiting: an endless loop?",
+                   what, CTX_STEP_ACTIONS);
+}
+
+/* A duration in ms at idx: a finite number (negative is taken as 0 by the callers). */
+static double ms_arg(lua_State *L, int idx, const char *what)
+{
+    double ms = luaL_checknumber(L, idx);
+    if (!isfinite(ms)) luaL_error(L, "ctx:%s: %f is not a duration: give a finite number of ms", what, ms);
+    return ms;
+}
 
 static coro *current_coro(lua_State *L, client *c)
 {
@@ -52,8 +83,11 @@ static int coro_index(client *c, coro *co)
 /* Arms a timer that fires when the client's clock has advanced by ms. */
 static void arm_timer(clientrt *rt, client *c, coro *co, double ms)
 {
-    int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
-    int64_t at = lclock_true_when(&c->clock, rt->cx->now, target);
+    int64_t at = INT64_MAX;
+    if (ms < CTX_MS_FAR) { /* a finite wait (callers check); a farther one never comes within the run */
+        int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
+        at = lclock_true_when(&c->clock, rt->cx->now, target);
+    }
     if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
     sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
 }
@@ -74,21 +108,32 @@ static void put_word(const char *w, buf *b, size_t *offsets, int *argc)
     buf_putc(b, '\0');
 }
 
-/* Appends a Lua value as a command argument the way a client library would send it. */
+/* Appends a Lua value as a command argument the way a client library would send it; the
+ * value is a string or a number (arg_size said so). Raises nothing. */
 static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
 {
     offsets[(*argc)++] = b->len;
     if (lua_type(L, idx) == LUA_TNUMBER) {
         if (lua_isinteger(L, idx)) buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
         else buf_printf(b, "%.17g", lua_tonumber(L, idx));
-    } else if (lua_type(L, idx) == LUA_TSTRING) {
+    } else {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
         buf_append(b, s, n);
-    } else {
-        luaL_error(L, "command arguments must be strings or numbers, not %s", luaL_typename(L, idx));
     }
     buf_putc(b, '\0');
+}
+
+/* The bytes a value at idx takes as a command argument (a number: at most 32); an error for
+ * any other type. Added to *total, which may not pass CTX_REQUEST_MAX. */
+static void arg_size(lua_State *L, int idx, size_t *total, const char *what)
+{
+    size_t n = 32;
+    if (lua_type(L, idx) == LUA_TSTRING) lua_tolstring(L, idx, &n);
+    else if (lua_type(L, idx) != LUA_TNUMBER)
+        luaL_error(L, "%s must be strings or numbers, not %s", what, luaL_typename(L, idx));
+    *total += n + 1;
+    if (*total > CTX_REQUEST_MAX) luaL_error(L, "a request of more than %d MiB: too large", (int)(CTX_REQUEST_MAX >> 20));
 }
 
 /* Puts a request built in b (NUL-separated arguments) on the net; its id. */
@@ -147,7 +192,7 @@ static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *
 static double timeout_arg(lua_State *L, clientrt *rt, int idx)
 {
     if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout / 1000.0;
-    double t = luaL_checknumber(L, idx);
+    double t = ms_arg(L, idx, "eval");
     if (t < 0) luaL_error(L, "negative timeout");
     return t;
 }
@@ -159,6 +204,8 @@ static void build_command(lua_State *L, int first, buf *b, size_t *offs, int *ar
     int top = lua_gettop(L);
     if (top < first) luaL_error(L, "a command is needed");
     if (top - first + 1 > 64) luaL_error(L, "too many arguments");
+    size_t total = 0;
+    for (int i = first; i <= top; i++) arg_size(L, i, &total, "command arguments");
     *argc = 0;
     for (int i = first; i <= top; i++) put_arg(L, i, b, offs, argc);
     buf lab;
@@ -179,6 +226,8 @@ static int call_or_send(lua_State *L, int async)
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
     if (lua_gettop(L) < 3) return luaL_error(L, "ctx:%s needs a command", async ? "send" : "call");
+    (void)current_coro(L, c);
+    step_action(L, rt, async ? "send" : "call");
     size_t offs[64];
     int argc;
     char label[256];
@@ -266,8 +315,16 @@ static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *ar
     luaL_checktype(L, 5, LUA_TTABLE);
     const char *id;
     const char *body = script_body(L, rt, name, &id);
-    int nkeys = (int)luaL_len(L, 4), nargs = (int)luaL_len(L, 5);
-    if (nkeys + nargs + 3 > 64) luaL_error(L, "too many keys and arguments");
+    lua_Integer nk_ = luaL_len(L, 4), na_ = luaL_len(L, 5);
+    if (nk_ < 0 || na_ < 0 || nk_ + na_ + 3 > 64) luaL_error(L, "too many keys and arguments");
+    int nkeys = (int)nk_, nargs = (int)na_;
+    size_t total = strlen(body);
+    for (int t = 4; t <= 5; t++)
+        for (int i = 1; i <= (t == 4 ? nkeys : nargs); i++) {
+            lua_rawgeti(L, t, i);
+            arg_size(L, lua_gettop(L), &total, t == 4 ? "script keys" : "script arguments");
+            lua_pop(L, 1);
+        }
     *argc = 0;
     char nk[16];
     snprintf(nk, sizeof nk, "%d", nkeys);
@@ -280,12 +337,7 @@ static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *ar
     for (int t = 4; t <= 5; t++) {
         int n = t == 4 ? nkeys : nargs;
         for (int i = 1; i <= n; i++) {
-            lua_geti(L, t, i);
-            if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
-                buf_release(b);
-                buf_release(&lab);
-                luaL_error(L, "script %s must be strings or numbers", t == 4 ? "keys" : "arguments");
-            }
+            lua_rawgeti(L, t, i); /* checked above: a string or a number */
             put_arg(L, lua_gettop(L), b, offs, argc);
             buf_printf(&lab, " %s", lua_tostring(L, -1));
             lua_pop(L, 1);
@@ -302,6 +354,8 @@ static int ctx_eval(lua_State *L)
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
     double timeout = timeout_arg(L, rt, 6);
+    (void)current_coro(L, c);
+    step_action(L, rt, "eval");
     size_t offs[64];
     int argc;
     char label[512];
@@ -317,6 +371,8 @@ static int ctx_send_eval(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
+    (void)current_coro(L, c);
+    step_action(L, rt, "send_eval");
     size_t offs[64];
     int argc;
     char label[512];
@@ -335,7 +391,7 @@ static int ctx_receive(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int have_timeout = !lua_isnoneornil(L, 2);
-    double ms = have_timeout ? luaL_checknumber(L, 2) : 0;
+    double ms = have_timeout ? ms_arg(L, 2, "receive") : 0;
     coro *co = current_coro(L, c);
     if (co->ninbox > 0) {
         msg *m = co->inbox[0];
@@ -393,12 +449,15 @@ static int ctx_sleep(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    double ms = luaL_checknumber(L, 2);
+    double ms = ms_arg(L, 2, "sleep");
     size_t before = core_decisions_made(rt->cx);
     int64_t width = 0;
     if (!lua_isnoneornil(L, 3)) {
         lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
-        if (lo > hi) return luaL_error(L, "ctx:sleep: empty range [%d, %d]", (int)lo, (int)hi);
+        if (lo > hi) return luaL_error(L, "ctx:sleep: empty range [%I, %I]", lo, hi);
+        /* the window in µs must fit 64 bits: far beyond any run's end anyway */
+        if (lo < -(lua_Integer)CTX_MS_FAR / 2 || hi > (lua_Integer)CTX_MS_FAR / 2)
+            return luaL_error(L, "ctx:sleep: the range [%I, %I] goes beyond +-4.5e15 ms", lo, hi);
         ms = (double)chooser_range(rt->cx->ch, lo, hi, "sleep");
         width = (hi - lo) * 1000;
     }
@@ -418,7 +477,10 @@ static int ctx_random(lua_State *L)
     clientrt *rt = rt_of(L);
     (void)ctx_client(L);
     lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
-    if (lo > hi) return luaL_error(L, "ctx:random: empty range [%d, %d]", (int)lo, (int)hi);
+    if (lo > hi) return luaL_error(L, "ctx:random: empty range [%I, %I]", lo, hi);
+    /* the chooser counts the values of a range in 64 signed bits: hi - lo + 1 must fit */
+    if ((uint64_t)hi - (uint64_t)lo >= (uint64_t)INT64_MAX)
+        return luaL_error(L, "ctx:random: the range [%I, %I] has more than 2^63 - 1 values", lo, hi);
     lua_pushinteger(L, chooser_range(rt->cx->ch, lo, hi, "random"));
     return 1;
 }
@@ -430,7 +492,7 @@ static int ctx_unique(lua_State *L)
     clientrt *rt = rt_of(L);
     (void)ctx_client(L);
     lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
-    if (lo > hi) return luaL_error(L, "ctx:unique: empty range [%d, %d]", (int)lo, (int)hi);
+    if (lo > hi) return luaL_error(L, "ctx:unique: empty range [%I, %I]", lo, hi);
     lua_pushinteger(L, chooser_unique(rt->cx->ch, lo, hi));
     return 1;
 }
@@ -448,7 +510,11 @@ static int ctx_subscribe(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int node_idx = node_arg(L, rt, 2);
-    const char *channel = luaL_checkstring(L, 3);
+    size_t chlen;
+    const char *channel = luaL_checklstring(L, 3, &chlen);
+    if (chlen > CTX_REQUEST_MAX) return luaL_error(L, "ctx:subscribe: a channel name of more than %d MiB", (int)(CTX_REQUEST_MAX >> 20));
+    coro *co = current_coro(L, c);
+    step_action(L, rt, "subscribe");
     int s = find_sub(c, node_idx, channel);
     if (s < 0) {
         if (c->nsubs == c->capsubs) {
@@ -467,7 +533,6 @@ static int ctx_subscribe(lua_State *L)
     put_word(channel, &b, offs, &argc);
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
-    coro *co = current_coro(L, c);
     co->sub = s;
     return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 1);
 }
@@ -494,7 +559,7 @@ static int ctx_wait(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     lua_Integer s = luaL_checkinteger(L, 2) - 1;
-    double ms = luaL_checknumber(L, 3);
+    double ms = ms_arg(L, 3, "wait");
     if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return luaL_error(L, "ctx:wait: not a subscription");
     subscription *sub = &c->subs[s];
     if (sub->nqueue > 0) {
@@ -516,6 +581,7 @@ static int ctx_spawn(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    step_action(L, rt, "spawn");
     int nargs = lua_gettop(L) - 2;
     coro *co = coro_new(c, L, 0);
     lua_State *T = co->L;
@@ -539,6 +605,16 @@ static int ctx_name(lua_State *L)
     return 1;
 }
 
+/* A copy of a model's text for the history: at most CTX_LOG_MAX bytes, cut at a
+ * character's start with a mark saying how much went. */
+static char *cut_text(const char *text, size_t len)
+{
+    if (len <= CTX_LOG_MAX) return xstrdup(text);
+    size_t keep = CTX_LOG_MAX;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xc0) == 0x80) keep--;
+    return xformat("%.*s… [%zu more bytes cut]", (int)keep, text, len - keep);
+}
+
 static int ctx_log(lua_State *L)
 {
     clientrt *rt = rt_of(L);
@@ -548,8 +624,10 @@ static int ctx_log(lua_State *L)
     lua_getfield(L, -1, "format");
     for (int i = 2; i <= n; i++) lua_pushvalue(L, i);
     lua_call(L, n - 1, 1);
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c));
-    e->text = xstrdup(lua_tostring(L, -1));
+    step_action(L, rt, "log");
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c))->text = cut_text(text, len);
     return 0;
 }
 
@@ -570,7 +648,7 @@ static int ctx_critical(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    double work = luaL_checknumber(L, 2);
+    double work = ms_arg(L, 2, "critical");
     int64_t token = lua_isnoneornil(L, 3) ? -1 : (int64_t)luaL_checkinteger(L, 3);
     coro *co = current_coro(L, c);
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_CS_ENTER, c->idx, local_now(rt, c));
@@ -594,9 +672,14 @@ static int ctx_record(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
+        step_action(L, rt, "record");
         hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
         if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
-        else if (lua_type(L, 3) == LUA_TSTRING) e->text = xstrdup(lua_tostring(L, 3));
+        else if (lua_type(L, 3) == LUA_TSTRING) {
+            size_t len;
+            const char *text = lua_tolstring(L, 3, &len);
+            e->text = cut_text(text, len);
+        }
         return 0;
     }
     return luaL_error(L, "ctx:record: unknown milestone '%s'", k);

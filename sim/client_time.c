@@ -11,6 +11,8 @@
  * with ctx:before only through its margin (see "Instants" below). */
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
+#include <stdint.h>
 
 #include "clientint.h"
 
@@ -76,6 +78,7 @@ static int instant_add(lua_State *L)
     if (a && b) return luaL_error(L, "adding two instants means nothing; add ms to one");
     instant *i = a ? a : b;
     double ms = luaL_checknumber(L, a ? 2 : 1);
+    if (!isfinite(ms)) return luaL_error(L, "an instant plus %f: give a finite number of ms", ms);
     push_instant(L, i->cx, i->ms + ms, i->origin);
     return 1;
 }
@@ -90,7 +93,9 @@ static int instant_sub(lua_State *L)
         lua_pushnumber(L, a->ms - b->ms);
         return 1;
     }
-    push_instant(L, a->cx, a->ms - luaL_checknumber(L, 2), a->origin);
+    double ms = luaL_checknumber(L, 2);
+    if (!isfinite(ms)) return luaL_error(L, "an instant minus %f: give a finite number of ms", ms);
+    push_instant(L, a->cx, a->ms - ms, a->origin);
     return 1;
 }
 
@@ -124,9 +129,10 @@ static int ctx_before(lua_State *L)
          * fastest rate: true µs that no move of one of them shorter than can flip it */
         double left = at > now ? at - now : now - at;
         double margin = left > 1 ? (left - 1) * 1000.0 / (1 + (c->clock.drift > 0 ? c->clock.drift : 0)) : 0;
-        core_clock_compare(rt->cx, i->origin, (int64_t)margin);
+        core_clock_compare(rt->cx, i->origin, margin < 9e18 ? (int64_t)margin : INT64_MAX);
     } else {
         at = luaL_checknumber(L, 2);
+        if (at != at) return luaL_error(L, "ctx:before: NaN is not a deadline");
         core_clock_read(rt->cx);
     }
     lua_pushboolean(L, now < at);

@@ -64,6 +64,8 @@ struct clientrt {
     lua_State *L;
     size_t mem, mem_limit;
     long budget;        /* instructions left to the running coroutine */
+    int step_actions;   /* requests, spawns, logs and milestones of the running step */
+    int killed;         /* a step ran out of its budget (1) or its CPU time (2): the run is over */
     int boot_ref;       /* the bootstrap function */
     int module_ref;     /* the protocol module (a table with new) */
     int workload_ref;   /* the workload function */

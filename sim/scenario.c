@@ -390,7 +390,7 @@ static void load_options(loader *ld, int root)
     }
     if (bad_line != INT_MAX)
         rd_fail(&ld->rd, bad_path, "options has a positional value %s; write options as name = value", bad);
-    qsort(s->options, (size_t)s->noptions, sizeof *s->options, option_cmp);
+    if (s->noptions > 1) qsort(s->options, (size_t)s->noptions, sizeof *s->options, option_cmp);
     for (int i = 0; i < s->noptions; i++) {
         option_cfg *o = &s->options[i];
         char path[PATH_LEN];
@@ -470,7 +470,7 @@ static void load_protocol(loader *ld, int root)
             names[n++] = xmemdup(de->d_name, len - 4);
     }
     if (d) closedir(d);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n > 1) qsort(names, n, sizeof *names, name_cmp);
     const char *near = rd_nearest(p, (const char *const *)names, n);
     char msg[1024], list[900];
     rd_join_names(list, sizeof list, (const char *const *)names, n, 0);
@@ -693,10 +693,11 @@ scenario *scenario_load(const char *path, buf *err)
     buf text;
     buf_init(&text);
     int rc = ll_read_file(path, EVAL_MEM_CAP, &text);
-    if (rc == LL_READ_OPEN || rc == LL_READ_ERROR) { /* a directory: EISDIR */
+    if (rc == LL_READ_OPEN || rc == LL_READ_ERROR || rc == LL_READ_NOT_FILE) { /* a directory: EISDIR */
         if (err) {
             buf_reset(err);
-            buf_printf(err, "cannot %s '%s': %s", rc == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
+            if (rc == LL_READ_NOT_FILE) buf_printf(err, "cannot read '%s': not a regular file (a FIFO or a device)", path);
+            else buf_printf(err, "cannot %s '%s': %s", rc == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
         }
         buf_release(&text);
         return NULL;

@@ -46,7 +46,7 @@ static const actor_ref *find_actor(loader *ld, const char *name)
             if (s->nodes[i].name) ld->actors[ld->nactors++] = (actor_ref){ s->nodes[i].name, i, -1 };
         for (int i = 0; i < s->nclients; i++)
             if (s->clients[i].name) ld->actors[ld->nactors++] = (actor_ref){ s->clients[i].name, -1, i };
-        qsort(ld->actors, (size_t)ld->nactors, sizeof *ld->actors, actor_ref_cmp);
+        if (ld->nactors > 1) qsort(ld->actors, (size_t)ld->nactors, sizeof *ld->actors, actor_ref_cmp);
     }
     actor_ref key = { name, -1, -1 };
     return bsearch(&key, ld->actors, (size_t)ld->nactors, sizeof *ld->actors, actor_ref_cmp);

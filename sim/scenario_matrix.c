@@ -309,7 +309,8 @@ matrix_table *matrix_table_load(const char *path, buf *err)
     int rc = ll_read_file(path, EVAL_MEM_CAP, &text);
     if (rc != LL_READ_OK || (text.len && strlen(text.p) != text.len)) {
         buf_reset(err);
-        if (rc == LL_READ_OPEN || rc == LL_READ_ERROR)
+        if (rc == LL_READ_NOT_FILE) buf_printf(err, "cannot read '%s': not a regular file (a FIFO or a device)", path);
+        else if (rc == LL_READ_OPEN || rc == LL_READ_ERROR)
             buf_printf(err, "cannot %s '%s': %s", rc == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
         else if (rc == LL_READ_TOO_BIG) buf_printf(err, "%s: the file is too large for a matrix table", path);
         else buf_printf(err, "%s:%d: the file contains a NUL byte", path, rd_line_of(text.p, strlen(text.p)));

@@ -9,6 +9,12 @@ struct sched {
     size_t len, cap;
     uint64_t seq;
     int cause, next_dec;
+    /* sched_pop's scratch, kept between pops: the heap positions of the events due at one
+     * instant, and per actor the position of its earliest one (valid where stamp says so) */
+    size_t *ties, capties;
+    size_t *first_of;
+    uint64_t *stamp, pops;
+    size_t capactors;
 };
 
 static int before(const event *a, const event *b)
@@ -74,6 +80,9 @@ void sched_free(sched *s, void (*release)(event *e))
     if (!s) return;
     sched_clear(s, release);
     free(s->heap);
+    free(s->ties);
+    free(s->first_of);
+    free(s->stamp);
     free(s);
 }
 
@@ -109,52 +118,92 @@ static event pop_min(sched *s)
     return e;
 }
 
+/* Takes the event at heap position i out of the heap. */
+static event remove_at(sched *s, size_t i)
+{
+    event e = s->heap[i];
+    s->heap[i] = s->heap[--s->len];
+    if (i < s->len) {
+        up(s, i);
+        down(s, i);
+    }
+    return e;
+}
+
+static void tie_add(sched *s, size_t *n, size_t i)
+{
+    if (*n == s->capties) {
+        s->capties = s->capties ? s->capties * 2 : 64;
+        s->ties = xrealloc(s->ties, s->capties * sizeof *s->ties);
+    }
+    s->ties[(*n)++] = i;
+}
+
 int sched_pop(sched *s, chooser *ch, event *out)
 {
     if (!s->len) return 0;
-    event first = pop_min(s);
-    if (!ch || !s->len || s->heap[0].time != first.time) {
-        *out = first;
+    int64_t t = s->heap[0].time;
+    /* Another event due at t is, if there is one, a child of the root (its ancestors are all
+     * due at t too, the heap's order being by time first). */
+    int tied = (s->len > 1 && s->heap[1].time == t) || (s->len > 2 && s->heap[2].time == t);
+    if (!ch || !tied) {
+        *out = pop_min(s);
         return 1;
     }
-    /* Several events are due at the same instant: gather them (in seq order), offer the
-     * first of each actor, and push the rest back with their original sequence numbers. */
-    event small[16];
-    event *tie = small;
-    size_t n = 0, cap = 16;
-    tie[n++] = first;
-    while (s->len && s->heap[0].time == first.time) {
-        if (n == cap) {
-            cap *= 2;
-            event *bigger = xmalloc(cap * sizeof *bigger);
-            memcpy(bigger, tie, n * sizeof *tie);
-            if (tie != small) free(tie);
-            tie = bigger;
-        }
-        tie[n++] = pop_min(s);
-    }
+    /* Several events are due at the same instant. They form a subtree at the root: walk it
+     * (without taking anything out), find the earliest of each actor, offer those of the
+     * first 16 actors in order of their earliest event, and take out only the one chosen.
+     * A pop costs the number of tied events, not a pop and a push of each. */
+    size_t n = 0;
+    tie_add(s, &n, 0);
+    for (size_t k = 0; k < n; k++)
+        for (size_t c = 2 * s->ties[k] + 1; c <= 2 * s->ties[k] + 2 && c < s->len; c++)
+            if (s->heap[c].time == t) tie_add(s, &n, c);
     /* World events (actor < 0: faults) happen first at their instant, without a decision:
      * a fault pinned at time t then acts exactly where an explored one was injected. */
-    for (size_t i = 0; i < n; i++) {
-        if (tie[i].actor >= 0) continue;
-        *out = tie[i];
-        for (size_t j = 0; j < n; j++)
-            if (j != i) push_event(s, tie[j]);
-        if (tie != small) free(tie);
+    size_t world = SIZE_MAX;
+    for (size_t k = 0; k < n; k++) {
+        const event *e = &s->heap[s->ties[k]];
+        if (e->actor < 0 && (world == SIZE_MAX || e->seq < s->heap[world].seq)) world = s->ties[k];
+    }
+    if (world != SIZE_MAX) {
+        *out = remove_at(s, world);
         return 1;
     }
-    size_t cand[16] = { 0 }, ncand = 0;
-    for (size_t i = 0; i < n && ncand < 16; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < ncand; j++)
-            if (tie[cand[j]].actor == tie[i].actor) seen = 1;
-        if (!seen) cand[ncand++] = i;
+    s->pops++;
+    size_t cand[16], ncand = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = s->ties[k];
+        size_t a = (size_t)s->heap[i].actor;
+        if (a >= s->capactors) {
+            size_t cap = s->capactors ? s->capactors : 16;
+            while (cap <= a) cap *= 2;
+            s->first_of = xrealloc(s->first_of, cap * sizeof *s->first_of);
+            s->stamp = xrealloc(s->stamp, cap * sizeof *s->stamp);
+            memset(s->stamp + s->capactors, 0, (cap - s->capactors) * sizeof *s->stamp);
+            s->capactors = cap;
+        }
+        if (s->stamp[a] != s->pops) {
+            s->stamp[a] = s->pops;
+            s->first_of[a] = i;
+        } else if (s->heap[i].seq < s->heap[s->first_of[a]].seq) {
+            s->first_of[a] = i;
+        }
     }
-    size_t pick = cand[chooser_pick(ch, (int64_t)ncand, "simultaneous events")];
-    *out = tie[pick];
-    for (size_t i = 0; i < n; i++)
-        if (i != pick) push_event(s, tie[i]);
-    if (tie != small) free(tie);
+    /* the actors' earliest events, the 16 first in sequence order (a sorted insertion) */
+    for (size_t k = 0; k < n; k++) {
+        size_t i = s->ties[k], a = (size_t)s->heap[i].actor;
+        if (s->first_of[a] != i) continue;
+        uint64_t seq = s->heap[i].seq;
+        if (ncand == 16 && seq > s->heap[cand[15]].seq) continue;
+        size_t at = ncand < 16 ? ncand++ : 15;
+        while (at > 0 && s->heap[cand[at - 1]].seq > seq) {
+            cand[at] = cand[at - 1];
+            at--;
+        }
+        cand[at] = i;
+    }
+    *out = remove_at(s, cand[chooser_pick(ch, (int64_t)ncand, "simultaneous events")]);
     return 1;
 }
 

@@ -3,7 +3,9 @@
  * order). Which of several *simultaneous* events runs first is a decision of the chooser:
  * sched_pop offers the earliest pending event of each distinct actor among the events due
  * at the earliest time, so per-actor (and so per-link) order is never broken. World events
- * (actor < 0, such as faults) come first at their instant, without a decision.
+ * (actor < 0, such as faults) come first at their instant, without a decision. A pop among
+ * k simultaneous events walks them in the heap (they form a subtree at its root) and takes
+ * out only the one chosen: O(k + log n), not k pops and pushes.
  *
  * Events carry a kind, a target actor, a generation (for cheap invalidation: an event whose
  * generation no longer matches its target's is ignored by the engine) and an owned payload. */

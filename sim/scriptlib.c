@@ -511,7 +511,8 @@ int script_file_body(const char *path, buf *body, buf *err)
     buf_init(&text);
     int rd = ll_read_file(path, 64u << 20, &text);
     if (rd != LL_READ_OK) {
-        buf_printf(err, "cannot %s '%s': %s", rd == LL_READ_OPEN ? "open" : "read", path, strerror(errno));
+        buf_printf(err, "cannot %s '%s': %s", rd == LL_READ_OPEN ? "open" : "read", path,
+                   rd == LL_READ_NOT_FILE ? "not a regular file (a FIFO or a device)" : strerror(errno));
         buf_release(&text);
         return -1;
     }

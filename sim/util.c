@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -187,8 +188,34 @@ char *buf_steal(buf *b)
 
 int ll_read_file(const char *path, size_t max, buf *out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return LL_READ_OPEN;
+    /* O_NONBLOCK: a FIFO is refused below rather than waited on in open(2) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return LL_READ_OPEN;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int why = errno;
+        close(fd);
+        errno = why;
+        return LL_READ_ERROR;
+    }
+    struct stat null_st; /* the null device reads as the empty file it is */
+    if (S_ISCHR(st.st_mode) && stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode) &&
+        st.st_rdev == null_st.st_rdev) {
+        close(fd);
+        return LL_READ_OK;
+    }
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        close(fd);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return S_ISDIR(st.st_mode) ? LL_READ_ERROR : S_ISREG(st.st_mode) ? LL_READ_TOO_BIG : LL_READ_NOT_FILE;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return LL_READ_OPEN;
+    }
     char chunk[8192];
     size_t n, start = out->len;
     int rc = LL_READ_OK;

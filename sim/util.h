@@ -100,11 +100,13 @@ int ll_is_file(const char *path);
 /* Display columns of UTF-8 text, one per code point (every glyph locklab prints is one wide). */
 size_t ll_utf8_width(const char *s);
 
-/* Appends the whole of path to out. LL_READ_OK, or what failed, with errno set:
- * LL_READ_OPEN (fopen's errno), LL_READ_ERROR (a read error; a directory, which opens and
- * then fails, gives EISDIR), LL_READ_TOO_BIG (more than max bytes: out holds the first of
- * them; a wrong path such as /dev/zero must not be read into memory). */
-enum { LL_READ_OK = 0, LL_READ_OPEN = -1, LL_READ_ERROR = -2, LL_READ_TOO_BIG = -3 };
+/* Appends the whole of path, a regular file, to out. LL_READ_OK, or what failed, with errno
+ * set: LL_READ_OPEN (open's errno), LL_READ_ERROR (a read error; a directory gives EISDIR),
+ * LL_READ_TOO_BIG (more than max bytes, EFBIG: a file whose size says so is not read at all;
+ * else out holds the first max of them), LL_READ_NOT_FILE (EINVAL: a FIFO, a device, a
+ * socket — /dev/zero, a pipe nobody writes to — refused at once, never waited on). The null
+ * device, /dev/null, reads as an empty file. */
+enum { LL_READ_OK = 0, LL_READ_OPEN = -1, LL_READ_ERROR = -2, LL_READ_TOO_BIG = -3, LL_READ_NOT_FILE = -4 };
 int ll_read_file(const char *path, size_t max, buf *out);
 
 /* Number parsing exactly as Redis parses arguments (string2ll / strtold rules). */

@@ -164,9 +164,10 @@ function M.new(ctx, cfg)
     end
   end
 
-  -- One operation under Curator's RetryLoop with ExponentialBackoffRetry: the answer
-  -- (a value; nil for exists() of nothing), or nil and a KeeperException.Code's name.
-  local function call(op, ...)
+  -- Curator's RetryLoop with ExponentialBackoffRetry around attempt(), which makes the
+  -- requests of one try: its answer (a value; nil for exists() of nothing), or nil and a
+  -- KeeperException.Code's name. A lost connection is retried after a reconnection.
+  local function retry_loop(op, attempt)
     local err
     for retry = 0, max_retries do
       if retry > 0 then
@@ -176,8 +177,7 @@ function M.new(ctx, cfg)
       local ok
       if zk.connected then ok = true else ok, err = connect() end
       if ok then
-        zk.last_send = ctx:now()
-        local a, b = ctx:call(node, op, ...)
+        local a, b = attempt()
         if a ~= nil or b == nil then
           seen(op == "getData" and b or a)
           return a, b
@@ -188,6 +188,18 @@ function M.new(ctx, cfg)
       end
     end
     return nil, err
+  end
+
+  -- One request of the ZooKeeper client, as the connection's last send.
+  local function send(op, ...)
+    zk.last_send = ctx:now()
+    return ctx:call(node, op, ...)
+  end
+
+  -- One operation under the retry loop.
+  local function call(op, ...)
+    local args = table.pack(...)
+    return retry_loop(op, function() return send(op, table.unpack(args, 1, args.n)) end)
   end
 
   -- LockInternals' wait(millisToWait) until its watcher's notifyAll: a watch event, or a
@@ -240,31 +252,39 @@ function M.new(ctx, cfg)
 
   -- create().creatingParentContainersIfNeeded().withProtection()
   --   .withMode(EPHEMERAL_SEQUENTIAL).forPath(path): the protected name carries a fresh
-  -- UUID, so that after a lost reply the client can find the node it did create.
+  -- UUID, so that after a lost reply the client can find the node it did create. As
+  -- CreateBuilderImpl.pathInForeground does it, inside the retry loop: every try after the
+  -- first looks for our node first (findProtectedNodeInForeground) and creates only when it
+  -- is not there; a NoNode makes the parents (ZKPaths.mkdirs) and creates again at once.
+  -- (Creating again without looking would leave the first node, an ephemeral of our live
+  -- session, ahead of everyone's: a lock nobody can get.)
   local function create_lock_node()
     local uuid = string.format("%08x-%04x", ctx:unique(0, 0x7fffffff), ctx:unique(0, 0xffff))
     local prefix = "_c_" .. uuid .. "-"
     local path = base_path .. "/" .. prefix .. LOCK_NAME
-    for _ = 0, max_retries do
-      local made, err = call("create", path, "", "ephemeral_sequential")
-      if made then return made end
-      if err == "NoNode" then
+    local first = true
+    local made, err = retry_loop("create", function()
+      if not first then
+        local children, cerr = send("getChildren", base_path)
+        if children == nil and cerr ~= "NoNode" then return nil, cerr end
+        for _, name in ipairs(children or {}) do
+          if string.sub(name, 1, #prefix) == prefix then return base_path .. "/" .. name end
+        end
+      end
+      first = false
+      local a, b = send("create", path, "", "ephemeral_sequential")
+      if a == nil and b == "NoNode" then
         local at = ""
         for part in string.gmatch(base_path, "[^/]+") do
           at = at .. "/" .. part
           call("create", at, "", "persistent") -- NodeExists is fine
         end
-      elseif err == "timeout" or err == "ConnectionLoss" or err == "SessionExpired" then
-        -- findProtectedNodeInForeground: did the create happen before the reply was lost?
-        local children = call("getChildren", base_path)
-        for _, name in ipairs(children or {}) do
-          if string.sub(name, 1, #prefix) == prefix then return base_path .. "/" .. name end
-        end
-      else
-        return nil, err
+        a, b = send("create", path, "", "ephemeral_sequential")
       end
-    end
-    return nil, "could not create the lock node"
+      return a, b
+    end)
+    if made then return made end
+    return nil, err or "could not create the lock node"
   end
 
   -- internalLockLoop: true (held), false (time up: our node deleted), or nil, "NoNode".

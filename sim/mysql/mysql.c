@@ -542,7 +542,7 @@ void my_dump(myserver *s, buf *out)
     }
     mlock *sorted = xcalloc((size_t)s->nlocks + 1, sizeof *sorted);
     if (s->nlocks) memcpy(sorted, s->locks, (size_t)s->nlocks * sizeof *sorted);
-    qsort(sorted, (size_t)s->nlocks, sizeof *sorted, by_lock_name);
+    if (s->nlocks > 1) qsort(sorted, (size_t)s->nlocks, sizeof *sorted, by_lock_name);
     for (int i = 0; i < s->nlocks; i++)
         buf_printf(out, "lock '%s' held by connection %d (%d time%s)\n", sorted[i].name,
                    s->conn_base + sorted[i].owner + 1, sorted[i].count, sorted[i].count == 1 ? "" : "s");

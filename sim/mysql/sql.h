@@ -71,6 +71,7 @@ typedef struct mexpr {
 typedef struct mcond {
     char *col;
     mval v;
+    int colno;          /* the column of the statement's table it names (stmt.c resolves it) */
 } mcond;
 
 typedef struct mstmt {

@@ -21,12 +21,13 @@ static int no_table(mstmt *st, myreply *r)
     return -1;
 }
 
-/* Resolves the WHERE columns; -1 with the error. */
-static int resolve_where(const mtable *t, const mstmt *st, int *cols, myreply *r)
+/* Resolves the WHERE columns into the conditions (any number of them: MariaDB sets no
+ * limit); -1 with the error. */
+static int resolve_where(const mtable *t, mstmt *st, myreply *r)
 {
     for (int i = 0; i < st->nconds; i++) {
-        cols[i] = col_of(t, st->conds[i].col);
-        if (cols[i] < 0) {
+        st->conds[i].colno = col_of(t, st->conds[i].col);
+        if (st->conds[i].colno < 0) {
             my_reply_error(r, 1054, "42S22", "Unknown column '%s' in 'WHERE'", st->conds[i].col);
             return -1;
         }
@@ -34,10 +35,10 @@ static int resolve_where(const mtable *t, const mstmt *st, int *cols, myreply *r
     return 0;
 }
 
-static int matches(const mrow *row, const mstmt *st, const int *cols)
+static int matches(const mrow *row, const mstmt *st)
 {
     for (int i = 0; i < st->nconds; i++)
-        if (mval_cmp(&row->v[cols[i]], &st->conds[i].v) != 0) return 0;
+        if (mval_cmp(&row->v[st->conds[i].colno], &st->conds[i].v) != 0) return 0;
     return 1;
 }
 
@@ -239,10 +240,9 @@ static int exec_delete(myserver *s, mstmt *st, myreply *r)
 {
     mtable *t = find_table(s->db, st->table, strlen(st->table));
     if (!t) return no_table(st, r);
-    int cols[64];
-    if (st->nconds > 64 || resolve_where(t, st, cols, r)) return -1;
+    if (resolve_where(t, st, r)) return -1;
     for (int i = 0; i < t->nrows;) {
-        if (!matches(&t->rows[i], st, cols)) {
+        if (!matches(&t->rows[i], st)) {
             i++;
             continue;
         }
@@ -266,21 +266,24 @@ static int exec_update(myserver *s, mstmt *st, myreply *r)
 {
     mtable *t = find_table(s->db, st->table, strlen(st->table));
     if (!t) return no_table(st, r);
-    int set[64], cols[64];
-    if (st->nnames > 64 || st->nconds > 64) return -1;
+    int *set = xcalloc((size_t)st->nnames + 1, sizeof *set); /* any number of them: no limit */
     for (int i = 0; i < st->nnames; i++) {
         set[i] = col_of(t, st->names[i]);
         if (set[i] < 0) {
             my_reply_error(r, 1054, "42S22", "Unknown column '%s' in 'SET'", st->names[i]);
+            free(set);
             return -1;
         }
     }
-    if (resolve_where(t, st, cols, r)) return -1;
+    if (resolve_where(t, st, r)) {
+        free(set);
+        return -1;
+    }
     /* the new state of every row (NULL: unchanged), checked as a whole before it lands */
     mval **now = xcalloc((size_t)t->nrows + 1, sizeof *now);
     int rc = 0, at = 0;
     for (int i = 0; i < t->nrows && !rc; i++) {
-        if (!matches(&t->rows[i], st, cols)) continue;
+        if (!matches(&t->rows[i], st)) continue;
         at++;
         mval *v = xcalloc((size_t)t->ncols, sizeof *v);
         for (int c = 0; c < t->ncols; c++) mval_copy(&v[c], &t->rows[i].v[c]);
@@ -326,6 +329,7 @@ static int exec_update(myserver *s, mstmt *st, myreply *r)
         r->affected++;
     }
     free(now);
+    free(set);
     return rc;
 }
 
@@ -360,16 +364,15 @@ static int exec_select(myserver *s, int conn, mstmt *st, myreply *r)
         if (e->kind == EX_FUNC && check_func(e, r)) return -1;
         ncols += e->kind == EX_STAR ? t->ncols : 1;
     }
-    int cols[64];
-    if (st->nconds > 64 || (t && resolve_where(t, st, cols, r))) return -1;
+    if (t && resolve_where(t, st, r)) return -1;
     int *order = xcalloc(t ? (size_t)t->nrows + 1 : 1, sizeof *order);
     int nrows = 0;
     if (t) {
         for (int i = 0; i < t->nrows; i++)
-            if (matches(&t->rows[i], st, cols)) order[nrows++] = i;
+            if (matches(&t->rows[i], st)) order[nrows++] = i;
         if (t->nkeys && t->keys[0].primary) {
             sort_table = t;
-            qsort(order, (size_t)nrows, sizeof *order, by_primary);
+            if (nrows > 1) qsort(order, (size_t)nrows, sizeof *order, by_primary);
         }
     } else {
         nrows = 1;

@@ -273,7 +273,7 @@ void cmd_scan(cmdctx *c)
         }
         hit[n++] = (scan_hit){ h, k };
     }
-    qsort(hit, n, sizeof *hit, scan_hit_cmp);
+    if (n > 1) qsort(hit, n, sizeof *hit, scan_hit_cmp); /* never qsort(NULL, 0): undefined */
     size_t take = n < (size_t)count ? n : (size_t)count;
     while (take > 0 && take < n && hit[take].hash == hit[take - 1].hash) take++;
     uint64_t next = take < n ? hit[take].hash : 0;

@@ -176,7 +176,7 @@ static void sort_generic(cmdctx *c, int readonly)
             if (*endp != '\0' || errno == ERANGE || isnan(v[k].score)) bad = 1;
             free(tmp);
         }
-        qsort(v, n, sizeof *v, sort_cmp);
+        if (n > 1) qsort(v, n, sizeof *v, sort_cmp); /* never qsort(NULL, 0): undefined */
     }
     long long count = end - start + 1, outlen = getop ? getop * count : count;
     if (bad) {

@@ -327,8 +327,13 @@ static void do_create(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r)
     n->st.ctime = n->st.mtime = now_of(z);
     n->st.ephemeral_owner = ephemeral ? c->session : 0;
     zt_insert(&z->d, n);
+    /* the parent's counters move in the node's own transaction: the node's record (captured
+     * at changed()) carries them, whatever becomes of the parent's record after it */
+    parent = zt_find(&z->d, zt_parent(fp)); /* found again after the insertion */
+    parent->st.cversion++;
+    parent->st.pzxid = zxid;
     changed(z, ZK_WRITTEN, fp);
-    parent_touched(z, fp, zxid, 1);
+    changed(z, ZK_WRITTEN, zt_parent(fp));
     trigger(z, "NodeCreated", fp, 1, 0, NULL);
     trigger(z, "NodeChildrenChanged", zt_parent(fp), 0, 1, NULL);
     r->kind = ZR_PATH;
@@ -632,6 +637,12 @@ zk_change *zk_capture(zk *z, slice unit, int deleted)
         znode *n = deleted ? NULL : zt_find(&z->d, unit);
         if (n) c->node = znode_clone(n);
         else c->del = 1;
+        znode *p = n ? zt_find(&z->d, zt_parent(unit)) : NULL;
+        if (p && p != n) {
+            c->has_parent = 1;
+            c->parent_cversion = p->st.cversion;
+            c->parent_pzxid = p->st.pzxid;
+        }
     }
     return c;
 }
@@ -650,6 +661,11 @@ void zk_apply(zk *z, zk_change *c)
     } else {
         zt_insert(&z->d, c->node);
         c->node = NULL;
+        znode *p = c->has_parent ? zt_find(&z->d, zt_parent((slice){ c->unit, c->ulen })) : NULL;
+        if (p) {
+            if (c->parent_cversion > p->st.cversion) p->st.cversion = c->parent_cversion;
+            if (c->parent_pzxid > p->st.pzxid) p->st.pzxid = c->parent_pzxid;
+        }
     }
     if (c->zxid > z->d.zxid) z->d.zxid = c->zxid;
     if (c->next_session > z->d.next_session) z->d.next_session = c->next_session;

@@ -40,6 +40,13 @@ struct zk_change {
     int64_t zxid, next_session;
     char *unit;
     size_t ulen;
+    /* a created node's parent's counters as its transaction left them (DataTree.createNode
+     * moves both in the same transaction): applied with the node, so a replica that gets the
+     * node and loses the parent's own record (its master crashed in between) still numbers
+     * the next sequential child after it */
+    int has_parent;
+    int32_t parent_cversion;
+    int64_t parent_pzxid;
 };
 
 #define ZK_SESSION_PREFIX "session:"

@@ -1,0 +1,1 @@
+return { name = 5, about = {}, protocol = true, clients = "A", duration = -1 }
