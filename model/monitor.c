@@ -119,8 +119,7 @@ static void mutex_step(mutex_mon *m, const hist_event *e, int nact)
         m->iv[m->ni] = (interval){ e->actor, e->t, INT64_MAX, e->local, -1 };
         if (m->open[e->actor] < 0) m->nopen++;
         m->open[e->actor] = (int)m->ni++;
-    } else if ((e->kind == H_CS_EXIT || (e->kind == H_FAULT && e->text && strstr(e->text, "crash"))) &&
-               m->open[e->actor] >= 0) {
+    } else if ((e->kind == H_CS_EXIT || (e->kind == H_FAULT && e->fault == FAULT_CRASH)) && m->open[e->actor] >= 0) {
         m->iv[m->open[e->actor]].end = e->t;
         m->iv[m->open[e->actor]].lend = e->local;
         m->open[e->actor] = -1;
@@ -218,7 +217,7 @@ static void resource_step(resource_mon *m, const history *h, const hist_event *e
 
 static int is_crash_of(const hist_event *e, int actor)
 {
-    return e->kind == H_FAULT && e->actor == actor && e->text && !strncmp(e->text, "crash of ", 9);
+    return e->kind == H_FAULT && e->fault == FAULT_CRASH && e->actor == actor;
 }
 
 typedef struct release_mon {
@@ -409,10 +408,10 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
 {
     buf p;
     buf_init(&p);
-    if (e->kind == H_ACQUIRE_FAILED && e->text && !strncmp(e->text, "re-entry failed", 15)) {
+    if (e->kind == H_ACQUIRE_FAILED && e->code == HO_REENTRY_FAILED) {
         buf_printf(&p, "%s held the lock, but its re-entrant acquire at ", history_actor_name(h, e->actor));
         put_t(&p, e->t);
-        buf_printf(&p, " failed: %s.", e->text);
+        buf_printf(&p, " failed: %s.", e->text ? e->text : "re-entry failed");
     } else if (e->kind == H_RELEASE) {
         m->releasing[e->actor] = 1;
         m->freed_at[e->actor] = -1;

@@ -5,6 +5,7 @@
  *   name, about, protocol, scripts_version, seed (a string: 64 bits), mode, file, lock,
  *   epoch (the local clocks' zero, ms)
  *   kinds     the event kinds' names, indexed by the events' kind numbers
+ *   losses    why a message was lost (history.h's hist_loss), indexed by a drop's code
  *   actors    [{name, node: 0|1, role: "client"|"master"|"replica", master: name|null}]
  *   clocks    per actor, its clock as segments [base_true µs, base_ms, drift], rebuilt from
  *             the scenario (offset, drift, its drift and clock_jump faults) exactly as the
@@ -12,7 +13,10 @@
  *   events    [t µs, kind, actor, local ms, peer, a, b, level, text, reply, line, deadline], where
  *             level is the least detailed trace that tells it (0 brief, 1 normal, 2 verbose,
  *             3 never) and line is its narrated line (trace.c); a keyspace event's reply is
- *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1)
+ *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1);
+ *             an event with a typed payload (history.h) goes on with [fault kind name, fault
+ *             id, lost message kind name, code, label] (null or -1 where it has none): what
+ *             the page reads of faults and lost messages, never their text
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -187,7 +191,16 @@ static void events_json(const history *h, buf *out)
         } else {
             buf_puts(out, "null");
         }
-        buf_printf(out, ",%lld]", (long long)e->deadline);
+        buf_printf(out, ",%lld", (long long)e->deadline);
+        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0) {
+            buf_putc(out, ',');
+            jstr(out, e->fault >= 0 ? fault_kind_name(e->fault) : NULL);
+            buf_printf(out, ",%d,", e->fault_id);
+            jstr(out, e->msg >= 0 ? hist_msg_name(e->msg) : NULL);
+            buf_printf(out, ",%d,", e->code);
+            jstr(out, e->label);
+        }
+        buf_putc(out, ']');
     }
     buf_printf(out, "],\n\"total\":%zu", n);
     buf_release(&line);
@@ -376,6 +389,11 @@ void html_run_json(const history *h, const scenario *sc, const check_result *cr,
     for (int k = 0; k < H_KIND_COUNT; k++) {
         if (k) buf_putc(out, ',');
         jstr(out, hist_kind_name((hist_kind)k));
+    }
+    buf_puts(out, "],\n\"losses\":[");
+    for (int l = 0; l < HL_COUNT; l++) {
+        if (l) buf_putc(out, ',');
+        jstr(out, hist_loss_name(l));
     }
     buf_puts(out, "],\n");
     actors_json(h, sc, out);

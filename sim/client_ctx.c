@@ -579,7 +579,9 @@ static int ctx_critical(lua_State *L)
     return lua_yield(L, 0);
 }
 
-/* ctx:record(kind [, detail]): the protocol's milestones for the checker and the trace. */
+/* ctx:record(kind [, detail [, outcome]]): the protocol's milestones for the checker and the
+ * trace. detail: a token (acquired) or words for the trace; outcome (acquire_failed,
+ * released): one of history.h's hist_outcome names, which is what the checker reads. */
 static int ctx_record(lua_State *L)
 {
     clientrt *rt = rt_of(L);
@@ -589,9 +591,14 @@ static int ctx_record(lua_State *L)
         { "release", H_RELEASE }, { "released", H_RELEASED },
     };
     const char *k = luaL_checkstring(L, 2);
+    const char *outcome = luaL_optstring(L, 4, NULL);
+    int code = outcome ? hist_outcome_find(outcome) : -1;
+    if (outcome && code < 0)
+        return luaL_error(L, "ctx:record: unknown outcome '%s' (released, not_released, gave_up, reentry_failed)", outcome);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
         hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
+        e->code = code;
         if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
         else if (lua_type(L, 3) == LUA_TSTRING) e->text = xstrdup(lua_tostring(L, 3));
         return 0;

@@ -29,6 +29,43 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEYSPACE] = "keyspace",
 };
 
+const char *const fault_kind_names[FAULT_KIND_COUNT] = {
+    [FAULT_GC_PAUSE] = "gc_pause", [FAULT_CRASH] = "crash", [FAULT_RESTART] = "restart",
+    [FAULT_CLOCK_JUMP] = "clock_jump", [FAULT_DRIFT] = "drift", [FAULT_PARTITION] = "partition",
+    [FAULT_FAILOVER] = "failover", [FAULT_DROP] = "drop",
+};
+static const char *const msg_names[HM_COUNT] = { "request", "reply", "message", "replication", "replication ack" };
+static const char *const loss_names[HL_COUNT] = { "loss", "partition", "node down",
+                                                  "its master crashed before sending it" };
+static const char *const outcome_names[HO_COUNT] = { "released", "not_released", "gave_up", "reentry_failed" };
+
+const char *fault_kind_name(int k)
+{
+    return k >= 0 && k < FAULT_KIND_COUNT ? fault_kind_names[k] : "?";
+}
+
+const char *hist_msg_name(int m)
+{
+    return m >= 0 && m < HM_COUNT ? msg_names[m] : "?";
+}
+
+const char *hist_loss_name(int l)
+{
+    return l >= 0 && l < HL_COUNT ? loss_names[l] : "?";
+}
+
+const char *hist_outcome_name(int o)
+{
+    return o >= 0 && o < HO_COUNT ? outcome_names[o] : "?";
+}
+
+int hist_outcome_find(const char *name)
+{
+    for (int o = 0; name && o < HO_COUNT; o++)
+        if (!strcmp(name, outcome_names[o])) return o;
+    return -1;
+}
+
 hist_event *history_at_mut(history *h, size_t i)
 {
     LL_ASSERT(i < h->n);
@@ -50,6 +87,7 @@ void history_clear(history *h)
     for (size_t i = 0; i < h->n; i++) {
         free(h->ev[i].text);
         free(h->ev[i].reply);
+        free(h->ev[i].label);
     }
     h->n = 0;
 }
@@ -91,13 +129,18 @@ size_t history_actors(const history *h)
 
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, int64_t local)
 {
+    /* what every reader of a history relies on: true time never goes back, every event has
+     * a kind, and names an actor of this history or the world */
+    LL_ASSERT(kind >= 0 && kind < H_KIND_COUNT);
+    LL_ASSERT(actor_idx >= -1 && actor_idx < (int)h->nactors);
+    LL_ASSERT(t >= 0 && (h->n == 0 || t >= h->ev[h->n - 1].t));
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 256;
         h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
     }
     hist_event *e = &h->ev[h->n++];
     *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1,
-                       .deadline = -1 };
+                       .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
     return e;
 }
 
@@ -211,29 +254,85 @@ void json_field(buf *out, const char *name, const char *s)
     buf_putc(out, '"');
 }
 
+/* The typed payload, after the fields every event has (docs/history.md). */
+static void write_typed(buf *out, const hist_event *e)
+{
+    switch (e->kind) {
+    case H_FAULT:
+    case H_FAULT_END:
+        if (e->fault < 0) break;
+        buf_printf(out, ",\"fault\":\"%s\"", fault_kind_name(e->fault));
+        if (e->fault_id >= 0) buf_printf(out, ",\"fault_id\":%d", e->fault_id);
+        if (e->kind == H_FAULT_END) break;
+        switch (e->fault) {
+        case FAULT_GC_PAUSE:
+        case FAULT_PARTITION:
+            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
+            break;
+        case FAULT_CRASH:
+            if (e->param > 0) buf_printf(out, ",\"restart_after\":%lld", (long long)e->param);
+            break;
+        case FAULT_CLOCK_JUMP: buf_printf(out, ",\"by\":%lld", (long long)e->param); break;
+        case FAULT_DRIFT: buf_printf(out, ",\"rate\":%.17g", e->rate); break;
+        case FAULT_DROP:
+            buf_printf(out, ",\"probability\":%.17g", e->rate);
+            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
+            break;
+        default: break;
+        }
+        break;
+    case H_DROP:
+        if (e->msg >= 0) buf_printf(out, ",\"lost\":\"%s\"", hist_msg_name(e->msg));
+        if (e->code >= 0) buf_printf(out, ",\"why\":\"%s\"", hist_loss_name(e->code));
+        if (e->label) {
+            buf_putc(out, ',');
+            json_field(out, "label", e->label);
+        }
+        break;
+    case H_NODE_UP:
+        if (e->code >= 0) buf_printf(out, ",\"kept\":%s", e->code ? "true" : "false");
+        break;
+    case H_KEYSPACE:
+        if (e->code >= 0) buf_printf(out, ",\"why\":\"%s\"", e->code == HK_RESYNC ? "resync" : "restart");
+        break;
+    case H_ACQUIRE_FAILED:
+    case H_RELEASED:
+        if (e->code >= 0) buf_printf(out, ",\"outcome\":\"%s\"", hist_outcome_name(e->code));
+        break;
+    default: break;
+    }
+}
+
+void history_write_event(buf *out, const hist_event *e, const char *ev, const char *actor_name, const char *peer_name)
+{
+    buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000), ev);
+    json_field(out, "actor", actor_name);
+    buf_printf(out, ",\"local\":%lld", (long long)e->local);
+    if (peer_name) {
+        buf_putc(out, ',');
+        json_field(out, "peer", peer_name);
+    }
+    if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
+    if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
+    if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
+    if (e->text) {
+        buf_putc(out, ',');
+        json_field(out, "text", e->text);
+    }
+    if (e->reply) {
+        buf_putc(out, ',');
+        json_field(out, "reply", e->reply);
+    }
+    write_typed(out, e);
+    buf_putc(out, '}');
+}
+
 void history_write_jsonl(const history *h, buf *out)
 {
     for (size_t i = 0; i < h->n; i++) {
         const hist_event *e = &h->ev[i];
-        buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000),
-                   hist_kind_name(e->kind));
-        json_field(out, "actor", history_actor_name(h, e->actor));
-        buf_printf(out, ",\"local\":%lld", (long long)e->local);
-        if (e->peer >= 0) {
-            buf_putc(out, ',');
-            json_field(out, "peer", history_actor_name(h, e->peer));
-        }
-        if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
-        if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
-        if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
-        if (e->text) {
-            buf_putc(out, ',');
-            json_field(out, "text", e->text);
-        }
-        if (e->reply) {
-            buf_putc(out, ',');
-            json_field(out, "reply", e->reply);
-        }
-        buf_puts(out, "}\n");
+        history_write_event(out, e, hist_kind_name(e->kind), history_actor_name(h, e->actor),
+                            e->peer >= 0 ? history_actor_name(h, e->peer) : NULL);
+        buf_putc(out, '\n');
     }
 }

@@ -14,6 +14,47 @@
 
 #include "util.h"
 
+/* The typed vocabulary of a history. Every detail a reader acts on is a field of these
+ * types; an event's `text` is prose for people (written once, where the event is recorded,
+ * by a describe function), and nothing reads it back.
+ *
+ * The kinds of fault (a scenario's `faults`, the explorer's `explore.faults`): */
+typedef enum fault_kind {
+    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
+    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
+} fault_kind;
+#define FAULT_KIND_COUNT (FAULT_DROP + 1)
+/* Their names, as a scenario writes them and --json shows them: "gc_pause", ... */
+extern const char *const fault_kind_names[FAULT_KIND_COUNT];
+const char *fault_kind_name(int k);
+
+/* A lost message: what it was (hist_event.msg), and why it was lost (hist_event.code). */
+typedef enum hist_msg { HM_REQUEST, HM_REPLY, HM_MESSAGE, HM_REPLICATION, HM_REPLICATION_ACK, HM_COUNT } hist_msg;
+typedef enum hist_loss {
+    HL_LOSS,            /* a lossy link */
+    HL_PARTITION,       /* a partition between sender and receiver */
+    HL_NODE_DOWN,       /* it reached a node that was down */
+    HL_MASTER_CRASHED,  /* its master crashed before sending it (replication) */
+    HL_COUNT
+} hist_loss;
+const char *hist_msg_name(int m);   /* "request", "reply", "message", "replication", ... */
+const char *hist_loss_name(int l);  /* "loss", "partition", "node down", ... */
+
+/* The outcome of a lock operation (acquire_failed, released: hist_event.code), as the
+ * workload records it (ctx:record's third argument). */
+typedef enum hist_outcome {
+    HO_RELEASED,        /* released: the release succeeded */
+    HO_NOT_RELEASED,    /* released: it did not (the lock was no longer the client's, ...) */
+    HO_GAVE_UP,         /* acquire_failed: the wait ran out, or the protocol gave up */
+    HO_REENTRY_FAILED,  /* acquire_failed: a holder's re-entrant acquire failed */
+    HO_COUNT
+} hist_outcome;
+const char *hist_outcome_name(int o); /* "released", "not_released", "gave_up", "reentry_failed" */
+int hist_outcome_find(const char *name); /* -1 if none */
+
+/* Why a node's whole data was replaced (keyspace: hist_event.code). */
+typedef enum hist_keyspace { HK_RESTART, HK_RESYNC } hist_keyspace;
+
 typedef enum hist_kind {
     H_START,          /* a client process starts */
     H_REQUEST,        /* a client sends a command or script (text: what, a: request id) */
@@ -21,7 +62,7 @@ typedef enum hist_kind {
     H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply) */
     H_REPLY,          /* the reply reaches the client (reply) */
     H_TIMEOUT,        /* the client gave up waiting for a reply */
-    H_DROP,           /* a message was lost (text: why: loss, partition, node down) */
+    H_DROP,           /* a message was lost (msg: which kind, code: hist_loss, label: the message) */
     H_PUBLISH,        /* a pub/sub message reaches a subscriber (text: channel, reply: msg) */
     H_ACQUIRE,        /* a lock attempt starts */
     H_ACQUIRED,       /* ... succeeds (a: token or -1) */
@@ -34,10 +75,10 @@ typedef enum hist_kind {
     H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, deadline) */
     H_KEY_DELETED,    /* deleted by a command */
     H_KEY_EXPIRED,    /* expired on a node */
-    H_FAULT,          /* a fault starts (text: description) */
-    H_FAULT_END,
+    H_FAULT,          /* a fault starts (fault, fault_id, param, rate; text: its description) */
+    H_FAULT_END,      /* ... ends (fault, fault_id) */
     H_NODE_DOWN,
-    H_NODE_UP,
+    H_NODE_UP,        /* code: 1 its persistence kept its data, 0 it restarted empty */
     H_PROMOTED,       /* a replica became master (peer: old master) */
     H_LOG,            /* ctx:log from a client model */
     H_ERROR,          /* a client model raised an error (text: message with traceback) */
@@ -58,6 +99,16 @@ typedef struct hist_event {
     char *text;      /* owned, may be NULL */
     char *reply;     /* owned brief rendering of a reply, may be NULL */
     int64_t deadline; /* key_set: the key's expiry deadline in the node's local ms; -1 none */
+    /* the typed payload (-1 where a kind has none) */
+    int fault;       /* fault, fault_end: its fault_kind */
+    int fault_id;    /* fault, fault_end: which fault of the run (a fault and its end share it) */
+    int64_t param;   /* fault: gc_pause, partition, drop: duration ms (-1 none); clock_jump: by
+                      * ms; crash: restart delay ms (0 none) */
+    double rate;     /* fault: drift: its rate; drop: its probability */
+    int msg;         /* drop: the lost message's hist_msg */
+    int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
+                      * acquire_failed, released: hist_outcome */
+    char *label;     /* drop: the lost message's label (owned, may be NULL) */
 } hist_event;
 
 typedef struct history history;
@@ -71,6 +122,7 @@ const char *history_actor_name(const history *h, int actor);
 int history_actor_is_node(const history *h, int actor);
 size_t history_actors(const history *h);
 
+/* Appends an event: t never goes back (true time is monotonic), kind and actor are valid. */
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor, int64_t local);
 void history_set_text(hist_event *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t history_len(const history *h);
@@ -80,6 +132,10 @@ const char *hist_kind_name(hist_kind k);
 
 /* One JSON object per line, in event order. */
 void history_write_jsonl(const history *h, buf *out);
+/* One event as its JSON object (no newline), given its actor's and peer's names (peer NULL:
+ * none) and the event kind's name: the one writer of the schema, for a run's history and for
+ * `locklab serve`'s (whose events have kinds of their own: connect, protocol_error, ...). */
+void history_write_event(buf *out, const hist_event *e, const char *ev, const char *actor_name, const char *peer_name);
 
 /* The JSON string writer every JSON file locklab writes shares (docs/history.md, "Strings").
  * json_string appends s quoted: valid UTF-8 as it is, '"', '\\', control characters and DEL

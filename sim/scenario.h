@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "history.h" /* fault_kind */
 #include "util.h"
 
 typedef enum dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP } dist_kind;
@@ -50,11 +51,6 @@ typedef struct client_cfg {
     clock_cfg clock;
     int line;
 } client_cfg;
-
-typedef enum fault_kind {
-    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
-    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
-} fault_kind;
 
 typedef struct fault_cfg {
     fault_kind kind;
@@ -163,7 +159,6 @@ int scenario_parse_signed_duration(const char *text, int64_t *us);
  * against the script library, as the loader does (compare checks its --scripts with it):
  * 0, or -1 with the reason appended to err (one line, no "scripts: " prefix). */
 int scenario_check_scripts(const char *spec, buf *err);
-const char *fault_kind_name(fault_kind k);
 /* Partition groups that cut `name` off alone: {name} and every other actor (names borrowed
  * from sc). Free with scenario_free_groups. */
 char ***scenario_isolate_groups(const scenario *sc, const char *name);

@@ -140,9 +140,25 @@ static void describe_window(void *ud, size_t i, int64_t shift)
 
 static void describe_fault(const world *w, const fault_cfg *f, buf *out);
 
-static void fault_note(world *w, const fault_cfg *f, hist_kind k, int target)
+/* A fault's start or end in the history: its kind, its id in the run and its parameters,
+ * typed; and the sentence the trace shows. */
+static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int target)
 {
     hist_event *e = history_add(w->cx.hist, w->cx.now, k, target, core_local(&w->cx, target));
+    e->fault = (int)f->kind;
+    e->fault_id = fi;
+    switch (f->kind) {
+    case FAULT_GC_PAUSE:
+    case FAULT_PARTITION: e->param = f->duration >= 0 ? f->duration / 1000 : -1; break;
+    case FAULT_CRASH: e->param = f->by_ms > 0 ? f->by_ms : 0; break;
+    case FAULT_CLOCK_JUMP: e->param = f->by_ms; break;
+    case FAULT_DRIFT: e->rate = f->rate; break;
+    case FAULT_DROP:
+        e->rate = f->probability;
+        e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+        break;
+    default: break;
+    }
     buf b;
     buf_init(&b);
     describe_fault(w, f, &b);
@@ -175,9 +191,9 @@ static void fault_start(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
-    fault_note(w, f, H_FAULT, target);
+    fault_note(w, f, fi, H_FAULT, target);
     switch (f->kind) {
-    case FAULT_GC_PAUSE: client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration); break;
+    case FAULT_GC_PAUSE: client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration, fi); break;
     case FAULT_CRASH:
         if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
         else client_crash(w->rt, clients_at(w->rt, target - w->cx.nnodes));
@@ -223,7 +239,7 @@ static void fault_end(world *w, int fi)
     case FAULT_DROP: set_drop(w, f, -1); break;
     default: break;
     }
-    fault_note(w, f, H_FAULT_END, target);
+    fault_note(w, f, fi, H_FAULT_END, target);
 }
 
 static void describe_fault(const world *w, const fault_cfg *f, buf *out)

@@ -514,7 +514,7 @@ static void restart_keyspace(const char *persist, int kept)
     const char *ks = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
     assert_non_null(ks);
     char want[128];
-    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\"}");
+    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\",\"why\":\"restart\"}");
     assert_true(in_line(ks, want));
     if (kept) {
         snprintf(want, sizeof want, "at=%lld \\\"A:", deadline);

@@ -358,7 +358,7 @@ function M.new(ctx, cfg)
     if not ok then return false, token end
     for n = 2, holds do
       local again, t = mutex.acquire(wait_ms)
-      if not again then return false, "re-entry failed: " .. tostring(t) end
+      if not again then return false, "re-entry failed: " .. tostring(t), "reentry_failed" end
       token = t
       ctx:log("re-entered the lock: hold count %d (nothing sent)", n)
     end

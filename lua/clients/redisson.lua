@@ -664,7 +664,7 @@ function M.facade(self, cfg)
     if not ok then return false, token end
     for n = 2, holds do                          -- re-entry: the same hash field, count n
       local again, t = self:try_lock(wait_ms, lease_ms)
-      if not again then return false, "re-entry failed: " .. tostring(t) end
+      if not again then return false, "re-entry failed: " .. tostring(t), "reentry_failed" end
       token = t
       ctx:log("re-entered the lock: hold count %d", n)
     end
