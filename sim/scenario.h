@@ -166,6 +166,12 @@ void scenario_free_groups(char ***groups);
 
 /* The index of the node or client with that name, -1 if none. */
 int scenario_node_index(const scenario *s, const char *name);
+/* Renames the actor `from` to `to` everywhere the scenario names it (nodes, clients, links,
+ * faults, partition groups, the explore table, an option whose value is exactly its name):
+ * what a run does and how it is judged must not depend on names (`locklab run --rename`,
+ * tests/cli/test_rename.sh). 0, or -1 with the reason in err: `from` is no actor, `to` is
+ * not a legal name or is already one. */
+int scenario_rename_actor(scenario *s, const char *from, const char *to, buf *err);
 int scenario_client_index(const scenario *s, const char *name);
 
 #endif

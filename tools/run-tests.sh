@@ -46,6 +46,7 @@ suite "matrix command line" env LOCKLAB=build/san/locklab tests/cli/test_matrix.
 suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/san/locklab tests/cli/test_redlock.sh
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
+suite "verdicts never depend on names (every actor of the library renamed)" env LOCKLAB=./locklab python3 tests/cli/test_rename.py
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
 
 if ls scenarios/*.lua >/dev/null 2>&1; then
