@@ -12,11 +12,16 @@
  * rightful holder because another client had acquired the lock after it. State: per client,
  * when it last acquired; the highest token accepted.
  *
- * release_safety: a release removed or changed the lock key on a node while the key belonged
- * to another client. A key belongs to the client whose command last set it on that node
- * (key changes follow the exec event of the command that made them); keys that arrived by
- * replication have no known owner and are not judged. State: per client, inside a release
- * or not; per node, the key's owner; the release requests in flight; the command running.
+ * The lock unit: the server objects that are the lock — the scenario's lock key, and what the
+ * clients' models declared (lock_unit events: an object, or every object under a prefix: a
+ * znode's children, an etcd key prefix, a table's rows, a collection's documents).
+ *
+ * release_safety: a release removed or changed an object of the lock unit on a node while it
+ * belonged to another client. An object belongs to the client whose command last set it on
+ * that node (key changes follow the exec event of the command that made them); objects that
+ * arrived by replication have no known owner and are not judged. State: per client, inside a
+ * release or not; per node and object, its owner; the release requests in flight; the command
+ * running.
  *
  * no_deadlock: for longer than a bound, some live client was trying to acquire the lock and
  * no live client held it. The bound is options.deadlock_bound, or twice the lease (twice the
@@ -27,10 +32,12 @@
  * client, whose first acquire command reached the server earlier, was still waiting. State:
  * per client, waiting or not and its place in line.
  *
- * reentrancy (judged when the scenario expects it): a holder's re-entrant acquire failed, or
- * a release freed the lock key before the holder had undone every hold (its own command
- * deleted the key and it still had unlocks to send). State: per client, inside a release or
- * not and when and by which command its release freed the key; the command running. */
+ * reentrancy (judged when the scenario expects it): a holder's re-entrant acquire failed
+ * (acquire_failed with the outcome reentry_failed), or the holder's own command deleted an
+ * object of the lock unit while it held the lock more than once (its model said it
+ * reentered more times than it released an inner hold; a re-entry happens inside the acquire,
+ * before the workload's acquired): one release freed what another hold still counted on.
+ * State: per client, its holds; the command running. */
 #include "monitor.h"
 
 #include "clock.h"
@@ -213,6 +220,38 @@ static void resource_step(resource_mon *m, const history *h, const hist_event *e
     buf_release(&p);
 }
 
+/* ---- the lock unit ------------------------------------------------------------------- */
+
+typedef struct unit_name {
+    const char *name;   /* borrowed from the history (or the scenario) */
+    int prefix;
+} unit_name;
+
+typedef struct lock_unit {
+    unit_name *v;
+    size_t n, cap;
+} lock_unit;
+
+static void unit_add(lock_unit *u, const char *name, int prefix)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (u->v[i].prefix == prefix && !strcmp(u->v[i].name, name)) return;
+    if (u->n == u->cap) u->v = xrealloc(u->v, (u->cap = u->cap ? 2 * u->cap : 4) * sizeof *u->v);
+    u->v[u->n++] = (unit_name){ name, prefix };
+}
+
+static void unit_step(lock_unit *u, const hist_event *e)
+{
+    if (e->kind == H_LOCK_UNIT && e->text && (e->code == HU_KEY || e->code == HU_PREFIX)) unit_add(u, e->text, e->code == HU_PREFIX);
+}
+
+static int unit_has(const lock_unit *u, const char *key)
+{
+    for (size_t i = 0; key && i < u->n; i++)
+        if (u->v[i].prefix ? !strncmp(key, u->v[i].name, strlen(u->v[i].name)) : !strcmp(key, u->v[i].name)) return 1;
+    return 0;
+}
+
 /* ---- release_safety ------------------------------------------------------------------ */
 
 static int is_crash_of(const hist_event *e, int actor)
@@ -220,10 +259,18 @@ static int is_crash_of(const hist_event *e, int actor)
     return e->kind == H_FAULT && e->fault == FAULT_CRASH && e->actor == actor;
 }
 
+/* The owner of one object of the lock unit on one node. */
+typedef struct owned {
+    int node;
+    const char *name;   /* borrowed from the history */
+    int owner;          /* the client owning it there, -1 none, -2 unknown */
+} owned;
+
 typedef struct release_mon {
-    const char *lock;
+    const lock_unit *unit;
     int *releasing;     /* per actor: inside a release (between its release and released milestones) */
-    int *owner;         /* per node: the client owning the lock key there, -1 none, -2 unknown */
+    owned *own;         /* the objects of the unit seen, per node */
+    size_t nown, capown;
     /* release requests in flight: (client, request id); one leaves when a node executes it,
      * so the list stays short however long the run (lost ones stay, and are few) */
     int64_t *reqs;
@@ -262,14 +309,24 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
     case H_KEY_SET:
     case H_KEY_DELETED:
     case H_KEY_EXPIRED: {
-        if (!e->text || strcmp(e->text, m->lock) != 0) break;
+        if (!unit_has(m->unit, e->text)) break;
         int attributed = e->actor == m->exec_node && e->t == m->exec_t && e->kind != H_KEY_EXPIRED;
-        int before = m->owner[e->actor];
+        owned *o = NULL;
+        for (size_t k = 0; k < m->nown && !o; k++)
+            if (m->own[k].node == e->actor && !strcmp(m->own[k].name, e->text)) o = &m->own[k];
+        if (!o) {
+            if (m->nown == m->capown) m->own = xrealloc(m->own, (m->capown = m->capown ? 2 * m->capown : 8) * sizeof *m->own);
+            o = &m->own[m->nown++];
+            *o = (owned){ e->actor, e->text, -1 };
+        }
+        int before = o->owner;
         if (attributed && m->exec_is_release && before >= 0 && before != m->exec_client) {
             buf p;
             buf_init(&p);
-            buf_printf(&p, "%s's release %s the lock key on %s at ", history_actor_name(h, m->exec_client),
-                       e->kind == H_KEY_DELETED ? "deleted" : "changed", history_actor_name(h, e->actor));
+            buf_printf(&p, "%s's release %s the lock key", history_actor_name(h, m->exec_client),
+                       e->kind == H_KEY_DELETED ? "deleted" : "changed");
+            if (strcmp(e->text, m->unit->v[0].name)) buf_printf(&p, " %s", e->text); /* not the scenario's lock key */
+            buf_printf(&p, " on %s at ", history_actor_name(h, e->actor));
             put_t(&p, e->t);
             buf_printf(&p, ", but the key belonged to %s then: %s removed a lock it did not own.",
                        history_actor_name(h, before), history_actor_name(h, m->exec_client));
@@ -278,11 +335,11 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
             r->at = e->t;
             r->evidence = buf_steal(&p);
         }
-        if (e->kind != H_KEY_SET) m->owner[e->actor] = -1;
+        if (e->kind != H_KEY_SET) o->owner = -1;
         else if (attributed) {
-            if (before < 0 || !m->exec_is_release) m->owner[e->actor] = m->exec_client;
+            if (before < 0 || !m->exec_is_release) o->owner = m->exec_client;
         } else {
-            m->owner[e->actor] = -2; /* replicated: owner unknown */
+            o->owner = -2; /* replicated: owner unknown */
         }
         break;
     }
@@ -395,13 +452,10 @@ static void fairness_step(fairness_mon *m, const history *h, const hist_event *e
 /* ---- reentrancy ---------------------------------------------------------------------- */
 
 typedef struct reentrancy_mon {
-    const char *lock;
-    int *releasing;
-    int64_t *freed_at;
-    const char **freed_by;
+    const lock_unit *unit;
+    int *holds;         /* per client: how many holds it has to undo (0: not holding) */
     int exec_client, exec_node;
     int64_t exec_t;
-    const char *exec_text;
 } reentrancy_mon;
 
 static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_event *e, prop_result *r)
@@ -412,24 +466,27 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
         buf_printf(&p, "%s held the lock, but its re-entrant acquire at ", history_actor_name(h, e->actor));
         put_t(&p, e->t);
         buf_printf(&p, " failed: %s.", e->text ? e->text : "re-entry failed");
-    } else if (e->kind == H_RELEASE) {
-        m->releasing[e->actor] = 1;
-        m->freed_at[e->actor] = -1;
-    } else if (e->kind == H_RELEASED) {
-        m->releasing[e->actor] = 0;
+    } else if (e->kind == H_ACQUIRED && e->actor >= 0) {
+        if (m->holds[e->actor] < 1) m->holds[e->actor] = 1;
+    } else if (e->kind == H_LOCK_UNIT && e->actor >= 0) {
+        /* re-entries happen inside the acquire, before the workload records it acquired:
+         * a re-entry means a first hold */
+        if (e->code == HU_REENTERED) m->holds[e->actor] = (m->holds[e->actor] < 1 ? 1 : m->holds[e->actor]) + 1;
+        if (e->code == HU_INNER_RELEASED && m->holds[e->actor] > 1) m->holds[e->actor]--;
+    } else if (e->kind == H_ACQUIRE || e->kind == H_ACQUIRE_FAILED || e->kind == H_RELEASED || e->kind == H_END ||
+               e->kind == H_ERROR || is_crash_of(e, e->actor)) {
+        if (e->actor >= 0) m->holds[e->actor] = 0;
     } else if (e->kind == H_EXEC) {
-        m->exec_client = e->peer, m->exec_node = e->actor, m->exec_t = e->t, m->exec_text = e->text;
-    } else if (e->kind == H_KEY_DELETED && e->text && !strcmp(e->text, m->lock) && e->actor == m->exec_node &&
-               e->t == m->exec_t && m->exec_client >= 0 && m->releasing[m->exec_client]) {
-        m->freed_at[m->exec_client] = e->t;
-        m->freed_by[m->exec_client] = m->exec_text;
-    } else if (e->kind == H_REQUEST && e->actor >= 0 && m->releasing[e->actor] && m->freed_at[e->actor] >= 0 && e->text &&
-               m->freed_by[e->actor] && !strncmp(e->text, m->freed_by[e->actor], strcspn(m->freed_by[e->actor], " "))) {
-        /* Another request of the same kind as the one that freed the key: one more
-         * unlock, for a hold that no longer exists. */
-        buf_printf(&p, "%s's release freed the lock at ", history_actor_name(h, e->actor));
-        put_t(&p, m->freed_at[e->actor]);
-        buf_printf(&p, " while it still had holds to undo (it went on to send %s).", e->text ? e->text : "more unlocks");
+        m->exec_client = e->peer, m->exec_node = e->actor, m->exec_t = e->t;
+    } else if (e->kind == H_KEY_DELETED && e->actor == m->exec_node && e->t == m->exec_t && m->exec_client >= 0 &&
+               m->holds[m->exec_client] > 1 && unit_has(m->unit, e->text)) {
+        int c = m->exec_client;
+        if (m->holds[c] == 2) buf_printf(&p, "%s held the lock twice", history_actor_name(h, c));
+        else buf_printf(&p, "%s held the lock %d times", history_actor_name(h, c), m->holds[c]);
+        buf_printf(&p, " (it took it again while holding it), but its own command deleted %s on %s at ", e->text,
+                   history_actor_name(h, e->actor));
+        put_t(&p, e->t);
+        buf_printf(&p, ": one release freed the lock while another of %s's holds was still open.", history_actor_name(h, c));
     }
     if (p.len) {
         r->v = VERDICT_VIOLATED;
@@ -447,6 +504,7 @@ struct monitor {
     int nact;           /* the actors the history had at the start */
     size_t next;        /* the next event to read */
     check_result r;     /* verdicts so far (HOLDS until violated; NOT_JUDGED: not monitored) */
+    lock_unit unit;     /* the lock's server objects: the scenario's lock key first */
     mutex_mon mx;
     resource_mon rs;
     release_mon rl;
@@ -465,23 +523,21 @@ monitor *monitor_new(const history *h, const scenario *sc)
     for (int i = 0; i < PROP_COUNT; i++) m->r.p[i].v = VERDICT_HOLDS;
     if (!check_expectation(sc, PROP_FAIRNESS)) m->r.p[PROP_FAIRNESS].v = VERDICT_NOT_JUDGED;
     if (!check_expectation(sc, PROP_REENTRANCY)) m->r.p[PROP_REENTRANCY].v = VERDICT_NOT_JUDGED;
-    const char *lock = sc->lock ? sc->lock : "lock";
+    unit_add(&m->unit, sc->lock ? sc->lock : "lock", 0);
     m->mx.open = xmalloc(na * sizeof *m->mx.open);
     m->rs.acquired_at = xmalloc(na * sizeof *m->rs.acquired_at);
     m->rs.max_token = -1;
-    m->rl = (release_mon){ .lock = lock, .releasing = xcalloc(na, sizeof(int)), .owner = xmalloc(na * sizeof(int)),
-                           .exec_client = -1, .exec_node = -1, .exec_t = -1 };
+    m->rl = (release_mon){ .unit = &m->unit, .releasing = xcalloc(na, sizeof(int)), .exec_client = -1, .exec_node = -1,
+                           .exec_t = -1 };
     m->dl = (deadlock_mon){ .waiting = xcalloc(na, sizeof(int)), .holding = xcalloc(na, sizeof(int)), .since = -1,
                             .bound = deadlock_bound(sc) };
     m->fr = (fairness_mon){ .waiting = xcalloc(na, sizeof(int)), .queued_at = xmalloc(na * sizeof(int64_t)) };
-    m->re = (reentrancy_mon){ .lock = lock, .releasing = xcalloc(na, sizeof(int)), .freed_at = xmalloc(na * sizeof(int64_t)),
-                              .freed_by = xcalloc(na, sizeof(char *)), .exec_client = -1, .exec_node = -1, .exec_t = -1 };
+    m->re = (reentrancy_mon){ .unit = &m->unit, .holds = xcalloc(na, sizeof(int)), .exec_client = -1, .exec_node = -1,
+                              .exec_t = -1 };
     for (int a = 0; a < nact; a++) {
         m->mx.open[a] = -1;
         m->rs.acquired_at[a] = -1;
-        m->rl.owner[a] = -1;
         m->fr.queued_at[a] = -1;
-        m->re.freed_at[a] = -1;
     }
     return m;
 }
@@ -493,16 +549,15 @@ void monitor_free(monitor *m)
     free(m->mx.iv);
     free(m->mx.open);
     free(m->rs.acquired_at);
+    free(m->unit.v);
     free(m->rl.releasing);
-    free(m->rl.owner);
+    free(m->rl.own);
     free(m->rl.reqs);
     free(m->dl.waiting);
     free(m->dl.holding);
     free(m->fr.waiting);
     free(m->fr.queued_at);
-    free(m->re.releasing);
-    free(m->re.freed_at);
-    free(m->re.freed_by);
+    free(m->re.holds);
     free(m);
 }
 
@@ -512,6 +567,7 @@ void monitor_step(monitor *m, size_t i)
     m->next++;
     const hist_event *e = history_at(m->h, i);
     prop_result *p = m->r.p;
+    unit_step(&m->unit, e);
     mutex_step(&m->mx, e, m->nact);
     if (p[PROP_RESOURCE_SAFETY].v == VERDICT_HOLDS) resource_step(&m->rs, m->h, e, m->nact, &p[PROP_RESOURCE_SAFETY]);
     if (p[PROP_RELEASE_SAFETY].v == VERDICT_HOLDS) release_step(&m->rl, m->h, e, &p[PROP_RELEASE_SAFETY]);

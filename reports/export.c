@@ -316,6 +316,7 @@ static void shiviz(const history *h, buf *out)
     buf_puts(out, "(?<host>\\S+) (?<clock>\\{[^}]*\\}) (?<event>.*)\n\n");
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
+        if (e->kind == H_LOCK_UNIT) continue; /* a model's word to the checker, not a step of a process */
         size_t me = e->actor >= 0 && (size_t)e->actor < nh - 1 ? (size_t)e->actor : nh - 1;
         unsigned *c = vc + me * nh;
         c[me]++;

@@ -26,7 +26,7 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEY_DELETED] = "key_deleted", [H_KEY_EXPIRED] = "key_expired", [H_FAULT] = "fault",
     [H_FAULT_END] = "fault_end", [H_NODE_DOWN] = "node_down", [H_NODE_UP] = "node_up",
     [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
-    [H_KEYSPACE] = "keyspace",
+    [H_KEYSPACE] = "keyspace", [H_LOCK_UNIT] = "lock_unit",
 };
 
 const char *const fault_kind_names[FAULT_KIND_COUNT] = {
@@ -38,6 +38,19 @@ static const char *const msg_names[HM_COUNT] = { "request", "reply", "message", 
 static const char *const loss_names[HL_COUNT] = { "loss", "partition", "node down",
                                                   "its master crashed before sending it" };
 static const char *const outcome_names[HO_COUNT] = { "released", "not_released", "gave_up", "reentry_failed" };
+static const char *const unit_names[HU_COUNT] = { "key", "prefix", "reentered", "inner_released" };
+
+const char *hist_unit_name(int u)
+{
+    return u >= 0 && u < HU_COUNT ? unit_names[u] : "?";
+}
+
+int hist_unit_find(const char *name)
+{
+    for (int u = 0; name && u < HU_COUNT; u++)
+        if (!strcmp(name, unit_names[u])) return u;
+    return -1;
+}
 
 const char *fault_kind_name(int k)
 {
@@ -298,6 +311,9 @@ static void write_typed(buf *out, const hist_event *e)
     case H_ACQUIRE_FAILED:
     case H_RELEASED:
         if (e->code >= 0) buf_printf(out, ",\"outcome\":\"%s\"", hist_outcome_name(e->code));
+        break;
+    case H_LOCK_UNIT:
+        if (e->code >= 0) buf_printf(out, ",\"op\":\"%s\"", hist_unit_name(e->code));
         break;
     default: break;
     }

@@ -52,6 +52,21 @@ typedef enum hist_outcome {
 const char *hist_outcome_name(int o); /* "released", "not_released", "gave_up", "reentry_failed" */
 int hist_outcome_find(const char *name); /* -1 if none */
 
+/* What a protocol model says of its lock (lock_unit: hist_event.code; ctx:lock_unit). The
+ * lock is a server object, or the objects under a prefix (text: the name, as the key events
+ * of its kind name it); a re-entrant acquire adds a hold to the one the workload's
+ * `acquired` began, an inner release undoes one. */
+typedef enum hist_unit {
+    HU_KEY,            /* the lock is the object `text` (a Redis key, a row, a document) */
+    HU_PREFIX,         /* ... every object whose name starts with `text` (a znode's children,
+                        * an etcd key prefix, a table's rows) */
+    HU_REENTERED,      /* the holder took the lock again: one more hold to undo */
+    HU_INNER_RELEASED, /* it undid one hold, and holds the lock still */
+    HU_COUNT
+} hist_unit;
+const char *hist_unit_name(int u);  /* "key", "prefix", "reentered", "inner_released" */
+int hist_unit_find(const char *name); /* -1 if none */
+
 /* Why a node's whole data was replaced (keyspace: hist_event.code). */
 typedef enum hist_keyspace { HK_RESTART, HK_RESYNC } hist_keyspace;
 
@@ -86,6 +101,8 @@ typedef enum hist_kind {
     H_DEMOTED,        /* a former master, reachable again, became a replica (peer: new master) */
     H_KEYSPACE,       /* a node's whole data replaced (restart, full resync): text: why, reply:
                        * every key, one per line, in the canonical absolute dump form */
+    H_LOCK_UNIT,      /* a client's model says what its lock is, or what it did to its holds
+                       * (code: hist_unit; text: the object or prefix) */
     H_KIND_COUNT
 } hist_kind;
 
@@ -107,7 +124,7 @@ typedef struct hist_event {
     double rate;     /* fault: drift: its rate; drop: its probability */
     int msg;         /* drop: the lost message's hist_msg */
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
-                      * acquire_failed, released: hist_outcome */
+                      * acquire_failed, released: hist_outcome; lock_unit: hist_unit */
     char *label;     /* drop: the lost message's label (owned, may be NULL) */
 } hist_event;
 

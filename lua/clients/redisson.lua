@@ -667,6 +667,7 @@ function M.facade(self, cfg)
       if not again then return false, "re-entry failed: " .. tostring(t), "reentry_failed" end
       token = t
       ctx:log("re-entered the lock: hold count %d", n)
+      ctx:lock_unit("reentered")
     end
     return true, token
   end
@@ -676,6 +677,7 @@ function M.facade(self, cfg)
       local ok, res = self:unlock()
       if not ok then return false, res end
       if res == 0 then ctx:log("unlock: hold count now %d, the lock stays mine", n - 1) end
+      if n > 1 then ctx:lock_unit("inner_released") end
     end
     return true
   end

@@ -71,9 +71,11 @@ function M.new(ctx, cfg)
       return false, "re-entry failed: " .. tostring(why or "not acquired"), "reentry_failed"
     end
     if type(why) == "number" then token = why end
+    ctx:lock_unit("reentered") -- for the checker: A holds the lock twice now
     ctx:log("the inner method returns: releases its hold, and the outer one works on")
     local freed, how = inner.release()
     if not freed then ctx:log("the inner release failed: %s", tostring(how)) end
+    ctx:lock_unit("inner_released") -- ... and once again: the outer hold is still open
     return true, token
   end
 
