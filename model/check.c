@@ -36,6 +36,14 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     monitor *m = monitor_new(h, sc);
     monitor_finish(m, out);
     monitor_free(m);
+    /* what a reader of a verdict relies on: a violation has its instant within the run and
+     * its evidence; a property that holds or was not judged has neither */
+    int64_t end = history_len(h) ? history_at(h, history_len(h) - 1)->t : 0;
+    for (int p = 0; p < PROP_COUNT; p++) {
+        const prop_result *r = &out->p[p];
+        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && r->at >= 0 && r->at <= end);
+        else LL_ASSERT(!r->evidence);
+    }
 }
 
 void check_free(check_result *r)

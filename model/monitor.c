@@ -138,8 +138,10 @@ static void mutex_finish(mutex_mon *m, const history *h, const scenario *sc, pro
 {
     interval *iv = m->iv;
     size_t ni = m->ni;
-    for (size_t i = 0; i < ni; i++)
+    for (size_t i = 0; i < ni; i++) {
         if (iv[i].end == INT64_MAX) iv[i].end = m->last_t;
+        LL_ASSERT(iv[i].start <= iv[i].end);
+    }
     r->v = VERDICT_HOLDS;
     for (size_t i = 0; i < ni && r->v == VERDICT_HOLDS; i++) {
         for (size_t j = i + 1; j < ni; j++) {
@@ -515,6 +517,7 @@ struct monitor {
 
 monitor *monitor_new(const history *h, const scenario *sc)
 {
+    LL_ASSERT(h && sc);
     monitor *m = xcalloc(1, sizeof *m);
     m->h = h;
     m->sc = sc;
@@ -563,9 +566,11 @@ void monitor_free(monitor *m)
 
 void monitor_step(monitor *m, size_t i)
 {
-    if (i != m->next) return; /* out of order: the caller's mistake; nothing is read twice */
+    LL_ASSERT(i == m->next); /* each event once, in order */
     m->next++;
     const hist_event *e = history_at(m->h, i);
+    LL_ASSERT(e && e->actor >= -1 && e->actor < (int)history_actors(m->h));
+    LL_ASSERT(e->actor < m->nact); /* no actor joins a run after its start */
     prop_result *p = m->r.p;
     unit_step(&m->unit, e);
     mutex_step(&m->mx, e, m->nact);
