@@ -1,5 +1,6 @@
-/* check.c — the properties' names, and check_run: the monitors of monitor.c fed a whole
- * history. What each property means, and the state its monitor keeps, is told there. */
+/* check.c — the properties by name, and check_run: the monitors of monitor.c fed a whole
+ * history. What each property means, and the state its monitor keeps, is told in its file,
+ * prop_<name>.c; the table of them is properties.c. */
 #include "check.h"
 
 #include "monitor.h"
@@ -7,19 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const prop_names[PROP_COUNT] = {
-    "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "fairness", "reentrancy",
-};
-
 const char *property_name(property p)
 {
-    return p < PROP_COUNT ? prop_names[p] : "?";
+    return p < PROP_COUNT ? property_names[p] : "?";
 }
 
 int property_from_name(const char *name)
 {
     for (int i = 0; i < PROP_COUNT; i++)
-        if (!strcmp(prop_names[i], name)) return i;
+        if (!strcmp(property_names[i], name)) return i;
     return -1;
 }
 

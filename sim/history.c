@@ -34,6 +34,11 @@ const char *const fault_kind_names[FAULT_KIND_COUNT] = {
     [FAULT_CLOCK_JUMP] = "clock_jump", [FAULT_DRIFT] = "drift", [FAULT_PARTITION] = "partition",
     [FAULT_FAILOVER] = "failover", [FAULT_DROP] = "drop",
 };
+const char *const property_names[PROP_COUNT] = {
+    [PROP_MUTUAL_EXCLUSION] = "mutual_exclusion", [PROP_RESOURCE_SAFETY] = "resource_safety",
+    [PROP_RELEASE_SAFETY] = "release_safety", [PROP_NO_DEADLOCK] = "no_deadlock", [PROP_FAIRNESS] = "fairness",
+    [PROP_REENTRANCY] = "reentrancy",
+};
 static const char *const msg_names[HM_COUNT] = { "request", "reply", "message", "replication", "replication ack" };
 static const char *const loss_names[HL_COUNT] = { "loss", "partition", "node down",
                                                   "its master crashed before sending it" };

@@ -70,6 +70,19 @@ int hist_unit_find(const char *name); /* -1 if none */
 /* Why a node's whole data was replaced (keyspace: hist_event.code). */
 typedef enum hist_keyspace { HK_RESTART, HK_RESYNC } hist_keyspace;
 
+/* The properties a run is judged on, by name: a scenario's `expect` and the matrix's
+ * `properties` name them; model/properties.c holds the table of their monitors. */
+typedef enum property {
+    PROP_MUTUAL_EXCLUSION,
+    PROP_RESOURCE_SAFETY,
+    PROP_RELEASE_SAFETY,
+    PROP_NO_DEADLOCK,
+    PROP_FAIRNESS,
+    PROP_REENTRANCY,
+    PROP_COUNT
+} property;
+extern const char *const property_names[PROP_COUNT]; /* "mutual_exclusion", ... */
+
 typedef enum hist_kind {
     H_START,          /* a client process starts */
     H_REQUEST,        /* a client sends a command or script (text: what, a: request id) */

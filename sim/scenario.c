@@ -322,8 +322,7 @@ static void load_links(loader *ld, int root)
 /* ------------------------------------------------------------------------------------ */
 /* expect and options                                                                     */
 
-static const char *const property_names[] = { "mutual_exclusion", "resource_safety", "release_safety",
-                                              "no_deadlock", "fairness", "reentrancy" };
+/* property_names: history.h, the one list of the properties' names */
 
 static void load_expect(loader *ld, int root)
 {
