@@ -9,8 +9,6 @@
  * znode's children, an etcd key prefix, a table's rows, a collection's documents). */
 #include "monitorint.h"
 
-#include "clock.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,30 +32,17 @@ void mon_faults_before(const history *h, int64_t until, buf *b)
     if (n) buf_putc(b, '.');
 }
 
-/* An actor's local clock at true time t, rebuilt from the scenario: its configured offset and
- * drift, then the scenario's drift and clock_jump faults on it up to t. (Faults injected by
- * the explorer are pinned into the scenario before a run is judged for evidence.) */
-int64_t mon_local_at(const scenario *sc, const char *name, int64_t t)
+/* An actor's local clock at true time t, as the history tells it: its clock at the start and
+ * the drift and clock_jump faults on it (those the explorer injected too). */
+int64_t mon_local_at(const history *h, int actor, int64_t t)
 {
-    lclock c;
-    const clock_cfg *cfg = NULL;
-    int ni = scenario_node_index(sc, name), ci = scenario_client_index(sc, name);
-    if (ni >= 0) cfg = &sc->nodes[ni].clock;
-    else if (ci >= 0) cfg = &sc->clients[ci].clock;
-    lclock_init(&c, 1700000000000LL, cfg ? cfg->offset_ms : 0, cfg ? cfg->drift : 0);
-    for (int i = 0; i < sc->nfaults; i++) {
-        const fault_cfg *f = &sc->faults[i];
-        if (f->at > t || !f->target || strcmp(f->target, name)) continue;
-        if (f->kind == FAULT_DRIFT) lclock_set_drift(&c, f->at, f->rate);
-        else if (f->kind == FAULT_CLOCK_JUMP) lclock_jump(&c, f->at, f->by_ms);
-    }
-    return lclock_read(&c, t);
+    return history_local_at(h, actor, t);
 }
 
 /* "its clock: 10.106s" — local time as seconds since the scenario's epoch. */
 void mon_put_local(buf *b, int64_t local_ms)
 {
-    int64_t rel = local_ms - 1700000000000LL;
+    int64_t rel = local_ms - HISTORY_EPOCH_MS;
     buf_printf(b, "%s%lld.%03llds", rel < 0 ? "-" : "", (long long)(rel < 0 ? -rel : rel) / 1000,
                (long long)(rel < 0 ? -rel : rel) % 1000);
 }

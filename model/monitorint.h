@@ -64,7 +64,7 @@ extern const prop_monitor mutual_exclusion_monitor, resource_safety_monitor, rel
 void mon_put_t(buf *b, int64_t us);
 void mon_put_local(buf *b, int64_t local_ms);
 void mon_faults_before(const history *h, int64_t until, buf *b);
-int64_t mon_local_at(const scenario *sc, const char *name, int64_t t);
+int64_t mon_local_at(const history *h, int actor, int64_t t);
 /* Whether e is a crash of `actor` (a fault of kind crash). */
 int mon_is_crash_of(const hist_event *e, int actor);
 

@@ -76,9 +76,9 @@ static void mutex_finish(mutex_mon *m, const history *h, const scenario *sc, pro
             for (int k = 0; k < 2; k++) {
                 const char *nm = history_actor_name(h, k ? b->actor : a->actor);
                 buf_printf(&p, "%s%s's from ", k ? " and " : "", nm);
-                mon_put_local(&p, mon_local_at(sc, nm, s));
+                mon_put_local(&p, mon_local_at(h, k ? b->actor : a->actor, s));
                 buf_puts(&p, " to ");
-                mon_put_local(&p, mon_local_at(sc, nm, en));
+                mon_put_local(&p, mon_local_at(h, k ? b->actor : a->actor, en));
             }
             buf_printf(&p, ". %s entered at ", history_actor_name(h, a->actor));
             mon_put_t(&p, a->start);

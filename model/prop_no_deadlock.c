@@ -20,7 +20,7 @@ static int64_t deadlock_bound(const scenario *sc)
             if (v > 0) return v;
         }
     }
-    return 2 * (sc->lease > 0 ? sc->lease : 30000000);
+    return 2 * scenario_lease_or_watchdog(sc);
 }
 
 typedef struct deadlock_mon {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EPOCH_MS 1700000000000LL
+#define EPOCH_MS HISTORY_EPOCH_MS
 
 static void put_time(buf *out, int64_t us)
 {

@@ -8,6 +8,8 @@
 typedef struct actor {
     char *name;
     int is_node;
+    int64_t offset_ms; /* its clock at the start */
+    double drift;
 } actor;
 
 struct history {
@@ -126,8 +128,47 @@ int history_add_actor(history *h, const char *name, int is_node)
         h->capactors = h->capactors ? h->capactors * 2 : 8;
         h->actors = xrealloc(h->actors, h->capactors * sizeof *h->actors);
     }
-    h->actors[h->nactors] = (actor){ xstrdup(name), is_node };
+    h->actors[h->nactors] = (actor){ xstrdup(name), is_node, 0, 0 };
     return (int)h->nactors++;
+}
+
+void history_set_actor_clock(history *h, int a, int64_t offset_ms, double drift)
+{
+    LL_ASSERT(a >= 0 && (size_t)a < h->nactors);
+    h->actors[a].offset_ms = offset_ms;
+    h->actors[a].drift = drift;
+}
+
+void history_clock_walk(const history *h, int a, int64_t until, history_clock_fn fn, void *ud)
+{
+    int known = a >= 0 && (size_t)a < h->nactors;
+    lclock c;
+    lclock_init(&c, HISTORY_EPOCH_MS, known ? h->actors[a].offset_ms : 0, known ? h->actors[a].drift : 0);
+    fn(ud, &c, 1);
+    for (size_t i = 0; known && i < h->n && h->ev[i].t <= until;) {
+        int64_t t = h->ev[i].t;
+        int changed = 0;
+        for (; i < h->n && h->ev[i].t == t; i++) { /* every change of this instant, then the clock */
+            const hist_event *e = &h->ev[i];
+            if (e->kind != H_FAULT || e->actor != a) continue;
+            if (e->fault == FAULT_DRIFT) lclock_set_drift(&c, t, e->rate), changed = 1;
+            else if (e->fault == FAULT_CLOCK_JUMP) lclock_jump(&c, t, e->param), changed = 1;
+        }
+        if (changed) fn(ud, &c, 0);
+    }
+}
+
+static void keep_clock(void *ud, const lclock *c, int first)
+{
+    (void)first;
+    *(lclock *)ud = *c;
+}
+
+int64_t history_local_at(const history *h, int a, int64_t t)
+{
+    lclock c;
+    history_clock_walk(h, a, t, keep_clock, &c);
+    return lclock_read(&c, t);
 }
 
 const char *history_actor_name(const history *h, int a)

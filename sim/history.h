@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "clock.h"
 #include "util.h"
 
 /* The typed vocabulary of a history. Every detail a reader acts on is a field of these
@@ -149,6 +150,9 @@ void history_clear(history *h);
 /* Actors are named once (clients and nodes); events refer to them by index. */
 int history_add_actor(history *h, const char *name, int is_node);
 const char *history_actor_name(const history *h, int actor);
+/* An actor's clock as the run began (offset from the epoch, drift): with the drift and
+ * clock_jump faults the history records, what its local clock read at any true time. */
+void history_set_actor_clock(history *h, int actor, int64_t offset_ms, double drift);
 int history_actor_is_node(const history *h, int actor);
 size_t history_actors(const history *h);
 
@@ -159,6 +163,19 @@ size_t history_len(const history *h);
 const hist_event *history_at(const history *h, size_t i);
 hist_event *history_at_mut(history *h, size_t i); /* for filling in details afterwards */
 const char *hist_kind_name(hist_kind k);
+
+/* The epoch of every local clock: 2023-11-14T22:13:20Z in ms. */
+#define HISTORY_EPOCH_MS 1700000000000LL
+
+/* The one rebuilding of an actor's local clock from a history (the judge's evidence and the
+ * player page read clocks through it): its clock at the start, then after each instant at
+ * which the history records a drift or clock_jump fault on it (all the faults of that
+ * instant applied, in the order they happened), up to true time `until` (µs). fn is called
+ * with the clock at the start (first = 1) and after each such instant. */
+typedef void (*history_clock_fn)(void *ud, const lclock *c, int first);
+void history_clock_walk(const history *h, int actor, int64_t until, history_clock_fn fn, void *ud);
+/* The actor's local clock (ms) at true time t. */
+int64_t history_local_at(const history *h, int actor, int64_t t);
 
 /* One JSON object per line, in event order. */
 void history_write_jsonl(const history *h, buf *out);

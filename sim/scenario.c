@@ -765,6 +765,11 @@ void scenario_free(scenario *s)
     free(s);
 }
 
+int64_t scenario_lease_or_watchdog(const scenario *s)
+{
+    return s->lease > 0 ? s->lease : SCENARIO_WATCHDOG_LEASE_US;
+}
+
 int scenario_node_index(const scenario *s, const char *name)
 {
     for (int i = 0; s && name && i < s->nnodes; i++)

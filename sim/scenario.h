@@ -165,6 +165,13 @@ char ***scenario_isolate_groups(const scenario *sc, const char *name);
 void scenario_free_groups(char ***groups);
 
 /* The index of the node or client with that name, -1 if none. */
+/* The lease a run has where the scenario gives none (lease = false: a watchdog renews it):
+ * Redisson's lockWatchdogTimeout default, 30 s (Config.java, "Default is 30000
+ * milliseconds"; lua/clients/redisson.lua's M.LOCK_WATCHDOG_TIMEOUT). The judge's deadlock
+ * bound scales with it. */
+#define SCENARIO_WATCHDOG_LEASE_US INT64_C(30000000)
+/* The scenario's lease (µs), or SCENARIO_WATCHDOG_LEASE_US without one. */
+int64_t scenario_lease_or_watchdog(const scenario *s);
 int scenario_node_index(const scenario *s, const char *name);
 /* Renames the actor `from` to `to` everywhere the scenario names it (nodes, clients, links,
  * faults, partition groups, the explore table, an option whose value is exactly its name):

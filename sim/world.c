@@ -469,8 +469,14 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->compare = note_comparison;
     cx->step = -1;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
-    for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
-    for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
+    for (int i = 0; i < cx->nnodes; i++) {
+        int a = history_add_actor(cx->hist, sc->nodes[i].name, 1);
+        history_set_actor_clock(cx->hist, a, sc->nodes[i].clock.offset_ms, sc->nodes[i].clock.drift);
+    }
+    for (int i = 0; i < cx->nclients; i++) {
+        int a = history_add_actor(cx->hist, sc->clients[i].name, 0);
+        history_set_actor_clock(cx->hist, a, sc->clients[i].clock.offset_ms, sc->clients[i].clock.drift);
+    }
     w->net = net_new(cx, sc->nfaults + w->faults_left);
     /* the nodes run the kind the scenario names (the fake Redis by default) */
     const server_kind *kind = sc->server ? server_kind_find(sc->server) : NULL;

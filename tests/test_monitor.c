@@ -156,6 +156,29 @@ static void test_mutual_exclusion_each_fault_kind(void **state)
     }
 }
 
+/* The evidence's local times come from the history: each actor's clock at the start, and
+ * the clock faults it records (typed: a jump's ms, a drift's rate), those an explorer
+ * injected as much as the scenario's. */
+static void test_evidence_clocks_from_the_history(void **state)
+{
+    (void)state;
+    scenario *sc = scenario_with(NULL);
+    story s = story_new();
+    history_set_actor_clock(s.h, s.a, 2000, 0);
+    ev(&s, 0, H_CS_ENTER, s.a);
+    fault(&s, 50, FAULT_CLOCK_JUMP, 3, s.b, "a jump")->param = 5000;
+    fault(&s, 50, FAULT_DRIFT, 4, s.b, "a drift")->rate = 1.0; /* twice as fast from 0.050s */
+    ev(&s, 100, H_CS_ENTER, s.b);
+    ev(&s, 200, H_CS_EXIT, s.b);
+    check_result r = judge(&s, sc);
+    assert_int_equal(r.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
+    assert_non_null(strstr(r.p[PROP_MUTUAL_EXCLUSION].evidence,
+                           "by their own clocks, crasher's from 2.100s to 2.200s and B's from 5.150s to 5.350s."));
+    assert_int_equal(history_local_at(s.h, s.b, 50 * MS), EPOCH + 5050);
+    assert_int_equal(history_local_at(s.h, s.b, 49 * MS), EPOCH + 49);
+    done(&s, sc, &r);
+}
+
 /* ---- resource_safety ---- */
 
 static void test_resource_safety(void **state)
@@ -394,6 +417,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mutual_exclusion),
         cmocka_unit_test(test_mutual_exclusion_each_fault_kind),
+        cmocka_unit_test(test_evidence_clocks_from_the_history),
         cmocka_unit_test(test_resource_safety),
         cmocka_unit_test(test_release_safety),
         cmocka_unit_test(test_no_deadlock),
