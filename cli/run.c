@@ -47,6 +47,9 @@ static void run_usage(FILE *f)
           "                   the lesson and the verdicts with their evidence\n"
           "  --html-static FILE  the printable page: the lesson, the verdicts, both pictures\n"
           "                   and the narrated trace (needs gnuplot)\n"
+          "  --rename OLD=NEW run with the actor OLD (a node or a client) called NEW\n"
+          "                   everywhere the scenario names it; a run and its verdicts\n"
+          "                   never depend on names (repeatable)\n"
           "  -h, --help       this text\n"
           "Short options combine (-qv); a value may follow '=' (--seed=7).\n"
           "\n"
@@ -148,7 +151,7 @@ static int pictures(const history *h, const scenario *sc, const check_result *cr
 /* The long options, a line each, with the letter or OPT_ code that parse_run_args's switch
  * takes. A new option: its OPT_ code, its line here, its case there, its field in run_args. */
 enum { OPT_BRIEF = 256, OPT_SEED, OPT_CHOICES, OPT_SAVE_CHOICES, OPT_JSON, OPT_VERDICTS, OPT_EXPORT, OPT_PLOT,
-       OPT_SPACETIME, OPT_HTML, OPT_HTML_STATIC };
+       OPT_SPACETIME, OPT_HTML, OPT_HTML_STATIC, OPT_RENAME };
 static const struct option run_options[] = {
     { "help", no_argument, NULL, 'h' },
     { "verbose", no_argument, NULL, 'v' },
@@ -164,13 +167,18 @@ static const struct option run_options[] = {
     { "spacetime", required_argument, NULL, OPT_SPACETIME },
     { "html", required_argument, NULL, OPT_HTML },
     { "html-static", required_argument, NULL, OPT_HTML_STATIC },
+    { "rename", required_argument, NULL, OPT_RENAME },
     { NULL, 0, NULL, 0 },
 };
 
 /* What the command line asked for. */
+#define RENAME_MAX 64
+
 typedef struct run_args {
     const char *path, *choices, *save_choices, *json, *verdicts, *plot, *spacetime, *html, *html_static;
     const char *export_file[EXPORT_COUNT]; /* per format, NULL when not asked for */
+    const char *rename[RENAME_MAX]; /* --rename OLD=NEW, in order */
+    int nrename;
     int verbose, quiet, brief, have_seed;
     unsigned long long seed;
 } run_args;
@@ -222,6 +230,13 @@ static int parse_run_args(int argc, char **argv, run_args *ra)
         case OPT_SPACETIME: ra->spacetime = optarg; break;
         case OPT_HTML: ra->html = optarg; break;
         case OPT_HTML_STATIC: ra->html_static = optarg; break;
+        case OPT_RENAME:
+            if (!strchr(optarg, '=') || ra->nrename == RENAME_MAX) {
+                cli_error("run: --rename takes OLD=NEW (at most %d times), not '%s'", RENAME_MAX, optarg);
+                return EXIT_USAGE;
+            }
+            ra->rename[ra->nrename++] = optarg;
+            break;
         default: return EXIT_USAGE; /* said */
         }
     }
@@ -277,6 +292,18 @@ int cli_run(int argc, char **argv)
     if (cli_load_scenario("run", path_arg, &sc) != EXIT_OK) return EXIT_USAGE;
     buf err;
     buf_init(&err);
+    for (int i = 0; i < ra.nrename; i++) {
+        const char *eq = strchr(ra.rename[i], '=');
+        char *from = xmemdup(ra.rename[i], (size_t)(eq - ra.rename[i]));
+        int bad = scenario_rename_actor(sc, from, eq + 1, &err);
+        free(from);
+        if (bad) {
+            cli_error("run: %s", err.p);
+            buf_release(&err);
+            scenario_free(sc);
+            return EXIT_USAGE;
+        }
+    }
     chooser *ch;
     choice *want = NULL;  /* the --choices list, kept to check the replay against */
     choice_where *src = NULL; /* where each stands in text (labels point into it) */

@@ -1,14 +1,16 @@
 /* serve_hist.c — the history of `locklab serve` (serve.h). Each command run, connection,
  * protocol error and fault is one JSON line in the schema of docs/history.md ("t" true ms
  * with µs, "ev", "actor" the node, "local" its clock, "peer" the connection as "c<id>",
- * "text", "reply"), written to --json as it happens and kept in memory, the last
+ * "text", "reply"), written by the history's own writer (history_write_event, the one
+ * writer of that schema) to --json as it happens and kept in memory, the last
  * --history-max of them within 64 MiB, for LOCKLAB HISTORY. A command's text is MONITOR's
  * rendering ("SET" "k" "v"), each argument cut at 16 KiB (a lock script fits whole) and the
- * text at 64 KiB; a reply is reply_to_brief's form, cut at 4 KiB. Bytes outside printable
- * ASCII are escaped, so a binary argument still makes valid JSON. */
+ * text at 64 KiB; a reply is reply_to_brief's form, cut at 4 KiB. Both quote bytes outside
+ * printable ASCII, so a binary argument still makes valid JSON. */
 #include "serve.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,21 +70,6 @@ static void serve_history_push(serve_history *h, const char *p, size_t n)
     h->n++;
 }
 
-/* A JSON string of bytes: ASCII as is (escaped where JSON says), other bytes as \u00XX, so
- * that binary arguments still make valid JSON. */
-static void serve_json_str(buf *out, const char *p, size_t n)
-{
-    buf_putc(out, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)p[i];
-        if (ch == '"' || ch == '\\') buf_printf(out, "\\%c", ch);
-        else if (ch == '\n') buf_puts(out, "\\n");
-        else if (ch < 0x20 || ch >= 0x7f) buf_printf(out, "\\u%04x", ch);
-        else buf_putc(out, (char)ch);
-    }
-    buf_putc(out, '"');
-}
-
 /* MONITOR's rendering of a command, within SERVE_ARG_MAX and SERVE_TEXT_MAX. */
 static void serve_command_text(buf *out, int argc, const slice *argv)
 {
@@ -126,28 +113,19 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
 {
     serve_history *h = &sv->hist;
     if (!h->cap && !h->json) return;
-    int64_t t = serve_true_us(sv);
-    buf line, tmp;
+    buf line, tmp, brief;
     buf_init(&line);
     buf_init(&tmp);
-    buf_printf(&line, "{\"t\":%lld.%03lld,\"ev\":\"%s\",\"actor\":", (long long)(t / 1000),
-               (long long)(t % 1000), ev);
-    serve_json_str(&line, n->name, strlen(n->name));
-    buf_printf(&line, ",\"local\":%lld", (long long)serve_node_clock((void *)n));
-    if (c) buf_printf(&line, ",\"peer\":\"c%d\"", c->conn.id);
+    buf_init(&brief);
     if (argc) serve_command_text(&tmp, argc, argv);
     else if (text) buf_puts(&tmp, text);
-    if (tmp.len) {
-        buf_puts(&line, ",\"text\":");
-        serve_json_str(&line, tmp.p, tmp.len);
-    }
-    if (rep) {
-        buf_reset(&tmp);
-        serve_brief(&tmp, rep, SERVE_BRIEF_MAX);
-        buf_puts(&line, ",\"reply\":");
-        serve_json_str(&line, tmp.p ? tmp.p : "", tmp.len);
-    }
-    buf_putc(&line, '}');
+    if (rep) serve_brief(&brief, rep, SERVE_BRIEF_MAX);
+    char peer[32];
+    if (c) snprintf(peer, sizeof peer, "c%d", c->conn.id);
+    hist_event e = { .t = serve_true_us(sv), .actor = -1, .local = serve_node_clock((void *)n), .peer = -1, .a = -1,
+                     .b = -1, .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1,
+                     .text = tmp.len ? tmp.p : NULL, .reply = rep ? (brief.p ? brief.p : "") : NULL };
+    history_write_event(&line, &e, ev, n->name, c ? peer : NULL);
     serve_history_push(h, line.p, line.len);
     if (h->json) {
         buf_putc(&line, '\n');
@@ -155,4 +133,5 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
     }
     buf_release(&line);
     buf_release(&tmp);
+    buf_release(&brief);
 }

@@ -1,5 +1,6 @@
-/* check.c — the properties' names, and check_run: the monitors of monitor.c fed a whole
- * history. What each property means, and the state its monitor keeps, is told there. */
+/* check.c — the properties by name, and check_run: the monitors of monitor.c fed a whole
+ * history. What each property means, and the state its monitor keeps, is told in its file,
+ * prop_<name>.c; the table of them is properties.c. */
 #include "check.h"
 
 #include "monitor.h"
@@ -7,19 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const prop_names[PROP_COUNT] = {
-    "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "fairness", "reentrancy",
-};
-
 const char *property_name(property p)
 {
-    return p < PROP_COUNT ? prop_names[p] : "?";
+    return p < PROP_COUNT ? property_names[p] : "?";
 }
 
 int property_from_name(const char *name)
 {
     for (int i = 0; i < PROP_COUNT; i++)
-        if (!strcmp(prop_names[i], name)) return i;
+        if (!strcmp(property_names[i], name)) return i;
     return -1;
 }
 
@@ -36,6 +33,14 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     monitor *m = monitor_new(h, sc);
     monitor_finish(m, out);
     monitor_free(m);
+    /* what a reader of a verdict relies on: a violation has its instant within the run and
+     * its evidence; a property that holds or was not judged has neither */
+    int64_t end = history_len(h) ? history_at(h, history_len(h) - 1)->t : 0;
+    for (int p = 0; p < PROP_COUNT; p++) {
+        const prop_result *r = &out->p[p];
+        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && r->at >= 0 && r->at <= end);
+        else LL_ASSERT(!r->evidence);
+    }
 }
 
 void check_free(check_result *r)

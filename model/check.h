@@ -9,15 +9,7 @@
 #include "scenario.h"
 #include "util.h"
 
-typedef enum property {
-    PROP_MUTUAL_EXCLUSION,
-    PROP_RESOURCE_SAFETY,
-    PROP_RELEASE_SAFETY,
-    PROP_NO_DEADLOCK,
-    PROP_FAIRNESS,
-    PROP_REENTRANCY,
-    PROP_COUNT
-} property;
+/* property, PROP_*: history.h (the names); model/properties.c (the monitors). */
 
 typedef enum verdict { VERDICT_HOLDS, VERDICT_VIOLATED, VERDICT_NOT_JUDGED } verdict;
 

@@ -64,6 +64,7 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     world_opts o = *shared;
     o.chooser = ch;
     o.explore = explore;
+    o.observe_keys = searched[PROP_RELEASE_SAFETY] || searched[PROP_REENTRANCY];
     world *w = world_new(sc, &o, err);
     if (!w) return -1;
     if (world_run(w, err) != 0) {

@@ -153,7 +153,7 @@ static void lock_ops_build(const history *h, lock_ops *o)
             break;
         case H_RELEASED:
             if (c->open >= 0 && o->op[c->open].f == OP_RELEASE)
-                complete(o, c, e->text && !strcmp(e->text, "released") ? OP_OK : OP_FAIL, e->t, e->text, nclients);
+                complete(o, c, e->code == HO_RELEASED ? OP_OK : OP_FAIL, e->t, e->text, nclients);
             break;
         case H_REQUEST:
             if (c->open < 0) break;
@@ -169,7 +169,7 @@ static void lock_ops_build(const history *h, lock_ops *o)
             if (e->b != 0 && e->b != 2) forget_request(c, e->a);
             break;
         case H_FAULT:
-            if (e->text && !strncmp(e->text, "crash of ", 9)) complete(o, c, OP_OPEN, e->t, "the client crashed", nclients);
+            if (e->fault == FAULT_CRASH) complete(o, c, OP_OPEN, e->t, "the client crashed", nclients);
             break;
         case H_ERROR: complete(o, c, OP_OPEN, e->t, "the client's model failed", nclients); break;
         case H_END: complete(o, c, OP_OPEN, e->t, "the client finished its workload", nclients); break;
@@ -316,6 +316,7 @@ static void shiviz(const history *h, buf *out)
     buf_puts(out, "(?<host>\\S+) (?<clock>\\{[^}]*\\}) (?<event>.*)\n\n");
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
+        if (e->kind == H_LOCK_UNIT) continue; /* a model's word to the checker, not a step of a process */
         size_t me = e->actor >= 0 && (size_t)e->actor < nh - 1 ? (size_t)e->actor : nh - 1;
         unsigned *c = vc + me * nh;
         c[me]++;
@@ -374,8 +375,8 @@ static void put_ms(buf *out, int64_t us)
     buf_printf(out, "%lld.%03lld", (long long)(us / 1000), (long long)(us % 1000));
 }
 
-/* The faults that started by `until`, each with its end when the history has one (the next
- * fault_end of the same target with the same text; a GC pause ends as "GC pause ends"). */
+/* The faults that started by `until`, each with its end when the history has one (the
+ * fault_end of the same fault of the run). */
 static void put_faults(buf *out, const history *h, int64_t until)
 {
     size_t n = history_len(h);
@@ -391,8 +392,7 @@ static void put_faults(buf *out, const history *h, int64_t until)
         for (size_t k = i + 1; k < n && end < 0; k++) {
             const hist_event *x = history_at(h, k);
             if (x->kind != H_FAULT_END || x->actor != e->actor || used[k]) continue;
-            const char *xt = x->text ? x->text : "";
-            if (!strcmp(xt, text) || (!strncmp(text, "GC pause", 8) && !strcmp(xt, "GC pause ends"))) end = (long)k;
+            if (x->fault_id == e->fault_id) end = (long)k;
         }
         if (end >= 0) used[end] = 1;
         buf_puts(out, first ? "{" : ",{");

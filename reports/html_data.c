@@ -5,14 +5,19 @@
  *   name, about, protocol, scripts_version, seed (a string: 64 bits), mode, file, lock,
  *   epoch (the local clocks' zero, ms)
  *   kinds     the event kinds' names, indexed by the events' kind numbers
+ *   losses    why a message was lost (history.h's hist_loss), indexed by a drop's code
  *   actors    [{name, node: 0|1, role: "client"|"master"|"replica", master: name|null}]
  *   clocks    per actor, its clock as segments [base_true µs, base_ms, drift], rebuilt from
- *             the scenario (offset, drift, its drift and clock_jump faults) exactly as the
- *             engine reads a clock: local = floor(base_ms + (t - base_true)(1 + drift)/1000)
+ *             the history (history_clock_walk: its clock at the start, its drift and
+ *             clock_jump faults) exactly as the engine reads a clock:
+ *             local = floor(base_ms + (t - base_true)(1 + drift)/1000)
  *   events    [t µs, kind, actor, local ms, peer, a, b, level, text, reply, line, deadline], where
  *             level is the least detailed trace that tells it (0 brief, 1 normal, 2 verbose,
  *             3 never) and line is its narrated line (trace.c); a keyspace event's reply is
- *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1)
+ *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1);
+ *             an event with a typed payload (history.h) goes on with [fault kind name, fault
+ *             id, lost message kind name, code, label] (null or -1 where it has none): what
+ *             the page reads of faults and lost messages, never their text
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -32,7 +37,7 @@
 #include "timeline.h"
 #include "trace.h"
 
-#define EPOCH_MS 1700000000000LL
+#define EPOCH_MS HISTORY_EPOCH_MS
 #define HTML_MAX_EVENTS 50000
 
 /* The length of the valid UTF-8 sequence at p (at most n bytes), 0 if none starts there. */
@@ -187,24 +192,32 @@ static void events_json(const history *h, buf *out)
         } else {
             buf_puts(out, "null");
         }
-        buf_printf(out, ",%lld]", (long long)e->deadline);
+        buf_printf(out, ",%lld", (long long)e->deadline);
+        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0) {
+            buf_putc(out, ',');
+            jstr(out, e->fault >= 0 ? fault_kind_name(e->fault) : NULL);
+            buf_printf(out, ",%d,", e->fault_id);
+            jstr(out, e->msg >= 0 ? hist_msg_name(e->msg) : NULL);
+            buf_printf(out, ",%d,", e->code);
+            jstr(out, e->label);
+        }
+        buf_putc(out, ']');
     }
     buf_printf(out, "],\n\"total\":%zu", n);
     buf_release(&line);
 }
 
-static const clock_cfg *clock_of(const scenario *sc, const char *name, const char **role, const char **master)
+/* An actor's role in the scenario: client, master or replica (and its master). */
+static void role_of(const scenario *sc, const char *name, const char **role, const char **master)
 {
-    int ni = scenario_node_index(sc, name), ci = scenario_client_index(sc, name);
+    int ni = scenario_node_index(sc, name);
     *role = "client";
     *master = NULL;
     if (ni >= 0) {
         const node_cfg *nc = &sc->nodes[ni];
         *role = nc->master < 0 ? "master" : "replica";
         if (nc->master >= 0) *master = sc->nodes[nc->master].name;
-        return &nc->clock;
     }
-    return ci >= 0 ? &sc->clients[ci].clock : NULL;
 }
 
 static void put_segment(buf *out, const lclock *c, int first)
@@ -212,8 +225,13 @@ static void put_segment(buf *out, const lclock *c, int first)
     buf_printf(out, "%s[%lld,%.17g,%.17g]", first ? "" : ",", (long long)c->base_true, c->base_ms, c->drift);
 }
 
-/* Each actor, and its clock: the scenario's offset and drift, then its drift changes and
- * jumps in time order (the order the engine applies them). */
+static void clock_segment(void *ud, const lclock *c, int first)
+{
+    put_segment(ud, c, first);
+}
+
+/* Each actor, and its clock as the history tells it (history_clock_walk: its clock at the
+ * start, then after each instant of drift changes and jumps, in the order they happened). */
 static void actors_json(const history *h, const scenario *sc, buf *out)
 {
     size_t na = history_actors(h);
@@ -223,36 +241,14 @@ static void actors_json(const history *h, const scenario *sc, buf *out)
     buf_puts(&clocks, "\"clocks\":[");
     for (size_t a = 0; a < na; a++) {
         const char *name = history_actor_name(h, (int)a), *role, *master;
-        const clock_cfg *cfg = clock_of(sc, name, &role, &master);
+        role_of(sc, name, &role, &master);
         buf_printf(out, "%s\n{\"name\":", a ? "," : "");
         jstr(out, name);
         buf_printf(out, ",\"node\":%d,\"role\":\"%s\",\"master\":", history_actor_is_node(h, (int)a), role);
         jstr(out, master);
         buf_putc(out, '}');
-        lclock c;
-        lclock_init(&c, EPOCH_MS, cfg ? cfg->offset_ms : 0, cfg ? cfg->drift : 0);
         buf_puts(&clocks, a ? ",\n[" : "\n[");
-        put_segment(&clocks, &c, 1);
-        int64_t after = -1; /* faults by time, ties in the scenario's order */
-        for (;;) {
-            const fault_cfg *next = NULL;
-            for (int i = 0; i < sc->nfaults; i++) {
-                const fault_cfg *f = &sc->faults[i];
-                if ((f->kind != FAULT_DRIFT && f->kind != FAULT_CLOCK_JUMP) || !f->target || strcmp(f->target, name)) continue;
-                if (f->at > after && (!next || f->at < next->at)) next = f;
-            }
-            if (!next) break;
-            for (int i = 0; i < sc->nfaults; i++) {
-                const fault_cfg *f = &sc->faults[i];
-                if ((f->kind != FAULT_DRIFT && f->kind != FAULT_CLOCK_JUMP) || !f->target || strcmp(f->target, name) ||
-                    f->at != next->at)
-                    continue;
-                if (f->kind == FAULT_DRIFT) lclock_set_drift(&c, f->at, f->rate);
-                else lclock_jump(&c, f->at, f->by_ms);
-            }
-            put_segment(&clocks, &c, 0);
-            after = next->at;
-        }
+        history_clock_walk(h, (int)a, INT64_MAX, clock_segment, &clocks);
         buf_putc(&clocks, ']');
     }
     buf_puts(out, "],\n");
@@ -376,6 +372,11 @@ void html_run_json(const history *h, const scenario *sc, const check_result *cr,
     for (int k = 0; k < H_KIND_COUNT; k++) {
         if (k) buf_putc(out, ',');
         jstr(out, hist_kind_name((hist_kind)k));
+    }
+    buf_puts(out, "],\n\"losses\":[");
+    for (int l = 0; l < HL_COUNT; l++) {
+        if (l) buf_putc(out, ',');
+        jstr(out, hist_loss_name(l));
     }
     buf_puts(out, "],\n");
     actors_json(h, sc, out);

@@ -18,10 +18,12 @@
 'use strict';
 
 function llModel(D) {
-    const kinds = D.kinds;
+    const kinds = D.kinds, lossNames = D.losses;
     const events = D.events.map(function (r, i) {
         return { i: i, t: r[0], kind: kinds[r[1]], actor: r[2], local: r[3], peer: r[4], a: r[5], b: r[6],
-                 level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11] };
+                 level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11],
+                 fault: r[12] || null, faultId: r.length > 13 ? r[13] : -1, lost: r[14] || null,
+                 code: r.length > 15 ? r[15] : -1, label: r[16] || null };
     });
     const actors = D.actors;
     const clients = [], nodes = [];
@@ -129,9 +131,8 @@ function llModel(D) {
         case 'error': c.error = e.text; break;
         case 'fault':
         case 'fault_end': {
-            const t = e.text || '';
-            if (c && /^GC pause/.test(t)) c.paused = e.kind === 'fault';
-            if (c && /^crash of/.test(t) && e.kind === 'fault') { c.crashed = true; c.inCS = false; }
+            if (c && e.fault === 'gc_pause') c.paused = e.kind === 'fault';
+            if (c && e.fault === 'crash' && e.kind === 'fault') { c.crashed = true; c.inCS = false; }
             break;
         }
         case 'exec': st.exec = { node: e.actor, t: e.t, peer: e.peer }; break;
@@ -275,16 +276,16 @@ function llModel(D) {
                 const r = open.get('r' + e.actor + ':' + e.a);
                 if (r) { r.t1 = e.t; r.arrive = e.i; open.delete('r' + e.actor + ':' + e.a); }
             } else if (e.kind === 'drop') {
-                const m = /^(request|reply|replication|message) (.*) lost \((.*)\)$/.exec(e.text || '');
-                if (!m) return;
-                if (m[1] === 'message') { /* lost as it left */
-                    messages.push({ kind: 'message', from: e.actor, to: e.peer, label: m[2], t0: e.t, t1: e.t, send: e.i,
-                                    arrive: e.i, lost: m[3] });
+                const what = e.lost, label = e.label || '', why = lossNames[e.code] || '';
+                if (['request', 'reply', 'replication', 'message'].indexOf(what) < 0) return;
+                if (what === 'message') { /* lost as it left */
+                    messages.push({ kind: 'message', from: e.actor, to: e.peer, label: label, t0: e.t, t1: e.t, send: e.i,
+                                    arrive: e.i, lost: why });
                     return;
                 }
-                const q = travelling(m[1], e.actor, e.peer, m[2]) || travelling(m[1], e.actor, e.peer, null);
+                const q = travelling(what, e.actor, e.peer, label) || travelling(what, e.actor, e.peer, null);
                 if (!q) return;
-                q.t1 = e.t; q.arrive = e.i; q.lost = m[3];
+                q.t1 = e.t; q.arrive = e.i; q.lost = why;
                 open.forEach(function (v, k) { if (v === q) open.delete(k); });
             }
         });

@@ -109,13 +109,13 @@ static void collect(st *s)
         } else if (e->kind == H_REPLY || e->kind == H_TIMEOUT) {
             x = find_exchange(s, e->actor, e->a);
             if (x && e->kind == H_REPLY && x->reply < 0) x->reply = (long)i;
-        } else if (e->kind == H_DROP && e->text && !strncmp(e->text, "request", 7)) {
+        } else if (e->kind == H_DROP && e->msg == HM_REQUEST) {
             /* the newest exchange of this client with that node that is still in flight */
             for (size_t k = s->nx; k-- > 0 && !x;)
                 if (s->x[k].client == e->actor && s->x[k].node == e->peer && s->x[k].exec < 0 && s->x[k].drop_req < 0)
                     x = &s->x[k];
             if (x) x->drop_req = (long)i;
-        } else if (e->kind == H_DROP && e->text && !strncmp(e->text, "reply", 5)) {
+        } else if (e->kind == H_DROP && e->msg == HM_REPLY) {
             for (size_t k = s->nx; k-- > 0 && !x;)
                 if (s->x[k].client == e->peer && s->x[k].node == e->actor && s->x[k].exec >= 0 && s->x[k].reply < 0 &&
                     s->x[k].drop_reply < 0)
@@ -284,13 +284,13 @@ static void draw_drop(st *s, buf *out, const hist_event *drop, const char *cls, 
                       const char *what)
 {
     int dir = to > from ? 1 : to < from ? -1 : 0;
-    int at_target = drop->text && strstr(drop->text, "(node down)") != NULL;
+    int at_target = drop->code == HL_NODE_DOWN;
     int xd = at_target ? to - dir * DROP_OFF : from + dir * DROP_OFF;
     buf t;
     buf_init(&t);
-    const char *why = drop->text ? strrchr(drop->text, '(') : NULL;
     if (what) buf_puts(&t, what);
-    else buf_printf(&t, "lost → %s%s%s", history_actor_name(s->h, drop->peer), why ? " " : "", why ? why : "");
+    else if (drop->code >= 0) buf_printf(&t, "lost → %s (%s)", history_actor_name(s->h, drop->peer), hist_loss_name(drop->code));
+    else buf_printf(&t, "lost → %s", history_actor_name(s->h, drop->peer));
     buf_printf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"><title>", cls, from, y0, xd, yd);
     xml_text(out, t.p, (size_t)-1);
     buf_puts(out, "</title></line>\n");
@@ -429,13 +429,12 @@ static void draw_bands(st *s, buf *out)
                 buf_printf(out, "<rect class=\"st-hold\" x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\"/>\n", x - 5, hold, y - hold);
                 hold = -1;
             }
-            if (e->kind == H_FAULT && e->text && !strncmp(e->text, "GC pause", 8)) pause = y;
+            if (e->kind == H_FAULT && e->fault == FAULT_GC_PAUSE) pause = y;
             if (e->kind == H_FAULT_END && pause >= 0) {
                 buf_printf(out, "<rect class=\"st-pause\" x=\"%d\" y=\"%d\" width=\"36\" height=\"%d\"/>\n", x - 18, pause, y - pause);
                 pause = -1;
             }
-            if (e->kind == H_NODE_DOWN || (e->kind == H_FAULT && e->text && !strncmp(e->text, "crash of", 8) &&
-                                           !history_actor_is_node(h, actor))) {
+            if (e->kind == H_NODE_DOWN || (e->kind == H_FAULT && e->fault == FAULT_CRASH && !history_actor_is_node(h, actor))) {
                 if (down < 0) down = y;
                 cross(out, x, y, 9);
             }

@@ -19,17 +19,12 @@
 
 /* ---- the model ---- */
 
-static int has_prefix(const char *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return s && strlen(s) >= n && memcmp(s, prefix, n) == 0;
-}
-
 typedef struct open_fault {
     int actor;
     int64_t from;
     const char *text;
     int live;
+    int kind, id;     /* the fault's kind and its id in the run (hist_event.fault, fault_id) */
 } open_fault;
 
 typedef struct owner_of {
@@ -163,38 +158,35 @@ static void on_fault(builder *b, const hist_event *e, int row)
 {
     const char *text = e->text ? e->text : "";
     if (e->kind == H_FAULT) {
-        if (has_prefix(text, "GC pause") && row >= 0) b->pause_from[row] = e->t;
-        if (has_prefix(text, "crash of") && row >= 0 && !b->m->rows[row].is_node) {
+        if (e->fault == FAULT_GC_PAUSE && row >= 0) b->pause_from[row] = e->t;
+        if (e->fault == FAULT_CRASH && row >= 0 && !b->m->rows[row].is_node) {
             b->crashed[row] = 1;
             add_span(b, row, TL_CRASH, e->t, b->m->end, -1);
             if (b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t, -1);
             if (b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t, -1);
             b->wait_from[row] = b->hold_from[row] = -1;
         }
-        int64_t jump;
-        const char *by = strstr(text, " jumps by ");
-        if (by && row >= 0 && sscanf(by + 10, "%" SCNd64, &jump) == 1) add_mark(b, row, TL_CLOCK_JUMP, e->t, jump);
+        if (e->fault == FAULT_CLOCK_JUMP && row >= 0) add_mark(b, row, TL_CLOCK_JUMP, e->t, e->param);
         if (b->nopen == b->cap_open) {
             b->cap_open = b->cap_open ? 2 * b->cap_open : 8;
             b->open = xrealloc(b->open, b->cap_open * sizeof *b->open);
         }
-        b->open[b->nopen++] = (open_fault){ e->actor, e->t, text, 1 };
+        b->open[b->nopen++] = (open_fault){ e->actor, e->t, text, 1, e->fault, e->fault_id };
         return;
     }
-    if (has_prefix(text, "GC pause") && row >= 0 && b->pause_from[row] >= 0) {
+    if (e->fault == FAULT_GC_PAUSE && row >= 0 && b->pause_from[row] >= 0) {
         add_span(b, row, TL_PAUSE, b->pause_from[row], e->t, -1);
         b->pause_from[row] = -1;
     }
-    /* The end of a fault: the open one on the same actor with the same text, else the
-     * earliest open one on that actor. */
-    open_fault *match = NULL;
-    for (size_t i = 0; i < b->nopen && !match; i++)
-        if (b->open[i].live && b->open[i].actor == e->actor && !strcmp(b->open[i].text, text)) match = &b->open[i];
-    for (size_t i = 0; i < b->nopen && !match; i++)
-        if (b->open[i].live && b->open[i].actor == e->actor) match = &b->open[i];
-    if (!match) return;
-    match->live = 0;
-    add_fault(b, tl_row_of(b->m, match->actor), match->from, e->t, match->text);
+    /* The end of a fault: the open one it ends (the same fault of the run); a pause that a
+     * longer one outlasted ends with that one (the client runs again). */
+    for (size_t i = 0; i < b->nopen; i++) {
+        open_fault *f = &b->open[i];
+        if (!f->live || f->actor != e->actor) continue;
+        if (f->id != e->fault_id && !(f->kind == FAULT_GC_PAUSE && e->fault == FAULT_GC_PAUSE)) continue;
+        f->live = 0;
+        add_fault(b, tl_row_of(b->m, f->actor), f->from, e->t, f->text);
+    }
 }
 
 static void on_event(builder *b, const hist_event *e)
@@ -241,12 +233,12 @@ static void on_event(builder *b, const hist_event *e)
         if (b->down_from[row] >= 0) add_span(b, row, TL_DOWN, b->down_from[row], e->t, -1);
         b->down_from[row] = -1;
         for (size_t i = 0; i < b->nopen; i++) /* the crash fault lasts until the restart */
-            if (b->open[i].live && b->open[i].actor == e->actor && has_prefix(b->open[i].text, "crash of")) {
+            if (b->open[i].live && b->open[i].actor == e->actor && b->open[i].kind == FAULT_CRASH) {
                 b->open[i].live = 0;
                 add_fault(b, row, b->open[i].from, e->t, b->open[i].text);
             }
         /* Persistence kept the key, as far as the history tells: the owner is back. */
-        if (b->owner[row] >= 0 && !(e->text && strstr(e->text, "empty"))) b->own_from[row] = e->t;
+        if (b->owner[row] >= 0 && e->code != 0) b->own_from[row] = e->t;
         else b->owner[row] = -1;
         break;
     case H_PROMOTED: add_mark(b, row, TL_PROMOTED, e->t, tl_row_of(m, e->peer)); break;
@@ -270,8 +262,7 @@ static void finish(builder *b)
     for (size_t i = 0; i < b->nopen; i++) {
         open_fault *f = &b->open[i];
         if (!f->live) continue;
-        int lasting = has_prefix(f->text, "crash of") || has_prefix(f->text, "GC pause") ||
-                      has_prefix(f->text, "partition");
+        int lasting = f->kind == FAULT_CRASH || f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION;
         add_fault(b, tl_row_of(m, f->actor), f->from, lasting ? m->end : f->from, f->text);
     }
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EPOCH_MS 1700000000000LL
+#define EPOCH_MS HISTORY_EPOCH_MS
 
 static void put_time(buf *out, int64_t us)
 {
@@ -39,6 +39,7 @@ int trace_wanted(const hist_event *e, trace_level level)
     case H_KEY_SET:
     case H_KEY_DELETED: return level >= TRACE_VERBOSE;
     case H_KEYSPACE: return 0; /* data, for the HTML player */
+    case H_LOCK_UNIT: return 0; /* data, for the checker */
     case H_REQUEST:
     case H_EXEC:
     case H_REPLY:

@@ -651,7 +651,10 @@ void client_event(clientrt *rt, client *c, event *e)
     if (c->dead || c->done) return;
     if (e->kind == EV_PAUSE_END) {
         if (rt->cx->now < c->paused_until) return; /* a longer pause began meanwhile */
-        history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c))->text = xstrdup("GC pause ends");
+        hist_event *f = history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c));
+        f->text = xstrdup("GC pause ends");
+        f->fault = FAULT_GC_PAUSE;
+        f->fault_id = c->pause_fault;
         int n = c->nheld;
         event *held = c->held;
         c->held = NULL;
@@ -679,10 +682,10 @@ void client_event(clientrt *rt, client *c, event *e)
     }
 }
 
-void client_pause(clientrt *rt, client *c, int64_t duration)
+void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
 {
     int64_t until = rt->cx->now + duration;
-    if (until > c->paused_until) c->paused_until = until;
+    if (until > c->paused_until) c->paused_until = until, c->pause_fault = fault_id;
     sched_push(rt->cx->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
 }
 

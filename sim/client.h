@@ -22,6 +22,7 @@ typedef struct client {
     lclock clock;
     int started, dead, done;
     int64_t paused_until;  /* true µs; events before it are held */
+    int pause_fault;       /* the fault (its id in the run) whose pause ends at paused_until */
     event *held;
     int nheld, capheld;
     struct coro **coros;   /* each allocated on its own: a coroutine spawned while another runs
@@ -55,7 +56,7 @@ void clients_route(clientrt *rt, int shard, int node_idx);
 int client_deliver(clientrt *rt, client *c, event *e);
 /* One of c's own events: start, timer, spawn, pause end. */
 void client_event(clientrt *rt, client *c, event *e);
-void client_pause(clientrt *rt, client *c, int64_t duration);
+void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id);
 void client_crash(clientrt *rt, client *c);
 
 #endif

@@ -660,7 +660,9 @@ static int ctx_critical(lua_State *L)
     return lua_yield(L, 0);
 }
 
-/* ctx:record(kind [, detail]): the protocol's milestones for the checker and the trace. */
+/* ctx:record(kind [, detail [, outcome]]): the protocol's milestones for the checker and the
+ * trace. detail: a token (acquired) or words for the trace; outcome (acquire_failed,
+ * released): one of history.h's hist_outcome names, which is what the checker reads. */
 static int ctx_record(lua_State *L)
 {
     clientrt *rt = rt_of(L);
@@ -670,10 +672,15 @@ static int ctx_record(lua_State *L)
         { "release", H_RELEASE }, { "released", H_RELEASED },
     };
     const char *k = luaL_checkstring(L, 2);
+    const char *outcome = luaL_optstring(L, 4, NULL);
+    int code = outcome ? hist_outcome_find(outcome) : -1;
+    if (outcome && code < 0)
+        return luaL_error(L, "ctx:record: unknown outcome '%s' (released, not_released, gave_up, reentry_failed)", outcome);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
         step_action(L, rt, "record");
         hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
+        e->code = code;
         if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
         else if (lua_type(L, 3) == LUA_TSTRING) {
             size_t len;
@@ -683,6 +690,29 @@ static int ctx_record(lua_State *L)
         return 0;
     }
     return luaL_error(L, "ctx:record: unknown milestone '%s'", k);
+}
+
+/* ctx:lock_unit(op [, name]): what the model's lock is on the servers, and what it did to its
+ * holds, for the checker (release safety, reentrancy): "key", name: the lock is that server
+ * object; "prefix", name: every object whose name starts with it; "reentered": the holder took
+ * the lock again; "inner_released": it undid one hold and still holds the lock. */
+static int ctx_lock_unit(lua_State *L)
+{
+    clientrt *rt = rt_of(L);
+    client *c = ctx_client(L);
+    const char *op = luaL_checkstring(L, 2);
+    int code = hist_unit_find(op);
+    if (code < 0) return luaL_error(L, "ctx:lock_unit: unknown op '%s' (key, prefix, reentered, inner_released)", op);
+    const char *name = NULL;
+    if (code == HU_KEY || code == HU_PREFIX) {
+        size_t len;
+        name = luaL_checklstring(L, 3, &len);
+        if (!len || strlen(name) != len) return luaL_error(L, "ctx:lock_unit: the %s must be a non-empty name without NUL bytes", op);
+    }
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_LOCK_UNIT, c->idx, local_now(rt, c));
+    e->code = code;
+    if (name) e->text = xstrdup(name);
+    return 0;
 }
 
 static int ctx_nodes(lua_State *L)
@@ -761,7 +791,7 @@ static const luaL_Reg ctx_methods[] = {
     { "call", ctx_call }, { "eval", ctx_eval }, { "sleep", ctx_sleep },
     { "random", ctx_random }, { "unique", ctx_unique }, { "subscribe", ctx_subscribe }, { "unsubscribe", ctx_unsubscribe },
     { "wait", ctx_wait }, { "spawn", ctx_spawn }, { "id", ctx_id }, { "name", ctx_name },
-    { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record },
+    { "log", ctx_log }, { "critical", ctx_critical }, { "record", ctx_record }, { "lock_unit", ctx_lock_unit },
     { "nodes", ctx_nodes }, { "config", ctx_config }, { "script", ctx_script }, { "send", ctx_send },
     { "send_eval", ctx_send_eval }, { "receive", ctx_receive }, { "abandon", ctx_abandon },
     { NULL, NULL },

@@ -20,8 +20,8 @@
 struct chunkcache;
 
 /* The scenario's epoch: local clocks read 1700000000000 ms (2023-11-14T22:13:20Z) plus
- * their offset at true time 0, so times look like real Unix milliseconds. */
-#define WORLD_EPOCH_MS 1700000000000LL
+ * their offset at true time 0, so times look like real Unix milliseconds (history.h). */
+#define WORLD_EPOCH_MS HISTORY_EPOCH_MS
 
 enum event_kind {
     EV_DELIVER,        /* a message arrives (data: msg) */

@@ -8,6 +8,8 @@
 typedef struct actor {
     char *name;
     int is_node;
+    int64_t offset_ms; /* its clock at the start */
+    double drift;
 } actor;
 
 struct history {
@@ -26,8 +28,63 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEY_DELETED] = "key_deleted", [H_KEY_EXPIRED] = "key_expired", [H_FAULT] = "fault",
     [H_FAULT_END] = "fault_end", [H_NODE_DOWN] = "node_down", [H_NODE_UP] = "node_up",
     [H_PROMOTED] = "promoted", [H_LOG] = "log", [H_ERROR] = "error", [H_END] = "end", [H_DEMOTED] = "demoted",
-    [H_KEYSPACE] = "keyspace",
+    [H_KEYSPACE] = "keyspace", [H_LOCK_UNIT] = "lock_unit",
 };
+
+const char *const fault_kind_names[FAULT_KIND_COUNT] = {
+    [FAULT_GC_PAUSE] = "gc_pause", [FAULT_CRASH] = "crash", [FAULT_RESTART] = "restart",
+    [FAULT_CLOCK_JUMP] = "clock_jump", [FAULT_DRIFT] = "drift", [FAULT_PARTITION] = "partition",
+    [FAULT_FAILOVER] = "failover", [FAULT_DROP] = "drop",
+};
+const char *const property_names[PROP_COUNT] = {
+    [PROP_MUTUAL_EXCLUSION] = "mutual_exclusion", [PROP_RESOURCE_SAFETY] = "resource_safety",
+    [PROP_RELEASE_SAFETY] = "release_safety", [PROP_NO_DEADLOCK] = "no_deadlock", [PROP_FAIRNESS] = "fairness",
+    [PROP_REENTRANCY] = "reentrancy",
+};
+static const char *const msg_names[HM_COUNT] = { "request", "reply", "message", "replication", "replication ack" };
+static const char *const loss_names[HL_COUNT] = { "loss", "partition", "node down",
+                                                  "its master crashed before sending it" };
+static const char *const outcome_names[HO_COUNT] = { "released", "not_released", "gave_up", "reentry_failed" };
+static const char *const unit_names[HU_COUNT] = { "key", "prefix", "reentered", "inner_released" };
+
+const char *hist_unit_name(int u)
+{
+    return u >= 0 && u < HU_COUNT ? unit_names[u] : "?";
+}
+
+int hist_unit_find(const char *name)
+{
+    for (int u = 0; name && u < HU_COUNT; u++)
+        if (!strcmp(name, unit_names[u])) return u;
+    return -1;
+}
+
+const char *fault_kind_name(int k)
+{
+    return k >= 0 && k < FAULT_KIND_COUNT ? fault_kind_names[k] : "?";
+}
+
+const char *hist_msg_name(int m)
+{
+    return m >= 0 && m < HM_COUNT ? msg_names[m] : "?";
+}
+
+const char *hist_loss_name(int l)
+{
+    return l >= 0 && l < HL_COUNT ? loss_names[l] : "?";
+}
+
+const char *hist_outcome_name(int o)
+{
+    return o >= 0 && o < HO_COUNT ? outcome_names[o] : "?";
+}
+
+int hist_outcome_find(const char *name)
+{
+    for (int o = 0; name && o < HO_COUNT; o++)
+        if (!strcmp(name, outcome_names[o])) return o;
+    return -1;
+}
 
 hist_event *history_at_mut(history *h, size_t i)
 {
@@ -50,6 +107,7 @@ void history_clear(history *h)
     for (size_t i = 0; i < h->n; i++) {
         free(h->ev[i].text);
         free(h->ev[i].reply);
+        free(h->ev[i].label);
     }
     h->n = 0;
 }
@@ -70,8 +128,47 @@ int history_add_actor(history *h, const char *name, int is_node)
         h->capactors = h->capactors ? h->capactors * 2 : 8;
         h->actors = xrealloc(h->actors, h->capactors * sizeof *h->actors);
     }
-    h->actors[h->nactors] = (actor){ xstrdup(name), is_node };
+    h->actors[h->nactors] = (actor){ xstrdup(name), is_node, 0, 0 };
     return (int)h->nactors++;
+}
+
+void history_set_actor_clock(history *h, int a, int64_t offset_ms, double drift)
+{
+    LL_ASSERT(a >= 0 && (size_t)a < h->nactors);
+    h->actors[a].offset_ms = offset_ms;
+    h->actors[a].drift = drift;
+}
+
+void history_clock_walk(const history *h, int a, int64_t until, history_clock_fn fn, void *ud)
+{
+    int known = a >= 0 && (size_t)a < h->nactors;
+    lclock c;
+    lclock_init(&c, HISTORY_EPOCH_MS, known ? h->actors[a].offset_ms : 0, known ? h->actors[a].drift : 0);
+    fn(ud, &c, 1);
+    for (size_t i = 0; known && i < h->n && h->ev[i].t <= until;) {
+        int64_t t = h->ev[i].t;
+        int changed = 0;
+        for (; i < h->n && h->ev[i].t == t; i++) { /* every change of this instant, then the clock */
+            const hist_event *e = &h->ev[i];
+            if (e->kind != H_FAULT || e->actor != a) continue;
+            if (e->fault == FAULT_DRIFT) lclock_set_drift(&c, t, e->rate), changed = 1;
+            else if (e->fault == FAULT_CLOCK_JUMP) lclock_jump(&c, t, e->param), changed = 1;
+        }
+        if (changed) fn(ud, &c, 0);
+    }
+}
+
+static void keep_clock(void *ud, const lclock *c, int first)
+{
+    (void)first;
+    *(lclock *)ud = *c;
+}
+
+int64_t history_local_at(const history *h, int a, int64_t t)
+{
+    lclock c;
+    history_clock_walk(h, a, t, keep_clock, &c);
+    return lclock_read(&c, t);
 }
 
 const char *history_actor_name(const history *h, int a)
@@ -91,13 +188,18 @@ size_t history_actors(const history *h)
 
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, int64_t local)
 {
+    /* what every reader of a history relies on: true time never goes back, every event has
+     * a kind, and names an actor of this history or the world */
+    LL_ASSERT(kind >= 0 && kind < H_KIND_COUNT);
+    LL_ASSERT(actor_idx >= -1 && actor_idx < (int)h->nactors);
+    LL_ASSERT(t >= 0 && (h->n == 0 || t >= h->ev[h->n - 1].t));
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 256;
         h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
     }
     hist_event *e = &h->ev[h->n++];
     *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1,
-                       .deadline = -1 };
+                       .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
     return e;
 }
 
@@ -211,29 +313,88 @@ void json_field(buf *out, const char *name, const char *s)
     buf_putc(out, '"');
 }
 
+/* The typed payload, after the fields every event has (docs/history.md). */
+static void write_typed(buf *out, const hist_event *e)
+{
+    switch (e->kind) {
+    case H_FAULT:
+    case H_FAULT_END:
+        if (e->fault < 0) break;
+        buf_printf(out, ",\"fault\":\"%s\"", fault_kind_name(e->fault));
+        if (e->fault_id >= 0) buf_printf(out, ",\"fault_id\":%d", e->fault_id);
+        if (e->kind == H_FAULT_END) break;
+        switch (e->fault) {
+        case FAULT_GC_PAUSE:
+        case FAULT_PARTITION:
+            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
+            break;
+        case FAULT_CRASH:
+            if (e->param > 0) buf_printf(out, ",\"restart_after\":%lld", (long long)e->param);
+            break;
+        case FAULT_CLOCK_JUMP: buf_printf(out, ",\"by\":%lld", (long long)e->param); break;
+        case FAULT_DRIFT: buf_printf(out, ",\"rate\":%.17g", e->rate); break;
+        case FAULT_DROP:
+            buf_printf(out, ",\"probability\":%.17g", e->rate);
+            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
+            break;
+        default: break;
+        }
+        break;
+    case H_DROP:
+        if (e->msg >= 0) buf_printf(out, ",\"lost\":\"%s\"", hist_msg_name(e->msg));
+        if (e->code >= 0) buf_printf(out, ",\"why\":\"%s\"", hist_loss_name(e->code));
+        if (e->label) {
+            buf_putc(out, ',');
+            json_field(out, "label", e->label);
+        }
+        break;
+    case H_NODE_UP:
+        if (e->code >= 0) buf_printf(out, ",\"kept\":%s", e->code ? "true" : "false");
+        break;
+    case H_KEYSPACE:
+        if (e->code >= 0) buf_printf(out, ",\"why\":\"%s\"", e->code == HK_RESYNC ? "resync" : "restart");
+        break;
+    case H_ACQUIRE_FAILED:
+    case H_RELEASED:
+        if (e->code >= 0) buf_printf(out, ",\"outcome\":\"%s\"", hist_outcome_name(e->code));
+        break;
+    case H_LOCK_UNIT:
+        if (e->code >= 0) buf_printf(out, ",\"op\":\"%s\"", hist_unit_name(e->code));
+        break;
+    default: break;
+    }
+}
+
+void history_write_event(buf *out, const hist_event *e, const char *ev, const char *actor_name, const char *peer_name)
+{
+    buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000), ev);
+    json_field(out, "actor", actor_name);
+    buf_printf(out, ",\"local\":%lld", (long long)e->local);
+    if (peer_name) {
+        buf_putc(out, ',');
+        json_field(out, "peer", peer_name);
+    }
+    if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
+    if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
+    if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
+    if (e->text) {
+        buf_putc(out, ',');
+        json_field(out, "text", e->text);
+    }
+    if (e->reply) {
+        buf_putc(out, ',');
+        json_field(out, "reply", e->reply);
+    }
+    write_typed(out, e);
+    buf_putc(out, '}');
+}
+
 void history_write_jsonl(const history *h, buf *out)
 {
     for (size_t i = 0; i < h->n; i++) {
         const hist_event *e = &h->ev[i];
-        buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000),
-                   hist_kind_name(e->kind));
-        json_field(out, "actor", history_actor_name(h, e->actor));
-        buf_printf(out, ",\"local\":%lld", (long long)e->local);
-        if (e->peer >= 0) {
-            buf_putc(out, ',');
-            json_field(out, "peer", history_actor_name(h, e->peer));
-        }
-        if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
-        if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
-        if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
-        if (e->text) {
-            buf_putc(out, ',');
-            json_field(out, "text", e->text);
-        }
-        if (e->reply) {
-            buf_putc(out, ',');
-            json_field(out, "reply", e->reply);
-        }
-        buf_puts(out, "}\n");
+        history_write_event(out, e, hist_kind_name(e->kind), history_actor_name(h, e->actor),
+                            e->peer >= 0 ? history_actor_name(h, e->peer) : NULL);
+        buf_putc(out, '\n');
     }
 }

@@ -12,7 +12,77 @@
 
 #include <stdint.h>
 
+#include "clock.h"
 #include "util.h"
+
+/* The typed vocabulary of a history. Every detail a reader acts on is a field of these
+ * types; an event's `text` is prose for people (written once, where the event is recorded,
+ * by a describe function), and nothing reads it back.
+ *
+ * The kinds of fault (a scenario's `faults`, the explorer's `explore.faults`): */
+typedef enum fault_kind {
+    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
+    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
+} fault_kind;
+#define FAULT_KIND_COUNT (FAULT_DROP + 1)
+/* Their names, as a scenario writes them and --json shows them: "gc_pause", ... */
+extern const char *const fault_kind_names[FAULT_KIND_COUNT];
+const char *fault_kind_name(int k);
+
+/* A lost message: what it was (hist_event.msg), and why it was lost (hist_event.code). */
+typedef enum hist_msg { HM_REQUEST, HM_REPLY, HM_MESSAGE, HM_REPLICATION, HM_REPLICATION_ACK, HM_COUNT } hist_msg;
+typedef enum hist_loss {
+    HL_LOSS,            /* a lossy link */
+    HL_PARTITION,       /* a partition between sender and receiver */
+    HL_NODE_DOWN,       /* it reached a node that was down */
+    HL_MASTER_CRASHED,  /* its master crashed before sending it (replication) */
+    HL_COUNT
+} hist_loss;
+const char *hist_msg_name(int m);   /* "request", "reply", "message", "replication", ... */
+const char *hist_loss_name(int l);  /* "loss", "partition", "node down", ... */
+
+/* The outcome of a lock operation (acquire_failed, released: hist_event.code), as the
+ * workload records it (ctx:record's third argument). */
+typedef enum hist_outcome {
+    HO_RELEASED,        /* released: the release succeeded */
+    HO_NOT_RELEASED,    /* released: it did not (the lock was no longer the client's, ...) */
+    HO_GAVE_UP,         /* acquire_failed: the wait ran out, or the protocol gave up */
+    HO_REENTRY_FAILED,  /* acquire_failed: a holder's re-entrant acquire failed */
+    HO_COUNT
+} hist_outcome;
+const char *hist_outcome_name(int o); /* "released", "not_released", "gave_up", "reentry_failed" */
+int hist_outcome_find(const char *name); /* -1 if none */
+
+/* What a protocol model says of its lock (lock_unit: hist_event.code; ctx:lock_unit). The
+ * lock is a server object, or the objects under a prefix (text: the name, as the key events
+ * of its kind name it); a re-entrant acquire adds a hold to the one the workload's
+ * `acquired` began, an inner release undoes one. */
+typedef enum hist_unit {
+    HU_KEY,            /* the lock is the object `text` (a Redis key, a row, a document) */
+    HU_PREFIX,         /* ... every object whose name starts with `text` (a znode's children,
+                        * an etcd key prefix, a table's rows) */
+    HU_REENTERED,      /* the holder took the lock again: one more hold to undo */
+    HU_INNER_RELEASED, /* it undid one hold, and holds the lock still */
+    HU_COUNT
+} hist_unit;
+const char *hist_unit_name(int u);  /* "key", "prefix", "reentered", "inner_released" */
+int hist_unit_find(const char *name); /* -1 if none */
+
+/* Why a node's whole data was replaced (keyspace: hist_event.code). */
+typedef enum hist_keyspace { HK_RESTART, HK_RESYNC } hist_keyspace;
+
+/* The properties a run is judged on, by name: a scenario's `expect` and the matrix's
+ * `properties` name them; model/properties.c holds the table of their monitors. */
+typedef enum property {
+    PROP_MUTUAL_EXCLUSION,
+    PROP_RESOURCE_SAFETY,
+    PROP_RELEASE_SAFETY,
+    PROP_NO_DEADLOCK,
+    PROP_FAIRNESS,
+    PROP_REENTRANCY,
+    PROP_COUNT
+} property;
+extern const char *const property_names[PROP_COUNT]; /* "mutual_exclusion", ... */
 
 typedef enum hist_kind {
     H_START,          /* a client process starts */
@@ -21,7 +91,7 @@ typedef enum hist_kind {
     H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply) */
     H_REPLY,          /* the reply reaches the client (reply) */
     H_TIMEOUT,        /* the client gave up waiting for a reply */
-    H_DROP,           /* a message was lost (text: why: loss, partition, node down) */
+    H_DROP,           /* a message was lost (msg: which kind, code: hist_loss, label: the message) */
     H_PUBLISH,        /* a pub/sub message reaches a subscriber (text: channel, reply: msg) */
     H_ACQUIRE,        /* a lock attempt starts */
     H_ACQUIRED,       /* ... succeeds (a: token or -1) */
@@ -34,10 +104,10 @@ typedef enum hist_kind {
     H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, deadline) */
     H_KEY_DELETED,    /* deleted by a command */
     H_KEY_EXPIRED,    /* expired on a node */
-    H_FAULT,          /* a fault starts (text: description) */
-    H_FAULT_END,
+    H_FAULT,          /* a fault starts (fault, fault_id, param, rate; text: its description) */
+    H_FAULT_END,      /* ... ends (fault, fault_id) */
     H_NODE_DOWN,
-    H_NODE_UP,
+    H_NODE_UP,        /* code: 1 its persistence kept its data, 0 it restarted empty */
     H_PROMOTED,       /* a replica became master (peer: old master) */
     H_LOG,            /* ctx:log from a client model */
     H_ERROR,          /* a client model raised an error (text: message with traceback) */
@@ -45,6 +115,8 @@ typedef enum hist_kind {
     H_DEMOTED,        /* a former master, reachable again, became a replica (peer: new master) */
     H_KEYSPACE,       /* a node's whole data replaced (restart, full resync): text: why, reply:
                        * every key, one per line, in the canonical absolute dump form */
+    H_LOCK_UNIT,      /* a client's model says what its lock is, or what it did to its holds
+                       * (code: hist_unit; text: the object or prefix) */
     H_KIND_COUNT
 } hist_kind;
 
@@ -58,6 +130,16 @@ typedef struct hist_event {
     char *text;      /* owned, may be NULL */
     char *reply;     /* owned brief rendering of a reply, may be NULL */
     int64_t deadline; /* key_set: the key's expiry deadline in the node's local ms; -1 none */
+    /* the typed payload (-1 where a kind has none) */
+    int fault;       /* fault, fault_end: its fault_kind */
+    int fault_id;    /* fault, fault_end: which fault of the run (a fault and its end share it) */
+    int64_t param;   /* fault: gc_pause, partition, drop: duration ms (-1 none); clock_jump: by
+                      * ms; crash: restart delay ms (0 none) */
+    double rate;     /* fault: drift: its rate; drop: its probability */
+    int msg;         /* drop: the lost message's hist_msg */
+    int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
+                      * acquire_failed, released: hist_outcome; lock_unit: hist_unit */
+    char *label;     /* drop: the lost message's label (owned, may be NULL) */
 } hist_event;
 
 typedef struct history history;
@@ -68,9 +150,13 @@ void history_clear(history *h);
 /* Actors are named once (clients and nodes); events refer to them by index. */
 int history_add_actor(history *h, const char *name, int is_node);
 const char *history_actor_name(const history *h, int actor);
+/* An actor's clock as the run began (offset from the epoch, drift): with the drift and
+ * clock_jump faults the history records, what its local clock read at any true time. */
+void history_set_actor_clock(history *h, int actor, int64_t offset_ms, double drift);
 int history_actor_is_node(const history *h, int actor);
 size_t history_actors(const history *h);
 
+/* Appends an event: t never goes back (true time is monotonic), kind and actor are valid. */
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor, int64_t local);
 void history_set_text(hist_event *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t history_len(const history *h);
@@ -78,8 +164,25 @@ const hist_event *history_at(const history *h, size_t i);
 hist_event *history_at_mut(history *h, size_t i); /* for filling in details afterwards */
 const char *hist_kind_name(hist_kind k);
 
+/* The epoch of every local clock: 2023-11-14T22:13:20Z in ms. */
+#define HISTORY_EPOCH_MS 1700000000000LL
+
+/* The one rebuilding of an actor's local clock from a history (the judge's evidence and the
+ * player page read clocks through it): its clock at the start, then after each instant at
+ * which the history records a drift or clock_jump fault on it (all the faults of that
+ * instant applied, in the order they happened), up to true time `until` (µs). fn is called
+ * with the clock at the start (first = 1) and after each such instant. */
+typedef void (*history_clock_fn)(void *ud, const lclock *c, int first);
+void history_clock_walk(const history *h, int actor, int64_t until, history_clock_fn fn, void *ud);
+/* The actor's local clock (ms) at true time t. */
+int64_t history_local_at(const history *h, int actor, int64_t t);
+
 /* One JSON object per line, in event order. */
 void history_write_jsonl(const history *h, buf *out);
+/* One event as its JSON object (no newline), given its actor's and peer's names (peer NULL:
+ * none) and the event kind's name: the one writer of the schema, for a run's history and for
+ * `locklab serve`'s (whose events have kinds of their own: connect, protocol_error, ...). */
+void history_write_event(buf *out, const hist_event *e, const char *ev, const char *actor_name, const char *peer_name);
 
 /* The JSON string writer every JSON file locklab writes shares (docs/history.md, "Strings").
  * json_string appends s quoted: valid UTF-8 as it is, '"', '\\', control characters and DEL

@@ -152,13 +152,13 @@ void net_send(net *n, msg *m)
     core *cx = n->cx;
     link_state *l = link_of(n, m->from, m->to);
     if (net_partitioned(n, m->from, m->to)) {
-        net_note_drop(n, m, "partition");
+        net_note_drop(n, m, HL_PARTITION);
         msg_free(m);
         return;
     }
     double loss = l->loss;
     if (loss > 0 && chooser_chance(cx->ch, loss, "loss")) {
-        net_note_drop(n, m, "loss");
+        net_note_drop(n, m, HL_LOSS);
         msg_free(m);
         return;
     }
@@ -177,10 +177,15 @@ void net_send(net *n, msg *m)
     sched_push(cx->q, at, EV_DELIVER, m->to, 0, m);
 }
 
-void net_note_drop(net *n, const msg *m, const char *why)
+void net_note_drop(net *n, const msg *m, hist_loss why)
 {
+    static const hist_msg lost[] = { [MSG_REQUEST] = HM_REQUEST, [MSG_REPLY] = HM_REPLY, [MSG_PUBSUB] = HM_MESSAGE,
+                                     [MSG_REPL] = HM_REPLICATION, [MSG_REPL_ACK] = HM_REPLICATION_ACK };
     core *cx = n->cx;
     hist_event *e = history_add(cx->hist, cx->now, H_DROP, m->from, core_local(cx, m->from));
     e->peer = m->to;
-    history_set_text(e, "%s %s lost (%s)", msg_kind_name(m->kind), m->label ? m->label : "", why);
+    e->msg = (int)lost[m->kind];
+    e->code = (int)why;
+    e->label = m->label ? xstrdup(m->label) : NULL;
+    history_set_text(e, "%s %s lost (%s)", msg_kind_name(m->kind), m->label ? m->label : "", hist_loss_name(why));
 }

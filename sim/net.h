@@ -64,7 +64,7 @@ void net_free(net *n);
 /* Sends m (the net owns it from now on): dropped, or delivered later as an EV_DELIVER. */
 void net_send(net *n, msg *m);
 /* Records in the history that m was lost, and why ("partition", "node down", ...). */
-void net_note_drop(net *n, const msg *m, const char *why);
+void net_note_drop(net *n, const msg *m, hist_loss why);
 
 /* Is the link between a and b cut by a partition in force now? */
 int net_partitioned(const net *n, int a, int b);

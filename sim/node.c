@@ -65,10 +65,15 @@ static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, c
 
 /* n's whole data was replaced at once (a restart, a full resynchronisation), which no key
  * event tells: record all of it, so that a reader of the history knows what n holds. */
-static void note_keyspace(cluster *cu, node *n, const char *fmt, const char *arg)
+static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_KEYSPACE, n->idx, core_local(cu->cx, n->idx));
-    history_set_text(e, fmt, arg);
+    e->code = (int)why;
+    if (why == HK_RESYNC) {
+        history_set_text(e, "full resynchronisation from %s", master->cfg->name);
+    } else {
+        history_set_text(e, "%s", "restart");
+    }
     buf b;
     buf_init(&b);
     cu->kind->dump(n->srv, &b);
@@ -430,11 +435,11 @@ void node_deliver(cluster *cu, node *n, msg *m)
             net_send(cu->net, rep);
             return;
         }
-        net_note_drop(cu->net, m, "node down");
+        net_note_drop(cu->net, m, HL_NODE_DOWN);
         return;
     }
     if (net_partitioned(cu->net, m->from, m->to)) {
-        net_note_drop(cu->net, m, "partition");
+        net_note_drop(cu->net, m, HL_PARTITION);
         return;
     }
     switch (m->kind) {
@@ -469,7 +474,7 @@ static void node_apply_replication(cluster *cu, node *n, msg *m)
     if (cu->nodes[m->from].down_epoch != m->epoch) {
         /* The lag is the time the write spends in the master's buffers and on the wire; a
          * master that crashed meanwhile never finished sending it. */
-        net_note_drop(cu->net, m, "its master crashed before sending it");
+        net_note_drop(cu->net, m, HL_MASTER_CRASHED);
         return;
     }
     if (!m->body) {
@@ -531,7 +536,8 @@ void node_restart(cluster *cu, node *n)
     note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
          n->cfg->persist == PERSIST_ALWAYS ? (redis ? "its AOF (fsync always)" : "its log (every write on disk)")
                                            : (redis ? "its last fsync (everysec)" : "its last sync to disk (each second)"));
-    note_keyspace(cu, n, "%s", "restart");
+    history_at_mut(cu->cx->hist, history_len(cu->cx->hist) - 1)->code = n->cfg->persist != PERSIST_NONE;
+    note_keyspace(cu, n, HK_RESTART, NULL);
     if (n->role == ROLE_REPLICA || n->demoted) {
         /* A former master that lost its role while down comes back as a replica and
          * resynchronises in full from the current master. */
@@ -666,7 +672,7 @@ static void node_resync(cluster *cu, node *replica, node *master)
     if (cu->cx->explore)
         for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
     replica->repl_offset = master->repl_offset;
-    note_keyspace(cu, replica, "full resynchronisation from %s", master->cfg->name);
+    note_keyspace(cu, replica, HK_RESYNC, master);
 }
 
 /* ---- the cluster and the clients' connections ---- */

@@ -322,8 +322,7 @@ static void load_links(loader *ld, int root)
 /* ------------------------------------------------------------------------------------ */
 /* expect and options                                                                     */
 
-static const char *const property_names[] = { "mutual_exclusion", "resource_safety", "release_safety",
-                                              "no_deadlock", "fairness", "reentrancy" };
+/* property_names: history.h, the one list of the properties' names */
 
 static void load_expect(loader *ld, int root)
 {
@@ -767,6 +766,11 @@ void scenario_free(scenario *s)
     free(s);
 }
 
+int64_t scenario_lease_or_watchdog(const scenario *s)
+{
+    return s->lease > 0 ? s->lease : SCENARIO_WATCHDOG_LEASE_US;
+}
+
 int scenario_node_index(const scenario *s, const char *name)
 {
     for (int i = 0; s && name && i < s->nnodes; i++)
@@ -779,6 +783,54 @@ int scenario_client_index(const scenario *s, const char *name)
     for (int i = 0; s && name && i < s->nclients; i++)
         if (s->clients[i].name && !strcmp(s->clients[i].name, name)) return i;
     return -1;
+}
+
+static void rename_str(char **p, const char *from, const char *to)
+{
+    if (*p && !strcmp(*p, from)) {
+        free(*p);
+        *p = xstrdup(to);
+    }
+}
+
+int scenario_rename_actor(scenario *s, const char *from, const char *to, buf *err)
+{
+    if (scenario_node_index(s, from) < 0 && scenario_client_index(s, from) < 0) {
+        buf_printf(err, "--rename: '%s' is no node or client of the scenario", from);
+        return -1;
+    }
+    size_t len = strlen(to);
+    int ok = len >= 1 && len <= NAME_MAX_LEN;
+    for (size_t i = 0; ok && i < len; i++)
+        ok = (to[i] >= 'a' && to[i] <= 'z') || (to[i] >= 'A' && to[i] <= 'Z') || (to[i] >= '0' && to[i] <= '9') ||
+             to[i] == '_' || to[i] == '-';
+    if (!ok) {
+        buf_printf(err, "--rename: '%s' is not a valid name (1 to %d letters, digits, '_' or '-')", to, NAME_MAX_LEN);
+        return -1;
+    }
+    if (strcmp(from, to) && (scenario_node_index(s, to) >= 0 || scenario_client_index(s, to) >= 0)) {
+        buf_printf(err, "--rename: '%s' is already an actor of the scenario", to);
+        return -1;
+    }
+    for (int i = 0; i < s->nnodes; i++) rename_str(&s->nodes[i].name, from, to);
+    for (int i = 0; i < s->nclients; i++) rename_str(&s->clients[i].name, from, to);
+    for (int i = 0; i < s->nlinks; i++) {
+        rename_str(&s->links[i].from, from, to);
+        rename_str(&s->links[i].to, from, to);
+    }
+    for (int i = 0; i < s->nfaults; i++) {
+        fault_cfg *f = &s->faults[i];
+        rename_str(&f->target, from, to);
+        rename_str(&f->from, from, to);
+        rename_str(&f->to, from, to);
+        for (int g = 0; g < f->ngroups; g++)
+            for (int j = 0; f->groups[g][j]; j++) rename_str(&f->groups[g][j], from, to);
+    }
+    for (int i = 0; i < s->noptions; i++)
+        if (s->options[i].type == OPT_STRING) rename_str(&s->options[i].s, from, to);
+    for (int i = 0; i < s->explore.nfaults; i++)
+        for (int j = 0; j < s->explore.faults[i].ntargets; j++) rename_str(&s->explore.faults[i].targets[j], from, to);
+    return 0;
 }
 
 char ***scenario_isolate_groups(const scenario *sc, const char *name)

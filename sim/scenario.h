@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "history.h" /* fault_kind */
 #include "util.h"
 
 typedef enum dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP } dist_kind;
@@ -50,11 +51,6 @@ typedef struct client_cfg {
     clock_cfg clock;
     int line;
 } client_cfg;
-
-typedef enum fault_kind {
-    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
-    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
-} fault_kind;
 
 typedef struct fault_cfg {
     fault_kind kind;
@@ -163,14 +159,26 @@ int scenario_parse_signed_duration(const char *text, int64_t *us);
  * against the script library, as the loader does (compare checks its --scripts with it):
  * 0, or -1 with the reason appended to err (one line, no "scripts: " prefix). */
 int scenario_check_scripts(const char *spec, buf *err);
-const char *fault_kind_name(fault_kind k);
 /* Partition groups that cut `name` off alone: {name} and every other actor (names borrowed
  * from sc). Free with scenario_free_groups. */
 char ***scenario_isolate_groups(const scenario *sc, const char *name);
 void scenario_free_groups(char ***groups);
 
 /* The index of the node or client with that name, -1 if none. */
+/* The lease a run has where the scenario gives none (lease = false: a watchdog renews it):
+ * Redisson's lockWatchdogTimeout default, 30 s (Config.java, "Default is 30000
+ * milliseconds"; lua/clients/redisson.lua's M.LOCK_WATCHDOG_TIMEOUT). The judge's deadlock
+ * bound scales with it. */
+#define SCENARIO_WATCHDOG_LEASE_US INT64_C(30000000)
+/* The scenario's lease (µs), or SCENARIO_WATCHDOG_LEASE_US without one. */
+int64_t scenario_lease_or_watchdog(const scenario *s);
 int scenario_node_index(const scenario *s, const char *name);
+/* Renames the actor `from` to `to` everywhere the scenario names it (nodes, clients, links,
+ * faults, partition groups, the explore table, an option whose value is exactly its name):
+ * what a run does and how it is judged must not depend on names (`locklab run --rename`,
+ * tests/cli/test_rename.sh). 0, or -1 with the reason in err: `from` is no actor, `to` is
+ * not a legal name or is already one. */
+int scenario_rename_actor(scenario *s, const char *from, const char *to, buf *err);
 int scenario_client_index(const scenario *s, const char *name);
 
 #endif

@@ -94,8 +94,7 @@ char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *use
 /* ------------------------------------------------------------------------------------ */
 /* Faults                                                                                 */
 
-static const char *const fault_names[] = { "gc_pause", "crash", "restart", "clock_jump", "drift",
-                                           "partition", "failover", "drop" };
+#define fault_names fault_kind_names /* history.h: the one vocabulary of faults */
 
 /* What each kind accepts besides `at` and its own key; the first `nrequired` are required. */
 static const struct fault_spec {
@@ -112,11 +111,6 @@ static const struct fault_spec {
     [FAULT_FAILOVER] = { ACT_MASTER, { 0 }, 0, 0 },
     [FAULT_DROP] = { 0, { "probability", "duration" }, 2, 1 },
 };
-
-const char *fault_kind_name(fault_kind k)
-{
-    return (size_t)k < LL_ARRAY_LEN(fault_names) ? fault_names[k] : "?";
-}
 
 /* Finds the fault's kind: exactly one kind key. */
 static fault_kind fault_kind_of(loader *ld, int t, const char *path)

@@ -32,6 +32,7 @@ struct world {
     int own_chooser;
     uint64_t events;
     uint64_t max_events; /* world_opts.max_events or WORLD_MAX_EVENTS */
+    int observe_keys;    /* world_opts.observe_keys */
     int faults_left;
     int64_t last_instant;  /* the last instant at which injection was considered */
     fault_cfg *injected;   /* the faults injected so far, in order */
@@ -106,8 +107,11 @@ static int observed_since(const world *w, size_t h0)
         const hist_event *e = history_at(w->cx.hist, i);
         switch (e->kind) {
         case H_START: case H_ACQUIRE: case H_ACQUIRED: case H_ACQUIRE_FAILED: case H_RELEASE: case H_RELEASED:
-        case H_CS_ENTER: case H_CS_EXIT: case H_WRITE: case H_ERROR: case H_END:
+        case H_CS_ENTER: case H_CS_EXIT: case H_WRITE: case H_ERROR: case H_END: case H_LOCK_UNIT:
             return 1;
+        case H_KEY_SET: case H_KEY_DELETED: case H_KEY_EXPIRED: case H_KEYSPACE:
+            if (w->observe_keys) return 1;
+            break;
         case H_FAULT: case H_FAULT_END:
             if (e->actor >= w->cx.nnodes) return 1;
             break;
@@ -181,9 +185,25 @@ static void describe_window(void *ud, size_t i, int64_t unit, int64_t held)
 
 static void describe_fault(const world *w, const fault_cfg *f, buf *out);
 
-static void fault_note(world *w, const fault_cfg *f, hist_kind k, int target)
+/* A fault's start or end in the history: its kind, its id in the run and its parameters,
+ * typed; and the sentence the trace shows. */
+static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int target)
 {
     hist_event *e = history_add(w->cx.hist, w->cx.now, k, target, core_local(&w->cx, target));
+    e->fault = (int)f->kind;
+    e->fault_id = fi;
+    switch (f->kind) {
+    case FAULT_GC_PAUSE:
+    case FAULT_PARTITION: e->param = f->duration >= 0 ? f->duration / 1000 : -1; break;
+    case FAULT_CRASH: e->param = f->by_ms > 0 ? f->by_ms : 0; break;
+    case FAULT_CLOCK_JUMP: e->param = f->by_ms; break;
+    case FAULT_DRIFT: e->rate = f->rate; break;
+    case FAULT_DROP:
+        e->rate = f->probability;
+        e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+        break;
+    default: break;
+    }
     buf b;
     buf_init(&b);
     describe_fault(w, f, &b);
@@ -222,10 +242,10 @@ static void fault_start(world *w, int fi)
      * its target's last event and this one (explore_maybe_inject): nothing of the target
      * happened in between, so only what it schedules counts from its own instant. */
     int64_t early = f->at >= 0 && f->at < w->cx.now ? w->cx.now - f->at : 0;
-    fault_note(w, f, H_FAULT, target);
+    fault_note(w, f, fi, H_FAULT, target);
     switch (f->kind) {
     case FAULT_GC_PAUSE:
-        client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration > early ? f->duration - early : 0);
+        client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration > early ? f->duration - early : 0, fi);
         break;
     case FAULT_CRASH:
         if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
@@ -279,7 +299,7 @@ static void fault_end(world *w, int fi)
     case FAULT_DROP: set_drop(w, f, -1); break;
     default: break;
     }
-    fault_note(w, f, H_FAULT_END, target);
+    fault_note(w, f, fi, H_FAULT_END, target);
 }
 
 static void describe_fault(const world *w, const fault_cfg *f, buf *out)
@@ -352,7 +372,7 @@ static void mark_due(world *w, int64_t t)
 static int explore_option(const world *w, int i, fault_cfg *f)
 {
     const scenario *sc = w->cx.sc;
-    int64_t lease = sc->lease > 0 ? sc->lease : 30000000;
+    int64_t lease = scenario_lease_or_watchdog(sc);
     int k = 0;
     for (int e = 0; e < sc->explore.nfaults; e++) {
         const explore_fault *ef = &sc->explore.faults[e];
@@ -541,6 +561,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->sc = sc;
     cx->verbose = o && o->verbose;
     w->max_events = o && o->max_events ? o->max_events : WORLD_MAX_EVENTS;
+    w->observe_keys = o && o->observe_keys;
     cx->explore = o && o->explore && sc->explore.present;
     cx->chunks = o ? o->chunks : NULL;
     w->faults_left = cx->explore ? sc->explore.max_faults : 0;
@@ -560,8 +581,14 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->step = -1;
     cx->stale_by = CORE_NOT_STALE;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
-    for (int i = 0; i < cx->nnodes; i++) history_add_actor(cx->hist, sc->nodes[i].name, 1);
-    for (int i = 0; i < cx->nclients; i++) history_add_actor(cx->hist, sc->clients[i].name, 0);
+    for (int i = 0; i < cx->nnodes; i++) {
+        int a = history_add_actor(cx->hist, sc->nodes[i].name, 1);
+        history_set_actor_clock(cx->hist, a, sc->nodes[i].clock.offset_ms, sc->nodes[i].clock.drift);
+    }
+    for (int i = 0; i < cx->nclients; i++) {
+        int a = history_add_actor(cx->hist, sc->clients[i].name, 0);
+        history_set_actor_clock(cx->hist, a, sc->clients[i].clock.offset_ms, sc->clients[i].clock.drift);
+    }
     w->net = net_new(cx, sc->nfaults + w->faults_left);
     /* the nodes run the kind the scenario names (the fake Redis by default) */
     const server_kind *kind = sc->server ? server_kind_find(sc->server) : NULL;

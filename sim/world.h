@@ -24,6 +24,9 @@ typedef struct world_opts {
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
     uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
+    int observe_keys;            /* exploring: a node's change of a key is one of the checker's
+                                    observations too (release safety and reentrancy judge them
+                                    against the clients' holds) */
 } world_opts;
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */

@@ -62,8 +62,11 @@ static history *gc_story(void)
         ev(h, t, H_REQUEST, b, n1, "SET lock B NX PX 10000", NULL)->a = i + 1;
         ev(h, t + MS, H_EXEC, n1, b, "SET lock B NX PX 10000", "nil")->a = i + 1;
         ev(h, t + 2 * MS, H_REPLY, b, n1, NULL, "nil")->a = i + 1;
+        if (i == 2) { /* a history is in true-time order: the pause falls between B's tries */
+            hist_event *f = ev(h, 1000 * MS, H_FAULT, a, -1, "GC pause of A for 12000 ms", NULL);
+            f->fault = FAULT_GC_PAUSE, f->fault_id = 0, f->param = 12000;
+        }
     }
-    ev(h, 1000 * MS, H_FAULT, a, -1, "GC pause of A for 12000 ms", NULL);
     ev(h, 10001 * MS, H_KEY_EXPIRED, n1, -1, "lock", NULL);
     ev(h, 10100 * MS, H_REQUEST, b, n1, "SET lock B NX PX 10000", NULL)->a = 21;
     ev(h, 10101 * MS, H_EXEC, n1, b, "SET lock B NX PX 10000", "OK")->a = 21;
@@ -73,7 +76,8 @@ static history *gc_story(void)
     ev(h, 10102 * MS, H_CS_ENTER, b, -1, NULL, NULL);
     ev(h, 11102 * MS, H_CS_EXIT, b, -1, NULL, NULL);
     ev(h, 11103 * MS, H_KEY_DELETED, n1, -1, "lock", NULL);
-    ev(h, 13000 * MS, H_FAULT_END, a, -1, "GC pause ends", NULL);
+    hist_event *fe = ev(h, 13000 * MS, H_FAULT_END, a, -1, "GC pause ends", NULL);
+    fe->fault = FAULT_GC_PAUSE, fe->fault_id = 0;
     hist_event *w = ev(h, 15000 * MS, H_WRITE, a, -1, NULL, NULL);
     w->b = 0;
     ev(h, 15000 * MS, H_CS_EXIT, a, -1, NULL, NULL);
@@ -254,10 +258,12 @@ static void test_spacetime_drop_beside_sender(void **state)
         n[i] = history_add_actor(h, name, 1);
     }
     ev(h, 0, H_REQUEST, c1, n[3], "SET lock c1 NX PX 10000", NULL)->a = 1;
-    ev(h, 0, H_DROP, c1, n[3], "request SET lock c1 NX PX 10000 lost (partition)", NULL);
+    hist_event *d = ev(h, 0, H_DROP, c1, n[3], "request SET lock c1 NX PX 10000 lost (partition)", NULL);
+    d->msg = HM_REQUEST, d->code = HL_PARTITION;
     ev(h, 1 * MS, H_NODE_DOWN, n[1], -1, NULL, NULL);
     ev(h, 2 * MS, H_REQUEST, c1, n[1], "SET lock c1 NX PX 10000", NULL)->a = 2;
-    ev(h, 3 * MS, H_DROP, c1, n[1], "request SET lock c1 NX PX 10000 lost (node down)", NULL);
+    d = ev(h, 3 * MS, H_DROP, c1, n[1], "request SET lock c1 NX PX 10000 lost (node down)", NULL);
+    d->msg = HM_REQUEST, d->code = HL_NODE_DOWN;
     buf svg;
     buf_init(&svg);
     spacetime_svg(h, sc, &svg);
@@ -508,9 +514,9 @@ static history *ops_story(void)
     ev(h, 50 * MS, H_REQUEST, b, n1, "SET lock B NX PX 10000", NULL)->a = 1;
     ev(h, 51 * MS, H_EXEC, n1, b, "SET lock B NX PX 10000", "nil")->a = 1;
     ev(h, 52 * MS, H_REPLY, b, n1, NULL, "nil")->a = 1;
-    ev(h, 60 * MS, H_ACQUIRE_FAILED, b, -1, "lock busy", NULL);
+    ev(h, 60 * MS, H_ACQUIRE_FAILED, b, -1, "lock busy", NULL)->code = HO_GAVE_UP;
     ev(h, 100 * MS, H_TIMEOUT, a, -1, NULL, NULL)->a = 1;
-    ev(h, 200 * MS, H_ACQUIRE_FAILED, a, -1, "gave up", NULL);
+    ev(h, 200 * MS, H_ACQUIRE_FAILED, a, -1, "gave up", NULL)->code = HO_GAVE_UP;
     ev(h, 300 * MS, H_ACQUIRE, a, -1, NULL, NULL);
     ev(h, 300 * MS, H_REQUEST, a, n1, "SET lock A NX PX 10000", NULL)->a = 2;
     ev(h, 305 * MS, H_EXEC, n1, a, "SET lock A NX PX 10000", "OK")->a = 2;
@@ -520,9 +526,9 @@ static history *ops_story(void)
     ev(h, 400 * MS, H_REQUEST, a, n1, "DEL lock", NULL)->a = 3;
     ev(h, 405 * MS, H_EXEC, n1, a, "DEL lock", "1")->a = 3;
     ev(h, 410 * MS, H_REPLY, a, n1, NULL, "1")->a = 3;
-    ev(h, 410 * MS, H_RELEASED, a, -1, "released", NULL);
+    ev(h, 410 * MS, H_RELEASED, a, -1, "released", NULL)->code = HO_RELEASED;
     ev(h, 500 * MS, H_ACQUIRE, b, -1, NULL, NULL);
-    ev(h, 600 * MS, H_FAULT, b, -1, "crash of B", NULL);
+    ev(h, 600 * MS, H_FAULT, b, -1, "crash of B", NULL)->fault = FAULT_CRASH;
     ev(h, 700 * MS, H_KEY_EXPIRED, n1, -1, "lock", NULL);
     return h;
 }
@@ -632,7 +638,7 @@ static void test_verdicts_document(void **state)
                                 "\"met\":true,\n   \"at\":10102.000,\"events_at\":[73,74,75],\n"));
     assert_int_equal(history_at(h, 75)->kind, H_CS_ENTER);
     assert_non_null(strstr(b.p, "\"faults\":[{\"target\":\"A\",\"text\":\"GC pause of A for 12000 ms\",\"from\":1000.000,"
-                                "\"from_event\":68,\"to\":13000.000,\"to_event\":78}]"));
+                                "\"from_event\":17,\"to\":13000.000,\"to_event\":78}]"));
     assert_non_null(strstr(b.p, "{\"property\":\"no_deadlock\",\"verdict\":\"holds\",\"expected\":\"violated\",\"met\":false}"));
     assert_non_null(strstr(b.p, "\"expectations\":{\"stated\":2,\"met\":1,\"unmet\":1}\n}\n"));
     for (size_t i = 73; i <= 75; i++) assert_int_equal(history_at(h, i)->t, 10102 * MS);

@@ -514,7 +514,7 @@ static void restart_keyspace(const char *persist, int kept)
     const char *ks = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
     assert_non_null(ks);
     char want[128];
-    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\"}");
+    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\",\"why\":\"restart\"}");
     assert_true(in_line(ks, want));
     if (kept) {
         snprintf(want, sizeof want, "at=%lld \\\"A:", deadline);
@@ -590,17 +590,26 @@ static const char *probe_model =
     "      ctx:log('WAIT 1 1000 -> %s %s after %d ms', tostring(n), tostring(err), ctx:now() - t)\n"
     "      ctx:log('replica: %s', select(2, ctx:call('n1r1', 'WAIT', 0, 0)))\n"
     "      ctx:log('bad: %s', select(2, ctx:call(node, 'WAIT', 1, -5)))\n"
-    "    elseif mode == 'overunlock' then\n"
-    "      ctx:eval(node, 'redisson/lock', { cfg.lock }, { 10000, ctx:id() })\n"
+    "    elseif mode == 'overunlock' then  -- lets its holder in again without counting\n"
+    "      ctx:call(node, 'SET', cfg.lock, ctx:name(), 'NX', 'PX', 10000)\n"
+    "      ctx:call(node, 'SET', cfg.lock, ctx:name(), 'XX', 'PX', 10000)\n"
+    "      ctx:lock_unit('reentered')\n"
     "      return true\n"
+    "    elseif mode == 'badunit' then\n"
+    "      for _, args in ipairs({ { 42 }, { 'nonsense' }, { 'key' }, { 'prefix', '' }, { 'key', {} }, { 'key', 'a\\0b' } }) do\n"
+    "        local ok, err = pcall(ctx.lock_unit, ctx, table.unpack(args))\n"
+    "        ctx:log('lock_unit %s: %s', tostring(args[1]), tostring(err))\n"
+    "      end\n"
+    "      ctx:lock_unit('prefix', 'locks/')\n"
+    "      return false, 'probe'\n"
     "    end\n"
     "    return false, 'probe'\n"
     "  end\n"
     "  function lock.release()\n"
     "    if cfg.options.mode ~= 'overunlock' then return true end\n"
-    "    for i = 1, 2 do  -- one hold, two unlocks: the second is for a hold that is gone\n"
-    "      ctx:eval(node, 'redisson/unlock', { cfg.lock, 'ch', 'latch' .. i }, { 0, 10000, ctx:id(), 'PUBLISH', 1000 })\n"
-    "    end\n"
+    "    ctx:call(node, 'DEL', cfg.lock)  -- the inner release frees the lock\n"
+    "    ctx:lock_unit('inner_released')\n"
+    "    ctx:call(node, 'DEL', cfg.lock)\n"
     "    return true\n"
     "  end\n"
     "  return lock\n"
@@ -662,7 +671,8 @@ static void test_world_spawned_coroutines_run_until_the_workload_ends(void **sta
     outcome_free(&o);
 }
 
-/* reentrancy: a release that frees the lock and then unlocks again is caught. */
+/* reentrancy: a holder that took the lock twice (ctx:lock_unit "reentered") and whose first
+ * release deletes it is caught; the lock_unit events are in the history. */
 static void test_world_reentrancy_catches_an_extra_unlock(void **state)
 {
     (void)state;
@@ -670,7 +680,27 @@ static void test_world_reentrancy_catches_an_extra_unlock(void **state)
                                              "  expect = { reentrancy = 'holds' },\n"));
     assert_int_equal(o.rc, 0);
     assert_int_equal(o.cr.p[PROP_REENTRANCY].v, VERDICT_VIOLATED);
-    assert_non_null(strstr(o.cr.p[PROP_REENTRANCY].evidence, "still had holds to undo"));
+    assert_non_null(strstr(o.cr.p[PROP_REENTRANCY].evidence, "A held the lock twice"));
+    assert_non_null(strstr(o.cr.p[PROP_REENTRANCY].evidence, "its own command deleted lock on n1"));
+    assert_non_null(strstr(o.jsonl, "\"ev\":\"lock_unit\",\"actor\":\"A\",\"local\":1700000000004,\"op\":\"reentered\"}"));
+    assert_null(strstr(o.trace, "lock_unit")); /* for the checker, not narrated */
+    outcome_free(&o);
+}
+
+/* ctx:lock_unit refuses what it cannot take, as a Lua error the model may catch; nothing
+ * leaks (ASan), and a good call after them is recorded. */
+static void test_world_lock_unit_bad_arguments(void **state)
+{
+    (void)state;
+    outcome o = run_text(PROBE("badunit", "  clients = { { name = 'A' } }, duration = '1s',\n"));
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.trace, "lock_unit 42: ctx:lock_unit: unknown op '42'"));
+    assert_non_null(strstr(o.trace, "lock_unit nonsense: ctx:lock_unit: unknown op 'nonsense'"));
+    assert_non_null(strstr(o.trace, "lock_unit key: bad argument #3 to '?' (string expected, got no value)"));
+    assert_non_null(strstr(o.trace, "lock_unit prefix: ctx:lock_unit: the prefix must be a non-empty name"));
+    assert_non_null(strstr(o.trace, "bad argument #3 to '?' (string expected, got table)"));
+    assert_non_null(strstr(o.trace, "ctx:lock_unit: the key must be a non-empty name without NUL bytes"));
+    assert_non_null(strstr(o.jsonl, "\"ev\":\"lock_unit\",\"actor\":\"A\",\"local\":1700000000000,\"text\":\"locks/\",\"op\":\"prefix\"}"));
     outcome_free(&o);
 }
 
@@ -758,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_world_wait_counts_replica_acks),
         cmocka_unit_test(test_world_runaway_model_is_stopped),
         cmocka_unit_test(test_world_reentrancy_catches_an_extra_unlock),
+        cmocka_unit_test(test_world_lock_unit_bad_arguments),
         cmocka_unit_test(test_world_model_may_not_yield_or_use_math_random),
     };
     int failed = cmocka_run_group_tests_name("world", tests, NULL, NULL);

@@ -80,6 +80,7 @@ function M.new(ctx, cfg)
   local base_sleep = opts.retry_base_sleep or 1000
   local max_retries = opts.max_retries or 3
   local base_path = opts.lock_path or ("/locks/" .. cfg.lock)
+  ctx:lock_unit("prefix", base_path .. "/") -- the lock is the children of base_path
 
   -- ---- the ZooKeeper handle: session, connection, heartbeat ----
   -- state: bumped at every change of the connection's state (Disconnected, SyncConnected,
@@ -378,9 +379,10 @@ function M.new(ctx, cfg)
     if not ok then return false, token end
     for n = 2, holds do
       local again, t = mutex.acquire(wait_ms)
-      if not again then return false, "re-entry failed: " .. tostring(t) end
+      if not again then return false, "re-entry failed: " .. tostring(t), "reentry_failed" end
       token = t
       ctx:log("re-entered the lock: hold count %d (nothing sent)", n)
+      ctx:lock_unit("reentered")
     end
     return true, token
   end
@@ -389,7 +391,10 @@ function M.new(ctx, cfg)
     for n = holds, 1, -1 do
       local ok, why = mutex.release()
       if not ok then return false, why end
-      if n > 1 then ctx:log("release: hold count now %d, the lock stays mine", n - 1) end
+      if n > 1 then
+        ctx:log("release: hold count now %d, the lock stays mine", n - 1)
+        ctx:lock_unit("inner_released")
+      end
     end
     return true
   end

@@ -70,6 +70,7 @@ function M.new(ctx, cfg)
   local opts = cfg.options or {}
   local ttl = opts.session_ttl or (cfg.lease and math.ceil(cfg.lease / 1000)) or 60
   local pfx = cfg.lock .. "/" -- NewMutex(s, pfx): pfx + "/"
+  ctx:lock_unit("prefix", pfx) -- the lock is the keys under the prefix; each holder's is its own
   local session = nil
   local my_key, my_rev = nil, -1
   local conn_epoch = 0 -- requests of this client left without an answer: its connection broke

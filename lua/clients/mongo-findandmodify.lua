@@ -60,6 +60,7 @@ function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local expiry = cfg.options.expiry == true
   local name, me = jstr(cfg.lock), jstr(ctx:name())
+  ctx:lock_unit("prefix", COLL .. "/") -- the lock is a document of the collection (_id = cfg.lock)
   local lock = {}
   local indexed = false
 

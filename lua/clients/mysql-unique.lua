@@ -40,6 +40,7 @@ end
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local name, me = lit(cfg.lock), lit(ctx:name())
+  ctx:lock_unit("prefix", TABLE .. "/") -- the lock is a row of the table (resource = cfg.lock)
   local lock = {}
   local created = false
 

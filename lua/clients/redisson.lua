@@ -667,9 +667,10 @@ function M.facade(self, cfg)
     if not ok then return false, token end
     for n = 2, holds do                          -- re-entry: the same hash field, count n
       local again, t = self:try_lock(wait_ms, lease_ms)
-      if not again then return false, "re-entry failed: " .. tostring(t) end
+      if not again then return false, "re-entry failed: " .. tostring(t), "reentry_failed" end
       token = t
       ctx:log("re-entered the lock: hold count %d", n)
+      ctx:lock_unit("reentered")
     end
     return true, token
   end
@@ -679,6 +680,7 @@ function M.facade(self, cfg)
       local ok, res = self:unlock()
       if not ok then return false, res end
       if res == 0 then ctx:log("unlock: hold count now %d, the lock stays mine", n - 1) end
+      if n > 1 then ctx:lock_unit("inner_released") end
     end
     return true
   end

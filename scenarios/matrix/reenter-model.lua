@@ -13,7 +13,8 @@
 --   acquire:  outer.acquire(wait, lease)             -- the outer hold
 --             inner.acquire(reenter_wait, lease)     -- the inner method's hold, same client
 --             inner failed: release the outer hold (the caller's finally), and report
---             "re-entry failed", which the checker's reentrancy property judges
+--             "re-entry failed" with the outcome "reentry_failed", which the checker's
+--             reentrancy property judges
 --             inner.release()                        -- the inner method returns
 --             then the outer method's critical section (the workload's work)
 --   release:  outer.release()
@@ -67,12 +68,14 @@ function M.new(ctx, cfg)
     local again, why = inner.acquire(reenter_wait, lease_ms)
     if not again then
       outer.release()
-      return false, "re-entry failed: " .. tostring(why or "not acquired")
+      return false, "re-entry failed: " .. tostring(why or "not acquired"), "reentry_failed"
     end
     if type(why) == "number" then token = why end
+    ctx:lock_unit("reentered") -- for the checker: A holds the lock twice now
     ctx:log("the inner method returns: releases its hold, and the outer one works on")
     local freed, how = inner.release()
     if not freed then ctx:log("the inner release failed: %s", tostring(how)) end
+    ctx:lock_unit("inner_released") -- ... and once again: the outer hold is still open
     return true, token
   end
 

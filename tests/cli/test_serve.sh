@@ -485,7 +485,11 @@ kinds = {e["ev"] for e in evs}
 need = {"connect", "disconnect", "exec", "protocol_error", "fault", "node_down", "node_up"}
 assert need <= kinds, need - kinds
 assert any(e["ev"] == "exec" and e.get("text") == '"set" "k" "v"' and e.get("reply") == "OK" for e in evs)
-assert all(set(e) <= {"t", "ev", "actor", "local", "peer", "text", "reply"} for e in evs)
+assert all(set(e) <= {"t", "ev", "actor", "local", "peer", "text", "reply", "text_b64", "reply_b64"} for e in evs)
+# the schema's strings (docs/history.md): bytes that are not UTF-8 as U+FFFD, and exactly in *_b64
+import base64
+pe = [e for e in evs if e["ev"] == "protocol_error" and "text_b64" in e]
+assert pe and base64.b64decode(pe[0]["text_b64"]).endswith(b"got '\xff'"), pe[:1]
 print(len(evs))
 EOF
 [ $? -eq 0 ] && ok || bad "the --json history: $(cat "$tmp/json.out")"

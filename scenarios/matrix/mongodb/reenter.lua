@@ -11,7 +11,9 @@ without counting frees itself at the inner release, while A still works.
 
 findAndModify returns the document with A's owner, so the recipe takes the lock again at
 once, but it does not count: the inner method's delete removes the document, and B takes the
-lock while A still works.
+lock while A still works. The checker sees it as the server saw it: the model says its lock is
+a document of locklab_locks (ctx:lock_unit), and A's own delete of it while it holds the lock
+twice violates reentrancy.
 
 The design: the comparison table's MongoDB lock (lua/clients/mongo-findandmodify.lua): the
 atomic findAndModify with upsert on the document {_id: lock} ($setOnInsert: the owner), whose
@@ -28,5 +30,5 @@ MongoDB manual, "findAndModify"). No expiry; writes with writeConcern w: 1.]],
     { name = "B", start = "100ms", work = "8s" },
   },
   duration = "120s", seed = 1,
-  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds", reentrancy = "holds" },
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds", reentrancy = "violated" },
 }
