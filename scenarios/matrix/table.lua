@@ -114,7 +114,7 @@ from expiring before the business logic is done.]],
         ["gc-pause"] = "Wrong: the watchdog is a thread of the paused process; it stops with it, the lease runs out, and B takes the lock while A believes it holds it (Kleppmann 2016).",
         partition = "Wrong: \"alive\" is not \"reachable\": the renewals cannot arrive, the lease lapses and A works on without the lock (Redisson issue #3636).",
         ["server-restart"] = "The lock lives in one Redis; a restart without persistence forgets it (\"Distributed Locks with Redis\").",
-        failover = "Redisson 3.15+ sends each lock script with WAIT for the replicas, and since 3.20 unlocks and tries again when none acknowledged (RedissonBaseLock, syncedEval/handleNoSync): A never holds a lock the replica lacks. It still fails when the master and the acknowledging replica die together (scenarios/failover-redisson-one-of-two.lua); 3.14 and older lose it (scenarios/failover-redisson-wait.lua).",
+        failover = "Redisson sends each lock script with WAIT for the replicas (3.12.5+) and answers only once WAIT has (3.14.1+, #3253); since 3.17.5 it fails when none acknowledged, and since 3.20 unlocks and tries again (RedissonBaseLock, syncedEval/handleNoSync): A never holds a lock the replica lacks. It still fails when the master and the acknowledging replica die together (scenarios/failover-redisson-one-of-two.lua); 3.14.0 and older lose it (scenarios/failover-redisson-wait.lua).",
         ["clock-jump"] = "Redis expires keys by its own clock (Kleppmann 2016).",
       },
     },
@@ -132,7 +132,7 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
       },
       notes = {
         ["server-restart"] = "The token counter lives in the same Redis: a restart without persistence resets it, the new holder's token is no higher, and the resource cannot tell the clients apart. Kleppmann's tokens come from a consensus service that never goes back.",
-        failover = "The lock script and the counter's INCR go with WAIT (Redisson 3.15+): neither is granted before the replica has it, so the promoted replica hands out no used token.",
+        failover = "The lock script and the counter's INCR go with WAIT, awaited (Redisson 3.14.1+; the fenced lock is 3.19.0+): neither is granted before the replica has it, so the promoted replica hands out no used token.",
       },
     },
     {
