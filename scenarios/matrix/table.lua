@@ -81,16 +81,21 @@ but "Using just DEL is not safe as a client may remove another client's lock".]]
       source = "the comparison table",
       says = [[Lock: SET lock_name random_value EX seconds NX; unlock: a Lua script that deletes the key
 only if it still holds random_value. Logically more rigorous; apart from the single-point
-problem, using it in production is no big problem. Not re-entrant, no blocking wait.]],
+problem, using it in production is no big problem. Not re-entrant, no blocking wait. The same
+article warns, a few lines on: set the timeout too short and the lock releases itself while A's
+business still runs, another thread locks it for B, and a uuid per thread checked on release
+"cannot completely avoid" this.]],
       claims = {
         all = { mutual_exclusion = "holds", release_safety = "holds", no_deadlock = "holds" },
         reenter = { reentrancy = "violated" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "unsaid" },
         failover = { mutual_exclusion = "unsaid" },
+        ["clock-jump"] = { mutual_exclusion = "unsaid" },
       },
       notes = {
-        ["gc-pause"] = "Wrong: a GC pause longer than the lease gives the lock to two clients, and the resource takes the paused one's late write (Kleppmann 2016, \"How to do distributed locking\"). Only a fencing token stops it.",
-        ["clock-jump"] = "Wrong: the lease is counted on the server's clock; a jump forward frees the lock while A works (Kleppmann 2016).",
+        ["gc-pause"] = "As the article warns of a lease that runs out before the business is done: a GC pause longer than the lease gives the lock to two clients, and the resource takes the paused one's late write (Kleppmann 2016, \"How to do distributed locking\"). Only a fencing token stops it.",
+        ["clock-jump"] = "The article says nothing of clocks: the lease is counted on the server's clock, and a jump forward frees the lock while A works (Kleppmann 2016).",
         ["server-restart"] = "\"The single-point problem\" is more than downtime: a restart without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
         failover = "A replica does not fix the single point: it is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
       },
@@ -141,14 +146,17 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
       says = [["Distributed Locks with Redis", "The Redlock Algorithm": a lock taken on a majority of N
 independent masters within its validity time; "as long as the majority of Redis nodes are up,
 clients are able to acquire and release locks". Safety rests on bounded clock drift and on
-the client finishing within the validity.]],
+the client finishing within the validity: the mutual exclusion rule "is guaranteed only as long
+as the client holding the lock terminates its work within the lock validity time" ("Is the
+Algorithm Asynchronous?").]],
       claims = {
         all = { mutual_exclusion = "holds", no_deadlock = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
       },
       notes = {
         ["gc-pause"] = "Kleppmann 2016: the pause outlives the validity and Redlock has no fencing token. antirez (\"Is Redlock safe?\", 2016) answers that the client checks the validity after acquiring, and that a pause after that check defeats any lock without tokens.",
-        ["clock-jump"] = "One node's jump is outvoted; two nodes' (with a partition) are not: scenarios/redlock-clock-jump.lua.",
-        ["server-restart"] = "One restart of five is outvoted; restarts of a majority without fsync are not: scenarios/redlock-crash-restart-nofsync.lua.",
+        ["clock-jump"] = "One node's jump is outvoted here; with a partition that lets each client reach a different majority, the jump of the one node both majorities share is not (Kleppmann's example): scenarios/redlock-clock-jump.lua.",
+        ["server-restart"] = "One restart of five is outvoted here; with a partition that lets each client reach a different majority, the restart without fsync of the one node both share is not (the documentation's own example): scenarios/redlock-crash-restart-nofsync.lua.",
       },
     },
     {
@@ -226,21 +234,24 @@ that removes expired documents runs every 60 seconds".]],
     },
     {
       id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
-      source = "the comparison table",
+      source = "the comparison table and ZooKeeper's recipe",
       says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
 lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
 it highly available; Curator has the recipes ready. But: a ZooKeeper cluster to run. The recipe
-is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks"); Curator's InterProcessMutex is
-"a re-entrant mutex" ("Shared Reentrant Lock"), and an ephemeral node lives "as long as the
-session that created the znode is active" (ZooKeeper Programmer's Guide).]],
+is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks": "Fully distributed locks that
+are globally synchronous, meaning at any snapshot in time no two clients think they hold the
+same lock"; Curator's "Shared Reentrant Lock" opens with the same sentence); InterProcessMutex
+is "a re-entrant mutex", and an ephemeral node lives "as long as the session that created the
+znode is active" (ZooKeeper Programmer's Guide).]],
       claims = {
+        all = { mutual_exclusion = "holds" },
         reenter = { reentrancy = "holds" },
         ["holder-crash"] = { no_deadlock = "holds" },
         ["server-restart"] = { no_deadlock = "holds" },
         failover = { no_deadlock = "holds" },
       },
       notes = {
-        ["gc-pause"] = "The session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        ["gc-pause"] = "Wrong: the session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
         ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
         failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
       },
@@ -267,14 +278,19 @@ resource rejects a token lower than one it has accepted.]],
 "implements the sync Locker interface with etcd": the lock key lives on the session's lease,
 and the oldest key holds the lock. etcd's "API guarantees": linearizable operations, and
 "Durability - Any completed operations are durable", since Raft commits a write on a majority
-of the members before etcd answers.]],
+of the members before etcd answers. Since 2020 (after Jepsen's etcd 3.4.3 analysis, etcd
+#11457) "Notes on the usage of lock and lease" warns: "the lock APIs cannot be used as mutual
+exclusion mechanism by themselves", and contrib/lock's README: "a lease-based lock service
+cannot provide mutual exclusion to processes", since "Many factors (e.g. stop-the-world GC
+pause of a language runtime) can cause false expiration of a granted lease".]],
       claims = {
+        ["gc-pause"] = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "holds" },
         failover = { mutual_exclusion = "holds" },
       },
       notes = {
         reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works.",
-        ["gc-pause"] = "The lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        ["gc-pause"] = "As etcd's notes warn: the lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
         ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
         failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
       },
