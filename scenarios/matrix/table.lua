@@ -25,7 +25,9 @@ return {
 Every design runs the same workload: A takes the lock and works, B (and in the last column C)
 wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
 their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
-every 10 s and their job is long (45 s), as a watchdog is meant for; designs without expiry
+every 10 s and their job is long (45 s), as a watchdog is meant for, and so do ZooKeeper and
+etcd when their holder is cut off, since their clients' pings and keep-alives renew the session
+as a watchdog renews a lease; designs without expiry
 (MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
 that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
 MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
@@ -252,6 +254,7 @@ znode is active" (ZooKeeper Programmer's Guide).]],
       },
       notes = {
         ["gc-pause"] = "Wrong: the session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        partition = "Wrong: the pings cannot arrive, the session expires while A works, and B takes the lock; Curator's own pages say \"If a SUSPENDED state is reported you cannot be certain that you still hold the lock\", but InterProcessMutex leaves listening for it to its user.",
         ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
         failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
       },
@@ -263,9 +266,10 @@ znode is active" (ZooKeeper Programmer's Guide).]],
 service, you can use the zxid or the znode version number as fencing token, and you're in good
 shape". Here each holder sends the czxid of its lock node (the zxid of its creation), and the
 resource rejects a token lower than one it has accepted.]],
-      claims = {   -- the session may be lost (a pause); the token keeps the resource safe
+      claims = {   -- the session may be lost (a pause, a cut); the token keeps the resource safe
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
       },
       notes = {
         ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
@@ -285,12 +289,14 @@ cannot provide mutual exclusion to processes", since "Many factors (e.g. stop-th
 pause of a language runtime) can cause false expiration of a granted lease".]],
       claims = {
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "holds" },
         failover = { mutual_exclusion = "holds" },
       },
       notes = {
         reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works.",
         ["gc-pause"] = "As etcd's notes warn: the lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        partition = "As etcd's notes warn: the keep-alives cannot arrive, the lease expires while A works, and B takes the lock; the Mutex never looks at its session's Done channel (etcd issue #10811).",
         ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
         failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
       },
@@ -302,9 +308,10 @@ pause of a language runtime) can cause false expiration of a granted lease".]],
 revision, that is incremented each time the key space is modified. The revision serves as a
 global logical clock". The lock key's create_revision is the fencing token Kleppmann (2016)
 asks of a lock service: the resource rejects a write with a token lower than one it has seen.]],
-      claims = {   -- the lease may be lost (a pause); the token keeps the resource safe
+      claims = {   -- the lease may be lost (a pause, a cut); the token keeps the resource safe
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
       },
       notes = {
         reenter = "The inner Unlock frees the lock while A works, but B's key has the higher revision, so A's late write is refused.",

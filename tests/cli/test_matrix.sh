@@ -80,6 +80,10 @@ for zk, fenced in (("ZooKeeper (Curator InterProcessMutex)", "ZooKeeper (Curator
     assert cells(zk, "resource safety")[2].startswith("✗"), zk
     assert cells(fenced, "mutual exclusion")[2] == "✗=", fenced
     assert cells(fenced, "resource safety")[2] == "✓=", fenced
+    # cut off while working as long as a watchdog row (issue #24): the session or lease
+    # lapses under A's feet, as Curator's SUSPENDED note and etcd #10811 say
+    assert cells(zk, "mutual exclusion")[3].startswith("✗") and cells(zk, "resource safety")[3].startswith("✗"), zk
+    assert cells(fenced, "mutual exclusion")[3] == "✗=" and cells(fenced, "resource safety")[3] == "✓=", fenced
     assert cells(zk, "mutual exclusion")[4].startswith("✓") and cells(zk, "mutual exclusion")[5].startswith("✓"), zk
 assert cells("etcd concurrency.Mutex", "mutual exclusion")[5] == "✓="
 assert cells("SET NX PX + compare-and-delete", "mutual exclusion")[5].startswith("✗")
