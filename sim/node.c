@@ -83,6 +83,12 @@ static int64_t node_clock_fn(void *ud)
     return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now) : lclock_read(&n->clock, n->cu->cx->now);
 }
 
+static int64_t node_steady_fn(void *ud)
+{
+    node *n = ud;
+    return lclock_read_monotonic(&n->clock, n->cu->cx->now);
+}
+
 static void node_clock_seen(void *ud)
 {
     node *n = ud;
@@ -155,11 +161,12 @@ static int node_replicas_fn(void *ud)
 }
 
 /* A fresh server process for n: no data, no connections. */
-static kserver *node_new_server(cluster *cu, node *n)
+static kserver *node_new_server(cluster *cu, node *n, int restarted)
 {
     kind_host host = {
         .ud = n,
         .clock = node_clock_fn,
+        .steady = node_steady_fn,
         .clock_seen = node_clock_seen,
         .deadline_set = node_deadline_set,
         .deadline_read = node_deadline_read,
@@ -171,6 +178,7 @@ static kserver *node_new_server(cluster *cu, node *n)
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
         .options = cu->cx->sc->server_options,
+        .restarted = restarted,
     };
     kserver *s = cu->kind->create(&host);
     cu->kind->set_replica(s, n->role == ROLE_REPLICA);
@@ -511,7 +519,7 @@ void node_restart(cluster *cu, node *n)
     /* The process restarts: a fresh server (empty script cache, no connections) with what
      * persistence kept. */
     kserver *old = n->srv;
-    n->srv = node_new_server(cu, n);
+    n->srv = node_new_server(cu, n, 1);
     switch (n->cfg->persist) {
     case PERSIST_NONE: org_clear(&n->org); break;
     case PERSIST_EVERYSEC:
@@ -685,7 +693,7 @@ void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
         n->shard = nc->master < 0 ? i : nc->master;
         lclock_init(&n->clock, WORLD_EPOCH_MS, nc->clock.offset_ms, nc->clock.drift);
         cx->clocks[i] = &n->clock;
-        n->srv = node_new_server(cu, n);
+        n->srv = node_new_server(cu, n, 0);
         n->acked = xcalloc((size_t)cx->nnodes, sizeof *n->acked);
         n->client_off = xcalloc((size_t)cx->nclients + 1, sizeof *n->client_off);
         if (nc->persist == PERSIST_EVERYSEC) sched_push(cx->q, 1000000, EV_FSYNC, i, 0, NULL);

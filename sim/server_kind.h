@@ -63,6 +63,10 @@ typedef struct kind_option {
 typedef struct kind_host {
     void *ud;
     int64_t (*clock)(void *ud);                                 /* local time, ms */
+    /* the host's monotonic clock (ms; a clock jump does not move it), for a server that
+     * schedules on a steady clock what it judges on its wall clock (mongod's TTL monitor);
+     * NULL: the same as clock */
+    int64_t (*steady)(void *ud);
     /* the server read its clock for a value that leaves it (a TTL in a reply, a deadline set
      * from it); NULL: nobody asks */
     void (*clock_seen)(void *ud);
@@ -83,6 +87,7 @@ typedef struct kind_host {
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
     const int64_t *options;      /* the kind's options (server_kind.options), in that order */
+    int restarted;               /* this process is a restart (not the node's first start) */
 } kind_host;
 
 typedef struct server_kind {

@@ -227,8 +227,13 @@ it "modifies and returns a single document", inserting one on upsert.)]],
 remove documents from a collection after a certain amount of time"; but "the TTL index does
 not guarantee that expired data is deleted immediately upon expiration": "the background task
 that removes expired documents runs every 60 seconds".]],
+      claims = {   -- the manual warns that the lock frees up to a pass late
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
       notes = {
-        ["holder-crash"] = "The document goes at the TTL monitor's pass, 50 s after its expiry, as the manual's \"Timing of the Delete Operation\" warns; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
+        ["holder-crash"] = "Not a lock that never frees: the document goes at the TTL monitor's next pass, here 50 s after its expiry, the \"up to 60 s late\" deletion the manual's \"Timing of the Delete Operation\" documents; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
+        ["gc-pause"] = "The lock's real lease is its expiry plus the wait for the TTL monitor's next pass (0 to 60 s, by when the server started): here a pass falls inside the pause. With none there, the lock would survive the pause by luck.",
+        ["clock-jump"] = "The TTL monitor judges expireAt by the server's wall clock, which jumped past it: the first pass while A works deletes its lock (here the monitor's rhythm puts one at 3 s).",
         partition = "A's delete is lost (the simulator drops what a partition cuts) and the TTL monitor makes it good only 50 s after the document's expiry.",
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works.",
         failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\").",
