@@ -350,8 +350,9 @@ static void node_drop_waits(node *n)
     }
 }
 
-/* commit = "quorum": how many of master m's replicas must have a write before it is
- * acknowledged — a majority of the group (m and every replica it has, up or not) counts m. */
+/* commit = "quorum" (or a write that asks for a majority): how many of master m's replicas
+ * must have a write before it is acknowledged — a majority of the group (m and every replica
+ * it has, up or not) counts m. */
 static int quorum_replicas(const cluster *cu, const node *m)
 {
     int group = 1;
@@ -411,7 +412,8 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
-    if (n->role == ROLE_MASTER && cu->cx->sc->repl_quorum && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at))
+    int majority = cu->cx->sc->repl_quorum || (sk->reply_needs_majority && sk->reply_needs_majority(rep->body));
+    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at))
         return;
     rep->async = m->async;
     send_reply(cu, at, rep, m->coro, m->req_id, m->label);
@@ -569,11 +571,26 @@ static node *best_replica(cluster *cu, node *m)
     return best;
 }
 
+/* A kind that elects by majority: can r gather the votes of a majority of old's replica set
+ * (old and its replicas), counting itself and every member up and reachable from it? */
+static int wins_election(cluster *cu, node *old, node *r)
+{
+    int group = 1, votes = 0;
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *o = &cu->nodes[i];
+        if (o != old && !(o->role == ROLE_REPLICA && o->master == old->idx)) continue;
+        if (o != old) group++;
+        if (o == r || (o->up && !net_partitioned(cu->net, r->idx, o->idx))) votes++;
+    }
+    return votes >= group / 2 + 1;
+}
+
 void node_failover(cluster *cu, node *old, int forced)
 {
     if (old->role != ROLE_MASTER) return;
     node *r = best_replica(cu, old);
     if (!r) return;
+    if (cu->kind->elects_by_majority && !wins_election(cu, old, r)) return; /* no primary: writes fail */
     r->role = ROLE_MASTER;
     r->master = -1;
     memset(r->acked, 0, (size_t)cu->cx->nnodes * sizeof *r->acked);

@@ -139,6 +139,16 @@ typedef struct server_kind {
      * the number of replicas that acknowledged, or the error `error` when not NULL. */
     int (*is_wait)(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *reply);
     void (*reply_wait)(void *reply, int64_t acked, const char *error);
+    /* Acknowledgement by a majority, per request (optional; NULL: none). A write whose reply
+     * says so (MongoDB's writeConcern w: "majority") is answered only once a majority of the
+     * replica set (the master and its replicas, up or not, the master counting) has it, as
+     * replication.commit = "quorum" does for every write. */
+    int (*reply_needs_majority)(const void *reply);
+    /* Elections (0: the world's failover promotes the best replica that is up, as Redis
+     * Sentinel does). 1: a replica is promoted only with the votes of a majority of the
+     * replica set: itself and the members up and reachable from it (MongoDB: "The voting
+     * majority of a replica set is 1 plus half the number of voting members, rounded down"). */
+    int elects_by_majority;
 } server_kind;
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mongo/mongo.h"
 #include "mongo/mongo_kind.h"
 
 #include "kind_fixture.h"
@@ -84,9 +85,9 @@ static void test_mongo_find_and_modify_upserts_once_and_returns_the_holder(void 
            "{\"ok\": 0, \"errmsg\": \"unknown operator: $near\", \"code\": 2, \"codeName\": \"BadValue\"}");
     expect(s, "{\"ping\": 1}", "{\"ok\": 0, \"errmsg\": \"no such command: 'ping'\", \"code\": 59, "
                                "\"codeName\": \"CommandNotFound\"}");
-    expect(s, "{\"insert\": \"locks\", \"documents\": [{}], \"writeConcern\": {\"w\": \"majority\"}}",
-           "{\"ok\": 0, \"errmsg\": \"locklab: only writeConcern {w: 1} is modelled (a majority needs replica "
-           "acknowledgements, which the engine does not have yet)\", \"code\": 2, \"codeName\": \"BadValue\"}");
+    expect(s, "{\"insert\": \"locks\", \"documents\": [{}], \"writeConcern\": {\"w\": 2}}",
+           "{\"ok\": 0, \"errmsg\": \"locklab: only writeConcern {w: 1} and {w: \\\"majority\\\"} are modelled\", "
+           "\"code\": 2, \"codeName\": \"BadValue\"}");
     expect(s, "{\"insert\": \"locks\", \"documents\": [{\"a\": 1.5}]}",
            "{\"ok\": 0, \"errmsg\": \"bad JSON at offset 40: only whole numbers are in the subset\", \"code\": 9, "
            "\"codeName\": \"FailedToParse\"}");
@@ -175,6 +176,33 @@ static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_swe
     K->set_replica(s, 0);
     advance_to(&h, s, 15000);
     expect_log(&h, "expired locks/1; ");
+    done(s, &h);
+}
+
+/* The write concern a reply carries for the node (mongo_kind.c): w: "majority", explicit or the
+ * implicit default since MongoDB 5.0, asks the node to answer only once a majority of the set
+ * has the write; w: 1 does not; a read never does. And elections need a majority's votes. */
+static void test_mongo_write_concern_majority_is_the_default(void **state)
+{
+    (void)state;
+    assert_non_null(K->reply_needs_majority);
+    assert_int_equal(K->elects_by_majority, 1);
+    fake_host h = { .now = 0 };
+    kserver *s = make(&h);
+    static const struct { const char *req; int majority; } cases[] = {
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 1}]}", 1 },
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 2}], \"writeConcern\": {\"w\": \"majority\"}}", 1 },
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 3}], \"writeConcern\": {\"w\": 1}}", 0 },
+        { "{\"find\": \"locks\"}", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mgreply r;
+        slice a = slice_cstr(cases[i].req);
+        K->exec(s, 0, 0, 1, &a, &r);
+        assert_int_equal(K->reply_is_error(&r), 0);
+        assert_int_equal(K->reply_needs_majority(&r), cases[i].majority);
+        K->reply_release(&r);
+    }
     done(s, &h);
 }
 
@@ -327,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_mongo_ttl_monitor_sweeps_once_a_period_from_the_start),
         cmocka_unit_test(test_mongo_ttl_monitor_sleeps_on_the_steady_clock_from_its_phase),
         cmocka_unit_test(test_mongo_ttl_monitor_keeps_its_rhythm_while_idle),
+        cmocka_unit_test(test_mongo_write_concern_majority_is_the_default),
         cmocka_unit_test(test_mongo_ttl_period_is_the_server_option_and_secondaries_never_sweep),
         cmocka_unit_test(test_mongo_replies_reach_lua_as_a_driver_returns_them),
         cmocka_unit_test(test_mongo_data_copies_make_replication_and_rollback),

@@ -40,10 +40,12 @@
  *   field that is not a date, or missing, never expires. "On replica set members, the TTL
  *   background thread only deletes documents when a member is in state primary ... Secondary
  *   members replicate deletion operations from the primary": a secondary never sweeps.
- * - Writes on a secondary: 10107 NotWritablePrimary, "not primary". A writeConcern other than
- *   w: 1 is refused (code 2, BadValue): acknowledgement by a majority needs replica
- *   acknowledgements the engine does not model yet, and w: 1 is what can roll back
- *   ("Rollbacks During Replica Set Failover", core/replica-set-rollbacks/).
+ * - Writes on a secondary: 10107 NotWritablePrimary, "not primary". writeConcern w: 1 or w:
+ *   "majority" (the implicit default since 5.0, "Default MongoDB Read Concerns/Write
+ *   Concerns"); the reply says which (mgreply.majority) and the node holds a majority write's
+ *   answer until a majority of the replica set has it (mongo_kind.c). Any other w is refused
+ *   (code 2, BadValue). w: 1 is what can roll back ("Rollbacks During Replica Set Failover",
+ *   core/replica-set-rollbacks/).
  * Not modelled: other BSON types, sort, projections, other indexes (secondary, unique beyond
  * _id), cursors beyond the first batch, transactions, sessions and retryable writes. */
 #include "mongoint.h"

@@ -20,6 +20,7 @@ typedef struct mgchange mgchange;
 typedef struct mgreply {
     dval doc;
     int error;
+    int majority;  /* a write with writeConcern w: "majority" (explicit or the default) */
 } mgreply;
 
 typedef void (*mg_changed_fn)(void *ud, int how /* 0 written, 1 deleted, 2 expired */, slice unit);

@@ -11,11 +11,19 @@
  *
  * Replication carries documents and collection definitions (the oplog's effect). A
  * secondary never runs the TTL monitor; the primary's TTL deletions reach it as deletions.
- * With writeConcern w: 1 (the only one modelled) a write is acknowledged once the primary
- * has it: a failover before it replicates loses it, and the old primary, back as a
- * secondary, resynchronises from the new one — the rollback of "Rollbacks During Replica
- * Set Failover" (www.mongodb.com/docs/manual/core/replica-set-rollbacks/), whose rolled-back
- * documents the real server saves to rollback files; here they are simply gone.
+ * Write concerns ("Write Concern", reference/write-concern/): with w: 1 a write is
+ * acknowledged once the primary has it: a failover before it replicates loses it, and the old
+ * primary, back as a secondary, resynchronises from the new one — the rollback of "Rollbacks
+ * During Replica Set Failover" (www.mongodb.com/docs/manual/core/replica-set-rollbacks/),
+ * whose rolled-back documents the real server saves to rollback files; here they are simply
+ * gone. With w: "majority" — "Starting in MongoDB 5.0, the implicit default write concern is
+ * w: majority" (no arbiters are modelled, so the default is always majority) — the node
+ * answers a write only once a majority of the replica set has it ("Default MongoDB Read
+ * Concerns/Write Concerns"), so no acknowledged write rolls back. Reads are "local": the
+ * primary shows its own writes before a majority has them, as MongoDB does. Elections: a
+ * secondary becomes primary only with a majority of the members' votes ("The voting majority
+ * of a replica set is 1 plus half the number of voting members, rounded down"): a primary and
+ * one secondary cannot elect when the primary dies; the three-member P-S-S set can.
  *
  * Server options: ttl_monitor, the TTL monitor's period (ttlMonitorSleepSecs, default 60 s);
  * ttl_monitor_first, when its first pass comes after a node's first start (default: one
@@ -216,11 +224,18 @@ static void gk_dump(kserver *s, buf *out)
     mg_dump(s->mg, out);
 }
 
+static int gk_reply_needs_majority(const void *r)
+{
+    return ((const mgreply *)r)->majority;
+}
+
 const server_kind mongo_kind = {
     .name = "mongodb",
     .title = "MongoDB (the fake mongod, sim/mongo/; after the MongoDB 7.0 manual)",
     .reply_size = sizeof(mgreply),
     .options = mongo_options,
+    .reply_needs_majority = gk_reply_needs_majority,
+    .elects_by_majority = 1,
     .create = gk_create,
     .destroy = gk_destroy,
     .set_replica = gk_set_replica,
