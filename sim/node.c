@@ -538,6 +538,17 @@ void node_deliver(cluster *cu, node *n, msg *m)
         return;
     }
     if (net_partitioned(cu->net, m->from, m->to)) {
+        if (net_tcp(cu->net, m)) {
+            /* on its way when the cut came: TCP retransmits it (the message is taken over;
+             * the husk is freed by the caller) */
+            msg *k = msg_new(m->kind, m->from, m->to, 0);
+            *k = *m;
+            m->argv = NULL;
+            m->bytes = NULL;
+            m->label = NULL;
+            net_hold(cu->net, k);
+            return;
+        }
         net_note_drop(cu->net, m, "partition");
         return;
     }
@@ -807,11 +818,22 @@ static void node_resync(cluster *cu, node *replica, node *master)
 
 /* ---- the cluster and the clients' connections ---- */
 
+/* TCP gave up on a server's segments to a client (network.partitions = "tcp"): the server's
+ * end of the connection is reset, as if the client had gone (its session ends). */
+static void node_tcp_reset(void *ud, int from, int to)
+{
+    cluster *cu = ud;
+    int c = to - cu->cx->nnodes;
+    if (from < cu->cx->nnodes && c >= 0 && c < cu->cx->nclients && cu->nodes[from].up)
+        node_drop_client(cu, &cu->nodes[from], c);
+}
+
 void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
 {
     cu->cx = cx;
     cu->net = nt;
     cu->kind = kind;
+    net_on_reset(nt, node_tcp_reset, cu);
     cu->nodes = xcalloc((size_t)cx->nnodes, sizeof *cu->nodes);
     for (int i = 0; i < cx->nnodes; i++) {
         node *n = &cu->nodes[i];

@@ -99,6 +99,14 @@ PY
 grep -q '^ *60\.000s  n1 .*EXPIRED' "$tmp/ttl.txt" && grep -q '^ *60\.0[0-9]*s  B     ACQUIRED the lock' "$tmp/ttl.txt" &&
     ! grep -q '^ *[1-5]\?[0-9]\.[0-9]*s  B     ACQUIRED' "$tmp/ttl.txt" && ok || bad "the TTL cell's story: the document goes at 60 s, and B gets the lock then"
 
+# a cut over TCP (network.partitions = "tcp"): A's RELEASE_LOCK, sent at 5 s into the 40 s
+# cut, is retransmitted with Linux's backoff (0.2 s doubling: 51 s after the first sending is
+# the first retransmission after the heal at 41 s) and runs at 56 s; B gets the lock then
+"$LL" run scenarios/matrix/mysql-getlock/partition.lua >"$tmp/tcp.txt" 2>&1
+grep -q '^ *5\.00[0-9]s  A     → n1  SELECT RELEASE_LOCK' "$tmp/tcp.txt" &&
+    grep -q '^ *56\.00[0-9]s  n1    runs SELECT RELEASE_LOCK' "$tmp/tcp.txt" &&
+    grep -q '^ *56\.[0-9]*s  B     ACQUIRED the lock' "$tmp/tcp.txt" && ok || bad "the TCP cell's story: the release is retransmitted and runs at 56 s"
+
 # the CSV: its shape, and each cell against the scenario's expect and against `locklab run`
 python3 - "$tmp/m.csv" "$grid" "$props" <<'PY' && ok || bad "the CSV: 10 fields, a line per cell and property, expectations met"
 import csv, sys
