@@ -145,6 +145,7 @@ check "every cell replayed by locklab run" test "$n" -eq "$cells"
 python3 - "$tmp/m.html" "$cells" "$props" <<'PY' && ok || bad "the HTML page: every verdict links to its run's page"
 import os, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
+page = page[page.index('<table class="matrix">'):]   # the detailed table (the overview is checked below)
 links = re.findall(r'<a href="([^"]+)">([✓✗·])</a>', page)
 assert len(links) == int(sys.argv[2]) * int(sys.argv[3]), len(links)
 base = os.path.dirname(sys.argv[1])
@@ -153,7 +154,7 @@ assert len({h.split("#")[0] for h, _ in links}) == int(sys.argv[2])
 # a violated verdict opens its run at the moment that property breaks
 assert all(h.endswith("#violation=" + h.split("=")[-1]) and "#" in h for h, g in links if g == "✗")
 assert all("#" not in h for h, g in links if g != "✗")
-assert page.count("<sup>!</sup>") >= 5 and "claims: the comparison table" in page
+assert page.count("<sup>!</sup>") >= 4 and "claims: the comparison table" in page
 assert not re.search(r'(src|href)="(https?:)?//', page)
 PY
 check "the runs' pages are beside the index" test "$(ls "$tmp/m-runs" | wc -l)" -eq "$cells"
@@ -168,6 +169,36 @@ else
     link=${link#href=\"}
     browse "$tmp/cell.dom" "$tmp/${link%\"}" --dump-dom --window-size=1280,1600
     check "a cell's run page: no console errors" quiet_console "$tmp/cell.dom"
+    # the overview: the whole table at a glance fits a 1280 × 800 screen (measured in the
+    # page as Chromium lays it out: a copy with a script that notes the box), one mark per
+    # cell linking to its run; the detailed table's headers stay in view (sticky)
+    python3 - "$tmp/m.html" "$tmp/measure.html" <<'PY'
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+probe = ("<script>var r=document.getElementById('overview').getBoundingClientRect();"
+         "document.body.setAttribute('data-box',[r.left,r.top,r.right,r.bottom].join(' '));</script>")
+open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", probe + "</body>"))
+PY
+    browse "$tmp/measure.dom" "$tmp/measure.html" --dump-dom --window-size=1280,800 --hide-scrollbars
+    check "the overview fits a 1280x800 screen" python3 - "$tmp/measure.dom" <<'PY'
+import re, sys
+box = [float(x) for x in re.search(r'data-box="([^"]+)"', open(sys.argv[1], encoding="utf-8").read()).group(1).split()]
+assert box[0] >= 0 and box[2] <= 1280 and box[3] - box[1] <= 800 - 2 * 16, box
+PY
+    check "the overview: one mark per cell, each opening its run" python3 - "$tmp/m.html" "$cells" <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+ov = page[page.index('<section id="overview">'):page.index("</section>")]
+links = re.findall(r'<td class="[a-z ]+" title="[^"]*"><a href="([^"]+)">([✓✗])', ov)
+assert len(links) == int(sys.argv[2]), len(links)
+assert all(("#violation=" in h) == (g == "✗") for h, g in links)
+assert ".matrix thead th{position:sticky;top:0" in page
+PY
+    "$LL" matrix -q --png "$tmp/o.png" 2>/dev/null
+    check "--png: a 1280x800 PNG of the overview" python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(24)
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1280, 800)' "$tmp/o.png"
     check "a cell's run page: the player opens where mutual exclusion breaks" python3 - "$tmp/cell.dom" <<'PY'
 import re, sys
 dom = open(sys.argv[1], encoding="utf-8").read()
@@ -257,6 +288,18 @@ one_line_err "gnuplot missing" "apt-get install gnuplot-nox"
 mkdir "$tmp/adir"   # a folder where the file should go: unwritable even for root
 expect_exit 3 "an unwritable CSV" -- "$LL" matrix -q --csv "$tmp/adir"
 one_line_err "an unwritable CSV" "$tmp/adir"
+# a bad output path is said before any cell runs (no progress line), and nothing is left
+expect_exit 3 "--html into a missing folder" -- "$LL" matrix -q --html "$tmp/none/m.html"
+one_line_err "--html into a missing folder" "$tmp/none/m.html"
+! grep -q '^matrix: ' "$tmp/err" && ok || bad "--html into a missing folder: cells ran before the error"
+expect_exit 3 "--html onto a folder" -- "$LL" matrix -q --html "$tmp/adir" --csv "$tmp/left.csv"
+one_line_err "--html onto a folder" "is a folder"
+! grep -q '^matrix: ' "$tmp/err" && [ ! -e "$tmp/left.csv" ] && ok || bad "--html onto a folder: cells ran or a file was left"
+expect_exit 2 "a --png that is not .png" -- "$LL" matrix --png "$tmp/x.jpg"
+one_line_err "a --png that is not .png" "must end in .png"
+expect_exit 2 "Chromium missing for --png" -- env PATH="$tmp/bin" "$LL" matrix --png "$tmp/c.png"
+one_line_err "Chromium missing for --png" "apt-get install chromium"
+[ ! -e "$tmp/c.png" ] && ok || bad "Chromium missing: something was written"
 
 echo "matrix: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
