@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -54,29 +55,81 @@ static void matrix_usage(FILE *f)
           "  --csv FILE    one line per design, situation and property: the verdict, what\n"
           "                the scenario expects, the source's claim and the mark\n"
           "  --plot FILE   a heat map of the table with gnuplot: FILE.png or FILE.svg\n"
+          "  --png FILE    the overview (designs x situations, one mark per cell) as a\n"
+          "                1280x800 picture for slides, rendered by headless Chromium\n"
           "  -q, --quiet   no table on stdout (the files and the exit code only)\n"
           "  -h, --help    this text\n"
-          "Progress goes to stderr.\n"
+          "Progress goes to stderr. A file that cannot be written is said before any cell runs.\n"
           "\n"
           "exit: 0 every cell shows what its scenario expects, 1 one does not, 2 bad input,\n"
           "      3 internal or I/O error\n",
           f);
 }
 
-enum { OPT_HTML = 256, OPT_CSV, OPT_PLOT };
+enum { OPT_HTML = 256, OPT_CSV, OPT_PLOT, OPT_PNG };
 static const struct option matrix_options[] = {
     { "help", no_argument, NULL, 'h' },
     { "quiet", no_argument, NULL, 'q' },
     { "html", required_argument, NULL, OPT_HTML },
     { "csv", required_argument, NULL, OPT_CSV },
     { "plot", required_argument, NULL, OPT_PLOT },
+    { "png", required_argument, NULL, OPT_PNG },
     { NULL, 0, NULL, 0 },
 };
 
 typedef struct matrix_args {
-    const char *table, *html, *csv, *plot;
+    const char *table, *html, *csv, *plot, *png;
     int quiet;
 } matrix_args;
+
+/* The first executable of names on $PATH (its full path, to free), or NULL. */
+static char *find_program(const char *const *names)
+{
+    const char *path = getenv("PATH");
+    for (; path && *names; names++) {
+        const char *p = path;
+        for (;;) {
+            const char *colon = strchr(p, ':');
+            size_t len = colon ? (size_t)(colon - p) : strlen(p);
+            buf b;
+            buf_init(&b);
+            if (len) buf_append(&b, p, len);
+            else buf_putc(&b, '.');
+            buf_printf(&b, "/%s", *names);
+            if (access(b.p, X_OK) == 0) return buf_steal(&b);
+            buf_release(&b);
+            if (!colon) break;
+            p = colon + 1;
+        }
+    }
+    return NULL;
+}
+
+static char *chromium_path(void)
+{
+    static const char *const names[] = { "chromium", "chromium-browser", "google-chrome", NULL };
+    return find_program(names);
+}
+
+/* Can path be written (before any cell runs, so that a bad path costs nothing)? A file that
+ * was not there is not left behind. EXIT_OK, or EXIT_INTERNAL after the one-line error. */
+static int writable(const char *opt, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("matrix: %s '%s' is a folder: give a file name in it", opt, path);
+        return EXIT_INTERNAL;
+    }
+    int existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        cli_error("matrix: %s '%s': cannot write it: %s", opt, path, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    fclose(f);
+    if (!existed) remove(path);
+    return EXIT_OK;
+}
 
 /* EXIT_OK to run; -1 after the usage (exit 0); EXIT_USAGE after the one-line error. */
 static int parse_args(int argc, char **argv, matrix_args *a)
@@ -91,6 +144,7 @@ static int parse_args(int argc, char **argv, matrix_args *a)
         case OPT_HTML: a->html = optarg; break;
         case OPT_CSV: a->csv = optarg; break;
         case OPT_PLOT: a->plot = optarg; break;
+        case OPT_PNG: a->png = optarg; break;
         default: return EXIT_USAGE; /* said */
         }
     }
@@ -110,7 +164,83 @@ static int parse_args(int argc, char **argv, matrix_args *a)
             return EXIT_USAGE;
         }
     }
+    if (a->png) {
+        size_t n = strlen(a->png);
+        if (n < 5 || strcmp(a->png + n - 4, ".png")) {
+            cli_error("matrix: --png '%s': the file name must end in .png", a->png);
+            return EXIT_USAGE;
+        }
+        char *chromium = chromium_path();
+        if (!chromium) {
+            cli_error("matrix: --png needs Chromium, which is not installed (apt-get install chromium)");
+            return EXIT_USAGE;
+        }
+        free(chromium);
+    }
+    /* every file asked for, before any cell runs */
+    const char *const opts[] = { "--html", "--csv", "--plot", "--png" };
+    const char *const files[] = { a->html, a->csv, a->plot, a->png };
+    for (int i = 0; i < 4; i++)
+        if (files[i] && writable(opts[i], files[i]) != EXIT_OK) return EXIT_INTERNAL;
     return EXIT_OK;
+}
+
+/* The overview page through headless Chromium into a 1280 × 800 PNG (written beside path,
+ * moved into place once complete). 0, or -1 with a one-line reason in err. */
+static int render_png(const matrix_result *res, const char *path, buf *err)
+{
+    char *chromium = chromium_path();
+    char profile[] = "/tmp/locklab-chromium.XXXXXX";
+    buf page, shot, cmd;
+    buf_init(&page);
+    buf_init(&shot);
+    buf_init(&cmd);
+    int rc = -1;
+    if (!chromium || !mkdtemp(profile)) {
+        buf_printf(err, "--png: cannot start Chromium%s", chromium ? " (no temporary folder)" : "");
+        goto out;
+    }
+    buf_printf(&page, "%s/overview.html", profile);
+    buf_printf(&shot, "%s.tmp.%d.png", path, (int)getpid());
+    buf html;
+    buf_init(&html);
+    matrix_overview_page(res, &html);
+    FILE *f = fopen(page.p, "w");
+    int ok = f && fwrite(html.p, 1, html.len, f) == html.len;
+    if (f && fclose(f) != 0) ok = 0;
+    buf_release(&html);
+    if (!ok) {
+        buf_printf(err, "--png: cannot write the page for Chromium in %s", profile);
+        goto out;
+    }
+    /* a fresh profile, no network, a bounded time: Chromium's only input is the page */
+    buf_puts(&cmd, "timeout 120 '");
+    buf_puts(&cmd, chromium);
+    buf_printf(&cmd, "' --headless --no-sandbox --disable-gpu --hide-scrollbars --disable-background-networking "
+                     "--disable-component-update --disable-sync --no-first-run --user-data-dir='%s/profile' "
+                     "--window-size=1280,800 --screenshot='%s' 'file://%s' >/dev/null 2>&1",
+               profile, shot.p, page.p);
+    int status = strchr(chromium, '\'') || strchr(shot.p, '\'') ? -1 : system(cmd.p);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(shot.p, R_OK) != 0) {
+        buf_printf(err, "--png: Chromium could not render the overview into '%s'", path);
+        remove(shot.p);
+    } else if (ll_install_file(shot.p, path) != 0) {
+        buf_printf(err, "--png: cannot write '%s': %s", path, strerror(errno));
+        remove(shot.p);
+    } else {
+        rc = 0;
+    }
+out:
+    if (profile[strlen(profile) - 1] != 'X') { /* made: remove it with what Chromium left */
+        buf_reset(&cmd);
+        buf_printf(&cmd, "rm -rf '%s'", profile);
+        if (system(cmd.p) != 0) { /* a leftover in /tmp, nothing worse */ }
+    }
+    free(chromium);
+    buf_release(&page);
+    buf_release(&shot);
+    buf_release(&cmd);
+    return rc;
 }
 
 /* The table's property names, each one the checker judges; EXIT_USAGE after FILE:LINE. */
@@ -258,6 +388,15 @@ static int outputs(const matrix_result *res, const matrix_args *a)
         buf err;
         buf_init(&err);
         if (matrix_plot(res, a->plot, &err) != 0) {
+            cli_error("matrix: %s", err.p);
+            if (code == EXIT_OK) code = EXIT_INTERNAL;
+        }
+        buf_release(&err);
+    }
+    if (a->png) {
+        buf err;
+        buf_init(&err);
+        if (render_png(res, a->png, &err) != 0) {
             cli_error("matrix: %s", err.p);
             if (code == EXIT_OK) code = EXIT_INTERNAL;
         }

@@ -279,7 +279,22 @@ static const char css[] =
     ".matrix td.contradicts{outline:3px solid #b71c1c;outline-offset:-3px}"
     ".matrix td.unmet{outline:3px dashed #000;outline-offset:-3px}"
     "sup{font-weight:bold;color:#b71c1c}.src{font-size:.85em;color:#555}"
-    ".notes{font-size:.92em;margin:.2em 0 1.2em 1em}.notes li{margin:.2em 0}.legend{font-size:.92em;color:#333}";
+    ".notes{font-size:.92em;margin:.2em 0 1.2em 1em}.notes li{margin:.2em 0}.legend{font-size:.92em;color:#333}"
+    /* the detailed table's headers stay in view while it scrolls */
+    ".matrix thead th{position:sticky;top:0;z-index:2;background:#eceff1;box-shadow:0 1px 0 #ccc}"
+    /* the overview: the whole table in one screen (1280 × 800) */
+    "#overview{width:1240px;max-width:100%;font-size:13px;line-height:1.2}"
+    "#overview h2{font-size:17px;margin:0 0 4px}"
+    "table.overview{border-collapse:collapse;table-layout:fixed;width:100%}"
+    ".overview th,.overview td{border:1px solid #bbb;padding:2px 3px;text-align:center;height:22px;overflow:hidden;line-height:1.1}"
+    ".overview thead th{background:#eceff1;font-weight:bold}"
+    ".overview th.d{text-align:left;width:300px;white-space:nowrap;text-overflow:ellipsis;font-weight:normal;background:#fafafa}"
+    ".overview td a{color:inherit;text-decoration:none;display:block}"
+    ".overview td small{font-size:10px;color:#333;margin-left:2px;white-space:normal}"
+    ".overview td.ok{background:#c8e6c9}.overview td.warned{background:#fff3c4}"
+    ".overview td.unwarned{background:#ffcc80}.overview td.contra{background:#ef9a9a}.overview td.plain{background:#ffcdd2}"
+    ".overview td.na{background:#fff;color:#999}.overview td.unmet{outline:2px dashed #000;outline-offset:-2px}"
+    "#overview .key span{display:inline-block;padding:0 6px;margin-right:6px;border:1px solid #bbb}";
 
 static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
 {
@@ -345,6 +360,134 @@ static void html_notes(const matrix_result *r, int row, buf *out)
     buf_puts(out, "</ul></td></tr>\n");
 }
 
+/* A property's short name in the overview: ME, RS, Rel, ND, Re (others: as named). */
+static const char *prop_abbrev(const char *name)
+{
+    static const char *const k[][2] = { { "mutual_exclusion", "ME" }, { "resource_safety", "RS" },
+                                        { "release_safety", "Rel" }, { "no_deadlock", "ND" }, { "reentrancy", "Re" } };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!strcmp(name, k[i][0])) return k[i][1];
+    return name;
+}
+
+/* One overview cell: a single mark for all its properties — ✓ when every judged one holds,
+ * else ✗ with the violated ones named and the strongest mark among them (! over ? over =),
+ * coloured by it; a click opens the run, where the first violation breaks. */
+static void overview_cell(const matrix_result *r, int row, int c, buf *out)
+{
+    const matrix_table *t = r->t;
+    const matrix_cell *cell = matrix_cell_at(r, row, c);
+    if (!cell->ran) {
+        buf_puts(out, "<td class=\"na\" title=\"");
+        buf tip;
+        buf_init(&tip);
+        buf_printf(&tip, "%s, %s: does not apply%s%s", t->rows[row].title, t->col_title[c], t->rows[row].na[c] ? ": " : "",
+                   t->rows[row].na[c] ? t->rows[row].na[c] : "");
+        html_esc(out, tip.p);
+        buf_release(&tip);
+        buf_puts(out, "\">–</td>");
+        return;
+    }
+    int nviol = 0, first = -1, unmet = 0;
+    matrix_mark worst = MARK_NONE;
+    static const int rank[] = { [MARK_NONE] = 0, [MARK_AGREES] = 1, [MARK_UNWARNED] = 2, [MARK_CONTRADICTS] = 3 };
+    buf names, tip;
+    buf_init(&names);
+    buf_init(&tip);
+    buf_printf(&tip, "%s, %s:", t->rows[row].title, t->col_title[c]);
+    for (int p = 0; p < t->nprops; p++) {
+        unmet |= matrix_unmet(r, row, c, p);
+        if (cell->v[p] != VERDICT_VIOLATED) continue;
+        matrix_mark m = matrix_mark_of(r, row, c, p);
+        if (rank[m] > rank[worst]) worst = m;
+        if (first < 0) first = p;
+        buf_printf(&names, "%s%s", nviol++ ? " " : "", prop_abbrev(t->props[p]));
+        buf_printf(&tip, " %s violated%s%s%s;", t->props[p], m == MARK_AGREES ? " (as the source says)" : "",
+                   m == MARK_CONTRADICTS ? " (the source claims otherwise)" : "",
+                   m == MARK_UNWARNED ? " (the source does not warn of it)" : "");
+    }
+    if (!nviol) buf_puts(&tip, " every property holds;");
+    if (unmet) buf_puts(&tip, " NOT what the scenario expects;");
+    buf_printf(&tip, " replay: locklab run %s", t->rows[row].cell[c]);
+    const char *cls = !nviol                      ? "ok"
+                      : worst == MARK_CONTRADICTS ? "contra"
+                      : worst == MARK_UNWARNED    ? "unwarned"
+                      : worst == MARK_AGREES      ? "warned"
+                                                  : "plain"; /* a row without a source */
+    buf_printf(out, "<td class=\"%s%s\" title=\"", cls, unmet ? " unmet" : "");
+    html_esc(out, tip.p);
+    buf_puts(out, "\">");
+    if (cell->page) {
+        buf_puts(out, "<a href=\"");
+        html_esc(out, cell->page);
+        if (first >= 0) {
+            buf_puts(out, "#violation=");
+            html_esc(out, t->props[first]);
+        }
+        buf_puts(out, "\">");
+    }
+    buf_puts(out, nviol ? "✗" : "✓");
+    if (nviol && worst != MARK_NONE) buf_printf(out, "<sup>%s</sup>", mark_text[worst]);
+    if (nviol) {
+        buf_puts(out, "<small>");
+        html_esc(out, names.p);
+        buf_puts(out, "</small>");
+    }
+    if (cell->page) buf_puts(out, "</a>");
+    buf_puts(out, "</td>");
+    buf_release(&names);
+    buf_release(&tip);
+}
+
+/* The whole table at a glance: designs × situations, one mark per cell. */
+static void html_overview(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    buf_puts(out, "<section id=\"overview\">\n<h2>");
+    html_esc(out, t->title);
+    buf_puts(out, ": at a glance</h2>\n<table class=\"overview\">\n<thead><tr><th class=\"d\">design</th>");
+    for (int c = 0; c < t->ncols; c++) {
+        buf_puts(out, "<th title=\"");
+        html_esc(out, t->col_title[c]);
+        buf_puts(out, "\">");
+        html_esc(out, t->col_short[c]);
+        buf_puts(out, "</th>");
+    }
+    buf_puts(out, "</tr></thead>\n<tbody>\n");
+    for (int row = 0; row < t->nrows; row++) {
+        buf_puts(out, "<tr><th class=\"d\" title=\"");
+        html_esc(out, t->rows[row].title);
+        if (t->rows[row].source) {
+            buf_puts(out, " (claims: ");
+            html_esc(out, t->rows[row].source);
+            buf_puts(out, ")");
+        }
+        buf_puts(out, "\"><a href=\"#row-");
+        html_esc(out, t->rows[row].id);
+        buf_puts(out, "\">");
+        html_esc(out, t->rows[row].title);
+        buf_puts(out, "</a></th>");
+        for (int c = 0; c < t->ncols; c++) overview_cell(r, row, c, out);
+        buf_puts(out, "</tr>\n");
+    }
+    buf_puts(out, "</tbody></table>\n<p class=\"key\"><span class=\"ok\" style=\"background:#c8e6c9\">✓ every property "
+                  "holds</span><span style=\"background:#fff3c4\">✗<sup>=</sup> as the source warns</span><span "
+                  "style=\"background:#ffcc80\">✗<sup>?</sup> not warned of</span><span style=\"background:#ef9a9a\">✗"
+                  "<sup>!</sup> the source claims otherwise</span><span style=\"background:#ffcdd2\">✗ no source to set it "
+                  "beside</span><br>ME mutual exclusion · RS resource safety · Rel release "
+                  "safety · ND no deadlock · Re re-entrancy</p>\n</section>\n");
+}
+
+void matrix_overview_page(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+    html_esc(out, t->title);
+    buf_printf(out, "</title>\n<style>%s body{margin:12px;max-width:none}</style></head><body>\n", css);
+    html_overview(r, out);
+    buf_puts(out, "</body></html>\n");
+}
+
 void matrix_html(const matrix_result *r, buf *out)
 {
     const matrix_table *t = r->t;
@@ -358,7 +501,8 @@ void matrix_html(const matrix_result *r, buf *out)
                   "not apply. After a verdict: <sup>=</sup> as the design's source claims, <sup>!</sup> the source "
                   "claims otherwise (outlined), <sup>?</sup> a violation the source does not warn of, <sup>≠</sup> not "
                   "what the cell's scenario expects. Each verdict opens its run, to step through.</p>\n");
-    buf_puts(out, "<table class=\"matrix\">\n<thead><tr><th>design</th><th>property</th>");
+    html_overview(r, out);
+    buf_puts(out, "<h2>Every property</h2>\n<table class=\"matrix\">\n<thead><tr><th>design</th><th>property</th>");
     for (int c = 0; c < t->ncols; c++) {
         buf_puts(out, "<th title=\"");
         html_esc(out, t->col_title[c]);

@@ -43,8 +43,12 @@ void matrix_text(const matrix_result *r, buf *out);
 /* One line per row, column and property: row,design,column,situation,property,verdict,
  * expected,claim,mark,scenario. */
 void matrix_csv(const matrix_result *r, buf *out);
-/* The page: one self-contained file, no script; each cell links to its run's page. */
+/* The page: one self-contained file, no script; each cell links to its run's page. It opens
+ * with the overview (designs × situations, one mark per cell for all its properties), then
+ * the detailed table, whose headers stay in view as it scrolls. */
 void matrix_html(const matrix_result *r, buf *out);
+/* The overview alone, as a page for a 1280 × 800 screen (matrix --png renders it). */
+void matrix_overview_page(const matrix_result *r, buf *out);
 /* The heat map (path .png or .svg) through gnuplot. 0, or -1 with a one-line reason. */
 int matrix_plot(const matrix_result *r, const char *path, buf *err);
 

@@ -1,13 +1,13 @@
--- failover-redisson-one-of-two: Redisson 3.20+ is content with one replica's acknowledgement.
+-- failover-redisson-one-of-two: Redisson 3.17.5+ is content with one replica's acknowledgement.
 return {
   name = "one replica of two acknowledged, and a failover loses the lock (Redisson 3.43)",
   about = [[
-What Redisson's replica sync (3.15+) still risks. It sends the lock script with WAIT <replicas>
-1000, and since 3.20 fails only when NO replica acknowledged: "res.getSyncedSlaves() == 0 &&
-availableSlaves > 0" → "None of slaves were synced" (CommandAsyncService.syncedEval,
-CommandAsyncService.java@HEAD:1222-1226; RedissonBaseLock.java@3.43.0 handleNoSync). 3.17.0 to
-3.19.x required all of them ("Only k of n slaves were synced", RedissonBaseLock.java@3.17.0:
-229-233). And the Redis docs on WAIT: "it is possible to still lose a write synchronously
+What Redisson's replica sync (3.14.1+) still risks. It sends the lock script with WAIT
+<replicas> 1000, and since 3.17.5 fails only when NO replica acknowledged: "res.getSyncedSlaves()
+== 0 && availableSlaves > 0" → "None of slaves were synced" (RedissonBaseLock.java@3.17.5:223-227;
+CommandAsyncService.syncedEval, CommandAsyncService.java@HEAD:1222-1226; handleNoSync from 3.20).
+3.16.7 to 3.17.4 required all of them ("Only k of n slaves were synced", RedissonBaseLock.java
+@3.16.7:234, @3.17.0:229-233). And the Redis docs on WAIT: "it is possible to still lose a write synchronously
 replicated to multiple replicas" (wait.md); Sentinel picks the replica with the largest offset
 among those it can reach (sentinel.md), not one that acknowledged.
 

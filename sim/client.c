@@ -689,11 +689,24 @@ void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
     sched_push(rt->cx->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
+/* The process dies and its host closes its connections (FIN/RST): every server sees them go. */
 void client_crash(clientrt *rt, client *c)
 {
     if (c->dead) return;
-    c->dead = 1;
+    client_vanish(rt, c);
+    client_drop_connections(rt, c);
+}
+
+void client_drop_connections(clientrt *rt, client *c)
+{
     for (int i = 0; i < rt->cx->nnodes; i++) node_drop_client(rt->cu, &rt->cu->nodes[i], c->cidx);
+}
+
+/* The client stops for good; its connections stay open on the servers' side. */
+void client_vanish(clientrt *rt, client *c)
+{
+    if (c->dead) return;
+    c->dead = 1;
     /* Held events carry messages: free them. */
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);

@@ -58,5 +58,10 @@ int client_deliver(clientrt *rt, client *c, event *e);
 void client_event(clientrt *rt, client *c, event *e);
 void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id);
 void client_crash(clientrt *rt, client *c);
+/* A host crash (a power loss, a VM killed): the client stops, and sends nothing more — no FIN,
+ * no reset: its connections stay open on the servers until client_drop_connections, when
+ * their TCP keepalive gives up on it. */
+void client_vanish(clientrt *rt, client *c);
+void client_drop_connections(clientrt *rt, client *c);
 
 #endif

@@ -43,7 +43,8 @@ const char *const property_names[PROP_COUNT] = {
 };
 static const char *const msg_names[HM_COUNT] = { "request", "reply", "message", "replication", "replication ack" };
 static const char *const loss_names[HL_COUNT] = { "loss", "partition", "node down",
-                                                  "its master crashed before sending it" };
+                                                  "its master crashed before sending it",
+                                                  "TCP gave up retransmitting it: the connection is reset" };
 static const char *const outcome_names[HO_COUNT] = { "released", "not_released", "gave_up", "reentry_failed" };
 static const char *const unit_names[HU_COUNT] = { "key", "prefix", "reentered", "inner_released" };
 

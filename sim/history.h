@@ -36,6 +36,7 @@ typedef enum hist_loss {
     HL_PARTITION,       /* a partition between sender and receiver */
     HL_NODE_DOWN,       /* it reached a node that was down */
     HL_MASTER_CRASHED,  /* its master crashed before sending it (replication) */
+    HL_TCP_RESET,       /* TCP gave up retransmitting it across a partition: the connection reset */
     HL_COUNT
 } hist_loss;
 const char *hist_msg_name(int m);   /* "request", "reply", "message", "replication", ... */

@@ -2,7 +2,14 @@
  *
  * A link is a cell of an nactors × nactors table: its delay distribution, its loss (which a
  * lossy-link fault changes for a while: base_loss is the scenario's), and the time its last
- * message arrives, which no later message on it may precede. */
+ * message arrives, which no later message on it may precede.
+ *
+ * A partition loses what it cuts, or, under network.partitions = "tcp", holds a client's
+ * segments (requests, replies, pushes; not replication) on their link, in order, until it
+ * heals: they then go at TCP's first retransmission after the heal (Linux's backoff from
+ * the first held segment's sending: 200 ms doubling, at most 120 s), or, when TCP gave up
+ * before (tcp_retries2 retransmissions), are lost and the connection is reset (net_on_reset).
+ * Simplification: the give-up is noticed when the cut heals, not at its own instant. */
 #include "net.h"
 
 #include <stdlib.h>
@@ -14,6 +21,10 @@ typedef struct link_state {
     double loss, base_loss;
     int64_t last_delivery;
     int last_dec;          /* exploring: the window decision the last delivery moves with, or -1 */
+    /* network.partitions = "tcp": segments a cut holds, in order, the first sent at since */
+    msg **held;
+    int nheld, capheld;
+    int64_t since;
 } link_state;
 
 typedef struct partition {
@@ -26,6 +37,8 @@ struct net {
     link_state *links;
     partition *partitions;
     int npartitions;
+    void (*reset)(void *ud, int from, int to); /* TCP gave up on the link from → to */
+    void *reset_ud;
 };
 
 static link_state *link_of(net *n, int from, int to)
@@ -92,6 +105,10 @@ net *net_new(core *cx, int max_partitions)
 void net_free(net *n)
 {
     if (!n) return;
+    for (int i = 0; i < n->cx->nactors * n->cx->nactors; i++) {
+        for (int k = 0; k < n->links[i].nheld; k++) msg_free(n->links[i].held[k]);
+        free(n->links[i].held);
+    }
     for (int i = 0; i < n->npartitions; i++) free(n->partitions[i].group_of);
     free(n->partitions);
     free(n->links);
@@ -115,6 +132,69 @@ void net_partition(net *n, int fault, int *group_of)
     p->group_of = group_of;
 }
 
+static void deliver(net *n, link_state *l, msg *m, int64_t from_time);
+
+/* TCP's retransmission timer (Linux): the first retransmission one RTO after the segment was
+ * sent (at least TCP_RTO_MIN, 200 ms), each next one twice as late, at most TCP_RTO_MAX (120
+ * s) apart; after tcp_retries2 retransmissions the next timeout gives up ("a hypothetical
+ * timeout of 924.6 seconds" for 15: ip-sysctl.rst). The k-th retransmission comes
+ * rto_sum(k) µs after the first sending; rto_sum(retries2 + 1) is when TCP gives up. */
+static int64_t rto_sum(int k)
+{
+    int64_t s = 0, rto = 200000;
+    for (int i = 0; i < k; i++) {
+        s += rto;
+        rto = rto * 2 > 120000000 ? 120000000 : rto * 2;
+    }
+    return s;
+}
+
+int net_tcp(const net *n, const msg *m)
+{
+    return n->cx->sc->tcp_partitions && (m->kind == MSG_REQUEST || m->kind == MSG_REPLY || m->kind == MSG_PUBSUB);
+}
+
+void net_hold(net *n, msg *m)
+{
+    link_state *l = link_of(n, m->from, m->to);
+    if (!l->nheld) l->since = n->cx->now;
+    if (l->nheld == l->capheld) l->held = xrealloc(l->held, (size_t)(l->capheld = l->capheld ? l->capheld * 2 : 4) * sizeof *l->held);
+    l->held[l->nheld++] = m;
+}
+
+void net_on_reset(net *n, void (*fn)(void *ud, int from, int to), void *ud)
+{
+    n->reset = fn;
+    n->reset_ud = ud;
+}
+
+/* A cut that held segments on link a → b is gone: they go at TCP's next retransmission, in
+ * order, or, when TCP gave up before, the connection is reset and they are lost. */
+static void release_link(net *n, int a, int b)
+{
+    link_state *l = link_of(n, a, b);
+    if (!l->nheld || net_partitioned(n, a, b)) return;
+    core *cx = n->cx;
+    int retries = cx->sc->tcp_retries2;
+    int64_t at = -1;
+    for (int k = 1; k <= retries && at < 0; k++)
+        if (l->since + rto_sum(k) >= cx->now) at = l->since + rto_sum(k);
+    msg **held = l->held;
+    int nheld = l->nheld;
+    l->held = NULL;
+    l->nheld = l->capheld = 0;
+    if (at < 0) {
+        for (int i = 0; i < nheld; i++) {
+            net_note_drop(n, held[i], HL_TCP_RESET);
+            msg_free(held[i]);
+        }
+        if (n->reset) n->reset(n->reset_ud, a, b);
+    } else {
+        for (int i = 0; i < nheld; i++) deliver(n, l, held[i], at);
+    }
+    free(held);
+}
+
 void net_heal(net *n, int fault)
 {
     for (int i = 0; i < n->npartitions; i++) {
@@ -123,6 +203,8 @@ void net_heal(net *n, int fault)
         n->partitions[i] = n->partitions[--n->npartitions];
         break;
     }
+    for (int a = 0; a < n->cx->nactors; a++)
+        for (int b = 0; b < n->cx->nactors; b++) release_link(n, a, b);
 }
 
 void net_set_loss(net *n, int a, int b, double probability)
@@ -147,10 +229,33 @@ static int64_t draw_delay(core *cx, const dist *d)
     return v;
 }
 
+/* m leaves at from_time and arrives a link delay later, after what went before it. */
+static void deliver(net *n, link_state *l, msg *m, int64_t from_time)
+{
+    core *cx = n->cx;
+    size_t dec = core_decisions_made(cx);
+    int64_t d = draw_delay(cx, m->kind == MSG_REPL ? &cx->sc->repl_lag : &l->delay);
+    int64_t at = from_time + (d < 0 ? 0 : d);
+    int own = core_decisions_made(cx) == dec + 1 && cx->explore ? (int)dec : -1;
+    m->held_dec = -1;
+    if (at < l->last_delivery) { /* FIFO per link, like TCP: held behind the one before */
+        core_window_held(cx, dec, l->last_delivery - at);
+        at = l->last_delivery;
+        m->held_dec = l->last_dec; /* and it moves when that one does */
+    }
+    l->last_dec = own >= 0 ? own : m->held_dec;
+    l->last_delivery = at;
+    sched_push(cx->q, at, EV_DELIVER, m->to, 0, m);
+}
+
 void net_send(net *n, msg *m)
 {
     core *cx = n->cx;
     link_state *l = link_of(n, m->from, m->to);
+    if (net_tcp(n, m) && (l->nheld || net_partitioned(n, m->from, m->to))) {
+        net_hold(n, m); /* behind the segments TCP retransmits: in order */
+        return;
+    }
     if (net_partitioned(n, m->from, m->to)) {
         net_note_drop(n, m, HL_PARTITION);
         msg_free(m);
@@ -162,19 +267,7 @@ void net_send(net *n, msg *m)
         msg_free(m);
         return;
     }
-    size_t dec = core_decisions_made(cx);
-    int64_t d = draw_delay(cx, m->kind == MSG_REPL ? &cx->sc->repl_lag : &l->delay);
-    int64_t at = cx->now + (d < 0 ? 0 : d);
-    int own = core_decisions_made(cx) == dec + 1 && cx->explore ? (int)dec : -1;
-    m->held_dec = -1;
-    if (at < l->last_delivery) { /* FIFO per link, like TCP: held behind the one before */
-        core_window_held(cx, dec, l->last_delivery - at);
-        at = l->last_delivery;
-        m->held_dec = l->last_dec; /* and it moves when that one does */
-    }
-    l->last_dec = own >= 0 ? own : m->held_dec;
-    l->last_delivery = at;
-    sched_push(cx->q, at, EV_DELIVER, m->to, 0, m);
+    deliver(n, l, m, cx->now);
 }
 
 void net_note_drop(net *n, const msg *m, hist_loss why)

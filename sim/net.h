@@ -66,6 +66,15 @@ void net_send(net *n, msg *m);
 /* Records in the history that m was lost, and why ("partition", "node down", ...). */
 void net_note_drop(net *n, const msg *m, hist_loss why);
 
+/* network.partitions = "tcp": is m a segment of a client's TCP connection (a request, its
+ * reply, a pushed message), which a cut delays rather than loses? */
+int net_tcp(const net *n, const msg *m);
+/* Holds m (the net owns it) until the cut between its ends heals: then it goes at TCP's next
+ * retransmission, or is lost with its connection when TCP gave up before (tcp_retries2). */
+void net_hold(net *n, msg *m);
+/* Called when TCP gives up on the link from → to (the connection is reset there). */
+void net_on_reset(net *n, void (*fn)(void *ud, int from, int to), void *ud);
+
 /* Is the link between a and b cut by a partition in force now? */
 int net_partitioned(const net *n, int a, int b);
 /* A partition starts: group_of[actor] is its group or -1 (the net takes the array). */

@@ -28,6 +28,15 @@
  * offsets (node_acked_offset, node_acked_count) are the mechanism a quorum commit can use too.
  * Unlike Redis, replicas acknowledge only when asked, not also once a second on their own.
  *
+ * Quorum commit (replication.commit = "quorum": ZooKeeper, etcd). A write's reply waits for a
+ * majority; and nothing else shows an entry before a majority has it (commit before visible,
+ * node_commit_release): the watch events it causes (an expiry's included) are held, and the
+ * requests that arrive meanwhile wait and run in order once a majority has every entry so
+ * far. ZAB and Raft pipeline writes and answer other sessions' reads from the committed state
+ * at once; here those requests wait one commit round instead (later answers, never an
+ * uncommitted state). A master that crashes drops what it held: nobody saw it. MongoDB's w:
+ * "majority" holds only the writer's reply (its reads are "local").
+ *
  * Failover. When a master with replicas has been down for down_after, its best replica (most
  * effects applied, then the first) is promoted; clients learn the new master after the
  * detection delay. The old master, when it comes back, is a replica of the new one and
@@ -36,6 +45,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A message held by a quorum master until what it shows is committed (offset 0: tagged with
+ * the master's offset at the next release, when the change that produced it is counted). */
+typedef struct held_msg {
+    struct held_msg *next;
+    msg *m;
+    uint64_t offset;
+} held_msg;
 
 struct node_wait {
     node_wait *next;
@@ -88,6 +105,12 @@ static int64_t node_clock_fn(void *ud)
     return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now) : lclock_read(&n->clock, n->cu->cx->now);
 }
 
+static int64_t node_steady_fn(void *ud)
+{
+    node *n = ud;
+    return lclock_read_monotonic(&n->clock, n->cu->cx->now);
+}
+
 static void node_clock_seen(void *ud)
 {
     node *n = ud;
@@ -95,7 +118,36 @@ static void node_clock_seen(void *ud)
     core_clock_read(n->cu->cx);
 }
 
-/* The server pushes a message to a client's subscription: it travels to the client. */
+static int quorum_replicas(const cluster *cu, const node *m);
+
+/* commit = "quorum": a master with replicas shows nothing (a watch event, a read) before a
+ * majority has the entries it follows. */
+static int commit_first(const cluster *cu, const node *n)
+{
+    return cu->cx->sc->repl_quorum && n->role == ROLE_MASTER && quorum_replicas(cu, n) > 0;
+}
+
+static void held_append(held_msg **list, msg *m, uint64_t offset)
+{
+    held_msg *h = xcalloc(1, sizeof *h);
+    h->m = m;
+    h->offset = offset;
+    while (*list) list = &(*list)->next;
+    *list = h;
+}
+
+static void held_drop(held_msg **list)
+{
+    while (*list) {
+        held_msg *h = *list;
+        *list = h->next;
+        msg_free(h->m);
+        free(h);
+    }
+}
+
+/* The server pushes a message to a client's subscription: it travels to the client (once
+ * what it tells of is committed, under commit = "quorum"). */
 static void node_push(void *ud, int client, slice channel, slice message)
 {
     node *n = ud;
@@ -105,7 +157,8 @@ static void node_push(void *ud, int client, slice channel, slice message)
     m->label = xmemdup(channel.p, channel.len);
     m->bytes = xmemdup(message.p, message.len);
     m->nbytes = message.len;
-    net_send(cu->net, m);
+    if (commit_first(cu, n)) held_append(&n->held_pushes, m, 0);
+    else net_send(cu->net, m);
 }
 
 /* Verbose runs: every call inside a script, with its reply. */
@@ -163,11 +216,12 @@ static int node_replicas_fn(void *ud)
 }
 
 /* A fresh server process for n: no data, no connections. */
-static kserver *node_new_server(cluster *cu, node *n)
+static kserver *node_new_server(cluster *cu, node *n, int restarted)
 {
     kind_host host = {
         .ud = n,
         .clock = node_clock_fn,
+        .steady = node_steady_fn,
         .clock_seen = node_clock_seen,
         .deadline_set = node_deadline_set,
         .deadline_read = node_deadline_read,
@@ -179,6 +233,7 @@ static kserver *node_new_server(cluster *cu, node *n)
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
         .options = cu->cx->sc->server_options,
+        .restarted = restarted,
     };
     kserver *s = cu->kind->create(&host);
     cu->kind->set_replica(s, n->role == ROLE_REPLICA);
@@ -350,8 +405,9 @@ static void node_drop_waits(node *n)
     }
 }
 
-/* commit = "quorum": how many of master m's replicas must have a write before it is
- * acknowledged — a majority of the group (m and every replica it has, up or not) counts m. */
+/* commit = "quorum" (or a write that asks for a majority): how many of master m's replicas
+ * must have a write before it is acknowledged — a majority of the group (m and every replica
+ * it has, up or not) counts m. */
 static int quorum_replicas(const cluster *cu, const node *m)
 {
     int group = 1;
@@ -394,6 +450,55 @@ static void node_on_ack(cluster *cu, node *n, msg *m)
     if (n->role != ROLE_MASTER) return;
     if (m->req_id > n->acked[m->from]) n->acked[m->from] = m->req_id;
     waits_check(cu, n);
+    node_commit_release(cu, n);
+}
+
+static int committed(const cluster *cu, const node *n, uint64_t offset)
+{
+    return node_acked_count(cu, n, offset) >= quorum_replicas(cu, n);
+}
+
+static void node_exec_request(cluster *cu, node *n, msg *m);
+
+/* ZAB and Raft apply an entry, fire its watches, expire sessions and leases and answer reads
+ * only once a majority has it ("A read will never return data that has not been made
+ * durable": etcd's API guarantees). Here the master runs a write at once and holds what would
+ * show it: the watch events it caused go out, and requests that came meanwhile run, once a
+ * majority has acknowledged every entry before them. */
+void node_commit_release(cluster *cu, node *n)
+{
+    if (n->releasing) return;
+    if (!commit_first(cu, n)) { /* no longer a quorum master: what it held never shows */
+        held_drop(&n->held_pushes);
+        held_drop(&n->held_reqs);
+        return;
+    }
+    n->releasing = 1;
+    for (;;) {
+        for (held_msg *h = n->held_pushes; h; h = h->next)
+            if (!h->offset) h->offset = n->repl_offset ? n->repl_offset : 1;
+        while (n->held_pushes && committed(cu, n, n->held_pushes->offset)) {
+            held_msg *h = n->held_pushes;
+            n->held_pushes = h->next;
+            net_send(cu->net, h->m);
+            free(h);
+        }
+        if (!n->held_reqs || !committed(cu, n, n->repl_offset) || !n->up) {
+            /* something waits for entries a majority has not acknowledged: ask, once per
+             * offset (the answers come back behind the entries, on the replication stream) */
+            if ((n->held_reqs || n->held_pushes) && n->acks_asked < n->repl_offset) {
+                n->acks_asked = n->repl_offset;
+                request_acks(cu, n);
+            }
+            break;
+        }
+        held_msg *h = n->held_reqs;
+        n->held_reqs = h->next;
+        node_exec_request(cu, n, h->m);
+        msg_free(h->m);
+        free(h);
+    }
+    n->releasing = 0;
 }
 
 static void node_exec_request(cluster *cu, node *n, msg *m)
@@ -413,10 +518,14 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
-    if (n->role == ROLE_MASTER && cu->cx->sc->repl_quorum && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at))
+    int majority = cu->cx->sc->repl_quorum || (sk->reply_needs_majority && sk->reply_needs_majority(rep->body));
+    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+        node_commit_release(cu, n);
         return;
+    }
     rep->async = m->async;
     send_reply(cu, at, rep, m->coro, m->req_id, m->label);
+    node_commit_release(cu, n);
 }
 
 void node_deliver(cluster *cu, node *n, msg *m)
@@ -439,11 +548,36 @@ void node_deliver(cluster *cu, node *n, msg *m)
         return;
     }
     if (net_partitioned(cu->net, m->from, m->to)) {
+        if (net_tcp(cu->net, m)) {
+            /* on its way when the cut came: TCP retransmits it (the message is taken over;
+             * the husk is freed by the caller) */
+            msg *k = msg_new(m->kind, m->from, m->to, 0);
+            *k = *m;
+            m->argv = NULL;
+            m->bytes = NULL;
+            m->label = NULL;
+            net_hold(cu->net, k);
+            return;
+        }
         net_note_drop(cu->net, m, HL_PARTITION);
         return;
     }
     switch (m->kind) {
-    case MSG_REQUEST: node_exec_request(cu, n, m); break;
+    case MSG_REQUEST:
+        if (commit_first(cu, n) && (n->held_reqs || !committed(cu, n, n->repl_offset))) {
+            /* an entry is not committed yet: this request sees the state once it is (the
+             * message is taken over; the net frees the husk) */
+            msg *k = msg_new(MSG_REQUEST, m->from, m->to, 0);
+            *k = *m;
+            m->argv = NULL;
+            m->bytes = NULL;
+            m->label = NULL;
+            held_append(&n->held_reqs, k, 0);
+            node_commit_release(cu, n);
+            break;
+        }
+        node_exec_request(cu, n, m);
+        break;
     case MSG_REPL: node_apply_replication(cu, n, m); break;
     case MSG_REPL_ACK: node_on_ack(cu, n, m); break;
     default: break;
@@ -503,6 +637,8 @@ void node_crash(cluster *cu, node *n)
     n->down_epoch++;
     n->expiry_pending = 0;
     node_drop_waits(n);
+    held_drop(&n->held_pushes); /* never committed: nobody sees them */
+    held_drop(&n->held_reqs);   /* their clients hear nothing: they time out */
     note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
@@ -521,7 +657,7 @@ void node_restart(cluster *cu, node *n)
     /* The process restarts: a fresh server (empty script cache, no connections) with what
      * persistence kept. */
     kserver *old = n->srv;
-    n->srv = node_new_server(cu, n);
+    n->srv = node_new_server(cu, n, 1);
     switch (n->cfg->persist) {
     case PERSIST_NONE: org_clear(&n->org); break;
     case PERSIST_EVERYSEC:
@@ -572,14 +708,30 @@ static node *best_replica(cluster *cu, node *m)
     return best;
 }
 
+/* A kind that elects by majority: can r gather the votes of a majority of old's replica set
+ * (old and its replicas), counting itself and every member up and reachable from it? */
+static int wins_election(cluster *cu, node *old, node *r)
+{
+    int group = 1, votes = 0;
+    for (int i = 0; i < cu->cx->nnodes; i++) {
+        node *o = &cu->nodes[i];
+        if (o != old && !(o->role == ROLE_REPLICA && o->master == old->idx)) continue;
+        if (o != old) group++;
+        if (o == r || (o->up && !net_partitioned(cu->net, r->idx, o->idx))) votes++;
+    }
+    return votes >= group / 2 + 1;
+}
+
 void node_failover(cluster *cu, node *old, int forced)
 {
     if (old->role != ROLE_MASTER) return;
     node *r = best_replica(cu, old);
     if (!r) return;
+    if (cu->kind->elects_by_majority && !wins_election(cu, old, r)) return; /* no primary: writes fail */
     r->role = ROLE_MASTER;
     r->master = -1;
     memset(r->acked, 0, (size_t)cu->cx->nnodes * sizeof *r->acked);
+    r->acks_asked = 0;
     cu->kind->set_replica(r->srv, 0);
     note(cu, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
     for (int i = 0; i < cu->cx->nnodes; i++) {
@@ -677,11 +829,22 @@ static void node_resync(cluster *cu, node *replica, node *master)
 
 /* ---- the cluster and the clients' connections ---- */
 
+/* TCP gave up on a server's segments to a client (network.partitions = "tcp"): the server's
+ * end of the connection is reset, as if the client had gone (its session ends). */
+static void node_tcp_reset(void *ud, int from, int to)
+{
+    cluster *cu = ud;
+    int c = to - cu->cx->nnodes;
+    if (from < cu->cx->nnodes && c >= 0 && c < cu->cx->nclients && cu->nodes[from].up)
+        node_drop_client(cu, &cu->nodes[from], c);
+}
+
 void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
 {
     cu->cx = cx;
     cu->net = nt;
     cu->kind = kind;
+    net_on_reset(nt, node_tcp_reset, cu);
     cu->nodes = xcalloc((size_t)cx->nnodes, sizeof *cu->nodes);
     for (int i = 0; i < cx->nnodes; i++) {
         node *n = &cu->nodes[i];
@@ -696,7 +859,7 @@ void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
         n->shard = nc->master < 0 ? i : nc->master;
         lclock_init(&n->clock, WORLD_EPOCH_MS, nc->clock.offset_ms, nc->clock.drift);
         cx->clocks[i] = &n->clock;
-        n->srv = node_new_server(cu, n);
+        n->srv = node_new_server(cu, n, 0);
         n->acked = xcalloc((size_t)cx->nnodes, sizeof *n->acked);
         n->client_off = xcalloc((size_t)cx->nclients + 1, sizeof *n->client_off);
         if (nc->persist == PERSIST_EVERYSEC) sched_push(cx->q, 1000000, EV_FSYNC, i, 0, NULL);
@@ -712,6 +875,8 @@ void cluster_release(cluster *cu)
         org_free(&cu->nodes[i].org);
         org_free(&cu->nodes[i].durable_org);
         node_drop_waits(&cu->nodes[i]);
+        held_drop(&cu->nodes[i].held_pushes);
+        held_drop(&cu->nodes[i].held_reqs);
         free(cu->nodes[i].acked);
         free(cu->nodes[i].client_off);
     }
@@ -722,6 +887,7 @@ void cluster_release(cluster *cu)
 void node_drop_client(cluster *cu, node *n, int cidx)
 {
     cu->kind->disconnect(n->srv, cidx);
+    if (n->up) node_commit_release(cu, n);
 }
 
 /* Unsubscribing is modelled as immediate and reliable: a client that stops listening

@@ -71,6 +71,11 @@ typedef struct node {
     uint64_t *client_off;
     node_wait *waits;      /* clients blocked in a wait for replicas, oldest first */
     uint64_t next_wait_id;
+    /* commit = "quorum": what waits for a majority to have the master's entries before anyone
+     * sees it (commit before visible): pushes (watch events) and requests, in order */
+    struct held_msg *held_pushes, *held_reqs;
+    int releasing;         /* held requests are being run */
+    uint64_t acks_asked;   /* the offset the replicas were last asked to acknowledge for it */
 } node;
 
 struct cluster {

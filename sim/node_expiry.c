@@ -215,4 +215,5 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
     }
     cu->kind->expire(n->srv);
     node_schedule_expiry(cu, n);
+    node_commit_release(cu, n);
 }

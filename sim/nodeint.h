@@ -16,5 +16,8 @@ int cross_clock(cluster *cu, const node *n, const node *from, int step);
 /* The server's hooks (kind_host.deadline_set, deadline_read). */
 void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from);
 void node_deadline_read(void *ud, slice unit);
+/* commit = "quorum": what was held until a majority has the master's entries goes out now
+ * that it has (node.c). */
+void node_commit_release(cluster *cu, node *n);
 
 #endif

@@ -249,16 +249,24 @@ static void load_clients(loader *ld, int root)
 
 static void load_network(loader *ld, int root)
 {
-    static const char *const keys[] = { "delay", "loss" };
+    static const char *const keys[] = { "delay", "loss", "partitions", "tcp_retries2", "keepalive" };
+    static const char *const cuts[] = { "drop", "tcp" };
     static const char *const repl_keys[] = { "lag", "down_after", "detection", "commit" };
     static const char *const commits[] = { "async", "quorum" };
     scenario *s = ld->s;
     s->delay = (dist){ DIST_UNIFORM, 1000, 5000 };
+    s->tcp_retries2 = 15;                   /* Linux's default (ip-sysctl) */
+    s->keepalive = (7200LL + 9 * 75) * 1000000; /* tcp_keepalive_time + probes × interval */
     int t = rd_opt_table(&ld->rd, root, "", "network");
     if (t) {
         rd_check_fields(&ld->rd, t, "network", keys, LL_ARRAY_LEN(keys));
         s->delay = opt_dist(ld, t, "network", "delay", s->delay);
         s->loss = rd_opt_number(&ld->rd, t, "network", "loss", 0, 0, 1);
+        if (rd_get(ld->rd.L, t, "partitions") != LUA_TNIL)
+            s->tcp_partitions = rd_to_choice(&ld->rd, -1, "network.partitions", cuts, 2);
+        lua_pop(ld->rd.L, 1);
+        s->tcp_retries2 = (int)rd_opt_integer(&ld->rd, t, "network", "tcp_retries2", 15, 1, 30);
+        s->keepalive = rd_opt_duration(&ld->rd, t, "network", "keepalive", s->keepalive, D_POSITIVE);
         lua_pop(ld->rd.L, 1);
     }
     s->repl_lag = s->delay;

@@ -63,6 +63,8 @@ typedef struct fault_cfg {
     char *from, *to;     /* drop: the link (both directions) */
     char ***groups;      /* partition: ngroups NULL-terminated name lists */
     int ngroups;
+    int host;            /* crash of a client: its host vanishes (no FIN, no reset: a server
+                            notices at its TCP keepalive, `duration` later), not its process */
     int line;
 } fault_cfg;
 
@@ -128,6 +130,12 @@ typedef struct scenario {
     int nmasters;
     int64_t lease, wait, timeout;        /* µs; lease -2: none (watchdog) */
     dist delay; double loss;             /* default for every link */
+    int tcp_partitions;                  /* network.partitions = "tcp": a cut delays a client's
+                                            and a server's segments, retransmitted until it
+                                            heals or TCP gives up; else "drop" (lost) */
+    int tcp_retries2;                    /* network.tcp_retries2 (Linux's, 15) */
+    int64_t keepalive;                   /* network.keepalive, µs: how long a server takes to
+                                            notice a client whose host vanished (7875 s) */
     link_cfg *links; int nlinks;
     dist repl_lag;                       /* master → replica stream */
     int64_t down_after, detection;       /* failover timings, µs */

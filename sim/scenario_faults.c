@@ -103,7 +103,7 @@ static const struct fault_spec {
     int nkeys, nrequired;
 } fault_specs[] = {
     [FAULT_GC_PAUSE] = { ACT_CLIENT, { "duration" }, 1, 1 },
-    [FAULT_CRASH] = { ACT_NODE | ACT_CLIENT, { 0 }, 0, 0 },
+    [FAULT_CRASH] = { ACT_NODE | ACT_CLIENT, { "host" }, 1, 0 },
     [FAULT_RESTART] = { ACT_NODE, { 0 }, 0, 0 },
     [FAULT_CLOCK_JUMP] = { ACT_NODE | ACT_CLIENT, { "by" }, 1, 1 },
     [FAULT_DRIFT] = { ACT_NODE | ACT_CLIENT, { "rate" }, 1, 1 },
@@ -255,6 +255,19 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
     }
     f->rate = rd_opt_number(&ld->rd, t, path, "rate", 0, -0.5, 1.0);
     f->probability = rd_opt_number(&ld->rd, t, path, "probability", 0, 0, 1);
+    if (kind == FAULT_CRASH) {
+        int ty = rd_get(L, t, "host");
+        rd_path_key(p, path, "host");
+        if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
+            rd_fail(&ld->rd, p, "%s must be true (the client's host vanishes: no FIN, no reset) or false (its "
+                    "process dies and its host closes the connections), not %s", p, rd_type_name(L, -1));
+        f->host = ty == LUA_TBOOLEAN && lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (f->host && scenario_node_index(s, f->target) >= 0)
+            rd_fail(&ld->rd, p, "%s: a host crash is a client's (a node's crash is its host's already)", p);
+        /* the servers notice a vanished client when their TCP keepalive gives up on it */
+        if (f->host) f->duration = s->keepalive;
+    }
 }
 
 void load_faults(loader *ld, int root)

@@ -11,6 +11,7 @@
  * refused when the nodes' drifts differ (per_node clocks), since one value for every node
  * would erase the very difference the scenario is about; varying one node's is the way. */
 #include "scenario_vary.h"
+#include "kinds.h"
 #include "scenario_int.h"
 
 #include <errno.h>
@@ -22,7 +23,7 @@
 
 enum {
     K_FAULT_DURATION, K_FAULT_BY, K_DRIFT, K_RESTART_DELAY, K_REPL_LAG, K_NET_DELAY,
-    K_LEASE, K_WAIT, K_TIMEOUT, K_WORK, K_NODES
+    K_LEASE, K_WAIT, K_TIMEOUT, K_WORK, K_NODES, K_SERVER_OPTION
 };
 
 const char vary_help[] =
@@ -35,7 +36,9 @@ const char vary_help[] =
     "  network.delay       a constant delay on every link that uses the network's delay\n"
     "  lease, wait, timeout  the scenario's lease, wait, and per-request timeout\n"
     "  work                every client's time in the critical section\n"
-    "  nodes               the number of masters (Redlock, when the scenario gives a count)\n";
+    "  nodes               the number of masters (Redlock, when the scenario gives a count)\n"
+    "  server_options.X    the server kind's option X (server_options.ttl_monitor_first:\n"
+    "                      where a MongoDB TTL monitor's passes fall)\n";
 
 static int set_error(buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int set_error(buf *err, const char *fmt, ...)
@@ -157,6 +160,24 @@ int vary_resolve(const scenario *sc, const char *name, vary_target *t, buf *err)
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", name);
     t->index = -1;
+    if (!strncmp(name, "server_options.", 15)) {
+        const server_kind *k = server_kind_find(sc->server ? sc->server : "redis");
+        int n = k ? server_kind_noptions(k) : 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(k->options[i].name, name + 15) != 0) continue;
+            t->kind = K_SERVER_OPTION;
+            t->index = i;
+            t->unit = k->options[i].duration ? VARY_DURATION : VARY_COUNT;
+            return 0;
+        }
+        buf names;
+        buf_init(&names);
+        for (int i = 0; i < n; i++) buf_printf(&names, "%s%s", i ? ", " : "", k->options[i].name);
+        set_error(err, "%s: the %s server has %s%s", name, k ? k->name : "?", n ? "the options " : "no options",
+                  n ? names.p : "");
+        buf_release(&names);
+        return -1;
+    }
     int r = resolve_fault(sc, name, t, err);
     if (r <= 0) return r;
     if ((r = resolve_per_node(sc, name, t, err)) <= 0) return r;
@@ -436,6 +457,15 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
         return 0;
     case K_NODES:
         return set_masters(sc, base, (int)value, what, err);
+    case K_SERVER_OPTION: {
+        const kind_option *o = &server_kind_find(sc->server ? sc->server : "redis")->options[t->index];
+        int64_t v = o->duration ? us / 1000 : (int64_t)llround(value);
+        if (v < o->lo || v > o->hi)
+            return set_error(err, "%s: %s is from %lld to %lld%s", what, t->name, (long long)o->lo, (long long)o->hi,
+                             o->duration ? " ms" : "");
+        sc->server_options[t->index] = v;
+        return 0;
+    }
     }
     return set_error(err, "internal: unknown parameter kind");
 }
@@ -464,6 +494,10 @@ double vary_get(const scenario *sc, const vary_target *t)
             if (sc->clients[i].work != sc->clients[0].work) return NAN;
         return (double)sc->clients[0].work;
     case K_NODES: return sc->nmasters;
+    case K_SERVER_OPTION: {
+        const kind_option *o = &server_kind_find(sc->server ? sc->server : "redis")->options[t->index];
+        return o->duration ? (double)sc->server_options[t->index] * 1000.0 : (double)sc->server_options[t->index];
+    }
     }
     return NAN;
 }

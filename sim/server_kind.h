@@ -63,6 +63,10 @@ typedef struct kind_option {
 typedef struct kind_host {
     void *ud;
     int64_t (*clock)(void *ud);                                 /* local time, ms */
+    /* the host's monotonic clock (ms; a clock jump does not move it), for a server that
+     * schedules on a steady clock what it judges on its wall clock (mongod's TTL monitor);
+     * NULL: the same as clock */
+    int64_t (*steady)(void *ud);
     /* the server read its clock for a value that leaves it (a TTL in a reply, a deadline set
      * from it); NULL: nobody asks */
     void (*clock_seen)(void *ud);
@@ -83,6 +87,7 @@ typedef struct kind_host {
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
     const int64_t *options;      /* the kind's options (server_kind.options), in that order */
+    int restarted;               /* this process is a restart (not the node's first start) */
 } kind_host;
 
 typedef struct server_kind {
@@ -139,6 +144,16 @@ typedef struct server_kind {
      * the number of replicas that acknowledged, or the error `error` when not NULL. */
     int (*is_wait)(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *reply);
     void (*reply_wait)(void *reply, int64_t acked, const char *error);
+    /* Acknowledgement by a majority, per request (optional; NULL: none). A write whose reply
+     * says so (MongoDB's writeConcern w: "majority") is answered only once a majority of the
+     * replica set (the master and its replicas, up or not, the master counting) has it, as
+     * replication.commit = "quorum" does for every write. */
+    int (*reply_needs_majority)(const void *reply);
+    /* Elections (0: the world's failover promotes the best replica that is up, as Redis
+     * Sentinel does). 1: a replica is promoted only with the votes of a majority of the
+     * replica set: itself and the members up and reachable from it (MongoDB: "The voting
+     * majority of a replica set is 1 plus half the number of voting members, rounded down"). */
+    int elects_by_majority;
 } server_kind;
 
 #endif

@@ -249,6 +249,7 @@ static void fault_start(world *w, int fi)
         break;
     case FAULT_CRASH:
         if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
+        else if (f->host) client_vanish(w->rt, clients_at(w->rt, target - w->cx.nnodes));
         else client_crash(w->rt, clients_at(w->rt, target - w->cx.nnodes));
         break;
     case FAULT_RESTART: node_restart(&w->cu, &w->cu.nodes[target]); break;
@@ -297,6 +298,9 @@ static void fault_end(world *w, int fi)
         nodes_partitions_changed(&w->cu);
         break;
     case FAULT_DROP: set_drop(w, f, -1); break;
+    case FAULT_CRASH: /* a vanished host: the servers' keepalive gives up on its connections */
+        if (f->host) client_drop_connections(w->rt, clients_at(w->rt, target - w->cx.nnodes));
+        break;
     default: break;
     }
     fault_note(w, f, fi, H_FAULT_END, target);
@@ -308,6 +312,11 @@ static void describe_fault(const world *w, const fault_cfg *f, buf *out)
     switch (f->kind) {
     case FAULT_GC_PAUSE: buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000)); break;
     case FAULT_CRASH:
+        if (f->host) {
+            buf_printf(out, "crash of %s's host (silent: the servers notice at their TCP keepalive, %lld ms)", f->target,
+                       (long long)(f->duration / 1000));
+            break;
+        }
         buf_printf(out, "crash of %s", f->target);
         if (f->by_ms > 0) buf_printf(out, " (restarts after %lld ms)", (long long)f->by_ms);
         break;

@@ -39,13 +39,19 @@ static const kind_fixture KF; /* the test file's, defined after this header */
 #define K (KF.kind)
 
 typedef struct fake_host {
-    int64_t now; /* the server's clock, ms: the test moves it */
-    buf log;     /* the effects reported since the last expect_log */
+    int64_t now;    /* the server's clock, ms: the test moves it */
+    int64_t jumped; /* how far it has jumped: its steady clock reads now - jumped */
+    buf log;        /* the effects reported since the last expect_log */
 } fake_host;
 
 static inline int64_t fh_clock(void *ud)
 {
     return ((fake_host *)ud)->now;
+}
+
+static inline int64_t fh_steady(void *ud)
+{
+    return ((fake_host *)ud)->now - ((fake_host *)ud)->jumped;
 }
 
 static inline void fh_changed(void *ud, kind_event ev, slice unit)
@@ -68,7 +74,7 @@ static inline void fh_push(void *ud, int client, slice topic, slice payload)
 /* A fresh server of the kind on host h, as it is created, with these clients and options. */
 static inline kserver *kf_create(fake_host *h, int nclients, int client_base, const int64_t *options)
 {
-    kind_host host = { .ud = h, .clock = fh_clock, .changed = fh_changed, .push = fh_push, .nclients = nclients,
+    kind_host host = { .ud = h, .clock = fh_clock, .steady = fh_steady, .changed = fh_changed, .push = fh_push, .nclients = nclients,
                        .client_base = client_base, .options = options };
     return K->create(&host);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mongo/mongo.h"
 #include "mongo/mongo_kind.h"
 
 #include "kind_fixture.h"
@@ -84,9 +85,9 @@ static void test_mongo_find_and_modify_upserts_once_and_returns_the_holder(void 
            "{\"ok\": 0, \"errmsg\": \"unknown operator: $near\", \"code\": 2, \"codeName\": \"BadValue\"}");
     expect(s, "{\"ping\": 1}", "{\"ok\": 0, \"errmsg\": \"no such command: 'ping'\", \"code\": 59, "
                                "\"codeName\": \"CommandNotFound\"}");
-    expect(s, "{\"insert\": \"locks\", \"documents\": [{}], \"writeConcern\": {\"w\": \"majority\"}}",
-           "{\"ok\": 0, \"errmsg\": \"locklab: only writeConcern {w: 1} is modelled (a majority needs replica "
-           "acknowledgements, which the engine does not have yet)\", \"code\": 2, \"codeName\": \"BadValue\"}");
+    expect(s, "{\"insert\": \"locks\", \"documents\": [{}], \"writeConcern\": {\"w\": 2}}",
+           "{\"ok\": 0, \"errmsg\": \"locklab: only writeConcern {w: 1} and {w: \\\"majority\\\"} are modelled\", "
+           "\"code\": 2, \"codeName\": \"BadValue\"}");
     expect(s, "{\"insert\": \"locks\", \"documents\": [{\"a\": 1.5}]}",
            "{\"ok\": 0, \"errmsg\": \"bad JSON at offset 40: only whole numbers are in the subset\", \"code\": 9, "
            "\"codeName\": \"FailedToParse\"}");
@@ -158,7 +159,7 @@ static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_swe
     assert_string_equal(K->options[0].name, "ttl_monitor");
     assert_int_equal(K->options[0].dflt, 60000);
     fake_host h = { .now = 0 };
-    int64_t opts[1] = { 5000 };
+    int64_t opts[2] = { 5000, 0 };
     kserver *s = make_with(&h, opts);
     expect(s, "{\"createIndexes\": \"locks\", \"indexes\": [{\"key\": {\"at\": 1}, \"name\": \"at_1\", "
               "\"expireAfterSeconds\": 10}]}",
@@ -175,6 +176,100 @@ static void test_mongo_ttl_period_is_the_server_option_and_secondaries_never_swe
     K->set_replica(s, 0);
     advance_to(&h, s, 15000);
     expect_log(&h, "expired locks/1; ");
+    done(s, &h);
+}
+
+/* The write concern a reply carries for the node (mongo_kind.c): w: "majority", explicit or the
+ * implicit default since MongoDB 5.0, asks the node to answer only once a majority of the set
+ * has the write; w: 1 does not; a read never does. And elections need a majority's votes. */
+static void test_mongo_write_concern_majority_is_the_default(void **state)
+{
+    (void)state;
+    assert_non_null(K->reply_needs_majority);
+    assert_int_equal(K->elects_by_majority, 1);
+    fake_host h = { .now = 0 };
+    kserver *s = make(&h);
+    static const struct { const char *req; int majority; } cases[] = {
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 1}]}", 1 },
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 2}], \"writeConcern\": {\"w\": \"majority\"}}", 1 },
+        { "{\"insert\": \"locks\", \"documents\": [{\"_id\": 3}], \"writeConcern\": {\"w\": 1}}", 0 },
+        { "{\"find\": \"locks\"}", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mgreply r;
+        slice a = slice_cstr(cases[i].req);
+        K->exec(s, 0, 0, 1, &a, &r);
+        assert_int_equal(K->reply_is_error(&r), 0);
+        assert_int_equal(K->reply_needs_majority(&r), cases[i].majority);
+        K->reply_release(&r);
+    }
+    done(s, &h);
+}
+
+/* mongod's TTLMonitor sleeps ttlMonitorSleepSecs on a steady clock (a condition variable's
+ * wait_for) and compares the dates with the wall clock (Date_t::now()): the passes keep their
+ * rhythm through a wall-clock jump, which changes only what a pass finds expired; where the
+ * rhythm falls is the option ttl_monitor_first for a node's first start, a period after a
+ * restart. */
+static void test_mongo_ttl_monitor_sleeps_on_the_steady_clock_from_its_phase(void **state)
+{
+    (void)state;
+    assert_string_equal(K->options[1].name, "ttl_monitor_first");
+    assert_int_equal(K->options[1].dflt, 0);
+    fake_host h = { .now = 0 };
+    int64_t opts[2] = { 60000, 12000 };
+    kserver *s = make_with(&h, opts);
+    expect(s, TTL_INDEX, "{\"numIndexesBefore\": 1, \"numIndexesAfter\": 2, \"createdCollectionAutomatically\": true, "
+                         "\"ok\": 1}");
+    expect(s, "{\"insert\": \"locks\", \"documents\": [{\"_id\": \"a\", \"expireAt\": {\"$date\": 10000}}, "
+              "{\"_id\": \"b\", \"expireAt\": {\"$date\": 30000}}]}",
+           "{\"n\": 2, \"ok\": 1}");
+    buf_reset(&h.log);
+    /* the first pass at 12 s, then every 60 s: 72 s, 132 s */
+    assert_int_equal(K->next_deadline(s), 11999);
+    advance_to(&h, s, 12000);
+    expect_log(&h, "expired locks/1; ");
+    assert_int_equal(K->next_deadline(s), 71999);
+    /* at 20 s the wall clock jumps 15 s forward: the next pass stays 52 s away on the steady
+     * clock (it reads 87 s on the wall clock now), and it judges b by the wall clock */
+    advance_to(&h, s, 20000);
+    h.now += 15000;
+    h.jumped += 15000;
+    assert_int_equal(K->next_deadline(s), 86999);
+    advance_to(&h, s, 86999);
+    expect_log(&h, "");
+    advance_to(&h, s, 87000);
+    expect_log(&h, "expired locks/2; ");
+    done(s, &h);
+    /* a restarted process waits a whole period before its first pass, whatever the option */
+    fake_host r = { .now = 5000 };
+    kind_host host = { .ud = &r, .clock = fh_clock, .steady = fh_steady, .changed = fh_changed, .push = fh_push,
+                       .nclients = 2, .options = opts, .restarted = 1 };
+    s = K->create(&host);
+    K->set_replica(s, 0);
+    expect(s, TTL_INDEX, "{\"numIndexesBefore\": 1, \"numIndexesAfter\": 2, \"createdCollectionAutomatically\": true, "
+                         "\"ok\": 1}");
+    expect(s, "{\"insert\": \"locks\", \"documents\": [{\"_id\": \"a\", \"expireAt\": {\"$date\": 1000}}]}",
+           "{\"n\": 1, \"ok\": 1}");
+    assert_int_equal(K->next_deadline(s), 64999);
+    done(s, &r);
+}
+
+/* A pass that finds nothing to judge (no date in a TTL field) is skipped, not postponed: once
+ * a date is written, the next pass is on the monitor's rhythm, not at once. */
+static void test_mongo_ttl_monitor_keeps_its_rhythm_while_idle(void **state)
+{
+    (void)state;
+    fake_host h = { .now = 0 };
+    int64_t opts[2] = { 60000, 0 };
+    kserver *s = make_with(&h, opts);
+    expect(s, TTL_INDEX, "{\"numIndexesBefore\": 1, \"numIndexesAfter\": 2, \"createdCollectionAutomatically\": true, "
+                         "\"ok\": 1}");
+    assert_int_equal(K->next_deadline(s), INT64_MAX);
+    advance_to(&h, s, 70000);
+    expect(s, "{\"insert\": \"locks\", \"documents\": [{\"_id\": \"a\", \"expireAt\": {\"$date\": 1000}}]}",
+           "{\"n\": 1, \"ok\": 1}");
+    assert_int_equal(K->next_deadline(s), 119999);
     done(s, &h);
 }
 
@@ -258,6 +353,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mongo_find_and_modify_upserts_once_and_returns_the_holder),
         cmocka_unit_test(test_mongo_ttl_monitor_sweeps_once_a_period_from_the_start),
+        cmocka_unit_test(test_mongo_ttl_monitor_sleeps_on_the_steady_clock_from_its_phase),
+        cmocka_unit_test(test_mongo_ttl_monitor_keeps_its_rhythm_while_idle),
+        cmocka_unit_test(test_mongo_write_concern_majority_is_the_default),
         cmocka_unit_test(test_mongo_ttl_period_is_the_server_option_and_secondaries_never_sweep),
         cmocka_unit_test(test_mongo_replies_reach_lua_as_a_driver_returns_them),
         cmocka_unit_test(test_mongo_data_copies_make_replication_and_rollback),

@@ -421,11 +421,19 @@ static void test_344_failed_unlock_keeps_the_watchdog(void **state)
     run_free(&r);
 }
 
-/* ---- replica sync (3.15+) ---- */
+/* ---- replica sync (3.12.5+) ---- */
 
-/* 3.43.0 against a master with a replica: the lock script and WAIT 1 1000; before 3.15.0 no
- * WAIT. In failover-redisson-wait the first WAIT is never answered (the master crashed), and
- * on the promoted master (no replica left) none synced: handleNoSync unlocks, INFO re-reads
+static run run_file_scripts(const char *path, const char *scripts)
+{
+    scenario *sc = load_file(path);
+    free(sc->scripts);
+    sc->scripts = strdup(scripts);
+    return run_scenario(sc);
+}
+
+/* 3.43.0 against a master with a replica: the lock script and WAIT 1 1000. In
+ * failover-redisson-wait the first WAIT is never answered (the master crashed), and on the
+ * promoted master (no replica left) none synced: handleNoSync unlocks, INFO re-reads
  * connected_slaves, and the retry goes without WAIT. */
 static void test_replica_sync_wait_by_release(void **state)
 {
@@ -435,13 +443,60 @@ static void test_replica_sync_wait_by_release(void **state)
     assert_int_equal(logs_with(&r, "A", "unlocking it again (handleNoSync)"), 1);
     assert_int_equal(requests_with(&r, "A", "INFO ALL"), 1);
     assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_HOLDS);
     run_free(&r);
-    scenario *sc = load_file("scenarios/failover-redisson-wait.lua");
-    free(sc->scripts);
-    sc->scripts = strdup("redisson@3.14.0");
-    r = run_scenario(sc);
+    /* 3.12.4: no WAIT at all (RedissonLock.java@3.12.4 evalWriteAsync is the executor's) */
+    r = run_file_scripts("scenarios/failover-redisson-wait.lua", "redisson@3.12.4");
     assert_int_equal(requests_with(&r, "A", "WAIT"), 0);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
     run_free(&r);
+    /* 3.12.5-3.14.0: WAIT goes with the script (60b261f93), but the caller's future is the
+     * script's own: A enters at once, before the crash at 20 ms, and loses the lock in the
+     * failover */
+    r = run_file_scripts("scenarios/failover-redisson-wait.lua", "redisson@3.14.0");
+    assert_true(requests_with(&r, "A", "WAIT 1 1000") >= 1);
+    const hist_event *a = nth(&r, "A", H_ACQUIRED, 1);
+    assert_non_null(a);
+    assert_true(a->t < 20000);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
+    run_free(&r);
+    /* 3.14.1 (#3253): the answer waits for the WAIT, which the crash never lets come; a batch
+     * with WAIT is not resent in 3.14.1-3.15.0, so nobody takes the lock */
+    r = run_file_scripts("scenarios/failover-redisson-wait.lua", "redisson@3.14.1");
+    assert_true(requests_with(&r, "A", "WAIT 1 1000") >= 1);
+    assert_null(nth(&r, "A", H_ACQUIRED, 1));
+    assert_int_equal(logs_with(&r, "A", "resending"), 0);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_HOLDS);
+    run_free(&r);
+    /* 3.15.1 resends the batch: B's goes to the promoted replica, whose WAIT answers 0 */
+    r = run_file_scripts("scenarios/failover-redisson-wait.lua", "redisson@3.15.1");
+    assert_true(logs_with(&r, "B", "resending") >= 1);
+    assert_int_equal(r.cr.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_HOLDS);
+    run_free(&r);
+}
+
+/* How many acknowledgements a lock needs, by release, in failover-redisson-one-of-two (WAIT 2
+ * answers 1): all of them in 3.16.7-3.17.4 ("Only 1 of 2 slaves were synced"), any one from
+ * 3.17.5 (RedissonBaseLock.java@3.17.5:223-227), none looked at in 3.14.1-3.16.6. */
+static void test_replica_sync_count_by_release(void **state)
+{
+    (void)state;
+    static const struct { const char *v; int all; } rel[] = {
+        { "redisson@3.16.6", 0 }, { "redisson@3.16.7", 1 }, { "redisson@3.17.4", 1 },
+        { "redisson@3.17.5", 0 }, { "redisson@3.43.0", 0 },
+    };
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        run r = run_file_scripts("scenarios/failover-redisson-one-of-two.lua", rel[i].v);
+        int only = logs_with(&r, "A", "WAIT: 1 of 2 replicas acknowledged");
+        if (rel[i].all) {
+            assert_true(only >= 1);
+            assert_null(nth(&r, "A", H_ACQUIRED, 1));
+        } else {
+            assert_int_equal(only, 0);
+            assert_non_null(nth(&r, "A", H_ACQUIRED, 1));
+        }
+        run_free(&r);
+    }
 }
 
 static void test_reentrant_option_needs_as_many_unlocks(void **state)
@@ -479,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_fair_first_error_leaves_queue_entry_at_head),
         cmocka_unit_test(test_344_failed_unlock_keeps_the_watchdog),
         cmocka_unit_test(test_replica_sync_wait_by_release),
+        cmocka_unit_test(test_replica_sync_count_by_release),
     };
     return cmocka_run_group_tests_name("redisson", tests, NULL, NULL);
 }

@@ -555,7 +555,7 @@ static void test_scenario_unknown_key_lists(void **state)
 {
     (void)state;
     expect_error_in("  network = { jitter = 3 },",
-                    "t.lua:4: unknown key 'jitter' in network; valid keys: delay, loss");
+                    "t.lua:4: unknown key 'jitter' in network; valid keys: delay, loss, partitions, tcp_retries2, keepalive");
     expect_error("return { \"x\" }", "t.lua:1: the scenario has a positional value [1]; write its fields as name = value");
     /* of two unknown keys the one written first is reported */
     expect_error_in("  zzz = 1,\n  yyy = 2,", "t.lua:4: unknown key 'zzz' in the scenario; valid keys: name, about, "
@@ -647,7 +647,7 @@ static void test_scenario_fault_kinds(void **state)
                     "t.lua:4: faults[1] has no kind; give one of gc_pause, crash, restart, clock_jump, drift, "
                     "partition, failover, drop");
     expect_error_in("  faults = { { at = 1, crash = \"A\",\n    duration = 5 } },",
-                    "t.lua:5: faults[1]: 'duration' does not apply to a crash fault (its keys: at, crash)");
+                    "t.lua:5: faults[1]: 'duration' does not apply to a crash fault (its keys: at, crash, host)");
     expect_error_in("  faults = { { at = 1, gc_pause = \"A\", duraton = 5 } },",
                     "t.lua:4: unknown key 'duraton' in faults[1]; did you mean 'duration'?");
     expect_error_in("  faults = { { at = 1, drift = \"A\", rate = \"fast\" } },",

@@ -28,12 +28,16 @@
 --                   a minute after expireAt. The holder does not renew: a lease shorter than the
 --                   work lets another client in.
 --   expiry = false  (default) the table's design: no expiry, a crashed holder deadlocks.
+--   write_concern = "default" (default): no writeConcern in the commands, so the server's
+--                   implicit default applies: { w: "majority" } since MongoDB 5.0 ("Default
+--                   MongoDB Read Concerns/Write Concerns"), answered once a majority of the
+--                   replica set has the write;
+--                   "w:majority": the same, asked for explicitly;
+--                   "w:1": { w: 1 }, the default before 5.0: acknowledged by the primary alone,
+--                   so a failover before the write replicates rolls it back ("Rollbacks During
+--                   Replica Set Failover", core/replica-set-rollbacks/).
 --
--- Against the fake mongod (server = "mongodb"; sim/mongo/, after the MongoDB 7.0 manual). Writes
--- use writeConcern { w: 1 }, the default before MongoDB 5.0 (5.0 made { w: "majority" } the
--- implicit default: reference/write-concern/): acknowledged by the primary alone, so a failover
--- before the write replicates rolls it back ("Rollbacks During Replica Set Failover",
--- core/replica-set-rollbacks/).
+-- Against the fake mongod (server = "mongodb"; sim/mongo/, after the MongoDB 7.0 manual).
 --
 -- Simplifications and their effect:
 -- - The owner is the client's name (a deployment uses a host + thread id or a UUID): unique per
@@ -44,7 +48,7 @@
 local M = {}
 
 M.SERVER = "mongodb"
-M.OPTIONS = { expiry = "boolean" }
+M.OPTIONS = { expiry = "boolean", write_concern = { "default", "w:majority", "w:1" } }
 
 local COLL = "locklab_locks"
 
@@ -59,6 +63,9 @@ end
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local expiry = cfg.options.expiry == true
+  local wc = cfg.options.write_concern or "default"
+  local concern = ({ default = "", ["w:majority"] = ', "writeConcern": {"w": "majority"}',
+                     ["w:1"] = ', "writeConcern": {"w": 1}' })[wc]
   local name, me = jstr(cfg.lock), jstr(ctx:name())
   ctx:lock_unit("prefix", COLL .. "/") -- the lock is a document of the collection (_id = cfg.lock)
   local lock = {}
@@ -67,7 +74,7 @@ function M.new(ctx, cfg)
   local function ensure_index()
     if indexed or not expiry then return end
     local res = ctx:call(node, '{"createIndexes": "' .. COLL .. '", "indexes": [{"key": {"expireAt": 1}, ' ..
-      '"name": "expireAt_1", "expireAfterSeconds": 0}], "writeConcern": {"w": 1}}')
+      '"name": "expireAt_1", "expireAfterSeconds": 0}]' .. concern .. '}')
     indexed = res ~= nil
   end
 
@@ -79,8 +86,7 @@ function M.new(ctx, cfg)
       local fields = '"owner": ' .. me
       if expiry then fields = fields .. ', "expireAt": {"$date": ' .. (ctx:now() + lease_ms) .. '}' end
       local res, err = ctx:call(node, '{"findAndModify": "' .. COLL .. '", "query": {"_id": ' .. name ..
-        '}, "update": {"$setOnInsert": {' .. fields .. '}}, "upsert": true, "new": true, ' ..
-        '"writeConcern": {"w": 1}}')
+        '}, "update": {"$setOnInsert": {' .. fields .. '}}, "upsert": true, "new": true' .. concern .. '}')
       if res and res.value and res.value.owner == ctx:name() then return true end
       if not res then ctx:log("findAndModify failed: %s", tostring(err)) end
       if ctx:now() >= deadline then return false, "lock busy" end
@@ -90,7 +96,7 @@ function M.new(ctx, cfg)
 
   function lock.release()
     local res, err = ctx:call(node, '{"delete": "' .. COLL .. '", "deletes": [{"q": {"_id": ' .. name ..
-      ', "owner": ' .. me .. '}, "limit": 1}], "writeConcern": {"w": 1}}')
+      ', "owner": ' .. me .. '}, "limit": 1}]' .. concern .. '}')
     if not res then return false, err end
     if res.n ~= 1 then return false, "the document was not ours (or gone)" end
     return true

@@ -40,7 +40,7 @@
 -- passes tryLock's waitTime; a scenario for those releases says so with
 -- options.redisson_version (e.g. "3.20.0").
 --
--- How commands are sent (resends per release, the replica sync with WAIT from 3.15.0, the
+-- How commands are sent (resends per release, the replica sync with WAIT from 3.12.5, the
 -- NoSyncedSlavesException retry) is redisson.lua's executor, with its list of remaining
 -- simplifications; the fair lock's own: the acquire script and unlock are never resent from
 -- 3.37.0 (syncedEvalNoRetry, RedissonFairLock.java@3.43.0:80, 240), acquireFailed not from
@@ -127,7 +127,7 @@ function M.new(ctx, cfg)
       end
       local ttl, err = exec:synced_eval("fair acquire script", exec.scripts_no_retry, node,
                                         "redisson-fair/acquire", { name, queue_name, timeout_set_name }, argv)
-      if err and exec:is_no_sync(err) then
+      if err and exec.handle_no_sync and exec:is_no_sync(err) then
         ctx:log("the acquire script ran but no replica acknowledged it: unlocking (handleNoSync)")
         unlock_inner()
       end

@@ -7,7 +7,8 @@
 -- Sources, under redisson/src/main/java/org/redisson/, read at the tags named: RedissonLock.java
 -- (tryLock, subscribe + semaphore, unlock; 3.4.4, 3.11.1, 3.43.0, HEAD), RedissonBaseLock.java
 -- (the watchdog 3.15.0-3.43.x, unlockInnerAsync and the latch, handleNoSync, evalWriteAsync with
--- syncSlaves at 3.15.0/3.17.0), renewal/RenewalTask.java and LockTask.java (watchdog from
+-- syncSlaves at 3.15.0/3.16.7/3.17.0/3.17.5/3.20.0; RedissonLock.evalWriteAsync at 3.12.4/3.12.5/
+-- 3.14.0/3.14.1, with CommandBatchService and CommandDecoder at 3.14.0), renewal/RenewalTask.java and LockTask.java (watchdog from
 -- 3.44.0), command/RedisExecutor.java (3.12.0+) and CommandAsyncService.java (resends before
 -- 3.12.0; syncedEval at HEAD), command/RedisCommonBatchExecutor.java, connection/
 -- ServiceManager.java (execute: retry on NoSyncedSlavesException), config/BaseConfig.java,
@@ -19,11 +20,16 @@
 --     scheduleRetryTimeout does); the retry timer runs from the refusal, not from the start of
 --     the attempt: each retry comes one round trip later than Redisson's;
 --   * the script-and-WAIT batch goes as two requests, one after the other (Redisson pipelines
---     them in one write): one network round trip more per synced command;
+--     them in one write): one network round trip more per synced command (3.14.1+; in
+--     3.12.5-3.14.0 both go at once, as in Redisson);
+--   * 3.12.5-3.14.0: once the script has answered, nobody waits for the batch; a batch whose
+--     WAIT then times out is not resent here (Redisson resends it, the script included, and
+--     ignores what the second script answers): a lock re-taken on a promoted master by that
+--     resend is not shown;
 --   * availableSlaves starts as the scenario's replica count (Redisson reads connected_slaves
 --     with INFO first, and probes WAIT/WAITAOF support once): the first synced command saves
 --     those round trips; after a surprising count INFO is read as Redisson does;
---   * 3.15.0-3.19.x also re-read connected_slaves with INFO (they had it from the connection
+--   * 3.14.1-3.19.x also re-read connected_slaves with INFO (they had it from the connection
 --     manager's view of the replicas): the same count in these scenarios;
 --   * the unlock latch's DEL is awaited (Redisson fires it and goes on): unlock() returns one
 --     round trip later, later still if the DEL has to be resent;
@@ -183,21 +189,40 @@ function M.executor(ctx, cfg, java)
   else ex.retry_delay = ex.delay end
   ex.scripts_no_retry = not before("3.37.0")    -- lock and unlock: syncedEvalNoRetry
   ex.acquire_failed_no_retry = not before("3.37.0") and before("4.7.0")
-  -- replica sync (below): none before 3.15.0; the WAIT's answer ignored in 3.15.0-3.16.x;
-  -- "all" in 3.17.0-3.19.x; "any" from 3.20.0, with the caller retrying from 3.20.1
+  -- replica sync (below), by release:
+  --   before 3.12.5   none: the scripts go alone
+  --   3.12.5-3.14.0   "unawaited": WAIT goes with every lock, unlock and renewal script
+  --                   (commit 60b261f93, #2669), but the caller is answered by the script's
+  --                   own reply, not by the batch (RedissonLock.evalWriteAsync@3.14.0:345-352)
+  --   3.14.1-3.16.6   "ignore": the answer waits for the batch, WAIT's count is not looked at
+  --                   (commit 4f1a5c364, #3253); the batch is not resent in 3.14.1-3.15.0
+  --                   (RedisCommonBatchExecutor.isResendAllowed, removed by 46cbb2e18, #3419)
+  --   3.16.7-3.16.8   "exact": fails unless every replica acknowledged (#3994;
+  --                   RedissonBaseLock.java@3.16.7:234, `!= availableSlaves`)
+  --   3.17.0-3.17.4   "all": fails when fewer than all did (`< availableSlaves`, behind
+  --                   checkLockSyncedSlaves: RedissonBaseLock.java@3.17.0:229-233)
+  --   3.17.5-         "any": fails when none did ("None of slaves were synced",
+  --                   RedissonBaseLock.java@3.17.5:223-227; CHANGELOG 3.17.5)
+  --   3.20.0-         and the lock script's effect is undone (handleNoSync), the caller
+  --                   retrying from 3.20.1
   ex.replicas = cfg.replicas or {}                 -- the scenario's: a master/slave config
   ex.available = {}                                -- MasterSlaveEntry.availableSlaves, per node
   for k, v in pairs(ex.replicas) do ex.available[k] = v end
-  if before("3.15.0") then ex.sync = "none"
-  elseif before("3.17.0") or o.check_lock_synced_slaves == false then ex.sync = "ignore"
-  elseif before("3.20.0") then ex.sync = "all"
+  if before("3.12.5") then ex.sync = "none"
+  elseif before("3.14.1") then ex.sync = "unawaited"
+  elseif before("3.16.7") then ex.sync = "ignore"
+  elseif before("3.17.0") then ex.sync = "exact"
+  elseif o.check_lock_synced_slaves == false then ex.sync = "ignore"
+  elseif before("3.17.5") then ex.sync = "all"
   else ex.sync = "any" end
+  ex.sync_batch_resend = not before("3.15.1")
+  ex.handle_no_sync = not before("3.20.0")
   ex.nosync_retry = not before("3.20.1")
   return ex
 end
 
 -- NoSyncedSlavesException (3.47.0+; IllegalStateException("None of slaves were synced") from
--- 3.20.0): CommandAsyncService.java@HEAD:1222-1226.
+-- 3.17.5): CommandAsyncService.java@HEAD:1222-1226.
 function Executor:no_sync_error()
   if M.version_before(self.java, "3.47.0") then
     return "IllegalStateException: None of slaves were synced"
@@ -210,16 +235,19 @@ function Executor:is_no_sync(err)
   return type(err) == "string" and err:find("None of slaves were synced", 1, true) ~= nil
 end
 
--- A lock, unlock or renewal script on a master with replicas, as 3.15.0+ sends it: a batch
--- of the script and WAIT <replicas> 1000 (RedissonBaseLock.evalWriteAsync@3.15.0:205-235 with
--- BatchOptions.syncSlaves(availableSlaves, 1 s); CommandAsyncService.syncedEval@HEAD:1095-
--- 1232). The batch is one command for the executor (RedisCommonBatchExecutor, noRetry false,
--- response timeout = timeout + 1000: RedisCommonBatchExecutor.java@HEAD:56-79): resent on a
--- timeout even where the script alone would not be. Then, by release: 3.15.0-3.16.x ignore
--- the count; 3.17.0-3.19.x fail when fewer than all replicas acknowledged ("Only k of n
--- slaves were synced", the script's effect left in place); 3.20.0+ fail when none did
--- (checkLockSyncedSlaves, default true). Without replicas (or before 3.15.0) the script is
--- sent alone, as `no_retry` says.
+-- A lock, unlock or renewal script on a master with replicas, as 3.12.5+ sends it: a batch
+-- of the script and WAIT <replicas> 1000 (RedissonLock.createCommandBatchService@3.12.5:369-
+-- 379, BatchOptions.syncSlaves(availableSlaves, 1 s); RedissonBaseLock.evalWriteAsync@3.15.0:
+-- 205-235; CommandAsyncService.syncedEval@HEAD:1095-1232).
+--   3.12.5-3.14.0: the caller's future is the script's own, completed when its reply is
+--   decoded (CommandDecoder.completeResponse); the WAIT is on the wire but nobody waits for it.
+--   3.14.1 on: the caller is answered when the whole batch is (response timeout = timeout +
+--   1000: RedisCommonBatchExecutor.java@3.14.1:68-70), and the batch is one command for the
+--   executor: not resent in 3.14.1-3.15.0, resent on a timeout from 3.15.1 even where the
+--   script alone would not be. Then, by release (M.executor): the count ignored, or a failure
+--   unless all ("Only k of n slaves were synced", the script's effect left in place), or
+--   unless any ("None of slaves were synced") acknowledged. Without replicas (or before
+--   3.12.5) the script is sent alone, as `no_retry` says.
 function Executor:synced_eval(what, no_retry, node, script, keys, args)
   local ctx = self.ctx
   if self.sync == "none" or (self.replicas[node] or 0) == 0 then
@@ -237,8 +265,24 @@ function Executor:synced_eval(what, no_retry, node, script, keys, args)
     -- a batch without WAIT (BatchOptions.sync(0, ...)): resent on a timeout like any batch
     return self:eval(what, false, node, script, keys, args)
   end
+  if self.sync == "unawaited" then
+    -- script and WAIT in one write; the script's reply answers; the WAIT is left to itself
+    return self:send(string.format("%s + WAIT %d 1000", what, replicas), no_retry, function()
+      local sid = ctx:send_eval(node, script, keys, args)
+      ctx:send(node, "WAIT", replicas, 1000)
+      while true do
+        local id, v, e = ctx:receive(self.timeout)
+        if id == nil then ctx:abandon("timeout"); return nil, "timeout" end
+        if id == sid then
+          ctx:abandon()                           -- the WAIT: nobody waits for its answer
+          return v, e
+        end
+      end
+    end)
+  end
   local synced
-  local box, err = self:send(string.format("%s + WAIT %d 1000", what, replicas), false, function()
+  local resend_ok = self.sync_batch_resend
+  local box, err = self:send(string.format("%s + WAIT %d 1000", what, replicas), not resend_ok, function()
     local res, e = ctx:eval(node, script, keys, args, self.timeout + 1000)
     if e then return nil, e end
     local n, we = ctx:call(node, "WAIT", replicas, 1000)
@@ -249,7 +293,7 @@ function Executor:synced_eval(what, no_retry, node, script, keys, args)
   if err then return nil, err end
   -- another count than expected: read connected_slaves again next time (@HEAD:1218-1220)
   if synced ~= replicas then self.available[node] = nil end
-  if self.sync == "all" and synced < replicas then
+  if (self.sync == "all" and synced < replicas) or (self.sync == "exact" and synced ~= replicas) then
     ctx:log("%s: WAIT: %d of %d replicas acknowledged", what, synced, replicas)
     return nil, string.format("IllegalStateException: Only %d of %d slaves were synced", synced, replicas)
   end
@@ -382,9 +426,9 @@ end
 function Lock:try_acquire(lease)
   local ok, v = self.exec:retry_no_sync("tryAcquire", function()
     local a, b = self:try_lock_inner(lease or self.internal_lease)
-    if a == nil and self.exec:is_no_sync(b) then
-      -- handleNoSync (RedissonBaseLock.java@3.43.0:397-398): unlock what the script took, then
-      -- throw (the unlock's own outcome is not looked at)
+    if a == nil and self.exec.handle_no_sync and self.exec:is_no_sync(b) then
+      -- handleNoSync (3.20.0+; RedissonBaseLock.java@3.43.0:397-398): unlock what the script
+      -- took, then throw (the unlock's own outcome is not looked at)
       self.ctx:log("the lock script ran but no replica acknowledged it: unlocking it again (handleNoSync)")
       self:unlock_inner()
     end

@@ -8,4 +8,5 @@ M.OPTIONS = {}
 for k, v in pairs(base.OPTIONS) do M.OPTIONS[k] = v end
 M.SERVER = "mongodb"
 M.OPTIONS.expiry = "boolean"   -- mongo-findandmodify's: the lock document expires (a TTL index)
+M.OPTIONS.write_concern = { "default", "w:majority", "w:1" }  -- mongo-findandmodify's
 return M

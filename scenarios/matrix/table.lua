@@ -25,7 +25,9 @@ return {
 Every design runs the same workload: A takes the lock and works, B (and in the last column C)
 wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
 their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
-every 10 s and their job is long (45 s), as a watchdog is meant for; designs without expiry
+every 10 s and their job is long (45 s), as a watchdog is meant for, and so do ZooKeeper and
+etcd when their holder is cut off, since their clients' pings and keep-alives renew the session
+as a watchdog renews a lease; designs without expiry
 (MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
 that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
 MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
@@ -81,16 +83,21 @@ but "Using just DEL is not safe as a client may remove another client's lock".]]
       source = "the comparison table",
       says = [[Lock: SET lock_name random_value EX seconds NX; unlock: a Lua script that deletes the key
 only if it still holds random_value. Logically more rigorous; apart from the single-point
-problem, using it in production is no big problem. Not re-entrant, no blocking wait.]],
+problem, using it in production is no big problem. Not re-entrant, no blocking wait. The same
+article warns, a few lines on: set the timeout too short and the lock releases itself while A's
+business still runs, another thread locks it for B, and a uuid per thread checked on release
+"cannot completely avoid" this.]],
       claims = {
         all = { mutual_exclusion = "holds", release_safety = "holds", no_deadlock = "holds" },
         reenter = { reentrancy = "violated" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "unsaid" },
         failover = { mutual_exclusion = "unsaid" },
+        ["clock-jump"] = { mutual_exclusion = "unsaid" },
       },
       notes = {
-        ["gc-pause"] = "Wrong: a GC pause longer than the lease gives the lock to two clients, and the resource takes the paused one's late write (Kleppmann 2016, \"How to do distributed locking\"). Only a fencing token stops it.",
-        ["clock-jump"] = "Wrong: the lease is counted on the server's clock; a jump forward frees the lock while A works (Kleppmann 2016).",
+        ["gc-pause"] = "As the article warns of a lease that runs out before the business is done: a GC pause longer than the lease gives the lock to two clients, and the resource takes the paused one's late write (Kleppmann 2016, \"How to do distributed locking\"). Only a fencing token stops it.",
+        ["clock-jump"] = "The article says nothing of clocks: the lease is counted on the server's clock, and a jump forward frees the lock while A works (Kleppmann 2016).",
         ["server-restart"] = "\"The single-point problem\" is more than downtime: a restart without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
         failover = "A replica does not fix the single point: it is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
       },
@@ -114,7 +121,7 @@ from expiring before the business logic is done.]],
         ["gc-pause"] = "Wrong: the watchdog is a thread of the paused process; it stops with it, the lease runs out, and B takes the lock while A believes it holds it (Kleppmann 2016).",
         partition = "Wrong: \"alive\" is not \"reachable\": the renewals cannot arrive, the lease lapses and A works on without the lock (Redisson issue #3636).",
         ["server-restart"] = "The lock lives in one Redis; a restart without persistence forgets it (\"Distributed Locks with Redis\").",
-        failover = "Redisson 3.15+ sends each lock script with WAIT for the replicas, and since 3.20 unlocks and tries again when none acknowledged (RedissonBaseLock, syncedEval/handleNoSync): A never holds a lock the replica lacks. It still fails when the master and the acknowledging replica die together (scenarios/failover-redisson-one-of-two.lua); 3.14 and older lose it (scenarios/failover-redisson-wait.lua).",
+        failover = "Redisson sends each lock script with WAIT for the replicas (3.12.5+) and answers only once WAIT has (3.14.1+, #3253); since 3.17.5 it fails when none acknowledged, and since 3.20 unlocks and tries again (RedissonBaseLock, syncedEval/handleNoSync): A never holds a lock the replica lacks. It still fails when the master and the acknowledging replica die together (scenarios/failover-redisson-one-of-two.lua); 3.14.0 and older lose it (scenarios/failover-redisson-wait.lua).",
         ["clock-jump"] = "Redis expires keys by its own clock (Kleppmann 2016).",
       },
     },
@@ -132,7 +139,7 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
       },
       notes = {
         ["server-restart"] = "The token counter lives in the same Redis: a restart without persistence resets it, the new holder's token is no higher, and the resource cannot tell the clients apart. Kleppmann's tokens come from a consensus service that never goes back.",
-        failover = "The lock script and the counter's INCR go with WAIT (Redisson 3.15+): neither is granted before the replica has it, so the promoted replica hands out no used token.",
+        failover = "The lock script and the counter's INCR go with WAIT, awaited (Redisson 3.14.1+; the fenced lock is 3.19.0+): neither is granted before the replica has it, so the promoted replica hands out no used token.",
       },
     },
     {
@@ -141,14 +148,17 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
       says = [["Distributed Locks with Redis", "The Redlock Algorithm": a lock taken on a majority of N
 independent masters within its validity time; "as long as the majority of Redis nodes are up,
 clients are able to acquire and release locks". Safety rests on bounded clock drift and on
-the client finishing within the validity.]],
+the client finishing within the validity: the mutual exclusion rule "is guaranteed only as long
+as the client holding the lock terminates its work within the lock validity time" ("Is the
+Algorithm Asynchronous?").]],
       claims = {
         all = { mutual_exclusion = "holds", no_deadlock = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated" },
       },
       notes = {
         ["gc-pause"] = "Kleppmann 2016: the pause outlives the validity and Redlock has no fencing token. antirez (\"Is Redlock safe?\", 2016) answers that the client checks the validity after acquiring, and that a pause after that check defeats any lock without tokens.",
-        ["clock-jump"] = "One node's jump is outvoted; two nodes' (with a partition) are not: scenarios/redlock-clock-jump.lua.",
-        ["server-restart"] = "One restart of five is outvoted; restarts of a majority without fsync are not: scenarios/redlock-crash-restart-nofsync.lua.",
+        ["clock-jump"] = "One node's jump is outvoted here; with a partition that lets each client reach a different majority, the jump of the one node both majorities share is not (Kleppmann's example): scenarios/redlock-clock-jump.lua.",
+        ["server-restart"] = "One restart of five is outvoted here; with a partition that lets each client reach a different majority, the restart without fsync of the one node both share is not (the documentation's own example): scenarios/redlock-crash-restart-nofsync.lua.",
       },
     },
     {
@@ -170,7 +180,7 @@ risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow
       },
       notes = {
         ["holder-crash"] = "Nothing removes a dead holder's row: B waits until an operator deletes it.",
-        partition = "A DELETE lost on the way leaves the row as a crash does, the missing expiry again (the simulator drops what a partition cuts; over TCP the DELETE might arrive when the cut heals and free the lock late instead).",
+        partition = "TCP retransmits A's DELETE until the 40 s cut heals (Linux: backoff doubling to 120 s, giving up after tcp_retries2 = 15, 924.6 s): it arrives at 56 s and frees the lock late. A cut longer than TCP's patience leaves the row as a crash does, the missing expiry again.",
         failover = "MySQL replicates asynchronously by default, so the promoted replica lacks the row A inserted (MySQL 8.0 Reference Manual, \"Replication\").",
       },
     },
@@ -188,7 +198,7 @@ the same name"; the function "is unsafe for statement-based replication".]],
       },
       notes = {
         ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
-        partition = "A silent connection keeps its session and its lock until wait_timeout (8 hours by default); here A's client keeps its connection after its RELEASE_LOCK timed out, where a driver that closed it would free the lock once the partition heals.",
+        partition = "TCP retransmits A's RELEASE_LOCK until the 40 s cut heals: it arrives at 56 s and frees the lock late. Only a client host that vanishes (no FIN, no reset) keeps the session and its lock, until the server's TCP keepalive (about 2 h 11 min with Linux's defaults) or wait_timeout (8 hours).",
         ["server-restart"] = "The lock lives in the server's memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "A user-level lock is not data and is never replicated: the promoted replica has no lock at all.",
       },
@@ -205,9 +215,9 @@ it "modifies and returns a single document", inserting one on upsert.)]],
       },
       notes = {
         ["holder-crash"] = "No expiry: a dead holder's document stays, and B waits until an operator deletes it.",
-        partition = "A delete lost on the way leaves the document as a crash does (the simulator drops what a partition cuts; over TCP the delete might arrive when the cut heals and free the lock late instead).",
-        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated.",
-        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"); writeConcern \"majority\" would keep it.",
+        partition = "TCP retransmits A's delete until the 40 s cut heals: it arrives at 56 s and frees the lock late. A cut longer than TCP's patience (924.6 s) leaves the document as a crash does.",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
+        failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document, so the elected secondary has it too. With w: 1 (the default before 5.0) the write is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
       },
     },
     {
@@ -217,30 +227,39 @@ it "modifies and returns a single document", inserting one on upsert.)]],
 remove documents from a collection after a certain amount of time"; but "the TTL index does
 not guarantee that expired data is deleted immediately upon expiration": "the background task
 that removes expired documents runs every 60 seconds".]],
+      claims = {   -- the manual warns that the lock frees up to a pass late
+        ["holder-crash"] = { no_deadlock = "violated" },
+      },
       notes = {
-        ["holder-crash"] = "The document goes at the TTL monitor's pass, 50 s after its expiry, as the manual's \"Timing of the Delete Operation\" warns; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
-        partition = "A's delete is lost (the simulator drops what a partition cuts) and the TTL monitor makes it good only 50 s after the document's expiry.",
-        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated.",
-        failover = "A w: 1 write not yet replicated is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\").",
+        ["holder-crash"] = "Not a lock that never frees: the document goes at the TTL monitor's next pass, here 50 s after its expiry, the \"up to 60 s late\" deletion the manual's \"Timing of the Delete Operation\" documents; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
+        ["gc-pause"] = "The lock's real lease is its expiry plus the wait for the TTL monitor's next pass (0 to 60 s, by when the server started): here a pass falls inside the pause. With none there, the lock would survive the pause by luck.",
+        ["clock-jump"] = "The TTL monitor judges expireAt by the server's wall clock, which jumped past it: the first pass while A works deletes its lock (here the monitor's rhythm puts one at 3 s).",
+        partition = "TCP retransmits A's delete until the 40 s cut heals: it arrives at 56 s, before the TTL monitor's next pass, 46 s after the document's expiry, which the checker's bound (twice the lease) counts as a deadlock.",
+        reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
+        failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document. With w: 1 it is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
       },
     },
     {
       id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
-      source = "the comparison table",
+      source = "the comparison table and ZooKeeper's recipe",
       says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
 lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
 it highly available; Curator has the recipes ready. But: a ZooKeeper cluster to run. The recipe
-is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks"); Curator's InterProcessMutex is
-"a re-entrant mutex" ("Shared Reentrant Lock"), and an ephemeral node lives "as long as the
-session that created the znode is active" (ZooKeeper Programmer's Guide).]],
+is ZooKeeper's own ("ZooKeeper Recipes and Solutions", "Locks": "Fully distributed locks that
+are globally synchronous, meaning at any snapshot in time no two clients think they hold the
+same lock"; Curator's "Shared Reentrant Lock" opens with the same sentence); InterProcessMutex
+is "a re-entrant mutex", and an ephemeral node lives "as long as the session that created the
+znode is active" (ZooKeeper Programmer's Guide).]],
       claims = {
+        all = { mutual_exclusion = "holds" },
         reenter = { reentrancy = "holds" },
         ["holder-crash"] = { no_deadlock = "holds" },
         ["server-restart"] = { no_deadlock = "holds" },
         failover = { no_deadlock = "holds" },
       },
       notes = {
-        ["gc-pause"] = "The session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        ["gc-pause"] = "Wrong: the session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
+        partition = "Wrong: the pings cannot arrive, the session expires while A works, and B takes the lock; Curator's own pages say \"If a SUSPENDED state is reported you cannot be certain that you still hold the lock\", but InterProcessMutex leaves listening for it to its user.",
         ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
         failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
       },
@@ -252,9 +271,10 @@ session that created the znode is active" (ZooKeeper Programmer's Guide).]],
 service, you can use the zxid or the znode version number as fencing token, and you're in good
 shape". Here each holder sends the czxid of its lock node (the zxid of its creation), and the
 resource rejects a token lower than one it has accepted.]],
-      claims = {   -- the session may be lost (a pause); the token keeps the resource safe
+      claims = {   -- the session may be lost (a pause, a cut); the token keeps the resource safe
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
       },
       notes = {
         ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
@@ -267,14 +287,21 @@ resource rejects a token lower than one it has accepted.]],
 "implements the sync Locker interface with etcd": the lock key lives on the session's lease,
 and the oldest key holds the lock. etcd's "API guarantees": linearizable operations, and
 "Durability - Any completed operations are durable", since Raft commits a write on a majority
-of the members before etcd answers.]],
+of the members before etcd answers. Since 2020 (after Jepsen's etcd 3.4.3 analysis, etcd
+#11457) "Notes on the usage of lock and lease" warns: "the lock APIs cannot be used as mutual
+exclusion mechanism by themselves", and contrib/lock's README: "a lease-based lock service
+cannot provide mutual exclusion to processes", since "Many factors (e.g. stop-the-world GC
+pause of a language runtime) can cause false expiration of a granted lease".]],
       claims = {
+        ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "holds" },
         failover = { mutual_exclusion = "holds" },
       },
       notes = {
         reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works: reentrancy is violated.",
-        ["gc-pause"] = "The lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        ["gc-pause"] = "As etcd's notes warn: the lease expires during the pause and etcd deletes A's key, but nothing in the Mutex watches the session, so A wakes and writes on (Kleppmann 2016).",
+        partition = "As etcd's notes warn: the keep-alives cannot arrive, the lease expires while A works, and B takes the lock; the Mutex never looks at its session's Done channel (etcd issue #10811).",
         ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
         failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
       },
@@ -286,9 +313,10 @@ of the members before etcd answers.]],
 revision, that is incremented each time the key space is modified. The revision serves as a
 global logical clock". The lock key's create_revision is the fencing token Kleppmann (2016)
 asks of a lock service: the resource rejects a write with a token lower than one it has seen.]],
-      claims = {   -- the lease may be lost (a pause); the token keeps the resource safe
+      claims = {   -- the lease may be lost (a pause, a cut); the token keeps the resource safe
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        partition = { mutual_exclusion = "violated" },
       },
       notes = {
         reenter = "The inner Unlock frees the lock while A works (reentrancy is violated), but B's key has the higher revision, so A's late write is refused.",

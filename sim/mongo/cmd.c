@@ -538,9 +538,8 @@ void mg_exec(mgserver *s, const char *json, size_t len, mgreply *r)
     } else if (c->f[0].v.t != D_STR) {
         fail(r, 73, "InvalidNamespace", "collection name has invalid type %s",
              c->f[0].v.t == D_INT ? "int" : "other than string");
-    } else if (w && !(w->t == D_INT && w->i == 1)) {
-        fail(r, 2, "BadValue", "locklab: only writeConcern {w: 1} is modelled (a majority needs replica "
-                               "acknowledgements, which the engine does not have yet)");
+    } else if (w && !(w->t == D_INT && w->i == 1) && !(w->t == D_STR && !strcmp(w->s, "majority"))) {
+        fail(r, 2, "BadValue", "locklab: only writeConcern {w: 1} and {w: \"majority\"} are modelled");
     } else if (s->secondary && which != 1) {
         fail(r, 10107, "NotWritablePrimary", "not primary");
     } else if (s->secondary) {
@@ -555,6 +554,8 @@ void mg_exec(mgserver *s, const char *json, size_t len, mgreply *r)
         case 4: cmd_create_indexes(s, coll, c, r); break;
         case 5: cmd_drop(s, coll, r); break;
         }
+        /* the implicit default since 5.0 is w: "majority" (no arbiters here) */
+        r->majority = which != 1 && !(w && w->t == D_INT);
     }
     dval_release(&cmd);
 }

@@ -30,14 +30,22 @@
  *   date field. "The background task that removes expired documents runs every 60 seconds":
  *   a document whose field + expireAfterSeconds is at or before the time of a pass is deleted
  *   by that pass, so up to one period late. The period is the server option ttl_monitor (the
- *   server parameter ttlMonitorSleepSecs, default 60 s), counted from the server's start. A
+ *   server parameter ttlMonitorSleepSecs, default 60 s). mongod's TTLMonitor thread sleeps
+ *   that long between passes on a steady clock (a condition variable's wait_for), and each
+ *   pass compares the dates with the wall clock (Date_t::now()): the passes keep their rhythm
+ *   through a wall-clock jump, and a jump changes only what a pass finds expired. The first
+ *   pass comes a period after the process starts, or, for a node's first start, at the
+ *   server option ttl_monitor_first: where the rhythm falls against a scenario's clients
+ *   depends on when the server was started, which a scenario (or a sweep) places so. A
  *   field that is not a date, or missing, never expires. "On replica set members, the TTL
  *   background thread only deletes documents when a member is in state primary ... Secondary
  *   members replicate deletion operations from the primary": a secondary never sweeps.
- * - Writes on a secondary: 10107 NotWritablePrimary, "not primary". A writeConcern other than
- *   w: 1 is refused (code 2, BadValue): acknowledgement by a majority needs replica
- *   acknowledgements the engine does not model yet, and w: 1 is what can roll back
- *   ("Rollbacks During Replica Set Failover", core/replica-set-rollbacks/).
+ * - Writes on a secondary: 10107 NotWritablePrimary, "not primary". writeConcern w: 1 or w:
+ *   "majority" (the implicit default since 5.0, "Default MongoDB Read Concerns/Write
+ *   Concerns"); the reply says which (mgreply.majority) and the node holds a majority write's
+ *   answer until a majority of the replica set has it (mongo_kind.c). Any other w is refused
+ *   (code 2, BadValue). w: 1 is what can roll back ("Rollbacks During Replica Set Failover",
+ *   core/replica-set-rollbacks/).
  * Not modelled: other BSON types, sort, projections, other indexes (secondary, unique beyond
  * _id), cursors beyond the first batch, transactions, sessions and retryable writes. */
 #include "mongoint.h"
@@ -206,7 +214,7 @@ void coll_remove(mgserver *s, mcoll *c, int i, int how)
 
 /* ---- the server ---- */
 
-mgserver *mg_new(mg_changed_fn changed, void *ud, int64_t start, int64_t ttl_monitor_ms)
+mgserver *mg_new(mg_changed_fn changed, void *ud, int64_t start, int64_t ttl_monitor_ms, int64_t first_ms)
 {
     mgserver *s = xcalloc(1, sizeof *s);
     s->db = xcalloc(1, sizeof *s->db);
@@ -215,7 +223,7 @@ mgserver *mg_new(mg_changed_fn changed, void *ud, int64_t start, int64_t ttl_mon
     s->ud = ud;
     s->start = start;
     s->period = ttl_monitor_ms > 0 ? ttl_monitor_ms : 60000;
-    s->next_pass = start + s->period;
+    s->next_pass = start + (first_ms > 0 ? first_ms : s->period);
     return s;
 }
 
@@ -258,17 +266,28 @@ static int has_ttl_work(const mcoll *c)
     return 0;
 }
 
-int64_t mg_next_pass(mgserver *s)
+/* Passes that came and went with nothing to judge: the monitor woke and slept again. */
+static void skip_passes(mgserver *s, int64_t steady, int inclusive)
+{
+    while (s->next_pass < steady || (inclusive && s->next_pass == steady)) s->next_pass += s->period;
+}
+
+int64_t mg_next_pass(mgserver *s, int64_t steady)
 {
     int work = 0;
     for (int i = 0; i < s->db->n && !work; i++) work = has_ttl_work(s->db->colls[i]);
-    if (!work || s->secondary) return INT64_MAX;
+    if (!work || s->secondary) {
+        s->idle = 1; /* no pass is asked for: those that come meanwhile find nothing */
+        return INT64_MAX;
+    }
+    if (s->idle) skip_passes(s, steady, 0);
+    s->idle = 0;
     return s->next_pass;
 }
 
-void mg_ttl_pass(mgserver *s, int64_t now)
+void mg_ttl_pass(mgserver *s, int64_t now, int64_t steady)
 {
-    if (s->secondary || now < s->next_pass) return;
+    if (s->secondary || steady < s->next_pass) return;
     for (int ci = 0; ci < s->db->n; ci++) {
         mcoll *c = s->db->colls[ci];
         for (int i = 0; i < c->n;) {
@@ -281,8 +300,8 @@ void mg_ttl_pass(mgserver *s, int64_t now)
             else i++;
         }
     }
-    /* the next pass: a whole number of periods after the start */
-    s->next_pass = s->start + ((now - s->start) / s->period + 1) * s->period;
+    /* the next pass: a period after this one, on the monitor's rhythm */
+    skip_passes(s, steady, 1);
 }
 
 /* ---- data: units, copies, the dump ---- */

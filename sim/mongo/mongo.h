@@ -20,23 +20,26 @@ typedef struct mgchange mgchange;
 typedef struct mgreply {
     dval doc;
     int error;
+    int majority;  /* a write with writeConcern w: "majority" (explicit or the default) */
 } mgreply;
 
 typedef void (*mg_changed_fn)(void *ud, int how /* 0 written, 1 deleted, 2 expired */, slice unit);
 
-/* start: the server's local time at its start (the TTL monitor's first pass is a period
- * later); ttl_monitor_ms: the monitor's period. */
-mgserver *mg_new(mg_changed_fn changed, void *ud, int64_t start, int64_t ttl_monitor_ms);
+/* start: the server's steady (monotonic) clock at its start; ttl_monitor_ms: the TTL
+ * monitor's period; first_ms: when its first pass comes after the start (0: a period). */
+mgserver *mg_new(mg_changed_fn changed, void *ud, int64_t start, int64_t ttl_monitor_ms, int64_t first_ms);
 void mg_free(mgserver *s);
 void mg_set_secondary(mgserver *s, int secondary);
 void mg_exec(mgserver *s, const char *json, size_t len, mgreply *r);
 void mg_reply_release(mgreply *r);
 void mg_reply_error(mgreply *r, int code, const char *code_name, const char *msg);
 
-/* The TTL monitor: its next pass (INT64_MAX while no TTL index has a date to judge), and a
- * pass at `now` if one is due. */
-int64_t mg_next_pass(mgserver *s);
-void mg_ttl_pass(mgserver *s, int64_t now);
+/* The TTL monitor, which sleeps on the steady clock and judges dates by the wall clock: its
+ * next pass on the steady clock (INT64_MAX while no TTL index has a date to judge; a pass
+ * that found nothing to judge is skipped, keeping the monitor's rhythm), and a pass if one
+ * is due at steady time `steady`, deleting what expired at wall time `now`. */
+int64_t mg_next_pass(mgserver *s, int64_t steady);
+void mg_ttl_pass(mgserver *s, int64_t now, int64_t steady);
 
 mgdb *mg_db_clone(const mgdb *d);
 void mg_db_free(mgdb *d);

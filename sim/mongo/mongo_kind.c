@@ -11,13 +11,24 @@
  *
  * Replication carries documents and collection definitions (the oplog's effect). A
  * secondary never runs the TTL monitor; the primary's TTL deletions reach it as deletions.
- * With writeConcern w: 1 (the only one modelled) a write is acknowledged once the primary
- * has it: a failover before it replicates loses it, and the old primary, back as a
- * secondary, resynchronises from the new one — the rollback of "Rollbacks During Replica
- * Set Failover" (www.mongodb.com/docs/manual/core/replica-set-rollbacks/), whose rolled-back
- * documents the real server saves to rollback files; here they are simply gone.
+ * Write concerns ("Write Concern", reference/write-concern/): with w: 1 a write is
+ * acknowledged once the primary has it: a failover before it replicates loses it, and the old
+ * primary, back as a secondary, resynchronises from the new one — the rollback of "Rollbacks
+ * During Replica Set Failover" (www.mongodb.com/docs/manual/core/replica-set-rollbacks/),
+ * whose rolled-back documents the real server saves to rollback files; here they are simply
+ * gone. With w: "majority" — "Starting in MongoDB 5.0, the implicit default write concern is
+ * w: majority" (no arbiters are modelled, so the default is always majority) — the node
+ * answers a write only once a majority of the replica set has it ("Default MongoDB Read
+ * Concerns/Write Concerns"), so no acknowledged write rolls back. Reads are "local": the
+ * primary shows its own writes before a majority has them, as MongoDB does. Elections: a
+ * secondary becomes primary only with a majority of the members' votes ("The voting majority
+ * of a replica set is 1 plus half the number of voting members, rounded down"): a primary and
+ * one secondary cannot elect when the primary dies; the three-member P-S-S set can.
  *
- * Server option ttl_monitor: the TTL monitor's period (ttlMonitorSleepSecs, default 60 s). */
+ * Server options: ttl_monitor, the TTL monitor's period (ttlMonitorSleepSecs, default 60 s);
+ * ttl_monitor_first, when its first pass comes after a node's first start (default: one
+ * period, as for a process just started; a restarted process always waits a period). The
+ * monitor sleeps on the host's steady clock and judges dates by its wall clock (mongo.c). */
 #include "mongo_kind.h"
 
 #include <lua.h>
@@ -34,6 +45,8 @@ struct kserver {
 static const kind_option mongo_options[] = {
     { "ttl_monitor", 1, 60000, 1, 3600000,
       "the TTL monitor's period: how often expired documents are deleted (MongoDB's ttlMonitorSleepSecs, 60 s)" },
+    { "ttl_monitor_first", 1, 0, 0, 3600000,
+      "when the TTL monitor's first pass comes after the server's first start (0: one period): where its rhythm falls" },
     { NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -49,12 +62,18 @@ static void gk_changed(void *ud, int how, slice unit)
     s->host.changed(s->host.ud, how == 0 ? KIND_WRITTEN : how == 1 ? KIND_DELETED : KIND_EXPIRED, unit);
 }
 
+static int64_t steady_now(const kserver *s)
+{
+    return s->host.steady ? s->host.steady(s->host.ud) : s->host.clock(s->host.ud);
+}
+
 static kserver *gk_create(const kind_host *host)
 {
     kserver *s = xcalloc(1, sizeof *s);
     s->host = *host;
     int64_t period = host->options ? host->options[0] : mongo_options[0].dflt;
-    s->mg = mg_new(gk_changed, s, host->clock(host->ud), period);
+    int64_t first = host->options && !host->restarted ? host->options[1] : 0;
+    s->mg = mg_new(gk_changed, s, steady_now(s), period, first);
     return s;
 }
 
@@ -145,16 +164,19 @@ static void gk_unsubscribe(kserver *s, int client, const char *topic)
 }
 
 /* The node expires what is past the deadline once its clock reads deadline + 1: the pass
- * at time P is asked for as P - 1. */
+ * at time P is asked for as P - 1, on the wall clock the node follows: the steady instant of
+ * the pass, as the wall clock reads it now (the two run at one rate between jumps, and the
+ * node asks again after a jump). */
 static int64_t gk_next_deadline(kserver *s)
 {
-    int64_t p = mg_next_pass(s->mg);
-    return p == INT64_MAX ? p : p - 1;
+    int64_t steady = steady_now(s);
+    int64_t p = mg_next_pass(s->mg, steady);
+    return p == INT64_MAX ? p : s->host.clock(s->host.ud) + (p - steady) - 1;
 }
 
 static void gk_expire(kserver *s)
 {
-    mg_ttl_pass(s->mg, s->host.clock(s->host.ud));
+    mg_ttl_pass(s->mg, s->host.clock(s->host.ud), steady_now(s));
 }
 
 static int gk_describe(kserver *s, slice unit, buf *out, int64_t *deadline)
@@ -202,11 +224,18 @@ static void gk_dump(kserver *s, buf *out)
     mg_dump(s->mg, out);
 }
 
+static int gk_reply_needs_majority(const void *r)
+{
+    return ((const mgreply *)r)->majority;
+}
+
 const server_kind mongo_kind = {
     .name = "mongodb",
     .title = "MongoDB (the fake mongod, sim/mongo/; after the MongoDB 7.0 manual)",
     .reply_size = sizeof(mgreply),
     .options = mongo_options,
+    .reply_needs_majority = gk_reply_needs_majority,
+    .elects_by_majority = 1,
     .create = gk_create,
     .destroy = gk_destroy,
     .set_replica = gk_set_replica,

@@ -35,8 +35,9 @@ struct mgdb {
 struct mgserver {
     mgdb *db;
     int secondary;
-    int64_t start, period;  /* the TTL monitor: passes at start + k × period */
+    int64_t start, period;  /* the TTL monitor: passes at next_pass + k × period, steady clock */
     int64_t next_pass;
+    int idle;               /* no pass was scheduled: those missed since found nothing to do */
     mg_changed_fn changed;
     void *ud;
 };

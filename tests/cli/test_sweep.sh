@@ -29,6 +29,20 @@ printf '%s\n' "return { name = 'pd', about = 'per-node drift', protocol = 'distl
     >"$tmp/pinned-drift.lua"
 bad_input "drift over a per-node drift" "vary per_node.n2.drift instead" "$tmp/pinned-drift.lua" --vary drift=0:0.02:0.01
 expect_exit 0 "per_node.n2.drift over a per-node drift" -- "$LL" sweep "$tmp/pinned-drift.lua" --vary per_node.n2.drift=0:0.02:0.01 --runs 2
+# a server kind's option: where the MongoDB TTL monitor's passes fall against the clients
+# (issue #24): only a pass inside A's pause, after its document's expiry, gives B the lock
+expect_exit 0 "server_options.ttl_monitor_first" -- "$LL" sweep scenarios/matrix/mongodb-ttl/gc-pause.lua \
+    --vary server_options.ttl_monitor_first=5s:12s:7s --runs 2 --csv "$tmp/ttl.csv"
+check "the TTL monitor's phase decides the pause" python3 - "$tmp/ttl.csv" <<'PY'
+import csv, sys
+rows = {r["label"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows["5s"]["mutual_exclusion_violated"] == "0", rows
+assert rows["12s"]["mutual_exclusion_violated"] == "2", rows
+PY
+bad_input "an option the server lacks" "the mongodb server has the options ttl_monitor, ttl_monitor_first" \
+    scenarios/matrix/mongodb-ttl/gc-pause.lua --vary server_options.bogus=1s:2s:1s
+bad_input "an option out of its range" "is from 1 to 3600000 ms" scenarios/matrix/mongodb-ttl/gc-pause.lua \
+    --vary server_options.ttl_monitor=0:2s:1s
 bad_input "FROM > TO" "FROM 15s is greater than TO 5s" gc-pause-single --vary gc_pause=15s:5s:1s
 bad_input "STEP 0" "the step 0 is not positive" gc-pause-single --vary gc_pause=1s:5s:0
 bad_input "STEP < 0" "is not positive" gc-pause-single --vary gc_pause=1s:5s:-1s

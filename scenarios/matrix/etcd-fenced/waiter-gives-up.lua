@@ -4,8 +4,9 @@ return {
   about = [[
 No fault in the servers or the network: B waits only 2 s and gives up while A holds the lock; C
 arrives at 3 s with the usual wait. When B's context ends, Lock deletes B's key (mutex.go:
-"make sure to delete the key when the context is canceled"), so nothing of B is left to block
-C or let it in early.
+"If the context is canceled while trying to acquire the lock, the mutex tries to clean its
+stale lock entry"; in Lock, "// release lock key if wait failed"), so nothing of B is left to
+block C or let it in early.
 
 The design: etcd's own lock recipe, concurrency.Mutex of the Go client v3.4 over a
 concurrency.Session (lua/clients/etcd-mutex.lua; clientv3/concurrency/mutex.go): the

@@ -6,10 +6,13 @@ A crashes at 1 s inside its critical section and never releases. The lock has to
 itself for B, who waits up to 90 s.
 
 A's document expires at 10 s (expireAt), but the TTL monitor deletes expired documents only
-on its passes, every 60 s (ttlMonitorSleepSecs; its first pass here is 60 s after the server
-started): the document goes at 60 s, 50 s after its expiry, and B gets the lock then. The
-lock frees itself, but five times later than its lease; the checker's bound (twice the lease,
-20 s) counts that as a deadlock.
+on its passes, every 60 s (ttlMonitorSleepSecs; the server started with the clients, so its
+first pass is at 60 s): the document goes at 60 s, 50 s after its expiry, and B gets the lock
+then. This is the delay the manual documents ("the TTL index does not guarantee that expired
+data is deleted immediately upon expiration": up to a period late), not a lock that never
+frees; but it is five times the lease, and the checker's bound (twice the lease, 20 s) counts
+it as a deadlock. Where the pass falls depends on when the server started: had it started 48
+s earlier (server_options.ttl_monitor_first = "12s") B would have had the lock at 12 s.
 
 The design: the comparison table's MongoDB lock with an expiry (lua/clients/mongo-findandmodify.lua,
 options.expiry): the lock document carries expireAt = acquire time + the 10 s lease, and the

@@ -5,10 +5,14 @@ return {
 At 1 s a partition cuts A off from the server for 40 s (B still reaches it). A finishes its 5 s
 of work; its release cannot arrive.
 
-A's delete is lost in the partition and not sent again; the document expires at 10 s, and the
-TTL monitor's pass at 60 s deletes it: B gets the lock 50 s after the expiry.
-(The simulator drops what a partition cuts; over TCP the delete might still arrive when the cut
-heals, at 41 s, before the monitor's pass.)
+A's client gives up on its delete after the 3 s timeout and does not send it again. Over TCP the cut loses nothing: the segment waits in A's socket and is retransmitted, each
+retransmission twice as late as the one before (200 ms, 400 ms, ... at most 120 s apart), until
+the cut heals or TCP gives up after tcp_retries2 = 15 of them ("a hypothetical timeout of 924.6
+seconds", Linux ip-sysctl; network.partitions = "tcp"). The cut heals at 41 s; the next
+retransmission after it, 51 s after the first sending at 5 s, delivers it at 56 s.
+The delete runs then, before the TTL monitor's pass at 60 s would have deleted the expired
+document; B gets the lock at 56 s, 46 s after the document's expiry at 10 s: a late release,
+which the checker's bound (twice the lease, 20 s) counts as a deadlock.
 
 The design: the comparison table's MongoDB lock with an expiry (lua/clients/mongo-findandmodify.lua,
 options.expiry): the lock document carries expireAt = acquire time + the 10 s lease, and the
@@ -19,7 +23,7 @@ lock frees up to a minute after its expiry. The holder does not renew it.]],
   server = "mongodb",
   nodes = 1,
   lease = "10s", wait = "90s",
-  network = { delay = {"1ms", "5ms"} },
+  network = { delay = {"1ms", "5ms"}, partitions = "tcp" },
   options = { expiry = true },
   clients = {
     { name = "A", start = 0, work = "5s" },

@@ -7,10 +7,11 @@ reached it and before it reached the replica; the replica is promoted 1 s later 
 lock ("Distributed Locks with Redis", "Why Failover-based Implementations Are Not Enough"). B
 starts at 2 s, once the clients have learned of the new master.
 
-Redisson (3.15+) sends the lock script with WAIT 1 1000 when the master has a replica, and
-since 3.20 unlocks and retries when no replica acknowledged (RedissonBaseLock, syncedEval and
-handleNoSync): A is not told it holds a lock the replica lacks, and the failover takes nothing
-from it. scenarios/failover-redisson-wait.lua shows 3.14 losing it.
+Redisson sends the lock script with WAIT 1 1000 when the master has a replica (3.12.5+), waits
+for the WAIT's answer before answering (3.14.1+, #3253), fails when no replica acknowledged
+(3.17.5+) and then unlocks and retries (3.20+; RedissonBaseLock, syncedEval and handleNoSync):
+A is not told it holds a lock the replica lacks, and the failover takes nothing from it.
+scenarios/failover-redisson-wait.lua shows 3.14.0 losing it.
 
 The design: Redisson's RedissonFencedLock (3.19.0+, #4684) taken without a lease (the
 watchdog); its token goes with every write, and the resource rejects a token lower than one it
