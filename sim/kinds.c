@@ -10,6 +10,7 @@
 #include "redis_kind.h"
 #include "mongo/mongo_kind.h"
 #include "mysql/mysql_kind.h"
+#include "pg/pg_kind.h"
 #include "zk_kind.h"
 
 static const server_kind *const kinds[] = {
@@ -18,6 +19,7 @@ static const server_kind *const kinds[] = {
     &etcd_kind,
     &mysql_kind,
     &mongo_kind,
+    &pg_kind,
 };
 
 const server_kind *server_kind_find(const char *name)
