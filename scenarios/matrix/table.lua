@@ -295,5 +295,64 @@ asks of a lock service: the resource rejects a write with a token lower than one
         ["server-restart"] = "The revision goes on from the committed log on the new leader, so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
       },
     },
+    -- PostgreSQL advisory locks (issue 24): the session-level lock, the transaction-level lock,
+    -- and the session-level lock through PgBouncer's transaction pooling.
+    {
+      id = "postgresql", title = "PostgreSQL advisory lock (session)",
+      source = "the PostgreSQL documentation",
+      says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Once acquired at session level, an
+advisory lock is held until explicitly released or the session ends"; "If a session already
+holds a given advisory lock, additional requests by it will always succeed, even if other
+sessions are awaiting the lock"; pg_advisory_unlock_all "is implicitly invoked at session end,
+even if the client disconnects ungracefully" (9.27.10). 27.4.3 "Hot Standby": "advisory locks
+are never WAL logged".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
+        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); here A's client keeps its connection after its unlock timed out.",
+        ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
+        failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+      },
+    },
+    {
+      id = "postgresql-xact", title = "PostgreSQL advisory lock (transaction)",
+      source = "the PostgreSQL documentation",
+      says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Transaction-level lock requests ...
+are automatically released at the end of the transaction, and there is no explicit unlock
+operation"; additional requests by a session that holds the lock "will always succeed ...
+regardless of whether the existing lock hold and new request are at session level or
+transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        reenter = "The inner acquire counts, but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock while A still works.",
+        ["holder-crash"] = "A's connection closes, the server rolls its transaction back, and the lock goes with it.",
+        partition = "A's COMMIT is lost; the transaction stays idle in transaction with the lock (idle_in_transaction_session_timeout is off by default).",
+        ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
+        failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+      },
+    },
+    {
+      id = "postgresql-pgbouncer", title = "PostgreSQL session lock via PgBouncer",
+      source = "PgBouncer's documentation",
+      says = [[www.pgbouncer.org/features.html: in transaction pooling "a server connection is assigned to
+a client only during a transaction. When PgBouncer notices that the transaction is over, the
+server will be put back into the pool. This mode breaks a few session-based features of
+PostgreSQL"; its SQL feature map marks "Session-level advisory locks" as never compatible
+with transaction pooling. pgbouncer.ini, server_round_robin: server connections are reused
+"in LIFO (last-in, first-out) manner".]],
+      claims = {   -- "never" compatible: the lock excludes no one
+        all = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        reenter = "B's first try runs on the pooled backend whose session holds A's lock, and is let in.",
+        ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
+      },
+    },
   },
 }
