@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "etcd_kind.h"
+#include "k8s/k8s_kind.h"
 #include "redis_kind.h"
 #include "mongo/mongo_kind.h"
 #include "mysql/mysql_kind.h"
@@ -20,6 +21,7 @@ static const server_kind *const kinds[] = {
     &mysql_kind,
     &mongo_kind,
     &pg_kind,
+    &k8s_kind,
 };
 
 const server_kind *server_kind_find(const char *name)
