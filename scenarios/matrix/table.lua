@@ -354,5 +354,28 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
         ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
       },
     },
+    -- Kubernetes Lease leader election (issue 24)
+    {
+      id = "k8s-lease", title = "Kubernetes Lease (client-go)",
+      source = "client-go's leaderelection",
+      says = [[kubernetes/client-go, tools/leaderelection/leaderelection.go: "This implementation does
+not guarantee that only one client is acting as a leader (a.k.a. fencing)"; "A client only
+acts on timestamps captured locally to infer the state of the leader election"; LeaseDuration
+"is the duration that non-leader candidates will wait to force acquire leadership"; "A client
+needs to wait a full LeaseDuration without observing a change to the record before it can
+attempt to take over"; RenewDeadline "is the duration that the acting master will retry
+refreshing leadership before giving up".]],
+      claims = {   -- no fencing: a leader that stops renewing may still act
+        ["holder-crash"] = { no_deadlock = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "violated" },
+        partition = { mutual_exclusion = "violated", resource_safety = "violated" },
+      },
+      notes = {
+        ["gc-pause"] = "The renew loop pauses with A; B takes the Lease over after seeing it unchanged for LeaseDuration, and A wakes and writes on.",
+        partition = "A's renewals fail and OnStoppedLeading is called after RenewDeadline, but work that does not watch its context goes on (client-go's examples exit the process there).",
+        ["server-restart"] = "The Lease lives in etcd, committed on a majority: the new leader has it, with its resourceVersion.",
+        failover = "A's Create was acknowledged only once a majority of etcd had it; B waits a full LeaseDuration.",
+      },
+    },
   },
 }
