@@ -214,6 +214,12 @@ printf 't | 1001\nt | 1001\nadvisory lock (1) held by pid 1001 (session 2, trans
 "$LL" kind --list | grep -q '^postgresql ' && ok || bad "kind --list names postgresql"
 expect_exit 2 "kind postgresql with a pool out of range" -- "$LL" kind postgresql --option pgbouncer_pool=17
 one_line_err "kind postgresql with a pool out of range"
+# kind kubernetes: Leases with optimistic concurrency; nothing expires when the clock moves
+printf 'CREATE l A 10 0 0 0\n.client 1\nUPDATE l 1 B 10 5 5 1\n.advance 60000\nGET l\n' |
+    "$LL" kind kubernetes >"$tmp/kind.txt" 2>&1
+printf '  ~ written lease/l\n201 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n409 Conflict: Operation cannot be fulfilled on leases.coordination.k8s.io "l": the object has been modified; please apply your changes to the latest version and try again\n200 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n' |
+    cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind kubernetes: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^kubernetes ' && ok || bad "kind --list names kubernetes"
 echo .help | "$LL" redis | grep -q "settime MS .*ms since the Unix epoch" && ok || bad ".settime's help says epoch ms"
 
 # Files for other programs. Any bytes in a key: valid JSON, the bytes in *_b64.
