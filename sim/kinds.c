@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "consul/consul_kind.h"
 #include "etcd_kind.h"
 #include "k8s/k8s_kind.h"
 #include "redis_kind.h"
@@ -22,6 +23,7 @@ static const server_kind *const kinds[] = {
     &mongo_kind,
     &pg_kind,
     &k8s_kind,
+    &consul_kind,
 };
 
 const server_kind *server_kind_find(const char *name)
