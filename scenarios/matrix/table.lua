@@ -377,5 +377,30 @@ refreshing leadership before giving up".]],
         failover = "A's Create was acknowledged only once a majority of etcd had it; B waits a full LeaseDuration.",
       },
     },
+    -- Consul sessions with lock-delay (issue 24)
+    {
+      id = "consul", title = "Consul lock (session TTL, lock-delay)",
+      source = "the Consul documentation",
+      says = [["Sessions and distributed locks overview": a session is invalidated when its "TTL
+expires"; "Consul will not expire the session before the TTL is reached, but it is allowed to
+delay the expiration past the TTL"; on invalidation "any of the locks held in association with
+the session are released"; "Consul prevents any of the previously held locks from being
+re-acquired for the lock-delay interval ... to allow the potentially still live leader to
+detect the invalidation and stop processing requests ... While not a bulletproof method, it
+does avoid the need to introduce sleep states into application logic"; "the default is to use
+a 15 second delay". api/lock.go: "It is NOT safe to assume that the lock is held until
+Unlock() ... an application must be able to handle the lock being lost."]],
+      claims = {
+        -- the delays are documented: expiry "past the TTL", then the lock-delay
+        ["holder-crash"] = { no_deadlock = "violated" },
+        partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
+      },
+      notes = {
+        ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
+        ["gc-pause"] = "The 12 s pause delays a renewal, but the session's timer runs twice the TTL (20 s): A renews in time.",
+        partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
+        reenter = "The inner Lock has a session of its own and waits like a stranger (a Lock is not re-entrant).",
+      },
+    },
   },
 }
