@@ -220,6 +220,11 @@ printf 'CREATE l A 10 0 0 0\n.client 1\nUPDATE l 1 B 10 5 5 1\n.advance 60000\nG
 printf '  ~ written lease/l\n201 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n409 Conflict: Operation cannot be fulfilled on leases.coordination.k8s.io "l": the object has been modified; please apply your changes to the latest version and try again\n200 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n' |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind kubernetes: $(cat "$tmp/kind.txt")"
 "$LL" kind --list | grep -q '^kubernetes ' && ok || bad "kind --list names kubernetes"
+# kind consul: a session invalidated at twice its TTL, then the lock-delay
+printf 'SESSION_CREATE 10000 15000 release\nKV_ACQUIRE l A session-1\n.advance 20001\nSESSION_CREATE 0 0 release\nKV_ACQUIRE l B session-2\n.advance 15000\nKV_ACQUIRE l B session-2\n' |
+    "$LL" kind consul 2>&1 | grep -v '^  ~' >"$tmp/kind.txt"
+printf 'session-1\ntrue\nsession-2\nfalse\ntrue\n' | cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind consul: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^consul ' && ok || bad "kind --list names consul"
 echo .help | "$LL" redis | grep -q "settime MS .*ms since the Unix epoch" && ok || bad ".settime's help says epoch ms"
 
 # Files for other programs. Any bytes in a key: valid JSON, the bytes in *_b64.
