@@ -33,6 +33,7 @@ have mariadbd || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 # PostgreSQL 15 and a client library for the PostgreSQL differential test (tests/diff/postgresql/)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 /usr/bin/python3 -c 'import psycopg2' 2>/dev/null || need+=(python3-psycopg2)
+have pgbouncer || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
 # node and npm: the test installs node redlock and ioredis with npm into build/npm
 have node || need+=(nodejs)
 have npm || need+=(npm)

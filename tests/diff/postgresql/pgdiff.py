@@ -17,11 +17,17 @@ Case files:
     .crash-client N   client N's connection closes (the real side waits, with a generous
                       bound, until the server no longer lists its backend); its next
                       statement reconnects
+    .pool N           (first, once) the clients go through PgBouncer with
+                      pool_mode = transaction and default_pool_size = N: a real pgbouncer
+                      (Debian's, started as the server is) on the real side,
+                      `locklab kind postgresql --option pgbouncer_pool=N` on the fake's
 Replies print as `locklab kind postgresql` prints them: the command tag ("BEGIN"), the row's
 values as "v | v" (t and f for booleans, '' for void, NULL for NULL), "ERROR SQLSTATE:
 message" (the message's first line); the WARNINGs a statement raised follow in parentheses.
 Backend pids differ between the two servers: in a column whose name contains "pid", the real
-server's pids are mapped to the fake's numbering (client N's backend is N + 1). A statement
+server's pids are mapped to the fake's numbering (client N's backend is N + 1; through the
+pool, the backends in the order they are first seen are 1001, 1002, ...: a pooled case shows
+pg_backend_pid() in every statement that may open one). A statement
 after `# diff: known-difference <why>` is a documented way in which the fake differs: it runs
 on both sides and counts as skipped.
 
@@ -164,6 +170,78 @@ class Server:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class Bouncer:
+    """A real PgBouncer in front of the server: pool_mode = transaction, default_pool_size = N,
+    server_round_robin = 0 (its default: LIFO), as the same unprivileged user."""
+
+    def __init__(self, server, pool):
+        self.server = server
+        self.pool = pool
+        self.port = free_port()
+        self.dir = os.path.join(server.dir, "pgbouncer")
+        self.proc = None
+
+    def start(self):
+        exe = shutil.which("pgbouncer") or shutil.which("pgbouncer", path="/usr/sbin:/usr/local/sbin")
+        if not exe:
+            raise HarnessError("pgbouncer not found (Debian: pgbouncer; tools/deps.sh installs it)")
+        os.makedirs(self.dir, exist_ok=True)
+        drop, user = self.server.as_user()
+        ini = os.path.join(self.dir, "pgbouncer.ini")
+        with open(os.path.join(self.dir, "userlist.txt"), "w") as f:
+            f.write('"postgres" ""\n')
+        with open(ini, "w") as f:
+            f.write("[databases]\npostgres = host=127.0.0.1 port=%d dbname=postgres user=postgres\n"
+                    "[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = %d\nunix_socket_dir = %s\n"
+                    "auth_type = trust\nauth_file = %s\npool_mode = transaction\ndefault_pool_size = %d\n"
+                    "server_round_robin = 0\nmax_client_conn = 100\nlogfile = %s\npidfile = %s\n"
+                    "ignore_startup_parameters = extra_float_digits\n"
+                    % (self.server.port, self.port, self.dir, os.path.join(self.dir, "userlist.txt"), self.pool,
+                       os.path.join(self.dir, "pgbouncer.log"), os.path.join(self.dir, "pgbouncer.pid")))
+        if os.getuid() == 0:
+            pw = pwd.getpwnam(user)
+            for name in os.listdir(self.dir):
+                os.chown(os.path.join(self.dir, name), pw.pw_uid, pw.pw_gid)
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+        self.proc = subprocess.Popen([exe, ini], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                     preexec_fn=drop, cwd=self.dir)
+        until = time.monotonic() + START_BOUND_S
+        while True:
+            if self.proc.poll() is not None:
+                raise HarnessError("pgbouncer exited (%d); its log:\n%s" % (self.proc.returncode, self.log_tail()))
+            try:
+                c = self.connect()
+                c.close()
+                return
+            except Exception:
+                if time.monotonic() > until:
+                    raise HarnessError("pgbouncer did not accept connections within %d s:\n%s"
+                                       % (START_BOUND_S, self.log_tail()))
+                time.sleep(0.2)
+
+    def log_tail(self):
+        try:
+            with open(os.path.join(self.dir, "pgbouncer.log"), errors="replace") as f:
+                return f.read()[-2000:]
+        except OSError:
+            return "(no log)"
+
+    def connect(self):
+        c = self.server.psycopg2.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
+                                         connect_timeout=30)
+        c.autocommit = True
+        return c
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # immediate shutdown
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
 def fmt_value(v):
     if v is None:
         return "NULL"
@@ -177,10 +255,12 @@ def fmt_value(v):
 
 
 class RealSide:
-    def __init__(self, server):
+    def __init__(self, server, bouncer=None):
         self.server = server
+        self.bouncer = bouncer
         self.conns = {}
         self.pid_to_client = {}
+        self.pooled_pids = {}
 
     def reset(self):
         for c in list(self.conns):
@@ -189,10 +269,18 @@ class RealSide:
 
     def conn(self, client):
         if client not in self.conns:
-            c = self.server.connect()
+            c = (self.bouncer or self.server).connect()
             self.conns[client] = c
-            self.pid_to_client[c.get_backend_pid()] = client
+            if not self.bouncer:
+                self.pid_to_client[c.get_backend_pid()] = client
         return self.conns[client]
+
+    def fake_pid(self, pid):
+        if not self.bouncer:
+            return self.pid_to_client.get(pid, -1) + 1
+        if pid not in self.pooled_pids:
+            self.pooled_pids[pid] = 1001 + len(self.pooled_pids)
+        return self.pooled_pids[pid]
 
     def crash(self, client):
         c = self.conns.pop(client, None)
@@ -200,6 +288,10 @@ class RealSide:
             return
         pid = c.get_backend_pid()
         c.close()
+        if self.bouncer:
+            # between transactions PgBouncer keeps the server connection: nothing to wait for
+            time.sleep(0.2)
+            return
         cur = self.server.admin.cursor()
         until = time.monotonic() + GONE_BOUND_S
         while True:
@@ -225,7 +317,7 @@ class RealSide:
                 cells = []
                 for label, v in zip(labels, rows[0]):
                     if isinstance(v, int) and not isinstance(v, bool) and "pid" in label:
-                        v = self.pid_to_client.get(v, -1) + 1
+                        v = self.fake_pid(v)
                     cells.append(fmt_value(v))
                 out = " | ".join(cells)
         except self.server.psycopg2.Error as e:
@@ -244,7 +336,7 @@ class RealSide:
 
 def parse_case(path):
     """A list of steps: ('client', n), ('crash', n), ['sql', text, expected, label, known, line]."""
-    steps, label, known = [], None, None
+    steps, label, known, pool = [], None, None, 0
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for no, line in enumerate(lines, 1):
@@ -256,6 +348,11 @@ def parse_case(path):
                 known = text[len(KNOWN_MARK):].strip() or "known difference"
             else:
                 label = "%s:%d %s" % (os.path.basename(path), no, text)
+            continue
+        if line.startswith(".pool "):
+            if steps or pool:
+                raise HarnessError("%s:%d: .pool comes first, once" % (path, no))
+            pool = int(line.split(None, 1)[1])
             continue
         if line.startswith(".client ") or line.startswith(".crash-client "):
             word, arg = line.split(None, 1)
@@ -269,14 +366,14 @@ def parse_case(path):
             steps[-1][2].append(line)
             continue
         raise HarnessError("%s:%d: not a statement, a meta-line or an expected line" % (path, no))
-    return steps
+    return steps, pool
 
 
 def quote_word(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def fake_side(locklab, steps):
+def fake_side(locklab, steps, pool):
     feed = []
     for st in steps:
         if st[0] == "client":
@@ -285,7 +382,8 @@ def fake_side(locklab, steps):
             feed.append(".crash-client %d" % st[1])
         else:
             feed.append(quote_word(st[1]))
-    r = subprocess.run([locklab, "kind", "postgresql"], input=("\n".join(feed) + "\n").encode(),
+    opts = ["--option", "pgbouncer_pool=%d" % pool] if pool else []
+    r = subprocess.run([locklab, "kind", "postgresql"] + opts, input=("\n".join(feed) + "\n").encode(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     if r.returncode != 0:
         raise HarnessError("locklab kind postgresql exited %d: %s" % (r.returncode, r.stderr.decode(errors="replace")))
@@ -301,15 +399,23 @@ def main():
     cases = a.cases or sorted(glob.glob(os.path.join(HERE, "cases", "*.txt")))
     passed = failed = skipped = 0
     server = None
+    bouncers = []
     try:
         psycopg2 = import_psycopg2()
         server = Server(psycopg2)
         server.start()
-        real = RealSide(server)
+        plain = RealSide(server)
         for path in cases:
-            steps = parse_case(path)
+            steps, pool = parse_case(path)
+            if pool:
+                bouncer = Bouncer(server, pool)
+                bouncers.append(bouncer)
+                bouncer.start()
+                real = RealSide(server, bouncer)
+            else:
+                real = plain
             real.reset()
-            fake = fake_side(a.locklab, steps)
+            fake = fake_side(a.locklab, steps, pool)
             client, k = 0, 0
             for st in steps:
                 if st[0] == "client":
@@ -345,6 +451,8 @@ def main():
         print("%d passed, %d failed" % (passed, failed + 1))
         return 2
     finally:
+        for b in bouncers:
+            b.stop()
         if server:
             server.stop()
     print("%d passed, %d failed%s" % (passed, failed, ", %d known differences skipped" % skipped if skipped else ""))
