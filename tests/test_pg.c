@@ -5,7 +5,7 @@
  * and PgBouncer's transaction pooling (option pgbouncer_pool): server connections handed out
  * per transaction, last released first, and the session lock that stays behind on a pooled
  * backend for whoever runs there next. The server's semantics are compared with PostgreSQL 15
- * itself by tests/diff/postgresql/; the pool's follow PgBouncer's documentation. */
+ * itself by tests/diff/postgresql/, the pool's with a real pgbouncer by its cases/pgbouncer.txt. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

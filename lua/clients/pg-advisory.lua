@@ -25,7 +25,7 @@
 -- trap.
 --
 -- Against the fake PostgreSQL (server = "postgresql"; checked against PostgreSQL 15 by
--- tests/diff/postgresql/cases/session.txt).
+-- tests/diff/postgresql/cases/session.txt, and through a real pgbouncer by pgbouncer.txt).
 --
 -- Options: key — the lock's bigint key (default: a hash of the lock's name, as applications
 -- derive one, e.g. with hashtext()).

@@ -51,7 +51,9 @@
  * transaction has that server connection closed (its backend ends); one that disconnects
  * between transactions leaves nothing behind — except the session-level locks it took,
  * which stay with whichever backend ran the statement. A client arriving while every server
- * connection is busy would queue in PgBouncer; the fake answers 0A000 instead. */
+ * connection is busy would queue in PgBouncer; the fake answers 0A000 instead. The pool's
+ * assignments are checked against a real pgbouncer 1.18 (Debian's) by
+ * tests/diff/postgresql/cases/pgbouncer.txt. */
 #include "pg.h"
 
 #include <ctype.h>
