@@ -80,8 +80,8 @@ static int kk_reply_push(lua_State *L, const void *rp)
     lua_pushstring(L, l->name);
     lua_setfield(L, -2, "name");
     char rv[24];
-    ll_format_int64(rv, l->rv);
-    lua_pushstring(L, rv);
+    int n = ll_format_int64(rv, l->rv);
+    lua_pushlstring(L, rv, (size_t)n);
     lua_setfield(L, -2, "resourceVersion");
     if (l->holder && *l->holder) {
         lua_pushstring(L, l->holder);
