@@ -6,10 +6,13 @@
 
 #include <string.h>
 
+#include "consul/consul_kind.h"
 #include "etcd_kind.h"
+#include "k8s/k8s_kind.h"
 #include "redis_kind.h"
 #include "mongo/mongo_kind.h"
 #include "mysql/mysql_kind.h"
+#include "pg/pg_kind.h"
 #include "zk_kind.h"
 
 static const server_kind *const kinds[] = {
@@ -18,6 +21,9 @@ static const server_kind *const kinds[] = {
     &etcd_kind,
     &mysql_kind,
     &mongo_kind,
+    &pg_kind,
+    &k8s_kind,
+    &consul_kind,
 };
 
 const server_kind *server_kind_find(const char *name)

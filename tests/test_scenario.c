@@ -539,7 +539,7 @@ static void test_scenario_unknown_key_suggests(void **state)
     (void)state;
     expect_error_in("  down = \"refused\",", "t.lua:4: down must be \"silent\" or \"refuses\" (got \"refused\")");
     /* the nodes' kind */
-    expect_error_in("  server = \"zk\",", "t.lua:4: server: no kind of server 'zk' (known: redis, zookeeper, etcd, mysql, mongodb)");
+    expect_error_in("  server = \"zk\",", "t.lua:4: server: no kind of server 'zk' (known: redis, zookeeper, etcd, mysql, mongodb, postgresql, kubernetes, consul)");
     expect_error_in("  server_options = { tick = \"2s\" },", "t.lua:4: server_options: the redis server has no options");
     expect_error_in("  leese = \"10s\",", "t.lua:4: unknown key 'leese' in the scenario; did you mean 'lease'?");
     expect_error(HEAD_NO_CLIENTS "  clients = {\n    { name = \"A\" },\n    { name = \"B\", wrok = 5 },\n  },\n}",

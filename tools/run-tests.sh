@@ -75,6 +75,9 @@ fi
 if [ -f tests/diff/mysql/mysqldiff.py ]; then
     suite "differential test against mariadb-server" /usr/bin/python3 tests/diff/mysql/mysqldiff.py --locklab ./locklab
 fi
+if [ -f tests/diff/postgresql/pgdiff.py ]; then
+    suite "differential test against PostgreSQL 15" /usr/bin/python3 tests/diff/postgresql/pgdiff.py --locklab ./locklab
+fi
 if [ -f tests/diff/etcd/etcddiff.py ]; then
     suite "differential test against etcd 3.4" python3 tests/diff/etcd/etcddiff.py --locklab ./locklab
 fi

@@ -323,5 +323,112 @@ asks of a lock service: the resource rejects a write with a token lower than one
         ["server-restart"] = "The revision goes on from the committed log on the new leader, so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
       },
     },
+    -- PostgreSQL advisory locks (issue 24): the session-level lock, the transaction-level lock,
+    -- and the session-level lock through PgBouncer's transaction pooling.
+    {
+      id = "postgresql", title = "PostgreSQL advisory lock (session)",
+      source = "the PostgreSQL documentation",
+      says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Once acquired at session level, an
+advisory lock is held until explicitly released or the session ends"; "If a session already
+holds a given advisory lock, additional requests by it will always succeed, even if other
+sessions are awaiting the lock"; pg_advisory_unlock_all "is implicitly invoked at session end,
+even if the client disconnects ungracefully" (9.27.10). 27.4.3 "Hot Standby": "advisory locks
+are never WAL logged".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
+        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); here A's client keeps its connection after its unlock timed out.",
+        ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
+        failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+      },
+    },
+    {
+      id = "postgresql-xact", title = "PostgreSQL advisory lock (transaction)",
+      source = "the PostgreSQL documentation",
+      says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Transaction-level lock requests ...
+are automatically released at the end of the transaction, and there is no explicit unlock
+operation"; additional requests by a session that holds the lock "will always succeed ...
+regardless of whether the existing lock hold and new request are at session level or
+transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        reenter = "The inner acquire counts, but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock while A still works.",
+        ["holder-crash"] = "A's connection closes, the server rolls its transaction back, and the lock goes with it.",
+        partition = "A's COMMIT is lost; the transaction stays idle in transaction with the lock (idle_in_transaction_session_timeout is off by default).",
+        ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
+        failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+      },
+    },
+    {
+      id = "postgresql-pgbouncer", title = "PostgreSQL session lock via PgBouncer",
+      source = "PgBouncer's documentation",
+      says = [[www.pgbouncer.org/features.html: in transaction pooling "a server connection is assigned to
+a client only during a transaction. When PgBouncer notices that the transaction is over, the
+server will be put back into the pool. This mode breaks a few session-based features of
+PostgreSQL"; its SQL feature map marks "Session-level advisory locks" as never compatible
+with transaction pooling. pgbouncer.ini, server_round_robin: server connections are reused
+"in LIFO (last-in, first-out) manner".]],
+      claims = {   -- "never" compatible: the lock excludes no one
+        all = { mutual_exclusion = "violated" },
+      },
+      notes = {
+        reenter = "B's first try runs on the pooled backend whose session holds A's lock, and is let in.",
+        ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
+      },
+    },
+    -- Kubernetes Lease leader election (issue 24)
+    {
+      id = "k8s-lease", title = "Kubernetes Lease (client-go)",
+      source = "client-go's leaderelection",
+      says = [[kubernetes/client-go, tools/leaderelection/leaderelection.go: "This implementation does
+not guarantee that only one client is acting as a leader (a.k.a. fencing)"; "A client only
+acts on timestamps captured locally to infer the state of the leader election"; LeaseDuration
+"is the duration that non-leader candidates will wait to force acquire leadership"; "A client
+needs to wait a full LeaseDuration without observing a change to the record before it can
+attempt to take over"; RenewDeadline "is the duration that the acting master will retry
+refreshing leadership before giving up".]],
+      claims = {   -- no fencing: a leader that stops renewing may still act
+        ["holder-crash"] = { no_deadlock = "holds" },
+        ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "violated" },
+        partition = { mutual_exclusion = "violated", resource_safety = "violated" },
+      },
+      notes = {
+        ["gc-pause"] = "The renew loop pauses with A; B takes the Lease over after seeing it unchanged for LeaseDuration, and A wakes and writes on.",
+        partition = "A's renewals fail and OnStoppedLeading is called after RenewDeadline, but work that does not watch its context goes on (client-go's examples exit the process there).",
+        ["server-restart"] = "The Lease lives in etcd, committed on a majority: the new leader has it, with its resourceVersion.",
+        failover = "A's Create was acknowledged only once a majority of etcd had it; B waits a full LeaseDuration.",
+      },
+    },
+    -- Consul sessions with lock-delay (issue 24)
+    {
+      id = "consul", title = "Consul lock (session TTL, lock-delay)",
+      source = "the Consul documentation",
+      says = [["Sessions and distributed locks overview": a session is invalidated when its "TTL
+expires"; "Consul will not expire the session before the TTL is reached, but it is allowed to
+delay the expiration past the TTL"; on invalidation "any of the locks held in association with
+the session are released"; "Consul prevents any of the previously held locks from being
+re-acquired for the lock-delay interval ... to allow the potentially still live leader to
+detect the invalidation and stop processing requests ... While not a bulletproof method, it
+does avoid the need to introduce sleep states into application logic"; "the default is to use
+a 15 second delay". api/lock.go: "It is NOT safe to assume that the lock is held until
+Unlock() ... an application must be able to handle the lock being lost."]],
+      claims = {
+        -- the delays are documented: expiry "past the TTL", then the lock-delay
+        ["holder-crash"] = { no_deadlock = "violated" },
+        partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
+      },
+      notes = {
+        ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
+        ["gc-pause"] = "The 12 s pause delays a renewal, but the session's timer runs twice the TTL (20 s): A renews in time.",
+        partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
+        reenter = "The inner Lock has a session of its own and waits like a stranger (a Lock is not re-entrant).",
+      },
+    },
   },
 }

@@ -202,6 +202,29 @@ expect_exit 2 "kind of an unknown server" -- "$LL" kind zk
 one_line_err "kind of an unknown server"
 expect_exit 2 "kind with a bad option" -- "$LL" kind redis --option tick=5
 one_line_err "kind with a bad option"
+# kind postgresql: advisory locks; with pgbouncer_pool, a PgBouncer in transaction pooling hands B the
+# backend that still holds A's session lock (the fake's PgBouncer: tests/test_pg.c)
+printf '"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.client 1\n"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.crash-client 0\n"SELECT pg_try_advisory_lock(1)"\n' |
+    "$LL" kind postgresql >"$tmp/kind.txt" 2>&1
+printf 't | 1\nf | 2\nt\n' | cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql: $(cat "$tmp/kind.txt")"
+printf '"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.client 1\n"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.dump\n' |
+    "$LL" kind postgresql --option pgbouncer_pool=2 >"$tmp/kind.txt" 2>&1
+printf 't | 1001\nt | 1001\nadvisory lock (1) held by pid 1001 (session 2, transaction 0)\nserver connection pid 1001 idle\n' |
+    cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql through the pool: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^postgresql ' && ok || bad "kind --list names postgresql"
+expect_exit 2 "kind postgresql with a pool out of range" -- "$LL" kind postgresql --option pgbouncer_pool=17
+one_line_err "kind postgresql with a pool out of range"
+# kind kubernetes: Leases with optimistic concurrency; nothing expires when the clock moves
+printf 'CREATE l A 10 0 0 0\n.client 1\nUPDATE l 1 B 10 5 5 1\n.advance 60000\nGET l\n' |
+    "$LL" kind kubernetes >"$tmp/kind.txt" 2>&1
+printf '  ~ written lease/l\n201 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n409 Conflict: Operation cannot be fulfilled on leases.coordination.k8s.io "l": the object has been modified; please apply your changes to the latest version and try again\n200 l rv=2 holder=A duration=10s acquire=0 renew=0 transitions=0\n' |
+    cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind kubernetes: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^kubernetes ' && ok || bad "kind --list names kubernetes"
+# kind consul: a session invalidated at twice its TTL, then the lock-delay
+printf 'SESSION_CREATE 10000 15000 release\nKV_ACQUIRE l A session-1\n.advance 20001\nSESSION_CREATE 0 0 release\nKV_ACQUIRE l B session-2\n.advance 15000\nKV_ACQUIRE l B session-2\n' |
+    "$LL" kind consul 2>&1 | grep -v '^  ~' >"$tmp/kind.txt"
+printf 'session-1\ntrue\nsession-2\nfalse\ntrue\n' | cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind consul: $(cat "$tmp/kind.txt")"
+"$LL" kind --list | grep -q '^consul ' && ok || bad "kind --list names consul"
 echo .help | "$LL" redis | grep -q "settime MS .*ms since the Unix epoch" && ok || bad ".settime's help says epoch ms"
 
 # Files for other programs. Any bytes in a key: valid JSON, the bytes in *_b64.

@@ -1,0 +1,33 @@
+-- matrix: Consul lock (session, lock-delay) under "reenter" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Consul lock (session, lock-delay): the holder takes the lock again",
+  about = [[
+No fault. A takes the lock and, holding it, takes it again, as a method that holds the lock
+calls another that takes it and releases it when it returns (../reenter-model.lua: the inner
+acquire may wait 1 s); A then works on under its first hold, and B waits its turn.
+
+The inner Lock object makes a session of its own and finds the key held by another session:
+it waits its second and fails, and the caller releases (api/lock.go: a Lock is not
+re-entrant; a second Lock() on the same object is ErrLockHeld).
+
+The design: Consul's lock as its Go API takes it (lua/clients/consul-lock.lua; api/lock.go):
+a session with a 10 s TTL, renewed every 5 s, and the default 15 s lock-delay; KV acquire of
+the key with the session, a waiter polling the key and retrying 5 s after a refused acquire.
+Consul invalidates a session whose TTL ran out (its timer runs twice the TTL: "Consul will
+not expire the session before the TTL is reached, but it is allowed to delay the expiration
+past the TTL"), releases its keys, and "prevents any of the previously held locks from being
+re-acquired for the lock-delay interval" (Consul documentation, "Sessions and distributed
+locks overview"). B may wait 90 s: a dead holder's lock comes free only after 2 x TTL plus
+the lock-delay.]],
+  protocol = "../reenter-model-consul.lua",
+  server = "consul",
+  lease = "10s", wait = "90s",     -- lease: the session TTL; lock-delay 15 s
+  network = { delay = {"1ms", "5ms"} },
+  options = { design = "consul-lock" },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds", reentrancy = "violated" },
+}
