@@ -399,8 +399,9 @@ void cmd_lrem(cmdctx *c)
 
 /* The timeout in seconds as Redis 7.0's getTimeoutFromObjectOrReply reads it: a long double
  * (string2ld: strtold over the whole argument, at most 5119 bytes, no leading space, no
- * overflow, no underflow to zero, no nan), times 1000, truncated to whole milliseconds. So
- * -0.0009 is 0 (not negative), 1e-4000 is a number, and a product outside the long long
+ * overflow, no underflow to zero, no nan), times 1000, rounded up to whole milliseconds
+ * (ceill: 0.0005 and 0.001 wait 1 ms, never 0, which is forever). So -0.0009 is 0 (not
+ * negative), 1e-4000 is a number (1 ms), and a product outside the long long
  * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
  * Returns 0, or -1 after replying the error. */
 int arg_timeout(cmdctx *c, slice arg, long long *ms)
@@ -416,7 +417,7 @@ int arg_timeout(cmdctx *c, slice arg, long long *ms)
     if ((size_t)(end - tmp) != arg.len || isnan(v) ||
         (errno == ERANGE && (isinf(v) || fpclassify(v) == FP_ZERO)))
         goto not_float;
-    v *= 1000.0;
+    v = ceill(v * 1000.0);
     *ms = v > -9223372036854775808.0L && v < 9223372036854775808.0L ? (long long)v : LLONG_MIN;
     if (*ms < 0) {
         reply_error(c->out, "ERR timeout is negative");
