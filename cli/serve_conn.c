@@ -201,7 +201,9 @@ void serve_unblock(snode *n)
             reply rep;
             reply_init(&rep);
             c->conn.blocked = 0;
+            c->conn.block_retry = 1;
             server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            c->conn.block_retry = 0;
             if (c->conn.blocked) {
                 c->conn.block_deadline = c->bdeadline; /* the first deadline stands */
                 reply_release(&rep);

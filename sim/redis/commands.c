@@ -420,6 +420,14 @@ int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e)
     return 0;
 }
 
+int lookup_blocked(cmdctx *c, slice key, obj_type t, kv **e)
+{
+    if (!c->conn || !c->conn->block_retry) return lookup_typed(c, key, t, e);
+    *e = store_lookup(c->db, key);
+    if (*e && (*e)->type != t) *e = NULL;
+    return 0;
+}
+
 void reply_wrong_args(cmdctx *c)
 {
     const command *cmd = commands_lookup(c->argv[0]);

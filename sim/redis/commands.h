@@ -91,6 +91,10 @@ int arg_int64(cmdctx *c, int i, long long *out);              /* ERR_NOT_INT */
 int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT */
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
+/* The same for the key a blocking command pops from; but when the host runs a blocked
+ * command again (conn.block_retry), a key of another type is missing (*e NULL), not an
+ * error: Redis serves a blocked client only from keys holding the type it waits for. */
+int lookup_blocked(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
 /* A draw in [0, n) from the server's generator (n > 0): splitmix64 from a fixed seed, so
  * SPOP, SRANDMEMBER, HRANDFIELD and ZRANDMEMBER are the same in every run. */

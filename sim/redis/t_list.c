@@ -443,7 +443,7 @@ static void list_bpop_command(cmdctx *c, int where)
     if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
-        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_LIST, &e) < 0) return;
         if (!e) continue;
         sstr *s = list_pop(e->ptr, where);
         reply *el = reply_array(c->out, 2);
@@ -605,7 +605,7 @@ static int list_where(cmdctx *c, int i, int *where)
 static void list_move(cmdctx *c, int from, int to, long long timeout)
 {
     kv *src, *dst;
-    if (lookup_typed(c, c->argv[1], OBJ_LIST, &src) < 0) return;
+    if (lookup_blocked(c, c->argv[1], OBJ_LIST, &src) < 0) return;
     if (!src) {
         if (timeout >= 0) cmd_block_or_nil(c, timeout);
         else reply_nil(c->out);
@@ -666,7 +666,7 @@ static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count
 {
     for (int i = first; i < first + nkeys; i++) {
         kv *e;
-        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_LIST, &e) < 0) return;
         if (!e) continue;
         list *l = e->ptr;
         size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;

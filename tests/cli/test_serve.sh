@@ -719,6 +719,16 @@ for cmd, push, want in ((b"blmove src dst left right 0", "rpush src x", b"$1\r\n
     expect("%s blocks" % cmd.split()[0].decode(), True, blocked(a, 1))
     ask(a, push)
     expect("%s answered by the push" % cmd.split()[0].decode(), want, b.recv(100))
+# A MULTI that pushes and then deletes and replaces the key: Redis looks at the key after
+# EXEC, finds a string, and keeps the client blocked (no WRONGTYPE); a later push serves it.
+b.sendall(b"blpop wq 0\r\n")
+expect("BLPOP wq blocks", True, blocked(a, 1))
+expect("MULTI LPUSH DEL SET EXEC", b"*3\r\n:1\r\n:1\r\n+OK\r\n",
+       ask(a, "multi") and ask(a, "lpush wq x") and ask(a, "del wq") and ask(a, "set wq s") and ask(a, "exec"))
+silent(b, "BLPOP stays blocked when the key it waits for is a string after EXEC")
+ask(a, "del wq")
+ask(a, "rpush wq y")
+expect("then a push serves it", b"*2\r\n$2\r\nwq\r\n$1\r\ny\r\n", b.recv(100))
 idb = int(ask(b, "client id")[1:-2])
 expect("DROP with probability 1", b"+OK\r\n", ask(a, "locklab drop %d 1" % idb))
 b.sendall(b"set dropped 1\r\n")
