@@ -180,8 +180,14 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
     }
     reply_release(&rep);
+    int control = slice_eq_nocase(argv[0], "locklab");
     if (argv != small) free(argv);
-    if (n->blocked && n->srv) serve_unblock(n);
+    if (control) { /* a node started or stopped: WAIT's count */
+        for (int i = 0; i < sv->nnodes; i++)
+            if (sv->nodes[i].blocked && sv->nodes[i].srv) serve_unblock(&sv->nodes[i]);
+    } else if (n->blocked && n->srv) {
+        serve_unblock(n);
+    }
 }
 
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a

@@ -126,8 +126,17 @@ static const char *host_config(void *ud, const char *name)
     return NULL;
 }
 
+/* Replication is immediate here: every replica that is up has every write. */
+static long long host_replicas(void *ud)
+{
+    const snode *n = ud;
+    long long k = 0;
+    for (int i = 0; i < n->sv->nnodes; i++) k += n->sv->nodes[i].master == n->idx && n->sv->nodes[i].srv;
+    return k;
+}
+
 const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
-                                 .config = host_config };
+                                 .config = host_config, .replicas = host_replicas };
 
 /* ---- blocking ---- */
 
@@ -228,7 +237,10 @@ void serve_block_timeouts(serve *sv)
             if (!c->bdeadline || now < c->bdeadline || c->dead) continue;
             reply rep;
             reply_init(&rep);
-            reply_nil_array(&rep);
+            c->conn.blocked = 0;
+            c->conn.block_retry = 2; /* answers what it has now: the null array, WAIT its count */
+            server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            c->conn.block_retry = 0;
             serve_block_answer(c, &rep);
             reply_release(&rep);
         }

@@ -148,6 +148,43 @@ void cmd_readwrite(cmdctx *c)
     reply_error(c->out, "ERR This instance has cluster support disabled");
 }
 
+/* ---- WAIT numreplicas timeout (Redis 7.0's waitCommand) ----
+ * Refused on a replica (before its arguments are read, as Redis does); the count of
+ * replicas that have every write is the host's (none without one). When it is short of
+ * numreplicas, a connection that may block waits (conn.h) until the host finds enough
+ * replicas or its deadline (timeout ms on this server's clock; 0 forever) passes, and then
+ * answers the count; elsewhere (the REPL, MULTI, as Redis in MULTI) it answers at once.
+ * The simulated world's nodes answer WAIT themselves, with their replication lag
+ * (sim/node.c), and never pass it here. */
+
+void cmd_wait(cmdctx *c)
+{
+    if (c->srv && server_is_replica(c->srv)) {
+        reply_error(c->out, "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 "
+                            "if a replica is configured to be writable (which is not the default) writes to "
+                            "replicas are just local and are not propagated.");
+        return;
+    }
+    long long want, timeout;
+    if (arg_int64(c, 1, &want) < 0) return;
+    if (ll_parse_int64(c->argv[2], &timeout) != 0) {
+        reply_error(c->out, "ERR timeout is not an integer or out of range");
+        return;
+    }
+    if (timeout < 0) {
+        reply_error(c->out, "ERR timeout is negative");
+        return;
+    }
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    long long acked = cfg && cfg->host && cfg->host->replicas ? cfg->host->replicas(cfg->host_ud) : 0;
+    if (acked < want && c->conn && c->conn->may_block && c->conn->block_retry != 2) {
+        c->conn->blocked = 1;
+        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
+        return;
+    }
+    reply_int(c->out, acked);
+}
+
 /* ---- INFO ---- */
 
 static const char *const info_sections[][2] = {

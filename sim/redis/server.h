@@ -33,6 +33,9 @@ typedef struct server_host {
     void (*kill)(void *ud, int conn_id);
     /* A CONFIG GET parameter's value where the host sets it (port, appendonly, ...), or NULL. */
     const char *(*config)(void *ud, const char *name);
+    /* WAIT: how many replicas have acknowledged every write this server has taken (locklab
+     * serve replicates at once: the replicas that are up). NULL: none. */
+    long long (*replicas)(void *ud);
 } server_host;
 
 typedef struct server_config {

@@ -458,7 +458,7 @@ static void list_bpop_command(cmdctx *c, int where)
 
 void cmd_block_or_nil(cmdctx *c, long long timeout)
 {
-    if (c->conn && c->conn->may_block) {
+    if (c->conn && c->conn->may_block && c->conn->block_retry != 2) {
         c->conn->blocked = 1;
         c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
         return;

@@ -729,6 +729,17 @@ silent(b, "BLPOP stays blocked when the key it waits for is a string after EXEC"
 ask(a, "del wq")
 ask(a, "rpush wq y")
 expect("then a push serves it", b"*2\r\n$2\r\nwq\r\n$1\r\ny\r\n", b.recv(100))
+# WAIT: every replica that is up has every write (serve replicates at once)
+expect("WAIT 1 0 with the replica up", b":1\r\n", ask(a, "wait 1 0"))
+expect("CRASH the replica", b"+OK\r\n", ask(a, "locklab crash n1r1"))
+b.sendall(b"wait 1 0\r\n")
+expect("WAIT 1 0 blocks while the replica is down", True, blocked(a, 1))
+expect("RESTART the replica", b"+OK\r\n", ask(a, "locklab restart n1r1"))
+expect("WAIT answered once the replica is back", b":1\r\n", b.recv(100))
+b.sendall(b"wait 2 50\r\n")
+expect("WAIT 2 50 blocks", True, blocked(a, 1))
+expect("ADVANCE 50", b"+OK\r\n", ask(a, "locklab advance 50"))
+expect("WAIT answers its count at the timeout", b":1\r\n", b.recv(100))
 idb = int(ask(b, "client id")[1:-2])
 expect("DROP with probability 1", b"+OK\r\n", ask(a, "locklab drop %d 1" % idb))
 b.sendall(b"set dropped 1\r\n")
@@ -748,6 +759,8 @@ python3 "$tmp/clients.py" "$PORT" >"$tmp/clients.out" 2>&1
 pass=$((pass + $(grep -c '^ok$' "$tmp/clients.out")))
 fail=$((fail + $(grep -c -v '^ok$' "$tmp/clients.out")))
 grep -v '^ok$' "$tmp/clients.out"
+check "WAIT on a replica" "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated." \
+    "$(redis-cli -p "$P2" wait 0 0)"
 # FAILOVER: the replica becomes the master with the data; the old master follows it
 cli set before-failover 1 >/dev/null
 check "FAILOVER of a replica is refused" "ERR node 'n1r1' is a replica: fail over its master" "$(cli locklab failover n1r1)"
