@@ -158,9 +158,11 @@ void cmd_object(cmdctx *c)
 /* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. Redis's cursor walks its hash
  * table's buckets in reverse-binary order, so that a resize between calls neither loses
  * nor repeats keys; this keyspace probes linearly, where that trick does not hold. Here the
- * cursor is a position in the order of the keys' (unseeded, fixed) 64-bit hashes: a call
- * returns up to COUNT keys whose hash is at least the cursor, all keys sharing the last
- * hash returned, and the next hash after them as the cursor (0 at the end). So every key
+ * cursor is a position in the order of the keys' (unseeded, fixed) hashes, their top 32
+ * bits: a call returns up to COUNT keys whose hash is at least the cursor, all keys sharing
+ * the last hash returned, and the next hash after them as the cursor (0 at the end). The
+ * cursors stay below 2^32, as Redis's stay below its table's size: node-redis 4 reads a
+ * cursor as a JavaScript number, exact only up to 2^53 (a 64-bit cursor lost keys). So every key
  * present from the first call to the last is returned exactly once, whatever happens in
  * between, as Redis promises; the price is one pass over the keyspace per call. The order
  * differs from Redis's, which seeds its hash at random each start. Arguments are checked as
@@ -265,7 +267,7 @@ void cmd_scan(cmdctx *c)
     int64_t now = store_now(c->db);
     while ((e = store_next(c->db, &it))) {
         slice k = store_key_of(c->db, e);
-        uint64_t h = dict_hash(k.p, k.len);
+        uint64_t h = dict_hash(k.p, k.len) >> 32; /* small cursors: JavaScript reads them */
         if (h < cursor) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
