@@ -284,20 +284,31 @@ void cmd_info(cmdctx *c)
 /* ---- CONFIG ---- */
 
 /* The parameters CONFIG GET knows, with this server's values. CONFIG SET replaces a value
- * in the server's own copy (commands.h's cmdctx.config), for CONFIG GET only. */
-static const struct { const char *name, *value; int integer; } config_defaults[] = {
-    { "appendfsync", "everysec", 0 },  { "appendonly", "no", 0 },
-    { "bind", "127.0.0.1", 0 },        { "busy-reply-threshold", "5000", 1 },
-    { "client-query-buffer-limit", "1073741824", 1 },
-    { "cluster-enabled", "no", 0 },    { "databases", "16", 1 },
-    { "hz", "10", 1 },                 { "io-threads", "1", 1 },
-    { "lua-time-limit", "5000", 1 },   { "maxclients", "10000", 1 },
-    { "maxmemory", "0", 1 },           { "maxmemory-policy", "noeviction", 0 },
-    { "notify-keyspace-events", "", 0 }, { "port", "6379", 1 },
-    { "proto-max-bulk-len", "536870912", 1 }, { "replica-read-only", "yes", 0 },
-    { "save", "", 0 },                 { "slowlog-log-slower-than", "10000", 1 },
-    { "slowlog-max-len", "128", 1 },   { "tcp-keepalive", "300", 1 },
-    { "timeout", "0", 1 },
+ * in the server's own copy (server_config_set), which CONFIG GET reads. A setting this server
+ * does not act on (`honoured` 0: keyspace notifications, maxmemory, persistence, the
+ * port, ...) is refused unless it is the value in effect: never accepted and ignored, so
+ * that a test relying on it fails at once rather than later and misleadingly.
+ * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
+ * nothing there either. */
+static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
+    { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
+    { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
+    { "client-query-buffer-limit", "1073741824", 1, 0 },
+    { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
+    { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
+    { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
+    { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
+    { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
+    { "save", "", 0, 0 },                 { "slowlog-log-slower-than", "10000", 1, 0 },
+    { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
+    { "timeout", "0", 1, 0 },
+};
+
+/* maxmemory-policy's values (Redis 7.0's maxmemory_policy_enum). */
+static const char *const config_policies[] = {
+    "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+    "allkeys-lru",  "allkeys-lfu",  "allkeys-random",  "noeviction",
 };
 
 static const char *const config_help[] = {
@@ -367,12 +378,33 @@ static void config_set(cmdctx *c)
                              config_defaults[k].name);
                 return;
             }
-        long long v;
+        long long v, now;
         if (config_defaults[k].integer && ll_parse_int64(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be "
                          "parsed into an integer",
                          config_defaults[k].name);
+            return;
+        }
+        if (!strcmp(config_defaults[k].name, "maxmemory-policy")) {
+            int known = 0;
+            for (size_t p = 0; p < LL_ARRAY_LEN(config_policies); p++) known |= slice_opt_is(c->argv[i + 1], config_policies[p]);
+            if (!known) {
+                reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - "
+                                     "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
+                                     "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
+                                     "noeviction");
+                return;
+            }
+        }
+        const char *cur = config_value(c, (size_t)k);
+        int same = config_defaults[k].integer ? ll_parse_int64(slice_cstr(cur), &now) == 0 && now == v
+                                              : slice_opt_is(c->argv[i + 1], cur);
+        if (!config_defaults[k].honoured && !same) {
+            reply_errorf(c->out,
+                         "ERR CONFIG SET failed (possibly related to argument '%s') - locklab does not "
+                         "implement it: only its current value '%s' is accepted",
+                         config_defaults[k].name, cur);
             return;
         }
     }
