@@ -109,7 +109,7 @@ struct serve {
     int nnodes;
     int64_t manual_us;     /* manual clock: true time, µs */
     int64_t start_mono_us; /* wall clock: the monotonic clock at the start */
-    int64_t start_real_ms; /* wall clock: the date at the start, ms */
+    int64_t start_real_us; /* wall clock: the date at the start, µs */
     int nclients;
     int next_id;
     long long commands;
@@ -125,8 +125,12 @@ struct serve {
 
 /* True time in µs since the start (manual: as advanced; wall: real elapsed). */
 int64_t serve_true_us(const serve *sv);
-/* A node's local clock in ms (store_clock_fn). */
+/* A node's local clock in ms (store_clock_fn), and in µs (TIME). */
 int64_t serve_node_clock(void *node);
+int64_t serve_node_clock_us(void *node);
+/* The bound of every clock, ms since 1970 (about the year 5138): LOCKLAB ADVANCE and JUMP
+ * that would carry a clock past it, or before 0, are refused, so no sum overflows. */
+#define SERVE_CLOCK_MAX_MS 100000000000000LL
 /* Builds the nodes from the options (and the scenario): 0, or -1 after the one-line error. */
 int serve_nodes_init(serve *sv);
 void serve_nodes_free(serve *sv);

@@ -2,6 +2,7 @@
  * (DEL, EXISTS, TYPE, the EXPIRE family, TTL/PTTL, PERSIST, FLUSHALL, DBSIZE, PING, ECHO,
  * TIME, KEYS, RENAME, COPY). Arities and flags follow Redis 7.0's command table. */
 #include "commands.h"
+#include "server.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -808,15 +809,18 @@ void cmd_echo(cmdctx *c)
     reply_bulk(c->out, c->argv[1].p, c->argv[1].len);
 }
 
+/* TIME: seconds and microseconds, from the server's µs clock where its host has one
+ * (locklab serve's), else from the ms clock (the simulated world's and the REPL's). */
 void cmd_time(cmdctx *c)
 {
     store_clock_seen(c->db);
-    long long ms = store_now(c->db);
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    long long us = cfg && cfg->clock_us ? cfg->clock_us(cfg->clock_ud) : store_now(c->db) * 1000;
     char tmp[32];
     reply *e = reply_array(c->out, 2);
-    snprintf(tmp, sizeof tmp, "%lld", ms / 1000);
+    snprintf(tmp, sizeof tmp, "%lld", us / 1000000);
     reply_bulk_cstr(&e[0], tmp);
-    snprintf(tmp, sizeof tmp, "%lld", (ms % 1000) * 1000);
+    snprintf(tmp, sizeof tmp, "%lld", us % 1000000);
     reply_bulk_cstr(&e[1], tmp);
 }
 
