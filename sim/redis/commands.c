@@ -570,13 +570,13 @@ void cmd_unlink(cmdctx *c)
 void cmd_exists(cmdctx *c)
 {
     long long n = 0;
-    for (int i = 1; i < c->argc; i++) n += store_lookup(c->db, c->argv[i]) != NULL;
+    for (int i = 1; i < c->argc; i++) n += store_peek(c->db, c->argv[i]) != NULL;
     reply_int(c->out, n);
 }
 
 void cmd_type(cmdctx *c)
 {
-    kv *e = store_lookup(c->db, c->argv[1]);
+    kv *e = store_peek(c->db, c->argv[1]);
     reply_status(c->out, e ? obj_type_name((obj_type)e->type) : "none");
 }
 
@@ -657,7 +657,7 @@ void cmd_pexpireat(cmdctx *c) { expire_generic(c, 0, 0); }
  * nearest (the absolute ones too). */
 static void ttl_generic(cmdctx *c, int ms, int absolute)
 {
-    kv *e = store_lookup(c->db, c->argv[1]);
+    kv *e = store_peek(c->db, c->argv[1]);
     if (!e) {
         reply_int(c->out, -2);
         return;

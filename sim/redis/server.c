@@ -85,6 +85,7 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
+    store_set_track_access(srv->db, cfg->track_access);
     srv->dbs.srv = srv;
     srv->dbs.db[0] = srv->db;
     for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
@@ -140,6 +141,7 @@ store *server_swap_store(server *srv, store *db)
     }
     store_set_replica(db, srv->replica);
     store_set_clock(db, srv->cfg.clock, srv->cfg.clock_ud);
+    store_set_track_access(db, srv->cfg.track_access);
     server_wire_store(srv);
     store_set_observer(old, NULL, NULL);
     watch_hook_update(srv);

@@ -42,6 +42,7 @@ typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
     store_clock_fn clock_us;      /* the same in µs (TIME), or NULL: the ms clock × 1000 */
+    int track_access;             /* stamp each key's last access (OBJECT IDLETIME): store.h */
     pubsub_deliver_fn deliver;    /* a message for a subscribed connection */
     void *deliver_ud;
     size_t lua_memory_limit;      /* bytes the Lua state may use; 0 = 64 MiB */

@@ -541,6 +541,11 @@ p2=$(cli pttl k)
 stop_serve wall
 # ADVANCE up to the bound of the clocks, and no further (no overflow however many)
 start_serve bounds 1 --clock manual || bad "the bounds server does not start"
+# OBJECT IDLETIME: whole seconds since the key was last used; TYPE, EXISTS, TTL and
+# OBJECT itself look without touching it (Redis's LOOKUP_NOTOUCH), GET touches it
+check "OBJECT IDLETIME after 5 s, then a GET, then 3 s of TYPE, EXISTS, TTL" "OK|OK|5|v|0|OK|string|1|-1|3" \
+    "$(printf 'set idle v\nlocklab advance 5000\nobject idletime idle\nget idle\nobject idletime idle\nlocklab advance 3000\ntype idle\nexists idle\nttl idle\nobject idletime idle\n' |
+        cli | tr '\n' '|' | sed 's/|$//')"
 for _ in $(seq 1 98); do echo "locklab advance 1000000000000"; done | cli >"$tmp/bounds.out"
 check "98 ADVANCEs of 1e12 ms" 98 "$(grep -c '^OK$' "$tmp/bounds.out")"
 check "ADVANCE past the bound" "ERR the clock of node 'n1' would pass 100000000000000 ms (the year 5138): refused" \
