@@ -70,6 +70,9 @@ typedef struct command {
 } command;
 
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
+/* COMMAND INFO's flags (acl 0) or ACL categories (acl 1) of a command, as redis-server
+ * 7.0.15 gives them, space-separated; NULL for a name without a row (command_info.c). */
+const char *command_doc_flags(const char *name, int acl);
 size_t commands_count(void);
 const command *commands_at(size_t i);
 /* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
