@@ -32,7 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -145,6 +148,29 @@ void serve_push(void *ud, int conn_id, const reply *msg)
 
 /* ---- requests ---- */
 
+/* What a connection to node n gets while n runs a script past busy-reply-threshold: SCRIPT
+ * KILL (an EVAL) and FUNCTION KILL (an FCALL) end the script unless it has written, then
+ * Redis's UNKILLABLE; everything else Redis's BUSY. (Redis also runs MULTI, WATCH, HELLO
+ * and a few others meanwhile; here they get BUSY too.) */
+static void serve_busy_answer(snode *n, int argc, const slice *argv, reply *out)
+{
+    int script_kill = argc == 2 && slice_eq_nocase(argv[0], "script") && slice_eq_nocase(argv[1], "kill");
+    int function_kill = argc == 2 && slice_eq_nocase(argv[0], "function") && slice_eq_nocase(argv[1], "kill");
+    if ((script_kill && !n->busy_function) || (function_kill && n->busy_function)) {
+        if (n->busy_wrote) {
+            reply_error(out, "UNKILLABLE Sorry the script already executed write commands against the dataset. You "
+                             "can either wait the script termination or kill the server in a hard way using the "
+                             "SHUTDOWN NOSAVE command.");
+        } else {
+            n->busy_kill = 1;
+            reply_ok(out);
+        }
+    } else {
+        reply_errorf(out, "BUSY Redis is busy running a script. You can only call %s or SHUTDOWN NOSAVE.",
+                     n->busy_function ? "FUNCTION KILL" : "SCRIPT KILL");
+    }
+}
+
 /* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
 static void serve_command(sclient *c, int argc, char **words, size_t *lens)
 {
@@ -159,16 +185,27 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         if (argv != small) free(argv);
         return;
     }
+    int busy_any = 0;
+    for (int i = 0; i < sv->nnodes; i++) busy_any |= sv->nodes[i].busy;
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
         c->closing = 1;
+    } else if (n->busy) {
+        serve_busy_answer(n, argc, argv, &rep);
+    } else if (slice_eq_nocase(argv[0], "locklab") && busy_any) {
+        reply_error(&rep, "ERR a node is busy running a script: LOCKLAB commands wait until it ends (SCRIPT KILL "
+                          "ends it)");
     } else if (slice_eq_nocase(argv[0], "locklab")) {
         serve_control(sv, c, argc, argv, &rep);
     } else {
+        sclient *outer = sv->current; /* a command of another node, run while a script is busy */
         c->conn.may_block = 1;
         sv->current = c;
+        n->busy_function = slice_eq_nocase(argv[0], "fcall") || slice_eq_nocase(argv[0], "fcall_ro");
         server_exec(n->srv, &c->conn, argc, argv, &rep);
-        sv->current = NULL;
+        n->script_start_us = n->script_poll_us = 0;
+        n->busy = n->busy_wrote = n->busy_kill = 0;
+        sv->current = outer;
     }
     sv->commands++;
     n->commands++;
@@ -280,6 +317,120 @@ static void serve_read_cb(struct bufferevent *bev, void *ud)
         return;
     }
     serve_process(c);
+}
+
+/* ---- a script running long ----
+ * libevent's loop cannot be re-entered from inside a command, so while a script runs past
+ * busy-reply-threshold its tick does the loop's work by hand, every 5 ms: poll(2) on the
+ * listeners and the connections (the script's own excepted: what it sends waits, as on
+ * Redis), accept, read, run what can run (BUSY for the busy node, anything for the others)
+ * and write. A signal (SIGINT, SIGTERM) kills the script, then the loop stops as usual. */
+
+static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *ud);
+
+/* The signal that asked the process to stop (serve_signal_handler), or 0. */
+static volatile sig_atomic_t serve_signal;
+
+static void serve_busy_poll(serve *sv)
+{
+    size_t cap = 0, n = 0;
+    for (int i = 0; i < sv->nnodes; i++) {
+        cap++;
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next) cap++;
+    }
+    struct pollfd *fds = xcalloc(cap, sizeof *fds);
+    void **who = xcalloc(cap, sizeof *who);
+    int *is_listener = xcalloc(cap, sizeof *is_listener);
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *nd = &sv->nodes[i];
+        if (nd->listener && !nd->partitioned) {
+            fds[n] = (struct pollfd){ .fd = evconnlistener_get_fd(nd->listener), .events = POLLIN };
+            who[n] = nd;
+            is_listener[n++] = 1;
+        }
+        for (sclient *c = nd->clients; c; c = c->next) {
+            if (c->dead || c->closing || c == sv->current || nd->partitioned || c->paused_until) continue;
+            fds[n] = (struct pollfd){ .fd = bufferevent_getfd(c->bev), .events = POLLIN };
+            who[n++] = c;
+        }
+    }
+    if (poll(fds, n, 0) > 0) {
+        for (size_t k = 0; k < n; k++) {
+            if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            if (is_listener[k]) {
+                struct sockaddr_storage ss;
+                socklen_t len = sizeof ss;
+                int fd = accept(fds[k].fd, (struct sockaddr *)&ss, &len);
+                if (fd >= 0) {
+                    evutil_make_socket_nonblocking(fd);
+                    evutil_make_socket_closeonexec(fd);
+                    serve_accept(NULL, fd, (struct sockaddr *)&ss, (int)len, who[k]);
+                }
+                continue;
+            }
+            sclient *c = who[k];
+            if (c->dead) continue;
+            if (c->query.cap < c->query.len + SERVE_READ_CHUNK + 1) {
+                c->query.cap = c->query.len + SERVE_READ_CHUNK + 1;
+                c->query.p = xrealloc(c->query.p, c->query.cap);
+            }
+            ssize_t got = recv(fds[k].fd, c->query.p + c->query.len, SERVE_READ_CHUNK, MSG_DONTWAIT);
+            if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+                serve_client_kill(c, 0);
+                continue;
+            }
+            if (got < 0) continue;
+            c->query.len += (size_t)got;
+            c->query.p[c->query.len] = '\0';
+            serve_process(c);
+        }
+    }
+    /* the loop is not running: write what the replies left in the output buffers (a
+     * bufferevent keeps its output's start frozen for its own writes: thawed for this) */
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next) {
+            struct evbuffer *out = bufferevent_get_output(c->bev);
+            if (c->dead || evbuffer_get_length(out) == 0 || sv->nodes[i].partitioned) continue;
+            evbuffer_unfreeze(out, 1);
+            evbuffer_write(out, bufferevent_getfd(c->bev));
+            evbuffer_freeze(out, 1);
+        }
+    free(fds);
+    free(who);
+    free(is_listener);
+}
+
+static int64_t serve_mono_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int serve_script_tick(void *ud, int wrote)
+{
+    snode *n = ud;
+    serve *sv = n->sv;
+    if (serve_signal) return 1;
+    int64_t now = serve_mono_now_us();
+    if (!n->script_start_us) n->script_start_us = now;
+    if (now - n->script_start_us < 1000) return 0;
+    const char *t = server_config_get(n->srv, "busy-reply-threshold");
+    long long threshold = 5000;
+    if (t) ll_parse_int64(slice_cstr(t), &threshold);
+    if (now - n->script_start_us < threshold * 1000) return 0;
+    if (!n->busy)
+        fprintf(stderr, "locklab serve: %s: a script has run %lld ms (busy-reply-threshold): other clients get -BUSY\n",
+                n->name, threshold);
+    n->busy = 1;
+    n->busy_wrote = wrote;
+    if (!sv->busy_polling && now - n->script_poll_us >= 5000) {
+        n->script_poll_us = now;
+        sv->busy_polling = 1;
+        serve_busy_poll(sv);
+        sv->busy_polling = 0;
+    }
+    return n->busy_kill || serve_signal;
 }
 
 static void serve_write_cb(struct bufferevent *bev, void *ud)
@@ -544,11 +695,26 @@ static int serve_parse(int argc, char **argv, serve_options *o)
 
 /* ---- the loop ---- */
 
-static void serve_on_signal(evutil_socket_t sig, short what, void *ud)
+/* SIGINT and SIGTERM: a plain handler notes the signal (so that a running script's tick
+ * sees it: serve_script_tick) and wakes the loop through a pipe. */
+static int serve_signal_fd = -1;
+
+static void serve_signal_handler(int sig)
+{
+    serve_signal = sig;
+    char b = 1;
+    ssize_t w = write(serve_signal_fd, &b, 1);
+    (void)w;
+}
+
+static void serve_on_signal(evutil_socket_t fd, short what, void *ud)
 {
     (void)what;
     serve *sv = ud;
-    fprintf(stderr, "locklab serve: %s: stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    char tmp[16];
+    ssize_t r = read(fd, tmp, sizeof tmp);
+    (void)r;
+    fprintf(stderr, "locklab serve: %s: stopping\n", serve_signal == SIGINT ? "SIGINT" : "SIGTERM");
     event_base_loopbreak(sv->base);
 }
 
@@ -607,11 +773,20 @@ int cli_serve(int argc, char **argv)
     LL_ASSERT(sv->base != NULL);
     sv->reaper = event_new(sv->base, -1, 0, serve_reap, sv);
     sv->waker = event_new(sv->base, -1, 0, serve_wake, sv);
-    sv->sigint = evsignal_new(sv->base, SIGINT, serve_on_signal, sv);
-    sv->sigterm = evsignal_new(sv->base, SIGTERM, serve_on_signal, sv);
+    LL_ASSERT(pipe(sv->sigpipe) == 0);
+    evutil_make_socket_nonblocking(sv->sigpipe[0]);
+    evutil_make_socket_nonblocking(sv->sigpipe[1]);
+    serve_signal_fd = sv->sigpipe[1];
+    sv->sigev = event_new(sv->base, sv->sigpipe[0], EV_READ | EV_PERSIST, serve_on_signal, sv);
+    event_add(sv->sigev, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = serve_signal_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     sv->tick = event_new(sv->base, -1, EV_PERSIST, serve_on_tick, sv);
-    event_add(sv->sigint, NULL);
-    event_add(sv->sigterm, NULL);
     struct timeval hz = { 0, 100000 }; /* Redis's hz 10 */
     event_add(sv->tick, &hz);
     buf_init(&sv->scratch);
@@ -628,8 +803,12 @@ int cli_serve(int argc, char **argv)
         printf("locklab serve: stopped after %lld command%s\n", sv->commands, sv->commands == 1 ? "" : "s");
     event_free(sv->reaper);
     event_free(sv->waker);
-    event_free(sv->sigint);
-    event_free(sv->sigterm);
+    event_free(sv->sigev);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    serve_signal_fd = -1;
+    close(sv->sigpipe[0]);
+    close(sv->sigpipe[1]);
     event_free(sv->tick);
     serve_nodes_free(sv);
     event_base_free(sv->base);

@@ -74,6 +74,12 @@ struct snode {
     sclient *clients;
     sclient *blocked;      /* connections waiting in a blocking command, oldest first */
     long long connections, commands; /* received since the start (INFO stats) */
+    /* A script running long (serve_script_tick): when it started (mono µs; 0 none running),
+     * whether it is past busy-reply-threshold (its clients get -BUSY), whether it has
+     * written (SCRIPT KILL: UNKILLABLE), is a function (FCALL: FUNCTION KILL ends it), and
+     * a kill asked for. */
+    int64_t script_start_us, script_poll_us;
+    int busy, busy_wrote, busy_function, busy_kill;
     int64_t up_us;         /* true time it last started */
     char port_text[8];     /* CONFIG GET port */
 };
@@ -116,7 +122,10 @@ struct serve {
     uint64_t rng;          /* LOCKLAB DROP's draws: xorshift64*, fixed seed (a run repeats) */
     sclient *reap;
     sclient *current;      /* the connection whose command is running */
-    struct event *reaper, *waker, *tick, *sigint, *sigterm;
+    int busy_polling;      /* inside serve_busy_poll (a script of another node may tick) */
+    int sigpipe[2];        /* the signal handler's self-pipe, read by `sigev` */
+    struct event *sigev;
+    struct event *reaper, *waker, *tick;
     serve_history hist;
     buf scratch;
 };
@@ -143,6 +152,10 @@ void serve_node_stop(snode *n, sclient *sender);
 void serve_cron(serve *sv);
 /* LOCKLAB DROP: whether c's next request (or reply) is lost; records the loss. */
 int serve_dropped(sclient *c, const char *what);
+/* A running script's periodic call (script_tick_fn; ud the node): past the node's
+ * busy-reply-threshold it serves other connections meanwhile (serve_busy_poll) and returns
+ * 1 once SCRIPT KILL or FUNCTION KILL (or a stop) asks for the script's end. */
+int serve_script_tick(void *ud, int wrote);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 

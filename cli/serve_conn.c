@@ -203,7 +203,7 @@ void serve_unblock(snode *n)
 {
     /* Each pass serves at most one waiter per change it sees; a served one may pop what
      * another waits for, so walk again until a pass serves none. */
-    for (int served = 1; served && n->srv;) {
+    for (int served = 1; served && n->srv && !n->busy;) {
         served = 0;
         for (sclient *c = n->blocked; c; c = c->bnext) {
             if (c->dead || c->closing) continue;

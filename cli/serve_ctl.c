@@ -102,7 +102,8 @@ static void serve_resync(snode *r)
 
 void serve_node_start(snode *n)
 {
-    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .clock_us = serve_node_clock_us, .track_access = 1, .deliver = serve_deliver, .deliver_ud = n,
+    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .clock_us = serve_node_clock_us, .track_access = 1,
+                          .script_tick = serve_script_tick, .script_tick_ud = n, .deliver = serve_deliver, .deliver_ud = n,
                           .push = serve_push, .host = &serve_host, .host_ud = n };
     n->up_us = serve_true_us(n->sv);
     n->srv = server_new(&cfg);

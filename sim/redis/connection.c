@@ -386,6 +386,13 @@ static void config_set(cmdctx *c)
                          config_defaults[k].name);
             return;
         }
+        if ((!strcmp(config_defaults[k].name, "busy-reply-threshold") || !strcmp(config_defaults[k].name, "lua-time-limit")) &&
+            v < 0) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be "
+                                 "between 0 and 9223372036854775807 inclusive",
+                         config_defaults[k].name);
+            return;
+        }
         if (!strcmp(config_defaults[k].name, "maxmemory-policy")) {
             int known = 0;
             for (size_t p = 0; p < LL_ARRAY_LEN(config_policies); p++) known |= slice_opt_is(c->argv[i + 1], config_policies[p]);
@@ -411,7 +418,11 @@ static void config_set(cmdctx *c)
     if (c->srv)
         for (int i = 2; i < c->argc; i += 2) {
             char *v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
-            server_config_set(c->srv, config_defaults[config_index(c->argv[i])].name, v);
+            const char *name = config_defaults[config_index(c->argv[i])].name;
+            server_config_set(c->srv, name, v);
+            /* one setting under two names in Redis 7.0 (lua-time-limit is the old one) */
+            if (!strcmp(name, "lua-time-limit")) server_config_set(c->srv, "busy-reply-threshold", v);
+            if (!strcmp(name, "busy-reply-threshold")) server_config_set(c->srv, "lua-time-limit", v);
             free(v);
         }
     reply_ok(c->out);

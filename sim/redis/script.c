@@ -73,7 +73,13 @@ scripting *scripting_new(const scripting_config *cfg)
     scripting *s = xcalloc(1, sizeof *s);
     s->mem_limit = cfg && cfg->memory_limit ? cfg->memory_limit : SCRIPT_DEFAULT_MEMORY;
     s->insn_limit = cfg && cfg->instruction_limit ? cfg->instruction_limit : SCRIPT_DEFAULT_INSNS;
-    s->insn_chunk = s->insn_limit < SCRIPT_HOOK_CHUNK ? (int)s->insn_limit : SCRIPT_HOOK_CHUNK;
+    /* With a host to tick, the hook fires every 100 instructions: a loop around an
+     * expensive C call (a 30 MB string.find, a few ms) then hears SCRIPT KILL within a
+     * fraction of a second. */
+    int chunk = cfg && cfg->tick ? SCRIPT_HOOK_CHUNK / 100 : SCRIPT_HOOK_CHUNK;
+    s->insn_chunk = s->insn_limit < (uint64_t)chunk ? (int)s->insn_limit : chunk;
+    s->tick = cfg ? cfg->tick : NULL;
+    s->tick_ud = cfg ? cfg->tick_ud : NULL;
     s->trace = cfg ? cfg->trace : NULL;
     s->trace_ud = cfg ? cfg->trace_ud : NULL;
     s->load = cfg ? cfg->load : NULL;
@@ -422,7 +428,7 @@ static void script_error_reply(scripting *s, int rc, reply *out)
     buf b;
     buf_init(&b);
     if (s->killed) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->kill_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->killed == 2 ? s->user_kill_ref : s->kill_ref);
         lua_getfield(L, -1, "err");
         buf_puts(&b, lua_tostring(L, -1));
         lua_pop(L, 2);
@@ -476,6 +482,7 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
                         .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng };
     s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
     s->killed = 0;
+    s->wrote = 0;
     s->insn_used = 0;
     s->err_has_line = 0;
     s->running = 1;

@@ -578,6 +578,7 @@ static void script_call_command(cmdctx *c, const command *cmd)
             reply_error(out, "READONLY You can't write against a read only replica.");
             return;
         }
+        if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
     cmd->fn(c);
 }

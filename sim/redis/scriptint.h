@@ -72,11 +72,15 @@ struct scripting {
     int fast_globals_ref;        /* SCRIPT_FAST_ENV scripts' globals (until they get their own) */
     script_entry *fast_owner;    /* whose KEYS and ARGV tables are in those, or NULL */
     int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
+    int user_kill_ref;           /* and the one raised when the host's tick asks for a kill */
+    script_tick_fn tick;         /* the host's periodic call, or NULL */
+    void *tick_ud;
+    int wrote;                   /* the running script has run a write command */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */
     uint64_t insn_limit, insn_used;
     int insn_chunk;
-    int killed;                  /* the budget tripped in the current script */
+    int killed;                  /* the budget tripped (1), the host killed it (2) */
     int hooked;                  /* the count hook is armed for the current script */
     int running;                 /* a script is executing */
     int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */

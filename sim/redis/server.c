@@ -93,7 +93,8 @@ server *server_new(const server_config *cfg)
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = cfg->trace, .trace_ud = cfg->trace_ud,
-                             .load = cfg->load, .load_ud = cfg->load_ud };
+                             .load = cfg->load, .load_ud = cfg->load_ud,
+                             .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud };
     srv->lua = scripting_new(&lua);
     return srv;
 }

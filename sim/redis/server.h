@@ -54,6 +54,8 @@ typedef struct server_config {
     const server_host *host;      /* locklab serve's, or NULL */
     void *host_ud;
     pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
+    script_tick_fn script_tick;   /* a running script's periodic call (script.h), or NULL */
+    void *script_tick_ud;
 } server_config;
 
 server *server_new(const server_config *cfg);

@@ -539,6 +539,51 @@ cli locklab advance 100000000 >/dev/null
 p2=$(cli pttl k)
 [ "$p2" -le $((p - 100000000)) ] && ok || bad "--clock wall: ADVANCE jumps the clock ($p then $p2)"
 stop_serve wall
+# A script running long: past busy-reply-threshold other clients get -BUSY; SCRIPT KILL
+# ends it (a loop around a 30 MB string.find too: audit D05), not once it has written
+# (UNKILLABLE); SIGTERM still stops the server. Every wait is a bounded poll.
+start_serve busy 1 --clock wall || bad "the busy server does not start"
+cat >"$tmp/busy.py" <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1])
+BUSY = b"-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n"
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(120); return s
+def ask(s, line):
+    s.sendall(line.encode() + b"\r\n")
+    return s.recv(65536)
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def until_busy():
+    for _ in range(600):
+        got = ask(conn(), "ping")
+        if got != b"+PONG\r\n":
+            return got
+        time.sleep(0.02)
+    return None
+a = conn()
+expect("CONFIG SET busy-reply-threshold", b"+OK\r\n", ask(a, "config set busy-reply-threshold 100"))
+for name, script in (("a spinning loop", "while true do end"),
+                     ("a loop of 30 MB string.find", "local s=string.rep('a',3e7) while true do s:find('b',1,true) end")):
+    e = conn()
+    e.sendall(b"eval \"" + script.encode() + b"\" 0\r\n")
+    expect("%s: other clients get BUSY" % name, BUSY, until_busy())
+    expect("%s: FUNCTION KILL does not end an EVAL" % name, BUSY, ask(conn(), "function kill"))
+    expect("%s: SCRIPT KILL" % name, b"+OK\r\n", ask(conn(), "script kill"))
+    expect("%s: the EVAL is answered" % name, True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
+    expect("%s: then the server answers" % name, b"+PONG\r\n", ask(conn(), "ping"))
+expect("SCRIPT KILL with no script", b"-NOTBUSY No scripts in execution right now.\r\n", ask(a, "script kill"))
+e = conn()
+e.sendall(b"eval \"redis.call('set', 'w', 1) while true do end\" 0\r\n")
+expect("a writing script: BUSY", BUSY, until_busy())
+expect("SCRIPT KILL once it has written", True, ask(conn(), "script kill").startswith(b"-UNKILLABLE Sorry the script already executed write commands"))
+EOF
+python3 "$tmp/busy.py" "$PORT" >"$tmp/busy.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/busy.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/busy.out")))
+grep -v '^ok$' "$tmp/busy.out"
+stop_serve busy
+
 # ADVANCE up to the bound of the clocks, and no further (no overflow however many)
 start_serve bounds 1 --clock manual || bad "the bounds server does not start"
 # OBJECT IDLETIME: whole seconds since the key was last used; TYPE, EXISTS, TTL and
