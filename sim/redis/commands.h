@@ -188,6 +188,6 @@ cmd_fn cmd_sort, cmd_sort_ro;
 /* transactions (server.c runs them; these only mark the table's entries) */
 cmd_fn cmd_multi, cmd_exec, cmd_discard, cmd_watch, cmd_unwatch;
 /* scripting (script.c) */
-cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script;
+cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script, cmd_fcall, cmd_fcall_ro, cmd_function;
 
 #endif

@@ -573,15 +573,23 @@ for name, script in (("a spinning loop", "while true do end"),
     expect("%s: the EVAL is answered" % name, True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
     expect("%s: then the server answers" % name, b"+PONG\r\n", ask(conn(), "ping"))
 expect("SCRIPT KILL with no script", b"-NOTBUSY No scripts in execution right now.\r\n", ask(a, "script kill"))
+expect("FUNCTION LOAD", b"$4\r\nspin\r\n",
+       ask(a, "function load \"#!lua name=spin\\nredis.register_function('spin', function() while true do end end)\""))
+e = conn()
+e.sendall(b"fcall spin 0\r\n")
+expect("a function: BUSY names FUNCTION KILL", BUSY.replace(b"SCRIPT KILL", b"FUNCTION KILL"), until_busy())
+expect("SCRIPT KILL does not end a function", BUSY.replace(b"SCRIPT KILL", b"FUNCTION KILL"), ask(conn(), "script kill"))
+expect("FUNCTION KILL", b"+OK\r\n", ask(conn(), "function kill"))
+expect("the FCALL is answered", True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL... script: spin, on @user_function:2."))
 e = conn()
 e.sendall(b"eval \"redis.call('set', 'w', 1) while true do end\" 0\r\n")
 expect("a writing script: BUSY", BUSY, until_busy())
 expect("SCRIPT KILL once it has written", True, ask(conn(), "script kill").startswith(b"-UNKILLABLE Sorry the script already executed write commands"))
 EOF
-python3 "$tmp/busy.py" "$PORT" >"$tmp/busy.out" 2>&1
-pass=$((pass + $(grep -c '^ok$' "$tmp/busy.out")))
-fail=$((fail + $(grep -c -v '^ok$' "$tmp/busy.out")))
-grep -v '^ok$' "$tmp/busy.out"
+python3 "$tmp/busy.py" "$PORT" >"$tmp/busy-py.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/busy-py.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/busy-py.out")))
+grep -v '^ok$' "$tmp/busy-py.out"
 stop_serve busy
 
 # ADVANCE up to the bound of the clocks, and no further (no overflow however many)
