@@ -16,7 +16,8 @@
  *     replies before the error are written;
  *   - the output buffer: Redis sets no limit for normal clients (client-output-buffer-limit
  *     normal 0 0 0) and lets a client that never reads grow it forever; here it is 256 MB
- *     (Redis's hard limit for replicas) by default, past which the connection is closed;
+ *     (Redis's hard limit for replicas) by default, past which the connection is closed; a
+ *     subscriber's is Redis's pubsub class, 32 MB, or 8 MB for 60 s;
  *   - maxclients, 10000 as in Redis: one more gets "-ERR max number of clients reached". */
 #include "serve.h"
 
@@ -41,6 +42,10 @@
 
 /* How much one read takes off a socket: big requests arrive in few callbacks. */
 #define SERVE_READ_CHUNK ((size_t)256 << 10)
+/* A subscriber's output limits, Redis 7.0's default client-output-buffer-limit pubsub. */
+#define SERVE_PUBSUB_HARD ((size_t)32 << 20)
+#define SERVE_PUBSUB_SOFT ((size_t)8 << 20)
+#define SERVE_PUBSUB_SOFT_US ((int64_t)60 * 1000000)
 /* An emptied query buffer larger than this is given back (after a big argument). */
 #define SERVE_QUERY_KEEP ((size_t)1 << 20)
 
@@ -112,11 +117,23 @@ void serve_write(sclient *c, const reply *rep)
     struct evbuffer *out = bufferevent_get_output(c->bev);
     evbuffer_add(out, sv->scratch.p, sv->scratch.len);
     if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
-    if (evbuffer_get_length(out) > sv->opt.output_limit) {
+    size_t len = evbuffer_get_length(out);
+    if (len > sv->opt.output_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
                         "(--output-buffer-limit)\n",
                 c->node->name, c->conn.id, c->addr, sv->opt.output_limit);
         serve_client_kill(c, 0);
+    } else if (c->conn.subscriptions + c->conn.shard_subscriptions > 0) {
+        /* A subscriber: Redis's client-output-buffer-limit pubsub 32mb 8mb 60 (audit D06) */
+        int64_t now = serve_true_us(sv);
+        if (len <= SERVE_PUBSUB_SOFT) c->soft_since_us = -1;
+        else if (c->soft_since_us < 0) c->soft_since_us = now;
+        if (len > SERVE_PUBSUB_HARD || (len > SERVE_PUBSUB_SOFT && now - c->soft_since_us >= SERVE_PUBSUB_SOFT_US)) {
+            fprintf(stderr, "locklab serve: %s: closing client %d (%s): a subscriber's output buffer over %s "
+                            "(Redis's client-output-buffer-limit pubsub 32mb 8mb 60)\n",
+                    c->node->name, c->conn.id, c->addr, len > SERVE_PUBSUB_HARD ? "32 MB" : "8 MB for 60 s");
+            serve_client_kill(c, 0);
+        }
     }
 }
 
@@ -481,6 +498,7 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     c->node = n;
     c->conn.id = ++sv->next_id;
     c->since_us = c->last_us = serve_true_us(sv);
+    c->soft_since_us = -1;
     n->connections++;
     buf_init(&c->query);
     resp_parser_init(&c->parser);

@@ -44,6 +44,7 @@ struct sclient {
     int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
     int64_t since_us, last_us; /* true time it connected, it last sent a command */
+    int64_t soft_since_us; /* a subscriber: since when its output is over 8 MB; -1 not */
     double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
     int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */

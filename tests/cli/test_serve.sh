@@ -572,6 +572,19 @@ for name, script in (("a spinning loop", "while true do end"),
     expect("%s: SCRIPT KILL" % name, b"+OK\r\n", ask(conn(), "script kill"))
     expect("%s: the EVAL is answered" % name, True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
     expect("%s: then the server answers" % name, b"+PONG\r\n", ask(conn(), "ping"))
+# a subscriber that never reads is closed past 32 MB of output (Redis's pubsub limit; D06)
+sub = conn()
+sub.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+sub.sendall(b"subscribe big\r\n")
+for _ in range(200):
+    if ask(a, "pubsub numsub big") == b"*2\r\n$3\r\nbig\r\n:1\r\n":
+        break
+    time.sleep(0.01)
+pub, got, big = conn(), [], b"y" * (1 << 20)
+for _ in range(40):
+    pub.sendall(b"*3\r\n$7\r\npublish\r\n$3\r\nbig\r\n$%d\r\n%s\r\n" % (len(big), big))
+    got.append(pub.recv(100))
+expect("a subscriber that never reads is dropped past 32 MB", (b":1\r\n", b":0\r\n"), (got[0], got[-1]))
 expect("SCRIPT KILL with no script", b"-NOTBUSY No scripts in execution right now.\r\n", ask(a, "script kill"))
 expect("FUNCTION LOAD", b"$4\r\nspin\r\n",
        ask(a, "function load \"#!lua name=spin\\nredis.register_function('spin', function() while true do end end)\""))
