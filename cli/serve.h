@@ -71,6 +71,8 @@ struct snode {
     store *synced;         /* everysec: the keyspace as of its last fsync */
     int64_t synced_at;     /* true ms of that fsync */
     struct evconnlistener *listener; /* NULL while down */
+    struct event *relisten; /* out of descriptors: accepting resumes at this timer */
+    int accept_full;        /* an accept failed for want of descriptors (said once) */
     int partitioned;       /* LOCKLAB PARTITION: nothing read from or written to its clients */
     sclient *clients;
     sclient *blocked;      /* connections waiting in a blocking command, oldest first */
