@@ -165,6 +165,48 @@ void serve_push(void *ud, int conn_id, const reply *msg)
 
 /* ---- requests ---- */
 
+/* --requirepass: AUTH [default] PASS and HELLO's AUTH option check it; before it, every
+ * command but AUTH, HELLO and QUIT gets Redis's NOAUTH. Returns 1 when it answered into
+ * out, 0 to let the command run (a HELLO whose AUTH passed runs then). */
+static int serve_auth(sclient *c, int argc, const slice *argv, reply *out)
+{
+    const char *pass = c->sv->opt.requirepass;
+    if (slice_eq_nocase(argv[0], "auth")) {
+        if (argc < 2) {
+            reply_error(out, "ERR wrong number of arguments for 'auth' command");
+        } else if (argc > 3) {
+            reply_error(out, "ERR syntax error");
+        } else if ((argc == 3 && !slice_eq(argv[1], slice_cstr("default"))) || !slice_eq(argv[argc - 1], slice_cstr(pass))) {
+            reply_error(out, "WRONGPASS invalid username-password pair or user is disabled.");
+        } else {
+            c->authed = 1;
+            reply_ok(out);
+        }
+        return 1;
+    }
+    if (slice_eq_nocase(argv[0], "hello")) {
+        for (int i = 2; i + 2 < argc; i++)
+            if (slice_eq_nocase(argv[i], "auth")) {
+                if (!slice_eq(argv[i + 1], slice_cstr("default")) || !slice_eq(argv[i + 2], slice_cstr(pass))) {
+                    reply_error(out, "WRONGPASS invalid username-password pair or user is disabled.");
+                    return 1;
+                }
+                c->authed = 1;
+                return 0;
+            }
+        if (!c->authed) {
+            reply_error(out, "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                             "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
+                             "RESP protocol version at the same time");
+            return 1;
+        }
+        return 0;
+    }
+    if (c->authed) return 0;
+    reply_error(out, "NOAUTH Authentication required.");
+    return 1;
+}
+
 /* What a connection to node n gets while n runs a script past busy-reply-threshold: SCRIPT
  * KILL (an EVAL) and FUNCTION KILL (an FCALL) end the script unless it has written, then
  * Redis's UNKILLABLE; everything else Redis's BUSY. (Redis also runs MULTI, WATCH, HELLO
@@ -207,6 +249,8 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
         c->closing = 1;
+    } else if (sv->opt.requirepass && serve_auth(c, argc, argv, &rep)) {
+        /* answered: AUTH, a HELLO whose AUTH failed, or NOAUTH */
     } else if (n->busy) {
         serve_busy_answer(n, argc, argv, &rep);
     } else if (slice_eq_nocase(argv[0], "locklab") && busy_any) {
@@ -480,6 +524,19 @@ static void serve_peer_name(const struct sockaddr *sa, char *out, size_t cap)
     snprintf(out, cap, "%s:%d", host, port);
 }
 
+/* Whether a peer is on this host's loopback (Redis's islocalClient). */
+static int serve_peer_local(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(a)) return 1;
+        return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+    }
+    return 1; /* a Unix socket */
+}
+
 static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
                          void *ud)
 {
@@ -494,12 +551,31 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
         return;
     }
     n->accept_full = 0; /* an accept worked: the next failure is a new episode */
+    if (!sv->opt.requirepass && !sv->opt.unprotected && !serve_peer_local(sa)) {
+        static const char denied[] =
+            "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for "
+            "the default user. In this mode connections are only accepted from the loopback interface. If you want "
+            "to connect from external computers to Redis you may adopt one of the following solutions: 1) Just "
+            "disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface "
+            "by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not "
+            "publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. 2) "
+            "Alternatively you can just disable the protected mode by editing the Redis configuration file, and "
+            "setting the protected mode option to 'no', and then restarting the server. 3) If you started the "
+            "server manually just for testing, restart it with the '--protected-mode no' option. 4) Setup a an "
+            "authentication password for the default user. NOTE: You only need to do one of the above things in "
+            "order for the server to start accepting connections from the outside.\r\n";
+        ssize_t w = send(fd, denied, sizeof denied - 1, MSG_NOSIGNAL);
+        (void)w;
+        evutil_closesocket(fd);
+        return;
+    }
     sclient *c = xcalloc(1, sizeof *c);
     c->sv = sv;
     c->node = n;
     c->conn.id = ++sv->next_id;
     c->since_us = c->last_us = serve_true_us(sv);
     c->soft_since_us = -1;
+    c->authed = sv->opt.requirepass == NULL;
     n->connections++;
     buf_init(&c->query);
     resp_parser_init(&c->parser);
@@ -618,6 +694,12 @@ static void serve_usage(FILE *f)
           "  --output-buffer-limit BYTES\n"
           "                      a connection's unsent replies at most (default 256mb; Redis\n"
           "                      has no limit for normal clients); past it the connection closes\n"
+          "  --requirepass PASS  clients must AUTH PASS (or HELLO ... AUTH default PASS) first,\n"
+          "                      for every command, LOCKLAB ones included (Redis's requirepass)\n"
+          "  --protected-mode yes|no\n"
+          "                      yes (the default, as Redis): without --requirepass, a client\n"
+          "                      from another host than this one is refused with Redis's\n"
+          "                      DENIED message; give --requirepass with a non-loopback --bind\n"
           "BYTES: a number with an optional unit, as in redis.conf: 1k = 1000, 1kb = 1024,\n"
           "m, mb, g, gb.\n"
           "\n"
@@ -688,6 +770,12 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--maxclients")) {
         if (cli_parse_whole(val, 1000000, &v) < 0 || v == 0) return serve_bad(opt, val, "a number from 1 to 1000000");
         o->maxclients = (long long)v;
+    } else if (!strcmp(opt, "--requirepass")) {
+        if (!*val) return serve_bad(opt, val, "a password that is not empty");
+        o->requirepass = val;
+    } else if (!strcmp(opt, "--protected-mode")) {
+        if (strcmp(val, "yes") && strcmp(val, "no")) return serve_bad(opt, val, "yes or no");
+        o->unprotected = !strcmp(val, "no");
     } else if (!strcmp(opt, "--query-buffer-limit") || !strcmp(opt, "--output-buffer-limit")) {
         if (serve_parse_bytes(val, &v) < 0 || v < 1024)
             return serve_bad(opt, val, "a size of at least 1024 bytes (1024, 64kb, 1mb, 1gb)");

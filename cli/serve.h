@@ -45,6 +45,7 @@ struct sclient {
     int wake;              /* has requests to run now that it is no longer held */
     int64_t since_us, last_us; /* true time it connected, it last sent a command */
     int64_t soft_since_us; /* a subscriber: since when its output is over 8 MB; -1 not */
+    int authed;            /* AUTH done, or no --requirepass */
     double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
     int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
@@ -98,6 +99,8 @@ typedef struct serve_options {
     int persist;           /* a persistence, or -1: the scenario's (none without one) */
     long long maxclients;
     unsigned long long query_limit, output_limit;
+    const char *requirepass; /* --requirepass, or NULL */
+    int unprotected;       /* --protected-mode no */
     long long history_max;
 } serve_options;
 

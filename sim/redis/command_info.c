@@ -53,6 +53,7 @@ static const struct command_doc {
     const char *name, *flags, *acl;
 } command_docs[] = {
     { "append", "write denyoom fast", "@write @string @fast" },
+    { "auth", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
     { "bitcount", "readonly", "@read @bitmap @slow" },
     { "bitfield", "write denyoom", "@write @bitmap @slow" },
     { "bitfield_ro", "readonly fast", "@read @bitmap @fast" },

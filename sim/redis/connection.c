@@ -148,6 +148,24 @@ void cmd_readwrite(cmdctx *c)
     reply_error(c->out, "ERR This instance has cluster support disabled");
 }
 
+/* ---- AUTH [username] password, as Redis 7.0 answers it without a password: the default
+ * user has "nopass" (any password for "default", WRONGPASS for another user). locklab
+ * serve --requirepass answers AUTH itself (cli/serve.c). ---- */
+
+void cmd_auth(cmdctx *c)
+{
+    if (c->argc > 3) {
+        reply_error(c->out, ERR_SYNTAX);
+    } else if (c->argc == 2) {
+        reply_error(c->out, "ERR AUTH <password> called without any password configured for the default user. Are "
+                            "you sure your configuration is correct?");
+    } else if (c->argv[1].len == 7 && memcmp(c->argv[1].p, "default", 7) == 0) {
+        reply_ok(c->out);
+    } else {
+        reply_error(c->out, "WRONGPASS invalid username-password pair or user is disabled.");
+    }
+}
+
 /* ---- WAIT numreplicas timeout (Redis 7.0's waitCommand) ----
  * Refused on a replica (before its arguments are read, as Redis does); the count of
  * replicas that have every write is the host's (none without one). When it is short of

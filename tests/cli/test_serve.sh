@@ -639,6 +639,38 @@ else
 fi
 forget "$epid"
 
+# --requirepass: every command (LOCKLAB ones too) waits for AUTH; HELLO's AUTH option
+# (audit D15). Protected mode: without a password, a client from another address of this
+# host than loopback gets Redis's DENIED line (skipped when the host has no other address).
+start_serve auth 1 --clock manual --requirepass s3cret || bad "the --requirepass server does not start"
+check "NOAUTH before AUTH, LOCKLAB included" "NOAUTH Authentication required.|NOAUTH Authentication required." \
+    "$(printf 'ping\nlocklab crash n1\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+check "AUTH wrong, AUTH default wrong, AUTH right" \
+    "WRONGPASS invalid username-password pair or user is disabled.|WRONGPASS invalid username-password pair or user is disabled.|OK|PONG" \
+    "$(printf 'auth nope\nauth default nope\nauth s3cret\nping\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+check "HELLO without AUTH, HELLO AUTH right" "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time|server|redis" \
+    "$(printf 'hello 2\nhello 2 auth default s3cret\n' | cli | sed '/^$/d' | head -3 | tr '\n' '|' | sed 's/|$//')"
+check "AUTH without a password configured (Redis's text)" \
+    "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?" \
+    "$("$LL" redis <<<'auth x' | sed 's/^(error) //')"
+stop_serve auth
+other=$(python3 -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.connect(("192.0.2.1", 9)); a = s.getsockname()[0]
+    print("" if a.startswith("127.") else a)
+except OSError:
+    print("")')
+if [ -n "$other" ]; then
+    start_serve protected 1 --bind 0.0.0.0 || bad "the --bind 0.0.0.0 server does not start"
+    check "protected mode: a client from $other is refused" "DENIED Redis is running in protected mode" \
+        "$(redis-cli -h "$other" -p "$PORT" ping 2>&1 | cut -c1-41)"
+    check "protected mode: loopback is served" PONG "$(cli ping)"
+    stop_serve protected
+else
+    echo "SKIP: protected mode: this host has no address but loopback"
+fi
+
 # ADVANCE up to the bound of the clocks, and no further (no overflow however many)
 start_serve bounds 1 --clock manual || bad "the bounds server does not start"
 # OBJECT IDLETIME: whole seconds since the key was last used; TYPE, EXISTS, TTL and
