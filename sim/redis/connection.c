@@ -307,13 +307,17 @@ void cmd_info(cmdctx *c)
  * port, ...) is refused unless it is the value in effect: never accepted and ignored, so
  * that a test relying on it fails at once rather than later and misleadingly.
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
- * nothing there either. */
+ * nothing there either; so are the list node settings (list-max-listpack-size, alias
+ * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
+ * they say, and they change only its nodes' memory, which no command shows. */
 static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
     { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
     { "client-query-buffer-limit", "1073741824", 1, 0 },
     { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
     { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
+    { "list-compress-depth", "0", 1, 1 }, { "list-max-listpack-size", "-2", 1, 1 },
+    { "list-max-ziplist-size", "-2", 1, 1 },
     { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
     { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
     { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
@@ -441,6 +445,8 @@ static void config_set(cmdctx *c)
             /* one setting under two names in Redis 7.0 (lua-time-limit is the old one) */
             if (!strcmp(name, "lua-time-limit")) server_config_set(c->srv, "busy-reply-threshold", v);
             if (!strcmp(name, "busy-reply-threshold")) server_config_set(c->srv, "lua-time-limit", v);
+            if (!strcmp(name, "list-max-ziplist-size")) server_config_set(c->srv, "list-max-listpack-size", v);
+            if (!strcmp(name, "list-max-listpack-size")) server_config_set(c->srv, "list-max-ziplist-size", v);
             free(v);
         }
     reply_ok(c->out);
