@@ -2,7 +2,7 @@
 # redis-suite.sh — Redis 7.0.15's own test suite against `locklab serve` and against a
 # redis-server 7.0.15 in the same harness, unit by unit, with the runner's external-server
 # flags. Not part of `make test` (minutes per unit, and the suite is not vendored): run by
-# hand, or from `make bench` when REDIS_SUITE names it.
+# hand.
 #
 #   tools/redis-suite.sh SUITE_DIR [UNIT ...]
 #
@@ -58,20 +58,27 @@ free_port() {
     return 1
 }
 
-# start KIND PORT: a fresh server (one per unit: a unit's leftovers never reach the next)
+# start KIND: a fresh server (one per unit: a unit's leftovers never reach the next) on a
+# free port, set in $port; another port is tried when the server cannot listen on one.
 start() {
-    local kind=$1 port=$2
-    if [ "$kind" = serve ]; then
-        "$LL" serve --port "$port" --clock wall >"$OUT/serve.$port.log" 2>&1 &
-    else
-        "$REDIS_SERVER" --port "$port" --save '' --appendonly no --bind 127.0.0.1 >"$OUT/redis.$port.log" 2>&1 &
-    fi
-    pids+=($!)
-    for _ in $(seq 1 200); do
-        redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
-        sleep 0.05
+    local kind=$1 pid
+    for _ in $(seq 1 20); do
+        port=$(free_port) || return 1
+        if [ "$kind" = serve ]; then
+            "$LL" serve --port "$port" --clock wall >"$OUT/serve.$port.log" 2>&1 &
+        else
+            "$REDIS_SERVER" --port "$port" --save '' --appendonly no --bind 127.0.0.1 >"$OUT/redis.$port.log" 2>&1 &
+        fi
+        pid=$!
+        pids+=("$pid")
+        for _ in $(seq 1 200); do
+            redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        stop
     done
-    echo "redis-suite: the $kind server on port $port does not answer" >&2
+    echo "redis-suite: the $kind server does not start" >&2
     return 1
 }
 
@@ -89,8 +96,7 @@ worse=0
 for unit in "${units[@]}"; do
     [ -f "$suite/tests/unit/$unit.tcl" ] || { echo "redis-suite: no unit '$unit' in $suite" >&2; exit 2; }
     for kind in redis serve; do
-        port=$(free_port) || { echo "redis-suite: no free port" >&2; exit 2; }
-        start "$kind" "$port" || exit 2
+        start "$kind" || exit 2
         log="$OUT/$(echo "$unit" | tr / -).$kind.log"
         (cd "$suite" && timeout 1800 ./runtest --host 127.0.0.1 --port "$port" --single "unit/$unit" \
             --clients 1 --timeout 120 --ignore-encoding "${tags[@]}") >"$log" 2>&1
