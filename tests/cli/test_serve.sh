@@ -629,7 +629,10 @@ for _ in range(100):
         pass
 time.sleep(1)
 EOF
-    check "out of descriptors: said once" 1 "$(grep -c 'cannot accept a connection: Too many open files' "$tmp/emfile.err")"
+    # once per episode (an accept that works between two ends one): a few lines, never the
+    # thousands a second of a listener that spins
+    said=$(grep -c 'cannot accept a connection: Too many open files' "$tmp/emfile.err")
+    [ "$said" -ge 1 ] && [ "$said" -le 10 ] && ok || bad "out of descriptors: said $said times (1 to 10 expected)"
     check "out of descriptors: then it answers again" PONG "$(redis-cli -p "$eport" ping)"
     kill -TERM "$epid"
     wait "$epid"
