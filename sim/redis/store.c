@@ -457,14 +457,7 @@ static kv *find_entry(store *s, slice key)
     return e;
 }
 
-kv *store_lookup(store *s, slice key)
-{
-    kv *e = store_peek(s, key);
-    if (e && s->track_access) e->lru = lru_now(s);
-    return e;
-}
-
-kv *store_peek(store *s, slice key)
+static inline kv *lookup_entry(store *s, slice key)
 {
     kv *e = s->last;
     slice k = e ? dict_key_of(s->keys, e) : (slice){ NULL, 0 };
@@ -478,6 +471,18 @@ kv *store_peek(store *s, slice key)
         return NULL;
     }
     return e;
+}
+
+kv *store_lookup(store *s, slice key)
+{
+    kv *e = lookup_entry(s, key);
+    if (e && s->track_access) e->lru = lru_now(s);
+    return e;
+}
+
+kv *store_peek(store *s, slice key)
+{
+    return lookup_entry(s, key);
 }
 
 kv *store_add(store *s, slice key, obj_type t, void *ptr)
