@@ -209,9 +209,10 @@ static int serve_auth(sclient *c, int argc, const slice *argv, reply *out)
 
 /* What a connection to node n gets while n runs a script past busy-reply-threshold: SCRIPT
  * KILL (an EVAL) and FUNCTION KILL (an FCALL) end the script unless it has written, then
- * Redis's UNKILLABLE; everything else Redis's BUSY. (Redis also runs MULTI, WATCH, HELLO
- * and a few others meanwhile; here they get BUSY too.) */
-static void serve_busy_answer(snode *n, int argc, const slice *argv, reply *out)
+ * Redis's UNKILLABLE; MULTI, DISCARD, WATCH, UNWATCH, RESET and HELLO run (Redis's
+ * allow-busy commands); everything else gets Redis's BUSY, which marks a transaction in
+ * MULTI (its EXEC then answers EXECABORT) and ends it when it is the EXEC. */
+static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv, reply *out)
 {
     int script_kill = argc == 2 && slice_eq_nocase(argv[0], "script") && slice_eq_nocase(argv[1], "kill");
     int function_kill = argc == 2 && slice_eq_nocase(argv[0], "function") && slice_eq_nocase(argv[1], "kill");
@@ -224,9 +225,17 @@ static void serve_busy_answer(snode *n, int argc, const slice *argv, reply *out)
             n->busy_kill = 1;
             reply_ok(out);
         }
+    } else if (slice_eq_nocase(argv[0], "multi") || slice_eq_nocase(argv[0], "discard") ||
+               slice_eq_nocase(argv[0], "watch") || slice_eq_nocase(argv[0], "unwatch") ||
+               slice_eq_nocase(argv[0], "reset") || slice_eq_nocase(argv[0], "hello")) {
+        /* Redis's allow-busy commands: the transaction's own bookkeeping and the handshake,
+         * which the running script never touches (it is between two instructions here) */
+        server_exec(n->srv, &c->conn, argc, argv, out);
     } else {
-        reply_errorf(out, "BUSY Redis is busy running a script. You can only call %s or SHUTDOWN NOSAVE.",
-                     n->busy_function ? "FUNCTION KILL" : "SCRIPT KILL");
+        char err[128];
+        snprintf(err, sizeof err, "BUSY Redis is busy running a script. You can only call %s or SHUTDOWN NOSAVE.",
+                 n->busy_function ? "FUNCTION KILL" : "SCRIPT KILL");
+        server_reject(n->srv, &c->conn, argc, argv, err, out); /* in MULTI: EXECABORT later */
     }
 }
 
@@ -252,7 +261,7 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     } else if (sv->opt.requirepass && serve_auth(c, argc, argv, &rep)) {
         /* answered: AUTH, a HELLO whose AUTH failed, or NOAUTH */
     } else if (n->busy) {
-        serve_busy_answer(n, argc, argv, &rep);
+        serve_busy_answer(n, c, argc, argv, &rep);
     } else if (slice_eq_nocase(argv[0], "locklab") && busy_any) {
         reply_error(&rep, "ERR a node is busy running a script: LOCKLAB commands wait until it ends (SCRIPT KILL "
                           "ends it)");

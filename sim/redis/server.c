@@ -618,6 +618,32 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
     if (c) c->db = ctx.dbid;
 }
 
+/* A command refused (its error in out; Redis 7.0's rejectCommand, flagTransaction): a
+ * refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any other
+ * refusal in MULTI marks it. */
+static void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
+{
+    int in_multi = t && t->in_multi;
+    if (cmd && cmd->fn == cmd_exec) {
+        const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
+        char *why = xstrdup(msg ? msg : "");
+        reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
+        free(why);
+        if (in_multi) tx_end(srv, t);
+    } else if (in_multi) {
+        t->abort = 1;
+    }
+    (void)c;
+}
+
+void server_reject(server *srv, conn *c, int argc, const slice *argv, const char *err, reply *out)
+{
+    reply_release(out);
+    LL_ASSERT(argc >= 1);
+    reply_error(out, err);
+    reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
+}
+
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     reply_release(out);
@@ -626,17 +652,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
-        /* A refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any
-         * other refusal in MULTI marks it (Redis 7.0's rejectCommand, flagTransaction). */
-        if (cmd && cmd->fn == cmd_exec) {
-            const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
-            char *why = xstrdup(msg ? msg : "");
-            reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
-            free(why);
-            if (in_multi) tx_end(srv, t);
-        } else if (in_multi) {
-            t->abort = 1;
-        }
+        reject_command(srv, c, cmd, t, out);
         return;
     }
     if (!in_multi) {

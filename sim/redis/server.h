@@ -66,6 +66,10 @@ const server_config *server_config_of(const server *srv);
 
 /* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
+/* Refuses a command with the error `err` as Redis's rejectCommand does (the host's -BUSY):
+ * an EXEC answers "EXECABORT Transaction discarded because of: <err>" and ends the
+ * transaction; any other command of a connection in MULTI marks it for EXECABORT. */
+void server_reject(server *srv, conn *c, int argc, const slice *argv, const char *err, reply *out);
 /* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
  * Without the call they stay until the server is freed, harmless (ids are not reused). */
 void server_conn_closed(server *srv, int conn_id);

@@ -585,6 +585,16 @@ for _ in range(40):
     pub.sendall(b"*3\r\n$7\r\npublish\r\n$3\r\nbig\r\n$%d\r\n%s\r\n" % (len(big), big))
     got.append(pub.recv(100))
 expect("a subscriber that never reads is dropped past 32 MB", (b":1\r\n", b":0\r\n"), (got[0], got[-1]))
+# MULTI runs while a script is busy (Redis's allow-busy); a command queued then gets BUSY
+# and marks the transaction: EXEC answers EXECABORT (Redis's multi.tcl "script timeout")
+e, m = conn(), conn()
+e.sendall(b"eval \"while true do end\" 0\r\n")
+expect("busy again", BUSY, until_busy())
+expect("MULTI while busy", b"+OK\r\n", ask(m, "multi"))
+expect("INCR while busy, in MULTI", BUSY, ask(m, "incr xx"))
+expect("SCRIPT KILL", b"+OK\r\n", ask(conn(), "script kill"))
+expect("the EVAL is answered", True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
+expect("EXEC after a refused command", b"-EXECABORT Transaction discarded because of previous errors.\r\n", ask(m, "exec"))
 expect("SCRIPT KILL with no script", b"-NOTBUSY No scripts in execution right now.\r\n", ask(a, "script kill"))
 expect("FUNCTION LOAD", b"$4\r\nspin\r\n",
        ask(a, "function load \"#!lua name=spin\\nredis.register_function('spin', function() while true do end end)\""))
