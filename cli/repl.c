@@ -75,6 +75,7 @@ repl *repl_new(const char *data_dir)
     cfg.deliver = repl_deliver;
     cfg.push = repl_push;
     cfg.deliver_ud = r;
+    cfg.track_access = 1;
     r->srv = server_new(&cfg);
     return r;
 }

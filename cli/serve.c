@@ -16,7 +16,8 @@
  *     replies before the error are written;
  *   - the output buffer: Redis sets no limit for normal clients (client-output-buffer-limit
  *     normal 0 0 0) and lets a client that never reads grow it forever; here it is 256 MB
- *     (Redis's hard limit for replicas) by default, past which the connection is closed;
+ *     (Redis's hard limit for replicas) by default, past which the connection is closed; a
+ *     subscriber's is Redis's pubsub class, 32 MB, or 8 MB for 60 s;
  *   - maxclients, 10000 as in Redis: one more gets "-ERR max number of clients reached". */
 #include "serve.h"
 
@@ -32,12 +33,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 /* How much one read takes off a socket: big requests arrive in few callbacks. */
 #define SERVE_READ_CHUNK ((size_t)256 << 10)
+/* A subscriber's output limits, Redis 7.0's default client-output-buffer-limit pubsub. */
+#define SERVE_PUBSUB_HARD ((size_t)32 << 20)
+#define SERVE_PUBSUB_SOFT ((size_t)8 << 20)
+#define SERVE_PUBSUB_SOFT_US ((int64_t)60 * 1000000)
 /* An emptied query buffer larger than this is given back (after a big argument). */
 #define SERVE_QUERY_KEEP ((size_t)1 << 20)
 
@@ -109,11 +117,23 @@ void serve_write(sclient *c, const reply *rep)
     struct evbuffer *out = bufferevent_get_output(c->bev);
     evbuffer_add(out, sv->scratch.p, sv->scratch.len);
     if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
-    if (evbuffer_get_length(out) > sv->opt.output_limit) {
+    size_t len = evbuffer_get_length(out);
+    if (len > sv->opt.output_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
                         "(--output-buffer-limit)\n",
                 c->node->name, c->conn.id, c->addr, sv->opt.output_limit);
         serve_client_kill(c, 0);
+    } else if (c->conn.subscriptions + c->conn.shard_subscriptions > 0) {
+        /* A subscriber: Redis's client-output-buffer-limit pubsub 32mb 8mb 60 (audit D06) */
+        int64_t now = serve_true_us(sv);
+        if (len <= SERVE_PUBSUB_SOFT) c->soft_since_us = -1;
+        else if (c->soft_since_us < 0) c->soft_since_us = now;
+        if (len > SERVE_PUBSUB_HARD || (len > SERVE_PUBSUB_SOFT && now - c->soft_since_us >= SERVE_PUBSUB_SOFT_US)) {
+            fprintf(stderr, "locklab serve: %s: closing client %d (%s): a subscriber's output buffer over %s "
+                            "(Redis's client-output-buffer-limit pubsub 32mb 8mb 60)\n",
+                    c->node->name, c->conn.id, c->addr, len > SERVE_PUBSUB_HARD ? "32 MB" : "8 MB for 60 s");
+            serve_client_kill(c, 0);
+        }
     }
 }
 
@@ -145,6 +165,80 @@ void serve_push(void *ud, int conn_id, const reply *msg)
 
 /* ---- requests ---- */
 
+/* --requirepass: AUTH [default] PASS and HELLO's AUTH option check it; before it, every
+ * command but AUTH, HELLO and QUIT gets Redis's NOAUTH. Returns 1 when it answered into
+ * out, 0 to let the command run (a HELLO whose AUTH passed runs then). */
+static int serve_auth(sclient *c, int argc, const slice *argv, reply *out)
+{
+    const char *pass = c->sv->opt.requirepass;
+    if (slice_eq_nocase(argv[0], "auth")) {
+        if (argc < 2) {
+            reply_error(out, "ERR wrong number of arguments for 'auth' command");
+        } else if (argc > 3) {
+            reply_error(out, "ERR syntax error");
+        } else if ((argc == 3 && !slice_eq(argv[1], slice_cstr("default"))) || !slice_eq(argv[argc - 1], slice_cstr(pass))) {
+            reply_error(out, "WRONGPASS invalid username-password pair or user is disabled.");
+        } else {
+            c->authed = 1;
+            reply_ok(out);
+        }
+        return 1;
+    }
+    if (slice_eq_nocase(argv[0], "hello")) {
+        for (int i = 2; i + 2 < argc; i++)
+            if (slice_eq_nocase(argv[i], "auth")) {
+                if (!slice_eq(argv[i + 1], slice_cstr("default")) || !slice_eq(argv[i + 2], slice_cstr(pass))) {
+                    reply_error(out, "WRONGPASS invalid username-password pair or user is disabled.");
+                    return 1;
+                }
+                c->authed = 1;
+                return 0;
+            }
+        if (!c->authed) {
+            reply_error(out, "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                             "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
+                             "RESP protocol version at the same time");
+            return 1;
+        }
+        return 0;
+    }
+    if (c->authed) return 0;
+    reply_error(out, "NOAUTH Authentication required.");
+    return 1;
+}
+
+/* What a connection to node n gets while n runs a script past busy-reply-threshold: SCRIPT
+ * KILL (an EVAL) and FUNCTION KILL (an FCALL) end the script unless it has written, then
+ * Redis's UNKILLABLE; MULTI, DISCARD, WATCH, UNWATCH, RESET and HELLO run (Redis's
+ * allow-busy commands); everything else gets Redis's BUSY, which marks a transaction in
+ * MULTI (its EXEC then answers EXECABORT) and ends it when it is the EXEC. */
+static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv, reply *out)
+{
+    int script_kill = argc == 2 && slice_eq_nocase(argv[0], "script") && slice_eq_nocase(argv[1], "kill");
+    int function_kill = argc == 2 && slice_eq_nocase(argv[0], "function") && slice_eq_nocase(argv[1], "kill");
+    if ((script_kill && !n->busy_function) || (function_kill && n->busy_function)) {
+        if (n->busy_wrote) {
+            reply_error(out, "UNKILLABLE Sorry the script already executed write commands against the dataset. You "
+                             "can either wait the script termination or kill the server in a hard way using the "
+                             "SHUTDOWN NOSAVE command.");
+        } else {
+            n->busy_kill = 1;
+            reply_ok(out);
+        }
+    } else if (slice_eq_nocase(argv[0], "multi") || slice_eq_nocase(argv[0], "discard") ||
+               slice_eq_nocase(argv[0], "watch") || slice_eq_nocase(argv[0], "unwatch") ||
+               slice_eq_nocase(argv[0], "reset") || slice_eq_nocase(argv[0], "hello")) {
+        /* Redis's allow-busy commands: the transaction's own bookkeeping and the handshake,
+         * which the running script never touches (it is between two instructions here) */
+        server_exec(n->srv, &c->conn, argc, argv, out);
+    } else {
+        char err[128];
+        snprintf(err, sizeof err, "BUSY Redis is busy running a script. You can only call %s or SHUTDOWN NOSAVE.",
+                 n->busy_function ? "FUNCTION KILL" : "SCRIPT KILL");
+        server_reject(n->srv, &c->conn, argc, argv, err, out); /* in MULTI: EXECABORT later */
+    }
+}
+
 /* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
 static void serve_command(sclient *c, int argc, char **words, size_t *lens)
 {
@@ -159,16 +253,29 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         if (argv != small) free(argv);
         return;
     }
+    int busy_any = 0;
+    for (int i = 0; i < sv->nnodes; i++) busy_any |= sv->nodes[i].busy;
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
         c->closing = 1;
+    } else if (sv->opt.requirepass && serve_auth(c, argc, argv, &rep)) {
+        /* answered: AUTH, a HELLO whose AUTH failed, or NOAUTH */
+    } else if (n->busy) {
+        serve_busy_answer(n, c, argc, argv, &rep);
+    } else if (slice_eq_nocase(argv[0], "locklab") && busy_any) {
+        reply_error(&rep, "ERR a node is busy running a script: LOCKLAB commands wait until it ends (SCRIPT KILL "
+                          "ends it)");
     } else if (slice_eq_nocase(argv[0], "locklab")) {
         serve_control(sv, c, argc, argv, &rep);
     } else {
+        sclient *outer = sv->current; /* a command of another node, run while a script is busy */
         c->conn.may_block = 1;
         sv->current = c;
+        n->busy_function = slice_eq_nocase(argv[0], "fcall") || slice_eq_nocase(argv[0], "fcall_ro");
         server_exec(n->srv, &c->conn, argc, argv, &rep);
-        sv->current = NULL;
+        n->script_start_us = n->script_poll_us = 0;
+        n->busy = n->busy_wrote = n->busy_kill = 0;
+        sv->current = outer;
     }
     sv->commands++;
     n->commands++;
@@ -180,8 +287,14 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
     }
     reply_release(&rep);
+    int control = slice_eq_nocase(argv[0], "locklab");
     if (argv != small) free(argv);
-    if (n->blocked && n->srv) serve_unblock(n);
+    if (control) { /* a node started or stopped: WAIT's count */
+        for (int i = 0; i < sv->nnodes; i++)
+            if (sv->nodes[i].blocked && sv->nodes[i].srv) serve_unblock(&sv->nodes[i]);
+    } else if (n->blocked && n->srv) {
+        serve_unblock(n);
+    }
 }
 
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a
@@ -276,6 +389,120 @@ static void serve_read_cb(struct bufferevent *bev, void *ud)
     serve_process(c);
 }
 
+/* ---- a script running long ----
+ * libevent's loop cannot be re-entered from inside a command, so while a script runs past
+ * busy-reply-threshold its tick does the loop's work by hand, every 5 ms: poll(2) on the
+ * listeners and the connections (the script's own excepted: what it sends waits, as on
+ * Redis), accept, read, run what can run (BUSY for the busy node, anything for the others)
+ * and write. A signal (SIGINT, SIGTERM) kills the script, then the loop stops as usual. */
+
+static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *ud);
+
+/* The signal that asked the process to stop (serve_signal_handler), or 0. */
+static volatile sig_atomic_t serve_signal;
+
+static void serve_busy_poll(serve *sv)
+{
+    size_t cap = 0, n = 0;
+    for (int i = 0; i < sv->nnodes; i++) {
+        cap++;
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next) cap++;
+    }
+    struct pollfd *fds = xcalloc(cap, sizeof *fds);
+    void **who = xcalloc(cap, sizeof *who);
+    int *is_listener = xcalloc(cap, sizeof *is_listener);
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *nd = &sv->nodes[i];
+        if (nd->listener && !nd->partitioned) {
+            fds[n] = (struct pollfd){ .fd = evconnlistener_get_fd(nd->listener), .events = POLLIN };
+            who[n] = nd;
+            is_listener[n++] = 1;
+        }
+        for (sclient *c = nd->clients; c; c = c->next) {
+            if (c->dead || c->closing || c == sv->current || nd->partitioned || c->paused_until) continue;
+            fds[n] = (struct pollfd){ .fd = bufferevent_getfd(c->bev), .events = POLLIN };
+            who[n++] = c;
+        }
+    }
+    if (poll(fds, n, 0) > 0) {
+        for (size_t k = 0; k < n; k++) {
+            if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            if (is_listener[k]) {
+                struct sockaddr_storage ss;
+                socklen_t len = sizeof ss;
+                int fd = accept(fds[k].fd, (struct sockaddr *)&ss, &len);
+                if (fd >= 0) {
+                    evutil_make_socket_nonblocking(fd);
+                    evutil_make_socket_closeonexec(fd);
+                    serve_accept(NULL, fd, (struct sockaddr *)&ss, (int)len, who[k]);
+                }
+                continue;
+            }
+            sclient *c = who[k];
+            if (c->dead) continue;
+            if (c->query.cap < c->query.len + SERVE_READ_CHUNK + 1) {
+                c->query.cap = c->query.len + SERVE_READ_CHUNK + 1;
+                c->query.p = xrealloc(c->query.p, c->query.cap);
+            }
+            ssize_t got = recv(fds[k].fd, c->query.p + c->query.len, SERVE_READ_CHUNK, MSG_DONTWAIT);
+            if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+                serve_client_kill(c, 0);
+                continue;
+            }
+            if (got < 0) continue;
+            c->query.len += (size_t)got;
+            c->query.p[c->query.len] = '\0';
+            serve_process(c);
+        }
+    }
+    /* the loop is not running: write what the replies left in the output buffers (a
+     * bufferevent keeps its output's start frozen for its own writes: thawed for this) */
+    for (int i = 0; i < sv->nnodes; i++)
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next) {
+            struct evbuffer *out = bufferevent_get_output(c->bev);
+            if (c->dead || evbuffer_get_length(out) == 0 || sv->nodes[i].partitioned) continue;
+            evbuffer_unfreeze(out, 1);
+            evbuffer_write(out, bufferevent_getfd(c->bev));
+            evbuffer_freeze(out, 1);
+        }
+    free(fds);
+    free(who);
+    free(is_listener);
+}
+
+static int64_t serve_mono_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int serve_script_tick(void *ud, int wrote)
+{
+    snode *n = ud;
+    serve *sv = n->sv;
+    if (serve_signal) return 1;
+    int64_t now = serve_mono_now_us();
+    if (!n->script_start_us) n->script_start_us = now;
+    if (now - n->script_start_us < 1000) return 0;
+    const char *t = server_config_get(n->srv, "busy-reply-threshold");
+    long long threshold = 5000;
+    if (t) ll_parse_int64(slice_cstr(t), &threshold);
+    if (now - n->script_start_us < threshold * 1000) return 0;
+    if (!n->busy)
+        fprintf(stderr, "locklab serve: %s: a script has run %lld ms (busy-reply-threshold): other clients get -BUSY\n",
+                n->name, threshold);
+    n->busy = 1;
+    n->busy_wrote = wrote;
+    if (!sv->busy_polling && now - n->script_poll_us >= 5000) {
+        n->script_poll_us = now;
+        sv->busy_polling = 1;
+        serve_busy_poll(sv);
+        sv->busy_polling = 0;
+    }
+    return n->busy_kill || serve_signal;
+}
+
 static void serve_write_cb(struct bufferevent *bev, void *ud)
 {
     sclient *c = ud;
@@ -306,6 +533,19 @@ static void serve_peer_name(const struct sockaddr *sa, char *out, size_t cap)
     snprintf(out, cap, "%s:%d", host, port);
 }
 
+/* Whether a peer is on this host's loopback (Redis's islocalClient). */
+static int serve_peer_local(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(a)) return 1;
+        return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+    }
+    return 1; /* a Unix socket */
+}
+
 static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
                          void *ud)
 {
@@ -319,11 +559,32 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
         evutil_closesocket(fd);
         return;
     }
+    n->accept_full = 0; /* an accept worked: the next failure is a new episode */
+    if (!sv->opt.requirepass && !sv->opt.unprotected && !serve_peer_local(sa)) {
+        static const char denied[] =
+            "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for "
+            "the default user. In this mode connections are only accepted from the loopback interface. If you want "
+            "to connect from external computers to Redis you may adopt one of the following solutions: 1) Just "
+            "disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface "
+            "by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not "
+            "publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. 2) "
+            "Alternatively you can just disable the protected mode by editing the Redis configuration file, and "
+            "setting the protected mode option to 'no', and then restarting the server. 3) If you started the "
+            "server manually just for testing, restart it with the '--protected-mode no' option. 4) Setup a an "
+            "authentication password for the default user. NOTE: You only need to do one of the above things in "
+            "order for the server to start accepting connections from the outside.\r\n";
+        ssize_t w = send(fd, denied, sizeof denied - 1, MSG_NOSIGNAL);
+        (void)w;
+        evutil_closesocket(fd);
+        return;
+    }
     sclient *c = xcalloc(1, sizeof *c);
     c->sv = sv;
     c->node = n;
     c->conn.id = ++sv->next_id;
     c->since_us = c->last_us = serve_true_us(sv);
+    c->soft_since_us = -1;
+    c->authed = sv->opt.requirepass == NULL;
     n->connections++;
     buf_init(&c->query);
     resp_parser_init(&c->parser);
@@ -341,6 +602,35 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     if (n->partitioned) serve_client_flow(c, NULL);
 }
 
+/* accept(2) failed (the listener's error callback). Out of descriptors (EMFILE, ENFILE) the
+ * listening socket stays readable, and libevent would retry at once and forever, logging
+ * each failure (audit D07: 100% CPU, 190,000 lines a second): stop accepting for 100 ms,
+ * say so once per episode, and try again. Others: said once, accepting goes on. */
+static void serve_relisten(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    snode *n = ud;
+    if (n->listener && !n->partitioned) evconnlistener_enable(n->listener);
+}
+
+static void serve_accept_error(struct evconnlistener *l, void *ud)
+{
+    snode *n = ud;
+    int err = EVUTIL_SOCKET_ERROR();
+    if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
+        if (!n->accept_full)
+            fprintf(stderr, "locklab serve: %s: cannot accept a connection: %s (pausing accept; once per episode)\n",
+                    n->name, strerror(err));
+        n->accept_full = 1;
+        evconnlistener_disable(l);
+        if (!n->relisten) n->relisten = evtimer_new(n->sv->base, serve_relisten, n);
+        struct timeval tv = { 0, 100000 };
+        evtimer_add(n->relisten, &tv);
+        return;
+    }
+    fprintf(stderr, "locklab serve: %s: accept: %s\n", n->name, strerror(err));
+}
+
 int serve_listen(snode *n)
 {
     serve *sv = n->sv;
@@ -355,6 +645,7 @@ int serve_listen(snode *n)
     n->listener = evconnlistener_new_bind(sv->base, serve_accept, n,
                                           LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
                                           511, (struct sockaddr *)&ss, sslen);
+    if (n->listener) evconnlistener_set_error_cb(n->listener, serve_accept_error);
     if (n->listener && n->partitioned) evconnlistener_disable(n->listener);
     return n->listener ? 0 : -1;
 }
@@ -370,6 +661,8 @@ void serve_unlisten(snode *n)
 {
     if (n->listener) evconnlistener_free(n->listener);
     n->listener = NULL;
+    if (n->relisten) event_free(n->relisten);
+    n->relisten = NULL;
 }
 
 /* ---- options ---- */
@@ -410,6 +703,12 @@ static void serve_usage(FILE *f)
           "  --output-buffer-limit BYTES\n"
           "                      a connection's unsent replies at most (default 256mb; Redis\n"
           "                      has no limit for normal clients); past it the connection closes\n"
+          "  --requirepass PASS  clients must AUTH PASS (or HELLO ... AUTH default PASS) first,\n"
+          "                      for every command, LOCKLAB ones included (Redis's requirepass)\n"
+          "  --protected-mode yes|no\n"
+          "                      yes (the default, as Redis): without --requirepass, a client\n"
+          "                      from another host than this one is refused with Redis's\n"
+          "                      DENIED message; give --requirepass with a non-loopback --bind\n"
           "BYTES: a number with an optional unit, as in redis.conf: 1k = 1000, 1kb = 1024,\n"
           "m, mb, g, gb.\n"
           "\n"
@@ -480,6 +779,12 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--maxclients")) {
         if (cli_parse_whole(val, 1000000, &v) < 0 || v == 0) return serve_bad(opt, val, "a number from 1 to 1000000");
         o->maxclients = (long long)v;
+    } else if (!strcmp(opt, "--requirepass")) {
+        if (!*val) return serve_bad(opt, val, "a password that is not empty");
+        o->requirepass = val;
+    } else if (!strcmp(opt, "--protected-mode")) {
+        if (strcmp(val, "yes") && strcmp(val, "no")) return serve_bad(opt, val, "yes or no");
+        o->unprotected = !strcmp(val, "no");
     } else if (!strcmp(opt, "--query-buffer-limit") || !strcmp(opt, "--output-buffer-limit")) {
         if (serve_parse_bytes(val, &v) < 0 || v < 1024)
             return serve_bad(opt, val, "a size of at least 1024 bytes (1024, 64kb, 1mb, 1gb)");
@@ -538,11 +843,26 @@ static int serve_parse(int argc, char **argv, serve_options *o)
 
 /* ---- the loop ---- */
 
-static void serve_on_signal(evutil_socket_t sig, short what, void *ud)
+/* SIGINT and SIGTERM: a plain handler notes the signal (so that a running script's tick
+ * sees it: serve_script_tick) and wakes the loop through a pipe. */
+static int serve_signal_fd = -1;
+
+static void serve_signal_handler(int sig)
+{
+    serve_signal = sig;
+    char b = 1;
+    ssize_t w = write(serve_signal_fd, &b, 1);
+    (void)w;
+}
+
+static void serve_on_signal(evutil_socket_t fd, short what, void *ud)
 {
     (void)what;
     serve *sv = ud;
-    fprintf(stderr, "locklab serve: %s: stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    char tmp[16];
+    ssize_t r = read(fd, tmp, sizeof tmp);
+    (void)r;
+    fprintf(stderr, "locklab serve: %s: stopping\n", serve_signal == SIGINT ? "SIGINT" : "SIGTERM");
     event_base_loopbreak(sv->base);
 }
 
@@ -601,11 +921,20 @@ int cli_serve(int argc, char **argv)
     LL_ASSERT(sv->base != NULL);
     sv->reaper = event_new(sv->base, -1, 0, serve_reap, sv);
     sv->waker = event_new(sv->base, -1, 0, serve_wake, sv);
-    sv->sigint = evsignal_new(sv->base, SIGINT, serve_on_signal, sv);
-    sv->sigterm = evsignal_new(sv->base, SIGTERM, serve_on_signal, sv);
+    LL_ASSERT(pipe(sv->sigpipe) == 0);
+    evutil_make_socket_nonblocking(sv->sigpipe[0]);
+    evutil_make_socket_nonblocking(sv->sigpipe[1]);
+    serve_signal_fd = sv->sigpipe[1];
+    sv->sigev = event_new(sv->base, sv->sigpipe[0], EV_READ | EV_PERSIST, serve_on_signal, sv);
+    event_add(sv->sigev, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = serve_signal_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     sv->tick = event_new(sv->base, -1, EV_PERSIST, serve_on_tick, sv);
-    event_add(sv->sigint, NULL);
-    event_add(sv->sigterm, NULL);
     struct timeval hz = { 0, 100000 }; /* Redis's hz 10 */
     event_add(sv->tick, &hz);
     buf_init(&sv->scratch);
@@ -622,8 +951,12 @@ int cli_serve(int argc, char **argv)
         printf("locklab serve: stopped after %lld command%s\n", sv->commands, sv->commands == 1 ? "" : "s");
     event_free(sv->reaper);
     event_free(sv->waker);
-    event_free(sv->sigint);
-    event_free(sv->sigterm);
+    event_free(sv->sigev);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    serve_signal_fd = -1;
+    close(sv->sigpipe[0]);
+    close(sv->sigpipe[1]);
     event_free(sv->tick);
     serve_nodes_free(sv);
     event_base_free(sv->base);

@@ -44,6 +44,8 @@ struct sclient {
     int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
     int64_t since_us, last_us; /* true time it connected, it last sent a command */
+    int64_t soft_since_us; /* a subscriber: since when its output is over 8 MB; -1 not */
+    int authed;            /* AUTH done, or no --requirepass */
     double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
     int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
@@ -70,10 +72,18 @@ struct snode {
     store *synced;         /* everysec: the keyspace as of its last fsync */
     int64_t synced_at;     /* true ms of that fsync */
     struct evconnlistener *listener; /* NULL while down */
+    struct event *relisten; /* out of descriptors: accepting resumes at this timer */
+    int accept_full;        /* an accept failed for want of descriptors (said once) */
     int partitioned;       /* LOCKLAB PARTITION: nothing read from or written to its clients */
     sclient *clients;
     sclient *blocked;      /* connections waiting in a blocking command, oldest first */
     long long connections, commands; /* received since the start (INFO stats) */
+    /* A script running long (serve_script_tick): when it started (mono µs; 0 none running),
+     * whether it is past busy-reply-threshold (its clients get -BUSY), whether it has
+     * written (SCRIPT KILL: UNKILLABLE), is a function (FCALL: FUNCTION KILL ends it), and
+     * a kill asked for. */
+    int64_t script_start_us, script_poll_us;
+    int busy, busy_wrote, busy_function, busy_kill;
     int64_t up_us;         /* true time it last started */
     char port_text[8];     /* CONFIG GET port */
 };
@@ -89,6 +99,8 @@ typedef struct serve_options {
     int persist;           /* a persistence, or -1: the scenario's (none without one) */
     long long maxclients;
     unsigned long long query_limit, output_limit;
+    const char *requirepass; /* --requirepass, or NULL */
+    int unprotected;       /* --protected-mode no */
     long long history_max;
 } serve_options;
 
@@ -109,14 +121,17 @@ struct serve {
     int nnodes;
     int64_t manual_us;     /* manual clock: true time, µs */
     int64_t start_mono_us; /* wall clock: the monotonic clock at the start */
-    int64_t start_real_ms; /* wall clock: the date at the start, ms */
+    int64_t start_real_us; /* wall clock: the date at the start, µs */
     int nclients;
     int next_id;
     long long commands;
     uint64_t rng;          /* LOCKLAB DROP's draws: xorshift64*, fixed seed (a run repeats) */
     sclient *reap;
     sclient *current;      /* the connection whose command is running */
-    struct event *reaper, *waker, *tick, *sigint, *sigterm;
+    int busy_polling;      /* inside serve_busy_poll (a script of another node may tick) */
+    int sigpipe[2];        /* the signal handler's self-pipe, read by `sigev` */
+    struct event *sigev;
+    struct event *reaper, *waker, *tick;
     serve_history hist;
     buf scratch;
 };
@@ -125,8 +140,12 @@ struct serve {
 
 /* True time in µs since the start (manual: as advanced; wall: real elapsed). */
 int64_t serve_true_us(const serve *sv);
-/* A node's local clock in ms (store_clock_fn). */
+/* A node's local clock in ms (store_clock_fn), and in µs (TIME). */
 int64_t serve_node_clock(void *node);
+int64_t serve_node_clock_us(void *node);
+/* The bound of every clock, ms since 1970 (about the year 5138): LOCKLAB ADVANCE and JUMP
+ * that would carry a clock past it, or before 0, are refused, so no sum overflows. */
+#define SERVE_CLOCK_MAX_MS 100000000000000LL
 /* Builds the nodes from the options (and the scenario): 0, or -1 after the one-line error. */
 int serve_nodes_init(serve *sv);
 void serve_nodes_free(serve *sv);
@@ -139,6 +158,10 @@ void serve_node_stop(snode *n, sclient *sender);
 void serve_cron(serve *sv);
 /* LOCKLAB DROP: whether c's next request (or reply) is lost; records the loss. */
 int serve_dropped(sclient *c, const char *what);
+/* A running script's periodic call (script_tick_fn; ud the node): past the node's
+ * busy-reply-threshold it serves other connections meanwhile (serve_busy_poll) and returns
+ * 1 once SCRIPT KILL or FUNCTION KILL (or a stop) asks for the script's end. */
+int serve_script_tick(void *ud, int wrote);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 

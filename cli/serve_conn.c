@@ -126,8 +126,17 @@ static const char *host_config(void *ud, const char *name)
     return NULL;
 }
 
+/* Replication is immediate here: every replica that is up has every write. */
+static long long host_replicas(void *ud)
+{
+    const snode *n = ud;
+    long long k = 0;
+    for (int i = 0; i < n->sv->nnodes; i++) k += n->sv->nodes[i].master == n->idx && n->sv->nodes[i].srv;
+    return k;
+}
+
 const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
-                                 .config = host_config };
+                                 .config = host_config, .replicas = host_replicas };
 
 /* ---- blocking ---- */
 
@@ -194,14 +203,16 @@ void serve_unblock(snode *n)
 {
     /* Each pass serves at most one waiter per change it sees; a served one may pop what
      * another waits for, so walk again until a pass serves none. */
-    for (int served = 1; served && n->srv;) {
+    for (int served = 1; served && n->srv && !n->busy;) {
         served = 0;
         for (sclient *c = n->blocked; c; c = c->bnext) {
             if (c->dead || c->closing) continue;
             reply rep;
             reply_init(&rep);
             c->conn.blocked = 0;
+            c->conn.block_retry = 1;
             server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            c->conn.block_retry = 0;
             if (c->conn.blocked) {
                 c->conn.block_deadline = c->bdeadline; /* the first deadline stands */
                 reply_release(&rep);
@@ -226,7 +237,10 @@ void serve_block_timeouts(serve *sv)
             if (!c->bdeadline || now < c->bdeadline || c->dead) continue;
             reply rep;
             reply_init(&rep);
-            reply_nil_array(&rep);
+            c->conn.blocked = 0;
+            c->conn.block_retry = 2; /* answers what it has now: the null array, WAIT its count */
+            server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            c->conn.block_retry = 0;
             serve_block_answer(c, &rep);
             reply_release(&rep);
         }

@@ -45,13 +45,20 @@ int64_t serve_true_us(const serve *sv)
     return sv->opt.manual ? sv->manual_us : serve_mono_us() - sv->start_mono_us;
 }
 
-int64_t serve_node_clock(void *ud)
+int64_t serve_node_clock_us(void *ud)
 {
     const snode *n = ud;
     const serve *sv = n->sv;
-    int64_t base = sv->opt.manual ? REPL_START_MS : sv->start_real_ms;
-    double run = (double)serve_true_us(sv) * (1.0 + n->drift) / 1000.0;
-    return base + n->offset_ms + (int64_t)floor(run) + n->jump_ms;
+    int64_t base = sv->opt.manual ? REPL_START_MS * 1000 : sv->start_real_us;
+    double run = (double)serve_true_us(sv) * (1.0 + n->drift);
+    return base + (n->offset_ms + n->jump_ms) * 1000 + (int64_t)floor(run);
+}
+
+/* In whole ms, rounded down (one rounding, of the µs clock: the ms clock never lags it). */
+int64_t serve_node_clock(void *ud)
+{
+    int64_t us = serve_node_clock_us(ud);
+    return us >= 0 ? us / 1000 : -((-us + 999) / 1000);
 }
 
 /* ---- replication ---- */
@@ -95,7 +102,8 @@ static void serve_resync(snode *r)
 
 void serve_node_start(snode *n)
 {
-    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .deliver = serve_deliver, .deliver_ud = n,
+    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .clock_us = serve_node_clock_us, .track_access = 1,
+                          .script_tick = serve_script_tick, .script_tick_ud = n, .deliver = serve_deliver, .deliver_ud = n,
                           .push = serve_push, .host = &serve_host, .host_ud = n };
     n->up_us = serve_true_us(n->sv);
     n->srv = server_new(&cfg);
@@ -192,7 +200,7 @@ int serve_nodes_init(serve *sv)
     }
     struct timeval tv;
     gettimeofday(&tv, NULL);
-    sv->start_real_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+    sv->start_real_us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
     sv->start_mono_us = serve_mono_us();
     sv->rng = 0x9e3779b97f4a7c15ull;
     return 0;
@@ -294,6 +302,15 @@ static void serve_ctl_advance(serve *sv, sclient *c, const slice *argv, int argc
                          "(time only moves forward; LOCKLAB JUMP moves one node's clock back)");
         return;
     }
+    for (int i = 0; i < sv->nnodes; i++) { /* every clock stays within its bound */
+        const snode *n = &sv->nodes[i];
+        double moved = (double)ms * (sv->opt.manual ? 1.0 + n->drift : 1.0);
+        if ((double)serve_node_clock(sv->nodes + i) + moved > (double)SERVE_CLOCK_MAX_MS) {
+            reply_errorf(out, "ERR the clock of node '%s' would pass %lld ms (the year 5138): refused", n->name,
+                         SERVE_CLOCK_MAX_MS);
+            return;
+        }
+    }
     if (sv->opt.manual) sv->manual_us += ms * 1000;
     else
         for (int i = 0; i < sv->nnodes; i++) sv->nodes[i].jump_ms += ms;
@@ -318,6 +335,12 @@ static void serve_ctl_jump(serve *sv, sclient *c, const slice *argv, int argc, r
     if (!n) return;
     if (ll_parse_int64(argv[3], &ms) < 0 || ms < -1000000000000LL || ms > 1000000000000LL) {
         reply_error(out, "ERR ms must be a whole number of milliseconds within a trillion either way");
+        return;
+    }
+    int64_t at = serve_node_clock(n) + ms;
+    if (at < 0 || at > SERVE_CLOCK_MAX_MS) {
+        reply_errorf(out, "ERR the clock of node '%s' would leave 0..%lld ms (1970 to the year 5138): refused", n->name,
+                     SERVE_CLOCK_MAX_MS);
         return;
     }
     n->jump_ms += ms;

@@ -169,12 +169,34 @@ static void test_watch_and_a_swapped_keyspace(void **state)
     assert_string_equal(RUN(f, "exec"), "(nil)");
 }
 
+/* Every command has its row of Redis's COMMAND INFO flags (command_info.c), and what the
+ * table says of writing, reading and scripts agrees with it (the containers CLIENT, CONFIG,
+ * SCRIPT and FUNCTION excepted: Redis flags their subcommands, not them). */
+static void test_commands_info_flags_agree_with_the_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < commands_count(); i++) {
+        const command *cmd = commands_at(i);
+        const char *flags = command_doc_flags(cmd->name, 0), *acl = command_doc_flags(cmd->name, 1);
+        if (!flags || !acl) fail_msg("no COMMAND INFO row for '%s'", cmd->name);
+        char padded[256];
+        snprintf(padded, sizeof padded, " %s ", flags);
+        if (!strcmp(cmd->name, "client") || !strcmp(cmd->name, "config") || !strcmp(cmd->name, "script") ||
+            !strcmp(cmd->name, "function"))
+            continue;
+        if (!(cmd->flags & CMD_WRITE) != !strstr(padded, " write ")) fail_msg("'%s': write", cmd->name);
+        if (!(cmd->flags & CMD_READONLY) != !strstr(padded, " readonly ")) fail_msg("'%s': readonly", cmd->name);
+        if (!(cmd->flags & CMD_NOSCRIPT) != !strstr(padded, " noscript ")) fail_msg("'%s': noscript", cmd->name);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_slot_table_matches_command_table),
         cmocka_unit_test(test_commands_lookup_finds_every_command_in_any_case),
         cmocka_unit_test(test_commands_lookup_rejects_unknown_names),
+        cmocka_unit_test(test_commands_info_flags_agree_with_the_table),
         cmocka_unit_test_setup_teardown(test_multi_watch_across_connections, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_and_the_engines_active_expiry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multi_on_a_replica_and_closed_connections, setup, teardown),

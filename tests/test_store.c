@@ -399,6 +399,45 @@ static void test_store_keys_glob_pathological(void **state)
     free(key);
 }
 
+/* SCAN over 1,200 keys, COUNT 10: every key exactly once, and every cursor a number a
+ * JavaScript client reads exactly (node-redis 4 parses cursors as numbers: a 63-bit cursor
+ * loses its low bits and the scan skips keys). Redis's cursors stay below its table size;
+ * these stay below 2^32. */
+static void test_store_scan_cursors_are_small(void **state)
+{
+    fixture *f = *state;
+    enum { N = 1200 };
+    char key[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "key:%d", i);
+        RUN(f, "set", key, "v");
+    }
+    unsigned char *seen = calloc(N, 1);
+    assert_non_null(seen);
+    char cursor[32] = "0";
+    int calls = 0, total = 0;
+    do {
+        RUN(f, "scan", cursor, "count", "10");
+        assert_int_equal(f->r.type, REPLY_ARRAY);
+        const reply *cur = &f->r.elem[0], *keys = &f->r.elem[1];
+        assert_true(cur->len < sizeof cursor);
+        memcpy(cursor, cur->str, cur->len);
+        cursor[cur->len] = '\0';
+        assert_true(strtoull(cursor, NULL, 10) < (1ull << 32));
+        for (size_t k = 0; k < keys->n; k++) {
+            int i = atoi(keys->elem[k].str + 4);
+            assert_true(i >= 0 && i < N);
+            assert_int_equal(seen[i], 0);
+            seen[i] = 1;
+            total++;
+        }
+        calls++;
+        assert_true(calls <= N);
+    } while (strcmp(cursor, "0") != 0);
+    assert_int_equal(total, N);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +458,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_keys_glob, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_keys_empty_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_keys_glob_pathological, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_scan_cursors_are_small, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -1,12 +1,14 @@
 /* command_info.c — COMMAND: the command table (commands.c) as Redis 7.0 describes its own,
  * so that COMMAND COUNT and COMMAND LIST say exactly what this server implements, and a
  * client library that reads COMMAND (or COMMAND INFO) at connect time finds the shape it
- * expects. What the table does not hold is filled in plainly: a command's legacy key
- * positions from a short list of exceptions, its ACL categories as read or write and fast
- * or slow, and no tips, key specs, subcommands or docs. */
+ * expects. Flags and ACL categories are redis-server 7.0.15's (command_docs); a command's
+ * legacy key positions come from a short list of exceptions; no tips, key specs,
+ * subcommands or docs. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 
@@ -29,6 +31,7 @@ static void command_keys(const command *cmd, long long pos[3])
         { "zinter", 0, 0, 0 },  { "zdiff", 0, 0, 0 },   { "zintercard", 0, 0, 0 },   { "bzmpop", 0, 0, 0 },
         { "bzpopmin", 1, -2, 1 }, { "bzpopmax", 1, -2, 1 }, { "touch", 1, -1, 1 },   { "randomkey", 0, 0, 0 },
         { "lcs", 1, 2, 1 },     { "sort", 1, 1, 1 },    { "sort_ro", 1, 1, 1 },
+        { "fcall", 0, 0, 0 },   { "fcall_ro", 0, 0, 0 },
         { "bitop", 2, -1, 1 },  { "bitfield", 1, 1, 1 }, { "bitfield_ro", 1, 1, 1 },
         /* a shard channel is a key: it picks the cluster slot */
         { "spublish", 1, 1, 1 }, { "ssubscribe", 1, -1, 1 }, { "sunsubscribe", 1, -1, 1 },
@@ -43,9 +46,230 @@ static void command_keys(const command *cmd, long long pos[3])
         }
 }
 
+/* Each command's flags and ACL categories as redis-server 7.0.15 answers COMMAND INFO
+ * (asked of the real server, one row per command of the table, in its order), so that a
+ * client reading them (blocking, denyoom, movablekeys, @scripting ...) sees Redis's. */
+static const struct command_doc {
+    const char *name, *flags, *acl;
+} command_docs[] = {
+    { "append", "write denyoom fast", "@write @string @fast" },
+    { "auth", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
+    { "bitcount", "readonly", "@read @bitmap @slow" },
+    { "bitfield", "write denyoom", "@write @bitmap @slow" },
+    { "bitfield_ro", "readonly fast", "@read @bitmap @fast" },
+    { "bitop", "write denyoom", "@write @bitmap @slow" },
+    { "bitpos", "readonly", "@read @bitmap @slow" },
+    { "blmove", "write denyoom noscript blocking", "@write @list @slow @blocking" },
+    { "blmpop", "write blocking movablekeys", "@write @list @slow @blocking" },
+    { "blpop", "write noscript blocking", "@write @list @slow @blocking" },
+    { "brpop", "write noscript blocking", "@write @list @slow @blocking" },
+    { "brpoplpush", "write denyoom noscript blocking", "@write @list @slow @blocking" },
+    { "bzmpop", "write blocking movablekeys", "@write @sortedset @slow @blocking" },
+    { "bzpopmax", "write noscript blocking fast", "@write @sortedset @fast @blocking" },
+    { "bzpopmin", "write noscript blocking fast", "@write @sortedset @fast @blocking" },
+    { "client", "", "@slow" },
+    { "command", "loading stale", "@slow @connection" },
+    { "config", "", "@slow" },
+    { "copy", "write denyoom", "@keyspace @write @slow" },
+    { "dbsize", "readonly fast", "@keyspace @read @fast" },
+    { "decr", "write denyoom fast", "@write @string @fast" },
+    { "decrby", "write denyoom fast", "@write @string @fast" },
+    { "del", "write", "@keyspace @write @slow" },
+    { "discard", "noscript loading stale fast allow_busy", "@fast @transaction" },
+    { "echo", "loading stale fast", "@fast @connection" },
+    { "eval", "noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "eval_ro", "readonly noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "evalsha", "noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "evalsha_ro", "readonly noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "exec", "noscript loading stale skip_slowlog", "@slow @transaction" },
+    { "exists", "readonly fast", "@keyspace @read @fast" },
+    { "expire", "write fast", "@keyspace @write @fast" },
+    { "expireat", "write fast", "@keyspace @write @fast" },
+    { "expiretime", "readonly fast", "@keyspace @read @fast" },
+    { "fcall", "noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "fcall_ro", "readonly noscript stale skip_monitor no_mandatory_keys movablekeys", "@slow @scripting" },
+    { "flushall", "write", "@keyspace @write @slow @dangerous" },
+    { "flushdb", "write", "@keyspace @write @slow @dangerous" },
+    { "function", "", "@slow" },
+    { "get", "readonly fast", "@read @string @fast" },
+    { "getbit", "readonly fast", "@read @bitmap @fast" },
+    { "getdel", "write fast", "@write @string @fast" },
+    { "getex", "write fast", "@write @string @fast" },
+    { "getrange", "readonly", "@read @string @slow" },
+    { "getset", "write denyoom fast", "@write @string @fast" },
+    { "hdel", "write fast", "@write @hash @fast" },
+    { "hello", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
+    { "hexists", "readonly fast", "@read @hash @fast" },
+    { "hget", "readonly fast", "@read @hash @fast" },
+    { "hgetall", "readonly", "@read @hash @slow" },
+    { "hincrby", "write denyoom fast", "@write @hash @fast" },
+    { "hincrbyfloat", "write denyoom fast", "@write @hash @fast" },
+    { "hkeys", "readonly", "@read @hash @slow" },
+    { "hlen", "readonly fast", "@read @hash @fast" },
+    { "hmget", "readonly fast", "@read @hash @fast" },
+    { "hmset", "write denyoom fast", "@write @hash @fast" },
+    { "hrandfield", "readonly", "@read @hash @slow" },
+    { "hscan", "readonly", "@read @hash @slow" },
+    { "hset", "write denyoom fast", "@write @hash @fast" },
+    { "hsetnx", "write denyoom fast", "@write @hash @fast" },
+    { "hstrlen", "readonly fast", "@read @hash @fast" },
+    { "hvals", "readonly", "@read @hash @slow" },
+    { "incr", "write denyoom fast", "@write @string @fast" },
+    { "incrby", "write denyoom fast", "@write @string @fast" },
+    { "incrbyfloat", "write denyoom fast", "@write @string @fast" },
+    { "info", "loading stale", "@slow @dangerous" },
+    { "keys", "readonly", "@keyspace @read @slow @dangerous" },
+    { "lcs", "readonly", "@read @string @slow" },
+    { "lindex", "readonly", "@read @list @slow" },
+    { "linsert", "write denyoom", "@write @list @slow" },
+    { "llen", "readonly fast", "@read @list @fast" },
+    { "lmove", "write denyoom", "@write @list @slow" },
+    { "lmpop", "write movablekeys", "@write @list @slow" },
+    { "lpop", "write fast", "@write @list @fast" },
+    { "lpos", "readonly", "@read @list @slow" },
+    { "lpush", "write denyoom fast", "@write @list @fast" },
+    { "lpushx", "write denyoom fast", "@write @list @fast" },
+    { "lrange", "readonly", "@read @list @slow" },
+    { "lrem", "write", "@write @list @slow" },
+    { "lset", "write denyoom", "@write @list @slow" },
+    { "ltrim", "write", "@write @list @slow" },
+    { "mget", "readonly fast", "@read @string @fast" },
+    { "move", "write fast", "@keyspace @write @fast" },
+    { "mset", "write denyoom", "@write @string @slow" },
+    { "msetnx", "write denyoom", "@write @string @slow" },
+    { "multi", "noscript loading stale fast allow_busy", "@fast @transaction" },
+    { "object", "", "@slow" },
+    { "persist", "write fast", "@keyspace @write @fast" },
+    { "pexpire", "write fast", "@keyspace @write @fast" },
+    { "pexpireat", "write fast", "@keyspace @write @fast" },
+    { "pexpiretime", "readonly fast", "@keyspace @read @fast" },
+    { "ping", "fast", "@fast @connection" },
+    { "psetex", "write denyoom", "@write @string @slow" },
+    { "psubscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "pttl", "readonly fast", "@keyspace @read @fast" },
+    { "publish", "pubsub loading stale fast", "@pubsub @fast" },
+    { "pubsub", "", "@slow" },
+    { "punsubscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "randomkey", "readonly", "@keyspace @read @slow" },
+    { "readonly", "loading stale fast", "@fast @connection" },
+    { "readwrite", "loading stale fast", "@fast @connection" },
+    { "rename", "write", "@keyspace @write @slow" },
+    { "renamenx", "write fast", "@keyspace @write @fast" },
+    { "reset", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
+    { "rpop", "write fast", "@write @list @fast" },
+    { "rpoplpush", "write denyoom", "@write @list @slow" },
+    { "rpush", "write denyoom fast", "@write @list @fast" },
+    { "rpushx", "write denyoom fast", "@write @list @fast" },
+    { "sadd", "write denyoom fast", "@write @set @fast" },
+    { "scan", "readonly", "@keyspace @read @slow" },
+    { "scard", "readonly fast", "@read @set @fast" },
+    { "script", "", "@slow" },
+    { "sdiff", "readonly", "@read @set @slow" },
+    { "sdiffstore", "write denyoom", "@write @set @slow" },
+    { "select", "loading stale fast", "@fast @connection" },
+    { "set", "write denyoom", "@write @string @slow" },
+    { "setbit", "write denyoom", "@write @bitmap @slow" },
+    { "setex", "write denyoom", "@write @string @slow" },
+    { "setnx", "write denyoom fast", "@write @string @fast" },
+    { "setrange", "write denyoom", "@write @string @slow" },
+    { "sinter", "readonly", "@read @set @slow" },
+    { "sintercard", "readonly movablekeys", "@read @set @slow" },
+    { "sinterstore", "write denyoom", "@write @set @slow" },
+    { "sismember", "readonly fast", "@read @set @fast" },
+    { "smembers", "readonly", "@read @set @slow" },
+    { "smismember", "readonly fast", "@read @set @fast" },
+    { "smove", "write fast", "@write @set @fast" },
+    { "sort", "write denyoom movablekeys", "@write @set @sortedset @list @slow @dangerous" },
+    { "sort_ro", "readonly movablekeys", "@read @set @sortedset @list @slow @dangerous" },
+    { "spop", "write fast", "@write @set @fast" },
+    { "spublish", "pubsub loading stale fast", "@pubsub @fast" },
+    { "srandmember", "readonly", "@read @set @slow" },
+    { "srem", "write fast", "@write @set @fast" },
+    { "sscan", "readonly", "@read @set @slow" },
+    { "ssubscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "strlen", "readonly fast", "@read @string @fast" },
+    { "subscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "substr", "readonly", "@read @string @slow" },
+    { "sunion", "readonly", "@read @set @slow" },
+    { "sunionstore", "write denyoom", "@write @set @slow" },
+    { "sunsubscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "swapdb", "write fast", "@keyspace @write @fast @dangerous" },
+    { "time", "loading stale fast", "@fast" },
+    { "touch", "readonly fast", "@keyspace @read @fast" },
+    { "ttl", "readonly fast", "@keyspace @read @fast" },
+    { "type", "readonly fast", "@keyspace @read @fast" },
+    { "unlink", "write fast", "@keyspace @write @fast" },
+    { "unsubscribe", "pubsub noscript loading stale", "@pubsub @slow" },
+    { "unwatch", "noscript loading stale fast allow_busy", "@fast @transaction" },
+    { "wait", "noscript", "@slow @connection" },
+    { "watch", "noscript loading stale fast allow_busy", "@fast @transaction" },
+    { "zadd", "write denyoom fast", "@write @sortedset @fast" },
+    { "zcard", "readonly fast", "@read @sortedset @fast" },
+    { "zcount", "readonly fast", "@read @sortedset @fast" },
+    { "zdiff", "readonly movablekeys", "@read @sortedset @slow" },
+    { "zdiffstore", "write denyoom movablekeys", "@write @sortedset @slow" },
+    { "zincrby", "write denyoom fast", "@write @sortedset @fast" },
+    { "zinter", "readonly movablekeys", "@read @sortedset @slow" },
+    { "zintercard", "readonly movablekeys", "@read @sortedset @slow" },
+    { "zinterstore", "write denyoom movablekeys", "@write @sortedset @slow" },
+    { "zlexcount", "readonly fast", "@read @sortedset @fast" },
+    { "zmpop", "write movablekeys", "@write @sortedset @slow" },
+    { "zmscore", "readonly fast", "@read @sortedset @fast" },
+    { "zpopmax", "write fast", "@write @sortedset @fast" },
+    { "zpopmin", "write fast", "@write @sortedset @fast" },
+    { "zrandmember", "readonly", "@read @sortedset @slow" },
+    { "zrange", "readonly", "@read @sortedset @slow" },
+    { "zrangebylex", "readonly", "@read @sortedset @slow" },
+    { "zrangebyscore", "readonly", "@read @sortedset @slow" },
+    { "zrangestore", "write denyoom", "@write @sortedset @slow" },
+    { "zrank", "readonly fast", "@read @sortedset @fast" },
+    { "zrem", "write fast", "@write @sortedset @fast" },
+    { "zremrangebylex", "write", "@write @sortedset @slow" },
+    { "zremrangebyrank", "write", "@write @sortedset @slow" },
+    { "zremrangebyscore", "write", "@write @sortedset @slow" },
+    { "zrevrange", "readonly", "@read @sortedset @slow" },
+    { "zrevrangebylex", "readonly", "@read @sortedset @slow" },
+    { "zrevrangebyscore", "readonly", "@read @sortedset @slow" },
+    { "zrevrank", "readonly fast", "@read @sortedset @fast" },
+    { "zscan", "readonly", "@read @sortedset @slow" },
+    { "zscore", "readonly fast", "@read @sortedset @fast" },
+    { "zunion", "readonly movablekeys", "@read @sortedset @slow" },
+    { "zunionstore", "write denyoom movablekeys", "@write @sortedset @slow" },
+};
+
+static int command_doc_cmp(const void *key, const void *row)
+{
+    return strcmp(key, ((const struct command_doc *)row)->name);
+}
+
+const char *command_doc_flags(const char *name, int acl)
+{
+    const struct command_doc *d =
+        bsearch(name, command_docs, LL_ARRAY_LEN(command_docs), sizeof *command_docs, command_doc_cmp);
+    return d ? (acl ? d->acl : d->flags) : NULL;
+}
+
+/* Words of a space-separated list as status replies. */
+static void reply_words(reply *r, const char *words)
+{
+    size_t n = 0;
+    for (const char *p = words; *p; p++) n += (p == words || p[-1] == ' ') && *p != ' ';
+    reply *e = reply_array(r, n);
+    for (const char *p = words; *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", (int)len, p);
+        reply_status(e++, word);
+        p += len;
+        while (*p == ' ') p++;
+    }
+}
+
 /* COMMAND INFO's entry: name, arity, flags, first key, last key, step, ACL categories,
- * tips, key specs, subcommands. The flags are the table's; the categories say read or write
- * and fast or slow; tips, key specs and subcommands are left empty. */
+ * tips, key specs, subcommands. Flags and categories are Redis's (command_docs; for a
+ * command without a row, the table's flags and read or write, fast or slow); tips, key
+ * specs and subcommands are left empty. */
 static void command_entry(const command *cmd, reply *r)
 {
     static const struct { unsigned flag; const char *name; } flags[] = {
@@ -55,6 +279,16 @@ static void command_entry(const command *cmd, reply *r)
     reply *e = reply_array(r, 10);
     reply_bulk_cstr(&e[0], cmd->name);
     reply_int(&e[1], cmd->arity);
+    const char *doc = command_doc_flags(cmd->name, 0);
+    if (doc) {
+        long long pos[3];
+        command_keys(cmd, pos);
+        reply_words(&e[2], doc);
+        for (int i = 0; i < 3; i++) reply_int(&e[3 + i], pos[i]);
+        reply_words(&e[6], command_doc_flags(cmd->name, 1));
+        for (int i = 7; i < 10; i++) reply_array(&e[i], 0);
+        return;
+    }
     size_t nf = 0;
     for (size_t i = 0; i < LL_ARRAY_LEN(flags); i++) nf += (cmd->flags & flags[i].flag) != 0;
     reply *f = reply_array(&e[2], nf);
@@ -69,6 +303,24 @@ static void command_entry(const command *cmd, reply *r)
     reply_status(&acl[tx], tx ? "@transaction" : cmd->flags & CMD_WRITE ? "@write" : "@read");
     reply_status(&acl[!tx], cmd->flags & CMD_FAST ? "@fast" : "@slow");
     for (int i = 7; i < 10; i++) reply_array(&e[i], 0);
+}
+
+/* Whether cmd is in ACL category `cat` (without its '@'), by its row of command_docs. */
+static int command_in_category(const command *cmd, slice cat)
+{
+    const char *acl = command_doc_flags(cmd->name, 1);
+    if (!acl) {
+        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
+        return slice_opt_is(cat, kind) || slice_opt_is(cat, cmd->flags & CMD_FAST ? "fast" : "slow");
+    }
+    for (const char *p = acl; *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len - 1 == cat.len && strncasecmp(p + 1, cat.p, cat.len) == 0) return 1;
+        p += len;
+        while (*p == ' ') p++;
+    }
+    return 0;
 }
 
 /* COMMAND LIST FILTERBY MODULE name | ACLCAT category | PATTERN glob (ignoring case, as
@@ -89,9 +341,7 @@ static void command_list_filtered(cmdctx *c)
     const command **hit = xmalloc(n * sizeof *hit);
     for (size_t i = 0; i < n && !module; i++) {
         const command *cmd = commands_at(i);
-        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
-        int match = aclcat ? slice_opt_is(what, kind) ||
-                                 slice_opt_is(what, cmd->flags & CMD_FAST ? "fast" : "slow")
+        int match = aclcat ? command_in_category(cmd, what)
                            : glob_match_nocase(what.p, what.len, cmd->name, cmd->namelen);
         if (match) hit[k++] = cmd;
     }

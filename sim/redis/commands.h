@@ -70,6 +70,9 @@ typedef struct command {
 } command;
 
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
+/* COMMAND INFO's flags (acl 0) or ACL categories (acl 1) of a command, as redis-server
+ * 7.0.15 gives them, space-separated; NULL for a name without a row (command_info.c). */
+const char *command_doc_flags(const char *name, int acl);
 size_t commands_count(void);
 const command *commands_at(size_t i);
 /* The lookup's perfect hash, exposed for tests/test_commands.c, which checks it: the slot
@@ -91,6 +94,10 @@ int arg_int64(cmdctx *c, int i, long long *out);              /* ERR_NOT_INT */
 int arg_double(cmdctx *c, int i, double *out);                /* ERR_NOT_FLOAT */
 /* Looks up a key expecting type t: 0 with *e (NULL if missing), or -1 after WRONGTYPE. */
 int lookup_typed(cmdctx *c, slice key, obj_type t, kv **e);
+/* The same for the key a blocking command pops from; but when the host runs a blocked
+ * command again (conn.block_retry), a key of another type is missing (*e NULL), not an
+ * error: Redis serves a blocked client only from keys holding the type it waits for. */
+int lookup_blocked(cmdctx *c, slice key, obj_type t, kv **e);
 void reply_wrong_args(cmdctx *c);   /* ERR wrong number of arguments for '<name>' command */
 /* A draw in [0, n) from the server's generator (n > 0): splitmix64 from a fixed seed, so
  * SPOP, SRANDMEMBER, HRANDFIELD and ZRANDMEMBER are the same in every run. */
@@ -143,7 +150,7 @@ cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub,
     cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
 /* connections and the server (connection.c) */
-cmd_fn cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset;
+cmd_fn cmd_auth, cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset, cmd_wait;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,
@@ -181,6 +188,6 @@ cmd_fn cmd_sort, cmd_sort_ro;
 /* transactions (server.c runs them; these only mark the table's entries) */
 cmd_fn cmd_multi, cmd_exec, cmd_discard, cmd_watch, cmd_unwatch;
 /* scripting (script.c) */
-cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script;
+cmd_fn cmd_eval, cmd_evalsha, cmd_eval_ro, cmd_evalsha_ro, cmd_script, cmd_fcall, cmd_fcall_ro, cmd_function;
 
 #endif

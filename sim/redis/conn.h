@@ -23,6 +23,13 @@ typedef struct conn {
      * simulator, MULTI, scripts) the command answers the timeout's null array at once. */
     int may_block;
     int blocked;
+    /* Set by the host while it runs a blocked command again: 1 as keys (or replicas)
+     * changed: a key that now holds another type (or nothing) is passed over, not answered
+     * WRONGTYPE (lookup_blocked), so the connection stays blocked as Redis keeps it when a
+     * MULTI pushes and then replaces the key: Redis serves only the keys that hold a list
+     * (zset) when it looks. 2 at its deadline: the command answers what it has now and
+     * never blocks again (the null array; WAIT its count of replicas). */
+    int block_retry;
     int64_t block_deadline;
     int db;            /* the database SELECTed (0 to 15) */
     const char *last_cmd; /* the name of the last command it ran (CLIENT LIST's cmd=) */

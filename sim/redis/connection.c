@@ -148,6 +148,61 @@ void cmd_readwrite(cmdctx *c)
     reply_error(c->out, "ERR This instance has cluster support disabled");
 }
 
+/* ---- AUTH [username] password, as Redis 7.0 answers it without a password: the default
+ * user has "nopass" (any password for "default", WRONGPASS for another user). locklab
+ * serve --requirepass answers AUTH itself (cli/serve.c). ---- */
+
+void cmd_auth(cmdctx *c)
+{
+    if (c->argc > 3) {
+        reply_error(c->out, ERR_SYNTAX);
+    } else if (c->argc == 2) {
+        reply_error(c->out, "ERR AUTH <password> called without any password configured for the default user. Are "
+                            "you sure your configuration is correct?");
+    } else if (c->argv[1].len == 7 && memcmp(c->argv[1].p, "default", 7) == 0) {
+        reply_ok(c->out);
+    } else {
+        reply_error(c->out, "WRONGPASS invalid username-password pair or user is disabled.");
+    }
+}
+
+/* ---- WAIT numreplicas timeout (Redis 7.0's waitCommand) ----
+ * Refused on a replica (before its arguments are read, as Redis does); the count of
+ * replicas that have every write is the host's (none without one). When it is short of
+ * numreplicas, a connection that may block waits (conn.h) until the host finds enough
+ * replicas or its deadline (timeout ms on this server's clock; 0 forever) passes, and then
+ * answers the count; elsewhere (the REPL, MULTI, as Redis in MULTI) it answers at once.
+ * The simulated world's nodes answer WAIT themselves, with their replication lag
+ * (sim/node.c), and never pass it here. */
+
+void cmd_wait(cmdctx *c)
+{
+    if (c->srv && server_is_replica(c->srv)) {
+        reply_error(c->out, "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 "
+                            "if a replica is configured to be writable (which is not the default) writes to "
+                            "replicas are just local and are not propagated.");
+        return;
+    }
+    long long want, timeout;
+    if (arg_int64(c, 1, &want) < 0) return;
+    if (ll_parse_int64(c->argv[2], &timeout) != 0) {
+        reply_error(c->out, "ERR timeout is not an integer or out of range");
+        return;
+    }
+    if (timeout < 0) {
+        reply_error(c->out, "ERR timeout is negative");
+        return;
+    }
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    long long acked = cfg && cfg->host && cfg->host->replicas ? cfg->host->replicas(cfg->host_ud) : 0;
+    if (acked < want && c->conn && c->conn->may_block && c->conn->block_retry != 2) {
+        c->conn->blocked = 1;
+        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
+        return;
+    }
+    reply_int(c->out, acked);
+}
+
 /* ---- INFO ---- */
 
 static const char *const info_sections[][2] = {
@@ -247,20 +302,35 @@ void cmd_info(cmdctx *c)
 /* ---- CONFIG ---- */
 
 /* The parameters CONFIG GET knows, with this server's values. CONFIG SET replaces a value
- * in the server's own copy (commands.h's cmdctx.config), for CONFIG GET only. */
-static const struct { const char *name, *value; int integer; } config_defaults[] = {
-    { "appendfsync", "everysec", 0 },  { "appendonly", "no", 0 },
-    { "bind", "127.0.0.1", 0 },        { "busy-reply-threshold", "5000", 1 },
-    { "client-query-buffer-limit", "1073741824", 1 },
-    { "cluster-enabled", "no", 0 },    { "databases", "16", 1 },
-    { "hz", "10", 1 },                 { "io-threads", "1", 1 },
-    { "lua-time-limit", "5000", 1 },   { "maxclients", "10000", 1 },
-    { "maxmemory", "0", 1 },           { "maxmemory-policy", "noeviction", 0 },
-    { "notify-keyspace-events", "", 0 }, { "port", "6379", 1 },
-    { "proto-max-bulk-len", "536870912", 1 }, { "replica-read-only", "yes", 0 },
-    { "save", "", 0 },                 { "slowlog-log-slower-than", "10000", 1 },
-    { "slowlog-max-len", "128", 1 },   { "tcp-keepalive", "300", 1 },
-    { "timeout", "0", 1 },
+ * in the server's own copy (server_config_set), which CONFIG GET reads. A setting this server
+ * does not act on (`honoured` 0: keyspace notifications, maxmemory, persistence, the
+ * port, ...) is refused unless it is the value in effect: never accepted and ignored, so
+ * that a test relying on it fails at once rather than later and misleadingly.
+ * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
+ * nothing there either; so are the list node settings (list-max-listpack-size, alias
+ * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
+ * they say, and they change only its nodes' memory, which no command shows. */
+static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
+    { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
+    { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
+    { "client-query-buffer-limit", "1073741824", 1, 0 },
+    { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
+    { "list-compress-depth", "0", 1, 1 }, { "list-max-listpack-size", "-2", 1, 1 },
+    { "list-max-ziplist-size", "-2", 1, 1 },
+    { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
+    { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
+    { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
+    { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
+    { "save", "", 0, 0 },                 { "slowlog-log-slower-than", "10000", 1, 0 },
+    { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
+    { "timeout", "0", 1, 0 },
+};
+
+/* maxmemory-policy's values (Redis 7.0's maxmemory_policy_enum). */
+static const char *const config_policies[] = {
+    "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+    "allkeys-lru",  "allkeys-lfu",  "allkeys-random",  "noeviction",
 };
 
 static const char *const config_help[] = {
@@ -330,7 +400,7 @@ static void config_set(cmdctx *c)
                              config_defaults[k].name);
                 return;
             }
-        long long v;
+        long long v, now;
         if (config_defaults[k].integer && ll_parse_int64(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be "
@@ -338,11 +408,45 @@ static void config_set(cmdctx *c)
                          config_defaults[k].name);
             return;
         }
+        if ((!strcmp(config_defaults[k].name, "busy-reply-threshold") || !strcmp(config_defaults[k].name, "lua-time-limit")) &&
+            v < 0) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be "
+                                 "between 0 and 9223372036854775807 inclusive",
+                         config_defaults[k].name);
+            return;
+        }
+        if (!strcmp(config_defaults[k].name, "maxmemory-policy")) {
+            int known = 0;
+            for (size_t p = 0; p < LL_ARRAY_LEN(config_policies); p++) known |= slice_opt_is(c->argv[i + 1], config_policies[p]);
+            if (!known) {
+                reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - "
+                                     "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
+                                     "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
+                                     "noeviction");
+                return;
+            }
+        }
+        const char *cur = config_value(c, (size_t)k);
+        int same = config_defaults[k].integer ? ll_parse_int64(slice_cstr(cur), &now) == 0 && now == v
+                                              : slice_opt_is(c->argv[i + 1], cur);
+        if (!config_defaults[k].honoured && !same) {
+            reply_errorf(c->out,
+                         "ERR CONFIG SET failed (possibly related to argument '%s') - locklab does not "
+                         "implement it: only its current value '%s' is accepted",
+                         config_defaults[k].name, cur);
+            return;
+        }
     }
     if (c->srv)
         for (int i = 2; i < c->argc; i += 2) {
             char *v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
-            server_config_set(c->srv, config_defaults[config_index(c->argv[i])].name, v);
+            const char *name = config_defaults[config_index(c->argv[i])].name;
+            server_config_set(c->srv, name, v);
+            /* one setting under two names in Redis 7.0 (lua-time-limit is the old one) */
+            if (!strcmp(name, "lua-time-limit")) server_config_set(c->srv, "busy-reply-threshold", v);
+            if (!strcmp(name, "busy-reply-threshold")) server_config_set(c->srv, "lua-time-limit", v);
+            if (!strcmp(name, "list-max-ziplist-size")) server_config_set(c->srv, "list-max-listpack-size", v);
+            if (!strcmp(name, "list-max-listpack-size")) server_config_set(c->srv, "list-max-ziplist-size", v);
             free(v);
         }
     reply_ok(c->out);

@@ -11,8 +11,10 @@
  *
  * OBJECT answers as Redis 7.0.15 does with its default configuration: ENCODING from the
  * value (object.h's obj_encoding), REFCOUNT 2147483647 for the shared integers 0..9999 and
- * 1 otherwise, IDLETIME 0 (this server does not keep an access clock per key: a key used a
- * moment ago is what a test sees), FREQ refused as without an LFU maxmemory policy. */
+ * 1 otherwise, IDLETIME the whole seconds since the key's last access where the store
+ * tracks access (store.h: locklab serve and locklab redis; 0 in the simulated world, which
+ * does not), FREQ refused as without an LFU maxmemory policy. OBJECT itself, like TYPE,
+ * EXISTS, TTL and SCAN's TYPE filter, looks without touching (store_peek). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -132,7 +134,7 @@ void cmd_object(cmdctx *c)
         for (size_t i = 0; i < LL_ARRAY_LEN(help); i++) reply_status(&e[i], help[i]);
         return;
     }
-    kv *e = store_lookup(c->db, c->argv[2]);
+    kv *e = store_peek(c->db, c->argv[2]);
     if (!e) {
         reply_nil(c->out);
         return;
@@ -145,7 +147,7 @@ void cmd_object(cmdctx *c)
                             "note that when switching between policies at runtime LRU and LFU data will take "
                             "some time to adjust.");
     } else if (which == 2) {
-        reply_int(c->out, 0);
+        reply_int(c->out, store_idle_s(c->db, e));
     } else {
         long long v;
         const sstr *s = e->ptr;
@@ -158,9 +160,11 @@ void cmd_object(cmdctx *c)
 /* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. Redis's cursor walks its hash
  * table's buckets in reverse-binary order, so that a resize between calls neither loses
  * nor repeats keys; this keyspace probes linearly, where that trick does not hold. Here the
- * cursor is a position in the order of the keys' (unseeded, fixed) 64-bit hashes: a call
- * returns up to COUNT keys whose hash is at least the cursor, all keys sharing the last
- * hash returned, and the next hash after them as the cursor (0 at the end). So every key
+ * cursor is a position in the order of the keys' (unseeded, fixed) hashes, their top 32
+ * bits: a call returns up to COUNT keys whose hash is at least the cursor, all keys sharing
+ * the last hash returned, and the next hash after them as the cursor (0 at the end). The
+ * cursors stay below 2^32, as Redis's stay below its table's size: node-redis 4 reads a
+ * cursor as a JavaScript number, exact only up to 2^53 (a 64-bit cursor lost keys). So every key
  * present from the first call to the last is returned exactly once, whatever happens in
  * between, as Redis promises; the price is one pass over the keyspace per call. The order
  * differs from Redis's, which seeds its hash at random each start. Arguments are checked as
@@ -265,7 +269,7 @@ void cmd_scan(cmdctx *c)
     int64_t now = store_now(c->db);
     while ((e = store_next(c->db, &it))) {
         slice k = store_key_of(c->db, e);
-        uint64_t h = dict_hash(k.p, k.len);
+        uint64_t h = dict_hash(k.p, k.len) >> 32; /* small cursors: JavaScript reads them */
         if (h < cursor) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
@@ -280,7 +284,7 @@ void cmd_scan(cmdctx *c)
     int all = pat.len == 1 && pat.p[0] == '*';
     size_t kept = 0;
     for (size_t i = 0; i < take; i++) {
-        kv *v = store_lookup(c->db, hit[i].key);
+        kv *v = store_peek(c->db, hit[i].key);
         if (!v || (v->expire >= 0 && now > v->expire)) continue;
         if (!all && !glob_match(pat.p, pat.len, hit[i].key.p, hit[i].key.len)) continue;
         if (type && strcasecmp(type, obj_type_name((obj_type)v->type)) != 0) continue;

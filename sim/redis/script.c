@@ -73,7 +73,13 @@ scripting *scripting_new(const scripting_config *cfg)
     scripting *s = xcalloc(1, sizeof *s);
     s->mem_limit = cfg && cfg->memory_limit ? cfg->memory_limit : SCRIPT_DEFAULT_MEMORY;
     s->insn_limit = cfg && cfg->instruction_limit ? cfg->instruction_limit : SCRIPT_DEFAULT_INSNS;
-    s->insn_chunk = s->insn_limit < SCRIPT_HOOK_CHUNK ? (int)s->insn_limit : SCRIPT_HOOK_CHUNK;
+    /* With a host to tick, the hook fires every 100 instructions: a loop around an
+     * expensive C call (a 30 MB string.find, a few ms) then hears SCRIPT KILL within a
+     * fraction of a second. */
+    int chunk = cfg && cfg->tick ? SCRIPT_HOOK_CHUNK / 100 : SCRIPT_HOOK_CHUNK;
+    s->insn_chunk = s->insn_limit < (uint64_t)chunk ? (int)s->insn_limit : chunk;
+    s->tick = cfg ? cfg->tick : NULL;
+    s->tick_ud = cfg ? cfg->tick_ud : NULL;
     s->trace = cfg ? cfg->trace : NULL;
     s->trace_ud = cfg ? cfg->trace_ud : NULL;
     s->load = cfg ? cfg->load : NULL;
@@ -88,6 +94,7 @@ scripting *scripting_new(const scripting_config *cfg)
 void scripting_free(scripting *s)
 {
     if (!s) return;
+    function_flush(s);
     script_state_close(s);
     dict_free(s->cache, script_entry_release);
     reply_release(&s->call_reply);
@@ -100,6 +107,7 @@ void scripting_flush(scripting *s)
 {
     script_state_close(s);
     script_state_open(s);
+    function_reload(s); /* SCRIPT FLUSH leaves the functions (Redis keeps them apart) */
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -409,7 +417,7 @@ static int script_trampoline(lua_State *L)
 
 static void script_append_suffix(scripting *s, buf *b)
 {
-    buf_printf(b, " script: %s", s->sha);
+    buf_printf(b, " script: %s", s->run_name ? s->run_name : s->sha);
     if (s->err_has_line) buf_printf(b, ", on %s:%d.", s->err_source, s->err_line);
 }
 
@@ -422,7 +430,7 @@ static void script_error_reply(scripting *s, int rc, reply *out)
     buf b;
     buf_init(&b);
     if (s->killed) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->kill_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->killed == 2 ? s->user_kill_ref : s->kill_ref);
         lua_getfield(L, -1, "err");
         buf_puts(&b, lua_tostring(L, -1));
         lua_pop(L, 2);
@@ -460,29 +468,30 @@ static void script_error_reply(scripting *s, int rc, reply *out)
 /* Runs the cached script e (whose sha it is) for EVAL's context c, with its first nkeys
  * arguments after numkeys as KEYS and the rest as ARGV, and replies into c->out; ro for
  * EVAL_RO / EVALSHA_RO. */
-static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro, int nkeys)
+/* The run of a script or a function: its context set, `call` run protected under the
+ * budget and the memory cap, its result or error replied. */
+static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lua_CFunction call)
 {
     scripting *s = c->lua;
     reply *out = c->out;
     lua_State *L = s->L;
     int base = lua_gettop(L);
-    memcpy(s->sha, sha, 41);
     s->run_keys = c->argv + 3;
     s->run_nkeys = nkeys;
     s->run_args = c->argv + 3 + nkeys;
     s->run_nargs = c->argc - 3 - nkeys;
-    s->run_entry = e;
     s->call = (cmdctx){ .db = c->db, .ps = c->ps, .lua = s, .out = &s->call_reply, .in_script = 1,
                         .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng };
-    s->read_only = ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES);
+    s->read_only = ro;
     s->killed = 0;
+    s->wrote = 0;
     s->insn_used = 0;
     s->err_has_line = 0;
     s->running = 1;
-    s->hooked = (e->flags & SCRIPT_MAY_LOOP) != 0;
+    s->hooked = hooked;
     if (s->hooked) lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
     lua_pushcfunction(L, script_msgh);
-    lua_pushcfunction(L, script_trampoline);
+    lua_pushcfunction(L, call);
     s->mem_capped = 1;
     int rc = lua_pcall(L, 0, 1, base + 1);
     s->mem_capped = 0;
@@ -503,6 +512,26 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
     lua_settop(L, base);
     /* collectgarbage('stop') must not outlive the script that called it. */
     if (!lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCRESTART);
+    s->run_name = NULL;
+    s->fn_running = NULL;
+}
+
+static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro, int nkeys)
+{
+    scripting *s = c->lua;
+    memcpy(s->sha, sha, 41);
+    s->run_entry = e;
+    s->run_name = NULL;
+    script_run_common(c, ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES), (e->flags & SCRIPT_MAY_LOOP) != 0, nkeys,
+                      script_trampoline);
+}
+
+void script_run_function(const cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call)
+{
+    scripting *s = c->lua;
+    s->fn_running = f;
+    s->run_name = name;
+    script_run_common(c, ro, 1, nkeys, call); /* a function may always loop: hooked */
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -26,6 +26,13 @@ typedef void (*script_trace_fn)(void *ud, int argc, const slice *argv, const rep
 typedef int (*script_load_fn)(void *ud, struct lua_State *L, const char *text, size_t len,
                               const char *name);
 
+/* Called from a running script every few thousand VM instructions (only scripts that can
+ * loop: see script_sandbox.c), with whether it has written yet: returns 1 to kill it now
+ * (SCRIPT KILL, FUNCTION KILL, the host stopping), 0 to let it run on. The host may do its
+ * own work here (locklab serve answers other clients -BUSY once the script has run past
+ * busy-reply-threshold). NULL: never asked. */
+typedef int (*script_tick_fn)(void *ud, int wrote);
+
 /* What a scripting engine is made with (its server's server_config, server.h). */
 typedef struct scripting_config {
     size_t memory_limit;         /* bytes the Lua state may use; 0 = 64 MiB */
@@ -34,6 +41,8 @@ typedef struct scripting_config {
     void *trace_ud;
     script_load_fn load;         /* NULL: luaL_loadbufferx */
     void *load_ud;
+    script_tick_fn tick;         /* NULL: none */
+    void *tick_ud;
 } scripting_config;
 
 scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults */

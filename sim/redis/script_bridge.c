@@ -423,6 +423,15 @@ static int script_redis_generic(lua_State *L, int raise)
     scripting *s = script_of(L);
     int argc = lua_gettop(L);
     const char *err = NULL;
+    if (s->fn_loading) { /* a library loading: Redis's load-time API has no call or pcall */
+        luaL_where(L, 1);
+        lua_pushfstring(L, "Script attempted to access nonexistent global variable '%s'", raise ? "call" : "pcall");
+        lua_concat(L, 2);
+        size_t n;
+        const char *m = lua_tolstring(L, -1, &n);
+        script_push_error_table(L, m, n);
+        return lua_error(L);
+    }
     if (!s->running)
         err = "redis.call/pcall can only be called inside a script invocation";
     else if (argc == 0)
@@ -578,6 +587,7 @@ static void script_call_command(cmdctx *c, const command *cmd)
             reply_error(out, "READONLY You can't write against a read only replica.");
             return;
         }
+        if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
     cmd->fn(c);
 }

@@ -29,7 +29,9 @@
  *     ERR Script killed by locklab: exceeded the instruction budget of N instructions.
  *         script: <sha>, on @user_script:<line>.
  * (Redis itself never kills a script on its own; this replaces "killed by user with SCRIPT
- * KILL...".) Work done in C counts too: every 16 bytes a running script allocates (a
+ * KILL...", which is what a kill asked by the host's tick raises: script.h's
+ * script_tick_fn, locklab serve's SCRIPT KILL; with a tick the hook fires every 100
+ * instructions rather than 10,000.) Work done in C counts too: every 16 bytes a running script allocates (a
  * concatenation, string.rep, a growing table) count as one instruction, so a loop that
  * copies ever longer strings is stopped like one that spins. A single C call running long
  * (a pathological pattern) is not interruptible, as in Redis. A memory cap
@@ -198,12 +200,13 @@ void script_hook(lua_State *L, lua_Debug *ar)
     scripting *s = script_of(L);
     if (!s->killed) {
         s->insn_used += (uint64_t)s->insn_chunk;
-        if (s->insn_used < s->insn_limit) return;
-        s->killed = 1;
+        if (s->insn_used >= s->insn_limit) s->killed = 1;
+        else if (s->tick && s->tick(s->tick_ud, s->wrote)) s->killed = 2;
+        else return;
     }
     /* From now on every instruction of every thread that reaches here raises again. */
     lua_sethook(L, script_hook, LUA_MASKCOUNT, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->kill_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->killed == 2 ? s->user_kill_ref : s->kill_ref);
     lua_error(L);
 }
 
@@ -412,6 +415,10 @@ void script_state_open(scripting *s)
     lua_setfield(L, -2, "err");
     s->kill_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     buf_release(&msg);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "ERR Script killed by user with SCRIPT KILL...");
+    lua_setfield(L, -2, "err");
+    s->user_kill_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_createtable(L, 0, 32);
     s->pin_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_gc(L, LUA_GCGEN, 0, 0);

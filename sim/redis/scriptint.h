@@ -63,6 +63,9 @@ typedef struct script_entry {
     int installed[2];
 } script_entry;
 
+typedef struct fn_def fn_def;
+typedef struct fn_lib fn_lib;
+
 struct scripting {
     lua_State *L;
     script_load_fn load;         /* compiles a body (script.h), or NULL */
@@ -72,11 +75,22 @@ struct scripting {
     int fast_globals_ref;        /* SCRIPT_FAST_ENV scripts' globals (until they get their own) */
     script_entry *fast_owner;    /* whose KEYS and ARGV tables are in those, or NULL */
     int kill_ref;                /* the pre-built {err=...} raised by the budget hook */
+    int user_kill_ref;           /* and the one raised when the host's tick asks for a kill */
+    script_tick_fn tick;         /* the host's periodic call, or NULL */
+    void *tick_ud;
+    int wrote;                   /* the running script has run a write command */
+    /* Functions (function.c): the libraries in load order, the one loading (its
+     * register_function calls land there), the function running. */
+    fn_lib **libs;
+    size_t nlibs;
+    fn_lib *fn_loading;
+    fn_def *fn_running;
+    const char *run_name;        /* what an error's "script: ..." names: the sha or the function */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */
     uint64_t insn_limit, insn_used;
     int insn_chunk;
-    int killed;                  /* the budget tripped in the current script */
+    int killed;                  /* the budget tripped (1), the host killed it (2) */
     int hooked;                  /* the count hook is armed for the current script */
     int running;                 /* a script is executing */
     int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */
@@ -138,6 +152,15 @@ const script_banned *script_banned_find(int argc, const slice *argv, int *contai
 int script_redis_call(lua_State *L);
 int script_redis_pcall(lua_State *L);
 void script_probe_wants(scripting *s);
+
+/* script.c: runs function f (function.c) as script_run runs a script: `call` pushes the
+ * callback's result from inside the protected call; ro: writes refused (FCALL_RO, no-writes). */
+void script_run_function(const struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
+
+/* function.c */
+int script_register_function(lua_State *L);
+void function_flush(scripting *s);
+void function_reload(scripting *s);
 
 /* script_lib.c: the libraries a script sees. */
 void script_open_libs(lua_State *L);

@@ -85,6 +85,7 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
+    store_set_track_access(srv->db, cfg->track_access);
     srv->dbs.srv = srv;
     srv->dbs.db[0] = srv->db;
     for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
@@ -92,7 +93,8 @@ server *server_new(const server_config *cfg)
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = cfg->trace, .trace_ud = cfg->trace_ud,
-                             .load = cfg->load, .load_ud = cfg->load_ud };
+                             .load = cfg->load, .load_ud = cfg->load_ud,
+                             .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud };
     srv->lua = scripting_new(&lua);
     return srv;
 }
@@ -140,6 +142,7 @@ store *server_swap_store(server *srv, store *db)
     }
     store_set_replica(db, srv->replica);
     store_set_clock(db, srv->cfg.clock, srv->cfg.clock_ud);
+    store_set_track_access(db, srv->cfg.track_access);
     server_wire_store(srv);
     store_set_observer(old, NULL, NULL);
     watch_hook_update(srv);
@@ -615,6 +618,32 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
     if (c) c->db = ctx.dbid;
 }
 
+/* A command refused (its error in out; Redis 7.0's rejectCommand, flagTransaction): a
+ * refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any other
+ * refusal in MULTI marks it. */
+static void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
+{
+    int in_multi = t && t->in_multi;
+    if (cmd && cmd->fn == cmd_exec) {
+        const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
+        char *why = xstrdup(msg ? msg : "");
+        reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
+        free(why);
+        if (in_multi) tx_end(srv, t);
+    } else if (in_multi) {
+        t->abort = 1;
+    }
+    (void)c;
+}
+
+void server_reject(server *srv, conn *c, int argc, const slice *argv, const char *err, reply *out)
+{
+    reply_release(out);
+    LL_ASSERT(argc >= 1);
+    reply_error(out, err);
+    reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
+}
+
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     reply_release(out);
@@ -623,17 +652,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
-        /* A refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any
-         * other refusal in MULTI marks it (Redis 7.0's rejectCommand, flagTransaction). */
-        if (cmd && cmd->fn == cmd_exec) {
-            const char *msg = out->str && strncmp(out->str, "ERR ", 4) == 0 ? out->str + 4 : out->str;
-            char *why = xstrdup(msg ? msg : "");
-            reply_errorf(out, "EXECABORT Transaction discarded because of: %s", why);
-            free(why);
-            if (in_multi) tx_end(srv, t);
-        } else if (in_multi) {
-            t->abort = 1;
-        }
+        reject_command(srv, c, cmd, t, out);
         return;
     }
     if (!in_multi) {

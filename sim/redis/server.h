@@ -33,11 +33,16 @@ typedef struct server_host {
     void (*kill)(void *ud, int conn_id);
     /* A CONFIG GET parameter's value where the host sets it (port, appendonly, ...), or NULL. */
     const char *(*config)(void *ud, const char *name);
+    /* WAIT: how many replicas have acknowledged every write this server has taken (locklab
+     * serve replicates at once: the replicas that are up). NULL: none. */
+    long long (*replicas)(void *ud);
 } server_host;
 
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
+    store_clock_fn clock_us;      /* the same in µs (TIME), or NULL: the ms clock × 1000 */
+    int track_access;             /* stamp each key's last access (OBJECT IDLETIME): store.h */
     pubsub_deliver_fn deliver;    /* a message for a subscribed connection */
     void *deliver_ud;
     size_t lua_memory_limit;      /* bytes the Lua state may use; 0 = 64 MiB */
@@ -49,6 +54,8 @@ typedef struct server_config {
     const server_host *host;      /* locklab serve's, or NULL */
     void *host_ud;
     pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
+    script_tick_fn script_tick;   /* a running script's periodic call (script.h), or NULL */
+    void *script_tick_ud;
 } server_config;
 
 server *server_new(const server_config *cfg);
@@ -59,6 +66,10 @@ const server_config *server_config_of(const server *srv);
 
 /* Runs one command for conn and fills *out (released first). argv[0] is the command name. */
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
+/* Refuses a command with the error `err` as Redis's rejectCommand does (the host's -BUSY):
+ * an EXEC answers "EXECABORT Transaction discarded because of: <err>" and ends the
+ * transaction; any other command of a connection in MULTI marks it for EXECABORT. */
+void server_reject(server *srv, conn *c, int argc, const slice *argv, const char *err, reply *out);
 /* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
  * Without the call they stay until the server is freed, harmless (ids are not reused). */
 void server_conn_closed(server *srv, int conn_id);

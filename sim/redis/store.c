@@ -63,6 +63,7 @@ struct store {
     store_observer_fn watch;   /* the server's WATCH bookkeeping (server.c), or NULL */
     void *watch_ud;
     int replica;
+    int track_access;          /* store_set_track_access */
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
@@ -104,7 +105,24 @@ store *store_new_like(const store *model)
     s->clock_seen = model->clock_seen;
     s->clock_seen_ud = model->clock_seen_ud;
     s->replica = model->replica;
+    s->track_access = model->track_access;
     return s;
+}
+
+void store_set_track_access(store *s, int on)
+{
+    s->track_access = on;
+}
+
+static inline uint16_t lru_now(const store *s)
+{
+    int64_t now = store_now(s);
+    return (uint16_t)((now >= 0 ? now : 0) / 1000);
+}
+
+long long store_idle_s(const store *s, const kv *e)
+{
+    return s->track_access ? (uint16_t)(lru_now(s) - e->lru) : 0;
 }
 
 void store_free(store *s)
@@ -439,7 +457,7 @@ static kv *find_entry(store *s, slice key)
     return e;
 }
 
-kv *store_lookup(store *s, slice key)
+static inline kv *lookup_entry(store *s, slice key)
 {
     kv *e = s->last;
     slice k = e ? dict_key_of(s->keys, e) : (slice){ NULL, 0 };
@@ -453,6 +471,18 @@ kv *store_lookup(store *s, slice key)
         return NULL;
     }
     return e;
+}
+
+kv *store_lookup(store *s, slice key)
+{
+    kv *e = lookup_entry(s, key);
+    if (e && s->track_access) e->lru = lru_now(s);
+    return e;
+}
+
+kv *store_peek(store *s, slice key)
+{
+    return lookup_entry(s, key);
 }
 
 kv *store_add(store *s, slice key, obj_type t, void *ptr)
@@ -470,6 +500,7 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     e->ptr = ptr;
     e->type = (uint8_t)t;
     e->raw = 0;
+    e->lru = s->track_access ? lru_now(s) : 0;
     e->expire = -1;
     e->ttl_idx = NO_TTL;
     s->last = e;
@@ -546,10 +577,15 @@ store *store_clone(const store *s)
 {
     store *c = store_new(s->clock, s->clock_ud);
     c->replica = s->replica;
+    c->track_access = s->track_access;
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))
-        store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr))->raw = e->raw;
+    {
+        kv *ce = store_add(c, dict_key_of(s->keys, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr));
+        ce->raw = e->raw;
+        ce->lru = e->lru;
+    }
     /* Re-set the TTLs in the order they were set (sequence numbers are unique), which
      * reproduces the original tie order. */
     ttl_item *items = xmalloc((s->heap_len + s->run_tail - s->run_head + 1) * sizeof *items);

@@ -38,6 +38,11 @@ typedef struct kv {
      * keeps such a value. Set by those handlers; every new value clears it; RENAME, COPY,
      * MOVE, SWAPDB and store_clone carry it (a replica applying one key's change does not). */
     uint8_t raw;
+    /* Its last access, in whole seconds of the clock modulo 2^16 (OBJECT IDLETIME), where
+     * the store tracks access (store_set_track_access: locklab serve); 0 elsewhere. Redis
+     * keeps 24 bits of seconds; 16 fit the padding of this struct, so an idle time wraps
+     * after 18.2 hours here (194 days there). */
+    uint16_t lru;
 } kv;
 
 typedef int64_t (*store_clock_fn)(void *ud);
@@ -61,6 +66,14 @@ void store_set_replica(store *s, int replica);
 int store_is_replica(const store *s);
 
 int64_t store_now(const store *s);          /* local ms, from the clock function */
+/* Access tracking for OBJECT IDLETIME (off by default: the simulated world does not ask,
+ * and it costs a clock read per lookup): each lookup and each new value stamps the key. */
+void store_set_track_access(store *s, int on);
+/* A lookup that leaves the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE,
+ * EXISTS, TTL and the like, SCAN's TYPE filter); otherwise store_lookup's. */
+kv *store_peek(store *s, slice key);
+/* Seconds since e was last accessed (0 when access is not tracked). */
+long long store_idle_s(const store *s, const kv *e);
 /* Reading the clock for a value that leaves the keyspace's own bookkeeping — a deadline set
  * from it, a TTL or the time in a reply — is reported to this hook (the model checker's
  * reductions must know where behaviour can depend on a clock's value, not only on the order

@@ -399,8 +399,9 @@ void cmd_lrem(cmdctx *c)
 
 /* The timeout in seconds as Redis 7.0's getTimeoutFromObjectOrReply reads it: a long double
  * (string2ld: strtold over the whole argument, at most 5119 bytes, no leading space, no
- * overflow, no underflow to zero, no nan), times 1000, truncated to whole milliseconds. So
- * -0.0009 is 0 (not negative), 1e-4000 is a number, and a product outside the long long
+ * overflow, no underflow to zero, no nan), times 1000, rounded up to whole milliseconds
+ * (ceill: 0.0005 and 0.001 wait 1 ms, never 0, which is forever). So -0.0009 is 0 (not
+ * negative), 1e-4000 is a number (1 ms), and a product outside the long long
  * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
  * Returns 0, or -1 after replying the error. */
 int arg_timeout(cmdctx *c, slice arg, long long *ms)
@@ -416,7 +417,7 @@ int arg_timeout(cmdctx *c, slice arg, long long *ms)
     if ((size_t)(end - tmp) != arg.len || isnan(v) ||
         (errno == ERANGE && (isinf(v) || fpclassify(v) == FP_ZERO)))
         goto not_float;
-    v *= 1000.0;
+    v = ceill(v * 1000.0);
     *ms = v > -9223372036854775808.0L && v < 9223372036854775808.0L ? (long long)v : LLONG_MIN;
     if (*ms < 0) {
         reply_error(c->out, "ERR timeout is negative");
@@ -442,7 +443,7 @@ static void list_bpop_command(cmdctx *c, int where)
     if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
-        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_LIST, &e) < 0) return;
         if (!e) continue;
         sstr *s = list_pop(e->ptr, where);
         reply *el = reply_array(c->out, 2);
@@ -457,7 +458,7 @@ static void list_bpop_command(cmdctx *c, int where)
 
 void cmd_block_or_nil(cmdctx *c, long long timeout)
 {
-    if (c->conn && c->conn->may_block) {
+    if (c->conn && c->conn->may_block && c->conn->block_retry != 2) {
         c->conn->blocked = 1;
         c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
         return;
@@ -604,7 +605,7 @@ static int list_where(cmdctx *c, int i, int *where)
 static void list_move(cmdctx *c, int from, int to, long long timeout)
 {
     kv *src, *dst;
-    if (lookup_typed(c, c->argv[1], OBJ_LIST, &src) < 0) return;
+    if (lookup_blocked(c, c->argv[1], OBJ_LIST, &src) < 0) return;
     if (!src) {
         if (timeout >= 0) cmd_block_or_nil(c, timeout);
         else reply_nil(c->out);
@@ -665,7 +666,7 @@ static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count
 {
     for (int i = first; i < first + nkeys; i++) {
         kv *e;
-        if (lookup_typed(c, c->argv[i], OBJ_LIST, &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_LIST, &e) < 0) return;
         if (!e) continue;
         list *l = e->ptr;
         size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;

@@ -360,8 +360,7 @@ void cmd_smove(cmdctx *c)
     store_touched(c->db, src);
     dst = store_lookup(c->db, c->argv[2]);
     if (!dst) dst = store_add(c->db, c->argv[2], OBJ_SET, set_new());
-    set_add(dst->ptr, c->argv[3]);
-    store_touched(c->db, dst);
+    if (set_add(dst->ptr, c->argv[3])) store_touched(c->db, dst); /* as Redis: no WATCH broken */
     reply_int(c->out, 1);
 }
 

@@ -139,7 +139,10 @@ static void sort_generic(cmdctx *c, int readonly)
     }
     o.bypattern = sortby.p != NULL && !dontsort;
     long long len = e ? (long long)obj_count(t, e->ptr) : 0;
-    long long start = lstart < 0 ? 0 : lstart, end = lcount < 0 ? len - 1 : start + lcount - 1;
+    /* Redis's sanity check, which also keeps start + count from overflowing. */
+    long long start = lstart < 0 ? 0 : lstart > len ? len : lstart;
+    lcount = lcount < -1 ? -1 : lcount > len ? len : lcount;
+    long long end = lcount < 0 ? len - 1 : start + lcount - 1;
     if (start >= len) {
         start = len - 1;
         end = len - 2;

@@ -165,7 +165,7 @@ static void bzpop_command(cmdctx *c, int max)
     if (arg_timeout(c, c->argv[c->argc - 1], &timeout) < 0) return;
     for (int i = 1; i < c->argc - 1; i++) {
         kv *e;
-        if (zlookup(c, c->argv[i], &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_ZSET, &e) < 0) return;
         if (!e) continue;
         reply *el = reply_array(c->out, 3);
         reply_bulk(&el[0], c->argv[i].p, c->argv[i].len);
@@ -194,7 +194,7 @@ static void zmpop_command(cmdctx *c, int k)
     if (k == 2 && arg_timeout(c, c->argv[1], &timeout) < 0) return;
     for (int i = first; i < first + nkeys; i++) {
         kv *e;
-        if (zlookup(c, c->argv[i], &e) < 0) return;
+        if (lookup_blocked(c, c->argv[i], OBJ_ZSET, &e) < 0) return;
         if (!e) continue;
         reply *out = reply_array(c->out, 2);
         reply_bulk(&out[0], c->argv[i].p, c->argv[i].len);

@@ -387,6 +387,13 @@ before = int(ctl("time"))
 expect("JUMP n2 -5000", "OK", ctl("jump", "n2", "-5000"))
 expect("n2's clock jumped back", before - 5000, int(ctl("time")))
 expect("JUMP n2 back", "OK", ctl("jump", "n2", "5000"))
+# clocks are bounded: a JUMP before 1970 or an ADVANCE past the year 5138 is refused, so
+# repeated ones never overflow (the audit's 9,224 ADVANCEs of 1e12 ms wrapped the clock)
+expect("JUMP n2 -1e12", "OK", ctl("jump", "n2", "-1000000000000"))
+expect("JUMP before 0", "ERR the clock of node 'n2' would leave 0..100000000000000 ms (1970 to the year 5138): refused",
+       ctl("jump", "n2", "-1000000000000"))
+expect("the clock did not move", before - 1000000000000, int(ctl("time")))
+expect("JUMP back", "OK", ctl("jump", "n2", "1000000000000"))
 EOF
 python3 "$tmp/faults.py" "$PORT" "$P2" >"$tmp/faults.out" 2>&1
 pass=$((pass + $(grep -c '^ok$' "$tmp/faults.out")))
@@ -525,6 +532,10 @@ start_serve wall 1 --clock wall || bad "the wall-clock server does not start"
 now=$(date +%s)
 t=$(cli time | head -1)
 [ $((t - now)) -le 86400 ] && [ $((now - t)) -le 86400 ] && ok || bad "--clock wall: TIME $t is not today ($now)"
+# TIME has microseconds: of 5 readings, one not a whole millisecond (all five are with
+# odds of 1e-15; the ms clock answered only whole ones)
+us=$(for _ in 1 2 3 4 5; do cli time | tail -1; done | awk '$1 % 1000 { n++ } END { print n + 0 }')
+[ "$us" -ge 1 ] && ok || bad "--clock wall: TIME's microseconds are whole milliseconds"
 cli set k v px 1000000000 >/dev/null
 p=$(cli pttl k)
 [ "$p" -gt 0 ] && [ "$p" -le 1000000000 ] && ok || bad "--clock wall: PTTL $p"
@@ -532,6 +543,164 @@ cli locklab advance 100000000 >/dev/null
 p2=$(cli pttl k)
 [ "$p2" -le $((p - 100000000)) ] && ok || bad "--clock wall: ADVANCE jumps the clock ($p then $p2)"
 stop_serve wall
+# A script running long: past busy-reply-threshold other clients get -BUSY; SCRIPT KILL
+# ends it (a loop around a 30 MB string.find too: audit D05), not once it has written
+# (UNKILLABLE); SIGTERM still stops the server. Every wait is a bounded poll.
+start_serve busy 1 --clock wall || bad "the busy server does not start"
+cat >"$tmp/busy.py" <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1])
+BUSY = b"-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n"
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(120); return s
+def ask(s, line):
+    s.sendall(line.encode() + b"\r\n")
+    return s.recv(65536)
+def expect(what, want, got):
+    print("ok" if want == got else "FAIL: %s: expected %r, got %r" % (what, want, got))
+def until_busy():
+    for _ in range(600):
+        got = ask(conn(), "ping")
+        if got != b"+PONG\r\n":
+            return got
+        time.sleep(0.02)
+    return None
+a = conn()
+expect("CONFIG SET busy-reply-threshold", b"+OK\r\n", ask(a, "config set busy-reply-threshold 100"))
+for name, script in (("a spinning loop", "while true do end"),
+                     ("a loop of 30 MB string.find", "local s=string.rep('a',3e7) while true do s:find('b',1,true) end")):
+    e = conn()
+    e.sendall(b"eval \"" + script.encode() + b"\" 0\r\n")
+    expect("%s: other clients get BUSY" % name, BUSY, until_busy())
+    expect("%s: FUNCTION KILL does not end an EVAL" % name, BUSY, ask(conn(), "function kill"))
+    expect("%s: SCRIPT KILL" % name, b"+OK\r\n", ask(conn(), "script kill"))
+    expect("%s: the EVAL is answered" % name, True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
+    expect("%s: then the server answers" % name, b"+PONG\r\n", ask(conn(), "ping"))
+# a subscriber that never reads is closed past 32 MB of output (Redis's pubsub limit; D06)
+sub = conn()
+sub.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+sub.sendall(b"subscribe big\r\n")
+for _ in range(200):
+    if ask(a, "pubsub numsub big") == b"*2\r\n$3\r\nbig\r\n:1\r\n":
+        break
+    time.sleep(0.01)
+pub, got, big = conn(), [], b"y" * (1 << 20)
+for _ in range(40):
+    pub.sendall(b"*3\r\n$7\r\npublish\r\n$3\r\nbig\r\n$%d\r\n%s\r\n" % (len(big), big))
+    got.append(pub.recv(100))
+expect("a subscriber that never reads is dropped past 32 MB", (b":1\r\n", b":0\r\n"), (got[0], got[-1]))
+# MULTI runs while a script is busy (Redis's allow-busy); a command queued then gets BUSY
+# and marks the transaction: EXEC answers EXECABORT (Redis's multi.tcl "script timeout")
+e, m = conn(), conn()
+e.sendall(b"eval \"while true do end\" 0\r\n")
+expect("busy again", BUSY, until_busy())
+expect("MULTI while busy", b"+OK\r\n", ask(m, "multi"))
+expect("INCR while busy, in MULTI", BUSY, ask(m, "incr xx"))
+expect("SCRIPT KILL", b"+OK\r\n", ask(conn(), "script kill"))
+expect("the EVAL is answered", True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL..."))
+expect("EXEC after a refused command", b"-EXECABORT Transaction discarded because of previous errors.\r\n", ask(m, "exec"))
+expect("SCRIPT KILL with no script", b"-NOTBUSY No scripts in execution right now.\r\n", ask(a, "script kill"))
+expect("FUNCTION LOAD", b"$4\r\nspin\r\n",
+       ask(a, "function load \"#!lua name=spin\\nredis.register_function('spin', function() while true do end end)\""))
+e = conn()
+e.sendall(b"fcall spin 0\r\n")
+expect("a function: BUSY names FUNCTION KILL", BUSY.replace(b"SCRIPT KILL", b"FUNCTION KILL"), until_busy())
+expect("SCRIPT KILL does not end a function", BUSY.replace(b"SCRIPT KILL", b"FUNCTION KILL"), ask(conn(), "script kill"))
+expect("FUNCTION KILL", b"+OK\r\n", ask(conn(), "function kill"))
+expect("the FCALL is answered", True, e.recv(1000).startswith(b"-ERR Script killed by user with SCRIPT KILL... script: spin, on @user_function:2."))
+e = conn()
+e.sendall(b"eval \"redis.call('set', 'w', 1) while true do end\" 0\r\n")
+expect("a writing script: BUSY", BUSY, until_busy())
+expect("SCRIPT KILL once it has written", True, ask(conn(), "script kill").startswith(b"-UNKILLABLE Sorry the script already executed write commands"))
+EOF
+python3 "$tmp/busy.py" "$PORT" >"$tmp/busy-py.out" 2>&1
+pass=$((pass + $(grep -c '^ok$' "$tmp/busy-py.out")))
+fail=$((fail + $(grep -c -v '^ok$' "$tmp/busy-py.out")))
+grep -v '^ok$' "$tmp/busy-py.out"
+stop_serve busy
+
+# Out of file descriptors (ulimit -n 64, 100 connections): accepting pauses and resumes, one
+# line said, no spinning (audit D07: 190,000 lines a second); the server still answers.
+eok=1
+for _ in $(seq 1 40); do # a free port, as start_serve finds one
+    eport=$((7400 + RANDOM % 100))
+    (ulimit -n 64 && exec "$LL" serve --port "$eport" >"$tmp/emfile.out" 2>"$tmp/emfile.err") &
+    epid=$!
+    pids+=("$epid")
+    started emfile "$epid" && { eok=0; break; }
+    kill "$epid" 2>/dev/null
+    wait "$epid" 2>/dev/null
+    forget "$epid"
+done
+if [ "$eok" -eq 0 ]; then
+    python3 - "$eport" <<'EOF'
+import socket, sys, time
+s = []
+for _ in range(100):
+    try:
+        s.append(socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5))
+    except OSError:
+        pass
+time.sleep(1)
+EOF
+    # once per episode (an accept that works between two ends one): a few lines, never the
+    # thousands a second of a listener that spins
+    said=$(grep -c 'cannot accept a connection: Too many open files' "$tmp/emfile.err")
+    [ "$said" -ge 1 ] && [ "$said" -le 10 ] && ok || bad "out of descriptors: said $said times (1 to 10 expected)"
+    check "out of descriptors: then it answers again" PONG "$(redis-cli -p "$eport" ping)"
+    kill -TERM "$epid"
+    wait "$epid"
+    check "out of descriptors: exit status after SIGTERM" 0 "$?"
+else
+    bad "the server under ulimit -n 64 does not start"
+fi
+forget "$epid"
+
+# --requirepass: every command (LOCKLAB ones too) waits for AUTH; HELLO's AUTH option
+# (audit D15). Protected mode: without a password, a client from another address of this
+# host than loopback gets Redis's DENIED line (skipped when the host has no other address).
+start_serve auth 1 --clock manual --requirepass s3cret || bad "the --requirepass server does not start"
+check "NOAUTH before AUTH, LOCKLAB included" "NOAUTH Authentication required.|NOAUTH Authentication required." \
+    "$(printf 'ping\nlocklab crash n1\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+check "AUTH wrong, AUTH default wrong, AUTH right" \
+    "WRONGPASS invalid username-password pair or user is disabled.|WRONGPASS invalid username-password pair or user is disabled.|OK|PONG" \
+    "$(printf 'auth nope\nauth default nope\nauth s3cret\nping\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+check "HELLO without AUTH, HELLO AUTH right" "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time|server|redis" \
+    "$(printf 'hello 2\nhello 2 auth default s3cret\n' | cli | sed '/^$/d' | head -3 | tr '\n' '|' | sed 's/|$//')"
+check "AUTH without a password configured (Redis's text)" \
+    "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?" \
+    "$("$LL" redis <<<'auth x' | sed 's/^(error) //')"
+stop_serve auth
+other=$(python3 -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.connect(("192.0.2.1", 9)); a = s.getsockname()[0]
+    print("" if a.startswith("127.") else a)
+except OSError:
+    print("")')
+if [ -n "$other" ]; then
+    start_serve protected 1 --bind 0.0.0.0 || bad "the --bind 0.0.0.0 server does not start"
+    check "protected mode: a client from $other is refused" "DENIED Redis is running in protected mode" \
+        "$(redis-cli -h "$other" -p "$PORT" ping 2>&1 | cut -c1-41)"
+    check "protected mode: loopback is served" PONG "$(cli ping)"
+    stop_serve protected
+else
+    echo "SKIP: protected mode: this host has no address but loopback"
+fi
+
+# ADVANCE up to the bound of the clocks, and no further (no overflow however many)
+start_serve bounds 1 --clock manual || bad "the bounds server does not start"
+# OBJECT IDLETIME: whole seconds since the key was last used; TYPE, EXISTS, TTL and
+# OBJECT itself look without touching it (Redis's LOOKUP_NOTOUCH), GET touches it
+check "OBJECT IDLETIME after 5 s, then a GET, then 3 s of TYPE, EXISTS, TTL" "OK|OK|5|v|0|OK|string|1|-1|3" \
+    "$(printf 'set idle v\nlocklab advance 5000\nobject idletime idle\nget idle\nobject idletime idle\nlocklab advance 3000\ntype idle\nexists idle\nttl idle\nobject idletime idle\n' |
+        cli | tr '\n' '|' | sed 's/|$//')"
+for _ in $(seq 1 98); do echo "locklab advance 1000000000000"; done | cli >"$tmp/bounds.out"
+check "98 ADVANCEs of 1e12 ms" 98 "$(grep -c '^OK$' "$tmp/bounds.out")"
+check "ADVANCE past the bound" "ERR the clock of node 'n1' would pass 100000000000000 ms (the year 5138): refused" \
+    "$(cli locklab advance 1000000000000)"
+check "TIME on the manual clock" "$(($(cli locklab time) / 1000))|0" "$(cli time | tr '\n' '|' | sed 's/|$//')"
+stop_serve bounds
 
 # ---- a real redis-server beside it: the same bytes for the same requests ----
 rport=""
@@ -662,8 +831,11 @@ done
 check "RESET ends a transaction at once" "OK|QUEUED|RESET|ERR EXEC without MULTI" \
     "$(printf 'multi\nset reset-k 1\nreset\nexec\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
 check "CONFIG GET port" "port|$PORT" "$(cli config get port | tr '\n' '|' | sed 's/|$//')"
-check "CONFIG SET is remembered for CONFIG GET" "OK|timeout|30" \
-    "$(printf 'config set timeout 30\nconfig get timeout\n' | cli | tr '\n' '|' | sed 's/|$//')"
+check "CONFIG SET is remembered for CONFIG GET" "OK|lua-time-limit|300" \
+    "$(printf 'config set lua-time-limit 300\nconfig get lua-time-limit\n' | cli | tr '\n' '|' | sed 's/|$//')"
+check "CONFIG SET of a setting serve does not implement is refused" \
+    "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - locklab does not implement it: only its current value '' is accepted|notify-keyspace-events" \
+    "$(printf 'config set notify-keyspace-events KEA\nconfig get notify-keyspace-events\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
 # CLIENT LIST / INFO / KILL; BLPOP and BRPOP blocking; DROP
 cat >"$tmp/clients.py" <<'PYEOF'
 import socket, sys, time
@@ -723,6 +895,27 @@ for cmd, push, want in ((b"blmove src dst left right 0", "rpush src x", b"$1\r\n
     expect("%s blocks" % cmd.split()[0].decode(), True, blocked(a, 1))
     ask(a, push)
     expect("%s answered by the push" % cmd.split()[0].decode(), want, b.recv(100))
+# A MULTI that pushes and then deletes and replaces the key: Redis looks at the key after
+# EXEC, finds a string, and keeps the client blocked (no WRONGTYPE); a later push serves it.
+b.sendall(b"blpop wq 0\r\n")
+expect("BLPOP wq blocks", True, blocked(a, 1))
+expect("MULTI LPUSH DEL SET EXEC", b"*3\r\n:1\r\n:1\r\n+OK\r\n",
+       ask(a, "multi") and ask(a, "lpush wq x") and ask(a, "del wq") and ask(a, "set wq s") and ask(a, "exec"))
+silent(b, "BLPOP stays blocked when the key it waits for is a string after EXEC")
+ask(a, "del wq")
+ask(a, "rpush wq y")
+expect("then a push serves it", b"*2\r\n$2\r\nwq\r\n$1\r\ny\r\n", b.recv(100))
+# WAIT: every replica that is up has every write (serve replicates at once)
+expect("WAIT 1 0 with the replica up", b":1\r\n", ask(a, "wait 1 0"))
+expect("CRASH the replica", b"+OK\r\n", ask(a, "locklab crash n1r1"))
+b.sendall(b"wait 1 0\r\n")
+expect("WAIT 1 0 blocks while the replica is down", True, blocked(a, 1))
+expect("RESTART the replica", b"+OK\r\n", ask(a, "locklab restart n1r1"))
+expect("WAIT answered once the replica is back", b":1\r\n", b.recv(100))
+b.sendall(b"wait 2 50\r\n")
+expect("WAIT 2 50 blocks", True, blocked(a, 1))
+expect("ADVANCE 50", b"+OK\r\n", ask(a, "locklab advance 50"))
+expect("WAIT answers its count at the timeout", b":1\r\n", b.recv(100))
 idb = int(ask(b, "client id")[1:-2])
 expect("DROP with probability 1", b"+OK\r\n", ask(a, "locklab drop %d 1" % idb))
 b.sendall(b"set dropped 1\r\n")
@@ -742,6 +935,8 @@ python3 "$tmp/clients.py" "$PORT" >"$tmp/clients.out" 2>&1
 pass=$((pass + $(grep -c '^ok$' "$tmp/clients.out")))
 fail=$((fail + $(grep -c -v '^ok$' "$tmp/clients.out")))
 grep -v '^ok$' "$tmp/clients.out"
+check "WAIT on a replica" "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated." \
+    "$(redis-cli -p "$P2" wait 0 0)"
 # FAILOVER: the replica becomes the master with the data; the old master follows it
 cli set before-failover 1 >/dev/null
 check "FAILOVER of a replica is refused" "ERR node 'n1r1' is a replica: fail over its master" "$(cli locklab failover n1r1)"

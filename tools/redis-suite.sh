@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# redis-suite.sh — Redis 7.0.15's own test suite against `locklab serve` and against a
+# redis-server 7.0.15 in the same harness, unit by unit, with the runner's external-server
+# flags. Not part of `make test` (minutes per unit, and the suite is not vendored): run by
+# hand.
+#
+#   tools/redis-suite.sh SUITE_DIR [UNIT ...]
+#
+# SUITE_DIR is an unpacked Redis 7.0.15 source tree (it has `runtest` and tests/): Debian's
+# source package (`apt-get source redis` with a deb-src line), or a checkout of the tag
+# 7.0.15 of github.com/redis/redis. This script fetches nothing. UNITs default to the ones
+# issue #25 names: type/string type/incr type/hash type/list type/set type/zset expire
+# keyspace scan pubsub multi sort scripting functions info-command.
+#
+# Tags excluded, as the runner's own external-server mode expects for a server it cannot
+# restart or inspect: needs:debug (DEBUG), needs:repl (replication), needs:save,
+# needs:reset, needs:config-resetstat, needs:config-maxmemory (maxmemory and eviction:
+# serve refuses those settings), needs:pfdebug, needs:latency, needs:local-process;
+# external:skip applies by itself. --ignore-encoding: OBJECT ENCODING after CONFIG SET of
+# the listpack and intset limits, which serve does not have (it answers Redis's defaults).
+#
+# Output: one line per unit and server, "UNIT SERVER passed N failed M [exception]", then
+# the failed tests of serve that redis-server passed (the list to work on), and the totals.
+# The full logs are in $OUT (default build/redis-suite/). Exit 0 when serve passed every
+# test redis-server passed (apart from the known list in README's "Redis's own test suite"),
+# 1 otherwise, 2 on bad usage.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ] || [ ! -x "$1/runtest" ]; then
+    echo "usage: tools/redis-suite.sh SUITE_DIR [UNIT ...] (SUITE_DIR: a Redis 7.0.15 source tree with runtest)" >&2
+    exit 2
+fi
+suite=$(cd "$1" && pwd)
+shift
+units=("$@")
+[ ${#units[@]} -gt 0 ] || units=(type/string type/incr type/hash type/list type/set type/zset expire keyspace
+    scan pubsub multi sort scripting functions info-command)
+LL=${LOCKLAB:-./locklab}
+REDIS_SERVER=${REDIS_SERVER:-redis-server}
+OUT=${OUT:-build/redis-suite}
+mkdir -p "$OUT"
+command -v tclsh >/dev/null || { echo "redis-suite: tclsh is needed (Debian tcl)" >&2; exit 2; }
+[ -x "$LL" ] || { echo "redis-suite: no $LL (make locklab)" >&2; exit 2; }
+
+pids=()
+cleanup() {
+    local p
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+free_port() {
+    local p
+    for _ in $(seq 1 50); do
+        p=$((20000 + RANDOM % 20000))
+        redis-cli -p "$p" ping >/dev/null 2>&1 || { echo "$p"; return 0; }
+    done
+    return 1
+}
+
+# start KIND: a fresh server (one per unit: a unit's leftovers never reach the next) on a
+# free port, set in $port; another port is tried when the server cannot listen on one.
+start() {
+    local kind=$1 pid
+    for _ in $(seq 1 20); do
+        port=$(free_port) || return 1
+        if [ "$kind" = serve ]; then
+            "$LL" serve --port "$port" --clock wall >"$OUT/serve.$port.log" 2>&1 &
+        else
+            "$REDIS_SERVER" --port "$port" --save '' --appendonly no --bind 127.0.0.1 >"$OUT/redis.$port.log" 2>&1 &
+        fi
+        pid=$!
+        pids+=("$pid")
+        for _ in $(seq 1 200); do
+            redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        stop
+    done
+    echo "redis-suite: the $kind server does not start" >&2
+    return 1
+}
+
+stop() {
+    local pid=${pids[-1]}
+    kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    unset 'pids[-1]'
+}
+
+tags=(--tags -needs:debug --tags -needs:repl --tags -needs:save --tags -needs:reset
+    --tags -needs:config-resetstat --tags -needs:config-maxmemory --tags -needs:pfdebug
+    --tags -needs:latency --tags -needs:local-process)
+declare -A passed failed
+worse=0
+for unit in "${units[@]}"; do
+    [ -f "$suite/tests/unit/$unit.tcl" ] || { echo "redis-suite: no unit '$unit' in $suite" >&2; exit 2; }
+    for kind in redis serve; do
+        start "$kind" || exit 2
+        log="$OUT/$(echo "$unit" | tr / -).$kind.log"
+        (cd "$suite" && timeout 1800 ./runtest --host 127.0.0.1 --port "$port" --single "unit/$unit" \
+            --clients 1 --timeout 120 --ignore-encoding "${tags[@]}") >"$log" 2>&1
+        stop
+        sed -i 's/\x1b\[[0-9;]*m//g' "$log" # the runner's colours
+        p=$(grep -c '^\[ok\]' "$log")
+        f=$(grep -c '^\[err\]' "$log")
+        exc=""
+        grep -q '\[exception\]\|Killing still running' "$log" && exc=" exception"
+        passed[$unit.$kind]=$p
+        failed[$unit.$kind]=$f
+        printf '%-16s %-6s passed %4d failed %3d%s\n' "$unit" "$kind" "$p" "$f" "$exc"
+    done
+    # serve's failures that redis-server passed
+    grep '^\[err\]' "$OUT/$(echo "$unit" | tr / -).serve.log" | sed 's/^\[err\]: //; s/ in tests\/unit.*//' |
+        while read -r t; do
+            if grep -qF "[ok]: $t" "$OUT/$(echo "$unit" | tr / -).redis.log"; then echo "  serve fails: $t"; fi
+        done | tee -a "$OUT/worse.txt"
+    [ "${passed[$unit.serve]}" -lt "${passed[$unit.redis]}" ] && worse=1
+done
+tr=0 ts=0 fr=0 fs=0
+for unit in "${units[@]}"; do
+    tr=$((tr + passed[$unit.redis])) ts=$((ts + passed[$unit.serve]))
+    fr=$((fr + failed[$unit.redis])) fs=$((fs + failed[$unit.serve]))
+done
+echo "total: redis-server passed $tr failed $fr; locklab serve passed $ts failed $fs"
+exit $worse
