@@ -212,6 +212,8 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (!r->searched[p]) continue;
         const char *said = r->found && r->prop == (property)p ? "VIOLATED (counter-example below)"
                            : r->witnessed[p]                   ? "VIOLATED on some path"
+                           : p == PROP_NO_DEADLOCK && (r->abstracted & EXPLORE_SAMPLED_DEADLOCK)
+                               ? "not violated in the orders searched (its bound is a length: not proven)"
                            : r->complete && r->depth_cut       ? "holds within the bounds, max_depth among them"
                            : r->complete                       ? "holds within the bounds"
                            : r->deviations_exhausted >= 0      ? "holds within the deviations exhausted"

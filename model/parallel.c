@@ -323,6 +323,39 @@ typedef struct shardfile {
     size_t nfound;
 } shardfile;
 
+/* The value of a line "NAME VALUE" when it is one: a whole decimal number from lo to hi (or,
+ * real, a finite number from 0 to 1e9), nothing after it; each name once (seen: bit i of names).
+ * 1: it was, in *v; 0: not this name; -1: this name with a bad value (err says so). */
+static int shard_number(const char *line, const char *name, int real, long long lo, long long hi, void *v,
+                        unsigned *seen, int bit, const char *path, int lineno, buf *err)
+{
+    size_t nl = strlen(name);
+    if (strncmp(line, name, nl) != 0 || line[nl] != ' ') return 0;
+    const char *p = line + nl + 1;
+    char *end;
+    errno = 0;
+    if (*seen >> bit & 1) {
+        buf_printf(err, "%s:%d: '%s' given twice", path, lineno, name);
+        return -1;
+    }
+    *seen |= 1u << bit;
+    if (real) {
+        double d = strtod(p, &end);
+        if (end == p || *end || errno || !(d >= 0 && d <= 1e9)) goto bad;
+        *(double *)v = d;
+        return 1;
+    }
+    if (!((*p >= '0' && *p <= '9') || (*p == '-' && lo < 0))) goto bad;
+    long long x = strtoll(p, &end, 10);
+    if (end == p || *end || errno || x < lo || x > hi) goto bad;
+    if (hi > INT32_MAX) *(unsigned long long *)v = (unsigned long long)x;
+    else *(int *)v = (int)x;
+    return 1;
+bad:
+    buf_printf(err, "%s:%d: '%s' is not a valid %s", path, lineno, line, name);
+    return -1;
+}
+
 static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *hashes, buf *err)
 {
     buf in;
@@ -338,7 +371,8 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
     char *text = buf_steal(&in);
     memset(f, 0, sizeof *f);
     f->level = -1;
-    int lineno = 0, ended = 0, rc = 0;
+    int lineno = 0, ended = 0, rc = 0, k;
+    unsigned seen = 0;
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
         lineno++;
@@ -351,19 +385,33 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
                 rc = -1;
             }
         } else if (sscanf(line, "shard %d %d%n", &f->index, &f->count, &n) == 2 && !line[n]) {
-        } else if (sscanf(line, "paths %llu%n", &f->paths, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "transitions %llu%n", &f->transitions, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "longest %d%n", &f->longest, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "seconds %lf%n", &f->seconds, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "complete %d%n", &f->complete, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "exhausted %d%n", &f->exhausted, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "bound %d%n", &f->bound, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "depth_cut %d%n", &f->depth_cut, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "abstracted %d%n", &f->delays, &n) == 1 && !line[n]) {
-        } else if (sscanf(line, "stopped %d%n", &f->stopped, &n) == 1 && !line[n]) {
+        } else if ((k = shard_number(line, "paths", 0, 0, INT64_MAX, &f->paths, &seen, 0, path, lineno, err)) ||
+                   (k = shard_number(line, "transitions", 0, 0, INT64_MAX, &f->transitions, &seen, 1, path, lineno, err)) ||
+                   (k = shard_number(line, "longest", 0, 0, INT32_MAX, &f->longest, &seen, 2, path, lineno, err)) ||
+                   (k = shard_number(line, "seconds", 1, 0, 0, &f->seconds, &seen, 3, path, lineno, err)) ||
+                   (k = shard_number(line, "complete", 0, 0, 1, &f->complete, &seen, 4, path, lineno, err)) ||
+                   (k = shard_number(line, "exhausted", 0, -1, INT32_MAX, &f->exhausted, &seen, 5, path, lineno, err)) ||
+                   (k = shard_number(line, "bound", 0, -1, INT32_MAX, &f->bound, &seen, 6, path, lineno, err)) ||
+                   (k = shard_number(line, "depth_cut", 0, 0, 1, &f->depth_cut, &seen, 7, path, lineno, err)) ||
+                   (k = shard_number(line, "abstracted", 0, 0, 255, &f->delays, &seen, 8, path, lineno, err)) ||
+                   (k = shard_number(line, "stopped", 0, 0, 1, &f->stopped, &seen, 9, path, lineno, err))) {
+            if (k < 0) rc = -1;
         } else if (!strncmp(line, "witnessed", 9)) {
             char *p = line + 9;
-            for (int q = 0; q < PROP_COUNT; q++) f->witnessed[q] = (int)strtol(p, &p, 10);
+            for (int q = 0; q < PROP_COUNT && rc == 0; q++) {
+                char *e;
+                long w = strtol(p, &e, 10);
+                if (e == p || (w != 0 && w != 1)) {
+                    buf_printf(err, "%s:%d: a 'witnessed' line needs %d flags of 0 or 1", path, lineno, PROP_COUNT);
+                    rc = -1;
+                }
+                f->witnessed[q] = (int)w;
+                p = e;
+            }
+            if (rc == 0 && *p) {
+                buf_printf(err, "%s:%d: a 'witnessed' line needs %d flags of 0 or 1", path, lineno, PROP_COUNT);
+                rc = -1;
+            }
         } else if (!strncmp(line, "found ", 6)) {
             char *p = line + 6;
             f->level = (int)strtol(p, &p, 10);
@@ -388,6 +436,11 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
     free(text);
     if (rc == 0 && !ended) {
         buf_printf(err, "%s: cut short (no 'end' line): was its shard still running?", path);
+        rc = -1;
+    }
+    if (rc == 0 && (seen & 0x3ff) != 0x3ff) {
+        buf_printf(err, "%s: a line of the totals is missing (paths, transitions, longest, seconds, complete, "
+                   "exhausted, bound, depth_cut, abstracted, stopped)", path);
         rc = -1;
     }
     if (rc == 0 && (f->count < 1 || f->index < 1 || f->index > f->count)) {

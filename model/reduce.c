@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
 #include "exploreint.h"
 
 /* ---- a sorted vector of times, per key ---- */
@@ -86,10 +87,14 @@ static int64_t tvec_below(const tvec *t, int64_t x)
 }
 
 struct reducer_keys {
-    tvec *k;     /* per key (0..observer): every cone step's time; then per key the cone steps
-                    that are not inert; then one for every key (the global steps) */
+    tvec *k;     /* four banks of one vector per key (0..observer): the cone's steps that move
+                    with it µs for µs, all of them and those not inert; then the same for the
+                    steps that move in whole ms (timers and expiries set from a clock, BANK);
+                    then two for every key (the global steps): rigid, in whole ms */
     int nk;
     int64_t *last2; /* per key: the last time of a step outside the cone that is not inert */
+    int64_t *qmin;  /* per key, all and not inert: the least move of the root that moves a step
+                       of the whole-ms banks; then one for the global ones */
 };
 
 void reducer_release(reducer *r)
@@ -101,6 +106,7 @@ void reducer_release(reducer *r)
         for (int i = 0; i < r->keys->nk; i++) free(r->keys->k[i].v);
         free(r->keys->k);
         free(r->keys->last2);
+        free(r->keys->qmin);
         free(r->keys);
     }
     memset(r, 0, sizeof *r);
@@ -118,11 +124,12 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->nkeys = nkeys;
     }
     if (!r->keys) r->keys = xcalloc(1, sizeof *r->keys);
-    if (r->keys->nk < 2 * nkeys + 1) {
-        r->keys->k = xrealloc(r->keys->k, (size_t)(2 * nkeys + 1) * sizeof *r->keys->k);
-        memset(r->keys->k + r->keys->nk, 0, (size_t)(2 * nkeys + 1 - r->keys->nk) * sizeof *r->keys->k);
-        r->keys->nk = 2 * nkeys + 1;
+    if (r->keys->nk < 4 * nkeys + 2) {
+        r->keys->k = xrealloc(r->keys->k, (size_t)(4 * nkeys + 2) * sizeof *r->keys->k);
+        memset(r->keys->k + r->keys->nk, 0, (size_t)(4 * nkeys + 2 - r->keys->nk) * sizeof *r->keys->k);
+        r->keys->nk = 4 * nkeys + 2;
         r->keys->last2 = xrealloc(r->keys->last2, (size_t)nkeys * sizeof *r->keys->last2);
+        r->keys->qmin = xrealloc(r->keys->qmin, (size_t)(2 * nkeys + 1) * sizeof *r->keys->qmin);
     }
 }
 
@@ -248,7 +255,8 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
 
 static void keys_clear(reducer *r, int observer)
 {
-    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->k[k].n = 0;
+    for (int k = 0; k < 4 * (observer + 1) + 2; k++) r->keys->k[k].n = 0;
+    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->qmin[k] = INT64_MAX;
 }
 
 /* A stale timer (world_step.stale_by) does nothing wherever it falls, as long as the step
@@ -275,7 +283,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
     const world_step *st = p->steps;
     int n = p->nsteps;
     int nk1 = observer + 1;
-    tvec *all = &r->keys->k[2 * nk1]; /* every cone step: what a global step is ordered against */
+#define BANK(q, f, key) (&r->keys->k[((q) * 2 + (f)) * nk1 + (key)])
+    tvec *all[2] = { &r->keys->k[4 * nk1], &r->keys->k[4 * nk1 + 1] }; /* what a global step is ordered against */
+    int64_t *qmin = r->keys->qmin, *qmin_all = &r->keys->qmin[2 * nk1];
     keys_clear(r, observer);
     int64_t least = INT64_MAX;
     int64_t base = r->acc[root];
@@ -284,6 +294,11 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
         if (stale_inert(r, p, root, s, 1)) continue;
         int keys[2], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
+            /* A timer or an expiry set from a clock falls on a whole ms of that clock: it moves
+             * only once the step that set it passes one of its ms boundaries, then by a ms. */
+            int c = x->cause;
+            int q = s != root && (x->ev == EV_TIMER || x->ev == EV_EXPIRE) && c >= root && c < s && r->in[c];
+            int64_t m = q && st[c].tick > 1 ? st[c].tick : 1;
             int64_t late = x->t + (r->acc[s] - base);
             /* at the latest the windows below can bring it, and where it is now: this window
              * alone may have to carry it (the windows below at their first values) */
@@ -291,33 +306,47 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             for (int twice = 0; twice < times; twice++, late = x->t) {
                 if (x->key == WORLD_KEY_ALL) {
                     /* ordered against every step: kept in every key's vectors */
-                    for (int k = 0; k <= observer; k++) {
-                        tvec_insert(&r->keys->k[k], late);
-                        tvec_insert(&r->keys->k[nk1 + k], late);
-                    }
+                    for (int k = 0; k <= observer; k++)
+                        for (int f = 0; f < 2; f++) {
+                            tvec_insert(BANK(q, f, k), late);
+                            if (q && m < qmin[f * nk1 + k]) qmin[f * nk1 + k] = m;
+                        }
                 } else {
-                    for (int j = 0; j < nk; j++) {
-                        tvec_insert(&r->keys->k[keys[j]], late);
+                    for (int j = 0; j < nk; j++)
                         /* two inert steps commute: an inert one goes only where all are */
-                        if (!x->inert || j > 0) tvec_insert(&r->keys->k[nk1 + keys[j]], late);
-                    }
+                        for (int f = 0; f < (!x->inert || j > 0 ? 2 : 1); f++) {
+                            tvec_insert(BANK(q, f, keys[j]), late);
+                            if (q && m < qmin[f * nk1 + keys[j]]) qmin[f * nk1 + keys[j]] = m;
+                        }
                 }
-                tvec_insert(all, late);
+                tvec_insert(all[q], late);
+                if (q && m < *qmin_all) *qmin_all = m;
             }
             continue;
         }
-        int64_t below = INT64_MIN;
-        if (x->key == WORLD_KEY_ALL) below = tvec_below(all, x->t);
-        else
-            for (int j = 0; j < nk; j++) {
-                /* an inert step outside the cone is ordered against the cone's steps that are not */
-                int64_t b = tvec_below(&r->keys->k[(x->inert && j == 0 ? nk1 : 0) + keys[j]], x->t);
-                if (b > below) below = b;
-            }
         /* at the same instant the order may be the scheduler's own (an expiry before a delivery,
          * not a decision): one µs more puts the cone step after */
-        if (below != INT64_MIN && (x->t > below ? x->t - below : 1) < least) least = x->t > below ? x->t - below : 1;
+        for (int q = 0; q < 2; q++) {
+            if (x->key == WORLD_KEY_ALL) {
+                int64_t b = tvec_below(all[q], x->t);
+                if (b == INT64_MIN) continue;
+                int64_t cand = x->t > b ? x->t - b : 1;
+                if (q && cand < *qmin_all) cand = *qmin_all;
+                if (cand < least) least = cand;
+                continue;
+            }
+            for (int j = 0; j < nk; j++) {
+                /* an inert step outside the cone is ordered against the cone's steps that are not */
+                int f = x->inert && j == 0;
+                int64_t b = tvec_below(BANK(q, f, keys[j]), x->t);
+                if (b == INT64_MIN) continue;
+                int64_t cand = x->t > b ? x->t - b : 1;
+                if (q && cand < qmin[f * nk1 + keys[j]]) cand = qmin[f * nk1 + keys[j]];
+                if (cand < least) least = cand;
+            }
+        }
     }
+#undef BANK
     return least;
 }
 
