@@ -720,7 +720,8 @@ static void serve_usage(FILE *f)
           "\n"
           "Protocol errors are Redis 7.0's (\"ERR Protocol error: invalid bulk length\", ...),\n"
           "after which the connection closes. Prints one line when it listens on every port.\n"
-          "Exit: 0 stopped by a signal, 2 bad usage, 3 a port cannot be opened.\n",
+          "Exit: 0 stopped by a signal, 2 bad usage, 3 a port cannot be opened or the --json\n"
+          "file cannot be written (serve stops at once: the history is not lost silently).\n",
           f);
 }
 
@@ -869,7 +870,11 @@ static void serve_on_signal(evutil_socket_t fd, short what, void *ud)
 static void serve_on_tick(evutil_socket_t fd, short what, void *ud)
 {
     (void)fd, (void)what;
-    serve_cron(ud);
+    serve *sv = ud;
+    serve_cron(sv);
+    /* The history is the run's result: when --json can no longer be written (a full disk),
+     * stop at once rather than serve on and lose it (exit 3, said below) */
+    if (sv->hist.json_error) event_base_loopbreak(sv->base);
 }
 
 static int serve_open(serve *sv)

@@ -316,6 +316,36 @@ int should_stop(search *S)
     return 0;
 }
 
+/* A model failed on a path of the search (its error in err): say which path, by the values
+ * its decisions took (a choice file of them replays it: locklab run --choices). */
+static void note_failing_path(search *S, chooser *ch, buf *err)
+{
+    size_t n;
+    const choice *rec = chooser_record(ch, &n);
+    buf note;
+    buf_init(&note);
+    buf_printf(&note, " [on path %llu of the search; its decisions, as a choice file's values:",
+               (unsigned long long)S->r->paths + 1);
+    for (size_t i = 0; i < n && i < 64; i++) buf_printf(&note, " %lld", (long long)rec[i].real);
+    buf_puts(&note, n > 64 ? " ...]" : n ? "]" : " none]");
+    /* after the message's first line (a Lua traceback may follow) */
+    const char *nl = err->p ? strchr(err->p, '\n') : NULL;
+    buf out;
+    buf_init(&out);
+    if (nl) {
+        buf_append(&out, err->p, (size_t)(nl - err->p));
+        buf_append(&out, note.p, note.len);
+        buf_puts(&out, nl);
+    } else {
+        if (err->p) buf_puts(&out, err->p);
+        buf_append(&out, note.p, note.len);
+    }
+    buf_reset(err);
+    buf_append(err, out.p, out.len);
+    buf_release(&out);
+    buf_release(&note);
+}
+
 /* Accounts for one path run; returns 1 when it violates a searched property (kept). */
 int account(search *S, xpath *p, int bound)
 {
@@ -364,6 +394,7 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
         chooser_set_script(ch, prefix, nprefix);
         xpath p;
         int rc = run_path(sc, ch, 1, S->r->searched, &S->shared, &p, err);
+        if (rc != 0) note_failing_path(S, ch, err);
         chooser_free(ch);
         if (rc != 0) {
             end = LEVEL_ERROR;
@@ -482,6 +513,7 @@ enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
     chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
     xpath p;
     int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+    if (rc != 0) note_failing_path(S, ch, err);
     chooser_free(ch);
     if (rc != 0) return LEVEL_ERROR;
     if (account(S, &p, bound)) return LEVEL_FOUND;

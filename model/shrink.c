@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exploreint.h"
 #include "trace.h"
@@ -393,6 +394,14 @@ int explore_write_counterexample(const scenario *sc, const explore_result *r, co
         buf_release(&werr);
         chooser_free(c);
         unpin(&pn);
+    }
+    if (rc != 0) { /* the three go together: none is left without the others */
+        static const char *const ext[] = { ".lua", ".choices", ".txt" };
+        for (int i = 0; i < 3; i++) {
+            buf_reset(&fpath);
+            buf_printf(&fpath, "%s%s", base, ext[i]);
+            unlink(fpath.p);
+        }
     }
     buf_release(&src);
     buf_release(&file);

@@ -289,7 +289,7 @@ int main(int argc, char **argv)
         scenario_free(sc);
         buf_release(&pb.text);
     }
-    printf("soundness: %d problems: %d violated (found by check), %d proven, %d unfinished in %.0f s; "
+    printf("soundness: %d problems: %d violated (found by check), %d proven, %d unfinished in %.1f s; "
            "%d with a violating random run\n",
            nproblems, found, proven, unfinished, limit, runs_violating);
     printf("%d passed, %d failed\n", passed, failed);

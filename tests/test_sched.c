@@ -105,19 +105,32 @@ static void test_chooser_seeds_differ(void **state)
     chooser_free(b);
 }
 
-static void test_chooser_explore_offers_range_ends(void **state)
+/* EXPLORE: every value of a range is an alternative, by its offset from the low end (the
+ * default, 0); the record keeps the offset and, as `real`, the value the run got. */
+static void test_chooser_explore_offers_every_value_of_a_range(void **state)
 {
     (void)state;
     chooser *c = chooser_new(CHOOSER_EXPLORE, 0);
     assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 1000);
-    choice script[] = { { 1, 2, 0, NULL, 1 } };
+    choice script[] = { { 1234, 4001, 1, NULL, 2234 } };
     chooser_reset(c);
     chooser_set_script(c, script, 1);
-    assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 5000);
+    assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 2234);
     size_t n;
     const choice *rec = chooser_record(c, &n);
     assert_int_equal(n, 1);
-    assert_int_equal(rec[0].n, 2);
+    assert_int_equal(rec[0].n, 4001);
+    assert_int_equal(rec[0].value, 1234);
+    assert_int_equal(rec[0].real, 2234);
+    /* an offset past the range is its default */
+    script[0].value = 9999;
+    chooser_reset(c);
+    chooser_set_script(c, script, 1);
+    assert_int_equal(chooser_range(c, 1000, 5000, "delay"), 1000);
+    /* the whole int64 range: no overflow */
+    chooser_reset(c);
+    chooser_set_script(c, NULL, 0);
+    assert_int_equal(chooser_range(c, INT64_MIN, INT64_MAX, "random"), INT64_MIN);
     chooser_free(c);
 }
 
@@ -140,7 +153,7 @@ int main(void)
         cmocka_unit_test(test_sched_ties_keep_per_actor_order),
         cmocka_unit_test(test_chooser_is_deterministic_and_replays),
         cmocka_unit_test(test_chooser_seeds_differ),
-        cmocka_unit_test(test_chooser_explore_offers_range_ends),
+        cmocka_unit_test(test_chooser_explore_offers_every_value_of_a_range),
         cmocka_unit_test(test_chooser_parse_rejects_garbage),
     };
     return cmocka_run_group_tests_name("sched", tests, NULL, NULL);

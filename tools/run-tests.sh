@@ -47,7 +47,7 @@ suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 # The checker's "holds" against random runs of generated problems (tests/soundness.c).
-suite "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.5 build/opt/tests/soundness 300 100
+suite "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.3 build/opt/tests/soundness 300 60
 suite "hostile input: scenario files, models, file names, full disks" env LOCKLAB=build/san/locklab tests/cli/test_reliab.sh
 suite "verdicts never depend on names (every actor of the library renamed)" env LOCKLAB=./locklab python3 tests/cli/test_rename.py
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh

@@ -233,6 +233,24 @@ if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
 else
     echo "note: cannot mount a tmpfs here (not root?): the full-disk writers are tested through /dev/full only"
 fi
+# serve --json on a full file system stops at once with exit 3: the history is not dropped
+# while it serves on (the wait for it to stop is bounded by a count, not a clock threshold)
+if command -v redis-cli >/dev/null && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    mnt="$tmp/full"
+    port=$((21000 + RANDOM % 20000))
+    "$LL" serve --port $port --json "$mnt/h.jsonl" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    spid=$!
+    for _ in $(seq 300); do redis-cli -p $port PING >/dev/null 2>&1 && break; sleep 0.1; done
+    big=$(head -c 2000 /dev/zero | tr '\0' x)
+    for _ in $(seq 2000); do redis-cli -p $port SET k "$big" >/dev/null 2>&1 || break; done
+    for _ in $(seq 600); do kill -0 $spid 2>/dev/null || break; sleep 0.1; done
+    kill $spid 2>/dev/null
+    wait $spid
+    rc=$?
+    [ "$rc" -eq 3 ] && grep -q "cannot write '$mnt/h.jsonl'" "$tmp/serve.err" && ok ||
+        bad "serve --json on a full file system: exit $rc, $(tail -n 1 "$tmp/serve.err")"
+    umount "$mnt" && mnt=""
+fi
 # /dev/full: a device is written in place, and its ENOSPC is exit 3
 for opt in --json --verdicts --html --html-static --spacetime --save-choices; do
     expect_exit 3 "/dev/full: run $opt" -- "$LL" run gc-pause-single -q $opt /dev/full
