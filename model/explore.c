@@ -197,7 +197,8 @@ int alts_has(const alts *a, int64_t u)
 
 void alts_add(alts *a, int64_t u)
 {
-    if (u < 0 || a->all) return;
+    LL_ASSERT(u >= 0);
+    if (a->all) return;
     if (u < 64) {
         a->mask |= 1ULL << u;
         return;
@@ -404,10 +405,8 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
             end = LEVEL_FOUND;
             break;
         }
-        if (p.nrec < nfixed) { /* cannot happen: a prefix replays (guarded all the same) */
-            path_free(&p);
-            break;
-        }
+        LL_ASSERT(p.nrec >= nfixed); /* a prefix replays: its decisions come back, in order */
+        for (size_t i = 0; i < nfixed; i++) LL_ASSERT(p.rec[i].value == prefix[i].value || p.rec[i].n <= prefix[i].value);
         if (p.nrec + 1 > capavail) {
             size_t ncap = (p.nrec + 1) * 2;
             avail = xrealloc(avail, (ncap + 1) * sizeof *avail);

@@ -399,6 +399,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
 {
     const world_decision *d = &p->decs[i];
     int64_t v = p->rec[i].value, last = p->rec[i].n - 1;
+    LL_ASSERT(v >= 0 && d->step >= 0 && d->step < p->nsteps);
     if (v >= last) return -1;
     cone_of(p->steps, p->nsteps, d->step, r->in);
     int later = d->kind == WDEC_DELAY;

@@ -324,6 +324,9 @@ static uint32_t script_tobit(lua_State *L, int i)
     /* LuaBitOp normalises through 2^52+2^51 addition: the same as modulo 2^32 of the
      * rounded value. */
     double r = nearbyint(n);
+    /* NaN and the infinities: the sum's bit pattern has all-zero low 32 bits (0x7ff8...,
+     * 0xfff0...), so LuaBitOp gives 0; and no float-to-integer conversion out of range here */
+    if (!isfinite(r)) return 0;
     double m = fmod(r, 4294967296.0);
     if (m < 0) m += 4294967296.0;
     return (uint32_t)m;
