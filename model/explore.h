@@ -8,10 +8,11 @@
  * at most max_faults faults within the horizon is searched whatever else is bounded; the
  * other decisions are bounded by deviations from their default (max_deviations, else
  * iterative deepening until the space is exhausted or the time limit). Reductions
- * (reduce.c): a delay window's late end only where it reorders some actor's steps; a fault
- * only just before an event of its target (earlier where its restart or end moves); unique
- * values are not decisions. No states are merged (see the README). Random mode runs N
- * schedules drawn from seeds instead. */
+ * (reduce.c): a window (a delay, a random sleep, a fault's instant in its gap) is tried at
+ * each value where the order of the steps it depends on, a whole-ms clock reading or a
+ * ctx:before margin changes — one value per order, interior ones included; a fault is offered
+ * only before an event of its target; unique values are not decisions. No states are merged
+ * (see the README). Random mode runs N schedules drawn from seeds instead. */
 #ifndef LOCKLAB_EXPLORE_H
 #define LOCKLAB_EXPLORE_H
 

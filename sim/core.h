@@ -87,7 +87,7 @@ int64_t core_local(const core *cx, int actor);
 size_t core_decisions_made(const core *cx);
 /* An actor read its clock for a value its behaviour may depend on (ctx:now(), a TTL in a
  * reply, a deadline set from it): while exploring, the step is marked (world_step.clock),
- * and the order reduction explores a delay's late end where it shifts such a value. */
+ * and the search tries a window where it moves such a reading past a whole ms of its clock. */
 void core_clock_read(core *cx);
 /* The step being handled (an index of the explorer's step log), or -1 when not exploring or
  * between steps: what an instant or a deadline records as its origin. */
@@ -97,7 +97,7 @@ int core_step(const core *cx);
 void core_clock_read_at(core *cx, int step);
 /* The step being handled compared the actor's clock with an instant read at step `origin`
  * (ctx:before): its outcome changes only if the two readings move apart by margin_us or
- * more (true µs). The reductions explore a late end where it could move them that far. */
+ * more (true µs). The search tries a window's value where it could move them that far. */
 void core_clock_compare(core *cx, int origin, int64_t margin_us);
 void core_window_decision(core *cx, size_t before, int64_t unit);
 /* The event that window decision `before` times waits `held` µs more than its value says
