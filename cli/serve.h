@@ -213,4 +213,9 @@ void serve_write(sclient *c, const reply *rep);
 /* Runs what c's query buffer holds (after it was held or blocked), from the loop. */
 void serve_client_wake(sclient *c);
 
+/* serve_opts.c: --help, and the options read into o (EXIT_OK, or the exit code after a
+ * one-line error). */
+void serve_usage(FILE *f);
+int serve_parse(int argc, char **argv, serve_options *o);
+
 #endif

@@ -125,4 +125,15 @@ void ctx_open(lua_State *L, clientrt *rt);
  * higher token came first (scenario.fencing). */
 void resource_write(clientrt *rt, client *c, int64_t token);
 
+/* client_sandbox.c: the clients' Lua state with its sandbox, allocator and budget hook
+ * (NULL when it cannot be made); the budget of one step of model code, begun and ended around
+ * each resume; the process's count of client runtimes (its CPU-time safety net runs while
+ * there is one). client.c: require() inside the sandbox. */
+lua_State *client_state_new(clientrt *rt);
+size_t client_memory_limit(void);
+void step_begin(clientrt *rt, lua_State *T);
+void step_end(void);
+void cpu_users_add(int d);
+int client_require(lua_State *L);
+
 #endif
