@@ -124,6 +124,12 @@ static void describe_budget(const scenario *sc, buf *b)
     }
     int64_t h = sc->explore.horizon > 0 ? sc->explore.horizon : sc->duration;
     buf_printf(b, ") within the first %.3g s", (double)h / 1e6);
+    if (h >= sc->duration) return;
+    int tied = 0;
+    for (int i = 0; i < x->nfaults; i++)
+        tied |= x->faults[i].kind == FAULT_CRASH || x->faults[i].kind == FAULT_RESTART ||
+                x->faults[i].kind == FAULT_GC_PAUSE || x->faults[i].kind == FAULT_CLOCK_JUMP;
+    if (tied) buf_puts(b, " (a crash, pause or clock jump: up to its target's first event past that)");
 }
 
 static void print_coverage(const scenario *sc, const explore_opts *o, const explore_result *r)
@@ -155,9 +161,6 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
                EXPLORE_RANDOM_ALL, EXPLORE_RANDOM_ALL);
     if (r->abstracted & EXPLORE_SAMPLED_DRIFT)
         printf("   SAMPLED: a drift starts at the instants of events only, not between them\n");
-    if (r->abstracted & EXPLORE_SAMPLED_DEADLOCK)
-        printf("   SAMPLED: no_deadlock compares how long a client waits with its bound; the search tries\n"
-               "            every order of events, not every length, so it is not proven for no_deadlock\n");
     if (o->max_paths && r->paths >= o->max_paths && !r->complete)
         printf("   stopped by --max-paths after %llu paths\n", (unsigned long long)r->paths);
     if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);
@@ -212,8 +215,6 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (!r->searched[p]) continue;
         const char *said = r->found && r->prop == (property)p ? "VIOLATED (counter-example below)"
                            : r->witnessed[p]                   ? "VIOLATED on some path"
-                           : p == PROP_NO_DEADLOCK && (r->abstracted & EXPLORE_SAMPLED_DEADLOCK)
-                               ? "not violated in the orders searched (its bound is a length: not proven)"
                            : r->complete && r->depth_cut       ? "holds within the bounds, max_depth among them"
                            : r->complete                       ? "holds within the bounds"
                            : r->deviations_exhausted >= 0      ? "holds within the deviations exhausted"

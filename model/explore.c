@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "chunkcache.h"
+#include "monitor.h"
 #include "dict.h"
 #include "scriptlib.h"
 #include "world.h"
@@ -54,6 +55,31 @@ static uint64_t history_hash(const history *h)
         acc = (acc ^ dict_hash(v, sizeof v)) * 1099511628211ULL;
     }
     return acc;
+}
+
+typedef struct stretch_acc {
+    xpath *p;
+    const history *h;
+    const int *hstep;
+    size_t nhstep;
+    int cap;
+} stretch_acc;
+
+/* A stretch of no_deadlock: a comparison of its end's instant with its start's, with the bound
+ * minus its length to spare (a stretch already longer is a violation: the path stops the
+ * search). */
+static void add_stretch(void *ud, size_t from, size_t to, int64_t bound)
+{
+    stretch_acc *s = ud;
+    int64_t len = history_at(s->h, to)->t - history_at(s->h, from)->t;
+    if (len > bound) return;
+    if (s->p->ncmps == s->cap) {
+        s->cap = s->cap * 2 + 8;
+        s->p->cmps = xrealloc(s->p->cmps, (size_t)s->cap * sizeof *s->p->cmps);
+    }
+    s->p->cmps[s->p->ncmps++] = (world_cmp){ .step = to < s->nhstep ? s->hstep[to] : -1,
+                                             .origin = from < s->nhstep ? s->hstep[from] : -1,
+                                             .margin = bound - len, .true_time = 1 };
 }
 
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
@@ -104,6 +130,11 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
         const world_cmp *cm = world_comparisons(w, &p->ncmps);
         p->cmps = xmalloc(((size_t)p->ncmps + 1) * sizeof *p->cmps);
         if (p->ncmps) memcpy(p->cmps, cm, (size_t)p->ncmps * sizeof *cm);
+        if (searched[PROP_NO_DEADLOCK]) {
+            stretch_acc acc = { .p = p, .h = world_history(w), .cap = p->ncmps + 1 };
+            acc.hstep = world_history_steps(w, &acc.nhstep);
+            no_deadlock_stretches(acc.h, sc, add_stretch, &acc);
+        }
     }
     world_free(w);
     return 0;
@@ -659,8 +690,6 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             }
         }
     }
-    if (r->searched[PROP_NO_DEADLOCK] && !S.have_found && !r->witnessed[PROP_NO_DEADLOCK])
-        r->abstracted |= EXPLORE_SAMPLED_DEADLOCK;
     xpath found = S.found;
     int have_found = S.have_found;
     hset outcomes = S.outcomes;

@@ -46,8 +46,6 @@ typedef struct explore_opts {
 /* explore_result.abstracted */
 #define EXPLORE_SAMPLED_RANDOM 1  /* a ctx:random range too wide: evenly spaced values tried */
 #define EXPLORE_SAMPLED_DRIFT 2   /* a drift's start: at event instants only */
-#define EXPLORE_SAMPLED_DEADLOCK 4 /* no_deadlock compares a wait's length with its bound: the
-                                      search tries orders of events, not every length */
 
 typedef struct explore_result {
     int found;                 /* a violation of a searched property */

@@ -24,4 +24,11 @@ int monitor_violated(const monitor *m, property p);
 /* The verdicts after the last event (the run ended there); out is filled as check_run fills it. */
 void monitor_finish(monitor *m, check_result *out);
 
+/* no_deadlock's stretches of h: each time somebody waited and no live client held the lock,
+ * the event that began it and the one that ended it (or the run's last), with the bound the
+ * stretch must not outlast — for the model checker, a comparison of two instants like a
+ * ctx:before (model/reduce.c). */
+void no_deadlock_stretches(const history *h, const scenario *sc, void (*fn)(void *ud, size_t from, size_t to, int64_t bound),
+                           void *ud);
+
 #endif

@@ -50,10 +50,9 @@ static void deadlock_judge(deadlock_mon *m, const history *h, int nact, int64_t 
     r->evidence = buf_steal(&p);
 }
 
-static void deadlock_step(deadlock_mon *m, const history *h, const hist_event *e, int nact, prop_result *r)
+/* Applies e: who waits and who holds; since when nobody holds while somebody waits. */
+static void deadlock_update(deadlock_mon *m, const hist_event *e, int nact)
 {
-    deadlock_judge(m, h, nact, e->t, r);
-    if (r->v != VERDICT_HOLDS) return;
     int a = e->actor;
     if (a >= 0 && a < nact) {
         if (e->kind == H_ACQUIRE && !m->waiting[a]) m->waiting[a] = 1, m->nwaiting++;
@@ -68,6 +67,12 @@ static void deadlock_step(deadlock_mon *m, const history *h, const hist_event *e
     int stuck = m->nwaiting > 0 && m->nholding == 0;
     if (stuck && m->since < 0) m->since = e->t;
     if (!stuck) m->since = -1;
+}
+
+static void deadlock_step(deadlock_mon *m, const history *h, const hist_event *e, int nact, prop_result *r)
+{
+    deadlock_judge(m, h, nact, e->t, r);
+    if (r->v == VERDICT_HOLDS) deadlock_update(m, e, nact);
 }
 
 static void init(void *st, const mon_env *env)
@@ -94,6 +99,23 @@ static void release(void *st)
     deadlock_mon *m = st;
     free(m->waiting);
     free(m->holding);
+}
+
+void no_deadlock_stretches(const history *h, const scenario *sc, void (*fn)(void *ud, size_t from, size_t to, int64_t bound),
+                           void *ud)
+{
+    mon_env env = { .h = h, .sc = sc, .nact = (int)history_actors(h) };
+    deadlock_mon m;
+    init(&m, &env);
+    size_t n = history_len(h), from = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t before = m.since;
+        deadlock_update(&m, history_at(h, i), env.nact);
+        if (before < 0 && m.since >= 0) from = i;
+        if (before >= 0 && m.since < 0) fn(ud, from, i, m.bound);
+    }
+    if (m.since >= 0 && n > 0) fn(ud, from, n - 1, m.bound);
+    release(&m);
 }
 
 const prop_monitor no_deadlock_monitor = { sizeof(deadlock_mon), init, step, finish, NULL, release, 0 };

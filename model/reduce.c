@@ -244,7 +244,7 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
         if (in_s == in_o) continue;
         int x = in_s ? s : o;
         int64_t m = c->margin + 1;
-        int64_t grain = later ? p->steps[x].tick : p->steps[x].back;
+        int64_t grain = c->true_time ? 0 : later ? p->steps[x].tick : p->steps[x].back;
         if (grain > m) m = grain;
         /* with the windows below at their last values; if they reach it alone, by itself */
         if (later && m - (r->acc[x] - r->acc[root]) > 0) m -= r->acc[x] - r->acc[root];
@@ -268,7 +268,8 @@ static int stale_inert(const reducer *r, const xpath *p, int root, int s, int la
     const world_step *x = &p->steps[s];
     if (x->stale_by == WORLD_NOT_STALE) return 0;
     int y = x->stale_by;
-    int y_in = y >= root && y < p->nsteps && r->in[y];
+    if (y < 0 || y >= s) return 1; /* its wait ended before the log began: nothing passes that */
+    int y_in = y >= root && r->in[y];
     int x_in = s >= root && r->in[s];
     if (y_in == x_in) return 1;
     return later ? !y_in : !x_in;
@@ -291,7 +292,17 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
     int64_t base = r->acc[root];
     for (int s = root; s < n && least > 1; s++) {
         const world_step *x = &st[s];
-        if (stale_inert(r, p, root, s, 1)) continue;
+        if (x->stale_by != WORLD_NOT_STALE) {
+            /* A stale step does nothing wherever it falls after the step y that ended its wait:
+             * all that can change is y passing it (y in the cone, the step outside it). */
+            if (stale_inert(r, p, root, s, 1)) continue;
+            int y = x->stale_by;
+            int64_t late_y = st[y].t + (r->acc[y] - base);
+            int64_t cand = x->t > st[y].t ? x->t - st[y].t : 1;
+            if (late_y < x->t && x->t - late_y < cand) cand = x->t - late_y;
+            if (cand < least) least = cand;
+            continue;
+        }
         int keys[2], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
             /* A timer or an expiry set from a clock falls on a whole ms of that clock: it moves
@@ -361,7 +372,15 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
     int64_t any = INT64_MIN, least = INT64_MAX;
     for (int s = 0; s < n && least > 1; s++) {
         const world_step *x = &st[s];
-        if (stale_inert(r, p, root, s, 0)) continue;
+        if (x->stale_by != WORLD_NOT_STALE) {
+            /* a stale step in the cone matters only if it comes before the step y that ended
+             * its wait (y outside the cone) */
+            if (stale_inert(r, p, root, s, 0)) continue;
+            int64_t yt = st[x->stale_by].t;
+            int64_t cand = x->t > yt ? x->t - yt : 1;
+            if (cand < least) least = cand;
+            continue;
+        }
         int keys[2], nk = step_keys(x, observer, keys);
         int cone = s >= root && r->in[s];
         if (!cone) {

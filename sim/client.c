@@ -150,6 +150,13 @@ static int check_options(lua_State *L, const scenario *sc, buf *err)
     size_t before = err->len;
     for (int i = 0; i < sc->noptions && err->len == before; i++) {
         const option_cfg *o = &sc->options[i];
+        if (!strcmp(o->key, "deadlock_bound")) { /* the checker's, for every model: no_deadlock's bound */
+            if (!(o->type == OPT_STRING && scenario_parse_duration(o->s) > 0) && !(o->type == OPT_NUMBER && o->num > 0)) {
+                opt_where(err, file, o->line);
+                buf_puts(err, "options.deadlock_bound must be a duration such as \"2s\" (no_deadlock's bound)");
+            }
+            continue;
+        }
         int t = lua_getfield(L, decl, o->key);
         const char *want = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (t == LUA_TNIL) {
@@ -209,6 +216,7 @@ static void client_fail(clientrt *rt, client *c, const char *what)
 static void client_finish(clientrt *rt, client *c)
 {
     c->done = 1;
+    c->end_step = core_step(rt->cx);
     history_add(rt->cx->hist, rt->cx->now, H_END, c->idx, local_now(rt, c));
 }
 
@@ -374,15 +382,27 @@ static void on_pubsub(clientrt *rt, client *c, msg *m)
     sub->queue[sub->nqueue++] = xmemdup(m->bytes, m->nbytes);
 }
 
+/* The step at which the wait a timer was armed for ended, or -2 while that wait lasts (-1:
+ * before the log began). */
+static int timer_wait_ended(const client *c, uint64_t gen)
+{
+    int ci = (int)(gen >> 32);
+    if (ci >= c->ncoros) return -1;
+    const coro *co = c->coros[ci];
+    if ((co->wait_gen & 0xffffffff) == (gen & 0xffffffff)) return -2;
+    uint32_t g = (uint32_t)(gen & 0xffffffff);
+    return g < co->ngen_steps ? co->gen_steps[g] : -1;
+}
+
 static void on_timer(clientrt *rt, client *c, uint64_t gen)
 {
     int ci = (int)(gen >> 32);
     if (ci >= c->ncoros) return;
     coro *co = c->coros[ci];
-    if ((co->wait_gen & 0xffffffff) != (gen & 0xffffffff)) {
+    int w = timer_wait_ended(c, gen);
+    if (w != -2) {
         /* a timer of a wait that has ended: it does nothing, wherever it falls after that end */
-        uint32_t g = (uint32_t)(gen & 0xffffffff);
-        rt->cx->stale_by = g < co->ngen_steps ? co->gen_steps[g] : -1;
+        rt->cx->stale_by = w;
         return;
     }
     switch (co->state) {
@@ -427,9 +447,19 @@ static int paused(const clientrt *rt, const client *c)
     return rt->cx->now < c->paused_until;
 }
 
+/* An event for a client that has finished or vanished does nothing, wherever it falls after
+ * the step that ended it (a timer: after the end of its wait, if that came first). */
+static int ended(clientrt *rt, const client *c, const event *e)
+{
+    if (!c->dead && !c->done) return 0;
+    int w = e->kind == EV_TIMER ? timer_wait_ended(c, e->gen) : -2;
+    rt->cx->stale_by = w != -2 ? w : c->end_step;
+    return 1;
+}
+
 int client_deliver(clientrt *rt, client *c, event *e)
 {
-    if (c->dead || c->done) return 0;
+    if (ended(rt, c, e)) return 0;
     if (paused(rt, c)) {
         hold(c, e);
         return 1;
@@ -456,7 +486,7 @@ static void start_client(clientrt *rt, client *c)
 
 void client_event(clientrt *rt, client *c, event *e)
 {
-    if (c->dead || c->done) return;
+    if (ended(rt, c, e)) return;
     if (e->kind == EV_PAUSE_END) {
         if (rt->cx->now < c->paused_until) return; /* a longer pause began meanwhile */
         hist_event *f = history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c));
@@ -515,6 +545,7 @@ void client_vanish(clientrt *rt, client *c)
 {
     if (c->dead) return;
     c->dead = 1;
+    c->end_step = core_step(rt->cx);
     /* Held events carry messages: free them. */
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);

@@ -21,6 +21,8 @@ typedef struct client {
     const client_cfg *cfg;
     lclock clock;
     int started, dead, done;
+    int end_step;          /* exploring: the step at which it finished or vanished (-1: before the
+                              log began): an event for it after that does nothing */
     int64_t paused_until;  /* true µs; events before it are held */
     int pause_fault;       /* the fault (its id in the run) whose pause ends at paused_until */
     event *held;

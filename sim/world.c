@@ -44,7 +44,12 @@ struct world {
     int ncmps, capcmps;
     world_decision *decs;
     size_t ndecs, capdecs;
+    int *hstep;            /* per history event: the step that made it (-1: none) */
+    size_t nhstep, caphstep;
     uint64_t *due;         /* scratch: per actor, an event is due at the current instant */
+    uint64_t *late_seen;   /* per actor: it has had an instant past the horizon (faults due at the
+                              horizon land before its next event: explore_maybe_inject) */
+    int late_open;         /* some target of a crash, pause or jump has not had that instant yet */
 };
 
 static void release_event(event *e)
@@ -121,6 +126,26 @@ static int observed_since(const world *w, size_t h0)
     return 0;
 }
 
+/* The history events from h0 on were made by step st: notes it, and returns whether one of
+ * them is an observation (observed_since). */
+static int note_step_events(world *w, size_t h0, int st)
+{
+    size_t n = history_len(w->cx.hist);
+    if (n > w->caphstep) {
+        w->caphstep = n * 2 + 64;
+        w->hstep = xrealloc(w->hstep, w->caphstep * sizeof *w->hstep);
+    }
+    for (size_t i = w->nhstep; i < n; i++) w->hstep[i] = i >= h0 ? st : -1;
+    w->nhstep = n;
+    return observed_since(w, h0);
+}
+
+const int *world_history_steps(const world *w, size_t *n)
+{
+    *n = w->nhstep;
+    return w->hstep;
+}
+
 static int add_step(world *w, int64_t t, int actor, int cause)
 {
     if (w->nsteps == w->capsteps) {
@@ -161,7 +186,7 @@ static void note_comparison(void *ud, int origin, int64_t margin)
         w->capcmps = w->capcmps ? w->capcmps * 2 : 64;
         w->cmps = xrealloc(w->cmps, (size_t)w->capcmps * sizeof *w->cmps);
     }
-    w->cmps[w->ncmps++] = (world_cmp){ w->cx.step, origin, margin };
+    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin = margin };
 }
 
 const world_decision *world_decisions(world *w, size_t *n)
@@ -417,16 +442,32 @@ static int explore_option(const world *w, int i, fault_cfg *f)
 }
 
 /* The options the search offers at this instant (bit 0: no fault), in EXPLORE mode. A
- * crash, pause, jump, partition or drop of X lands here only if X has an event due now:
- * between two events of X nothing of X changes, so landing it anywhere in between is the
- * same as landing it just before the next one — up to when its own consequences fall (a
- * restart, the end of a pause), which the explorer checks on the paths it runs and offers
- * the earlier instants it needs (model/explore.c). Drift and failover are offered at every
- * instant (a drift's effect grows with time), and so are partitions, lossy links and
- * failovers (they change what messages already in flight do). A crash of what is down and a
- * restart of what is up are never offered: they change nothing. At the horizon, everything
- * else is offered. */
-static uint64_t offered_options(world *w, int nopts, int at_horizon, uint64_t *valid)
+ * crash, pause or clock jump of X lands here only if X has an event due now: between two
+ * events of X nothing of X changes, so landing it anywhere in between is the same as landing
+ * it just before the next one, with its own consequences (a restart, the end of a pause)
+ * falling anywhere the gap allows: the instant's shift, a window of its own (fault_gap,
+ * model/reduce.c). Drift and failover are offered at every instant (a drift's effect grows
+ * with time), and so are partitions and lossy links (they change what messages already in
+ * flight do). A crash of what is down and a restart of what is up are never offered: they
+ * change nothing.
+ *
+ * The horizon bounds when faults land. Those offered at every instant are offered at the
+ * horizon itself too (PHASE_HORIZON). A crash, pause or jump of X that lands in X's last gap
+ * before the horizon lands just before X's first event past it (PHASE_LATE), like one in
+ * any other gap, its shift covering the gap back to X's event before: so a fault's instant
+ * is always tied to an event of its target, and moves with it when a window moves that
+ * event — a fault at the horizon's fixed instant would be ordered anew against every
+ * event of its target a window can bring past it. The instants searched are thus those up
+ * to the horizon and, for each target, up to its first event past it. */
+enum { PHASE_BEFORE, PHASE_HORIZON, PHASE_LATE };
+
+/* A fault that acts on its target alone, when it lands: offered only where its target has an
+ * event due. */
+static int tied_to_target(const fault_cfg *f)
+{
+    return f->kind == FAULT_CRASH || f->kind == FAULT_RESTART || f->kind == FAULT_GC_PAUSE || f->kind == FAULT_CLOCK_JUMP;
+}
+static uint64_t offered_options(world *w, int nopts, int phase, uint64_t *valid)
 {
     *valid = UINT64_MAX;
     if (1 + nopts > 64) return UINT64_MAX;
@@ -436,15 +477,20 @@ static uint64_t offered_options(world *w, int nopts, int at_horizon, uint64_t *v
     for (int i = 0; i < nopts; i++) {
         explore_option(w, i, &f);
         int a = actor_key(w, fault_actor(w, &f));
-        int prunable = f.kind == FAULT_CRASH || f.kind == FAULT_RESTART || f.kind == FAULT_GC_PAUSE ||
-                       f.kind == FAULT_CLOCK_JUMP;
+        int prunable = tied_to_target(&f);
         int t = fault_actor(w, &f);
         /* crashing what is down, or restarting what is up, changes nothing */
         if (f.kind == FAULT_CRASH && t >= 0 && (t < w->cx.nnodes ? !w->cu.nodes[t].up : clients_at(w->rt, t - w->cx.nnodes)->dead)) continue;
         if (f.kind == FAULT_RESTART && t >= 0 && t < w->cx.nnodes && w->cu.nodes[t].up) continue;
         *valid |= 1ULL << (i + 1);
-        if (at_horizon || !prunable || a < 0 || (w->due[a / 64] >> (a % 64) & 1))
-            m |= 1ULL << (i + 1);
+        int due = a >= 0 && (w->due[a / 64] >> (a % 64) & 1);
+        int off;
+        switch (phase) {
+        case PHASE_BEFORE: off = !prunable || a < 0 || due; break;
+        case PHASE_HORIZON: off = !prunable || a < 0; break;
+        default: off = prunable && due && !(w->late_seen[a / 64] >> (a % 64) & 1); break;
+        }
+        if (off) m |= 1ULL << (i + 1);
     }
     return m;
 }
@@ -479,16 +525,35 @@ static int64_t fault_gap(const world *w, const fault_cfg *f)
     return gap > 0 ? gap : 0;
 }
 
+/* Whether some crash, pause or jump's target has not yet had an instant past the horizon. */
+static int late_targets_left(world *w, int nopts)
+{
+    fault_cfg f;
+    for (int i = 0; i < nopts; i++) {
+        explore_option(w, i, &f);
+        if (!tied_to_target(&f)) continue;
+        int a = actor_key(w, fault_actor(w, &f));
+        if (a >= 0 && !(w->late_seen[a / 64] >> (a % 64) & 1)) return 1;
+    }
+    return 0;
+}
+
 /* Called at each new instant while the budget lasts: maybe inject one fault now. */
-static void explore_maybe_inject(world *w, int at_horizon)
+static void explore_maybe_inject(world *w, int phase)
 {
     int nopts = explore_option(w, -1, NULL);
     if (nopts == 0) return;
     int64_t k;
     if (chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE) {
-        if (!at_horizon) mark_due(w, w->cx.now);
+        if (phase != PHASE_HORIZON) mark_due(w, w->cx.now);
+        uint64_t valid, offered = offered_options(w, nopts, phase, &valid);
+        if (phase == PHASE_LATE) {
+            size_t nw = ((size_t)w->cx.nactors + 63) / 64;
+            for (size_t i = 0; i < nw; i++) w->late_seen[i] |= w->due[i];
+            w->late_open = late_targets_left(w, nopts);
+        }
+        if (phase != PHASE_BEFORE && offered == 1) return; /* nothing to decide */
         size_t di = decisions_made(w);
-        uint64_t valid, offered = offered_options(w, nopts, at_horizon, &valid);
         k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
         world_decision *x = dec_at(w, di);
         x->kind = WDEC_FAULT;
@@ -548,7 +613,7 @@ static void explore_maybe_inject(world *w, int at_horizon)
     size_t h0 = history_len(w->cx.hist);
     fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
     if (st >= 0) {
-        w->steps[st].client = observed_since(w, h0);
+        w->steps[st].client = note_step_events(w, h0, st);
         w->steps[st].clock |= w->cx.clock_read;
         w->cx.step = -1;
     }
@@ -590,6 +655,8 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->step = -1;
     cx->stale_by = CORE_NOT_STALE;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
+    w->late_seen = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->late_seen);
+    w->late_open = 1;
     for (int i = 0; i < cx->nnodes; i++) {
         int a = history_add_actor(cx->hist, sc->nodes[i].name, 1);
         history_set_actor_clock(cx->hist, a, sc->nodes[i].clock.offset_ms, sc->nodes[i].clock.drift);
@@ -627,6 +694,8 @@ void world_free(world *w)
     free(w->cmps);
     free(w->decs);
     free(w->due);
+    free(w->hstep);
+    free(w->late_seen);
     free(w->cx.clocks);
     history_free(w->cx.hist);
     if (w->own_chooser) chooser_free(w->cx.ch);
@@ -675,12 +744,17 @@ int world_run(world *w, buf *err)
             explore_maybe_inject(w, 0);
         } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->cx.explore &&
                    horizon < w->cx.sc->duration) {
-            /* The horizon itself is an instant: a fault there acts on every actor's next
-             * event beyond it. */
+            /* The horizon itself is an instant (for the faults offered at every instant) */
             w->cx.now = horizon;
             w->last_instant = horizon;
-            explore_maybe_inject(w, 1);
+            explore_maybe_inject(w, PHASE_HORIZON);
             continue;
+        } else if (w->faults_left > 0 && w->late_open && next > horizon && next > w->last_instant && w->cx.explore &&
+                   next <= w->cx.sc->duration) {
+            /* ... and one tied to its target lands before the target's first event past it */
+            w->cx.now = next;
+            w->last_instant = next;
+            explore_maybe_inject(w, PHASE_LATE);
         }
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
         w->last_instant = e.time;
@@ -713,7 +787,7 @@ int world_run(world *w, buf *err)
             w->cx.step = st;
             size_t h0 = history_len(w->cx.hist);
             dispatch(w, &e);
-            w->steps[st].client = observed_since(w, h0);
+            w->steps[st].client = note_step_events(w, h0, st);
             w->steps[st].stale_by = w->cx.stale_by;
             w->steps[st].inert = w->cx.inert;
             w->steps[st].clock |= w->cx.clock_read;

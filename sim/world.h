@@ -106,8 +106,13 @@ const world_step *world_steps(const world *w, int *n);
 typedef struct world_cmp {
     int step, origin;
     int64_t margin;
+    int true_time;    /* of two true instants (a property's bound), not of clock readings in
+                         whole ms: it flips at its margin, whatever the clocks read */
 } world_cmp;
 const world_cmp *world_comparisons(const world *w, int *n);
+/* Exploring: per history event (*n of them so far), the step that made it, or -1 (an event
+ * made outside a step, or after the last). */
+const int *world_history_steps(const world *w, size_t *n);
 /* *n is the chooser's record length; a decision the world did not describe is OTHER. */
 const world_decision *world_decisions(world *w, size_t *n);
 

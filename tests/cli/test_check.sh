@@ -33,6 +33,8 @@ finds redlock-clock-jump mutual_exclusion
 finds interior-delay mutual_exclusion
 finds stamp-carry mutual_exclusion
 finds crash-gap mutual_exclusion
+# A property decided by a delay's length: a wait that outlasts no_deadlock's bound.
+finds deadlock-delay no_deadlock
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
@@ -183,8 +185,12 @@ sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = 
 "$LL" check "$tmp/negdrift.lua" --max-paths 30 --jobs 2 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 4 ] && grep -q "stopped by --max-paths" "$tmp/out" && [ "$(sed -n 's/.*systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/out")" -lt 100 ] &&
     ok || bad "--max-paths 30 --jobs 2: $(grep systematic "$tmp/out")"
-# A search stopped by --time is not a proof: exit 4, and it says what it covered.
-"$LL" check tests/bench/check/redlock3.lua --time 1 --jobs 1 >"$tmp/out" 2>/dev/null
+# A search stopped by --time is not a proof: exit 4, and it says what it covered. (Redlock N=5
+# with a third client: far from finished in 1 s.)
+sed 's/{ name = "c2", start = "2s", work = "1s" } },/{ name = "c2", start = "2s", work = "1s" }, { name = "c3", start = "2s", work = "1s" } },/' \
+    tests/bench/check/redlock5.lua >"$tmp/three.lua"
+grep -q '"c3"' "$tmp/three.lua" || bad "the third client was not added"
+"$LL" check "$tmp/three.lua" --time 1 --jobs 1 >"$tmp/out" 2>/dev/null
 [ $? -eq 4 ] && grep -q "stopped by --time" "$tmp/out" && grep -q "^Not finished" "$tmp/out" &&
     ! grep -q "No violation exists" "$tmp/out" && ok || bad "a check stopped by --time: $(tail -3 "$tmp/out")"
 # --random is never a proof either
