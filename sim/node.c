@@ -80,6 +80,11 @@ static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, c
     if (fmt) history_set_text(e, fmt, arg);
 }
 
+static void keyspace_unit(void *ud, slice name, const char *type, int64_t deadline, slice value)
+{
+    history_add_unit(ud, name, type, deadline, value);
+}
+
 /* n's whole data was replaced at once (a restart, a full resynchronisation), which no key
  * event tells: record all of it, so that a reader of the history knows what n holds. */
 static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
@@ -95,6 +100,10 @@ static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *m
     buf_init(&b);
     cu->kind->dump(n->srv, &b);
     e->reply = b.p ? buf_steal(&b) : xstrdup("");
+    if (cu->kind->units) {
+        e->units = xcalloc(1, sizeof *e->units); /* the kind lists its units: none is an empty list */
+        cu->kind->units(n->srv, keyspace_unit, e);
+    }
 }
 
 /* ---- the server inside a node ---- */
@@ -157,6 +166,10 @@ static void node_push(void *ud, int client, slice channel, slice message)
     m->label = xmemdup(channel.p, channel.len);
     m->bytes = xmemdup(message.p, message.len);
     m->nbytes = message.len;
+    if (cu->cx->verbose) {
+        free(n->published);
+        n->published = xmemdup(channel.p, channel.len);
+    }
     if (commit_first(cu, n)) held_append(&n->held_pushes, m, 0);
     else net_send(cu->net, m);
 }
@@ -177,6 +190,8 @@ static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
     buf_init(&b);
     cu->kind->reply_brief(reply, &b);
     e->reply = buf_steal(&b);
+    e->label = n->published; /* the channel this call published on, if it did */
+    n->published = NULL;
 }
 
 /* The server tells us about every changed key: record it, and replicate it. */
@@ -256,6 +271,8 @@ static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const c
     e->peer = from;
     e->a = (int64_t)req_id;
     e->text = xstrdup(label ? label : "");
+    free(n->published); /* what a request pushed outside a traced call is no call's */
+    n->published = NULL;
     return history_len(cu->cx->hist) - 1;
 }
 
@@ -877,6 +894,7 @@ void cluster_release(cluster *cu)
         node_drop_waits(&cu->nodes[i]);
         held_drop(&cu->nodes[i].held_pushes);
         held_drop(&cu->nodes[i].held_reqs);
+        free(cu->nodes[i].published);
         free(cu->nodes[i].acked);
         free(cu->nodes[i].client_off);
     }
