@@ -33,10 +33,13 @@ coro *coro_new(client *c, lua_State *L, int is_main)
         c->capcoros = c->capcoros ? c->capcoros * 2 : 4;
         c->coros = xrealloc(c->coros, (size_t)c->capcoros * sizeof *c->coros);
     }
+    /* the thread first: creating it may raise (memory), and nothing of ours is live yet */
+    lua_State *T = lua_newthread(L);
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
     coro *co = xcalloc(1, sizeof *co);
     co->idx = c->ncoros;
-    co->L = lua_newthread(L);
-    co->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    co->L = T;
+    co->ref = ref;
     co->state = CO_READY;
     co->token = -1;
     co->is_main = is_main;

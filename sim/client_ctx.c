@@ -124,6 +124,25 @@ static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
     buf_putc(b, '\0');
 }
 
+/* Appends a string or a number at idx to a label as lua_tostring would write it (a float
+ * as "%.14g", with ".0" when that looks like an integer), without converting the value in
+ * place: that allocates, and may raise while the request's buffers are live. */
+static void put_label(lua_State *L, int idx, buf *lab)
+{
+    if (lua_type(L, idx) != LUA_TNUMBER) {
+        buf_puts(lab, lua_tostring(L, idx));
+        return;
+    }
+    if (lua_isinteger(L, idx)) {
+        buf_printf(lab, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, idx));
+        return;
+    }
+    char num[64];
+    snprintf(num, sizeof num, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, idx));
+    if (num[strspn(num, "-0123456789")] == '\0') strcat(num, ".0"); /* looks like an int */
+    buf_puts(lab, num);
+}
+
 /* The bytes a value at idx takes as a command argument (a number: at most 32); an error for
  * any other type. Added to *total, which may not pass CTX_REQUEST_MAX. */
 static void arg_size(lua_State *L, int idx, size_t *total, const char *what)
@@ -248,6 +267,18 @@ static int ctx_send(lua_State *L)
     return call_or_send(L, 1);
 }
 
+/* Raises err's text as a Lua error once both buffers are released: no heap memory is live
+ * when the error unwinds (the text goes through the C stack, cut at 1 KiB). */
+static _Noreturn void raise_released(lua_State *L, buf *err, buf *body)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s", err->p ? err->p : "unknown script");
+    buf_release(err);
+    buf_release(body);
+    luaL_error(L, "%s", text);
+    abort(); /* luaL_error does not return */
+}
+
 static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)
 {
     const char **cached = dict_get(rt->bodies, slice_cstr(name));
@@ -264,12 +295,7 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
         /* a script of the model's own, by file: its id is its path, kept after its body in
          * one allocation (the body's slot frees both) */
         if (isfile < 0) buf_printf(&err, "ctx:eval: the script file name '%s' is too long", name);
-        if (isfile < 0 || script_file_body(file, &body, &err) != 0) {
-            lua_pushstring(L, err.p);
-            buf_release(&err);
-            buf_release(&body);
-            lua_error(L);
-        }
+        if (isfile < 0 || script_file_body(file, &body, &err) != 0) raise_released(L, &err, &body);
         size_t bl = body.len, fl = strlen(file);
         char *mem = xmalloc(bl + fl + 2);
         if (bl) memcpy(mem, body.p, bl);
@@ -292,12 +318,7 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
             si = scriptlib_resolve(rt->lib, name, "HEAD", &err);
         }
     }
-    if (!si || scriptlib_body(rt->lib, si, &body, &err) != 0) {
-        lua_pushstring(L, err.p ? err.p : "unknown script");
-        buf_release(&err);
-        buf_release(&body);
-        lua_error(L);
-    }
+    if (!si || scriptlib_body(rt->lib, si, &body, &err) != 0) raise_released(L, &err, &body);
     buf_release(&err);
     const char **slot = dict_put(rt->bodies, slice_cstr(name), NULL);
     slot[0] = buf_steal(&body);
@@ -339,7 +360,8 @@ static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *ar
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, t, i); /* checked above: a string or a number */
             put_arg(L, lua_gettop(L), b, offs, argc);
-            buf_printf(&lab, " %s", lua_tostring(L, -1));
+            buf_putc(&lab, ' ');
+            put_label(L, lua_gettop(L), &lab);
             lua_pop(L, 1);
         }
     }
@@ -395,9 +417,9 @@ static int ctx_receive(lua_State *L)
     coro *co = current_coro(L, c);
     if (co->ninbox > 0) {
         msg *m = co->inbox[0];
-        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
         lua_pushinteger(L, (lua_Integer)m->req_id);
-        int n = push_reply(L, m);
+        int n = push_reply(L, m); /* first: if it raises (memory), the reply is still in the inbox */
+        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
         msg_free(m);
         return n + 1;
     }
@@ -542,8 +564,8 @@ static int ctx_unsubscribe(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    lua_Integer s = luaL_checkinteger(L, 2) - 1;
-    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return 0;
+    lua_Integer s = luaL_checkinteger(L, 2);
+    if (s < 1 || s > c->nsubs || !c->subs[--s].channel) return 0; /* a handle is 1 .. nsubs */
     subscription *sub = &c->subs[s];
     node_unsubscribe(rt->cu, &rt->cu->nodes[sub->node], c->cidx, sub->channel);
     for (int i = 0; i < sub->nqueue; i++) free(sub->queue[i]);
@@ -558,14 +580,14 @@ static int ctx_wait(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    lua_Integer s = luaL_checkinteger(L, 2) - 1;
+    lua_Integer s = luaL_checkinteger(L, 2);
     double ms = ms_arg(L, 3, "wait");
-    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return luaL_error(L, "ctx:wait: not a subscription");
+    if (s < 1 || s > c->nsubs || !c->subs[--s].channel) return luaL_error(L, "ctx:wait: not a subscription");
     subscription *sub = &c->subs[s];
     if (sub->nqueue > 0) {
         char *m = sub->queue[0];
+        lua_pushstring(L, m); /* first: if it raises (memory), the message is still queued */
         memmove(sub->queue, sub->queue + 1, (size_t)(--sub->nqueue) * sizeof *sub->queue);
-        lua_pushstring(L, m);
         free(m);
         return 1;
     }
@@ -583,8 +605,10 @@ static int ctx_spawn(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     step_action(L, rt, "spawn");
     int nargs = lua_gettop(L) - 2;
+    luaL_checkstack(L, nargs + 2, "ctx:spawn: too many arguments"); /* the copies, and the thread */
     coro *co = coro_new(c, L, 0);
     lua_State *T = co->L;
+    if (!lua_checkstack(T, nargs + 1)) return luaL_error(L, "ctx:spawn: no memory for %d arguments", nargs); /* never scheduled */
     lua_pushvalue(L, 2);
     for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
     lua_xmove(L, T, nargs + 1);
@@ -620,6 +644,7 @@ static int ctx_log(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int n = lua_gettop(L);
+    luaL_checkstack(L, n + 1, "ctx:log: too many arguments"); /* string, format and the copies */
     lua_getglobal(L, "string");
     lua_getfield(L, -1, "format");
     for (int i = 2; i <= n; i++) lua_pushvalue(L, i);
@@ -678,6 +703,8 @@ static int ctx_record(lua_State *L)
         return luaL_error(L, "ctx:record: unknown outcome '%s' (released, not_released, gave_up, reentry_failed)", outcome);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
+        if (outcome && kinds[i].k != H_ACQUIRE_FAILED && kinds[i].k != H_RELEASED)
+            return luaL_error(L, "ctx:record: an outcome goes with acquire_failed or released, not %s", k);
         step_action(L, rt, "record");
         hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
         e->code = code;
