@@ -18,8 +18,9 @@
  *             node's store listed them); deadline is a key_set's (-1);
  *             an event with a typed payload (history.h) goes on with [fault kind name, fault
  *             id, lost message kind name, code, label] (null or -1 where it has none): what
- *             the page reads of faults, lost messages and which call sent a pub/sub message
- *             (a call's label: the channel it published on), never their text
+ *             the page reads of faults, lost messages, which call sent a pub/sub message (a
+ *             call's label: the channel it published on) and which script a request ran (a
+ *             request's, exec's or reply's label: its id), never their text
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -281,12 +282,11 @@ static void scripts_json(const history *h, buf *out)
     size_t nseen = 0, nout = 0;
     for (size_t i = 0; lib && i < history_len(h) && i < HTML_MAX_EVENTS; i++) {
         const hist_event *e = history_at(h, i);
-        if (e->kind != H_EXEC || !e->text) continue;
-        size_t len = strcspn(e->text, " ");
-        if (!memchr(e->text, '@', len) || len > 200) continue;
+        if (e->kind != H_EXEC || !e->label) continue; /* the script it ran, a typed field */
+        size_t len = strlen(e->label);
+        if (!memchr(e->label, '@', len) || len > 200) continue; /* a library script's id */
         char id[256];
-        memcpy(id, e->text, len);
-        id[len] = '\0';
+        memcpy(id, e->label, len + 1);
         int dup = 0;
         for (size_t k = 0; k < nseen && !dup; k++) dup = !strcmp(seen[k], id);
         if (dup) continue;

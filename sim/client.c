@@ -308,6 +308,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = m->label ? xstrdup(m->label) : NULL;
+    e->label = m->script ? xstrdup(m->script) : NULL; /* the script its request ran */
     if (m->refused) {
         e->reply = xstrdup("(connection refused)");
     } else {

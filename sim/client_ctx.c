@@ -157,7 +157,7 @@ static void arg_size(lua_State *L, int idx, size_t *total, const char *what)
 
 /* Puts a request built in b (NUL-separated arguments) on the net; its id. */
 static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, buf *b, const size_t *offsets, int argc,
-                             const char *label, int conn, int async)
+                             const char *label, const char *script, int conn, int async)
 {
     msg *m = msg_new(MSG_REQUEST, c->idx, c->route[node_idx], 0);
     m->coro = coro_index(c, co);
@@ -172,10 +172,12 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
         m->argv[i] = (slice){ m->bytes + offsets[i], end - offsets[i] };
     }
     m->label = xstrdup(label);
+    m->script = script ? xstrdup(script) : NULL;
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
+    e->label = script ? xstrdup(script) : NULL; /* which script, as data: readers need not split the text */
     uint64_t id = m->req_id;
     net_send(rt->net, m);
     return id;
@@ -183,10 +185,10 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
 
 /* Sends a request built in b and makes the coroutine wait for its reply. */
 static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                        const char *label, double timeout_ms, int conn)
+                        const char *label, const char *script, double timeout_ms, int conn)
 {
     coro *co = current_coro(L, c);
-    co->req_id = post_request(rt, c, co, node_idx, b, offsets, argc, label, conn, 0);
+    co->req_id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, conn, 0);
     co->state = CO_WAIT_REPLY;
     arm_timer(rt, c, co, timeout_ms);
     return lua_yield(L, 0);
@@ -195,10 +197,10 @@ static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf
 /* ctx:send's half: the request goes out, the coroutine carries on; ctx:receive takes the
  * reply. Returns the request's id to Lua. */
 static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                      const char *label)
+                      const char *label, const char *script)
 {
     coro *co = current_coro(L, c);
-    uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, 0, 1);
+    uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, 0, 1);
     if (co->npending == co->cappending) {
         co->cappending = co->cappending ? co->cappending * 2 : 8;
         co->pending = xrealloc(co->pending, (size_t)co->cappending * sizeof *co->pending);
@@ -253,8 +255,8 @@ static int call_or_send(lua_State *L, int async)
     buf b;
     buf_init(&b);
     build_command(L, 3, &b, offs, &argc, label, sizeof label);
-    if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 0);
+    if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label, NULL);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 0);
 }
 
 static int ctx_call(lua_State *L)
@@ -329,13 +331,15 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
 
 /* EVAL of the script named by argument 3 with the keys and arguments of the tables 4 and 5
  * into b, and its label ("redisson/lock@HEAD myLock 30000 ..."), at most labsz bytes. */
-static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *argc, char *label, size_t labsz)
+static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *argc, char *label, size_t labsz,
+                       const char **id_out)
 {
     const char *name = luaL_checkstring(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TTABLE);
     const char *id;
     const char *body = script_body(L, rt, name, &id);
+    *id_out = id; /* the runtime's script cache owns it */
     lua_Integer nk_ = luaL_len(L, 4), na_ = luaL_len(L, 5);
     if (nk_ < 0 || na_ < 0 || nk_ + na_ + 3 > 64) luaL_error(L, "too many keys and arguments");
     int nkeys = (int)nk_, nargs = (int)na_;
@@ -383,8 +387,9 @@ static int ctx_eval(lua_State *L)
     char label[512];
     buf b;
     buf_init(&b);
-    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, timeout, 0);
+    const char *id;
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label, &id);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, id, timeout, 0);
 }
 
 /* ctx:send_eval(node, script, keys, args) -> id: ctx:eval without waiting. */
@@ -400,8 +405,9 @@ static int ctx_send_eval(lua_State *L)
     char label[512];
     buf b;
     buf_init(&b);
-    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
-    return send_async(L, rt, c, node_idx, &b, offs, argc, label);
+    const char *id;
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label, &id);
+    return send_async(L, rt, c, node_idx, &b, offs, argc, label, id);
 }
 
 /* ctx:receive([timeout_ms]) -> id, value | id, nil, err | nil, "timeout" | nil, "none": the
@@ -556,7 +562,7 @@ static int ctx_subscribe(lua_State *L)
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     co->sub = s;
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 1);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 1);
 }
 
 /* ctx:unsubscribe(sub): drops the subscription (no wait). */

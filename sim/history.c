@@ -231,7 +231,8 @@ static void check_event(const history *h, const hist_event *e)
         break;
     default: LL_ASSERT(e->code == -1);
     }
-    LL_ASSERT(e->kind == H_DROP || e->kind == H_CALL || !e->label);
+    LL_ASSERT(e->kind == H_DROP || e->kind == H_CALL || e->kind == H_REQUEST || e->kind == H_EXEC || e->kind == H_REPLY ||
+              !e->label);
     LL_ASSERT(e->kind == H_KEY_SET || e->deadline == -1);
     LL_ASSERT(e->kind == H_KEYSPACE || e->nunits == 0);
     LL_ASSERT(!e->nunits || e->units);
@@ -465,6 +466,14 @@ static void write_typed(buf *out, const hist_event *e)
         if (e->label) {
             buf_putc(out, ',');
             json_field(out, "published", e->label);
+        }
+        break;
+    case H_REQUEST:
+    case H_EXEC:
+    case H_REPLY:
+        if (e->label) {
+            buf_putc(out, ',');
+            json_field(out, "script", e->label);
         }
         break;
     case H_ACQUIRE_FAILED:

@@ -156,7 +156,8 @@ typedef struct hist_event {
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
                       * acquire_failed, released: hist_outcome; lock_unit: hist_unit */
     char *label;     /* drop: the lost message's label; call: the channel of the pub/sub
-                      * messages it sent (owned, may be NULL) */
+                      * messages it sent; request, exec, reply: the script it ran ("id@version",
+                      * a model's file) (owned, may be NULL) */
     hist_unitrec *units; /* keyspace: the node's data, in its dump's order (owned) */
     size_t nunits;
 } hist_event;

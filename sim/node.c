@@ -263,14 +263,15 @@ static msg *reply_new(cluster *cu, node *n, int to)
     return rep;
 }
 
-/* Records that n ran a request of `from` (its reply filled in by the caller) and returns the
- * event's index. */
-static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label)
+/* Records that n ran a request of `from` (its reply filled in by the caller; `script`: the
+ * script it ran, or NULL) and returns the event's index. */
+static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
     e->peer = from;
     e->a = (int64_t)req_id;
     e->text = xstrdup(label ? label : "");
+    e->label = script ? xstrdup(script) : NULL;
     free(n->published); /* what a request pushed outside a traced call is no call's */
     n->published = NULL;
     return history_len(cu->cx->hist) - 1;
@@ -285,6 +286,8 @@ static void send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t
     rep->coro = coro;
     rep->req_id = req_id;
     rep->label = label ? xstrdup(label) : NULL;
+    const char *script = history_at(cu->cx->hist, exec_at)->label; /* the exec's: the request's script */
+    rep->script = script ? xstrdup(script) : NULL;
     net_send(cu->net, rep);
 }
 
@@ -366,7 +369,7 @@ static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
     msg *rep = reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
     rep->async = w->async;
-    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label), rep, w->coro, w->req_id, w->label);
+    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
     free(w->label);
     free(w);
 }
@@ -527,7 +530,7 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    size_t at = note_exec(cu, n, m->from, m->req_id, m->label);
+    size_t at = note_exec(cu, n, m->from, m->req_id, m->label, m->script);
     uint64_t before = n->repl_offset, effects = n->effects;
     int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
