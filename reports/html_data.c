@@ -20,7 +20,8 @@
  *             id, lost message kind name, code, label] (null or -1 where it has none): what
  *             the page reads of faults, lost messages, which call sent a pub/sub message (a
  *             call's label: the channel it published on) and which script a request ran (a
- *             request's, exec's or reply's label: its id), never their text
+ *             request's, exec's or reply's label: its id), and a call's command name after
+ *             them: never their text
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -152,13 +153,17 @@ static void events_json(const history *h, buf *out)
             buf_puts(out, "null");
         }
         buf_printf(out, ",%lld", (long long)e->deadline);
-        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0 || e->label) {
+        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0 || e->label || e->cmd) {
             buf_putc(out, ',');
             jstr(out, e->fault >= 0 ? fault_kind_name(e->fault) : NULL);
             buf_printf(out, ",%d,", e->fault_id);
             jstr(out, e->msg >= 0 ? hist_msg_name(e->msg) : NULL);
             buf_printf(out, ",%d,", e->code);
             jstr(out, e->label);
+            if (e->cmd) {
+                buf_putc(out, ',');
+                jstr(out, e->cmd);
+            }
         }
         buf_putc(out, ']');
     }

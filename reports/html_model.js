@@ -25,7 +25,8 @@ function llModel(D) {
                  fault: r[12] || null, faultId: r.length > 13 ? r[13] : -1, lost: r[14] || null,
                  code: r.length > 15 ? r[15] : -1, label: r[16] || null,
                  published: kinds[r[1]] === 'call' && r.length > 16 ? r[16] : null,
-                 script: r.length > 16 && ['request', 'exec', 'reply'].indexOf(kinds[r[1]]) >= 0 ? r[16] : null };
+                 script: r.length > 16 && ['request', 'exec', 'reply'].indexOf(kinds[r[1]]) >= 0 ? r[16] : null,
+                 command: kinds[r[1]] === 'call' && r.length > 17 ? r[17] : null };
     });
     const actors = D.actors;
     const clients = [], nodes = [];

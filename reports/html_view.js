@@ -491,7 +491,7 @@ function llView(M) {
         }
         if (sc) {
             const ran = {}, lines = layout(sc.body);
-            calls.forEach(function (c) { ran[(c.text || '').split(' ')[0].toLowerCase()] = 1; });
+            calls.forEach(function (c) { ran[(c.command || '').toLowerCase()] = 1; });
             if (lines.length > sc.body.split('\n').length)
                 h += '<p class="dim">(the script as sent is one line; line breaks added here)</p>';
             h += '<pre class="body">' + lines.map(function (line, n) {

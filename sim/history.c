@@ -121,6 +121,7 @@ void history_clear(history *h)
         free(h->ev[i].text);
         free(h->ev[i].reply);
         free(h->ev[i].label);
+        free(h->ev[i].cmd);
         free_units(&h->ev[i]);
     }
     h->n = 0;
@@ -234,6 +235,7 @@ static void check_event(const history *h, const hist_event *e)
     LL_ASSERT(e->kind == H_DROP || e->kind == H_CALL || e->kind == H_REQUEST || e->kind == H_EXEC || e->kind == H_REPLY ||
               !e->label);
     LL_ASSERT(e->kind == H_KEY_SET || e->deadline == -1);
+    LL_ASSERT(e->kind == H_CALL || !e->cmd);
     LL_ASSERT(e->kind == H_KEYSPACE || e->nunits == 0);
     LL_ASSERT(!e->nunits || e->units);
     for (size_t u = 0; u < e->nunits; u++) LL_ASSERT(e->units[u].name && e->units[u].type && e->units[u].value);
@@ -463,6 +465,10 @@ static void write_typed(buf *out, const hist_event *e)
         buf_putc(out, ']');
         break;
     case H_CALL:
+        if (e->cmd) {
+            buf_putc(out, ',');
+            json_field(out, "command", e->cmd);
+        }
         if (e->label) {
             buf_putc(out, ',');
             json_field(out, "published", e->label);

@@ -102,8 +102,8 @@ typedef enum hist_kind {
     H_START,          /* a client process starts */
     H_REQUEST,        /* a client sends a command or script (text: what, a: request id) */
     H_EXEC,           /* a node runs a request (text: what, reply: the reply) */
-    H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply; label: the
-                       * channel of the pub/sub messages it sent, if it sent any) */
+    H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply; cmd: argv[0];
+                       * label: the channel of the pub/sub messages it sent, if it sent any) */
     H_REPLY,          /* the reply reaches the client (reply) */
     H_TIMEOUT,        /* the client gave up waiting for a reply */
     H_DROP,           /* a message was lost (msg: which kind, code: hist_loss, label: the message) */
@@ -158,6 +158,7 @@ typedef struct hist_event {
     char *label;     /* drop: the lost message's label; call: the channel of the pub/sub
                       * messages it sent; request, exec, reply: the script it ran ("id@version",
                       * a model's file) (owned, may be NULL) */
+    char *cmd;       /* call: the command's name, its first argument (owned, may be NULL) */
     hist_unitrec *units; /* keyspace: the node's data, in its dump's order (owned) */
     size_t nunits;
 } hist_event;

@@ -187,6 +187,7 @@ static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
         buf_append(&b, argv[i].p, argv[i].len);
     }
     e->text = buf_steal(&b);
+    if (argc > 0) e->cmd = xmemdup(argv[0].p, argv[0].len);
     buf_init(&b);
     cu->kind->reply_brief(reply, &b);
     e->reply = buf_steal(&b);
@@ -561,6 +562,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             rep->req_id = m->req_id;
             rep->async = m->async;
             rep->label = m->label ? xstrdup(m->label) : NULL;
+            rep->script = m->script ? xstrdup(m->script) : NULL;
             net_send(cu->net, rep);
             return;
         }
@@ -576,6 +578,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             m->argv = NULL;
             m->bytes = NULL;
             m->label = NULL;
+            m->script = NULL;
             net_hold(cu->net, k);
             return;
         }
@@ -592,6 +595,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             m->argv = NULL;
             m->bytes = NULL;
             m->label = NULL;
+            m->script = NULL;
             held_append(&n->held_reqs, k, 0);
             node_commit_release(cu, n);
             break;
