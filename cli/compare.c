@@ -54,10 +54,12 @@ static int same_event(const hist_event *a, const hist_event *b)
     if (a->t != b->t || a->kind != b->kind || a->actor != b->actor || a->peer != b->peer || a->a != b->a || a->b != b->b)
         return 0;
     if ((a->text == NULL) != (b->text == NULL) || (a->text && strcmp(a->text, b->text) != 0)) {
-        /* Script ids differ by version by design: compare what was asked, not which text. */
+        /* Script ids differ by version by design: compare what was asked (what follows the
+         * script's id, which the event carries as a field), not which text. */
         if (!(a->kind == H_REQUEST || a->kind == H_EXEC || a->kind == H_REPLY)) return 0;
-        const char *x = a->text ? strchr(a->text, ' ') : NULL, *y = b->text ? strchr(b->text, ' ') : NULL;
-        if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0)) return 0;
+        if (!a->label || !b->label || !a->text || !b->text) return 0;
+        size_t la = strlen(a->label), lb = strlen(b->label);
+        if (strncmp(a->text, a->label, la) || strncmp(b->text, b->label, lb) || strcmp(a->text + la, b->text + lb)) return 0;
     }
     if ((a->reply == NULL) != (b->reply == NULL) || (a->reply && strcmp(a->reply, b->reply) != 0)) return 0;
     return 1;

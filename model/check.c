@@ -30,6 +30,7 @@ const expect_cfg *check_expectation(const scenario *sc, property p)
 
 void check_run(const history *h, const scenario *sc, check_result *out)
 {
+    history_check(h); /* the judge reads only well-formed histories: kinds, actors, time, payloads */
     monitor *m = monitor_new(h, sc);
     monitor_finish(m, out);
     monitor_free(m);
@@ -38,7 +39,8 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     int64_t end = history_len(h) ? history_at(h, history_len(h) - 1)->t : 0;
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &out->p[p];
-        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && r->at >= 0 && r->at <= end);
+        LL_ASSERT(r->v == VERDICT_HOLDS || r->v == VERDICT_VIOLATED || r->v == VERDICT_NOT_JUDGED);
+        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && *r->evidence && r->at >= 0 && r->at <= end);
         else LL_ASSERT(!r->evidence);
     }
 }

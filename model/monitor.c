@@ -135,10 +135,22 @@ void monitor_step(monitor *m, size_t i)
     const hist_event *e = history_at(m->env.h, i);
     LL_ASSERT(e && e->actor >= -1 && e->actor < (int)history_actors(m->env.h));
     LL_ASSERT(e->actor < m->env.nact); /* no actor joins a run after its start */
+    LL_ASSERT(i == 0 || e->t >= history_at(m->env.h, i - 1)->t); /* fed in true-time order */
     unit_step(&m->unit, e);
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_monitor *pm = property_table[p].monitor;
-        if (m->st[p] && (pm->every_event || m->r.p[p].v == VERDICT_HOLDS)) pm->step(m->st[p], &m->env, e, &m->r.p[p]);
+        if (!m->st[p]) {
+            LL_ASSERT(m->r.p[p].v == VERDICT_NOT_JUDGED); /* a property not judged stays so */
+            continue;
+        }
+        prop_result was = m->r.p[p];
+        if (pm->every_event || was.v == VERDICT_HOLDS) pm->step(m->st[p], &m->env, e, &m->r.p[p]);
+        const prop_result *now = &m->r.p[p];
+        LL_ASSERT(now->v == VERDICT_HOLDS || now->v == VERDICT_VIOLATED);
+        /* a monitor knows a violation no later than the event that shows it, and never takes
+         * one back: once violated, it stays violated at the same instant */
+        if (now->v == VERDICT_VIOLATED) LL_ASSERT(now->at >= 0 && now->at <= e->t);
+        if (was.v == VERDICT_VIOLATED) LL_ASSERT(now->v == VERDICT_VIOLATED && now->at == was.at);
     }
 }
 

@@ -135,6 +135,9 @@ static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t *
         buf_puts(err, "a search worker died");
         return LEVEL_ERROR;
     }
+    /* a worker of ours answers with an item's end; anything else is our bug, not the user's */
+    LL_ASSERT(w.end >= LEVEL_FOUND && w.end <= LEVEL_ERROR);
+    LL_ASSERT(w.nhash <= w.paths); /* at most one outcome per path it ran */
     r->paths += w.paths;
     r->transitions += w.transitions;
     if (w.max_depth_seen > r->max_depth_seen) r->max_depth_seen = w.max_depth_seen;

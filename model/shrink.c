@@ -199,14 +199,19 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
         int nf = found.ninj;
         int prop = found.violated;
+        /* what the search hands over: a path that violates a property, with its evidence */
+        LL_ASSERT(prop >= 0 && prop < PROP_COUNT && found.cr.p[prop].v == VERDICT_VIOLATED);
         scenario shorter = *sc; /* minimising may shorten its duration */
         if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
             minimise(&shorter, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
+        /* minimising only ever takes away: no more faults, no longer a run */
+        LL_ASSERT(nf <= found.ninj && shorter.duration <= sc->duration);
         xpath fin;
         int v = run_pinned(&shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
         r->duration = v == prop ? shorter.duration : sc->duration;
         r->found = 1;
         if (v == prop) {
+            LL_ASSERT(fin.cr.p[prop].v == VERDICT_VIOLATED && fin.cr.p[prop].evidence);
             r->prop = (property)prop;
             r->evidence = fin.cr.p[prop].evidence ? xstrdup(fin.cr.p[prop].evidence) : NULL;
             /* The decisions in REPLAY form: what the simulation got. */

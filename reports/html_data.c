@@ -14,10 +14,14 @@
  *   events    [t µs, kind, actor, local ms, peer, a, b, level, text, reply, line, deadline], where
  *             level is the least detailed trace that tells it (0 brief, 1 normal, 2 verbose,
  *             3 never) and line is its narrated line (trace.c); a keyspace event's reply is
- *             its keys as [key, type, deadline ms or -1, value]; deadline is a key_set's (-1);
+ *             its keys as [key, type, deadline ms or -1, value] (the event's units, as the
+ *             node's store listed them); deadline is a key_set's (-1);
  *             an event with a typed payload (history.h) goes on with [fault kind name, fault
  *             id, lost message kind name, code, label] (null or -1 where it has none): what
- *             the page reads of faults and lost messages, never their text
+ *             the page reads of faults, lost messages, which call sent a pub/sub message (a
+ *             call's label: the channel it published on) and which script a request ran (a
+ *             request's, exec's or reply's label: its id), and a call's command name after
+ *             them: never their text
  *   total     how many events the run had (events stops at HTML_MAX_EVENTS)
  *   verdicts  [{name, verdict, at µs|null, evidence, expect: "violated"|"holds"|null, met}]
  *   timeline  the tl_model: rows [{name, node, actor}], spans [row, kind, from, to, owner],
@@ -99,64 +103,20 @@ static void jfield(buf *out, const char *key, const char *s)
     jstr(out, s);
 }
 
-/* A key as store_dump quotes it ("..." with \\ \" \n \r \t \a \b \xHH), back to its bytes;
- * returns where the quoted text ends, NULL if it is not one. */
-static const char *unrepr(const char *p, buf *key)
-{
-    if (*p++ != '"') return NULL;
-    for (; *p && *p != '"'; p++) {
-        if (*p != '\\') {
-            buf_putc(key, *p);
-            continue;
-        }
-        p++;
-        switch (*p) {
-        case 'n': buf_putc(key, '\n'); break;
-        case 'r': buf_putc(key, '\r'); break;
-        case 't': buf_putc(key, '\t'); break;
-        case 'a': buf_putc(key, '\a'); break;
-        case 'b': buf_putc(key, '\b'); break;
-        case 'x': {
-            unsigned v = 0;
-            if (sscanf(p + 1, "%2x", &v) != 1) return NULL;
-            buf_putc(key, (char)v);
-            p += 2;
-            break;
-        }
-        case '\0': return NULL;
-        default: buf_putc(key, *p);
-        }
-    }
-    return *p == '"' ? p + 1 : NULL;
-}
-
-/* A keyspace event's dump, one `"key" type at=N value` per line, as an array. */
-static void keyspace_json(buf *out, const char *dump)
+/* A keyspace event's units (the node's data as records, from its store), as an array of
+ * [name, type, deadline ms or -1, value]. */
+static void keyspace_json(buf *out, const hist_event *e)
 {
     buf_putc(out, '[');
-    int first = 1;
-    for (const char *line = dump; line && *line;) {
-        const char *eol = strchr(line, '\n');
-        size_t len = eol ? (size_t)(eol - line) : strlen(line);
-        buf key;
-        buf_init(&key);
-        const char *p = unrepr(line, &key);
-        long long at = -1;
-        int used = 0;
-        char tname[16];
-        if (p && sscanf(p, " %15s at=%lld %n", tname, &at, &used) == 2 && used > 0 && p + used <= line + len) {
-            if (!first) buf_putc(out, ',');
-            first = 0;
-            buf_putc(out, '[');
-            html_json_str(out, key.p ? key.p : "", key.len);
-            buf_putc(out, ',');
-            jstr(out, tname);
-            buf_printf(out, ",%lld,", at);
-            html_json_str(out, p + used, len - (size_t)(p + used - line));
-            buf_putc(out, ']');
-        }
-        buf_release(&key);
-        line = eol ? eol + 1 : NULL;
+    for (size_t u = 0; u < e->nunits; u++) {
+        const hist_unitrec *r = &e->units[u];
+        buf_puts(out, u ? ",[" : "[");
+        html_json_str(out, r->name, r->nlen);
+        buf_putc(out, ',');
+        jstr(out, r->type);
+        buf_printf(out, ",%lld,", (long long)r->deadline);
+        html_json_str(out, r->value, r->vlen);
+        buf_putc(out, ']');
     }
     buf_putc(out, ']');
 }
@@ -181,7 +141,7 @@ static void events_json(const history *h, buf *out)
                    (long long)e->local, e->peer, (long long)e->a, (long long)e->b, level);
         jstr(out, e->text);
         buf_putc(out, ',');
-        if (e->kind == H_KEYSPACE) keyspace_json(out, e->reply);
+        if (e->kind == H_KEYSPACE) keyspace_json(out, e);
         else jstr(out, e->reply);
         buf_putc(out, ',');
         if (level < 3 && e->kind != H_CALL) {
@@ -193,13 +153,17 @@ static void events_json(const history *h, buf *out)
             buf_puts(out, "null");
         }
         buf_printf(out, ",%lld", (long long)e->deadline);
-        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0) {
+        if (e->fault >= 0 || e->msg >= 0 || e->code >= 0 || e->label || e->cmd) {
             buf_putc(out, ',');
             jstr(out, e->fault >= 0 ? fault_kind_name(e->fault) : NULL);
             buf_printf(out, ",%d,", e->fault_id);
             jstr(out, e->msg >= 0 ? hist_msg_name(e->msg) : NULL);
             buf_printf(out, ",%d,", e->code);
             jstr(out, e->label);
+            if (e->cmd) {
+                buf_putc(out, ',');
+                jstr(out, e->cmd);
+            }
         }
         buf_putc(out, ']');
     }
@@ -323,12 +287,11 @@ static void scripts_json(const history *h, buf *out)
     size_t nseen = 0, nout = 0;
     for (size_t i = 0; lib && i < history_len(h) && i < HTML_MAX_EVENTS; i++) {
         const hist_event *e = history_at(h, i);
-        if (e->kind != H_EXEC || !e->text) continue;
-        size_t len = strcspn(e->text, " ");
-        if (!memchr(e->text, '@', len) || len > 200) continue;
+        if (e->kind != H_EXEC || !e->label) continue; /* the script it ran, a typed field */
+        size_t len = strlen(e->label);
+        if (!memchr(e->label, '@', len) || len > 200) continue; /* a library script's id */
         char id[256];
-        memcpy(id, e->text, len);
-        id[len] = '\0';
+        memcpy(id, e->label, len + 1);
         int dup = 0;
         for (size_t k = 0; k < nseen && !dup; k++) dup = !strcmp(seen[k], id);
         if (dup) continue;

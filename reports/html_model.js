@@ -23,7 +23,10 @@ function llModel(D) {
         return { i: i, t: r[0], kind: kinds[r[1]], actor: r[2], local: r[3], peer: r[4], a: r[5], b: r[6],
                  level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11],
                  fault: r[12] || null, faultId: r.length > 13 ? r[13] : -1, lost: r[14] || null,
-                 code: r.length > 15 ? r[15] : -1, label: r[16] || null };
+                 code: r.length > 15 ? r[15] : -1, label: r[16] || null,
+                 published: kinds[r[1]] === 'call' && r.length > 16 ? r[16] : null,
+                 script: r.length > 16 && ['request', 'exec', 'reply'].indexOf(kinds[r[1]]) >= 0 ? r[16] : null,
+                 command: kinds[r[1]] === 'call' && r.length > 17 ? r[17] : null };
     });
     const actors = D.actors;
     const clients = [], nodes = [];
@@ -251,11 +254,11 @@ function llModel(D) {
                 masterOf[e.actor] = e.peer;
             }
             if (e.kind === 'call') {
-                const p = /^publish (\S+)/i.exec(e.text || '');
-                if (p) (published[e.actor] = published[e.actor] || []).push([e.t, p[1], e.i]);
+                if (e.published !== null) (published[e.actor] = published[e.actor] || []).push([e.t, e.published, e.i]);
             } else if (e.kind === 'publish') {
-                /* a pub/sub message reaches a subscriber: it left with the last PUBLISH of its
-                 * channel on that node (the node's calls are recorded for this page) */
+                /* a pub/sub message reaches a subscriber: it left with the last call on that
+                 * node that published on its channel (the history's calls say which channel
+                 * their messages went to; they are recorded for this page) */
                 const from = (published[e.peer] || []).filter(function (p) { return p[1] === e.text && p[0] <= e.t; }).pop();
                 if (from) messages.push({ kind: 'message', from: e.peer, to: e.actor, label: (e.text || '') + ' ' + (e.reply || ''),
                                           t0: from[0], t1: e.t, send: from[2], arrive: e.i, lost: null });

@@ -471,7 +471,7 @@ function llView(M) {
             if (e.kind === 'request' && m.send === e.i && m.arrive >= 0 && ev[m.arrive].kind === 'exec') exec = ev[m.arrive];
             if (e.kind === 'reply' && m.arrive === e.i && ev[m.send].kind === 'exec') exec = ev[m.send];
         });
-        const label = (exec || e).text || '', id = label.split(' ')[0], sc = D.scripts[id];
+        const label = (exec || e).text || '', id = (exec || e).script || '', sc = D.scripts[id];
         if (!exec && !sc) return;
         if (!sc && !(e.kind === 'exec' || e.kind === 'request' || e.kind === 'reply')) return;
         const calls = [];
@@ -491,7 +491,7 @@ function llView(M) {
         }
         if (sc) {
             const ran = {}, lines = layout(sc.body);
-            calls.forEach(function (c) { ran[(c.text || '').split(' ')[0].toLowerCase()] = 1; });
+            calls.forEach(function (c) { ran[(c.command || '').toLowerCase()] = 1; });
             if (lines.length > sc.body.split('\n').length)
                 h += '<p class="dim">(the script as sent is one line; line breaks added here)</p>';
             h += '<pre class="body">' + lines.map(function (line, n) {

@@ -33,10 +33,13 @@ coro *coro_new(client *c, lua_State *L, int is_main)
         c->capcoros = c->capcoros ? c->capcoros * 2 : 4;
         c->coros = xrealloc(c->coros, (size_t)c->capcoros * sizeof *c->coros);
     }
+    /* the thread first: creating it may raise (memory), and nothing of ours is live yet */
+    lua_State *T = lua_newthread(L);
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
     coro *co = xcalloc(1, sizeof *co);
     co->idx = c->ncoros;
-    co->L = lua_newthread(L);
-    co->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    co->L = T;
+    co->ref = ref;
     co->state = CO_READY;
     co->token = -1;
     co->is_main = is_main;
@@ -313,6 +316,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = m->label ? xstrdup(m->label) : NULL;
+    e->label = m->script ? xstrdup(m->script) : NULL; /* the script its request ran */
     if (m->refused) {
         e->reply = xstrdup("(connection refused)");
     } else {

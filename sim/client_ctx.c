@@ -124,6 +124,25 @@ static void put_arg(lua_State *L, int idx, buf *b, size_t *offsets, int *argc)
     buf_putc(b, '\0');
 }
 
+/* Appends a string or a number at idx to a label as lua_tostring would write it (a float
+ * as "%.14g", with ".0" when that looks like an integer), without converting the value in
+ * place: that allocates, and may raise while the request's buffers are live. */
+static void put_label(lua_State *L, int idx, buf *lab)
+{
+    if (lua_type(L, idx) != LUA_TNUMBER) {
+        buf_puts(lab, lua_tostring(L, idx));
+        return;
+    }
+    if (lua_isinteger(L, idx)) {
+        buf_printf(lab, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, idx));
+        return;
+    }
+    char num[64];
+    snprintf(num, sizeof num, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, idx));
+    if (num[strspn(num, "-0123456789")] == '\0') strcat(num, ".0"); /* looks like an int */
+    buf_puts(lab, num);
+}
+
 /* The bytes a value at idx takes as a command argument (a number: at most 32); an error for
  * any other type. Added to *total, which may not pass CTX_REQUEST_MAX. */
 static void arg_size(lua_State *L, int idx, size_t *total, const char *what)
@@ -138,7 +157,7 @@ static void arg_size(lua_State *L, int idx, size_t *total, const char *what)
 
 /* Puts a request built in b (NUL-separated arguments) on the net; its id. */
 static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, buf *b, const size_t *offsets, int argc,
-                             const char *label, int conn, int async)
+                             const char *label, const char *script, int conn, int async)
 {
     msg *m = msg_new(MSG_REQUEST, c->idx, c->route[node_idx], 0);
     m->coro = coro_index(c, co);
@@ -153,10 +172,12 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
         m->argv[i] = (slice){ m->bytes + offsets[i], end - offsets[i] };
     }
     m->label = xstrdup(label);
+    m->script = script ? xstrdup(script) : NULL;
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
+    e->label = script ? xstrdup(script) : NULL; /* which script, as data: readers need not split the text */
     uint64_t id = m->req_id;
     net_send(rt->net, m);
     return id;
@@ -164,10 +185,10 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
 
 /* Sends a request built in b and makes the coroutine wait for its reply. */
 static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                        const char *label, double timeout_ms, int conn)
+                        const char *label, const char *script, double timeout_ms, int conn)
 {
     coro *co = current_coro(L, c);
-    co->req_id = post_request(rt, c, co, node_idx, b, offsets, argc, label, conn, 0);
+    co->req_id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, conn, 0);
     co->state = CO_WAIT_REPLY;
     arm_timer(rt, c, co, timeout_ms);
     return lua_yield(L, 0);
@@ -176,10 +197,10 @@ static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf
 /* ctx:send's half: the request goes out, the coroutine carries on; ctx:receive takes the
  * reply. Returns the request's id to Lua. */
 static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
-                      const char *label)
+                      const char *label, const char *script)
 {
     coro *co = current_coro(L, c);
-    uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, 0, 1);
+    uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, 0, 1);
     if (co->npending == co->cappending) {
         co->cappending = co->cappending ? co->cappending * 2 : 8;
         co->pending = xrealloc(co->pending, (size_t)co->cappending * sizeof *co->pending);
@@ -234,8 +255,8 @@ static int call_or_send(lua_State *L, int async)
     buf b;
     buf_init(&b);
     build_command(L, 3, &b, offs, &argc, label, sizeof label);
-    if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 0);
+    if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label, NULL);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 0);
 }
 
 static int ctx_call(lua_State *L)
@@ -246,6 +267,18 @@ static int ctx_call(lua_State *L)
 static int ctx_send(lua_State *L)
 {
     return call_or_send(L, 1);
+}
+
+/* Raises err's text as a Lua error once both buffers are released: no heap memory is live
+ * when the error unwinds (the text goes through the C stack, cut at 1 KiB). */
+static _Noreturn void raise_released(lua_State *L, buf *err, buf *body)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s", err->p ? err->p : "unknown script");
+    buf_release(err);
+    buf_release(body);
+    luaL_error(L, "%s", text);
+    abort(); /* luaL_error does not return */
 }
 
 static const char *script_body(lua_State *L, clientrt *rt, const char *name, const char **id_out)
@@ -264,12 +297,7 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
         /* a script of the model's own, by file: its id is its path, kept after its body in
          * one allocation (the body's slot frees both) */
         if (isfile < 0) buf_printf(&err, "ctx:eval: the script file name '%s' is too long", name);
-        if (isfile < 0 || script_file_body(file, &body, &err) != 0) {
-            lua_pushstring(L, err.p);
-            buf_release(&err);
-            buf_release(&body);
-            lua_error(L);
-        }
+        if (isfile < 0 || script_file_body(file, &body, &err) != 0) raise_released(L, &err, &body);
         size_t bl = body.len, fl = strlen(file);
         char *mem = xmalloc(bl + fl + 2);
         if (bl) memcpy(mem, body.p, bl);
@@ -292,12 +320,7 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
             si = scriptlib_resolve(rt->lib, name, "HEAD", &err);
         }
     }
-    if (!si || scriptlib_body(rt->lib, si, &body, &err) != 0) {
-        lua_pushstring(L, err.p ? err.p : "unknown script");
-        buf_release(&err);
-        buf_release(&body);
-        lua_error(L);
-    }
+    if (!si || scriptlib_body(rt->lib, si, &body, &err) != 0) raise_released(L, &err, &body);
     buf_release(&err);
     const char **slot = dict_put(rt->bodies, slice_cstr(name), NULL);
     slot[0] = buf_steal(&body);
@@ -308,13 +331,15 @@ static const char *script_body(lua_State *L, clientrt *rt, const char *name, con
 
 /* EVAL of the script named by argument 3 with the keys and arguments of the tables 4 and 5
  * into b, and its label ("redisson/lock@HEAD myLock 30000 ..."), at most labsz bytes. */
-static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *argc, char *label, size_t labsz)
+static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *argc, char *label, size_t labsz,
+                       const char **id_out)
 {
     const char *name = luaL_checkstring(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TTABLE);
     const char *id;
     const char *body = script_body(L, rt, name, &id);
+    *id_out = id; /* the runtime's script cache owns it */
     lua_Integer nk_ = luaL_len(L, 4), na_ = luaL_len(L, 5);
     if (nk_ < 0 || na_ < 0 || nk_ + na_ + 3 > 64) luaL_error(L, "too many keys and arguments");
     int nkeys = (int)nk_, nargs = (int)na_;
@@ -339,7 +364,8 @@ static void build_eval(lua_State *L, clientrt *rt, buf *b, size_t *offs, int *ar
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, t, i); /* checked above: a string or a number */
             put_arg(L, lua_gettop(L), b, offs, argc);
-            buf_printf(&lab, " %s", lua_tostring(L, -1));
+            buf_putc(&lab, ' ');
+            put_label(L, lua_gettop(L), &lab);
             lua_pop(L, 1);
         }
     }
@@ -361,8 +387,9 @@ static int ctx_eval(lua_State *L)
     char label[512];
     buf b;
     buf_init(&b);
-    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, timeout, 0);
+    const char *id;
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label, &id);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, id, timeout, 0);
 }
 
 /* ctx:send_eval(node, script, keys, args) -> id: ctx:eval without waiting. */
@@ -378,8 +405,9 @@ static int ctx_send_eval(lua_State *L)
     char label[512];
     buf b;
     buf_init(&b);
-    build_eval(L, rt, &b, offs, &argc, label, sizeof label);
-    return send_async(L, rt, c, node_idx, &b, offs, argc, label);
+    const char *id;
+    build_eval(L, rt, &b, offs, &argc, label, sizeof label, &id);
+    return send_async(L, rt, c, node_idx, &b, offs, argc, label, id);
 }
 
 /* ctx:receive([timeout_ms]) -> id, value | id, nil, err | nil, "timeout" | nil, "none": the
@@ -395,9 +423,9 @@ static int ctx_receive(lua_State *L)
     coro *co = current_coro(L, c);
     if (co->ninbox > 0) {
         msg *m = co->inbox[0];
-        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
         lua_pushinteger(L, (lua_Integer)m->req_id);
-        int n = push_reply(L, m);
+        int n = push_reply(L, m); /* first: if it raises (memory), the reply is still in the inbox */
+        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
         msg_free(m);
         return n + 1;
     }
@@ -534,7 +562,7 @@ static int ctx_subscribe(lua_State *L)
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     co->sub = s;
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, (double)rt->cx->sc->timeout / 1000.0, 1);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 1);
 }
 
 /* ctx:unsubscribe(sub): drops the subscription (no wait). */
@@ -542,8 +570,8 @@ static int ctx_unsubscribe(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    lua_Integer s = luaL_checkinteger(L, 2) - 1;
-    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return 0;
+    lua_Integer s = luaL_checkinteger(L, 2);
+    if (s < 1 || s > c->nsubs || !c->subs[--s].channel) return 0; /* a handle is 1 .. nsubs */
     subscription *sub = &c->subs[s];
     node_unsubscribe(rt->cu, &rt->cu->nodes[sub->node], c->cidx, sub->channel);
     for (int i = 0; i < sub->nqueue; i++) free(sub->queue[i]);
@@ -558,14 +586,14 @@ static int ctx_wait(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
-    lua_Integer s = luaL_checkinteger(L, 2) - 1;
+    lua_Integer s = luaL_checkinteger(L, 2);
     double ms = ms_arg(L, 3, "wait");
-    if (s < 0 || s >= c->nsubs || !c->subs[s].channel) return luaL_error(L, "ctx:wait: not a subscription");
+    if (s < 1 || s > c->nsubs || !c->subs[--s].channel) return luaL_error(L, "ctx:wait: not a subscription");
     subscription *sub = &c->subs[s];
     if (sub->nqueue > 0) {
         char *m = sub->queue[0];
+        lua_pushstring(L, m); /* first: if it raises (memory), the message is still queued */
         memmove(sub->queue, sub->queue + 1, (size_t)(--sub->nqueue) * sizeof *sub->queue);
-        lua_pushstring(L, m);
         free(m);
         return 1;
     }
@@ -583,8 +611,10 @@ static int ctx_spawn(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     step_action(L, rt, "spawn");
     int nargs = lua_gettop(L) - 2;
+    luaL_checkstack(L, nargs + 2, "ctx:spawn: too many arguments"); /* the copies, and the thread */
     coro *co = coro_new(c, L, 0);
     lua_State *T = co->L;
+    if (!lua_checkstack(T, nargs + 1)) return luaL_error(L, "ctx:spawn: no memory for %d arguments", nargs); /* never scheduled */
     lua_pushvalue(L, 2);
     for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
     lua_xmove(L, T, nargs + 1);
@@ -620,6 +650,7 @@ static int ctx_log(lua_State *L)
     clientrt *rt = rt_of(L);
     client *c = ctx_client(L);
     int n = lua_gettop(L);
+    luaL_checkstack(L, n + 1, "ctx:log: too many arguments"); /* string, format and the copies */
     lua_getglobal(L, "string");
     lua_getfield(L, -1, "format");
     for (int i = 2; i <= n; i++) lua_pushvalue(L, i);
@@ -678,6 +709,8 @@ static int ctx_record(lua_State *L)
         return luaL_error(L, "ctx:record: unknown outcome '%s' (released, not_released, gave_up, reentry_failed)", outcome);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(k, kinds[i].name)) continue;
+        if (outcome && kinds[i].k != H_ACQUIRE_FAILED && kinds[i].k != H_RELEASED)
+            return luaL_error(L, "ctx:record: an outcome goes with acquire_failed or released, not %s", k);
         step_action(L, rt, "record");
         hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
         e->code = code;

@@ -160,6 +160,11 @@ static void ek_dump(kserver *s, buf *out)
     etcd_dump((etcd *)s, out);
 }
 
+static void ek_units(kserver *s, kind_unit_fn fn, void *ud)
+{
+    etcd_units((etcd *)s, fn, ud);
+}
+
 const server_kind etcd_kind = {
     .name = "etcd",
     .monotonic = 1,              /* the lessor measures leases with Go's monotonic clock */
@@ -187,4 +192,5 @@ const server_kind etcd_kind = {
     .copy_data = ek_copy_data,
     .data_free = ek_data_free,
     .dump = ek_dump,
+    .units = ek_units,
 };

@@ -103,12 +103,26 @@ history *history_new(void)
     return xcalloc(1, sizeof(history));
 }
 
+static void free_units(hist_event *e)
+{
+    for (size_t u = 0; u < e->nunits; u++) {
+        free(e->units[u].name);
+        free(e->units[u].type);
+        free(e->units[u].value);
+    }
+    free(e->units);
+    e->units = NULL;
+    e->nunits = 0;
+}
+
 void history_clear(history *h)
 {
     for (size_t i = 0; i < h->n; i++) {
         free(h->ev[i].text);
         free(h->ev[i].reply);
         free(h->ev[i].label);
+        free(h->ev[i].cmd);
+        free_units(&h->ev[i]);
     }
     h->n = 0;
 }
@@ -187,8 +201,66 @@ size_t history_actors(const history *h)
     return h->nactors;
 }
 
+/* What an event's payload must be, given its kind (history.h), as every reader relies on:
+ * typed fields present where the kind has them and in their ranges, absent where it has none.
+ * An event's payload is filled in after history_add returns it, so each event is checked when
+ * the next one is appended, and all of them by history_check. */
+static void check_event(const history *h, const hist_event *e)
+{
+    LL_ASSERT(e->kind >= 0 && e->kind < H_KIND_COUNT);
+    LL_ASSERT(e->actor >= -1 && e->actor < (int)h->nactors);
+    LL_ASSERT(e->peer >= -1 && e->peer < (int)h->nactors);
+    int faulty = e->kind == H_FAULT || e->kind == H_FAULT_END;
+    if (faulty) {
+        LL_ASSERT(e->fault >= 0 && e->fault < FAULT_KIND_COUNT);
+        LL_ASSERT(e->fault_id >= -1);
+        LL_ASSERT(e->fault != FAULT_DRIFT || e->kind != H_FAULT || e->rate == e->rate); /* not NaN */
+    } else {
+        LL_ASSERT(e->fault == -1 && e->fault_id == -1);
+    }
+    LL_ASSERT(e->kind == H_DROP ? e->msg >= 0 && e->msg < HM_COUNT : e->msg == -1);
+    switch (e->kind) {
+    case H_DROP: LL_ASSERT(e->code >= 0 && e->code < HL_COUNT); break;
+    case H_NODE_UP: LL_ASSERT(e->code >= -1 && e->code <= 1); break;
+    case H_KEYSPACE: LL_ASSERT(e->code == HK_RESTART || e->code == HK_RESYNC); break;
+    case H_ACQUIRE_FAILED:
+    case H_RELEASED: LL_ASSERT(e->code >= -1 && e->code < HO_COUNT); break;
+    case H_LOCK_UNIT:
+        LL_ASSERT(e->code >= 0 && e->code < HU_COUNT);
+        LL_ASSERT(e->actor >= 0 && !history_actor_is_node(h, e->actor));
+        LL_ASSERT((e->code != HU_KEY && e->code != HU_PREFIX) || e->text);
+        break;
+    default: LL_ASSERT(e->code == -1);
+    }
+    LL_ASSERT(e->kind == H_DROP || e->kind == H_CALL || e->kind == H_REQUEST || e->kind == H_EXEC || e->kind == H_REPLY ||
+              !e->label);
+    LL_ASSERT(e->kind == H_KEY_SET || e->deadline == -1);
+    LL_ASSERT(e->kind == H_CALL || !e->cmd);
+    LL_ASSERT(e->kind == H_KEYSPACE || e->nunits == 0);
+    LL_ASSERT(!e->nunits || e->units);
+    for (size_t u = 0; u < e->nunits; u++) LL_ASSERT(e->units[u].name && e->units[u].type && e->units[u].value);
+}
+
+void history_check(const history *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        check_event(h, &h->ev[i]);
+        LL_ASSERT(i == 0 || h->ev[i].t >= h->ev[i - 1].t);
+    }
+}
+
+void history_add_unit(hist_event *e, slice name, const char *type, int64_t deadline, slice value)
+{
+    LL_ASSERT(e->kind == H_KEYSPACE && type);
+    if ((e->nunits & (e->nunits - 1)) == 0) /* 0, 1, 2, 4, ...: grown to the next power of two */
+        e->units = xrealloc(e->units, (e->nunits ? e->nunits * 2 : 1) * sizeof *e->units);
+    e->units[e->nunits++] = (hist_unitrec){ xmemdup(name.p ? name.p : "", name.len), name.len, xstrdup(type), deadline,
+                                            xmemdup(value.p ? value.p : "", value.len), value.len };
+}
+
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, int64_t local)
 {
+    if (h->n) check_event(h, &h->ev[h->n - 1]);
     /* what every reader of a history relies on: true time never goes back, every event has
      * a kind, and names an actor of this history or the world */
     LL_ASSERT(kind >= 0 && kind < H_KIND_COUNT);
@@ -257,23 +329,30 @@ size_t utf8_seq(const char *s, size_t *bad)
     return need + 1;
 }
 
-int json_utf8_valid(const char *s)
+/* The bytes p[0..n) (p[n] is a NUL, which ends any sequence: nothing past it is read). */
+static int utf8_valid_n(const char *p, size_t n)
 {
     size_t bad;
-    for (const char *p = s; *p;) {
-        size_t n = utf8_seq(p, &bad);
-        if (!n) return 0;
-        p += n;
+    for (const char *end = p + n; p < end;) {
+        size_t k = utf8_seq(p, &bad);
+        if (!k) return 0;
+        p += k;
     }
     return 1;
 }
 
-void json_string(buf *out, const char *s)
+int json_utf8_valid(const char *s)
+{
+    return utf8_valid_n(s, strlen(s));
+}
+
+/* json_string of the bytes p[0..n), NULs included (p[n] is a NUL). */
+static void json_bytes(buf *out, const char *p, size_t n)
 {
     buf_putc(out, '"');
-    for (const char *p = s; *p;) {
-        size_t bad, n = utf8_seq(p, &bad);
-        if (!n) {
+    for (const char *end = p + n; p < end;) {
+        size_t bad, k = utf8_seq(p, &bad);
+        if (!k) {
             buf_puts(out, "\\ufffd");
             p += bad;
             continue;
@@ -287,11 +366,16 @@ void json_string(buf *out, const char *s)
         case '\t': buf_puts(out, "\\t"); break;
         default:
             if (c < 0x20 || c == 0x7f) buf_printf(out, "\\u%04x", c);
-            else buf_append(out, p, n);
+            else buf_append(out, p, k);
         }
-        p += n;
+        p += k;
     }
     buf_putc(out, '"');
+}
+
+void json_string(buf *out, const char *s)
+{
+    json_bytes(out, s, strlen(s));
 }
 
 static void base64(buf *out, const unsigned char *p, size_t n)
@@ -302,6 +386,17 @@ static void base64(buf *out, const unsigned char *p, size_t n)
         char q[4] = { abc[v >> 18], abc[(v >> 12) & 63], i + 1 < n ? abc[(v >> 6) & 63] : '=', i + 2 < n ? abc[v & 63] : '=' };
         buf_append(out, q, 4);
     }
+}
+
+/* json_field of the bytes p[0..n) (p[n] is a NUL): a key or a value may hold any byte. */
+static void json_bytes_field(buf *out, const char *name, const char *p, size_t n)
+{
+    buf_printf(out, "\"%s\":", name);
+    json_bytes(out, p, n);
+    if (utf8_valid_n(p, n)) return;
+    buf_printf(out, ",\"%s_b64\":\"", name);
+    base64(out, (const unsigned char *)p, n);
+    buf_putc(out, '"');
 }
 
 void json_field(buf *out, const char *name, const char *s)
@@ -354,6 +449,38 @@ static void write_typed(buf *out, const hist_event *e)
         break;
     case H_KEYSPACE:
         if (e->code >= 0) buf_printf(out, ",\"why\":\"%s\"", e->code == HK_RESYNC ? "resync" : "restart");
+        if (!e->units) break;
+        buf_puts(out, ",\"keys\":[");
+        for (size_t u = 0; u < e->nunits; u++) {
+            const hist_unitrec *r = &e->units[u];
+            buf_puts(out, u ? ",{" : "{");
+            json_bytes_field(out, "name", r->name, r->nlen);
+            buf_putc(out, ',');
+            json_field(out, "type", r->type);
+            if (r->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)r->deadline);
+            buf_putc(out, ',');
+            json_bytes_field(out, "value", r->value, r->vlen);
+            buf_putc(out, '}');
+        }
+        buf_putc(out, ']');
+        break;
+    case H_CALL:
+        if (e->cmd) {
+            buf_putc(out, ',');
+            json_field(out, "command", e->cmd);
+        }
+        if (e->label) {
+            buf_putc(out, ',');
+            json_field(out, "published", e->label);
+        }
+        break;
+    case H_REQUEST:
+    case H_EXEC:
+    case H_REPLY:
+        if (e->label) {
+            buf_putc(out, ',');
+            json_field(out, "script", e->label);
+        }
         break;
     case H_ACQUIRE_FAILED:
     case H_RELEASED:

@@ -72,6 +72,19 @@ int hist_unit_find(const char *name); /* -1 if none */
 /* Why a node's whole data was replaced (keyspace: hist_event.code). */
 typedef enum hist_keyspace { HK_RESTART, HK_RESYNC } hist_keyspace;
 
+/* One unit of a node's data as a keyspace event carries it (hist_event.units), from the
+ * server's own store (server_kind.units), never from a dump's text: its name (bytes), its
+ * type as the kind names it ("string", "znode", "key", "lease", ...), its expiry deadline
+ * in the node's local ms (-1: none), and its value as the kind shows it to people. */
+typedef struct hist_unitrec {
+    char *name;
+    size_t nlen;
+    char *type;
+    int64_t deadline;
+    char *value;
+    size_t vlen;
+} hist_unitrec;
+
 /* The properties a run is judged on, by name: a scenario's `expect` and the matrix's
  * `properties` name them; model/properties.c holds the table of their monitors. */
 typedef enum property {
@@ -89,7 +102,8 @@ typedef enum hist_kind {
     H_START,          /* a client process starts */
     H_REQUEST,        /* a client sends a command or script (text: what, a: request id) */
     H_EXEC,           /* a node runs a request (text: what, reply: the reply) */
-    H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply) */
+    H_CALL,           /* verbose: a redis.call inside a script (text: argv, reply; cmd: argv[0];
+                       * label: the channel of the pub/sub messages it sent, if it sent any) */
     H_REPLY,          /* the reply reaches the client (reply) */
     H_TIMEOUT,        /* the client gave up waiting for a reply */
     H_DROP,           /* a message was lost (msg: which kind, code: hist_loss, label: the message) */
@@ -115,7 +129,8 @@ typedef enum hist_kind {
     H_END,            /* a client process finished its workload */
     H_DEMOTED,        /* a former master, reachable again, became a replica (peer: new master) */
     H_KEYSPACE,       /* a node's whole data replaced (restart, full resync): text: why, reply:
-                       * every key, one per line, in the canonical absolute dump form */
+                       * every key, one per line, in the canonical absolute dump form (for
+                       * people); units: the same keys as records, what readers read */
     H_LOCK_UNIT,      /* a client's model says what its lock is, or what it did to its holds
                        * (code: hist_unit; text: the object or prefix) */
     H_KIND_COUNT
@@ -140,7 +155,12 @@ typedef struct hist_event {
     int msg;         /* drop: the lost message's hist_msg */
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
                       * acquire_failed, released: hist_outcome; lock_unit: hist_unit */
-    char *label;     /* drop: the lost message's label (owned, may be NULL) */
+    char *label;     /* drop: the lost message's label; call: the channel of the pub/sub
+                      * messages it sent; request, exec, reply: the script it ran ("id@version",
+                      * a model's file) (owned, may be NULL) */
+    char *cmd;       /* call: the command's name, its first argument (owned, may be NULL) */
+    hist_unitrec *units; /* keyspace: the node's data, in its dump's order (owned) */
+    size_t nunits;
 } hist_event;
 
 typedef struct history history;
@@ -160,7 +180,13 @@ size_t history_actors(const history *h);
 /* Appends an event: t never goes back (true time is monotonic), kind and actor are valid. */
 hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor, int64_t local);
 void history_set_text(hist_event *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends one unit of data to a keyspace event (the bytes are copied). */
+void history_add_unit(hist_event *e, slice name, const char *type, int64_t deadline, slice value);
 size_t history_len(const history *h);
+/* Asserts what every reader of a history relies on, for every event: its kind, its actor and
+ * peer, true time never going back, and its typed payload consistent with its kind (each
+ * event is also checked when the next one is appended). Exits with status 3 if one fails. */
+void history_check(const history *h);
 const hist_event *history_at(const history *h, size_t i);
 hist_event *history_at_mut(history *h, size_t i); /* for filling in details afterwards */
 const char *hist_kind_name(hist_kind k);

@@ -61,6 +61,7 @@ void msg_free(msg *m)
     free(m->argv);
     free(m->bytes);
     free(m->label);
+    free(m->script);
     if (m->body && m->kind == MSG_REPLY) m->sk->reply_release(m->body);
     if (m->body && m->kind == MSG_REPL) m->sk->change_free(m->body);
     free(m);

@@ -40,6 +40,9 @@ typedef struct msg {
     char *bytes;           /* a request's arguments (NUL-separated), or a pushed message's payload */
     size_t nbytes;         /* the payload's length */
     char *label;           /* what it is, for traces: "EVAL redisson/lock@HEAD", a channel, a key */
+    char *script;          /* a request that runs a script, and its reply: the script's id
+                              ("redisson/lock@HEAD", a model's file), as the history's request,
+                              exec and reply events carry it (owned); NULL otherwise */
     const struct server_kind *sk; /* a reply's or a replication change's kind */
     void *body;            /* MSG_REPLY: the reply (in the tail); MSG_REPL: the change (kchange) */
     uint64_t epoch;        /* replication: the master's down_epoch when it sent this */

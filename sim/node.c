@@ -80,6 +80,11 @@ static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, c
     if (fmt) history_set_text(e, fmt, arg);
 }
 
+static void keyspace_unit(void *ud, slice name, const char *type, int64_t deadline, slice value)
+{
+    history_add_unit(ud, name, type, deadline, value);
+}
+
 /* n's whole data was replaced at once (a restart, a full resynchronisation), which no key
  * event tells: record all of it, so that a reader of the history knows what n holds. */
 static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
@@ -95,6 +100,10 @@ static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *m
     buf_init(&b);
     cu->kind->dump(n->srv, &b);
     e->reply = b.p ? buf_steal(&b) : xstrdup("");
+    if (cu->kind->units) {
+        e->units = xcalloc(1, sizeof *e->units); /* the kind lists its units: none is an empty list */
+        cu->kind->units(n->srv, keyspace_unit, e);
+    }
 }
 
 /* ---- the server inside a node ---- */
@@ -157,6 +166,10 @@ static void node_push(void *ud, int client, slice channel, slice message)
     m->label = xmemdup(channel.p, channel.len);
     m->bytes = xmemdup(message.p, message.len);
     m->nbytes = message.len;
+    if (cu->cx->verbose) {
+        free(n->published);
+        n->published = xmemdup(channel.p, channel.len);
+    }
     if (commit_first(cu, n)) held_append(&n->held_pushes, m, 0);
     else net_send(cu->net, m);
 }
@@ -174,9 +187,12 @@ static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
         buf_append(&b, argv[i].p, argv[i].len);
     }
     e->text = buf_steal(&b);
+    if (argc > 0) e->cmd = xmemdup(argv[0].p, argv[0].len);
     buf_init(&b);
     cu->kind->reply_brief(reply, &b);
     e->reply = buf_steal(&b);
+    e->label = n->published; /* the channel this call published on, if it did */
+    n->published = NULL;
 }
 
 /* The server tells us about every changed key: record it, and replicate it. */
@@ -248,14 +264,17 @@ static msg *reply_new(cluster *cu, node *n, int to)
     return rep;
 }
 
-/* Records that n ran a request of `from` (its reply filled in by the caller) and returns the
- * event's index. */
-static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label)
+/* Records that n ran a request of `from` (its reply filled in by the caller; `script`: the
+ * script it ran, or NULL) and returns the event's index. */
+static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
     e->peer = from;
     e->a = (int64_t)req_id;
     e->text = xstrdup(label ? label : "");
+    e->label = script ? xstrdup(script) : NULL;
+    free(n->published); /* what a request pushed outside a traced call is no call's */
+    n->published = NULL;
     return history_len(cu->cx->hist) - 1;
 }
 
@@ -268,6 +287,8 @@ static void send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t
     rep->coro = coro;
     rep->req_id = req_id;
     rep->label = label ? xstrdup(label) : NULL;
+    const char *script = history_at(cu->cx->hist, exec_at)->label; /* the exec's: the request's script */
+    rep->script = script ? xstrdup(script) : NULL;
     net_send(cu->net, rep);
 }
 
@@ -349,7 +370,7 @@ static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
     msg *rep = reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
     rep->async = w->async;
-    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label), rep, w->coro, w->req_id, w->label);
+    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
     free(w->label);
     free(w);
 }
@@ -510,7 +531,7 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
     if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    size_t at = note_exec(cu, n, m->from, m->req_id, m->label);
+    size_t at = note_exec(cu, n, m->from, m->req_id, m->label, m->script);
     uint64_t before = n->repl_offset, effects = n->effects;
     int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
@@ -541,6 +562,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             rep->req_id = m->req_id;
             rep->async = m->async;
             rep->label = m->label ? xstrdup(m->label) : NULL;
+            rep->script = m->script ? xstrdup(m->script) : NULL;
             net_send(cu->net, rep);
             return;
         }
@@ -556,6 +578,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             m->argv = NULL;
             m->bytes = NULL;
             m->label = NULL;
+            m->script = NULL;
             net_hold(cu->net, k);
             return;
         }
@@ -572,6 +595,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             m->argv = NULL;
             m->bytes = NULL;
             m->label = NULL;
+            m->script = NULL;
             held_append(&n->held_reqs, k, 0);
             node_commit_release(cu, n);
             break;
@@ -877,6 +901,7 @@ void cluster_release(cluster *cu)
         node_drop_waits(&cu->nodes[i]);
         held_drop(&cu->nodes[i].held_pushes);
         held_drop(&cu->nodes[i].held_reqs);
+        free(cu->nodes[i].published);
         free(cu->nodes[i].acked);
         free(cu->nodes[i].client_off);
     }

@@ -76,6 +76,9 @@ typedef struct node {
     struct held_msg *held_pushes, *held_reqs;
     int releasing;         /* held requests are being run */
     uint64_t acks_asked;   /* the offset the replicas were last asked to acknowledge for it */
+    char *published;       /* traced runs: the channel of the pub/sub messages pushed since the
+                              last traced call or request, which the next traced call (the one
+                              that pushed them: a call is traced after it ran) records */
 } node;
 
 struct cluster {

@@ -243,6 +243,42 @@ static void rk_dump(kserver *s, buf *out)
     server_dump(s->srv, out);
 }
 
+typedef struct named_kv {
+    slice key;
+    const kv *e;
+} named_kv;
+
+static int cmp_named(const void *a, const void *b)
+{
+    return slice_cmp(((const named_kv *)a)->key, ((const named_kv *)b)->key);
+}
+
+/* The keys server_dump shows (the live ones, by name: keys are distinct, so any sort gives
+ * its order), each with its type, absolute deadline and value in the dump's form. */
+static void rk_units(kserver *s, kind_unit_fn fn, void *ud)
+{
+    store *st = server_store(s->srv);
+    size_t n = 0, cap = 16, it = 0;
+    named_kv *v = xmalloc(cap * sizeof *v);
+    int64_t now = store_now(st);
+    kv *e;
+    while ((e = store_next(st, &it))) {
+        if (e->expire >= 0 && now > e->expire) continue; /* past its deadline, not yet reaped */
+        if (n == cap) v = xrealloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = (named_kv){ store_key_of(st, e), e };
+    }
+    qsort(v, n, sizeof *v, cmp_named);
+    buf val;
+    buf_init(&val);
+    for (size_t i = 0; i < n; i++) {
+        buf_reset(&val);
+        obj_dump((obj_type)v[i].e->type, v[i].e->ptr, &val);
+        fn(ud, v[i].key, obj_type_name((obj_type)v[i].e->type), v[i].e->expire, (slice){ val.p, val.len });
+    }
+    buf_release(&val);
+    free(v);
+}
+
 /* WAIT numreplicas timeout: Redis 7.0's argument checks (getLongFromObjectOrReply,
  * getTimeoutFromObjectOrReply); the waiting is the node's. */
 static int rk_is_wait(int argc, const slice *argv, int64_t *replicas, int64_t *timeout_ms, void *out)
@@ -306,6 +342,7 @@ const server_kind redis_kind = {
     .copy_data = rk_copy_data,
     .data_free = rk_data_free,
     .dump = rk_dump,
+    .units = rk_units,
     .is_wait = rk_is_wait,
     .reply_wait = rk_reply_wait,
 };

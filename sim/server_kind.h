@@ -47,6 +47,9 @@ typedef struct kchange kchange; /* one unit of data's new state, or its deletion
 
 typedef enum kind_event { KIND_WRITTEN, KIND_DELETED, KIND_EXPIRED } kind_event;
 
+/* One unit of a server's data, as server_kind.units hands it over. */
+typedef void (*kind_unit_fn)(void *ud, slice name, const char *type, int64_t deadline, slice value);
+
 /* A setting of a kind that a scenario may give in `server_options` (a ZooKeeper tick, a
  * MongoDB TTL monitor period): its name, whether it is a duration (written as one, handed to
  * the server in ms) or a whole number, its default and its range (the same units), and one
@@ -136,6 +139,11 @@ typedef struct server_kind {
     void (*copy_data)(kserver *dst, kserver *src); /* dst's data becomes a copy of src's */
     void (*data_free)(kdata *d);                /* NULL: nothing */
     void (*dump)(kserver *s, buf *out);         /* canonical, for fingerprints and tests */
+    /* Optional (NULL: none): each unit of the data the dump shows, in the dump's order, as a
+     * record (a node's keyspace event carries them; nobody parses the dump): its name, its
+     * type ("string", "znode", "key", ...), its deadline in the server's local ms (-1: none)
+     * and its value as the dump shows it. */
+    void (*units)(kserver *s, kind_unit_fn fn, void *ud);
     /* Waiting for replicas (optional; NULL: the kind has no such request). is_wait: is this
      * request a wait until the caller's writes are acknowledged by replicas (Redis's WAIT
      * numreplicas timeout)? 0: an ordinary request; 1: yes, with how many replicas and the

@@ -230,6 +230,11 @@ static void zkk_dump(kserver *s, buf *out)
     zk_dump(s->z, out);
 }
 
+static void zkk_units(kserver *s, kind_unit_fn fn, void *ud)
+{
+    zk_units(s->z, fn, ud);
+}
+
 const server_kind zk_kind = {
     .name = "zookeeper",
     .monotonic = 1,              /* sessions expire by Time.currentElapsedTime() */
@@ -257,4 +262,5 @@ const server_kind zk_kind = {
     .copy_data = zkk_copy_data,
     .data_free = zkk_data_free,
     .dump = zkk_dump,
+    .units = zkk_units,
 };

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check.h"
 #include "history.h"
@@ -332,6 +333,56 @@ static void test_resends_head_equal_jitter(void **state)
     run_free(&r);
 }
 
+/* The history says, as fields, which script each request ran (its exec and its reply say the
+ * same) and which redis.call published the message a waiter got: Redisson's unlock script
+ * PUBLISHes on the lock's channel, and the subscriber's publish event names that channel. */
+static void test_history_types_scripts_and_publishes(void **state)
+{
+    (void)state;
+    scenario *sc = load_file("scenarios/redisson-reentrant.lua");
+    buf err;
+    buf_init(&err);
+    world_opts opts = { .seed = sc->seed, .verbose = 1 };
+    world *w = world_new(sc, &opts, &err);
+    if (!w) fail_msg("world_new: %s", err.p);
+    if (world_run(w, &err) != 0) fail_msg("world_run: %s", err.p);
+    const history *h = world_history(w);
+    int scripts = 0, replies = 0, published = 0, delivered = 0;
+    for (size_t i = 0; i < history_len(h); i++) {
+        const hist_event *e = history_at(h, i);
+        if ((e->kind == H_REQUEST || e->kind == H_EXEC || e->kind == H_REPLY) && e->label) {
+            /* the label a person reads starts with the id; the field is what a program reads */
+            assert_non_null(strstr(e->label, "redisson/"));
+            assert_int_equal(strncmp(e->text, e->label, strlen(e->label)), 0);
+            scripts += e->kind == H_REQUEST;
+            replies += e->kind == H_REPLY;
+        }
+        if (e->kind == H_CALL) {
+            assert_non_null(e->cmd);
+            if (e->label) {
+                assert_true(!strcasecmp(e->cmd, "publish"));
+                published++;
+                for (size_t k = i + 1; k < history_len(h); k++) {
+                    const hist_event *x = history_at(h, k);
+                    if (x->kind == H_PUBLISH && x->peer == e->actor && !strcmp(x->text, e->label)) {
+                        delivered++;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert_true(scripts > 0 && replies > 0);
+    assert_true(published > 0);
+    assert_int_equal(delivered, published);
+    buf_reset(&err);
+    history_write_jsonl(h, &err);
+    assert_non_null(strstr(err.p, "\"command\":\"PUBLISH\",\"published\":\"redisson_lock__channel:{lock}\""));
+    buf_release(&err);
+    world_free(w);
+    scenario_free(sc);
+}
+
 /* From 3.37.0 the lock and unlock scripts go through syncedEvalNoRetry: never resent. */
 static void test_lock_script_not_resent_from_3370(void **state)
 {
@@ -530,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_resends_343_every_4500ms),
         cmocka_unit_test(test_resends_head_equal_jitter),
         cmocka_unit_test(test_lock_script_not_resent_from_3370),
+        cmocka_unit_test(test_history_types_scripts_and_publishes),
         cmocka_unit_test(test_fair_loop_timeout_acquire_failed_from_470),
         cmocka_unit_test(test_fair_first_error_leaves_queue_entry_at_head),
         cmocka_unit_test(test_344_failed_unlock_keeps_the_watchdog),

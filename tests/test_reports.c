@@ -309,7 +309,10 @@ static void test_spacetime_labels_titles_no_overlap(void **state)
     ev(h, 0, H_EXEC, n1, a, longreq, "OK")->a = 1;
     ev(h, 0, H_REQUEST, a, n1, longreq, NULL)->a = 3; /* its label runs under the reply's "→ OK" */
     ev(h, 0, H_REPLY, a, n1, NULL, "OK")->a = 1;
-    for (int i = 0; i < 6; i++) ev(h, 0, H_FAULT, n1, -1, "clock of n1 jumps by 5000 ms and then some more text", NULL);
+    for (int i = 0; i < 6; i++) {
+        hist_event *f = ev(h, 0, H_FAULT, n1, -1, "clock of n1 jumps by 5000 ms and then some more text", NULL);
+        f->fault = FAULT_CLOCK_JUMP, f->fault_id = i, f->param = 5000;
+    }
     ev(h, 0, H_TIMEOUT, a, n1, NULL, NULL)->a = 2;
     buf svg;
     buf_init(&svg);

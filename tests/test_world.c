@@ -494,8 +494,8 @@ static void test_world_partition_failover_and_rejoin(void **state)
 }
 
 /* A key_set carries the key's deadline on the node's clock (a SET ... PX 10000 at local L:
- * L + 10000); after a restart a keyspace event gives what persistence kept: everything with
- * fsync always, nothing without persistence. */
+ * L + 10000); after a restart a keyspace event gives what persistence kept, as text and as
+ * typed records (`keys`): everything with fsync always, nothing without persistence. */
 static void restart_keyspace(const char *persist, int kept)
 {
     char text[1024];
@@ -514,10 +514,14 @@ static void restart_keyspace(const char *persist, int kept)
     const char *ks = strstr(o.jsonl, "\"ev\":\"keyspace\",\"actor\":\"n1\"");
     assert_non_null(ks);
     char want[128];
-    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\",\"why\":\"restart\"}");
+    snprintf(want, sizeof want, "\"text\":\"restart\",\"reply\":\"%s", kept ? "\\\"lock\\\" string at=" : "\",\"why\":\"restart\",\"keys\":[]}");
     assert_true(in_line(ks, want));
     if (kept) {
         snprintf(want, sizeof want, "at=%lld \\\"A:", deadline);
+        assert_true(in_line(ks, want));
+        /* and the same key as a typed record, from the node's store */
+        snprintf(want, sizeof want, "\"keys\":[{\"name\":\"lock\",\"type\":\"string\",\"deadline\":%lld,\"value\":\"\\\"A:",
+                 deadline);
         assert_true(in_line(ks, want));
     }
     outcome_free(&o);

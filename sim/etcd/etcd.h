@@ -140,6 +140,10 @@ void etcd_delete_kv(etcd *s, size_t idx, int64_t rev, kind_event ev);
 void etcd_lease_unit(int64_t id, char out[32]);
 int etcd_is_lease_unit(const char *p, size_t len, int64_t *id);
 void etcd_dump(const etcd *s, buf *out);
+/* The units etcd_dump shows, as records in its order (the revision as the empty key, the
+ * keys, the leases): name (bytes), type ("revision", "key", "lease"), deadline (-1: none) and
+ * value as the dump shows it. */
+void etcd_units(const etcd *s, void (*fn)(void *ud, slice name, const char *type, int64_t deadline, slice value), void *ud);
 int etcd_describe(etcd *s, slice unit, buf *out, int64_t *deadline);
 etcd_change *etcd_capture(etcd *s, slice unit, int deleted);
 void etcd_apply(etcd *s, etcd_change *c);

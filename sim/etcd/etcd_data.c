@@ -238,6 +238,30 @@ void etcd_dump(const etcd *s, buf *out)
     }
 }
 
+void etcd_units(const etcd *s, void (*fn)(void *ud, slice name, const char *type, int64_t deadline, slice value), void *ud)
+{
+    const etcd_data *d = s->d;
+    buf v;
+    buf_init(&v);
+    buf_printf(&v, "%lld", (long long)d->rev);
+    fn(ud, (slice){ "", 0 }, "revision", -1, (slice){ v.p, v.len });
+    for (size_t i = 0; i < d->nkvs; i++) {
+        const ekv *kv = &d->kvs[i];
+        buf_reset(&v);
+        kv_text(kv, &v);
+        fn(ud, (slice){ kv->key, kv->klen }, "key", lease_deadline(d, kv->lease), (slice){ v.p, v.len });
+    }
+    for (size_t i = 0; i < d->nleases; i++) {
+        const elease *l = &d->leases[i];
+        char unit[32];
+        etcd_lease_unit(l->id, unit);
+        buf_reset(&v);
+        buf_printf(&v, "ttl=%lld", (long long)l->ttl);
+        fn(ud, (slice){ unit, strlen(unit) }, "lease", l->expiry == ETCD_FOREVER ? -1 : l->expiry, (slice){ v.p, v.len });
+    }
+    buf_release(&v);
+}
+
 int etcd_describe(etcd *s, slice unit, buf *out, int64_t *deadline)
 {
     int64_t id;

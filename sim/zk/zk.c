@@ -731,3 +731,26 @@ void zk_dump(zk *z, buf *out)
         buf_putc(out, '\n');
     }
 }
+
+void zk_units(zk *z, void (*fn)(void *ud, slice name, const char *type, int64_t deadline, slice value), void *ud)
+{
+    buf u, v;
+    buf_init(&u);
+    buf_init(&v);
+    for (size_t i = 0; i < z->d.ns; i++) {
+        buf_reset(&u);
+        buf_reset(&v);
+        zs_unit(z->d.ss[i].id, &u);
+        buf_printf(&v, "timeout=%d", z->d.ss[i].timeout);
+        fn(ud, (slice){ u.p, u.len }, "session", -1, (slice){ v.p, v.len });
+    }
+    for (size_t i = 0; i < z->d.n; i++) {
+        const znode *n = z->d.nodes[i];
+        if (!strncmp(n->path, "/zookeeper", 10) && (n->plen == 10 || n->path[10] == '/')) continue;
+        buf_reset(&v);
+        zd_describe_node(&z->d, n, &v);
+        fn(ud, (slice){ n->path, n->plen }, "znode", -1, (slice){ v.p, v.len });
+    }
+    buf_release(&u);
+    buf_release(&v);
+}

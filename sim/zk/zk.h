@@ -115,5 +115,8 @@ void zk_load(zk *z, const zk_data *d);
 void zk_copy_data(zk *dst, zk *src);
 void zk_data_free(zk_data *d);
 void zk_dump(zk *z, buf *out);
+/* The units zk_dump shows, as records (the sessions, then the znodes; not the zxid): each
+ * one's name (bytes), type ("session", "znode"), deadline (-1) and value as the dump shows it. */
+void zk_units(zk *z, void (*fn)(void *ud, slice name, const char *type, int64_t deadline, slice value), void *ud);
 
 #endif
