@@ -2,7 +2,7 @@
 -- (columns). Each cell is the scenario <row id>/<column id>.lua beside this file, an ordinary
 -- scenario that `locklab run` replays and whose `expect` pins what the cell shows.
 --
--- A new design is a new row: a folder of eight scenarios named after the columns (copy a row's
+-- A new design is a new row: a folder of one scenario per column, named after it (copy a row's
 -- folder and change its protocol and settings), and an entry in `rows` below with what its
 -- source claims. A column that cannot apply to a design goes in the row's not_applicable with
 -- the reason. No C, no rebuild.
@@ -22,12 +22,12 @@
 return {
   title = "Lock designs under the standard faults",
   about = [[
-Every design runs the same workload: A takes the lock and works, B (and in the last column C)
-wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
+Every design runs the same workload: A takes the lock and works, B (and, when a waiter gives
+up, C) wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
 their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
 every 10 s and their job is long (45 s), as a watchdog is meant for, and so do ZooKeeper and
-etcd when their holder is cut off, since their clients' pings and keep-alives renew the session
-as a watchdog renews a lease; designs without expiry
+etcd when their holder is cut off or its renewals are lost, since their clients' pings and
+keep-alives renew the session as a watchdog renews a lease; designs without expiry
 (MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
 that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
 MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
@@ -44,7 +44,7 @@ MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quoru
     { id = "renewal-lost", title = "the holder's lease renewals are lost while it works", short = "renewal" },
     { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority" },
     { id = "client-clock", title = "the holder's clock jumps forward", short = "A's clock" },
-    { id = "late-release", title = "the holder's release is delayed past the lease", short = "delayed" },
+    { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed" },
     { id = "host-crash", title = "the holder's host crashes (no FIN, no RST)", short = "host gone" },
   },
   rows = {
@@ -498,6 +498,7 @@ refreshing leadership before giving up".]],
         ["renewal-lost"] = "A's renewals fail and OnStoppedLeading is called after RenewDeadline, but work that does not watch its context goes on.",
         ["leader-cut"] = "Not a split brain: B's API server, with the old etcd leader, can read nothing committed, and B gives up when its wait runs out; the minority is unavailable, which the checker's bound (twice the LeaseDuration) counts as a deadlock.",
         ["client-clock"] = "client-go measures time with Go's monotonic clock readings; the renewTime it writes is wall-clock, but no candidate compares it with its own clock.",
+        ["late-release"] = "client-go sends no release by default; A's last renewal, held in the network, lands after B's takeover and is refused on its stale resourceVersion (409 Conflict): the API server's optimistic concurrency.",
       },
     },
     -- Consul sessions with lock-delay (issue 24)
