@@ -5,9 +5,9 @@ return {
 The servers are a three-member server cluster: the leader n1 and two followers. At 1 s a
 partition puts the leader n1 and the waiter B on one side, the two followers and the holder A
 on the other, for 40 s; the majority elects n1r1. A's client moves to the new leader and
-releases there at 5.3 s. B's blocking read of the lock key is not answered on the minority's
-side; when it times out, Lock returns "failed to read lock" (api/lock.go), so B gives up at 5.5
-s rather than wait: no split brain, no long wait.
+releases there at 5.3 s. B's read of the lock key is not answered on the minority's side; when
+it times out, Lock returns "failed to read lock" (api/lock.go), so B gives up at 5.5 s rather
+than wait: no split brain, no long wait.
 
 The design: Consul's lock as its Go API takes it (lua/clients/consul-lock.lua; api/lock.go):
 a session with a 10 s TTL, renewed every 5 s, and the default 15 s lock-delay; KV acquire of
