@@ -2,8 +2,9 @@
  * with a fake host: sessions (TTL bounds, renewal, invalidation at twice the TTL on the
  * leader's clock, destroy), KV acquire and release (holders, re-acquire, LockIndex,
  * ModifyIndex), the lock-delay after an invalidation and none after a release, behavior
- * delete, a replica (no timers, writes refused, timers restarted when promoted), replies as a
- * model receives them, and the copies persistence and replication are made of. */
+ * delete, a replica (no timers, writes refused, timers restarted when promoted, its own lock-delay
+ * set when it applies an invalidation), replies as a model receives them, and the copies
+ * persistence and replication are made of. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -156,12 +157,59 @@ static void test_consul_replicas_and_copies(void **state)
     pair_close(&p);
 }
 
+/* Every server sets its own lock-delay when it applies an invalidation, by its own clock
+ * (state/session.go, deleteSessionTxn), and a leader refuses an acquire inside its entry
+ * (kvs_endpoint.go): a follower promoted inside a lock-delay still refuses the lock. A
+ * holder's release sets none, on the leader or on a follower. */
+static void test_consul_lock_delay_on_replicas(void **state)
+{
+    (void)state;
+    pair p;
+    pair_open(&p, 0, 0);
+    expect(p.m, "SESSION_CREATE 10000 15000 release", "session-1");
+    expect(p.m, "KV_ACQUIRE lock A session-1", "true");
+    replicate(p.m, p.r, "session/session-1", 0);
+    replicate(p.m, p.r, "kv/lock", 0);
+    /* the leader invalidates session-1 at 10 s; the follower applies it at 10.5 s */
+    p.hm.now = 10000;
+    expect(p.m, "SESSION_DESTROY session-1", "true");
+    p.hr.now = 10500;
+    replicate(p.m, p.r, "kv/lock", 0);
+    replicate(p.m, p.r, "session/session-1", 1);
+    expect_dump(p.r, "kv lock=A session=\"\" lock_index=1 modify_index=4\n"
+                     "lock-delay lock until 25500\n");
+    /* promoted at 12 s: its own entry holds until 25.5 s */
+    p.hr.now = 12000;
+    K->set_replica(p.r, 0);
+    expect(p.r, "SESSION_CREATE 10000 15000 release", "session-2");
+    expect(p.r, "KV_ACQUIRE lock B session-2", "false");
+    p.hr.now = 25499;
+    expect(p.r, "KV_ACQUIRE lock B session-2", "false");
+    p.hr.now = 25500;
+    expect(p.r, "KV_ACQUIRE lock B session-2", "true");
+    /* a later change of the key carries no lock-delay: the entry was the invalidation's */
+    kserver *r2 = make(&p.hm);
+    K->set_replica(r2, 1);
+    replicate(p.r, r2, "session/session-2", 0);
+    replicate(p.r, r2, "kv/lock", 0);
+    expect_dump(r2, "session session-2 ttl=10000ms lock_delay=15000ms behavior=release\n"
+                    "kv lock=B session=session-2 lock_index=2 modify_index=6\n");
+    /* a holder's release sets no lock-delay on a follower either */
+    expect(p.r, "KV_RELEASE lock B session-2", "true");
+    replicate(p.r, r2, "kv/lock", 0);
+    expect_dump(r2, "session session-2 ttl=10000ms lock_delay=15000ms behavior=release\n"
+                    "kv lock=B session=\"\" lock_index=2 modify_index=7\n");
+    done(r2, &p.hm);
+    pair_close(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_consul_sessions_locks_and_lock_delay),
         cmocka_unit_test(test_consul_replies_reach_lua),
         cmocka_unit_test(test_consul_replicas_and_copies),
+        cmocka_unit_test(test_consul_lock_delay_on_replicas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,7 @@
 -- (columns). Each cell is the scenario <row id>/<column id>.lua beside this file, an ordinary
 -- scenario that `locklab run` replays and whose `expect` pins what the cell shows.
 --
--- A new design is a new row: a folder of eight scenarios named after the columns (copy a row's
+-- A new design is a new row: a folder of one scenario per column, named after it (copy a row's
 -- folder and change its protocol and settings), and an entry in `rows` below with what its
 -- source claims. A column that cannot apply to a design goes in the row's not_applicable with
 -- the reason. No C, no rebuild.
@@ -22,12 +22,12 @@
 return {
   title = "Lock designs under the standard faults",
   about = [[
-Every design runs the same workload: A takes the lock and works, B (and in the last column C)
-wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
+Every design runs the same workload: A takes the lock and works, B (and, when a waiter gives
+up, C) wants it too. Lease designs get a 10 s lease and 5 s of work (ZooKeeper's and etcd's lease is
 their 10 s session); watchdog designs (Redisson lock() without a lease) renew a 30 s lease
 every 10 s and their job is long (45 s), as a watchdog is meant for, and so do ZooKeeper and
-etcd when their holder is cut off, since their clients' pings and keep-alives renew the session
-as a watchdog renews a lease; designs without expiry
+etcd when their holder is cut off or its renewals are lost, since their clients' pings and
+keep-alives renew the session as a watchdog renews a lease; designs without expiry
 (MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
 that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
 MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
@@ -41,6 +41,11 @@ MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quoru
     { id = "failover", title = "the master or leader dies before a replica has the lock", short = "failover" },
     { id = "clock-jump", title = "a server's clock jumps forward", short = "clock" },
     { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
+    { id = "renewal-lost", title = "the holder's lease renewals are lost while it works", short = "renewal" },
+    { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority" },
+    { id = "client-clock", title = "the holder's clock jumps forward", short = "A's clock" },
+    { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed" },
+    { id = "host-crash", title = "the holder's host crashes (no FIN, no RST)", short = "host gone" },
   },
   rows = {
     {
@@ -54,12 +59,20 @@ blocking wait, not re-entrant.]],
         reenter = { reentrancy = "violated" },
         ["holder-crash"] = { no_deadlock = "violated" },
         ["gc-pause"] = { release_safety = "violated" },
+        ["late-release"] = { release_safety = "violated" },   -- "DEL may delete a lock the current thread does not hold"
+        ["host-crash"] = { no_deadlock = "violated" },
       },
       notes = {
         ["gc-pause"] = "Two clients hold the lock, not only a wrong DEL: A works on after its lease (Kleppmann 2016, \"How to do distributed locking\").",
         ["server-restart"] = "A restarted Redis without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
         failover = "The replica is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
         ["clock-jump"] = "Redis expires keys by its own clock; a jump forward frees the lock early (Kleppmann 2016).",
+        ["late-release"] = "The late DEL deletes B's key while B works, as the table warns; a third client could then take the lock beside B.",
+        ["host-crash"] = "A's host vanishes between SETNX and EXPIRE: the key has no expiry, as after a process crash.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lease is set once when the lock is taken, and A sends nothing while it works (a lease the work outlasts is the GC-pause column's lesson).",
+        ["leader-cut"] = "One Redis server and no leader: the server on the waiter's side and the holder alone is the \"cut off\" column. Redis with replicas fails over by its Sentinels' vote, which is not modelled here.",
       },
     },
     {
@@ -70,12 +83,18 @@ but "Using just DEL is not safe as a client may remove another client's lock".]]
       claims = {
         ["gc-pause"] = { release_safety = "violated" },
         ["server-restart"] = { release_safety = "unsaid" },
+        ["late-release"] = { release_safety = "violated" },
       },
       notes = {
         ["gc-pause"] = "The page's next point: the lease must outlast the work, or two clients hold the lock (Kleppmann 2016 adds: a pause can always outlast it).",
         ["server-restart"] = "\"Performance, crash recovery and fsync\": without persistence a restart forgets the lock.",
         failover = "\"Why Failover-based Implementations Are Not Enough\": the replica is promoted without the lock.",
         ["clock-jump"] = "Redis expires keys by its own clock; a jump forward frees the lock early (Kleppmann 2016).",
+        ["late-release"] = "\"Using just DEL is not safe as a client may remove another client's lock\": A's DEL, delayed in the network past its lease, deletes B's key while B works.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lease is set once when the lock is taken, and A sends nothing while it works (a lease the work outlasts is the GC-pause column's lesson).",
+        ["leader-cut"] = "One Redis server and no leader: the server on the waiter's side and the holder alone is the \"cut off\" column. Redis with replicas fails over by its Sentinels' vote, which is not modelled here.",
       },
     },
     {
@@ -100,6 +119,11 @@ business still runs, another thread locks it for B, and a uuid per thread checke
         ["clock-jump"] = "The article says nothing of clocks: the lease is counted on the server's clock, and a jump forward frees the lock while A works (Kleppmann 2016).",
         ["server-restart"] = "\"The single-point problem\" is more than downtime: a restart without persistence forgets the lock (\"Distributed Locks with Redis\", \"Performance, crash recovery and fsync\").",
         failover = "A replica does not fix the single point: it is promoted without the lock (\"Distributed Locks with Redis\", \"Why Failover-based Implementations Are Not Enough\").",
+        ["late-release"] = "The case compare-and-delete is for: A's release, delayed past its lease, finds B's value and deletes nothing.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lease is set once when the lock is taken, and A sends nothing while it works (a lease the work outlasts is the GC-pause column's lesson).",
+        ["leader-cut"] = "One Redis server and no leader: the server on the waiter's side and the holder alone is the \"cut off\" column. Redis with replicas fails over by its Sentinels' vote, which is not modelled here.",
       },
     },
     {
@@ -123,6 +147,11 @@ from expiring before the business logic is done.]],
         ["server-restart"] = "The lock lives in one Redis; a restart without persistence forgets it (\"Distributed Locks with Redis\").",
         failover = "Redisson sends each lock script with WAIT for the replicas (3.12.5+) and answers only once WAIT has (3.14.1+, #3253); since 3.17.5 it fails when none acknowledged, and since 3.20 unlocks and tries again (RedissonBaseLock, syncedEval/handleNoSync): A never holds a lock the replica lacks. It still fails when the master and the acknowledging replica die together (scenarios/failover-redisson-one-of-two.lua); 3.14.0 and older lose it (scenarios/failover-redisson-wait.lua).",
         ["clock-jump"] = "Redis expires keys by its own clock (Kleppmann 2016).",
+        ["renewal-lost"] = "Wrong: the process is alive and working, but its renewals do not arrive; the lease lapses and B takes the lock while A works on (Redisson issue #3636).",
+        ["client-clock"] = "The watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer), a monotonic clock: a wall-clock jump moves no renewal.",
+      },
+      not_applicable = {
+        ["leader-cut"] = "One Redis server and no leader: the server on the waiter's side and the holder alone is the \"cut off\" column. Redis with replicas fails over by its Sentinels' vote, which is not modelled here.",
       },
     },
     {
@@ -136,10 +165,15 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
         ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "holds" },
         partition = { mutual_exclusion = "violated", resource_safety = "holds" },
         ["clock-jump"] = { mutual_exclusion = "violated", resource_safety = "holds" },
+        ["renewal-lost"] = { mutual_exclusion = "violated", resource_safety = "holds" },
       },
       notes = {
         ["server-restart"] = "The token counter lives in the same Redis: a restart without persistence resets it, the new holder's token is no higher, and the resource cannot tell the clients apart. Kleppmann's tokens come from a consensus service that never goes back.",
         failover = "The lock script and the counter's INCR go with WAIT, awaited (Redisson 3.14.1+; the fenced lock is 3.19.0+): neither is granted before the replica has it, so the promoted replica hands out no used token.",
+        ["renewal-lost"] = "The lease lapses while A works, and B's higher token makes the resource refuse A's late writes.",
+      },
+      not_applicable = {
+        ["leader-cut"] = "One Redis server and no leader: the server on the waiter's side and the holder alone is the \"cut off\" column. Redis with replicas fails over by its Sentinels' vote, which is not modelled here.",
       },
     },
     {
@@ -154,11 +188,17 @@ Algorithm Asynchronous?").]],
       claims = {
         all = { mutual_exclusion = "holds", no_deadlock = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
+        ["leader-cut"] = { no_deadlock = "violated" },   -- "we pay an availability penalty equal to TTL time on network partitions"
       },
       notes = {
         ["gc-pause"] = "Kleppmann 2016: the pause outlives the validity and Redlock has no fencing token. antirez (\"Is Redlock safe?\", 2016) answers that the client checks the validity after acquiring, and that a pause after that check defeats any lock without tokens.",
         ["clock-jump"] = "One node's jump is outvoted here; with a partition that lets each client reach a different majority, the jump of the one node both majorities share is not (Kleppmann's example): scenarios/redlock-clock-jump.lua.",
         ["server-restart"] = "One restart of five is outvoted here; with a partition that lets each client reach a different majority, the restart without fsync of the one node both share is not (the documentation's own example): scenarios/redlock-crash-restart-nofsync.lua.",
+        ["leader-cut"] = "No leader to lose: B, with two of five masters, can never lock while the cut lasts; \"Distributed Locks with Redis\" warns of it: \"we pay an availability penalty equal to TTL time on network partitions, so if there are continuous partitions, we can pay this penalty indefinitely\".",
+        ["client-clock"] = "Redlock reads the client's clock only while acquiring (the validity); after that the masters' own clocks count the TTL.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lease is set once when the lock is taken, and A sends nothing while it works (a lease the work outlasts is the GC-pause column's lesson).",
       },
     },
     {
@@ -166,6 +206,7 @@ Algorithm Asynchronous?").]],
       notes = {
         ["gc-pause"] = "Each sub-lock's watchdog stops with the paused client (Kleppmann 2016).",
         partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
+        ["renewal-lost"] = "The renewals of all five watchdogs are lost while the process works on (Redisson issue #3636).",
       },
     },
     {
@@ -177,11 +218,17 @@ risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow
       claims = {
         reenter = { reentrancy = "violated" },
         ["holder-crash"] = { no_deadlock = "violated" },
+        ["host-crash"] = { no_deadlock = "violated" },
       },
       notes = {
         ["holder-crash"] = "Nothing removes a dead holder's row: B waits until an operator deletes it.",
         partition = "TCP retransmits A's DELETE until the 40 s cut heals (Linux: backoff doubling to 120 s, giving up after tcp_retries2 = 15, 924.6 s): it arrives at 56 s and frees the lock late. A cut longer than TCP's patience leaves the row as a crash does, the missing expiry again.",
         failover = "MySQL replicates asynchronously by default, so the promoted replica lacks the row A inserted (MySQL 8.0 Reference Manual, \"Replication\").",
+        ["host-crash"] = "As after a process crash: nothing removes a dead holder's row.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock stays until it is deleted, and A sends nothing while it works.",
+        ["leader-cut"] = "One MySQL server and no election: an asynchronous replica is promoted from outside (the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
       },
     },
     {
@@ -201,6 +248,11 @@ the same name"; the function "is unsafe for statement-based replication".]],
         partition = "TCP retransmits A's RELEASE_LOCK until the 40 s cut heals: it arrives at 56 s and frees the lock late. Only a client host that vanishes (no FIN, no reset) keeps the session and its lock, until the server's TCP keepalive (about 2 h 11 min with Linux's defaults) or wait_timeout (8 hours).",
         ["server-restart"] = "The lock lives in the server's memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "A user-level lock is not data and is never replicated: the promoted replica has no lock at all.",
+        ["host-crash"] = "The session ends when the server notices its connection is dead: TCP keepalive (about 2 h 11 min with Linux's defaults) or wait_timeout (8 hours). Until then the lock is held for no one (scenarios/mysql-getlock-host-crash.lua).",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",
+        ["leader-cut"] = "One MySQL server and no election: an asynchronous replica is promoted from outside (the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
       },
     },
     {
@@ -212,12 +264,18 @@ MySQL and may lack MongoDB staff; no automatic expiry. (The MongoDB manual, "fin
 it "modifies and returns a single document", inserting one on upsert.)]],
       claims = {
         ["holder-crash"] = { no_deadlock = "violated" },
+        ["host-crash"] = { no_deadlock = "violated" },
       },
       notes = {
         ["holder-crash"] = "No expiry: a dead holder's document stays, and B waits until an operator deletes it.",
         partition = "TCP retransmits A's delete until the 40 s cut heals: it arrives at 56 s and frees the lock late. A cut longer than TCP's patience (924.6 s) leaves the document as a crash does.",
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
         failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document, so the elected secondary has it too. With w: 1 (the default before 5.0) the write is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
+        ["host-crash"] = "As after a process crash: no expiry, the document stays.",
+        ["leader-cut"] = "The old primary, cut off with B, cannot have B's write acknowledged by a majority (w: \"majority\"); B waits for the cut to heal, within the 60 s the checker allows a design without expiry.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock stays until it is deleted, and A sends nothing while it works.",
       },
     },
     {
@@ -229,6 +287,7 @@ not guarantee that expired data is deleted immediately upon expiration": "the ba
 that removes expired documents runs every 60 seconds".]],
       claims = {   -- the manual warns that the lock frees up to a pass late
         ["holder-crash"] = { no_deadlock = "violated" },
+        ["host-crash"] = { no_deadlock = "violated" },
       },
       notes = {
         ["holder-crash"] = "Not a lock that never frees: the document goes at the TTL monitor's next pass, here 50 s after its expiry, the \"up to 60 s late\" deletion the manual's \"Timing of the Delete Operation\" documents; for a 10 s lease the checker's bound (twice the lease) counts that as a deadlock.",
@@ -237,6 +296,11 @@ that removes expired documents runs every 60 seconds".]],
         partition = "TCP retransmits A's delete until the 40 s cut heals: it arrives at 56 s, before the TTL monitor's next pass, 46 s after the document's expiry, which the checker's bound (twice the lease) counts as a deadlock.",
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
         failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document. With w: 1 it is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
+        ["host-crash"] = "As after a process crash: the document goes at the TTL monitor's next pass, the \"up to 60 s late\" deletion the manual documents.",
+        ["leader-cut"] = "Not a split brain: the old primary, cut off with B, cannot have B's write acknowledged by a majority (w: \"majority\"), and the lock is unavailable on B's side until the cut heals, which the checker's bound (twice the lease) counts as a deadlock.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: expireAt is set once when the lock is taken (the recipe does not extend it), and A sends nothing while it works.",
       },
     },
     {
@@ -256,12 +320,15 @@ znode is active" (ZooKeeper Programmer's Guide).]],
         ["holder-crash"] = { no_deadlock = "holds" },
         ["server-restart"] = { no_deadlock = "holds" },
         failover = { no_deadlock = "holds" },
+        ["host-crash"] = { no_deadlock = "holds" },
       },
       notes = {
         ["gc-pause"] = "Wrong: the session expires during the pause and B takes the lock, but InterProcessMutex does not watch the connection state, so A wakes and writes on (Curator, \"Error handling\"; Kleppmann 2016).",
         partition = "Wrong: the pings cannot arrive, the session expires while A works, and B takes the lock; Curator's own pages say \"If a SUSPENDED state is reported you cannot be certain that you still hold the lock\", but InterProcessMutex leaves listening for it to its user.",
         ["server-restart"] = "A write is acknowledged once a majority of the ensemble has it, so the new leader has every session and lock node a client was told of (ZooKeeper Internals, \"Guarantees, Properties, and Definitions\").",
         failover = "The leader dies before a follower has A's lock node, but ZooKeeper had not acknowledged it either: A retries with the new leader, where Redis's asynchronous replication loses an acknowledged lock.",
+        ["renewal-lost"] = "Wrong: A is alive and working, but its pings do not arrive; the session expires and B takes the lock, and InterProcessMutex does not tell A (Curator, \"Error handling\").",
+        ["leader-cut"] = "Not a split brain: the leader cut off with B can commit nothing, and B waits until the cut heals; the minority is unavailable, which the checker's bound (twice the session timeout) counts as a deadlock. A's client moves to the new leader, keeping its session.",
       },
     },
     {
@@ -275,9 +342,11 @@ resource rejects a token lower than one it has accepted.]],
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
         partition = { mutual_exclusion = "violated" },
+        ["renewal-lost"] = { mutual_exclusion = "violated" },
       },
       notes = {
         ["server-restart"] = "The czxids the new leader hands out are larger still: its zxids start a new epoch (ZooKeeper Internals, \"Zab\"), so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
+        ["leader-cut"] = "The minority is unavailable while the cut lasts: B waits, and the checker's bound counts it as a deadlock.",
       },
     },
     {
@@ -297,6 +366,8 @@ pause of a language runtime) can cause false expiration of a granted lease".]],
         partition = { mutual_exclusion = "violated" },
         ["server-restart"] = { mutual_exclusion = "holds" },
         failover = { mutual_exclusion = "holds" },
+        ["renewal-lost"] = { mutual_exclusion = "violated" },
+        ["leader-cut"] = { mutual_exclusion = "holds", no_deadlock = "violated" },   -- "Failure modes"
       },
       notes = {
         reenter = "A second Lock through the same Mutex finds its own key and returns at once, counting nothing, so the inner Unlock frees the lock while A still works: reentrancy is violated.",
@@ -304,6 +375,8 @@ pause of a language runtime) can cause false expiration of a granted lease".]],
         partition = "As etcd's notes warn: the keep-alives cannot arrive, the lease expires while A works, and B takes the lock; the Mutex never looks at its session's Done channel (etcd issue #10811).",
         ["server-restart"] = "Raft answers a write once a majority has it, so the new leader has every lease and key a client was told of, and refreshes the leases (lease/lessor.go, Promote).",
         failover = "The leader dies before a follower has A's key, but etcd had not answered A either: A's Lock fails rather than hold a lock the cluster lost.",
+        ["renewal-lost"] = "As etcd's notes warn: the keep-alives do not arrive, the lease expires while A works, and B takes the lock (etcd issue #10811).",
+        ["leader-cut"] = "etcd's \"Failure modes\": \"The majority side becomes the available cluster and the minority side is unavailable; there is no “split-brain” in etcd\"; \"The leader on the minority side steps down\". B waits without the lock until its wait runs out, before the cut heals.",
       },
     },
     {
@@ -317,10 +390,13 @@ asks of a lock service: the resource rejects a write with a token lower than one
         all = { resource_safety = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated" },
         partition = { mutual_exclusion = "violated" },
+        ["renewal-lost"] = { mutual_exclusion = "violated" },
+        ["leader-cut"] = { mutual_exclusion = "holds", no_deadlock = "violated" },   -- "Failure modes"
       },
       notes = {
         reenter = "The inner Unlock frees the lock while A works (reentrancy is violated), but B's key has the higher revision, so A's late write is refused.",
         ["server-restart"] = "The revision goes on from the committed log on the new leader, so a restart cannot reset the token as it resets a counter kept in a Redis without persistence.",
+        ["leader-cut"] = "etcd's \"Failure modes\": the minority side is unavailable, with no split brain.",
       },
     },
     -- PostgreSQL advisory locks (issue 24): the session-level lock, the transaction-level lock,
@@ -343,6 +419,11 @@ are never WAL logged".]],
         partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); here A's client keeps its connection after its unlock timed out.",
         ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+        ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (tcp_keepalives_idle = 0 takes the system's default, 2 h on Linux); idle_session_timeout is off by default.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",
+        ["leader-cut"] = "One PostgreSQL server and no election: a standby is promoted from outside (pg_ctl promote, or a tool such as Patroni: the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
       },
     },
     {
@@ -363,6 +444,11 @@ transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".
         partition = "A's COMMIT is lost; the transaction stays idle in transaction with the lock (idle_in_transaction_session_timeout is off by default).",
         ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+        ["host-crash"] = "The transaction stays open, with its lock, until the server notices the dead connection (TCP keepalive, 2 h on Linux by default); idle_in_transaction_session_timeout is off by default.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",
+        ["leader-cut"] = "One PostgreSQL server and no election: a standby is promoted from outside (pg_ctl promote, or a tool such as Patroni: the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
       },
     },
     {
@@ -381,6 +467,10 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
         reenter = "B's first try runs on the pooled backend whose session holds A's lock, and is let in.",
         ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
       },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",
+        ["leader-cut"] = "One PostgreSQL server and no election: a standby is promoted from outside (pg_ctl promote, or a tool such as Patroni: the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
+      },
     },
     -- Kubernetes Lease leader election (issue 24)
     {
@@ -397,12 +487,18 @@ refreshing leadership before giving up".]],
         ["holder-crash"] = { no_deadlock = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "violated" },
         partition = { mutual_exclusion = "violated", resource_safety = "violated" },
+        ["renewal-lost"] = { mutual_exclusion = "violated", resource_safety = "violated" },
+        ["host-crash"] = { no_deadlock = "holds" },
       },
       notes = {
         ["gc-pause"] = "The renew loop pauses with A; B takes the Lease over after seeing it unchanged for LeaseDuration, and A wakes and writes on.",
         partition = "A's renewals fail and OnStoppedLeading is called after RenewDeadline, but work that does not watch its context goes on (client-go's examples exit the process there).",
         ["server-restart"] = "The Lease lives in etcd, committed on a majority: the new leader has it, with its resourceVersion.",
         failover = "A's Create was acknowledged only once a majority of etcd had it; B waits a full LeaseDuration.",
+        ["renewal-lost"] = "A's renewals fail and OnStoppedLeading is called after RenewDeadline, but work that does not watch its context goes on.",
+        ["leader-cut"] = "Not a split brain: B's API server, with the old etcd leader, can read nothing committed, and B gives up when its wait runs out; the minority is unavailable, which the checker's bound (twice the LeaseDuration) counts as a deadlock.",
+        ["client-clock"] = "client-go measures time with Go's monotonic clock readings; the renewTime it writes is wall-clock, but no candidate compares it with its own clock.",
+        ["late-release"] = "client-go sends no release by default; A's last renewal, held in the network, lands after B's takeover and is refused on its stale resourceVersion (409 Conflict): the API server's optimistic concurrency.",
       },
     },
     -- Consul sessions with lock-delay (issue 24)
@@ -422,12 +518,17 @@ Unlock() ... an application must be able to handle the lock being lost."]],
         -- the delays are documented: expiry "past the TTL", then the lock-delay
         ["holder-crash"] = { no_deadlock = "violated" },
         partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
+        ["renewal-lost"] = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
+        ["host-crash"] = { no_deadlock = "violated" },
       },
       notes = {
         ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
         ["gc-pause"] = "The 12 s pause delays a renewal, but the session's timer runs twice the TTL (20 s): A renews in time.",
         partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
         reenter = "The inner Lock has a session of its own and waits like a stranger (a Lock is not re-entrant).",
+        ["renewal-lost"] = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
+        ["host-crash"] = "As after a process crash: the session goes at twice its TTL and the lock-delay follows, 34 s after the crash.",
+        ["leader-cut"] = "B's read of the lock key is not answered on the minority's side, and Lock returns \"failed to read lock\" (api/lock.go): B gives up at once instead of waiting.",
       },
     },
   },

@@ -31,10 +31,16 @@
  *   Every write takes the next index (Raft's); a key carries CreateIndex, ModifyIndex,
  *   LockIndex.
  * - Sessions and keys are Raft data: replicated and persisted. The lock-delay table is each
- *   server's memory; Consul's followers fill theirs when they apply the invalidation, this
- *   fake's replicas do not (a failover inside a lock-delay lets a waiter in earlier than
- *   Consul would). A replica refuses writes (500 "No cluster leader", as a follower cut
- *   from its leader answers) and runs no TTL timers.
+ *   server's memory, never replicated as such: every server sets its own entry when it
+ *   applies the invalidation, from its own clock (state/session.go, deleteSessionTxn: "now
+ *   := time.Now()", then lockDelay.SetExpiration(key, now, delay)), and only the leader
+ *   consults its table, before a KV acquire goes to Raft (kvs_endpoint.go; state/delay.go:
+ *   "only the opinion of the leader is respected"). Here a replica sets its entry when it
+ *   applies the key's change that the invalidation made (the change carries the session's
+ *   lock-delay), so a follower promoted inside a lock-delay still refuses the lock until its
+ *   own entry runs out (scenarios/consul-lock-delay-failover.lua). A replica refuses writes
+ *   (500 "No cluster leader", as a follower cut from its leader answers) and runs no TTL
+ *   timers.
  * Session ids are "session-N" (Consul's are UUIDs); blocking queries (?index=) are not
  * modelled: a client polls. */
 #include "consul.h"
@@ -73,6 +79,7 @@ struct consul_data {
 typedef struct cdelay {
     char *key;
     int64_t until;
+    int64_t index, duration; /* the invalidation's index that set it, and its lock-delay */
 } cdelay;
 
 struct consul {
@@ -88,6 +95,7 @@ struct consul_change {
     csession s;
     ckey k;
     int64_t index, next_session;
+    int64_t lock_delay;    /* a key's change made by an invalidation: its lock-delay (ms), else 0 */
 };
 
 /* ---- helpers ---- */
@@ -235,22 +243,29 @@ void consul_set_replica(consul *s, int replica)
     }
 }
 
-static void set_delay(consul *s, const char *key, int64_t until)
+static cdelay *find_delay(consul *s, const char *key, size_t len)
 {
     for (int i = 0; i < s->ndelays; i++)
-        if (!strcmp(s->delays[i].key, key)) {
-            s->delays[i].until = until;
-            return;
-        }
+        if (strlen(s->delays[i].key) == len && !memcmp(s->delays[i].key, key, len)) return &s->delays[i];
+    return NULL;
+}
+
+/* The lock-delay of key runs to `until`, set by the invalidation at `index`. */
+static void set_delay(consul *s, const char *key, int64_t until, int64_t index, int64_t duration)
+{
+    cdelay *e = find_delay(s, key, strlen(key));
+    if (e) {
+        e->until = until, e->index = index, e->duration = duration;
+        return;
+    }
     s->delays = xrealloc(s->delays, (size_t)(s->ndelays + 1) * sizeof *s->delays);
-    s->delays[s->ndelays++] = (cdelay){ xstrdup(key), until };
+    s->delays[s->ndelays++] = (cdelay){ xstrdup(key), until, index, duration };
 }
 
 static int64_t delay_of(consul *s, const char *key, size_t len)
 {
-    for (int i = 0; i < s->ndelays; i++)
-        if (strlen(s->delays[i].key) == len && !memcmp(s->delays[i].key, key, len)) return s->delays[i].until;
-    return INT64_MIN;
+    const cdelay *e = find_delay(s, key, len);
+    return e ? e->until : INT64_MIN;
 }
 
 /* Session i is invalidated: its locks are released or deleted, its lock-delay set. */
@@ -266,7 +281,7 @@ static void invalidate(consul *s, int i)
         ckey *e = &d->keys[k];
         if (strcmp(e->session, x.id)) continue;
         char *name = xstrdup(e->key);
-        if (x.lock_delay > 0) set_delay(s, name, now + x.lock_delay);
+        if (x.lock_delay > 0) set_delay(s, name, now + x.lock_delay, idx, x.lock_delay);
         if (x.del) {
             key_release(e);
             memmove(&d->keys[k], &d->keys[k + 1], (size_t)(d->nkeys - k - 1) * sizeof *d->keys);
@@ -607,6 +622,10 @@ consul_change *consul_capture(consul *s, slice unit, int deleted)
     } else {
         c->k.key = xmemdup(name, len);
     }
+    /* the key's last change was an invalidation's (nothing written since): the replica sets
+     * its own lock-delay when it applies it */
+    const cdelay *e = find_delay(s, name, len);
+    if (e && e->index == s->d->index) c->lock_delay = e->duration;
     return c;
 }
 
@@ -638,6 +657,7 @@ void consul_apply(consul *s, const consul_change *c)
     }
     int found;
     int i = find_key(d, c->k.key, strlen(c->k.key), &found);
+    if (c->lock_delay > 0) set_delay(s, c->k.key, now_seen(s) + c->lock_delay, c->index, c->lock_delay);
     if (c->deleted) {
         if (!found) return;
         key_release(&d->keys[i]);

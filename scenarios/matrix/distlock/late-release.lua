@@ -1,0 +1,28 @@
+-- matrix: SET NX PX + compare-and-delete under "late-release" (locklab matrix; the table is ../table.lua).
+return {
+  name = "SET NX PX + compare-and-delete: the holder's release is delayed past the lease",
+  about = [[
+From 4.9 s, 100 ms before A's work ends, a cut between A and the server holds A's messages for
+7.1 s. Over TCP (network.partitions = "tcp") A's release, sent at 5 s, is retransmitted with
+Linux's backoff (200 ms doubling) and lands at 17.6 s, 12.6 s after it was sent, past the 10 s
+lease; A's client gave up waiting long before. The lease ran out at 10 s and B took the lock;
+the late compare-and-delete finds B's value and deletes nothing: this is the case it exists
+for.
+
+The design: The Redis documentation's single-instance lock ("Distributed Locks with Redis",
+"Correct Implementation with a Single Instance"): SET key random NX PX ttl, released by a
+compare-and-delete script (lua/clients/distlock.lua).]],
+  protocol = "distlock",
+  nodes = 1,
+  lease = "10s", wait = "30s",
+  network = { delay = {"1ms", "5ms"}, partitions = "tcp" },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "4900ms", partition = { { "A" }, { "n1", "B" } }, duration = "7100ms" },
+  },
+  duration = "60s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

@@ -1,0 +1,30 @@
+-- matrix: MySQL GET_LOCK() under "late-release" (locklab matrix; the table is ../table.lua).
+return {
+  name = "MySQL GET_LOCK(): the holder's release is delayed past the lease",
+  about = [[
+From 4.9 s, 100 ms before A's work ends, a cut between A and the server holds A's messages for
+7.1 s. Over TCP (network.partitions = "tcp") A's release, sent at 5 s, is retransmitted with
+Linux's backoff (200 ms doubling) and lands at 17.6 s, 12.6 s after it was sent, past the 10 s
+lease; A's client gave up waiting long before. The session holds the lock until A's
+RELEASE_LOCK lands at 17.6 s, and B gets it then: late, not unsafe.
+
+The design: MySQL's user-level lock (lua/clients/mysql-getlock.lua): GET_LOCK(name, 0), polled,
+and RELEASE_LOCK(name). The lock belongs to the session that took it and is "released
+explicitly by executing RELEASE_LOCK() or implicitly when your session terminates (either
+normally or abnormally)" (MySQL 8.0 Reference Manual, "Locking Functions"). It lives in the
+server's memory only: it is neither written to disk nor replicated.]],
+  protocol = "mysql-getlock",
+  server = "mysql",
+  nodes = 1,
+  lease = false, wait = "90s",     -- no lease: the design has none
+  network = { delay = {"1ms", "5ms"}, partitions = "tcp" },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "4900ms", partition = { { "A" }, { "n1", "B" } }, duration = "7100ms" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}

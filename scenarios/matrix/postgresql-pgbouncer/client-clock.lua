@@ -1,0 +1,30 @@
+-- matrix: PostgreSQL session lock through PgBouncer under "client-clock" (locklab matrix; the table is ../table.lua).
+return {
+  name = "PostgreSQL session lock through PgBouncer: the holder's clock jumps forward",
+  about = [[
+At 1 s A's clock jumps forward by 15 s, while A works (an NTP step, an administrator). The lock
+has no time in it; but, as in every cell of this row, B is let in at 100 ms on the pooled
+backend whose session holds A's lock.
+
+The design: PostgreSQL's session-level advisory lock (lua/clients/pg-advisory.lua) taken
+through PgBouncer with pool_mode = transaction (server_options.pgbouncer_pool = 4): "a server
+connection is assigned to a client only during a transaction", and PgBouncer's feature map
+lists session-level advisory locks as never compatible with transaction pooling
+(www.pgbouncer.org/features.html). The lock belongs to the pooled backend that ran the
+statement, which PgBouncer hands to the next client (last-in first-out).]],
+  protocol = "pg-advisory",
+  server = "postgresql",
+  server_options = { pgbouncer_pool = 4 },
+  nodes = 1,
+  lease = false, wait = "90s",     -- no lease: the design has none
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "5s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", clock_jump = "A", by = "15s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+}

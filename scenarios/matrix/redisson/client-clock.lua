@@ -1,0 +1,26 @@
+-- matrix: Redisson lock() (watchdog) under "client-clock" (locklab matrix; the table is ../table.lua).
+return {
+  name = "Redisson lock() (watchdog): the holder's clock jumps forward",
+  about = [[
+At 1 s A's clock jumps forward by 35 s, past its 30 s watchdog lease, while A works (an NTP
+step, an administrator). Redisson's watchdog schedules its renewals on Netty's timer, which
+counts System.nanoTime(), a monotonic clock (and the model's timers run on the monotonic clock
+too): the jump moves no renewal, and Redis counts the lease on its own clock. Nothing changes.
+
+The design: Redisson's RedissonLock taken with lock(), no lease: the watchdog renews its 30 s
+lease every 10 s while the holder lives (lua/clients/redisson.lua; the Redisson documentation,
+lockWatchdogTimeout).]],
+  protocol = "redisson",
+  nodes = 1,
+  lease = false, wait = "60s",
+  network = { delay = {"1ms", "5ms"} },
+  clients = {
+    { name = "A", start = 0, work = "45s" },
+    { name = "B", start = "100ms", work = "8s" },
+  },
+  faults = {
+    { at = "1s", clock_jump = "A", by = "35s" },
+  },
+  duration = "120s", seed = 1,
+  expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },
+}
