@@ -43,7 +43,13 @@ typedef struct cmdctx {
     /* The server itself, for the commands about connections and the server (connection.c:
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;
+    const enc_limits *lim; /* the encodings' limits (CONFIG SET); NULL: Redis's defaults */
 } cmdctx;
+
+static inline const enc_limits *cmd_limits(const cmdctx *c)
+{
+    return c->lim ? c->lim : &enc_limits_default;
+}
 
 typedef void cmd_fn(cmdctx *c);
 

@@ -205,11 +205,14 @@ void cmd_wait(cmdctx *c)
 
 /* ---- INFO ---- */
 
-static const char *const info_sections[][2] = {
-    { "server", "Server" },   { "clients", "Clients" },         { "memory", "Memory" },
-    { "persistence", "Persistence" }, { "stats", "Stats" },     { "replication", "Replication" },
-    { "cpu", "CPU" },         { "modules", "Modules" },         { "errorstats", "Errorstats" },
-    { "cluster", "Cluster" }, { "keyspace", "Keyspace" },
+/* Redis 7.0's sections in its order; the third column: 1 in "default" (INFO alone), 0
+ * only in "all" and "everything" or when named. */
+static const struct { const char *name, *title; int dflt; } info_sections[] = {
+    { "server", "Server", 1 },   { "clients", "Clients", 1 },         { "memory", "Memory", 1 },
+    { "persistence", "Persistence", 1 }, { "stats", "Stats", 1 },     { "replication", "Replication", 1 },
+    { "cpu", "CPU", 1 },         { "modules", "Modules", 1 },         { "commandstats", "Commandstats", 0 },
+    { "errorstats", "Errorstats", 1 }, { "latencystats", "Latencystats", 0 },
+    { "cluster", "Cluster", 1 }, { "keyspace", "Keyspace", 1 },
 };
 
 static void host_info(cmdctx *c, const char *section, buf *out)
@@ -269,21 +272,36 @@ static void info_section(cmdctx *c, const char *name, buf *out)
             buf_printf(out, "db0:keys=%zu,expires=%zu,avg_ttl=%lld\r\n", keys, expires,
                        expires ? (long long)(ttl / expires) : 0LL);
         return;
+    } else if (!strcmp(name, "cpu")) {
+        /* A host that measures its process says so; the simulated server uses no CPU. */
+        size_t before = out->len;
+        host_info(c, name, out);
+        if (out->len == before)
+            buf_puts(out, "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\nused_cpu_sys_children:0.000000\r\n"
+                          "used_cpu_user_children:0.000000\r\nused_cpu_sys_main_thread:0.000000\r\n"
+                          "used_cpu_user_main_thread:0.000000\r\n");
+        return;
+    } else if (!strcmp(name, "commandstats") || !strcmp(name, "latencystats")) {
+        if (c->srv) server_command_stats(c->srv, name[0] == 'l', out);
+        return;
+    } else if (!strcmp(name, "errorstats")) {
+        if (c->srv) server_error_stats(c->srv, out);
+        return;
     }
-    if (strcmp(name, "cpu") && strcmp(name, "modules") && strcmp(name, "errorstats")) host_info(c, name, out);
+    if (strcmp(name, "modules")) host_info(c, name, out);
 }
 
 void cmd_info(cmdctx *c)
 {
     int want[LL_ARRAY_LEN(info_sections)] = { 0 };
     if (c->argc == 1) {
-        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) want[k] = 1;
+        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) want[k] = info_sections[k].dflt;
     }
     for (int i = 1; i < c->argc; i++) {
-        int all = slice_opt_is(c->argv[i], "all") || slice_opt_is(c->argv[i], "everything") ||
-                  slice_opt_is(c->argv[i], "default");
+        int all = slice_opt_is(c->argv[i], "all") || slice_opt_is(c->argv[i], "everything");
+        int dflt = slice_opt_is(c->argv[i], "default");
         for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++)
-            if (all || slice_opt_is(c->argv[i], info_sections[k][0])) want[k] = 1;
+            if (all || (dflt && info_sections[k].dflt) || slice_opt_is(c->argv[i], info_sections[k].name)) want[k] = 1;
     }
     buf out;
     buf_init(&out);
@@ -292,8 +310,8 @@ void cmd_info(cmdctx *c)
         if (!want[k]) continue;
         if (!first) buf_puts(&out, "\r\n");
         first = 0;
-        buf_printf(&out, "# %s\r\n", info_sections[k][1]);
-        info_section(c, info_sections[k][0], &out);
+        buf_printf(&out, "# %s\r\n", info_sections[k].title);
+        info_section(c, info_sections[k].name, &out);
     }
     reply_bulk(c->out, out.p ? out.p : "", out.len);
     buf_release(&out);
@@ -309,12 +327,18 @@ void cmd_info(cmdctx *c)
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
  * nothing there either; so are the list node settings (list-max-listpack-size, alias
  * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
- * they say, and they change only its nodes' memory, which no command shows. */
+ * they say, and they change only its nodes' memory, which no command shows. The encodings'
+ * limits of hashes, sets and sorted sets are honoured (server.c keeps them as enc_limits,
+ * which the types read): OBJECT ENCODING and the conversions follow them as in Redis. */
+/* integer: 0 a string, 1 an integer, 2 a memory value (Redis's memtoull: digits and an
+ * optional unit b, k, kb, m, mb, g, gb). */
 static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
     { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
     { "client-query-buffer-limit", "1073741824", 1, 0 },
     { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "hash-max-listpack-entries", "512", 1, 1 }, { "hash-max-listpack-value", "64", 2, 1 },
+    { "hash-max-ziplist-entries", "512", 1, 1 }, { "hash-max-ziplist-value", "64", 2, 1 },
     { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
     { "list-compress-depth", "0", 1, 1 }, { "list-max-listpack-size", "-2", 1, 1 },
     { "list-max-ziplist-size", "-2", 1, 1 },
@@ -322,10 +346,59 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
     { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
     { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
-    { "save", "", 0, 0 },                 { "slowlog-log-slower-than", "10000", 1, 0 },
+    { "save", "", 0, 0 },                 { "set-max-intset-entries", "512", 1, 1 },
+    { "slowlog-log-slower-than", "10000", 1, 0 },
     { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
     { "timeout", "0", 1, 0 },
+    { "zset-max-listpack-entries", "128", 1, 1 }, { "zset-max-listpack-value", "64", 2, 1 },
+    { "zset-max-ziplist-entries", "128", 1, 1 }, { "zset-max-ziplist-value", "64", 2, 1 },
 };
+
+/* One setting under two names in Redis 7.0 (the second is the old one): CONFIG SET of
+ * either sets both. */
+static const char *const config_aliases[][2] = {
+    { "busy-reply-threshold", "lua-time-limit" },
+    { "list-max-listpack-size", "list-max-ziplist-size" },
+    { "hash-max-listpack-entries", "hash-max-ziplist-entries" },
+    { "hash-max-listpack-value", "hash-max-ziplist-value" },
+    { "zset-max-listpack-entries", "zset-max-ziplist-entries" },
+    { "zset-max-listpack-value", "zset-max-ziplist-value" },
+};
+
+/* Redis's memtoull: a memory value ("64", "1k", "2mb") in bytes; -1 if it is not one. */
+static int config_memory(slice s, long long *v)
+{
+    static const struct { const char *unit; unsigned long long mul; } units[] = {
+        { "", 1 }, { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 }, { "mb", 1048576 },
+        { "g", 1000000000 }, { "gb", 1073741824 },
+    };
+    size_t d = 0;
+    while (d < s.len && s.p[d] >= '0' && s.p[d] <= '9') d++;
+    if (d >= 128) return -1;
+    slice u = { s.p + d, s.len - d };
+    for (size_t i = 0; i < LL_ARRAY_LEN(units); i++)
+        if (u.len == strlen(units[i].unit) && slice_opt_is(u, units[i].unit)) {
+            unsigned long long n = 0;
+            for (size_t k = 0; k < d; k++) n = n * 10 + (unsigned long long)(s.p[k] - '0');
+            *v = (long long)(n * units[i].mul);
+            return 0;
+        }
+    return -1;
+}
+
+/* Settings that take 0 ... LLONG_MAX only. */
+static int config_unsigned(const char *name)
+{
+    static const char *const names[] = {
+        "busy-reply-threshold", "lua-time-limit", "set-max-intset-entries",
+        "hash-max-listpack-entries", "hash-max-ziplist-entries", "hash-max-listpack-value",
+        "hash-max-ziplist-value", "zset-max-listpack-entries", "zset-max-ziplist-entries",
+        "zset-max-listpack-value", "zset-max-ziplist-value",
+    };
+    for (size_t i = 0; i < LL_ARRAY_LEN(names); i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
 
 /* maxmemory-policy's values (Redis 7.0's maxmemory_policy_enum). */
 static const char *const config_policies[] = {
@@ -401,15 +474,19 @@ static void config_set(cmdctx *c)
                 return;
             }
         long long v, now;
-        if (config_defaults[k].integer && ll_parse_int64(c->argv[i + 1], &v) < 0) {
+        if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &v) < 0) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be a memory value",
+                         config_defaults[k].name);
+            return;
+        }
+        if (config_defaults[k].integer == 1 && ll_parse_int64(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be "
                          "parsed into an integer",
                          config_defaults[k].name);
             return;
         }
-        if ((!strcmp(config_defaults[k].name, "busy-reply-threshold") || !strcmp(config_defaults[k].name, "lua-time-limit")) &&
-            v < 0) {
+        if (config_unsigned(config_defaults[k].name) && v < 0) {
             reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be "
                                  "between 0 and 9223372036854775807 inclusive",
                          config_defaults[k].name);
@@ -439,14 +516,16 @@ static void config_set(cmdctx *c)
     }
     if (c->srv)
         for (int i = 2; i < c->argc; i += 2) {
-            char *v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
-            const char *name = config_defaults[config_index(c->argv[i])].name;
+            int k = config_index(c->argv[i]);
+            const char *name = config_defaults[k].name;
+            long long n;
+            char *v;
+            if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
+            else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
-            /* one setting under two names in Redis 7.0 (lua-time-limit is the old one) */
-            if (!strcmp(name, "lua-time-limit")) server_config_set(c->srv, "busy-reply-threshold", v);
-            if (!strcmp(name, "busy-reply-threshold")) server_config_set(c->srv, "lua-time-limit", v);
-            if (!strcmp(name, "list-max-ziplist-size")) server_config_set(c->srv, "list-max-listpack-size", v);
-            if (!strcmp(name, "list-max-listpack-size")) server_config_set(c->srv, "list-max-ziplist-size", v);
+            for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)
+                for (int w = 0; w < 2; w++)
+                    if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
             free(v);
         }
     reply_ok(c->out);

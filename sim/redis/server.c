@@ -16,6 +16,7 @@
 #include "server.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,14 @@ struct dbset {
     struct dbhook { server *srv; int id; } hook[DB_COUNT];
 };
 
+/* One command's INFO commandstats counters (Redis 7.0's calls, rejected_calls,
+ * failed_calls). container: 0 not yet known, 1 a container (its subcommands are counted
+ * in substats), -1 not one. */
+typedef struct cmdstat {
+    long long calls, rejected, failed;
+    int container;
+} cmdstat;
+
 struct server {
     server_config cfg;
     server_hooks hooks;        /* where the effects go (server_data.c); every store of db 0 gets them */
@@ -67,6 +76,10 @@ struct server {
     size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
     dict *names;      /* conn id (as bytes) -> char *: CLIENT SETNAME; made on first use */
     dict *config;     /* parameter -> char *: CONFIG SET's values; made on first use */
+    enc_limits lim;   /* the encodings' limits, CONFIG SET's values of their parameters */
+    cmdstat *stats;   /* INFO commandstats, by command table index; made on first use */
+    dict *substats;   /* a container's subcommands: "config|get" -> cmdstat; made on first use */
+    dict *errstats;   /* INFO errorstats: an error's first word -> long long; made on first use */
 };
 
 static void free_string(void *p)
@@ -82,6 +95,7 @@ server *server_new(const server_config *cfg)
 {
     server *srv = xcalloc(1, sizeof *srv);
     srv->cfg = *cfg;
+    srv->lim = enc_limits_default;
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
@@ -106,6 +120,9 @@ void server_free(server *srv)
     free(srv->tx);
     if (srv->names) dict_free(srv->names, free_string);
     if (srv->config) dict_free(srv->config, free_string);
+    if (srv->substats) dict_free(srv->substats, NULL);
+    if (srv->errstats) dict_free(srv->errstats, NULL);
+    free(srv->stats);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     for (int i = 0; i < DB_COUNT; i++) store_free(srv->dbs.db[i]);
@@ -279,8 +296,27 @@ const char *server_config_get(const server *srv, const char *name)
     return p ? *p : NULL;
 }
 
+/* The encodings' limits among the parameters, under both of Redis 7.0's names. */
+static const struct { const char *name; size_t off; } enc_params[] = {
+    { "hash-max-listpack-entries", offsetof(enc_limits, hash_entries) },
+    { "hash-max-ziplist-entries", offsetof(enc_limits, hash_entries) },
+    { "hash-max-listpack-value", offsetof(enc_limits, hash_value) },
+    { "hash-max-ziplist-value", offsetof(enc_limits, hash_value) },
+    { "set-max-intset-entries", offsetof(enc_limits, set_intset) },
+    { "zset-max-listpack-entries", offsetof(enc_limits, zset_entries) },
+    { "zset-max-ziplist-entries", offsetof(enc_limits, zset_entries) },
+    { "zset-max-listpack-value", offsetof(enc_limits, zset_value) },
+    { "zset-max-ziplist-value", offsetof(enc_limits, zset_value) },
+};
+
 void server_config_set(server *srv, const char *name, const char *value)
 {
+    for (size_t i = 0; i < LL_ARRAY_LEN(enc_params); i++)
+        if (!strcmp(name, enc_params[i].name)) {
+            long long v;
+            if (ll_parse_int64(slice_cstr(value), &v) == 0 && v >= 0)
+                *(unsigned long long *)(void *)((char *)&srv->lim + enc_params[i].off) = (unsigned long long)v;
+        }
     if (!srv->config) srv->config = dict_new(sizeof(char *));
     int existed;
     char **p = dict_put(srv->config, slice_cstr(name), &existed);
@@ -485,6 +521,107 @@ void cmd_unwatch(cmdctx *c) { tx_handler(c); }
 
 /* ---- the command path ---- */
 
+/* Redis 7.0's container commands: their subcommands have their own commandstats lines. */
+static int is_container(const char *name)
+{
+    static const char *const names[] = { "acl", "client", "cluster", "command", "config", "function", "latency",
+                                         "memory", "module", "object", "pubsub", "script", "slowlog", "xgroup",
+                                         "xinfo" };
+    for (size_t i = 0; i < LL_ARRAY_LEN(names); i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
+
+/* The counters of cmd as called with argv, or NULL (a container's unknown subcommand). */
+static cmdstat *stat_of(server *srv, const command *cmd, int argc, const slice *argv)
+{
+    if (!srv->stats) srv->stats = xcalloc(commands_count(), sizeof *srv->stats);
+    cmdstat *st = &srv->stats[cmd - commands_at(0)];
+    if (!st->container) st->container = is_container(cmd->name) ? 1 : -1;
+    if (st->container < 0 || argc < 2) return st;
+    char key[96];
+    size_t n = strlen(cmd->name);
+    memcpy(key, cmd->name, n);
+    key[n++] = '|';
+    for (size_t i = 0; i < argv[1].len && n < sizeof key; i++) key[n++] = (char)tolower((unsigned char)argv[1].p[i]);
+    if (!srv->substats) srv->substats = dict_new(sizeof(cmdstat));
+    return dict_put(srv->substats, (slice){ key, n }, NULL);
+}
+
+static void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected)
+{
+    if (out->type == REPLY_ERROR && out->str) {
+        size_t n = strcspn(out->str, " ");
+        if (!srv->errstats) srv->errstats = dict_new(sizeof(long long));
+        ++*(long long *)dict_put(srv->errstats, (slice){ out->str, n }, NULL);
+    }
+    if (!cmd) return;
+    int unknown_sub = out->type == REPLY_ERROR && out->str && !strncmp(out->str, "ERR unknown subcommand", 22);
+    if (unknown_sub && argc >= 2 && is_container(cmd->name)) return; /* Redis: no command, no stats */
+    cmdstat *st = stat_of(srv, cmd, argc, argv);
+    if (rejected) {
+        st->rejected++;
+        return;
+    }
+    st->calls++;
+    if (out->type == REPLY_ERROR) st->failed++;
+}
+
+typedef struct stat_line {
+    const char *name;
+    size_t len;
+    const cmdstat *st;
+} stat_line;
+
+static int stat_line_cmp(const void *a, const void *b)
+{
+    const stat_line *x = a, *y = b;
+    return slice_cmp((slice){ x->name, x->len }, (slice){ y->name, y->len });
+}
+
+void server_error_stats(const server *srv, buf *out)
+{
+    size_t n = 0, it = 0;
+    stat_line *v = xmalloc(((srv->errstats ? dict_size(srv->errstats) : 0) + 1) * sizeof *v);
+    const long long *count;
+    while (srv->errstats && (count = dict_next(srv->errstats, &it))) {
+        slice k = dict_key_of(srv->errstats, count);
+        v[n++] = (stat_line){ k.p, k.len, (const cmdstat *)(const void *)count };
+    }
+    qsort(v, n, sizeof *v, stat_line_cmp);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(out, "errorstat_%.*s:count=%lld\r\n", (int)v[i].len, v[i].name, *(const long long *)(const void *)v[i].st);
+    free(v);
+}
+
+void server_command_stats(const server *srv, int latency, buf *out)
+{
+    size_t n = 0, cap = commands_count() + (srv->substats ? dict_size(srv->substats) : 0);
+    stat_line *v = xmalloc((cap + 1) * sizeof *v);
+    for (size_t i = 0; srv->stats && i < commands_count(); i++)
+        if (srv->stats[i].calls || srv->stats[i].rejected)
+            v[n++] = (stat_line){ commands_at(i)->name, commands_at(i)->namelen, &srv->stats[i] };
+    size_t it = 0;
+    const cmdstat *st;
+    while (srv->substats && (st = dict_next(srv->substats, &it))) {
+        slice k = dict_key_of(srv->substats, st);
+        v[n++] = (stat_line){ k.p, k.len, st };
+    }
+    qsort(v, n, sizeof *v, stat_line_cmp);
+    for (size_t i = 0; i < n; i++) {
+        const cmdstat *s = v[i].st;
+        if (!latency)
+            /* usec: the simulated server spends no time on a command */
+            buf_printf(out, "cmdstat_%.*s:calls=%lld,usec=0,usec_per_call=0.00,rejected_calls=%lld,failed_calls=%lld\r\n",
+                       (int)v[i].len, v[i].name, s->calls, s->rejected, s->failed);
+        else if (s->calls)
+            /* Redis's histogram records at least 1 ns */
+            buf_printf(out, "latency_percentiles_usec_%.*s:p50=0.001,p99=0.001,p99.9=0.001\r\n", (int)v[i].len,
+                       v[i].name);
+    }
+    free(v);
+}
+
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
 static int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
@@ -605,6 +742,7 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
 {
     if (cmd->flags & CMD_TX) {
         tx_command(srv, c, cmd, argc, argv, out);
+        stat_count(srv, cmd, argc, argv, out, 0);
         return;
     }
     int dbid = c ? c->db : 0;
@@ -612,10 +750,11 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
         flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
-                   .srv = srv };
+                   .srv = srv, .lim = &srv->lim };
     if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
     if (c) c->db = ctx.dbid;
+    stat_count(srv, cmd, argc, argv, out, 0);
 }
 
 /* A command refused (its error in out; Redis 7.0's rejectCommand, flagTransaction): a
@@ -652,6 +791,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+        stat_count(srv, cmd, argc, argv, out, 1);
         reject_command(srv, c, cmd, t, out);
         return;
     }
@@ -661,6 +801,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
+        stat_count(srv, cmd, argc, argv, out, 0);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
@@ -683,7 +824,7 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
 void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
 {
     cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .argc = argc, .argv = argv, .out = out,
-                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng };
+                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng, .lim = &srv->lim };
     scripting_call(&ctx);
 }
 

@@ -105,6 +105,14 @@ int server_conn_multi(const server *srv, int conn_id);
 /* CONFIG SET's remembered values (connection.c), NULL where none was set. */
 const char *server_config_get(const server *srv, const char *name);
 void server_config_set(server *srv, const char *name, const char *value);
+/* INFO commandstats' lines ("cmdstat_get:calls=...") and, with latency set, latencystats'
+ * ("latency_percentiles_usec_get:..."), appended to out: each command run, refused or
+ * failed through server_exec (and EXEC), by name ("config|get" for a container's
+ * subcommand), in name order. */
+void server_command_stats(const server *srv, int latency, buf *out);
+/* INFO errorstats' lines ("errorstat_ERR:count=2"): the error replies of server_exec, by
+ * their first word, in name order. */
+void server_error_stats(const server *srv, buf *out);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
  *

@@ -366,6 +366,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         }
     }
     zset *r = zset_new();
+    zset_to_skiplist(r); /* Redis builds the result as a skiplist (and keeps -0 meanwhile) */
     if (op == ZOP_INTER) {
         qsort(src, (size_t)n, sizeof *src, by_len);
         for (size_t k = 0; k < zsrc_len(&src[0]); k++) {
@@ -378,7 +379,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
                 if (in_all) score = aggregate(agg, score, weighted(&src[i], other));
             }
             if (!in_all) continue;
-            zset_set(r, m, score);
+            zset_set(r, m, score, NULL);
             if (card && limit && (long long)zset_len(r) >= limit) break;
         }
     } else if (op == ZOP_DIFF) {
@@ -387,7 +388,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
             slice m = zsrc_at(&src[0], k, &v);
             int elsewhere = 0;
             for (int i = 1; i < n && !elsewhere; i++) elsewhere = zsrc_score(&src[i], m, &other);
-            if (!elsewhere) zset_set(r, m, v);
+            if (!elsewhere) zset_set(r, m, v, NULL);
         }
     } else {
         for (int i = 0; i < n; i++) {
@@ -396,7 +397,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
                 slice m = zsrc_at(&src[i], k, &v);
                 double score = weighted(&src[i], v);
                 if (zset_score(r, m, &cur)) score = aggregate(agg, cur, score);
-                zset_set(r, m, score);
+                zset_set(r, m, score, NULL);
             }
         }
     }
@@ -407,6 +408,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         reply *el = reply_array(c->out, size * (withscores ? 2 : 1));
         for (size_t i = 0; i < size; i++) reply_member(&el, r, i, withscores);
     } else if (size) {
+        zset_fit(r, cmd_limits(c));
         store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
         r = NULL;
         reply_int(c->out, (long long)size);
