@@ -797,7 +797,7 @@ void cmd_ping(cmdctx *c)
         reply_wrong_args(c);
         return;
     }
-    if (c->conn && (c->conn->subscriptions > 0 || c->conn->shard_subscriptions > 0)) {
+    if (c->conn && c->conn->resp != 3 && (c->conn->subscriptions > 0 || c->conn->shard_subscriptions > 0)) {
         reply *e = reply_array(c->out, 2);
         reply_bulk_cstr(&e[0], "pong");
         if (c->argc == 2) reply_bulk(&e[1], c->argv[1].p, c->argv[1].len);

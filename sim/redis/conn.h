@@ -32,6 +32,7 @@ typedef struct conn {
     int block_retry;
     int64_t block_deadline;
     int db;            /* the database SELECTed (0 to 15) */
+    int resp;          /* the protocol HELLO chose: 3 for RESP3, else (0, 2) RESP2 */
     const char *last_cmd; /* the name of the last command it ran (CLIENT LIST's cmd=) */
 } conn;
 

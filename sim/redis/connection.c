@@ -6,18 +6,20 @@
  * for byte (checked in tests/diff/cases/connection.txt).
  *
  * What is answered, and what is not:
- *   - HELLO 2 answers Redis's map as a flat array (server, version 7.0.15, proto 2, id,
- *     mode standalone, role, modules). HELLO 3 asks for RESP3, which this server does not
- *     speak: it answers Redis's own refusal of an unknown version, "NOPROTO unsupported
- *     protocol version", and a client then stays on RESP2 (Lettuce and redis-py fall back;
- *     node-redis and ioredis only send HELLO 3 when told to). AUTH in HELLO is accepted for
- *     the default user whatever the password, as a Redis without requirepass does.
+ *   - HELLO answers Redis's map (server, version 7.0.15, proto, id, mode standalone, role,
+ *     modules): a flat array in RESP2. HELLO 3 switches the connection to RESP3 (conn.h's
+ *     resp; RESET switches back): its replies are then Redis 7.0's RESP3 ones (reply.h's
+ *     tags, made RESP3 by server_exec: maps, sets, doubles, nulls, pushes for pub/sub).
+ *     AUTH in HELLO is accepted for the default user whatever the password, as a Redis
+ *     without requirepass does.
  *   - INFO answers the sections a client reads, each with the fields this server can fill
  *     truthfully: Server (version, mode, the host's port and uptime), Clients, Memory (the
  *     keyspace's approximate size; no eviction), Persistence (never loading), Stats,
  *     Replication (role, the replicas or the master), Cluster (disabled), Keyspace (db0's
- *     keys, volatile keys, their exact average TTL). CPU, Commandstats, Errorstats and
- *     Latencystats are not kept; asking for them answers nothing for them.
+ *     keys, volatile keys, their exact average TTL), Commandstats and Errorstats (calls,
+ *     refusals, failures and errors counted by server_exec), CPU and Latencystats (zeros and
+ *     Redis's least latency: the simulated server spends no time; a host that measures its
+ *     process may answer CPU itself).
  *   - CONFIG GET answers a fixed table of the parameters clients and tools probe, with this
  *     server's values; CONFIG SET of one of them is remembered for CONFIG GET on this server
  *     (until a restart) but changes nothing else: say so in what you build on it.
@@ -68,17 +70,18 @@ static int is_replica(const cmdctx *c)
 
 void cmd_hello(cmdctx *c)
 {
-    int i = 1;
+    int i = 1, proto = c->conn && c->conn->resp == 3 ? 3 : 2;
     if (c->argc >= 2) {
         long long ver;
         if (ll_parse_int64(c->argv[1], &ver) < 0) {
             reply_error(c->out, "ERR Protocol version is not an integer or out of range");
             return;
         }
-        if (ver != 2) { /* 3 included: this server speaks RESP2 only (see above) */
+        if (ver != 2 && ver != 3) {
             reply_error(c->out, "NOPROTO unsupported protocol version");
             return;
         }
+        proto = (int)ver;
         i = 2;
     }
     slice name = { NULL, 0 };
@@ -106,13 +109,18 @@ void cmd_hello(cmdctx *c)
             }
         if (c->srv && c->conn) server_conn_setname(c->srv, c->conn->id, name.p, name.len);
     }
+    if (c->conn) {
+        c->conn->resp = proto;
+        pubsub_set_resp3(c->ps, c->conn->id, proto == 3);
+    }
     reply *e = reply_array(c->out, 14);
+    reply_tag(c->out, R3_MAP);
     reply_bulk_cstr(&e[0], "server");
     reply_bulk_cstr(&e[1], "redis");
     reply_bulk_cstr(&e[2], "version");
     reply_bulk_cstr(&e[3], REDIS_VERSION);
     reply_bulk_cstr(&e[4], "proto");
-    reply_int(&e[5], 2);
+    reply_int(&e[5], proto);
     reply_bulk_cstr(&e[6], "id");
     reply_int(&e[7], c->conn ? c->conn->id : 0);
     reply_bulk_cstr(&e[8], "mode");
@@ -131,6 +139,7 @@ void cmd_reset(cmdctx *c)
     if (c->conn) {
         pubsub_drop_conn(c->ps, c->conn->id);
         c->conn->subscriptions = c->conn->shard_subscriptions = 0;
+        c->conn->resp = 2;
         if (c->srv) server_conn_closed(c->srv, c->conn->id); /* its MULTI, WATCH and name */
     }
     reply_status(c->out, "RESET");
@@ -256,6 +265,13 @@ static void info_section(cmdctx *c, const char *name, buf *out)
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
         if (!hosted) buf_puts(out, "connected_slaves:0\r\n");
+        host_info(c, name, out);
+        /* A replica here is sent each change whole (server_capture), never a stream with
+         * offsets: the offset stays 0, as on a Redis master that never made a backlog. */
+        if (!is_replica(c))
+            buf_puts(out, "master_failover_state:no-failover\r\nmaster_repl_offset:0\r\nsecond_repl_offset:-1\r\n"
+                          "repl_backlog_active:0\r\n");
+        return;
     } else if (!strcmp(name, "cluster")) {
         buf_puts(out, "cluster_enabled:0\r\n");
     } else if (!strcmp(name, "keyspace")) {
@@ -446,6 +462,7 @@ static void config_get(cmdctx *c)
             if (!hit[k] && glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name))) hit[k] = 1, n++;
         }
     reply *e = reply_array(c->out, n * 2);
+    reply_tag(c->out, R3_MAP);
     for (size_t k = 0, at = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
         if (!hit[k]) continue;
         reply_bulk_cstr(&e[at++], config_defaults[k].name);

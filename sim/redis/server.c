@@ -633,7 +633,7 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
         reply_errorf(out, "ERR wrong number of arguments for '%s' command", cmd->name);
         return -1;
     }
-    if (c && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
+    if (c && c->resp != 3 && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
         /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
         char sub[64] = "";
         if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
@@ -783,7 +783,15 @@ void server_reject(server *srv, conn *c, int argc, const slice *argv, const char
     reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
 }
 
+static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
+
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
+{
+    exec_one(srv, c, argc, argv, out);
+    if (c && c->resp == 3) reply_resp3(out);
+}
+
+static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     reply_release(out);
     LL_ASSERT(argc >= 1);

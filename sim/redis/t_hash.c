@@ -508,10 +508,12 @@ static void hash_reply_all(cmdctx *c, int fields, int values)
     if (hash_for_read(c, &h) < 0) return;
     if (!h) {
         reply_array(c->out, 0);
+        if (fields && values) reply_tag(c->out, R3_MAP);
         return;
     }
     size_t per = (size_t)(fields + values), it = 0;
     reply *el = reply_array(c->out, hash_len(h) * per);
+    if (fields && values) reply_tag(c->out, R3_MAP); /* HGETALL: a map in RESP3 */
     slice f, v;
     while (hash_next(h, &it, &f, &v)) {
         if (fields) reply_bulk(el++, f.p, f.len);
@@ -619,12 +621,14 @@ void cmd_hrandfield(cmdctx *c)
     if (count < 0) {
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
+        if (withvalues) reply_tag(c->out, R3_PAIRS);
         for (long long i = 0; i < -count; i++) reply_field(&el, h, (size_t)cmd_rand(c, size), withvalues);
         return;
     }
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
     size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
+    if (withvalues) reply_tag(c->out, R3_PAIRS);
     for (size_t i = 0; i < n; i++) reply_field(&el, h, ix ? ix[i] : i, withvalues);
     free(ix);
 }

@@ -194,6 +194,7 @@ static void reply_members(reply *r, const set *s)
 {
     size_t n = s ? s->len : 0;
     reply *out = reply_array(r, n);
+    reply_tag(r, R3_SET); /* a set in RESP3 (SRANDMEMBER's array untags it) */
     for (size_t i = 0; i < n; i++) {
         slice m = set_at(s, i);
         reply_bulk(&out[i], m.p, m.len);
@@ -266,8 +267,12 @@ void cmd_spop(cmdctx *c)
     kv *e;
     if (set_lookup(c, c->argv[1], &e) < 0) return;
     if (!e) {
-        if (count < 0) reply_nil(c->out);
-        else reply_array(c->out, 0);
+        if (count < 0) {
+            reply_nil(c->out);
+        } else {
+            reply_array(c->out, 0);
+            reply_tag(c->out, R3_SET);
+        }
         return;
     }
     set *s = e->ptr;
@@ -284,6 +289,7 @@ void cmd_spop(cmdctx *c)
         return;
     }
     reply *out = reply_array(c->out, (size_t)count);
+    reply_tag(c->out, R3_SET);
     for (size_t i = 0; i < (size_t)count; i++) {
         slice m = set_at(s, (size_t)cmd_rand(c, s->len));
         reply_bulk(&out[i], m.p, m.len);
@@ -329,6 +335,7 @@ void cmd_srandmember(cmdctx *c)
     }
     if ((unsigned long long)count >= s->len) {
         reply_members(c->out, s);
+        reply_tag(c->out, 0); /* an array in RESP3 too */
         return;
     }
     size_t *ix = cmd_rand_distinct(c, s->len, (size_t)count);

@@ -644,6 +644,7 @@ static void zrange_emit(cmdctx *c, const zset *z, const zrange_req *q, size_t fr
     }
     size_t per = q->withscores ? 2 : 1;
     reply *el = reply_array(c->out, span * per);
+    if (q->withscores) reply_tag(c->out, R3_PAIRS);
     for (size_t k = 0; k < span; k++) {
         size_t i = q->rev ? to - 1 - (size_t)offset - k : from + (size_t)offset + k;
         reply_member(el++, z, i);

@@ -151,6 +151,7 @@ static void zpop_command(cmdctx *c, int max)
         return;
     }
     zpop_into(c, e, max, count, c->out, 0);
+    if (c->argc == 3) reply_tag(c->out, R3_PAIRS); /* with a count: [member, score] pairs in RESP3 */
 }
 
 void cmd_zpopmin(cmdctx *c) { zpop_command(c, 0); }
@@ -235,6 +236,7 @@ void cmd_zrandmember(cmdctx *c)
     if (count < 0) {
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
+        if (withscores) reply_tag(c->out, R3_PAIRS);
         for (long long k = 0; k < -count; k++) reply_member(&el, z, (size_t)cmd_rand(c, size), withscores);
         return;
     }
@@ -243,6 +245,7 @@ void cmd_zrandmember(cmdctx *c)
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
     size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
+    if (withscores) reply_tag(c->out, R3_PAIRS);
     for (size_t k = 0; k < n; k++) reply_member(&el, z, ix ? ix[k] : size - 1 - k, withscores);
     free(ix);
 }
@@ -406,6 +409,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         reply_int(c->out, (long long)size);
     } else if (!dst) {
         reply *el = reply_array(c->out, size * (withscores ? 2 : 1));
+        if (withscores) reply_tag(c->out, R3_PAIRS);
         for (size_t i = 0; i < size; i++) reply_member(&el, r, i, withscores);
     } else if (size) {
         zset_fit(r, cmd_limits(c));

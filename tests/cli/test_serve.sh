@@ -817,7 +817,8 @@ check "--replicas 1: nodes and roles" "n1 master|n1r1 replica-of=n1|n2 master|n2
     "$(cli locklab nodes | awk '{ print $1, $4 }' | tr '\n' '|' | sed 's/|$//')"
 check "HELLO 2" "server|redis|version|7.0.15|proto|2|id" "$(cli hello 2 | head -7 | tr '\n' '|' | sed 's/|$//')"
 check "HELLO 2 on a replica says its role" "role|replica" "$(redis-cli -p "$P2" hello 2 | sed -n 11,12p | tr '\n' '|' | sed 's/|$//')"
-check "HELLO 3: RESP2 only, Redis's refusal of a version it does not speak" "NOPROTO unsupported protocol version" "$(cli hello 3)"
+check "HELLO 3: RESP3, a map" "server redis|version 7.0.15|proto 3" "$(cli hello 3 | head -3 | tr '\n' '|' | sed 's/|$//')"
+check "HELLO 4: Redis's refusal of a version it does not speak" "NOPROTO unsupported protocol version" "$(cli hello 4)"
 check "HELLO 2 SETNAME names the connection" "app" "$(printf 'hello 2 setname app\nclient getname\n' | cli | tail -1)"
 info=$(cli info | tr -d '\r')
 for field in "redis_version:7.0.15" "redis_mode:standalone" "tcp_port:$PORT" "loading:0" "role:master" \
