@@ -1278,6 +1278,30 @@ static void test_encoding_limits(void **state)
     assert_string_equal(RUN(f, "config", "get", "zset-max-listpack-entries"), "1) \"zset-max-listpack-entries\"\n2) \"0\"");
 }
 
+/* CLIENT REPLY OFF / SKIP (redis-cli would wait for them): nothing is sent (an empty
+ * REPLY_MULTI) but pub/sub's confirmations; ON answers OK again. */
+static void test_client_reply_off_skip(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "client", "reply", "maybe"), "(error) ERR syntax error");
+    RUN(f, "client", "reply", "skip");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 0);
+    RUN(f, "set", "k", "1");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_string_equal(RUN(f, "get", "k"), "\"1\"");
+    RUN(f, "client", "reply", "off");
+    RUN(f, "incr", "k");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 0);
+    RUN(f, "subscribe", "ch");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 1); /* the confirmation still goes */
+    RUN(f, "unsubscribe");
+    assert_string_equal(RUN(f, "client", "reply", "on"), "OK");
+    assert_string_equal(RUN(f, "get", "k"), "\"2\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1345,6 +1369,7 @@ int main(void)
         T(test_object_writes_notify_observer),
         T(test_info_command_stats),
         T(test_encoding_limits),
+        T(test_client_reply_off_skip),
 #undef T
     };
     return cmocka_run_group_tests_name("types", tests, NULL, NULL);

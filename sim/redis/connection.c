@@ -817,13 +817,26 @@ void cmd_client(cmdctx *c)
         client_list(c, 0);
     } else if (slice_opt_is(sub, "kill") && c->argc >= 3) {
         client_kill(c);
+    } else if (slice_opt_is(sub, "reply") && c->argc == 3) {
+        int on = slice_opt_is(c->argv[2], "on"), off = slice_opt_is(c->argv[2], "off");
+        int skip = slice_opt_is(c->argv[2], "skip");
+        if (!on && !off && !skip) {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+        if (c->conn) {
+            c->conn->reply_off = off;
+            c->conn->reply_skip_next = skip;
+        }
+        if (on) reply_ok(c->out);
+        else reply_multi(c->out, 0); /* OFF and SKIP answer nothing */
     } else if (slice_opt_is(sub, "no-evict") && c->argc == 3) {
         if (slice_opt_is(c->argv[2], "on") || slice_opt_is(c->argv[2], "off")) reply_ok(c->out);
         else reply_error(c->out, ERR_SYNTAX);
     } else if (slice_opt_is(sub, "help") && c->argc == 2) {
         reply_lines(c, client_help, LL_ARRAY_LEN(client_help));
     } else {
-        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "help" };
+        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "help" };
         for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
             if (slice_opt_is(sub, known[i])) {
                 reply_sub_args(c, "client", known[i]);

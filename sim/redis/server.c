@@ -788,7 +788,19 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     exec_one(srv, c, argc, argv, out);
-    if (c && c->resp == 3) reply_resp3(out);
+    if (!c) return;
+    if (c->reply_skip || c->reply_off) {
+        /* CLIENT REPLY OFF or SKIP: nothing is sent but pub/sub's pushes */
+        const reply *first = out->type == REPLY_MULTI && out->n ? &out->elem[0] : out;
+        int push = first->type == REPLY_ARRAY && first->integer == R3_PUSH;
+        if (!push) reply_multi(out, 0);
+        c->reply_skip = 0;
+    }
+    if (c->reply_skip_next) {
+        c->reply_skip = 1;
+        c->reply_skip_next = 0;
+    }
+    if (c->resp == 3) reply_resp3(out);
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out)
