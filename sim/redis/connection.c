@@ -257,6 +257,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         buf_printf(out, "used_memory:%zu\r\n", bytes);
         human_bytes(out, "used_memory_human", bytes);
         buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
+        buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
