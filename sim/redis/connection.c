@@ -22,7 +22,9 @@
  *     process may answer CPU itself).
  *   - CONFIG GET answers a fixed table of the parameters clients and tools probe, with this
  *     server's values; CONFIG SET of one of them is remembered for CONFIG GET on this server
- *     (until a restart) but changes nothing else: say so in what you build on it.
+ *     (until a restart); the encodings' limits and the script time limit act, a setting
+ *     this server does not act on is refused unless it is the value in effect.
+ *   - CLIENT REPLY ON/OFF/SKIP (server_exec sends nothing but pub/sub's pushes while off).
  *   - CLIENT ID, GETNAME, SETNAME, INFO, LIST [TYPE t] [ID id ...], KILL (the address form and
  *     ID / ADDR / LADDR / TYPE / SKIPME filters), NO-EVICT, HELP; others answer Redis's
  *     "unknown subcommand" (CLIENT SETINFO does so on Redis 7.0.15 itself: it is 7.2's).
