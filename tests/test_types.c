@@ -1302,6 +1302,72 @@ static void test_client_reply_off_skip(void **state)
     assert_string_equal(RUN(f, "get", "k"), "\"2\"");
 }
 
+/* Keyspace notifications: what a subscriber of __keyspace@*__ and __keyevent@*__ receives,
+ * command by command, as Redis 7.0's notify.c publishes (checked against redis-server
+ * 7.0.15 by hand: the same messages in the same order). */
+static buf notified;
+
+static void notify_deliver(void *ud, int conn_id, slice channel, slice message)
+{
+    (void)ud, (void)conn_id;
+    buf_append(&notified, channel.p, channel.len);
+    buf_putc(&notified, ' ');
+    buf_append(&notified, message.p, message.len);
+    buf_putc(&notified, '|');
+}
+
+static void notify_push(void *ud, int conn_id, const reply *m) /* ["pmessage", pattern, channel, message] */
+{
+    notify_deliver(ud, conn_id, (slice){ m->elem[2].str, m->elem[2].len }, (slice){ m->elem[3].str, m->elem[3].len });
+}
+
+static void test_keyspace_notifications(void **state)
+{
+    (void)state;
+    fixture f = { .now = 1700000000000 };
+    server_config cfg = { .clock = fixture_clock, .clock_ud = &f, .deliver = notify_deliver, .push = notify_push };
+    f.srv = server_new(&cfg);
+    f.c.id = 1;
+    reply_init(&f.r);
+    buf_init(&f.out);
+    buf_init(&notified);
+    conn sub = { .id = 2 };
+    server_execv(f.srv, &sub, &f.r, 2, (const char *[]){ "psubscribe", "__key*__:*" });
+    assert_null(notified.p);
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "KEA"), "OK");
+    assert_string_equal(RUN(&f, "config", "get", "notify-keyspace-events"), "1) \"notify-keyspace-events\"\n2) \"AKE\"");
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kq"),
+                        "(error) ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                        "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+    RUN(&f, "set", "a", "1", "px", "100");
+    RUN(&f, "lpush", "l", "x");
+    RUN(&f, "lpop", "l");
+    RUN(&f, "rename", "a", "b");
+    RUN(&f, "hset", "h", "f", "v");
+    RUN(&f, "del", "h", "nosuch");
+    f.now += 200;
+    RUN(&f, "get", "b");
+    assert_string_equal(notified.p,
+                        "__keyspace@0__:a set|__keyevent@0__:set a|__keyspace@0__:a expire|__keyevent@0__:expire a|"
+                        "__keyspace@0__:l lpush|__keyevent@0__:lpush l|__keyspace@0__:l lpop|__keyevent@0__:lpop l|"
+                        "__keyspace@0__:l del|__keyevent@0__:del l|__keyspace@0__:a rename_from|"
+                        "__keyevent@0__:rename_from a|__keyspace@0__:b rename_to|__keyevent@0__:rename_to b|"
+                        "__keyspace@0__:h hset|__keyevent@0__:hset h|__keyspace@0__:h del|__keyevent@0__:del h|"
+                        "__keyspace@0__:b expired|__keyevent@0__:expired b|");
+    buf_reset(&notified);
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "El"), "OK");
+    RUN(&f, "rpush", "l", "1");
+    RUN(&f, "set", "s", "1");
+    assert_string_equal(notified.p, "__keyevent@0__:rpush l|");
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kn"),
+                        "(error) ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                        "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+    buf_release(&notified);
+    reply_release(&f.r);
+    buf_release(&f.out);
+    server_free(f.srv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1370,6 +1436,7 @@ int main(void)
         T(test_info_command_stats),
         T(test_encoding_limits),
         T(test_client_reply_off_skip),
+        cmocka_unit_test(test_keyspace_notifications),
 #undef T
     };
     return cmocka_run_group_tests_name("types", tests, NULL, NULL);

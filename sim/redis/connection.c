@@ -363,7 +363,7 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "list-max-ziplist-size", "-2", 1, 1 },
     { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
     { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
-    { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
+    { "notify-keyspace-events", "", 0, 1 }, { "port", "6379", 1, 0 },
     { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
     { "save", "", 0, 0 },                 { "set-max-intset-entries", "512", 1, 1 },
     { "slowlog-log-slower-than", "10000", 1, 0 },
@@ -383,6 +383,40 @@ static const char *const config_aliases[][2] = {
     { "zset-max-listpack-entries", "zset-max-ziplist-entries" },
     { "zset-max-listpack-value", "zset-max-ziplist-value" },
 };
+
+/* notify-keyspace-events (Redis 7.0's keyspaceEventsStringToFlags): the NOTIFY_* flags
+ * (server.h), -1 for a character Redis refuses, -2 for the classes this server does not
+ * keep (m: key misses, n: new keys). */
+static int notify_parse(slice v)
+{
+    static const char classes[] = "g$lshzxetdKE";
+    int flags = 0, unkept = 0;
+    for (size_t i = 0; i < v.len; i++) {
+        const char *at = v.p[i] ? strchr(classes, v.p[i]) : NULL;
+        if (v.p[i] == 'A') flags |= NOTIFY_ALL;
+        else if (v.p[i] == 'm' || v.p[i] == 'n') unkept = 1;
+        else if (at) flags |= 1 << (at - classes);
+        else return -1;
+    }
+    return unkept ? -2 : flags;
+}
+
+/* keyspaceEventsFlagsToString: what CONFIG GET answers. */
+static char *notify_string(int flags)
+{
+    char out[16];
+    size_t n = 0;
+    if ((flags & NOTIFY_ALL) == NOTIFY_ALL) {
+        out[n++] = 'A';
+    } else {
+        for (int i = 0; i < 10; i++)
+            if (flags & (1 << i)) out[n++] = "g$lshzxetd"[i];
+    }
+    if (flags & NOTIFY_KEYSPACE) out[n++] = 'K';
+    if (flags & NOTIFY_KEYEVENT) out[n++] = 'E';
+    out[n] = '\0';
+    return xstrdup(out);
+}
 
 /* Redis's memtoull: a memory value ("64", "1k", "2mb") in bytes; -1 if it is not one. */
 static int config_memory(slice s, long long *v)
@@ -512,6 +546,19 @@ static void config_set(cmdctx *c)
                          config_defaults[k].name);
             return;
         }
+        if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) {
+            int flags = notify_parse(c->argv[i + 1]);
+            if (flags == -1) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                                    "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+                return;
+            }
+            if (flags == -2) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                                    "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+                return;
+            }
+        }
         if (!strcmp(config_defaults[k].name, "maxmemory-policy")) {
             int known = 0;
             for (size_t p = 0; p < LL_ARRAY_LEN(config_policies); p++) known |= slice_opt_is(c->argv[i + 1], config_policies[p]);
@@ -541,6 +588,7 @@ static void config_set(cmdctx *c)
             long long n;
             char *v;
             if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
+            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]));
             else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
             for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)

@@ -835,8 +835,8 @@ check "CONFIG GET port" "port|$PORT" "$(cli config get port | tr '\n' '|' | sed 
 check "CONFIG SET is remembered for CONFIG GET" "OK|lua-time-limit|300" \
     "$(printf 'config set lua-time-limit 300\nconfig get lua-time-limit\n' | cli | tr '\n' '|' | sed 's/|$//')"
 check "CONFIG SET of a setting serve does not implement is refused" \
-    "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - locklab does not implement it: only its current value '' is accepted|notify-keyspace-events" \
-    "$(printf 'config set notify-keyspace-events KEA\nconfig get notify-keyspace-events\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+    "ERR CONFIG SET failed (possibly related to argument 'maxmemory') - locklab does not implement it: only its current value '0' is accepted|maxmemory|0" \
+    "$(printf 'config set maxmemory 1\nconfig get maxmemory\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
 # CLIENT LIST / INFO / KILL; BLPOP and BRPOP blocking; DROP
 cat >"$tmp/clients.py" <<'PYEOF'
 import socket, sys, time
