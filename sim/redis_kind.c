@@ -146,9 +146,11 @@ static int push_reply(lua_State *L, const reply *r)
 {
     switch (r->type) {
     case REPLY_NIL:
-    case REPLY_NIL_ARRAY: lua_pushnil(L); return 1;
+    case REPLY_NIL_ARRAY:
+    case REPLY_NULL: lua_pushnil(L); return 1;
     case REPLY_STATUS:
-    case REPLY_BULK: lua_pushlstring(L, r->str, r->len); return 1;
+    case REPLY_BULK:
+    case REPLY_DOUBLE: lua_pushlstring(L, r->str, r->len); return 1;
     case REPLY_ERROR:
         lua_pushnil(L);
         lua_pushlstring(L, r->str, r->len);
@@ -156,6 +158,9 @@ static int push_reply(lua_State *L, const reply *r)
     case REPLY_INTEGER: lua_pushinteger(L, r->integer); return 1;
     case REPLY_ARRAY:
     case REPLY_MULTI:
+    case REPLY_MAP: /* RESP3's types: never in the simulated world, which speaks RESP2 */
+    case REPLY_SET:
+    case REPLY_PUSH:
         lua_createtable(L, (int)r->n, 0);
         for (size_t i = 0; i < r->n; i++) {
             if (r->elem[i].type == REPLY_NIL || r->elem[i].type == REPLY_NIL_ARRAY) lua_pushboolean(L, 0);

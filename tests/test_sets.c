@@ -29,13 +29,13 @@ static void test_set_intset_order_and_conversion(void **state)
     (void)state;
     set *s = set_new();
     const char *in[] = { "30", "-7", "5", "0", "5" };
-    for (size_t i = 0; i < 5; i++) set_add(s, slice_cstr(in[i]));
+    for (size_t i = 0; i < 5; i++) set_add(s, slice_cstr(in[i]), NULL);
     assert_int_equal(set_len(s), 4);
     assert_string_equal(set_encoding(s), "intset");
     const char *want[] = { "-7", "0", "5", "30" };
     for (size_t i = 0; i < 4; i++) assert_true(slice_eq(set_at(s, i), slice_cstr(want[i])));
     /* a non-canonical integer converts it, for good */
-    set_add(s, slice_cstr("05"));
+    set_add(s, slice_cstr("05"), NULL);
     assert_string_equal(set_encoding(s), "hashtable");
     set_del(s, slice_cstr("05"));
     assert_string_equal(set_encoding(s), "hashtable");
@@ -56,12 +56,12 @@ static void test_set_intset_limit_is_512(void **state)
     char tmp[16];
     for (int i = 512; i >= 1; i--) {
         snprintf(tmp, sizeof tmp, "%d", i);
-        set_add(s, slice_cstr(tmp));
+        set_add(s, slice_cstr(tmp), NULL);
     }
     assert_string_equal(set_encoding(s), "intset");
     assert_true(slice_eq(set_at(s, 0), slice_cstr("1")));
     assert_true(slice_eq(set_at(s, 511), slice_cstr("512")));
-    set_add(s, slice_cstr("0"));
+    set_add(s, slice_cstr("0"), NULL);
     assert_string_equal(set_encoding(s), "hashtable");
     assert_int_equal(set_len(s), 513);
     set_free(s);
@@ -71,9 +71,9 @@ static void test_set_clone_and_dump(void **state)
 {
     (void)state;
     set *s = set_new();
-    set_add(s, slice_cstr("b"));
-    set_add(s, slice_cstr("a\n"));
-    set_add(s, slice_cstr("10"));
+    set_add(s, slice_cstr("b"), NULL);
+    set_add(s, slice_cstr("a\n"), NULL);
+    set_add(s, slice_cstr("10"), NULL);
     set *c = set_clone(s);
     set_del(s, slice_cstr("b"));
     assert_int_equal(set_len(c), 3);

@@ -1143,8 +1143,8 @@ static void test_object_type_api(void **state)
     zset_free(NULL);
     hash *h = hash_new();
     assert_int_equal(hash_len(h), 0);
-    assert_int_equal(hash_set(&h, SLICE_LIT("f"), SLICE_LIT("v")), 1);
-    assert_int_equal(hash_set(&h, SLICE_LIT("f"), SLICE_LIT("w")), 0);
+    assert_int_equal(hash_set(&h, SLICE_LIT("f"), SLICE_LIT("v"), NULL), 1);
+    assert_int_equal(hash_set(&h, SLICE_LIT("f"), SLICE_LIT("w"), NULL), 0);
     slice v;
     assert_true(hash_get(h, SLICE_LIT("f"), &v) && slice_eq(v, SLICE_LIT("w")));
     assert_int_equal(hash_del(&h, SLICE_LIT("f")), 1);
@@ -1152,8 +1152,8 @@ static void test_object_type_api(void **state)
     assert_int_equal(obj_count(OBJ_HASH, h), 0);
     hash_free(h);
     zset *z = zset_new();
-    assert_int_equal(zset_set(z, SLICE_LIT("a"), 2), 1);
-    assert_int_equal(zset_set(z, SLICE_LIT("b"), 1), 1);
+    assert_int_equal(zset_set(z, SLICE_LIT("a"), 2, NULL), 1);
+    assert_int_equal(zset_set(z, SLICE_LIT("b"), 1, NULL), 1);
     double sc;
     assert_true(slice_eq(zset_at(z, 0, &sc), SLICE_LIT("b")));
     assert_true(sc == 1);
@@ -1197,6 +1197,175 @@ static void test_object_writes_notify_observer(void **state)
     RUN(f, "getdel", "s");
     assert_int_equal(f->events[STORE_DELETED], deleted + 4);
     EXPECT(f, "(integer) 2", "dbsize");
+}
+
+/* The reply's own text (INFO's bulk string), not redis-cli's print of it. */
+#define INFO(f, ...) (RUN(f, __VA_ARGS__), (const char *)(f)->r.str)
+
+/* INFO's CPU, Commandstats, Errorstats and Latencystats sections (Redis 7.0's): calls,
+ * refusals (arity) and failures (an error reply) per command, a container's subcommands
+ * apart; "default" and INFO alone leave out commandstats and latencystats, "all" has them. */
+static void test_info_command_stats(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "a", "1");
+    RUN(f, "set", "a", "1");
+    RUN(f, "get");
+    RUN(f, "incr", "a", "x");
+    RUN(f, "incr", "nope", "x");
+    RUN(f, "lpush", "a", "x");
+    RUN(f, "config", "get", "timeout");
+    RUN(f, "config", "nosuch");
+    RUN(f, "nosuchcommand");
+    const char *s = INFO(f, "info", "commandstats");
+    assert_non_null(strstr(s, "# Commandstats\r\n"));
+    assert_non_null(strstr(s, "cmdstat_set:calls=2,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n"));
+    assert_non_null(strstr(s, "cmdstat_get:calls=0,usec=0,usec_per_call=0.00,rejected_calls=1,failed_calls=0\r\n"));
+    assert_non_null(strstr(s, "cmdstat_lpush:calls=1,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=1\r\n"));
+    assert_non_null(strstr(s, "cmdstat_config|get:calls=1,"));
+    assert_null(strstr(s, "nosuch"));
+    assert_null(strstr(s, "used_memory"));
+    s = INFO(f, "info", "errorstats");
+    assert_non_null(strstr(s, "errorstat_ERR:count=5\r\nerrorstat_WRONGTYPE:count=1\r\n"));
+    s = INFO(f, "info", "latencystats");
+    assert_non_null(strstr(s, "latency_percentiles_usec_set:p50=0.001,p99=0.001,p99.9=0.001\r\n"));
+    assert_null(strstr(s, "latency_percentiles_usec_get:")); /* never called, only refused */
+    s = INFO(f, "info", "CPU");
+    assert_non_null(strstr(s, "# CPU\r\nused_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\n"));
+    s = INFO(f, "info");
+    assert_non_null(strstr(s, "used_cpu_user_children:"));
+    assert_null(strstr(s, "rejected_calls"));
+    s = INFO(f, "info", "default");
+    assert_null(strstr(s, "rejected_calls"));
+    assert_non_null(strstr(s, "# Errorstats"));
+    s = INFO(f, "info", "cpu", "all");
+    assert_non_null(strstr(s, "rejected_calls"));
+    assert_non_null(strstr(s, "used_memory"));
+    assert_null(strstr(strstr(s, "used_cpu_user_children") + 1, "used_cpu_user_children"));
+}
+
+/* The encodings' limits: CONFIG SET changes them for the next writes (conversions one-way,
+ * as in Redis); fields and values past 255 bytes stay in a listpack when the limit allows. */
+static void test_encoding_limits(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "config", "set", "hash-max-ziplist-entries", "1"), "OK");
+    RUN(f, "hset", "h", "a", "1");
+    assert_string_equal(RUN(f, "object", "encoding", "h"), "\"listpack\"");
+    RUN(f, "hset", "h", "b", "1");
+    assert_string_equal(RUN(f, "object", "encoding", "h"), "\"hashtable\"");
+    RUN(f, "hdel", "h", "b");
+    assert_string_equal(RUN(f, "object", "encoding", "h"), "\"hashtable\"");
+    assert_string_equal(RUN(f, "config", "set", "hash-max-listpack-entries", "10", "hash-max-listpack-value", "1mb"), "OK");
+    char big[300];
+    memset(big, 'v', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    RUN(f, "hset", "h2", big, big, "x", "1");
+    assert_string_equal(RUN(f, "object", "encoding", "h2"), "\"listpack\"");
+    assert_string_equal(RUN(f, "hstrlen", "h2", big), "(integer) 299");
+    assert_string_equal(RUN(f, "hset", "h2", big, "short"), "(integer) 0");
+    assert_string_equal(RUN(f, "hget", "h2", big), "\"short\"");
+    assert_string_equal(RUN(f, "hdel", "h2", big), "(integer) 1");
+    assert_string_equal(RUN(f, "hgetall", "h2"), "1) \"x\"\n2) \"1\"");
+    assert_string_equal(RUN(f, "config", "set", "set-max-intset-entries", "2"), "OK");
+    RUN(f, "sadd", "s", "1", "2");
+    assert_string_equal(RUN(f, "object", "encoding", "s"), "\"intset\"");
+    RUN(f, "sadd", "s", "3");
+    assert_string_equal(RUN(f, "object", "encoding", "s"), "\"hashtable\"");
+    assert_string_equal(RUN(f, "config", "set", "zset-max-ziplist-entries", "0"), "OK");
+    RUN(f, "zadd", "z", "1", "a");
+    assert_string_equal(RUN(f, "object", "encoding", "z"), "\"skiplist\"");
+    assert_string_equal(RUN(f, "config", "get", "zset-max-listpack-entries"), "1) \"zset-max-listpack-entries\"\n2) \"0\"");
+}
+
+/* CLIENT REPLY OFF / SKIP (redis-cli would wait for them): nothing is sent (an empty
+ * REPLY_MULTI) but pub/sub's confirmations; ON answers OK again. */
+static void test_client_reply_off_skip(void **state)
+{
+    fixture *f = *state;
+    assert_string_equal(RUN(f, "client", "reply", "maybe"), "(error) ERR syntax error");
+    RUN(f, "client", "reply", "skip");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 0);
+    RUN(f, "set", "k", "1");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_string_equal(RUN(f, "get", "k"), "\"1\"");
+    RUN(f, "client", "reply", "off");
+    RUN(f, "incr", "k");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 0);
+    RUN(f, "subscribe", "ch");
+    assert_int_equal(f->r.type, REPLY_MULTI);
+    assert_int_equal(f->r.n, 1); /* the confirmation still goes */
+    RUN(f, "unsubscribe");
+    assert_string_equal(RUN(f, "client", "reply", "on"), "OK");
+    assert_string_equal(RUN(f, "get", "k"), "\"2\"");
+}
+
+/* Keyspace notifications: what a subscriber of __keyspace@*__ and __keyevent@*__ receives,
+ * command by command, as Redis 7.0's notify.c publishes (checked against redis-server
+ * 7.0.15 by hand: the same messages in the same order). */
+static buf notified;
+
+static void notify_deliver(void *ud, int conn_id, slice channel, slice message)
+{
+    (void)ud, (void)conn_id;
+    buf_append(&notified, channel.p, channel.len);
+    buf_putc(&notified, ' ');
+    buf_append(&notified, message.p, message.len);
+    buf_putc(&notified, '|');
+}
+
+static void notify_push(void *ud, int conn_id, const reply *m) /* ["pmessage", pattern, channel, message] */
+{
+    notify_deliver(ud, conn_id, (slice){ m->elem[2].str, m->elem[2].len }, (slice){ m->elem[3].str, m->elem[3].len });
+}
+
+static void test_keyspace_notifications(void **state)
+{
+    (void)state;
+    fixture f = { .now = 1700000000000 };
+    server_config cfg = { .clock = fixture_clock, .clock_ud = &f, .deliver = notify_deliver, .push = notify_push };
+    f.srv = server_new(&cfg);
+    f.c.id = 1;
+    reply_init(&f.r);
+    buf_init(&f.out);
+    buf_init(&notified);
+    conn sub = { .id = 2 };
+    server_execv(f.srv, &sub, &f.r, 2, (const char *[]){ "psubscribe", "__key*__:*" });
+    assert_null(notified.p);
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "KEA"), "OK");
+    assert_string_equal(RUN(&f, "config", "get", "notify-keyspace-events"), "1) \"notify-keyspace-events\"\n2) \"AKE\"");
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kq"),
+                        "(error) ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                        "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+    RUN(&f, "set", "a", "1", "px", "100");
+    RUN(&f, "lpush", "l", "x");
+    RUN(&f, "lpop", "l");
+    RUN(&f, "rename", "a", "b");
+    RUN(&f, "hset", "h", "f", "v");
+    RUN(&f, "del", "h", "nosuch");
+    f.now += 200;
+    RUN(&f, "get", "b");
+    assert_string_equal(notified.p,
+                        "__keyspace@0__:a set|__keyevent@0__:set a|__keyspace@0__:a expire|__keyevent@0__:expire a|"
+                        "__keyspace@0__:l lpush|__keyevent@0__:lpush l|__keyspace@0__:l lpop|__keyevent@0__:lpop l|"
+                        "__keyspace@0__:l del|__keyevent@0__:del l|__keyspace@0__:a rename_from|"
+                        "__keyevent@0__:rename_from a|__keyspace@0__:b rename_to|__keyevent@0__:rename_to b|"
+                        "__keyspace@0__:h hset|__keyevent@0__:hset h|__keyspace@0__:h del|__keyevent@0__:del h|"
+                        "__keyspace@0__:b expired|__keyevent@0__:expired b|");
+    buf_reset(&notified);
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "El"), "OK");
+    RUN(&f, "rpush", "l", "1");
+    RUN(&f, "set", "s", "1");
+    assert_string_equal(notified.p, "__keyevent@0__:rpush l|");
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kn"),
+                        "(error) ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                        "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+    buf_release(&notified);
+    reply_release(&f.r);
+    buf_release(&f.out);
+    server_free(f.srv);
 }
 
 int main(void)
@@ -1264,6 +1433,10 @@ int main(void)
         T(test_object_clone_is_deep),
         T(test_object_type_api),
         T(test_object_writes_notify_observer),
+        T(test_info_command_stats),
+        T(test_encoding_limits),
+        T(test_client_reply_off_skip),
+        cmocka_unit_test(test_keyspace_notifications),
 #undef T
     };
     return cmocka_run_group_tests_name("types", tests, NULL, NULL);

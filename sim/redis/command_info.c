@@ -22,7 +22,7 @@ static void command_keys(const command *cmd, long long pos[3])
         { "keys", 0, 0, 0 },    { "mget", 1, -1, 1 },   { "mset", 1, -1, 2 },    { "msetnx", 1, -1, 2 },
         { "rename", 1, 2, 1 },  { "renamenx", 1, 2, 1 }, { "scan", 0, 0, 0 },    { "unlink", 1, -1, 1 },
         { "watch", 1, -1, 1 },
-        { "move", 1, 1, 1 },    { "object", 0, 0, 0 }, { "select", 0, 0, 0 },   { "swapdb", 0, 0, 0 },
+        { "move", 1, 1, 1 },    { "object", 0, 0, 0 }, { "memory", 0, 0, 0 }, { "select", 0, 0, 0 },   { "swapdb", 0, 0, 0 },
         { "smove", 1, 2, 1 },   { "sinter", 1, -1, 1 }, { "sinterstore", 1, -1, 1 }, { "sunion", 1, -1, 1 },
         { "sunionstore", 1, -1, 1 }, { "sdiff", 1, -1, 1 }, { "sdiffstore", 1, -1, 1 }, { "sintercard", 0, 0, 0 },
         { "rpoplpush", 1, 2, 1 }, { "lmove", 1, 2, 1 }, { "brpoplpush", 1, 2, 1 }, { "blmove", 1, 2, 1 },
@@ -133,6 +133,7 @@ static const struct command_doc {
     { "lrem", "write", "@write @list @slow" },
     { "lset", "write denyoom", "@write @list @slow" },
     { "ltrim", "write", "@write @list @slow" },
+    { "memory", "", "@slow" },
     { "mget", "readonly fast", "@read @string @fast" },
     { "move", "write fast", "@keyspace @write @fast" },
     { "mset", "write denyoom", "@write @string @slow" },
@@ -350,6 +351,80 @@ static void command_list_filtered(cmdctx *c)
     free(hit);
 }
 
+/* COMMAND GETKEYS command arg ...: the keys a call would touch, as Redis 7.0 finds them
+ * (its key specs: the legacy positions of command_keys, and the movable ones: a numkeys
+ * argument, SORT's STORE, OBJECT's and MEMORY USAGE's key), with its errors. */
+static void command_getkeys(cmdctx *c)
+{
+    if (c->argc < 4) { /* Redis's arity for it: -4 */
+        reply_error(c->out, "ERR wrong number of arguments for 'command|getkeys' command");
+        return;
+    }
+    const slice *a = c->argv + 2;
+    int n = c->argc - 2;
+    const command *cmd = commands_lookup(a[0]);
+    if (!cmd) {
+        reply_error(c->out, "ERR Invalid command specified");
+        return;
+    }
+    if ((cmd->arity > 0 && n != cmd->arity) || n < -cmd->arity) {
+        reply_error(c->out, "ERR Invalid number of arguments specified for command");
+        return;
+    }
+    const char *name = cmd->name;
+    int first = -1, count = 0, step = 1, extra = -1; /* keys a[first], a[first + step], ...; then a[extra] */
+    int bad = 0;
+    long long nk;
+    if (!strncmp(name, "eval", 4) || !strncmp(name, "fcall", 5)) {
+        /* numkeys at a[2]: a wrong one finds no keys (the call itself would fail) */
+        if (ll_parse_int64(a[2], &nk) == 0 && nk >= 0 && nk <= n - 3) first = 3, count = (int)nk;
+        else first = 3, count = 0;
+    } else if (!strcmp(name, "lmpop") || !strcmp(name, "zmpop") || !strcmp(name, "zunion") || !strcmp(name, "zinter") ||
+               !strcmp(name, "zdiff") || !strcmp(name, "zintercard") || !strcmp(name, "sintercard") ||
+               !strcmp(name, "blmpop") || !strcmp(name, "bzmpop")) {
+        int at = name[0] == 'b' ? 2 : 1;
+        if (ll_parse_int64(a[at], &nk) < 0 || nk <= 0 || nk > n - at - 1) bad = 1;
+        else first = at + 1, count = (int)nk;
+    } else if (!strcmp(name, "zunionstore") || !strcmp(name, "zinterstore") || !strcmp(name, "zdiffstore")) {
+        if (ll_parse_int64(a[2], &nk) < 0 || nk <= 0 || nk > n - 3) bad = 1;
+        else first = 3, count = (int)nk, extra = 1;
+    } else if (!strcmp(name, "sort") || !strcmp(name, "sort_ro")) {
+        first = 1, count = 1;
+        for (int j = 2; name[4] == '\0' && j < n; j++) {
+            if (slice_opt_is(a[j], "limit")) j += 2;
+            else if (slice_opt_is(a[j], "get") || slice_opt_is(a[j], "by")) j += 1;
+            else if (slice_opt_is(a[j], "store") && j + 1 < n) extra = j + 1, j++;
+        }
+    } else if (!strcmp(name, "object") || !strcmp(name, "memory")) {
+        if (n >= 3 && (!strcmp(name, "object") || slice_opt_is(a[1], "usage"))) first = 2, count = 1;
+        else bad = 2;
+    } else {
+        long long pos[3];
+        command_keys(cmd, pos);
+        if (pos[0] == 0) {
+            bad = 2;
+        } else {
+            long long last = pos[1] < 0 ? n + pos[1] : pos[1];
+            first = (int)pos[0], step = (int)pos[2];
+            count = last >= pos[0] ? (int)((last - pos[0]) / pos[2] + 1) : 0;
+        }
+    }
+    if (bad == 1) {
+        reply_error(c->out, "ERR Invalid arguments specified for command");
+        return;
+    }
+    if (bad == 2) {
+        reply_error(c->out, "ERR The command has no key arguments");
+        return;
+    }
+    int total = count + (extra >= 0);
+    reply *e = reply_array(c->out, (size_t)total);
+    int k = 0;
+    if (extra >= 0 && extra < first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
+    for (int i = 0; i < count; i++) reply_bulk(&e[k++], a[first + i * step].p, a[first + i * step].len);
+    if (extra >= 0 && extra > first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
+}
+
 /* COMMAND, COMMAND COUNT, COMMAND LIST, COMMAND INFO [name ...], COMMAND DOCS [name ...]
  * (an empty answer: there are no docs here) and COMMAND HELP, with Redis 7.0's errors. */
 void cmd_command(cmdctx *c)
@@ -387,6 +462,7 @@ void cmd_command(cmdctx *c)
                 "    Return details about multiple Redis commands.", "    If no command names are given, documentation details for all", "    commands are returned.",
                 "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
                 "    If no command names are given, documentation details for all", "    commands are returned.",
+                "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
                 "HELP", "    Print this help.",
             };
             reply *e = reply_array(c->out, LL_ARRAY_LEN(help));
@@ -405,6 +481,8 @@ void cmd_command(cmdctx *c)
         }
     } else if (slice_opt_is(sub, "docs")) {
         reply_array(c->out, 0);
+    } else if (slice_opt_is(sub, "getkeys")) {
+        command_getkeys(c);
     } else {
         slice s = slice_cstr_prefix(sub);
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try COMMAND HELP.", (int)(s.len < 128 ? s.len : 128), s.p);

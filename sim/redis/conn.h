@@ -32,6 +32,11 @@ typedef struct conn {
     int block_retry;
     int64_t block_deadline;
     int db;            /* the database SELECTed (0 to 15) */
+    int resp;          /* the protocol HELLO chose: 3 for RESP3, else (0, 2) RESP2 */
+    /* CLIENT REPLY: OFF (reply_off), SKIP (reply_skip_next: the next command's reply is
+     * not sent; reply_skip: this one's). server_exec then answers an empty REPLY_MULTI,
+     * which sends nothing; pub/sub's confirmations and messages still go, as in Redis. */
+    int reply_off, reply_skip_next, reply_skip;
     const char *last_cmd; /* the name of the last command it ran (CLIENT LIST's cmd=) */
 } conn;
 

@@ -6,21 +6,25 @@
  * for byte (checked in tests/diff/cases/connection.txt).
  *
  * What is answered, and what is not:
- *   - HELLO 2 answers Redis's map as a flat array (server, version 7.0.15, proto 2, id,
- *     mode standalone, role, modules). HELLO 3 asks for RESP3, which this server does not
- *     speak: it answers Redis's own refusal of an unknown version, "NOPROTO unsupported
- *     protocol version", and a client then stays on RESP2 (Lettuce and redis-py fall back;
- *     node-redis and ioredis only send HELLO 3 when told to). AUTH in HELLO is accepted for
- *     the default user whatever the password, as a Redis without requirepass does.
+ *   - HELLO answers Redis's map (server, version 7.0.15, proto, id, mode standalone, role,
+ *     modules): a flat array in RESP2. HELLO 3 switches the connection to RESP3 (conn.h's
+ *     resp; RESET switches back): its replies are then Redis 7.0's RESP3 ones (reply.h's
+ *     tags, made RESP3 by server_exec: maps, sets, doubles, nulls, pushes for pub/sub).
+ *     AUTH in HELLO is accepted for the default user whatever the password, as a Redis
+ *     without requirepass does.
  *   - INFO answers the sections a client reads, each with the fields this server can fill
  *     truthfully: Server (version, mode, the host's port and uptime), Clients, Memory (the
  *     keyspace's approximate size; no eviction), Persistence (never loading), Stats,
  *     Replication (role, the replicas or the master), Cluster (disabled), Keyspace (db0's
- *     keys, volatile keys, their exact average TTL). CPU, Commandstats, Errorstats and
- *     Latencystats are not kept; asking for them answers nothing for them.
+ *     keys, volatile keys, their exact average TTL), Commandstats and Errorstats (calls,
+ *     refusals, failures and errors counted by server_exec), CPU and Latencystats (zeros and
+ *     Redis's least latency: the simulated server spends no time; a host that measures its
+ *     process may answer CPU itself).
  *   - CONFIG GET answers a fixed table of the parameters clients and tools probe, with this
  *     server's values; CONFIG SET of one of them is remembered for CONFIG GET on this server
- *     (until a restart) but changes nothing else: say so in what you build on it.
+ *     (until a restart); the encodings' limits and the script time limit act, a setting
+ *     this server does not act on is refused unless it is the value in effect.
+ *   - CLIENT REPLY ON/OFF/SKIP (server_exec sends nothing but pub/sub's pushes while off).
  *   - CLIENT ID, GETNAME, SETNAME, INFO, LIST [TYPE t] [ID id ...], KILL (the address form and
  *     ID / ADDR / LADDR / TYPE / SKIPME filters), NO-EVICT, HELP; others answer Redis's
  *     "unknown subcommand" (CLIENT SETINFO does so on Redis 7.0.15 itself: it is 7.2's).
@@ -68,17 +72,18 @@ static int is_replica(const cmdctx *c)
 
 void cmd_hello(cmdctx *c)
 {
-    int i = 1;
+    int i = 1, proto = c->conn && c->conn->resp == 3 ? 3 : 2;
     if (c->argc >= 2) {
         long long ver;
         if (ll_parse_int64(c->argv[1], &ver) < 0) {
             reply_error(c->out, "ERR Protocol version is not an integer or out of range");
             return;
         }
-        if (ver != 2) { /* 3 included: this server speaks RESP2 only (see above) */
+        if (ver != 2 && ver != 3) {
             reply_error(c->out, "NOPROTO unsupported protocol version");
             return;
         }
+        proto = (int)ver;
         i = 2;
     }
     slice name = { NULL, 0 };
@@ -106,13 +111,18 @@ void cmd_hello(cmdctx *c)
             }
         if (c->srv && c->conn) server_conn_setname(c->srv, c->conn->id, name.p, name.len);
     }
+    if (c->conn) {
+        c->conn->resp = proto;
+        pubsub_set_resp3(c->ps, c->conn->id, proto == 3);
+    }
     reply *e = reply_array(c->out, 14);
+    reply_tag(c->out, R3_MAP);
     reply_bulk_cstr(&e[0], "server");
     reply_bulk_cstr(&e[1], "redis");
     reply_bulk_cstr(&e[2], "version");
     reply_bulk_cstr(&e[3], REDIS_VERSION);
     reply_bulk_cstr(&e[4], "proto");
-    reply_int(&e[5], 2);
+    reply_int(&e[5], proto);
     reply_bulk_cstr(&e[6], "id");
     reply_int(&e[7], c->conn ? c->conn->id : 0);
     reply_bulk_cstr(&e[8], "mode");
@@ -131,6 +141,7 @@ void cmd_reset(cmdctx *c)
     if (c->conn) {
         pubsub_drop_conn(c->ps, c->conn->id);
         c->conn->subscriptions = c->conn->shard_subscriptions = 0;
+        c->conn->resp = 2;
         if (c->srv) server_conn_closed(c->srv, c->conn->id); /* its MULTI, WATCH and name */
     }
     reply_status(c->out, "RESET");
@@ -205,11 +216,14 @@ void cmd_wait(cmdctx *c)
 
 /* ---- INFO ---- */
 
-static const char *const info_sections[][2] = {
-    { "server", "Server" },   { "clients", "Clients" },         { "memory", "Memory" },
-    { "persistence", "Persistence" }, { "stats", "Stats" },     { "replication", "Replication" },
-    { "cpu", "CPU" },         { "modules", "Modules" },         { "errorstats", "Errorstats" },
-    { "cluster", "Cluster" }, { "keyspace", "Keyspace" },
+/* Redis 7.0's sections in its order; the third column: 1 in "default" (INFO alone), 0
+ * only in "all" and "everything" or when named. */
+static const struct { const char *name, *title; int dflt; } info_sections[] = {
+    { "server", "Server", 1 },   { "clients", "Clients", 1 },         { "memory", "Memory", 1 },
+    { "persistence", "Persistence", 1 }, { "stats", "Stats", 1 },     { "replication", "Replication", 1 },
+    { "cpu", "CPU", 1 },         { "modules", "Modules", 1 },         { "commandstats", "Commandstats", 0 },
+    { "errorstats", "Errorstats", 1 }, { "latencystats", "Latencystats", 0 },
+    { "cluster", "Cluster", 1 }, { "keyspace", "Keyspace", 1 },
 };
 
 static void host_info(cmdctx *c, const char *section, buf *out)
@@ -245,6 +259,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         buf_printf(out, "used_memory:%zu\r\n", bytes);
         human_bytes(out, "used_memory_human", bytes);
         buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
+        buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
@@ -253,6 +268,13 @@ static void info_section(cmdctx *c, const char *name, buf *out)
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
         if (!hosted) buf_puts(out, "connected_slaves:0\r\n");
+        host_info(c, name, out);
+        /* A replica here is sent each change whole (server_capture), never a stream with
+         * offsets: the offset stays 0, as on a Redis master that never made a backlog. */
+        if (!is_replica(c))
+            buf_puts(out, "master_failover_state:no-failover\r\nmaster_repl_offset:0\r\nsecond_repl_offset:-1\r\n"
+                          "repl_backlog_active:0\r\n");
+        return;
     } else if (!strcmp(name, "cluster")) {
         buf_puts(out, "cluster_enabled:0\r\n");
     } else if (!strcmp(name, "keyspace")) {
@@ -269,21 +291,36 @@ static void info_section(cmdctx *c, const char *name, buf *out)
             buf_printf(out, "db0:keys=%zu,expires=%zu,avg_ttl=%lld\r\n", keys, expires,
                        expires ? (long long)(ttl / expires) : 0LL);
         return;
+    } else if (!strcmp(name, "cpu")) {
+        /* A host that measures its process says so; the simulated server uses no CPU. */
+        size_t before = out->len;
+        host_info(c, name, out);
+        if (out->len == before)
+            buf_puts(out, "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\nused_cpu_sys_children:0.000000\r\n"
+                          "used_cpu_user_children:0.000000\r\nused_cpu_sys_main_thread:0.000000\r\n"
+                          "used_cpu_user_main_thread:0.000000\r\n");
+        return;
+    } else if (!strcmp(name, "commandstats") || !strcmp(name, "latencystats")) {
+        if (c->srv) server_command_stats(c->srv, name[0] == 'l', out);
+        return;
+    } else if (!strcmp(name, "errorstats")) {
+        if (c->srv) server_error_stats(c->srv, out);
+        return;
     }
-    if (strcmp(name, "cpu") && strcmp(name, "modules") && strcmp(name, "errorstats")) host_info(c, name, out);
+    if (strcmp(name, "modules")) host_info(c, name, out);
 }
 
 void cmd_info(cmdctx *c)
 {
     int want[LL_ARRAY_LEN(info_sections)] = { 0 };
     if (c->argc == 1) {
-        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) want[k] = 1;
+        for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++) want[k] = info_sections[k].dflt;
     }
     for (int i = 1; i < c->argc; i++) {
-        int all = slice_opt_is(c->argv[i], "all") || slice_opt_is(c->argv[i], "everything") ||
-                  slice_opt_is(c->argv[i], "default");
+        int all = slice_opt_is(c->argv[i], "all") || slice_opt_is(c->argv[i], "everything");
+        int dflt = slice_opt_is(c->argv[i], "default");
         for (size_t k = 0; k < LL_ARRAY_LEN(info_sections); k++)
-            if (all || slice_opt_is(c->argv[i], info_sections[k][0])) want[k] = 1;
+            if (all || (dflt && info_sections[k].dflt) || slice_opt_is(c->argv[i], info_sections[k].name)) want[k] = 1;
     }
     buf out;
     buf_init(&out);
@@ -292,8 +329,8 @@ void cmd_info(cmdctx *c)
         if (!want[k]) continue;
         if (!first) buf_puts(&out, "\r\n");
         first = 0;
-        buf_printf(&out, "# %s\r\n", info_sections[k][1]);
-        info_section(c, info_sections[k][0], &out);
+        buf_printf(&out, "# %s\r\n", info_sections[k].title);
+        info_section(c, info_sections[k].name, &out);
     }
     reply_bulk(c->out, out.p ? out.p : "", out.len);
     buf_release(&out);
@@ -309,23 +346,112 @@ void cmd_info(cmdctx *c)
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
  * nothing there either; so are the list node settings (list-max-listpack-size, alias
  * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
- * they say, and they change only its nodes' memory, which no command shows. */
+ * they say, and they change only its nodes' memory, which no command shows. The encodings'
+ * limits of hashes, sets and sorted sets are honoured (server.c keeps them as enc_limits,
+ * which the types read): OBJECT ENCODING and the conversions follow them as in Redis. */
+/* integer: 0 a string, 1 an integer, 2 a memory value (Redis's memtoull: digits and an
+ * optional unit b, k, kb, m, mb, g, gb). */
 static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
     { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
     { "client-query-buffer-limit", "1073741824", 1, 0 },
     { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "hash-max-listpack-entries", "512", 1, 1 }, { "hash-max-listpack-value", "64", 2, 1 },
+    { "hash-max-ziplist-entries", "512", 1, 1 }, { "hash-max-ziplist-value", "64", 2, 1 },
     { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
     { "list-compress-depth", "0", 1, 1 }, { "list-max-listpack-size", "-2", 1, 1 },
     { "list-max-ziplist-size", "-2", 1, 1 },
     { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
     { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
-    { "notify-keyspace-events", "", 0, 0 }, { "port", "6379", 1, 0 },
+    { "notify-keyspace-events", "", 0, 1 }, { "port", "6379", 1, 0 },
     { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
-    { "save", "", 0, 0 },                 { "slowlog-log-slower-than", "10000", 1, 0 },
+    { "save", "", 0, 0 },                 { "set-max-intset-entries", "512", 1, 1 },
+    { "slowlog-log-slower-than", "10000", 1, 0 },
     { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
     { "timeout", "0", 1, 0 },
+    { "zset-max-listpack-entries", "128", 1, 1 }, { "zset-max-listpack-value", "64", 2, 1 },
+    { "zset-max-ziplist-entries", "128", 1, 1 }, { "zset-max-ziplist-value", "64", 2, 1 },
 };
+
+/* One setting under two names in Redis 7.0 (the second is the old one): CONFIG SET of
+ * either sets both. */
+static const char *const config_aliases[][2] = {
+    { "busy-reply-threshold", "lua-time-limit" },
+    { "list-max-listpack-size", "list-max-ziplist-size" },
+    { "hash-max-listpack-entries", "hash-max-ziplist-entries" },
+    { "hash-max-listpack-value", "hash-max-ziplist-value" },
+    { "zset-max-listpack-entries", "zset-max-ziplist-entries" },
+    { "zset-max-listpack-value", "zset-max-ziplist-value" },
+};
+
+/* notify-keyspace-events (Redis 7.0's keyspaceEventsStringToFlags): the NOTIFY_* flags
+ * (server.h), -1 for a character Redis refuses, -2 for the classes this server does not
+ * keep (m: key misses, n: new keys). */
+static int notify_parse(slice v)
+{
+    static const char classes[] = "g$lshzxetdKE";
+    int flags = 0, unkept = 0;
+    for (size_t i = 0; i < v.len; i++) {
+        const char *at = v.p[i] ? strchr(classes, v.p[i]) : NULL;
+        if (v.p[i] == 'A') flags |= NOTIFY_ALL;
+        else if (v.p[i] == 'm' || v.p[i] == 'n') unkept = 1;
+        else if (at) flags |= 1 << (at - classes);
+        else return -1;
+    }
+    return unkept ? -2 : flags;
+}
+
+/* keyspaceEventsFlagsToString: what CONFIG GET answers. */
+static char *notify_string(int flags)
+{
+    char out[16];
+    size_t n = 0;
+    if ((flags & NOTIFY_ALL) == NOTIFY_ALL) {
+        out[n++] = 'A';
+    } else {
+        for (int i = 0; i < 10; i++)
+            if (flags & (1 << i)) out[n++] = "g$lshzxetd"[i];
+    }
+    if (flags & NOTIFY_KEYSPACE) out[n++] = 'K';
+    if (flags & NOTIFY_KEYEVENT) out[n++] = 'E';
+    out[n] = '\0';
+    return xstrdup(out);
+}
+
+/* Redis's memtoull: a memory value ("64", "1k", "2mb") in bytes; -1 if it is not one. */
+static int config_memory(slice s, long long *v)
+{
+    static const struct { const char *unit; unsigned long long mul; } units[] = {
+        { "", 1 }, { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 }, { "mb", 1048576 },
+        { "g", 1000000000 }, { "gb", 1073741824 },
+    };
+    size_t d = 0;
+    while (d < s.len && s.p[d] >= '0' && s.p[d] <= '9') d++;
+    if (d >= 128) return -1;
+    slice u = { s.p + d, s.len - d };
+    for (size_t i = 0; i < LL_ARRAY_LEN(units); i++)
+        if (u.len == strlen(units[i].unit) && slice_opt_is(u, units[i].unit)) {
+            unsigned long long n = 0;
+            for (size_t k = 0; k < d; k++) n = n * 10 + (unsigned long long)(s.p[k] - '0');
+            *v = (long long)(n * units[i].mul);
+            return 0;
+        }
+    return -1;
+}
+
+/* Settings that take 0 ... LLONG_MAX only. */
+static int config_unsigned(const char *name)
+{
+    static const char *const names[] = {
+        "busy-reply-threshold", "lua-time-limit", "set-max-intset-entries",
+        "hash-max-listpack-entries", "hash-max-ziplist-entries", "hash-max-listpack-value",
+        "hash-max-ziplist-value", "zset-max-listpack-entries", "zset-max-ziplist-entries",
+        "zset-max-listpack-value", "zset-max-ziplist-value",
+    };
+    for (size_t i = 0; i < LL_ARRAY_LEN(names); i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
 
 /* maxmemory-policy's values (Redis 7.0's maxmemory_policy_enum). */
 static const char *const config_policies[] = {
@@ -373,6 +499,7 @@ static void config_get(cmdctx *c)
             if (!hit[k] && glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name))) hit[k] = 1, n++;
         }
     reply *e = reply_array(c->out, n * 2);
+    reply_tag(c->out, R3_MAP);
     for (size_t k = 0, at = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
         if (!hit[k]) continue;
         reply_bulk_cstr(&e[at++], config_defaults[k].name);
@@ -401,19 +528,36 @@ static void config_set(cmdctx *c)
                 return;
             }
         long long v, now;
-        if (config_defaults[k].integer && ll_parse_int64(c->argv[i + 1], &v) < 0) {
+        if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &v) < 0) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be a memory value",
+                         config_defaults[k].name);
+            return;
+        }
+        if (config_defaults[k].integer == 1 && ll_parse_int64(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be "
                          "parsed into an integer",
                          config_defaults[k].name);
             return;
         }
-        if ((!strcmp(config_defaults[k].name, "busy-reply-threshold") || !strcmp(config_defaults[k].name, "lua-time-limit")) &&
-            v < 0) {
+        if (config_unsigned(config_defaults[k].name) && v < 0) {
             reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be "
                                  "between 0 and 9223372036854775807 inclusive",
                          config_defaults[k].name);
             return;
+        }
+        if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) {
+            int flags = notify_parse(c->argv[i + 1]);
+            if (flags == -1) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                                    "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+                return;
+            }
+            if (flags == -2) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
+                                    "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+                return;
+            }
         }
         if (!strcmp(config_defaults[k].name, "maxmemory-policy")) {
             int known = 0;
@@ -439,14 +583,17 @@ static void config_set(cmdctx *c)
     }
     if (c->srv)
         for (int i = 2; i < c->argc; i += 2) {
-            char *v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
-            const char *name = config_defaults[config_index(c->argv[i])].name;
+            int k = config_index(c->argv[i]);
+            const char *name = config_defaults[k].name;
+            long long n;
+            char *v;
+            if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
+            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]));
+            else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
-            /* one setting under two names in Redis 7.0 (lua-time-limit is the old one) */
-            if (!strcmp(name, "lua-time-limit")) server_config_set(c->srv, "busy-reply-threshold", v);
-            if (!strcmp(name, "busy-reply-threshold")) server_config_set(c->srv, "lua-time-limit", v);
-            if (!strcmp(name, "list-max-ziplist-size")) server_config_set(c->srv, "list-max-listpack-size", v);
-            if (!strcmp(name, "list-max-listpack-size")) server_config_set(c->srv, "list-max-ziplist-size", v);
+            for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)
+                for (int w = 0; w < 2; w++)
+                    if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
             free(v);
         }
     reply_ok(c->out);
@@ -721,13 +868,26 @@ void cmd_client(cmdctx *c)
         client_list(c, 0);
     } else if (slice_opt_is(sub, "kill") && c->argc >= 3) {
         client_kill(c);
+    } else if (slice_opt_is(sub, "reply") && c->argc == 3) {
+        int on = slice_opt_is(c->argv[2], "on"), off = slice_opt_is(c->argv[2], "off");
+        int skip = slice_opt_is(c->argv[2], "skip");
+        if (!on && !off && !skip) {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+        if (c->conn) {
+            c->conn->reply_off = off;
+            c->conn->reply_skip_next = skip;
+        }
+        if (on) reply_ok(c->out);
+        else reply_multi(c->out, 0); /* OFF and SKIP answer nothing */
     } else if (slice_opt_is(sub, "no-evict") && c->argc == 3) {
         if (slice_opt_is(c->argv[2], "on") || slice_opt_is(c->argv[2], "off")) reply_ok(c->out);
         else reply_error(c->out, ERR_SYNTAX);
     } else if (slice_opt_is(sub, "help") && c->argc == 2) {
         reply_lines(c, client_help, LL_ARRAY_LEN(client_help));
     } else {
-        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "help" };
+        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "help" };
         for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
             if (slice_opt_is(sub, known[i])) {
                 reply_sub_args(c, "client", known[i]);

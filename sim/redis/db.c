@@ -157,6 +157,68 @@ void cmd_object(cmdctx *c)
     }
 }
 
+/* MEMORY USAGE key [SAMPLES count] and MEMORY HELP (Redis 7.0's texts). USAGE answers
+ * this server's own estimate of what the key costs it (the value's obj_bytes, the key, its
+ * entry: what INFO's used_memory adds up), not jemalloc's figure for Redis's encodings; it
+ * never samples. DOCTOR, MALLOC-STATS, PURGE and STATS are not kept: they answer Redis's
+ * unknown subcommand. */
+void cmd_memory(cmdctx *c)
+{
+    static const char *const help[] = {
+        "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "DOCTOR",
+        "    Return memory problems reports.",
+        "MALLOC-STATS",
+        "    Return internal statistics report from the memory allocator.",
+        "PURGE",
+        "    Attempt to purge dirty pages for reclamation by the allocator.",
+        "STATS",
+        "    Return information about the memory usage of the server.",
+        "USAGE <key> [SAMPLES <count>]",
+        "    Return memory in bytes used by <key> and its value. Nested values are",
+        "    sampled up to <count> times (default: 5, 0 means sample all).",
+        "HELP",
+        "    Prints this help.",
+    };
+    slice sub = c->argv[1];
+    if (slice_opt_is(sub, "help") && c->argc == 2) {
+        reply *e = reply_array(c->out, LL_ARRAY_LEN(help));
+        for (size_t i = 0; i < LL_ARRAY_LEN(help); i++) reply_status(&e[i], help[i]);
+        return;
+    }
+    if (!slice_opt_is(sub, "usage")) {
+        slice s = slice_cstr_prefix(sub);
+        if (slice_opt_is(sub, "help"))
+            reply_error(c->out, "ERR wrong number of arguments for 'memory|help' command");
+        else
+            reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try MEMORY HELP.", (int)(s.len < 128 ? s.len : 128), s.p);
+        return;
+    }
+    if (c->argc < 3) {
+        reply_error(c->out, "ERR wrong number of arguments for 'memory|usage' command");
+        return;
+    }
+    for (int j = 3; j < c->argc; j += 2) {
+        long long samples;
+        if (slice_opt_is(c->argv[j], "samples") && j + 1 < c->argc) {
+            if (arg_int64(c, j + 1, &samples) < 0) return;
+            if (samples < 0) {
+                reply_error(c->out, ERR_SYNTAX);
+                return;
+            }
+        } else {
+            reply_error(c->out, ERR_SYNTAX);
+            return;
+        }
+    }
+    kv *e = store_peek(c->db, c->argv[2]);
+    if (!e) {
+        reply_nil(c->out);
+        return;
+    }
+    reply_int(c->out, (long long)(16 + sizeof(kv) + c->argv[2].len + obj_bytes((obj_type)e->type, e->ptr)));
+}
+
 /* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. Redis's cursor walks its hash
  * table's buckets in reverse-binary order, so that a resize between calls neither loses
  * nor repeats keys; this keyspace probes linearly, where that trick does not hold. Here the

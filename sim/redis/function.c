@@ -13,9 +13,10 @@
  * What differs: libraries and functions are listed in the order they were loaded and
  * registered (Redis: its hash order); the load-time sandbox is the scripts' own (globals
  * read-only, the same libraries) and the 500 ms load timeout is the instruction budget;
- * FUNCTION DUMP and RESTORE are not
- * implemented (Redis's answer to an unknown subcommand); functions live in the server's Lua
- * state and are loaded again after SCRIPT FLUSH, which Redis keeps apart. */
+ * FUNCTION DUMP writes each library's code uncompressed (Redis LZF-compresses a code of
+ * more than 20 bytes when that makes it shorter: the payload's bytes may then differ, but
+ * either server restores either's payload); functions live in the server's Lua state and
+ * are loaded again after SCRIPT FLUSH, which Redis keeps apart. */
 #include "scriptint.h"
 
 #include <ctype.h>
@@ -529,6 +530,258 @@ static void fn_list(cmdctx *c)
             fn_list_entry(e++, s->libs[i], withcode);
 }
 
+/* ---- FUNCTION DUMP / RESTORE: Redis 7.0's payload (functions.c, rdb.c) ----
+ *
+ * For each library RDB_OPCODE_FUNCTION2 (245) and its code as an RDB string, then the RDB
+ * version (10, two bytes little-endian) and the CRC-64 (Jones, reflected, as Redis's crc64)
+ * of everything before it, eight bytes little-endian. */
+
+#define FN_RDB_VERSION 10
+#define FN_OPCODE_FUNCTION2 245
+
+static uint64_t fn_crc64(const unsigned char *p, size_t n)
+{
+    uint64_t crc = 0;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x95ac9329ac4bc9b5ULL & (0 - (crc & 1)));
+    }
+    return crc;
+}
+
+/* rdbSaveLen */
+static void fn_put_len(buf *b, uint64_t n)
+{
+    if (n < 64) {
+        buf_putc(b, (char)n);
+    } else if (n < 16384) {
+        buf_putc(b, (char)(0x40 | (n >> 8)));
+        buf_putc(b, (char)(n & 0xff));
+    } else if (n <= UINT32_MAX) {
+        buf_putc(b, (char)0x80);
+        for (int i = 3; i >= 0; i--) buf_putc(b, (char)(n >> (8 * i)));
+    } else {
+        buf_putc(b, (char)0x81);
+        for (int i = 7; i >= 0; i--) buf_putc(b, (char)(n >> (8 * i)));
+    }
+}
+
+static void fn_dump(cmdctx *c)
+{
+    scripting *s = c->lua;
+    buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < s->nlibs; i++) {
+        buf_putc(&b, (char)FN_OPCODE_FUNCTION2);
+        fn_put_len(&b, s->libs[i]->code_len);
+        buf_append(&b, s->libs[i]->code, s->libs[i]->code_len);
+    }
+    buf_putc(&b, FN_RDB_VERSION & 0xff);
+    buf_putc(&b, FN_RDB_VERSION >> 8);
+    uint64_t crc = fn_crc64((const unsigned char *)b.p, b.len);
+    for (int i = 0; i < 8; i++) buf_putc(&b, (char)(crc >> (8 * i)));
+    reply_bulk(c->out, b.p, b.len);
+    buf_release(&b);
+}
+
+/* A payload being read: bytes [at, end). */
+typedef struct fn_reader {
+    const unsigned char *p;
+    size_t at, end;
+} fn_reader;
+
+/* rdbLoadLen: 0 with *n (and *enc for an encoded string's kind, else -1), -1 if cut. */
+static int fn_get_len(fn_reader *r, uint64_t *n, int *enc)
+{
+    if (r->at >= r->end) return -1;
+    unsigned char b = r->p[r->at++];
+    *enc = -1;
+    switch (b >> 6) {
+    case 0: *n = b & 0x3f; return 0;
+    case 1:
+        if (r->at >= r->end) return -1;
+        *n = (uint64_t)(b & 0x3f) << 8 | r->p[r->at++];
+        return 0;
+    case 2: {
+        int bytes = b == 0x80 ? 4 : b == 0x81 ? 8 : 0;
+        if (!bytes || r->end - r->at < (size_t)bytes) return -1;
+        *n = 0;
+        for (int i = 0; i < bytes; i++) *n = *n << 8 | r->p[r->at++];
+        return 0;
+    }
+    default: *enc = b & 0x3f; *n = 0; return 0;
+    }
+}
+
+/* lzf_decompress (liblzf, as Redis ships it): 0 if in decodes to exactly out_len bytes. */
+static int fn_lzf(const unsigned char *in, size_t in_len, unsigned char *out, size_t out_len)
+{
+    size_t ip = 0, op = 0;
+    while (ip < in_len) {
+        unsigned ctrl = in[ip++];
+        if (ctrl < 32) { /* a literal run of ctrl + 1 bytes */
+            size_t n = ctrl + 1;
+            if (in_len - ip < n || out_len - op < n) return -1;
+            memcpy(out + op, in + ip, n);
+            ip += n, op += n;
+        } else { /* a back reference */
+            size_t n = ctrl >> 5;
+            size_t back = (size_t)(ctrl & 0x1f) << 8;
+            if (n == 7) {
+                if (ip >= in_len) return -1;
+                n += in[ip++];
+            }
+            if (ip >= in_len) return -1;
+            back += in[ip++];
+            n += 2;
+            if (back + 1 > op || out_len - op < n) return -1;
+            for (size_t k = 0; k < n; k++, op++) out[op] = out[op - back - 1];
+        }
+    }
+    return op == out_len ? 0 : -1;
+}
+
+/* rdbGenericLoadStringObject: a string (plain, an integer, or LZF-compressed), malloc'd in
+ * *out; -1 if it cannot be read. */
+static int fn_get_string(fn_reader *r, char **out, size_t *len)
+{
+    uint64_t n;
+    int enc;
+    if (fn_get_len(r, &n, &enc) < 0) return -1;
+    if (enc >= 0 && enc <= 2) { /* an integer of 1, 2 or 4 bytes, little-endian */
+        size_t bytes = (size_t)1 << enc;
+        if (r->end - r->at < bytes) return -1;
+        uint64_t u = 0;
+        for (size_t i = 0; i < bytes; i++) u |= (uint64_t)r->p[r->at + i] << (8 * i);
+        r->at += bytes;
+        long long v = enc == 0 ? (int8_t)u : enc == 1 ? (int16_t)u : (int32_t)u;
+        *out = xformat("%lld", v);
+        *len = strlen(*out);
+        return 0;
+    }
+    if (enc == 3) {
+        uint64_t clen, ulen;
+        int e2;
+        if (fn_get_len(r, &clen, &e2) < 0 || e2 >= 0 || fn_get_len(r, &ulen, &e2) < 0 || e2 >= 0) return -1;
+        if (clen > r->end - r->at || ulen > (64u << 20) || ulen == 0) return -1;
+        char *u = xmalloc(ulen + 1);
+        if (fn_lzf(r->p + r->at, clen, (unsigned char *)u, ulen) < 0) {
+            free(u);
+            return -1;
+        }
+        u[ulen] = '\0';
+        r->at += clen;
+        *out = u;
+        *len = ulen;
+        return 0;
+    }
+    if (enc >= 0 || n > r->end - r->at) return -1;
+    *out = xmemdup((const char *)r->p + r->at, n);
+    *len = n;
+    r->at += n;
+    return 0;
+}
+
+/* FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE] (Redis's functionRestoreCommand): the
+ * libraries all load, or nothing changes. */
+static void fn_restore(cmdctx *c)
+{
+    scripting *s = c->lua;
+    enum { APPEND, REPLACE, FLUSH } policy = APPEND;
+    if (c->argc == 4) {
+        if (slice_eq_nocase(c->argv[3], "append")) policy = APPEND;
+        else if (slice_eq_nocase(c->argv[3], "replace")) policy = REPLACE;
+        else if (slice_eq_nocase(c->argv[3], "flush")) policy = FLUSH;
+        else {
+            reply_error(c->out, "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+            return;
+        }
+    }
+    slice data = c->argv[2];
+    const unsigned char *p = (const unsigned char *)data.p;
+    if (data.len < 10 || ((unsigned)p[data.len - 9] << 8 | p[data.len - 10]) > FN_RDB_VERSION) {
+        reply_error(c->out, "ERR DUMP payload version or checksum are wrong");
+        return;
+    }
+    uint64_t crc = fn_crc64(p, data.len - 8), want = 0;
+    for (int i = 0; i < 8; i++) want |= (uint64_t)p[data.len - 8 + i] << (8 * i);
+    if (crc != want) {
+        reply_error(c->out, "ERR DUMP payload version or checksum are wrong");
+        return;
+    }
+    /* the libraries' codes */
+    fn_reader r = { p, 0, data.len - 10 };
+    char **codes = NULL;
+    size_t *lens = NULL, n = 0;
+    const char *err = NULL;
+    while (r.at < r.end) {
+        unsigned char type = p[r.at++];
+        if (type != FN_OPCODE_FUNCTION2) { /* the 7.0 release candidates' format is not read */
+            err = type == 246 ? "failed loading the given functions payload" : "given type is not a function";
+            break;
+        }
+        codes = xrealloc(codes, (n + 1) * sizeof *codes);
+        lens = xrealloc(lens, (n + 1) * sizeof *lens);
+        if (fn_get_string(&r, &codes[n], &lens[n]) < 0) {
+            err = "Failed loading library payload";
+            break;
+        }
+        n++;
+    }
+    buf e;
+    buf_init(&e);
+    if (err) goto done;
+    /* APPEND refuses a library that exists; REPLACE takes the old one out (put back if
+     * anything fails); FLUSH starts from none. */
+    fn_lib **saved = s->libs;
+    size_t nsaved = s->nlibs;
+    s->libs = xmalloc((nsaved + n + 1) * sizeof *s->libs);
+    s->nlibs = 0;
+    char *dup = NULL;
+    for (size_t i = 0; policy != FLUSH && i < nsaved; i++) {
+        int taken = 0;
+        for (size_t k = 0; k < n && !taken; k++) {
+            char *name;
+            size_t code_at;
+            buf ignore;
+            buf_init(&ignore);
+            if (fn_metadata((slice){ codes[k], lens[k] }, &name, &code_at, &ignore) == 0) {
+                taken = !strcmp(name, saved[i]->name);
+                free(name);
+            }
+            buf_release(&ignore);
+        }
+        if (taken && policy == APPEND && !dup) dup = xstrdup(saved[i]->name);
+        if (!taken || policy == APPEND) s->libs[s->nlibs++] = saved[i];
+    }
+    size_t kept = s->nlibs;
+    if (dup) buf_printf(&e, "Library %s already exists", dup);
+    for (size_t k = 0; !dup && k < n; k++)
+        if (!fn_load(s, (slice){ codes[k], lens[k] }, 0, &e)) break;
+    free(dup);
+    if (e.len) { /* undo: the new libraries go, the old ones come back */
+        for (size_t i = kept; i < s->nlibs; i++) fn_lib_free(s, s->libs[i]);
+        free(s->libs);
+        s->libs = saved;
+        s->nlibs = nsaved;
+    } else { /* the libraries replaced or flushed go */
+        for (size_t i = 0; i < nsaved; i++) {
+            int still = 0;
+            for (size_t k = 0; k < kept && !still; k++) still = s->libs[k] == saved[i];
+            if (!still) fn_lib_free(s, saved[i]);
+        }
+        free(saved);
+    }
+done:
+    if (err) reply_errorf(c->out, "ERR %s", err);
+    else if (e.len) reply_errorf(c->out, "ERR %s", e.p);
+    else reply_ok(c->out);
+    buf_release(&e);
+    for (size_t k = 0; k < n; k++) free(codes[k]);
+    free(codes);
+    free(lens);
+}
+
 static void fn_wrong_args(cmdctx *c, const char *sub)
 {
     reply_errorf(c->out, "ERR wrong number of arguments for 'function|%s' command", sub);
@@ -567,6 +820,21 @@ void cmd_function(cmdctx *c)
         buf_release(&err);
     } else if (slice_eq_nocase(sub, "list")) {
         fn_list(c);
+    } else if (slice_eq_nocase(sub, "dump")) {
+        if (c->argc != 2) fn_wrong_args(c, "dump");
+        else fn_dump(c);
+    } else if (slice_eq_nocase(sub, "restore")) {
+        if (c->argc < 3) {
+            fn_wrong_args(c, "restore");
+        } else if (c->argc > 4) {
+            slice a = slice_cstr_prefix(sub);
+            reply_errorf(c->out, "ERR unknown subcommand or wrong number of arguments for '%.*s'. Try FUNCTION HELP.",
+                         (int)(a.len < 128 ? a.len : 128), a.p);
+        } else if (s->running) {
+            reply_error(c->out, "ERR This Redis command is not allowed from script");
+        } else {
+            fn_restore(c);
+        }
     } else if (slice_eq_nocase(sub, "delete")) {
         if (c->argc != 3) {
             fn_wrong_args(c, "delete");

@@ -35,6 +35,8 @@ sstr *sstr_fill(void *block, const char *p, size_t len)
     return s;
 }
 
+const enc_limits enc_limits_default = { 512, 64, 512, 128, 64 };
+
 const char *obj_type_name(obj_type t)
 {
     switch (t) {

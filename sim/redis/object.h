@@ -23,8 +23,19 @@ static inline size_t sstr_block_size(size_t len) { return ll_chunk_size(sizeof(s
 sstr *sstr_fill(void *block, const char *p, size_t len);
 static inline slice sstr_slice(const sstr *s) { return (slice){ s->p, s->len }; }
 
+/* The encodings' limits, as CONFIG SET hash-max-listpack-entries and the like set them
+ * (Redis 7.0's names; the -ziplist- ones are aliases): past them a hash, set or sorted set
+ * converts, for good, to its big encoding, and OBJECT ENCODING says so. */
+typedef struct enc_limits {
+    unsigned long long hash_entries, hash_value; /* hash-max-listpack-entries, -value: 512, 64 */
+    unsigned long long set_intset;               /* set-max-intset-entries: 512 */
+    unsigned long long zset_entries, zset_value; /* zset-max-listpack-entries, -value: 128, 64 */
+} enc_limits;
+extern const enc_limits enc_limits_default;
+
 const char *obj_type_name(obj_type t);       /* "string", "hash", "list", "zset", "set" */
-/* OBJECT ENCODING: what Redis 7.0 with its default limits reports for this value. A string
+/* OBJECT ENCODING: what Redis 7.0 reports for this value (a hash, set or zset converts
+ * under the server's enc_limits as it is written, so its answer follows them). A string
  * is answered from its bytes ("int", "embstr" up to 44 bytes, else "raw"); whether APPEND,
  * SETRANGE and the like made it "raw" whatever its bytes is its key's (store.h, kv.raw). */
 const char *obj_encoding(obj_type t, const void *ptr);

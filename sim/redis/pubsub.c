@@ -43,6 +43,7 @@ struct pubsub {
     pubsub_deliver_fn deliver;
     pubsub_push_fn push;
     void *ud;
+    dict *resp3;    /* conn id (as bytes) -> nothing: the RESP3 connections; made on first use */
 };
 
 static void idvec_release(void *p)
@@ -98,6 +99,7 @@ void pubsub_free(pubsub *ps)
         dict_free(ps->t[k].conns, chanvec_release);
     }
     chanvec_release(&ps->order);
+    if (ps->resp3) dict_free(ps->resp3, NULL);
     free(ps);
 }
 
@@ -161,8 +163,35 @@ const slice *pubsub_channels_of(pubsub *ps, int conn_id, size_t *n) { return nam
 const slice *pubsub_patterns_of(pubsub *ps, int conn_id, size_t *n) { return names_of(ps, PATTERNS, conn_id, n); }
 const slice *pubsub_shards_of(pubsub *ps, int conn_id, size_t *n) { return names_of(ps, SHARDS, conn_id, n); }
 
+void pubsub_set_resp3(pubsub *ps, int conn_id, int on)
+{
+    if (on) {
+        if (!ps->resp3) ps->resp3 = dict_new(1);
+        dict_put(ps->resp3, conn_key(&conn_id), NULL);
+    } else if (ps->resp3) {
+        dict_del(ps->resp3, conn_key(&conn_id));
+    }
+}
+
+static int is_resp3(const pubsub *ps, int conn_id)
+{
+    return ps->resp3 && dict_size(ps->resp3) && dict_get(ps->resp3, conn_key(&conn_id));
+}
+
+/* Hands m (a RESP2 array) to conn through the push callback, as a RESP3 push to a RESP3
+ * connection. */
+static void push_to(pubsub *ps, int conn_id, reply *m)
+{
+    if (!ps->push) return;
+    int r3 = is_resp3(ps, conn_id);
+    if (r3) m->type = REPLY_PUSH;
+    ps->push(ps->ud, conn_id, m);
+    if (r3) m->type = REPLY_ARRAY;
+}
+
 void pubsub_drop_conn(pubsub *ps, int conn_id)
 {
+    pubsub_set_resp3(ps, conn_id, 0);
     for (int kind = 0; kind < KINDS; kind++) {
         size_t n;
         const slice *names;
@@ -194,7 +223,17 @@ static __attribute__((noinline)) long long deliver_all(pubsub *ps, const idvec *
         size_t n = iv->n;
         int *ids = ids_copy(iv, small);
         if (ps->deliver)
-            for (size_t i = 0; i < n; i++) ps->deliver(ps->ud, ids[i], channel, message);
+            for (size_t i = 0; i < n; i++) {
+                if (is_resp3(ps, ids[i])) {
+                    reply m;
+                    reply_init(&m);
+                    pubsub_message_reply(&m, channel, message);
+                    push_to(ps, ids[i], &m);
+                    reply_release(&m);
+                } else {
+                    ps->deliver(ps->ud, ids[i], channel, message);
+                }
+            }
         if (ids != small) free(ids);
         count += (long long)n;
     }
@@ -207,8 +246,7 @@ static __attribute__((noinline)) long long deliver_all(pubsub *ps, const idvec *
         reply m;
         reply_init(&m);
         pubsub_pmessage_reply(&m, pat, channel, message);
-        if (ps->push)
-            for (size_t i = 0; i < n; i++) ps->push(ps->ud, ids[i], &m);
+        for (size_t i = 0; i < n; i++) push_to(ps, ids[i], &m);
         reply_release(&m);
         if (ids != small) free(ids);
         count += (long long)n;
@@ -252,8 +290,7 @@ long long pubsub_spublish(pubsub *ps, slice channel, slice message)
     reply_bulk_cstr(&e[0], "smessage");
     reply_bulk(&e[1], channel.p, channel.len);
     reply_bulk(&e[2], message.p, message.len);
-    if (ps->push)
-        for (size_t i = 0; i < n; i++) ps->push(ps->ud, ids[i], &m);
+    for (size_t i = 0; i < n; i++) push_to(ps, ids[i], &m);
     reply_release(&m);
     if (ids != small) free(ids);
     return (long long)n;
@@ -275,6 +312,7 @@ void cmd_publish(cmdctx *c)
 static void confirm(reply *r, const char *kind, slice channel, int count)
 {
     reply *e = reply_array(r, 3);
+    reply_tag(r, R3_PUSH); /* a push in RESP3 */
     reply_bulk_cstr(&e[0], kind);
     if (channel.p) reply_bulk(&e[1], channel.p, channel.len);
     reply_int(&e[2], count);

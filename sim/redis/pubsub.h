@@ -27,6 +27,9 @@ long long pubsub_spublish(pubsub *ps, slice channel, slice message);
 /* Removes every subscription of conn, channels, patterns and shard channels (a client crash, a connection
  * closed, RESET). */
 void pubsub_drop_conn(pubsub *ps, int conn_id);
+/* Whether conn speaks RESP3 (HELLO 3): its messages then go to the push callback as RESP3
+ * pushes, a channel's included. pubsub_drop_conn forgets it. */
+void pubsub_set_resp3(pubsub *ps, int conn_id, int on);
 /* Delivers to every subscriber of channel and of each matching pattern; returns how many
  * deliveries were made (a connection subscribed both ways counts twice, as in Redis). */
 long long pubsub_publish(pubsub *ps, slice channel, slice message);

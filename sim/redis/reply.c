@@ -22,12 +22,17 @@ void reply_init(reply *r)
 /* Whether r owns anything reply_release must free. Most replies a setter overwrites own
  * nothing (nil, integer, OK), so the setters test this inline and leave the freeing to an
  * out-of-line path: then their common case needs no stack frame. */
-static inline int owns_memory(const reply *r)
+static inline int is_aggregate(reply_type t)
 {
-    return r->type >= REPLY_ARRAY || (r->str && r->str != ok_text);
+    return t >= REPLY_ARRAY && t <= REPLY_PUSH;
 }
 
-/* reply_release for REPLY_ARRAY and REPLY_MULTI. */
+static inline int owns_memory(const reply *r)
+{
+    return is_aggregate(r->type) || (r->str && r->str != ok_text);
+}
+
+/* reply_release for the aggregates. */
 static __attribute__((noinline)) void release_elems(reply *r)
 {
     for (size_t i = 0; i < r->n; i++) reply_release(&r->elem[i]);
@@ -37,7 +42,7 @@ static __attribute__((noinline)) void release_elems(reply *r)
 
 void reply_release(reply *r)
 {
-    if (r->type >= REPLY_ARRAY) {
+    if (is_aggregate(r->type)) {
         release_elems(r);
         return;
     }
@@ -151,6 +156,7 @@ void reply_double(reply *r, double d)
     char tmp[64];
     int n = ll_format_double(tmp, sizeof tmp, d);
     reply_bulk(r, tmp, (size_t)n);
+    r->integer = R3_DOUBLE;
 }
 
 reply *reply_array(reply *r, size_t n)
@@ -183,16 +189,22 @@ void reply_copy(reply *dst, const reply *src)
     reply_release(dst);
     switch (src->type) {
     case REPLY_ARRAY:
-    case REPLY_MULTI: {
+    case REPLY_MULTI:
+    case REPLY_MAP:
+    case REPLY_SET:
+    case REPLY_PUSH: {
         reply *e = reply_array(dst, src->n);
         dst->type = src->type;
+        dst->integer = src->integer;
         for (size_t i = 0; i < src->n; i++) reply_copy(&e[i], &src->elem[i]);
         break;
     }
     case REPLY_STATUS:
     case REPLY_ERROR:
     case REPLY_BULK:
+    case REPLY_DOUBLE:
         reply_set_str(dst, src->type, src->str, src->len);
+        dst->integer = src->integer;
         break;
     default:
         *dst = *src;
@@ -207,9 +219,13 @@ int reply_equal(const reply *a, const reply *b)
     case REPLY_INTEGER: return a->integer == b->integer;
     case REPLY_STATUS:
     case REPLY_ERROR:
-    case REPLY_BULK: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    case REPLY_BULK:
+    case REPLY_DOUBLE: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
     case REPLY_ARRAY:
     case REPLY_MULTI:
+    case REPLY_MAP:
+    case REPLY_SET:
+    case REPLY_PUSH:
         if (a->n != b->n) return 0;
         for (size_t i = 0; i < a->n; i++)
             if (!reply_equal(&a->elem[i], &b->elem[i])) return 0;
@@ -237,12 +253,53 @@ void reply_to_resp(const reply *r, buf *out)
         buf_puts(out, "\r\n");
         break;
     case REPLY_ARRAY:
-        buf_printf(out, "*%zu\r\n", r->n);
+    case REPLY_SET:
+    case REPLY_PUSH:
+    case REPLY_MAP:
+        if (r->type == REPLY_MAP) buf_printf(out, "%%%zu\r\n", r->n / 2);
+        else buf_printf(out, "%c%zu\r\n", r->type == REPLY_ARRAY ? '*' : r->type == REPLY_SET ? '~' : '>', r->n);
         for (size_t i = 0; i < r->n; i++) reply_to_resp(&r->elem[i], out);
         break;
     case REPLY_MULTI:
         for (size_t i = 0; i < r->n; i++) reply_to_resp(&r->elem[i], out);
         break;
+    case REPLY_DOUBLE: buf_printf(out, ",%s\r\n", r->str); break;
+    case REPLY_NULL: buf_puts(out, "_\r\n"); break;
+    }
+}
+
+void reply_resp3(reply *r)
+{
+    switch (r->type) {
+    case REPLY_NIL:
+    case REPLY_NIL_ARRAY: r->type = REPLY_NULL; return;
+    case REPLY_BULK:
+        if (r->integer == R3_DOUBLE) r->type = REPLY_DOUBLE;
+        return;
+    case REPLY_ARRAY:
+        if (r->integer == R3_PAIRS && r->n % 2 == 0) {
+            reply *pairs = r->n ? xcalloc(r->n / 2, sizeof *pairs) : NULL;
+            for (size_t i = 0; i < r->n / 2; i++) {
+                pairs[i].type = REPLY_ARRAY;
+                pairs[i].n = 2;
+                pairs[i].elem = xmalloc(2 * sizeof(reply));
+                pairs[i].elem[0] = r->elem[2 * i];
+                pairs[i].elem[1] = r->elem[2 * i + 1];
+            }
+            free(r->elem);
+            r->elem = pairs;
+            r->n /= 2;
+        }
+        if (r->integer == R3_MAP && r->n % 2 == 0) r->type = REPLY_MAP;
+        else if (r->integer == R3_SET) r->type = REPLY_SET;
+        else if (r->integer == R3_PUSH) r->type = REPLY_PUSH;
+        r->integer = 0;
+        for (size_t i = 0; i < r->n; i++) reply_resp3(&r->elem[i]);
+        return;
+    case REPLY_MULTI:
+        for (size_t i = 0; i < r->n; i++) reply_resp3(&r->elem[i]);
+        return;
+    default: return;
     }
 }
 
@@ -250,14 +307,48 @@ static void to_cli(const reply *r, const char *prefix, buf *out)
 {
     switch (r->type) {
     case REPLY_NIL:
+    case REPLY_NULL:
     case REPLY_NIL_ARRAY: buf_puts(out, "(nil)\n"); break;
+    case REPLY_DOUBLE: buf_printf(out, "(double) %s\n", r->str); break;
+    case REPLY_MAP: {
+        /* redis-cli: "1# key => value", the value indented past the arrow */
+        if (r->n == 0) {
+            buf_puts(out, "(empty hash)\n");
+            break;
+        }
+        size_t n = r->n / 2;
+        int width = 0;
+        for (size_t i = n; ; i /= 10) {
+            width++;
+            if (i < 10) break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            buf_printf(out, "%s%*zu# ", i == 0 ? "" : prefix, width, i + 1);
+            buf key;
+            buf_init(&key);
+            to_cli(&r->elem[2 * i], "", &key);
+            if (key.len && key.p[key.len - 1] == '\n') key.len--;
+            buf_append(out, key.p ? key.p : "", key.len);
+            buf_puts(out, " => ");
+            buf inner;
+            buf_init(&inner);
+            buf_puts(&inner, prefix);
+            for (size_t k = 0; k < (size_t)width + 2 + key.len + 4; k++) buf_putc(&inner, ' ');
+            to_cli(&r->elem[2 * i + 1], inner.p, out);
+            buf_release(&inner);
+            buf_release(&key);
+        }
+        break;
+    }
     case REPLY_STATUS: buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); buf_putc(out, '\n'); break;
     case REPLY_INTEGER: buf_printf(out, "(integer) %lld\n", r->integer); break;
     case REPLY_BULK: dump_repr(out, r->str, r->len); buf_putc(out, '\n'); break;
+    case REPLY_SET:
+    case REPLY_PUSH:
     case REPLY_ARRAY: {
         if (r->n == 0) {
-            buf_puts(out, "(empty array)\n");
+            buf_puts(out, r->type == REPLY_SET ? "(empty set)\n" : "(empty array)\n");
             break;
         }
         int width = 0;
@@ -270,7 +361,7 @@ static void to_cli(const reply *r, const char *prefix, buf *out)
         buf_puts(&inner, prefix);
         for (int i = 0; i < width + 2; i++) buf_putc(&inner, ' ');
         for (size_t i = 0; i < r->n; i++) {
-            buf_printf(out, "%s%*zu) ", i == 0 ? "" : prefix, width, i + 1);
+            buf_printf(out, "%s%*zu%s ", i == 0 ? "" : prefix, width, i + 1, r->type == REPLY_SET ? "~" : ")");
             to_cli(&r->elem[i], inner.p, out);
         }
         buf_release(&inner);
@@ -290,7 +381,9 @@ void reply_to_cli(const reply *r, buf *out)
 void reply_to_brief(const reply *r, buf *out)
 {
     switch (r->type) {
+    case REPLY_NULL:
     case REPLY_NIL: buf_puts(out, "nil"); break;
+    case REPLY_DOUBLE: buf_append(out, r->str, r->len); break;
     case REPLY_NIL_ARRAY: buf_puts(out, "nil"); break;
     case REPLY_STATUS: buf_append(out, r->str, r->len); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); break;
@@ -298,6 +391,9 @@ void reply_to_brief(const reply *r, buf *out)
     case REPLY_BULK: dump_repr(out, r->str, r->len); break;
     case REPLY_MULTI:
     case REPLY_ARRAY:
+    case REPLY_MAP:
+    case REPLY_SET:
+    case REPLY_PUSH:
         buf_putc(out, '[');
         for (size_t i = 0; i < r->n; i++) {
             if (i) buf_puts(out, ", ");

@@ -17,9 +17,27 @@ typedef enum reply_type {
     REPLY_INTEGER,   /* :42 */
     REPLY_BULK,      /* $3 foo */
     REPLY_ARRAY,     /* *n ... */
-    REPLY_MULTI      /* several top-level replies in a row, held in elem[0..n): what
+    REPLY_MULTI,     /* several top-level replies in a row, held in elem[0..n): what
                         SUBSCRIBE a b sends (one confirmation per channel) */
+    /* RESP3's own types, only in a reply to a connection that said HELLO 3 (reply_resp3
+     * makes them from RESP2's and the tags below); aggregates first, as ARRAY and MULTI */
+    REPLY_MAP,       /* %n: elem holds n keys and values in turn (2n replies) */
+    REPLY_SET,       /* ~n */
+    REPLY_PUSH,      /* >n: an out-of-band message (pub/sub) */
+    REPLY_DOUBLE,    /* ,3.5 (str holds the text) */
+    REPLY_NULL       /* _ */
 } reply_type;
+
+/* What a RESP2 reply becomes in RESP3, kept in `integer` of a BULK or ARRAY reply (which do
+ * not use it otherwise): a command tags its reply as Redis 7.0's answers differ by protocol,
+ * and RESP2 ignores the tags. */
+enum {
+    R3_DOUBLE = 1, /* a BULK: a double (reply_double tags it) */
+    R3_MAP,        /* an ARRAY of keys and values in turn: a map */
+    R3_SET,        /* an ARRAY: a set */
+    R3_PAIRS,      /* an ARRAY of members and values in turn: an array of [member, value] */
+    R3_PUSH,       /* an ARRAY: a push (pub/sub's confirmations and messages) */
+};
 
 typedef struct reply {
     reply_type type;
@@ -50,8 +68,17 @@ void reply_copy(reply *dst, const reply *src);
 int reply_equal(const reply *a, const reply *b);
 int reply_is_error(const reply *r);
 
-/* The Redis wire encoding (RESP2). */
+/* The Redis wire encoding: RESP2, or RESP3 for the types above. */
 void reply_to_resp(const reply *r, buf *out);
+/* Makes r the reply Redis 7.0 gives a RESP3 connection: nulls become `_`, tagged replies
+ * their RESP3 types (maps, sets, doubles, pairs, pushes), recursively. */
+void reply_resp3(reply *r);
+/* Tags an ARRAY reply (R3_MAP, ...) and returns its elements. */
+static inline reply *reply_tag(reply *r, int tag)
+{
+    r->integer = tag;
+    return r->elem;
+}
 /* Exactly what `redis-cli --no-raw` prints for this reply, with a final newline. */
 void reply_to_cli(const reply *r, buf *out);
 /* A compact one-line rendering for narrated traces: OK, nil, 42, "v", [1, "a"], (error) ERR x */

@@ -481,7 +481,7 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
     s->run_args = c->argv + 3 + nkeys;
     s->run_nargs = c->argc - 3 - nkeys;
     s->call = (cmdctx){ .db = c->db, .ps = c->ps, .lua = s, .out = &s->call_reply, .in_script = 1,
-                        .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng };
+                        .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng, .lim = c->lim };
     s->read_only = ro;
     s->killed = 0;
     s->wrote = 0;

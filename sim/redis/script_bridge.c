@@ -104,6 +104,7 @@ static void script_push_reply(lua_State *L, const reply *r)
     switch (r->type) {
     case REPLY_NIL:
     case REPLY_NIL_ARRAY:
+    case REPLY_NULL: /* RESP3's types never reach a script: its calls have no connection */
         lua_pushboolean(L, 0);
         break;
     case REPLY_STATUS:
@@ -137,9 +138,13 @@ static void script_push_reply(lua_State *L, const reply *r)
         lua_pushinteger(L, (lua_Integer)r->integer);
         break;
     case REPLY_BULK:
+    case REPLY_DOUBLE:
         lua_pushlstring(L, r->str, r->len);
         break;
     case REPLY_ARRAY:
+    case REPLY_MAP:
+    case REPLY_SET:
+    case REPLY_PUSH:
     case REPLY_MULTI: /* only SUBSCRIBE makes these, and scripts may not call it */
         luaL_checkstack(L, 4, "reached lua stack limit");
         lua_createtable(L, (int)r->n, 0);

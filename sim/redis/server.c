@@ -16,11 +16,13 @@
 #include "server.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "dict.h"
+#include "pubsub.h"
 #include "script.h"
 
 /* A key WATCHed by a connection: whether it existed then (an expiry before EXEC then
@@ -53,6 +55,14 @@ struct dbset {
     struct dbhook { server *srv; int id; } hook[DB_COUNT];
 };
 
+/* One command's INFO commandstats counters (Redis 7.0's calls, rejected_calls,
+ * failed_calls). container: 0 not yet known, 1 a container (its subcommands are counted
+ * in substats), -1 not one. */
+typedef struct cmdstat {
+    long long calls, rejected, failed;
+    int container;
+} cmdstat;
+
 struct server {
     server_config cfg;
     server_hooks hooks;        /* where the effects go (server_data.c); every store of db 0 gets them */
@@ -67,6 +77,15 @@ struct server {
     size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
     dict *names;      /* conn id (as bytes) -> char *: CLIENT SETNAME; made on first use */
     dict *config;     /* parameter -> char *: CONFIG SET's values; made on first use */
+    enc_limits lim;   /* the encodings' limits, CONFIG SET's values of their parameters */
+    cmdstat *stats;   /* INFO commandstats, by command table index; made on first use */
+    dict *substats;   /* a container's subcommands: "config|get" -> cmdstat; made on first use */
+    dict *errstats;   /* INFO errorstats: an error's first word -> long long; made on first use */
+    int notify;       /* notify-keyspace-events' NOTIFY_* flags (server.h); 0: none */
+    /* The keys a command wrote or deleted, gathered by the watch hook while notify is on,
+     * published after the command (notify_flush) */
+    struct pending_key { int db; int deleted; char *key; size_t len; } *pending;
+    size_t npending, cappending;
 };
 
 static void free_string(void *p)
@@ -82,6 +101,7 @@ server *server_new(const server_config *cfg)
 {
     server *srv = xcalloc(1, sizeof *srv);
     srv->cfg = *cfg;
+    srv->lim = enc_limits_default;
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
@@ -106,6 +126,11 @@ void server_free(server *srv)
     free(srv->tx);
     if (srv->names) dict_free(srv->names, free_string);
     if (srv->config) dict_free(srv->config, free_string);
+    if (srv->substats) dict_free(srv->substats, NULL);
+    if (srv->errstats) dict_free(srv->errstats, NULL);
+    for (size_t i = 0; i < srv->npending; i++) free(srv->pending[i].key);
+    free(srv->pending);
+    free(srv->stats);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     for (int i = 0; i < DB_COUNT; i++) store_free(srv->dbs.db[i]);
@@ -279,8 +304,36 @@ const char *server_config_get(const server *srv, const char *name)
     return p ? *p : NULL;
 }
 
+/* The encodings' limits among the parameters, under both of Redis 7.0's names. */
+static const struct { const char *name; size_t off; } enc_params[] = {
+    { "hash-max-listpack-entries", offsetof(enc_limits, hash_entries) },
+    { "hash-max-ziplist-entries", offsetof(enc_limits, hash_entries) },
+    { "hash-max-listpack-value", offsetof(enc_limits, hash_value) },
+    { "hash-max-ziplist-value", offsetof(enc_limits, hash_value) },
+    { "set-max-intset-entries", offsetof(enc_limits, set_intset) },
+    { "zset-max-listpack-entries", offsetof(enc_limits, zset_entries) },
+    { "zset-max-ziplist-entries", offsetof(enc_limits, zset_entries) },
+    { "zset-max-listpack-value", offsetof(enc_limits, zset_value) },
+    { "zset-max-ziplist-value", offsetof(enc_limits, zset_value) },
+};
+
 void server_config_set(server *srv, const char *name, const char *value)
 {
+    if (!strcmp(name, "notify-keyspace-events")) { /* its canonical form (connection.c) */
+        static const char classes[] = "g$lshzxetdKE";
+        srv->notify = 0;
+        for (const char *p = value; *p; p++)
+            if (*p == 'A') srv->notify |= NOTIFY_ALL;
+            else if (strchr(classes, *p)) srv->notify |= 1 << (strchr(classes, *p) - classes);
+        if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
+        watch_hook_update(srv);
+    }
+    for (size_t i = 0; i < LL_ARRAY_LEN(enc_params); i++)
+        if (!strcmp(name, enc_params[i].name)) {
+            long long v;
+            if (ll_parse_int64(slice_cstr(value), &v) == 0 && v >= 0)
+                *(unsigned long long *)(void *)((char *)&srv->lim + enc_params[i].off) = (unsigned long long)v;
+        }
     if (!srv->config) srv->config = dict_new(sizeof(char *));
     int existed;
     char **p = dict_put(srv->config, slice_cstr(name), &existed);
@@ -370,11 +423,31 @@ static void tx_drop_if_idle(server *srv, txstate *t)
     watch_hook_update(srv);
 }
 
+static void notify_publish(server *srv, int db, int cls, const char *event, slice key);
+
 static void watch_event(void *ud, store_event ev, slice key)
 {
-    (void)ev;
     const struct dbhook *h = ud;
     server *srv = h->srv;
+    if (srv->notify) {
+        if (ev == STORE_EXPIRED) {
+            notify_publish(srv, h->id, NOTIFY_EXPIRED, "expired", key);
+        } else {
+            size_t i = 0;
+            while (i < srv->npending && !(srv->pending[i].db == h->id && srv->pending[i].len == key.len &&
+                                          memcmp(srv->pending[i].key, key.p, key.len) == 0))
+                i++;
+            if (i == srv->npending) {
+                if (srv->npending == srv->cappending) {
+                    srv->cappending = srv->cappending ? 2 * srv->cappending : 8;
+                    srv->pending = xrealloc(srv->pending, srv->cappending * sizeof *srv->pending);
+                }
+                srv->pending[srv->npending++] = (struct pending_key){ h->id, 0, xmemdup(key.p, key.len), key.len };
+            }
+            srv->pending[i].deleted = ev == STORE_DELETED; /* the key's last state counts */
+        }
+    }
+    if (!srv->nwatching) return;
     for (size_t i = 0; i < srv->ntx; i++) {
         txstate *t = srv->tx[i];
         for (size_t k = 0; k < t->nkeys && !t->dirty; k++)
@@ -386,7 +459,8 @@ static void watch_event(void *ud, store_event ev, slice key)
 static void watch_hook_update(server *srv)
 {
     for (int i = 0; i < DB_COUNT; i++)
-        if (srv->dbs.db[i]) store_set_watch(srv->dbs.db[i], srv->nwatching ? watch_event : NULL, &srv->dbs.hook[i]);
+        if (srv->dbs.db[i])
+            store_set_watch(srv->dbs.db[i], srv->nwatching || srv->notify ? watch_event : NULL, &srv->dbs.hook[i]);
 }
 
 int server_conn_multi(const server *srv, int conn_id)
@@ -485,6 +559,107 @@ void cmd_unwatch(cmdctx *c) { tx_handler(c); }
 
 /* ---- the command path ---- */
 
+/* Redis 7.0's container commands: their subcommands have their own commandstats lines. */
+static int is_container(const char *name)
+{
+    static const char *const names[] = { "acl", "client", "cluster", "command", "config", "function", "latency",
+                                         "memory", "module", "object", "pubsub", "script", "slowlog", "xgroup",
+                                         "xinfo" };
+    for (size_t i = 0; i < LL_ARRAY_LEN(names); i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
+
+/* The counters of cmd as called with argv, or NULL (a container's unknown subcommand). */
+static cmdstat *stat_of(server *srv, const command *cmd, int argc, const slice *argv)
+{
+    if (!srv->stats) srv->stats = xcalloc(commands_count(), sizeof *srv->stats);
+    cmdstat *st = &srv->stats[cmd - commands_at(0)];
+    if (!st->container) st->container = is_container(cmd->name) ? 1 : -1;
+    if (st->container < 0 || argc < 2) return st;
+    char key[96];
+    size_t n = strlen(cmd->name);
+    memcpy(key, cmd->name, n);
+    key[n++] = '|';
+    for (size_t i = 0; i < argv[1].len && n < sizeof key; i++) key[n++] = (char)tolower((unsigned char)argv[1].p[i]);
+    if (!srv->substats) srv->substats = dict_new(sizeof(cmdstat));
+    return dict_put(srv->substats, (slice){ key, n }, NULL);
+}
+
+static void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected)
+{
+    if (out->type == REPLY_ERROR && out->str) {
+        size_t n = strcspn(out->str, " ");
+        if (!srv->errstats) srv->errstats = dict_new(sizeof(long long));
+        ++*(long long *)dict_put(srv->errstats, (slice){ out->str, n }, NULL);
+    }
+    if (!cmd) return;
+    int unknown_sub = out->type == REPLY_ERROR && out->str && !strncmp(out->str, "ERR unknown subcommand", 22);
+    if (unknown_sub && argc >= 2 && is_container(cmd->name)) return; /* Redis: no command, no stats */
+    cmdstat *st = stat_of(srv, cmd, argc, argv);
+    if (rejected) {
+        st->rejected++;
+        return;
+    }
+    st->calls++;
+    if (out->type == REPLY_ERROR) st->failed++;
+}
+
+typedef struct stat_line {
+    const char *name;
+    size_t len;
+    const cmdstat *st;
+} stat_line;
+
+static int stat_line_cmp(const void *a, const void *b)
+{
+    const stat_line *x = a, *y = b;
+    return slice_cmp((slice){ x->name, x->len }, (slice){ y->name, y->len });
+}
+
+void server_error_stats(const server *srv, buf *out)
+{
+    size_t n = 0, it = 0;
+    stat_line *v = xmalloc(((srv->errstats ? dict_size(srv->errstats) : 0) + 1) * sizeof *v);
+    const long long *count;
+    while (srv->errstats && (count = dict_next(srv->errstats, &it))) {
+        slice k = dict_key_of(srv->errstats, count);
+        v[n++] = (stat_line){ k.p, k.len, (const cmdstat *)(const void *)count };
+    }
+    qsort(v, n, sizeof *v, stat_line_cmp);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(out, "errorstat_%.*s:count=%lld\r\n", (int)v[i].len, v[i].name, *(const long long *)(const void *)v[i].st);
+    free(v);
+}
+
+void server_command_stats(const server *srv, int latency, buf *out)
+{
+    size_t n = 0, cap = commands_count() + (srv->substats ? dict_size(srv->substats) : 0);
+    stat_line *v = xmalloc((cap + 1) * sizeof *v);
+    for (size_t i = 0; srv->stats && i < commands_count(); i++)
+        if (srv->stats[i].calls || srv->stats[i].rejected)
+            v[n++] = (stat_line){ commands_at(i)->name, commands_at(i)->namelen, &srv->stats[i] };
+    size_t it = 0;
+    const cmdstat *st;
+    while (srv->substats && (st = dict_next(srv->substats, &it))) {
+        slice k = dict_key_of(srv->substats, st);
+        v[n++] = (stat_line){ k.p, k.len, st };
+    }
+    qsort(v, n, sizeof *v, stat_line_cmp);
+    for (size_t i = 0; i < n; i++) {
+        const cmdstat *s = v[i].st;
+        if (!latency)
+            /* usec: the simulated server spends no time on a command */
+            buf_printf(out, "cmdstat_%.*s:calls=%lld,usec=0,usec_per_call=0.00,rejected_calls=%lld,failed_calls=%lld\r\n",
+                       (int)v[i].len, v[i].name, s->calls, s->rejected, s->failed);
+        else if (s->calls)
+            /* Redis's histogram records at least 1 ns */
+            buf_printf(out, "latency_percentiles_usec_%.*s:p50=0.001,p99=0.001,p99.9=0.001\r\n", (int)v[i].len,
+                       v[i].name);
+    }
+    free(v);
+}
+
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
 static int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
@@ -496,7 +671,7 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
         reply_errorf(out, "ERR wrong number of arguments for '%s' command", cmd->name);
         return -1;
     }
-    if (c && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
+    if (c && c->resp != 3 && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
         /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
         char sub[64] = "";
         if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
@@ -520,6 +695,131 @@ static int check_command(server *srv, conn *c, const command *cmd, int argc, con
 }
 
 static void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+
+/* ---- keyspace notifications (Redis 7.0's notify.c) ---- */
+
+/* "__keyspace@<db>__:<key>" <event> and "__keyevent@<db>__:<event>" <key>, as the flags ask. */
+static void notify_publish(server *srv, int db, int cls, const char *event, slice key)
+{
+    if (!(srv->notify & cls)) return;
+    buf ch;
+    buf_init(&ch);
+    if (srv->notify & NOTIFY_KEYSPACE) {
+        buf_printf(&ch, "__keyspace@%d__:", db);
+        buf_append(&ch, key.p, key.len);
+        pubsub_publish(srv->ps, (slice){ ch.p, ch.len }, slice_cstr(event));
+    }
+    if (srv->notify & NOTIFY_KEYEVENT) {
+        buf_reset(&ch);
+        buf_printf(&ch, "__keyevent@%d__:%s", db, event);
+        pubsub_publish(srv->ps, (slice){ ch.p, ch.len }, key);
+    }
+    buf_release(&ch);
+}
+
+/* The event a command's write of a key is (Redis's notifyKeyspaceEvent calls, command by
+ * command): the class and name for its first key (argv[1]) and for any other key. */
+static const struct notify_rule {
+    const char *cmd;
+    int cls;
+    const char *first, *other;
+} notify_rules[] = {
+    { "append", NOTIFY_STRING, "append", NULL },      { "bitfield", NOTIFY_STRING, "setbit", NULL },
+    { "bitop", NOTIFY_STRING, "set", "set" },          { "blpop", NOTIFY_LIST, "lpop", "lpop" },
+    { "brpop", NOTIFY_LIST, "rpop", "rpop" },          { "brpoplpush", NOTIFY_LIST, "rpop", "lpush" },
+    { "bzpopmax", NOTIFY_ZSET, "zpopmax", "zpopmax" }, { "bzpopmin", NOTIFY_ZSET, "zpopmin", "zpopmin" },
+    { "copy", NOTIFY_GENERIC, "copy_to", "copy_to" },  { "decr", NOTIFY_STRING, "incrby", NULL },
+    { "decrby", NOTIFY_STRING, "incrby", NULL },       { "del", NOTIFY_GENERIC, "del", "del" },
+    { "expire", NOTIFY_GENERIC, "expire", NULL },      { "expireat", NOTIFY_GENERIC, "expire", NULL },
+    { "getdel", NOTIFY_GENERIC, "del", NULL },         { "getset", NOTIFY_STRING, "set", NULL },
+    { "hdel", NOTIFY_HASH, "hdel", NULL },             { "hincrby", NOTIFY_HASH, "hincrby", NULL },
+    { "hincrbyfloat", NOTIFY_HASH, "hincrbyfloat", NULL }, { "hmset", NOTIFY_HASH, "hset", NULL },
+    { "hset", NOTIFY_HASH, "hset", NULL },             { "hsetnx", NOTIFY_HASH, "hset", NULL },
+    { "incr", NOTIFY_STRING, "incrby", NULL },         { "incrby", NOTIFY_STRING, "incrby", NULL },
+    { "incrbyfloat", NOTIFY_STRING, "incrbyfloat", NULL }, { "linsert", NOTIFY_LIST, "linsert", NULL },
+    { "lpop", NOTIFY_LIST, "lpop", NULL },             { "lpush", NOTIFY_LIST, "lpush", NULL },
+    { "lpushx", NOTIFY_LIST, "lpush", NULL },          { "lrem", NOTIFY_LIST, "lrem", NULL },
+    { "lset", NOTIFY_LIST, "lset", NULL },             { "ltrim", NOTIFY_LIST, "ltrim", NULL },
+    { "move", NOTIFY_GENERIC, "move_from", "move_to" }, { "mset", NOTIFY_STRING, "set", "set" },
+    { "msetnx", NOTIFY_STRING, "set", "set" },         { "persist", NOTIFY_GENERIC, "persist", NULL },
+    { "pexpire", NOTIFY_GENERIC, "expire", NULL },     { "pexpireat", NOTIFY_GENERIC, "expire", NULL },
+    { "psetex", NOTIFY_STRING, "set", NULL },          { "rename", NOTIFY_GENERIC, "rename_from", "rename_to" },
+    { "renamenx", NOTIFY_GENERIC, "rename_from", "rename_to" }, { "rpop", NOTIFY_LIST, "rpop", NULL },
+    { "rpoplpush", NOTIFY_LIST, "rpop", "lpush" },     { "rpush", NOTIFY_LIST, "rpush", NULL },
+    { "rpushx", NOTIFY_LIST, "rpush", NULL },          { "sadd", NOTIFY_SET, "sadd", NULL },
+    { "sdiffstore", NOTIFY_SET, "sdiffstore", NULL },  { "set", NOTIFY_STRING, "set", NULL },
+    { "setbit", NOTIFY_STRING, "setbit", NULL },       { "setex", NOTIFY_STRING, "set", NULL },
+    { "setnx", NOTIFY_STRING, "set", NULL },           { "setrange", NOTIFY_STRING, "setrange", NULL },
+    { "sinterstore", NOTIFY_SET, "sinterstore", NULL }, { "smove", NOTIFY_SET, "srem", "sadd" },
+    { "sort", NOTIFY_LIST, "sortstore", "sortstore" }, { "spop", NOTIFY_SET, "spop", NULL },
+    { "srem", NOTIFY_SET, "srem", NULL },              { "sunionstore", NOTIFY_SET, "sunionstore", NULL },
+    { "unlink", NOTIFY_GENERIC, "del", "del" },        { "zadd", NOTIFY_ZSET, "zadd", NULL },
+    { "zdiffstore", NOTIFY_ZSET, "zdiffstore", NULL }, { "zincrby", NOTIFY_ZSET, "zincr", NULL },
+    { "zinterstore", NOTIFY_ZSET, "zinterstore", NULL }, { "zpopmax", NOTIFY_ZSET, "zpopmax", NULL },
+    { "zpopmin", NOTIFY_ZSET, "zpopmin", NULL },       { "zrangestore", NOTIFY_ZSET, "zrangestore", NULL },
+    { "zrem", NOTIFY_ZSET, "zrem", NULL },             { "zremrangebylex", NOTIFY_ZSET, "zremrangebylex", NULL },
+    { "zremrangebyrank", NOTIFY_ZSET, "zremrangebyrank", NULL },
+    { "zremrangebyscore", NOTIFY_ZSET, "zremrangebyscore", NULL }, { "zunionstore", NOTIFY_ZSET, "zunionstore", NULL },
+    { "lmove", NOTIFY_LIST, "lpop", "lpush" },        { "blmove", NOTIFY_LIST, "lpop", "lpush" },
+    { "lmpop", NOTIFY_LIST, "lpop", "lpop" },          { "blmpop", NOTIFY_LIST, "lpop", "lpop" },
+    { "zmpop", NOTIFY_ZSET, "zpopmin", "zpopmin" },    { "bzmpop", NOTIFY_ZSET, "zpopmin", "zpopmin" },
+    { "getex", NOTIFY_GENERIC, "expire", NULL },
+};
+
+/* Publishes the events of the keys cmd wrote or deleted, in the order they were first
+ * touched (argv[1]'s first): its own event; then "del" for a key it emptied (a pop, a removal, a store of
+ * nothing); "expire" besides "set" when SET, SETEX or PSETEX set a deadline. A command
+ * without a rule here (a script's: EVAL and FCALL) publishes nothing. */
+static void notify_flush(server *srv, const command *cmd, int argc, const slice *argv)
+{
+    const struct notify_rule *r = NULL;
+    for (size_t i = 0; i < LL_ARRAY_LEN(notify_rules) && !r; i++)
+        if (!strcmp(notify_rules[i].cmd, cmd->name)) r = &notify_rules[i];
+    /* argv[1]'s events first (RENAME's rename_from before rename_to, SMOVE's srem before
+     * sadd, as Redis publishes them), then the others in the order they were touched */
+    for (size_t n = 0; n < 2 * srv->npending && r; n++) {
+        struct pending_key *p = &srv->pending[n % srv->npending];
+        slice key = { p->key, p->len };
+        int first = argc > 1 && slice_eq(key, argv[1]);
+        if (first != (n < srv->npending)) continue;
+        int cls = r->cls;
+        const char *ev = first || !r->other ? r->first : r->other;
+        const char *name = cmd->name;
+        if (!strcmp(name, "lmove") || !strcmp(name, "blmove")) /* LEFT/RIGHT of each side */
+            ev = first ? (slice_opt_is(argv[3], "left") ? "lpop" : "rpop") : (slice_opt_is(argv[4], "left") ? "lpush" : "rpush");
+        for (int k = 2; k < argc; k++) { /* the side LMPOP and ZMPOP pop from */
+            if ((!strcmp(name, "lmpop") || !strcmp(name, "blmpop")) && slice_opt_is(argv[k], "right")) ev = "rpop";
+            if ((!strcmp(name, "zmpop") || !strcmp(name, "bzmpop")) && slice_opt_is(argv[k], "max")) ev = "zpopmax";
+            if (!strcmp(name, "getex") && slice_opt_is(argv[k], "persist")) ev = "persist";
+        }
+        if (!strcmp(name, "zadd"))
+            for (int k = 2; k < argc; k++)
+                if (slice_opt_is(argv[k], "incr")) ev = "zincr";
+        int gone = p->deleted;
+        if (gone && (!strcmp(ev, "del") || !strcmp(ev, "rename_from") || !strcmp(ev, "move_from"))) {
+            notify_publish(srv, p->db, cls, ev, key);
+            continue;
+        }
+        if (gone && cls == NOTIFY_GENERIC && !strcmp(ev, "expire")) { /* a deadline in the past */
+            notify_publish(srv, p->db, NOTIFY_GENERIC, "del", key);
+            continue;
+        }
+        if (gone && (strstr(ev, "store") || !strcmp(ev, "set"))) { /* a store of nothing */
+            notify_publish(srv, p->db, NOTIFY_GENERIC, "del", key);
+            continue;
+        }
+        notify_publish(srv, p->db, cls, ev, key);
+        if (!gone && (!strcmp(name, "setex") || !strcmp(name, "psetex"))) notify_publish(srv, p->db, NOTIFY_GENERIC, "expire", key);
+        if (!gone && !strcmp(name, "set"))
+            for (int k = 3; k < argc; k++)
+                if (slice_opt_is(argv[k], "ex") || slice_opt_is(argv[k], "px") || slice_opt_is(argv[k], "exat") ||
+                    slice_opt_is(argv[k], "pxat"))
+                    notify_publish(srv, p->db, NOTIFY_GENERIC, "expire", key);
+        if (gone) notify_publish(srv, p->db, NOTIFY_GENERIC, "del", key);
+    }
+    for (size_t i = 0; i < srv->npending; i++) free(srv->pending[i].key);
+    srv->npending = 0;
+}
 
 /* EXEC: Redis 7.0's execCommand. */
 static void exec_command(server *srv, conn *c, txstate *t, reply *out)
@@ -605,6 +905,7 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
 {
     if (cmd->flags & CMD_TX) {
         tx_command(srv, c, cmd, argc, argv, out);
+        stat_count(srv, cmd, argc, argv, out, 0);
         return;
     }
     int dbid = c ? c->db : 0;
@@ -612,10 +913,12 @@ static void run_command(server *srv, conn *c, const command *cmd, int argc, cons
         flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
-                   .srv = srv };
+                   .srv = srv, .lim = &srv->lim };
     if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
     if (c) c->db = ctx.dbid;
+    stat_count(srv, cmd, argc, argv, out, 0);
+    if (srv->npending) notify_flush(srv, cmd, argc, argv);
 }
 
 /* A command refused (its error in out; Redis 7.0's rejectCommand, flagTransaction): a
@@ -644,7 +947,27 @@ void server_reject(server *srv, conn *c, int argc, const slice *argv, const char
     reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
 }
 
+static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
+
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
+{
+    exec_one(srv, c, argc, argv, out);
+    if (!c) return;
+    if (c->reply_skip || c->reply_off) {
+        /* CLIENT REPLY OFF or SKIP: nothing is sent but pub/sub's pushes */
+        const reply *first = out->type == REPLY_MULTI && out->n ? &out->elem[0] : out;
+        int push = first->type == REPLY_ARRAY && first->integer == R3_PUSH;
+        if (!push) reply_multi(out, 0);
+        c->reply_skip = 0;
+    }
+    if (c->reply_skip_next) {
+        c->reply_skip = 1;
+        c->reply_skip_next = 0;
+    }
+    if (c->resp == 3) reply_resp3(out);
+}
+
+static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     reply_release(out);
     LL_ASSERT(argc >= 1);
@@ -652,6 +975,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+        stat_count(srv, cmd, argc, argv, out, 1);
         reject_command(srv, c, cmd, t, out);
         return;
     }
@@ -661,6 +985,7 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
+        stat_count(srv, cmd, argc, argv, out, 0);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
@@ -683,7 +1008,7 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
 void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
 {
     cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .argc = argc, .argv = argv, .out = out,
-                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng };
+                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng, .lim = &srv->lim };
     scripting_call(&ctx);
 }
 

@@ -104,7 +104,23 @@ int server_request_pure(server *srv, int conn_id, int argc, const slice *argv);
 int server_conn_multi(const server *srv, int conn_id);
 /* CONFIG SET's remembered values (connection.c), NULL where none was set. */
 const char *server_config_get(const server *srv, const char *name);
+/* Keyspace notifications' classes (Redis 7.0's NOTIFY_*, in the order of the characters
+ * "g$lshzxetd", then K and E), as CONFIG SET notify-keyspace-events gives them. */
+enum {
+    NOTIFY_GENERIC = 1 << 0, NOTIFY_STRING = 1 << 1, NOTIFY_LIST = 1 << 2, NOTIFY_SET = 1 << 3,
+    NOTIFY_HASH = 1 << 4, NOTIFY_ZSET = 1 << 5, NOTIFY_EXPIRED = 1 << 6, NOTIFY_EVICTED = 1 << 7,
+    NOTIFY_STREAM = 1 << 8, NOTIFY_MODULE = 1 << 9, NOTIFY_KEYSPACE = 1 << 10, NOTIFY_KEYEVENT = 1 << 11,
+    NOTIFY_ALL = (1 << 10) - 1,
+};
 void server_config_set(server *srv, const char *name, const char *value);
+/* INFO commandstats' lines ("cmdstat_get:calls=...") and, with latency set, latencystats'
+ * ("latency_percentiles_usec_get:..."), appended to out: each command run, refused or
+ * failed through server_exec (and EXEC), by name ("config|get" for a container's
+ * subcommand), in name order. */
+void server_command_stats(const server *srv, int latency, buf *out);
+/* INFO errorstats' lines ("errorstat_ERR:count=2"): the error replies of server_exec, by
+ * their first word, in name order. */
+void server_error_stats(const server *srv, buf *out);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
  *

@@ -4,7 +4,7 @@
  * counter, and the simulator may hold a million of them, so a small hash is ONE contiguous
  * allocation, like Redis's listpack:
  *
- *     [enc=SMALL][count (2 bytes)][used (4 bytes)] then `count` records, `used` bytes in all:
+ *     [enc=SMALL][count (3 bytes)][used (4 bytes)] then `count` records, `used` bytes in all:
  *     [flen][field bytes][vlen][value bytes] ...
  *
  * Lookups scan it linearly, which is faster than hashing at these sizes. Records stay in
@@ -12,13 +12,15 @@
  * Redis's listpack does. The header is 8 bytes; a one-field lock costs one malloc chunk.
  *
  * A hash converts, once and for good (as in Redis), to a dict (dict.h) from field to an
- * sstr* value when it would hold more than HASH_SMALL_ENTRIES fields or when a field or
- * value longer than HASH_SMALL_VALUE bytes is written: Redis 7.0's hash-max-listpack-entries
- * (512: the compiled default, as redis.conf has it; zsets have 128) and
- * hash-max-listpack-value (64). Field order is then the dict's.
+ * sstr* value when it would hold more than hash-max-listpack-entries fields or when a field
+ * or value longer than hash-max-listpack-value bytes is written (the server's enc_limits,
+ * object.h: 512 and 64 by default, as in Redis 7.0). Field order is then the dict's.
+ * A length is one byte below 255 (every length, with the default limits), else the byte
+ * 255 and four bytes, for limits raised by CONFIG SET.
  *
- * Invariants: a small hash has count <= 512 and every length <= 64, so one length byte
- * suffices and `used` fits 32 bits; field names are unique in either encoding; an empty
+ * Invariants: a small hash has count <= hash-max-listpack-entries (and < 2^24) and every length <=
+ * hash-max-listpack-value, as they were when it was written; `used` fits 32 bits; field
+ * names are unique in either encoding; an empty
  * hash exists only transiently (the handler's store_touched() deletes the key). The first
  * byte of either encoding is its tag, read through an unsigned char pointer. */
 #include "t_hash.h"
@@ -33,14 +35,12 @@
 #include "dict.h"
 #include "object.h"
 
-#define HASH_SMALL_ENTRIES 512
-#define HASH_SMALL_VALUE 64
-
 enum { HASH_SMALL = 1, HASH_BIG = 2 };
 
 typedef struct hsmall {
     uint8_t enc;
-    uint16_t count;
+    uint8_t count_hi; /* the count's bits 16..23 (limits raised past 65535 fields) */
+    uint16_t count;   /* its bits 0..15 */
     uint32_t used;
     unsigned char data[];
 } hsmall;
@@ -62,16 +62,44 @@ static int hash_enc(const hash *h)
 
 /* ---- the small encoding ---- */
 
+#define SMALL_MAX_COUNT 0xffffff /* past it a hash converts, whatever the limit says */
+
+static size_t small_count(const hsmall *s)
+{
+    return (size_t)s->count_hi << 16 | s->count;
+}
+
+static void small_set_count(hsmall *s, size_t n)
+{
+    s->count_hi = (uint8_t)(n >> 16);
+    s->count = (uint16_t)n;
+}
+
+/* An item's length: one byte below 255, else 255 and four bytes (little-endian). */
+static size_t item_head(size_t len)
+{
+    return len < 255 ? 1 : 5;
+}
+
+static const unsigned char *item_read(const unsigned char *p, slice *v)
+{
+    if (p[0] < 255) {
+        v->len = p[0];
+        p += 1;
+    } else {
+        v->len = (size_t)p[1] | (size_t)p[2] << 8 | (size_t)p[3] << 16 | (size_t)p[4] << 24;
+        p += 5;
+    }
+    v->p = (const char *)p;
+    return p + v->len;
+}
+
 /* Reads the record at byte offset off; returns the offset of the next one. */
 static size_t small_record(const hsmall *s, size_t off, slice *field, slice *value)
 {
-    const unsigned char *p = s->data + off;
-    field->len = p[0];
-    field->p = (const char *)p + 1;
-    p += 1 + field->len;
-    value->len = p[0];
-    value->p = (const char *)p + 1;
-    return off + 2 + field->len + value->len;
+    const unsigned char *p = item_read(s->data + off, field);
+    p = item_read(p, value);
+    return (size_t)(p - s->data);
 }
 
 /* The byte offset of field's record, or -1. */
@@ -113,12 +141,20 @@ static hsmall *small_splice(hsmall *s, size_t off, size_t old, const void *p, si
     return s;
 }
 
-/* A [len][bytes] item for the small encoding, written to dst (which holds 1 + len). */
+/* A [len][bytes] item for the small encoding, written to dst (which holds
+ * item_head(len) + len). */
 static size_t small_item(unsigned char *dst, slice v)
 {
-    dst[0] = (unsigned char)v.len;
-    if (v.len) memcpy(dst + 1, v.p, v.len);
-    return 1 + v.len;
+    size_t h = item_head(v.len);
+    if (h == 1) {
+        dst[0] = (unsigned char)v.len;
+    } else {
+        LL_ASSERT(v.len <= UINT32_MAX);
+        dst[0] = 255;
+        for (int i = 0; i < 4; i++) dst[1 + i] = (unsigned char)(v.len >> (8 * i));
+    }
+    if (v.len) memcpy(dst + h, v.p, v.len);
+    return h + v.len;
 }
 
 /* ---- the big encoding ---- */
@@ -164,7 +200,7 @@ hash *hash_new(void)
 {
     hsmall *s = xmalloc(small_alloc_size(0));
     s->enc = HASH_SMALL;
-    s->count = 0;
+    small_set_count(s, 0);
     s->used = 0;
     return (hash *)(void *)s;
 }
@@ -193,7 +229,7 @@ hash *hash_clone(const hash *h)
 
 size_t hash_len(const hash *h)
 {
-    return hash_enc(h) == HASH_SMALL ? CSMALL(h)->count : dict_size(CBIG(h)->d);
+    return hash_enc(h) == HASH_SMALL ? small_count(CSMALL(h)) : dict_size(CBIG(h)->d);
 }
 
 const char *hash_encoding(const hash *h)
@@ -259,35 +295,45 @@ int hash_get(const hash *h, slice field, slice *value)
     return v != NULL;
 }
 
-int hash_set(hash **hp, slice field, slice value)
+void hash_convert(hash **hp)
 {
+    if (hash_enc(*hp) == HASH_SMALL) *hp = (hash *)(void *)small_to_big(SMALL(*hp));
+}
+
+int hash_set(hash **hp, slice field, slice value, const enc_limits *lim)
+{
+    if (!lim) lim = &enc_limits_default;
     hash *h = *hp;
-    if (hash_enc(h) == HASH_SMALL && (field.len > HASH_SMALL_VALUE || value.len > HASH_SMALL_VALUE))
+    if (hash_enc(h) == HASH_SMALL && (field.len > lim->hash_value || value.len > lim->hash_value))
         h = *hp = (hash *)(void *)small_to_big(SMALL(h));
     if (hash_enc(h) == HASH_BIG) return big_set(BIG(h), field, value);
 
     hsmall *s = SMALL(h);
-    unsigned char rec[2 + 2 * HASH_SMALL_VALUE];
+    unsigned char small[2 + 2 * 254], *rec = small;
+    if (field.len > 254 || value.len > 254) rec = xmalloc(10 + field.len + value.len);
     slice old;
     long off = small_find(s, field, &old);
     if (off >= 0) { /* rewrite the value item in place: the record keeps its position */
-        size_t voff = (size_t)off + 1 + field.len;
+        size_t voff = (size_t)off + item_head(field.len) + field.len;
         if (value.len == old.len) { /* HINCRBY's usual case: no bytes move */
-            if (value.len) memcpy(s->data + voff + 1, value.p, value.len);
-            return 0;
+            if (value.len) memcpy(s->data + voff + item_head(old.len), value.p, value.len);
+        } else {
+            size_t n = small_item(rec, value);
+            *hp = (hash *)(void *)small_splice(s, voff, item_head(old.len) + old.len, rec, n);
         }
-        size_t n = small_item(rec, value);
-        *hp = (hash *)(void *)small_splice(s, voff, 1 + old.len, rec, n);
+        if (rec != small) free(rec);
         return 0;
     }
-    if (s->count == HASH_SMALL_ENTRIES) {
+    if (small_count(s) >= lim->hash_entries || small_count(s) == SMALL_MAX_COUNT) {
+        if (rec != small) free(rec);
         *hp = (hash *)(void *)small_to_big(s);
         return big_set(BIG(*hp), field, value);
     }
     size_t n = small_item(rec, field);
     n += small_item(rec + n, value);
     s = small_splice(s, s->used, 0, rec, n);
-    s->count++;
+    small_set_count(s, small_count(s) + 1);
+    if (rec != small) free(rec);
     *hp = (hash *)(void *)s;
     return 1;
 }
@@ -305,8 +351,8 @@ int hash_del(hash **hp, slice field)
     slice v;
     long off = small_find(s, field, &v);
     if (off < 0) return 0;
-    s = small_splice(s, (size_t)off, 2 + field.len + v.len, NULL, 0);
-    s->count--;
+    s = small_splice(s, (size_t)off, item_head(field.len) + field.len + item_head(v.len) + v.len, NULL, 0);
+    small_set_count(s, small_count(s) - 1);
     *hp = (hash *)(void *)s;
     return 1;
 }
@@ -351,7 +397,13 @@ static void hset_generic(cmdctx *c, int legacy)
     hash *h;
     if (hash_for_write(c, &e, &h) < 0) return;
     long long created = 0;
-    for (int i = 2; i < c->argc; i += 2) created += hash_set(&h, c->argv[i], c->argv[i + 1]);
+    /* as Redis's hashTypeTryConversion: any argument too long converts before the writes */
+    for (int i = 2; i < c->argc; i++)
+        if (c->argv[i].len > cmd_limits(c)->hash_value) {
+            hash_convert(&h);
+            break;
+        }
+    for (int i = 2; i < c->argc; i += 2) created += hash_set(&h, c->argv[i], c->argv[i + 1], cmd_limits(c));
     hash_written(c, e, h);
     if (legacy) reply_ok(c->out);
     else reply_int(c->out, created);
@@ -370,7 +422,7 @@ void cmd_hsetnx(cmdctx *c)
         reply_int(c->out, 0);
         return;
     }
-    hash_set(&h, c->argv[2], c->argv[3]);
+    hash_set(&h, c->argv[2], c->argv[3], cmd_limits(c));
     hash_written(c, e, h);
     reply_int(c->out, 1);
 }
@@ -430,7 +482,7 @@ void cmd_hincrby(cmdctx *c)
     value += incr;
     char tmp[32];
     int n = ll_format_int64(tmp, value);
-    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
+    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n }, cmd_limits(c));
     hash_written(c, e, h);
     reply_int(c->out, value);
 }
@@ -456,10 +508,12 @@ static void hash_reply_all(cmdctx *c, int fields, int values)
     if (hash_for_read(c, &h) < 0) return;
     if (!h) {
         reply_array(c->out, 0);
+        if (fields && values) reply_tag(c->out, R3_MAP);
         return;
     }
     size_t per = (size_t)(fields + values), it = 0;
     reply *el = reply_array(c->out, hash_len(h) * per);
+    if (fields && values) reply_tag(c->out, R3_MAP); /* HGETALL: a map in RESP3 */
     slice f, v;
     while (hash_next(h, &it, &f, &v)) {
         if (fields) reply_bulk(el++, f.p, f.len);
@@ -519,7 +573,7 @@ void cmd_hincrbyfloat(cmdctx *c)
     }
     char tmp[LD_STRING_MAX];
     int n = ld2string(tmp, sizeof tmp, value);
-    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n });
+    hash_set(&h, c->argv[2], (slice){ tmp, (size_t)n }, cmd_limits(c));
     hash_written(c, e, h);
     reply_bulk(c->out, tmp, (size_t)n);
 }
@@ -567,12 +621,14 @@ void cmd_hrandfield(cmdctx *c)
     if (count < 0) {
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
+        if (withvalues) reply_tag(c->out, R3_PAIRS);
         for (long long i = 0; i < -count; i++) reply_field(&el, h, (size_t)cmd_rand(c, size), withvalues);
         return;
     }
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
     size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
+    if (withvalues) reply_tag(c->out, R3_PAIRS);
     for (size_t i = 0; i < n; i++) reply_field(&el, h, ix ? ix[i] : i, withvalues);
     free(ix);
 }

@@ -4,6 +4,7 @@
 #ifndef LOCKLAB_T_HASH_H
 #define LOCKLAB_T_HASH_H
 
+#include "object.h"
 #include "util.h"
 
 typedef struct hash hash;
@@ -19,8 +20,12 @@ void hash_dump(const hash *h, buf *out);
 
 /* Returns 1 and the value (borrowed until the next change to h) if field is present. */
 int hash_get(const hash *h, slice field, slice *value);
-/* Sets field to value (both copied). Returns 1 if the field is new, 0 if it was updated. */
-int hash_set(hash **h, slice field, slice value);
+/* Sets field to value (both copied). Returns 1 if the field is new, 0 if it was updated.
+ * The hash converts to a hashtable for good when lim's listpack limits (NULL: Redis's
+ * defaults) would be exceeded. */
+int hash_set(hash **h, slice field, slice value, const enc_limits *lim);
+/* Makes h a hashtable for good (a listpack one converts; a hashtable is left as it is). */
+void hash_convert(hash **h);
 /* Removes field. Returns 1 if it was there. */
 int hash_del(hash **h, slice field);
 

@@ -6,11 +6,12 @@
  *
  * Redis 7.0 has two encodings a client can see through the order of SMEMBERS and through
  * OBJECT ENCODING: an intset (every member a canonical 64-bit integer, at most
- * set-max-intset-entries = 512 of them), kept sorted by value, and a hashtable, whose
+ * set-max-intset-entries of them: the server's enc_limits, object.h, 512 by default), kept
+ * sorted by value, and a hashtable, whose
  * order follows a hash Redis seeds at random at each start. `intset` imitates the first
  * exactly: while it holds, v is ascending by value, so SMEMBERS, SUNION, SINTER and the
  * rest answer integer sets in the order Redis does. A set converts for good (as in Redis)
- * when a non-integer member or a 513th member is added; from then on v is in the order
+ * when a non-integer member or one past the limit is added; from then on v is in the order
  * members came, with a removed member's place taken by the last one. That order is as
  * good as Redis's (which no client may rely on), and deterministic.
  *
@@ -30,7 +31,6 @@
 #include "dict.h"
 #include "object.h"
 
-#define SET_MAX_INTSET_ENTRIES 512
 
 typedef struct smember {
     size_t idx;
@@ -135,11 +135,14 @@ static void set_reindex(set *s, size_t from)
     for (size_t i = from; i < s->len; i++) s->v[i]->idx = i;
 }
 
-int set_add(set *s, slice member)
+int set_add(set *s, slice member, const enc_limits *lim)
 {
     if (dict_get(s->d, member)) return 0;
     long long iv = 0;
-    if (s->intset && (s->len + 1 > SET_MAX_INTSET_ENTRIES || ll_parse_int64(member, &iv) < 0)) s->intset = 0;
+    /* Redis caps the limit at 2^30 (its intset's internals) */
+    unsigned long long max = lim ? lim->set_intset : enc_limits_default.set_intset;
+    if (max > 1u << 30) max = 1u << 30;
+    if (s->intset && (s->len + 1 > max || ll_parse_int64(member, &iv) < 0)) s->intset = 0;
     if (s->len == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 4;
         s->v = xrealloc(s->v, s->cap * sizeof *s->v);
@@ -191,6 +194,7 @@ static void reply_members(reply *r, const set *s)
 {
     size_t n = s ? s->len : 0;
     reply *out = reply_array(r, n);
+    reply_tag(r, R3_SET); /* a set in RESP3 (SRANDMEMBER's array untags it) */
     for (size_t i = 0; i < n; i++) {
         slice m = set_at(s, i);
         reply_bulk(&out[i], m.p, m.len);
@@ -203,7 +207,7 @@ void cmd_sadd(cmdctx *c)
     if (set_lookup(c, c->argv[1], &e) < 0) return;
     if (!e) e = store_add(c->db, c->argv[1], OBJ_SET, set_new());
     long long added = 0;
-    for (int i = 2; i < c->argc; i++) added += set_add(e->ptr, c->argv[i]);
+    for (int i = 2; i < c->argc; i++) added += set_add(e->ptr, c->argv[i], cmd_limits(c));
     if (added) store_touched(c->db, e);
     reply_int(c->out, added);
 }
@@ -263,8 +267,12 @@ void cmd_spop(cmdctx *c)
     kv *e;
     if (set_lookup(c, c->argv[1], &e) < 0) return;
     if (!e) {
-        if (count < 0) reply_nil(c->out);
-        else reply_array(c->out, 0);
+        if (count < 0) {
+            reply_nil(c->out);
+        } else {
+            reply_array(c->out, 0);
+            reply_tag(c->out, R3_SET);
+        }
         return;
     }
     set *s = e->ptr;
@@ -281,6 +289,7 @@ void cmd_spop(cmdctx *c)
         return;
     }
     reply *out = reply_array(c->out, (size_t)count);
+    reply_tag(c->out, R3_SET);
     for (size_t i = 0; i < (size_t)count; i++) {
         slice m = set_at(s, (size_t)cmd_rand(c, s->len));
         reply_bulk(&out[i], m.p, m.len);
@@ -326,6 +335,7 @@ void cmd_srandmember(cmdctx *c)
     }
     if ((unsigned long long)count >= s->len) {
         reply_members(c->out, s);
+        reply_tag(c->out, 0); /* an array in RESP3 too */
         return;
     }
     size_t *ix = cmd_rand_distinct(c, s->len, (size_t)count);
@@ -360,7 +370,7 @@ void cmd_smove(cmdctx *c)
     store_touched(c->db, src);
     dst = store_lookup(c->db, c->argv[2]);
     if (!dst) dst = store_add(c->db, c->argv[2], OBJ_SET, set_new());
-    if (set_add(dst->ptr, c->argv[3])) store_touched(c->db, dst); /* as Redis: no WATCH broken */
+    if (set_add(dst->ptr, c->argv[3], cmd_limits(c))) store_touched(c->db, dst); /* as Redis: no WATCH broken */
     reply_int(c->out, 1);
 }
 
@@ -412,7 +422,7 @@ static void sinter_generic(cmdctx *c, const slice *keys, int n, const slice *dst
             int in_all = 1;
             for (int i = 1; i < n && in_all; i++) in_all = set_has(sets[i], m);
             if (!in_all) continue;
-            set_add(r, m);
+            set_add(r, m, cmd_limits(c));
             if (card && limit && (long long)r->len >= limit) break;
         }
     }
@@ -435,13 +445,13 @@ static void sunion_diff_generic(cmdctx *c, const slice *keys, int n, const slice
     set *r = set_new();
     if (!diff) {
         for (int i = 0; i < n; i++)
-            for (size_t k = 0; sets[i] && k < sets[i]->len; k++) set_add(r, set_at(sets[i], k));
+            for (size_t k = 0; sets[i] && k < sets[i]->len; k++) set_add(r, set_at(sets[i], k), cmd_limits(c));
     } else if (sets[0]) {
         for (size_t k = 0; k < sets[0]->len; k++) {
             slice m = set_at(sets[0], k);
             int elsewhere = 0;
             for (int i = 1; i < n && !elsewhere; i++) elsewhere = sets[i] && set_has(sets[i], m);
-            if (!elsewhere) set_add(r, m);
+            if (!elsewhere) set_add(r, m, cmd_limits(c));
         }
     }
     if (dst) {

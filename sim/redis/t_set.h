@@ -2,6 +2,7 @@
 #ifndef LOCKLAB_T_SET_H
 #define LOCKLAB_T_SET_H
 
+#include "object.h"
 #include "util.h"
 
 typedef struct set set;
@@ -15,7 +16,9 @@ void set_dump(const set *s, buf *out);         /* {"a", "b"} with members in byt
 /* "intset" or "hashtable": Redis 7.0's encoding for the same history of additions. */
 const char *set_encoding(const set *s);
 
-int set_add(set *s, slice member);             /* 1 if new (member copied) */
+/* 1 if new (member copied). A set stays an intset while every member is an integer and it
+ * holds at most lim->set_intset of them (lim NULL: Redis's default, 512). */
+int set_add(set *s, slice member, const enc_limits *lim);
 int set_del(set *s, slice member);             /* 1 if it was there */
 int set_has(const set *s, slice member);
 /* The member at 0 <= i < len in reply order, borrowed until s changes. */

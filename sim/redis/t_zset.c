@@ -8,9 +8,12 @@
  * a skiplist in practice for the sizes locks use.
  *
  * `big` imitates the one difference between Redis's two encodings a client can see: a
- * listpack-encoded zset (at most 128 members of at most 64 bytes) stores -0 as 0, a
- * skiplist keeps -0. A zset turns big, for good, when an insertion would exceed those
- * limits or (at creation) when the first member is too long; from then on -0 is kept.
+ * listpack-encoded zset (at most zset-max-listpack-entries members of at most
+ * zset-max-listpack-value bytes: the server's enc_limits, object.h; 128 and 64 by default)
+ * stores -0 as 0, a skiplist keeps -0. A zset turns big, for good, when an insertion would
+ * exceed those limits or (at creation) when the first member is too long; from then on -0
+ * is kept. Only a stored result of ZUNIONSTORE and its kin, built big, turns small again
+ * when it fits (zset_fit), as in Redis.
  *
  * Invariants: dict_size(d) == len; v is strictly increasing in (score, member) order with
  * -0 == 0; no score is NaN (the handlers refuse NaN before changing anything); payload
@@ -24,9 +27,6 @@
 
 #include "commands.h"
 #include "dict.h"
-
-#define ZSET_SMALL_ENTRIES 128
-#define ZSET_SMALL_VALUE 64
 
 struct zset {
     dict *d;    /* member -> double score */
@@ -175,12 +175,13 @@ int zset_score(const zset *z, slice member, double *score)
     return p != NULL;
 }
 
-int zset_set(zset *z, slice member, double score)
+int zset_set(zset *z, slice member, double score, const enc_limits *lim)
 {
     LL_ASSERT(!isnan(score));
+    if (!lim) lim = &enc_limits_default;
     double *p = dict_get(z->d, member);
     int added = p == NULL;
-    if (added && (z->len + 1 > ZSET_SMALL_ENTRIES || member.len > ZSET_SMALL_VALUE)) z->big = 1;
+    if (added && !z->big && (z->len + 1 > lim->zset_entries || member.len > lim->zset_value)) z->big = 1;
     if (!z->big && score == 0) score = 0.0; /* the listpack stores -0 as 0 */
     if (p) {
         if (*p == score && signbit(*p) == signbit(score)) return 0;
@@ -385,12 +386,13 @@ enum {
  * *newscore receives the resulting score. Returns -1 if an increment gives NaN. */
 typedef enum zadd_outcome { ZADD_NOP, ZADD_SAME, ZADD_UPDATED, ZADD_ADDED, ZADD_NAN } zadd_outcome;
 
-static zadd_outcome zset_add_one(zset *z, slice member, double score, unsigned flags, double *newscore)
+static zadd_outcome zset_add_one(zset *z, slice member, double score, unsigned flags, double *newscore,
+                                 const enc_limits *lim)
 {
     double cur;
     if (!zset_score(z, member, &cur)) {
         if (flags & ZADD_XX) return ZADD_NOP;
-        zset_set(z, member, score);
+        zset_set(z, member, score, lim);
         *newscore = score;
         return ZADD_ADDED;
     }
@@ -402,7 +404,7 @@ static zadd_outcome zset_add_one(zset *z, slice member, double score, unsigned f
     if (((flags & ZADD_LT) && score >= cur) || ((flags & ZADD_GT) && score <= cur)) return ZADD_NOP;
     *newscore = score;
     if (score == cur) return ZADD_SAME; /* processed, but not an update (0 == -0 too) */
-    zset_set(z, member, score);
+    zset_set(z, member, score, lim);
     return ZADD_UPDATED;
 }
 
@@ -457,11 +459,11 @@ static void zset_add_command(cmdctx *c, unsigned flags, int scoreidx)
     zset *z = e ? e->ptr : NULL;
     if (!z && !(flags & ZADD_XX)) {
         z = zset_new();
-        z->big = c->argv[scoreidx + 1].len > ZSET_SMALL_VALUE;
+        z->big = cmd_limits(c)->zset_entries == 0 || c->argv[scoreidx + 1].len > cmd_limits(c)->zset_value;
         e = store_set(c->db, c->argv[1], OBJ_ZSET, z, 0);
     }
     for (int j = 0; z && j < elements; j++) {
-        zadd_outcome o = zset_add_one(z, c->argv[scoreidx + 2 * j + 1], scores[j], flags, &score);
+        zadd_outcome o = zset_add_one(z, c->argv[scoreidx + 2 * j + 1], scores[j], flags, &score, cmd_limits(c));
         if (o == ZADD_NAN) {
             reply_error(c->out, "ERR resulting score is not a number (NaN)");
             break;
@@ -636,12 +638,13 @@ static void zrange_emit(cmdctx *c, const zset *z, const zrange_req *q, size_t fr
     if (q->store) {
         for (size_t k = 0; k < span; k++) {
             size_t i = q->rev ? to - 1 - (size_t)offset - k : from + (size_t)offset + k;
-            zset_set(q->store, zset_member(z, z->v[i]), *z->v[i]);
+            zset_set(q->store, zset_member(z, z->v[i]), *z->v[i], NULL);
         }
         return;
     }
     size_t per = q->withscores ? 2 : 1;
     reply *el = reply_array(c->out, span * per);
+    if (q->withscores) reply_tag(c->out, R3_PAIRS);
     for (size_t k = 0; k < span; k++) {
         size_t i = q->rev ? to - 1 - (size_t)offset - k : from + (size_t)offset + k;
         reply_member(el++, z, i);
@@ -717,11 +720,13 @@ void cmd_zrevrangebylex(cmdctx *c) { zrange_run(c, ZR_LEX, 0, 1, NULL); }
 void cmd_zrangestore(cmdctx *c)
 {
     zset *r = zset_new();
+    r->big = 1;
     zrange_run(c, ZR_AUTO, 1, 0, r);
     if (c->out->type == REPLY_ERROR) {
         zset_free(r);
         return;
     }
+    zset_fit(r, cmd_limits(c));
     long long n = (long long)r->len;
     if (n) store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
     else {
@@ -754,4 +759,14 @@ void zset_remove_ranks(zset *z, size_t from, size_t to)
 void zset_to_skiplist(zset *z)
 {
     z->big = 1;
+}
+
+void zset_fit(zset *z, const enc_limits *lim)
+{
+    if (!z->big || z->len > lim->zset_entries) return;
+    for (size_t i = 0; i < z->len; i++)
+        if (zset_member(z, z->v[i]).len > lim->zset_value) return;
+    z->big = 0;
+    for (size_t i = 0; i < z->len; i++)
+        if (*z->v[i] == 0) *z->v[i] = 0.0; /* the listpack stores -0 as 0 */
 }

@@ -2,6 +2,7 @@
 #ifndef LOCKLAB_T_ZSET_H
 #define LOCKLAB_T_ZSET_H
 
+#include "object.h"
 #include "util.h"
 
 typedef struct zset zset;
@@ -16,8 +17,9 @@ void zset_dump(const zset *z, buf *out);       /* {"m": score, ...} in (score, m
 
 /* Returns 1 and the score if member is present. */
 int zset_score(const zset *z, slice member, double *score);
-/* Sets member's score (member copied). Returns 1 if the member is new. */
-int zset_set(zset *z, slice member, double score);
+/* Sets member's score (member copied). Returns 1 if the member is new. A new member past
+ * lim's listpack limits (NULL: Redis's defaults) makes z a skiplist for good. */
+int zset_set(zset *z, slice member, double score, const enc_limits *lim);
 /* Removes member. Returns 1 if it was there. */
 int zset_del(zset *z, slice member);
 /* The element of rank 0 <= i < len (ascending): its member (borrowed until z changes). */
@@ -31,5 +33,8 @@ int zset_lex_range(const zset *z, slice min, slice max, size_t *from, size_t *to
 void zset_remove_ranks(zset *z, size_t from, size_t to);
 /* Makes z a skiplist for good (OBJECT ENCODING, and -0 kept from then on), as SORT does. */
 void zset_to_skiplist(zset *z);
+/* A result built as a skiplist and stored (ZUNIONSTORE and its kin, ZRANGESTORE) becomes a
+ * listpack if it fits lim's limits, as Redis's zsetConvertToListpackIfNeeded does. */
+void zset_fit(zset *z, const enc_limits *lim);
 
 #endif

@@ -151,6 +151,7 @@ static void zpop_command(cmdctx *c, int max)
         return;
     }
     zpop_into(c, e, max, count, c->out, 0);
+    if (c->argc == 3) reply_tag(c->out, R3_PAIRS); /* with a count: [member, score] pairs in RESP3 */
 }
 
 void cmd_zpopmin(cmdctx *c) { zpop_command(c, 0); }
@@ -235,6 +236,7 @@ void cmd_zrandmember(cmdctx *c)
     if (count < 0) {
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *el = reply_array(c->out, (size_t)-count * per);
+        if (withscores) reply_tag(c->out, R3_PAIRS);
         for (long long k = 0; k < -count; k++) reply_member(&el, z, (size_t)cmd_rand(c, size), withscores);
         return;
     }
@@ -243,6 +245,7 @@ void cmd_zrandmember(cmdctx *c)
     size_t n = (unsigned long long)count >= size ? size : (size_t)count;
     size_t *ix = n < size ? cmd_rand_distinct(c, size, n) : NULL;
     reply *el = reply_array(c->out, n * per);
+    if (withscores) reply_tag(c->out, R3_PAIRS);
     for (size_t k = 0; k < n; k++) reply_member(&el, z, ix ? ix[k] : size - 1 - k, withscores);
     free(ix);
 }
@@ -366,6 +369,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         }
     }
     zset *r = zset_new();
+    zset_to_skiplist(r); /* Redis builds the result as a skiplist (and keeps -0 meanwhile) */
     if (op == ZOP_INTER) {
         qsort(src, (size_t)n, sizeof *src, by_len);
         for (size_t k = 0; k < zsrc_len(&src[0]); k++) {
@@ -378,7 +382,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
                 if (in_all) score = aggregate(agg, score, weighted(&src[i], other));
             }
             if (!in_all) continue;
-            zset_set(r, m, score);
+            zset_set(r, m, score, NULL);
             if (card && limit && (long long)zset_len(r) >= limit) break;
         }
     } else if (op == ZOP_DIFF) {
@@ -387,7 +391,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
             slice m = zsrc_at(&src[0], k, &v);
             int elsewhere = 0;
             for (int i = 1; i < n && !elsewhere; i++) elsewhere = zsrc_score(&src[i], m, &other);
-            if (!elsewhere) zset_set(r, m, v);
+            if (!elsewhere) zset_set(r, m, v, NULL);
         }
     } else {
         for (int i = 0; i < n; i++) {
@@ -396,7 +400,7 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
                 slice m = zsrc_at(&src[i], k, &v);
                 double score = weighted(&src[i], v);
                 if (zset_score(r, m, &cur)) score = aggregate(agg, cur, score);
-                zset_set(r, m, score);
+                zset_set(r, m, score, NULL);
             }
         }
     }
@@ -405,8 +409,10 @@ static void zset_op(cmdctx *c, int dst, int op, int card)
         reply_int(c->out, (long long)size);
     } else if (!dst) {
         reply *el = reply_array(c->out, size * (withscores ? 2 : 1));
+        if (withscores) reply_tag(c->out, R3_PAIRS);
         for (size_t i = 0; i < size; i++) reply_member(&el, r, i, withscores);
     } else if (size) {
+        zset_fit(r, cmd_limits(c));
         store_touched(c->db, store_set(c->db, c->argv[1], OBJ_ZSET, r, 0));
         r = NULL;
         reply_int(c->out, (long long)size);
