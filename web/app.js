@@ -448,6 +448,9 @@
                  replayCode: r.replay ? r.replay.code : null, replayVerdicts: r.replay ? r.replay.verdicts : null };
       });
     },
+    checkRaw: function () {
+      return checkUi().then(function (r) { return { code: r.code, stopped: !!r.stopped, stderr: r.stderr }; });
+    },
     compare: function (mode, a, b) {
       $("cmp-mode").value = mode; $("cmp-a").value = a; $("cmp-b").value = b;
       var r = compare();

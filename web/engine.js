@@ -25,6 +25,10 @@ function LocklabEngine(createLocklab) {
   }).then(function (mod) {
     var FS = mod.FS;
     try { FS.mkdir("/w"); } catch (e) { /* there already */ }
+    /* the embedded data's folder, the current directory of every command (web/main.c): the
+     * page's paths (scenarios/NAME.lua) are relative to it, as the native binary's are to
+     * the top of the source tree */
+    FS.chdir("/locklab");
     var dead = null;
     return {
       /* words: the command line after "locklab", e.g. ["run", "scenarios/x.lua", "-q"] */

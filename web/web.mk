@@ -11,13 +11,18 @@
 # module in one JavaScript file (SINGLE_FILE): the page opens from file:// and fetches nothing.
 
 EMCC ?= emcc
+EMXX ?= em++
 WEB := build/web
 WEB_SRCDIR := $(WEB)/src
 WEB_OUT := out/playground
 
 WEB_LOCKLAB_SRC := $(filter-out cli/serve%.c cli/redis.c reports/html_assets.c,$(LIB_SRC)) web/main.c
-# Lua as Debian builds liblua5.4 (src/Makefile: -DLUA_COMPAT_5_3; the linux target's POSIX
-# functions), less the two programs.
+# Lua as Debian builds its C++ variant, liblua5.4-c++ (src/Makefile: -DLUA_COMPAT_5_3; the
+# linux target's POSIX functions; the API extern "C", debian/patches/0003-extern_C.patch),
+# less the two programs. As C++, Lua raises its errors and a coroutine's yield from C with
+# `throw` (ldo.c, LUAI_THROW) rather than longjmp, which WebAssembly's exception handling
+# (-fwasm-exceptions) does natively: emscripten's emulated longjmp goes through JavaScript,
+# and took 45% of a Redlock run's time (a client model yields at every step).
 WEB_LUA_SRC := lapi lcode lctype ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes lparser \
     lstate lstring ltable ltm lundump lvm lzio lauxlib lbaselib lcorolib ldblib liolib lmathlib \
     loadlib loslib lstrlib ltablib lutf8lib linit
@@ -26,8 +31,8 @@ WEB_NETTLE_SRC := sha1 sha1-compress write-be32
 WEB_OBJ := $(WEB_LOCKLAB_SRC:%.c=$(WEB)/obj/%.o) $(WEB)/obj/html_assets.o \
     $(WEB_LUA_SRC:%=$(WEB)/obj/lua/%.o) $(WEB_NETTLE_SRC:%=$(WEB)/obj/nettle/%.o) $(WEB)/obj/xxhash/xxhash.o
 
-WEB_CFLAGS := -O2 -DLOCKLAB_NO_HOST -I$(WEB_SRCDIR)/lua/src -I$(WEB)/include -I$(WEB_SRCDIR)/xxhash
-WEB_LDFLAGS := -O2 -sMODULARIZE=1 -sEXPORT_NAME=createLocklab -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 \
+WEB_CFLAGS := -O2 -fwasm-exceptions -DLOCKLAB_NO_HOST -I$(WEB_SRCDIR)/lua/src -I$(WEB)/include -I$(WEB_SRCDIR)/xxhash
+WEB_LDFLAGS := -O2 -fwasm-exceptions -sMODULARIZE=1 -sEXPORT_NAME=createLocklab -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 \
     -sINITIAL_MEMORY=67108864 -sTOTAL_STACK=8388608 -sENVIRONMENT=web,worker \
     -sEXPORTED_FUNCTIONS=_web_command -sEXPORTED_RUNTIME_METHODS=ccall,FS --no-entry
 WEB_DATA := lua scenarios tests/check
@@ -56,7 +61,7 @@ $(WEB)/obj/%.o: %.c $(WEB)/stamp-headers
 
 $(WEB)/obj/lua/%.o: $(WEB_SRCDIR)/lua/src/%.c $(WEB)/stamp-headers
 	@mkdir -p $(dir $@)
-	$(EMCC) -std=gnu99 -O2 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX -I$(WEB)/include -c -o $@ $<
+	$(EMCC) -x c++ -std=c++11 -O2 -fwasm-exceptions -DLUA_COMPAT_5_3 -DLUA_USE_POSIX -I$(WEB)/include -c -o $@ $<
 
 $(WEB)/obj/nettle/%.o: $(WEB_SRCDIR)/nettle/%.c
 	@mkdir -p $(dir $@)
@@ -79,7 +84,7 @@ $(WEB)/obj/html_assets.o: $(WEB)/html_assets.c
 	$(EMCC) $(CFLAGS_BASE) $(WEB_CFLAGS) -c -o $@ $<
 
 $(WEB)/locklab.js: $(WEB_OBJ) $(shell find $(WEB_DATA) -type f 2>/dev/null)
-	NODE_PATH=/usr/share/nodejs $(EMCC) $(WEB_LDFLAGS) $(WEB_EMBED) -o $@ $(WEB_OBJ)
+	NODE_PATH=/usr/share/nodejs $(EMXX) $(WEB_LDFLAGS) $(WEB_EMBED) -o $@ $(WEB_OBJ)
 
 $(WEB_OUT)/index.html: $(WEB)/locklab.js $(WEB_PAGE)
 	@rm -rf $(WEB_OUT).tmp && mkdir -p $(WEB_OUT).tmp/codemirror

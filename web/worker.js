@@ -28,8 +28,8 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
       }
       if (r.dead) engine = null;
       scope.postMessage(reply);
-    }, function (err) {
-      scope.postMessage({ type: "done", code: 3, stdout: "", stderr: "the engine did not start: " + err + "\n" });
+    }).catch(function (err) {
+      scope.postMessage({ type: "done", code: 3, stdout: "", stderr: "the check's worker failed: " + err + "\n" });
     });
   };
 }
