@@ -118,13 +118,17 @@ class Chromium:
                 return msg.get("result", {})
             self._event(msg)
 
-    def open(self, url):
-        """A fresh page at url; returns once its load event fired."""
+    def open(self, url, watch_console=True):
+        """A fresh page at url; returns once its load event fired. watch_console=False leaves
+        the Runtime and Log domains off (console_errors then stays empty): with them on, the
+        inspector weighs in on every exception thrown, which WebAssembly's do on each Lua
+        coroutine yield (tools/bench-web.sh measures without)."""
         target = self.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True},
                                  session=False)["sessionId"]
-        self.call("Runtime.enable")
-        self.call("Log.enable")
+        if watch_console:
+            self.call("Runtime.enable")
+            self.call("Log.enable")
         self.call("Page.enable")
         self.call("Page.navigate", {"url": url})
         while True:
