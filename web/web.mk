@@ -43,7 +43,7 @@ WEB_PAGE := web/index.html web/playground.css web/app.js web/engine.js web/worke
 CODEMIRROR := /usr/share/javascript/codemirror
 
 .PHONY: playground
-playground:
+playground: deps
 	@command -v $(EMCC) >/dev/null || { echo "playground: emcc is missing (make deps installs Debian's emscripten)" >&2; exit 3; }
 	@tools/web-sources.sh
 	@$(MAKE) --no-print-directory -j$(NPROC) $(WEB_OUT)/index.html
