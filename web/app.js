@@ -88,7 +88,8 @@
   function lesson(text) {
     var m = /about\s*=\s*\[(=*)\[([\s\S]*?)\]\1\]/.exec(text) || new RegExp("about\\s*=\\s*(" + STRING + ")").exec(text);
     if (!m) return "";
-    return m[2] !== undefined ? m[2].trim() : unquote(m[1]);
+    var t = m[2] !== undefined ? m[2].trim() : unquote(m[1]);
+    return t.split(/\n\s*\n/).map(function (p) { return p.replace(/\s*\n\s*/g, " "); }).join("\n\n");
   }
 
   var KNOBS = [
@@ -395,6 +396,11 @@
     if (h.run && entries[h.run]) { select(h.run); auto = h.run; }
     else if (h.scenario && entries[h.scenario]) select(h.scenario, h.text !== undefined ? decodeText(h.text) : undefined);
     else select("gc-pause-single");
+    var asked = h.run || h.scenario;
+    if (asked && !entries[asked]) {
+      $("status").textContent = "no scenario named '" + asked + "' in the library (the list above has them all)";
+      $("output").className = "error";
+    }
     editor.onChange(function () {
       var t = editor.get();
       $("lesson").textContent = lesson(t);
