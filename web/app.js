@@ -164,10 +164,12 @@
   var entries = {};            /* name -> path */
   function fillPicker() {
     var pick = $("pick"), groups = {}, order = [];
-    var listed = engine.command(["list"]).stdout.split("\n");
+    var listed = engine.command(["list"]).stdout.split("\n"), files = {};
+    engine.list("scenarios").forEach(function (f) { files[f] = 1; });
     listed.forEach(function (line) {
-      var m = /^(\S+)\s+(\S+)(?: \((\S+)\))?\s{2,}(.*)$/.exec(line);
-      if (!m) return;
+      /* NAME  PROTOCOL[@VERSION] [(KIND)]  TITLE; the columns widen for a long protocol */
+      var m = /^(\S+)\s+(\S+)(?: \(([^)]+)\))?\s+(.*)$/.exec(line);
+      if (!m || !files[m[1] + ".lua"]) return;
       var group = m[2].replace(/@.*/, "") + (m[3] ? " (" + m[3] + ")" : "");
       if (!groups[group]) { groups[group] = []; order.push(group); }
       groups[group].push({ name: m[1], title: m[4] });

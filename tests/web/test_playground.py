@@ -96,6 +96,15 @@ try:
         same("#run=gc-pause-single shows the verdicts locklab run prints", shown, n_out + n_err)
         check("#run=gc-pause-single: the player is shown",
               c.eval("!document.getElementById('player').hidden && document.getElementById('player').srcdoc.length > 0"))
+        listed = sorted(n for n in re.findall(r"^(\S+)\s", subprocess.run([LL, "list"], capture_output=True, text=True).stdout, re.M)
+                        if os.path.isfile("scenarios/%s.lua" % n))
+        picked = c.eval("Array.from(document.querySelectorAll('#pick optgroup:not([label^=\"matrix\"]):not([label^=\"model\"]) option')).map(function(o){return o.value}).sort()")
+        check("the picker holds every scenario locklab list names (%d)" % len(listed), picked == listed and len(listed) > 50,
+              set(listed) ^ set(picked or []))
+        cells = sorted(os.path.relpath(os.path.join(d, f), "scenarios")[:-4] for d, _, fs in os.walk("scenarios/matrix")
+                       for f in fs if f.endswith(".lua") and d != "scenarios/matrix")  # (its own files: the table, models)
+        got = c.eval("Array.from(document.querySelectorAll('#pick optgroup[label^=\"matrix\"] option')).map(function(o){return o.value}).sort()")
+        check("the picker holds every matrix cell (%d)" % len(cells), got == cells and len(cells) > 50, set(cells) ^ set(got or []))
         check("the editor is CodeMirror", (c.eval("document.getElementById('editor-kind').textContent") or "").startswith("CodeMirror"))
 
         # --- the same run, its files
