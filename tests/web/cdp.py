@@ -9,6 +9,7 @@ no network, no WebSocket library. Used by tests/web/test_playground.py and tools
 """
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -78,8 +79,15 @@ class Chromium:
                 pass
         shutil.rmtree(self.profile, ignore_errors=True)
 
+    # Not a threshold a test passes by: a guard against a page that never answers (a hang),
+    # generous enough for a loaded machine.
+    HANG_SECONDS = 600
+
     def _read_message(self):
         while b"\0" not in self._buf:
+            ready, _, _ = select.select([self._from_chrome], [], [], self.HANG_SECONDS)
+            if not ready:
+                raise ChromiumError("chromium said nothing for %d s: the page hangs" % self.HANG_SECONDS)
             chunk = os.read(self._from_chrome, 1 << 16)
             if not chunk:
                 raise ChromiumError("chromium closed its DevTools pipe (it exited with %s)" % self.proc.poll())
