@@ -370,11 +370,11 @@
     var r = engine.command(["compare", current.path, flag, a, flag, b]);
     $("cmp-out").textContent = r.stdout + r.stderr;
     markErrors(r.stderr);
-    var sides = [[a, $("player-a"), $("cmp-va")], [b, $("player-b"), $("cmp-vb")]];
+    var sides = [[a, $("player-a"), $("cmp-va"), "A"], [b, $("player-b"), $("cmp-vb"), "B"]];
     sides.forEach(function (s) {
       var t = mode === "scripts" ? setField(text, "scripts", luaString(s[0])) : optionsWith(text, s[0]);
       var one = r.code === 0 ? runText(t) : { stdout: "", page: null };
-      s[2].textContent = one.stdout;
+      s[2].textContent = s[3] + ": " + flag + " " + s[0] + "\n" + one.stdout;
       showPlayer(s[1], one.page);
     });
     engine.write(current.path, text);
