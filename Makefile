@@ -120,4 +120,7 @@ fuzz: deps
 clean:
 	rm -rf build locklab
 
+# The lab in a browser: `make playground` writes out/playground/ (web/README.md).
+include web/web.mk
+
 -include $(shell find build -name '*.d' 2>/dev/null)

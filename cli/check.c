@@ -288,8 +288,12 @@ int cli_check(int argc, char **argv)
 {
     const char *out_base = NULL, *save = NULL;
     explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME };
+#ifdef LOCKLAB_NO_HOST
+    o.jobs = 1; /* the playground (web/): one process, no fork */
+#else
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
+#endif
     int have_seed = 0, merge = 0;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },          { "random", required_argument, NULL, 'r' },
@@ -356,6 +360,13 @@ int cli_check(int argc, char **argv)
                 cli_error("check: --jobs takes 1 to 64 processes, not %llu", (unsigned long long)v);
                 return EXIT_USAGE;
             }
+#ifdef LOCKLAB_NO_HOST
+            if (v > 1) {
+                cli_error("check: --jobs %llu: the browser build searches in one process (it cannot fork)",
+                          (unsigned long long)v);
+                return EXIT_USAGE;
+            }
+#endif
             o.jobs = (int)v;
             break;
         case 'S': {

@@ -141,6 +141,12 @@ static int whole(const buf *image, int svg)
 
 int gp_render(const buf *script, int svg, buf *image, buf *err, int *io)
 {
+#ifdef LOCKLAB_NO_HOST
+    /* The playground (web/): no processes to run gnuplot in; the page draws its own pictures. */
+    buf_puts(err, "gnuplot pictures are not part of the browser build (the page draws the run; the native locklab plots)");
+    *io = 0;
+    return -1;
+#endif
     if (!gp_installed()) {
         buf_puts(err, "gnuplot is not installed (install it with 'make deps' or 'apt-get install gnuplot-nox')");
         *io = 0;

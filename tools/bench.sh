@@ -195,6 +195,10 @@ if [ "$busy_before" -ge 20 ]; then
     echo "      $(nproc) cores with it, so both absolute figures are depressed (the ratio suffers less)."
 fi
 
+# The playground (WebAssembly in headless Chromium) beside ./locklab: its own table
+# (tools/bench-web.sh).
+tools/bench-web.sh || fail "the playground's bench could not run"
+
 # The model checker beside SPIN: its own table (tools/bench-check.sh).
 tools/bench-check.sh || fail "the model checker's bench could not run"
 exit 0

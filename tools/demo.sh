@@ -34,6 +34,17 @@ rm -f out/pictures/errors.txt
 echo "   open out/pictures/gc-pause-single.html in a browser (it works offline, from the file):"
 echo "   space plays and pauses, the arrow keys step, v jumps to the moment mutual exclusion breaks"
 echo
+echo "== The lab in a browser (make playground): the simulator compiled to WebAssembly, nothing to install"
+if make --no-print-directory playground >out/playground-build.log 2>&1; then
+    rm -f out/playground-build.log
+    echo "   open file://$PWD/out/playground/index.html (it works offline, from the file, or from any"
+    echo "   static web server): pick a scenario, edit it, Run, Check; a link to"
+    echo "   index.html#run=gc-pause-single opens on that run's verdicts"
+else
+    echo "   not built: make playground failed (out/playground-build.log says why)"
+    rc=3
+fi
+echo
 cat <<'EOF2'
 == Next
   ./locklab run gc-pause-single            the same run with every request and reply

@@ -43,12 +43,29 @@ have chromium || need+=(chromium)
 have tmux || need+=(tmux)
 # SPIN, the model checker's anchor in make bench (tools/bench-check.sh)
 have spin || need+=(spin)
+# the playground (make playground, web/): Debian's emscripten, the editor the page uses
+# (CodeMirror), and dpkg-source, which unpacks the C sources `apt-get source` fetches
+have emcc || need+=(emscripten)
+[ -f /usr/share/javascript/codemirror/lib/codemirror.js ] || need+=(libjs-codemirror)
+have dpkg-source || need+=(dpkg-dev)
 
-if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
-echo "deps: installing ${need[*]}" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
+# The playground compiles Lua 5.4, nettle's SHA-1 and xxHash from Debian's source packages
+# (tools/web-sources.sh): a deb-src entry for this release's main archive, if there is none.
+if ! apt-get source --print-uris -qq lua5.4 >/dev/null 2>&1; then
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    echo "deps: adding a deb-src entry for $codename (the playground's C sources)" >&2
+    printf '%s\n' "# added by locklab's tools/deps.sh: the C sources of Lua 5.4, nettle and xxHash for make playground" \
+        "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: $codename" "Components: main" \
+        "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+        $SUDO tee /etc/apt/sources.list.d/locklab-deb-src.sources >/dev/null
+    $SUDO apt-get update -qq >/dev/null
+fi
+
+if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
+echo "deps: installing ${need[*]}" >&2
 $SUDO apt-get update -qq >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 # The Debian redis-server package may start a system service on 6379; locklab's tests use

@@ -51,6 +51,8 @@ suite "model checker soundness (generated problems vs random runs)" env SOUNDNES
 suite "hostile input: scenario files, models, file names, full disks" env LOCKLAB=build/san/locklab tests/cli/test_reliab.sh
 suite "verdicts never depend on names (every actor of the library renamed)" env LOCKLAB=./locklab python3 tests/cli/test_rename.py
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
+# make playground (WebAssembly, web/) and the page in headless Chromium, byte for byte with ./locklab
+suite "the playground in headless Chromium (same bytes as the native binary)" env LOCKLAB=./locklab python3 tests/web/test_playground.py
 
 if ls scenarios/*.lua >/dev/null 2>&1; then
     suite "scenario library" tools/run-scenarios.sh build/san/locklab scenarios/*.lua
