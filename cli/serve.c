@@ -1,8 +1,9 @@
 /* serve.c — `locklab serve`: the fake Redis on TCP, so that redis-cli, redis-py, node-redis,
  * Redisson or any client connects to it as to redis-server 7.0. This file is the network
  * side: options, the libevent loop, accepting connections, reading requests (RESP2 and
- * inline, sim/redis/resp.c), running them, writing replies, and ending connections; the
- * nodes, time, faults and history are serve_ctl.c's (serve.h has the picture).
+ * inline, sim/redis/resp.c), running them on their node's server in the world, writing
+ * replies, and ending connections; the world, time and faults are serve_ctl.c's (serve.h
+ * has the picture).
  *
  * A connection reads into its own query buffer, which the parser walks from a position, so
  * every byte is looked at about once however it arrives. Each whole request runs at once,
@@ -280,14 +281,19 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     sv->commands++;
     n->commands++;
     c->last_us = serve_true_us(sv);
+    int control = slice_eq_nocase(argv[0], "locklab");
+    if (!control && n->srv) {
+        world_node_ran(sv->w, n->widx); /* its next expiry */
+        if (world_node_master(sv->w, n->widx) < 0) c->repl_off = world_node_offset(sv->w, n->widx);
+    }
     if (c->conn.blocked) {
         serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
     } else {
         serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
         if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
     }
+    serve_history_drain(sv); /* what the command did in the world: its key changes */
     reply_release(&rep);
-    int control = slice_eq_nocase(argv[0], "locklab");
     if (argv != small) free(argv);
     if (control) { /* a node started or stopped: WAIT's count */
         for (int i = 0; i < sv->nnodes; i++)
@@ -367,6 +373,11 @@ static void serve_read_cb(struct bufferevent *bev, void *ud)
     sclient *c = ud;
     struct evbuffer *in = bufferevent_get_input(bev);
     size_t n = evbuffer_get_length(in);
+    if (c->dead || c->closing) {
+        evbuffer_drain(in, n);
+        return;
+    }
+    serve_catch_up(c->sv); /* the world at the real time now (--clock wall) */
     if (c->dead || c->closing) {
         evbuffer_drain(in, n);
         return;
@@ -693,6 +704,7 @@ static void serve_on_tick(evutil_socket_t fd, short what, void *ud)
 {
     (void)fd, (void)what;
     serve *sv = ud;
+    serve_catch_up(sv);
     serve_cron(sv);
     /* The history is the run's result: when --json can no longer be written (a full disk),
      * stop at once rather than serve on and lose it (exit 3, said below) */
@@ -765,7 +777,6 @@ int cli_serve(int argc, char **argv)
     struct timeval hz = { 0, 100000 }; /* Redis's hz 10 */
     event_add(sv->tick, &hz);
     buf_init(&sv->scratch);
-    for (int i = 0; i < sv->nnodes; i++) serve_node_start(&sv->nodes[i]);
     rc = serve_open(sv);
     if (rc == EXIT_OK) event_base_dispatch(sv->base);
     serve_close(sv);
@@ -785,6 +796,7 @@ int cli_serve(int argc, char **argv)
     close(sv->sigpipe[0]);
     close(sv->sigpipe[1]);
     event_free(sv->tick);
+    if (sv->wtimer) event_free(sv->wtimer);
     serve_nodes_free(sv);
     event_base_free(sv->base);
     buf_release(&sv->scratch);

@@ -122,7 +122,7 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
     if (rep) serve_brief(&brief, rep, SERVE_BRIEF_MAX);
     char peer[32];
     if (c) snprintf(peer, sizeof peer, "c%d", c->conn.id);
-    hist_event e = { .t = serve_true_us(sv), .actor = -1, .local = serve_node_clock((void *)n), .peer = -1, .a = -1,
+    hist_event e = { .t = serve_true_us(sv), .actor = -1, .local = serve_node_clock(n), .peer = -1, .a = -1,
                      .b = -1, .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1,
                      .text = tmp.len ? tmp.p : NULL, .reply = rep ? (brief.p ? brief.p : "") : NULL };
     history_write_event(&line, &e, ev, n->name, c ? peer : NULL);
@@ -134,4 +134,29 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
     buf_release(&line);
     buf_release(&tmp);
     buf_release(&brief);
+}
+
+void serve_history_drain(serve *sv)
+{
+    const history *wh = world_history(sv->w);
+    size_t n = history_len(wh);
+    if (!n) return;
+    serve_history *h = &sv->hist;
+    if (h->cap || h->json) {
+        buf line;
+        buf_init(&line);
+        for (size_t i = 0; i < n; i++) {
+            const hist_event *e = history_at(wh, i);
+            buf_reset(&line);
+            history_write_event(&line, e, hist_kind_name(e->kind), history_actor_name(wh, e->actor),
+                                e->peer >= 0 ? history_actor_name(wh, e->peer) : NULL);
+            serve_history_push(h, line.p, line.len);
+            if (h->json) {
+                buf_putc(&line, '\n');
+                if (fwrite(line.p, 1, line.len, h->json) != line.len && !h->json_error) h->json_error = errno ? errno : EIO;
+            }
+        }
+        buf_release(&line);
+    }
+    world_forget(sv->w);
 }
