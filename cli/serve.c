@@ -72,7 +72,7 @@ static void serve_client_free(sclient *c)
     serve_block_forget(c);
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
-    serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
+    serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL, 0, 0);
     bufferevent_free(c->bev);
     buf_release(&c->query);
     resp_parser_release(&c->parser);
@@ -115,9 +115,16 @@ void serve_write(sclient *c, const reply *rep)
     serve *sv = c->sv;
     buf_reset(&sv->scratch);
     reply_to_resp(rep, &sv->scratch);
-    struct evbuffer *out = bufferevent_get_output(c->bev);
-    evbuffer_add(out, sv->scratch.p, sv->scratch.len);
+    serve_write_resp(c, sv->scratch.p, sv->scratch.len);
     if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
+}
+
+void serve_write_resp(sclient *c, const char *p, size_t n)
+{
+    if (c->dead) return;
+    serve *sv = c->sv;
+    struct evbuffer *out = bufferevent_get_output(c->bev);
+    evbuffer_add(out, p, n);
     size_t len = evbuffer_get_length(out);
     if (len > sv->opt.output_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
@@ -289,8 +296,11 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     if (c->conn.blocked) {
         serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
     } else {
-        serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
-        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
+        buf_reset(&sv->scratch);
+        reply_to_resp(&rep, &sv->scratch);
+        serve_record(sv, "exec", n, c, argc, argv, NULL, sv->scratch.p, sv->scratch.len, rep.type == REPLY_MULTI);
+        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write_resp(c, sv->scratch.p, sv->scratch.len);
+        if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
     }
     serve_history_drain(sv); /* what the command did in the world: its key changes */
     reply_release(&rep);
@@ -316,7 +326,7 @@ static void serve_process(sclient *c)
             reply rep;
             reply_init(&rep);
             reply_errorf(&rep, "ERR %s", err.p);
-            serve_record(c->sv, "protocol_error", c->node, c, 0, NULL, err.p, NULL);
+            serve_record(c->sv, "protocol_error", c->node, c, 0, NULL, err.p, NULL, 0, 0);
             serve_write(c, &rep);
             reply_release(&rep);
             c->closing = 1;
@@ -609,7 +619,7 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     if (n->clients) n->clients->prev = c;
     n->clients = c;
     sv->nclients++;
-    serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL);
+    serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL, 0, 0);
     if (n->partitioned) serve_client_flow(c, NULL);
 }
 

@@ -107,13 +107,21 @@ typedef struct serve_options {
     long long history_max;
 } serve_options;
 
-/* The in-memory tail of the history (LOCKLAB HISTORY): the last `max` records. */
+/* The in-memory tail of the history (LOCKLAB HISTORY): records in a compact binary form (a
+ * command's arguments and its reply's RESP bytes as they were, a world event's typed fields),
+ * rendered as JSON only when asked; two generations of at most `max` records and 32 MiB each,
+ * the older dropped whole when the newer is full, of which the last `max` are shown. */
+typedef struct serve_hgen {
+    buf b;                 /* the records, each at an offset of off[] */
+    size_t *off;
+    size_t n, cap;
+} serve_hgen;
 typedef struct serve_history {
-    char **line;
-    size_t *len;
-    size_t cap, head, n;   /* a ring of cap slots: n records ending before head */
-    size_t bytes;          /* their total length */
-    FILE *json;            /* --json: every record, as written */
+    serve_hgen gen[2];
+    int cur;               /* the generation being filled */
+    size_t max;            /* --history-max */
+    buf line;              /* scratch: one rendered record */
+    FILE *json;            /* --json: every record, rendered as it is made */
     int json_error;        /* errno of the first failed write, 0 if none */
 } serve_history;
 
@@ -176,14 +184,19 @@ void serve_cron(serve *sv);
 
 /* ---- serve_hist.c ---- */
 
-/* History: one record per command run, connection, fault. */
+/* History: one record per command run, connection, protocol error, and the world's events. */
 void serve_history_init(serve_history *h, size_t max);
 void serve_history_release(serve_history *h);
 void serve_history_clear(serve_history *h);                /* forgets every kept record */
-size_t serve_history_slot(const serve_history *h, size_t i); /* the i-th kept, oldest first */
-void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
-                  const slice *argv, const char *text, const reply *rep);
-/* Writes the world's history since the last call (its faults, key changes, nodes going down
+size_t serve_history_count(const serve_history *h);        /* the records kept */
+/* The i-th kept record (oldest first) as its JSON line (no newline), into out. */
+void serve_history_render(serve *sv, size_t i, buf *out);
+/* A record of the serve's own (ev "exec", "connect", "disconnect", "protocol_error") at node
+ * n: of connection c (or none), with a command (argc > 0), or a text, and a reply's RESP
+ * bytes (resp NULL: none; multi: several replies, a REPLY_MULTI's). */
+void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc, const slice *argv,
+                  const char *text, const char *resp, size_t resp_len, int multi);
+/* Records the world's history since the last call (its faults, key changes, nodes going down
  * and up, promotions, replication lost) and lets the world forget it. */
 void serve_history_drain(serve *sv);
 
@@ -222,8 +235,10 @@ void serve_client_flow(sclient *c, const sclient *sender);
 /* A pub/sub message for a connection of node ud (pubsub_deliver_fn, pubsub_push_fn). */
 void serve_deliver(void *ud, int conn_id, slice channel, slice message);
 void serve_push(void *ud, int conn_id, const reply *msg);
-/* Appends a reply to c's output (closing c if it passes its output limit). */
+/* Appends a reply to c's output (closing c if it passes its output limit); the same with the
+ * reply's RESP bytes. */
 void serve_write(sclient *c, const reply *rep);
+void serve_write_resp(sclient *c, const char *p, size_t n);
 /* Runs what c's query buffer holds (after it was held or blocked), from the loop. */
 void serve_client_wake(sclient *c);
 

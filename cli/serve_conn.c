@@ -208,8 +208,11 @@ void serve_block_forget(sclient *c)
 /* Answers c's blocked command with rep and lets it go on. */
 static void serve_block_answer(sclient *c, const reply *rep)
 {
-    serve_record(c->sv, "exec", c->node, c, c->bargc, c->bargv, NULL, rep);
-    serve_write(c, rep);
+    serve *sv = c->sv;
+    buf_reset(&sv->scratch);
+    reply_to_resp(rep, &sv->scratch);
+    serve_record(sv, "exec", c->node, c, c->bargc, c->bargv, NULL, sv->scratch.p, sv->scratch.len, rep->type == REPLY_MULTI);
+    serve_write_resp(c, sv->scratch.p, sv->scratch.len);
     serve_block_end(c);
     serve_client_wake(c);
 }

@@ -506,9 +506,10 @@ static void serve_ctl_history(serve *sv, sclient *c, const slice *argv, int argc
 {
     (void)c;
     serve_history *h = &sv->hist;
-    long long want = (long long)h->n;
+    size_t kept = serve_history_count(h);
+    long long want = (long long)kept;
     if (argc == 3 && slice_opt_is(argv[2], "reset")) {
-        if (h->cap) serve_history_clear(h);
+        serve_history_clear(h);
         reply_ok(out);
         return;
     }
@@ -516,12 +517,16 @@ static void serve_ctl_history(serve *sv, sclient *c, const slice *argv, int argc
         reply_error(out, "ERR count must be a whole number, or RESET");
         return;
     }
-    size_t n = (size_t)want < h->n ? (size_t)want : h->n;
+    size_t n = (size_t)want < kept ? (size_t)want : kept;
     reply *e = reply_array(out, n);
+    buf line;
+    buf_init(&line);
     for (size_t i = 0; i < n; i++) {
-        size_t slot = serve_history_slot(h, h->n - n + i);
-        reply_bulk(&e[i], h->line[slot], h->len[slot]);
+        buf_reset(&line);
+        serve_history_render(sv, kept - n + i, &line);
+        reply_bulk(&e[i], line.p, line.len);
     }
+    buf_release(&line);
 }
 
 /* Sets n's partition: in the world, n cut off from every other node (the partition fault);
