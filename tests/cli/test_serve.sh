@@ -986,7 +986,7 @@ for args in "--replicas 5" "--replicas 1 --scenario single-basic" "--nodes 40 --
     check "serve $args: exit" 2 "$?"
 done
 
-# ---- real clients from npm: node redlock 5 (on ioredis 5) ----
+# ---- real clients from npm: node redlock 5 (on ioredis 5), node-redis 4 and 5, redis-semaphore ----
 # Installed by npm into build/npm (tests/clients/package.json pins the versions), never
 # committed; skipped only when the npm registry cannot be reached. The same run against a
 # redis-server started here and against `locklab serve --clock wall` must print the same
@@ -994,6 +994,8 @@ done
 # lease runs out under the client on LOCKLAB ADVANCE.
 npm_ready() {
     [ -d build/npm/node_modules/redlock ] && [ -d build/npm/node_modules/ioredis ] &&
+        [ -d build/npm/node_modules/redis4 ] && [ -d build/npm/node_modules/redis5 ] &&
+        [ -d build/npm/node_modules/redis-semaphore ] &&
         cmp -s tests/clients/package.json build/npm/package.json
 }
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -1021,6 +1023,16 @@ elif command -v node >/dev/null; then
             diff "$tmp/node-redis.$mode" "$tmp/node-serve.$mode" | head -20
         fi
     done
+    # node-redis 4 (scanIterator included) and 5, redis-semaphore's Mutex (tests/clients/noderedis.js)
+    if [ -n "$rport" ]; then
+        NODE_PATH=$PWD/build/npm/node_modules node tests/clients/noderedis.js "$rport" >"$tmp/nr-redis" 2>&1
+        NODE_PATH=$PWD/build/npm/node_modules node tests/clients/noderedis.js "$PORT" >"$tmp/nr-serve" 2>&1
+        if ! grep -q FAIL "$tmp/nr-redis" && [ "$(grep -c 'scanIterator finds every key: 120' "$tmp/nr-redis")" -eq 2 ] &&
+            [ "$(wc -l <"$tmp/nr-redis")" -ge 27 ] && cmp -s "$tmp/nr-redis" "$tmp/nr-serve"; then ok; else
+            bad "node-redis 4, 5 and redis-semaphore: redis-server and locklab serve differ"
+            diff "$tmp/nr-redis" "$tmp/nr-serve" | head -20
+        fi
+    fi
     stop_serve nodewall
     start_serve nodemanual 1 --clock manual || bad "the manual-clock server for node does not start"
     node_client "$PORT" expiry >"$tmp/node-expiry" 2>&1
