@@ -1,8 +1,9 @@
 /* serve.c — `locklab serve`: the fake Redis on TCP, so that redis-cli, redis-py, node-redis,
  * Redisson or any client connects to it as to redis-server 7.0. This file is the network
  * side: options, the libevent loop, accepting connections, reading requests (RESP2 and
- * inline, sim/redis/resp.c), running them, writing replies, and ending connections; the
- * nodes, time, faults and history are serve_ctl.c's (serve.h has the picture).
+ * inline, sim/redis/resp.c), running them on their node's server in the world, writing
+ * replies, and ending connections; the world, time and faults are serve_ctl.c's (serve.h
+ * has the picture).
  *
  * A connection reads into its own query buffer, which the parser walks from a position, so
  * every byte is looked at about once however it arrives. Each whole request runs at once,
@@ -71,7 +72,7 @@ static void serve_client_free(sclient *c)
     serve_block_forget(c);
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
-    serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL);
+    serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL, 0, 0);
     bufferevent_free(c->bev);
     buf_release(&c->query);
     resp_parser_release(&c->parser);
@@ -114,9 +115,16 @@ void serve_write(sclient *c, const reply *rep)
     serve *sv = c->sv;
     buf_reset(&sv->scratch);
     reply_to_resp(rep, &sv->scratch);
-    struct evbuffer *out = bufferevent_get_output(c->bev);
-    evbuffer_add(out, sv->scratch.p, sv->scratch.len);
+    serve_write_resp(c, sv->scratch.p, sv->scratch.len);
     if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
+}
+
+void serve_write_resp(sclient *c, const char *p, size_t n)
+{
+    if (c->dead) return;
+    serve *sv = c->sv;
+    struct evbuffer *out = bufferevent_get_output(c->bev);
+    evbuffer_add(out, p, n);
     size_t len = evbuffer_get_length(out);
     if (len > sv->opt.output_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
@@ -280,14 +288,22 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     sv->commands++;
     n->commands++;
     c->last_us = serve_true_us(sv);
+    int control = slice_eq_nocase(argv[0], "locklab");
+    if (!control && n->srv) {
+        world_node_ran(sv->w, n->widx); /* its next expiry */
+        if (world_node_master(sv->w, n->widx) < 0) c->repl_off = world_node_offset(sv->w, n->widx);
+    }
     if (c->conn.blocked) {
         serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
     } else {
-        serve_record(sv, "exec", n, c, argc, argv, NULL, &rep);
-        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write(c, &rep);
+        buf_reset(&sv->scratch);
+        reply_to_resp(&rep, &sv->scratch);
+        serve_record(sv, "exec", n, c, argc, argv, NULL, sv->scratch.p, sv->scratch.len, rep.type == REPLY_MULTI);
+        if (!(c->drop_p > 0 && serve_dropped(c, "reply"))) serve_write_resp(c, sv->scratch.p, sv->scratch.len);
+        if (sv->scratch.cap > SERVE_QUERY_KEEP) buf_release(&sv->scratch);
     }
+    serve_history_drain(sv); /* what the command did in the world: its key changes */
     reply_release(&rep);
-    int control = slice_eq_nocase(argv[0], "locklab");
     if (argv != small) free(argv);
     if (control) { /* a node started or stopped: WAIT's count */
         for (int i = 0; i < sv->nnodes; i++)
@@ -310,7 +326,7 @@ static void serve_process(sclient *c)
             reply rep;
             reply_init(&rep);
             reply_errorf(&rep, "ERR %s", err.p);
-            serve_record(c->sv, "protocol_error", c->node, c, 0, NULL, err.p, NULL);
+            serve_record(c->sv, "protocol_error", c->node, c, 0, NULL, err.p, NULL, 0, 0);
             serve_write(c, &rep);
             reply_release(&rep);
             c->closing = 1;
@@ -367,6 +383,11 @@ static void serve_read_cb(struct bufferevent *bev, void *ud)
     sclient *c = ud;
     struct evbuffer *in = bufferevent_get_input(bev);
     size_t n = evbuffer_get_length(in);
+    if (c->dead || c->closing) {
+        evbuffer_drain(in, n);
+        return;
+    }
+    serve_catch_up(c->sv); /* the world at the real time now (--clock wall) */
     if (c->dead || c->closing) {
         evbuffer_drain(in, n);
         return;
@@ -598,7 +619,7 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     if (n->clients) n->clients->prev = c;
     n->clients = c;
     sv->nclients++;
-    serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL);
+    serve_record(sv, "connect", n, c, 0, NULL, c->addr, NULL, 0, 0);
     if (n->partitioned) serve_client_flow(c, NULL);
 }
 
@@ -693,6 +714,7 @@ static void serve_on_tick(evutil_socket_t fd, short what, void *ud)
 {
     (void)fd, (void)what;
     serve *sv = ud;
+    serve_catch_up(sv);
     serve_cron(sv);
     /* The history is the run's result: when --json can no longer be written (a full disk),
      * stop at once rather than serve on and lose it (exit 3, said below) */
@@ -765,7 +787,6 @@ int cli_serve(int argc, char **argv)
     struct timeval hz = { 0, 100000 }; /* Redis's hz 10 */
     event_add(sv->tick, &hz);
     buf_init(&sv->scratch);
-    for (int i = 0; i < sv->nnodes; i++) serve_node_start(&sv->nodes[i]);
     rc = serve_open(sv);
     if (rc == EXIT_OK) event_base_dispatch(sv->base);
     serve_close(sv);
@@ -785,6 +806,7 @@ int cli_serve(int argc, char **argv)
     close(sv->sigpipe[0]);
     close(sv->sigpipe[1]);
     event_free(sv->tick);
+    if (sv->wtimer) event_free(sv->wtimer);
     serve_nodes_free(sv);
     event_base_free(sv->base);
     buf_release(&sv->scratch);

@@ -1,25 +1,32 @@
 /* serve.h — the parts of `locklab serve` (cli/serve.c: the network side; cli/serve_ctl.c:
- * the nodes' lives, time and the LOCKLAB control commands; cli/serve_hist.c: the history).
+ * the simulated world it serves, in real time, and the LOCKLAB control commands;
+ * cli/serve_conn.c: what the servers ask of their host, blocking; cli/serve_hist.c: the
+ * history).
  *
- * A serve is a set of nodes, each a fake Redis server (sim/redis/server.h) listening on its
- * own TCP port, and the clients connected to them. Everything runs on one libevent loop, one
+ * A serve is one simulated world (sim/world.h) — its nodes, their clocks, the network between
+ * them, replication with its lag, persistence, failover, the faults — as `locklab run` runs
+ * it, but moved by real time instead of by a workload: each node listens on its own TCP port,
+ * and the connections to it are its clients, whose commands run on the node's own fake Redis
+ * server (sim/redis/server.h) at the world's time. Everything runs on one libevent loop, one
  * callback at a time, so a command runs atomically as on Redis. Time has two modes: `wall`
- * (true time is the real elapsed time, and a node's clock reads the real date) and `manual`
- * (true time moves only on LOCKLAB ADVANCE, and clocks start at the scenario epoch,
- * 1700000000000 ms, so what a session prints is reproducible).
+ * (the world's true time is the real elapsed time, and a node's clock reads the real date
+ * plus its offset and drift) and `manual` (true time moves only on LOCKLAB ADVANCE, and clocks
+ * start at the scenario epoch, 1700000000000 ms, so what a session prints is reproducible).
  *
- * Ownership: the serve owns its nodes, a node its server and its clients; a client that
- * goes away is unlinked and freed later, from the loop (serve_client_kill), never inside a
- * callback that may still be walking a list it is on (a PUBLISH delivering to it). */
+ * Ownership: the serve owns the world and its connections; a client that goes away is
+ * unlinked and freed later, from the loop (serve_client_kill), never inside a callback that
+ * may still be walking a list it is on (a PUBLISH delivering to it). */
 #ifndef LOCKLAB_SERVE_H
 #define LOCKLAB_SERVE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chooser.h"
 #include "resp.h"
 #include "scenario.h"
 #include "server.h"
+#include "world.h"
 
 struct event_base;
 struct event;
@@ -48,6 +55,7 @@ struct sclient {
     int authed;            /* AUTH done, or no --requirepass */
     double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
     int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
+    uint64_t repl_off;     /* its node's replication offset after its last command (WAIT) */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
     int bargc;
     slice *bargv;          /* each p owned */
@@ -60,21 +68,16 @@ struct sclient {
 
 struct snode {
     serve *sv;
-    int idx;
-    char *name;
-    int master;            /* index of its master for a replica, -1 for a master */
+    int idx;               /* in the serve's order: the port's */
+    int widx;              /* the world's node */
+    const char *name;      /* the scenario's */
     int port;
-    persistence persist;
-    int64_t offset_ms;     /* clock offset at true time 0 */
-    double drift;          /* clock rate error */
-    int64_t jump_ms;       /* clock jumps so far */
-    server *srv;           /* NULL while down */
-    store *synced;         /* everysec: the keyspace as of its last fsync */
-    int64_t synced_at;     /* true ms of that fsync */
+    server *srv;           /* the world's node's server while it is up (serve_sync), else NULL */
     struct evconnlistener *listener; /* NULL while down */
     struct event *relisten; /* out of descriptors: accepting resumes at this timer */
     int accept_full;        /* an accept failed for want of descriptors (said once) */
     int partitioned;       /* LOCKLAB PARTITION: nothing read from or written to its clients */
+    int partition_id;      /* ... and the world's partition fault cutting it off, or -1 */
     sclient *clients;
     sclient *blocked;      /* connections waiting in a blocking command, oldest first */
     long long connections, commands; /* received since the start (INFO stats) */
@@ -104,13 +107,21 @@ typedef struct serve_options {
     long long history_max;
 } serve_options;
 
-/* The in-memory tail of the history (LOCKLAB HISTORY): the last `max` records. */
+/* The in-memory tail of the history (LOCKLAB HISTORY): records in a compact binary form (a
+ * command's arguments and its reply's RESP bytes as they were, a world event's typed fields),
+ * rendered as JSON only when asked; two generations of at most `max` records and 32 MiB each,
+ * the older dropped whole when the newer is full, of which the last `max` are shown. */
+typedef struct serve_hgen {
+    buf b;                 /* the records, each at an offset of off[] */
+    size_t *off;
+    size_t n, cap;
+} serve_hgen;
 typedef struct serve_history {
-    char **line;
-    size_t *len;
-    size_t cap, head, n;   /* a ring of cap slots: n records ending before head */
-    size_t bytes;          /* their total length */
-    FILE *json;            /* --json: every record, as written */
+    serve_hgen gen[2];
+    int cur;               /* the generation being filled */
+    size_t max;            /* --history-max */
+    buf line;              /* scratch: one rendered record */
+    FILE *json;            /* --json: every record, rendered as it is made */
     int json_error;        /* errno of the first failed write, 0 if none */
 } serve_history;
 
@@ -119,43 +130,47 @@ struct serve {
     struct event_base *base;
     snode *nodes;
     int nnodes;
-    int64_t manual_us;     /* manual clock: true time, µs */
+    scenario *sc;          /* the scenario (--scenario, or made from --nodes and --replicas) */
+    scenario wsc;          /* what the world runs: sc without its clients and their faults */
+    chooser *ch;           /* every decision: replication lags, LOCKLAB DROP's losses */
+    world *w;
     int64_t start_mono_us; /* wall clock: the monotonic clock at the start */
-    int64_t start_real_us; /* wall clock: the date at the start, µs */
+    int64_t t0_us;         /* wall clock: true time at the start (the date's µs within its ms) */
     int nclients;
     int next_id;
     long long commands;
-    uint64_t rng;          /* LOCKLAB DROP's draws: xorshift64*, fixed seed (a run repeats) */
     sclient *reap;
     sclient *current;      /* the connection whose command is running */
     int busy_polling;      /* inside serve_busy_poll (a script of another node may tick) */
     int sigpipe[2];        /* the signal handler's self-pipe, read by `sigev` */
     struct event *sigev;
-    struct event *reaper, *waker, *tick;
+    struct event *reaper, *waker, *tick, *wtimer;
     serve_history hist;
     buf scratch;
 };
 
 /* ---- serve_ctl.c ---- */
 
-/* True time in µs since the start (manual: as advanced; wall: real elapsed). */
+/* True time in µs since the start: the world's (manual: as advanced; wall: real elapsed, as
+ * far as serve_catch_up moved it). */
 int64_t serve_true_us(const serve *sv);
-/* A node's local clock in ms (store_clock_fn), and in µs (TIME). */
-int64_t serve_node_clock(void *node);
-int64_t serve_node_clock_us(void *node);
+/* A node's local clock in ms, and in µs (TIME). */
+int64_t serve_node_clock(const snode *n);
+int64_t serve_node_clock_us(const snode *n);
 /* The bound of every clock, ms since 1970 (about the year 5138): LOCKLAB ADVANCE and JUMP
  * that would carry a clock past it, or before 0, are refused, so no sum overflows. */
 #define SERVE_CLOCK_MAX_MS 100000000000000LL
-/* Builds the nodes from the options (and the scenario): 0, or -1 after the one-line error. */
+/* Builds the world and the nodes from the options (and the scenario): 0, or -1 after the
+ * one-line error. */
 int serve_nodes_init(serve *sv);
 void serve_nodes_free(serve *sv);
-/* Starts a node's server (a restart keeps what its persistence keeps) / stops it, closing
- * its port and its connections; `sender`, if one of them, is closed only once the reply to
- * the command it is running has been written. */
-void serve_node_start(snode *n);
-void serve_node_stop(snode *n, sclient *sender);
-/* The periodic work of Redis's serverCron: active expiry, everysec's fsync. */
-void serve_cron(serve *sv);
+/* --clock wall: moves the world to the real time now; then, either mode, serve_sync. */
+void serve_catch_up(serve *sv);
+/* After the world moved: a node that went down closes its port and its connections (`sender`,
+ * if one of them, only once the reply to the command it runs is written), a node that came
+ * up opens its port; the world's new history is written; blocked connections whose wait may
+ * be over are tried again. */
+void serve_sync(serve *sv, sclient *sender);
 /* LOCKLAB DROP: whether c's next request (or reply) is lost; records the loss. */
 int serve_dropped(sclient *c, const char *what);
 /* A running script's periodic call (script_tick_fn; ud the node): past the node's
@@ -164,21 +179,33 @@ int serve_dropped(sclient *c, const char *what);
 int serve_script_tick(void *ud, int wrote);
 /* Runs LOCKLAB ... for client c (argv[0] is "LOCKLAB"). */
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
+/* Ends the pauses and losses whose time is over. */
+void serve_cron(serve *sv);
 
 /* ---- serve_hist.c ---- */
 
-/* History: one record per command run, connection, fault. */
+/* History: one record per command run, connection, protocol error, and the world's events. */
 void serve_history_init(serve_history *h, size_t max);
 void serve_history_release(serve_history *h);
 void serve_history_clear(serve_history *h);                /* forgets every kept record */
-size_t serve_history_slot(const serve_history *h, size_t i); /* the i-th kept, oldest first */
-void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
-                  const slice *argv, const char *text, const reply *rep);
+size_t serve_history_count(const serve_history *h);        /* the records kept */
+/* The i-th kept record (oldest first) as its JSON line (no newline), into out. */
+void serve_history_render(serve *sv, size_t i, buf *out);
+/* A record of the serve's own (ev "exec", "connect", "disconnect", "protocol_error") at node
+ * n: of connection c (or none), with a command (argc > 0), or a text, and a reply's RESP
+ * bytes (resp NULL: none; multi: several replies, a REPLY_MULTI's). */
+void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc, const slice *argv,
+                  const char *text, const char *resp, size_t resp_len, int multi);
+/* Records the world's history since the last call (its faults, key changes, nodes going down
+ * and up, promotions, replication lost) and lets the world forget it. */
+void serve_history_drain(serve *sv);
 
 /* ---- serve_conn.c ---- */
 
 /* The host's side of INFO, CLIENT LIST / KILL and CONFIG GET for node n's server. */
 extern const server_host serve_host;
+/* The serve's node of world node widx. */
+snode *serve_node_of(serve *sv, int widx);
 /* Node n's open connections, and in *blocked how many of them wait in a blocking command. */
 int serve_conns(const snode *n, int *blocked);
 /* After a command ran on n: runs each blocked connection's command again, oldest first,
@@ -208,8 +235,10 @@ void serve_client_flow(sclient *c, const sclient *sender);
 /* A pub/sub message for a connection of node ud (pubsub_deliver_fn, pubsub_push_fn). */
 void serve_deliver(void *ud, int conn_id, slice channel, slice message);
 void serve_push(void *ud, int conn_id, const reply *msg);
-/* Appends a reply to c's output (closing c if it passes its output limit). */
+/* Appends a reply to c's output (closing c if it passes its output limit); the same with the
+ * reply's RESP bytes. */
 void serve_write(sclient *c, const reply *rep);
+void serve_write_resp(sclient *c, const char *p, size_t n);
 /* Runs what c's query buffer holds (after it was held or blocked), from the loop. */
 void serve_client_wake(sclient *c);
 

@@ -3,9 +3,9 @@
  *
  * The host (sim/redis/server.h's server_host). INFO's fields that only the serve knows —
  * the process, the node's port and uptime, its connections and the blocked ones, what it
- * received, whether its persistence is an append-only file, and its replication: a
- * master's replicas (always in sync: the serve replicates at once) or a replica's master
- * and whether that master is up. CLIENT LIST / INFO walk the node's connections oldest
+ * received, whether its persistence is an append-only file, and its replication (the
+ * world's): a master's replicas and their offsets, or a replica's master and whether that
+ * master is up. CLIENT LIST / INFO walk the node's connections oldest
  * first with their address, age and buffers; CLIENT KILL closes one once the reply to the
  * command running is written. CONFIG GET port / appendonly / appendfsync / maxclients /
  * client-query-buffer-limit answer the serve's options.
@@ -54,27 +54,34 @@ static void host_info(void *ud, const char *section, buf *out)
         buf_printf(out, "connected_clients:%d\r\nmaxclients:%lld\r\nblocked_clients:%d\r\n", conns,
                    sv->opt.maxclients, blocked);
     } else if (!strcmp(section, "persistence")) {
-        buf_printf(out, "aof_enabled:%d\r\n", n->persist != PERSIST_NONE);
+        buf_printf(out, "aof_enabled:%d\r\n", sv->wsc.nodes[n->widx].persist != PERSIST_NONE);
     } else if (!strcmp(section, "stats")) {
         buf_printf(out, "total_connections_received:%lld\r\ntotal_commands_processed:%lld\r\n", n->connections,
                    n->commands);
     } else if (!strcmp(section, "replication")) {
-        if (n->master >= 0) {
-            const snode *m = &sv->nodes[n->master];
+        int master = world_node_master(sv->w, n->widx);
+        if (master >= 0) {
+            const snode *m = serve_node_of(sv, master);
             buf_printf(out, "master_host:%s\r\nmaster_port:%d\r\nmaster_link_status:%s\r\n"
-                            "master_sync_in_progress:0\r\nslave_read_only:1\r\nconnected_slaves:0\r\n",
-                       sv->opt.bind, m->port, m->srv ? "up" : "down");
+                            "master_sync_in_progress:0\r\nslave_repl_offset:%llu\r\nslave_read_only:1\r\n"
+                            "connected_slaves:0\r\n",
+                       sv->opt.bind, m->port, m->srv ? "up" : "down",
+                       (unsigned long long)world_node_offset(sv->w, n->widx));
             return;
         }
         int k = 0;
-        for (int i = 0; i < sv->nnodes; i++) k += sv->nodes[i].master == n->idx && sv->nodes[i].srv;
+        for (int i = 0; i < sv->nnodes; i++)
+            k += world_node_master(sv->w, sv->nodes[i].widx) == n->widx && sv->nodes[i].srv;
         buf_printf(out, "connected_slaves:%d\r\n", k);
         k = 0;
+        uint64_t off = world_node_offset(sv->w, n->widx);
         for (int i = 0; i < sv->nnodes; i++) {
             const snode *r = &sv->nodes[i];
-            if (r->master == n->idx && r->srv)
-                buf_printf(out, "slave%d:ip=%s,port=%d,state=online,offset=0,lag=0\r\n", k++, sv->opt.bind, r->port);
+            if (world_node_master(sv->w, r->widx) == n->widx && r->srv)
+                buf_printf(out, "slave%d:ip=%s,port=%d,state=online,offset=%llu,lag=0\r\n", k++, sv->opt.bind, r->port,
+                           (unsigned long long)world_node_offset(sv->w, r->widx));
         }
+        buf_printf(out, "master_repl_offset:%llu\r\n", (unsigned long long)off);
     }
 }
 
@@ -113,8 +120,9 @@ static const char *host_config(void *ud, const char *name)
     static char text[32];
     if (!strcmp(name, "port")) return n->port_text;
     if (!strcmp(name, "bind")) return n->sv->opt.bind;
-    if (!strcmp(name, "appendonly")) return n->persist == PERSIST_NONE ? "no" : "yes";
-    if (!strcmp(name, "appendfsync")) return n->persist == PERSIST_ALWAYS ? "always" : "everysec";
+    persistence persist = n->sv->wsc.nodes[n->widx].persist;
+    if (!strcmp(name, "appendonly")) return persist == PERSIST_NONE ? "no" : "yes";
+    if (!strcmp(name, "appendfsync")) return persist == PERSIST_ALWAYS ? "always" : "everysec";
     if (!strcmp(name, "maxclients")) {
         snprintf(text, sizeof text, "%lld", n->sv->opt.maxclients);
         return text;
@@ -126,12 +134,19 @@ static const char *host_config(void *ud, const char *name)
     return NULL;
 }
 
-/* Replication is immediate here: every replica that is up has every write. */
+/* WAIT: the replicas of n that are up and have applied every change n had sent when the
+ * connection running WAIT ran its last command (the world's replication offsets; a replica
+ * counts once the change reached it, its acknowledgement's trip back not modelled). */
 static long long host_replicas(void *ud)
 {
     const snode *n = ud;
+    serve *sv = n->sv;
+    uint64_t want = sv->current ? sv->current->repl_off : world_node_offset(sv->w, n->widx);
     long long k = 0;
-    for (int i = 0; i < n->sv->nnodes; i++) k += n->sv->nodes[i].master == n->idx && n->sv->nodes[i].srv;
+    for (int i = 0; i < sv->nnodes; i++) {
+        const snode *r = &sv->nodes[i];
+        k += world_node_master(sv->w, r->widx) == n->widx && r->srv && world_node_offset(sv->w, r->widx) >= want;
+    }
     return k;
 }
 
@@ -193,8 +208,11 @@ void serve_block_forget(sclient *c)
 /* Answers c's blocked command with rep and lets it go on. */
 static void serve_block_answer(sclient *c, const reply *rep)
 {
-    serve_record(c->sv, "exec", c->node, c, c->bargc, c->bargv, NULL, rep);
-    serve_write(c, rep);
+    serve *sv = c->sv;
+    buf_reset(&sv->scratch);
+    reply_to_resp(rep, &sv->scratch);
+    serve_record(sv, "exec", c->node, c, c->bargc, c->bargv, NULL, sv->scratch.p, sv->scratch.len, rep->type == REPLY_MULTI);
+    serve_write_resp(c, sv->scratch.p, sv->scratch.len);
     serve_block_end(c);
     serve_client_wake(c);
 }
@@ -211,13 +229,18 @@ void serve_unblock(snode *n)
             reply_init(&rep);
             c->conn.blocked = 0;
             c->conn.block_retry = 1;
+            sclient *outer = n->sv->current;
+            n->sv->current = c;
             server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            n->sv->current = outer;
             c->conn.block_retry = 0;
             if (c->conn.blocked) {
                 c->conn.block_deadline = c->bdeadline; /* the first deadline stands */
                 reply_release(&rep);
                 continue;
             }
+            if (world_node_master(n->sv->w, n->widx) < 0) c->repl_off = world_node_offset(n->sv->w, n->widx);
+            world_node_ran(n->sv->w, n->widx);
             serve_block_answer(c, &rep);
             reply_release(&rep);
             served = 1;
@@ -239,7 +262,10 @@ void serve_block_timeouts(serve *sv)
             reply_init(&rep);
             c->conn.blocked = 0;
             c->conn.block_retry = 2; /* answers what it has now: the null array, WAIT its count */
+            sclient *outer = sv->current;
+            sv->current = c;
             server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
+            sv->current = outer;
             c->conn.block_retry = 0;
             serve_block_answer(c, &rep);
             reply_release(&rep);

@@ -1,24 +1,27 @@
-/* serve_ctl.c — the world around the served nodes (serve.h): their clocks, their lives
- * (start, crash, restart, with what their persistence keeps), replication to replicas, the
- * periodic work Redis's serverCron does, and the LOCKLAB control commands.
+/* serve_ctl.c — the world `locklab serve` serves (serve.h): sim/world.h's own world, built
+ * from a scenario (--scenario, or one made from --nodes, --replicas and --persistence) without
+ * its clients, and moved in real time; and the LOCKLAB control commands, which act on it.
  *
- * Clocks. True time is the serve's (manual: moved by LOCKLAB ADVANCE; wall: the monotonic
- * clock since the start). A node's clock reads base + offset + true time × (1 + drift) +
- * its jumps, in ms, base being the date at the start (wall) or the scenario epoch
- * (manual), offset and drift the scenario's. Keys expire on the node's clock, lazily and at
- * each cron (10 times a second, and after each ADVANCE), as in Redis.
+ * One engine. Clocks, lives, replication, persistence and failover are the world's, exactly
+ * as `locklab run` runs them: a node's clock is its lclock (offset, drift, jumps); a crash and
+ * a restart are the world's crash and restart faults, keeping what the node's persistence
+ * keeps (none, everysec's last fsync, always); a master's every change reaches its replicas
+ * with the replication lag the scenario draws (the network's delay by default), a master that
+ * crashes loses what it had not sent, a master down for down_after is replaced by its best
+ * replica; a key expires at its deadline on its master's clock and reaches the replicas as a
+ * deletion. LOCKLAB CRASH, RESTART, JUMP, ADVANCE (--clock wall), PARTITION, HEAL and FAILOVER
+ * inject the scenario faults of those names (world_inject): the same code, the same typed
+ * history events. A scenario's own timed faults on its nodes happen at their times.
  *
- * Lives. A crash closes the node's port (a client then gets "connection refused") and every
- * connection to it, and drops its server: the script cache and pub/sub go with it, and its
- * keyspace goes or stays as its persistence says — `none` loses it, `always` keeps all of
- * it, `everysec` keeps what it held at the last whole second of true time. A restart opens
- * the port again with a fresh server on what was kept.
+ * The connections are not actors of the world (a scenario's clients and the faults aimed at
+ * them are left out): LOCKLAB PAUSE-CLIENT and DROP act on one connection here, and are
+ * recorded as typed gc_pause and drop faults on its node; DROP's losses are drawn by the
+ * world's chooser, from the scenario's seed.
  *
- * Replication. A scenario's replica is served read-only, and its master's every change
- * reaches it at once (no lag): the key's new state, or its deletion. A replica that starts,
- * or whose master starts, copies the master's whole keyspace (a full resync).
- *
- * The history is serve_hist.c's. */
+ * Time. --clock manual: true time moves on LOCKLAB ADVANCE only (world_advance). --clock
+ * wall: before anything is served the world is moved to the real elapsed time (serve_catch_up),
+ * and a timer wakes the loop at the world's next event; true time 0 is the start's date with
+ * its µs within the ms, so that a node's clock reads the real date to the µs. */
 #include "serve.h"
 
 #include <errno.h>
@@ -28,10 +31,12 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "cli.h"
-#include "repl.h"
+#include <event2/event.h>
 
-/* ---- clocks ---- */
+#include "cli.h"
+#include "redis_kind.h"
+
+/* ---- time ---- */
 
 static int64_t serve_mono_us(void)
 {
@@ -42,178 +47,261 @@ static int64_t serve_mono_us(void)
 
 int64_t serve_true_us(const serve *sv)
 {
-    return sv->opt.manual ? sv->manual_us : serve_mono_us() - sv->start_mono_us;
+    return world_now(sv->w);
 }
 
-int64_t serve_node_clock_us(void *ud)
+int64_t serve_node_clock_us(const snode *n)
 {
-    const snode *n = ud;
     const serve *sv = n->sv;
-    int64_t base = sv->opt.manual ? REPL_START_MS * 1000 : sv->start_real_us;
-    double run = (double)serve_true_us(sv) * (1.0 + n->drift);
-    return base + (n->offset_ms + n->jump_ms) * 1000 + (int64_t)floor(run);
+    if (!sv->w) /* the world is being built: its clocks at true time 0 */
+        return (HISTORY_EPOCH_MS + sv->wsc.nodes[n->widx].clock.offset_ms) * 1000;
+    return world_node_clock_us(sv->w, n->widx);
 }
 
 /* In whole ms, rounded down (one rounding, of the µs clock: the ms clock never lags it). */
-int64_t serve_node_clock(void *ud)
+int64_t serve_node_clock(const snode *n)
 {
-    int64_t us = serve_node_clock_us(ud);
+    int64_t us = serve_node_clock_us(n);
     return us >= 0 ? us / 1000 : -((-us + 999) / 1000);
 }
 
-/* ---- replication ---- */
-
-/* A master's change reaches each replica that is up (store_observer_fn). */
-static void serve_observe(void *ud, store_event ev, slice key)
+static int64_t serve_clock_ms_fn(void *ud)
 {
-    snode *m = ud;
-    serve *sv = m->sv;
-    kv *e = ev == STORE_WRITTEN ? store_lookup(server_store(m->srv), key) : NULL;
-    for (int i = 0; i < sv->nnodes; i++) {
-        snode *r = &sv->nodes[i];
-        if (r->master != m->idx || !r->srv) continue;
-        store *db = server_store(r->srv);
-        if (!e) {
-            store_delete(db, key);
-            continue;
-        }
-        kv *copy = store_set(db, key, (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
-        if (e->expire >= 0) store_set_expire(db, copy, e->expire);
-        store_touched(db, copy);
-    }
+    return serve_node_clock(ud);
 }
 
-/* Replaces n's keyspace with db (taken), on n's clock, observed if n is a master. */
-static void serve_install(snode *n, store *db)
+static int64_t serve_clock_us_fn(void *ud)
 {
-    store_set_clock(db, serve_node_clock, n);
-    store_free(server_swap_store(n->srv, db));
-    if (n->master < 0) store_set_observer(db, serve_observe, n);
+    return serve_node_clock_us(ud);
 }
 
-/* A full resync of replica r from its master, when both are up. */
-static void serve_resync(snode *r)
+static void serve_wtimer_cb(evutil_socket_t fd, short what, void *ud)
 {
-    snode *m = &r->sv->nodes[r->master];
-    if (r->srv && m->srv) serve_install(r, store_clone(server_store(m->srv)));
+    (void)fd, (void)what;
+    serve_catch_up(ud);
 }
 
-/* ---- lives ---- */
-
-void serve_node_start(snode *n)
+void serve_catch_up(serve *sv)
 {
-    server_config cfg = { .clock = serve_node_clock, .clock_ud = n, .clock_us = serve_node_clock_us, .track_access = 1,
-                          .script_tick = serve_script_tick, .script_tick_ud = n, .deliver = serve_deliver, .deliver_ud = n,
-                          .push = serve_push, .host = &serve_host, .host_ud = n };
-    n->up_us = serve_true_us(n->sv);
-    n->srv = server_new(&cfg);
-    store *kept = NULL;
-    if (n->persist == PERSIST_ALWAYS) {
-        kept = n->synced;
-        n->synced = NULL;
-    } else if (n->persist == PERSIST_EVERYSEC && n->synced) {
-        kept = store_clone(n->synced);
-    }
-    serve_install(n, kept ? kept : store_new(serve_node_clock, n));
-    if (n->master >= 0) {
-        server_set_replica(n->srv, 1);
-        serve_resync(n);
-    }
-    for (int i = 0; i < n->sv->nnodes; i++)
-        if (n->sv->nodes[i].master == n->idx) serve_resync(&n->sv->nodes[i]);
+    if (!sv->opt.manual) world_advance(sv->w, serve_mono_us() - sv->start_mono_us + sv->t0_us);
+    serve_sync(sv, NULL);
+    if (sv->opt.manual || !sv->base) return;
+    if (!sv->wtimer) sv->wtimer = evtimer_new(sv->base, serve_wtimer_cb, sv);
+    int64_t next = world_next_event(sv->w), now = serve_true_us(sv);
+    if (next == INT64_MAX) return;
+    int64_t us = next > now ? next - now : 0;
+    if (us > 1000000) us = 1000000;
+    struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
+    evtimer_add(sv->wtimer, &tv);
 }
 
-void serve_node_stop(snode *n, sclient *sender)
+/* ---- the servers: the world's, with the host's side configured here ---- */
+
+snode *serve_node_of(serve *sv, int widx)
 {
-    serve_unlisten(n);
-    for (sclient *c = n->clients; c; c = c->next) {
-        if (c == sender) c->closing = 1;
-        else serve_client_kill(c, 0);
-    }
-    if (n->persist == PERSIST_ALWAYS) {
-        store_free(n->synced);
-        n->synced = server_swap_store(n->srv, store_new(serve_node_clock, n));
-        store_set_observer(n->synced, NULL, NULL);
-    }
-    server_free(n->srv);
-    n->srv = NULL;
+    for (int i = 0; i < sv->nnodes; i++)
+        if (sv->nodes[i].widx == widx) return &sv->nodes[i];
+    return NULL;
 }
 
-void serve_cron(serve *sv)
+/* kind_host.setup: each server of a node, at its start and every restart, is configured for
+ * TCP connections: their pub/sub deliveries, INFO's and CLIENT's host, a long script's tick,
+ * the µs clock (TIME) and access stamps (OBJECT IDLETIME). */
+static void serve_server_setup(void *ud, int widx, void *native)
 {
-    int64_t now_us = serve_true_us(sv), now_ms = now_us / 1000;
+    snode *n = serve_node_of(ud, widx);
+    server_config *cfg = native;
+    cfg->clock = serve_clock_ms_fn;
+    cfg->clock_us = serve_clock_us_fn;
+    cfg->clock_ud = n;
+    cfg->track_access = 1;
+    cfg->script_tick = serve_script_tick;
+    cfg->script_tick_ud = n;
+    cfg->deliver = serve_deliver;
+    cfg->push = serve_push;
+    cfg->deliver_ud = n;
+    cfg->host = &serve_host;
+    cfg->host_ud = n;
+}
+
+void serve_sync(serve *sv, sclient *sender)
+{
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
+        server *now = redis_kind_server(world_node_server(sv->w, n->widx));
+        if (now == n->srv) continue;
+        if (n->srv) { /* it went down (and maybe came up again: another process) */
+            serve_unlisten(n);
+            for (sclient *c = n->clients; c; c = c->next) {
+                if (c == sender) c->closing = 1;
+                else serve_client_kill(c, 0);
+            }
+            if (n->blocked) n->blocked = NULL;
+        }
+        n->srv = now;
+        if (now) {
+            n->up_us = serve_true_us(sv);
+            if (sv->base && serve_listen(n) < 0)
+                fprintf(stderr, "locklab serve: %s: cannot listen on port %d again: %s\n", n->name, n->port,
+                        strerror(errno));
+        }
+    }
+    serve_history_drain(sv);
+    for (int i = 0; i < sv->nnodes; i++)
+        if (sv->nodes[i].blocked && sv->nodes[i].srv) serve_unblock(&sv->nodes[i]);
+    serve_block_timeouts(sv);
+}
+
+/* The ends of LOCKLAB PAUSE-CLIENT and DROP that are due; Redis's active expiry of the
+ * databases other than 0 (SELECT), which are not the world's: it expires database 0's keys at
+ * their deadlines, replicates and persists database 0 alone (sim/redis/server_data.c). */
+void serve_cron(serve *sv)
+{
+    int64_t now_us = serve_true_us(sv);
+    for (int i = 0; i < sv->nnodes; i++) {
+        snode *n = &sv->nodes[i];
+        if (n->srv && world_node_master(sv->w, n->widx) < 0) server_active_expire(n->srv);
         for (sclient *c = n->clients; c; c = c->next)
             if (c->paused_until && now_us >= c->paused_until) {
                 c->paused_until = 0;
-                serve_record(sv, "fault_end", n, c, 0, NULL, "pause ends", NULL);
+                hist_event *e = world_record(sv->w, H_FAULT_END, n->widx);
+                e->fault = FAULT_GC_PAUSE;
+                history_set_text(e, "pause of c%d ends", c->conn.id);
                 serve_client_flow(c, NULL);
             }
-        if (!n->srv) continue;
-        if (n->master < 0) server_active_expire(n->srv);
-        if (n->persist == PERSIST_EVERYSEC && now_ms - n->synced_at >= 1000) {
-            store_free(n->synced);
-            n->synced = store_clone(server_store(n->srv));
-            n->synced_at = now_ms - now_ms % 1000;
-        }
     }
-    serve_block_timeouts(sv);
+    serve_history_drain(sv);
     if (sv->hist.json && fflush(sv->hist.json) != 0 && !sv->hist.json_error) sv->hist.json_error = errno ? errno : EIO;
+}
+
+/* ---- building ---- */
+
+/* The scenario of --nodes N --replicas K --persistence P: nodes n1..nN, each with K replicas
+ * nNr1..; the network's and replication's defaults (a delay of 1-5 ms, a lag as long). */
+static scenario *serve_default_scenario(const serve_options *o, buf *err)
+{
+    buf text;
+    buf_init(&text);
+    int masters = o->nnodes ? o->nnodes : 1;
+    buf_printf(&text, "return { name = \"locklab serve\", about = \"locklab serve --nodes --replicas\",\n"
+                      "  protocol = \"%s\", mode = \"%s\", nodes = %d, replicas = %d,\n"
+                      "  clients = { { name = \"serve-client\" } }, duration = \"1s\" }\n",
+               masters > 1 ? "redlock" : "distlock", masters > 1 ? "redlock" : "single", masters, o->replicas);
+    scenario *sc = scenario_load_string("serve", text.p, err);
+    buf_release(&text);
+    return sc;
 }
 
 int serve_nodes_init(serve *sv)
 {
     scenario *sc = NULL;
-    if (sv->opt.scenario && cli_load_scenario("serve", sv->opt.scenario, &sc) != EXIT_OK) return -1;
-    int masters = sv->opt.nnodes ? sv->opt.nnodes : 1, per = sv->opt.replicas + 1;
-    int nn = sc ? sc->nnodes : masters * per;
-    if (sv->opt.port + nn - 1 > 65535) {
-        cli_error("serve: %d nodes from port %d would pass port 65535", nn, sv->opt.port);
-        scenario_free(sc);
+    if (sv->opt.scenario) {
+        if (cli_load_scenario("serve", sv->opt.scenario, &sc) != EXIT_OK) return -1;
+    } else {
+        buf err;
+        buf_init(&err);
+        sc = serve_default_scenario(&sv->opt, &err);
+        if (!sc) {
+            cli_error("serve: %s", err.p);
+            buf_release(&err);
+            return -1;
+        }
+        buf_release(&err);
+    }
+    sv->sc = sc;
+    if (sc->server && strcmp(sc->server, "redis")) {
+        cli_error("serve: %s: its nodes are %s servers; serve speaks Redis's protocol only", sc->path ? sc->path : sc->name,
+                  sc->server);
         return -1;
     }
+    if (sc->repl_quorum) {
+        cli_error("serve: %s: replication.commit = \"quorum\" is not served (Redis replicates asynchronously)",
+                  sc->path ? sc->path : sc->name);
+        return -1;
+    }
+    int nn = sc->nnodes;
+    if (sv->opt.port + nn - 1 > 65535) {
+        cli_error("serve: %d nodes from port %d would pass port 65535", nn, sv->opt.port);
+        return -1;
+    }
+    /* the serve's order: each master, then its replicas (the ports P, P+1, ...); the world's:
+     * the masters, then the replicas */
     sv->nodes = xcalloc((size_t)nn, sizeof *sv->nodes);
     sv->nnodes = nn;
-    for (int i = 0; i < nn; i++) {
-        snode *n = &sv->nodes[i];
-        n->sv = sv;
-        n->idx = i;
-        n->port = sv->opt.port + i;
-        snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
-        n->master = sc ? sc->nodes[i].master : i % per ? i - i % per : -1;
-        n->persist = sv->opt.persist >= 0 ? (persistence)sv->opt.persist : sc ? sc->nodes[i].persist : PERSIST_NONE;
-        n->offset_ms = sc ? sc->nodes[i].clock.offset_ms : 0;
-        n->drift = sc ? sc->nodes[i].clock.drift : 0;
-        buf name;
-        buf_init(&name);
-        if (sc) buf_puts(&name, sc->nodes[i].name);
-        else if (i % per) buf_printf(&name, "n%dr%d", i / per + 1, i % per);
-        else buf_printf(&name, "n%d", i / per + 1);
-        n->name = buf_steal(&name);
+    int k = 0;
+    for (int m = 0; m < nn; m++) {
+        if (sc->nodes[m].master >= 0) continue;
+        for (int r = m; r < nn; r++) {
+            if (r != m && sc->nodes[r].master != m) continue;
+            snode *n = &sv->nodes[k];
+            n->sv = sv;
+            n->idx = k;
+            n->widx = r;
+            n->name = sc->nodes[r].name;
+            n->port = sv->opt.port + k;
+            n->partition_id = -1;
+            snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
+            k++;
+        }
     }
-    scenario_free(sc);
+    LL_ASSERT(k == nn);
+    /* wall: true time 0 is the start's date, its µs within the ms as true time's start */
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    int64_t real_us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    sv->start_mono_us = serve_mono_us();
+    sv->t0_us = sv->opt.manual ? 0 : real_us % 1000;
+    for (int i = 0; i < nn; i++) {
+        node_cfg *c = &sc->nodes[i];
+        if (sv->opt.persist >= 0) c->persist = (persistence)sv->opt.persist;
+        if (!sv->opt.manual) c->clock.offset_ms += real_us / 1000 - HISTORY_EPOCH_MS;
+    }
+    /* the world's scenario: without clients, and the faults aimed at them */
+    sv->wsc = *sc;
+    sv->wsc.nclients = 0;
+    sv->wsc.clients = NULL;
+    sv->wsc.explore.present = 0;
+    sv->wsc.faults = xcalloc((size_t)sc->nfaults + 1, sizeof *sv->wsc.faults);
+    sv->wsc.nfaults = 0;
+    for (int i = 0; i < sc->nfaults; i++) {
+        const fault_cfg *f = &sc->faults[i];
+        if (f->target && scenario_node_index(sc, f->target) < 0) continue;
+        if (f->kind == FAULT_DROP && scenario_node_index(sc, f->from) < 0) continue;
+        if (f->kind == FAULT_DROP && f->to && scenario_node_index(sc, f->to) < 0) continue;
+        sv->wsc.faults[sv->wsc.nfaults++] = *f;
+    }
+    sv->ch = chooser_new(CHOOSER_RUN, sc->seed);
+    world_opts wo = { .chooser = sv->ch, .server_setup = serve_server_setup, .server_setup_ud = sv,
+                      .extra_partitions = nn };
+    buf err;
+    buf_init(&err);
+    sv->w = world_new(&sv->wsc, &wo, &err);
+    if (!sv->w) {
+        cli_error("serve: %s", err.p ? err.p : "the world cannot be built");
+        buf_release(&err);
+        return -1;
+    }
+    buf_release(&err);
     serve_history_init(&sv->hist, (size_t)sv->opt.history_max);
     if (sv->opt.json && !(sv->hist.json = fopen(sv->opt.json, "w"))) {
         cli_error("serve: cannot write '%s': %s", sv->opt.json, strerror(errno));
         return -1;
     }
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    sv->start_real_us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-    sv->start_mono_us = serve_mono_us();
-    sv->rng = 0x9e3779b97f4a7c15ull;
+    world_advance(sv->w, sv->t0_us);
+    serve_sync(sv, NULL); /* the servers (the ports open in serve.c) */
     return 0;
 }
 
 void serve_nodes_free(serve *sv)
 {
-    for (int i = 0; i < sv->nnodes; i++) {
-        snode *n = &sv->nodes[i];
-        server_free(n->srv);
-        store_free(n->synced);
-        free(n->name);
-    }
+    world_free(sv->w);
+    sv->w = NULL;
+    chooser_free(sv->ch);
+    sv->ch = NULL;
+    free(sv->wsc.faults);
+    sv->wsc.faults = NULL;
+    scenario_free(sv->sc);
+    sv->sc = NULL;
     free(sv->nodes);
     sv->nodes = NULL;
     sv->nnodes = 0;
@@ -233,20 +321,23 @@ typedef struct serve_subcommand {
 static const char *const serve_help[] = {
     "LOCKLAB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
     "ADVANCE <ms>",
-    "    Move true time forward by ms (--clock manual); with --clock wall, jump every",
-    "    node's clock forward by ms. Keys that expire meanwhile are reaped.",
+    "    Move true time forward by ms (--clock manual): everything the world does",
+    "    meanwhile happens (keys expire, replication arrives, fsyncs, failovers, the",
+    "    scenario's faults); with --clock wall, jump every node's clock forward by ms.",
     "TIME",
     "    This node's clock, in ms.",
     "JUMP <node> <ms>",
     "    Jump one node's clock by ms (negative: backwards).",
     "CRASH <node>",
     "    Crash a node: its port closes, its connections drop, its data goes or stays as",
-    "    its persistence says (none, everysec, always).",
+    "    its persistence says (none, everysec, always); a master with replicas is",
+    "    replaced by one after the scenario's down_after (5 s by default).",
     "RESTART <node>",
     "    Restart a crashed node on the data its persistence kept.",
     "PARTITION <node>",
-    "    Cut a node off from its clients: nothing is read from or written to them, new",
-    "    connections wait, until HEAL (the reply to PARTITION itself is sent).",
+    "    Cut a node off from its clients and from the other nodes (replication too):",
+    "    nothing is read from or written to its clients, new connections wait, until",
+    "    HEAL (the reply to PARTITION itself is sent).",
     "HEAL [<node>]",
     "    End a node's partition (every node's, without one).",
     "DROP <id> <probability> [<ms>]",
@@ -256,7 +347,7 @@ static const char *const serve_help[] = {
     "FAILOVER <node>",
     "    Promote the first replica of master node that is up (--replicas, a scenario's):",
     "    the master's other replicas follow it, the old master becomes its replica (a",
-    "    crashed one on restart). Replication has no lag here: nothing is lost.",
+    "    crashed one on restart). What had not reached the replica yet is lost.",
     "PAUSE-CLIENT <id> <ms>",
     "    Leave connection id's requests (c7 or 7, as CLIENTS lists them) unread for ms of",
     "    true time (--clock wall: to the next tenth of a second).",
@@ -264,7 +355,8 @@ static const char *const serve_help[] = {
     "    Each connection: id, address, node, state (serving, blocked, dropping, paused,",
     "    partitioned, closing).",
     "NODES",
-    "    Each node: name, address, up or down, role, persistence, clock, connections.",
+    "    Each node: name, address, up or down, role, persistence, replication offset,",
+    "    clock, connections.",
     "HISTORY [<count>|RESET]",
     "    The last count records of the history (all kept by default), one JSON line",
     "    each, oldest first; RESET forgets them (the --json file keeps them).",
@@ -286,6 +378,16 @@ static const char *serve_persist_name(persistence p)
     return p == PERSIST_ALWAYS ? "always" : p == PERSIST_EVERYSEC ? "everysec" : "none";
 }
 
+/* Injects a fault of the scenario's kinds into the world now, on node n (NULL: none), and
+ * brings the serve in line with what it did (sender: the connection that asked). */
+static int serve_fault(serve *sv, sclient *sender, fault_cfg *f)
+{
+    f->duration = -1;
+    int id = world_inject(sv->w, f);
+    serve_sync(sv, sender);
+    return id;
+}
+
 static void serve_ctl_help(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
 {
     (void)sv, (void)c, (void)argv, (void)argc;
@@ -304,20 +406,23 @@ static void serve_ctl_advance(serve *sv, sclient *c, const slice *argv, int argc
     }
     for (int i = 0; i < sv->nnodes; i++) { /* every clock stays within its bound */
         const snode *n = &sv->nodes[i];
-        double moved = (double)ms * (sv->opt.manual ? 1.0 + n->drift : 1.0);
-        if ((double)serve_node_clock(sv->nodes + i) + moved > (double)SERVE_CLOCK_MAX_MS) {
+        double drift = sv->wsc.nodes[n->widx].clock.drift;
+        double moved = (double)ms * (sv->opt.manual ? 1.0 + drift : 1.0);
+        if ((double)serve_node_clock(n) + moved > (double)SERVE_CLOCK_MAX_MS) {
             reply_errorf(out, "ERR the clock of node '%s' would pass %lld ms (the year 5138): refused", n->name,
                          SERVE_CLOCK_MAX_MS);
             return;
         }
     }
-    if (sv->opt.manual) sv->manual_us += ms * 1000;
-    else
-        for (int i = 0; i < sv->nnodes; i++) sv->nodes[i].jump_ms += ms;
-    char text[96];
-    snprintf(text, sizeof text, "%s %lld ms", sv->opt.manual ? "time advances" : "every clock jumps", ms);
-    serve_record(sv, "fault", c->node, c, 0, NULL, text, NULL);
-    serve_cron(sv);
+    if (sv->opt.manual) {
+        world_advance(sv->w, serve_true_us(sv) + ms * 1000);
+        serve_sync(sv, c);
+        serve_cron(sv);
+    } else {
+        for (int i = 0; i < sv->nnodes; i++)
+            serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)sv->nodes[i].name, .by_ms = ms });
+        serve_cron(sv);
+    }
     reply_ok(out);
 }
 
@@ -343,11 +448,7 @@ static void serve_ctl_jump(serve *sv, sclient *c, const slice *argv, int argc, r
                      SERVE_CLOCK_MAX_MS);
         return;
     }
-    n->jump_ms += ms;
-    char text[64];
-    snprintf(text, sizeof text, "clock jumps %+lld ms", ms);
-    serve_record(sv, "fault", n, c, 0, NULL, text, NULL);
-    if (n->srv && n->master < 0) server_active_expire(n->srv);
+    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)n->name, .by_ms = ms });
     reply_ok(out);
 }
 
@@ -360,10 +461,7 @@ static void serve_ctl_crash(serve *sv, sclient *c, const slice *argv, int argc, 
         reply_errorf(out, "ERR node '%s' is down already", n->name);
         return;
     }
-    serve_node_stop(n, c);
-    char text[64];
-    snprintf(text, sizeof text, "crash (persistence %s)", serve_persist_name(n->persist));
-    serve_record(sv, "node_down", n, c, 0, NULL, text, NULL);
+    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CRASH, .target = (char *)n->name });
     reply_ok(out);
 }
 
@@ -376,16 +474,11 @@ static void serve_ctl_restart(serve *sv, sclient *c, const slice *argv, int argc
         reply_errorf(out, "ERR node '%s' is up", n->name);
         return;
     }
-    serve_node_start(n);
-    if (serve_listen(n) < 0) {
+    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_RESTART, .target = (char *)n->name });
+    if (n->srv && !n->listener) {
         reply_errorf(out, "ERR cannot listen on port %d again: %s", n->port, strerror(errno));
-        serve_node_stop(n, NULL);
         return;
     }
-    char text[96];
-    snprintf(text, sizeof text, "restart (persistence %s: %zu keys)", serve_persist_name(n->persist),
-             store_size(server_store(n->srv)));
-    serve_record(sv, "node_up", n, c, 0, NULL, text, NULL);
     reply_ok(out);
 }
 
@@ -396,13 +489,15 @@ static void serve_ctl_nodes(serve *sv, sclient *c, const slice *argv, int argc, 
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
         int blocked, conns = serve_conns(n, &blocked);
+        int master = world_node_master(sv->w, n->widx);
         buf b;
         buf_init(&b);
         buf_printf(&b, "%s %s:%d %s ", n->name, sv->opt.bind, n->port, n->srv ? "up" : "down");
-        if (n->master >= 0) buf_printf(&b, "replica-of=%s", sv->nodes[n->master].name);
+        if (master >= 0) buf_printf(&b, "replica-of=%s", sv->wsc.nodes[master].name);
         else buf_puts(&b, "master");
-        buf_printf(&b, " persistence=%s clock=%lld connections=%d", serve_persist_name(n->persist),
-                   (long long)serve_node_clock(n), conns);
+        buf_printf(&b, " persistence=%s offset=%llu clock=%lld connections=%d",
+                   serve_persist_name(sv->wsc.nodes[n->widx].persist),
+                   (unsigned long long)world_node_offset(sv->w, n->widx), (long long)serve_node_clock(n), conns);
         reply_bulk_take(&e[i], b.p, b.len);
     }
 }
@@ -411,9 +506,10 @@ static void serve_ctl_history(serve *sv, sclient *c, const slice *argv, int argc
 {
     (void)c;
     serve_history *h = &sv->hist;
-    long long want = (long long)h->n;
+    size_t kept = serve_history_count(h);
+    long long want = (long long)kept;
     if (argc == 3 && slice_opt_is(argv[2], "reset")) {
-        if (h->cap) serve_history_clear(h);
+        serve_history_clear(h);
         reply_ok(out);
         return;
     }
@@ -421,22 +517,35 @@ static void serve_ctl_history(serve *sv, sclient *c, const slice *argv, int argc
         reply_error(out, "ERR count must be a whole number, or RESET");
         return;
     }
-    size_t n = (size_t)want < h->n ? (size_t)want : h->n;
+    size_t n = (size_t)want < kept ? (size_t)want : kept;
     reply *e = reply_array(out, n);
+    buf line;
+    buf_init(&line);
     for (size_t i = 0; i < n; i++) {
-        size_t slot = serve_history_slot(h, h->n - n + i);
-        reply_bulk(&e[i], h->line[slot], h->len[slot]);
+        buf_reset(&line);
+        serve_history_render(sv, kept - n + i, &line);
+        reply_bulk(&e[i], line.p, line.len);
     }
+    buf_release(&line);
 }
 
-/* Sets n's partition and applies it to the port and every connection. */
-static void serve_partition(snode *n, int on, const sclient *sender)
+/* Sets n's partition: in the world, n cut off from every other node (the partition fault);
+ * here, from its connections. */
+static void serve_partition(snode *n, int on, sclient *sender)
 {
+    serve *sv = n->sv;
     if (n->partitioned == on) return;
     n->partitioned = on;
     serve_accepting(n, !on);
     for (sclient *c = n->clients; c; c = c->next) serve_client_flow(c, sender);
-    serve_record(n->sv, on ? "fault" : "fault_end", n, NULL, 0, NULL, on ? "partition" : "partition heals", NULL);
+    if (on) {
+        n->partition_id = serve_fault(sv, sender, &(fault_cfg){ .kind = FAULT_PARTITION, .ngroups = 2,
+                                                                .groups = scenario_isolate_groups(&sv->wsc, n->name) });
+    } else {
+        world_end_fault(sv->w, n->partition_id);
+        n->partition_id = -1;
+        serve_sync(sv, sender);
+    }
 }
 
 static void serve_ctl_partition(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
@@ -480,9 +589,11 @@ static void serve_ctl_pause_client(serve *sv, sclient *c, const slice *argv, int
         return;
     }
     who->paused_until = serve_true_us(sv) + ms * 1000;
-    char text[64];
-    snprintf(text, sizeof text, "pause of %lld ms", ms);
-    serve_record(sv, "fault", who->node, who, 0, NULL, text, NULL);
+    hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
+    e->fault = FAULT_GC_PAUSE;
+    e->param = ms;
+    history_set_text(e, "pause of c%d for %lld ms", who->conn.id, ms);
+    serve_history_drain(sv);
     serve_client_flow(who, NULL);
     reply_ok(out);
 }
@@ -508,21 +619,33 @@ static void serve_ctl_clients(serve *sv, sclient *c, const slice *argv, int argc
 
 /* ---- DROP, FAILOVER ---- */
 
+/* A lost message of connection c, or the end of its loss, as the world records a drop. */
+static void serve_drop_note(sclient *c, hist_kind k, const char *what)
+{
+    serve *sv = c->sv;
+    hist_event *e = world_record(sv->w, k, c->node->widx);
+    if (k == H_DROP) {
+        e->msg = !strcmp(what, "request") ? HM_REQUEST : HM_REPLY;
+        e->code = HL_LOSS;
+        history_set_text(e, "%s of c%d lost", what, c->conn.id);
+    } else {
+        e->fault = FAULT_DROP;
+        history_set_text(e, "message loss of c%d ends", c->conn.id);
+    }
+    serve_history_drain(sv);
+}
+
 int serve_dropped(sclient *c, const char *what)
 {
     serve *sv = c->sv;
     if (c->drop_until && serve_true_us(sv) >= c->drop_until) {
         c->drop_p = 0;
         c->drop_until = 0;
-        serve_record(sv, "fault_end", c->node, c, 0, NULL, "message loss ends", NULL);
+        serve_drop_note(c, H_FAULT_END, what);
         return 0;
     }
-    sv->rng ^= sv->rng >> 12, sv->rng ^= sv->rng << 25, sv->rng ^= sv->rng >> 27;
-    double u = (double)((sv->rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
-    if (u >= c->drop_p) return 0;
-    char text[32];
-    snprintf(text, sizeof text, "%s lost", what);
-    serve_record(sv, "drop", c->node, c, 0, NULL, text, NULL);
+    if (!chooser_chance(sv->ch, c->drop_p, "drop")) return 0;
+    serve_drop_note(c, H_DROP, what);
     return 1;
 }
 
@@ -542,11 +665,23 @@ static void serve_ctl_drop(serve *sv, sclient *c, const slice *argv, int argc, r
     }
     who->drop_p = p;
     who->drop_until = p > 0 && ms ? serve_true_us(sv) + ms * 1000 : 0;
-    char text[96];
-    if (p > 0) snprintf(text, sizeof text, "link drops %g%% of messages%s", p * 100, ms ? "" : " until ended");
-    else snprintf(text, sizeof text, "message loss ends");
-    if (p > 0 && ms) snprintf(text + strlen(text), sizeof text - strlen(text), " for %lld ms", ms);
-    serve_record(sv, p > 0 ? "fault" : "fault_end", who->node, c, 0, NULL, text, NULL);
+    if (p > 0) {
+        hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
+        e->fault = FAULT_DROP;
+        e->rate = p;
+        e->param = ms ? ms : -1;
+        history_set_text(e, "link of c%d drops %g%% of messages%s", who->conn.id, p * 100, ms ? "" : " until ended");
+        if (ms) {
+            size_t len = strlen(e->text);
+            char *t = xmalloc(len + 32);
+            snprintf(t, len + 32, "%s for %lld ms", e->text, ms);
+            free(e->text);
+            e->text = t;
+        }
+        serve_history_drain(sv);
+    } else {
+        serve_drop_note(who, H_FAULT_END, "");
+    }
     reply_ok(out);
 }
 
@@ -555,35 +690,18 @@ static void serve_ctl_failover(serve *sv, sclient *c, const slice *argv, int arg
     (void)argc;
     snode *old = serve_node_named(sv, argv[2], out);
     if (!old) return;
-    if (old->master >= 0) {
+    if (world_node_master(sv->w, old->widx) >= 0) {
         reply_errorf(out, "ERR node '%s' is a replica: fail over its master", old->name);
         return;
     }
-    snode *r = NULL;
-    for (int i = 0; i < sv->nnodes && !r; i++)
-        if (sv->nodes[i].master == old->idx && sv->nodes[i].srv) r = &sv->nodes[i];
-    if (!r) {
+    int up = 0;
+    for (int i = 0; i < sv->nnodes; i++)
+        up |= world_node_master(sv->w, sv->nodes[i].widx) == old->widx && sv->nodes[i].srv;
+    if (!up) {
         reply_errorf(out, "ERR node '%s' has no replica that is up", old->name);
         return;
     }
-    r->master = -1;
-    server_set_replica(r->srv, 0);
-    store_set_observer(server_store(r->srv), serve_observe, r);
-    for (int i = 0; i < sv->nnodes; i++) {
-        snode *o = &sv->nodes[i];
-        if (o == r || o->master != old->idx) continue;
-        o->master = r->idx;
-        serve_resync(o);
-    }
-    old->master = r->idx;
-    if (old->srv) {
-        store_set_observer(server_store(old->srv), NULL, NULL);
-        server_set_replica(old->srv, 1);
-        serve_resync(old);
-    }
-    char text[96];
-    snprintf(text, sizeof text, "promoted to master in place of %s", old->name);
-    serve_record(sv, "promoted", r, NULL, 0, NULL, text, NULL);
+    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_FAILOVER, .target = (char *)old->name });
     reply_ok(out);
 }
 

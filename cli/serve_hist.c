@@ -1,12 +1,16 @@
 /* serve_hist.c — the history of `locklab serve` (serve.h). Each command run, connection,
- * protocol error and fault is one JSON line in the schema of docs/history.md ("t" true ms
- * with µs, "ev", "actor" the node, "local" its clock, "peer" the connection as "c<id>",
- * "text", "reply"), written by the history's own writer (history_write_event, the one
- * writer of that schema) to --json as it happens and kept in memory, the last
- * --history-max of them within 64 MiB, for LOCKLAB HISTORY. A command's text is MONITOR's
- * rendering ("SET" "k" "v"), each argument cut at 16 KiB (a lock script fits whole) and the
- * text at 64 KiB; a reply is reply_to_brief's form, cut at 4 KiB. Both quote bytes outside
- * printable ASCII, so a binary argument still makes valid JSON. */
+ * protocol error, and each event of the world (sim/history.h: faults, key changes, nodes
+ * going down and up, ...) is one record, kept in memory in a compact binary form — a
+ * command's arguments as they came and its reply's RESP bytes as they were sent, a world
+ * event's typed fields and strings — and rendered as one JSON line in the schema of
+ * docs/history.md by the history's own writer (history_write_event, the one writer of that
+ * schema) only when asked: LOCKLAB HISTORY, or --json, which writes every record as it is
+ * made. The last --history-max records are kept, within 64 MiB (two generations of 32 MiB).
+ *
+ * A command's text is MONITOR's rendering ("SET" "k" "v"), each argument cut at 16 KiB (a
+ * lock script fits whole) and the text at 64 KiB; a reply is reply_to_brief's form (nil, OK,
+ * 3, "v", [..], (error) ...), cut at 4 KiB. Both quote bytes outside printable ASCII, so a
+ * binary argument still makes valid JSON. */
 #include "serve.h"
 
 #include <errno.h>
@@ -19,119 +23,355 @@
 #define SERVE_ARG_MAX ((size_t)16 << 10)
 #define SERVE_TEXT_MAX ((size_t)64 << 10)
 #define SERVE_BRIEF_MAX ((size_t)4 << 10)
-#define SERVE_HISTORY_BYTES ((size_t)64 << 20)
+#define SERVE_RESP_KEEP ((size_t)16 << 10) /* a reply's RESP bytes kept: enough for its brief */
+#define SERVE_GEN_BYTES ((size_t)32 << 20)
+
+/* A record: this header, then its fields, each a u32 length (SR_NONE: absent) and its bytes. */
+enum { SR_EXEC, SR_CONNECT, SR_DISCONNECT, SR_PROTOCOL_ERROR, SR_WORLD };
+#define SR_NONE UINT32_MAX
+typedef struct srec {
+    int64_t t, local;
+    int32_t actor;        /* the serve's node (its index), or for SR_WORLD the world's actor */
+    int32_t conn;         /* the connection's id, or -1 */
+    uint8_t ev;
+    uint8_t pad[3];
+    uint32_t argc;        /* SR_EXEC: the command's arguments (the stored ones follow, each
+                             as two fields: its whole length in 4 bytes, its kept bytes) */
+} srec;
+
+/* A world event: its typed fields (strings as fields after it: text, reply, label). */
+typedef struct sworld {
+    int32_t kind, peer, fault, fault_id, msg, code;
+    int64_t a, b, deadline, param;
+    double rate;
+} sworld;
+
+static const char *const serve_ev_names[] = { "exec", "connect", "disconnect", "protocol_error" };
+
+/* ---- the generations ---- */
 
 void serve_history_init(serve_history *h, size_t max)
 {
     memset(h, 0, sizeof *h);
-    h->cap = max;
-    if (max) {
-        h->line = xcalloc(max, sizeof *h->line);
-        h->len = xcalloc(max, sizeof *h->len);
-    }
+    h->max = max;
 }
 
 void serve_history_clear(serve_history *h)
 {
-    for (size_t i = 0; i < h->cap; i++) {
-        free(h->line[i]);
-        h->line[i] = NULL;
+    for (int g = 0; g < 2; g++) {
+        buf_reset(&h->gen[g].b);
+        h->gen[g].n = 0;
     }
-    h->n = h->head = h->bytes = 0;
 }
 
 void serve_history_release(serve_history *h)
 {
-    if (h->cap) serve_history_clear(h);
-    free(h->line);
-    free(h->len);
+    for (int g = 0; g < 2; g++) {
+        buf_release(&h->gen[g].b);
+        free(h->gen[g].off);
+    }
+    buf_release(&h->line);
     memset(h, 0, sizeof *h);
 }
 
-size_t serve_history_slot(const serve_history *h, size_t i)
+size_t serve_history_count(const serve_history *h)
 {
-    return (h->head + h->cap - h->n + i) % h->cap;
+    size_t n = h->gen[0].n + h->gen[1].n;
+    return n < h->max ? n : h->max;
 }
 
-static void serve_history_push(serve_history *h, const char *p, size_t n)
+/* Starts a record in the generation being filled: its offset there. */
+static buf *rec_begin(serve_history *h)
 {
-    if (!h->cap) return;
-    while (h->n && (h->n == h->cap || h->bytes + n > SERVE_HISTORY_BYTES)) {
-        size_t old = serve_history_slot(h, 0);
-        h->bytes -= h->len[old];
-        free(h->line[old]);
-        h->line[old] = NULL;
-        h->n--;
+    serve_hgen *g = &h->gen[h->cur];
+    if (g->n >= h->max || g->b.len >= SERVE_GEN_BYTES) { /* full: the older one goes */
+        h->cur ^= 1;
+        g = &h->gen[h->cur];
+        buf_reset(&g->b);
+        g->n = 0;
     }
-    h->line[h->head] = xmemdup(p, n);
-    h->len[h->head] = n;
-    h->bytes += n;
-    h->head = (h->head + 1) % h->cap;
-    h->n++;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 1024;
+        g->off = xrealloc(g->off, g->cap * sizeof *g->off);
+    }
+    static const char zeros[8];
+    buf_append(&g->b, zeros, (8 - g->b.len % 8) % 8); /* each record 8-aligned */
+    g->off[g->n++] = g->b.len;
+    return &g->b;
 }
 
-/* MONITOR's rendering of a command, within SERVE_ARG_MAX and SERVE_TEXT_MAX. */
-static void serve_command_text(buf *out, int argc, const slice *argv)
+static void put_field(buf *b, const void *p, size_t n)
 {
-    for (int i = 0; i < argc; i++) {
-        if (out->len > SERVE_TEXT_MAX) {
-            buf_printf(out, " ... (%d more arguments)", argc - i);
+    uint32_t len = p ? (uint32_t)n : SR_NONE;
+    buf_append(b, (const char *)&len, sizeof len);
+    if (p) buf_append(b, p, n);
+}
+
+/* Reads a field at *at: its bytes (NULL: absent) and length. */
+static const char *get_field(const char *base, size_t *at, size_t *len)
+{
+    uint32_t n;
+    memcpy(&n, base + *at, sizeof n);
+    *at += sizeof n;
+    if (n == SR_NONE) {
+        *len = 0;
+        return NULL;
+    }
+    const char *p = base + *at;
+    *at += n;
+    *len = n;
+    return p;
+}
+
+/* ---- rendering ---- */
+
+/* MONITOR's rendering of the stored arguments of an exec record, within SERVE_ARG_MAX and
+ * SERVE_TEXT_MAX (arguments past the text's limit were not stored). */
+static void render_command(buf *out, const char *base, size_t *at, uint32_t argc, uint32_t stored)
+{
+    for (uint32_t i = 0; i < argc; i++) {
+        if (out->len > SERVE_TEXT_MAX || i >= stored) {
+            buf_printf(out, " ... (%d more arguments)", (int)(argc - i));
             return;
         }
+        size_t wlen, klen;
+        const char *whole = get_field(base, at, &wlen);
+        uint32_t len;
+        memcpy(&len, whole, sizeof len);
+        const char *kept = get_field(base, at, &klen);
         if (i) buf_putc(out, ' ');
-        size_t n = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
-        dump_repr(out, argv[i].p, n);
-        if (n < argv[i].len) buf_printf(out, "... (%zu bytes)", argv[i].len);
+        dump_repr(out, kept, klen);
+        if (klen < len) buf_printf(out, "... (%u bytes)", len);
     }
 }
 
-/* A reply as the history shows it (reply_to_brief's form), cut once out passes `end`
- * bytes: a long bulk keeps its first SERVE_BRIEF_MAX bytes, an array its first elements. */
-static void serve_brief(buf *out, const reply *r, size_t end)
+/* One RESP2 value at *p (before end) as reply_to_brief shows it, cut once out passes `cut`:
+ * a long bulk keeps its first SERVE_BRIEF_MAX bytes, an array its first elements. Returns 0
+ * when the kept bytes end inside it. */
+static int render_resp(buf *out, const char **p, const char *end, size_t cut)
 {
-    if (r->type == REPLY_ARRAY || r->type == REPLY_MULTI) {
+    const char *nl = *p < end ? memchr(*p, '\n', (size_t)(end - *p)) : NULL;
+    if (!nl) return 0;
+    char type = **p;
+    const char *body = *p + 1;
+    size_t blen = (size_t)(nl - body) - (nl > body && nl[-1] == '\r');
+    *p = nl + 1;
+    long long n = 0;
+    if (type == ':' || type == '$' || type == '*') {
+        char tmp[32];
+        size_t k = blen < sizeof tmp - 1 ? blen : sizeof tmp - 1;
+        memcpy(tmp, body, k);
+        tmp[k] = '\0';
+        n = strtoll(tmp, NULL, 10);
+    }
+    switch (type) {
+    case '+': buf_append(out, body, blen); return 1;
+    case '-': buf_puts(out, "(error) "); buf_append(out, body, blen); return 1;
+    case ':': buf_append(out, body, blen); return 1;
+    case '$': {
+        if (n < 0) {
+            buf_puts(out, "nil");
+            return 1;
+        }
+        size_t have = (size_t)(end - *p), len = (size_t)n;
+        if (len > SERVE_BRIEF_MAX) {
+            size_t k = have < SERVE_BRIEF_MAX ? have : SERVE_BRIEF_MAX;
+            dump_repr(out, *p, k);
+            buf_printf(out, "... (%zu bytes)", len);
+            *p = have >= len + 2 ? *p + len + 2 : end;
+            return have >= len + 2;
+        }
+        if (have < len + 2) return 0;
+        dump_repr(out, *p, len);
+        *p += len + 2;
+        return 1;
+    }
+    case '*': {
+        if (n < 0) {
+            buf_puts(out, "nil");
+            return 1;
+        }
         buf_putc(out, '[');
-        for (size_t i = 0; i < r->n; i++) {
+        for (long long i = 0; i < n; i++) {
             if (i) buf_puts(out, ", ");
-            if (out->len > end) {
-                buf_printf(out, "... (%zu more)", r->n - i);
+            if (out->len > cut || *p >= end) {
+                buf_printf(out, "... (%zu more)", (size_t)(n - i));
                 break;
             }
-            serve_brief(out, &r->elem[i], end);
+            if (!render_resp(out, p, end, cut)) {
+                buf_printf(out, "... (%zu more)", (size_t)(n - i - 1));
+                break;
+            }
         }
         buf_putc(out, ']');
-    } else if (r->type == REPLY_BULK && r->len > SERVE_BRIEF_MAX) {
-        dump_repr(out, r->str, SERVE_BRIEF_MAX);
-        buf_printf(out, "... (%zu bytes)", r->len);
-    } else {
-        reply_to_brief(r, out);
+        return 1;
+    }
+    default: return 0;
     }
 }
 
-void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc,
-                  const slice *argv, const char *text, const reply *rep)
+void serve_history_render(serve *sv, size_t i, buf *out)
+{
+    const serve_history *h = &sv->hist;
+    size_t total = h->gen[0].n + h->gen[1].n, skip = total - serve_history_count(h) + i;
+    const serve_hgen *older = &h->gen[h->cur ^ 1], *g = skip < older->n ? older : &h->gen[h->cur];
+    size_t idx = g == older ? skip : skip - older->n;
+    const char *base = g->b.p;
+    size_t at = g->off[idx];
+    srec r;
+    memcpy(&r, base + at, sizeof r);
+    at += sizeof r;
+    buf text, brief;
+    buf_init(&text);
+    buf_init(&brief);
+    hist_event e = { .t = r.t, .actor = -1, .local = r.local, .peer = -1, .a = -1, .b = -1, .deadline = -1,
+                     .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
+    if (r.ev == SR_WORLD) {
+        const history *wh = world_history(sv->w);
+        sworld x;
+        memcpy(&x, base + at, sizeof x);
+        at += sizeof x;
+        e.kind = (hist_kind)x.kind, e.peer = x.peer, e.fault = x.fault, e.fault_id = x.fault_id, e.msg = x.msg;
+        e.code = x.code, e.a = x.a, e.b = x.b, e.deadline = x.deadline, e.param = x.param, e.rate = x.rate;
+        char **strs[3] = { &e.text, &e.reply, &e.label };
+        buf parts[3];
+        for (int k = 0; k < 3; k++) {
+            size_t len;
+            const char *p = get_field(base, &at, &len);
+            buf_init(&parts[k]);
+            if (p) {
+                buf_append(&parts[k], p, len);
+                buf_putc(&parts[k], '\0');
+                *strs[k] = parts[k].p;
+            }
+        }
+        history_write_event(out, &e, hist_kind_name(e.kind), history_actor_name(wh, r.actor),
+                            e.peer >= 0 ? history_actor_name(wh, e.peer) : NULL);
+        for (int k = 0; k < 3; k++) buf_release(&parts[k]);
+        return;
+    }
+    if (r.ev == SR_EXEC) {
+        uint32_t stored;
+        memcpy(&stored, base + at, sizeof stored);
+        at += sizeof stored;
+        render_command(&text, base, &at, r.argc, stored);
+    } else {
+        size_t len;
+        const char *p = get_field(base, &at, &len);
+        if (p) buf_append(&text, p, len);
+    }
+    size_t rlen;
+    const char *resp = get_field(base, &at, &rlen);
+    if (resp && rlen && resp[0] == 'M') { /* several replies to one command (REPLY_MULTI) */
+        const char *q = resp + 1, *end = resp + rlen;
+        buf_putc(&brief, '[');
+        for (int k = 0; q < end; k++) {
+            if (k) buf_puts(&brief, ", ");
+            if (brief.len > SERVE_BRIEF_MAX) {
+                buf_puts(&brief, "...");
+                break;
+            }
+            if (!render_resp(&brief, &q, end, SERVE_BRIEF_MAX)) break;
+        }
+        buf_putc(&brief, ']');
+    } else if (resp && rlen) {
+        const char *q = resp + 1;
+        if (!render_resp(&brief, &q, resp + rlen, SERVE_BRIEF_MAX)) buf_puts(&brief, "...");
+    }
+    e.text = text.len ? text.p : NULL;
+    e.reply = resp ? (brief.p ? brief.p : "") : NULL;
+    char peer[32];
+    if (r.conn >= 0) snprintf(peer, sizeof peer, "c%d", r.conn);
+    history_write_event(out, &e, serve_ev_names[r.ev], sv->nodes[r.actor].name, r.conn >= 0 ? peer : NULL);
+    buf_release(&text);
+    buf_release(&brief);
+}
+
+/* --json: the record just made, rendered and written. */
+static void serve_json_last(serve *sv)
 {
     serve_history *h = &sv->hist;
-    if (!h->cap && !h->json) return;
-    buf line, tmp, brief;
-    buf_init(&line);
-    buf_init(&tmp);
-    buf_init(&brief);
-    if (argc) serve_command_text(&tmp, argc, argv);
-    else if (text) buf_puts(&tmp, text);
-    if (rep) serve_brief(&brief, rep, SERVE_BRIEF_MAX);
-    char peer[32];
-    if (c) snprintf(peer, sizeof peer, "c%d", c->conn.id);
-    hist_event e = { .t = serve_true_us(sv), .actor = -1, .local = serve_node_clock((void *)n), .peer = -1, .a = -1,
-                     .b = -1, .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1,
-                     .text = tmp.len ? tmp.p : NULL, .reply = rep ? (brief.p ? brief.p : "") : NULL };
-    history_write_event(&line, &e, ev, n->name, c ? peer : NULL);
-    serve_history_push(h, line.p, line.len);
-    if (h->json) {
-        buf_putc(&line, '\n');
-        if (fwrite(line.p, 1, line.len, h->json) != line.len && !h->json_error) h->json_error = errno ? errno : EIO;
+    buf_reset(&h->line);
+    serve_history_render(sv, serve_history_count(h) - 1, &h->line);
+    buf_putc(&h->line, '\n');
+    if (fwrite(h->line.p, 1, h->line.len, h->json) != h->line.len && !h->json_error) h->json_error = errno ? errno : EIO;
+    if (h->line.cap > ((size_t)1 << 20)) buf_release(&h->line);
+}
+
+/* ---- recording ---- */
+
+void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, int argc, const slice *argv,
+                  const char *text, const char *resp, size_t resp_len, int multi)
+{
+    serve_history *h = &sv->hist;
+    if (!h->max && !h->json) return;
+    size_t max = h->max;
+    if (!max) h->max = 1; /* --json alone: the one record it renders */
+    int kind = SR_EXEC;
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(ev, serve_ev_names[k])) kind = k;
+    buf *b = rec_begin(h);
+    srec r = { .t = serve_true_us(sv), .local = serve_node_clock(n), .actor = n->idx, .conn = c ? c->conn.id : -1,
+               .ev = (uint8_t)kind, .argc = (uint32_t)(argc > 0 ? argc : 0) };
+    buf_append(b, (const char *)&r, sizeof r);
+    if (kind == SR_EXEC) {
+        /* the arguments, until their bytes pass the text's limit (the rest are counted) */
+        size_t at = b->len, bytes = 0;
+        uint32_t stored = 0;
+        buf_append(b, (const char *)&stored, sizeof stored);
+        for (int i = 0; i < argc && bytes <= SERVE_TEXT_MAX; i++) {
+            uint32_t whole = (uint32_t)(argv[i].len < UINT32_MAX ? argv[i].len : UINT32_MAX - 1);
+            size_t keep = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
+            put_field(b, &whole, sizeof whole);
+            put_field(b, argv[i].p ? argv[i].p : "", keep);
+            bytes += keep + 2;
+            stored++;
+        }
+        memcpy(b->p + at, &stored, sizeof stored);
+    } else {
+        put_field(b, text, text ? strlen(text) : 0);
     }
-    buf_release(&line);
-    buf_release(&tmp);
-    buf_release(&brief);
+    if (resp) { /* its kind ('M': several replies, REPLY_MULTI; '1': one), then its bytes */
+        size_t keep = resp_len < SERVE_RESP_KEEP ? resp_len : SERVE_RESP_KEEP;
+        uint32_t len = (uint32_t)keep + 1;
+        buf_append(b, (const char *)&len, sizeof len);
+        buf_putc(b, multi ? 'M' : '1');
+        buf_append(b, resp, keep);
+    } else {
+        put_field(b, NULL, 0);
+    }
+    if (h->json) serve_json_last(sv);
+    if (!max) {
+        h->max = 0;
+        serve_history_clear(h);
+    }
+}
+
+void serve_history_drain(serve *sv)
+{
+    const history *wh = world_history(sv->w);
+    size_t n = history_len(wh);
+    if (!n) return;
+    serve_history *h = &sv->hist;
+    size_t max = h->max;
+    if (h->max || h->json) {
+        if (!max) h->max = 1;
+        for (size_t i = 0; i < n; i++) {
+            const hist_event *e = history_at(wh, i);
+            buf *b = rec_begin(h);
+            srec r = { .t = e->t, .local = e->local, .actor = e->actor, .conn = -1, .ev = SR_WORLD };
+            sworld x = { .kind = e->kind, .peer = e->peer, .fault = e->fault, .fault_id = e->fault_id, .msg = e->msg,
+                         .code = e->code, .a = e->a, .b = e->b, .deadline = e->deadline, .param = e->param,
+                         .rate = e->rate };
+            buf_append(b, (const char *)&r, sizeof r);
+            buf_append(b, (const char *)&x, sizeof x);
+            put_field(b, e->text, e->text ? strlen(e->text) : 0);
+            put_field(b, e->reply, e->reply ? strlen(e->reply) : 0);
+            put_field(b, e->label, e->label ? strlen(e->label) : 0);
+            if (h->json) serve_json_last(sv);
+            if (!max) serve_history_clear(h);
+        }
+        h->max = max;
+    }
+    world_forget(sv->w);
 }

@@ -284,3 +284,8 @@ int chooser_parse_where(const char *text, choice **v, choice_where **where, size
     *n = cnt;
     return 0;
 }
+
+void chooser_forget(chooser *c)
+{
+    c->nrec = 0;
+}

@@ -57,6 +57,9 @@ int64_t chooser_exponential(chooser *c, int64_t mean, const char *what);
 int64_t chooser_unique(chooser *c, int64_t lo, int64_t hi);
 
 const choice *chooser_record(const chooser *c, size_t *n);
+/* RUN: forgets the decisions recorded so far, the PRNG going on where it is (a world that
+ * runs for days, as locklab serve's, and never replays them). */
+void chooser_forget(chooser *c);
 int chooser_exhausted(const chooser *c); /* REPLAY ran past its list */
 chooser_mode chooser_mode_of(const chooser *c);
 

@@ -250,6 +250,9 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
         .chunks = cu->cx->chunks,
         .options = cu->cx->sc->server_options,
         .restarted = restarted,
+        .setup = cu->setup,
+        .setup_ud = cu->setup_ud,
+        .node = n->idx,
     };
     kserver *s = cu->kind->create(&host);
     cu->kind->set_replica(s, n->role == ROLE_REPLICA);

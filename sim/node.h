@@ -86,6 +86,8 @@ struct cluster {
     net *net;
     const server_kind *kind; /* what every node runs */
     node *nodes;           /* cx->nnodes of them */
+    void (*setup)(void *ud, int node, void *native); /* kind_host.setup for every server, or NULL */
+    void *setup_ud;
 };
 
 /* Builds the scenario's nodes, each running a server of `kind` (each registers its clock

@@ -58,6 +58,7 @@ static kserver *rk_create(const kind_host *host)
         .trace = host->trace ? rk_trace : NULL, .trace_ud = s,
         .load = chunkcache_load_ud, .load_ud = host->chunks,
     };
+    if (host->setup) host->setup(host->setup_ud, host->node, &cfg);
     s->srv = server_new(&cfg);
     s->conns = xcalloc((size_t)host->nclients, sizeof *s->conns);
     s->subconns = xcalloc((size_t)host->nclients, sizeof *s->subconns);
@@ -351,3 +352,10 @@ const server_kind redis_kind = {
     .is_wait = rk_is_wait,
     .reply_wait = rk_reply_wait,
 };
+
+/* ---- for locklab serve ---- */
+
+server *redis_kind_server(kserver *s)
+{
+    return s ? s->srv : NULL;
+}

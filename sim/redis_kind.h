@@ -7,4 +7,9 @@
 
 extern const server_kind redis_kind;
 
+/* The fake Redis server inside a node's server of this kind (locklab serve runs its TCP
+ * connections' commands on it directly, each with its own connection state). */
+struct server;
+struct server *redis_kind_server(kserver *s);
+
 #endif

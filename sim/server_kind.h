@@ -91,6 +91,12 @@ typedef struct kind_host {
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
     const int64_t *options;      /* the kind's options (server_kind.options), in that order */
     int restarted;               /* this process is a restart (not the node's first start) */
+    /* An embedder's last word on the server's own configuration, just before the kind creates
+     * it (locklab serve: its TCP connections' pub/sub deliveries, INFO's host, a long script's
+     * tick); `native` is the kind's configuration (Redis: a server_config). NULL: none. */
+    void (*setup)(void *setup_ud, int node, void *native);
+    void *setup_ud;
+    int node;                    /* the node's index, for setup */
 } kind_host;
 
 typedef struct server_kind {

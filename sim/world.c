@@ -15,6 +15,7 @@
  * world_decisions). */
 #include "world.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -665,9 +666,11 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
         int a = history_add_actor(cx->hist, sc->clients[i].name, 0);
         history_set_actor_clock(cx->hist, a, sc->clients[i].clock.offset_ms, sc->clients[i].clock.drift);
     }
-    w->net = net_new(cx, sc->nfaults + w->faults_left);
+    w->net = net_new(cx, sc->nfaults + w->faults_left + (o ? o->extra_partitions : 0));
     /* the nodes run the kind the scenario names (the fake Redis by default) */
     const server_kind *kind = sc->server ? server_kind_find(sc->server) : NULL;
+    w->cu.setup = o ? o->server_setup : NULL;
+    w->cu.setup_ud = o ? o->server_setup_ud : NULL;
     cluster_init(&w->cu, cx, w->net, kind ? kind : server_kind_find("redis"));
     w->rt = clients_new(cx, w->net, &w->cu, o ? o->data_dir : NULL, o ? o->lib : NULL, err);
     if (!w->rt) {
@@ -819,4 +822,85 @@ uint64_t world_events(const world *w)
 int64_t world_now(const world *w)
 {
     return w->cx.now;
+}
+
+/* ---- a world driven from outside (world.h; locklab serve) ---- */
+
+void world_advance(world *w, int64_t until)
+{
+    event e;
+    while (sched_peek_time(w->cx.q) <= until && sched_pop(w->cx.q, w->cx.ch, &e)) {
+        w->cx.now = e.time;
+        w->events++;
+        dispatch(w, &e);
+    }
+    if (until > w->cx.now) w->cx.now = until;
+}
+
+int64_t world_next_event(const world *w)
+{
+    return sched_peek_time(w->cx.q);
+}
+
+int world_inject(world *w, const fault_cfg *f)
+{
+    if (w->ninjected == w->capinjected) {
+        w->capinjected = w->capinjected ? w->capinjected * 2 : 8;
+        w->injected = xrealloc(w->injected, (size_t)w->capinjected * sizeof *w->injected);
+    }
+    fault_cfg *x = &w->injected[w->ninjected++];
+    *x = *f;
+    x->at = w->cx.now;
+    int id = w->cx.sc->nfaults + w->ninjected - 1;
+    fault_start(w, id);
+    return id;
+}
+
+void world_end_fault(world *w, int id)
+{
+    fault_end(w, id);
+}
+
+int world_node_up(const world *w, int ni)
+{
+    return w->cu.nodes[ni].up;
+}
+
+int world_node_master(const world *w, int ni)
+{
+    const node *n = &w->cu.nodes[ni];
+    return n->role == ROLE_MASTER ? -1 : n->master;
+}
+
+struct kserver *world_node_server(world *w, int ni)
+{
+    return w->cu.nodes[ni].up ? w->cu.nodes[ni].srv : NULL;
+}
+
+int64_t world_node_clock_us(const world *w, int ni)
+{
+    const lclock *c = &w->cu.nodes[ni].clock;
+    double ms = c->base_ms + (double)(w->cx.now - c->base_true) * (1.0 + c->drift) / 1000.0;
+    return (int64_t)floor(ms * 1000.0 + 1e-3);
+}
+
+uint64_t world_node_offset(const world *w, int ni)
+{
+    return w->cu.nodes[ni].repl_offset;
+}
+
+void world_node_ran(world *w, int ni)
+{
+    node_schedule_expiry(&w->cu, &w->cu.nodes[ni]);
+}
+
+hist_event *world_record(world *w, hist_kind kind, int actor)
+{
+    return history_add(w->cx.hist, w->cx.now, kind, actor, core_local(&w->cx, actor));
+}
+
+void world_forget(world *w)
+{
+    history_clear(w->cx.hist);
+    chooser_forget(w->cx.ch);
 }

@@ -27,6 +27,10 @@ typedef struct world_opts {
     int observe_keys;            /* exploring: a node's change of a key is one of the checker's
                                     observations too (release safety and reentrancy judge them
                                     against the clients' holds) */
+    /* A world driven from outside (locklab serve, world_advance below): */
+    void (*server_setup)(void *ud, int node, void *native); /* kind_host.setup of every server */
+    void *server_setup_ud;
+    int extra_partitions;        /* partitions world_inject may have in force at once */
 } world_opts;
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */
@@ -115,5 +119,40 @@ const world_cmp *world_comparisons(const world *w, int *n);
 const int *world_history_steps(const world *w, size_t *n);
 /* *n is the chooser's record length; a decision the world did not describe is OTHER. */
 const world_decision *world_decisions(world *w, size_t *n);
+
+/* ---- a world driven from outside, in real time (locklab serve) ----
+ * Built from a scenario without clients (nclients 0), it is moved by its driver instead of
+ * world_run: world_advance runs every event due up to a true time (replication with its lag,
+ * expiry, fsync, the scenario's timed faults, failover) and leaves the world there; requests
+ * from outside run on a node's server (world_node_server) at that time, and their effects
+ * (key changes, replication, history) are the world's own. */
+/* Runs every event at or before `until` (true µs), the scenario's duration ignored, and sets
+ * the time to `until` (never backwards). */
+void world_advance(world *w, int64_t until);
+/* The time of the next event (INT64_MAX: none). */
+int64_t world_next_event(const world *w);
+/* Injects a fault now, as a scenario's is applied (fault_start: the same history event, the
+ * same effect; its `duration`, if any, schedules its end). The fault is copied (its groups
+ * are taken; its names must outlive the world). Returns its id (the event's fault_id). */
+int world_inject(world *w, const fault_cfg *f);
+/* Ends fault `id` now (a partition heals, a lossy link stops losing). */
+void world_end_fault(world *w, int id);
+/* A node: up, its master (-1: it is a master), its server (the kind's; NULL while down), its
+ * clock in µs, its offset on the replication stream (a master's last change sent, a
+ * replica's last applied). */
+int world_node_up(const world *w, int ni);
+int world_node_master(const world *w, int ni);
+struct kserver;
+struct kserver *world_node_server(world *w, int ni);
+int64_t world_node_clock_us(const world *w, int ni);
+uint64_t world_node_offset(const world *w, int ni);
+/* A request from outside ran on the node's server: its next expiry is scheduled again. */
+void world_node_ran(world *w, int ni);
+/* An event of the driver's (a request run, a connection), at the current time and the
+ * actor's local time, with its fields to fill. */
+hist_event *world_record(world *w, hist_kind kind, int actor);
+/* Forgets the history so far (the driver wrote it out) and the chooser's record of decisions,
+ * so that a world running for days stays within bounded memory. */
+void world_forget(world *w);
 
 #endif

@@ -476,9 +476,10 @@ fi
 
 # the history: LOCKLAB HISTORY and the JSONL file
 cli set hk hv >/dev/null
-# the last three records: SET, the disconnect of its redis-cli, the connect of this one
-h=$(cli locklab history 3 | head -1)
-check "LOCKLAB HISTORY 3" '{"t":45502.000,"ev":"exec","actor":"n1","local":1700000045502,"peer":"c' "${h:0:71}"
+# the last four records: SET, the key it changed (the world's key_set), the disconnect of its
+# redis-cli, the connect of this one
+h=$(cli locklab history 4 | head -1)
+check "LOCKLAB HISTORY 4" '{"t":45502.000,"ev":"exec","actor":"n1","local":1700000045502,"peer":"c' "${h:0:71}"
 echo "$h" | grep -q '"text":"\\"set\\" \\"hk\\" \\"hv\\"","reply":"OK"}$' && ok ||
     bad "the history has the command and its reply: $h"
 check "LOCKLAB HISTORY RESET" OK "$(cli locklab history reset)"
@@ -492,7 +493,12 @@ kinds = {e["ev"] for e in evs}
 need = {"connect", "disconnect", "exec", "protocol_error", "fault", "node_down", "node_up"}
 assert need <= kinds, need - kinds
 assert any(e["ev"] == "exec" and e.get("text") == '"set" "k" "v"' and e.get("reply") == "OK" for e in evs)
-assert all(set(e) <= {"t", "ev", "actor", "local", "peer", "text", "reply", "text_b64", "reply_b64"} for e in evs)
+assert all(set(e) <= {"t", "ev", "actor", "local", "peer", "text", "reply", "text_b64", "reply_b64", "deadline",
+                      "fault", "fault_id", "by", "duration", "probability", "restart_after", "rate", "lost", "why",
+                      "label", "label_b64", "kept"} for e in evs)
+# the world's own events: a key's change with its deadline, faults typed as a scenario's
+assert any(e["ev"] == "key_set" and e.get("text") == "k" for e in evs)
+assert any(e["ev"] == "fault" and e.get("fault") == "crash" and "fault_id" in e for e in evs)
 # the schema's strings (docs/history.md): bytes that are not UTF-8 as U+FFFD, and exactly in *_b64
 import base64
 pe = [e for e in evs if e["ev"] == "protocol_error" and "text_b64" in e]
@@ -518,14 +524,25 @@ cli locklab crash n2 >/dev/null
 cli locklab restart n2 >/dev/null
 check "everysec keeps the last whole second" "1:0" "$(redis-cli -p "$P2" exists before):$(redis-cli -p "$P2" exists after)"
 stop_serve everysec
+# A scenario's world, served: failover-async-replication's replication lag (50-100 ms), its
+# crash of n1 at 20 ms and its failover (down_after 1 s), as `locklab run` plays them.
 start_serve replicas 2 --clock manual --scenario failover-async-replication || bad "the scenario server does not start"
 check "nodes from the scenario" "n1 n1r1" "$(cli locklab nodes | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 cli set k v px 5000 >/dev/null
-check "the replica has the key" v "$(redis-cli -p "$((PORT + 1))" get k)"
+check "the replica has not the key yet (the lag)" "" "$(redis-cli -p "$((PORT + 1))" get k)"
 check "the replica refuses writes" "READONLY You can't write against a read only replica." "$(redis-cli -p "$((PORT + 1))" set x y)"
-cli locklab advance 5001 >/dev/null
-check "the master's expiry reaches the replica" "" "$(redis-cli -p "$((PORT + 1))" get k)"
+redis-cli -p "$((PORT + 1))" locklab advance 1500 >/dev/null
+check "the scenario's crash of n1 at 20 ms, and the failover" "n1 down master|n1r1 up master" \
+    "$(redis-cli -p "$((PORT + 1))" locklab nodes | awk '{ print $1, $3, $4 }' | tr '\n' '|' | sed 's/|$//')"
+check "the write had not reached n1r1: lost" 0 "$(redis-cli -p "$((PORT + 1))" exists k)"
 stop_serve replicas
+start_serve replicas2 2 --clock manual --nodes 1 --replicas 1 || bad "the --replicas server does not start"
+cli set k v px 5000 >/dev/null
+cli locklab advance 10 >/dev/null
+check "the replica has the key once the lag passed" v "$(redis-cli -p "$((PORT + 1))" get k)"
+cli locklab advance 4991 >/dev/null
+check "the master's expiry reaches the replica" "" "$(redis-cli -p "$((PORT + 1))" get k)"
+stop_serve replicas2
 
 # ---- wall clock ----
 start_serve wall 1 --clock wall || bad "the wall-clock server does not start"
@@ -906,8 +923,16 @@ silent(b, "BLPOP stays blocked when the key it waits for is a string after EXEC"
 ask(a, "del wq")
 ask(a, "rpush wq y")
 expect("then a push serves it", b"*2\r\n$2\r\nwq\r\n$1\r\ny\r\n", b.recv(100))
-# WAIT: every replica that is up has every write (serve replicates at once)
-expect("WAIT 1 0 with the replica up", b":1\r\n", ask(a, "wait 1 0"))
+# WAIT: a replica counts once this connection's last write reached it, with the
+# replication lag (the network's delay, 1-5 ms: the world's, moved here by ADVANCE)
+c = conn()
+expect("a write", b"+OK\r\n", ask(c, "set w 1"))
+c.sendall(b"wait 1 0\r\n")
+expect("WAIT 1 0 blocks until the write reaches the replica", True, blocked(a, 1))
+expect("ADVANCE 10, past the lag", b"+OK\r\n", ask(a, "locklab advance 10"))
+expect("WAIT answered once the replica has it", b":1\r\n", c.recv(100))
+expect("WAIT 1 0 with the replica up and nothing new", b":1\r\n", ask(c, "wait 1 0"))
+expect("another connection's writes are not waited for", b":1\r\n", ask(c, "set w2 1") and ask(a, "set w3 1") and ask(a, "locklab advance 10") and ask(c, "wait 1 0"))
 expect("CRASH the replica", b"+OK\r\n", ask(a, "locklab crash n1r1"))
 b.sendall(b"wait 1 0\r\n")
 expect("WAIT 1 0 blocks while the replica is down", True, blocked(a, 1))
@@ -938,13 +963,18 @@ fail=$((fail + $(grep -c -v '^ok$' "$tmp/clients.out")))
 grep -v '^ok$' "$tmp/clients.out"
 check "WAIT on a replica" "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated." \
     "$(redis-cli -p "$P2" wait 0 0)"
-# FAILOVER: the replica becomes the master with the data; the old master follows it
+# FAILOVER: the replica becomes the master with the data it had received; the old master
+# follows it. A write still on its way (the replication lag) is lost, as in the scenarios.
 cli set before-failover 1 >/dev/null
+cli locklab advance 10 >/dev/null
+cli set in-flight 1 >/dev/null
 check "FAILOVER of a replica is refused" "ERR node 'n1r1' is a replica: fail over its master" "$(cli locklab failover n1r1)"
 check "LOCKLAB FAILOVER n1" OK "$(cli locklab failover n1)"
 check "the new master has the data" 1 "$(redis-cli -p "$P2" get before-failover)"
+check "a write that had not reached it is lost" 0 "$(redis-cli -p "$P2" exists in-flight)"
 check "and takes writes" OK "$(redis-cli -p "$P2" set after-failover 2)"
 check "the old master is its replica now" "READONLY You can't write against a read only replica." "$(cli set x 1)"
+cli locklab advance 10 >/dev/null
 check "and has the new master's writes" 2 "$(cli get after-failover)"
 check "LOCKLAB NODES after the failover" "n1 replica-of=n1r1|n1r1 master" \
     "$(cli locklab nodes | head -2 | awk '{ print $1, $4 }' | tr '\n' '|' | sed 's/|$//')"
@@ -957,7 +987,7 @@ for args in "--replicas 5" "--replicas 1 --scenario single-basic" "--nodes 40 --
     check "serve $args: exit" 2 "$?"
 done
 
-# ---- real clients from npm: node redlock 5 (on ioredis 5) ----
+# ---- real clients from npm: node redlock 5 (on ioredis 5), node-redis 4 and 5, redis-semaphore ----
 # Installed by npm into build/npm (tests/clients/package.json pins the versions), never
 # committed; skipped only when the npm registry cannot be reached. The same run against a
 # redis-server started here and against `locklab serve --clock wall` must print the same
@@ -965,6 +995,8 @@ done
 # lease runs out under the client on LOCKLAB ADVANCE.
 npm_ready() {
     [ -d build/npm/node_modules/redlock ] && [ -d build/npm/node_modules/ioredis ] &&
+        [ -d build/npm/node_modules/redis4 ] && [ -d build/npm/node_modules/redis5 ] &&
+        [ -d build/npm/node_modules/redis-semaphore ] &&
         cmp -s tests/clients/package.json build/npm/package.json
 }
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -992,6 +1024,16 @@ elif command -v node >/dev/null; then
             diff "$tmp/node-redis.$mode" "$tmp/node-serve.$mode" | head -20
         fi
     done
+    # node-redis 4 (scanIterator included) and 5, redis-semaphore's Mutex (tests/clients/noderedis.js)
+    if [ -n "$rport" ]; then
+        NODE_PATH=$PWD/build/npm/node_modules node tests/clients/noderedis.js "$rport" >"$tmp/nr-redis" 2>&1
+        NODE_PATH=$PWD/build/npm/node_modules node tests/clients/noderedis.js "$PORT" >"$tmp/nr-serve" 2>&1
+        if ! grep -q FAIL "$tmp/nr-redis" && [ "$(grep -c 'scanIterator finds every key: 120' "$tmp/nr-redis")" -eq 2 ] &&
+            [ "$(wc -l <"$tmp/nr-redis")" -ge 27 ] && cmp -s "$tmp/nr-redis" "$tmp/nr-serve"; then ok; else
+            bad "node-redis 4, 5 and redis-semaphore: redis-server and locklab serve differ"
+            diff "$tmp/nr-redis" "$tmp/nr-serve" | head -20
+        fi
+    fi
     stop_serve nodewall
     start_serve nodemanual 1 --clock manual || bad "the manual-clock server for node does not start"
     node_client "$PORT" expiry >"$tmp/node-expiry" 2>&1
