@@ -2,18 +2,25 @@
 # tools/bench-check.sh — the model checker in `make bench`, beside its anchor: SPIN on the
 # same problems in the same run.
 #
-# The problems are tests/bench/check/redlock3.lua and redlock5.lua (Redlock over 3 or 5
-# masters, two clients, one crash of any master within 2.5 s restarting past the TTL, 1-2 ms
-# delay windows) and their variants, made here: constant 2 ms delays; a restart after 200 ms
-# with fsync always; one without fsync; two crashes with constant delays. Each runs as
-#   locklab check FILE --jobs 1 --time 60       (no bound but the fault budget and 60 s, as
-#                                                the issue's target; one core)
-# and tests/bench/redlock.pml, the same problem in Promela with time in ms ticks, as
-#   spin -a -DN=.. -DCRASHES=.. -DRESTART=.. -DPERSIST=.. -DDMIN=.. -DDMAX=..; cc -O2 -DSAFETY
-#   -DCOLLAPSE pan.c; ./pan -m2000000
-# under a time limit (BENCH_SPIN_SECONDS, default 120) and a memory limit (-DMEMLIM, default
-# 12000 MB). A SPIN run stopped by either is reported as not finished, with the states it had
-# stored. Prints one row a problem: what each tool answered, its time, and the time ratio.
+# The family: tests/bench/check/redlock3.lua and redlock5.lua (Redlock over 3 or 5 masters,
+# two clients, one crash of any master within 2.5 s restarting past the TTL, 1-2 ms delay
+# windows, a partition that gives each client its own masters) and their variants, made
+# here: constant 2 ms delays; a restart after 200 ms with fsync always, or without fsync;
+# two crashes; the partition 1 s only; no partition (both clients share every master), with
+# one crash and with two; a third client. Beyond Redlock, without a Promela model:
+# tests/bench/check/redisson-failover.lua (Redisson's watchdog over a master, a replica and
+# failover) and fairlock3.lua (the fair lock with three waiters). Each runs as
+#   locklab check FILE --jobs 1 --time 60       (one core; no bound but the fault budget)
+# and each Redlock problem as tests/bench/redlock.pml, the same problem in Promela with time
+# in ms ticks, twice:
+#   spin -a -DN=.. -DCRASHES=.. -DRESTART=.. -DPERSIST=.. -DDMIN=.. -DDMAX=.. -DPART_END=..
+#        -DCLIENTS=.. [-DEVENT_CRASH=1]; cc -O2 -DSAFETY -DCOLLAPSE pan.c; ./pan -m2000000
+# once with a crash possible between any two milliseconds of the horizon, once with crashes
+# at event instants only (EVENT_CRASH: the instants where locklab places a crash, without
+# the shift that covers the gap before it), under a time limit (BENCH_SPIN_SECONDS, default
+# 120) and a memory limit (-DMEMLIM, default 12000 MB). A SPIN run stopped by either is
+# reported as not finished, with the states it had stored. Prints one row a problem: what
+# each tool answered, its time, and SPIN's time over locklab's.
 # Exit 0 when it ran (whatever the figures), 3 when something could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
@@ -33,37 +40,78 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
 # The -D definitions of the Promela model for a scenario file (read from its fields).
 spin_defs() {
-    local f=$1 n crashes restart persist dmin dmax
+    local f=$1 n crashes restart persist dmin dmax part clients
     n=$(grep -c '"[A-E]"' <<<"$(sed -n 's/^ *nodes = {\(.*\)},$/\1/p' "$f" | tr ',' '\n')")
     crashes=$(sed -n 's/.*max_faults = \([0-9]*\).*/\1/p' "$f")
     restart=$(sed -n 's/.*params = { "\([0-9]*\)\(s\|ms\)" }.*/\1 \2/p' "$f" | awk '{ print $2 == "s" ? $1 * 1000 : $1 }')
     persist=$(grep -q 'persistence = "always"' "$f" && echo 1 || echo 0)
     if grep -q 'delay = { "1ms", "2ms" }' "$f"; then dmin=1 dmax=2; else dmin=2 dmax=2; fi
-    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax"
+    part=$(sed -n 's/^  faults = {.*partition.*duration = "\([0-9]*\)s" } },$/\1/p' "$f")
+    part=$(( ${part:-0} * 1000 ))
+    clients=$(grep -o 'name = "c[0-9]"' "$f" | wc -l)
+    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax -DPART_END=$part -DCLIENTS=$clients"
 }
 
-row() { printf '%-30s %-34s %-44s %s\n' "$@"; }
+row() { printf '%-38s %-36s %-34s %-34s %s\n' "$@"; }
 echo
 echo "The model checker beside SPIN $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p') (the same problems: tests/bench/check/redlockN.lua and its variants, tests/bench/redlock.pml)"
-row "problem" "locklab check (1 core, ${CHECK_SECONDS} s)" "SPIN (-DSAFETY -DCOLLAPSE, POR on)" "SPIN / locklab"
+row "problem" "locklab check (1 core, ${CHECK_SECONDS} s)" "SPIN, a crash at any ms" "SPIN, crashes at event instants" "SPIN / locklab"
 # variant NAME SED-SCRIPT: writes $tmp/NAME.lua from the base file of its N.
 variant() {
     local name=$1 n=${1:7:1}
     sed -e "$2" -e "s/name = \"bench: Redlock N=$n\"/name = \"bench: $name\"/" "tests/bench/check/redlock$n.lua" >"$tmp/$name.lua"
 }
 constant='s/delay = { "1ms", "2ms" }/delay = "2ms"/'
+third='s/{ name = "c2", start = "2s", work = "1s" } },/{ name = "c2", start = "2s", work = "1s" }, { name = "c3", start = "2s", work = "1s" } },/'
 for n in 3 5; do
-    variant "redlock$n-constant-delayed" "$constant"
-    variant "redlock$n-uniform-delayed" ""
-    variant "redlock$n-uniform-always" 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/params = { "200ms" }/'
-    variant "redlock$n-uniform-nofsync" 's/params = { "11s" }/params = { "200ms" }/'
-    variant "redlock$n-constant-2crashes" "$constant; s/max_faults = 1/max_faults = 2/"
+    variant "redlock$n-1-constant" "$constant"
+    variant "redlock$n-2-uniform" ""
+    variant "redlock$n-3-uniform-always" 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/params = { "200ms" }/'
+    variant "redlock$n-4-uniform-nofsync" 's/params = { "11s" }/params = { "200ms" }/'
+    variant "redlock$n-5-constant-2crashes" "$constant; s/max_faults = 1/max_faults = 2/"
     # the family beyond the partition that gives each client its own masters
-    variant "redlock$n-uniform-partition1s" 's/duration = "30s" } },/duration = "1s" } },/'
-    variant "redlock$n-uniform-nopartition" '/^  faults = {.*partition/d'
-    variant "redlock$n-constant-3clients" "$constant; s/{ name = \"c2\", start = \"2s\", work = \"1s\" } },/{ name = \"c2\", start = \"2s\", work = \"1s\" }, { name = \"c3\", start = \"2s\", work = \"1s\" } },/"
+    variant "redlock$n-6-uniform-partition1s" 's/duration = "30s" } },/duration = "1s" } },/'
+    variant "redlock$n-7-uniform-nopartition" '/^  faults = {.*partition/d'
+    variant "redlock$n-8-uniform-nopartition-2crashes" '/^  faults = {.*partition/d; s/max_faults = 1/max_faults = 2/'
+    variant "redlock$n-9-constant-3clients" "$constant; $third"
 done
-for f in "$tmp"/redlock*.lua; do
+cp tests/bench/check/redisson-failover.lua tests/bench/check/fairlock3.lua "$tmp/"
+
+# spin_run DEFS: runs the Promela model; sets sp (what it answered), sp_s and sp_done.
+spin_run() {
+    rm -rf "$tmp/spin" && mkdir -p "$tmp/spin"
+    (cd "$tmp/spin" && spin -a $1 "$OLDPWD/tests/bench/redlock.pml" >/dev/null 2>&1 &&
+        cc -O2 -DSAFETY -DCOLLAPSE -DMEMLIM=$MEMLIM -w -o pan pan.c) || { echo "bench-check: spin/cc failed: $1" >&2; exit 3; }
+    local t0 t1 src states
+    t0=$(now)
+    (cd "$tmp/spin" && timeout "$SPIN_SECONDS" ./pan -m2000000 >pan.out 2>&1)
+    src=$?
+    t1=$(now)
+    sp_s=$(calc '%.2f' "$t1 - $t0")
+    states=$(sed -n 's/^ *\([0-9e+.]*\) states, stored.*/\1/p' "$tmp/spin/pan.out")
+    sp_done=0
+    if grep -q "assertion violated" "$tmp/spin/pan.out"; then
+        sp="VIOLATED, $states states, ${sp_s} s"; sp_done=1
+    elif [ "$src" -eq 124 ]; then
+        sp="not finished in ${SPIN_SECONDS} s"
+    elif grep -q "MEMLIM\|out of memory" "$tmp/spin/pan.out"; then
+        sp="not finished: ${MEMLIM} MB full"
+    elif grep -q "errors: 0" "$tmp/spin/pan.out"; then
+        sp="holds, $states states, ${sp_s} s"; sp_done=1
+    else
+        sp="failed: $(tail -n 1 "$tmp/spin/pan.out")"
+    fi
+}
+
+# ratio SPIN_SECONDS SPIN_DONE: SPIN's time over locklab's, as the two ended.
+ratio() {
+    if [ "$rc" -gt 1 ] || { [ "$ll_done" -eq 0 ] && [ "$2" -eq 0 ]; }; then echo "neither finished"
+    elif [ "$ll_done" -eq 0 ]; then echo "locklab did not finish"
+    elif [ "$2" -eq 1 ]; then echo "$(calc '%.1f' "$1 / ($ll_s + 0.005)")x"
+    else echo "> $(calc '%.0f' "$1 / ($ll_s + 0.005)")x"; fi
+}
+
+for f in "$tmp"/redlock*.lua "$tmp/redisson-failover.lua" "$tmp/fairlock3.lua"; do
     name=$(basename "$f" .lua)
     echo "bench: check $name ..." >&2
     t0=$(now)
@@ -77,49 +125,28 @@ for f in "$tmp"/redlock*.lua; do
     case $rc in
     0) ll="holds, $paths paths, ${ll_s} s" ;;
     1) ll="VIOLATED, $paths paths, ${ll_s} s" ;;
-    4) ll="not finished: <= ${devs:-0} deviations, $paths paths"; ll_done=0 ;;
+    4) ll="not finished: <= ${devs:-0} devs, $paths paths"; ll_done=0 ;;
     *) ll="failed (exit $rc)" ;;
     esac
-
     case $name in
-    *partition1s | *nopartition | *3clients)
-        row "$name" "$ll" "(no Promela model of it)" "-"
-        continue ;;
+    redlock*) ;;
+    *) row "$name" "$ll" "(no Promela model of it)" "" "-"; continue ;;
     esac
-    echo "bench: spin $name ..." >&2
     defs=$(spin_defs "$f")
-    rm -rf "$tmp/spin" && mkdir -p "$tmp/spin"
-    (cd "$tmp/spin" && spin -a $defs "$OLDPWD/tests/bench/redlock.pml" >/dev/null 2>&1 &&
-        cc -O2 -DSAFETY -DCOLLAPSE -DMEMLIM=$MEMLIM -w -o pan pan.c) || { echo "bench-check: spin/cc failed for $name" >&2; exit 3; }
-    t0=$(now)
-    (cd "$tmp/spin" && timeout "$SPIN_SECONDS" ./pan -m2000000 >pan.out 2>&1)
-    src=$?
-    t1=$(now)
-    sp_s=$(calc '%.2f' "$t1 - $t0")
-    states=$(sed -n 's/^ *\([0-9e+.]*\) states, stored.*/\1/p' "$tmp/spin/pan.out")
-    if grep -q "assertion violated" "$tmp/spin/pan.out"; then
-        sp="VIOLATED, $states states, ${sp_s} s"; sp_done=1
-    elif [ "$src" -eq 124 ]; then
-        sp="not finished in ${SPIN_SECONDS} s"; sp_done=0
-    elif grep -q "MEMLIM\|out of memory" "$tmp/spin/pan.out"; then
-        sp="not finished: ${MEMLIM} MB full, $states states, ${sp_s} s"; sp_done=0
-    elif grep -q "errors: 0" "$tmp/spin/pan.out"; then
-        sp="holds, $states states, ${sp_s} s"; sp_done=1
-    else
-        sp="failed: $(tail -n 1 "$tmp/spin/pan.out")"; sp_done=0
-    fi
-    if [ "$rc" -gt 1 ] || { [ "$ll_done" -eq 0 ] && [ "$sp_done" -eq 0 ]; }; then ratio="neither finished"
-    elif [ "$ll_done" -eq 0 ]; then ratio="locklab did not finish"
-    elif [ "$sp_done" -eq 1 ]; then ratio="$(calc '%.1f' "$sp_s / ($ll_s + 0.005)")x"
-    else ratio="> $(calc '%.0f' "$sp_s / ($ll_s + 0.005)")x"; fi
-    row "$name" "$ll" "$sp" "$ratio"
+    echo "bench: spin $name ($defs) ..." >&2
+    spin_run "$defs"
+    sp1=$sp r1=$(ratio "$sp_s" "$sp_done")
+    echo "bench: spin $name, crashes at event instants ..." >&2
+    spin_run "$defs -DEVENT_CRASH=1"
+    sp2=$sp r2=$(ratio "$sp_s" "$sp_done")
+    row "$name" "$ll" "$sp1" "$sp2" "$r1; $r2"
 done
 cat <<EOF
   locklab: wall time of the whole command (loading, the search, minimising and writing a
   counter-example); SPIN: wall time of ./pan only (generating and compiling pan.c not counted).
-  SPIN's model places a crash between any two milliseconds of the horizon and branches on
-  every delay window's two ends (ms ticks); locklab searches every order of events the µs
-  windows and fault instants can produce (README, "The model checker"). The partition1s,
-  nopartition and 3clients rows are the general case (clients sharing masters); the
-  Promela model has two clients and the bench partition only, so they run without SPIN.
+  SPIN's model branches on every delay window's two ends (ms ticks) and places a crash either
+  between any two milliseconds of the horizon or, in the third column, at the instants of
+  events only (where locklab places one, without the shift that covers the gap before it);
+  locklab searches every order of events the µs windows and fault instants can produce
+  (README, "The model checker"). The last column is SPIN's time over locklab's for each.
 EOF

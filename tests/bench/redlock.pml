@@ -5,8 +5,9 @@
  * redlock-rb does it (three attempts; each sends SET NX PX to every master in turn, waiting
  * for a reply or a 50 ms timeout; validity = TTL - elapsed - (TTL * 0.01 + 2 ms); on a failed
  * attempt it releases on every master and retries after a random 0-199 ms). c1 starts at 0
- * and works 9 s, c2 starts at 2 s and works 1 s; the lease is 10 s. A partition lets c1 reach
- * only the first N/2 masters and the middle one, c2 only the middle one and the last N/2.
+ * and works 9 s, c2 (and c3, with CLIENTS 3) starts at 2 s and works 1 s; the lease is 10 s.
+ * Until PART_END ms (30 s: the whole run; 0: no partition) a partition lets c1 reach only the
+ * first N/2 masters and the middle one, c2 and c3 only the middle one and the last N/2.
  * Within the first 2.5 s, up to CRASHES crashes of any master, each restarting RESTART ms
  * later, empty (PERSIST 0: no fsync) or with its keys (PERSIST 1: fsync always). Safety: the
  * two clients are never in the critical section together (an assertion at each entry).
@@ -17,7 +18,9 @@
  * process may crash a master (any master that is up, while the budget lasts and the instant
  * is within the horizon), then moves the clock: by 1 ms while a crash may still come (so a
  * crash can fall between any two milliseconds), else straight to the next instant anything
- * happens. A master's expiry is judged on arrival (the key counts as absent at or after its
+ * happens. With EVENT_CRASH 1 it always moves straight to the next instant: a crash falls
+ * only at the instants of events, just before them — where locklab places one before its
+ * target's event (its shift then covers the gap before, which SPIN's model does not). A master's expiry is judged on arrival (the key counts as absent at or after its
  * deadline), which is what Redis's lazy expiry gives a client.
  *
  * Run by tools/bench-check.sh: spin -a with -D definitions for N, CRASHES, RESTART, PERSIST,
@@ -42,6 +45,15 @@
 #ifndef DMAX
 #define DMAX 2
 #endif
+#ifndef PART_END
+#define PART_END 30000
+#endif
+#ifndef CLIENTS
+#define CLIENTS 2
+#endif
+#ifndef EVENT_CRASH
+#define EVENT_CRASH 0
+#endif
 
 #define HORIZON 2500
 #define TTL 10000
@@ -51,8 +63,9 @@
 #define RETRIES 3
 #define NEVER 2000000000
 
-/* c (1 or 2) reaches master i: c1 the first half and the middle, c2 the middle and the rest */
-#define REACH(c, i) ((c) == 1 && (i) <= N / 2 || (c) == 2 && (i) >= N / 2)
+/* c reaches master i: while the partition lasts, c1 the first half and the middle, c2 and
+ * c3 the middle and the rest */
+#define REACH(c, i) (now >= PART_END || (c) == 1 && (i) <= N / 2 || (c) >= 2 && (i) >= N / 2)
 
 int now = 0;
 byte holder[N];               /* 0: no key; else the client whose value it holds */
@@ -60,8 +73,8 @@ int expires[N];
 bool up[N];
 int restart_at[N];
 byte crashes = 0;
-bool in_cs[3];
-int wake[3];                  /* the instant each client waits for (NEVER: finished) */
+bool in_cs[4];
+int wake[4];                  /* the instant each client waits for (NEVER: finished) */
 
 inline sleep_until(c, t)
 {
@@ -154,7 +167,7 @@ proctype Client(byte c; int start; int work)
     od;
     if
     :: locked ->
-        assert(!in_cs[3 - c]);            /* mutual exclusion */
+        assert(!in_cs[1] && !in_cs[2] && !in_cs[3]); /* mutual exclusion */
         in_cs[c] = true;
         sleep_until(c, now + work);
         in_cs[c] = false;
@@ -171,7 +184,7 @@ active proctype Time()
     do
     :: timeout ->
         if
-        :: wake[1] == NEVER && wake[2] == NEVER -> break
+        :: wake[1] == NEVER && wake[2] == NEVER && wake[3] == NEVER -> break
         :: else -> skip
         fi;
         /* a crash now, of any master that is up (or none) */
@@ -195,7 +208,7 @@ active proctype Time()
         d_step {
             /* the next instant: 1 ms on while a crash may come, else the next event */
             if
-            :: crashes < CRASHES && now + 1 < HORIZON -> next = now + 1
+            :: !EVENT_CRASH && crashes < CRASHES && now + 1 < HORIZON -> next = now + 1
             :: else ->
                 next = NEVER;
                 if
@@ -204,6 +217,10 @@ active proctype Time()
                 fi;
                 if
                 :: wake[2] > now && wake[2] < next -> next = wake[2]
+                :: else -> skip
+                fi;
+                if
+                :: wake[3] > now && wake[3] < next -> next = wake[3]
                 :: else -> skip
                 fi;
                 k = 0;
@@ -245,7 +262,12 @@ init
         od;
         wake[1] = 0;
         wake[2] = 0;
+        wake[3] = NEVER;
         run Client(1, 0, 9000);
-        run Client(2, 2000, 1000)
+        run Client(2, 2000, 1000);
+        if
+        :: CLIENTS >= 3 -> wake[3] = 0; run Client(3, 2000, 1000)
+        :: else -> skip
+        fi
     }
 }
