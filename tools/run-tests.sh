@@ -14,10 +14,11 @@ suite() {
     local name=$1
     shift
     echo "== $name"
-    local out rc
+    local out rc t0=$SECONDS
     out=$("$@" 2>&1)
     rc=$?
     printf '%s\n' "$out"
+    echo "   ($((SECONDS - t0)) s)"
     local line
     line=$(printf '%s\n' "$out" | grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -n "$line" ]; then
