@@ -44,6 +44,8 @@ finds horizon-crash mutual_exclusion
 finds gave-up-orphan no_deadlock
 finds holder-crash-deadlock no_deadlock
 finds failover-horizon mutual_exclusion
+# A random sleep on a drifting client clock: its window measured in true time.
+finds drift-sleep mutual_exclusion
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
