@@ -55,6 +55,7 @@ typedef struct problem {
     buf text;
     offer offers[16];
     int noffers, max_faults;
+    int64_t timeout; /* ms, the per-request timeout; 0: the default */
     int64_t horizon;
 } problem;
 
@@ -66,11 +67,38 @@ static void add_offer(problem *p, fault_kind k, const char *target, int64_t para
     if (p->noffers < 16) p->offers[p->noffers++] = (offer){ k, target, param };
 }
 
+/* More shapes, drawn from a stream of their own so that the problems above keep their draws:
+ * the table may also offer a crash of a client (it vanishes with whatever it holds) or a clock
+ * jump of a client (its timers and ctx:before deadlines are in its own time), when it has no
+ * crash or jump of a node already; the horizon may cut the clients' retries short (10-100 ms);
+ * and a per-request timeout may make clients give up while their requests or replies are in
+ * flight — the replies and timers they leave behind are the stale events of model/reduce.c (not
+ * for the models of tests/check/models, which do not expect a call to time out). */
+static void more_shapes(problem *p, uint64_t seed, int nclients, unsigned kinds_used, int model)
+{
+    rng x = { seed * 0xd1b54a32d192ed03ULL + 777 };
+    buf *b = &p->text;
+    if (p->max_faults > 0 && rint_in(&x, 0, 2) == 0) {
+        const char *tgt = client_names[rint_in(&x, 0, nclients - 1)];
+        if (!(kinds_used & 2u) && rint_in(&x, 0, 1)) {
+            buf_printf(b, " crash = { targets = { \"%s\" } },", tgt);
+            add_offer(p, FAULT_CRASH, tgt, 0);
+        } else if (!(kinds_used & 8u)) {
+            int64_t by = PICK(&x, ((const int64_t[]){ -300, -60, 60, 300 })) * 1000;
+            buf_printf(b, " clock_jump = { targets = { \"%s\" }, params = { \"%lldms\" } },", tgt, (long long)(by / 1000));
+            add_offer(p, FAULT_CLOCK_JUMP, tgt, by);
+        }
+    }
+    if (rint_in(&x, 0, 3) == 0) p->horizon = rint_in(&x, 10, 100) * 1000;
+    if (rint_in(&x, 0, 2) == 0 && !model) p->timeout = rint_in(&x, 5, 120);
+}
+
 static void gen(problem *p, uint64_t seed, const char *models)
 {
     rng r = { seed * 0x9e3779b97f4a7c15ULL + 12345 };
     buf_init(&p->text);
     p->noffers = 0;
+    p->timeout = 0;
     static const char *const protocols[] = { "distlock", "set-nx-del", "setnx-expire", "redlock", "distlock",
                                              "MODEL:rtt-shortcut", "MODEL:stamp-carry" };
     const char *proto = PICK(&r, protocols);
@@ -103,11 +131,13 @@ static void gen(problem *p, uint64_t seed, const char *models)
     p->max_faults = PICK(&r, ((const int[]){ 0, 1, 1, 2 }));
     p->horizon = rint_in(&r, 100, 700) * 1000;
     buf_puts(b, "  explore = { faults = {");
+    unsigned kinds_used = 0; /* bit per kind the table already has (one entry per kind) */
     if (p->max_faults > 0) {
         int kinds = (int)rint_in(&r, 1, 2);
         int first_kind = (int)rint_in(&r, 0, 3);
         for (int k = 0; k < kinds; k++) {
             int which = (first_kind + k * (int)rint_in(&r, 1, 3)) % 4; /* two different kinds */
+            kinds_used |= 1u << which;
             const char *tgt;
             int64_t par;
             switch (which) {
@@ -138,7 +168,10 @@ static void gen(problem *p, uint64_t seed, const char *models)
             }
         }
     }
-    buf_printf(b, " }, max_faults = %d, horizon = \"%lldms\" },\n}\n", p->max_faults, (long long)(p->horizon / 1000));
+    more_shapes(p, seed, nclients, kinds_used, !strncmp(proto, "MODEL:", 6));
+    buf_printf(b, " }, max_faults = %d, horizon = \"%lldms\" },\n", p->max_faults, (long long)(p->horizon / 1000));
+    if (p->timeout) buf_printf(b, "  timeout = \"%lldms\",\n", (long long)p->timeout);
+    buf_puts(b, "}\n");
 }
 
 /* A random run of sc: delays drawn from their windows (seed), and k of the offered faults

@@ -35,6 +35,17 @@ finds stamp-carry mutual_exclusion
 finds crash-gap mutual_exclusion
 # A property decided by a delay's length: a wait that outlasts no_deadlock's bound.
 finds deadlock-delay no_deadlock
+# Adversarial (issue 22): faults whose violating instants lie in their target's last gap
+# before the horizon (a GC pause of a client, a crash of a node, of a master with a replica);
+# a client that gives up while its reply is in flight, leaving a key for nobody and stale
+# events behind; a no_deadlock stretch whose start a crash's instant moves.
+finds horizon-pause mutual_exclusion
+finds horizon-crash mutual_exclusion
+finds gave-up-orphan no_deadlock
+finds holder-crash-deadlock no_deadlock
+finds failover-horizon mutual_exclusion
+# A random sleep on a drifting client clock: its window measured in true time.
+finds drift-sleep mutual_exclusion
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
