@@ -50,12 +50,25 @@
 #include "core.h"
 #include "exploreint.h"
 
-/* ---- a sorted vector of times, per key ---- */
+/* ---- the times of the cone's steps at a key, asked in time order ---- */
 
+/* The scan asks "the latest cone time at or before t" for t that never decrease (the steps
+ * are in time order), and inserts times not before the step being scanned. So a time
+ * becomes an answer once the scan has reached it, and stays one: a min-heap of the times
+ * not reached yet, and the greatest of those reached. O(log n) an operation (a sorted
+ * vector cost a memmove an insertion: quadratic on paths of many thousand steps). */
 typedef struct tvec {
-    int64_t *v;
+    int64_t *v; /* the min-heap */
     int n, cap;
+    int64_t best;  /* the greatest time reached, or INT64_MIN */
+    int64_t asked; /* the last time asked (they never decrease) */
 } tvec;
+
+static void tvec_clear(tvec *t)
+{
+    t->n = 0;
+    t->best = t->asked = INT64_MIN;
+}
 
 static void tvec_insert(tvec *t, int64_t x)
 {
@@ -63,27 +76,40 @@ static void tvec_insert(tvec *t, int64_t x)
         t->cap = t->cap ? t->cap * 2 : 16;
         t->v = xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
     }
-    int lo = 0, hi = t->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (t->v[mid] < x) lo = mid + 1;
-        else hi = mid;
+    int i = t->n++;
+    while (i > 0 && t->v[(i - 1) / 2] > x) {
+        t->v[i] = t->v[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
-    memmove(t->v + lo + 1, t->v + lo, (size_t)(t->n - lo) * sizeof *t->v);
-    t->v[lo] = x;
-    t->n++;
+    t->v[i] = x;
 }
 
-/* The largest value <= x, or INT64_MIN. */
-static int64_t tvec_below(const tvec *t, int64_t x)
+static int64_t tvec_pop(tvec *t)
 {
-    int lo = 0, hi = t->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (t->v[mid] <= x) lo = mid + 1;
-        else hi = mid;
+    int64_t top = t->v[0], x = t->v[--t->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= t->n) break;
+        if (c + 1 < t->n && t->v[c + 1] < t->v[c]) c++;
+        if (t->v[c] >= x) break;
+        t->v[i] = t->v[c];
+        i = c;
     }
-    return lo > 0 ? t->v[lo - 1] : INT64_MIN;
+    if (t->n > 0) t->v[i] = x;
+    return top;
+}
+
+/* The largest time inserted that is <= x, or INT64_MIN; x never less than the last asked. */
+static int64_t tvec_below(tvec *t, int64_t x)
+{
+    LL_ASSERT(x >= t->asked);
+    t->asked = x;
+    while (t->n > 0 && t->v[0] <= x) {
+        int64_t y = tvec_pop(t);
+        if (y > t->best) t->best = y;
+    }
+    return t->best;
 }
 
 struct reducer_keys {
@@ -255,7 +281,7 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
 
 static void keys_clear(reducer *r, int observer)
 {
-    for (int k = 0; k < 4 * (observer + 1) + 2; k++) r->keys->k[k].n = 0;
+    for (int k = 0; k < 4 * (observer + 1) + 2; k++) tvec_clear(&r->keys->k[k]);
     for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->qmin[k] = INT64_MAX;
 }
 
