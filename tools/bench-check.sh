@@ -105,7 +105,8 @@ spin_run() {
 
 # ratio SPIN_SECONDS SPIN_DONE: SPIN's time over locklab's, as the two ended.
 ratio() {
-    if [ "$rc" -gt 1 ] || { [ "$ll_done" -eq 0 ] && [ "$2" -eq 0 ]; }; then echo "neither finished"
+    if { [ "$rc" -gt 1 ] && [ "$rc" -ne 4 ]; }; then echo "locklab failed"
+    elif [ "$ll_done" -eq 0 ] && [ "$2" -eq 0 ]; then echo "neither finished"
     elif [ "$ll_done" -eq 0 ]; then echo "locklab did not finish"
     elif [ "$2" -eq 1 ]; then echo "$(calc '%.1f' "$1 / ($ll_s + 0.005)")x"
     else echo "> $(calc '%.0f' "$1 / ($ll_s + 0.005)")x"; fi
