@@ -79,6 +79,9 @@ grep -q "max_depth cut the search" "$tmp/out" && grep -q "holds within the bound
 # delays made 1-3 ms windows.
 for f in tests/check/*.lua; do
     name=$(basename "$f" .lua)
+    # its violation needs more than one deviation, and its search at one does not finish
+    # within the time here: that comparison proves nothing either way (80 s of make test)
+    [ "$name" = holder-crash-deadlock ] && continue
     sed -E -e 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' -e 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "$f" >"$tmp/$name-uniform.lua"
     variants=("$f")
     grep -q 'delay = "[0-9]*ms"' "$f" && variants+=("$tmp/$name-uniform.lua") # windows already: as it is
