@@ -84,7 +84,11 @@ for f in tests/check/*.lua; do
     [ "$name" = holder-crash-deadlock ] && continue
     sed -E -e 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' -e 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "$f" >"$tmp/$name-uniform.lua"
     variants=("$f")
-    grep -q 'delay = "[0-9]*ms"' "$f" && variants+=("$tmp/$name-uniform.lua") # windows already: as it is
+    # windows already: as it is. (setnx-expire's and failover-redisson-wait's 1-3 ms variants:
+    # neither search finishes at one deviation in its time, which proves nothing: 80 s saved)
+    case $name in setnx-expire | failover-redisson-wait) ;; *)
+        grep -q 'delay = "[0-9]*ms"' "$f" && variants+=("$tmp/$name-uniform.lua") ;;
+    esac
     for s in "${variants[@]}"; do
         "$LL" check "$s" --delays extremes --max-deviations 1 --jobs 1 --time 20 --out "$tmp/x" >"$tmp/ext" 2>&1
         rx=$?
