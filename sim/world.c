@@ -24,34 +24,8 @@
 #include "net.h"
 #include "node.h"
 #include "kinds.h"
+#include "worldint.h"
 
-struct world {
-    core cx;               /* what the parts share: time, queue, chooser, history, clocks */
-    net *net;
-    cluster cu;            /* the nodes */
-    clientrt *rt;          /* the clients and their Lua runtime */
-    int own_chooser;
-    uint64_t events;
-    uint64_t max_events; /* world_opts.max_events or WORLD_MAX_EVENTS */
-    int observe_keys;    /* world_opts.observe_keys */
-    int faults_left;
-    int64_t last_instant;  /* the last instant at which injection was considered */
-    fault_cfg *injected;   /* the faults injected so far, in order */
-    int ninjected, capinjected;
-    /* exploring: what the explorer's reductions read (world_steps, world_decisions) */
-    world_step *steps;
-    int nsteps, capsteps;
-    world_cmp *cmps;       /* clock comparisons (core_clock_compare) */
-    int ncmps, capcmps;
-    world_decision *decs;
-    size_t ndecs, capdecs;
-    int *hstep;            /* per history event: the step that made it (-1: none) */
-    size_t nhstep, caphstep;
-    uint64_t *due;         /* scratch: per actor, an event is due at the current instant */
-    uint64_t *late_seen;   /* per actor: it has had an instant past the horizon (faults due at the
-                              horizon land before its next event: explore_maybe_inject) */
-    int late_open;         /* some target of a crash, pause or jump has not had that instant yet */
-};
 
 static void release_event(event *e)
 {
@@ -258,9 +232,8 @@ static const fault_cfg *fault_by_id(const world *w, int fi)
     return fi < w->cx.sc->nfaults ? &w->cx.sc->faults[fi] : &w->injected[fi - w->cx.sc->nfaults];
 }
 
-static void fault_end(world *w, int fi);
 
-static void fault_start(world *w, int fi)
+void world_fault_start(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
@@ -309,12 +282,12 @@ static void fault_start(world *w, int fi)
         else sched_push(w->cx.q, w->cx.now - early + f->by_ms * 1000, EV_RESTART, target, 0, NULL);
     }
     if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) {
-        if (early >= f->duration) fault_end(w, fi);
+        if (early >= f->duration) world_fault_end(w, fi);
         else sched_push(w->cx.q, w->cx.now - early + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
     }
 }
 
-static void fault_end(world *w, int fi)
+void world_fault_end(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
@@ -612,7 +585,7 @@ static void explore_maybe_inject(world *w, int phase)
         w->cx.clock_read = 0;
     }
     size_t h0 = history_len(w->cx.hist);
-    fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
+    world_fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
     if (st >= 0) {
         w->steps[st].client = note_step_events(w, h0, st);
         w->steps[st].clock |= w->cx.clock_read;
@@ -705,7 +678,7 @@ void world_free(world *w)
     free(w);
 }
 
-static void dispatch(world *w, event *e)
+void world_dispatch(world *w, event *e)
 {
     switch (e->kind) {
     case EV_DELIVER: {
@@ -722,8 +695,8 @@ static void dispatch(world *w, event *e)
         client_event(w->rt, clients_at(w->rt, e->actor - w->cx.nnodes), e);
         break;
     case EV_EXPIRE: node_on_expire(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
-    case EV_FAULT: fault_start(w, (int)e->gen); break;
-    case EV_FAULT_END: fault_end(w, (int)e->gen); break;
+    case EV_FAULT: world_fault_start(w, (int)e->gen); break;
+    case EV_FAULT_END: world_fault_end(w, (int)e->gen); break;
     case EV_RESTART: node_restart(&w->cu, &w->cu.nodes[e->actor]); break;
     case EV_FSYNC: node_fsync(&w->cu, &w->cu.nodes[e->actor]); break;
     case EV_FAILOVER_CHECK: node_failover_check(&w->cu, &w->cu.nodes[e->actor], e->gen); break;
@@ -789,7 +762,7 @@ int world_run(world *w, buf *err)
             w->cx.inert = 0;
             w->cx.step = st;
             size_t h0 = history_len(w->cx.hist);
-            dispatch(w, &e);
+            world_dispatch(w, &e);
             w->steps[st].client = note_step_events(w, h0, st);
             w->steps[st].stale_by = w->cx.stale_by;
             w->steps[st].inert = w->cx.inert;
@@ -797,7 +770,7 @@ int world_run(world *w, buf *err)
             w->cx.step = -1;
             sched_set_cause(w->cx.q, -1);
         } else {
-            dispatch(w, &e);
+            world_dispatch(w, &e);
         }
         const char *failure = clients_failure(w->rt);
         if (failure) {
@@ -822,85 +795,4 @@ uint64_t world_events(const world *w)
 int64_t world_now(const world *w)
 {
     return w->cx.now;
-}
-
-/* ---- a world driven from outside (world.h; locklab serve) ---- */
-
-void world_advance(world *w, int64_t until)
-{
-    event e;
-    while (sched_peek_time(w->cx.q) <= until && sched_pop(w->cx.q, w->cx.ch, &e)) {
-        w->cx.now = e.time;
-        w->events++;
-        dispatch(w, &e);
-    }
-    if (until > w->cx.now) w->cx.now = until;
-}
-
-int64_t world_next_event(const world *w)
-{
-    return sched_peek_time(w->cx.q);
-}
-
-int world_inject(world *w, const fault_cfg *f)
-{
-    if (w->ninjected == w->capinjected) {
-        w->capinjected = w->capinjected ? w->capinjected * 2 : 8;
-        w->injected = xrealloc(w->injected, (size_t)w->capinjected * sizeof *w->injected);
-    }
-    fault_cfg *x = &w->injected[w->ninjected++];
-    *x = *f;
-    x->at = w->cx.now;
-    int id = w->cx.sc->nfaults + w->ninjected - 1;
-    fault_start(w, id);
-    return id;
-}
-
-void world_end_fault(world *w, int id)
-{
-    fault_end(w, id);
-}
-
-int world_node_up(const world *w, int ni)
-{
-    return w->cu.nodes[ni].up;
-}
-
-int world_node_master(const world *w, int ni)
-{
-    const node *n = &w->cu.nodes[ni];
-    return n->role == ROLE_MASTER ? -1 : n->master;
-}
-
-struct kserver *world_node_server(world *w, int ni)
-{
-    return w->cu.nodes[ni].up ? w->cu.nodes[ni].srv : NULL;
-}
-
-int64_t world_node_clock_us(const world *w, int ni)
-{
-    const lclock *c = &w->cu.nodes[ni].clock;
-    double ms = c->base_ms + (double)(w->cx.now - c->base_true) * (1.0 + c->drift) / 1000.0;
-    return (int64_t)floor(ms * 1000.0 + 1e-3);
-}
-
-uint64_t world_node_offset(const world *w, int ni)
-{
-    return w->cu.nodes[ni].repl_offset;
-}
-
-void world_node_ran(world *w, int ni)
-{
-    node_schedule_expiry(&w->cu, &w->cu.nodes[ni]);
-}
-
-hist_event *world_record(world *w, hist_kind kind, int actor)
-{
-    return history_add(w->cx.hist, w->cx.now, kind, actor, core_local(&w->cx, actor));
-}
-
-void world_forget(world *w)
-{
-    history_clear(w->cx.hist);
-    chooser_forget(w->cx.ch);
 }
