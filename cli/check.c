@@ -12,6 +12,7 @@
 #include "check.h"
 #include "cli.h"
 #include "explore.h"
+#include "world.h"
 #include "scenario.h"
 
 #define CHECK_DEFAULT_TIME 60
@@ -127,8 +128,7 @@ static void describe_budget(const scenario *sc, buf *b)
     if (h >= sc->duration) return;
     int tied = 0;
     for (int i = 0; i < x->nfaults; i++)
-        tied |= x->faults[i].kind == FAULT_CRASH || x->faults[i].kind == FAULT_RESTART ||
-                x->faults[i].kind == FAULT_GC_PAUSE || x->faults[i].kind == FAULT_CLOCK_JUMP;
+        tied |= world_fault_tied_to_target(x->faults[i].kind);
     if (tied) buf_puts(b, " (a crash, pause or clock jump: up to its target's first event past that)");
 }
 

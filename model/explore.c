@@ -79,7 +79,7 @@ static void add_stretch(void *ud, size_t from, size_t to, int64_t bound)
     }
     s->p->cmps[s->p->ncmps++] = (world_cmp){ .step = to < s->nhstep ? s->hstep[to] : -1,
                                              .origin = from < s->nhstep ? s->hstep[from] : -1,
-                                             .margin = bound - len, .true_time = 1 };
+                                             .margin = bound - len, .true_time = 1, .before = 1 };
 }
 
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
@@ -90,7 +90,7 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     world_opts o = *shared;
     o.chooser = ch;
     o.explore = explore;
-    o.observe_keys = searched[PROP_RELEASE_SAFETY] || searched[PROP_REENTRANCY];
+    o.observe = properties_observed(searched);
     world *w = world_new(sc, &o, err);
     if (!w) return -1;
     if (world_run(w, err) != 0) {
@@ -448,7 +448,7 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
         for (size_t i = nprefix; i < p.nrec; i++)
             if (initial_avail(&avail[i], &p.decs[i], &p.rec[i], S->o->delays_extremes))
                 S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
-        reduce_analyse(&S->red, &p, avail, S->observer, S->r);
+        reduce_analyse(&S->red, &p, avail, S->observer);
         for (size_t j = 0; fresh && j < nfixed; j++) alts_union(&fresh[j], &avail[j], NULL);
         int d = 0;
         for (size_t i = 0; i < p.nrec; i++) {
@@ -560,7 +560,7 @@ enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
             S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
     p.rec = rp->rec; /* analyse reads them through p */
     p.decs = rp->decs;
-    reduce_analyse(&S->red, &p, rp->avail, S->observer, S->r);
+    reduce_analyse(&S->red, &p, rp->avail, S->observer);
     p.rec = NULL;
     p.decs = NULL;
     path_free(&p);

@@ -85,7 +85,7 @@ void reducer_release(reducer *r);
 int initial_avail(alts *a, const world_decision *d, const choice *c, int extremes);
 /* Reads path p and enables, in avail (one set per decision of p), the alternatives it shows
  * to be needed, anywhere on its stack. observer: the key of the checker's time line. */
-void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer, explore_result *res);
+void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer);
 
 /* shrink.c: the minimiser. Takes the found path (a systematic one, or a random one when
  * random is set), fills r's counter-example fields. */

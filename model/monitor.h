@@ -31,4 +31,8 @@ void monitor_finish(monitor *m, check_result *out);
 void no_deadlock_stretches(const history *h, const scenario *sc, void (*fn)(void *ud, size_t from, size_t to, int64_t bound),
                            void *ud);
 
+/* The history kinds (bit H_*) whose order across clients the verdicts of the searched
+ * properties (searched[p] != 0) depend on: world_opts.observe for the model checker. */
+uint64_t properties_observed(const int *searched);
+
 #endif

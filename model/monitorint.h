@@ -51,6 +51,10 @@ typedef struct property_def {
     const prop_monitor *monitor;
     judged when;
     const char *const *kinds; /* the server kinds it applies to (NULL-terminated), NULL: every kind */
+    uint64_t observes;        /* the history kinds (bit H_*) whose order across clients its verdict
+                                 depends on: the model checker orders a client's step against
+                                 other clients' only when it records one of these (a fault counts
+                                 when it is a client's) */
 } property_def;
 
 /* The table, in property order (properties.c). */

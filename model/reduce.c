@@ -9,15 +9,19 @@
  * and nothing else, so the run stays the same run, only with some timestamps moved, for as
  * long as
  *   - no cone step passes a step outside the cone that it depends on: one at the same actor
- *     (a master and its replicas count as one), or any client's step when both are clients'
- *     (the checker reads the clients' steps on one true-time line), or any step at all when
- *     one of them touches every actor (a partition, clients learning a new master);
+ *     (a master and its replicas count as one), or another client's when both record what
+ *     the searched properties compare across clients (world_step.client: their monitors read
+ *     those on one true-time line; model/properties.c says which for each), or any step at
+ *     all when one of them touches every actor (a partition, clients learning a new master);
  *   - no clock reading changes value: a reading inside the cone against one outside it (a
  *     client's ctx:now(), a TTL that leaves a node), whose difference a model may use in any
  *     way. Clocks are read in whole ms, so a reading changes only when its step passes one of
  *     its clock's ms boundaries (world_step.tick and .back);
  *   - no deadline decided with ctx:before between a reading inside the cone and one outside
- *     it flips: its margin (world_cmp) says how far the two may move apart first.
+ *     it flips: its margin (world_cmp) says how far the two may move apart first, and only
+ *     one direction can flip it (world_cmp.before: a reading before its deadline flips when
+ *     it comes later or the deadline's reading earlier; a model may use only the boolean —
+ *     the ms to spare ctx:before also returns are for ctx:log, lua/clients/README.md).
  * So a window need not be tried at every value: this file computes, from a path run with
  * the window at value v, the *next* value after v at which one of these happens first — the
  * next crossing — and enables it. The path run there computes the crossing after that, and so
@@ -268,6 +272,9 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
         int in_s = s >= root && s < p->nsteps && r->in[s];
         int in_o = o >= root && o < p->nsteps && r->in[o];
         if (in_s == in_o) continue;
+        /* it flips one way only: its reading later or its origin earlier when it read before
+         * the instant; the cone moves later for a delay, earlier for a fault's shift */
+        if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o;
         int64_t m = c->margin + 1;
         int64_t grain = c->true_time ? 0 : later ? p->steps[x].tick : p->steps[x].back;
@@ -487,9 +494,8 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
 }
 
 /* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
-void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer, explore_result *res)
+void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
-    (void)res;
     reducer_fit(r, p->nsteps + 1, observer + 1);
     accumulate(r, p);
     for (size_t i = 0; i < p->nrec; i++) {

@@ -129,7 +129,7 @@ static int ctx_before(lua_State *L)
          * fastest rate: true µs that no move of one of them shorter than can flip it */
         double left = at > now ? at - now : now - at;
         double margin = left > 1 ? (left - 1) * 1000.0 / (1 + (c->clock.drift > 0 ? c->clock.drift : 0)) : 0;
-        core_clock_compare(rt->cx, i->origin, margin < 9e18 ? (int64_t)margin : INT64_MAX);
+        core_clock_compare(rt->cx, i->origin, margin < 9e18 ? (int64_t)margin : INT64_MAX, now < at);
     } else {
         at = luaL_checknumber(L, 2);
         if (at != at) return luaL_error(L, "ctx:before: NaN is not a deadline");

@@ -43,9 +43,9 @@ void core_clock_read_at(core *cx, int step)
     if (cx->explore && step >= 0 && cx->mark) cx->mark(cx->window_ud, step);
 }
 
-void core_clock_compare(core *cx, int origin, int64_t margin_us)
+void core_clock_compare(core *cx, int origin, int64_t margin_us, int before)
 {
-    if (cx->explore && cx->compare) cx->compare(cx->window_ud, origin, margin_us);
+    if (cx->explore && cx->compare) cx->compare(cx->window_ud, origin, margin_us, before);
 }
 
 void core_window_held(core *cx, size_t before, int64_t held)

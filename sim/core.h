@@ -46,7 +46,7 @@ typedef void (*core_window_fn)(void *ud, size_t decision, int64_t unit, int64_t 
 typedef void (*core_mark_fn)(void *ud, int step);
 /* The step being handled compared a clock with an instant read at step `origin`; see
  * core_clock_compare. */
-typedef void (*core_compare_fn)(void *ud, int origin, int64_t margin_us);
+typedef void (*core_compare_fn)(void *ud, int origin, int64_t margin_us, int before);
 
 #define CORE_NOT_STALE (-9)
 
@@ -97,8 +97,10 @@ int core_step(const core *cx);
 void core_clock_read_at(core *cx, int step);
 /* The step being handled compared the actor's clock with an instant read at step `origin`
  * (ctx:before): its outcome changes only if the two readings move apart by margin_us or
- * more (true µs). The search tries a window's value where it could move them that far. */
-void core_clock_compare(core *cx, int origin, int64_t margin_us);
+ * more (true µs), in the one direction that can flip it: this reading later or the origin's
+ * earlier when it read before the instant (`before`), the other way round when not. The
+ * search tries a window's value where it could move them that far that way. */
+void core_clock_compare(core *cx, int origin, int64_t margin_us, int before);
 void core_window_decision(core *cx, size_t before, int64_t unit);
 /* The event that window decision `before` times waits `held` µs more than its value says
  * (a message behind the one before it on its link): it moves only once the value passes

@@ -77,26 +77,18 @@ static void clock_margins(const lclock *c, int64_t t, world_step *x)
     x->back = b >= (double)INT32_MAX ? INT32_MAX : (int32_t)b + 1;
 }
 
-/* Did the history get, since event h0, an event the properties order across clients (a lock
- * attempt and its outcome, a critical section's ends, a write to the resource, a client's
- * fault or end)? Such a step is one of the checker's observations (world_step.client). */
+/* Did the history get, since event h0, an event the searched properties compare across
+ * clients (world_opts.observe: a lock attempt and its outcome, a critical section's ends, a
+ * write to the resource, a client's fault or end, ...)? Such a step is one of the checker's
+ * observations (world_step.client). */
 static int observed_since(const world *w, size_t h0)
 {
     size_t n = history_len(w->cx.hist);
     for (size_t i = h0; i < n; i++) {
         const hist_event *e = history_at(w->cx.hist, i);
-        switch (e->kind) {
-        case H_START: case H_ACQUIRE: case H_ACQUIRED: case H_ACQUIRE_FAILED: case H_RELEASE: case H_RELEASED:
-        case H_CS_ENTER: case H_CS_EXIT: case H_WRITE: case H_ERROR: case H_END: case H_LOCK_UNIT:
-            return 1;
-        case H_KEY_SET: case H_KEY_DELETED: case H_KEY_EXPIRED: case H_KEYSPACE:
-            if (w->observe_keys) return 1;
-            break;
-        case H_FAULT: case H_FAULT_END:
-            if (e->actor >= w->cx.nnodes) return 1;
-            break;
-        default: break;
-        }
+        if (e->kind < 0 || e->kind >= 64 || !(w->observe >> e->kind & 1)) continue;
+        if ((e->kind == H_FAULT || e->kind == H_FAULT_END) && e->actor < w->cx.nnodes) continue;
+        return 1;
     }
     return 0;
 }
@@ -153,7 +145,7 @@ static void mark_reading(void *ud, int step)
     if (step >= 0 && step < w->nsteps) w->steps[step].clock = 1;
 }
 
-static void note_comparison(void *ud, int origin, int64_t margin)
+static void note_comparison(void *ud, int origin, int64_t margin, int before)
 {
     world *w = ud;
     if (w->cx.step < 0) return;
@@ -161,7 +153,7 @@ static void note_comparison(void *ud, int origin, int64_t margin)
         w->capcmps = w->capcmps ? w->capcmps * 2 : 64;
         w->cmps = xrealloc(w->cmps, (size_t)w->capcmps * sizeof *w->cmps);
     }
-    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin = margin };
+    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin = margin, .before = before };
 }
 
 const world_decision *world_decisions(world *w, size_t *n)
@@ -435,11 +427,9 @@ static int explore_option(const world *w, int i, fault_cfg *f)
  * to the horizon and, for each target, up to its first event past it. */
 enum { PHASE_BEFORE, PHASE_HORIZON, PHASE_LATE };
 
-/* A fault that acts on its target alone, when it lands: offered only where its target has an
- * event due. */
-static int tied_to_target(const fault_cfg *f)
+int world_fault_tied_to_target(fault_kind k)
 {
-    return f->kind == FAULT_CRASH || f->kind == FAULT_RESTART || f->kind == FAULT_GC_PAUSE || f->kind == FAULT_CLOCK_JUMP;
+    return k == FAULT_CRASH || k == FAULT_RESTART || k == FAULT_GC_PAUSE || k == FAULT_CLOCK_JUMP;
 }
 static uint64_t offered_options(world *w, int nopts, int phase, uint64_t *valid)
 {
@@ -451,7 +441,7 @@ static uint64_t offered_options(world *w, int nopts, int phase, uint64_t *valid)
     for (int i = 0; i < nopts; i++) {
         explore_option(w, i, &f);
         int a = actor_key(w, fault_actor(w, &f));
-        int prunable = tied_to_target(&f);
+        int prunable = world_fault_tied_to_target(f.kind);
         int t = fault_actor(w, &f);
         /* crashing what is down, or restarting what is up, changes nothing */
         if (f.kind == FAULT_CRASH && t >= 0 && (t < w->cx.nnodes ? !w->cu.nodes[t].up : clients_at(w->rt, t - w->cx.nnodes)->dead)) continue;
@@ -505,7 +495,7 @@ static int late_targets_left(world *w, int nopts)
     fault_cfg f;
     for (int i = 0; i < nopts; i++) {
         explore_option(w, i, &f);
-        if (!tied_to_target(&f)) continue;
+        if (!world_fault_tied_to_target(f.kind)) continue;
         int a = actor_key(w, fault_actor(w, &f));
         if (a >= 0 && !(w->late_seen[a / 64] >> (a % 64) & 1)) return 1;
     }
@@ -609,7 +599,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->sc = sc;
     cx->verbose = o && o->verbose;
     w->max_events = o && o->max_events ? o->max_events : WORLD_MAX_EVENTS;
-    w->observe_keys = o && o->observe_keys;
+    w->observe = o && o->observe ? o->observe : WORLD_OBSERVE_ALL;
     cx->explore = o && o->explore && sc->explore.present;
     cx->chunks = o ? o->chunks : NULL;
     w->faults_left = cx->explore ? sc->explore.max_faults : 0;

@@ -24,14 +24,25 @@ typedef struct world_opts {
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
     uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
-    int observe_keys;            /* exploring: a node's change of a key is one of the checker's
-                                    observations too (release safety and reentrancy judge them
-                                    against the clients' holds) */
+    uint64_t observe;            /* exploring: the history kinds (bit H_*) that make a step one
+                                    of the checker's observations, ordered against every other
+                                    client's (world_step.client): what the searched properties'
+                                    monitors compare across clients (model/properties.c); a
+                                    node's change of a key counts only if H_KEY_SET is in it,
+                                    a fault only a client's. 0: WORLD_OBSERVE_ALL */
     /* A world driven from outside (locklab serve, world_advance below): */
     void (*server_setup)(void *ud, int node, void *native); /* kind_host.setup of every server */
     void *server_setup_ud;
     int extra_partitions;        /* partitions world_inject may have in force at once */
 } world_opts;
+
+/* Every kind any property compares across clients, keys' changes included. */
+#define WORLD_OBSERVE_ALL                                                                                       \
+    ((1ULL << H_START) | (1ULL << H_ACQUIRE) | (1ULL << H_ACQUIRED) | (1ULL << H_ACQUIRE_FAILED) |             \
+     (1ULL << H_RELEASE) | (1ULL << H_RELEASED) | (1ULL << H_CS_ENTER) | (1ULL << H_CS_EXIT) |                 \
+     (1ULL << H_WRITE) | (1ULL << H_ERROR) | (1ULL << H_END) | (1ULL << H_LOCK_UNIT) | (1ULL << H_FAULT) |      \
+     (1ULL << H_FAULT_END) | (1ULL << H_KEY_SET) | (1ULL << H_KEY_DELETED) | (1ULL << H_KEY_EXPIRED) |         \
+     (1ULL << H_KEYSPACE))
 
 /* NULL on error (a protocol or script that cannot be loaded), with a one-line reason. */
 world *world_new(const scenario *sc, const world_opts *o, buf *err);
@@ -50,6 +61,10 @@ uint64_t world_events(const world *w);   /* events processed */
 int64_t world_now(const world *w);       /* true µs */
 /* The faults the explorer injected, in order, with their `at` times (borrowed). */
 const fault_cfg *world_injected(const world *w, int *n);
+/* Exploring: a fault of this kind acts on its target alone when it lands (a crash, restart,
+ * pause or clock jump), so it is offered only where its target has an event due, and past the
+ * horizon up to its target's first event there (the explorer's coverage line says so). */
+int world_fault_tied_to_target(fault_kind k);
 
 /* What an exploring world (world_opts.explore) tells the explorer about its run, for the
  * search's reductions (model/explore.c):
@@ -110,6 +125,8 @@ const world_step *world_steps(const world *w, int *n);
 typedef struct world_cmp {
     int step, origin;
     int64_t margin;
+    int before;       /* it read before the instant (a stretch: shorter than its bound): only
+                         `step` later or `origin` earlier can flip it; 0: only the reverse */
     int true_time;    /* of two true instants (a property's bound), not of clock readings in
                          whole ms: it flips at its margin, whatever the clocks read */
 } world_cmp;

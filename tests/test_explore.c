@@ -45,8 +45,7 @@ static explore_result run_search(const char *text, explore_opts o)
 static void analyse(const xpath *p, alts *avail, int observer)
 {
     reducer red = { 0 };
-    explore_result res = { 0 };
-    reduce_analyse(&red, p, avail, observer, &res);
+    reduce_analyse(&red, p, avail, observer);
     reducer_release(&red);
 }
 

@@ -54,6 +54,12 @@ for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
     [ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "$name: exit $rc"; tail -5 "$tmp/out"; }
 done
 
+# Must not find, and exhausted: a contender whose steps meet the holder's only at the masters
+# (mutual_exclusion compares only the critical sections' ends across clients).
+"$LL" check tests/check/redlock-late-contender.lua --time 30 >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "redlock-late-contender: exit $rc"; tail -5 "$tmp/out"; }
+
 # Must not find: with fencing tokens the resource never accepts a stale write.
 "$LL" check tests/check/gc-pause-fencing.lua >"$tmp/out" 2>&1
 rc=$?
