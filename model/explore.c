@@ -626,14 +626,21 @@ int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
     return 0;
 }
 
-int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, explore_result *r, buf *err)
+/* The fault budget of a pass (explore_run): its stage's remainder. */
+static int stage_fewer_faults(const scenario *sc, int stage)
+{
+    int F = sc->explore.max_faults > 0 ? sc->explore.max_faults : 0;
+    return F - stage % (F + 1);
+}
+
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int stage, explore_result *r, buf *err)
 {
     choose_searched(sc, r->searched);
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     explore_opts o = { .max_deviations = -1 };
     search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients };
-    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new() };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .fewer_faults = stage_fewer_faults(sc, stage) };
     int rc = explore_refind(&S, vals, n, err);
     if (rc == 0) shrink_found(sc, 0, &S.shared, &S.found, r);
     scriptlib_free(lib);
@@ -672,11 +679,21 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         }
     } else {
         /* Iterative deepening on deviations from the default schedule, unless a bound is
-         * given: every fault placement at every level. */
+         * given: every fault placement at every level. Each level is searched first with no
+         * fault, then one, ... up to max_faults: the passes with fewer faults are subsets of
+         * the last, searched only to find sooner a violation that needs fewer (the last pass
+         * alone decides what the level covered). */
         int fixed = o->max_deviations >= 0 ? o->max_deviations : sc->explore.max_deviations;
+        int F = sc->explore.max_faults > 0 ? sc->explore.max_faults : 0;
         for (int bound = fixed >= 0 ? fixed : 0;; bound++) {
             r->deviation_bound = S.level = bound;
-            enum level_end end = search_level(&S, bound, err);
+            enum level_end end = LEVEL_COMPLETE;
+            for (int f = 0; f <= F; f++) {
+                S.stage = bound * (F + 1) + f;
+                S.shared.fewer_faults = stage_fewer_faults(sc, S.stage);
+                end = search_level(&S, bound, err);
+                if (end == LEVEL_ERROR || end == LEVEL_FOUND || end == LEVEL_STOPPED) break;
+            }
             if (end == LEVEL_ERROR) {
                 rc = -1;
                 break;
@@ -700,7 +717,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         r->found_path = xmalloc((found.nrec + 1) * sizeof *r->found_path);
         for (size_t i = 0; i < found.nrec; i++) r->found_path[i] = found.rec[i].value;
         r->nfound_path = found.nrec;
-        r->found_level = S.level;
+        r->found_level = S.stage;
     }
     if (o->shard_count > 1) {
         r->hashes = xmalloc((outcomes.n + 1) * sizeof *r->hashes);

@@ -70,7 +70,7 @@ typedef struct explore_result {
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;
     size_t nfound_path;
-    int found_level;
+    int found_level;        /* the pass it was found in (the order of the search: shards merged keep the first) */
     uint64_t *hashes;
     size_t nhashes;
     int memory_stop;           /* stopped because the visited set reached its memory cap */
