@@ -77,6 +77,7 @@ typedef struct reducer {
     int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
     int64_t *last;     /* per key: the last time seen */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
+    int *ufind;        /* tie_needed's classes of steps */
     int cap, nkeys;
 } reducer;
 void reducer_release(reducer *r);

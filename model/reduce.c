@@ -129,6 +129,7 @@ struct reducer_keys {
 
 void reducer_release(reducer *r)
 {
+    free(r->ufind);
     free(r->in);
     free(r->acc);
     free(r->last);
@@ -483,6 +484,10 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
         if (extremes && c->n > 1) alts_add(a, c->n - 1);
         return 0;
     default:
+        if (d->tie) { /* which simultaneous event goes first: those the path shows (tie_needed) */
+            alts_add(a, 0);
+            return 0;
+        }
         if (c->kind == 1 && c->n > EXPLORE_RANDOM_ALL) {
             for (int64_t k = 0; k < EXPLORE_RANDOM_ALL; k++)
                 alts_add(a, (int64_t)((double)(c->n - 1) * (double)k / (double)(EXPLORE_RANDOM_ALL - 1)));
@@ -493,6 +498,79 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
     }
 }
 
+/* Do two steps at one instant depend on each other (their order may matter)? The same key
+ * (a node and its replicas; a client), a step that touches every actor, or two of the
+ * checker's observations of clients. A step that touches no actor's state (key -1) commutes
+ * with everything. */
+static int tie_dependent(const world_step *x, const world_step *y)
+{
+    if (x->key == WORLD_KEY_ALL || y->key == WORLD_KEY_ALL) return 1;
+    if (x->key < 0 || y->key < 0) return 0;
+    return x->key == y->key || (x->client && y->client);
+}
+
+static int uf_find(int *up, int i)
+{
+    while (up[i] != i) i = up[i] = up[up[i]];
+    return i;
+}
+
+/* The alternatives of tie decision i (which of several simultaneous events goes first) that
+ * need paths of their own: a persistent set (Godefroid, 1996). The events handled at that
+ * instant from the decision on fall into classes of steps that depend on each other,
+ * transitively (an actor's later events at the instant with its first); an order of them all
+ * is equivalent to one that starts with an event of the chosen one's class, since the others
+ * commute with that whole class. So the candidates of the chosen one's class are enabled.
+ * All are, when the instant's events are not exactly the ones pending at the decision (one
+ * caused another at the same instant) or the path cannot be matched to the candidates. */
+static void tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
+{
+    const world_decision *d = &p->decs[i];
+    const world_step *st = p->steps;
+    int n = (int)p->rec[i].n, v = (int)p->rec[i].value, s0 = d->step;
+    if (s0 < 0 || s0 >= p->nsteps || st[s0].t != d->t || n > 16) {
+        a->all = 1;
+        return;
+    }
+    int end = s0;
+    while (end < p->nsteps && st[end].t == d->t) end++;
+    int m = end - s0;
+    for (int s = s0; s < end; s++)
+        if (st[s].cause >= s0 || st[s].cause == WORLD_CAUSE_INSTANT || st[s].qactor < 0) {
+            a->all = 1; /* caused at this instant, or a fault: not among the decision's events */
+            return;
+        }
+    /* the candidates: each queue actor's first event at the instant, in sequence order */
+    int cand[16], nc = 0;
+    for (int s = s0; s < end; s++) {
+        int first = 1;
+        for (int q = s0; q < s && first; q++) first = st[q].qactor != st[s].qactor;
+        if (!first) continue;
+        if (nc == 16) { /* more actors than sched_pop offers: not matched */
+            a->all = 1;
+            return;
+        }
+        int at = nc++;
+        while (at > 0 && st[cand[at - 1]].seq > st[s].seq) {
+            cand[at] = cand[at - 1];
+            at--;
+        }
+        cand[at] = s;
+    }
+    if (nc != n || cand[v] != s0) {
+        a->all = 1;
+        return;
+    }
+    int *up = r->ufind = xrealloc(r->ufind, (size_t)(m + 1) * sizeof *up);
+    for (int k = 0; k < m; k++) up[k] = k;
+    for (int x = s0; x < end; x++)
+        for (int y = x + 1; y < end; y++)
+            if (st[x].qactor == st[y].qactor || tie_dependent(&st[x], &st[y])) up[uf_find(up, x - s0)] = uf_find(up, y - s0);
+    int root = uf_find(up, 0);
+    for (int j = 0; j < n; j++)
+        if (uf_find(up, cand[j] - s0) == root) alts_add(a, j);
+}
+
 /* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
 void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
@@ -500,6 +578,10 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     accumulate(r, p);
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
+        if (d->kind == WDEC_OTHER && d->tie) {
+            tie_needed(r, p, i, &avail[i]);
+            continue;
+        }
         if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;
         int64_t next = next_crossing(r, p, i, observer);
         if (next > 0) alts_add(&avail[i], next);

@@ -15,6 +15,7 @@ struct sched {
     size_t *first_of;
     uint64_t *stamp, pops;
     size_t capactors;
+    int last_tie;   /* candidates offered by the last pop (0: it was not a decision among them) */
 };
 
 static int before(const event *a, const event *b)
@@ -141,6 +142,7 @@ static void tie_add(sched *s, size_t *n, size_t i)
 
 int sched_pop(sched *s, chooser *ch, event *out)
 {
+    s->last_tie = 0;
     if (!s->len) return 0;
     int64_t t = s->heap[0].time;
     /* Another event due at t is, if there is one, a child of the root (its ancestors are all
@@ -203,8 +205,14 @@ int sched_pop(sched *s, chooser *ch, event *out)
         }
         cand[at] = i;
     }
+    s->last_tie = (int)ncand;
     *out = remove_at(s, cand[chooser_pick(ch, (int64_t)ncand, "simultaneous events")]);
     return 1;
+}
+
+int sched_last_tie(const sched *s)
+{
+    return s->last_tie;
 }
 
 int64_t sched_peek_time(const sched *s)

@@ -45,6 +45,9 @@ void sched_tag_next(sched *s, int dec);
 /* Pops the next event into *out; 0 when the queue is empty. The chooser may be NULL (plain
  * FIFO among simultaneous events). */
 int sched_pop(sched *s, chooser *ch, event *out);
+/* How many simultaneous events the last sched_pop offered the chooser (the earliest of each
+ * actor, in sequence order: the alternatives of its decision); 0 when it made no decision. */
+int sched_last_tie(const sched *s);
 int64_t sched_peek_time(const sched *s); /* INT64_MAX when empty */
 size_t sched_pending(const sched *s);
 /* Iterates pending events in no particular order (fingerprints); it starts at 0. */

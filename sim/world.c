@@ -120,7 +120,7 @@ static int add_step(world *w, int64_t t, int actor, int cause)
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
     world_step *x = &w->steps[w->nsteps];
-    *x = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0, 0, 0, -1, CORE_NOT_STALE, -1, 0 };
+    *x = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0, 0, 0, -1, CORE_NOT_STALE, -1, 0, -1, 0 };
     if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
     return w->nsteps++;
 }
@@ -723,6 +723,7 @@ int world_run(world *w, buf *err)
             w->last_instant = next;
             explore_maybe_inject(w, PHASE_LATE);
         }
+        size_t di = w->cx.explore ? decisions_made(w) : 0;
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
         w->last_instant = e.time;
         if (e.time > w->cx.sc->duration) {
@@ -742,6 +743,14 @@ int world_run(world *w, buf *err)
         if (w->cx.explore) {
             int st = add_step(w, e.time, event_actor(w, &e), e.cause);
             w->steps[st].ev = e.kind;
+            w->steps[st].qactor = e.actor;
+            w->steps[st].seq = e.seq;
+            if (sched_last_tie(w->cx.q) > 1 && decisions_made(w) == di + 1) {
+                world_decision *d = dec_at(w, di);
+                d->tie = sched_last_tie(w->cx.q);
+                d->step = st;
+                d->t = e.time;
+            }
             if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
             if (e.kind == EV_DELIVER) {
                 const msg *m = e.data;

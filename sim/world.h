@@ -100,6 +100,9 @@ typedef struct world_step {
                         window it moves with too, or -1 */
     int inert;       /* a node's step that changed nothing (server_kind.pure): two such steps
                         commute */
+    int qactor;      /* the event's actor in the queue (sched.h: simultaneous events are offered
+                        by it), and ... */
+    uint64_t seq;    /* ... its sequence number there */
 } world_step;
 #define WORLD_NOT_STALE (-9)
 #define WORLD_CAUSE_INSTANT (-2)
@@ -120,6 +123,8 @@ typedef struct world_decision {
     uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
     uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
     int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
+    int tie;          /* OTHER: which of `tie` simultaneous events goes first (sched_pop), the
+                         chosen one handled at `step`, at instant `t` */
 } world_decision;
 const world_step *world_steps(const world *w, int *n);
 /* A comparison of a clock with an instant (core_clock_compare): at `step`, against the reading
