@@ -37,6 +37,8 @@ static void check_usage(FILE *f)
           "until none is left (the whole space) or --time runs out, and it says the largest\n"
           "number of deviations it exhausted. Each level is tried first with no fault, then\n"
           "with one, ... up to max_faults, so a violation needing fewer faults comes sooner.\n"
+          "After the first level, 128 random schedules drawn from the scenario's seed are run\n"
+          "(a violation many schedules show, but only with many deviations, is found there).\n"
           "\n"
           "Time is searched by its orders (see README.md, \"The model checker\"): a window is\n"
           "tried at each value where the step it times, or anything that step causes, falls\n"
@@ -205,11 +207,21 @@ static int write_counterexample(const scenario *sc, const explore_result *r, con
 static int report(const scenario *sc, const explore_opts *o, const explore_result *r, const char *out_base)
 {
     printf("== %s\n", sc->name);
-    printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
-           "(%.0f transitions/s)\n",
-           o->random_runs ? "random search" : "systematic search", (unsigned long long)r->paths,
-           (unsigned long long)r->transitions, (unsigned long long)r->outcomes, r->max_depth_seen, r->seconds,
-           r->seconds > 0 ? (double)r->transitions / r->seconds : 0.0);
+    if (r->probe_found) {
+        printf("   systematic search: %llu paths (the first level), then random schedules: %d of %d, with the "
+               "fault budget; the last one violated; %llu transitions, %.2f s\n",
+               (unsigned long long)r->paths, r->probe_found, EXPLORE_PROBES, (unsigned long long)r->transitions,
+               r->seconds);
+    } else {
+        printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
+               "(%.0f transitions/s)\n",
+               o->random_runs ? "random search" : "systematic search", (unsigned long long)r->paths,
+               (unsigned long long)r->transitions, (unsigned long long)r->outcomes, r->max_depth_seen, r->seconds,
+               r->seconds > 0 ? (double)r->transitions / r->seconds : 0.0);
+    }
+    if (r->probes && !r->probe_found)
+        printf("   and, after its first level, %llu random schedules with the fault budget, none violating\n",
+               (unsigned long long)r->probes);
     if (!r->found) print_coverage(sc, o, r);
     printf("\n");
     for (int p = 0; p < PROP_COUNT; p++) {

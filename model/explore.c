@@ -605,8 +605,64 @@ static enum level_end search_level(search *S, int bound, buf *err)
     return end;
 }
 
+/* The seed of random schedule k of those run after the first level: the scenario's,
+ * so that every shard and any --jobs run the same ones. */
+static uint64_t probe_seed(const scenario *sc, int k)
+{
+    uint64_t s = sc->seed * 0x9e3779b97f4a7c15ULL + 0x70726f6265ULL + (uint64_t)k;
+    return ll_splitmix64(&s);
+}
+
+/* Runs random schedule k of those run after the first level; fills p. */
+static int run_probe(search *S, int k, xpath *p, buf *err)
+{
+    chooser *ch = chooser_new(CHOOSER_RUN, probe_seed(S->sc, k));
+    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, p, err);
+    chooser_free(ch);
+    return rc;
+}
+
+/* EXPLORE_PROBES random schedules with the fault budget, after the first level: 1
+ * when one violates a searched property (kept in S->found), 0 when none does, -1 on error. */
+static int probe(search *S, buf *err)
+{
+    for (int k = 0; k < EXPLORE_PROBES && !should_stop(S); k++) {
+        xpath p;
+        if (run_probe(S, k, &p, err) != 0) return -1;
+        S->r->probes++;
+        S->r->transitions += p.events;
+        hset_add(&S->outcomes, p.hash);
+        for (int q = 0; q < PROP_COUNT; q++)
+            if (p.cr.p[q].v == VERDICT_VIOLATED) S->r->witnessed[q] = 1;
+        if (p.violated >= 0) {
+            S->found = p;
+            S->have_found = 1;
+            S->r->probe_found = k + 1;
+            return 1;
+        }
+        path_free(&p);
+    }
+    return 0;
+}
+
 int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
 {
+    if (S->stage < 0) { /* one of the random schedules run after the first level: vals[0] says which */
+        xpath p;
+        if (n != 1 || vals[0] < 0 || vals[0] >= EXPLORE_PROBES || run_probe(S, (int)vals[0], &p, err) != 0) {
+            if (!err->len) buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
+            return -1;
+        }
+        if (p.violated < 0) {
+            path_free(&p);
+            buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
+            return -1;
+        }
+        S->found = p;
+        S->have_found = 1;
+        S->r->probe_found = (int)vals[0] + 1;
+        return 0;
+    }
     choice *c = xcalloc(n + 1, sizeof *c);
     for (size_t i = 0; i < n; i++) c[i].value = vals[i];
     chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
@@ -639,10 +695,11 @@ int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int s
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     explore_opts o = { .max_deviations = -1 };
-    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients };
-    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .fewer_faults = stage_fewer_faults(sc, stage) };
+    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients, .stage = stage };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(),
+                             .fewer_faults = stage < 0 ? 0 : stage_fewer_faults(sc, stage) };
     int rc = explore_refind(&S, vals, n, err);
-    if (rc == 0) shrink_found(sc, 0, &S.shared, &S.found, r);
+    if (rc == 0) shrink_found(sc, stage < 0, &S.shared, &S.found, r);
     scriptlib_free(lib);
     chunkcache_free(S.shared.chunks);
     return rc;
@@ -705,6 +762,17 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
                 if (end == LEVEL_COMPLETE) r->deviation_bound = -1; /* no bound was needed */
                 break;
             }
+            if (!r->probes) { /* after the first level: random schedules (explore.h) */
+                int stage = S.stage;
+                S.stage = -1;
+                int pr = probe(&S, err);
+                if (pr != 0) {
+                    rc = pr < 0 ? -1 : 0;
+                    break;
+                }
+                S.stage = stage;
+                S.shared.fewer_faults = 0;
+            }
         }
     }
     xpath found = S.found;
@@ -718,13 +786,17 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         for (size_t i = 0; i < found.nrec; i++) r->found_path[i] = found.rec[i].value;
         r->nfound_path = found.nrec;
         r->found_level = S.stage;
+        if (r->probe_found) { /* a random schedule: its index */
+            r->found_path[0] = r->probe_found - 1;
+            r->nfound_path = 1;
+        }
     }
     if (o->shard_count > 1) {
         r->hashes = xmalloc((outcomes.n + 1) * sizeof *r->hashes);
         for (size_t i = 0; i < outcomes.cap; i++)
             if (outcomes.v[i]) r->hashes[r->nhashes++] = outcomes.v[i];
     }
-    if (rc == 0 && have_found) shrink_found(sc, o->random_runs != 0, &shared, &found, r);
+    if (rc == 0 && have_found) shrink_found(sc, o->random_runs != 0 || r->probe_found, &shared, &found, r);
     r->outcomes = outcomes.n;
     free(outcomes.v);
     scriptlib_free(lib);

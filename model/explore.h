@@ -43,6 +43,12 @@ typedef struct explore_opts {
  * many evenly spaced values (explore_result.abstracted says so). */
 #define EXPLORE_RANDOM_ALL 4096
 
+/* Random schedules run once the first level of the systematic search is done (explore_run):
+ * a violation that many random schedules show is found before the search reaches the
+ * deviations it needs, while one that the default schedule shows is still found first, with
+ * its few deviations. */
+#define EXPLORE_PROBES 128
+
 /* explore_result.abstracted */
 #define EXPLORE_SAMPLED_RANDOM 1  /* a ctx:random range too wide: evenly spaced values tried */
 #define EXPLORE_SAMPLED_DRIFT 2   /* a drift's start: at event instants only */
@@ -57,6 +63,10 @@ typedef struct explore_result {
     choice *choices;           /* its decisions (REPLAY form: what the simulation got) */
     size_t nchoices;
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */
+    uint64_t probes;           /* random schedules run after the first level (not in paths;
+                                  their transitions and outcomes are counted) */
+    int probe_found;           /* the violation is that of random schedule probe_found - 1 of
+                                  them (0: the systematic search found it) */
     int max_depth_seen;
     int complete;              /* the whole bounded space was searched */
     int deviations_exhausted;  /* the largest deviation bound searched completely (-1: none);
@@ -70,7 +80,9 @@ typedef struct explore_result {
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;
     size_t nfound_path;
-    int found_level;        /* the pass it was found in (the order of the search: shards merged keep the first) */
+    int found_level;           /* the pass it was found in (the order of the search: shards
+                                  merged keep the first); -1: a random schedule run first, the
+                                  path its index */
     uint64_t *hashes;
     size_t nhashes;
     int memory_stop;           /* stopped because the visited set reached its memory cap */

@@ -297,8 +297,8 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
     buf_printf(&b, "# locklab check shard %d of %d: merge with 'locklab check SCENARIO --merge FILE...'\n",
                o->shard_index, o->shard_count);
     buf_printf(&b, "scenario %s\nshard %d %d\n", sc->name, o->shard_index, o->shard_count);
-    buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\n", (unsigned long long)r->paths,
-               (unsigned long long)r->transitions, r->max_depth_seen, r->seconds);
+    buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\nprobes %llu\n", (unsigned long long)r->paths,
+               (unsigned long long)r->transitions, r->max_depth_seen, r->seconds, (unsigned long long)r->probes);
     buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\nabstracted %d\nstopped %d\n",
                r->complete, r->deviations_exhausted, r->deviation_bound, r->depth_cut, r->abstracted,
                r->timed_out || r->interrupted || r->memory_stop);
@@ -320,7 +320,7 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
 typedef struct shardfile {
     int index, count, complete, exhausted, bound, depth_cut, delays, stopped, longest, level;
     double seconds;
-    unsigned long long paths, transitions;
+    unsigned long long paths, transitions, probes;
     int witnessed[PROP_COUNT];
     int64_t *found;
     size_t nfound;
@@ -397,7 +397,8 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
                    (k = shard_number(line, "bound", 0, -1, INT32_MAX, &f->bound, &seen, 6, path, lineno, err)) ||
                    (k = shard_number(line, "depth_cut", 0, 0, 1, &f->depth_cut, &seen, 7, path, lineno, err)) ||
                    (k = shard_number(line, "abstracted", 0, 0, 255, &f->delays, &seen, 8, path, lineno, err)) ||
-                   (k = shard_number(line, "stopped", 0, 0, 1, &f->stopped, &seen, 9, path, lineno, err))) {
+                   (k = shard_number(line, "stopped", 0, 0, 1, &f->stopped, &seen, 9, path, lineno, err)) ||
+                   (k = shard_number(line, "probes", 0, 0, INT64_MAX, &f->probes, &seen, 10, path, lineno, err))) {
             if (k < 0) rc = -1;
         } else if (!strncmp(line, "witnessed", 9)) {
             char *p = line + 9;
@@ -441,8 +442,8 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
         buf_printf(err, "%s: cut short (no 'end' line): was its shard still running?", path);
         rc = -1;
     }
-    if (rc == 0 && (seen & 0x3ff) != 0x3ff) {
-        buf_printf(err, "%s: a line of the totals is missing (paths, transitions, longest, seconds, complete, "
+    if (rc == 0 && (seen & 0x7ff) != 0x7ff) {
+        buf_printf(err, "%s: a line of the totals is missing (paths, transitions, longest, seconds, probes, complete, "
                    "exhausted, bound, depth_cut, abstracted, stopped)", path);
         rc = -1;
     }
@@ -507,6 +508,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         have++;
         r->paths += f.paths;
         r->transitions += f.transitions;
+        if (f.probes > r->probes) r->probes = f.probes; /* every shard runs the same ones */
         r->seconds += f.seconds; /* the shards' time added up */
         if (f.longest > r->max_depth_seen) r->max_depth_seen = f.longest;
         r->depth_cut |= f.depth_cut;
