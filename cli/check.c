@@ -21,6 +21,7 @@ static void check_usage(FILE *f)
 {
     fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes]\n"
           "                               [--jobs N] [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
+          "                               [--probes N]\n"
           "       locklab check SCENARIO --shard I/N [--save FILE] [options as above]\n"
           "       locklab check SCENARIO --merge FILE... [--out BASE]\n"
           "\n"
@@ -37,8 +38,9 @@ static void check_usage(FILE *f)
           "until none is left (the whole space) or --time runs out, and it says the largest\n"
           "number of deviations it exhausted. Each level is tried first with no fault, then\n"
           "with one, ... up to max_faults, so a violation needing fewer faults comes sooner.\n"
-          "After the first level, 128 random schedules drawn from the scenario's seed are run\n"
-          "(a violation many schedules show, but only with many deviations, is found there).\n"
+          "After the first level, --probes random schedules (default 128) drawn from the\n"
+          "scenario's seed are run: a violation many schedules show, but only with many\n"
+          "deviations, is found there.\n"
           "\n"
           "Time is searched by its orders (see README.md, \"The model checker\"): a window is\n"
           "tried at each value where the step it times, or anything that step causes, falls\n"
@@ -62,6 +64,7 @@ static void check_usage(FILE *f)
           "  --random N          N random schedules instead of the systematic search\n"
           "  --seed S            seed for --random (default: the scenario's)\n"
           "  --max-paths N       stop after N paths\n"
+          "  --probes N          random schedules after the first level (default 128; 0: none)\n"
           "  --out BASE          where to write the counter-example\n"
           "  --jobs N            search with N processes (default: the cores present); the\n"
           "                      answer and the counter-example do not depend on N\n"
@@ -210,7 +213,7 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
     if (r->probe_found) {
         printf("   systematic search: %llu paths (the first level), then random schedules: %d of %d, with the "
                "fault budget; the last one violated; %llu transitions, %.2f s\n",
-               (unsigned long long)r->paths, r->probe_found, EXPLORE_PROBES, (unsigned long long)r->transitions,
+               (unsigned long long)r->paths, r->probe_found, (int)o->probes, (unsigned long long)r->transitions,
                r->seconds);
     } else {
         printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
@@ -300,7 +303,7 @@ static int save_shard(const scenario *sc, const explore_opts *o, const explore_r
 int cli_check(int argc, char **argv)
 {
     const char *out_base = NULL, *save = NULL;
-    explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME };
+    explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME, .probes = EXPLORE_PROBES };
 #ifdef LOCKLAB_NO_HOST
     o.jobs = 1; /* the playground (web/): one process, no fork */
 #else
@@ -315,6 +318,7 @@ int cli_check(int argc, char **argv)
         { "max-deviations", required_argument, NULL, 'k' }, { "delays", required_argument, NULL, 'd' },
         { "jobs", required_argument, NULL, 'j' },     { "shard", required_argument, NULL, 'S' },
         { "save", required_argument, NULL, 'w' },     { "merge", no_argument, NULL, 'm' },
+        { "probes", required_argument, NULL, 'P' },
         { NULL, 0, NULL, 0 }
     };
     opterr = 0;
@@ -334,6 +338,13 @@ int cli_check(int argc, char **argv)
         case 's':
             if (parse_count("--seed", optarg, &o.seed)) return EXIT_USAGE;
             have_seed = 1;
+            break;
+        case 'P':
+            if (parse_count("--probes", optarg, &o.probes)) return EXIT_USAGE;
+            if (o.probes > 1000000) {
+                cli_error("check: --probes %s: at most 1000000 random schedules", optarg);
+                return EXIT_USAGE;
+            }
             break;
         case 'p':
             if (parse_count("--max-paths", optarg, &o.max_paths)) return EXIT_USAGE;

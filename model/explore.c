@@ -65,12 +65,8 @@ typedef struct stretch_acc {
     int cap;
 } stretch_acc;
 
-/* A stretch of no_deadlock: a comparison of its end's instant with its start's, with the bound
- * minus its length to spare (a stretch already longer is a violation: the path stops the
- * search). */
-static void add_stretch(void *ud, size_t from, size_t to, int64_t bound)
+static void add_stretch_cmp(stretch_acc *s, size_t from, size_t to, int64_t bound)
 {
-    stretch_acc *s = ud;
     int64_t len = history_at(s->h, to)->t - history_at(s->h, from)->t;
     if (len > bound) return;
     if (s->p->ncmps == s->cap) {
@@ -80,6 +76,27 @@ static void add_stretch(void *ud, size_t from, size_t to, int64_t bound)
     s->p->cmps[s->p->ncmps++] = (world_cmp){ .step = to < s->nhstep ? s->hstep[to] : -1,
                                              .origin = from < s->nhstep ? s->hstep[from] : -1,
                                              .margin = bound - len, .true_time = 1, .before = 1 };
+}
+
+/* A stretch of no_deadlock: a comparison of its end's instant with its start's, with the bound
+ * minus its length to spare (a stretch already longer is a violation: the path stops the
+ * search). One still open when the run ends is judged at the run's last event, whichever
+ * that is: any later event moved past the last one would lengthen it, so each is compared. */
+static void add_stretch(void *ud, size_t from, size_t to, int64_t bound)
+{
+    stretch_acc *s = ud;
+    if (to + 1 < history_len(s->h)) {
+        add_stretch_cmp(s, from, to, bound);
+        return;
+    }
+    int last = -2;
+    for (size_t k = from + 1; k <= to; k++) {
+        int st = k < s->nhstep ? s->hstep[k] : -1;
+        if (st == last && k < to) continue; /* one comparison a step (its events share its instant) */
+        last = st;
+        add_stretch_cmp(s, from, k, bound);
+    }
+    if (from == to) add_stretch_cmp(s, from, to, bound);
 }
 
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
@@ -622,11 +639,11 @@ static int run_probe(search *S, int k, xpath *p, buf *err)
     return rc;
 }
 
-/* EXPLORE_PROBES random schedules with the fault budget, after the first level: 1
+/* explore_opts.probes random schedules with the fault budget, after the first level: 1
  * when one violates a searched property (kept in S->found), 0 when none does, -1 on error. */
 static int probe(search *S, buf *err)
 {
-    for (int k = 0; k < EXPLORE_PROBES && !should_stop(S); k++) {
+    for (int k = 0; (uint64_t)k < S->o->probes && k < INT32_MAX && !should_stop(S); k++) {
         xpath p;
         if (run_probe(S, k, &p, err) != 0) return -1;
         S->r->probes++;
@@ -649,7 +666,7 @@ int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
 {
     if (S->stage < 0) { /* one of the random schedules run after the first level: vals[0] says which */
         xpath p;
-        if (n != 1 || vals[0] < 0 || vals[0] >= EXPLORE_PROBES || run_probe(S, (int)vals[0], &p, err) != 0) {
+        if (n != 1 || vals[0] < 0 || vals[0] >= INT32_MAX || run_probe(S, (int)vals[0], &p, err) != 0) {
             if (!err->len) buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
             return -1;
         }
@@ -762,7 +779,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
                 if (end == LEVEL_COMPLETE) r->deviation_bound = -1; /* no bound was needed */
                 break;
             }
-            if (!r->probes) { /* after the first level: random schedules (explore.h) */
+            if (!r->probes && o->probes) { /* after the first level: random schedules (explore.h) */
                 int stage = S.stage;
                 S.stage = -1;
                 int pr = probe(&S, err);

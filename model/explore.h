@@ -34,6 +34,8 @@ typedef struct explore_opts {
     volatile int *stop;     /* set (by a signal handler) to stop early with the totals so far */
     int jobs;               /* worker processes (<= 1: search in this process) */
     int shard_index, shard_count; /* search only shard I of N (1-based; 0: all) */
+    uint64_t probes;        /* random schedules run after the first level (EXPLORE_PROBES is
+                               the command's default; 0: none) */
     /* Called about every 250 ms of search with the running totals (progress display). */
     void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int deviations, double seconds);
     void *progress_ud;
@@ -43,10 +45,10 @@ typedef struct explore_opts {
  * many evenly spaced values (explore_result.abstracted says so). */
 #define EXPLORE_RANDOM_ALL 4096
 
-/* Random schedules run once the first level of the systematic search is done (explore_run):
- * a violation that many random schedules show is found before the search reaches the
- * deviations it needs, while one that the default schedule shows is still found first, with
- * its few deviations. */
+/* Random schedules run once the first level of the systematic search is done (explore_run,
+ * explore_opts.probes; this many by default in `locklab check`): a violation that many random
+ * schedules show is found before the search reaches the deviations it needs, while one that
+ * the default schedule shows is still found first, with its few deviations. */
 #define EXPLORE_PROBES 128
 
 /* explore_result.abstracted */
