@@ -664,34 +664,28 @@ static int probe(search *S, buf *err)
 
 int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
 {
-    if (S->stage < 0) { /* one of the random schedules run after the first level: vals[0] says which */
-        xpath p;
-        if (n != 1 || vals[0] < 0 || vals[0] >= INT32_MAX || run_probe(S, (int)vals[0], &p, err) != 0) {
-            if (!err->len) buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
-            return -1;
-        }
-        if (p.violated < 0) {
-            path_free(&p);
-            buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
-            return -1;
-        }
-        S->found = p;
-        S->have_found = 1;
-        S->r->probe_found = (int)vals[0] + 1;
-        return 0;
-    }
-    choice *c = xcalloc(n + 1, sizeof *c);
-    for (size_t i = 0; i < n; i++) c[i].value = vals[i];
-    chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
-    chooser_set_script(ch, c, n);
-    free(c);
+    static const char gone[] = "the violation found does not replay: the shard files come from another scenario or version";
     xpath p;
-    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
-    chooser_free(ch);
-    if (rc != 0) return -1;
+    if (S->stage < 0) { /* one of the random schedules run after the first level: vals[0] says which */
+        if (n != 1 || vals[0] < 0 || vals[0] >= INT32_MAX) {
+            buf_puts(err, gone);
+            return -1;
+        }
+        if (run_probe(S, (int)vals[0], &p, err) != 0) return -1;
+        S->r->probe_found = (int)vals[0] + 1;
+    } else {
+        choice *c = xcalloc(n + 1, sizeof *c);
+        for (size_t i = 0; i < n; i++) c[i].value = vals[i];
+        chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
+        chooser_set_script(ch, c, n);
+        free(c);
+        int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+        chooser_free(ch);
+        if (rc != 0) return -1;
+    }
     if (p.violated < 0) {
         path_free(&p);
-        buf_puts(err, "the violation found does not replay: the shard files come from another scenario or version");
+        buf_puts(err, gone);
         return -1;
     }
     S->found = p;
