@@ -700,8 +700,18 @@ static int stage_fewer_faults(const scenario *sc, int stage)
     return F - stage % (F + 1);
 }
 
-int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int stage, explore_result *r, buf *err)
+/* explore_result.found_level, the order in which one search meets its passes: pass k (stage
+ * k = level * (max_faults + 1) + budget) is 2k; the random schedules after the first pass of
+ * the last fault budget of the first level, 2k + 1. So shards merged keep what one search
+ * would have found first. */
+static int found_order(int stage, int probe)
 {
+    return 2 * stage + (probe ? 1 : 0);
+}
+
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err)
+{
+    int stage = order % 2 ? -1 : order / 2;
     choose_searched(sc, r->searched);
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
@@ -775,6 +785,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             }
             if (!r->probes && o->probes) { /* after the first level: random schedules (explore.h) */
                 int stage = S.stage;
+                S.probe_after = stage;
                 S.stage = -1;
                 int pr = probe(&S, err);
                 if (pr != 0) {
@@ -796,7 +807,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         r->found_path = xmalloc((found.nrec + 1) * sizeof *r->found_path);
         for (size_t i = 0; i < found.nrec; i++) r->found_path[i] = found.rec[i].value;
         r->nfound_path = found.nrec;
-        r->found_level = S.stage;
+        r->found_level = S.stage < 0 ? found_order(S.probe_after, 1) : found_order(S.stage, 0);
         if (r->probe_found) { /* a random schedule: its index */
             r->found_path[0] = r->probe_found - 1;
             r->nfound_path = 1;

@@ -82,8 +82,8 @@ typedef struct explore_result {
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;
     size_t nfound_path;
-    int found_level;           /* the pass it was found in (the order of the search: shards
-                                  merged keep the first); -1: a random schedule run first, the
+    int found_level;           /* where the search met it (explore.c, found_order: shards
+                                  merged keep the first); odd: one of the random schedules, the
                                   path its index */
     uint64_t *hashes;
     size_t nhashes;

@@ -107,7 +107,9 @@ typedef struct search {
     xpath found;
     int level;              /* the deviation bound of the level being searched */
     int stage;              /* the pass being searched, in the order passes are searched: level
-                               * (max_faults + 1) + the fault budget of the pass (explore_run) */
+                               * (max_faults + 1) + the fault budget of the pass (explore_run);
+                               -1 while the random schedules run, after pass probe_after */
+    int probe_after;
     explore_opts wopts;     /* a worker's copy of the options (parallel.c) */
 } search;
 
@@ -137,7 +139,7 @@ enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t 
 int explore_refind(search *S, const int64_t *vals, size_t n, buf *err);
 /* Replays a found path (EXPLORE form) and minimises it into r's counter-example fields
  * (the totals in r are kept). */
-int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int stage, explore_result *r, buf *err);
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err);
 
 /* parallel.c: the items of a level over --jobs worker processes. Returns how the level
  * ended; a violation found is left in S->found (the one a single job would have found). */
