@@ -40,7 +40,7 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
 # The -D definitions of the Promela model for a scenario file (read from its fields).
 spin_defs() {
-    local f=$1 n crashes restart persist dmin dmax part clients
+    local f=$1 n crashes restart persist dmin dmax part clients c2start
     n=$(grep -c '"[A-E]"' <<<"$(sed -n 's/^ *nodes = {\(.*\)},$/\1/p' "$f" | tr ',' '\n')")
     crashes=$(sed -n 's/.*max_faults = \([0-9]*\).*/\1/p' "$f")
     restart=$(sed -n 's/.*params = { "\([0-9]*\)\(s\|ms\)" }.*/\1 \2/p' "$f" | awk '{ print $2 == "s" ? $1 * 1000 : $1 }')
@@ -49,7 +49,8 @@ spin_defs() {
     part=$(sed -n 's/^  faults = {.*partition.*duration = "\([0-9]*\)s" } },$/\1/p' "$f")
     part=$(( ${part:-0} * 1000 ))
     clients=$(grep -o 'name = "c[0-9]"' "$f" | wc -l)
-    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax -DPART_END=$part -DCLIENTS=$clients"
+    c2start=$(sed -n 's/.*name = "c2", start = "\([0-9]*\)\(s\|ms\)".*/\1 \2/p' "$f" | awk '{ print $2 == "s" ? $1 * 1000 : $1 }')
+    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax -DPART_END=$part -DCLIENTS=$clients -DC2START=${c2start:-2000}"
 }
 
 row() { printf '%-38s %-36s %-34s %-34s %s\n' "$@"; }
@@ -74,6 +75,8 @@ for n in 3 5; do
     variant "redlock$n-7-uniform-nopartition" '/^  faults = {.*partition/d'
     variant "redlock$n-8-uniform-nopartition-2crashes" '/^  faults = {.*partition/d; s/max_faults = 1/max_faults = 2/'
     variant "redlock$n-9-constant-3clients" "$constant; $third"
+    # both clients ask at once over every master (the issue's "general case"), no fault
+    variant "redlock$n-9b-uniform-contend" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/; s/max_faults = 1/max_faults = 0/' 
 done
 cp tests/bench/check/redisson-failover.lua tests/bench/check/fairlock3.lua "$tmp/"
 

@@ -33,6 +33,9 @@
 #ifndef CRASHES
 #define CRASHES 1
 #endif
+#ifndef C2START
+#define C2START 2000 /* ms: when c2 starts (0: both clients ask at once) */
+#endif
 #ifndef RESTART
 #define RESTART 200
 #endif
@@ -264,7 +267,7 @@ init
         wake[2] = 0;
         wake[3] = NEVER;
         run Client(1, 0, 9000);
-        run Client(2, 2000, 1000);
+        run Client(2, C2START, 1000);
         if
         :: CLIENTS >= 3 -> wake[3] = 0; run Client(3, 2000, 1000)
         :: else -> skip
