@@ -1,4 +1,5 @@
-/* nodeint.h — what node.c and node_expiry.c share: the deadline origins (not an API). */
+/* nodeint.h — what node.c, node_expiry.c and node_failover.c share: the deadline origins,
+ * the history's lines, resynchronisation (not an API). */
 #ifndef LOCKLAB_NODEINT_H
 #define LOCKLAB_NODEINT_H
 
@@ -19,5 +20,11 @@ void node_deadline_read(void *ud, slice unit);
 /* commit = "quorum": what was held until a majority has the master's entries goes out now
  * that it has (node.c). */
 void node_commit_release(cluster *cu, node *n);
+/* What node.c and node_failover.c share: a node's line in the history, its keyspace's, the
+ * waits a master answers when it stops being one, a replica's full resynchronisation. */
+void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg);
+void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master);
+void node_unblock_waits(cluster *cu, node *n);
+void node_resync(cluster *cu, node *replica, node *master);
 
 #endif
