@@ -52,20 +52,6 @@ typedef struct held_msg {
     uint64_t offset;
 } held_msg;
 
-struct node_wait {
-    node_wait *next;
-    uint64_t id;
-    int from, conn, coro;  /* the blocked request: its client's actor, connection, coroutine */
-    int async;             /* sent with ctx:send */
-    uint64_t req_id;
-    char *label;
-    uint64_t offset;       /* what the replicas must have acknowledged */
-    int64_t replicas;      /* how many of them */
-    msg *held;             /* a write's reply held until a quorum has it (commit = "quorum"),
-                              or NULL: a WAIT, answered with the count */
-    size_t exec_at;        /* held: the write's exec event */
-};
-
 static void node_drop_waits(node *n);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
 static void node_apply_replication(cluster *cu, node *n, msg *m);
@@ -242,6 +228,8 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,
         .replicas = node_replicas_fn,
+        .park = node_park,
+        .unpark = node_unpark,
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
@@ -256,7 +244,7 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
     return s;
 }
 
-static msg *reply_new(cluster *cu, node *n, int to)
+msg *node_reply_new(cluster *cu, node *n, int to)
 {
     msg *rep = msg_new(MSG_REPLY, n->idx, to, cu->kind->reply_size);
     rep->sk = cu->kind;
@@ -266,7 +254,7 @@ static msg *reply_new(cluster *cu, node *n, int to)
 
 /* Records that n ran a request of `from` (its reply filled in by the caller; `script`: the
  * script it ran, or NULL) and returns the event's index. */
-static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
+size_t node_note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
     e->peer = from;
@@ -278,7 +266,7 @@ static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const c
     return history_len(cu->cx->hist) - 1;
 }
 
-static void send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label)
+void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label)
 {
     buf b;
     buf_init(&b);
@@ -308,7 +296,7 @@ static void request_acks(cluster *cu, node *n)
 }
 
 /* A new wait of request m for `replicas` replicas to acknowledge `offset`, queued last. */
-static node_wait *wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
+node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
 {
     node_wait *w = xcalloc(1, sizeof *w);
     w->id = ++n->next_wait_id;
@@ -344,7 +332,7 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
         sk->reply_wait(rep->body, acked, NULL);
         return 0;
     }
-    node_wait *w = wait_add(n, m, offset, want);
+    node_wait *w = node_wait_add(n, m, offset, want);
     if (timeout > 0) {
         core_clock_read(cu->cx); /* the deadline comes from the node's clock */
         int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout);
@@ -361,16 +349,16 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
 static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
 {
     if (w->held) { /* committed: the write's own reply goes out now; no error is told */
-        if (!error) send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
+        if (!error) node_send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
         else msg_free(w->held);
         free(w->label);
         free(w);
         return;
     }
-    msg *rep = reply_new(cu, n, w->from);
+    msg *rep = node_reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
     rep->async = w->async;
-    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
+    node_send_reply(cu, node_note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
     free(w->label);
     free(w);
 }
@@ -395,6 +383,10 @@ void node_wait_timeout(cluster *cu, node *n, uint64_t id)
     for (node_wait **p = &n->waits; *p; p = &(*p)->next) {
         if ((*p)->id != id) continue;
         node_wait *w = *p;
+        if (w->parked) {
+            node_park_timeout(cu, n, w);
+            return;
+        }
         *p = w->next;
         wait_answer(cu, n, w, NULL);
         return;
@@ -405,9 +397,14 @@ void node_wait_timeout(cluster *cu, node *n, uint64_t id)
  * blocked clients are unblocked with an error. */
 void node_unblock_waits(cluster *cu, node *n)
 {
-    while (n->waits) {
-        node_wait *w = n->waits;
-        n->waits = w->next;
+    node_wait **p = &n->waits;
+    while (*p) {
+        node_wait *w = *p;
+        if (w->parked) { /* the server's own wait (node_park.c): its server decides */
+            p = &w->next;
+            continue;
+        }
+        *p = w->next;
         /* a held write is not told anything: its client loses the connection */
         wait_answer(cu, n, w, "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
     }
@@ -421,6 +418,8 @@ static void node_drop_waits(node *n)
         node_wait *w = n->waits;
         n->waits = w->next;
         msg_free(w->held);
+        msg_free(w->ready);
+        free(w->script);
         free(w->label);
         free(w);
     }
@@ -443,7 +442,7 @@ static int hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at)
 {
     int need = quorum_replicas(cu, n);
     if (need == 0 || node_acked_count(cu, n, n->repl_offset) >= need) return 0;
-    node_wait *w = wait_add(n, m, n->repl_offset, need);
+    node_wait *w = node_wait_add(n, m, n->repl_offset, need);
     w->held = rep;
     w->exec_at = at;
     rep->async = m->async;
@@ -525,28 +524,39 @@ void node_commit_release(cluster *cu, node *n)
 static void node_exec_request(cluster *cu, node *n, msg *m)
 {
     const server_kind *sk = cu->kind;
-    msg *rep = reply_new(cu, n, m->from);
+    msg *rep = node_reply_new(cu, n, m->from);
     int64_t want = 0, timeout = 0;
     int wait = sk->is_wait ? sk->is_wait(m->argc, m->argv, &want, &timeout, rep->body) : 0;
     if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    size_t at = note_exec(cu, n, m->from, m->req_id, m->label, m->script);
+    size_t at = node_note_exec(cu, n, m->from, m->req_id, m->label, m->script);
     uint64_t before = n->repl_offset, effects = n->effects;
     int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
+    n->exec_msg = m; /* what kind_host.park parks */
+    n->exec_at = at;
+    n->parked_now = 0;
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
+    n->exec_msg = NULL;
     if (pure && n->effects == effects) cu->cx->inert = 1; /* it changed nothing: it commutes */
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
     int majority = cu->cx->sc->repl_quorum || (sk->reply_needs_majority && sk->reply_needs_majority(rep->body));
-    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+    if (n->parked_now) { /* the server answers later (node_park.c) */
+        node_park_begun(cu, n, at, rep);
         node_commit_release(cu, n);
         return;
     }
+    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+        node_commit_release(cu, n);
+        node_park_flush(cu, n);
+        return;
+    }
     rep->async = m->async;
-    send_reply(cu, at, rep, m->coro, m->req_id, m->label);
+    node_send_reply(cu, at, rep, m->coro, m->req_id, m->label);
     node_commit_release(cu, n);
+    node_park_flush(cu, n);
 }
 
 void node_deliver(cluster *cu, node *n, msg *m)
@@ -783,6 +793,7 @@ void node_drop_client(cluster *cu, node *n, int cidx)
 {
     cu->kind->disconnect(n->srv, cidx);
     if (n->up) node_commit_release(cu, n);
+    if (n->up) node_park_flush(cu, n);
 }
 
 /* Unsubscribing is modelled as immediate and reliable: a client that stops listening
