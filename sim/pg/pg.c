@@ -65,11 +65,15 @@
 
 #define MAX_ITEMS 32
 #define MAX_ARGS 4
+#define DEADLOCK_TIMEOUT_MS 1000 /* deadlock_timeout's default, 1 s */
+#define TIMEOUT_MAX_MS 2147483647
 
 typedef struct backend {
     int pid;
     int open;          /* pooled: this server connection is open */
     int in_tx, aborted;
+    /* the session's settings (SET), ms, 0: off */
+    int64_t lock_timeout, statement_timeout, deadlock_timeout;
 } backend;
 
 typedef struct advlock {
@@ -79,8 +83,36 @@ typedef struct advlock {
     int nsess, nxact; /* the owner's holds at each level */
 } advlock;
 
+struct stmt;
+
+/* A client whose statement waits in the server for a lock (pg.h: waits). */
+typedef struct pgwait {
+    int active;
+    int b;                /* its backend */
+    struct stmt *st;      /* the statement, and the item that waits */
+    int at;
+    pgreply r;            /* the reply so far */
+    int space;            /* the lock it waits for */
+    int64_t key;
+    uint64_t seq;         /* the order of the waits: the first waiter is granted first */
+    int64_t lock_since;   /* local ms: this lock wait began; the statement began */
+    int64_t stmt_since;
+    int deadlock_checked; /* this lock wait ran its deadlock check */
+} pgwait;
+
+typedef struct pganswer {
+    int client;
+    pgreply r;
+} pganswer;
+
 struct pgserver {
     int nclients, conn_base, pool;
+    int64_t (*clock)(void *); /* local ms; NULL: the server cannot wait (an error instead) */
+    void *clock_ud;
+    pgwait *waits;     /* per client */
+    uint64_t wait_seq;
+    pganswer *answers; /* the waits' answers, oldest first, until pg_answer takes them */
+    int nanswers;
     backend *backends; /* direct: one per client; pooled: the pool's server connections */
     int next_pid;      /* pooled: the pid of the next server connection opened */
     int *assigned;     /* pooled: per client, its server connection, or -1 */
@@ -161,12 +193,15 @@ void pg_reply_brief(const pgreply *r, buf *out)
 
 /* ---- the server ---- */
 
-pgserver *pg_new(int nclients, int conn_base, int pool)
+pgserver *pg_new(int nclients, int conn_base, int pool, int64_t (*clock)(void *), void *clock_ud)
 {
     pgserver *s = xcalloc(1, sizeof *s);
     s->nclients = nclients;
     s->conn_base = conn_base;
     s->pool = pool;
+    s->clock = clock;
+    s->clock_ud = clock_ud;
+    s->waits = xcalloc((size_t)nclients + 1, sizeof *s->waits);
     if (pool > 0) {
         s->backends = xcalloc((size_t)pool, sizeof *s->backends);
         s->assigned = xcalloc((size_t)nclients + 1, sizeof *s->assigned);
@@ -177,12 +212,19 @@ pgserver *pg_new(int nclients, int conn_base, int pool)
         s->backends = xcalloc((size_t)nclients + 1, sizeof *s->backends);
         for (int c = 0; c < nclients; c++) s->backends[c].pid = conn_base + c + 1;
     }
+    for (int b = 0; b < (pool > 0 ? pool : nclients); b++) s->backends[b].deadlock_timeout = DEADLOCK_TIMEOUT_MS;
     return s;
 }
+
+static void wait_drop(pgwait *w);
 
 void pg_free(pgserver *s)
 {
     if (!s) return;
+    for (int c = 0; c < s->nclients; c++) wait_drop(&s->waits[c]);
+    free(s->waits);
+    for (int i = 0; i < s->nanswers; i++) pg_reply_release(&s->answers[i].r);
+    free(s->answers);
     free(s->backends);
     free(s->assigned);
     free(s->idle);
@@ -326,12 +368,16 @@ typedef struct item {
     char label[64];
 } item;
 
-typedef enum stmt_kind { S_BEGIN, S_START, S_COMMIT, S_ROLLBACK, S_SELECT } stmt_kind;
+typedef enum stmt_kind { S_BEGIN, S_START, S_COMMIT, S_ROLLBACK, S_SELECT, S_SET } stmt_kind;
+
+typedef enum setting { SET_LOCK_TIMEOUT, SET_STATEMENT_TIMEOUT, SET_DEADLOCK_TIMEOUT } setting;
 
 typedef struct stmt {
     stmt_kind k;
     int nitems;
     item items[MAX_ITEMS];
+    setting set;       /* S_SET: which, and its value in ms */
+    int64_t set_ms;
 } stmt;
 
 static const struct {
@@ -463,12 +509,89 @@ static int parse_select(lexer *lx, stmt *st, pgreply *r)
     return 0;
 }
 
+static const char *const set_names[] = { "lock_timeout", "statement_timeout", "deadlock_timeout" };
+
+/* A timeout's value as PostgreSQL reads it: an integer of ms, or a quoted integer with an
+ * optional unit (ms, s, min, h, d); 0, or -1 with the error in r. */
+static int parse_timeout(lexer *lx, tok *t, stmt *st, pgreply *r)
+{
+    const char *name = set_names[st->set];
+    if (tok_is(t, "default")) {
+        st->set_ms = st->set == SET_DEADLOCK_TIMEOUT ? DEADLOCK_TIMEOUT_MS : 0;
+        *t = next_tok(lx);
+        return 0;
+    }
+    int neg = 0;
+    if (t->t == T_MINUS) {
+        neg = 1;
+        *t = next_tok(lx);
+    }
+    if (t->t == T_INT || t->t == T_BIGNUM) {
+        if (t->t == T_BIGNUM || t->i > TIMEOUT_MAX_MS) {
+            pg_reply_error(r, "22023", "invalid value for parameter \"%s\": \"%s%.*s\"", name, neg ? "-" : "",
+                           (int)t->len, t->p);
+            return -1;
+        }
+        if (neg && t->i) {
+            pg_reply_error(r, "22023", "-%lld ms is outside the valid range for parameter \"%s\" (0 .. %d)",
+                           (long long)t->i, name, TIMEOUT_MAX_MS);
+            return -1;
+        }
+        st->set_ms = t->i;
+        *t = next_tok(lx);
+        return 0;
+    }
+    if (neg || t->t != T_STR) return subset_error(r, t);
+    /* 'N', 'Nms', 'N s', 'Nmin', 'Nh', 'Nd' */
+    const char *p = t->p + 1, *e = t->p + t->len - 1;
+    int64_t v = 0;
+    const char *d = p;
+    while (p < e && isdigit((unsigned char)*p) && v <= TIMEOUT_MAX_MS) v = v * 10 + (*p++ - '0');
+    if (p == d) {
+        pg_reply_error(r, "22023", "invalid value for parameter \"%s\": \"%.*s\"", name, (int)(e - d), d);
+        return -1;
+    }
+    while (p < e && *p == ' ') p++;
+    static const struct {
+        const char *unit;
+        int64_t ms;
+    } units[] = { { "", 1 }, { "ms", 1 }, { "s", 1000 }, { "min", 60000 }, { "h", 3600000 }, { "d", 86400000 } };
+    int64_t mul = -1;
+    for (size_t i = 0; i < LL_ARRAY_LEN(units); i++)
+        if ((size_t)(e - p) == strlen(units[i].unit) && !strncmp(p, units[i].unit, (size_t)(e - p))) mul = units[i].ms;
+    if (mul < 0 || v > TIMEOUT_MAX_MS / mul) return subset_error(r, t); /* fractions, us, out of range */
+    st->set_ms = v * mul;
+    *t = next_tok(lx);
+    return 0;
+}
+
+/* SET [SESSION] lock_timeout | statement_timeout | deadlock_timeout { = | TO } value */
+static int parse_set(lexer *lx, stmt *st, pgreply *r)
+{
+    st->k = S_SET;
+    tok t = next_tok(lx);
+    if (tok_is(&t, "session")) t = next_tok(lx);
+    int found = -1;
+    for (size_t i = 0; i < LL_ARRAY_LEN(set_names); i++)
+        if (tok_is(&t, set_names[i])) found = (int)i;
+    if (found < 0) return subset_error(r, &t);
+    st->set = (setting)found;
+    t = next_tok(lx);
+    if (tok_is(&t, "to") || (t.t == T_OTHER && t.len == 1 && *t.p == '=')) t = next_tok(lx);
+    else return syntax_error(r, &t);
+    if (parse_timeout(lx, &t, st, r)) return -1;
+    if (t.t == T_SEMI) t = next_tok(lx);
+    if (t.t != T_END) return subset_error(r, &t);
+    return 0;
+}
+
 static int parse(const char *sql, size_t len, stmt *st, pgreply *r)
 {
     lexer lx = { sql, sql + len };
     tok t = next_tok(&lx);
     if (t.t == T_END || t.t == T_SEMI) return subset_error(r, &t);
     if (tok_is(&t, "select")) return parse_select(&lx, st, r);
+    if (tok_is(&t, "set")) return parse_set(&lx, st, r);
     if (tok_is(&t, "begin") || tok_is(&t, "commit") || tok_is(&t, "end") || tok_is(&t, "rollback") ||
         tok_is(&t, "abort")) {
         st->k = tok_is(&t, "begin") ? S_BEGIN : tok_is(&t, "commit") || tok_is(&t, "end") ? S_COMMIT : S_ROLLBACK;
@@ -592,13 +715,26 @@ static void key_of(const item *it, int *space, int64_t *key)
     }
 }
 
+/* Backend b takes the lock (space, key) (l: its entry, or NULL: free) at item it's level. */
+static void take(pgserver *s, int b, const item *it, int space, int64_t key, advlock *l)
+{
+    if (!l) {
+        s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
+        l = &s->locks[s->nlocks++];
+        *l = (advlock){ .space = space, .key = key, .owner = b };
+    }
+    if (it->f == F_LOCK || it->f == F_TRY) l->nsess++;
+    else l->nxact++;
+}
+
 static void key_print(int space, int64_t key, buf *out)
 {
     if (space == 1) buf_printf(out, "(%lld)", (long long)key);
     else buf_printf(out, "(%d, %d)", (int32_t)(uint32_t)((uint64_t)key >> 32), (int32_t)(uint32_t)key);
 }
 
-/* One item of a SELECT, run by backend b: 0, or -1 with the error in r. */
+/* One item of a SELECT, run by backend b: 0, -1 with the error in r, or 1: it waits for a
+ * lock another backend holds (only when the server can wait). */
 static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
 {
     if (it->f == F_LITERAL) {
@@ -640,6 +776,7 @@ static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
             *v = (pgval){ PV_BOOL, 0 };
             return 0;
         }
+        if (s->clock) return 1;
         buf k;
         buf_init(&k);
         key_print(space, key, &k);
@@ -650,13 +787,7 @@ static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
         buf_release(&k);
         return -1;
     }
-    if (!l) {
-        s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
-        l = &s->locks[s->nlocks++];
-        *l = (advlock){ .space = space, .key = key, .owner = b };
-    }
-    if (it->f == F_LOCK || it->f == F_TRY) l->nsess++;
-    else l->nxact++;
+    take(s, b, it, space, key, l);
     *v = try ? (pgval){ PV_BOOL, 1 } : (pgval){ PV_VOID, 0 };
     return 0;
 }
@@ -667,8 +798,41 @@ static void set_tag(pgreply *r, const char *tag)
     snprintf(r->tag, sizeof r->tag, "%s", tag);
 }
 
-/* Statement sql on backend b. */
-static void run(pgserver *s, int b, const char *sql, size_t len, pgreply *r)
+/* The statement st of client on backend b failed: its transaction aborts, its locks go. */
+static void failed(pgserver *s, int b, stmt *st)
+{
+    free(st);
+    end_xact(s, b); /* the transaction aborts: its locks go at once */
+    if (s->backends[b].in_tx) s->backends[b].aborted = 1;
+}
+
+/* Runs st's items from i on (client's, on backend b): 0, done (r filled; st freed), or 1: it
+ * waits (client's wait holds st and r). stmt_since: when the statement began (local ms). */
+static int select_from(pgserver *s, int client, int b, stmt *st, int i, pgreply *r, int64_t stmt_since)
+{
+    for (; i < st->nitems; i++) {
+        int rc = eval(s, b, &st->items[i], &r->cells[i], r);
+        if (rc < 0) {
+            failed(s, b, st);
+            return 0;
+        }
+        if (rc > 0) {
+            pgwait *w = &s->waits[client];
+            int64_t now = s->clock(s->clock_ud);
+            *w = (pgwait){ .active = 1, .b = b, .st = st, .at = i, .r = *r, .seq = ++s->wait_seq,
+                           .lock_since = now, .stmt_since = stmt_since < 0 ? now : stmt_since };
+            key_of(&st->items[i], &w->space, &w->key);
+            memset(r, 0, sizeof *r);
+            return 1;
+        }
+    }
+    if (!s->backends[b].in_tx) end_xact(s, b); /* the statement's own transaction */
+    free(st);
+    return 0;
+}
+
+/* Statement sql of client on backend b: 0, answered in r; 1, it waits (pg.h). */
+static int run(pgserver *s, int client, int b, const char *sql, size_t len, pgreply *r)
 {
     backend *be = &s->backends[b];
     stmt *st = xcalloc(1, sizeof *st);
@@ -691,6 +855,14 @@ static void run(pgserver *s, int b, const char *sql, size_t len, pgreply *r)
         end_xact(s, b);
         be->in_tx = be->aborted = 0;
         break;
+    case S_SET:
+        /* a session setting (SET without LOCAL is not undone by a ROLLBACK in this subset:
+         * PostgreSQL reverts it with the block; the recipes set it outside blocks) */
+        if (st->set == SET_LOCK_TIMEOUT) be->lock_timeout = st->set_ms;
+        else if (st->set == SET_STATEMENT_TIMEOUT) be->statement_timeout = st->set_ms;
+        else be->deadlock_timeout = st->set_ms;
+        set_tag(r, "SET");
+        break;
     case S_SELECT:
         for (int i = 0; i < st->nitems; i++)
             if (check_item(&st->items[i], r)) goto failed;
@@ -699,70 +871,210 @@ static void run(pgserver *s, int b, const char *sql, size_t len, pgreply *r)
         r->labels = xcalloc((size_t)st->nitems, sizeof *r->labels);
         r->cells = xcalloc((size_t)st->nitems, sizeof *r->cells);
         for (int i = 0; i < st->nitems; i++) r->labels[i] = xstrdup(st->items[i].label);
-        for (int i = 0; i < st->nitems; i++)
-            if (eval(s, b, &st->items[i], &r->cells[i], r)) goto failed;
-        if (!be->in_tx) end_xact(s, b); /* the statement's own transaction */
-        break;
+        return select_from(s, client, b, st, 0, r, -1);
     }
     free(st);
-    return;
+    return 0;
 failed:
-    free(st);
-    end_xact(s, b); /* the transaction aborts: its locks go at once */
-    if (be->in_tx) be->aborted = 1;
+    failed(s, b, st);
+    return 0;
 }
 
-void pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r)
+/* Client's statement is over (answered now or after a wait): through the pool, a server
+ * connection outside a transaction goes back to the pool. */
+static void finish(pgserver *s, int client, int b)
+{
+    if (!s->pool || s->backends[b].in_tx) return;
+    s->assigned[client] = -1;
+    s->idle[s->nidle++] = b;
+}
+
+static void wait_drop(pgwait *w)
+{
+    if (!w->active) return;
+    free(w->st);
+    pg_reply_release(&w->r);
+    memset(w, 0, sizeof *w);
+}
+
+static void answer(pgserver *s, int client, pgreply *r)
+{
+    s->answers = xrealloc(s->answers, (size_t)(s->nanswers + 1) * sizeof *s->answers);
+    s->answers[s->nanswers].client = client;
+    s->answers[s->nanswers++].r = *r;
+    memset(r, 0, sizeof *r);
+}
+
+/* Locks freed: each goes to its first waiter (the one that waits longest), whose statement
+ * runs on (and may free or wait again), until no waiter's lock is free. */
+static void wake(pgserver *s)
+{
+    for (;;) {
+        pgwait *w = NULL;
+        for (int c = 0; c < s->nclients; c++) {
+            pgwait *x = &s->waits[c];
+            if (x->active && !find_lock(s, x->space, x->key) && (!w || x->seq < w->seq)) w = x;
+        }
+        if (!w) return;
+        int client = (int)(w - s->waits), b = w->b, at = w->at;
+        stmt *st = w->st;
+        pgreply r = w->r;
+        int64_t since = w->stmt_since;
+        int space = w->space;
+        int64_t key = w->key;
+        memset(w, 0, sizeof *w);
+        take(s, b, &st->items[at], space, key, NULL);
+        r.cells[at] = (pgval){ PV_VOID, 0 };
+        if (select_from(s, client, b, st, at + 1, &r, since)) continue;
+        finish(s, client, b);
+        answer(s, client, &r);
+    }
+}
+
+int pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r)
 {
     memset(r, 0, sizeof *r);
     if (client < 0 || client >= s->nclients) {
         pg_reply_error(r, "08006", "locklab: no client %d", client);
-        return;
+        return 0;
     }
-    if (!s->pool) {
-        run(s, client, sql, len, r);
-        return;
+    if (s->waits[client].active) {
+        pg_reply_error(r, "0A000",
+                       "locklab: client %d's statement still waits for a lock; a connection runs one statement at a "
+                       "time (the real client library would queue this one)",
+                       client);
+        return 0;
     }
-    int b = s->assigned[client];
-    if (b < 0) {
-        if (s->nidle) {
-            b = s->idle[--s->nidle];
-        } else {
-            for (int i = 0; i < s->pool && b < 0; i++)
-                if (!s->backends[i].open) b = i;
-            if (b < 0) {
-                pg_reply_error(r, "0A000",
-                               "locklab: all %d server connections of PgBouncer's pool are inside other clients' "
-                               "transactions; PgBouncer would queue this client, which the fake cannot (it cannot "
-                               "defer a reply)",
-                               s->pool);
-                return;
+    int b = client;
+    if (s->pool) {
+        b = s->assigned[client];
+        if (b < 0) {
+            if (s->nidle) {
+                b = s->idle[--s->nidle];
+            } else {
+                for (int i = 0; i < s->pool && b < 0; i++)
+                    if (!s->backends[i].open) b = i;
+                if (b < 0) {
+                    pg_reply_error(r, "0A000",
+                                   "locklab: all %d server connections of PgBouncer's pool are inside other clients' "
+                                   "transactions; PgBouncer would queue this client, which the fake cannot (it cannot "
+                                   "defer a reply)",
+                                   s->pool);
+                    return 0;
+                }
+                s->backends[b] = (backend){ .pid = s->next_pid++, .open = 1, .deadlock_timeout = DEADLOCK_TIMEOUT_MS };
             }
-            s->backends[b] = (backend){ .pid = s->next_pid++, .open = 1 };
+            s->assigned[client] = b;
         }
-        s->assigned[client] = b;
     }
-    run(s, b, sql, len, r);
-    if (!s->backends[b].in_tx) {
-        /* the transaction is over: the server connection goes back to the pool */
-        s->assigned[client] = -1;
-        s->idle[s->nidle++] = b;
-    }
+    int waits = run(s, client, b, sql, len, r);
+    if (!waits) finish(s, client, b);
+    wake(s);
+    return waits;
 }
 
-void pg_disconnect(pgserver *s, int client)
+int pg_answer(pgserver *s, int *client, pgreply *r)
 {
-    if (client < 0 || client >= s->nclients) return;
+    if (!s->nanswers) return 0;
+    *client = s->answers[0].client;
+    *r = s->answers[0].r;
+    memmove(s->answers, s->answers + 1, (size_t)(s->nanswers - 1) * sizeof *s->answers);
+    s->nanswers--;
+    return 1;
+}
+
+/* Is backend b's wait part of a cycle: the holder of the lock it waits for waits, through a
+ * chain of holders that wait, for a lock b holds? (Advisory locks are exclusive here: each
+ * waiter waits for one holder.) */
+static int deadlocked(pgserver *s, const pgwait *w)
+{
+    const advlock *l = find_lock(s, w->space, w->key);
+    for (int steps = 0; l && steps <= s->nclients; steps++) {
+        if (l->owner == w->b) return 1;
+        const pgwait *next = NULL;
+        for (int c = 0; c < s->nclients; c++)
+            if (s->waits[c].active && s->waits[c].b == l->owner) next = &s->waits[c];
+        if (!next) return 0;
+        l = find_lock(s, next->space, next->key);
+    }
+    return 0;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* ms from now to the wait's next timer (lock_timeout, statement_timeout, the deadlock
+ * check), 0: none. */
+static int64_t next_timer(pgserver *s, const pgwait *w, int64_t now)
+{
+    const backend *be = &s->backends[w->b];
+    int64_t next = INT64_MAX;
+    if (be->lock_timeout > 0) next = min64(next, w->lock_since + be->lock_timeout);
+    if (be->statement_timeout > 0) next = min64(next, w->stmt_since + be->statement_timeout);
+    if (!w->deadlock_checked) next = min64(next, w->lock_since + be->deadlock_timeout);
+    if (next == INT64_MAX) return 0;
+    return next > now ? next - now : 1;
+}
+
+int64_t pg_wait_timer(pgserver *s, int client)
+{
+    if (client < 0 || client >= s->nclients || !s->waits[client].active) return 0;
+    return next_timer(s, &s->waits[client], s->clock(s->clock_ud));
+}
+
+int pg_wait_timeout(pgserver *s, int client, pgreply *r, int64_t *again_ms)
+{
+    *again_ms = 0;
+    memset(r, 0, sizeof *r);
+    if (client < 0 || client >= s->nclients || !s->waits[client].active) return 0;
+    pgwait *w = &s->waits[client];
+    const backend *be = &s->backends[w->b];
+    int64_t now = s->clock(s->clock_ud);
+    const char *state = NULL, *text = NULL;
+    if (be->lock_timeout > 0 && now - w->lock_since >= be->lock_timeout) {
+        state = "55P03", text = "canceling statement due to lock timeout";
+    } else if (be->statement_timeout > 0 && now - w->stmt_since >= be->statement_timeout) {
+        state = "57014", text = "canceling statement due to statement timeout";
+    } else if (!w->deadlock_checked && now - w->lock_since >= be->deadlock_timeout) {
+        w->deadlock_checked = 1; /* once per wait, as PostgreSQL's CheckDeadLock */
+        if (deadlocked(s, w)) state = "40P01", text = "deadlock detected";
+    }
+    if (!state) {
+        *again_ms = next_timer(s, w, now);
+        return 0;
+    }
+    int b = w->b;
+    stmt *st = w->st;
+    w->st = NULL;
+    wait_drop(w);
+    pg_reply_error(r, state, "%s", text);
+    failed(s, b, st);
+    finish(s, client, b);
+    wake(s);
+    return 1;
+}
+
+int pg_disconnect(pgserver *s, int client)
+{
+    if (client < 0 || client >= s->nclients) return 0;
+    int waited = s->waits[client].active;
+    wait_drop(&s->waits[client]);
     if (!s->pool) {
         end_session(s, client);
-        return;
+    } else {
+        int b = s->assigned[client];
+        if (b >= 0) {
+            /* inside a transaction, or waiting: PgBouncer closes the server connection, and its
+             * backend ends */
+            end_session(s, b);
+            s->backends[b].open = 0;
+            s->assigned[client] = -1;
+        }
     }
-    int b = s->assigned[client];
-    if (b < 0) return; /* between transactions: its server connections stay as they are */
-    /* inside a transaction: PgBouncer closes the server connection, and its backend ends */
-    end_session(s, b);
-    s->backends[b].open = 0;
-    s->assigned[client] = -1;
+    wake(s);
+    return waited;
 }
 
 static int by_key(const void *a, const void *b)
@@ -792,6 +1104,16 @@ void pg_dump(pgserver *s, buf *out)
             if (s->assigned[c] == b) client = c;
         if (client >= 0) buf_printf(out, "server connection pid %d in a transaction of client %d\n", be->pid, client);
         else buf_printf(out, "server connection pid %d idle\n", be->pid);
+    }
+    for (uint64_t after = 0;;) { /* the waits, in their order */
+        const pgwait *w = NULL;
+        for (int c = 0; c < s->nclients; c++)
+            if (s->waits[c].active && s->waits[c].seq > after && (!w || s->waits[c].seq < w->seq)) w = &s->waits[c];
+        if (!w) break;
+        after = w->seq;
+        buf_printf(out, "pid %d waits for advisory lock ", s->backends[w->b].pid);
+        key_print(w->space, w->key, out);
+        buf_putc(out, '\n');
     }
     for (int b = 0; b < (s->pool ? 0 : s->nclients); b++)
         if (s->backends[b].in_tx)
