@@ -1,5 +1,5 @@
-/* nodeint.h — what node.c, node_expiry.c and node_failover.c share: the deadline origins,
- * the history's lines, resynchronisation (not an API). */
+/* nodeint.h — what node.c, node_expiry.c, node_failover.c and node_park.c share: the deadline
+ * origins, the history's lines, resynchronisation, waits and replies (not an API). */
 #ifndef LOCKLAB_NODEINT_H
 #define LOCKLAB_NODEINT_H
 

@@ -34,12 +34,30 @@
  *   block's end is 25P02 "current transaction is aborted, commands ignored until end of
  *   transaction block"; COMMIT then answers ROLLBACK.
  * - SELECT evaluates its items left to right.
- * Where the fake differs: pg_advisory_lock and pg_advisory_xact_lock wait inside the server
- * until the lock frees; this fake cannot defer a reply (server_kind.h has none), so a busy
- * lock gives the error 0A000 "locklab: ... would wait" instead, and the recipes poll
- * pg_try_advisory_lock. The shared-mode functions and everything that is not the subset
- * above are 0A000 "locklab: not in the fake PostgreSQL's subset". Backend pids are numbered
- * as pg.h says, not by the operating system.
+ * - Waits (checked by tests/diff/postgresql/cases/waits.txt and deadlock.txt):
+ *   pg_advisory_lock and pg_advisory_xact_lock on a lock another backend holds wait in the
+ *   server (pg.h's pg_exec returns 1; the node parks the request: server_kind.h). When the
+ *   lock frees (an unlock, a transaction's or a session's end) it goes to the backend that has
+ *   waited longest, and its statement runs on from that item (it may wait again). A wait ends
+ *   with an error after the session's lock_timeout (55P03 "canceling statement due to lock
+ *   timeout"; each lock wait separately) or statement_timeout (57014; the whole statement),
+ *   which abort a transaction block as any error does; and once, deadlock_timeout (default
+ *   1 s) into each lock wait, the wait checks whether it closes a cycle of waits (each waiter
+ *   waits for the one holder of an exclusive lock): if so, it fails with 40P01 "deadlock
+ *   detected" (PostgreSQL's CheckDeadLock runs once per wait, in the waiting backend; its
+ *   statement, not its session locks, is undone). A session that ends while it waits drops
+ *   its wait. SET [SESSION] lock_timeout | statement_timeout | deadlock_timeout = ms, 'N[unit]'
+ *   (ms, s, min, h, d) or DEFAULT sets them (22023 for a negative or too large value).
+ * Where the fake differs: the shared-mode functions and everything that is not the subset
+ * above are 0A000 "locklab: not in the fake PostgreSQL's subset" (so are fractional timeouts
+ * and the unit us). A SET inside a block stays after a ROLLBACK (PostgreSQL reverts it). The
+ * deadlock check sees only the holders waiters wait for, not the queue order among waiters
+ * (PostgreSQL's "soft" edges). A statement that waits at a second lock after a first wait is
+ * checked for deadlock only if its first wait's check had not run yet (the host's timer for
+ * it is the first wait's). A second statement from a client whose statement waits is an
+ * error 0A000 (a connection runs one at a time). Without a host that can park a request
+ * (`locklab kind` can; pg.h's clock NULL) a busy lock gives the error 0A000 "locklab: ...
+ * would wait" instead. Backend pids are numbered as pg.h says, not by the operating system.
  *
  * PgBouncer (pool > 0), from its documentation (www.pgbouncer.org, "Features" and
  * "Configuration"): with pool_mode = transaction "a server connection is assigned to a client

@@ -16,7 +16,10 @@
  * recovery", PostgreSQL 15 documentation, 27.4.3), a promoted replica and a restarted server
  * hold none. The crash of a client closes its connection, which ends its session and
  * releases its locks, as the server does when the TCP connection of a dead process closes.
- * No expiry: nothing times out. */
+ * No expiry. A pg_advisory_lock that waits is parked (kind_host.park) with the wait's next
+ * timer (lock_timeout, statement_timeout, the deadlock check: pg_wait_timer); its answer goes
+ * to the node through kind_host.unpark when a later request, a disconnection or a timer ends
+ * the wait (pg_answer), and server_kind.parked_timeout runs the timer. */
 #include "pg_kind.h"
 
 #include <lua.h>
