@@ -4,8 +4,11 @@
  * session's end, errors, replies as a model receives them, nothing replicated or persisted,
  * and PgBouncer's transaction pooling (option pgbouncer_pool): server connections handed out
  * per transaction, last released first, and the session lock that stays behind on a pooled
- * backend for whoever runs there next. The server's semantics are compared with PostgreSQL 15
- * itself by tests/diff/postgresql/, the pool's with a real pgbouncer by its cases/pgbouncer.txt. */
+ * backend for whoever runs there next; and, through a host that parks requests as a node does
+ * (kind_host.park), pg_advisory_lock waiting in the server: the order of the waiters, lock_timeout,
+ * statement_timeout, the deadlock check, a waiter's session ending. The server's semantics are
+ * compared with PostgreSQL 15 itself by tests/diff/postgresql/, the pool's with a real pgbouncer
+ * by its cases/pgbouncer.txt. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
