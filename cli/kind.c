@@ -6,7 +6,12 @@
  * hand or replayed by a differential test against the real server (tests/diff/<kind>/).
  *
  * Effects the server reports (data changed, messages pushed to a client) print as "  ~"
- * lines as it reports them, so before the reply of the request that caused them. */
+ * lines as it reports them, so before the reply of the request that caused them.
+ *
+ * A request the server parks (kind_host.park: PostgreSQL's pg_advisory_lock waiting for a
+ * lock) prints "(waits)"; its answer, when the server gives it (during another client's
+ * request, a .crash-client, or a timer that an .advance reaches), is kept for `.wait N`,
+ * which prints it, or "(still waiting)". */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,12 +29,26 @@
 #define KIND_ADVANCE_MAX INT64_C(1000000000000)
 #define KIND_CLOCK_MAX INT64_C(1000000000000000)
 
+/* A parked request: its ticket, its client, its timer (local ms, -1: none) and, once the
+ * server answered, the answer's brief form. */
+typedef struct parked {
+    uint64_t ticket;
+    int client;
+    int64_t due;
+    char *answer;
+} parked;
+
 typedef struct session {
     const server_kind *k;
     kserver *srv;
     int64_t now;        /* ms */
     int client;
     FILE *out;
+    int running;        /* the client whose request the server runs now */
+    int parked_now;     /* ... and it parked it */
+    parked *parks;
+    int nparks;
+    uint64_t next_ticket;
 } session;
 
 static int64_t s_clock(void *ud)
@@ -50,6 +69,69 @@ static void s_push(void *ud, int client, slice topic, slice payload)
     fprintf(s->out, "  ~ to client %d: %.*s %.*s\n", client, (int)topic.len, topic.p, (int)payload.len, payload.p);
 }
 
+static uint64_t s_park(void *ud, int64_t timeout_ms)
+{
+    session *s = ud;
+    s->parks = xrealloc(s->parks, (size_t)(s->nparks + 1) * sizeof *s->parks);
+    s->parks[s->nparks++] = (parked){ .ticket = ++s->next_ticket, .client = s->running,
+                                      .due = timeout_ms > 0 ? s->now + timeout_ms : -1 };
+    s->parked_now = 1;
+    return s->next_ticket;
+}
+
+static void park_remove(session *s, int i)
+{
+    free(s->parks[i].answer);
+    memmove(&s->parks[i], &s->parks[i + 1], (size_t)(s->nparks - i - 1) * sizeof *s->parks);
+    s->nparks--;
+}
+
+static void s_unpark(void *ud, uint64_t ticket, void *reply)
+{
+    session *s = ud;
+    for (int i = 0; i < s->nparks; i++) {
+        parked *p = &s->parks[i];
+        if (p->ticket != ticket || p->answer) continue;
+        if (!reply) {
+            park_remove(s, i);
+            return;
+        }
+        buf b;
+        buf_init(&b);
+        s->k->reply_brief(reply, &b);
+        p->answer = b.p ? buf_steal(&b) : xstrdup("");
+        p->due = -1;
+        break;
+    }
+    if (reply) s->k->reply_release(reply);
+}
+
+/* The clock moves to `to`: each parked request's timer on the way fires at its time. */
+static void advance_to(session *s, int64_t to)
+{
+    for (;;) {
+        int first = -1;
+        for (int i = 0; i < s->nparks; i++)
+            if (s->parks[i].due >= 0 && s->parks[i].due <= to && (first < 0 || s->parks[i].due < s->parks[first].due))
+                first = i;
+        if (first < 0) break;
+        if (s->parks[first].due > s->now) s->now = s->parks[first].due;
+        s->parks[first].due = -1;
+        if (!s->k->parked_timeout) continue;
+        uint64_t ticket = s->parks[first].ticket;
+        void *reply = xcalloc(1, s->k->reply_size);
+        int64_t again = 0;
+        if (s->k->parked_timeout(s->srv, ticket, reply, &again)) {
+            s_unpark(s, ticket, reply);
+        } else {
+            for (int i = 0; i < s->nparks; i++)
+                if (s->parks[i].ticket == ticket && again > 0) s->parks[i].due = s->now + again;
+        }
+        free(reply);
+    }
+    s->now = to;
+}
+
 static void kind_usage(FILE *f)
 {
     fputs("usage: locklab kind NAME [--option NAME=VALUE]...\n"
@@ -62,7 +144,9 @@ static void kind_usage(FILE *f)
           "\n"
           "Meta-lines: .advance MS (the server's clock moves; what expires, expires),\n"
           ".client N (the next requests come from client N, 0-15), .crash-client N (client N's\n"
-          "connections drop), .dump (the server's data, one line per unit), .time.\n"
+          "connections drop), .dump (the server's data, one line per unit), .time, .wait N (the\n"
+          "answer to client N's request that the server made wait, printed as \"(waits)\" when\n"
+          "sent; \"(still waiting)\" before it comes).\n"
           "The clock starts at 1700000000000 ms; one .advance moves it at most 10^12 ms, and it\n"
           "stops at 10^15 ms. A line holds at most 1 MiB. Options are the kind's server_options, in ms\n"
           "for durations. Exit: 0, 2 bad usage, 3 the output cannot be written.\n",
@@ -95,7 +179,7 @@ static void run_line(session *s, char *line)
         } else if (!strcmp(w0, ".advance") && s->now > KIND_CLOCK_MAX - v) {
             fprintf(s->out, "(error) .advance: the clock would pass %lld ms\n", (long long)KIND_CLOCK_MAX);
         } else if (!strcmp(w0, ".advance")) {
-            s->now += v;
+            advance_to(s, s->now + v);
             expire_due(s);
         } else if ((!strcmp(w0, ".client") || !strcmp(w0, ".crash-client")) && (a.argc != 2 || v < 0 || v >= KIND_CLIENTS)) {
             fprintf(s->out, "(error) %s takes a client number from 0 to %d\n", w0, KIND_CLIENTS - 1);
@@ -111,8 +195,22 @@ static void run_line(session *s, char *line)
             buf_release(&b);
         } else if (!strcmp(w0, ".time")) {
             fprintf(s->out, "%lld\n", (long long)s->now);
+        } else if (!strcmp(w0, ".wait") && (a.argc != 2 || v < 0 || v >= KIND_CLIENTS)) {
+            fprintf(s->out, "(error) .wait takes a client number from 0 to %d\n", KIND_CLIENTS - 1);
+        } else if (!strcmp(w0, ".wait")) {
+            int found = -1;
+            for (int i = 0; i < s->nparks && found < 0; i++)
+                if (s->parks[i].client == (int)v) found = i;
+            if (found < 0) {
+                fprintf(s->out, "(error) client %lld has no request waiting\n", v);
+            } else if (!s->parks[found].answer) {
+                fprintf(s->out, "(still waiting)\n");
+            } else {
+                fprintf(s->out, "%s\n", s->parks[found].answer);
+                park_remove(s, found);
+            }
         } else {
-            fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time\n");
+            fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time, .wait N\n");
         }
         resp_args_release(&a);
         return;
@@ -121,11 +219,13 @@ static void run_line(session *s, char *line)
     for (int i = 0; i < a.argc; i++) argv[i] = (slice){ a.argv[i], a.len[i] };
     void *reply = xcalloc(1, s->k->reply_size);
     expire_due(s);
+    s->running = s->client;
+    s->parked_now = 0;
     s->k->exec(s->srv, s->client, 0, a.argc, argv, reply);
     buf b;
     buf_init(&b);
     s->k->reply_brief(reply, &b);
-    fprintf(s->out, "%s\n", b.p ? b.p : "");
+    fprintf(s->out, "%s\n", s->parked_now ? "(waits)" : b.p ? b.p : "");
     buf_release(&b);
     s->k->reply_release(reply);
     free(reply);
@@ -180,7 +280,7 @@ int cli_kind(int argc, char **argv)
     }
     session s = { .k = k, .now = INT64_C(1700000000000), .out = stdout };
     kind_host host = {
-        .ud = &s, .clock = s_clock, .changed = s_changed, .push = s_push,
+        .ud = &s, .clock = s_clock, .changed = s_changed, .push = s_push, .park = s_park, .unpark = s_unpark,
         .nclients = KIND_CLIENTS, .client_base = 0, .options = opts,
     };
     s.srv = k->create(&host);
@@ -215,6 +315,8 @@ int cli_kind(int argc, char **argv)
     }
     buf_release(&lb);
     if (k->destroy) k->destroy(s.srv);
+    while (s.nparks) park_remove(&s, s.nparks - 1);
+    free(s.parks);
     free(opts);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("kind: cannot write the output: %s", strerror(errno));

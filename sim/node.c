@@ -37,10 +37,8 @@
  * uncommitted state). A master that crashes drops what it held: nobody saw it. MongoDB's w:
  * "majority" holds only the writer's reply (its reads are "local").
  *
- * Failover. When a master with replicas has been down for down_after, its best replica (most
- * effects applied, then the first) is promoted; clients learn the new master after the
- * detection delay. The old master, when it comes back, is a replica of the new one and
- * resynchronises in full, discarding its own data. */
+ * Failover, partitions of a master from its replicas and full resynchronisation are in
+ * node_failover.c. */
 #include "nodeint.h"
 
 #include <stdlib.h>
@@ -54,26 +52,11 @@ typedef struct held_msg {
     uint64_t offset;
 } held_msg;
 
-struct node_wait {
-    node_wait *next;
-    uint64_t id;
-    int from, conn, coro;  /* the blocked request: its client's actor, connection, coroutine */
-    int async;             /* sent with ctx:send */
-    uint64_t req_id;
-    char *label;
-    uint64_t offset;       /* what the replicas must have acknowledged */
-    int64_t replicas;      /* how many of them */
-    msg *held;             /* a write's reply held until a quorum has it (commit = "quorum"),
-                              or NULL: a WAIT, answered with the count */
-    size_t exec_at;        /* held: the write's exec event */
-};
-
-static void node_resync(cluster *cu, node *replica, node *master);
 static void node_drop_waits(node *n);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
 static void node_apply_replication(cluster *cu, node *n, msg *m);
 
-static void note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg)
+void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
     e->peer = peer;
@@ -87,7 +70,7 @@ static void keyspace_unit(void *ud, slice name, const char *type, int64_t deadli
 
 /* n's whole data was replaced at once (a restart, a full resynchronisation), which no key
  * event tells: record all of it, so that a reader of the history knows what n holds. */
-static void note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
+void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_KEYSPACE, n->idx, core_local(cu->cx, n->idx));
     e->code = (int)why;
@@ -245,6 +228,8 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
         .push = node_push,
         .trace = cu->cx->verbose ? node_trace : NULL,
         .replicas = node_replicas_fn,
+        .park = node_park,
+        .unpark = node_unpark,
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,
@@ -259,7 +244,7 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
     return s;
 }
 
-static msg *reply_new(cluster *cu, node *n, int to)
+msg *node_reply_new(cluster *cu, node *n, int to)
 {
     msg *rep = msg_new(MSG_REPLY, n->idx, to, cu->kind->reply_size);
     rep->sk = cu->kind;
@@ -269,7 +254,7 @@ static msg *reply_new(cluster *cu, node *n, int to)
 
 /* Records that n ran a request of `from` (its reply filled in by the caller; `script`: the
  * script it ran, or NULL) and returns the event's index. */
-static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
+size_t node_note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
 {
     hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
     e->peer = from;
@@ -281,7 +266,7 @@ static size_t note_exec(cluster *cu, node *n, int from, uint64_t req_id, const c
     return history_len(cu->cx->hist) - 1;
 }
 
-static void send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label)
+void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label)
 {
     buf b;
     buf_init(&b);
@@ -311,7 +296,7 @@ static void request_acks(cluster *cu, node *n)
 }
 
 /* A new wait of request m for `replicas` replicas to acknowledge `offset`, queued last. */
-static node_wait *wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
+node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
 {
     node_wait *w = xcalloc(1, sizeof *w);
     w->id = ++n->next_wait_id;
@@ -347,7 +332,7 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
         sk->reply_wait(rep->body, acked, NULL);
         return 0;
     }
-    node_wait *w = wait_add(n, m, offset, want);
+    node_wait *w = node_wait_add(n, m, offset, want);
     if (timeout > 0) {
         core_clock_read(cu->cx); /* the deadline comes from the node's clock */
         int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout);
@@ -364,16 +349,16 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
 static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
 {
     if (w->held) { /* committed: the write's own reply goes out now; no error is told */
-        if (!error) send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
+        if (!error) node_send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
         else msg_free(w->held);
         free(w->label);
         free(w);
         return;
     }
-    msg *rep = reply_new(cu, n, w->from);
+    msg *rep = node_reply_new(cu, n, w->from);
     cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
     rep->async = w->async;
-    send_reply(cu, note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
+    node_send_reply(cu, node_note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
     free(w->label);
     free(w);
 }
@@ -398,6 +383,10 @@ void node_wait_timeout(cluster *cu, node *n, uint64_t id)
     for (node_wait **p = &n->waits; *p; p = &(*p)->next) {
         if ((*p)->id != id) continue;
         node_wait *w = *p;
+        if (w->parked) {
+            node_park_timeout(cu, n, w);
+            return;
+        }
         *p = w->next;
         wait_answer(cu, n, w, NULL);
         return;
@@ -406,11 +395,16 @@ void node_wait_timeout(cluster *cu, node *n, uint64_t id)
 
 /* n becomes a replica: like Redis (replicationSetMaster → disconnectAllBlockedClients), its
  * blocked clients are unblocked with an error. */
-static void node_unblock_waits(cluster *cu, node *n)
+void node_unblock_waits(cluster *cu, node *n)
 {
-    while (n->waits) {
-        node_wait *w = n->waits;
-        n->waits = w->next;
+    node_wait **p = &n->waits;
+    while (*p) {
+        node_wait *w = *p;
+        if (w->parked) { /* the server's own wait (node_park.c): its server decides */
+            p = &w->next;
+            continue;
+        }
+        *p = w->next;
         /* a held write is not told anything: its client loses the connection */
         wait_answer(cu, n, w, "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
     }
@@ -424,6 +418,8 @@ static void node_drop_waits(node *n)
         node_wait *w = n->waits;
         n->waits = w->next;
         msg_free(w->held);
+        msg_free(w->ready);
+        free(w->script);
         free(w->label);
         free(w);
     }
@@ -446,7 +442,7 @@ static int hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at)
 {
     int need = quorum_replicas(cu, n);
     if (need == 0 || node_acked_count(cu, n, n->repl_offset) >= need) return 0;
-    node_wait *w = wait_add(n, m, n->repl_offset, need);
+    node_wait *w = node_wait_add(n, m, n->repl_offset, need);
     w->held = rep;
     w->exec_at = at;
     rep->async = m->async;
@@ -528,28 +524,39 @@ void node_commit_release(cluster *cu, node *n)
 static void node_exec_request(cluster *cu, node *n, msg *m)
 {
     const server_kind *sk = cu->kind;
-    msg *rep = reply_new(cu, n, m->from);
+    msg *rep = node_reply_new(cu, n, m->from);
     int64_t want = 0, timeout = 0;
     int wait = sk->is_wait ? sk->is_wait(m->argc, m->argv, &want, &timeout, rep->body) : 0;
     if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
-    size_t at = note_exec(cu, n, m->from, m->req_id, m->label, m->script);
+    size_t at = node_note_exec(cu, n, m->from, m->req_id, m->label, m->script);
     uint64_t before = n->repl_offset, effects = n->effects;
     int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
+    n->exec_msg = m; /* what kind_host.park parks */
+    n->exec_at = at;
+    n->parked_now = 0;
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
+    n->exec_msg = NULL;
     if (pure && n->effects == effects) cu->cx->inert = 1; /* it changed nothing: it commutes */
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);
     int majority = cu->cx->sc->repl_quorum || (sk->reply_needs_majority && sk->reply_needs_majority(rep->body));
-    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+    if (n->parked_now) { /* the server answers later (node_park.c) */
+        node_park_begun(cu, n, at, rep);
         node_commit_release(cu, n);
         return;
     }
+    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+        node_commit_release(cu, n);
+        node_park_flush(cu, n);
+        return;
+    }
     rep->async = m->async;
-    send_reply(cu, at, rep, m->coro, m->req_id, m->label);
+    node_send_reply(cu, at, rep, m->coro, m->req_id, m->label);
     node_commit_release(cu, n);
+    node_park_flush(cu, n);
 }
 
 void node_deliver(cluster *cu, node *n, msg *m)
@@ -666,7 +673,7 @@ void node_crash(cluster *cu, node *n)
     node_drop_waits(n);
     held_drop(&n->held_pushes); /* never committed: nobody sees them */
     held_drop(&n->held_reqs);   /* their clients hear nothing: they time out */
-    note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
+    node_note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
     if (n->cfg->restart_delay >= 0) sched_push(cu->cx->q, cu->cx->now + n->cfg->restart_delay, EV_RESTART, n->idx, 0, NULL);
@@ -696,11 +703,11 @@ void node_restart(cluster *cu, node *n)
     cu->kind->destroy(old);
     n->up = 1;
     int redis = !strcmp(cu->kind->name, "redis"); /* Redis's words for its persistence */
-    note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
+    node_note(cu, n, H_NODE_UP, -1, n->cfg->persist == PERSIST_NONE ? "restarted empty (no persistence)" : "restarted from %s",
          n->cfg->persist == PERSIST_ALWAYS ? (redis ? "its AOF (fsync always)" : "its log (every write on disk)")
                                            : (redis ? "its last fsync (everysec)" : "its last sync to disk (each second)"));
     history_at_mut(cu->cx->hist, history_len(cu->cx->hist) - 1)->code = n->cfg->persist != PERSIST_NONE;
-    note_keyspace(cu, n, HK_RESTART, NULL);
+    node_note_keyspace(cu, n, HK_RESTART, NULL);
     if (n->role == ROLE_REPLICA || n->demoted) {
         /* A former master that lost its role while down comes back as a replica and
          * resynchronises in full from the current master. */
@@ -722,136 +729,6 @@ void node_fsync(cluster *cu, node *n)
         n->dirty = 0;
     }
     sched_push(cu->cx->q, cu->cx->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
-}
-
-static node *best_replica(cluster *cu, node *m)
-{
-    node *best = NULL;
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *r = &cu->nodes[i];
-        if (r->role != ROLE_REPLICA || r->master != m->idx || !r->up) continue;
-        if (!best || r->repl_applied > best->repl_applied) best = r;
-    }
-    return best;
-}
-
-/* A kind that elects by majority: can r gather the votes of a majority of old's replica set
- * (old and its replicas), counting itself and every member up and reachable from it? */
-static int wins_election(cluster *cu, node *old, node *r)
-{
-    int group = 1, votes = 0;
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *o = &cu->nodes[i];
-        if (o != old && !(o->role == ROLE_REPLICA && o->master == old->idx)) continue;
-        if (o != old) group++;
-        if (o == r || (o->up && !net_partitioned(cu->net, r->idx, o->idx))) votes++;
-    }
-    return votes >= group / 2 + 1;
-}
-
-void node_failover(cluster *cu, node *old, int forced)
-{
-    if (old->role != ROLE_MASTER) return;
-    node *r = best_replica(cu, old);
-    if (!r) return;
-    if (cu->kind->elects_by_majority && !wins_election(cu, old, r)) return; /* no primary: writes fail */
-    r->role = ROLE_MASTER;
-    r->master = -1;
-    memset(r->acked, 0, (size_t)cu->cx->nnodes * sizeof *r->acked);
-    r->acks_asked = 0;
-    cu->kind->set_replica(r->srv, 0);
-    note(cu, r, H_PROMOTED, old->idx, "promoted to master in place of %s", old->cfg->name);
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *o = &cu->nodes[i];
-        if (o != r && o->role == ROLE_REPLICA && o->master == old->idx) {
-            o->master = r->idx;
-            if (o->up) node_resync(cu, o, r);
-        }
-    }
-    old->master = r->idx;
-    if (old->up && forced) {
-        node_unblock_waits(cu, old);
-        old->role = ROLE_REPLICA;
-        cu->kind->set_replica(old->srv, 1);
-        node_resync(cu, old, r);
-    } else {
-        old->demoted = 1;
-    }
-    node_schedule_expiry(cu, r);
-    sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
-}
-
-#define CUT_CHECK (1ULL << 63)
-
-void node_failover_check(cluster *cu, node *n, uint64_t epoch)
-{
-    if (n->role != ROLE_MASTER || n->demoted) return;
-    if (epoch & CUT_CHECK) {
-        /* Cut off from its replicas (and so, in this model, from the sentinels beside them)
-         * for down_after: they elect a new master, while this one, still up, goes on
-         * accepting writes from the clients on its side of the partition. */
-        if ((epoch & ~CUT_CHECK) != n->cut_epoch || n->cut_since < 0) return;
-    } else if (n->up || n->down_epoch != epoch) {
-        return;
-    }
-    node_failover(cu, n, 0);
-}
-
-/* Is master m cut off from every replica it has that is up? */
-static int cut_off(cluster *cu, node *m)
-{
-    int replicas = 0;
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *r = &cu->nodes[i];
-        if (r->role != ROLE_REPLICA || r->master != m->idx || !r->up) continue;
-        replicas++;
-        if (!net_partitioned(cu->net, m->idx, r->idx)) return 0;
-    }
-    return replicas > 0;
-}
-
-void nodes_partitions_changed(cluster *cu)
-{
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *n = &cu->nodes[i];
-        if (!n->up) continue;
-        if (n->role == ROLE_MASTER && n->demoted) {
-            /* A master replaced while it was cut off: once it can reach the new master again,
-             * it is reconfigured as its replica and throws its own data away. */
-            node *m = &cu->nodes[n->master];
-            if (m->up && !net_partitioned(cu->net, n->idx, m->idx)) {
-                node_unblock_waits(cu, n);
-                n->role = ROLE_REPLICA;
-                n->demoted = 0;
-                n->cut_since = -1;
-                cu->kind->set_replica(n->srv, 1);
-                note(cu, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
-                node_resync(cu, n, m);
-            }
-            continue;
-        }
-        if (n->role != ROLE_MASTER) continue;
-        int cut = cut_off(cu, n);
-        if (cut && n->cut_since < 0) {
-            n->cut_since = cu->cx->now;
-            n->cut_epoch++;
-            sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
-        } else if (!cut && n->cut_since >= 0) {
-            n->cut_since = -1;
-            n->cut_epoch++;
-        }
-    }
-}
-
-/* A full resynchronisation: the replica's data becomes a copy of the master's. */
-static void node_resync(cluster *cu, node *replica, node *master)
-{
-    cu->kind->copy_data(replica->srv, master->srv);
-    org_copy(&replica->org, &master->org);
-    if (cu->cx->explore)
-        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
-    replica->repl_offset = master->repl_offset;
-    note_keyspace(cu, replica, HK_RESYNC, master);
 }
 
 /* ---- the cluster and the clients' connections ---- */
@@ -916,6 +793,7 @@ void node_drop_client(cluster *cu, node *n, int cidx)
 {
     cu->kind->disconnect(n->srv, cidx);
     if (n->up) node_commit_release(cu, n);
+    if (n->up) node_park_flush(cu, n);
 }
 
 /* Unsubscribing is modelled as immediate and reliable: a client that stops listening

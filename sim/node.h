@@ -69,8 +69,12 @@ typedef struct node {
     uint64_t effects;      /* the server's effects so far (changes, pushes, deadlines, clock readings) */
     uint64_t *acked;
     uint64_t *client_off;
-    node_wait *waits;      /* clients blocked in a wait for replicas, oldest first */
+    node_wait *waits;      /* clients blocked in a wait for replicas, or parked by the
+                              server (node_park.c), oldest first */
     uint64_t next_wait_id;
+    const msg *exec_msg;   /* the request the server is running, while it runs */
+    size_t exec_at;        /* ... its exec event */
+    int parked_now;        /* ... the server parked it (kind_host.park) */
     /* commit = "quorum": what waits for a majority to have the master's entries before anyone
      * sees it (commit before visible): pushes (watch events) and requests, in order */
     struct held_msg *held_pushes, *held_reqs;

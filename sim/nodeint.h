@@ -1,8 +1,28 @@
-/* nodeint.h — what node.c and node_expiry.c share: the deadline origins (not an API). */
+/* nodeint.h — what node.c, node_expiry.c, node_failover.c and node_park.c share: the deadline
+ * origins, the history's lines, resynchronisation, waits and replies (not an API). */
 #ifndef LOCKLAB_NODEINT_H
 #define LOCKLAB_NODEINT_H
 
 #include "node.h"
+
+/* A request blocked at a node: a client's wait for replicas (Redis's WAIT), a write's reply
+ * held for a quorum, or a request its server parked (kind_host.park, node_park.c). */
+struct node_wait {
+    node_wait *next;
+    uint64_t id;
+    int from, conn, coro;  /* the blocked request: its client's actor, connection, coroutine */
+    int async;             /* sent with ctx:send */
+    uint64_t req_id;
+    char *label;
+    uint64_t offset;       /* what the replicas must have acknowledged */
+    int64_t replicas;      /* how many of them */
+    msg *held;             /* a write's reply held until a quorum has it (commit = "quorum"),
+                              or NULL: a WAIT, answered with the count */
+    size_t exec_at;        /* held: the write's exec event */
+    int parked;            /* parked by the server: it answers through kind_host.unpark */
+    char *script;          /* parked: the request's script, for its exec event */
+    msg *ready;            /* parked: its answer, sent at the next node_park_flush */
+};
 
 deadline_origin *org_find(origins *o, slice unit);
 void org_set(origins *o, slice unit, int64_t deadline, int step);
@@ -19,5 +39,24 @@ void node_deadline_read(void *ud, slice unit);
 /* commit = "quorum": what was held until a majority has the master's entries goes out now
  * that it has (node.c). */
 void node_commit_release(cluster *cu, node *n);
+/* What node.c and node_failover.c share: a node's line in the history, its keyspace's, the
+ * waits a master answers when it stops being one, a replica's full resynchronisation. */
+void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg);
+void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master);
+void node_unblock_waits(cluster *cu, node *n);
+void node_resync(cluster *cu, node *replica, node *master);
+/* What node.c and node_park.c share: a reply, an exec event, a reply's sending, a wait. */
+msg *node_reply_new(cluster *cu, node *n, int to);
+size_t node_note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script);
+void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label);
+node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas);
+/* node_park.c: requests a server answers later (kind_host.park and unpark). node_park_begun:
+ * the request just run (exec event `at`, its unused reply `rep`) was parked; node_park_flush
+ * sends the answers the server gave meanwhile; node_park_timeout: a parked wait's timer. */
+uint64_t node_park(void *ud, int64_t timeout_ms);
+void node_unpark(void *ud, uint64_t ticket, void *reply);
+void node_park_begun(cluster *cu, node *n, size_t at, msg *rep);
+void node_park_flush(cluster *cu, node *n);
+void node_park_timeout(cluster *cu, node *n, node_wait *w);
 
 #endif

@@ -1,9 +1,9 @@
-/* scenario_int.h — what the scenario loader's files share (sim/scenario.c, scenario_faults.c,
- * scenario_vary.c); not an API.
+/* scenario_int.h — what the scenario loader's files share (sim/scenario.c, scenario_nodes.c,
+ * scenario_faults.c, scenario_vary.c); not an API.
  *
  * The loader is the schema on top of the generic reader (scenario_reader.h): scenario.c
- * reads the top-level fields, nodes, clients, the network and links, per-node settings,
- * expect and options, and checks the protocol and script version the file names;
+ * reads the top-level fields, expect and options (scenario_nodes.c the nodes, clients, the
+ * network and links, per-node settings), and checks the protocol and script version the file names;
  * scenario_faults.c reads the faults and the explore table, and answers which actors exist
  * (links name actors too). */
 #ifndef LOCKLAB_SCENARIO_INT_H
@@ -49,5 +49,12 @@ char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *use
 /* The faults list and the explore table of the scenario table at root (after duration). */
 void load_faults(loader *ld, int root);
 void load_explore(loader *ld, int root);
+/* scenario_nodes.c. The nodes, per-node settings, network, clients and links of the scenario
+ * table at root, in the order scenario.c calls them. */
+void load_nodes(loader *ld, int root);
+void load_per_node(loader *ld, int root);
+void load_network(loader *ld, int root);
+void load_clients(loader *ld, int root);
+void load_links(loader *ld, int root);
 
 #endif

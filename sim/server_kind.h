@@ -86,6 +86,17 @@ typedef struct kind_host {
     void (*trace)(void *ud, int argc, const slice *argv, const void *reply);
     /* a master: how many replicas are connected to it; a replica: -1 (NULL: nobody says) */
     int (*replicas)(void *ud);
+    /* Parked requests (a server that answers a request later: PostgreSQL's pg_advisory_lock
+     * waiting for the lock, MySQL's GET_LOCK with a timeout). park: called inside exec, the
+     * request being run gets no reply now (exec leaves *reply empty, as reply_release does);
+     * returns its ticket. timeout_ms > 0: after that many ms of the node's clock the node
+     * calls server_kind.parked_timeout with the ticket. unpark: the server answers ticket now
+     * (from any exec, disconnect or parked_timeout): reply (reply_size bytes) is moved to the
+     * node, which sends it once the call in progress returns, as an exec of its own; reply
+     * NULL: no answer ever (its client's session ended). A ticket the node no longer knows
+     * (the process crashed) is ignored. NULL: not offered. */
+    uint64_t (*park)(void *ud, int64_t timeout_ms);
+    void (*unpark)(void *ud, uint64_t ticket, void *reply);
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
@@ -168,6 +179,11 @@ typedef struct server_kind {
      * replica set: itself and the members up and reachable from it (MongoDB: "The voting
      * majority of a replica set is 1 plus half the number of voting members, rounded down"). */
     int elects_by_majority;
+    /* A parked request's timeout (kind_host.park) came: 1, the server answers it now with
+     * *reply (reply_size bytes, filled here; the ticket is done: no unpark for it); 0, it goes
+     * on waiting, with a new timeout after *again_ms of the node's clock (0: none). NULL: the
+     * kind parks nothing with a timeout. */
+    int (*parked_timeout)(kserver *s, uint64_t ticket, void *reply, int64_t *again_ms);
 } server_kind;
 
 #endif

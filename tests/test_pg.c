@@ -4,8 +4,11 @@
  * session's end, errors, replies as a model receives them, nothing replicated or persisted,
  * and PgBouncer's transaction pooling (option pgbouncer_pool): server connections handed out
  * per transaction, last released first, and the session lock that stays behind on a pooled
- * backend for whoever runs there next. The server's semantics are compared with PostgreSQL 15
- * itself by tests/diff/postgresql/, the pool's with a real pgbouncer by its cases/pgbouncer.txt. */
+ * backend for whoever runs there next; and, through a host that parks requests as a node does
+ * (kind_host.park), pg_advisory_lock waiting in the server: the order of the waiters, lock_timeout,
+ * statement_timeout, the deadlock check, a waiter's session ending. The server's semantics are
+ * compared with PostgreSQL 15 itself by tests/diff/postgresql/, the pool's with a real pgbouncer
+ * by its cases/pgbouncer.txt. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -202,6 +205,149 @@ static void test_pg_pgbouncer_transaction_pooling(void **state)
     done(s, &h);
 }
 
+/* A host that parks requests, as a node does (kind_host.park, unpark): it logs each parked
+ * request ("park 2 (1000 ms); ") and each answer ("answer 2: ''; ", "drop 2; "). */
+typedef struct wait_host {
+    fake_host h;
+    uint64_t next;
+} wait_host;
+
+static uint64_t wh_park(void *ud, int64_t timeout_ms)
+{
+    wait_host *w = ud;
+    buf_printf(&w->h.log, "park %llu (%lld ms); ", (unsigned long long)++w->next, (long long)timeout_ms);
+    return w->next;
+}
+
+static void wh_unpark(void *ud, uint64_t ticket, void *reply)
+{
+    wait_host *w = ud;
+    if (!reply) {
+        buf_printf(&w->h.log, "drop %llu; ", (unsigned long long)ticket);
+        return;
+    }
+    buf_printf(&w->h.log, "answer %llu: ", (unsigned long long)ticket);
+    K->reply_brief(reply, &w->h.log);
+    buf_puts(&w->h.log, "; ");
+    K->reply_release(reply);
+}
+
+static kserver *make_waiting(wait_host *w, const int64_t *options)
+{
+    kind_host host = { .ud = w, .clock = fh_clock, .steady = fh_steady, .changed = fh_changed, .push = fh_push,
+                       .park = wh_park, .unpark = wh_unpark, .nclients = KF.nclients, .client_base = KF.client_base,
+                       .options = options };
+    return K->create(&host);
+}
+
+/* A parked request's timer, as the node fires it: "again N" or the reply that ends it. */
+static void expect_timer(kserver *s, uint64_t ticket, const char *want)
+{
+    void *reply = calloc(1, K->reply_size);
+    int64_t again = -1;
+    buf b;
+    buf_init(&b);
+    if (K->parked_timeout(s, ticket, reply, &again)) {
+        K->reply_brief(reply, &b);
+        K->reply_release(reply);
+    } else {
+        buf_printf(&b, "again %lld", (long long)again);
+    }
+    free(reply);
+    assert_string_equal(b.p, want);
+    buf_release(&b);
+}
+
+static void test_pg_lock_waits_in_the_server(void **state)
+{
+    (void)state;
+    wait_host w = { .h = { .now = 1000 } };
+    fake_host *h = &w.h;
+    kserver *s = make_waiting(&w, direct);
+    /* the holder; two waiters, in order; the holder's own requests still succeed */
+    expect(s, "SELECT pg_advisory_lock(1)", "''");
+    expect_as(s, 1, "SET lock_timeout = 1500", "SET");
+    expect_as(s, 1, "SELECT pg_advisory_lock(1) AS a, pg_try_advisory_lock(7) AS b", "");
+    h->now += 100;
+    expect_as(s, 2, "SELECT pg_advisory_lock(1)", "");
+    expect_log(h, "park 1 (1000 ms); park 2 (1000 ms); ");
+    expect(s, "SELECT pg_advisory_lock(1), pg_try_advisory_lock(1)", "'' | t");
+    expect_as(s, 1, "SELECT 1", "ERROR 0A000: locklab: client 1's statement still waits for a lock; a connection runs "
+                                "one statement at a time (the real client library would queue this one)");
+    expect_dump(s, "advisory lock (1) held by pid 5 (session 3, transaction 0)\n"
+                   "pid 6 waits for advisory lock (1)\npid 7 waits for advisory lock (1)\n");
+    /* the deadlock check, once, finds none; then lock_timeout is the one timer left */
+    h->now += 900;
+    expect_timer(s, 1, "again 500");
+    /* three releases: the first waiter gets it, and its statement runs on */
+    expect(s, "SELECT pg_advisory_unlock(1), pg_advisory_unlock(1)", "t | t");
+    expect_log(h, "");
+    expect(s, "SELECT pg_advisory_unlock(1)", "t");
+    expect_log(h, "answer 1: '' | t; ");
+    expect_dump(s, "advisory lock (1) held by pid 6 (session 1, transaction 0)\n"
+                   "advisory lock (7) held by pid 6 (session 1, transaction 0)\n"
+                   "pid 7 waits for advisory lock (1)\n");
+    /* a stale timer of an answered wait does nothing */
+    expect_timer(s, 1, "again 0");
+    /* the holder's session ends: the next waiter has the lock */
+    K->disconnect(s, 1);
+    expect_log(h, "answer 2: ''; ");
+    /* lock_timeout ends a wait with 55P03; inside a block, it aborts the transaction */
+    expect(s, "SET lock_timeout = '200ms'", "SET");
+    expect(s, "BEGIN", "BEGIN");
+    expect(s, "SELECT pg_advisory_xact_lock(1)", "");
+    expect_log(h, "park 3 (200 ms); ");
+    h->now += 199;
+    expect_timer(s, 3, "again 1");
+    h->now += 1;
+    expect_timer(s, 3, "ERROR 55P03: canceling statement due to lock timeout");
+    expect(s, "SELECT 1", "ERROR 25P02: current transaction is aborted, commands ignored until end of transaction block");
+    expect(s, "COMMIT", "ROLLBACK");
+    /* statement_timeout: 57014 */
+    expect(s, "SET lock_timeout = 0", "SET");
+    expect(s, "SET statement_timeout TO '1s'", "SET");
+    expect(s, "SELECT pg_advisory_lock(1)", "");
+    h->now += 1000;
+    expect_timer(s, 4, "ERROR 57014: canceling statement due to statement timeout");
+    expect(s, "SET statement_timeout = DEFAULT", "SET");
+    /* a waiter whose session ends is dropped, never answered */
+    expect(s, "SELECT pg_advisory_lock(1)", "");
+    K->disconnect(s, 0);
+    expect_log(h, "park 4 (1000 ms); park 5 (1000 ms); drop 5; ");
+    expect_dump(s, "advisory lock (1) held by pid 7 (session 1, transaction 0)\n");
+    /* bad settings */
+    expect(s, "SET lock_timeout = -1",
+           "ERROR 22023: -1 ms is outside the valid range for parameter \"lock_timeout\" (0 .. 2147483647)");
+    expect(s, "SET lock_timeout = 2147483648", "ERROR 22023: invalid value for parameter \"lock_timeout\": \"2147483648\"");
+    expect(s, "SET lock_timeout = 'abc'", "ERROR 22023: invalid value for parameter \"lock_timeout\": \"abc\"");
+    done(s, h);
+}
+
+static void test_pg_deadlock_found_by_the_later_check(void **state)
+{
+    (void)state;
+    wait_host w = { .h = { .now = 0 } };
+    fake_host *h = &w.h;
+    kserver *s = make_waiting(&w, direct);
+    expect(s, "SELECT pg_advisory_lock(10)", "''");
+    expect_as(s, 1, "SELECT pg_advisory_lock(11)", "''");
+    expect(s, "SELECT pg_advisory_lock(11)", "");
+    h->now += 300;
+    expect_as(s, 1, "SELECT pg_advisory_lock(10)", "");
+    expect_log(h, "park 1 (1000 ms); park 2 (1000 ms); ");
+    /* 0's check, 1 s into its wait, finds the cycle: 0 is the victim; its session lock stays */
+    h->now += 700;
+    expect_timer(s, 1, "ERROR 40P01: deadlock detected");
+    expect_dump(s, "advisory lock (10) held by pid 5 (session 1, transaction 0)\n"
+                   "advisory lock (11) held by pid 6 (session 1, transaction 0)\n"
+                   "pid 6 waits for advisory lock (10)\n");
+    h->now += 300;
+    expect_timer(s, 2, "again 0");
+    expect(s, "SELECT pg_advisory_unlock(10)", "t");
+    expect_log(h, "answer 2: ''; ");
+    done(s, h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +356,8 @@ int main(void)
         cmocka_unit_test(test_pg_replies_reach_lua),
         cmocka_unit_test(test_pg_nothing_replicated_or_persisted),
         cmocka_unit_test(test_pg_pgbouncer_transaction_pooling),
+        cmocka_unit_test(test_pg_lock_waits_in_the_server),
+        cmocka_unit_test(test_pg_deadlock_found_by_the_later_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -633,14 +633,15 @@ static void write_text(const char *path, const char *text)
 /* A data directory with the real scripts and models plus the probe model. */
 static void make_test_home(void)
 {
-    char cwd[1024], cmd[4096];
+    char cwd[1024], cmd[8192];
     if (!getcwd(cwd, sizeof cwd)) abort();
     snprintf(test_home, sizeof test_home, "/tmp/locklab-world-XXXXXX");
     if (!mkdtemp(test_home)) abort();
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s/lua/clients && ln -s %s/lua/redis %s/lua/redis && "
-             "ln -s %s/lua/clients/workload.lua %s/lua/clients/ && ln -s %s/lua/clients/distlock.lua %s/lua/clients/",
-             test_home, cwd, test_home, cwd, test_home, cwd, test_home);
+             "ln -s %s/lua/clients/workload.lua %s/lua/clients/ && ln -s %s/lua/clients/distlock.lua %s/lua/clients/ && "
+             "ln -s %s/lua/clients/pg-advisory-blocking.lua %s/lua/clients/",
+             test_home, cwd, test_home, cwd, test_home, cwd, test_home, cwd, test_home);
     if (system(cmd) != 0) abort();
     char path[256];
     snprintf(path, sizeof path, "%s/lua/clients/probe.lua", test_home);
@@ -758,6 +759,37 @@ static void test_world_model_may_not_yield_or_use_math_random(void **state)
     outcome_free(&o);
 }
 
+/* A request the server parks (the fake PostgreSQL's pg_advisory_lock waiting for a lock): its
+ * exec is traced as waiting; a waiter that crashes is dropped with its session and never
+ * answered; the release hands the lock to the next waiter, whose answer is an exec of its own
+ * right after the release's. */
+static void test_world_parked_requests_answered_later(void **state)
+{
+    (void)state;
+    outcome o = run_text(
+        "return { name = 't', about = 'a test', protocol = 'pg-advisory-blocking', server = 'postgresql', nodes = 1,\n"
+        "  lease = false, wait = '30s', timeout = '60s', network = { delay = {'1ms', '5ms'} },\n"
+        "  clients = { { name = 'A', work = '3s' }, { name = 'B', start = '100ms', work = '1s' },\n"
+        "              { name = 'C', start = '200ms', work = '1s' } },\n"
+        "  faults = { { at = '1s', crash = 'B' } },\n"
+        "  duration = '20s', seed = 1 }\n");
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(mutex(&o), VERDICT_HOLDS);
+    assert_int_equal(o.cr.p[PROP_NO_DEADLOCK].v, VERDICT_HOLDS);
+    assert_non_null(strstr(o.trace, "AS got for B → (waits in the server)"));
+    const char *wait_c = strstr(o.trace, "AS got for C → (waits in the server)");
+    const char *unlock = strstr(o.trace, "runs SELECT pg_advisory_unlock(2090479056) AS released for A → t");
+    const char *grant = strstr(o.trace, "runs SELECT pg_advisory_lock(2090479056) AS got for C → ''");
+    assert_non_null(wait_c);
+    assert_non_null(unlock);
+    assert_non_null(grant);
+    assert_true(wait_c < unlock && unlock < grant);
+    assert_null(strstr(o.trace, "AS got for B → ''"));
+    assert_null(strstr(o.trace, "B     ACQUIRED"));
+    assert_non_null(strstr(grant, "C     ACQUIRED the lock"));
+    outcome_free(&o);
+}
+
 int main(void)
 {
     make_test_home();
@@ -794,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_world_reentrancy_catches_an_extra_unlock),
         cmocka_unit_test(test_world_lock_unit_bad_arguments),
         cmocka_unit_test(test_world_model_may_not_yield_or_use_math_random),
+        cmocka_unit_test(test_world_parked_requests_answered_later),
     };
     int failed = cmocka_run_group_tests_name("world", tests, NULL, NULL);
     char cmd[128];

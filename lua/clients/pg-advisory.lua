@@ -32,10 +32,10 @@
 --
 -- Simplifications and their effect:
 -- - The usual recipe waits inside the server: SELECT pg_advisory_lock(KEY) blocks until the
---   lock frees (bounded by lock_timeout or statement_timeout). The fake cannot defer a reply
---   (server_kind.h has no deferred reply), so this model polls pg_try_advisory_lock every
---   50-200 ms: a waiter gets the lock up to 200 ms after it frees rather than at once. Who
---   holds the lock when is otherwise the same.
+--   lock frees (bounded by lock_timeout or statement_timeout); that is pg-advisory-blocking.lua
+--   (the matrix's row postgresql-blocking). This model polls pg_try_advisory_lock every
+--   50-200 ms, as applications that do not want a statement to wait do: a waiter gets the
+--   lock up to 200 ms after it frees rather than at once.
 -- - Re-entrance (counted; the fake models it) is not used: one acquire, one release a round.
 local M = {}
 

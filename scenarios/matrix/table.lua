@@ -399,8 +399,9 @@ asks of a lock service: the resource rejects a write with a token lower than one
         ["leader-cut"] = "etcd's \"Failure modes\": the minority side is unavailable, with no split brain.",
       },
     },
-    -- PostgreSQL advisory locks (issue 24): the session-level lock, the transaction-level lock,
-    -- and the session-level lock through PgBouncer's transaction pooling.
+    -- PostgreSQL advisory locks (issue 24): the session-level lock (polled, and waiting in the
+    -- server), the transaction-level lock, and the session-level lock through PgBouncer's
+    -- transaction pooling.
     {
       id = "postgresql", title = "PostgreSQL advisory lock (session)",
       source = "the PostgreSQL documentation",
@@ -420,6 +421,34 @@ are never WAL logged".]],
         ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (tcp_keepalives_idle = 0 takes the system's default, 2 h on Linux); idle_session_timeout is off by default.",
+      },
+      not_applicable = {
+        ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",
+        ["leader-cut"] = "One PostgreSQL server and no election: a standby is promoted from outside (pg_ctl promote, or a tool such as Patroni: the \"failover\" column); the server on the waiter's side and the holder alone is \"cut off\".",
+      },
+    },
+    {
+      id = "postgresql-blocking", title = "PostgreSQL advisory lock (session), waiting in the server",
+      source = "the PostgreSQL documentation",
+      says = [[PostgreSQL 15 documentation, 9.27.10 "Advisory Lock Functions": pg_advisory_lock
+"Obtains an exclusive session-level advisory lock, waiting if necessary"; 20.11.1 "Statement
+Behavior": lock_timeout "Abort any statement that waits longer than the specified amount of time
+while attempting to acquire a lock"; 13.3.5 "Advisory Locks": "Once acquired at session level,
+an advisory lock is held until explicitly released or the session ends"; pg_advisory_unlock_all
+"is implicitly invoked at session end, even if the client disconnects ungracefully". 27.4.3
+"Hot Standby": "advisory locks are never WAL logged".]],
+      claims = {
+        reenter = { reentrancy = "holds" },
+        ["holder-crash"] = { no_deadlock = "holds" },
+        ["waiter-gives-up"] = { no_deadlock = "holds" },
+      },
+      notes = {
+        ["holder-crash"] = "A's process dies, its connection closes, the session's lock goes, and B, waiting in the server, has it at once.",
+        ["waiter-gives-up"] = "B's wait ends with lock_timeout (55P03) and leaves nothing behind.",
+        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); B waits in the server until its lock_timeout.",
+        ["server-restart"] = "B's wait was inside the crashed process: with the crash silent (as in every row), B waits on a dead connection until its own bound and never gets in; the polled row's B asks the restarted server and is let in beside A.",
+        failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
+        ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (2 h on Linux); B's wait ends with its lock_timeout.",
       },
       not_applicable = {
         ["renewal-lost"] = "No renewal: the lock lasts as long as the session's connection, which nothing refreshes while A works (a connection that dies silently is the host-crash column).",

@@ -34,12 +34,30 @@
  *   block's end is 25P02 "current transaction is aborted, commands ignored until end of
  *   transaction block"; COMMIT then answers ROLLBACK.
  * - SELECT evaluates its items left to right.
- * Where the fake differs: pg_advisory_lock and pg_advisory_xact_lock wait inside the server
- * until the lock frees; this fake cannot defer a reply (server_kind.h has none), so a busy
- * lock gives the error 0A000 "locklab: ... would wait" instead, and the recipes poll
- * pg_try_advisory_lock. The shared-mode functions and everything that is not the subset
- * above are 0A000 "locklab: not in the fake PostgreSQL's subset". Backend pids are numbered
- * as pg.h says, not by the operating system.
+ * - Waits (checked by tests/diff/postgresql/cases/waits.txt and deadlock.txt):
+ *   pg_advisory_lock and pg_advisory_xact_lock on a lock another backend holds wait in the
+ *   server (pg.h's pg_exec returns 1; the node parks the request: server_kind.h). When the
+ *   lock frees (an unlock, a transaction's or a session's end) it goes to the backend that has
+ *   waited longest, and its statement runs on from that item (it may wait again). A wait ends
+ *   with an error after the session's lock_timeout (55P03 "canceling statement due to lock
+ *   timeout"; each lock wait separately) or statement_timeout (57014; the whole statement),
+ *   which abort a transaction block as any error does; and once, deadlock_timeout (default
+ *   1 s) into each lock wait, the wait checks whether it closes a cycle of waits (each waiter
+ *   waits for the one holder of an exclusive lock): if so, it fails with 40P01 "deadlock
+ *   detected" (PostgreSQL's CheckDeadLock runs once per wait, in the waiting backend; its
+ *   statement, not its session locks, is undone). A session that ends while it waits drops
+ *   its wait. SET [SESSION] lock_timeout | statement_timeout | deadlock_timeout = ms, 'N[unit]'
+ *   (ms, s, min, h, d) or DEFAULT sets them (22023 for a negative or too large value).
+ * Where the fake differs: the shared-mode functions and everything that is not the subset
+ * above are 0A000 "locklab: not in the fake PostgreSQL's subset" (so are fractional timeouts
+ * and the unit us). A SET inside a block stays after a ROLLBACK (PostgreSQL reverts it). The
+ * deadlock check sees only the holders waiters wait for, not the queue order among waiters
+ * (PostgreSQL's "soft" edges). A statement that waits at a second lock after a first wait is
+ * checked for deadlock only if its first wait's check had not run yet (the host's timer for
+ * it is the first wait's). A second statement from a client whose statement waits is an
+ * error 0A000 (a connection runs one at a time). Without a host that can park a request
+ * (`locklab kind` can; pg.h's clock NULL) a busy lock gives the error 0A000 "locklab: ...
+ * would wait" instead. Backend pids are numbered as pg.h says, not by the operating system.
  *
  * PgBouncer (pool > 0), from its documentation (www.pgbouncer.org, "Features" and
  * "Configuration"): with pool_mode = transaction "a server connection is assigned to a client
@@ -54,22 +72,20 @@
  * connection is busy would queue in PgBouncer; the fake answers 0A000 instead. The pool's
  * assignments are checked against a real pgbouncer 1.18 (Debian's) by
  * tests/diff/postgresql/cases/pgbouncer.txt. */
-#include "pg.h"
+#include "pgint.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ITEMS 32
-#define MAX_ARGS 4
 
 typedef struct backend {
     int pid;
     int open;          /* pooled: this server connection is open */
     int in_tx, aborted;
+    /* the session's settings (SET), ms, 0: off */
+    int64_t lock_timeout, statement_timeout, deadlock_timeout;
 } backend;
 
 typedef struct advlock {
@@ -79,8 +95,34 @@ typedef struct advlock {
     int nsess, nxact; /* the owner's holds at each level */
 } advlock;
 
+/* A client whose statement waits in the server for a lock (pg.h: waits). */
+typedef struct pgwait {
+    int active;
+    int b;                /* its backend */
+    struct stmt *st;      /* the statement, and the item that waits */
+    int at;
+    pgreply r;            /* the reply so far */
+    int space;            /* the lock it waits for */
+    int64_t key;
+    uint64_t seq;         /* the order of the waits: the first waiter is granted first */
+    int64_t lock_since;   /* local ms: this lock wait began; the statement began */
+    int64_t stmt_since;
+    int deadlock_checked; /* this lock wait ran its deadlock check */
+} pgwait;
+
+typedef struct pganswer {
+    int client;
+    pgreply r;
+} pganswer;
+
 struct pgserver {
     int nclients, conn_base, pool;
+    int64_t (*clock)(void *); /* local ms; NULL: the server cannot wait (an error instead) */
+    void *clock_ud;
+    pgwait *waits;     /* per client */
+    uint64_t wait_seq;
+    pganswer *answers; /* the waits' answers, oldest first, until pg_answer takes them */
+    int nanswers;
     backend *backends; /* direct: one per client; pooled: the pool's server connections */
     int next_pid;      /* pooled: the pid of the next server connection opened */
     int *assigned;     /* pooled: per client, its server connection, or -1 */
@@ -161,12 +203,15 @@ void pg_reply_brief(const pgreply *r, buf *out)
 
 /* ---- the server ---- */
 
-pgserver *pg_new(int nclients, int conn_base, int pool)
+pgserver *pg_new(int nclients, int conn_base, int pool, int64_t (*clock)(void *), void *clock_ud)
 {
     pgserver *s = xcalloc(1, sizeof *s);
     s->nclients = nclients;
     s->conn_base = conn_base;
     s->pool = pool;
+    s->clock = clock;
+    s->clock_ud = clock_ud;
+    s->waits = xcalloc((size_t)nclients + 1, sizeof *s->waits);
     if (pool > 0) {
         s->backends = xcalloc((size_t)pool, sizeof *s->backends);
         s->assigned = xcalloc((size_t)nclients + 1, sizeof *s->assigned);
@@ -177,12 +222,19 @@ pgserver *pg_new(int nclients, int conn_base, int pool)
         s->backends = xcalloc((size_t)nclients + 1, sizeof *s->backends);
         for (int c = 0; c < nclients; c++) s->backends[c].pid = conn_base + c + 1;
     }
+    for (int b = 0; b < (pool > 0 ? pool : nclients); b++) s->backends[b].deadlock_timeout = DEADLOCK_TIMEOUT_MS;
     return s;
 }
+
+static void wait_drop(pgwait *w);
 
 void pg_free(pgserver *s)
 {
     if (!s) return;
+    for (int c = 0; c < s->nclients; c++) wait_drop(&s->waits[c]);
+    free(s->waits);
+    for (int i = 0; i < s->nanswers; i++) pg_reply_release(&s->answers[i].r);
+    free(s->answers);
     free(s->backends);
     free(s->assigned);
     free(s->idle);
@@ -232,353 +284,6 @@ static void end_session(pgserver *s, int b)
     s->backends[b].in_tx = s->backends[b].aborted = 0;
 }
 
-/* ---- the statement subset: tokens ---- */
-
-typedef enum tok_type { T_END, T_IDENT, T_INT, T_BIGNUM, T_STR, T_LP, T_RP, T_COMMA, T_SEMI, T_MINUS, T_OTHER } tok_type;
-
-typedef struct tok {
-    tok_type t;
-    const char *p; /* as written */
-    size_t len;
-    int64_t i;
-} tok;
-
-typedef struct lexer {
-    const char *p, *end;
-} lexer;
-
-static tok next_tok(lexer *lx)
-{
-    while (lx->p < lx->end && isspace((unsigned char)*lx->p)) lx->p++;
-    tok t = { .t = T_END, .p = lx->p, .len = 0 };
-    if (lx->p >= lx->end) return t;
-    const char *q = lx->p;
-    unsigned char c = (unsigned char)*q;
-    if (isalpha(c) || c == '_') {
-        while (q < lx->end && (isalnum((unsigned char)*q) || *q == '_' || *q == '$')) q++;
-        t.t = T_IDENT;
-    } else if (isdigit(c)) {
-        while (q < lx->end && isdigit((unsigned char)*q)) q++;
-        t.t = T_INT;
-        long long v;
-        if (ll_parse_int64((slice){ lx->p, (size_t)(q - lx->p) }, &v) == 0) t.i = v;
-        else t.t = T_BIGNUM; /* beyond bigint (or leading zeros: numbers still) */
-        if (t.t == T_BIGNUM) {
-            /* leading zeros: a canonical parse fails though the value fits */
-            const char *d = lx->p;
-            while (d < q - 1 && *d == '0') d++;
-            if (ll_parse_int64((slice){ d, (size_t)(q - d) }, &v) == 0) {
-                t.t = T_INT;
-                t.i = v;
-            }
-        }
-    } else if (c == '\'') {
-        q++;
-        while (q < lx->end) {
-            if (*q == '\'') {
-                if (q + 1 < lx->end && q[1] == '\'') {
-                    q += 2;
-                    continue;
-                }
-                break;
-            }
-            q++;
-        }
-        if (q >= lx->end) {
-            t.t = T_OTHER; /* unterminated */
-            q = lx->end;
-        } else {
-            q++;
-            t.t = T_STR;
-        }
-    } else {
-        q++;
-        t.t = c == '(' ? T_LP : c == ')' ? T_RP : c == ',' ? T_COMMA : c == ';' ? T_SEMI : c == '-' ? T_MINUS : T_OTHER;
-    }
-    t.len = (size_t)(q - lx->p);
-    lx->p = q;
-    return t;
-}
-
-static int tok_is(const tok *t, const char *word)
-{
-    return t->t == T_IDENT && t->len == strlen(word) && !strncasecmp(t->p, word, t->len);
-}
-
-/* ---- the statement subset: parsing ---- */
-
-typedef enum arg_type { A_NULL, A_INTEGER, A_BIGINT, A_NUMERIC, A_STR } arg_type;
-
-typedef struct arg {
-    arg_type t;
-    int64_t i;
-    const char *p; /* A_STR: the literal's text, quotes included */
-    size_t len;
-} arg;
-
-typedef enum fn_id { F_LOCK, F_TRY, F_XLOCK, F_XTRY, F_UNLOCK, F_UNLOCK_ALL, F_PID, F_LITERAL, F_UNKNOWN } fn_id;
-
-typedef struct item {
-    fn_id f;
-    char name[64];
-    int nargs;
-    arg args[MAX_ARGS];
-    char label[64];
-} item;
-
-typedef enum stmt_kind { S_BEGIN, S_START, S_COMMIT, S_ROLLBACK, S_SELECT } stmt_kind;
-
-typedef struct stmt {
-    stmt_kind k;
-    int nitems;
-    item items[MAX_ITEMS];
-} stmt;
-
-static const struct {
-    const char *name;
-    fn_id f;
-    int nargs; /* -1: one bigint or two integers */
-} fns[] = {
-    { "pg_advisory_lock", F_LOCK, -1 },       { "pg_try_advisory_lock", F_TRY, -1 },
-    { "pg_advisory_xact_lock", F_XLOCK, -1 }, { "pg_try_advisory_xact_lock", F_XTRY, -1 },
-    { "pg_advisory_unlock", F_UNLOCK, -1 },   { "pg_advisory_unlock_all", F_UNLOCK_ALL, 0 },
-    { "pg_backend_pid", F_PID, 0 },
-};
-
-static const char *const other_fns[] = {
-    "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_xact_lock_shared",
-    "pg_try_advisory_xact_lock_shared", "pg_advisory_unlock_shared",
-};
-
-static void lower_copy(char *dst, size_t cap, const char *p, size_t n)
-{
-    if (n >= cap) n = cap - 1;
-    for (size_t i = 0; i < n; i++) dst[i] = (char)tolower((unsigned char)p[i]);
-    dst[n] = 0;
-}
-
-static int syntax_error(pgreply *r, const tok *t)
-{
-    if (t->t == T_END) pg_reply_error(r, "42601", "syntax error at end of input");
-    else pg_reply_error(r, "42601", "syntax error at or near \"%.*s\"", (int)t->len, t->p);
-    return -1;
-}
-
-static int subset_error(pgreply *r, const tok *t)
-{
-    if (t->t == T_END)
-        pg_reply_error(r, "0A000", "locklab: not in the fake PostgreSQL's subset: the statement ends too early");
-    else
-        pg_reply_error(r, "0A000", "locklab: not in the fake PostgreSQL's subset at \"%.*s\"", (int)t->len, t->p);
-    return -1;
-}
-
-/* A literal: an integer (with a sign), a quoted string, NULL. */
-static int parse_literal(lexer *lx, tok *t, arg *a, pgreply *r)
-{
-    int neg = 0;
-    if (t->t == T_MINUS) {
-        neg = 1;
-        *t = next_tok(lx);
-    }
-    if (t->t == T_INT) {
-        int64_t v = t->i;
-        if (neg) v = -v;
-        a->t = v >= INT32_MIN && v <= INT32_MAX ? A_INTEGER : A_BIGINT;
-        a->i = v;
-    } else if (t->t == T_BIGNUM) {
-        /* -9223372036854775808 is a bigint: the grammar negates the constant's text */
-        if (neg && t->len == 19 && !strncmp(t->p, "9223372036854775808", 19)) {
-            a->t = A_BIGINT;
-            a->i = INT64_MIN;
-        } else {
-            a->t = A_NUMERIC;
-        }
-    } else if (!neg && t->t == T_STR) {
-        a->t = A_STR;
-        a->p = t->p;
-        a->len = t->len;
-    } else if (!neg && tok_is(t, "null")) {
-        a->t = A_NULL;
-    } else {
-        return subset_error(r, t);
-    }
-    *t = next_tok(lx);
-    return 0;
-}
-
-static int parse_select(lexer *lx, stmt *st, pgreply *r)
-{
-    tok t = next_tok(lx);
-    st->k = S_SELECT;
-    st->nitems = 0;
-    for (;;) {
-        if (st->nitems == MAX_ITEMS) return subset_error(r, &t);
-        item *it = &st->items[st->nitems++];
-        memset(it, 0, sizeof *it);
-        if (t.t == T_IDENT && !tok_is(&t, "null")) {
-            lower_copy(it->name, sizeof it->name, t.p, t.len);
-            tok name = t;
-            t = next_tok(lx);
-            if (t.t != T_LP) return subset_error(r, &name);
-            it->f = F_UNKNOWN;
-            for (size_t i = 0; i < LL_ARRAY_LEN(fns); i++)
-                if (!strcmp(it->name, fns[i].name)) it->f = fns[i].f;
-            for (size_t i = 0; i < LL_ARRAY_LEN(other_fns); i++)
-                if (!strcmp(it->name, other_fns[i])) return subset_error(r, &name);
-            t = next_tok(lx);
-            if (t.t != T_RP)
-                for (;;) {
-                    if (it->nargs == MAX_ARGS) return subset_error(r, &t);
-                    if (parse_literal(lx, &t, &it->args[it->nargs++], r)) return -1;
-                    if (t.t == T_RP) break;
-                    if (t.t != T_COMMA) return t.t == T_END ? syntax_error(r, &t) : subset_error(r, &t);
-                    t = next_tok(lx);
-                }
-            t = next_tok(lx);
-            memcpy(it->label, it->name, sizeof it->label);
-        } else {
-            it->f = F_LITERAL;
-            it->nargs = 1;
-            if (parse_literal(lx, &t, &it->args[0], r)) return -1;
-            if (it->args[0].t == A_STR || it->args[0].t == A_NUMERIC) return subset_error(r, &t);
-            strcpy(it->label, "?column?");
-        }
-        if (tok_is(&t, "as")) {
-            t = next_tok(lx);
-            if (t.t != T_IDENT) return syntax_error(r, &t);
-        }
-        if (t.t == T_IDENT && !tok_is(&t, "from")) {
-            lower_copy(it->label, sizeof it->label, t.p, t.len);
-            t = next_tok(lx);
-        }
-        if (t.t == T_COMMA) {
-            t = next_tok(lx);
-            continue;
-        }
-        break;
-    }
-    if (t.t == T_SEMI) t = next_tok(lx);
-    if (t.t != T_END) return subset_error(r, &t);
-    return 0;
-}
-
-static int parse(const char *sql, size_t len, stmt *st, pgreply *r)
-{
-    lexer lx = { sql, sql + len };
-    tok t = next_tok(&lx);
-    if (t.t == T_END || t.t == T_SEMI) return subset_error(r, &t);
-    if (tok_is(&t, "select")) return parse_select(&lx, st, r);
-    if (tok_is(&t, "begin") || tok_is(&t, "commit") || tok_is(&t, "end") || tok_is(&t, "rollback") ||
-        tok_is(&t, "abort")) {
-        st->k = tok_is(&t, "begin") ? S_BEGIN : tok_is(&t, "commit") || tok_is(&t, "end") ? S_COMMIT : S_ROLLBACK;
-        t = next_tok(&lx);
-        if (tok_is(&t, "work") || tok_is(&t, "transaction")) t = next_tok(&lx);
-    } else if (tok_is(&t, "start")) {
-        st->k = S_START;
-        t = next_tok(&lx);
-        if (!tok_is(&t, "transaction")) return syntax_error(r, &t);
-        t = next_tok(&lx);
-    } else {
-        static const char *const known[] = { "insert", "update", "delete", "create", "drop", "alter", "set",
-                                             "show", "values", "with", "lock", "table", "savepoint", "release",
-                                             "prepare", "execute", "discard", "reset", "listen", "notify" };
-        for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
-            if (tok_is(&t, known[i])) return subset_error(r, &t);
-        return syntax_error(r, &t);
-    }
-    if (t.t == T_SEMI) t = next_tok(&lx);
-    if (t.t != T_END) return t.t == T_IDENT ? subset_error(r, &t) : syntax_error(r, &t);
-    return 0;
-}
-
-/* ---- the statement subset: checking (PostgreSQL's analysis, before anything runs) ---- */
-
-static const char *type_name(arg_type t)
-{
-    switch (t) {
-    case A_NULL:
-    case A_STR: return "unknown";
-    case A_INTEGER: return "integer";
-    case A_BIGINT: return "bigint";
-    case A_NUMERIC: return "numeric";
-    }
-    return "?";
-}
-
-/* A quoted key coerced to bigint (bits 64) or integer (32): 0, or -1 with the error. */
-static int coerce_str(arg *a, int bits, pgreply *r)
-{
-    const char *p = a->p + 1;
-    size_t n = a->len - 2;
-    char *text = xmemdup(p, n);
-    /* '' inside the literal stands for one quote */
-    char *w = text;
-    for (char *q = text; *q; q++) {
-        *w++ = *q;
-        if (*q == '\'' && q[1] == '\'') q++;
-    }
-    *w = 0;
-    const char *b = text, *e = text + strlen(text);
-    while (b < e && isspace((unsigned char)*b)) b++;
-    while (e > b && isspace((unsigned char)e[-1])) e--;
-    const char *d = b;
-    if (d < e && (*d == '-' || *d == '+')) d++;
-    int ok = d < e;
-    for (const char *q = d; q < e; q++)
-        if (!isdigit((unsigned char)*q)) ok = 0;
-    const char *tn = bits == 64 ? "bigint" : "integer";
-    if (!ok) {
-        pg_reply_error(r, "22P02", "invalid input syntax for type %s: \"%s\"", tn, text);
-        free(text);
-        return -1;
-    }
-    char *num = xmemdup(b, (size_t)(e - b));
-    errno = 0;
-    long long v = strtoll(num, NULL, 10);
-    int range = errno == ERANGE;
-    if (!range && bits == 32 && (v < INT32_MIN || v > INT32_MAX)) range = 1;
-    free(num);
-    if (range) {
-        pg_reply_error(r, "22003", "value \"%s\" is out of range for type %s", text, tn);
-        free(text);
-        return -1;
-    }
-    free(text);
-    a->t = bits == 64 ? A_BIGINT : A_INTEGER;
-    a->i = v;
-    return 0;
-}
-
-static int check_item(item *it, pgreply *r)
-{
-    if (it->f == F_LITERAL) return 0;
-    int want = -2;
-    for (size_t i = 0; i < LL_ARRAY_LEN(fns); i++)
-        if (fns[i].f == it->f) want = fns[i].nargs;
-    int match = 0;
-    if (want == 0) {
-        match = it->nargs == 0;
-    } else if (want == -1 && it->nargs == 1) {
-        match = it->args[0].t != A_NUMERIC;
-    } else if (want == -1 && it->nargs == 2) {
-        match = 1;
-        for (int i = 0; i < 2; i++)
-            if (it->args[i].t == A_BIGINT || it->args[i].t == A_NUMERIC) match = 0;
-    }
-    if (it->f == F_UNKNOWN || !match) {
-        buf b;
-        buf_init(&b);
-        for (int i = 0; i < it->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", type_name(it->args[i].t));
-        pg_reply_error(r, "42883", "function %s(%s) does not exist", it->name, b.p ? b.p : "");
-        buf_release(&b);
-        return -1;
-    }
-    for (int i = 0; i < it->nargs; i++)
-        if (it->args[i].t == A_STR && coerce_str(&it->args[i], it->nargs == 1 ? 64 : 32, r)) return -1;
-    return 0;
-}
-
 /* ---- running a statement ---- */
 
 static void key_of(const item *it, int *space, int64_t *key)
@@ -592,13 +297,26 @@ static void key_of(const item *it, int *space, int64_t *key)
     }
 }
 
+/* Backend b takes the lock (space, key) (l: its entry, or NULL: free) at item it's level. */
+static void take(pgserver *s, int b, const item *it, int space, int64_t key, advlock *l)
+{
+    if (!l) {
+        s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
+        l = &s->locks[s->nlocks++];
+        *l = (advlock){ .space = space, .key = key, .owner = b };
+    }
+    if (it->f == F_LOCK || it->f == F_TRY) l->nsess++;
+    else l->nxact++;
+}
+
 static void key_print(int space, int64_t key, buf *out)
 {
     if (space == 1) buf_printf(out, "(%lld)", (long long)key);
     else buf_printf(out, "(%d, %d)", (int32_t)(uint32_t)((uint64_t)key >> 32), (int32_t)(uint32_t)key);
 }
 
-/* One item of a SELECT, run by backend b: 0, or -1 with the error in r. */
+/* One item of a SELECT, run by backend b: 0, -1 with the error in r, or 1: it waits for a
+ * lock another backend holds (only when the server can wait). */
 static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
 {
     if (it->f == F_LITERAL) {
@@ -640,6 +358,7 @@ static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
             *v = (pgval){ PV_BOOL, 0 };
             return 0;
         }
+        if (s->clock) return 1;
         buf k;
         buf_init(&k);
         key_print(space, key, &k);
@@ -650,13 +369,7 @@ static int eval(pgserver *s, int b, const item *it, pgval *v, pgreply *r)
         buf_release(&k);
         return -1;
     }
-    if (!l) {
-        s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
-        l = &s->locks[s->nlocks++];
-        *l = (advlock){ .space = space, .key = key, .owner = b };
-    }
-    if (it->f == F_LOCK || it->f == F_TRY) l->nsess++;
-    else l->nxact++;
+    take(s, b, it, space, key, l);
     *v = try ? (pgval){ PV_BOOL, 1 } : (pgval){ PV_VOID, 0 };
     return 0;
 }
@@ -667,12 +380,45 @@ static void set_tag(pgreply *r, const char *tag)
     snprintf(r->tag, sizeof r->tag, "%s", tag);
 }
 
-/* Statement sql on backend b. */
-static void run(pgserver *s, int b, const char *sql, size_t len, pgreply *r)
+/* The statement st of client on backend b failed: its transaction aborts, its locks go. */
+static void failed(pgserver *s, int b, stmt *st)
+{
+    free(st);
+    end_xact(s, b); /* the transaction aborts: its locks go at once */
+    if (s->backends[b].in_tx) s->backends[b].aborted = 1;
+}
+
+/* Runs st's items from i on (client's, on backend b): 0, done (r filled; st freed), or 1: it
+ * waits (client's wait holds st and r). stmt_since: when the statement began (local ms). */
+static int select_from(pgserver *s, int client, int b, stmt *st, int i, pgreply *r, int64_t stmt_since)
+{
+    for (; i < st->nitems; i++) {
+        int rc = eval(s, b, &st->items[i], &r->cells[i], r);
+        if (rc < 0) {
+            failed(s, b, st);
+            return 0;
+        }
+        if (rc > 0) {
+            pgwait *w = &s->waits[client];
+            int64_t now = s->clock(s->clock_ud);
+            *w = (pgwait){ .active = 1, .b = b, .st = st, .at = i, .r = *r, .seq = ++s->wait_seq,
+                           .lock_since = now, .stmt_since = stmt_since < 0 ? now : stmt_since };
+            key_of(&st->items[i], &w->space, &w->key);
+            memset(r, 0, sizeof *r);
+            return 1;
+        }
+    }
+    if (!s->backends[b].in_tx) end_xact(s, b); /* the statement's own transaction */
+    free(st);
+    return 0;
+}
+
+/* Statement sql of client on backend b: 0, answered in r; 1, it waits (pg.h). */
+static int run(pgserver *s, int client, int b, const char *sql, size_t len, pgreply *r)
 {
     backend *be = &s->backends[b];
     stmt *st = xcalloc(1, sizeof *st);
-    if (parse(sql, len, st, r)) goto failed;
+    if (pg_parse(sql, len, st, r)) goto failed;
     if (be->aborted && st->k != S_COMMIT && st->k != S_ROLLBACK) {
         pg_reply_error(r, "25P02", "current transaction is aborted, commands ignored until end of transaction block");
         goto failed;
@@ -691,78 +437,226 @@ static void run(pgserver *s, int b, const char *sql, size_t len, pgreply *r)
         end_xact(s, b);
         be->in_tx = be->aborted = 0;
         break;
+    case S_SET:
+        /* a session setting (SET without LOCAL is not undone by a ROLLBACK in this subset:
+         * PostgreSQL reverts it with the block; the recipes set it outside blocks) */
+        if (st->set == SET_LOCK_TIMEOUT) be->lock_timeout = st->set_ms;
+        else if (st->set == SET_STATEMENT_TIMEOUT) be->statement_timeout = st->set_ms;
+        else be->deadlock_timeout = st->set_ms;
+        set_tag(r, "SET");
+        break;
     case S_SELECT:
         for (int i = 0; i < st->nitems; i++)
-            if (check_item(&st->items[i], r)) goto failed;
+            if (pg_check_item(&st->items[i], r)) goto failed;
         r->type = PG_ROWS;
         r->ncols = st->nitems;
         r->labels = xcalloc((size_t)st->nitems, sizeof *r->labels);
         r->cells = xcalloc((size_t)st->nitems, sizeof *r->cells);
         for (int i = 0; i < st->nitems; i++) r->labels[i] = xstrdup(st->items[i].label);
-        for (int i = 0; i < st->nitems; i++)
-            if (eval(s, b, &st->items[i], &r->cells[i], r)) goto failed;
-        if (!be->in_tx) end_xact(s, b); /* the statement's own transaction */
-        break;
+        return select_from(s, client, b, st, 0, r, -1);
     }
     free(st);
-    return;
+    return 0;
 failed:
-    free(st);
-    end_xact(s, b); /* the transaction aborts: its locks go at once */
-    if (be->in_tx) be->aborted = 1;
+    failed(s, b, st);
+    return 0;
 }
 
-void pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r)
+/* Client's statement is over (answered now or after a wait): through the pool, a server
+ * connection outside a transaction goes back to the pool. */
+static void finish(pgserver *s, int client, int b)
+{
+    if (!s->pool || s->backends[b].in_tx) return;
+    s->assigned[client] = -1;
+    s->idle[s->nidle++] = b;
+}
+
+static void wait_drop(pgwait *w)
+{
+    if (!w->active) return;
+    free(w->st);
+    pg_reply_release(&w->r);
+    memset(w, 0, sizeof *w);
+}
+
+static void answer(pgserver *s, int client, pgreply *r)
+{
+    s->answers = xrealloc(s->answers, (size_t)(s->nanswers + 1) * sizeof *s->answers);
+    s->answers[s->nanswers].client = client;
+    s->answers[s->nanswers++].r = *r;
+    memset(r, 0, sizeof *r);
+}
+
+/* Locks freed: each goes to its first waiter (the one that waits longest), whose statement
+ * runs on (and may free or wait again), until no waiter's lock is free. */
+static void wake(pgserver *s)
+{
+    for (;;) {
+        pgwait *w = NULL;
+        for (int c = 0; c < s->nclients; c++) {
+            pgwait *x = &s->waits[c];
+            if (x->active && !find_lock(s, x->space, x->key) && (!w || x->seq < w->seq)) w = x;
+        }
+        if (!w) return;
+        int client = (int)(w - s->waits), b = w->b, at = w->at;
+        stmt *st = w->st;
+        pgreply r = w->r;
+        int64_t since = w->stmt_since;
+        int space = w->space;
+        int64_t key = w->key;
+        memset(w, 0, sizeof *w);
+        take(s, b, &st->items[at], space, key, NULL);
+        r.cells[at] = (pgval){ PV_VOID, 0 };
+        if (select_from(s, client, b, st, at + 1, &r, since)) continue;
+        finish(s, client, b);
+        answer(s, client, &r);
+    }
+}
+
+int pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r)
 {
     memset(r, 0, sizeof *r);
     if (client < 0 || client >= s->nclients) {
         pg_reply_error(r, "08006", "locklab: no client %d", client);
-        return;
+        return 0;
     }
-    if (!s->pool) {
-        run(s, client, sql, len, r);
-        return;
+    if (s->waits[client].active) {
+        pg_reply_error(r, "0A000",
+                       "locklab: client %d's statement still waits for a lock; a connection runs one statement at a "
+                       "time (the real client library would queue this one)",
+                       client);
+        return 0;
     }
-    int b = s->assigned[client];
-    if (b < 0) {
-        if (s->nidle) {
-            b = s->idle[--s->nidle];
-        } else {
-            for (int i = 0; i < s->pool && b < 0; i++)
-                if (!s->backends[i].open) b = i;
-            if (b < 0) {
-                pg_reply_error(r, "0A000",
-                               "locklab: all %d server connections of PgBouncer's pool are inside other clients' "
-                               "transactions; PgBouncer would queue this client, which the fake cannot (it cannot "
-                               "defer a reply)",
-                               s->pool);
-                return;
+    int b = client;
+    if (s->pool) {
+        b = s->assigned[client];
+        if (b < 0) {
+            if (s->nidle) {
+                b = s->idle[--s->nidle];
+            } else {
+                for (int i = 0; i < s->pool && b < 0; i++)
+                    if (!s->backends[i].open) b = i;
+                if (b < 0) {
+                    pg_reply_error(r, "0A000",
+                                   "locklab: all %d server connections of PgBouncer's pool are inside other clients' "
+                                   "transactions; PgBouncer would queue this client, which the fake cannot (it cannot "
+                                   "defer a reply)",
+                                   s->pool);
+                    return 0;
+                }
+                s->backends[b] = (backend){ .pid = s->next_pid++, .open = 1, .deadlock_timeout = DEADLOCK_TIMEOUT_MS };
             }
-            s->backends[b] = (backend){ .pid = s->next_pid++, .open = 1 };
+            s->assigned[client] = b;
         }
-        s->assigned[client] = b;
     }
-    run(s, b, sql, len, r);
-    if (!s->backends[b].in_tx) {
-        /* the transaction is over: the server connection goes back to the pool */
-        s->assigned[client] = -1;
-        s->idle[s->nidle++] = b;
-    }
+    int waits = run(s, client, b, sql, len, r);
+    if (!waits) finish(s, client, b);
+    wake(s);
+    return waits;
 }
 
-void pg_disconnect(pgserver *s, int client)
+int pg_answer(pgserver *s, int *client, pgreply *r)
 {
-    if (client < 0 || client >= s->nclients) return;
+    if (!s->nanswers) return 0;
+    *client = s->answers[0].client;
+    *r = s->answers[0].r;
+    memmove(s->answers, s->answers + 1, (size_t)(s->nanswers - 1) * sizeof *s->answers);
+    s->nanswers--;
+    return 1;
+}
+
+/* Is backend b's wait part of a cycle: the holder of the lock it waits for waits, through a
+ * chain of holders that wait, for a lock b holds? (Advisory locks are exclusive here: each
+ * waiter waits for one holder.) */
+static int deadlocked(pgserver *s, const pgwait *w)
+{
+    const advlock *l = find_lock(s, w->space, w->key);
+    for (int steps = 0; l && steps <= s->nclients; steps++) {
+        if (l->owner == w->b) return 1;
+        const pgwait *next = NULL;
+        for (int c = 0; c < s->nclients; c++)
+            if (s->waits[c].active && s->waits[c].b == l->owner) next = &s->waits[c];
+        if (!next) return 0;
+        l = find_lock(s, next->space, next->key);
+    }
+    return 0;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* ms from now to the wait's next timer (lock_timeout, statement_timeout, the deadlock
+ * check), 0: none. */
+static int64_t next_timer(pgserver *s, const pgwait *w, int64_t now)
+{
+    const backend *be = &s->backends[w->b];
+    int64_t next = INT64_MAX;
+    if (be->lock_timeout > 0) next = min64(next, w->lock_since + be->lock_timeout);
+    if (be->statement_timeout > 0) next = min64(next, w->stmt_since + be->statement_timeout);
+    if (!w->deadlock_checked) next = min64(next, w->lock_since + be->deadlock_timeout);
+    if (next == INT64_MAX) return 0;
+    return next > now ? next - now : 1;
+}
+
+int64_t pg_wait_timer(pgserver *s, int client)
+{
+    if (client < 0 || client >= s->nclients || !s->waits[client].active) return 0;
+    return next_timer(s, &s->waits[client], s->clock(s->clock_ud));
+}
+
+int pg_wait_timeout(pgserver *s, int client, pgreply *r, int64_t *again_ms)
+{
+    *again_ms = 0;
+    memset(r, 0, sizeof *r);
+    if (client < 0 || client >= s->nclients || !s->waits[client].active) return 0;
+    pgwait *w = &s->waits[client];
+    const backend *be = &s->backends[w->b];
+    int64_t now = s->clock(s->clock_ud);
+    const char *state = NULL, *text = NULL;
+    if (be->lock_timeout > 0 && now - w->lock_since >= be->lock_timeout) {
+        state = "55P03", text = "canceling statement due to lock timeout";
+    } else if (be->statement_timeout > 0 && now - w->stmt_since >= be->statement_timeout) {
+        state = "57014", text = "canceling statement due to statement timeout";
+    } else if (!w->deadlock_checked && now - w->lock_since >= be->deadlock_timeout) {
+        w->deadlock_checked = 1; /* once per wait, as PostgreSQL's CheckDeadLock */
+        if (deadlocked(s, w)) state = "40P01", text = "deadlock detected";
+    }
+    if (!state) {
+        *again_ms = next_timer(s, w, now);
+        return 0;
+    }
+    int b = w->b;
+    stmt *st = w->st;
+    w->st = NULL;
+    wait_drop(w);
+    pg_reply_error(r, state, "%s", text);
+    failed(s, b, st);
+    finish(s, client, b);
+    wake(s);
+    return 1;
+}
+
+int pg_disconnect(pgserver *s, int client)
+{
+    if (client < 0 || client >= s->nclients) return 0;
+    int waited = s->waits[client].active;
+    wait_drop(&s->waits[client]);
     if (!s->pool) {
         end_session(s, client);
-        return;
+    } else {
+        int b = s->assigned[client];
+        if (b >= 0) {
+            /* inside a transaction, or waiting: PgBouncer closes the server connection, and its
+             * backend ends */
+            end_session(s, b);
+            s->backends[b].open = 0;
+            s->assigned[client] = -1;
+        }
     }
-    int b = s->assigned[client];
-    if (b < 0) return; /* between transactions: its server connections stay as they are */
-    /* inside a transaction: PgBouncer closes the server connection, and its backend ends */
-    end_session(s, b);
-    s->backends[b].open = 0;
-    s->assigned[client] = -1;
+    wake(s);
+    return waited;
 }
 
 static int by_key(const void *a, const void *b)
@@ -792,6 +686,16 @@ void pg_dump(pgserver *s, buf *out)
             if (s->assigned[c] == b) client = c;
         if (client >= 0) buf_printf(out, "server connection pid %d in a transaction of client %d\n", be->pid, client);
         else buf_printf(out, "server connection pid %d idle\n", be->pid);
+    }
+    for (uint64_t after = 0;;) { /* the waits, in their order */
+        const pgwait *w = NULL;
+        for (int c = 0; c < s->nclients; c++)
+            if (s->waits[c].active && s->waits[c].seq > after && (!w || s->waits[c].seq < w->seq)) w = &s->waits[c];
+        if (!w) break;
+        after = w->seq;
+        buf_printf(out, "pid %d waits for advisory lock ", s->backends[w->b].pid);
+        key_print(w->space, w->key, out);
+        buf_putc(out, '\n');
     }
     for (int b = 0; b < (s->pool ? 0 : s->nclients); b++)
         if (s->backends[b].in_tx)

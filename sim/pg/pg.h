@@ -41,15 +41,30 @@ typedef struct pgreply {
 
 /* nclients clients; client c's own backend has pid conn_base + c + 1. pool > 0: the clients
  * reach the server through a PgBouncer with pool_mode = transaction and default_pool_size =
- * pool, whose server connections (backends) have pids 1001, 1002, ... */
-pgserver *pg_new(int nclients, int conn_base, int pool);
+ * pool, whose server connections (backends) have pids 1001, 1002, ... clock: the server's
+ * local time in ms, for its waits' timeouts; NULL: the server cannot wait, and a lock that
+ * would wait is the error 0A000 instead (`locklab kind`, one statement at a time). */
+pgserver *pg_new(int nclients, int conn_base, int pool, int64_t (*clock)(void *), void *clock_ud);
 void pg_free(pgserver *s);
-void pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r);
-void pg_disconnect(pgserver *s, int client); /* the client's connection closes */
+/* Runs client's statement: 0, answered in r; 1, it waits for a lock (r left empty): its
+ * answer comes later through pg_answer, after the pg_exec, pg_disconnect or pg_wait_timeout
+ * that ends the wait. A client whose statement waits gets an error for another one. */
+int pg_exec(pgserver *s, int client, const char *sql, size_t len, pgreply *r);
+/* The oldest answer to a wait not yet taken: 1 with its client and reply (the caller's to
+ * release), 0 none. */
+int pg_answer(pgserver *s, int *client, pgreply *r);
+/* Waits' timers, on the clock: ms from now to client's wait's next (0: none); that time came:
+ * 1, the wait ends with the error in r (lock_timeout 55P03, statement_timeout 57014, a
+ * deadlock found at deadlock_timeout 40P01); 0, it goes on, its next timer after *again_ms. */
+int64_t pg_wait_timer(pgserver *s, int client);
+int pg_wait_timeout(pgserver *s, int client, pgreply *r, int64_t *again_ms);
+/* The client's connection closes: its session ends (its locks go to their waiters); 1 if it
+ * was waiting (that wait is dropped, never answered). */
+int pg_disconnect(pgserver *s, int client);
 
 void pg_reply_error(pgreply *r, const char *state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pg_reply_release(pgreply *r);
 void pg_reply_brief(const pgreply *r, buf *out);
-void pg_dump(pgserver *s, buf *out); /* the locks held, then the pool's state */
+void pg_dump(pgserver *s, buf *out); /* the locks held, the pool's state, the waits in order, open transactions */
 
 #endif

@@ -16,7 +16,10 @@
  * recovery", PostgreSQL 15 documentation, 27.4.3), a promoted replica and a restarted server
  * hold none. The crash of a client closes its connection, which ends its session and
  * releases its locks, as the server does when the TCP connection of a dead process closes.
- * No expiry: nothing times out. */
+ * No expiry. A pg_advisory_lock that waits is parked (kind_host.park) with the wait's next
+ * timer (lock_timeout, statement_timeout, the deadlock check: pg_wait_timer); its answer goes
+ * to the node through kind_host.unpark when a later request, a disconnection or a timer ends
+ * the wait (pg_answer), and server_kind.parked_timeout runs the timer. */
 #include "pg_kind.h"
 
 #include <lua.h>
@@ -27,6 +30,8 @@
 
 struct kserver {
     pgserver *pg;
+    kind_host host;
+    uint64_t *ticket; /* per client: its parked statement's ticket (kind_host.park), 0: none */
 };
 
 enum { OPT_POOL };
@@ -38,11 +43,35 @@ static const kind_option pg_options[] = {
     { NULL, 0, 0, 0, 0, NULL },
 };
 
+static int64_t pk_clock(void *ud)
+{
+    kserver *s = ud;
+    if (s->host.clock_seen) s->host.clock_seen(s->host.ud); /* a wait's timeout reads it */
+    return s->host.clock(s->host.ud);
+}
+
+/* The waits that ended during the last call are answered, in the order they ended. */
+static void pk_answers(kserver *s)
+{
+    int client;
+    pgreply r;
+    while (pg_answer(s->pg, &client, &r)) {
+        uint64_t t = s->ticket[client];
+        s->ticket[client] = 0;
+        if (t) s->host.unpark(s->host.ud, t, &r); /* the node takes the reply */
+        else pg_reply_release(&r);
+    }
+}
+
 static kserver *pk_create(const kind_host *host)
 {
     kserver *s = xcalloc(1, sizeof *s);
     int pool = host->options ? (int)host->options[OPT_POOL] : 0;
-    s->pg = pg_new(host->nclients, host->client_base, pool);
+    s->host = *host;
+    s->ticket = xcalloc((size_t)host->nclients + 1, sizeof *s->ticket);
+    /* a host that can park a request lets pg_advisory_lock wait in the server */
+    int waits = host->park && host->unpark;
+    s->pg = pg_new(host->nclients, host->client_base, pool, waits ? pk_clock : NULL, s);
     return s;
 }
 
@@ -50,6 +79,7 @@ static void pk_destroy(kserver *s)
 {
     if (!s) return;
     pg_free(s->pg);
+    free(s->ticket);
     free(s);
 }
 
@@ -67,7 +97,21 @@ static void pk_exec(kserver *s, int client, int conn, int argc, const slice *arg
         pg_reply_error(r, "0A000", "locklab: a request is one SQL statement in one argument (got %d arguments)", argc);
         return;
     }
-    pg_exec(s->pg, client, argv[0].p, argv[0].len, r);
+    if (pg_exec(s->pg, client, argv[0].p, argv[0].len, r)) s->ticket[client] = s->host.park(s->host.ud, pg_wait_timer(s->pg, client));
+    pk_answers(s);
+}
+
+static int pk_parked_timeout(kserver *s, uint64_t ticket, void *reply, int64_t *again_ms)
+{
+    int client = -1;
+    for (int c = 0; c < s->host.nclients; c++)
+        if (s->ticket[c] == ticket) client = c;
+    *again_ms = 0;
+    if (client < 0) return 0;
+    if (!pg_wait_timeout(s->pg, client, reply, again_ms)) return 0;
+    s->ticket[client] = 0;
+    pk_answers(s);
+    return 1;
 }
 
 static void pk_reply_release(void *r)
@@ -116,7 +160,9 @@ static int pk_reply_push(lua_State *L, const void *rp)
 
 static void pk_disconnect(kserver *s, int client)
 {
-    pg_disconnect(s->pg, client);
+    if (pg_disconnect(s->pg, client) && s->ticket[client]) s->host.unpark(s->host.ud, s->ticket[client], NULL);
+    if (client >= 0 && client < s->host.nclients) s->ticket[client] = 0;
+    pk_answers(s);
 }
 
 static void pk_unsubscribe(kserver *s, int client, const char *topic)
@@ -218,4 +264,5 @@ const server_kind pg_kind = {
     .copy_data = pk_copy_data,
     .data_free = pk_data_free,
     .dump = pk_dump,
+    .parked_timeout = pk_parked_timeout,
 };

@@ -195,8 +195,13 @@ grep -q "no file 'fenced.lua'" "$tmp/err" && grep -q "^0 scripts checked, 0 fail
     bad "an unknown script is not counted as checked: $(cat "$tmp/out" "$tmp/err")"
 # kind: one server of a kind, driven line by line; its clock moves only when told
 printf 'SET k v PX 100\n.advance 50\nPTTL k\n.advance 60\nGET k\n.dump\n.bogus\n' | "$LL" kind redis >"$tmp/kind.txt" 2>&1
-printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time\n' |
+printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time, .wait N\n' |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind redis: $(cat "$tmp/kind.txt")"
+# a request the server makes wait prints (waits); .wait N its answer once it came
+printf '"SELECT pg_advisory_lock(1)"\n.client 1\n"SET lock_timeout = 200"\n"SELECT pg_advisory_lock(1)"\n.wait 1\n.advance 200\n.wait 1\n.wait 1\n.wait 16\n' |
+    "$LL" kind postgresql >"$tmp/kind.txt" 2>&1
+printf "''\nSET\n(waits)\n(still waiting)\nERROR 55P03: canceling statement due to lock timeout\n(error) client 1 has no request waiting\n(error) .wait takes a client number from 0 to 15\n" |
+    cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql, a wait: $(cat "$tmp/kind.txt")"
 "$LL" kind --list | grep -q '^redis ' && ok || bad "kind --list names redis"
 expect_exit 2 "kind of an unknown server" -- "$LL" kind zk
 one_line_err "kind of an unknown server"

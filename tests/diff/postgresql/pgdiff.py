@@ -17,6 +17,15 @@ Case files:
     .crash-client N   client N's connection closes (the real side waits, with a generous
                       bound, until the server no longer lists its backend); its next
                       statement reconnects
+    >& an SQL statement that may wait in the server: sent, and not awaited; prints
+                      "(waits)" if it waits (the real side: until the server shows its backend
+                      waiting for a lock, or the statement ends with a wait's error: 55P03,
+                      57014, 40P01), else its reply
+    .wait N           the answer to client N's statement that waits (the real side: awaited,
+                      with a generous bound, "(still waiting)" past it); expected lines follow
+    .advance MS       the fake's clock moves MS ms, firing the waits' timers on the way; the
+                      real server's clock runs by itself (a case makes its timeouts end waits
+                      that nothing else ends, so that no real duration is compared)
     .pool N           (first, once) the clients go through PgBouncer with
                       pool_mode = transaction and default_pool_size = N: a real pgbouncer
                       (Debian's, started as the server is) on the real side,
@@ -38,6 +47,7 @@ the test cannot run (no PostgreSQL, no psycopg2, the server does not start).
 """
 
 import argparse
+import threading
 import glob
 import os
 import pwd
@@ -259,8 +269,10 @@ class RealSide:
         self.server = server
         self.bouncer = bouncer
         self.conns = {}
+        self.pids = {}
         self.pid_to_client = {}
         self.pooled_pids = {}
+        self.pending = {}  # client: [thread, result] of a statement sent with >&
 
     def reset(self):
         for c in list(self.conns):
@@ -271,9 +283,55 @@ class RealSide:
         if client not in self.conns:
             c = (self.bouncer or self.server).connect()
             self.conns[client] = c
+            self.pids[client] = c.get_backend_pid()
             if not self.bouncer:
                 self.pid_to_client[c.get_backend_pid()] = client
         return self.conns[client]
+
+    def send(self, client, sql):
+        """A statement that may wait: "(waits)" once the server shows it waiting, else its reply."""
+        self.conn(client)
+        box = [None, None]
+
+        def work():
+            try:
+                box[1] = self.run(client, sql)
+            except HarnessError:
+                box[1] = "(connection closed)"  # its session was ended (crash)
+        th = threading.Thread(target=work, daemon=True)
+        box[0] = th
+        th.start()
+        cur = self.server.admin.cursor()
+        until = time.monotonic() + GONE_BOUND_S
+        while th.is_alive():
+            if not self.bouncer:
+                cur.execute("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = %d AND wait_event_type = 'Lock'"
+                            % self.pids[client])
+            else:
+                cur.execute("SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                            "AND query = %s", (sql,))
+            if cur.fetchone()[0] > 0:
+                self.pending[client] = box
+                return "(waits)"
+            if time.monotonic() > until:
+                raise HarnessError("a statement neither ended nor waited for a lock within %d s: %s"
+                                   % (GONE_BOUND_S, sql))
+            time.sleep(0.02)
+        th.join()
+        if box[1].startswith(("ERROR 55P03:", "ERROR 57014:", "ERROR 40P01:")):
+            self.pending[client] = box  # it waited, and the wait ended before we saw it
+            return "(waits)"
+        return box[1]
+
+    def wait(self, client):
+        box = self.pending.get(client)
+        if box is None:
+            return "(error) client %d has no request waiting" % client
+        box[0].join(GONE_BOUND_S)
+        if box[0].is_alive():
+            return "(still waiting)"
+        del self.pending[client]
+        return box[1]
 
     def fake_pid(self, pid):
         if not self.bouncer:
@@ -283,11 +341,21 @@ class RealSide:
         return self.pooled_pids[pid]
 
     def crash(self, client):
-        c = self.conns.pop(client, None)
+        c = self.conns.get(client)
         if c is None:
             return
-        pid = c.get_backend_pid()
-        c.close()
+        pid = self.pids[client]
+        box = self.pending.pop(client, None)
+        if box is not None and box[0].is_alive():
+            # its statement waits: the session is ended from the server's side (the connection
+            # is the waiting thread's), as a dead client's would be
+            self.server.admin.cursor().execute("SELECT pg_terminate_backend(%d)" % pid)
+            box[0].join(GONE_BOUND_S)
+        del self.conns[client]
+        try:
+            c.close()
+        except Exception:
+            pass
         if self.bouncer:
             # between transactions PgBouncer keeps the server connection: nothing to wait for
             time.sleep(0.2)
@@ -358,11 +426,22 @@ def parse_case(path):
             word, arg = line.split(None, 1)
             steps.append(("client" if word == ".client" else "crash", int(arg)))
             continue
+        if line.startswith(".advance "):
+            steps.append(("advance", int(line.split(None, 1)[1])))
+            continue
+        if line.startswith(".wait "):
+            steps.append(["wait", int(line.split(None, 1)[1]), [], label or os.path.basename(path), known, no])
+            known = None
+            continue
+        if line.startswith(">& "):
+            steps.append(["send", line[3:], [], label or os.path.basename(path), known, no])
+            known = None
+            continue
         if line.startswith("> "):
             steps.append(["sql", line[2:], [], label or os.path.basename(path), known, no])
             known = None
             continue
-        if steps and steps[-1][0] == "sql":
+        if steps and steps[-1][0] in ("sql", "send", "wait"):
             steps[-1][2].append(line)
             continue
         raise HarnessError("%s:%d: not a statement, a meta-line or an expected line" % (path, no))
@@ -380,6 +459,10 @@ def fake_side(locklab, steps, pool):
             feed.append(".client %d" % st[1])
         elif st[0] == "crash":
             feed.append(".crash-client %d" % st[1])
+        elif st[0] == "advance":
+            feed.append(".advance %d" % st[1])
+        elif st[0] == "wait":
+            feed.append(".wait %d" % st[1])
         else:
             feed.append(quote_word(st[1]))
     opts = ["--option", "pgbouncer_pool=%d" % pool] if pool else []
@@ -424,8 +507,16 @@ def main():
                 if st[0] == "crash":
                     real.crash(st[1])
                     continue
-                _, sql, expected, label, known, no = st
-                got_real = real.run(client, sql)
+                if st[0] == "advance":
+                    continue
+                what, sql, expected, label, known, no = st
+                if what == "wait":
+                    got_real = real.wait(sql)
+                    sql = ".wait %d" % sql
+                elif what == "send":
+                    got_real = real.send(client, sql)
+                else:
+                    got_real = real.run(client, sql)
                 got_fake = fake[k] if k < len(fake) else "(no reply)"
                 k += 1
                 same = got_real == got_fake and (not expected or expected == [got_real])
