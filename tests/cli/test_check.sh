@@ -47,6 +47,8 @@ finds holder-crash-deadlock no_deadlock
 finds failover-horizon mutual_exclusion
 # A random sleep on a drifting client clock: its window measured in true time.
 finds drift-sleep mutual_exclusion
+# A parked reply (PostgreSQL's pg_advisory_lock waiting in the server) that lands after its waiter gave up.
+finds pg-wait-abandoned no_deadlock
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
