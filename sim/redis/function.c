@@ -742,11 +742,28 @@ void cmd_function(cmdctx *c)
             fn_wrong_args(c, "stats");
             return;
         }
+        /* Asked while a script runs (a host lets FUNCTION STATS through while busy, as
+         * Redis's allow-busy flag does): an EVAL's busy error, or the function running. */
+        if (s->running && !s->fn_running) {
+            reply_error(c->out, "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+            return;
+        }
         size_t nf = 0;
         for (size_t i = 0; i < s->nlibs; i++) nf += s->libs[i]->nfns;
         reply *e = reply_array(c->out, 4);
         reply_bulk_cstr(&e[0], "running_script");
-        reply_nil(&e[1]); /* while one runs, the host answers (locklab serve: BUSY) */
+        if (s->running && s->fn_argv) {
+            reply *r = reply_array(&e[1], 6);
+            reply_bulk_cstr(&r[0], "name");
+            reply_bulk_cstr(&r[1], s->fn_running->name);
+            reply_bulk_cstr(&r[2], "command");
+            reply *w = reply_array(&r[3], (size_t)s->fn_argc);
+            for (int i = 0; i < s->fn_argc; i++) reply_bulk(&w[i], s->fn_argv[i].p, s->fn_argv[i].len);
+            reply_bulk_cstr(&r[4], "duration_ms");
+            reply_int(&r[5], (long long)(store_now(c->db) - s->fn_start_ms));
+        } else {
+            reply_nil(&e[1]);
+        }
         reply_bulk_cstr(&e[2], "engines");
         reply *en = reply_array(&e[3], 2);
         reply_bulk_cstr(&en[0], "LUA");

@@ -392,6 +392,20 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     reply_status(out, "QUEUED");
 }
 
+int server_allow_busy(int argc, const slice *argv)
+{
+    static const char *const plain[] = { "auth", "hello", "reset", "quit", "shutdown", "replconf",
+                                         "multi", "discard", "watch", "unwatch" };
+    if (argc < 1) return 0;
+    for (size_t i = 0; i < LL_ARRAY_LEN(plain); i++)
+        if (slice_eq_nocase(argv[0], plain[i])) return 1;
+    if (argc < 2) return 0;
+    if (slice_eq_nocase(argv[0], "script")) return slice_eq_nocase(argv[1], "kill");
+    if (slice_eq_nocase(argv[0], "function"))
+        return slice_eq_nocase(argv[1], "kill") || slice_eq_nocase(argv[1], "stats");
+    return 0;
+}
+
 void server_execv(server *srv, conn *c, reply *out, int argc, const char *const *argv)
 {
     slice small[16] = { { NULL, 0 } };
