@@ -72,7 +72,7 @@ static const struct notify_rule {
     { "lmove", NOTIFY_LIST, "lpop", "lpush" },        { "blmove", NOTIFY_LIST, "lpop", "lpush" },
     { "lmpop", NOTIFY_LIST, "lpop", "lpop" },          { "blmpop", NOTIFY_LIST, "lpop", "lpop" },
     { "zmpop", NOTIFY_ZSET, "zpopmin", "zpopmin" },    { "bzmpop", NOTIFY_ZSET, "zpopmin", "zpopmin" },
-    { "getex", NOTIFY_GENERIC, "expire", NULL },
+    { "getex", NOTIFY_GENERIC, "expire", NULL },       { "restore", NOTIFY_GENERIC, "restore", NULL },
 };
 
 /* Publishes the events of the keys cmd wrote or deleted, in the order they were first
@@ -109,7 +109,7 @@ void notify_flush(server *srv, const command *cmd, int argc, const slice *argv)
             notify_publish(srv, p->db, cls, ev, key);
             continue;
         }
-        if (gone && cls == NOTIFY_GENERIC && !strcmp(ev, "expire")) { /* a deadline in the past */
+        if (gone && cls == NOTIFY_GENERIC && (!strcmp(ev, "expire") || !strcmp(ev, "restore"))) { /* a deadline in the past */
             notify_publish(srv, p->db, NOTIFY_GENERIC, "del", key);
             continue;
         }
