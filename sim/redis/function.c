@@ -751,9 +751,11 @@ void cmd_function(cmdctx *c)
         size_t nf = 0;
         for (size_t i = 0; i < s->nlibs; i++) nf += s->libs[i]->nfns;
         reply *e = reply_array(c->out, 4);
+        reply_tag(c->out, R3_MAP); /* maps in RESP3, as Redis answers */
         reply_bulk_cstr(&e[0], "running_script");
         if (s->running && s->fn_argv) {
             reply *r = reply_array(&e[1], 6);
+            reply_tag(&e[1], R3_MAP);
             reply_bulk_cstr(&r[0], "name");
             reply_bulk_cstr(&r[1], s->fn_running->name);
             reply_bulk_cstr(&r[2], "command");
@@ -766,8 +768,10 @@ void cmd_function(cmdctx *c)
         }
         reply_bulk_cstr(&e[2], "engines");
         reply *en = reply_array(&e[3], 2);
+        reply_tag(&e[3], R3_MAP);
         reply_bulk_cstr(&en[0], "LUA");
         reply *m = reply_array(&en[1], 4);
+        reply_tag(&en[1], R3_MAP);
         reply_bulk_cstr(&m[0], "libraries_count");
         reply_int(&m[1], (long long)s->nlibs);
         reply_bulk_cstr(&m[2], "functions_count");
