@@ -190,6 +190,85 @@ static void test_commands_info_flags_agree_with_the_table(void **state)
     }
 }
 
+/* FUNCTION STATS asked while a function runs (a host lets it through while busy, as Redis's
+ * allow-busy flag does): running_script names the function, its FCALL and how long it has
+ * run by the server's clock; while an EVAL runs it answers Redis's BUSY for scripts. Asked
+ * from the script's periodic tick, the way locklab serve answers clients during a long script. */
+typedef struct busy_probe {
+    server *srv;
+    int64_t now;
+    int ticks;
+    buf seen;
+} busy_probe;
+
+static int64_t busy_clock(void *ud) { return ((busy_probe *)ud)->now; }
+
+static int busy_tick(void *ud, int wrote)
+{
+    busy_probe *p = ud;
+    (void)wrote;
+    if (p->ticks++) return 1; /* the second tick kills it */
+    p->now += 250;
+    conn other = { .id = 7 };
+    reply r;
+    reply_init(&r);
+    const char *stats[] = { "function", "stats" };
+    slice v[2] = { slice_cstr(stats[0]), slice_cstr(stats[1]) };
+    assert_true(server_allow_busy(2, v));
+    server_execv(p->srv, &other, &r, 2, stats);
+    reply_to_brief(&r, &p->seen);
+    reply_release(&r);
+    return 0;
+}
+
+static void test_function_stats_while_a_script_runs(void **state)
+{
+    (void)state;
+    busy_probe p = { .now = 1700000000000 };
+    buf_init(&p.seen);
+    server_config cfg = { .clock = busy_clock, .clock_ud = &p, .script_tick = busy_tick, .script_tick_ud = &p };
+    p.srv = server_new(&cfg);
+    conn c = { .id = 1 };
+    reply r;
+    reply_init(&r);
+    server_execv(p.srv, &c, &r, 3, (const char *[]){ "function", "load",
+                 "#!lua name=lib\nredis.register_function('spin', function() local a = 1 while true do a = a + 1 end end)" });
+    assert_int_equal(r.type, REPLY_BULK);
+    server_execv(p.srv, &c, &r, 4, (const char *[]){ "fcall", "spin", "0", "x" });
+    assert_int_equal(r.type, REPLY_ERROR);
+    assert_string_equal(p.seen.p, "[\"running_script\", [\"name\", \"spin\", \"command\", [\"fcall\", \"spin\", \"0\", "
+                                  "\"x\"], \"duration_ms\", 250], \"engines\", [\"LUA\", [\"libraries_count\", 1, "
+                                  "\"functions_count\", 1]]]");
+    /* an EVAL's run: BUSY, as Redis answers FUNCTION STATS then */
+    buf_reset(&p.seen);
+    p.ticks = 0;
+    server_execv(p.srv, &c, &r, 3, (const char *[]){ "eval", "local a = 1 while true do a = a + 1 end", "0" });
+    assert_int_equal(r.type, REPLY_ERROR);
+    assert_string_equal(p.seen.p, "(error) BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+    /* and with nothing running: a null */
+    server_execv(p.srv, &c, &r, 2, (const char *[]){ "function", "stats" });
+    buf_reset(&p.seen);
+    reply_to_brief(&r, &p.seen);
+    assert_string_equal(p.seen.p, "[\"running_script\", nil, \"engines\", [\"LUA\", [\"libraries_count\", 1, "
+                                  "\"functions_count\", 1]]]");
+    /* the allow-busy list (Redis 7.0's CMD_ALLOW_BUSY) */
+    const char *yes[][2] = { { "AUTH", "x" }, { "multi", NULL }, { "script", "KILL" }, { "function", "kill" },
+                             { "hello", NULL }, { "Reset", NULL }, { "watch", "k" } };
+    const char *no[][2] = { { "ping", NULL }, { "script", "flush" }, { "function", "list" }, { "get", "k" },
+                            { "eval", "x" }, { "client", "list" } };
+    for (size_t i = 0; i < LL_ARRAY_LEN(yes); i++) {
+        slice v[2] = { slice_cstr(yes[i][0]), yes[i][1] ? slice_cstr(yes[i][1]) : (slice){ NULL, 0 } };
+        assert_true(server_allow_busy(yes[i][1] ? 2 : 1, v));
+    }
+    for (size_t i = 0; i < LL_ARRAY_LEN(no); i++) {
+        slice v[2] = { slice_cstr(no[i][0]), no[i][1] ? slice_cstr(no[i][1]) : (slice){ NULL, 0 } };
+        assert_false(server_allow_busy(no[i][1] ? 2 : 1, v));
+    }
+    reply_release(&r);
+    buf_release(&p.seen);
+    server_free(p.srv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_commands_lookup_finds_every_command_in_any_case),
         cmocka_unit_test(test_commands_lookup_rejects_unknown_names),
         cmocka_unit_test(test_commands_info_flags_agree_with_the_table),
+        cmocka_unit_test(test_function_stats_while_a_script_runs),
         cmocka_unit_test_setup_teardown(test_multi_watch_across_connections, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_and_the_engines_active_expiry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multi_on_a_replica_and_closed_connections, setup, teardown),

@@ -151,7 +151,7 @@ int arg_db_index(cmdctx *c, int i, int *id, const char *msg);
 cmd_fn cmd_del, cmd_exists, cmd_type, cmd_expire, cmd_pexpire, cmd_expireat, cmd_pexpireat,
     cmd_ttl, cmd_pttl, cmd_persist, cmd_flushall, cmd_flushdb, cmd_dbsize, cmd_ping, cmd_echo,
     cmd_time, cmd_keys, cmd_unlink, cmd_expiretime, cmd_pexpiretime, cmd_rename, cmd_renamenx,
-    cmd_copy, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object, cmd_memory, cmd_touch, cmd_randomkey;
+    cmd_copy, cmd_dump, cmd_restore, cmd_scan, cmd_command, cmd_select, cmd_move, cmd_swapdb, cmd_object, cmd_memory, cmd_touch, cmd_randomkey;
 /* pub/sub (pubsub.c) */
 cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubscribe, cmd_pubsub,
     cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;

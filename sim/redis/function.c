@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "glob.h"
+#include "rdb.h"
 
 struct fn_def {
     char *name, *desc; /* desc NULL: none */
@@ -534,37 +535,9 @@ static void fn_list(cmdctx *c)
  *
  * For each library RDB_OPCODE_FUNCTION2 (245) and its code as an RDB string, then the RDB
  * version (10, two bytes little-endian) and the CRC-64 (Jones, reflected, as Redis's crc64)
- * of everything before it, eight bytes little-endian. */
+ * of everything before it, eight bytes little-endian (rdb.c). */
 
-#define FN_RDB_VERSION 10
 #define FN_OPCODE_FUNCTION2 245
-
-static uint64_t fn_crc64(const unsigned char *p, size_t n)
-{
-    uint64_t crc = 0;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x95ac9329ac4bc9b5ULL & (0 - (crc & 1)));
-    }
-    return crc;
-}
-
-/* rdbSaveLen */
-static void fn_put_len(buf *b, uint64_t n)
-{
-    if (n < 64) {
-        buf_putc(b, (char)n);
-    } else if (n < 16384) {
-        buf_putc(b, (char)(0x40 | (n >> 8)));
-        buf_putc(b, (char)(n & 0xff));
-    } else if (n <= UINT32_MAX) {
-        buf_putc(b, (char)0x80);
-        for (int i = 3; i >= 0; i--) buf_putc(b, (char)(n >> (8 * i)));
-    } else {
-        buf_putc(b, (char)0x81);
-        for (int i = 7; i >= 0; i--) buf_putc(b, (char)(n >> (8 * i)));
-    }
-}
 
 static void fn_dump(cmdctx *c)
 {
@@ -573,113 +546,15 @@ static void fn_dump(cmdctx *c)
     buf_init(&b);
     for (size_t i = 0; i < s->nlibs; i++) {
         buf_putc(&b, (char)FN_OPCODE_FUNCTION2);
-        fn_put_len(&b, s->libs[i]->code_len);
+        rdb_put_len(&b, s->libs[i]->code_len);
         buf_append(&b, s->libs[i]->code, s->libs[i]->code_len);
     }
-    buf_putc(&b, FN_RDB_VERSION & 0xff);
-    buf_putc(&b, FN_RDB_VERSION >> 8);
-    uint64_t crc = fn_crc64((const unsigned char *)b.p, b.len);
+    buf_putc(&b, RDB_VERSION & 0xff);
+    buf_putc(&b, RDB_VERSION >> 8);
+    uint64_t crc = rdb_crc64((const unsigned char *)b.p, b.len);
     for (int i = 0; i < 8; i++) buf_putc(&b, (char)(crc >> (8 * i)));
     reply_bulk(c->out, b.p, b.len);
     buf_release(&b);
-}
-
-/* A payload being read: bytes [at, end). */
-typedef struct fn_reader {
-    const unsigned char *p;
-    size_t at, end;
-} fn_reader;
-
-/* rdbLoadLen: 0 with *n (and *enc for an encoded string's kind, else -1), -1 if cut. */
-static int fn_get_len(fn_reader *r, uint64_t *n, int *enc)
-{
-    if (r->at >= r->end) return -1;
-    unsigned char b = r->p[r->at++];
-    *enc = -1;
-    switch (b >> 6) {
-    case 0: *n = b & 0x3f; return 0;
-    case 1:
-        if (r->at >= r->end) return -1;
-        *n = (uint64_t)(b & 0x3f) << 8 | r->p[r->at++];
-        return 0;
-    case 2: {
-        int bytes = b == 0x80 ? 4 : b == 0x81 ? 8 : 0;
-        if (!bytes || r->end - r->at < (size_t)bytes) return -1;
-        *n = 0;
-        for (int i = 0; i < bytes; i++) *n = *n << 8 | r->p[r->at++];
-        return 0;
-    }
-    default: *enc = b & 0x3f; *n = 0; return 0;
-    }
-}
-
-/* lzf_decompress (liblzf, as Redis ships it): 0 if in decodes to exactly out_len bytes. */
-static int fn_lzf(const unsigned char *in, size_t in_len, unsigned char *out, size_t out_len)
-{
-    size_t ip = 0, op = 0;
-    while (ip < in_len) {
-        unsigned ctrl = in[ip++];
-        if (ctrl < 32) { /* a literal run of ctrl + 1 bytes */
-            size_t n = ctrl + 1;
-            if (in_len - ip < n || out_len - op < n) return -1;
-            memcpy(out + op, in + ip, n);
-            ip += n, op += n;
-        } else { /* a back reference */
-            size_t n = ctrl >> 5;
-            size_t back = (size_t)(ctrl & 0x1f) << 8;
-            if (n == 7) {
-                if (ip >= in_len) return -1;
-                n += in[ip++];
-            }
-            if (ip >= in_len) return -1;
-            back += in[ip++];
-            n += 2;
-            if (back + 1 > op || out_len - op < n) return -1;
-            for (size_t k = 0; k < n; k++, op++) out[op] = out[op - back - 1];
-        }
-    }
-    return op == out_len ? 0 : -1;
-}
-
-/* rdbGenericLoadStringObject: a string (plain, an integer, or LZF-compressed), malloc'd in
- * *out; -1 if it cannot be read. */
-static int fn_get_string(fn_reader *r, char **out, size_t *len)
-{
-    uint64_t n;
-    int enc;
-    if (fn_get_len(r, &n, &enc) < 0) return -1;
-    if (enc >= 0 && enc <= 2) { /* an integer of 1, 2 or 4 bytes, little-endian */
-        size_t bytes = (size_t)1 << enc;
-        if (r->end - r->at < bytes) return -1;
-        uint64_t u = 0;
-        for (size_t i = 0; i < bytes; i++) u |= (uint64_t)r->p[r->at + i] << (8 * i);
-        r->at += bytes;
-        long long v = enc == 0 ? (int8_t)u : enc == 1 ? (int16_t)u : (int32_t)u;
-        *out = xformat("%lld", v);
-        *len = strlen(*out);
-        return 0;
-    }
-    if (enc == 3) {
-        uint64_t clen, ulen;
-        int e2;
-        if (fn_get_len(r, &clen, &e2) < 0 || e2 >= 0 || fn_get_len(r, &ulen, &e2) < 0 || e2 >= 0) return -1;
-        if (clen > r->end - r->at || ulen > (64u << 20) || ulen == 0) return -1;
-        char *u = xmalloc(ulen + 1);
-        if (fn_lzf(r->p + r->at, clen, (unsigned char *)u, ulen) < 0) {
-            free(u);
-            return -1;
-        }
-        u[ulen] = '\0';
-        r->at += clen;
-        *out = u;
-        *len = ulen;
-        return 0;
-    }
-    if (enc >= 0 || n > r->end - r->at) return -1;
-    *out = xmemdup((const char *)r->p + r->at, n);
-    *len = n;
-    r->at += n;
-    return 0;
 }
 
 /* FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE] (Redis's functionRestoreCommand): the
@@ -699,18 +574,18 @@ static void fn_restore(cmdctx *c)
     }
     slice data = c->argv[2];
     const unsigned char *p = (const unsigned char *)data.p;
-    if (data.len < 10 || ((unsigned)p[data.len - 9] << 8 | p[data.len - 10]) > FN_RDB_VERSION) {
+    if (data.len < 10 || ((unsigned)p[data.len - 9] << 8 | p[data.len - 10]) > RDB_VERSION) {
         reply_error(c->out, "ERR DUMP payload version or checksum are wrong");
         return;
     }
-    uint64_t crc = fn_crc64(p, data.len - 8), want = 0;
+    uint64_t crc = rdb_crc64(p, data.len - 8), want = 0;
     for (int i = 0; i < 8; i++) want |= (uint64_t)p[data.len - 8 + i] << (8 * i);
     if (crc != want) {
         reply_error(c->out, "ERR DUMP payload version or checksum are wrong");
         return;
     }
     /* the libraries' codes */
-    fn_reader r = { p, 0, data.len - 10 };
+    rdb_reader r = { p, 0, data.len - 10 };
     char **codes = NULL;
     size_t *lens = NULL, n = 0;
     const char *err = NULL;
@@ -722,7 +597,7 @@ static void fn_restore(cmdctx *c)
         }
         codes = xrealloc(codes, (n + 1) * sizeof *codes);
         lens = xrealloc(lens, (n + 1) * sizeof *lens);
-        if (fn_get_string(&r, &codes[n], &lens[n]) < 0) {
+        if (rdb_get_string(&r, &codes[n], &lens[n]) < 0) {
             err = "Failed loading library payload";
             break;
         }
@@ -867,15 +742,36 @@ void cmd_function(cmdctx *c)
             fn_wrong_args(c, "stats");
             return;
         }
+        /* Asked while a script runs (a host lets FUNCTION STATS through while busy, as
+         * Redis's allow-busy flag does): an EVAL's busy error, or the function running. */
+        if (s->running && !s->fn_running) {
+            reply_error(c->out, "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+            return;
+        }
         size_t nf = 0;
         for (size_t i = 0; i < s->nlibs; i++) nf += s->libs[i]->nfns;
         reply *e = reply_array(c->out, 4);
+        reply_tag(c->out, R3_MAP); /* maps in RESP3, as Redis answers */
         reply_bulk_cstr(&e[0], "running_script");
-        reply_nil(&e[1]); /* while one runs, the host answers (locklab serve: BUSY) */
+        if (s->running && s->fn_argv) {
+            reply *r = reply_array(&e[1], 6);
+            reply_tag(&e[1], R3_MAP);
+            reply_bulk_cstr(&r[0], "name");
+            reply_bulk_cstr(&r[1], s->fn_running->name);
+            reply_bulk_cstr(&r[2], "command");
+            reply *w = reply_array(&r[3], (size_t)s->fn_argc);
+            for (int i = 0; i < s->fn_argc; i++) reply_bulk(&w[i], s->fn_argv[i].p, s->fn_argv[i].len);
+            reply_bulk_cstr(&r[4], "duration_ms");
+            reply_int(&r[5], (long long)(store_now(c->db) - s->fn_start_ms));
+        } else {
+            reply_nil(&e[1]);
+        }
         reply_bulk_cstr(&e[2], "engines");
         reply *en = reply_array(&e[3], 2);
+        reply_tag(&e[3], R3_MAP);
         reply_bulk_cstr(&en[0], "LUA");
         reply *m = reply_array(&en[1], 4);
+        reply_tag(&en[1], R3_MAP);
         reply_bulk_cstr(&m[0], "libraries_count");
         reply_int(&m[1], (long long)s->nlibs);
         reply_bulk_cstr(&m[2], "functions_count");

@@ -531,7 +531,12 @@ void script_run_function(const cmdctx *c, fn_def *f, const char *name, int ro, i
     scripting *s = c->lua;
     s->fn_running = f;
     s->run_name = name;
+    s->fn_argc = c->argc;
+    s->fn_argv = c->argv;
+    s->fn_start_ms = store_now(c->db);
     script_run_common(c, ro, 1, nkeys, call); /* a function may always loop: hooked */
+    s->fn_argc = 0;
+    s->fn_argv = NULL;
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -85,6 +85,11 @@ struct scripting {
     size_t nlibs;
     fn_lib *fn_loading;
     fn_def *fn_running;
+    /* The running function's FCALL (its words, borrowed for the run) and when it started (the
+     * store's clock, ms): FUNCTION STATS's running_script, asked by a host while it runs. */
+    int fn_argc;
+    const slice *fn_argv;
+    int64_t fn_start_ms;
     const char *run_name;        /* what an error's "script: ..." names: the sha or the function */
     size_t mem_used, mem_limit;
     int mem_capped;              /* the allocator enforces mem_limit */

@@ -70,6 +70,12 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out);
  * an EXEC answers "EXECABORT Transaction discarded because of: <err>" and ends the
  * transaction; any other command of a connection in MULTI marks it for EXECABORT. */
 void server_reject(server *srv, conn *c, int argc, const slice *argv, const char *err, reply *out);
+/* Whether Redis 7.0 runs argv while a script is busy (past busy-reply-threshold): the
+ * commands with its CMD_ALLOW_BUSY flag (processCommand; the JSON files of src/commands), AUTH, HELLO,
+ * RESET, QUIT, SHUTDOWN, REPLCONF, MULTI, DISCARD, WATCH, UNWATCH, SCRIPT KILL, FUNCTION KILL
+ * and FUNCTION STATS; every other command gets BUSY (server_reject). SCRIPT KILL and
+ * FUNCTION KILL are the host's to answer (it knows the script it runs). */
+int server_allow_busy(int argc, const slice *argv);
 /* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
  * Without the call they stay until the server is freed, harmless (ids are not reused). */
 void server_conn_closed(server *srv, int conn_id);

@@ -1,0 +1,94 @@
+/* serverint.h — what server.c, server_tx.c, server_stats.c and notify.c share: the server's
+ * struct and its parts (the connections' transactions, the databases, INFO's counters), and
+ * the functions one of them calls in another. Not part of the door (server.h). */
+#ifndef LOCKLAB_REDIS_SERVERINT_H
+#define LOCKLAB_REDIS_SERVERINT_H
+
+#include "commands.h"
+#include "dict.h"
+#include "server.h"
+
+/* A key WATCHed by a connection: whether it existed then (an expiry before EXEC then
+ * counts as a change, Redis 7.0's isWatchedKeyExpired). */
+typedef struct watched {
+    char *key;
+    size_t len;
+    int present;
+    int db;
+} watched;
+
+/* One connection's transaction state: kept only while it is in MULTI or watches keys. */
+typedef struct txstate {
+    int conn_id;
+    int in_multi;
+    int abort;       /* a command was refused while queueing: EXEC answers EXECABORT */
+    int dirty;       /* a watched key changed: EXEC answers a null array */
+    struct queued { int argc; slice *argv; } *queue;
+    size_t nqueue, capqueue;
+    watched *keys;
+    size_t nkeys, capkeys;
+} txstate;
+
+/* The databases: db[0] is the keyspace the world sees (server_store); the others are made
+ * by their first SELECT (or MOVE, COPY ... DB, SWAPDB) with db[0]'s clock and role. Each
+ * one's watch hook is told its index through hook[i]. */
+struct dbset {
+    server *srv;
+    store *db[DB_COUNT];
+    struct dbhook { server *srv; int id; } hook[DB_COUNT];
+};
+
+/* One command's INFO commandstats counters (Redis 7.0's calls, rejected_calls,
+ * failed_calls). container: 0 not yet known, 1 a container (its subcommands are counted
+ * in substats), -1 not one. */
+typedef struct cmdstat {
+    long long calls, rejected, failed;
+    int container;
+} cmdstat;
+
+struct server {
+    server_config cfg;
+    server_hooks hooks;        /* where the effects go (server_data.c); every store of db 0 gets them */
+    store *db;       /* == dbs.db[0] */
+    dbset dbs;
+    uint64_t rng;    /* cmd_rand's state */
+    pubsub *ps;
+    scripting *lua;
+    int replica;
+    txstate **tx;    /* the connections in MULTI or watching keys */
+    size_t ntx, captx;
+    size_t nwatching; /* of them, those watching keys: the store's watch hook is on while > 0 */
+    dict *names;      /* conn id (as bytes) -> char *: CLIENT SETNAME; made on first use */
+    dict *config;     /* parameter -> char *: CONFIG SET's values; made on first use */
+    enc_limits lim;   /* the encodings' limits, CONFIG SET's values of their parameters */
+    cmdstat *stats;   /* INFO commandstats, by command table index; made on first use */
+    dict *substats;   /* a container's subcommands: "config|get" -> cmdstat; made on first use */
+    dict *errstats;   /* INFO errorstats: an error's first word -> long long; made on first use */
+    int notify;       /* notify-keyspace-events' NOTIFY_* flags (server.h); 0: none */
+    /* The keys a command wrote or deleted, gathered by the watch hook while notify is on,
+     * published after the command (notify_flush) */
+    struct pending_key { int db; int deleted; char *key; size_t len; } *pending;
+    size_t npending, cappending;
+};
+
+/* server.c: the command path */
+int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+
+/* server_tx.c: transactions and the store's watch hook */
+txstate *tx_find(server *srv, int conn_id);
+void tx_free(txstate *t);
+void watch_hook_update(server *srv);
+void flush_touch_watched(server *srv, int only);
+void tx_queue(txstate *t, int argc, const slice *argv);
+void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
+
+/* server_stats.c: INFO commandstats and errorstats */
+void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected);
+
+/* notify.c: keyspace notifications */
+void notify_publish(server *srv, int db, int cls, const char *event, slice key);
+void notify_flush(server *srv, const command *cmd, int argc, const slice *argv);
+
+#endif
