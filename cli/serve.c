@@ -24,11 +24,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +40,9 @@
 
 #include "cli.h"
 
-/* How much one read takes off a socket: big requests arrive in few callbacks. */
-#define SERVE_READ_CHUNK ((size_t)256 << 10)
+/* How much one read takes off a socket at least (Redis's PROTO_IOBUF_LEN); the query buffer
+ * grows by half when a big argument fills it, so that it arrives in few reads. */
+#define SERVE_READ_CHUNK ((size_t)16 << 10)
 /* A subscriber's output limits, Redis 7.0's default client-output-buffer-limit pubsub. */
 #define SERVE_PUBSUB_HARD ((size_t)32 << 20)
 #define SERVE_PUBSUB_SOFT ((size_t)8 << 20)
@@ -65,7 +65,13 @@ static void serve_drain(evutil_socket_t fd)
 static void serve_client_free(sclient *c)
 {
     snode *n = c->node;
-    serve_drain(bufferevent_getfd(c->bev));
+    serve_drain(c->fd);
+    if (c->pending)
+        for (sclient **p = &c->sv->pending; *p; p = &(*p)->pend_next)
+            if (*p == c) {
+                *p = c->pend_next;
+                break;
+            }
     if (c->prev) c->prev->next = c->next;
     else n->clients = c->next;
     if (c->next) c->next->prev = c->prev;
@@ -73,7 +79,10 @@ static void serve_client_free(sclient *c)
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
     serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL, 0, 0);
-    bufferevent_free(c->bev);
+    event_free(c->rev);
+    event_free(c->wev);
+    evutil_closesocket(c->fd);
+    buf_release(&c->out);
     buf_release(&c->query);
     resp_parser_release(&c->parser);
     c->sv->nclients--;
@@ -91,22 +100,100 @@ static void serve_reap(evutil_socket_t fd, short what, void *ud)
     }
 }
 
+/* Reading c's socket on or off (an epoll_ctl each: only when a hold or a close changes). */
+static void serve_reading(sclient *c, int on)
+{
+    if (on == c->reading) return;
+    c->reading = on;
+    if (on) event_add(c->rev, NULL);
+    else event_del(c->rev);
+}
+
+static void serve_writing(sclient *c, int on)
+{
+    if (on == c->writing) return;
+    c->writing = on;
+    if (on) event_add(c->wev, NULL);
+    else event_del(c->wev);
+}
+
 void serve_client_kill(sclient *c, int after_reply)
 {
     if (c->dead) return;
-    if (after_reply && evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
+    if (after_reply && c->out.len > c->opos) {
         c->closing = 1;
-        bufferevent_disable(c->bev, EV_READ);
+        serve_reading(c, 0);
         return;
     }
     c->dead = 1;
-    bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+    serve_reading(c, 0);
+    serve_writing(c, 0);
     c->reap_next = c->sv->reap;
     c->sv->reap = c;
     event_active(c->sv->reaper, EV_TIMEOUT, 0);
 }
 
-/* ---- replies ---- */
+/* ---- replies ----
+ * A reply is appended to its connection's output buffer, and the connection put on the
+ * serve's pending list; once the loop has run every event that was ready, `flusher` writes
+ * each pending output with one write(2), as Redis does before it sleeps, and waits for the
+ * socket to be writable only for what the kernel did not take. So a request costs a read
+ * and a write, and no epoll_ctl. */
+
+/* Writes what c's output holds, as far as the socket takes it. */
+static void serve_flush(sclient *c)
+{
+    if (c->dead || c->hold_write) return;
+    while (c->out.len > c->opos) {
+        ssize_t w = send(c->fd, c->out.p + c->opos, c->out.len - c->opos, MSG_NOSIGNAL);
+        if (w > 0) {
+            c->opos += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (c->opos >= ((size_t)64 << 10) && c->opos >= c->out.len / 2) { /* keep the rest only */
+                memmove(c->out.p, c->out.p + c->opos, c->out.len - c->opos);
+                c->out.len -= c->opos;
+                c->opos = 0;
+            }
+            serve_writing(c, 1);
+            return;
+        }
+        serve_client_kill(c, 0); /* the peer is gone */
+        return;
+    }
+    c->out.len = c->opos = 0;
+    if (c->out.cap > SERVE_QUERY_KEEP) buf_release(&c->out);
+    serve_writing(c, 0);
+    if (c->closing) serve_client_kill(c, 0);
+}
+
+/* Writes every pending output (the loop's `flusher`, and a busy script's poll). */
+static void serve_flush_pending(serve *sv)
+{
+    while (sv->pending) {
+        sclient *c = sv->pending;
+        sv->pending = c->pend_next;
+        c->pending = 0;
+        serve_flush(c);
+    }
+}
+
+static void serve_on_flush(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd, (void)what;
+    serve_flush_pending(ud);
+}
+
+static void serve_pend(sclient *c)
+{
+    if (c->pending || c->writing) return; /* writing: the socket's own event writes it */
+    c->pending = 1;
+    c->pend_next = c->sv->pending;
+    c->sv->pending = c;
+    event_active(c->sv->flusher, EV_TIMEOUT, 0);
+}
 
 /* Appends a reply to c's output; a client whose output passes the limit is closed. */
 void serve_write(sclient *c, const reply *rep)
@@ -123,9 +210,9 @@ void serve_write_resp(sclient *c, const char *p, size_t n)
 {
     if (c->dead) return;
     serve *sv = c->sv;
-    struct evbuffer *out = bufferevent_get_output(c->bev);
-    evbuffer_add(out, p, n);
-    size_t len = evbuffer_get_length(out);
+    buf_append(&c->out, p, n);
+    serve_pend(c);
+    size_t len = c->out.len - c->opos;
     if (len > sv->opt.output_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): output buffer over %llu bytes "
                         "(--output-buffer-limit)\n",
@@ -351,10 +438,16 @@ void serve_client_flow(sclient *c, const sclient *sender)
 {
     if (c->dead || c->closing) return;
     if (c->node->partitioned || c->paused_until) {
-        bufferevent_disable(c->bev, c->node->partitioned && c != sender ? EV_READ | EV_WRITE : EV_READ);
+        serve_reading(c, 0);
+        if (c->node->partitioned && c != sender) {
+            c->hold_write = 1;
+            serve_writing(c, 0);
+        }
         return;
     }
-    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    serve_reading(c, 1);
+    c->hold_write = 0;
+    if (c->out.len > c->opos) serve_pend(c);
     c->wake = 1;
     event_active(c->sv->waker, EV_TIMEOUT, 0);
 }
@@ -378,27 +471,26 @@ static void serve_wake(evutil_socket_t fd, short what, void *ud)
             }
 }
 
-static void serve_read_cb(struct bufferevent *bev, void *ud)
+/* c's socket is readable: one read(2) into its query buffer, then what it holds runs. */
+static void serve_read_cb(evutil_socket_t fd, short what, void *ud)
 {
+    (void)what;
     sclient *c = ud;
-    struct evbuffer *in = bufferevent_get_input(bev);
-    size_t n = evbuffer_get_length(in);
-    if (c->dead || c->closing) {
-        evbuffer_drain(in, n);
-        return;
-    }
+    if (c->dead || c->closing) return;
     serve_catch_up(c->sv); /* the world at the real time now (--clock wall) */
-    if (c->dead || c->closing) {
-        evbuffer_drain(in, n);
-        return;
-    }
-    size_t old = c->query.len;
-    if (c->query.cap < old + n + 1) { /* grows by half: a big argument is copied few times */
-        c->query.cap = old + n + 1 + old / 2;
+    if (c->dead || c->closing) return;
+    size_t len = c->query.len;
+    if (c->query.cap < len + SERVE_READ_CHUNK + 1) { /* grows by half: a big argument is copied few times */
+        c->query.cap = len + SERVE_READ_CHUNK + 1 + len / 2;
         c->query.p = xrealloc(c->query.p, c->query.cap);
     }
-    evbuffer_remove(in, c->query.p + old, n);
-    c->query.len = old + n;
+    ssize_t got = recv(fd, c->query.p + len, c->query.cap - len - 1, 0);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+    if (got <= 0) { /* the peer closed, or the connection broke: what was not sent is lost */
+        serve_client_kill(c, 0);
+        return;
+    }
+    c->query.len = len + (size_t)got;
     c->query.p[c->query.len] = '\0';
     if (c->query.len - c->qpos + resp_parser_bytes(&c->parser) > c->sv->opt.query_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): query buffer over %llu bytes "
@@ -441,7 +533,7 @@ static void serve_busy_poll(serve *sv)
         }
         for (sclient *c = nd->clients; c; c = c->next) {
             if (c->dead || c->closing || c == sv->current || nd->partitioned || c->paused_until) continue;
-            fds[n] = (struct pollfd){ .fd = bufferevent_getfd(c->bev), .events = POLLIN };
+            fds[n] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
             who[n++] = c;
         }
     }
@@ -476,16 +568,11 @@ static void serve_busy_poll(serve *sv)
             serve_process(c);
         }
     }
-    /* the loop is not running: write what the replies left in the output buffers (a
-     * bufferevent keeps its output's start frozen for its own writes: thawed for this) */
+    /* the loop is not running: write what the replies left in the output buffers */
+    serve_flush_pending(sv);
     for (int i = 0; i < sv->nnodes; i++)
-        for (sclient *c = sv->nodes[i].clients; c; c = c->next) {
-            struct evbuffer *out = bufferevent_get_output(c->bev);
-            if (c->dead || evbuffer_get_length(out) == 0 || sv->nodes[i].partitioned) continue;
-            evbuffer_unfreeze(out, 1);
-            evbuffer_write(out, bufferevent_getfd(c->bev));
-            evbuffer_freeze(out, 1);
-        }
+        for (sclient *c = sv->nodes[i].clients; c; c = c->next)
+            if (c->writing) serve_flush(c);
     free(fds);
     free(who);
     free(is_listener);
@@ -524,16 +611,11 @@ int serve_script_tick(void *ud, int wrote)
     return n->busy_kill || serve_signal;
 }
 
-static void serve_write_cb(struct bufferevent *bev, void *ud)
+/* c's socket takes more of an output the kernel did not take at once. */
+static void serve_write_cb(evutil_socket_t fd, short what, void *ud)
 {
-    sclient *c = ud;
-    if (c->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0) serve_client_kill(c, 0);
-}
-
-static void serve_event_cb(struct bufferevent *bev, short what, void *ud)
-{
-    (void)bev;
-    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) serve_client_kill(ud, 0);
+    (void)fd, (void)what;
+    serve_flush(ud);
 }
 
 /* ---- accepting ---- */
@@ -610,11 +692,16 @@ static void serve_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
     buf_init(&c->query);
     resp_parser_init(&c->parser);
     serve_peer_name(sa, c->addr, sizeof c->addr);
-    c->bev = bufferevent_socket_new(sv->base, fd, BEV_OPT_CLOSE_ON_FREE);
-    LL_ASSERT(c->bev != NULL);
-    bufferevent_set_max_single_read(c->bev, SERVE_READ_CHUNK);
-    bufferevent_setcb(c->bev, serve_read_cb, serve_write_cb, serve_event_cb, c);
-    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    c->fd = fd;
+    if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6) { /* as Redis: replies leave at once */
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    buf_init(&c->out);
+    c->rev = event_new(sv->base, fd, EV_READ | EV_PERSIST, serve_read_cb, c);
+    c->wev = event_new(sv->base, fd, EV_WRITE | EV_PERSIST, serve_write_cb, c);
+    LL_ASSERT(c->rev != NULL && c->wev != NULL);
+    serve_reading(c, 1);
     c->next = n->clients;
     if (n->clients) n->clients->prev = c;
     n->clients = c;
@@ -770,6 +857,7 @@ int cli_serve(int argc, char **argv)
     LL_ASSERT(sv->base != NULL);
     sv->reaper = event_new(sv->base, -1, 0, serve_reap, sv);
     sv->waker = event_new(sv->base, -1, 0, serve_wake, sv);
+    sv->flusher = event_new(sv->base, -1, 0, serve_on_flush, sv);
     LL_ASSERT(pipe(sv->sigpipe) == 0);
     evutil_make_socket_nonblocking(sv->sigpipe[0]);
     evutil_make_socket_nonblocking(sv->sigpipe[1]);
@@ -799,6 +887,7 @@ int cli_serve(int argc, char **argv)
         printf("locklab serve: stopped after %lld command%s\n", sv->commands, sv->commands == 1 ? "" : "s");
     event_free(sv->reaper);
     event_free(sv->waker);
+    event_free(sv->flusher);
     event_free(sv->sigev);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

@@ -30,7 +30,6 @@
 
 struct event_base;
 struct event;
-struct bufferevent;
 struct evconnlistener;
 
 typedef struct serve serve;
@@ -40,7 +39,14 @@ typedef struct sclient sclient;
 struct sclient {
     serve *sv;
     snode *node;
-    struct bufferevent *bev;
+    int fd;                /* the socket, non-blocking */
+    struct event *rev, *wev; /* readable (added while reading), writable (while output waits) */
+    int reading, writing;  /* rev, wev added */
+    int hold_write;        /* a partition holds its replies: nothing is written */
+    buf out;               /* replies not yet written, from opos */
+    size_t opos;
+    int pending;           /* on the serve's list of connections with output to write */
+    sclient *pend_next;
     conn conn;             /* the server's view of it: id (unique in the serve), subscriptions */
     buf query;             /* bytes read and not yet parsed, from qpos */
     size_t qpos;
@@ -140,6 +146,9 @@ struct serve {
     int next_id;
     long long commands;
     sclient *reap;
+    sclient *pending;      /* connections with output to write, written by `flusher` once the
+                            * loop's ready events have run (Redis's beforeSleep) */
+    struct event *flusher;
     sclient *current;      /* the connection whose command is running */
     int busy_polling;      /* inside serve_busy_poll (a script of another node may tick) */
     int sigpipe[2];        /* the signal handler's self-pipe, read by `sigev` */

@@ -26,8 +26,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 /* ---- the host ---- */
@@ -95,10 +93,10 @@ static void host_each_conn(void *ud, void (*fn)(void *arg, const conn *c, const 
     snprintf(laddr, sizeof laddr, strchr(n->sv->opt.bind, ':') ? "[%s]:%d" : "%s:%d", n->sv->opt.bind, n->port);
     for (sclient *c = last; c; c = c->prev) { /* the list is newest first */
         if (c->dead) continue;
-        conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = (int)bufferevent_getfd(c->bev),
+        conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = c->fd,
                         .age = (now - c->since_us) / 1000000, .idle = (now - c->last_us) / 1000000,
                         .qbuf = c->query.len - c->qpos,
-                        .obl = evbuffer_get_length(bufferevent_get_output(c->bev)) };
+                        .obl = c->out.len - c->opos };
         fn(arg, &c->conn, &p);
     }
 }
