@@ -396,6 +396,7 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         for (int i = 0; i < sv->nnodes; i++)
             if (sv->nodes[i].blocked && sv->nodes[i].srv) serve_unblock(&sv->nodes[i]);
     } else if (n->blocked && n->srv) {
+        serve_block_unblocked(n); /* CLIENT UNBLOCK's */
         serve_unblock(n);
     }
 }

@@ -68,6 +68,7 @@ struct sclient {
     int64_t bdeadline;     /* its deadline on the node's clock, ms; 0: none */
     struct event *btimer;  /* --clock wall: fires at that deadline */
     sclient *bnext;        /* in its node's queue of blocked connections, oldest first */
+    int unblock_how;       /* CLIENT UNBLOCK asked: 1 TIMEOUT, 2 ERROR (serve_block_unblocked) */
     sclient *prev, *next;  /* in its node's list */
     sclient *reap_next;
 };
@@ -222,6 +223,8 @@ int serve_conns(const snode *n, int *blocked);
 void serve_unblock(snode *n);
 /* Answers the null array to blocked connections whose deadline passed on their node's clock. */
 void serve_block_timeouts(serve *sv);
+/* Answers the connections of n that CLIENT UNBLOCK released (after the command that asked). */
+void serve_block_unblocked(snode *n);
 /* c ran a blocking command that found nothing (conn.blocked): queue it. */
 void serve_block(sclient *c, int argc, const slice *argv);
 /* Forgets c's blocked command (c is closing). */

@@ -33,6 +33,7 @@
  * The host (server.h's server_host: locklab serve) supplies what only it knows — port,
  * connections, addresses, replicas; without one (the REPL) there is one connection and
  * Redis's defaults. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -648,6 +649,8 @@ static const char *const client_help[] = {
     "      Return clients of specified type.",
     "SETNAME <name>",
     "    Assign the name <name> to the current connection.",
+    "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+    "    Unblock the specified blocked client.",
     "NO-EVICT (ON|OFF)",
     "    Protect current client connection from eviction.",
     "HELP",
@@ -844,6 +847,34 @@ static void client_kill(cmdctx *c)
     reply_int(c->out, (long long)f.found);
 }
 
+/* CLIENT UNBLOCK id [TIMEOUT|ERROR] (Redis 7.0's clientCommand): 1 if connection id waited
+ * in a blocking command — it then gets what its timeout gives (the null array; WAIT its
+ * count), or the error UNBLOCKED — else 0. Only a host parks connections. */
+static void client_unblock(cmdctx *c)
+{
+    int error = 0;
+    if (c->argc == 4) {
+        if (slice_opt_is(c->argv[3], "timeout")) {
+            error = 0;
+        } else if (slice_opt_is(c->argv[3], "error")) {
+            error = 1;
+        } else {
+            reply_error(c->out, "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+            return;
+        }
+    }
+    long long id;
+    if (ll_parse_int64(c->argv[2], &id) < 0) {
+        reply_error(c->out, "ERR value is not an integer or out of range");
+        return;
+    }
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    int done = 0;
+    if (cfg && cfg->host && cfg->host->unblock && id > 0 && id <= INT_MAX)
+        done = cfg->host->unblock(cfg->host_ud, (int)id, error);
+    reply_int(c->out, done);
+}
+
 void cmd_client(cmdctx *c)
 {
     slice sub = c->argv[1];
@@ -881,13 +912,21 @@ void cmd_client(cmdctx *c)
         }
         if (on) reply_ok(c->out);
         else reply_multi(c->out, 0); /* OFF and SKIP answer nothing */
+    } else if (slice_opt_is(sub, "unblock") && c->argc >= 3) {
+        if (c->argc <= 4) {
+            client_unblock(c);
+        } else { /* arity -3 lets it through to Redis's addReplySubcommandSyntaxError */
+            slice s = slice_cstr_prefix(sub);
+            reply_errorf(c->out, "ERR unknown subcommand or wrong number of arguments for '%.*s'. Try CLIENT HELP.",
+                         (int)(s.len < 128 ? s.len : 128), s.p);
+        }
     } else if (slice_opt_is(sub, "no-evict") && c->argc == 3) {
         if (slice_opt_is(c->argv[2], "on") || slice_opt_is(c->argv[2], "off")) reply_ok(c->out);
         else reply_error(c->out, ERR_SYNTAX);
     } else if (slice_opt_is(sub, "help") && c->argc == 2) {
         reply_lines(c, client_help, LL_ARRAY_LEN(client_help));
     } else {
-        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "help" };
+        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "unblock", "help" };
         for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
             if (slice_opt_is(sub, known[i])) {
                 reply_sub_args(c, "client", known[i]);

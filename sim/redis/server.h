@@ -36,6 +36,8 @@ typedef struct server_host {
     /* WAIT: how many replicas have acknowledged every write this server has taken (locklab
      * serve replicates at once: the replicas that are up). NULL: none. */
     long long (*replicas)(void *ud);
+    /* CLIENT UNBLOCK: 1 if connection id waits in a blocking command, which then ends (as at its timeout, or with error UNBLOCKED) once the running command has. */
+    int (*unblock)(void *ud, int conn_id, int error);
 } server_host;
 
 typedef struct server_config {
