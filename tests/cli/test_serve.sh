@@ -130,6 +130,45 @@ check "LOCKLAB TIME" 1700000010000 "$(cli locklab time)"
 cli locklab advance 20001 >/dev/null
 check "the lease ran out" -2 "$(cli pttl myLock)"
 check "B acquires" "" "$(cli eval "$lock" 1 myLock 30000 client-B:1)"
+# Keys of a database other than 0 (SELECT) expire at their deadlines in the world's own
+# expiry, as database 0's do, not in a pass of serve's own after it: ADVANCE past both, and
+# database 9's key, due first, expires first (its `expired` event comes first).
+MAINPORT=$PORT MAINPID=$PID
+start_serve dbexp 1 --clock manual || bad "the server for database 9's expiry does not start"
+dbexp=$(python3 - "$PORT" <<'PYEOF'
+import socket, sys
+def conn():
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(10); return s
+pending = {}
+def values(s, n):
+    """The next n values s receives (RESP lines that are not a bulk's or an array's header)."""
+    out = []
+    while len(out) < n:
+        buf = pending.get(s, b"")
+        while b"\r\n" not in buf:
+            buf += s.recv(65536)
+        line, pending[s] = buf.split(b"\r\n", 1)
+        if not line.startswith((b"$", b"*")):
+            out.append(line.decode())
+    return "|".join(out)
+def run(s, cmds):
+    s.sendall("".join(c + "\r\n" for c in cmds).encode())
+    return values(s, len(cmds))
+sub, c = conn(), conn()
+sub.sendall(b"psubscribe __keyevent@*__:expired\r\n")
+print(values(sub, 3))
+print(run(c, ["config set notify-keyspace-events Ex", "select 9", "set e9 1 px 50", "set f9 1 px 300", "set g9 1",
+              "select 0", "set e0 1 px 100", "locklab advance 101", "select 9", "dbsize", "locklab advance 200",
+              "dbsize", "config set notify-keyspace-events ''"]))
+print(values(sub, 12))
+PYEOF
+)
+check "database 9's keys expire at their deadlines, in the world's expiry" \
+    "psubscribe|__keyevent@*__:expired|:1
++OK|+OK|+OK|+OK|+OK|+OK|+OK|+OK|+OK|:2|+OK|:1|+OK
+pmessage|__keyevent@*__:expired|__keyevent@9__:expired|e9|pmessage|__keyevent@*__:expired|__keyevent@0__:expired|e0|pmessage|__keyevent@*__:expired|__keyevent@9__:expired|f9" "$dbexp"
+stop_serve dbexp
+PORT=$MAINPORT PID=$MAINPID
 check "ADVANCE of a negative time" "ERR ms must be a whole number" "$(cli locklab advance -5 | cut -c1-29)"
 check "LOCKLAB without a subcommand" "ERR wrong number of arguments for 'locklab' command" "$(cli locklab)"
 check "an unknown subcommand" "ERR unknown subcommand 'bogus'. Try LOCKLAB HELP." "$(cli locklab bogus)"
