@@ -26,7 +26,8 @@
  *     this server does not act on is refused unless it is the value in effect.
  *   - CLIENT REPLY ON/OFF/SKIP (server_exec sends nothing but pub/sub's pushes while off).
  *   - CLIENT ID, GETNAME, SETNAME, INFO, LIST [TYPE t] [ID id ...], KILL (the address form and
- *     ID / ADDR / LADDR / TYPE / SKIPME filters), NO-EVICT, HELP; others answer Redis's
+ *     ID / ADDR / LADDR / TYPE / SKIPME filters), UNBLOCK (the host ends the wait: only it
+ *     parks connections), NO-EVICT, HELP; others answer Redis's
  *     "unknown subcommand" (CLIENT SETINFO does so on Redis 7.0.15 itself: it is 7.2's).
  *     CLIENT LIST's memory fields are the connection's buffers where the host knows them,
  *     0 otherwise.
