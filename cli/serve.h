@@ -1,4 +1,5 @@
-/* serve.h — the parts of `locklab serve` (cli/serve.c: the network side; cli/serve_ctl.c:
+/* serve.h — the parts of `locklab serve` (cli/serve.c: running requests; cli/serve_io.c: the
+ * sockets; cli/serve_ctl.c:
  * the simulated world it serves, in real time, and the LOCKLAB control commands;
  * cli/serve_conn.c: what the servers ask of their host, blocking; cli/serve_hist.c: the
  * history).
@@ -232,6 +233,20 @@ void serve_block_forget(sclient *c);
 
 /* ---- serve.c ---- */
 
+/* Runs what c's query buffer holds, request by request, until it ends inside one, a
+ * request closes the connection, or the node goes down under it. */
+void serve_process(sclient *c);
+
+/* ---- serve_io.c ---- */
+
+/* An emptied query or output buffer larger than this is given back (after a big argument). */
+#define SERVE_QUERY_KEEP ((size_t)1 << 20)
+
+/* Makes the loop's own events (reaper, waker, flusher); ends every connection (stopping). */
+void serve_io_events(serve *sv);
+void serve_close(serve *sv);
+/* While a script runs long: accepts, reads, runs and writes what can be, by hand. */
+void serve_busy_poll(serve *sv);
 /* Opens a node's listening socket: 0, or -1 with errno set. */
 int serve_listen(snode *n);
 void serve_unlisten(snode *n);
