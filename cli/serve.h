@@ -1,4 +1,5 @@
-/* serve.h — the parts of `locklab serve` (cli/serve.c: the network side; cli/serve_ctl.c:
+/* serve.h — the parts of `locklab serve` (cli/serve.c: running requests; cli/serve_io.c: the
+ * sockets; cli/serve_ctl.c:
  * the simulated world it serves, in real time, and the LOCKLAB control commands;
  * cli/serve_conn.c: what the servers ask of their host, blocking; cli/serve_hist.c: the
  * history).
@@ -30,7 +31,6 @@
 
 struct event_base;
 struct event;
-struct bufferevent;
 struct evconnlistener;
 
 typedef struct serve serve;
@@ -40,7 +40,14 @@ typedef struct sclient sclient;
 struct sclient {
     serve *sv;
     snode *node;
-    struct bufferevent *bev;
+    int fd;                /* the socket, non-blocking */
+    struct event *rev, *wev; /* readable (added while reading), writable (while output waits) */
+    int reading, writing;  /* rev, wev added */
+    int hold_write;        /* a partition holds its replies: nothing is written */
+    buf out;               /* replies not yet written, from opos */
+    size_t opos;
+    int pending;           /* on the serve's list of connections with output to write */
+    sclient *pend_next;
     conn conn;             /* the server's view of it: id (unique in the serve), subscriptions */
     buf query;             /* bytes read and not yet parsed, from qpos */
     size_t qpos;
@@ -62,6 +69,7 @@ struct sclient {
     int64_t bdeadline;     /* its deadline on the node's clock, ms; 0: none */
     struct event *btimer;  /* --clock wall: fires at that deadline */
     sclient *bnext;        /* in its node's queue of blocked connections, oldest first */
+    int unblock_how;       /* CLIENT UNBLOCK asked: 1 TIMEOUT, 2 ERROR (serve_block_unblocked) */
     sclient *prev, *next;  /* in its node's list */
     sclient *reap_next;
 };
@@ -140,6 +148,9 @@ struct serve {
     int next_id;
     long long commands;
     sclient *reap;
+    sclient *pending;      /* connections with output to write, written by `flusher` once the
+                            * loop's ready events have run (Redis's beforeSleep) */
+    struct event *flusher;
     sclient *current;      /* the connection whose command is running */
     int busy_polling;      /* inside serve_busy_poll (a script of another node may tick) */
     int sigpipe[2];        /* the signal handler's self-pipe, read by `sigev` */
@@ -213,6 +224,8 @@ int serve_conns(const snode *n, int *blocked);
 void serve_unblock(snode *n);
 /* Answers the null array to blocked connections whose deadline passed on their node's clock. */
 void serve_block_timeouts(serve *sv);
+/* Answers the connections of n that CLIENT UNBLOCK released (after the command that asked). */
+void serve_block_unblocked(snode *n);
 /* c ran a blocking command that found nothing (conn.blocked): queue it. */
 void serve_block(sclient *c, int argc, const slice *argv);
 /* Forgets c's blocked command (c is closing). */
@@ -220,6 +233,20 @@ void serve_block_forget(sclient *c);
 
 /* ---- serve.c ---- */
 
+/* Runs what c's query buffer holds, request by request, until it ends inside one, a
+ * request closes the connection, or the node goes down under it. */
+void serve_process(sclient *c);
+
+/* ---- serve_io.c ---- */
+
+/* An emptied query or output buffer larger than this is given back (after a big argument). */
+#define SERVE_QUERY_KEEP ((size_t)1 << 20)
+
+/* Makes the loop's own events (reaper, waker, flusher); ends every connection (stopping). */
+void serve_io_events(serve *sv);
+void serve_close(serve *sv);
+/* While a script runs long: accepts, reads, runs and writes what can be, by hand. */
+void serve_busy_poll(serve *sv);
 /* Opens a node's listening socket: 0, or -1 with errno set. */
 int serve_listen(snode *n);
 void serve_unlisten(snode *n);

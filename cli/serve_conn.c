@@ -26,8 +26,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 /* ---- the host ---- */
@@ -95,10 +93,10 @@ static void host_each_conn(void *ud, void (*fn)(void *arg, const conn *c, const 
     snprintf(laddr, sizeof laddr, strchr(n->sv->opt.bind, ':') ? "[%s]:%d" : "%s:%d", n->sv->opt.bind, n->port);
     for (sclient *c = last; c; c = c->prev) { /* the list is newest first */
         if (c->dead) continue;
-        conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = (int)bufferevent_getfd(c->bev),
+        conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = c->fd,
                         .age = (now - c->since_us) / 1000000, .idle = (now - c->last_us) / 1000000,
                         .qbuf = c->query.len - c->qpos,
-                        .obl = evbuffer_get_length(bufferevent_get_output(c->bev)) };
+                        .obl = c->out.len - c->opos };
         fn(arg, &c->conn, &p);
     }
 }
@@ -150,8 +148,23 @@ static long long host_replicas(void *ud)
     return k;
 }
 
+/* CLIENT UNBLOCK: a connection of this node waiting in a blocking command is marked, and
+ * answered once the command that asked has ended (serve_block_unblocked): its own command
+ * cannot run inside another's. */
+static int host_unblock(void *ud, int conn_id, int error)
+{
+    snode *n = ud;
+    for (sclient *c = n->blocked; c; c = c->bnext)
+        if (c->conn.id == conn_id) {
+            if (c->dead || c->closing || c->unblock_how) return 0;
+            c->unblock_how = error ? 2 : 1;
+            return 1;
+        }
+    return 0;
+}
+
 const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
-                                 .config = host_config, .replicas = host_replicas };
+                                 .config = host_config, .replicas = host_replicas, .unblock = host_unblock };
 
 /* ---- blocking ---- */
 
@@ -198,6 +211,7 @@ static void serve_block_end(sclient *c)
     c->bargc = 0;
     c->bnext = NULL;
     c->conn.blocked = 0;
+    c->unblock_how = 0;
 }
 
 void serve_block_forget(sclient *c)
@@ -249,6 +263,24 @@ void serve_unblock(snode *n)
     }
 }
 
+/* Ends c's wait as its timeout does (Redis's replyToBlockedClientTimedOut): its command runs
+ * once more and answers what it has now, the null array (RESP3's null), WAIT its count. */
+static void serve_block_expire(sclient *c)
+{
+    serve *sv = c->sv;
+    reply rep;
+    reply_init(&rep);
+    c->conn.blocked = 0;
+    c->conn.block_retry = 2;
+    sclient *outer = sv->current;
+    sv->current = c;
+    server_exec(c->node->srv, &c->conn, c->bargc, c->bargv, &rep);
+    sv->current = outer;
+    c->conn.block_retry = 0;
+    serve_block_answer(c, &rep);
+    reply_release(&rep);
+}
+
 void serve_block_timeouts(serve *sv)
 {
     for (int i = 0; i < sv->nnodes; i++) {
@@ -258,17 +290,27 @@ void serve_block_timeouts(serve *sv)
         for (sclient *c = n->blocked, *next; c; c = next) {
             next = c->bnext;
             if (!c->bdeadline || now < c->bdeadline || c->dead) continue;
-            reply rep;
-            reply_init(&rep);
-            c->conn.blocked = 0;
-            c->conn.block_retry = 2; /* answers what it has now: the null array, WAIT its count */
-            sclient *outer = sv->current;
-            sv->current = c;
-            server_exec(n->srv, &c->conn, c->bargc, c->bargv, &rep);
-            sv->current = outer;
-            c->conn.block_retry = 0;
-            serve_block_answer(c, &rep);
-            reply_release(&rep);
+            serve_block_expire(c);
         }
+    }
+}
+
+void serve_block_unblocked(snode *n)
+{
+    for (sclient *c = n->blocked, *next; c; c = next) {
+        next = c->bnext;
+        if (!c->unblock_how || c->dead) continue;
+        if (c->unblock_how == 1) {
+            serve_block_expire(c);
+            continue;
+        }
+        /* ERROR: Redis's addReplyError(target, "-UNBLOCKED client unblocked via CLIENT
+         * UNBLOCK"), not sent to a connection that said CLIENT REPLY OFF */
+        reply rep;
+        reply_init(&rep);
+        reply_error(&rep, "UNBLOCKED client unblocked via CLIENT UNBLOCK");
+        if (c->conn.reply_off) reply_multi(&rep, 0);
+        serve_block_answer(c, &rep);
+        reply_release(&rep);
     }
 }

@@ -8,8 +8,9 @@
  * keeps (none, everysec's last fsync, always); a master's every change reaches its replicas
  * with the replication lag the scenario draws (the network's delay by default), a master that
  * crashes loses what it had not sent, a master down for down_after is replaced by its best
- * replica; a key expires at its deadline on its master's clock and reaches the replicas as a
- * deletion. LOCKLAB CRASH, RESTART, JUMP, ADVANCE (--clock wall), PARTITION, HEAL and FAILOVER
+ * replica; a key expires at its deadline on its master's clock (in any of the 16 databases,
+ * SELECT's too: the world's expiry, no pass of serve's own) and reaches the replicas as a
+ * deletion (database 0's, which alone is replicated and persisted). LOCKLAB CRASH, RESTART, JUMP, ADVANCE (--clock wall), PARTITION, HEAL and FAILOVER
  * inject the scenario faults of those names (world_inject): the same code, the same typed
  * history events. A scenario's own timed faults on its nodes happen at their times.
  *
@@ -152,15 +153,13 @@ void serve_sync(serve *sv, sclient *sender)
     serve_block_timeouts(sv);
 }
 
-/* The ends of LOCKLAB PAUSE-CLIENT and DROP that are due; Redis's active expiry of the
- * databases other than 0 (SELECT), which are not the world's: it expires database 0's keys at
- * their deadlines, replicates and persists database 0 alone (sim/redis/server_data.c). */
+/* The ends of LOCKLAB PAUSE-CLIENT and DROP that are due. (Keys expire in the world, every
+ * database's at its deadline: sim/node_expiry.c, sim/redis/server_data.c.) */
 void serve_cron(serve *sv)
 {
     int64_t now_us = serve_true_us(sv);
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
-        if (n->srv && world_node_master(sv->w, n->widx) < 0) server_active_expire(n->srv);
         for (sclient *c = n->clients; c; c = c->next)
             if (c->paused_until && now_us >= c->paused_until) {
                 c->paused_until = 0;

@@ -107,6 +107,27 @@ static void put_field(buf *b, const void *p, size_t n)
     if (p) buf_append(b, p, n);
 }
 
+/* Room for n more bytes (and the NUL) in b: the writes below then copy without checking. */
+static void room(buf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) cap *= 2;
+    b->p = xrealloc(b->p, cap);
+    b->cap = cap;
+}
+
+static inline void put_raw(buf *b, const void *p, size_t n)
+{
+    memcpy(b->p + b->len, p, n);
+    b->len += n;
+}
+
+static inline void put_u32(buf *b, uint32_t v)
+{
+    put_raw(b, &v, sizeof v);
+}
+
 /* Reads a field at *at: its bytes (NULL: absent) and length. */
 static const char *get_field(const char *base, size_t *at, size_t *len)
 {
@@ -313,33 +334,44 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
     buf *b = rec_begin(h);
     srec r = { .t = serve_true_us(sv), .local = serve_node_clock(n), .actor = n->idx, .conn = c ? c->conn.id : -1,
                .ev = (uint8_t)kind, .argc = (uint32_t)(argc > 0 ? argc : 0) };
-    buf_append(b, (const char *)&r, sizeof r);
+    /* the record's size first, then its bytes copied without a check each */
+    size_t keep_resp = resp ? (resp_len < SERVE_RESP_KEEP ? resp_len : SERVE_RESP_KEEP) : 0;
+    size_t need = sizeof r + 4 + 5 + keep_resp, text_len = 0;
+    int nstored = 0;
     if (kind == SR_EXEC) {
         /* the arguments, until their bytes pass the text's limit (the rest are counted) */
-        size_t at = b->len, bytes = 0;
-        uint32_t stored = 0;
-        buf_append(b, (const char *)&stored, sizeof stored);
-        for (int i = 0; i < argc && bytes <= SERVE_TEXT_MAX; i++) {
-            uint32_t whole = (uint32_t)(argv[i].len < UINT32_MAX ? argv[i].len : UINT32_MAX - 1);
-            size_t keep = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
-            put_field(b, &whole, sizeof whole);
-            put_field(b, argv[i].p ? argv[i].p : "", keep);
+        for (size_t bytes = 0; nstored < argc && bytes <= SERVE_TEXT_MAX; nstored++) {
+            size_t keep = argv[nstored].len < SERVE_ARG_MAX ? argv[nstored].len : SERVE_ARG_MAX;
+            need += 12 + keep;
             bytes += keep + 2;
-            stored++;
         }
-        memcpy(b->p + at, &stored, sizeof stored);
+    } else if (text) {
+        text_len = strlen(text);
+        need += text_len;
+    }
+    room(b, need);
+    put_raw(b, &r, sizeof r);
+    if (kind == SR_EXEC) {
+        put_u32(b, (uint32_t)nstored);
+        for (int i = 0; i < nstored; i++) { /* each: its whole length (a field of 4 bytes), its kept bytes */
+            size_t keep = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
+            put_u32(b, (uint32_t)sizeof(uint32_t));
+            put_u32(b, (uint32_t)(argv[i].len < UINT32_MAX ? argv[i].len : UINT32_MAX - 1));
+            put_u32(b, (uint32_t)keep);
+            if (keep) put_raw(b, argv[i].p, keep);
+        }
     } else {
-        put_field(b, text, text ? strlen(text) : 0);
+        put_u32(b, text ? (uint32_t)text_len : SR_NONE);
+        if (text) put_raw(b, text, text_len);
     }
     if (resp) { /* its kind ('M': several replies, REPLY_MULTI; '1': one), then its bytes */
-        size_t keep = resp_len < SERVE_RESP_KEEP ? resp_len : SERVE_RESP_KEEP;
-        uint32_t len = (uint32_t)keep + 1;
-        buf_append(b, (const char *)&len, sizeof len);
-        buf_putc(b, multi ? 'M' : '1');
-        buf_append(b, resp, keep);
+        put_u32(b, (uint32_t)keep_resp + 1);
+        put_raw(b, multi ? "M" : "1", 1);
+        if (keep_resp) put_raw(b, resp, keep_resp);
     } else {
-        put_field(b, NULL, 0);
+        put_u32(b, SR_NONE);
     }
+    b->p[b->len] = '\0';
     if (h->json) serve_json_last(sv);
     if (!max) {
         h->max = 0;

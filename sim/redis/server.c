@@ -131,6 +131,14 @@ size_t server_active_expire(server *srv)
     return n;
 }
 
+int64_t server_next_expiry(server *srv)
+{
+    int64_t next = INT64_MAX;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i] && store_next_expiry(srv->dbs.db[i]) < next) next = store_next_expiry(srv->dbs.db[i]);
+    return next;
+}
+
 store *dbset_peek(const dbset *d, int id)
 {
     return id >= 0 && id < DB_COUNT ? d->db[id] : NULL;

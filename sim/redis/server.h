@@ -36,6 +36,8 @@ typedef struct server_host {
     /* WAIT: how many replicas have acknowledged every write this server has taken (locklab
      * serve replicates at once: the replicas that are up). NULL: none. */
     long long (*replicas)(void *ud);
+    /* CLIENT UNBLOCK: 1 if connection id waits in a blocking command, which then ends (as at its timeout, or with error UNBLOCKED) once the running command has. */
+    int (*unblock)(void *ud, int conn_id, int error);
 } server_host;
 
 typedef struct server_config {
@@ -90,9 +92,12 @@ void server_call_from_script(server *srv, int argc, const slice *argv, reply *ou
 store *server_swap_store(server *srv, store *db);
 
 /* Redis's active expiry over every database (store_active_expire on each, database 0
- * first); returns how many keys went. The engine expires database 0 alone: the others are
- * not the world's (db.c). */
+ * first); returns how many keys went; and the earliest deadline of any database (INT64_MAX:
+ * none). The engine's expiry (server_next_deadline, server_expire_due) is these: every
+ * database's keys expire at their deadlines, though only database 0 is persisted and
+ * replicated (db.c). */
 size_t server_active_expire(server *srv);
+int64_t server_next_expiry(server *srv);
 
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
@@ -147,8 +152,8 @@ typedef struct server_hooks {
 } server_hooks;
 void server_set_hooks(server *srv, const server_hooks *h);
 
-int64_t server_next_deadline(server *srv);           /* INT64_MAX: none */
-void server_expire_due(server *srv);                 /* the keys past their deadline go */
+int64_t server_next_deadline(server *srv);           /* INT64_MAX: none (every database) */
+void server_expire_due(server *srv);                 /* the keys past their deadline go (every database) */
 
 /* A key's value (obj_dump's form) and deadline (-1: none); 0 if it does not exist. */
 int server_describe(server *srv, slice key, buf *out, int64_t *deadline);

@@ -1,8 +1,8 @@
 /* server_data.c — the server as a node of the simulated world sees it (server.h, its last
  * section): where its effects go, its deadlines, one key's state captured for a replica,
  * copies of the whole data for persistence and resynchronisation, a canonical dump, and a
- * client's connections ending. Only database 0 is the world's: a replica, a snapshot and the
- * engine's expiry read and write it alone (db.c). */
+ * client's connections ending. Only database 0 is the world's: a replica and a snapshot read
+ * and write it alone (db.c); the engine's expiry reaches every database. */
 #include "server.h"
 
 #include <stdlib.h>
@@ -19,12 +19,12 @@ struct server_change {
 
 int64_t server_next_deadline(server *srv)
 {
-    return store_next_expiry(server_store(srv));
+    return server_next_expiry(srv);
 }
 
 void server_expire_due(server *srv)
 {
-    store_active_expire(server_store(srv));
+    server_active_expire(srv);
 }
 
 int server_describe(server *srv, slice key, buf *out, int64_t *deadline)

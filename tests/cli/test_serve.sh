@@ -130,6 +130,45 @@ check "LOCKLAB TIME" 1700000010000 "$(cli locklab time)"
 cli locklab advance 20001 >/dev/null
 check "the lease ran out" -2 "$(cli pttl myLock)"
 check "B acquires" "" "$(cli eval "$lock" 1 myLock 30000 client-B:1)"
+# Keys of a database other than 0 (SELECT) expire at their deadlines in the world's own
+# expiry, as database 0's do, not in a pass of serve's own after it: ADVANCE past both, and
+# database 9's key, due first, expires first (its `expired` event comes first).
+MAINPORT=$PORT MAINPID=$PID
+start_serve dbexp 1 --clock manual || bad "the server for database 9's expiry does not start"
+dbexp=$(python3 - "$PORT" <<'PYEOF'
+import socket, sys
+def conn():
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(10); return s
+pending = {}
+def values(s, n):
+    """The next n values s receives (RESP lines that are not a bulk's or an array's header)."""
+    out = []
+    while len(out) < n:
+        buf = pending.get(s, b"")
+        while b"\r\n" not in buf:
+            buf += s.recv(65536)
+        line, pending[s] = buf.split(b"\r\n", 1)
+        if not line.startswith((b"$", b"*")):
+            out.append(line.decode())
+    return "|".join(out)
+def run(s, cmds):
+    s.sendall("".join(c + "\r\n" for c in cmds).encode())
+    return values(s, len(cmds))
+sub, c = conn(), conn()
+sub.sendall(b"psubscribe __keyevent@*__:expired\r\n")
+print(values(sub, 3))
+print(run(c, ["config set notify-keyspace-events Ex", "select 9", "set e9 1 px 50", "set f9 1 px 300", "set g9 1",
+              "select 0", "set e0 1 px 100", "locklab advance 101", "select 9", "dbsize", "locklab advance 200",
+              "dbsize", "config set notify-keyspace-events ''"]))
+print(values(sub, 12))
+PYEOF
+)
+check "database 9's keys expire at their deadlines, in the world's expiry" \
+    "psubscribe|__keyevent@*__:expired|:1
++OK|+OK|+OK|+OK|+OK|+OK|+OK|+OK|+OK|:2|+OK|:1|+OK
+pmessage|__keyevent@*__:expired|__keyevent@9__:expired|e9|pmessage|__keyevent@*__:expired|__keyevent@0__:expired|e0|pmessage|__keyevent@*__:expired|__keyevent@9__:expired|f9" "$dbexp"
+stop_serve dbexp
+PORT=$MAINPORT PID=$MAINPID
 check "ADVANCE of a negative time" "ERR ms must be a whole number" "$(cli locklab advance -5 | cut -c1-29)"
 check "LOCKLAB without a subcommand" "ERR wrong number of arguments for 'locklab' command" "$(cli locklab)"
 check "an unknown subcommand" "ERR unknown subcommand 'bogus'. Try LOCKLAB HELP." "$(cli locklab bogus)"
@@ -789,6 +828,99 @@ if [ -n "$rport" ]; then
         diff "$tmp/pubsub.redis" "$tmp/pubsub.serve" | head -20
     fi
     stop_serve pubsub
+fi
+
+# CLIENT UNBLOCK (TIMEOUT, ERROR, the default) of each blocking command, its refusals, and
+# the replies serve answers itself (a timeout's null, WAIT's count, UNBLOCKED, AUTH's, QUIT),
+# in RESP2 and after HELLO 3, byte for byte against redis-server. Each wait is seen through
+# INFO's blocked_clients (a bounded poll); ids are printed as "id" (they differ).
+cat >"$tmp/unblock.py" <<'PYEOF'
+import socket, sys, time
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10); return s
+def send(s, *words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = w.encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+class Reader:
+    def __init__(self, s): self.s, self.buf = s, b""
+    def line(self):
+        while b"\r\n" not in self.buf: self.buf += self.s.recv(65536)
+        l, self.buf = self.buf.split(b"\r\n", 1)
+        return l + b"\r\n"
+    def take(self, n):
+        while len(self.buf) < n: self.buf += self.s.recv(65536)
+        d, self.buf = self.buf[:n], self.buf[n:]
+        return d
+    def reply(self):
+        """One whole RESP2 or RESP3 reply, its bytes as they came."""
+        l = self.line()
+        t, body = l[:1], l[1:-2]
+        if t in b"$=!" and body != b"-1" and body != b"?": return l + self.take(int(body) + 2)
+        if t in b"*>~%|" and body != b"-1":
+            n = int(body) * (2 if t in b"%|" else 1)
+            return l + b"".join(self.reply() for _ in range(n))
+        return l
+a, b = conn(), conn()
+ra, rb = Reader(a), Reader(b)
+def ask(r, s, *words):
+    send(s, *words)
+    return r.reply()
+bid = ask(rb, b, "client", "id")[1:-2].decode()
+def blocked(n):
+    for _ in range(400):
+        info = ask(ra, a, "info", "clients").decode()
+        if "blocked_clients:%d\r\n" % n in info: return True
+        time.sleep(0.01)
+    return False
+def show(what, data):
+    print(what.replace(repr(bid), "'id'"), repr(data))
+# each with T where its timeout goes: 0 to wait, and then 10 ms
+pops = [("blpop", "l", "T"), ("brpop", "l", "T"), ("blmpop", "T", "1", "l", "right"),
+        ("blmove", "l", "m", "left", "right", "T"), ("brpoplpush", "l", "m", "T"), ("bzpopmin", "z", "T"),
+        ("bzpopmax", "z", "T"), ("bzmpop", "T", "1", "z", "min"), ("wait", "1", "T")]
+def timeout(pop, t):
+    return tuple(t if w == "T" else w for w in pop)
+for proto in ("2", "3"):
+    for s, r in ((a, ra), (b, rb)):
+        ask(r, s, "hello", proto)
+    for pop in pops:
+        for how in ((), ("timeout",), ("ERROR",)):
+            send(b, *timeout(pop, "0"))
+            print(proto, pop[0], how, "blocked:", blocked(1))
+            show("  unblock:", ask(ra, a, "client", "unblock", bid, *how))
+            show("  the blocked one gets:", rb.reply())
+        show("  a timeout of 10 ms:", ask(rb, b, *timeout(pop, "10" if pop[0] == "wait" else "0.01")))
+    send(b, "blpop", "l", "0")
+    print(proto, "blocked again:", blocked(1))
+    for words in (("asd",), (bid, "foo"), ("asd", "foo"), (bid, "error", "x"), ("0",), ("-1",),
+                  ("99999999999999999999",), ()):
+        show("  client unblock %r:" % (words,), ask(ra, a, "client", "unblock", *words))
+    show("  client unblock of itself:", ask(ra, a, "client", "unblock", ask(ra, a, "client", "id")[1:-2].decode()))
+    send(a, "multi"); send(a, "client", "unblock", bid); send(a, "client", "unblock", bid, "error"); send(a, "exec")
+    show("  two in one MULTI:", b"".join(ra.reply() for _ in range(4)))
+    show("  the blocked one gets:", rb.reply())
+    show("  and goes on:", ask(rb, b, "ping"))
+    for words in (("auth", "x"), ("auth", "a", "b", "c"), ("quit",)):
+        show("  %r:" % (words,), ask(rb, b, *words))
+    b = conn()
+    rb = Reader(b)
+    bid = ask(rb, b, "client", "id")[1:-2].decode()
+PYEOF
+if [ -n "$rport" ]; then
+    start_serve unblock 1 --clock wall || bad "the CLIENT UNBLOCK server does not start"
+    python3 "$tmp/unblock.py" "$rport" >"$tmp/unblock.redis" 2>&1
+    python3 "$tmp/unblock.py" "$PORT" >"$tmp/unblock.serve" 2>&1
+    if [ "$(grep -c 'blocked: True' "$tmp/unblock.redis")" -eq 54 ] && cmp -s "$tmp/unblock.redis" "$tmp/unblock.serve"; then
+        ok
+    else
+        bad "CLIENT UNBLOCK and RESP3 replies over raw sockets: redis-server and locklab serve differ"
+        diff "$tmp/unblock.redis" "$tmp/unblock.serve" | head -20
+    fi
+    stop_serve unblock
 fi
 
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
