@@ -81,11 +81,9 @@ static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv,
             n->busy_kill = 1;
             reply_ok(out);
         }
-    } else if (slice_eq_nocase(argv[0], "multi") || slice_eq_nocase(argv[0], "discard") ||
-               slice_eq_nocase(argv[0], "watch") || slice_eq_nocase(argv[0], "unwatch") ||
-               slice_eq_nocase(argv[0], "reset") || slice_eq_nocase(argv[0], "hello")) {
-        /* Redis's allow-busy commands: the transaction's own bookkeeping and the handshake,
-         * which the running script never touches (it is between two instructions here) */
+    } else if (!script_kill && !function_kill && server_allow_busy(argc, argv)) {
+        /* Redis's allow-busy commands (a transaction's bookkeeping, the handshake, FUNCTION
+         * STATS), which the running script never touches: it is between two instructions here */
         server_exec(n->srv, &c->conn, argc, argv, out);
     } else {
         char err[128];
