@@ -523,7 +523,7 @@ int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
 {
     static const char gone[] = "the violation found does not replay: the shard files come from another scenario or version";
     xpath p;
-    if (S->stage < 0) { /* one of the random schedules run after the first level: vals[0] says which */
+    if (S->level < 0) { /* one of the random schedules run after the first level: vals[0] says which */
         if (n != 1 || vals[0] < 0 || vals[0] >= INT32_MAX) {
             buf_puts(err, gone);
             return -1;
@@ -550,34 +550,25 @@ int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
     return 0;
 }
 
-/* The fault budget of a pass (explore_run): its stage's remainder. */
-static int stage_fewer_faults(const scenario *sc, int stage)
+/* explore_result.found_level, the order in which one search meets what it runs: level k is
+ * 2k; the random schedules after level k, 2k + 1. So shards merged keep what one search would
+ * have found first. */
+static int found_order(int level, int probe)
 {
-    int F = sc->explore.max_faults > 0 ? sc->explore.max_faults : 0;
-    return F - stage % (F + 1);
-}
-
-/* explore_result.found_level, the order in which one search meets its passes: pass k (stage
- * k = level * (max_faults + 1) + budget) is 2k; the random schedules after the first pass of
- * the last fault budget of the first level, 2k + 1. So shards merged keep what one search
- * would have found first. */
-static int found_order(int stage, int probe)
-{
-    return 2 * stage + (probe ? 1 : 0);
+    return 2 * level + (probe ? 1 : 0);
 }
 
 int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err)
 {
-    int stage = order % 2 ? -1 : order / 2;
+    int level = order % 2 ? -1 : order / 2;
     choose_searched(sc, r->searched);
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     explore_opts o = { .max_deviations = -1 };
-    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients, .stage = stage };
-    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(),
-                             .fewer_faults = stage < 0 ? 0 : stage_fewer_faults(sc, stage) };
+    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients, .level = level };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new() };
     int rc = explore_refind(&S, vals, n, err);
-    if (rc == 0) shrink_found(sc, stage < 0, &S.shared, &S.found, r);
+    if (rc == 0) shrink_found(sc, level < 0, &S.shared, &S.found, r);
     scriptlib_free(lib);
     chunkcache_free(S.shared.chunks);
     return rc;
@@ -614,21 +605,11 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         }
     } else {
         /* Iterative deepening on deviations from the default schedule, unless a bound is
-         * given: every fault placement at every level. Each level is searched first with no
-         * fault, then one, ... up to max_faults: the passes with fewer faults are subsets of
-         * the last, searched only to find sooner a violation that needs fewer (the last pass
-         * alone decides what the level covered). */
+         * given: every fault placement at every level. */
         int fixed = o->max_deviations >= 0 ? o->max_deviations : sc->explore.max_deviations;
-        int F = sc->explore.max_faults > 0 ? sc->explore.max_faults : 0;
         for (int bound = fixed >= 0 ? fixed : 0;; bound++) {
             r->deviation_bound = S.level = bound;
-            enum level_end end = LEVEL_COMPLETE;
-            for (int f = 0; f <= F; f++) {
-                S.stage = bound * (F + 1) + f;
-                S.shared.fewer_faults = stage_fewer_faults(sc, S.stage);
-                end = search_level(&S, bound, err);
-                if (end == LEVEL_ERROR || end == LEVEL_FOUND || end == LEVEL_STOPPED) break;
-            }
+            enum level_end end = search_level(&S, bound, err);
             if (end == LEVEL_ERROR) {
                 rc = -1;
                 break;
@@ -641,16 +622,14 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
                 break;
             }
             if (!r->probes && o->probes) { /* after the first level: random schedules (explore.h) */
-                int stage = S.stage;
-                S.probe_after = stage;
-                S.stage = -1;
+                S.level = -1;
                 int pr = probe(&S, err);
+                S.level = bound;
                 if (pr != 0) {
                     rc = pr < 0 ? -1 : 0;
+                    S.probe_after = bound;
                     break;
                 }
-                S.stage = stage;
-                S.shared.fewer_faults = 0;
             }
         }
     }
@@ -664,7 +643,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         r->found_path = xmalloc((found.nrec + 1) * sizeof *r->found_path);
         for (size_t i = 0; i < found.nrec; i++) r->found_path[i] = found.rec[i].value;
         r->nfound_path = found.nrec;
-        r->found_level = S.stage < 0 ? found_order(S.probe_after, 1) : found_order(S.stage, 0);
+        r->found_level = r->probe_found ? found_order(S.probe_after, 1) : found_order(S.level, 0);
         if (r->probe_found) { /* a random schedule: its index */
             r->found_path[0] = r->probe_found - 1;
             r->nfound_path = 1;

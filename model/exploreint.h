@@ -105,11 +105,9 @@ typedef struct search {
     double t0, last_progress;
     int have_found;
     xpath found;
-    int level;              /* the deviation bound of the level being searched */
-    int stage;              /* the pass being searched, in the order passes are searched: level
-                               * (max_faults + 1) + the fault budget of the pass (explore_run);
-                               -1 while the random schedules run, after pass probe_after */
-    int probe_after;
+    int level;              /* the deviation bound of the level being searched; -1 while the
+                               random schedules run (explore_run) */
+    int probe_after;        /* the level after which the random schedules found a violation */
     explore_opts wopts;     /* a worker's copy of the options (parallel.c) */
 } search;
 

@@ -602,8 +602,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->observe = o && o->observe ? o->observe : WORLD_OBSERVE_ALL;
     cx->explore = o && o->explore && sc->explore.present;
     cx->chunks = o ? o->chunks : NULL;
-    w->faults_left = cx->explore ? sc->explore.max_faults - (o ? o->fewer_faults : 0) : 0;
-    if (w->faults_left < 0) w->faults_left = 0;
+    w->faults_left = cx->explore ? sc->explore.max_faults : 0;
     w->last_instant = -1;
     w->own_chooser = !(o && o->chooser);
     cx->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;
