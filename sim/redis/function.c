@@ -27,6 +27,7 @@
 
 #include "glob.h"
 #include "rdb.h"
+#include "resp.h"
 
 struct fn_def {
     char *name, *desc; /* desc NULL: none */
@@ -97,21 +98,54 @@ static int fn_raise(lua_State *L, const char *msg)
     return lua_error(L);
 }
 
-/* redis.register_function exists only while a library loads (Redis's load-time API): set
- * in (or taken out of) the real redis table behind the globals' read-only proxy. */
-static void fn_register_api(scripting *s, int on)
+/* Redis 7.0's load-time globals (function_lua.c, luaEngineCreate): while a library's body
+ * runs, the globals' reads go to a table that holds only `redis`, and that `redis` only
+ * register_function, log, the LOG_* levels and the version; anything else raises "Script
+ * attempted to access nonexistent global variable" (math, redis.call, redis.setresp...).
+ * Afterwards they go back to the real globals, which the functions it registered see when
+ * called (where redis.register_function is nil). Set on the globals' read-only proxy. */
+static void fn_load_env(scripting *s, int on)
 {
     lua_State *L = s->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);
-    lua_getfield(L, -1, "redis");
-    if (lua_getmetatable(L, -1)) {
-        lua_getfield(L, -1, "__index");
-        if (lua_istable(L, -1)) {
-            if (on) lua_pushcfunction(L, script_register_function);
-            else lua_pushnil(L);
-            lua_setfield(L, -2, "register_function");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); /* the proxy */
+    if (!lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->globals_ref);   /* proxy, mt, G */
+    if (on) {
+        lua_getmetatable(L, -1);
+        lua_getfield(L, -1, "__index");                  /* ..., G, G's mt, missing */
+        lua_newtable(L);                                 /* ..., missing, load G */
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -3);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
+        lua_newtable(L);                                 /* ..., missing, load G, load redis */
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -4);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
+        lua_pushcfunction(L, script_register_function);
+        lua_setfield(L, -2, "register_function");
+        lua_getfield(L, -5, "redis");                    /* the real redis, behind its proxy */
+        if (lua_getmetatable(L, -1)) {
+            lua_getfield(L, -1, "__index");
+            static const char *const kept[] = { "log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING",
+                                                "REDIS_VERSION", "REDIS_VERSION_NUM" };
+            for (size_t i = 0; lua_istable(L, -1) && i < sizeof kept / sizeof *kept; i++) {
+                lua_getfield(L, -1, kept[i]);
+                lua_setfield(L, -5, kept[i]);
+            }
+            lua_pop(L, 2);
         }
-        lua_pop(L, 2);
+        lua_pop(L, 1);
+        script_make_proxy(L);                            /* load redis, read-only */
+        lua_setfield(L, -2, "redis");
+        lua_setfield(L, -5, "__index");                  /* the proxy's mt: load G */
+        lua_pop(L, 3);                                   /* missing, G's mt, G */
+    } else {
+        lua_setfield(L, -2, "__index");
     }
     lua_pop(L, 2);
 }
@@ -134,8 +168,10 @@ int script_register_function(lua_State *L)
     if (argc < 1 || argc > 2) return fn_raise(L, "wrong number of arguments to redis.register_function");
     fn_def f = { NULL, NULL, 0, LUA_NOREF };
     const char *err = NULL;
+    int name_nul = 0; /* a name with a NUL byte in it (Redis's sds keeps it, and refuses it) */
     if (argc == 2) {
         if (!fn_string_arg(L, 1, &f.name)) return fn_raise(L, "first argument to redis.register_function must be a string");
+        name_nul = memchr(lua_tostring(L, 1), 0, lua_rawlen(L, 1)) != NULL;
         if (!lua_isfunction(L, 2)) {
             free(f.name);
             return fn_raise(L, "second argument to redis.register_function must be a function");
@@ -159,6 +195,7 @@ int script_register_function(lua_State *L)
             if (!strcasecmp(key, "function_name")) {
                 free(f.name);
                 if (!fn_string_arg(L, -1, &f.name)) err = "function_name argument given to redis.register_function must be a string";
+                else name_nul = memchr(lua_tostring(L, -1), 0, lua_rawlen(L, -1)) != NULL;
             } else if (!strcasecmp(key, "description")) {
                 free(f.desc);
                 if (!fn_string_arg(L, -1, &f.desc)) err = "description argument given to redis.register_function must be a string";
@@ -209,7 +246,7 @@ int script_register_function(lua_State *L)
             goto bad;
         }
     }
-    if (!fn_name_ok(f.name, strlen(f.name))) {
+    if (name_nul || !fn_name_ok(f.name, strlen(f.name))) {
         err = "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
         goto bad;
     }
@@ -255,9 +292,9 @@ static int fn_lib_run(scripting *s, fn_lib *l, const char *code, size_t len, buf
     memcpy(s->sha, "(library load)", 15);
     s->run_name = l->name;
     lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
-    fn_register_api(s, 1);
+    fn_load_env(s, 1);
     rc = lua_pcall(L, 0, 0, base + 1);
-    fn_register_api(s, 0);
+    fn_load_env(s, 0);
     lua_sethook(L, NULL, 0, 0);
     s->hooked = 0;
     s->running = 0;
@@ -297,16 +334,21 @@ static int fn_metadata(slice payload, char **name, size_t *code_at, buf *err)
     }
     *code_at = (size_t)(nl - payload.p);
     *name = NULL;
-    const char *p = payload.p + 2, *end = nl;
-    const char *engine = p;
-    while (p < end && !isspace((unsigned char)*p)) p++;
-    size_t engine_len = (size_t)(p - engine);
-    for (;;) {
-        while (p < end && isspace((unsigned char)*p)) p++;
-        if (p >= end) break;
-        const char *w = p;
-        while (p < end && !isspace((unsigned char)*p)) p++;
-        size_t wl = (size_t)(p - w);
+    /* the shebang's words as Redis splits them (sdssplitargs: name="foo" is name=foo) */
+    char *line = xmemdup(payload.p, (size_t)(nl - payload.p));
+    resp_args parts = { 0 };
+    int split = resp_split(line, &parts);
+    free(line);
+    if (split != 0 || parts.argc == 0) {
+        resp_args_release(&parts);
+        buf_puts(err, "Invalid library metadata");
+        return -1;
+    }
+    const char *engine = parts.argv[0] + 2;
+    size_t engine_len = parts.len[0] - 2;
+    for (int i = 1; i < parts.argc; i++) {
+        const char *w = parts.argv[i];
+        size_t wl = parts.len[i];
         if (wl >= 5 && strncasecmp(w, "name=", 5) == 0) {
             if (*name) {
                 buf_puts(err, "Invalid metadata value, name argument was given multiple times");
@@ -320,7 +362,7 @@ static int fn_metadata(slice payload, char **name, size_t *code_at, buf *err)
     }
     if (!*name) {
         buf_puts(err, "Library name was not given");
-        return -1;
+        goto bad;
     }
     if (!fn_name_ok(*name, strlen(*name))) {
         buf_puts(err, "Library names can only contain letters, numbers, or underscores(_) and must be at least one "
@@ -331,8 +373,10 @@ static int fn_metadata(slice payload, char **name, size_t *code_at, buf *err)
         buf_printf(err, "Engine '%.*s' not found", (int)engine_len, engine);
         goto bad;
     }
+    resp_args_release(&parts);
     return 0;
 bad:
+    resp_args_release(&parts);
     free(*name);
     *name = NULL;
     return -1;
@@ -727,8 +771,8 @@ void cmd_function(cmdctx *c)
         s->nlibs--;
         reply_ok(c->out);
     } else if (slice_eq_nocase(sub, "flush")) {
-        if (c->argc > 3) {
-            fn_wrong_args(c, "flush");
+        if (c->argc > 3) { /* Redis's addReplySubcommandSyntaxError */
+            reply_error(c->out, "ERR unknown subcommand or wrong number of arguments for 'flush'. Try FUNCTION HELP.");
             return;
         }
         if (c->argc == 3 && !slice_eq_nocase(c->argv[2], "sync") && !slice_eq_nocase(c->argv[2], "async")) {
