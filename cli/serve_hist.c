@@ -107,16 +107,6 @@ static void put_field(buf *b, const void *p, size_t n)
     if (p) buf_append(b, p, n);
 }
 
-/* Room for n more bytes (and the NUL) in b: the writes below then copy without checking. */
-static void room(buf *b, size_t n)
-{
-    if (b->len + n + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) cap *= 2;
-    b->p = xrealloc(b->p, cap);
-    b->cap = cap;
-}
-
 static inline void put_raw(buf *b, const void *p, size_t n)
 {
     memcpy(b->p + b->len, p, n);
@@ -349,7 +339,7 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
         text_len = strlen(text);
         need += text_len;
     }
-    room(b, need);
+    buf_reserve(b, need); /* the writes below then copy without checking */
     put_raw(b, &r, sizeof r);
     if (kind == SR_EXEC) {
         put_u32(b, (uint32_t)nstored);

@@ -115,7 +115,7 @@ void buf_reset(buf *b)
     if (b->p) b->p[0] = '\0';
 }
 
-static void buf_reserve(buf *b, size_t extra)
+void buf_reserve(buf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 64;

@@ -75,6 +75,9 @@ void buf_init(buf *b);
 void buf_release(buf *b);
 void buf_reset(buf *b);
 void buf_append(buf *b, const void *p, size_t n);
+/* Room for `extra` more bytes (and the NUL) in b, so that writes of up to that many can copy
+ * into b->p + b->len without a check each. */
+void buf_reserve(buf *b, size_t extra);
 void buf_puts(buf *b, const char *s);
 void buf_putc(buf *b, char c);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,23 +27,16 @@
 -- Against the fake PostgreSQL (server = "postgresql").
 --
 -- Options: key — the lock's bigint key (default: the same hash of the lock's name as
--- pg-advisory.lua).
+-- pg-advisory.lua, whose key and unlock it shares).
+local polled = require("pg-advisory")
 local M = {}
 
 M.SERVER = "postgresql"
 M.OPTIONS = { key = "integer" }
 
-function M.key(cfg)
-  local opts = cfg.options or {}
-  if opts.key then return opts.key end
-  local h = 5381
-  for i = 1, #cfg.lock do h = (h * 33 + cfg.lock:byte(i)) % 2147483647 end
-  return h
-end
-
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
-  local key = M.key(cfg)
+  local key = polled.key(cfg)
   local lock = {}
 
   function lock.acquire(wait_ms, lease_ms)
@@ -61,12 +54,7 @@ function M.new(ctx, cfg)
     return false, tostring(msg)
   end
 
-  function lock.release()
-    local rows, err = ctx:call(node, "SELECT pg_advisory_unlock(" .. key .. ") AS released")
-    if not rows then return false, err end
-    if rows[1].released ~= true then return false, "not held by this session" end
-    return true
-  end
+  function lock.release() return polled.unlock(ctx, node, key) end
 
   return lock
 end

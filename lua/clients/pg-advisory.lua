@@ -52,6 +52,14 @@ function M.key(cfg)
   return h
 end
 
+-- Releases the session lock on key: true, or false and why (pg-advisory-blocking.lua too).
+function M.unlock(ctx, node, key)
+  local rows, err = ctx:call(node, "SELECT pg_advisory_unlock(" .. key .. ") AS released")
+  if not rows then return false, err end
+  if rows[1].released ~= true then return false, "not held by this session" end
+  return true
+end
+
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local key = M.key(cfg)
@@ -68,12 +76,7 @@ function M.new(ctx, cfg)
     end
   end
 
-  function lock.release()
-    local rows, err = ctx:call(node, "SELECT pg_advisory_unlock(" .. key .. ") AS released")
-    if not rows then return false, err end
-    if rows[1].released ~= true then return false, "not held by this session" end
-    return true
-  end
+  function lock.release() return M.unlock(ctx, node, key) end
 
   return lock
 end
