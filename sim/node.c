@@ -314,6 +314,16 @@ node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replica
     return w;
 }
 
+/* Arms w's timer: timeout_ms of the node's clock from now (none when <= 0), an
+ * EV_WAIT_TIMEOUT. The deadline comes from the node's clock: a clock reading. */
+void node_wait_arm(cluster *cu, node *n, node_wait *w, int64_t timeout_ms)
+{
+    if (timeout_ms <= 0) return;
+    core_clock_read(cu->cx);
+    int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout_ms);
+    if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
+}
+
 /* A wait for `want` replicas (timeout ms, 0: none) from request m: answered now (into rep;
  * returns 0) or blocked (rep freed; returns 1). */
 static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int64_t timeout)
@@ -333,11 +343,7 @@ static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int6
         return 0;
     }
     node_wait *w = node_wait_add(n, m, offset, want);
-    if (timeout > 0) {
-        core_clock_read(cu->cx); /* the deadline comes from the node's clock */
-        int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout);
-        if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
-    }
+    node_wait_arm(cu, n, w, timeout);
     request_acks(cu, n);
     rep->body = NULL; /* never filled */
     msg_free(rep);

@@ -19,14 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void park_arm(cluster *cu, node *n, node_wait *w, int64_t timeout_ms)
-{
-    if (timeout_ms <= 0) return;
-    core_clock_read(cu->cx); /* the deadline comes from the node's clock */
-    int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout_ms);
-    if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
-}
-
 uint64_t node_park(void *ud, int64_t timeout_ms)
 {
     node *n = ud;
@@ -37,7 +29,7 @@ uint64_t node_park(void *ud, int64_t timeout_ms)
     w->script = n->exec_msg->script ? xstrdup(n->exec_msg->script) : NULL;
     w->exec_at = n->exec_at;
     n->parked_now = 1;
-    park_arm(cu, n, w, timeout_ms);
+    node_wait_arm(cu, n, w, timeout_ms);
     return w->id;
 }
 
@@ -109,5 +101,5 @@ void node_park_timeout(cluster *cu, node *n, node_wait *w)
     }
     rep->body = NULL;
     msg_free(rep);
-    park_arm(cu, n, w, again);
+    node_wait_arm(cu, n, w, again);
 }

@@ -45,11 +45,13 @@ void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, con
 void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master);
 void node_unblock_waits(cluster *cu, node *n);
 void node_resync(cluster *cu, node *replica, node *master);
-/* What node.c and node_park.c share: a reply, an exec event, a reply's sending, a wait. */
+/* What node.c and node_park.c share: a reply, an exec event, a reply's sending, a wait and
+ * its timer. */
 msg *node_reply_new(cluster *cu, node *n, int to);
 size_t node_note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script);
 void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t req_id, const char *label);
 node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas);
+void node_wait_arm(cluster *cu, node *n, node_wait *w, int64_t timeout_ms);
 /* node_park.c: requests a server answers later (kind_host.park and unpark). node_park_begun:
  * the request just run (exec event `at`, its unused reply `rep`) was parked; node_park_flush
  * sends the answers the server gave meanwhile; node_park_timeout: a parked wait's timer. */
