@@ -210,13 +210,8 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
     printf("== %s\n", sc->name);
     if (r->probe_found) {
         printf("   systematic search: %llu paths (the first level), then random schedules with the fault budget: "
-               "the %d%s violated; %llu transitions, %.2f s\n",
-               (unsigned long long)r->paths, r->probe_found,
-               r->probe_found % 10 == 1 && r->probe_found % 100 != 11   ? "st"
-               : r->probe_found % 10 == 2 && r->probe_found % 100 != 12 ? "nd"
-               : r->probe_found % 10 == 3 && r->probe_found % 100 != 13 ? "rd"
-                                                                        : "th",
-               (unsigned long long)r->transitions, r->seconds);
+               "number %d violated; %llu transitions, %.2f s\n",
+               (unsigned long long)r->paths, r->probe_found, (unsigned long long)r->transitions, r->seconds);
     } else {
         printf("   %s: %llu paths, %llu transitions, %llu distinct outcomes, longest path %d decisions, %.2f s "
                "(%.0f transitions/s)\n",
