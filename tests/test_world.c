@@ -640,8 +640,9 @@ static void make_test_home(void)
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s/lua/clients && ln -s %s/lua/redis %s/lua/redis && "
              "ln -s %s/lua/clients/workload.lua %s/lua/clients/ && ln -s %s/lua/clients/distlock.lua %s/lua/clients/ && "
-             "ln -s %s/lua/clients/pg-advisory-blocking.lua %s/lua/clients/",
-             test_home, cwd, test_home, cwd, test_home, cwd, test_home, cwd, test_home);
+             "ln -s %s/lua/clients/pg-advisory-blocking.lua %s/lua/clients/ && "
+             "ln -s %s/lua/clients/pg-advisory.lua %s/lua/clients/",
+             test_home, cwd, test_home, cwd, test_home, cwd, test_home, cwd, test_home, cwd, test_home);
     if (system(cmd) != 0) abort();
     char path[256];
     snprintf(path, sizeof path, "%s/lua/clients/probe.lua", test_home);
