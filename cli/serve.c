@@ -7,6 +7,8 @@
  * faults serve_ctl.c's (serve.h has the picture). */
 #include "serve.h"
 
+#include "store.h"
+
 #include <errno.h>
 #include <event2/event.h>
 #include <signal.h>
@@ -160,12 +162,54 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     }
 }
 
+/* Reads a RESP number ending in CRLF at p[*i..n); -1 if there is none whole. */
+static long long scan_number(const char *p, size_t n, size_t *i)
+{
+    long long v = 0;
+    size_t j = *i;
+    while (j < n && p[j] >= '0' && p[j] <= '9' && v < 1000000000) v = v * 10 + (p[j++] - '0');
+    if (j == *i || j + 1 >= n || p[j] != '\r' || p[j + 1] != '\n') return -1;
+    *i = j + 2;
+    return v;
+}
+
+/* A pipelined batch (two or more whole requests in the query buffer): the first key each
+ * names is looked up ahead, all at once (server_prefetch), so that their cache misses
+ * overlap instead of each request waiting for its own. Only a hint: the requests then run
+ * one by one as always. Stops at anything but a whole multibulk request of two or more
+ * arguments. */
+static void serve_prefetch_batch(sclient *c)
+{
+    const char *p = c->query.p;
+    size_t n = c->query.len, i = c->qpos;
+    slice keys[STORE_PREFETCH_MAX];
+    size_t nkeys = 0;
+    while (nkeys < STORE_PREFETCH_MAX && i < n && p[i] == '*') {
+        i++;
+        long long argc = scan_number(p, n, &i);
+        if (argc < 2) break;
+        slice key = { NULL, 0 };
+        for (long long a = 0; a < argc; a++) {
+            if (i >= n || p[i] != '$') goto done;
+            i++;
+            long long len = scan_number(p, n, &i);
+            if (len < 0 || (size_t)len + 2 > n - i) goto done;
+            if (a == 1) key = (slice){ p + i, (size_t)len };
+            i += (size_t)len + 2;
+        }
+        keys[nkeys++] = key;
+    }
+done:
+    if (nkeys >= 2) server_prefetch(c->node->srv, &c->conn, keys, nkeys);
+}
+
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a
  * request closes the connection, or the node goes down under it. */
 void serve_process(sclient *c)
 {
     buf err;
     buf_init(&err);
+    if (c->node->srv && c->query.len - c->qpos > 64) serve_prefetch_batch(c);
     while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked) {
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
         if (st == RESP_MORE) break;

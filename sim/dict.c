@@ -152,6 +152,26 @@ __attribute__((noinline)) void *dict_get_hashed(const dict *d, slice key, uint64
     return e ? PAYLOAD(e) : NULL;
 }
 
+void dict_prefetch_slot(const dict *d, uint64_t h)
+{
+    if (d->cap) __builtin_prefetch(&d->slot[h & (d->cap - 1)]);
+}
+
+void *dict_prefetch_entry(const dict *d, uint64_t h)
+{
+    if (!d->cap) return NULL;
+    size_t mask = d->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        const dslot *sl = &d->slot[i];
+        if (!sl->e) return NULL;
+        if (sl->hash == h) {
+            __builtin_prefetch(sl->e);
+            __builtin_prefetch(KEYP(d, sl->e) + sl->e->klen - 1); /* the key's last byte: maybe the next line */
+            return PAYLOAD(sl->e);
+        }
+    }
+}
+
 static void grow(dict *d)
 {
     size_t ncap = d->cap ? d->cap * 2 : 8;

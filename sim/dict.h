@@ -30,6 +30,15 @@ void *dict_put(dict *d, slice key, int *existed);
  * already. */
 void *dict_get_hashed(const dict *d, slice key, uint64_t h);
 void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed);
+/* Prefetching, for a caller about to look up many keys (a pipelined batch): each memory
+ * access of a lookup waits for the one before, so the batch's misses are overlapped by
+ * asking for them in stages: dict_prefetch_slot for every key, then dict_prefetch_entry
+ * for every key (it reads the slot the first stage asked for and asks for the entry it
+ * leads to). Hints only: the dict is not changed, and a wrong guess costs nothing but the
+ * fetch. dict_prefetch_entry returns the payload of the first entry under a slot of hash h
+ * (not yet compared with the key: maybe another key's), or NULL. */
+void dict_prefetch_slot(const dict *d, uint64_t h);
+void *dict_prefetch_entry(const dict *d, uint64_t h);
 /* Removes the key. Returns 1 if it was there. The caller releases the payload's contents
  * first (dict_get, then release, then dict_del). */
 int dict_del(dict *d, slice key);

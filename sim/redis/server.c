@@ -66,6 +66,12 @@ void server_free(server *srv)
 
 store *server_store(server *srv) { return srv->db; }
 pubsub *server_pubsub(server *srv) { return srv->ps; }
+
+void server_prefetch(server *srv, const conn *c, const slice *keys, size_t n)
+{
+    store *db = c->db >= 0 && c->db < DB_COUNT ? srv->dbs.db[c->db] : NULL;
+    if (db) store_prefetch(db, keys, n);
+}
 const server_config *server_config_of(const server *srv) { return &srv->cfg; }
 
 /* Only database 0 is the world's (persisted, replicated, snapshotted): a keyspace

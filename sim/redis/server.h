@@ -63,6 +63,9 @@ typedef struct server_config {
 server *server_new(const server_config *cfg);
 void server_free(server *srv);
 store *server_store(server *srv);
+/* Warms the cache for requests about to run on connection c, given the key each names
+ * first (store_prefetch on c's database); nothing else happens. */
+void server_prefetch(server *srv, const conn *c, const slice *keys, size_t n);
 pubsub *server_pubsub(server *srv);
 const server_config *server_config_of(const server *srv);
 

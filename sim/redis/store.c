@@ -399,6 +399,24 @@ static void value_free(store *s, kv *e)
     LL_POISON(e->ptr, size);
 }
 
+void store_prefetch(const store *s, const slice *keys, size_t n)
+{
+    uint64_t h[STORE_PREFETCH_MAX];
+    const kv *e[STORE_PREFETCH_MAX];
+    if (n > STORE_PREFETCH_MAX) n = STORE_PREFETCH_MAX;
+    for (size_t i = 0; i < n; i++) {
+        h[i] = dict_hash(keys[i].p, keys[i].len);
+        dict_prefetch_slot(s->keys, h[i]);
+    }
+    for (size_t i = 0; i < n; i++) e[i] = dict_prefetch_entry(s->keys, h[i]);
+    /* the value: what GET copies, what SET frees (its allocator's header just before it) */
+    for (size_t i = 0; i < n; i++) {
+        if (!e[i] || !e[i]->ptr) continue;
+        __builtin_prefetch((const char *)e[i]->ptr - sizeof(size_t));
+        __builtin_prefetch(e[i]->ptr);
+    }
+}
+
 sstr *store_sstr_new(store *s, const char *p, size_t len)
 {
     size_t size = sstr_block_size(len);

@@ -92,6 +92,12 @@ void store_set_deadline_hooks(store *s, store_deadline_set_fn set, store_deadlin
 void store_deadline_read(store *s, slice key);
 size_t store_size(const store *s);          /* keys, including not yet reaped expired ones */
 
+/* Warms the cache for the lookups of these keys that are about to come (a pipelined batch
+ * of requests): their slots, entries and values, in stages (dict_prefetch_slot). Changes
+ * nothing; at most STORE_PREFETCH_MAX keys are looked at. */
+#define STORE_PREFETCH_MAX 64
+void store_prefetch(const store *s, const slice *keys, size_t n);
+
 /* Lookups. Both return NULL for a missing or logically expired key; on a master they also
  * delete the expired key (lazy expiry). */
 kv *store_lookup(store *s, slice key);
