@@ -91,6 +91,20 @@ stop() {
 tags=(--tags -needs:debug --tags -needs:repl --tags -needs:save --tags -needs:reset
     --tags -needs:config-resetstat --tags -needs:config-maxmemory --tags -needs:pfdebug
     --tags -needs:latency --tags -needs:local-process)
+# The tests that send a stream command (XADD, XGROUP, XREAD[GROUP], XCLAIM, XAUTOCLAIM,
+# XINFO, XDEL): streams are left out of serve (README, "Streams"), and the runner ends a unit
+# at the first unknown command. Skipped by name (the runner's --skiptest, exact names) for
+# serve and redis-server alike, so that both columns count the same tests.
+streams=(
+    "COPY basic usage for stream"                  # keyspace: XADD, COPY of a stream
+    "COPY basic usage for stream-cgroups"          # keyspace: XADD, XGROUP, XREADGROUP, XINFO
+    "Keyspace notifications: stream events test"  # pubsub: XGROUP, XADD, XCLAIM, XAUTOCLAIM
+    "Blocking commands ignores the timeout"        # multi: XGROUP CREATE, XREAD/XREADGROUP BLOCK in MULTI
+    "MULTI propagation of XREADGROUP"              # multi: XADD, XREADGROUP (also needs:repl)
+    "EVAL - Scripts can't run XREAD and XREADGROUP with BLOCK option" # scripting, both passes: XGROUP, XREAD
+)
+skips=()
+for t in "${streams[@]}"; do skips+=(--skiptest "$t"); done
 declare -A passed failed
 worse=0
 for unit in "${units[@]}"; do
@@ -99,7 +113,7 @@ for unit in "${units[@]}"; do
         start "$kind" || exit 2
         log="$OUT/$(echo "$unit" | tr / -).$kind.log"
         (cd "$suite" && timeout 1800 ./runtest --host 127.0.0.1 --port "$port" --single "unit/$unit" \
-            --clients 1 --timeout 120 --ignore-encoding "${tags[@]}") >"$log" 2>&1
+            --clients 1 --timeout 120 --ignore-encoding "${tags[@]}" "${skips[@]}") >"$log" 2>&1
         stop
         sed -i 's/\x1b\[[0-9;]*m//g' "$log" # the runner's colours
         p=$(grep -c '^\[ok\]' "$log")
