@@ -44,6 +44,9 @@ typedef struct cmdctx {
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;
     const enc_limits *lim; /* the encodings' limits (CONFIG SET); NULL: Redis's defaults */
+    /* The error this command sent to another connection (CLIENT UNBLOCK ... ERROR), which
+     * errorstats count and which fails the command, as Redis counts it; NULL: none. */
+    const char *error_sent;
 } cmdctx;
 
 static inline const enc_limits *cmd_limits(const cmdctx *c)

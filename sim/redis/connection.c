@@ -605,8 +605,12 @@ void cmd_config(cmdctx *c)
     } else if (slice_opt_is(sub, "set")) {
         config_set(c);
     } else if (slice_opt_is(sub, "resetstat")) {
-        if (c->argc != 2) reply_sub_args(c, "config", "resetstat");
-        else reply_ok(c->out);
+        if (c->argc != 2) {
+            reply_sub_args(c, "config", "resetstat");
+        } else {
+            if (c->srv) server_reset_stats(c->srv);
+            reply_ok(c->out);
+        }
     } else if (slice_opt_is(sub, "rewrite")) {
         if (c->argc != 2) reply_sub_args(c, "config", "rewrite");
         else reply_error(c->out, "ERR The server is running without a config file");

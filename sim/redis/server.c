@@ -335,7 +335,7 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
 {
     if (cmd->flags & CMD_TX) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, 0);
+        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     int dbid = c ? c->db : 0;
@@ -347,7 +347,8 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
     if (c) c->db = ctx.dbid;
-    stat_count(srv, cmd, argc, argv, out, 0);
+    if (ctx.error_sent) stat_error(srv, ctx.error_sent);
+    stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
     if (srv->npending) notify_flush(srv, cmd, argc, argv);
 }
 
@@ -379,7 +380,7 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
-        stat_count(srv, cmd, argc, argv, out, 1);
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
         reject_command(srv, c, cmd, t, out);
         return;
     }
@@ -389,7 +390,7 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, 0);
+        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */

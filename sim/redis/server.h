@@ -132,6 +132,11 @@ void server_command_stats(const server *srv, int latency, buf *out);
 /* INFO errorstats' lines ("errorstat_ERR:count=2"): the error replies of server_exec, by
  * their first word, in name order. */
 void server_error_stats(const server *srv, buf *out);
+/* CLIENT UNBLOCK ended a blocked command (argc, argv), as its timeout or with UNBLOCKED:
+ * Redis 7.0 counts it failed (updateStatsOnUnblock), either way. */
+void server_count_unblocked(server *srv, int argc, const slice *argv);
+/* CONFIG RESETSTAT: the commandstats and errorstats start again from nothing. */
+void server_reset_stats(server *srv);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
  *

@@ -85,7 +85,13 @@ void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice 
 void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
 
 /* server_stats.c: INFO commandstats and errorstats */
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected);
+/* how a command's run counts: a call; refused before it ran; a blocked command run again
+ * by its host (not a call: Redis counts one when it blocks; served with an error, it
+ * failed); a call that sent an error to another connection (CLIENT UNBLOCK ... ERROR:
+ * Redis counts the error while that call runs, and so the call as failed) */
+enum { STAT_CALL, STAT_REJECTED, STAT_RETRY, STAT_CALL_FAILED };
+void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
+void stat_error(server *srv, const char *err);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);
