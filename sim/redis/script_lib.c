@@ -45,8 +45,7 @@
  *     arguments, coroutine.close/isyieldable, string.pack and table.move remain;
  *   - `bit` is LuaBitOp (32-bit); `cjson`, `struct` and `cmsgpack` are lua_cjson.c,
  *     lua_struct.c and lua_cmsgpack.c.
- *   - redis.setresp(3) raises "ERR locklab supports only RESP2 in scripts (redis.setresp(3))";
- *     redis.set_repl validates its argument and has no effect; redis.log validates its
+ *   - redis.set_repl validates its argument and has no effect; redis.log validates its
  *     arguments and discards the message; redis.breakpoint returns false, redis.debug does
  *     nothing, redis.acl_check_cmd checks that the command exists and returns true.
  *   - error({}) (a table without an `err` string) crashes Redis 7.0.15; here EVAL replies
@@ -140,7 +139,7 @@ static int script_redis_setresp(lua_State *L)
     if (lua_gettop(L) != 1) return script_raise(L, "redis.setresp() requires one argument.");
     int v = script_c_int(L, 1);
     if (v != 2 && v != 3) return script_raise(L, "RESP version must be 2 or 3.");
-    if (v == 3) return script_raise(L, "locklab supports only RESP2 in scripts (redis.setresp(3))");
+    script_of(L)->resp3 = v == 3;
     return 0;
 }
 

@@ -99,6 +99,8 @@ struct scripting {
     int hooked;                  /* the count hook is armed for the current script */
     int running;                 /* a script is executing */
     int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */
+    int resp3;                   /* the running script said redis.setresp(3) */
+    int caller_resp3;            /* and the connection it answers speaks RESP3 */
     char sha[41];                /* the running script */
     /* Where the last error was raised, captured by the message handler before unwinding. */
     int err_has_line;
