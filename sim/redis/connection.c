@@ -15,7 +15,7 @@
  *     without requirepass does.
  *   - INFO answers the sections a client reads, each with the fields this server can fill
  *     truthfully: Server (version, mode, the host's port and uptime), Clients, Memory (the
- *     keyspace's approximate size; no eviction), Persistence (never loading), Stats,
+ *     keyspace's approximate size; no eviction; the scripts cached), Persistence (never loading), Stats,
  *     Replication (role, the replicas or the master), Cluster (disabled), Keyspace (db0's
  *     keys, volatile keys, their exact average TTL), Commandstats and Errorstats (calls,
  *     refusals, failures and errors counted by server_exec), CPU and Latencystats (zeros and
@@ -257,6 +257,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         human_bytes(out, "used_memory_human", bytes);
         buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
         buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
+        if (c->lua) buf_printf(out, "number_of_cached_scripts:%zu\r\n", scripting_count(c->lua));
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");

@@ -103,6 +103,11 @@ void scripting_free(scripting *s)
     free(s);
 }
 
+size_t scripting_count(const scripting *s)
+{
+    return s->cache ? dict_size(s->cache) : 0;
+}
+
 void scripting_flush(scripting *s)
 {
     script_state_close(s);
