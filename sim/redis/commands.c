@@ -693,7 +693,9 @@ static void copy_value(store *from, store *to, const kv *e, slice dst)
     int64_t expire = e->expire;
     slice src = store_key_of(from, e);
     char *name = xmemdup(src.p, src.len); /* the source's name outlives a rehash */
+    int replaced = store_lookup(to, dst) != NULL;
     kv *d = store_set(to, dst, t, obj_clone(t, e->ptr), 0);
+    if (replaced) store_remade(to, d); /* Redis deletes dst and adds it again: a "new" key */
     d->raw = e->raw;
     /* a deadline copied within a keyspace keeps its origin (the model checker's); into
      * another database it is the engine's no longer (only database 0 is the world's) */

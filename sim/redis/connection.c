@@ -383,8 +383,8 @@ static const char *const config_aliases[][2] = {
 };
 
 /* notify-keyspace-events (Redis 7.0's keyspaceEventsStringToFlags): the NOTIFY_* flags
- * (server.h), -1 for a character Redis refuses, -2 for the classes this server does not
- * keep (m: key misses, n: new keys). */
+ * (server.h), -1 for a character Redis refuses, -2 for the class this server does not
+ * keep (m: key misses). */
 static int notify_parse(slice v)
 {
     static const char classes[] = "g$lshzxetdKE";
@@ -392,23 +392,27 @@ static int notify_parse(slice v)
     for (size_t i = 0; i < v.len; i++) {
         const char *at = v.p[i] ? strchr(classes, v.p[i]) : NULL;
         if (v.p[i] == 'A') flags |= NOTIFY_ALL;
-        else if (v.p[i] == 'm' || v.p[i] == 'n') unkept = 1;
+        else if (v.p[i] == 'n') flags |= NOTIFY_NEW;
+        else if (v.p[i] == 'm') unkept = 1;
         else if (at) flags |= 1 << (at - classes);
         else return -1;
     }
     return unkept ? -2 : flags;
 }
 
-/* keyspaceEventsFlagsToString: what CONFIG GET answers. */
-static char *notify_string(int flags)
+/* keyspaceEventsFlagsToString: what CONFIG GET answers (shown: Redis drops n after A, though
+ * the class stays on); else the form kept, with n. */
+static char *notify_string(int flags, int shown)
 {
     char out[16];
     size_t n = 0;
     if ((flags & NOTIFY_ALL) == NOTIFY_ALL) {
         out[n++] = 'A';
+        if (!shown && (flags & NOTIFY_NEW)) out[n++] = 'n';
     } else {
         for (int i = 0; i < 10; i++)
             if (flags & (1 << i)) out[n++] = "g$lshzxetd"[i];
+        if (flags & NOTIFY_NEW) out[n++] = 'n'; /* not after A: Redis drops it there */
     }
     if (flags & NOTIFY_KEYSPACE) out[n++] = 'K';
     if (flags & NOTIFY_KEYEVENT) out[n++] = 'E';
@@ -501,7 +505,13 @@ static void config_get(cmdctx *c)
     for (size_t k = 0, at = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
         if (!hit[k]) continue;
         reply_bulk_cstr(&e[at++], config_defaults[k].name);
-        reply_bulk_cstr(&e[at++], config_value(c, k));
+        if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) {
+            char *shown = notify_string(notify_parse(slice_cstr(config_value(c, k))), 1);
+            reply_bulk_cstr(&e[at++], shown);
+            free(shown);
+        } else {
+            reply_bulk_cstr(&e[at++], config_value(c, k));
+        }
     }
 }
 
@@ -553,7 +563,7 @@ static void config_set(cmdctx *c)
             }
             if (flags == -2) {
                 reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
-                                    "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+                                    "locklab does not implement the class 'm' (key misses)");
                 return;
             }
         }
@@ -586,7 +596,7 @@ static void config_set(cmdctx *c)
             long long n;
             char *v;
             if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
-            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]));
+            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]), 0);
             else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
             for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)

@@ -259,6 +259,7 @@ void server_config_set(server *srv, const char *name, const char *value)
         srv->notify = 0;
         for (const char *p = value; *p; p++)
             if (*p == 'A') srv->notify |= NOTIFY_ALL;
+            else if (*p == 'n') srv->notify |= NOTIFY_NEW;
             else if (strchr(classes, *p)) srv->notify |= 1 << (strchr(classes, *p) - classes);
         if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
         watch_hook_update(srv);
@@ -349,7 +350,7 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
     stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
-    if (srv->npending) notify_flush(srv, cmd, argc, argv);
+    if (srv->npending) notify_flush(srv, cmd, argc, argv, dbid);
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);

@@ -122,6 +122,7 @@ enum {
     NOTIFY_HASH = 1 << 4, NOTIFY_ZSET = 1 << 5, NOTIFY_EXPIRED = 1 << 6, NOTIFY_EVICTED = 1 << 7,
     NOTIFY_STREAM = 1 << 8, NOTIFY_MODULE = 1 << 9, NOTIFY_KEYSPACE = 1 << 10, NOTIFY_KEYEVENT = 1 << 11,
     NOTIFY_ALL = (1 << 10) - 1,
+    NOTIFY_NEW = 1 << 12, /* n: a key made (Redis's dbAdd); not in A */
 };
 void server_config_set(server *srv, const char *name, const char *value);
 /* INFO commandstats' lines ("cmdstat_get:calls=...") and, with latency set, latencystats'

@@ -67,7 +67,7 @@ struct server {
     int notify;       /* notify-keyspace-events' NOTIFY_* flags (server.h); 0: none */
     /* The keys a command wrote or deleted, gathered by the watch hook while notify is on,
      * published after the command (notify_flush) */
-    struct pending_key { int db; int deleted; char *key; size_t len; } *pending;
+    struct pending_key { int db; int deleted; char *key; size_t len; int added; } *pending;
     size_t npending, cappending;
 };
 
@@ -95,6 +95,6 @@ void stat_error(server *srv, const char *err);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);
-void notify_flush(server *srv, const command *cmd, int argc, const slice *argv);
+void notify_flush(server *srv, const command *cmd, int argc, const slice *argv, int dbid);
 
 #endif
