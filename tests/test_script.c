@@ -1223,7 +1223,8 @@ static void test_script_log_setresp_set_repl_validate(void **state)
               "ERR user_script:1: bad argument #1 to 'tostring' (value expected)", 1);
     eval0_err(f, "return redis.setresp()", "ERR redis.setresp() requires one argument.", 1);
     eval0_err(f, "return redis.setresp(4)", "ERR RESP version must be 2 or 3.", 1);
-    eval0_err(f, "return redis.setresp(3)", "ERR locklab supports only RESP2 in scripts (redis.setresp(3))", 1);
+    eval0(f, "return redis.setresp(3)", "$-1\r\n");
+    eval0(f, "redis.setresp(3) return type(redis.call('get','nokey'))", "$3\r\nnil\r\n"); /* RESP3's null */
     eval0(f, "redis.setresp(2) return redis.call('get','nokey')", "$-1\r\n");
     eval0_err(f, "return redis.set_repl()", "ERR redis.set_repl() requires two arguments.", 1);
     eval0_err(f, "return redis.set_repl(9)",
