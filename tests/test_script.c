@@ -1019,8 +1019,8 @@ static void test_script_lua_errors_carry_script_suffix(void **state)
     eval0_err(f, "assert(false)", "ERR user_script:1: assertion failed!", 1);
     eval0_err(f, "local function f() error('in f') end f()", "ERR user_script:1: in f", 1);
     eval0_err(f, "local function f() error('in f', 2) end \n\n f()", "ERR user_script:3: in f", 1);
-    /* Lua 5.4 wording (5.1: "attempt to index local 't' (a nil value)"). */
-    eval0_err(f, "local t=nil; return t.x", "ERR user_script:1: attempt to index a nil value (local 't')", 1);
+    /* Lua 5.1's wording (5.4 says "attempt to index a nil value (local 't')"). */
+    eval0_err(f, "local t=nil; return t.x", "ERR user_script:1: attempt to index local 't' (a nil value)", 1);
     eval0_err(f, "return 1 + {}", "ERR user_script:1: attempt to perform arithmetic on a table value", 1);
 }
 

@@ -489,6 +489,7 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
                         .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng, .lim = c->lim };
     s->read_only = ro;
     s->resp3 = 0;
+    s->user_error = 0;
     s->caller_resp3 = c->conn && c->conn->resp == 3;
     s->killed = 0;
     s->wrote = 0;

@@ -33,13 +33,14 @@
  *     goto, <const>/<close>, math.type, string.pack, table.move, integer for loops);
  *     `7 // 2` compiles (5.1: syntax error); string.format('%d', 3.5) is an error;
  *     tonumber('inf'/'nan') is nil;
- *   - runtime error texts: "attempt to index a nil value (local 't')" (5.1: "attempt to
- *     index local 't' (a nil value)"), "attempt to perform arithmetic on a nil value (global
- *     'x')", "attempt to compare number with nil" is the same;
+ *   - runtime error texts caught by xpcall or a coroutine: "attempt to index a nil value
+ *     (local 't')" (5.1: "attempt to index local 't' (a nil value)"); a type error that ends
+ *     the script or that pcall catches is reworded as 5.1's (script_51_wording);
  *   - table iteration order of pairs/next (and so of {map=...}/{set=...} replies);
  *   - rawget(_G, name) is nil for every global (the globals are behind a proxy), next(_G) is
- *     nil, getmetatable(_G) and getmetatable of library tables are false; getmetatable('')
- *     is a read-only table as in patched Redis;
+ *     nil, getmetatable of library tables is false (Redis: nil); getmetatable(_G) and
+ *     getmetatable('') are read-only tables as in patched Redis (pairs sees their fields,
+ *     next and rawget do not);
  *   - redis.sha1hex(3.0) hashes "3.0" (5.1: "3");
  *   - _VERSION is "Lua 5.4"; rawlen is removed (5.1 has none), but 5.4's xpcall with extra
  *     arguments, coroutine.close/isyieldable, string.pack and table.move remain;
@@ -207,6 +208,8 @@ static int script_pcall(lua_State *L)
     lua_insert(L, 1);
     if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) != LUA_OK) {
         lua_remove(L, 1);
+        if (!script_of(L)->user_error) script_51_wording(L, -1);
+        script_of(L)->user_error = 0;
         if (lua_istable(L, -1)) {
             lua_getfield(L, -1, "err");
             if (lua_isstring(L, -1))
@@ -230,6 +233,7 @@ static int script_error(lua_State *L)
         lua_pushvalue(L, 1);
         lua_concat(L, 2);
     }
+    script_of(L)->user_error = 1;
     return lua_error(L);
 }
 
