@@ -144,6 +144,21 @@ void cmd_reset(cmdctx *c)
     reply_status(c->out, "RESET");
 }
 
+/* ---- SAVE, SHUTDOWN: known (their refusal inside MULTI is Redis's), not done: a node's
+ * data outlives a restart as its persistence says, and a node stops by a fault ---- */
+
+void cmd_save(cmdctx *c)
+{
+    reply_error(c->out, "ERR locklab does not implement SAVE: what a node keeps across a restart is its "
+                        "persistence (locklab serve --persistence, a scenario's persistence)");
+}
+
+void cmd_shutdown(cmdctx *c)
+{
+    reply_error(c->out, "ERR locklab does not implement SHUTDOWN: stop locklab serve with SIGTERM, a node with "
+                        "LOCKLAB CRASH");
+}
+
 /* ---- READONLY, READWRITE: cluster commands ---- */
 
 void cmd_readonly(cmdctx *c)

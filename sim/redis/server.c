@@ -385,6 +385,12 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
         reject_command(srv, c, cmd, t, out);
         return;
     }
+    if (in_multi && (cmd->flags & CMD_NO_MULTI)) { /* Redis's processCommand, after the arity */
+        reply_error(out, "ERR Command not allowed inside a transaction");
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        reject_command(srv, c, cmd, t, out);
+        return;
+    }
     if (!in_multi) {
         run_command(srv, c, cmd, argc, argv, out);
         return;
