@@ -300,6 +300,7 @@ void serve_block_unblocked(snode *n)
     for (sclient *c = n->blocked, *next; c; c = next) {
         next = c->bnext;
         if (!c->unblock_how || c->dead) continue;
+        server_count_unblocked(n->srv, c->bargc, c->bargv); /* failed, as Redis counts it */
         if (c->unblock_how == 1) {
             serve_block_expire(c);
             continue;

@@ -156,7 +156,8 @@ static int push_reply(lua_State *L, const reply *r)
         lua_pushnil(L);
         lua_pushlstring(L, r->str, r->len);
         return 2;
-    case REPLY_INTEGER: lua_pushinteger(L, r->integer); return 1;
+    case REPLY_INTEGER:
+    case REPLY_BOOL: lua_pushinteger(L, r->integer); return 1;
     case REPLY_ARRAY:
     case REPLY_MULTI:
     case REPLY_MAP: /* RESP3's types: never in the simulated world, which speaks RESP2 */

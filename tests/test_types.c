@@ -1359,9 +1359,14 @@ static void test_keyspace_notifications(void **state)
     RUN(&f, "rpush", "l", "1");
     RUN(&f, "set", "s", "1");
     assert_string_equal(notified.p, "__keyevent@0__:rpush l|");
-    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kn"),
+    buf_reset(&notified);
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Kn"), "OK");
+    RUN(&f, "set", "s", "2");
+    RUN(&f, "set", "t", "1");
+    assert_string_equal(notified.p, "__keyspace@0__:t new|"); /* s is overwritten, t is made */
+    assert_string_equal(RUN(&f, "config", "set", "notify-keyspace-events", "Km"),
                         "(error) ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
-                        "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+                        "locklab does not implement the class 'm' (key misses)");
     buf_release(&notified);
     reply_release(&f.r);
     buf_release(&f.out);

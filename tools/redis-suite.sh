@@ -18,12 +18,15 @@
 # serve refuses those settings), needs:pfdebug, needs:latency, needs:local-process;
 # external:skip applies by itself. --ignore-encoding: OBJECT ENCODING after CONFIG SET of
 # the listpack and intset limits, which serve does not have (it answers Redis's defaults).
+# Tests skipped by name (--skiptest), on both servers, each with its reason below: those
+# that send a stream command, need ACL users, or CONFIG SET what serve refuses.
 #
 # Output: one line per unit and server, "UNIT SERVER passed N failed M [exception]", then
 # the failed tests of serve that redis-server passed (the list to work on), and the totals.
-# The full logs are in $OUT (default build/redis-suite/). Exit 0 when serve passed every
-# test redis-server passed (apart from the known list in README's "Redis's own test suite"),
-# 1 otherwise, 2 on bad usage.
+# The full logs are in $OUT (default build/redis-suite/). Exit 0 when serve failed no test
+# that redis-server passed and no unit ended early against serve alone (a test the runner
+# itself does not run against serve, such as type/string's jemalloc one, is no failure), 1
+# otherwise, 2 on bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ ! -x "$1/runtest" ]; then
@@ -91,6 +94,32 @@ stop() {
 tags=(--tags -needs:debug --tags -needs:repl --tags -needs:save --tags -needs:reset
     --tags -needs:config-resetstat --tags -needs:config-maxmemory --tags -needs:pfdebug
     --tags -needs:latency --tags -needs:local-process)
+# The tests that send a stream command (XADD, XGROUP, XREAD[GROUP], XCLAIM, XAUTOCLAIM,
+# XINFO, XDEL): streams are left out of serve (README, "Streams"), and the runner ends a unit
+# at the first unknown command. Skipped by name (the runner's --skiptest, exact names) for
+# serve and redis-server alike, so that both columns count the same tests.
+streams=(
+    "COPY basic usage for stream"                  # keyspace: XADD, COPY of a stream
+    "COPY basic usage for stream-cgroups"          # keyspace: XADD, XGROUP, XREADGROUP, XINFO
+    "Keyspace notifications: stream events test"  # pubsub: XGROUP, XADD, XCLAIM, XAUTOCLAIM
+    "Blocking commands ignores the timeout"        # multi: XGROUP CREATE, XREAD/XREADGROUP BLOCK in MULTI
+    "MULTI propagation of XREADGROUP"              # multi: XADD, XREADGROUP (also needs:repl)
+    "EVAL - Scripts can't run XREAD and XREADGROUP with BLOCK option" # scripting, both passes: XGROUP, XREAD
+)
+# And the tests that need ACL users (ACL SETUSER, AUTH user pass): serve has only Redis's
+# default user, with every permission (README, "What the fake Redis implements").
+acl=(
+    "Script ACL check" # scripting, both passes: ACL SETUSER bob, redis.acl_check_cmd as bob
+)
+# And the tests that CONFIG SET what serve refuses (README: "a setting serve cannot honour is
+# refused") without the tag that says so (needs:config-maxmemory, excluded above).
+refused=(
+    "not enough good replicas"                    # scripting: min-replicas-to-write 1
+    "reject script do not cause a Lua stack leak" # scripting: maxmemory 1
+    "Consistent eval error reporting"             # scripting: maxmemory 1
+)
+skips=()
+for t in "${streams[@]}" "${acl[@]}" "${refused[@]}"; do skips+=(--skiptest "$t"); done
 declare -A passed failed
 worse=0
 for unit in "${units[@]}"; do
@@ -98,8 +127,14 @@ for unit in "${units[@]}"; do
     for kind in redis serve; do
         start "$kind" || exit 2
         log="$OUT/$(echo "$unit" | tr / -).$kind.log"
-        (cd "$suite" && timeout 1800 ./runtest --host 127.0.0.1 --port "$port" --single "unit/$unit" \
-            --clients 1 --timeout 120 --ignore-encoding "${tags[@]}") >"$log" 2>&1
+        # the runner's own port (baseport - 32 and up, and 10000 above it) at random: other runs
+        # may hold 21079
+        for _ in 1 2 3; do
+            (cd "$suite" && timeout 1800 ./runtest --host 127.0.0.1 --port "$port" --single "unit/$unit" \
+                --clients 1 --timeout 120 --ignore-encoding --baseport $((22000 + RANDOM % 8000)) \
+                "${tags[@]}" "${skips[@]}") >"$log" 2>&1
+            grep -q "couldn't open socket: address already in use" "$log" || break
+        done
         stop
         sed -i 's/\x1b\[[0-9;]*m//g' "$log" # the runner's colours
         p=$(grep -c '^\[ok\]' "$log")
@@ -111,11 +146,19 @@ for unit in "${units[@]}"; do
         printf '%-16s %-6s passed %4d failed %3d%s\n' "$unit" "$kind" "$p" "$f" "$exc"
     done
     # serve's failures that redis-server passed
-    grep '^\[err\]' "$OUT/$(echo "$unit" | tr / -).serve.log" | sed 's/^\[err\]: //; s/ in tests\/unit.*//' |
+    base="$OUT/$(echo "$unit" | tr / -)"
+    fails=$(grep '^\[err\]' "$base.serve.log" | sed 's/^\[err\]: //; s/ in tests\/unit.*//' |
         while read -r t; do
-            if grep -qF "[ok]: $t" "$OUT/$(echo "$unit" | tr / -).redis.log"; then echo "  serve fails: $t"; fi
-        done | tee -a "$OUT/worse.txt"
-    [ "${passed[$unit.serve]}" -lt "${passed[$unit.redis]}" ] && worse=1
+            if grep -qF "[ok]: $t" "$base.redis.log"; then echo "  serve fails: $t"; fi
+        done)
+    if [ -n "$fails" ]; then
+        echo "$fails" | tee -a "$OUT/worse.txt"
+        worse=1
+    fi
+    # a unit that ended early against serve only (the tests after it were not judged), or never ran
+    if grep -q '\[exception\]\|Killing still running' "$base.serve.log" &&
+        ! grep -q '\[exception\]\|Killing still running' "$base.redis.log"; then worse=1; fi
+    [ "${passed[$unit.serve]}" -eq 0 ] && [ "${passed[$unit.redis]}" -gt 0 ] && worse=1
 done
 tr=0 ts=0 fr=0 fs=0
 for unit in "${units[@]}"; do

@@ -44,6 +44,9 @@ typedef struct cmdctx {
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;
     const enc_limits *lim; /* the encodings' limits (CONFIG SET); NULL: Redis's defaults */
+    /* The error this command sent to another connection (CLIENT UNBLOCK ... ERROR), which
+     * errorstats count and which fails the command, as Redis counts it; NULL: none. */
+    const char *error_sent;
 } cmdctx;
 
 static inline const enc_limits *cmd_limits(const cmdctx *c)
@@ -64,7 +67,8 @@ enum {
     CMD_MAY_REPLICATE = 1 << 5,
     /* MULTI, EXEC, DISCARD, WATCH, UNWATCH: run by the server itself (server.c), which
      * keeps each connection's transaction; their handlers are never called. */
-    CMD_TX = 1 << 6
+    CMD_TX = 1 << 6,
+    CMD_NO_MULTI = 1 << 7  /* refused inside MULTI, the transaction then aborted (SAVE, SHUTDOWN) */
 };
 
 typedef struct command {
@@ -157,6 +161,7 @@ cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubsc
     cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
 /* connections and the server (connection.c) */
 cmd_fn cmd_auth, cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset, cmd_wait;
+cmd_fn cmd_save, cmd_shutdown;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,
     cmd_strlen, cmd_append, cmd_mget, cmd_getex, cmd_getset, cmd_setex, cmd_psetex, cmd_mset,

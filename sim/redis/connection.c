@@ -15,7 +15,7 @@
  *     without requirepass does.
  *   - INFO answers the sections a client reads, each with the fields this server can fill
  *     truthfully: Server (version, mode, the host's port and uptime), Clients, Memory (the
- *     keyspace's approximate size; no eviction), Persistence (never loading), Stats,
+ *     keyspace's approximate size; no eviction; the scripts cached), Persistence (never loading), Stats,
  *     Replication (role, the replicas or the master), Cluster (disabled), Keyspace (db0's
  *     keys, volatile keys, their exact average TTL), Commandstats and Errorstats (calls,
  *     refusals, failures and errors counted by server_exec), CPU and Latencystats (zeros and
@@ -144,6 +144,21 @@ void cmd_reset(cmdctx *c)
     reply_status(c->out, "RESET");
 }
 
+/* ---- SAVE, SHUTDOWN: known (their refusal inside MULTI is Redis's), not done: a node's
+ * data outlives a restart as its persistence says, and a node stops by a fault ---- */
+
+void cmd_save(cmdctx *c)
+{
+    reply_error(c->out, "ERR locklab does not implement SAVE: what a node keeps across a restart is its "
+                        "persistence (locklab serve --persistence, a scenario's persistence)");
+}
+
+void cmd_shutdown(cmdctx *c)
+{
+    reply_error(c->out, "ERR locklab does not implement SHUTDOWN: stop locklab serve with SIGTERM, a node with "
+                        "LOCKLAB CRASH");
+}
+
 /* ---- READONLY, READWRITE: cluster commands ---- */
 
 void cmd_readonly(cmdctx *c)
@@ -257,6 +272,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         human_bytes(out, "used_memory_human", bytes);
         buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
         buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
+        if (c->lua) buf_printf(out, "number_of_cached_scripts:%zu\r\n", scripting_count(c->lua));
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
@@ -382,8 +398,8 @@ static const char *const config_aliases[][2] = {
 };
 
 /* notify-keyspace-events (Redis 7.0's keyspaceEventsStringToFlags): the NOTIFY_* flags
- * (server.h), -1 for a character Redis refuses, -2 for the classes this server does not
- * keep (m: key misses, n: new keys). */
+ * (server.h), -1 for a character Redis refuses, -2 for the class this server does not
+ * keep (m: key misses). */
 static int notify_parse(slice v)
 {
     static const char classes[] = "g$lshzxetdKE";
@@ -391,23 +407,27 @@ static int notify_parse(slice v)
     for (size_t i = 0; i < v.len; i++) {
         const char *at = v.p[i] ? strchr(classes, v.p[i]) : NULL;
         if (v.p[i] == 'A') flags |= NOTIFY_ALL;
-        else if (v.p[i] == 'm' || v.p[i] == 'n') unkept = 1;
+        else if (v.p[i] == 'n') flags |= NOTIFY_NEW;
+        else if (v.p[i] == 'm') unkept = 1;
         else if (at) flags |= 1 << (at - classes);
         else return -1;
     }
     return unkept ? -2 : flags;
 }
 
-/* keyspaceEventsFlagsToString: what CONFIG GET answers. */
-static char *notify_string(int flags)
+/* keyspaceEventsFlagsToString: what CONFIG GET answers (shown: Redis drops n after A, though
+ * the class stays on); else the form kept, with n. */
+static char *notify_string(int flags, int shown)
 {
     char out[16];
     size_t n = 0;
     if ((flags & NOTIFY_ALL) == NOTIFY_ALL) {
         out[n++] = 'A';
+        if (!shown && (flags & NOTIFY_NEW)) out[n++] = 'n';
     } else {
         for (int i = 0; i < 10; i++)
             if (flags & (1 << i)) out[n++] = "g$lshzxetd"[i];
+        if (flags & NOTIFY_NEW) out[n++] = 'n'; /* not after A: Redis drops it there */
     }
     if (flags & NOTIFY_KEYSPACE) out[n++] = 'K';
     if (flags & NOTIFY_KEYEVENT) out[n++] = 'E';
@@ -500,7 +520,13 @@ static void config_get(cmdctx *c)
     for (size_t k = 0, at = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
         if (!hit[k]) continue;
         reply_bulk_cstr(&e[at++], config_defaults[k].name);
-        reply_bulk_cstr(&e[at++], config_value(c, k));
+        if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) {
+            char *shown = notify_string(notify_parse(slice_cstr(config_value(c, k))), 1);
+            reply_bulk_cstr(&e[at++], shown);
+            free(shown);
+        } else {
+            reply_bulk_cstr(&e[at++], config_value(c, k));
+        }
     }
 }
 
@@ -552,7 +578,7 @@ static void config_set(cmdctx *c)
             }
             if (flags == -2) {
                 reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - "
-                                    "locklab does not implement the classes 'm' (key misses) and 'n' (new keys)");
+                                    "locklab does not implement the class 'm' (key misses)");
                 return;
             }
         }
@@ -585,7 +611,7 @@ static void config_set(cmdctx *c)
             long long n;
             char *v;
             if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
-            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]));
+            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]), 0);
             else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
             for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)
@@ -605,8 +631,12 @@ void cmd_config(cmdctx *c)
     } else if (slice_opt_is(sub, "set")) {
         config_set(c);
     } else if (slice_opt_is(sub, "resetstat")) {
-        if (c->argc != 2) reply_sub_args(c, "config", "resetstat");
-        else reply_ok(c->out);
+        if (c->argc != 2) {
+            reply_sub_args(c, "config", "resetstat");
+        } else {
+            if (c->srv) server_reset_stats(c->srv);
+            reply_ok(c->out);
+        }
     } else if (slice_opt_is(sub, "rewrite")) {
         if (c->argc != 2) reply_sub_args(c, "config", "rewrite");
         else reply_error(c->out, "ERR The server is running without a config file");

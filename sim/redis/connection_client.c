@@ -270,6 +270,7 @@ static void client_unblock(cmdctx *c)
     int done = 0;
     if (cfg && cfg->host && cfg->host->unblock && id > 0 && id <= INT_MAX)
         done = cfg->host->unblock(cfg->host_ud, (int)id, error);
+    if (done && error) c->error_sent = "UNBLOCKED";
     reply_int(c->out, done);
 }
 

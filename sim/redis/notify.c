@@ -79,21 +79,33 @@ static const struct notify_rule {
  * touched (argv[1]'s first): its own event; then "del" for a key it emptied (a pop, a removal, a store of
  * nothing); "expire" besides "set" when SET, SETEX or PSETEX set a deadline. A command
  * without a rule here (a script's: EVAL and FCALL) publishes nothing. */
-void notify_flush(server *srv, const command *cmd, int argc, const slice *argv)
+void notify_flush(server *srv, const command *cmd, int argc, const slice *argv, int dbid)
 {
     const struct notify_rule *r = NULL;
     for (size_t i = 0; i < LL_ARRAY_LEN(notify_rules) && !r; i++)
         if (!strcmp(notify_rules[i].cmd, cmd->name)) r = &notify_rules[i];
-    /* argv[1]'s events first (RENAME's rename_from before rename_to, SMOVE's srem before
-     * sadd, as Redis publishes them), then the others in the order they were touched */
+    /* "new" for a key the command made (class n: Redis's dbAdd publishes it as it makes
+     * the key): before the key's own events, and for RENAME and MOVE, which make their
+     * destination before they publish anything, first of all. */
+    int new_first = r && (!strcmp(cmd->name, "rename") || !strcmp(cmd->name, "renamenx") || !strcmp(cmd->name, "move"));
+    for (size_t n = 0; n < srv->npending && new_first; n++)
+        if (srv->pending[n].added)
+            notify_publish(srv, srv->pending[n].db, NOTIFY_NEW, "new", (slice){ srv->pending[n].key, srv->pending[n].len });
+    /* argv[1]'s events (in the command's database) first (RENAME's rename_from before
+     * rename_to, SMOVE's srem before sadd, MOVE's move_from before move_to, as Redis
+     * publishes them), then the others in the order they were touched; but LMOVE and its
+     * kin push to their destination before they publish the pop (lmoveHandlePush). */
+    const char *name = cmd->name;
+    int dst_first = !strcmp(name, "lmove") || !strcmp(name, "blmove") || !strcmp(name, "rpoplpush") ||
+                    !strcmp(name, "brpoplpush");
     for (size_t n = 0; n < 2 * srv->npending && r; n++) {
         struct pending_key *p = &srv->pending[n % srv->npending];
         slice key = { p->key, p->len };
-        int first = argc > 1 && slice_eq(key, argv[1]);
-        if (first != (n < srv->npending)) continue;
+        int first = argc > 1 && p->db == dbid && slice_eq(key, argv[1]);
+        if ((first ^ dst_first) != (n < srv->npending)) continue;
+        if (p->added && !new_first) notify_publish(srv, p->db, NOTIFY_NEW, "new", key);
         int cls = r->cls;
         const char *ev = first || !r->other ? r->first : r->other;
-        const char *name = cmd->name;
         if (!strcmp(name, "lmove") || !strcmp(name, "blmove")) /* LEFT/RIGHT of each side */
             ev = first ? (slice_opt_is(argv[3], "left") ? "lpop" : "rpop") : (slice_opt_is(argv[4], "left") ? "lpush" : "rpush");
         for (int k = 2; k < argc; k++) { /* the side LMPOP and ZMPOP pop from */

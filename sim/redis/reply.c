@@ -93,6 +93,11 @@ void reply_int(reply *r, long long v)
     set(r, REPLY_INTEGER, v, NULL, 0);
 }
 
+void reply_bool(reply *r, int v)
+{
+    set(r, REPLY_BOOL, v != 0, NULL, 0);
+}
+
 static void reply_set_str(reply *r, reply_type t, const char *p, size_t len)
 {
     set(r, t, 0, xmemdup(p, len), len);
@@ -216,7 +221,8 @@ int reply_equal(const reply *a, const reply *b)
 {
     if (a->type != b->type) return 0;
     switch (a->type) {
-    case REPLY_INTEGER: return a->integer == b->integer;
+    case REPLY_INTEGER:
+    case REPLY_BOOL: return a->integer == b->integer;
     case REPLY_STATUS:
     case REPLY_ERROR:
     case REPLY_BULK:
@@ -265,6 +271,7 @@ void reply_to_resp(const reply *r, buf *out)
         break;
     case REPLY_DOUBLE: buf_printf(out, ",%s\r\n", r->str); break;
     case REPLY_NULL: buf_puts(out, "_\r\n"); break;
+    case REPLY_BOOL: buf_puts(out, r->integer ? "#t\r\n" : "#f\r\n"); break;
     }
 }
 
@@ -310,6 +317,7 @@ static void to_cli(const reply *r, const char *prefix, buf *out)
     case REPLY_NULL:
     case REPLY_NIL_ARRAY: buf_puts(out, "(nil)\n"); break;
     case REPLY_DOUBLE: buf_printf(out, "(double) %s\n", r->str); break;
+    case REPLY_BOOL: buf_puts(out, r->integer ? "(true)\n" : "(false)\n"); break;
     case REPLY_MAP: {
         /* redis-cli: "1# key => value", the value indented past the arrow */
         if (r->n == 0) {
@@ -388,6 +396,7 @@ void reply_to_brief(const reply *r, buf *out)
     case REPLY_STATUS: buf_append(out, r->str, r->len); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); break;
     case REPLY_INTEGER: buf_printf(out, "%lld", r->integer); break;
+    case REPLY_BOOL: buf_puts(out, r->integer ? "true" : "false"); break;
     case REPLY_BULK: dump_repr(out, r->str, r->len); break;
     case REPLY_MULTI:
     case REPLY_ARRAY:

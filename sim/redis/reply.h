@@ -25,7 +25,9 @@ typedef enum reply_type {
     REPLY_SET,       /* ~n */
     REPLY_PUSH,      /* >n: an out-of-band message (pub/sub) */
     REPLY_DOUBLE,    /* ,3.5 (str holds the text) */
-    REPLY_NULL       /* _ */
+    REPLY_NULL,      /* _ */
+    REPLY_BOOL       /* #t or #f (integer 1 or 0): only a script's boolean after
+                        redis.setresp(3), answered to a RESP3 connection */
 } reply_type;
 
 /* What a RESP2 reply becomes in RESP3, kept in `integer` of a BULK or ARRAY reply (which do
@@ -53,6 +55,7 @@ void reply_release(reply *r);              /* frees what r owns and makes it NIL
 void reply_nil(reply *r);
 void reply_nil_array(reply *r);
 void reply_int(reply *r, long long v);
+void reply_bool(reply *r, int v);          /* RESP3's boolean (REPLY_BOOL) */
 void reply_status(reply *r, const char *s);
 void reply_ok(reply *r);
 void reply_error(reply *r, const char *s);                 /* s without the leading '-' */

@@ -103,6 +103,11 @@ void scripting_free(scripting *s)
     free(s);
 }
 
+size_t scripting_count(const scripting *s)
+{
+    return s->cache ? dict_size(s->cache) : 0;
+}
+
 void scripting_flush(scripting *s)
 {
     script_state_close(s);
@@ -483,6 +488,9 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
     s->call = (cmdctx){ .db = c->db, .ps = c->ps, .lua = s, .out = &s->call_reply, .in_script = 1,
                         .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng, .lim = c->lim };
     s->read_only = ro;
+    s->resp3 = 0;
+    s->user_error = 0;
+    s->caller_resp3 = c->conn && c->conn->resp == 3;
     s->killed = 0;
     s->wrote = 0;
     s->insn_used = 0;

@@ -59,6 +59,8 @@ void scripting_call(struct cmdctx *c);
 
 /* Is the script with this body in the cache (EVAL of it then adds nothing)? */
 int scripting_cached(scripting *s, slice body);
+/* How many scripts the cache holds (INFO memory's number_of_cached_scripts). */
+size_t scripting_count(const scripting *s);
 
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);

@@ -97,15 +97,63 @@ void script_push_error_table(lua_State *L, const char *p, size_t len)
 /* ---------------------------------------------------------------------------------------
  * Reply → Lua (what redis.call returns) */
 
-/* Pushes at most 3 slots for a non-array reply: within the LUA_MINSTACK a C function is
- * given (redis.call's), so only arrays, which nest, check the stack. */
-static void script_push_reply(lua_State *L, const reply *r)
+static void script_push_reply(lua_State *L, const reply *r, int resp3);
+
+/* After redis.setresp(3), a reply the command tags as RESP3 answers it (reply.h's R3_*)
+ * becomes what Redis 7.0's RESP3 parser makes of it (script_lua.c's redisProtocolToLuaType_*):
+ * {map={k=v}}, {set={m=true}}, {double=n}, pairs as arrays of two; 0 if r is no such reply. */
+static int script_push_resp3(lua_State *L, const reply *r)
 {
+    if (r->type == REPLY_BULK && r->integer == R3_DOUBLE) {
+        lua_createtable(L, 0, 1);
+        lua_pushnumber(L, strtod(r->str, NULL));
+        lua_setfield(L, -2, "double");
+        return 1;
+    }
+    if (r->type != REPLY_ARRAY || (r->integer != R3_MAP && r->integer != R3_SET && r->integer != R3_PAIRS))
+        return 0;
+    luaL_checkstack(L, 6, "reached lua stack limit");
+    if (r->integer == R3_PAIRS) {
+        lua_createtable(L, (int)(r->n / 2), 0);
+        for (size_t i = 0; i + 1 < r->n; i += 2) {
+            lua_createtable(L, 2, 0);
+            script_push_reply(L, &r->elem[i], 1);
+            lua_rawseti(L, -2, 1);
+            script_push_reply(L, &r->elem[i + 1], 1);
+            lua_rawseti(L, -2, 2);
+            lua_rawseti(L, -2, (lua_Integer)(i / 2) + 1);
+        }
+        return 1;
+    }
+    int map = r->integer == R3_MAP;
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, (int)(map ? r->n / 2 : r->n));
+    for (size_t i = 0; i < r->n; i += map ? 2 : 1) {
+        script_push_reply(L, &r->elem[i], 1);
+        if (map && i + 1 < r->n) script_push_reply(L, &r->elem[i + 1], 1);
+        else lua_pushboolean(L, 1);
+        if (lua_isnil(L, -2)) lua_pop(L, 2); /* a null key: Lua has no such key */
+        else lua_settable(L, -3);
+    }
+    lua_setfield(L, -2, map ? "map" : "set");
+    return 1;
+}
+
+/* Pushes at most 3 slots for a non-array reply: within the LUA_MINSTACK a C function is
+ * given (redis.call's), so only arrays, which nest, check the stack. resp3: the script said
+ * redis.setresp(3). */
+static void script_push_reply(lua_State *L, const reply *r, int resp3)
+{
+    if (resp3 && script_push_resp3(L, r)) return;
     switch (r->type) {
     case REPLY_NIL:
     case REPLY_NIL_ARRAY:
     case REPLY_NULL: /* RESP3's types never reach a script: its calls have no connection */
-        lua_pushboolean(L, 0);
+        if (resp3) lua_pushnil(L); /* RESP3's null */
+        else lua_pushboolean(L, 0);
+        break;
+    case REPLY_BOOL: /* never made by a command */
+        lua_pushboolean(L, (int)r->integer);
         break;
     case REPLY_STATUS:
         lua_createtable(L, 0, 1);
@@ -149,7 +197,7 @@ static void script_push_reply(lua_State *L, const reply *r)
         luaL_checkstack(L, 4, "reached lua stack limit");
         lua_createtable(L, (int)r->n, 0);
         for (size_t i = 0; i < r->n; i++) {
-            script_push_reply(L, &r->elem[i]);
+            script_push_reply(L, &r->elem[i], resp3);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
         break;
@@ -180,7 +228,8 @@ int script_rawfield(lua_State *L, int idx, const char *field)
 }
 
 
-/* {map={k=v,...}} or {set={k=true,...}} for a RESP2 caller: a flat array, in lua_next order. */
+/* {map={k=v,...}} or {set={k=true,...}}: a map or a set (a flat array for a RESP2 caller),
+ * in lua_next order. */
 static void script_reply_from_pairs(lua_State *L, int depth, int with_values, reply *out)
 {
     size_t n = 0;
@@ -190,6 +239,7 @@ static void script_reply_from_pairs(lua_State *L, int depth, int with_values, re
         lua_pop(L, 1);
     }
     reply *e = reply_array(out, n * (with_values ? 2 : 1));
+    reply_tag(out, with_values ? R3_MAP : R3_SET);
     size_t i = 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -218,12 +268,17 @@ void script_reply_from_lua(lua_State *L, int depth, reply *out)
         reply_bulk(out, p, len);
         break;
     }
-    case LUA_TBOOLEAN:
-        if (lua_toboolean(L, -1))
-            reply_int(out, 1);
-        else
-            reply_nil(out);
+    case LUA_TBOOLEAN: {
+        /* Redis 7.0: 1 or a null in RESP2; after redis.setresp(3) RESP3's boolean (1 or 0 to
+         * a RESP2 connection) */
+        scripting *s = script_of(L);
+        int b = lua_toboolean(L, -1);
+        if (!s->resp3 && b) reply_int(out, 1);
+        else if (!s->resp3) reply_nil(out);
+        else if (s->caller_resp3) reply_bool(out, b);
+        else reply_int(out, b);
         break;
+    }
     case LUA_TNUMBER:
         reply_int(out, script_number_to_ll(L, -1));
         break;
@@ -457,7 +512,7 @@ static int script_redis_generic(lua_State *L, int raise)
     /* A reply nobody will see (`redis.call('set', ...)` as a statement) is not built: a
      * status reply is a table, which costs an allocation now and collection later. */
     int build = (is_err && raise) || script_results_wanted(L) != 0;
-    if (build) script_push_reply(L, &s->call_reply); /* may raise on memory: s owns the reply */
+    if (build) script_push_reply(L, &s->call_reply, s->resp3); /* may raise on memory: s owns the reply */
     reply_release(&s->call_reply);
     if (is_err && raise) return lua_error(L);
     return build;

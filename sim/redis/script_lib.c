@@ -33,20 +33,20 @@
  *     goto, <const>/<close>, math.type, string.pack, table.move, integer for loops);
  *     `7 // 2` compiles (5.1: syntax error); string.format('%d', 3.5) is an error;
  *     tonumber('inf'/'nan') is nil;
- *   - runtime error texts: "attempt to index a nil value (local 't')" (5.1: "attempt to
- *     index local 't' (a nil value)"), "attempt to perform arithmetic on a nil value (global
- *     'x')", "attempt to compare number with nil" is the same;
+ *   - runtime error texts caught by xpcall or a coroutine: "attempt to index a nil value
+ *     (local 't')" (5.1: "attempt to index local 't' (a nil value)"); a type error that ends
+ *     the script or that pcall catches is reworded as 5.1's (script_51_wording);
  *   - table iteration order of pairs/next (and so of {map=...}/{set=...} replies);
  *   - rawget(_G, name) is nil for every global (the globals are behind a proxy), next(_G) is
- *     nil, getmetatable(_G) and getmetatable of library tables are false; getmetatable('')
- *     is a read-only table as in patched Redis;
+ *     nil, getmetatable of library tables is false (Redis: nil); getmetatable(_G) and
+ *     getmetatable('') are read-only tables as in patched Redis (pairs sees their fields,
+ *     next and rawget do not);
  *   - redis.sha1hex(3.0) hashes "3.0" (5.1: "3");
  *   - _VERSION is "Lua 5.4"; rawlen is removed (5.1 has none), but 5.4's xpcall with extra
  *     arguments, coroutine.close/isyieldable, string.pack and table.move remain;
  *   - `bit` is LuaBitOp (32-bit); `cjson`, `struct` and `cmsgpack` are lua_cjson.c,
  *     lua_struct.c and lua_cmsgpack.c.
- *   - redis.setresp(3) raises "ERR locklab supports only RESP2 in scripts (redis.setresp(3))";
- *     redis.set_repl validates its argument and has no effect; redis.log validates its
+ *   - redis.set_repl validates its argument and has no effect; redis.log validates its
  *     arguments and discards the message; redis.breakpoint returns false, redis.debug does
  *     nothing, redis.acl_check_cmd checks that the command exists and returns true.
  *   - error({}) (a table without an `err` string) crashes Redis 7.0.15; here EVAL replies
@@ -140,7 +140,7 @@ static int script_redis_setresp(lua_State *L)
     if (lua_gettop(L) != 1) return script_raise(L, "redis.setresp() requires one argument.");
     int v = script_c_int(L, 1);
     if (v != 2 && v != 3) return script_raise(L, "RESP version must be 2 or 3.");
-    if (v == 3) return script_raise(L, "locklab supports only RESP2 in scripts (redis.setresp(3))");
+    script_of(L)->resp3 = v == 3;
     return 0;
 }
 
@@ -208,6 +208,8 @@ static int script_pcall(lua_State *L)
     lua_insert(L, 1);
     if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) != LUA_OK) {
         lua_remove(L, 1);
+        if (!script_of(L)->user_error) script_51_wording(L, -1);
+        script_of(L)->user_error = 0;
         if (lua_istable(L, -1)) {
             lua_getfield(L, -1, "err");
             if (lua_isstring(L, -1))
@@ -231,6 +233,7 @@ static int script_error(lua_State *L)
         lua_pushvalue(L, 1);
         lua_concat(L, 2);
     }
+    script_of(L)->user_error = 1;
     return lua_error(L);
 }
 

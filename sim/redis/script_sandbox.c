@@ -276,11 +276,50 @@ int script_loadstring(lua_State *L)
 
 /* Lua state's message handler: records where the error was raised (skipping one C frame,
  * like Redis's __redis__err__handler) while the stack is still there. Must not raise. */
+/* Lua 5.4 words a type error with the variable last ("attempt to call a nil value (field
+ * 'f')"), Lua 5.1 first ("attempt to call field 'f' (a nil value)", ldebug.c's
+ * luaG_typeerror): the string at idx, if it holds such a text, is replaced by 5.1's. Only
+ * the kinds of variable 5.1 knows (local, global, field, upvalue, method) are reworded. */
+void script_51_wording(lua_State *L, int idx)
+{
+    size_t n;
+    if (lua_type(L, idx) != LUA_TSTRING) return;
+    const char *m = lua_tolstring(L, idx, &n), *end = m + n;
+    const char *at = strstr(m, "attempt to ");
+    const char *val = at ? strstr(at, " value (") : NULL;
+    if (!val || memchr(m, '\0', n)) return;
+    const char *a = NULL; /* the last " a " before " value (": " a TYPE" */
+    for (const char *p = at + 10; p + 3 <= val; p++)
+        if (!memcmp(p, " a ", 3)) a = p;
+    if (!a || a <= at + 10) return;
+    const char *kind = val + 8, *sp = memchr(kind, ' ', (size_t)(end - kind));
+    if (!sp || sp + 1 >= end || sp[1] != '\'') return;
+    static const char *const kinds[] = { "local", "global", "field", "upvalue", "method" };
+    int known = 0;
+    for (size_t i = 0; i < LL_ARRAY_LEN(kinds); i++)
+        known |= (size_t)(sp - kind) == strlen(kinds[i]) && !memcmp(kind, kinds[i], strlen(kinds[i]));
+    const char *close = strstr(sp + 2, "')");
+    if (!known || !close) return;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addlstring(&b, m, (size_t)(a - m));                 /* ... "attempt to OP" */
+    luaL_addchar(&b, ' ');
+    luaL_addlstring(&b, kind, (size_t)(close + 1 - kind));    /* "KIND 'NAME'" */
+    luaL_addlstring(&b, " (a ", 4);
+    luaL_addlstring(&b, a + 3, (size_t)(val - a - 3));       /* "TYPE" */
+    luaL_addlstring(&b, " value)", 7);
+    luaL_addlstring(&b, close + 2, (size_t)(end - close - 2));
+    luaL_pushresult(&b);
+    lua_replace(L, idx < 0 ? idx - 1 : idx);
+}
+
 int script_msgh(lua_State *L)
 {
     scripting *s = script_of(L);
     lua_Debug ar;
     int level = 1;
+    if (!s->user_error) script_51_wording(L, 1);
+    s->user_error = 0;
     s->err_has_line = 0;
     if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sf", &ar)) return 1;
     lua_CFunction cf = lua_tocfunction(L, -1);
@@ -400,6 +439,14 @@ void script_state_open(scripting *s)
     s->globals_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pushvalue(L, -1);
     script_make_proxy(L);                                   /* G, proxy */
+    /* getmetatable(_G) is, as in Redis 7.0, a read-only table whose __index raises for a
+     * missing global: a proxy of G's metatable */
+    lua_getmetatable(L, -2);                                /* G, proxy, G's mt */
+    script_make_proxy(L);                                   /* G, proxy, proxy(mt) */
+    lua_getmetatable(L, -2);                                /* G, proxy, proxy(mt), proxy's mt */
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);                                          /* G, proxy */
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "_G");
     lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);    /* new chunks see the proxy */

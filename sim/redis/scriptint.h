@@ -99,6 +99,9 @@ struct scripting {
     int hooked;                  /* the count hook is armed for the current script */
     int running;                 /* a script is executing */
     int read_only;               /* EVAL_RO / EVALSHA_RO / no-writes: refuse CMD_WRITE */
+    int resp3;                   /* the running script said redis.setresp(3) */
+    int user_error;              /* the error being raised is error()'s: kept as written */
+    int caller_resp3;            /* and the connection it answers speaks RESP3 */
     char sha[41];                /* the running script */
     /* Where the last error was raised, captured by the message handler before unwinding. */
     int err_has_line;
@@ -180,6 +183,7 @@ int script_loadstring(lua_State *L);
 int script_may_loop(const scripting *s, slice body);
 void script_hook(lua_State *L, lua_Debug *ar);
 int script_msgh(lua_State *L);
+void script_51_wording(lua_State *L, int idx);
 void script_push_copy(lua_State *L);
 void script_state_open(scripting *s);
 

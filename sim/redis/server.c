@@ -265,6 +265,7 @@ void server_config_set(server *srv, const char *name, const char *value)
         srv->notify = 0;
         for (const char *p = value; *p; p++)
             if (*p == 'A') srv->notify |= NOTIFY_ALL;
+            else if (*p == 'n') srv->notify |= NOTIFY_NEW;
             else if (strchr(classes, *p)) srv->notify |= 1 << (strchr(classes, *p) - classes);
         if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
         watch_hook_update(srv);
@@ -341,7 +342,7 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
 {
     if (cmd->flags & CMD_TX) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, 0);
+        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     int dbid = c ? c->db : 0;
@@ -353,8 +354,9 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     if (c) c->last_cmd = cmd->name;
     cmd->fn(&ctx);
     if (c) c->db = ctx.dbid;
-    stat_count(srv, cmd, argc, argv, out, 0);
-    if (srv->npending) notify_flush(srv, cmd, argc, argv);
+    if (ctx.error_sent) stat_error(srv, ctx.error_sent);
+    stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
+    if (srv->npending) notify_flush(srv, cmd, argc, argv, dbid);
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
@@ -385,7 +387,13 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
-        stat_count(srv, cmd, argc, argv, out, 1);
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        reject_command(srv, c, cmd, t, out);
+        return;
+    }
+    if (in_multi && (cmd->flags & CMD_NO_MULTI)) { /* Redis's processCommand, after the arity */
+        reply_error(out, "ERR Command not allowed inside a transaction");
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
         reject_command(srv, c, cmd, t, out);
         return;
     }
@@ -395,7 +403,7 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, 0);
+        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */

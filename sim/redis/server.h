@@ -125,6 +125,7 @@ enum {
     NOTIFY_HASH = 1 << 4, NOTIFY_ZSET = 1 << 5, NOTIFY_EXPIRED = 1 << 6, NOTIFY_EVICTED = 1 << 7,
     NOTIFY_STREAM = 1 << 8, NOTIFY_MODULE = 1 << 9, NOTIFY_KEYSPACE = 1 << 10, NOTIFY_KEYEVENT = 1 << 11,
     NOTIFY_ALL = (1 << 10) - 1,
+    NOTIFY_NEW = 1 << 12, /* n: a key made (Redis's dbAdd); not in A */
 };
 void server_config_set(server *srv, const char *name, const char *value);
 /* INFO commandstats' lines ("cmdstat_get:calls=...") and, with latency set, latencystats'
@@ -135,6 +136,11 @@ void server_command_stats(const server *srv, int latency, buf *out);
 /* INFO errorstats' lines ("errorstat_ERR:count=2"): the error replies of server_exec, by
  * their first word, in name order. */
 void server_error_stats(const server *srv, buf *out);
+/* CLIENT UNBLOCK ended a blocked command (argc, argv), as its timeout or with UNBLOCKED:
+ * Redis 7.0 counts it failed (updateStatsOnUnblock), either way. */
+void server_count_unblocked(server *srv, int argc, const slice *argv);
+/* CONFIG RESETSTAT: the commandstats and errorstats start again from nothing. */
+void server_reset_stats(server *srv);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
  *

@@ -34,23 +34,41 @@ static cmdstat *stat_of(server *srv, const command *cmd, int argc, const slice *
     return dict_put(srv->substats, (slice){ key, n }, NULL);
 }
 
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected)
+/* errorstat_<err's first word> */
+void stat_error(server *srv, const char *err)
 {
-    if (out->type == REPLY_ERROR && out->str) {
-        size_t n = strcspn(out->str, " ");
-        if (!srv->errstats) srv->errstats = dict_new(sizeof(long long));
-        ++*(long long *)dict_put(srv->errstats, (slice){ out->str, n }, NULL);
-    }
+    size_t n = strcspn(err, " ");
+    if (!srv->errstats) srv->errstats = dict_new(sizeof(long long));
+    ++*(long long *)dict_put(srv->errstats, (slice){ err, n }, NULL);
+}
+
+void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how)
+{
+    if (out->type == REPLY_ERROR && out->str) stat_error(srv, out->str);
     if (!cmd) return;
     int unknown_sub = out->type == REPLY_ERROR && out->str && !strncmp(out->str, "ERR unknown subcommand", 22);
     if (unknown_sub && argc >= 2 && is_container(cmd->name)) return; /* Redis: no command, no stats */
     cmdstat *st = stat_of(srv, cmd, argc, argv);
-    if (rejected) {
+    if (how == STAT_REJECTED) {
         st->rejected++;
         return;
     }
-    st->calls++;
-    if (out->type == REPLY_ERROR) st->failed++;
+    if (how != STAT_RETRY) st->calls++;
+    if (out->type == REPLY_ERROR || how == STAT_CALL_FAILED) st->failed++;
+}
+
+void server_count_unblocked(server *srv, int argc, const slice *argv)
+{
+    const command *cmd = argc > 0 ? commands_lookup(argv[0]) : NULL;
+    if (cmd) stat_of(srv, cmd, argc, argv)->failed++;
+}
+
+void server_reset_stats(server *srv)
+{
+    if (srv->stats) memset(srv->stats, 0, commands_count() * sizeof *srv->stats);
+    dict_free(srv->substats, NULL);
+    dict_free(srv->errstats, NULL);
+    srv->substats = srv->errstats = NULL;
 }
 
 typedef struct stat_line {

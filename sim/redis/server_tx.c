@@ -92,9 +92,10 @@ static void watch_event(void *ud, store_event ev, slice key)
                     srv->cappending = srv->cappending ? 2 * srv->cappending : 8;
                     srv->pending = xrealloc(srv->pending, srv->cappending * sizeof *srv->pending);
                 }
-                srv->pending[srv->npending++] = (struct pending_key){ h->id, 0, xmemdup(key.p, key.len), key.len };
+                srv->pending[srv->npending++] = (struct pending_key){ h->id, 0, xmemdup(key.p, key.len), key.len, 0 };
             }
             srv->pending[i].deleted = ev == STORE_DELETED; /* the key's last state counts */
+            if (ev == STORE_ADDED) srv->pending[i].added = 1; /* the class n's "new" */
         }
     }
     if (!srv->nwatching) return;

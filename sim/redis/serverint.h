@@ -67,7 +67,7 @@ struct server {
     int notify;       /* notify-keyspace-events' NOTIFY_* flags (server.h); 0: none */
     /* The keys a command wrote or deleted, gathered by the watch hook while notify is on,
      * published after the command (notify_flush) */
-    struct pending_key { int db; int deleted; char *key; size_t len; } *pending;
+    struct pending_key { int db; int deleted; char *key; size_t len; int added; } *pending;
     size_t npending, cappending;
 };
 
@@ -85,10 +85,16 @@ void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice 
 void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
 
 /* server_stats.c: INFO commandstats and errorstats */
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int rejected);
+/* how a command's run counts: a call; refused before it ran; a blocked command run again
+ * by its host (not a call: Redis counts one when it blocks; served with an error, it
+ * failed); a call that sent an error to another connection (CLIENT UNBLOCK ... ERROR:
+ * Redis counts the error while that call runs, and so the call as failed) */
+enum { STAT_CALL, STAT_REJECTED, STAT_RETRY, STAT_CALL_FAILED };
+void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
+void stat_error(server *srv, const char *err);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);
-void notify_flush(server *srv, const command *cmd, int argc, const slice *argv);
+void notify_flush(server *srv, const command *cmd, int argc, const slice *argv, int dbid);
 
 #endif

@@ -522,7 +522,13 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     e->expire = -1;
     e->ttl_idx = NO_TTL;
     s->last = e;
+    if (s->watch && !existed) s->watch(s->watch_ud, STORE_ADDED, key);
     return e;
+}
+
+void store_remade(store *s, kv *e)
+{
+    if (s->watch) s->watch(s->watch_ud, STORE_ADDED, dict_key_of(s->keys, e));
 }
 
 kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl)

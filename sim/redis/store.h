@@ -47,7 +47,9 @@ typedef struct kv {
 
 typedef int64_t (*store_clock_fn)(void *ud);
 
-typedef enum store_event { STORE_WRITTEN, STORE_DELETED, STORE_EXPIRED } store_event;
+/* STORE_ADDED (a key that did not exist is made: Redis's dbAdd) is heard by the watch hook
+ * only (store_set_watch), never by the observer. */
+typedef enum store_event { STORE_WRITTEN, STORE_DELETED, STORE_EXPIRED, STORE_ADDED } store_event;
 typedef void (*store_observer_fn)(void *ud, store_event ev, slice key);
 
 store *store_new(store_clock_fn clock, void *clock_ud);
@@ -109,6 +111,9 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr);
 sstr *store_sstr_new(store *s, const char *p, size_t len);
 /* SET semantics: replaces any value (of any type) and clears the TTL unless keep_ttl. */
 kv *store_set(store *s, slice key, obj_type t, void *ptr, int keep_ttl);
+/* e's value was replaced as Redis's dbDelete then dbAdd replace it (RENAME, COPY REPLACE
+ * onto a key that exists): the watch hook hears it made (STORE_ADDED). */
+void store_remade(store *s, kv *e);
 int store_delete(store *s, slice key);      /* 1 if a live key was deleted */
 slice store_key_of(const store *s, const kv *e);
 

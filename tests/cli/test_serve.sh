@@ -813,6 +813,19 @@ steps = [(a, ("psubscribe", "news.*", "h?llo")), (a, ("subscribe", "news.a")), (
          (b, ("pubsub", "shardnumsub", "s1", "s2")), (b, ("pubsub", "shardchannels")), (a, ("sunsubscribe",)),
          (a, ("subscribe", "z")), (a, ("psubscribe", "y*")), (a, ("reset",)), (a, ("get", "x")),
          (b, ("pubsub", "numpat"))]
+# keyspace notifications' class n ("new": a key made), beside g, $, l, s: its place among a
+# command's events (RENAME's and MOVE's first), a key overwritten or made again, "An" read back
+steps += [(b, ("del", "nk1", "nk2", "nk3", "nk4", "nk5", "nl", "ns")), (b, ("select", "9")), (b, ("del", "nk5")),
+          (b, ("select", "0")), (a, ("psubscribe", "__key*")),
+          (b, ("config", "set", "notify-keyspace-events", "KEng$ls")), (b, ("config", "get", "notify-keyspace-events")),
+          (b, ("set", "nk1", "v")), (b, ("set", "nk1", "w")), (b, ("mset", "nk2", "1", "nk3", "2")),
+          (b, ("rename", "nk1", "nk4")), (b, ("rename", "nk2", "nk3")), (b, ("copy", "nk3", "nk5")),
+          (b, ("copy", "nk4", "nk5", "replace")), (b, ("move", "nk5", "9")), (b, ("rpush", "nl", "a", "b")),
+          (b, ("lmove", "nl", "nl2", "left", "right")), (b, ("smove", "nx", "ns", "m")), (b, ("sadd", "ns", "m")),
+          (b, ("incr", "nk6")), (b, ("del", "nk4", "nk3", "nl", "nl2", "ns", "nk6")),
+          (b, ("config", "set", "notify-keyspace-events", "An")), (b, ("config", "get", "notify-keyspace-events")),
+          (b, ("config", "set", "notify-keyspace-events", "")), (b, ("select", "9")), (b, ("del", "nk5")), (b, ("select", "0")),
+          (a, ("punsubscribe",))]
 for i, (s, words) in enumerate(steps):
     send(s, *words)
     print(repr(words), repr(upto(s, "mark%d" % i)))
@@ -823,7 +836,7 @@ if [ -n "$rport" ]; then
     start_serve pubsub 1 --clock manual || bad "the pub/sub server does not start"
     python3 "$tmp/pubsub.py" "$rport" >"$tmp/pubsub.redis" 2>&1
     python3 "$tmp/pubsub.py" "$PORT" >"$tmp/pubsub.serve" 2>&1
-    if [ "$(wc -l <"$tmp/pubsub.redis")" -ge 25 ] && cmp -s "$tmp/pubsub.redis" "$tmp/pubsub.serve"; then ok; else
+    if [ "$(wc -l <"$tmp/pubsub.redis")" -ge 50 ] && cmp -s "$tmp/pubsub.redis" "$tmp/pubsub.serve"; then ok; else
         bad "pub/sub over raw sockets: redis-server and locklab serve differ"
         diff "$tmp/pubsub.redis" "$tmp/pubsub.serve" | head -20
     fi
@@ -921,6 +934,64 @@ if [ -n "$rport" ]; then
         diff "$tmp/unblock.redis" "$tmp/unblock.serve" | head -20
     fi
     stop_serve unblock
+fi
+
+# INFO's commandstats and errorstats of blocking commands, against redis-server: a blocked
+# command is one call however many writes it sees before it is served (Redis counts it
+# when it blocks); CLIENT UNBLOCK fails it (TIMEOUT too), and ERROR counts
+# errorstat_UNBLOCKED and fails the CLIENT UNBLOCK that sent it (Redis 7.0's clientCommand,
+# updateStatsOnUnblock). CONFIG RESETSTAT starts them from nothing. INFO's own line is left
+# out (the polls vary), and the usec fields.
+cat >"$tmp/blockstats.py" <<'PYEOF'
+import re, socket, sys, time
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10); return s
+def send(s, *words):
+    s.sendall(b"*%d\r\n" % len(words) + b"".join(b"$%d\r\n%s\r\n" % (len(w), w) for w in (x.encode() for x in words)))
+def reply(s):
+    data = b""
+    while not data.endswith(b"\r\n") or (data[:1] == b"$" and data.count(b"\r\n") < 2 and not data.startswith(b"$-1")):
+        data += s.recv(65536)
+    return data
+def ask(s, *words):
+    send(s, *words)
+    return reply(s)
+def blocked(s, n):
+    for _ in range(400):
+        if b"blocked_clients:%d\r\n" % n in ask(s, "info", "clients"): return True
+        time.sleep(0.01)
+    return False
+a, b = conn(), conn()
+ask(a, "flushall")
+bid = ask(b, "client", "id")[1:-2].decode()
+ask(a, "config", "resetstat")
+send(b, "blpop", "l", "0")                      # served after three other writes
+print("blpop blocked:", blocked(a, 1))
+ask(a, "set", "x", "1"); ask(a, "lpush", "other", "1"); ask(a, "sadd", "s", "1"); ask(a, "rpush", "l", "v")
+print("blpop gets:", reply(b))
+print("brpop times out:", ask(b, "brpop", "l", "0.01"))
+for cmd, how in ((("blmove", "l", "m", "left", "right", "0"), ()), (("bzpopmin", "z", "0"), ("error",)),
+                 (("wait", "1", "0"), ("error",)), (("blmpop", "0", "1", "l", "left"), ("timeout",))):
+    send(b, *cmd)
+    print(cmd[0], "blocked:", blocked(a, 1), "unblock", how, ask(a, "client", "unblock", bid, *how), "gets", reply(b))
+for section in ("commandstats", "errorstats"): # Redis lists them in its dict's order: sorted here
+    lines = ask(a, "info", section).decode().split("\r\n")[1:]
+    for line in sorted(l for l in lines if ":" in l and not l.startswith("cmdstat_info:")):
+        print(re.sub(r"usec=[0-9]+,usec_per_call=[0-9.]+,", "", line))
+PYEOF
+if [ -n "$rport" ]; then
+    start_serve blockstats 1 --clock wall || bad "the blocking stats server does not start"
+    python3 "$tmp/blockstats.py" "$rport" >"$tmp/blockstats.redis" 2>&1
+    python3 "$tmp/blockstats.py" "$PORT" >"$tmp/blockstats.serve" 2>&1
+    if grep -q '^cmdstat_blpop:calls=1,rejected_calls=0,failed_calls=0$' "$tmp/blockstats.redis" &&
+        cmp -s "$tmp/blockstats.redis" "$tmp/blockstats.serve"; then
+        ok
+    else
+        bad "INFO commandstats/errorstats of blocked commands: redis-server and locklab serve differ"
+        diff "$tmp/blockstats.redis" "$tmp/blockstats.serve" | head -20
+    fi
+    stop_serve blockstats
 fi
 
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
