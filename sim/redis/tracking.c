@@ -487,15 +487,17 @@ void tracking_broadcast(tracking *t)
 
 /* Redis's trackingLimitUsedSlots: over tracking-table-max-keys, keys leave the table (each
  * invalidated as if changed), at most 100 × (rounds over the limit in a row) at a time; Redis
- * picks them by a random walk, this server in its table's order. */
-static void limit_keys(tracking *t)
+ * picks them by a random walk, this server in its table's order. Redis's cron comes back
+ * every 100 ms until the table is under the limit: this server has no cron, so after a
+ * command (`all`) it goes on until then. */
+static void limit_keys(tracking *t, int all)
 {
     if (!t->table || !t->max_keys || dict_size(t->table) <= t->max_keys) {
         t->evict_rounds = 0;
         return;
     }
     unsigned effort = 100 * (t->evict_rounds + 1);
-    while (effort-- > 0) {
+    while (all || effort-- > 0) {
         size_t it = 0;
         void *p = dict_next(t->table, &it);
         if (!p) break;
@@ -542,7 +544,7 @@ void tracking_enter(tracking *t, conn *c, tracking_frame *f)
     t->before = &f->mine_before;
     t->after = &f->mine_after;
     t->current = c;
-    if (t->ntracking) limit_keys(t); /* Redis's processCommand, before the command */
+    if (t->ntracking) limit_keys(t, 0); /* Redis's processCommand, before the command */
 }
 
 void tracking_leave(tracking *t, conn *c, int argc, const slice *argv, reply *out, tracking_frame *f)
@@ -562,7 +564,7 @@ void tracking_leave(tracking *t, conn *c, int argc, const slice *argv, reply *ou
         conn *late = t->late;
         t->current = NULL;
         t->late = c;
-        limit_keys(t);
+        limit_keys(t, 1);
         t->late = late;
         t->current = c;
     }
