@@ -1,5 +1,5 @@
-/* tracking.c — client-side caching, as Redis 7.0.15's tracking.c and CLIENT TRACKING
- * (networking.c) do it (see tracking.h):
+/* tracking.c — client-side caching, as Redis 7.0.15's tracking.c does it (see tracking.h;
+ * CLIENT TRACKING and its kin are tracking_client.c's, the state both share trackingint.h):
  *   - the tracking table: a key -> the ids of the connections that read it while tracking
  *     (not BCAST). A change of the key sends each of them an invalidation and forgets the key
  *     (they read it again to track it again). Keys are names, whatever the database, as in
@@ -18,8 +18,8 @@
  *     tracking_pending_keys): after EXEC's array, after a script's reply; NOLOOP keeps it from
  *     hearing of its own writes. A script remembers its declared keys when it runs a read-only
  *     command (the caller's keys, as Redis's call() does).
- * tracking-table-max-keys is Redis's default (1,000,000) and cannot be changed here
- * (connection.c refuses another value): no key is evicted from the table. */
+ *   - tracking-table-max-keys (1,000,000 by default): past it keys leave the table, each
+ *     invalidated (limit_keys). */
 #include "tracking.h"
 
 #include <stdlib.h>
@@ -27,65 +27,13 @@
 
 #include "dict.h"
 #include "serverint.h"
-
-enum {
-    T_ON = 1 << 0, T_BCAST = 1 << 1, T_OPTIN = 1 << 2, T_OPTOUT = 1 << 3, T_NOLOOP = 1 << 4,
-    T_CACHING = 1 << 5, T_BROKEN = 1 << 6,
-};
-
-/* One connection that tracks (or did): by id. */
-typedef struct tclient {
-    int id;
-    unsigned flags;
-    long long redir;      /* 0: none */
-    slice *prefixes;      /* BCAST's, owned, in byte order */
-    size_t nprefixes;
-} tclient;
-
-/* The ids that read a key (the table's value). */
-typedef struct idset {
-    int *ids;
-    size_t n, cap;
-} idset;
-
-/* A BCAST prefix: its connections (by id) and the keys changed since the last broadcast. */
-typedef struct tprefix {
-    char *p;
-    size_t len;
-    int *clients;
-    size_t nclients;
-    dict *changed;        /* key -> int: the connection that changed it last (0: an expiry) */
-} tprefix;
-
-struct tracking {
-    server *srv;
-    tclient *clients;     /* by id, ascending (Redis's client list order) */
-    size_t nclients, capclients;
-    int ntracking;        /* of them, those with T_ON: INFO's tracking_clients */
-    dict *table;          /* key -> idset */
-    size_t items;         /* ids in the table: tracking_total_items */
-    tprefix *prefixes;    /* in byte order */
-    size_t nprefixes;
-    /* the command running: its connection, where its messages wait, the keys invalidated
-     * for it (Redis's tracking_pending_keys; a NULL pointer: a flush) */
-    conn *current;
-    reply *before, *after;
-    struct pending { char *key; size_t len; } *pending;
-    size_t npending, cappending;
-    const slice *argv;    /* the command run_command runs (a script's caller) */
-    int argc;
-    int in_script;        /* that command runs a script: its writes are the script's own
-                             client's, not the caller's (BCAST's NOLOOP hears of them) */
-    conn *late;           /* the table's eviction after a command: c's messages after its reply */
-    size_t max_keys;      /* tracking-table-max-keys (0: no limit) */
-    unsigned evict_rounds; /* Redis's timeout_counter: the effort grows while over the limit */
-};
+#include "trackingint.h"
 
 /* ---- bookkeeping ---- */
 
 static void pending_add(tracking *t, const char *key, size_t len);
 
-static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+int trk_bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
     size_t n = alen < blen ? alen : blen;
     int r = n ? memcmp(a, b, n) : 0;
@@ -105,7 +53,7 @@ static void idset_release(void *p)
     free(((idset *)p)->ids);
 }
 
-static void prefix_release(tprefix *p)
+void trk_prefix_release(tprefix *p)
 {
     free(p->p);
     free(p->clients);
@@ -121,14 +69,14 @@ void tracking_free(tracking *t)
     }
     free(t->clients);
     if (t->table) dict_free(t->table, idset_release);
-    for (size_t i = 0; i < t->nprefixes; i++) prefix_release(&t->prefixes[i]);
+    for (size_t i = 0; i < t->nprefixes; i++) trk_prefix_release(&t->prefixes[i]);
     free(t->prefixes);
     for (size_t i = 0; i < t->npending; i++) free(t->pending[i].key);
     free(t->pending);
     free(t);
 }
 
-static tclient *client_find(const tracking *t, int id)
+tclient *trk_client_find(const tracking *t, int id)
 {
     size_t lo = 0, hi = t->nclients;
     while (lo < hi) {
@@ -140,9 +88,9 @@ static tclient *client_find(const tracking *t, int id)
     return NULL;
 }
 
-static tclient *client_get(tracking *t, int id)
+tclient *trk_client_get(tracking *t, int id)
 {
-    tclient *k = client_find(t, id);
+    tclient *k = trk_client_find(t, id);
     if (k) return k;
     if (t->nclients == t->capclients) {
         t->capclients = t->capclients ? 2 * t->capclients : 4;
@@ -163,12 +111,10 @@ int tracking_active(const tracking *t)
 
 /* ---- finding connections, sending ---- */
 
-struct find { int id; const conn *found; int resp, pubsub; };
-
 static void find_visit(void *arg, const conn *c, const conn_peer *p)
 {
     (void)p;
-    struct find *f = arg;
+    struct trk_find *f = arg;
     if (c->id != f->id || f->found) return;
     f->found = c;
     f->resp = c->resp;
@@ -177,9 +123,9 @@ static void find_visit(void *arg, const conn *c, const conn_peer *p)
 
 /* Whether connection id is open (its protocol and pub/sub mode in *f). Without a host the
  * running command's connection is the only one. */
-static int conn_lookup(tracking *t, long long id, struct find *f)
+int trk_conn_lookup(tracking *t, long long id, struct trk_find *f)
 {
-    *f = (struct find){ .id = (int)id };
+    *f = (struct trk_find){ .id = (int)id };
     if (id <= 0 || id > 0x7fffffff) return 0;
     if (t->current && t->current->id == id) {
         find_visit(f, t->current, NULL);
@@ -226,11 +172,11 @@ typedef struct tmsg {
 /* Redis's sendTrackingMessage: k's invalidation to k or to the connection it redirects to. */
 static void send_message(tracking *t, tclient *k, const tmsg *m, int late)
 {
-    struct find self, dest;
-    if (!conn_lookup(t, k->id, &self)) return;
+    struct trk_find self, dest;
+    if (!trk_conn_lookup(t, k->id, &self)) return;
     int redirected = 0;
     if (k->redir) {
-        if (!conn_lookup(t, k->redir, &dest)) {
+        if (!trk_conn_lookup(t, k->redir, &dest)) {
             k->flags |= T_BROKEN;
             if (self.resp == 3) {
                 reply r;
@@ -387,14 +333,14 @@ void tracking_command_end(tracking *t, conn *c, const command *cmd, int argc, co
     }
     if (!(cmd->flags & CMD_READONLY) || !c || !strncmp(cmd->name, "eval", 4) || !strcmp(cmd->name, "fcall_ro"))
         return;
-    tclient *k = client_find(t, c->id);
+    tclient *k = trk_client_find(t, c->id);
     if (remembers(k)) remember_command_keys(t, c->id, argc, argv);
 }
 
 void tracking_script_call(tracking *t, int argc, const slice *argv)
 {
     if (!t->current || !t->argv || argc < 1) return;
-    tclient *k = client_find(t, t->current->id);
+    tclient *k = trk_client_find(t, t->current->id);
     if (!remembers(k)) return;
     const command *cmd = commands_lookup(argv[0]);
     if (!cmd || !(cmd->flags & CMD_READONLY)) return;
@@ -427,7 +373,7 @@ static void invalidate_key(tracking *t, slice key, int writer, int bcast, int de
     t->items -= ids.n;
     tmsg m = { .keys = &key, .nkeys = 1 };
     for (size_t i = 0; i < ids.n; i++) {
-        tclient *k = client_find(t, ids.ids[i]);
+        tclient *k = trk_client_find(t, ids.ids[i]);
         if (!k || !(k->flags & T_ON) || (k->flags & T_BCAST)) continue;
         int self = t->current && k->id == t->current->id;
         if ((k->flags & T_NOLOOP) && self) continue;
@@ -446,7 +392,7 @@ void tracking_key_changed(tracking *t, slice key, int expired)
 static int slice_order(const void *a, const void *b)
 {
     const slice *x = a, *y = b;
-    return bytes_cmp(x->p, x->len, y->p, y->len);
+    return trk_bytes_cmp(x->p, x->len, y->p, y->len);
 }
 
 void tracking_broadcast(tracking *t)
@@ -465,7 +411,7 @@ void tracking_broadcast(tracking *t)
         for (j = 0; j < n; j++) writers[j] = *(int *)dict_get(p->changed, keys[j]);
         slice *mine = xmalloc(n * sizeof *mine);
         for (size_t c = 0; c < p->nclients; c++) {
-            tclient *k = client_find(t, p->clients[c]);
+            tclient *k = trk_client_find(t, p->clients[c]);
             if (!k) continue;
             tmsg m = { .keys = keys, .nkeys = n };
             if (k->flags & T_NOLOOP) { /* without the keys it changed itself */
@@ -550,7 +496,7 @@ void tracking_enter(tracking *t, conn *c, tracking_frame *f)
 void tracking_leave(tracking *t, conn *c, int argc, const slice *argv, reply *out, tracking_frame *f)
 {
     /* the invalidations held for c (Redis's trackingHandlePendingKeyInvalidations) */
-    tclient *k = c ? client_find(t, c->id) : NULL;
+    tclient *k = c ? trk_client_find(t, c->id) : NULL;
     for (size_t i = 0; i < t->npending; i++) {
         if (k) {
             slice key = { t->pending[i].key, t->pending[i].len };
@@ -595,294 +541,4 @@ void tracking_leave(tracking *t, conn *c, int argc, const slice *argv, reply *ou
     reply_release(&f->mine_before);
     reply_release(&f->mine_after);
     reply_move(out, &all);
-}
-
-/* ---- connections: closing, CLIENT, INFO ---- */
-
-static int prefix_find(const tracking *t, slice p, size_t *at)
-{
-    size_t i = 0;
-    while (i < t->nprefixes && bytes_cmp(t->prefixes[i].p, t->prefixes[i].len, p.p, p.len) < 0) i++;
-    *at = i;
-    return i < t->nprefixes && bytes_cmp(t->prefixes[i].p, t->prefixes[i].len, p.p, p.len) == 0;
-}
-
-/* Redis's disableTracking. */
-static void tracking_off(tracking *t, tclient *k)
-{
-    for (size_t i = 0; i < k->nprefixes; i++) {
-        size_t at;
-        if (prefix_find(t, k->prefixes[i], &at)) {
-            tprefix *p = &t->prefixes[at];
-            for (size_t j = 0; j < p->nclients; j++)
-                if (p->clients[j] == k->id) {
-                    memmove(&p->clients[j], &p->clients[j + 1], (p->nclients - j - 1) * sizeof *p->clients);
-                    p->nclients--;
-                    break;
-                }
-            if (!p->nclients) { /* its last connection: the prefix goes */
-                prefix_release(p);
-                memmove(p, p + 1, (t->nprefixes - at - 1) * sizeof *p);
-                t->nprefixes--;
-            }
-        }
-        free((char *)k->prefixes[i].p);
-    }
-    free(k->prefixes);
-    k->prefixes = NULL;
-    k->nprefixes = 0;
-    if (k->flags & T_ON) t->ntracking--;
-    k->flags = 0;
-}
-
-void tracking_conn_closed(tracking *t, int conn_id)
-{
-    tclient *k = t ? client_find(t, conn_id) : NULL;
-    if (k) tracking_off(t, k);
-}
-
-/* Redis's enableBcastTrackingForPrefix. */
-static void bcast_prefix(tracking *t, tclient *k, slice p)
-{
-    size_t at;
-    if (!prefix_find(t, p, &at)) {
-        t->prefixes = xrealloc(t->prefixes, (t->nprefixes + 1) * sizeof *t->prefixes);
-        memmove(&t->prefixes[at + 1], &t->prefixes[at], (t->nprefixes - at) * sizeof *t->prefixes);
-        t->nprefixes++;
-        t->prefixes[at] = (tprefix){ .p = xmemdup(p.p, p.len), .len = p.len };
-    }
-    tprefix *tp = &t->prefixes[at];
-    size_t j = 0;
-    while (j < tp->nclients && tp->clients[j] < k->id) j++;
-    if (j < tp->nclients && tp->clients[j] == k->id) return;
-    tp->clients = xrealloc(tp->clients, (tp->nclients + 1) * sizeof *tp->clients);
-    memmove(&tp->clients[j + 1], &tp->clients[j], (tp->nclients - j) * sizeof *tp->clients);
-    tp->clients[j] = k->id;
-    tp->nclients++;
-    size_t i = 0;
-    while (i < k->nprefixes && bytes_cmp(k->prefixes[i].p, k->prefixes[i].len, p.p, p.len) < 0) i++;
-    k->prefixes = xrealloc(k->prefixes, (k->nprefixes + 1) * sizeof *k->prefixes);
-    memmove(&k->prefixes[i + 1], &k->prefixes[i], (k->nprefixes - i) * sizeof *k->prefixes);
-    k->prefixes[i] = (slice){ xmemdup(p.p, p.len), p.len };
-    k->nprefixes++;
-}
-
-static int prefix_overlap(slice a, slice b)
-{
-    size_t n = a.len < b.len ? a.len : b.len;
-    return n == 0 || memcmp(a.p, b.p, n) == 0;
-}
-
-/* Redis's checkPrefixCollisionsOrReply (its messages print the prefixes as C strings). */
-static int prefixes_ok(cmdctx *c, const tclient *k, const slice *pre, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; k && j < k->nprefixes; j++)
-            if (prefix_overlap(k->prefixes[j], pre[i])) {
-                reply_errorf(c->out,
-                             "ERR Prefix '%.*s' overlaps with an existing prefix '%s'. Prefixes for a single client "
-                             "must not overlap.",
-                             (int)strnlen(pre[i].p, pre[i].len), pre[i].p, k->prefixes[j].p);
-                return 0;
-            }
-        for (size_t j = i + 1; j < n; j++)
-            if (prefix_overlap(pre[i], pre[j])) {
-                reply_errorf(c->out,
-                             "ERR Prefix '%.*s' overlaps with another provided prefix '%.*s'. Prefixes for a single "
-                             "client must not overlap.",
-                             (int)strnlen(pre[i].p, pre[i].len), pre[i].p, (int)strnlen(pre[j].p, pre[j].len),
-                             pre[j].p);
-                return 0;
-            }
-    }
-    return 1;
-}
-
-tracking *server_tracking(server *srv)
-{
-    return srv->trk;
-}
-
-static tracking *tracking_of(cmdctx *c)
-{
-    return c->srv ? server_tracking(c->srv) : NULL;
-}
-
-/* CLIENT TRACKING ON|OFF [REDIRECT id] [BCAST] [PREFIX p ...] [OPTIN] [OPTOUT] [NOLOOP] */
-void tracking_cmd_tracking(cmdctx *c)
-{
-    tracking *t = tracking_of(c);
-    long long redir = 0;
-    unsigned opts = 0;
-    slice *pre = xmalloc((size_t)c->argc * sizeof *pre);
-    size_t npre = 0;
-    for (int j = 3; j < c->argc; j++) {
-        int more = c->argc - 1 - j;
-        slice a = c->argv[j];
-        if (slice_opt_is(a, "redirect") && more) {
-            j++;
-            if (redir) {
-                reply_error(c->out, "ERR A client can only redirect to a single other client");
-                goto out;
-            }
-            if (ll_parse_int64(c->argv[j], &redir) < 0) {
-                reply_error(c->out, ERR_NOT_INT);
-                goto out;
-            }
-            struct find f;
-            if (!t || !conn_lookup(t, redir, &f)) {
-                reply_error(c->out, "ERR The client ID you want redirect to does not exist");
-                goto out;
-            }
-        } else if (slice_opt_is(a, "bcast")) {
-            opts |= T_BCAST;
-        } else if (slice_opt_is(a, "optin")) {
-            opts |= T_OPTIN;
-        } else if (slice_opt_is(a, "optout")) {
-            opts |= T_OPTOUT;
-        } else if (slice_opt_is(a, "noloop")) {
-            opts |= T_NOLOOP;
-        } else if (slice_opt_is(a, "prefix") && more) {
-            pre[npre++] = c->argv[++j];
-        } else {
-            reply_error(c->out, ERR_SYNTAX);
-            goto out;
-        }
-    }
-    tclient *k = t && c->conn ? client_find(t, c->conn->id) : NULL;
-    unsigned now = k ? k->flags : 0;
-    if (slice_opt_is(c->argv[2], "on")) {
-        const char *err = NULL;
-        if (!(opts & T_BCAST) && npre)
-            err = "ERR PREFIX option requires BCAST mode to be enabled";
-        else if ((now & T_ON) && !!(now & T_BCAST) != !!(opts & T_BCAST))
-            err = "ERR You can't switch BCAST mode on/off before disabling tracking for this client, and then "
-                  "re-enabling it with a different mode.";
-        else if ((opts & T_BCAST) && (opts & (T_OPTIN | T_OPTOUT)))
-            err = "ERR OPTIN and OPTOUT are not compatible with BCAST";
-        else if ((opts & T_OPTIN) && (opts & T_OPTOUT))
-            err = "ERR You can't specify both OPTIN mode and OPTOUT mode";
-        else if (((opts & T_OPTIN) && (now & T_OPTOUT)) || ((opts & T_OPTOUT) && (now & T_OPTIN)))
-            err = "ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this client, and then "
-                  "re-enabling it with a different mode.";
-        if (err) {
-            reply_error(c->out, err);
-            goto out;
-        }
-        if ((opts & T_BCAST) && !prefixes_ok(c, k, pre, npre)) goto out;
-        if (!t || !c->conn) {
-            reply_error(c->out, "ERR CLIENT TRACKING needs a connection"); /* a script's: never reached */
-            goto out;
-        }
-        k = client_get(t, c->conn->id);
-        if (!(k->flags & T_ON)) t->ntracking++;
-        k->flags = (k->flags & T_CACHING) | T_ON | (opts & (T_OPTIN | T_OPTOUT | T_NOLOOP));
-        k->redir = redir;
-        if (opts & T_BCAST) {
-            k->flags |= T_BCAST;
-            if (!npre) bcast_prefix(t, k, (slice){ "", 0 });
-            for (size_t i = 0; i < npre; i++) bcast_prefix(t, k, pre[i]);
-        }
-        watch_hook_update(c->srv);
-    } else if (slice_opt_is(c->argv[2], "off")) {
-        if (k) tracking_off(t, k);
-    } else {
-        reply_error(c->out, ERR_SYNTAX);
-        goto out;
-    }
-    reply_ok(c->out);
-out:
-    free(pre);
-}
-
-/* CLIENT CACHING YES|NO */
-void tracking_cmd_caching(cmdctx *c)
-{
-    tracking *t = tracking_of(c);
-    tclient *k = t && c->conn ? client_find(t, c->conn->id) : NULL;
-    if (!k || !(k->flags & T_ON)) {
-        reply_error(c->out, "ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or "
-                            "OPTOUT mode enabled");
-    } else if (slice_opt_is(c->argv[2], "yes")) {
-        if (k->flags & T_OPTIN) {
-            k->flags |= T_CACHING;
-            reply_ok(c->out);
-        } else {
-            reply_error(c->out, "ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.");
-        }
-    } else if (slice_opt_is(c->argv[2], "no")) {
-        if (k->flags & T_OPTOUT) {
-            k->flags |= T_CACHING;
-            reply_ok(c->out);
-        } else {
-            reply_error(c->out, "ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.");
-        }
-    } else {
-        reply_error(c->out, ERR_SYNTAX);
-    }
-}
-
-void tracking_cmd_getredir(cmdctx *c)
-{
-    tracking *t = tracking_of(c);
-    tclient *k = t && c->conn ? client_find(t, c->conn->id) : NULL;
-    reply_int(c->out, k && (k->flags & T_ON) ? k->redir : -1);
-}
-
-/* CLIENT TRACKINGINFO: a map of flags (a set), redirect, prefixes. */
-void tracking_cmd_trackinginfo(cmdctx *c)
-{
-    tracking *t = tracking_of(c);
-    tclient *k = t && c->conn ? client_find(t, c->conn->id) : NULL;
-    unsigned fl = k ? k->flags : 0;
-    const char *names[8];
-    size_t n = 0;
-    names[n++] = fl & T_ON ? "on" : "off";
-    if (fl & T_BCAST) names[n++] = "bcast";
-    if (fl & T_OPTIN) {
-        names[n++] = "optin";
-        if (fl & T_CACHING) names[n++] = "caching-yes";
-    }
-    if (fl & T_OPTOUT) {
-        names[n++] = "optout";
-        if (fl & T_CACHING) names[n++] = "caching-no";
-    }
-    if (fl & T_NOLOOP) names[n++] = "noloop";
-    if (fl & T_BROKEN) names[n++] = "broken_redirect";
-    reply *m = reply_array(c->out, 6);
-    c->out->integer = R3_MAP;
-    reply_bulk_cstr(&m[0], "flags");
-    reply *f = reply_array(&m[1], n);
-    m[1].integer = R3_SET;
-    for (size_t i = 0; i < n; i++) reply_bulk_cstr(&f[i], names[i]);
-    reply_bulk_cstr(&m[2], "redirect");
-    reply_int(&m[3], fl & T_ON ? k->redir : -1);
-    reply_bulk_cstr(&m[4], "prefixes");
-    size_t np = k ? k->nprefixes : 0;
-    reply *p = reply_array(&m[5], np);
-    for (size_t i = 0; i < np; i++) reply_bulk(&p[i], k->prefixes[i].p, k->prefixes[i].len);
-}
-
-long long tracking_client_flags(server *srv, int conn_id, char **p)
-{
-    tracking *t = server_tracking(srv);
-    tclient *k = t ? client_find(t, conn_id) : NULL;
-    if (!k || !(k->flags & T_ON)) return -1;
-    *(*p)++ = 't';
-    if (k->flags & T_BROKEN) *(*p)++ = 'R';
-    if (k->flags & T_BCAST) *(*p)++ = 'B';
-    return k->redir;
-}
-
-void tracking_info_clients(server *srv, buf *out)
-{
-    tracking *t = server_tracking(srv);
-    buf_printf(out, "tracking_clients:%d\r\n", t ? t->ntracking : 0);
-}
-
-void tracking_info_stats(server *srv, buf *out)
-{
-    tracking *t = server_tracking(srv);
-    buf_printf(out, "tracking_total_keys:%zu\r\ntracking_total_items:%zu\r\ntracking_total_prefixes:%zu\r\n",
-               t && t->table ? dict_size(t->table) : 0, t ? t->items : 0, t ? t->nprefixes : 0);
 }
