@@ -29,7 +29,7 @@ static void server_wire_store(server *srv);
 static void server_script_trace(void *ud, int argc, const slice *argv, const reply *r)
 {
     server *srv = ud;
-    if (tracking_active(srv->trk)) tracking_script_call(srv->trk, argc, argv);
+    tracking_script_call(srv->trk, argc, argv, r);
     if (srv->cfg.trace) srv->cfg.trace(srv->cfg.trace_ud, argc, argv, r);
 }
 

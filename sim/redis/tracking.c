@@ -243,12 +243,9 @@ static void remember(tracking *t, int id, slice key)
 }
 
 /* The keys of a read-only command (Redis's getKeysFromCommand for those of the table). */
-static void remember_command_keys(tracking *t, int id, int argc, const slice *argv)
+static void remember_command_keys(tracking *t, int id, const command *cmd, int argc, const slice *argv)
 {
-    const char *name = NULL;
-    const command *cmd = commands_lookup(argv[0]);
-    if (!cmd) return;
-    name = cmd->name;
+    const char *name = cmd->name;
     static const char *const none[] = { "dbsize", "keys", "randomkey", "scan" };
     static const char *const all[] = { "exists", "mget", "sdiff", "sinter", "sunion", "touch" };
     static const char *const numkeys[] = { "sintercard", "zdiff", "zinter", "zintercard", "zunion" };
@@ -334,12 +331,17 @@ void tracking_command_end(tracking *t, conn *c, const command *cmd, int argc, co
     if (!(cmd->flags & CMD_READONLY) || !c || !strncmp(cmd->name, "eval", 4) || !strcmp(cmd->name, "fcall_ro"))
         return;
     tclient *k = trk_client_find(t, c->id);
-    if (remembers(k)) remember_command_keys(t, c->id, argc, argv);
+    if (remembers(k)) remember_command_keys(t, c->id, cmd, argc, argv);
 }
 
-void tracking_script_call(tracking *t, int argc, const slice *argv)
+void tracking_script_call(tracking *t, int argc, const slice *argv, const reply *r)
 {
-    if (!t->current || !t->argv || argc < 1) return;
+    if (argc < 1) return;
+    if ((slice_eq_nocase(argv[0], "flushall") || slice_eq_nocase(argv[0], "flushdb")) && r->type == REPLY_STATUS) {
+        invalidate_all(t); /* a script's FLUSHALL, as run_command's */
+        return;
+    }
+    if (!t->ntracking || !t->current || !t->argv) return;
     tclient *k = trk_client_find(t, t->current->id);
     if (!remembers(k)) return;
     const command *cmd = commands_lookup(argv[0]);

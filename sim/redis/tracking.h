@@ -44,8 +44,9 @@ void tracking_command_begin(tracking *t, const command *cmd, int argc, const sli
                             int *save_argc);
 void tracking_command_end(tracking *t, conn *c, const command *cmd, int argc, const slice *argv, const reply *out,
                           const slice *save_argv, int save_argc);
-/* A script's redis.call ran (the trace): a read-only command remembers the script's keys. */
-void tracking_script_call(tracking *t, int argc, const slice *argv);
+/* A script's redis.call ran (the trace) and answered r: a read-only command remembers the
+ * script's keys; a FLUSHALL or FLUSHDB invalidates everything. */
+void tracking_script_call(tracking *t, int argc, const slice *argv, const reply *r);
 /* Every key is invalid (FLUSHALL, FLUSHDB: run_command; a keyspace replaced). */
 void tracking_flushed(tracking *t);
 /* tracking-table-max-keys (CONFIG SET): past it keys leave the table, each invalidated. */
