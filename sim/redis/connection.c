@@ -38,6 +38,7 @@
 #include "glob.h"
 #include "pubsub.h"
 #include "server.h"
+#include "tracking.h"
 
 #define REDIS_VERSION "7.0.15"
 
@@ -265,7 +266,9 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         buf_printf(out, "server_time_usec:%lld\r\nhz:10\r\nconfigured_hz:10\r\n", (long long)store_now(c->db) * 1000);
     } else if (!strcmp(name, "clients")) {
         if (!hosted) buf_puts(out, "connected_clients:1\r\nmaxclients:10000\r\nblocked_clients:0\r\n");
-        buf_puts(out, "cluster_connections:0\r\ntracking_clients:0\r\n");
+        buf_puts(out, "cluster_connections:0\r\n");
+        if (c->srv) tracking_info_clients(c->srv, out);
+        else buf_puts(out, "tracking_clients:0\r\n");
     } else if (!strcmp(name, "memory")) {
         size_t bytes = store_bytes(c->db);
         buf_printf(out, "used_memory:%zu\r\n", bytes);
@@ -278,6 +281,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
     } else if (!strcmp(name, "stats")) {
         if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
+        if (c->srv) tracking_info_stats(c->srv, out);
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
         if (!hosted) buf_puts(out, "connected_slaves:0\r\n");
@@ -381,7 +385,7 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "save", "", 0, 0 },                 { "set-max-intset-entries", "512", 1, 1 },
     { "slowlog-log-slower-than", "10000", 1, 0 },
     { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
-    { "timeout", "0", 1, 0 },
+    { "timeout", "0", 1, 0 },             { "tracking-table-max-keys", "1000000", 1, 1 },
     { "zset-max-listpack-entries", "128", 1, 1 }, { "zset-max-listpack-value", "64", 2, 1 },
     { "zset-max-ziplist-entries", "128", 1, 1 }, { "zset-max-ziplist-value", "64", 2, 1 },
 };
@@ -463,7 +467,7 @@ static int config_unsigned(const char *name)
         "busy-reply-threshold", "lua-time-limit", "set-max-intset-entries",
         "hash-max-listpack-entries", "hash-max-ziplist-entries", "hash-max-listpack-value",
         "hash-max-ziplist-value", "zset-max-listpack-entries", "zset-max-ziplist-entries",
-        "zset-max-listpack-value", "zset-max-ziplist-value",
+        "zset-max-listpack-value", "zset-max-ziplist-value", "tracking-table-max-keys",
     };
     for (size_t i = 0; i < LL_ARRAY_LEN(names); i++)
         if (!strcmp(name, names[i])) return 1;

@@ -18,11 +18,16 @@
 #include "connectionint.h"
 #include "pubsub.h"
 #include "server.h"
+#include "tracking.h"
 
 /* ---- CLIENT ---- */
 
 static const char *const client_help[] = {
     "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "CACHING (YES|NO)",
+    "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+    "GETREDIR",
+    "    Return the client ID we are redirecting to when tracking is enabled.",
     "GETNAME",
     "    Return the name of the current connection.",
     "ID",
@@ -49,6 +54,11 @@ static const char *const client_help[] = {
     "    Assign the name <name> to the current connection.",
     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
     "    Unblock the specified blocked client.",
+    "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+    "         [OPTIN] [OPTOUT] [NOLOOP]",
+    "    Control server assisted client side caching.",
+    "TRACKINGINFO",
+    "    Report tracking status for the current connection.",
     "NO-EVICT (ON|OFF)",
     "    Protect current client connection from eviction.",
     "HELP",
@@ -77,19 +87,22 @@ static void client_line(cmdctx *c, const conn *k, const conn_peer *p, buf *out)
     pubsub_shards_of(c->ps, k->id, &nsh);
     int multi = c->srv ? server_conn_multi(c->srv, k->id) : -1;
     const char *name = c->srv ? server_conn_name(c->srv, k->id) : "";
-    char flags[8];
+    char flags[12];
     int nf = 0;
     if (k->subscriptions > 0 || k->shard_subscriptions > 0) flags[nf++] = 'P';
     if (multi >= 0) flags[nf++] = 'x';
     if (k->blocked) flags[nf++] = 'b';
+    char *fp = flags + nf;
+    long long redir = c->srv ? tracking_client_flags(c->srv, k->id, &fp) : -1; /* t, R, B */
+    nf = (int)(fp - flags);
     if (!nf) flags[nf++] = 'N';
     flags[nf] = '\0';
     buf_printf(out,
                "id=%d addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=0 sub=%zu psub=%zu ssub=%zu "
                "multi=%d qbuf=%llu qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=%llu oll=0 omem=%llu "
-               "tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2\n",
+               "tot-mem=0 events=r cmd=%s user=default redir=%lld resp=%d\n",
                k->id, p->addr, p->laddr, p->fd, name, p->age, p->idle, flags, nch, npat, nsh, multi, p->qbuf, p->obl,
-               p->obl, k->last_cmd ? k->last_cmd : "NULL");
+               p->obl, k->last_cmd ? k->last_cmd : "NULL", redir, k->resp == 3 ? 3 : 2);
 }
 
 static int client_matches(client_filter *f, const conn *k, const conn_peer *p)
@@ -322,10 +335,19 @@ void cmd_client(cmdctx *c)
     } else if (slice_opt_is(sub, "no-evict") && c->argc == 3) {
         if (slice_opt_is(c->argv[2], "on") || slice_opt_is(c->argv[2], "off")) reply_ok(c->out);
         else reply_error(c->out, ERR_SYNTAX);
+    } else if (slice_opt_is(sub, "tracking") && c->argc >= 3) {
+        tracking_cmd_tracking(c);
+    } else if (slice_opt_is(sub, "caching") && c->argc >= 3) {
+        tracking_cmd_caching(c);
+    } else if (slice_opt_is(sub, "getredir") && c->argc == 2) {
+        tracking_cmd_getredir(c);
+    } else if (slice_opt_is(sub, "trackinginfo") && c->argc == 2) {
+        tracking_cmd_trackinginfo(c);
     } else if (slice_opt_is(sub, "help") && c->argc == 2) {
         reply_lines(c, client_help, LL_ARRAY_LEN(client_help));
     } else {
-        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "unblock", "help" };
+        static const char *const known[] = { "id", "getname", "setname", "kill", "no-evict", "reply", "unblock", "help",
+                                             "tracking", "caching", "getredir", "trackinginfo" };
         for (size_t i = 0; i < LL_ARRAY_LEN(known); i++)
             if (slice_opt_is(sub, known[i])) {
                 reply_sub_args(c, "client", known[i]);

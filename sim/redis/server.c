@@ -16,6 +16,7 @@
 #include "pubsub.h"
 #include "script.h"
 #include "serverint.h"
+#include "tracking.h"
 
 static void free_string(void *p)
 {
@@ -23,6 +24,14 @@ static void free_string(void *p)
 }
 
 static void server_wire_store(server *srv);
+
+/* A script's redis.call, seen by client tracking (its reads) before the host's trace. */
+static void server_script_trace(void *ud, int argc, const slice *argv, const reply *r)
+{
+    server *srv = ud;
+    tracking_script_call(srv->trk, argc, argv, r);
+    if (srv->cfg.trace) srv->cfg.trace(srv->cfg.trace_ud, argc, argv, r);
+}
 
 server *server_new(const server_config *cfg)
 {
@@ -39,10 +48,11 @@ server *server_new(const server_config *cfg)
     srv->ps = pubsub_new(cfg->deliver, cfg->push, cfg->deliver_ud);
     scripting_config lua = { .memory_limit = srv->cfg.lua_memory_limit,
                              .instruction_limit = srv->cfg.lua_instruction_limit,
-                             .trace = cfg->trace, .trace_ud = cfg->trace_ud,
+                             .trace = server_script_trace, .trace_ud = srv,
                              .load = cfg->load, .load_ud = cfg->load_ud,
                              .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud };
     srv->lua = scripting_new(&lua);
+    srv->trk = tracking_new(srv);
     return srv;
 }
 
@@ -58,6 +68,7 @@ void server_free(server *srv)
     for (size_t i = 0; i < srv->npending; i++) free(srv->pending[i].key);
     free(srv->pending);
     free(srv->stats);
+    tracking_free(srv->trk);
     scripting_free(srv->lua);
     pubsub_free(srv->ps);
     for (int i = 0; i < DB_COUNT; i++) store_free(srv->dbs.db[i]);
@@ -93,6 +104,7 @@ store *server_swap_store(server *srv, store *db)
         }
     }
     store_set_watch(old, NULL, NULL);
+    tracking_flushed(srv->trk); /* Redis's emptyData: a null to every tracking connection */
     srv->db = srv->dbs.db[0] = db;
     for (int i = 1; i < DB_COUNT; i++) {
         store_free(srv->dbs.db[i]);
@@ -134,6 +146,7 @@ size_t server_active_expire(server *srv)
     size_t n = 0;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
+    tracking_broadcast(srv->trk); /* BCAST's expired keys (Redis's beforeSleep) */
     return n;
 }
 
@@ -270,6 +283,10 @@ void server_config_set(server *srv, const char *name, const char *value)
         if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
         watch_hook_update(srv);
     }
+    if (!strcmp(name, "tracking-table-max-keys")) {
+        long long v;
+        if (ll_parse_int64(slice_cstr(value), &v) == 0 && v >= 0) tracking_set_max_keys(srv->trk, (size_t)v);
+    }
     for (size_t i = 0; i < LL_ARRAY_LEN(enc_params); i++)
         if (!strcmp(name, enc_params[i].name)) {
             long long v;
@@ -352,7 +369,11 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
                    .srv = srv, .lim = &srv->lim };
     if (c) c->last_cmd = cmd->name;
+    const slice *tk_argv;
+    int tk_argc;
+    tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);
     cmd->fn(&ctx);
+    tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
     stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
@@ -363,8 +384,13 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
 
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
+    tracking_frame tf;
+    tracking_enter(srv->trk, c, &tf);
     exec_one(srv, c, argc, argv, out);
-    if (!c) return;
+    if (!c) {
+        tracking_leave(srv->trk, c, argc, argv, out, &tf);
+        return;
+    }
     if (c->reply_skip || c->reply_off) {
         /* CLIENT REPLY OFF or SKIP: nothing is sent but pub/sub's pushes */
         const reply *first = out->type == REPLY_MULTI && out->n ? &out->elem[0] : out;
@@ -377,6 +403,8 @@ void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
         c->reply_skip_next = 0;
     }
     if (c->resp == 3) reply_resp3(out);
+    /* the invalidations for c, already in its protocol, after its reply */
+    tracking_leave(srv->trk, c, argc, argv, out, &tf);
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out)
@@ -458,6 +486,7 @@ static const char *const pure_commands[] = {
 int server_request_pure(server *srv, int conn_id, int argc, const slice *argv)
 {
     if (argc < 1 || argv[0].len > 15 || server_conn_multi(srv, conn_id) >= 0) return 0;
+    if (tracking_active(srv->trk)) return 0; /* a read is remembered, a write invalidates */
     char name[16];
     for (size_t i = 0; i < argv[0].len; i++) {
         char ch = argv[0].p[i];

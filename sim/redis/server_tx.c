@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "serverint.h"
+#include "tracking.h"
 
 txstate *tx_find(server *srv, int conn_id)
 {
@@ -79,6 +80,7 @@ static void watch_event(void *ud, store_event ev, slice key)
 {
     const struct dbhook *h = ud;
     server *srv = h->srv;
+    tracking_key_changed(srv->trk, key, ev == STORE_EXPIRED); /* client tracking's invalidations */
     if (srv->notify) {
         if (ev == STORE_EXPIRED) {
             notify_publish(srv, h->id, NOTIFY_EXPIRED, "expired", key);
@@ -111,7 +113,7 @@ void watch_hook_update(server *srv)
 {
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i])
-            store_set_watch(srv->dbs.db[i], srv->nwatching || srv->notify ? watch_event : NULL, &srv->dbs.hook[i]);
+            store_set_watch(srv->dbs.db[i], srv->nwatching || srv->notify || tracking_active(srv->trk) ? watch_event : NULL, &srv->dbs.hook[i]);
 }
 
 int server_conn_multi(const server *srv, int conn_id)
@@ -124,6 +126,7 @@ int server_conn_multi(const server *srv, int conn_id)
 void server_conn_closed(server *srv, int conn_id)
 {
     if (srv->names) server_conn_setname(srv, conn_id, "", 0);
+    tracking_conn_closed(srv->trk, conn_id);
     txstate *t = tx_find(srv, conn_id);
     if (!t) return;
     tx_unwatch(srv, t);

@@ -69,6 +69,7 @@ struct server {
      * published after the command (notify_flush) */
     struct pending_key { int db; int deleted; char *key; size_t len; int added; } *pending;
     size_t npending, cappending;
+    struct tracking *trk; /* CLIENT TRACKING's state (tracking.c) */
 };
 
 /* server.c: the command path */
