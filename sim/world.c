@@ -502,41 +502,9 @@ static int late_targets_left(world *w, int nopts)
     return 0;
 }
 
-/* Called at each new instant while the budget lasts: maybe inject one fault now. */
-static void explore_maybe_inject(world *w, int phase)
+/* Injects option k - 1 (k > 0) now; st: the step its decision added, or -1. */
+static void explore_inject(world *w, int64_t k, int st)
 {
-    int nopts = explore_option(w, -1, NULL);
-    if (nopts == 0) return;
-    int64_t k;
-    if (chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE) {
-        if (phase != PHASE_HORIZON) mark_due(w, w->cx.now);
-        uint64_t valid, offered = offered_options(w, nopts, phase, &valid);
-        if (phase == PHASE_LATE) {
-            size_t nw = ((size_t)w->cx.nactors + 63) / 64;
-            for (size_t i = 0; i < nw; i++) w->late_seen[i] |= w->due[i];
-            w->late_open = late_targets_left(w, nopts);
-        }
-        if (phase != PHASE_BEFORE && offered == 1) return; /* nothing to decide */
-        size_t di = decisions_made(w);
-        k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
-        world_decision *x = dec_at(w, di);
-        x->kind = WDEC_FAULT;
-        x->t = w->cx.now;
-        x->offered = offered;
-        x->valid = valid;
-        if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
-        if (k > 0) {
-            fault_cfg f;
-            explore_option(w, (int)k - 1, &f);
-            int a = fault_actor(w, &f);
-            x->target = actor_key(w, a);
-            x->step = add_step(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
-        }
-    } else {
-        /* Random schedules: a fault at about one instant in twenty. */
-        k = chooser_chance(w->cx.ch, 0.05, "fault?") ? 1 + chooser_pick(w->cx.ch, nopts, "fault") : 0;
-    }
-    if (k == 0) return;
     if (w->ninjected == w->capinjected) {
         w->capinjected = w->capinjected ? w->capinjected * 2 : 4;
         w->injected = xrealloc(w->injected, (size_t)w->capinjected * sizeof *w->injected);
@@ -548,7 +516,6 @@ static void explore_maybe_inject(world *w, int phase)
         f->groups = scenario_isolate_groups(w->cx.sc, f->target);
         f->ngroups = 2;
     }
-    int st = w->cx.explore && chooser_mode_of(w->cx.ch) == CHOOSER_EXPLORE ? w->nsteps - 1 : -1;
     /* Where in the gap before this instant it landed: anywhere after the last event that
      * its start could be ordered against (its target's; any actor's for a partition or a
      * lossy link). Landing earlier changes only when what it schedules falls (a restart,
@@ -582,6 +549,49 @@ static void explore_maybe_inject(world *w, int phase)
         w->cx.step = -1;
     }
     sched_set_cause(w->cx.q, -1);
+}
+
+/* Called at each new instant while the budget lasts: maybe inject faults now. The search
+ * may land several at one instant, one decision each, while the budget lasts: two faults in
+ * one gap of their target's (two clock jumps of a node between two of its events) are two
+ * faults at the instant that ends it. */
+static void explore_maybe_inject(world *w, int phase)
+{
+    int nopts = explore_option(w, -1, NULL);
+    if (nopts == 0) return;
+    if (chooser_mode_of(w->cx.ch) != CHOOSER_EXPLORE) {
+        /* Random schedules: a fault at about one instant in twenty. */
+        int64_t k = chooser_chance(w->cx.ch, 0.05, "fault?") ? 1 + chooser_pick(w->cx.ch, nopts, "fault") : 0;
+        if (k > 0) explore_inject(w, k, -1);
+        return;
+    }
+    if (phase != PHASE_HORIZON) mark_due(w, w->cx.now);
+    uint64_t valid, offered = offered_options(w, nopts, phase, &valid);
+    if (phase == PHASE_LATE) {
+        size_t nw = ((size_t)w->cx.nactors + 63) / 64;
+        for (size_t i = 0; i < nw; i++) w->late_seen[i] |= w->due[i];
+        w->late_open = late_targets_left(w, nopts);
+    }
+    if (phase != PHASE_BEFORE && offered == 1) return; /* nothing to decide */
+    for (;;) {
+        size_t di = decisions_made(w);
+        int64_t k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
+        world_decision *x = dec_at(w, di);
+        x->kind = WDEC_FAULT;
+        x->t = w->cx.now;
+        x->offered = offered;
+        x->valid = valid;
+        if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
+        if (k == 0) return;
+        fault_cfg f;
+        explore_option(w, (int)k - 1, &f);
+        int a = fault_actor(w, &f);
+        x->target = actor_key(w, a);
+        x->step = add_step(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
+        explore_inject(w, k, w->cx.explore ? x->step : -1);
+        if (w->faults_left <= 0) return;
+        offered_options(w, nopts, phase, &valid); /* what the one just landed left to change */
+    }
 }
 
 const fault_cfg *world_injected(const world *w, int *n)
