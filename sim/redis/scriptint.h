@@ -79,7 +79,7 @@ struct scripting {
     script_tick_fn tick;         /* the host's periodic call, or NULL */
     void *tick_ud;
     int wrote;                   /* the running script has run a write command */
-    /* Functions (function.c): the libraries in load order, the one loading (its
+    /* Functions (function_load.c, function.c): the libraries in load order, the one loading (its
      * register_function calls land there), the function running. */
     fn_lib **libs;
     size_t nlibs;
@@ -165,7 +165,7 @@ void script_probe_wants(scripting *s);
  * callback's result from inside the protected call; ro: writes refused (FCALL_RO, no-writes). */
 void script_run_function(const struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
 
-/* function.c */
+/* function_load.c */
 int script_register_function(lua_State *L);
 void function_flush(scripting *s);
 void function_reload(scripting *s);
