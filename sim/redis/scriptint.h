@@ -119,6 +119,12 @@ struct scripting {
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
     void *trace_ud;
+    script_error_fn error;       /* the errors of a script's reply that Redis counts (script.h) */
+    void *error_ud;
+    int reply_errors;            /* how many the running script's reply had */
+    int reply_counted;           /* and errors in it that redis.call/pcall handed it */
+    int call_refused;            /* the last redis.call's SCRIPT_CALL_* (script.h) */
+    const command *call_cmd;     /* and its command, NULL if none */
     /* redis.call scratch: argv slices and number texts. */
     slice *argv;
     char (*numbuf)[32];
@@ -163,7 +169,10 @@ void script_probe_wants(scripting *s);
 
 /* script.c: runs function f (function.c) as script_run runs a script: `call` pushes the
  * callback's result from inside the protected call; ro: writes refused (FCALL_RO, no-writes). */
-void script_run_function(const struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
+void script_run_function(struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
+
+/* script_bridge.c: err, an error of the script's reply that Redis counts (script_error_fn). */
+void script_count_error(scripting *s, const char *err);
 
 /* function_load.c */
 int script_register_function(lua_State *L);

@@ -139,7 +139,10 @@ void server_error_stats(const server *srv, buf *out);
 /* CLIENT UNBLOCK ended a blocked command (argc, argv), as its timeout or with UNBLOCKED:
  * Redis 7.0 counts it failed (updateStatsOnUnblock), either way. */
 void server_count_unblocked(server *srv, int argc, const slice *argv);
-/* CONFIG RESETSTAT: the commandstats and errorstats start again from nothing. */
+/* INFO stats' total_error_replies: the error replies counted in errorstats, all together. */
+long long server_total_error_replies(const server *srv);
+/* CONFIG RESETSTAT: the commandstats, errorstats and total_error_replies start again from
+ * nothing. */
 void server_reset_stats(server *srv);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----
