@@ -38,6 +38,9 @@ typedef struct server_host {
     long long (*replicas)(void *ud);
     /* CLIENT UNBLOCK: 1 if connection id waits in a blocking command, which then ends (as at its timeout, or with error UNBLOCKED) once the running command has. */
     int (*unblock)(void *ud, int conn_id, int error);
+    /* CONFIG RESETSTAT: the host's INFO counters start again from 0 (Redis's
+     * resetServerStats: total_connections_received, total_commands_processed, ...). */
+    void (*reset_stats)(void *ud);
 } server_host;
 
 typedef struct server_config {
@@ -142,7 +145,7 @@ void server_count_unblocked(server *srv, int argc, const slice *argv);
 /* INFO stats' total_error_replies: the error replies counted in errorstats, all together. */
 long long server_total_error_replies(const server *srv);
 /* CONFIG RESETSTAT: the commandstats, errorstats and total_error_replies start again from
- * nothing. */
+ * nothing, and the host's counters (server_host's reset_stats). */
 void server_reset_stats(server *srv);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----

@@ -80,6 +80,8 @@ void server_reset_stats(server *srv)
     dict_free(srv->errstats, NULL);
     srv->substats = srv->errstats = NULL;
     srv->nerrors = 0;
+    const server_config *cfg = server_config_of(srv);
+    if (cfg->host && cfg->host->reset_stats) cfg->host->reset_stats(cfg->host_ud);
 }
 
 long long server_total_error_replies(const server *srv)
