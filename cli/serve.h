@@ -88,7 +88,7 @@ struct snode {
     int partition_id;      /* ... and the world's partition fault cutting it off, or -1 */
     sclient *clients;
     sclient *blocked;      /* connections waiting in a blocking command, oldest first */
-    long long connections, commands; /* received since the start (INFO stats) */
+    long long connections, commands; /* received since the start or CONFIG RESETSTAT (INFO stats) */
     /* A script running long (serve_script_tick): when it started (mono µs; 0 none running),
      * whether it is past busy-reply-threshold (its clients get -BUSY), whether it has
      * written (SCRIPT KILL: UNKILLABLE), is a function (FCALL: FUNCTION KILL ends it), and

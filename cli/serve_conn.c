@@ -163,8 +163,17 @@ static int host_unblock(void *ud, int conn_id, int error)
     return 0;
 }
 
+/* CONFIG RESETSTAT: the node's INFO stats counters from 0, as Redis's resetServerStats
+ * (total_commands_processed counts the CONFIG RESETSTAT itself once it ends). */
+static void host_reset_stats(void *ud)
+{
+    snode *n = ud;
+    n->connections = n->commands = 0;
+}
+
 const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
-                                 .config = host_config, .replicas = host_replicas, .unblock = host_unblock };
+                                 .config = host_config, .replicas = host_replicas, .unblock = host_unblock,
+                                 .reset_stats = host_reset_stats };
 
 /* ---- blocking ---- */
 

@@ -1244,6 +1244,37 @@ static void test_info_command_stats(void **state)
     assert_null(strstr(strstr(s, "used_cpu_user_children") + 1, "used_cpu_user_children"));
 }
 
+/* INFO stats' total_error_replies, as Redis 7.0.15 counts it (afterErrorReply): every error
+ * reply, one in EXEC's array or a script's too, a redis.call's error once even when the
+ * script returns it or catches it; CONFIG RESETSTAT starts it again (and errorstats). */
+static void test_info_total_error_replies(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "set", "s", "abc");
+    RUN(f, "incr", "s");
+    RUN(f, "get");
+    assert_non_null(strstr(INFO(f, "info", "stats"), "total_error_replies:2\r\n"));
+    RUN(f, "multi");
+    RUN(f, "incr", "s");
+    RUN(f, "lpush", "s", "x");
+    RUN(f, "exec");
+    assert_non_null(strstr(INFO(f, "info", "stats"), "total_error_replies:4\r\n"));
+    RUN(f, "eval", "return redis.call('incr', 's')", "0");               /* 1: the INCR's */
+    RUN(f, "eval", "redis.pcall('incr', 's') return 1", "0");             /* 1, caught */
+    RUN(f, "eval", "return {1, {err='MINE x'}, redis.pcall('incr', 's')}", "0"); /* 2 */
+    RUN(f, "eval", "return redis.call()", "0");                           /* 1: the script's */
+    assert_non_null(strstr(INFO(f, "info", "stats"), "total_error_replies:9\r\n"));
+    const char *s = INFO(f, "info", "errorstats");
+    assert_non_null(strstr(s, "errorstat_ERR:count=7\r\nerrorstat_MINE:count=1\r\nerrorstat_WRONGTYPE:count=1\r\n"));
+    s = INFO(f, "info", "commandstats");
+    /* a call that returned errors redis.call counted fails once for each (Redis's
+     * ERR_REPLY_FLAG_NO_STATS_UPDATE), and once more if it made one itself */
+    assert_non_null(strstr(s, "cmdstat_eval:calls=4,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=4\r\n"));
+    RUN(f, "config", "resetstat");
+    assert_non_null(strstr(INFO(f, "info", "stats"), "total_error_replies:0\r\n"));
+    assert_null(strstr(INFO(f, "info", "errorstats"), "errorstat_"));
+}
+
 /* The encodings' limits: CONFIG SET changes them for the next writes (conversions one-way,
  * as in Redis); fields and values past 255 bytes stay in a listpack when the limit allows. */
 static void test_encoding_limits(void **state)
@@ -1439,6 +1470,7 @@ int main(void)
         T(test_object_type_api),
         T(test_object_writes_notify_observer),
         T(test_info_command_stats),
+        T(test_info_total_error_replies),
         T(test_encoding_limits),
         T(test_client_reply_off_skip),
         cmocka_unit_test(test_keyspace_notifications),

@@ -47,6 +47,10 @@ typedef struct cmdctx {
     /* The error this command sent to another connection (CLIENT UNBLOCK ... ERROR), which
      * errorstats count and which fails the command, as Redis counts it; NULL: none. */
     const char *error_sent;
+    /* A script ran (EVAL, FCALL...): its reply's errors were counted as Redis counts them
+     * (script.h's script_error_fn), script_errors of them; script_counted more were errors
+     * redis.call or pcall handed it, counted when their command replied. */
+    int script_ran, script_errors, script_counted;
 } cmdctx;
 
 static inline const enc_limits *cmd_limits(const cmdctx *c)

@@ -282,6 +282,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
     } else if (!strcmp(name, "stats")) {
         if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
         if (c->srv) tracking_info_stats(c->srv, out);
+        if (c->srv) buf_printf(out, "total_error_replies:%lld\r\n", server_total_error_replies(c->srv));
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
         if (!hosted) buf_puts(out, "connected_slaves:0\r\n");

@@ -283,7 +283,7 @@ static void client_unblock(cmdctx *c)
     int done = 0;
     if (cfg && cfg->host && cfg->host->unblock && id > 0 && id <= INT_MAX)
         done = cfg->host->unblock(cfg->host_ud, (int)id, error);
-    if (done && error) c->error_sent = "UNBLOCKED";
+    if (done && error) c->error_sent = "UNBLOCKED client unblocked via CLIENT UNBLOCK"; /* the text sent */
     reply_int(c->out, done);
 }
 

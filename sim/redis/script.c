@@ -82,6 +82,8 @@ scripting *scripting_new(const scripting_config *cfg)
     s->tick_ud = cfg ? cfg->tick_ud : NULL;
     s->trace = cfg ? cfg->trace : NULL;
     s->trace_ud = cfg ? cfg->trace_ud : NULL;
+    s->error = cfg ? cfg->error : NULL;
+    s->error_ud = cfg ? cfg->error_ud : NULL;
     s->load = cfg ? cfg->load : NULL;
     s->load_ud = cfg ? cfg->load_ud : NULL;
     s->rand48 = 0x1234ABCD330EULL; /* redisLrand48's initial state */
@@ -434,6 +436,7 @@ static void script_error_reply(scripting *s, int rc, reply *out)
     lua_State *L = s->L;
     buf b;
     buf_init(&b);
+    int counted = 0; /* an error redis.call raised: counted when its command replied */
     if (s->killed) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, s->killed == 2 ? s->user_kill_ref : s->kill_ref);
         lua_getfield(L, -1, "err");
@@ -449,6 +452,9 @@ static void script_error_reply(scripting *s, int rc, reply *out)
             buf_puts(&b, lua_tostring(L, -1));
         else
             buf_puts(&b, "ERR Script raised an error table without an 'err' field");
+        lua_pop(L, 1);
+        script_rawfield(L, -1, "ignore_error_stats_update");
+        counted = lua_toboolean(L, -1);
         lua_pop(L, 1);
         script_append_suffix(s, &b);
     } else {
@@ -467,6 +473,8 @@ static void script_error_reply(scripting *s, int rc, reply *out)
     for (size_t i = 0; i < b.len; i++)
         if (b.p[i] == '\r' || b.p[i] == '\n') b.p[i] = ' ';
     reply_error(out, b.p);
+    if (!counted) script_count_error(s, out->str);
+    else s->reply_counted++;
     buf_release(&b);
 }
 
@@ -475,7 +483,7 @@ static void script_error_reply(scripting *s, int rc, reply *out)
  * EVAL_RO / EVALSHA_RO. */
 /* The run of a script or a function: its context set, `call` run protected under the
  * budget and the memory cap, its result or error replied. */
-static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lua_CFunction call)
+static void script_run_common(cmdctx *c, int ro, int hooked, int nkeys, lua_CFunction call)
 {
     scripting *s = c->lua;
     reply *out = c->out;
@@ -495,6 +503,7 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
     s->wrote = 0;
     s->insn_used = 0;
     s->err_has_line = 0;
+    s->reply_errors = s->reply_counted = 0;
     s->running = 1;
     s->hooked = hooked;
     if (s->hooked) lua_sethook(L, script_hook, LUA_MASKCOUNT, s->insn_chunk);
@@ -517,6 +526,9 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
         if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
     }
     reply_release(&s->call_reply);
+    c->script_ran = 1;
+    c->script_errors = s->reply_errors;
+    c->script_counted = s->reply_counted;
     lua_settop(L, base);
     /* collectgarbage('stop') must not outlive the script that called it. */
     if (!lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCRESTART);
@@ -524,7 +536,7 @@ static void script_run_common(const cmdctx *c, int ro, int hooked, int nkeys, lu
     s->fn_running = NULL;
 }
 
-static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro, int nkeys)
+static void script_run(cmdctx *c, script_entry *e, const char *sha, int ro, int nkeys)
 {
     scripting *s = c->lua;
     memcpy(s->sha, sha, 41);
@@ -534,7 +546,7 @@ static void script_run(const cmdctx *c, script_entry *e, const char *sha, int ro
                       script_trampoline);
 }
 
-void script_run_function(const cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call)
+void script_run_function(cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call)
 {
     scripting *s = c->lua;
     s->fn_running = f;

@@ -33,6 +33,12 @@ typedef int (*script_load_fn)(void *ud, struct lua_State *L, const char *text, s
  * busy-reply-threshold). NULL: never asked. */
 typedef int (*script_tick_fn)(void *ud, int wrote);
 
+/* Called for each error a script's reply carries that Redis 7.0 counts in its error stats
+ * (afterErrorReply): one the script made (`return {err=...}`, error(), a stack limit, its
+ * kill), at any depth of the reply, but not one redis.call or redis.pcall handed it, which
+ * was counted when that command replied (Redis's ignore_error_stats_update). */
+typedef void (*script_error_fn)(void *ud, const char *err);
+
 /* What a scripting engine is made with (its server's server_config, server.h). */
 typedef struct scripting_config {
     size_t memory_limit;         /* bytes the Lua state may use; 0 = 64 MiB */
@@ -43,6 +49,8 @@ typedef struct scripting_config {
     void *load_ud;
     script_tick_fn tick;         /* NULL: none */
     void *tick_ud;
+    script_error_fn error;       /* NULL: none */
+    void *error_ud;
 } scripting_config;
 
 scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults */
@@ -56,6 +64,13 @@ void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
  * (server.h). */
 struct cmdctx;
 void scripting_call(struct cmdctx *c);
+
+/* The command of the redis.call just run (the one a script_trace_fn is told of), NULL if
+ * Redis knows none by its name, and in *refused whether it ran, was refused before it ran
+ * (Redis's scriptCall: a rejected call of that command) or was unknown. */
+enum { SCRIPT_CALL_RAN, SCRIPT_CALL_REJECTED, SCRIPT_CALL_UNKNOWN };
+struct command;
+const struct command *scripting_call_command(const scripting *s, int *refused);
 
 /* Is the script with this body in the cache (EVAL of it then adds nothing)? */
 int scripting_cached(scripting *s, slice body);

@@ -258,6 +258,7 @@ void script_reply_from_lua(lua_State *L, int depth, reply *out)
 {
     if (depth >= SCRIPT_MAX_REPLY_DEPTH || !lua_checkstack(L, 4)) {
         reply_error(out, "ERR reached lua stack limit");
+        script_count_error(script_of(L), out->str);
         lua_pop(L, 1);
         return;
     }
@@ -288,6 +289,11 @@ void script_reply_from_lua(lua_State *L, int depth, reply *out)
         if (script_rawfield(L, -1, "err") == LUA_TSTRING) {
             p = lua_tolstring(L, -1, &len);
             script_reply_line(out, REPLY_ERROR, p, len);
+            lua_pop(L, 1);
+            /* one a command replied was counted then */
+            script_rawfield(L, -1, "ignore_error_stats_update");
+            if (!lua_toboolean(L, -1)) script_count_error(script_of(L), out->str);
+            else script_of(L)->reply_counted++;
             lua_pop(L, 1);
             break;
         }
@@ -518,6 +524,12 @@ static int script_redis_generic(lua_State *L, int raise)
     return build;
 }
 
+void script_count_error(scripting *s, const char *err)
+{
+    s->reply_errors++;
+    if (s->error) s->error(s->error_ud, err);
+}
+
 int script_redis_call(lua_State *L) { return script_redis_generic(L, 1); }
 int script_redis_pcall(lua_State *L) { return script_redis_generic(L, 0); }
 
@@ -609,17 +621,20 @@ static void script_call_command(cmdctx *c, const command *cmd)
     reply *out = c->out;
     scripting *s = c->lua;
     reply_release(out);
+    if (s) s->call_refused = SCRIPT_CALL_REJECTED, s->call_cmd = cmd; /* until the command runs */
     if (!cmd || (cmd->flags & CMD_NOSCRIPT)) { /* the rare paths: Redis's lookup decides */
         int container;
         const script_banned *b = script_banned_find(argc, argv, &container);
         if (!b && (container || !cmd)) {
             reply_error(out, "ERR Unknown Redis command called from script");
+            if (s) s->call_refused = SCRIPT_CALL_UNKNOWN;
             return;
         }
         if (b) {
             if (!script_arity_ok(b->arity, argc)) {
                 reply_error(out, "ERR Wrong number of args calling Redis command from script");
             } else if (b->ok && cmd) {
+                if (s) s->call_refused = SCRIPT_CALL_RAN;
                 cmd->fn(c);
             } else {
                 reply_error(out, "ERR This Redis command is not allowed from script");
@@ -649,7 +664,14 @@ static void script_call_command(cmdctx *c, const command *cmd)
         }
         if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
+    if (s) s->call_refused = SCRIPT_CALL_RAN;
     cmd->fn(c);
+}
+
+const struct command *scripting_call_command(const scripting *s, int *refused)
+{
+    *refused = s->call_refused;
+    return s->call_refused == SCRIPT_CALL_UNKNOWN ? NULL : s->call_cmd;
 }
 
 void scripting_call(cmdctx *c)

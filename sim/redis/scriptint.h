@@ -79,7 +79,7 @@ struct scripting {
     script_tick_fn tick;         /* the host's periodic call, or NULL */
     void *tick_ud;
     int wrote;                   /* the running script has run a write command */
-    /* Functions (function.c): the libraries in load order, the one loading (its
+    /* Functions (function_load.c, function.c): the libraries in load order, the one loading (its
      * register_function calls land there), the function running. */
     fn_lib **libs;
     size_t nlibs;
@@ -119,6 +119,12 @@ struct scripting {
     int repl_flags;              /* redis.set_repl(), accepted and ignored */
     script_trace_fn trace;
     void *trace_ud;
+    script_error_fn error;       /* the errors of a script's reply that Redis counts (script.h) */
+    void *error_ud;
+    int reply_errors;            /* how many the running script's reply had */
+    int reply_counted;           /* and errors in it that redis.call/pcall handed it */
+    int call_refused;            /* the last redis.call's SCRIPT_CALL_* (script.h) */
+    const command *call_cmd;     /* and its command, NULL if none */
     /* redis.call scratch: argv slices and number texts. */
     slice *argv;
     char (*numbuf)[32];
@@ -163,9 +169,12 @@ void script_probe_wants(scripting *s);
 
 /* script.c: runs function f (function.c) as script_run runs a script: `call` pushes the
  * callback's result from inside the protected call; ro: writes refused (FCALL_RO, no-writes). */
-void script_run_function(const struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
+void script_run_function(struct cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call);
 
-/* function.c */
+/* script_bridge.c: err, an error of the script's reply that Redis counts (script_error_fn). */
+void script_count_error(scripting *s, const char *err);
+
+/* function_load.c */
 int script_register_function(lua_State *L);
 void function_flush(scripting *s);
 void function_reload(scripting *s);

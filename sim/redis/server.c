@@ -25,12 +25,23 @@ static void free_string(void *p)
 
 static void server_wire_store(server *srv);
 
-/* A script's redis.call, seen by client tracking (its reads) before the host's trace. */
+/* A script's redis.call, seen by client tracking (its reads) before the host's trace; in
+ * INFO's stats as Redis's scriptCall counts it: a call of its command, or a refusal, and
+ * its error, whether the script catches it or not. */
 static void server_script_trace(void *ud, int argc, const slice *argv, const reply *r)
 {
     server *srv = ud;
+    int refused;
+    const command *cmd = scripting_call_command(srv->lua, &refused);
+    stat_count(srv, cmd, argc, argv, r, refused ? STAT_REJECTED : STAT_CALL);
     tracking_script_call(srv->trk, argc, argv, r);
     if (srv->cfg.trace) srv->cfg.trace(srv->cfg.trace_ud, argc, argv, r);
+}
+
+/* An error of a script's reply that Redis counts (script.h). */
+static void server_script_error(void *ud, const char *err)
+{
+    stat_error(ud, err);
 }
 
 server *server_new(const server_config *cfg)
@@ -50,7 +61,8 @@ server *server_new(const server_config *cfg)
                              .instruction_limit = srv->cfg.lua_instruction_limit,
                              .trace = server_script_trace, .trace_ud = srv,
                              .load = cfg->load, .load_ud = cfg->load_ud,
-                             .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud };
+                             .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud,
+                             .error = server_script_error, .error_ud = srv };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
     return srv;
@@ -376,7 +388,12 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
-    stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
+    if (ctx.script_ran) { /* its reply's errors are counted already */
+        stat_count(srv, cmd, argc, argv, &(reply){ .type = REPLY_NIL }, ctx.script_errors ? STAT_CALL_FAILED : STAT_CALL);
+        /* Redis's afterErrorReply fails the call once more for each error it does not count */
+        stat_failed(srv, cmd, argc, argv, ctx.script_counted);
+    } else
+        stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
     if (srv->npending) notify_flush(srv, cmd, argc, argv, dbid);
 }
 

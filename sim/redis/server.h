@@ -38,6 +38,9 @@ typedef struct server_host {
     long long (*replicas)(void *ud);
     /* CLIENT UNBLOCK: 1 if connection id waits in a blocking command, which then ends (as at its timeout, or with error UNBLOCKED) once the running command has. */
     int (*unblock)(void *ud, int conn_id, int error);
+    /* CONFIG RESETSTAT: the host's INFO counters start again from 0 (Redis's
+     * resetServerStats: total_connections_received, total_commands_processed, ...). */
+    void (*reset_stats)(void *ud);
 } server_host;
 
 typedef struct server_config {
@@ -139,7 +142,10 @@ void server_error_stats(const server *srv, buf *out);
 /* CLIENT UNBLOCK ended a blocked command (argc, argv), as its timeout or with UNBLOCKED:
  * Redis 7.0 counts it failed (updateStatsOnUnblock), either way. */
 void server_count_unblocked(server *srv, int argc, const slice *argv);
-/* CONFIG RESETSTAT: the commandstats and errorstats start again from nothing. */
+/* INFO stats' total_error_replies: the error replies counted in errorstats, all together. */
+long long server_total_error_replies(const server *srv);
+/* CONFIG RESETSTAT: the commandstats, errorstats and total_error_replies start again from
+ * nothing, and the host's counters (server_host's reset_stats). */
 void server_reset_stats(server *srv);
 
 /* ---- the server as a node of the simulated world sees it (server_data.c) ----

@@ -1,6 +1,6 @@
 /* server_stats.c — INFO's commandstats and errorstats counters (Redis 7.0's calls,
- * rejected_calls, failed_calls; an error's first word), counted by the command path
- * (server.c) and written out for INFO (connection.c). */
+ * rejected_calls, failed_calls; an error's first word) and Stats' total_error_replies,
+ * counted by the command path (server.c) and written out for INFO (connection.c). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +34,14 @@ static cmdstat *stat_of(server *srv, const command *cmd, int argc, const slice *
     return dict_put(srv->substats, (slice){ key, n }, NULL);
 }
 
-/* errorstat_<err's first word> */
+/* errorstat_<err's first word>, and total_error_replies: Redis 7.0's afterErrorReply counts
+ * both for every error reply it sends a client (one in an array, EXEC's or a script's,
+ * included), but an error a script returns that redis.call already counted. */
 void stat_error(server *srv, const char *err)
 {
     size_t n = strcspn(err, " ");
+    if (!err[n] || n > 30) err = "ERR", n = 3; /* Redis looks for the space in "-" and 31 more */
+    srv->nerrors++;
     if (!srv->errstats) srv->errstats = dict_new(sizeof(long long));
     ++*(long long *)dict_put(srv->errstats, (slice){ err, n }, NULL);
 }
@@ -57,6 +61,12 @@ void stat_count(server *srv, const command *cmd, int argc, const slice *argv, co
     if (out->type == REPLY_ERROR || how == STAT_CALL_FAILED) st->failed++;
 }
 
+/* n more failures of a call already counted */
+void stat_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n)
+{
+    if (n) stat_of(srv, cmd, argc, argv)->failed += n;
+}
+
 void server_count_unblocked(server *srv, int argc, const slice *argv)
 {
     const command *cmd = argc > 0 ? commands_lookup(argv[0]) : NULL;
@@ -69,6 +79,14 @@ void server_reset_stats(server *srv)
     dict_free(srv->substats, NULL);
     dict_free(srv->errstats, NULL);
     srv->substats = srv->errstats = NULL;
+    srv->nerrors = 0;
+    const server_config *cfg = server_config_of(srv);
+    if (cfg->host && cfg->host->reset_stats) cfg->host->reset_stats(cfg->host_ud);
+}
+
+long long server_total_error_replies(const server *srv)
+{
+    return srv->nerrors;
 }
 
 typedef struct stat_line {

@@ -64,6 +64,7 @@ struct server {
     cmdstat *stats;   /* INFO commandstats, by command table index; made on first use */
     dict *substats;   /* a container's subcommands: "config|get" -> cmdstat; made on first use */
     dict *errstats;   /* INFO errorstats: an error's first word -> long long; made on first use */
+    long long nerrors; /* INFO stats' total_error_replies: every error counted in errstats */
     int notify;       /* notify-keyspace-events' NOTIFY_* flags (server.h); 0: none */
     /* The keys a command wrote or deleted, gathered by the watch hook while notify is on,
      * published after the command (notify_flush) */
@@ -93,6 +94,7 @@ void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply 
 enum { STAT_CALL, STAT_REJECTED, STAT_RETRY, STAT_CALL_FAILED };
 void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
 void stat_error(server *srv, const char *err);
+void stat_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);

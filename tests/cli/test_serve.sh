@@ -994,6 +994,119 @@ if [ -n "$rport" ]; then
     stop_serve blockstats
 fi
 
+# INFO stats' total_error_replies, errorstats and commandstats against redis-server, as
+# Redis 7.0.15 counts them (networking.c, afterErrorReply; script.c, scriptCall): every error
+# reply, one in EXEC's array or at any depth of a script's too; a redis.call's or pcall's
+# error once, when its command replies, even if the script returns it or catches it (the
+# call that returns it failed once for each, ERR_REPLY_FLAG_NO_STATS_UPDATE); a script's
+# arguments refused before any command ran, then counted as the script's error; the
+# commands a script calls in commandstats (refused: rejected_calls). Then CONFIG RESETSTAT:
+# total_error_replies, total_connections_received and total_commands_processed from 0
+# (resetServerStats; the RESETSTAT itself counted once it ends), a new connection counted.
+cat >"$tmp/errstats.py" <<'PYEOF'
+import re, socket, sys
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10); return s
+def send(s, *words):
+    s.sendall(b"*%d\r\n" % len(words) + b"".join(b"$%d\r\n%s\r\n" % (len(w), w) for w in (x.encode() for x in words)))
+class Reader:
+    def __init__(self, s): self.s, self.buf = s, b""
+    def line(self):
+        while b"\r\n" not in self.buf: self.buf += self.s.recv(65536)
+        l, self.buf = self.buf.split(b"\r\n", 1)
+        return l
+    def reply(self):
+        l = self.line()
+        if l[:1] in (b"$",) and int(l[1:]) >= 0:
+            n = int(l[1:])
+            while len(self.buf) < n + 2: self.buf += self.s.recv(65536)
+            d, self.buf = self.buf[:n], self.buf[n + 2:]
+            return l + b"\r\n" + d + b"\r\n"
+        if l[:1] == b"*" and int(l[1:]) >= 0:
+            return l + b"\r\n" + b"".join(self.reply() for _ in range(int(l[1:])))
+        return l + b"\r\n"
+a = conn(); ra = Reader(a)
+m = conn(); rm = Reader(m)   # INFO on a connection of its own: a's may be in MULTI
+def ask(*words):
+    send(a, *words); return ra.reply()
+def info(section):
+    send(m, "info", section)
+    return dict(l.split(":", 1) for l in rm.reply().decode().split("\r\n")[1:] if ":" in l)
+def total():
+    return info("stats")["total_error_replies"]
+ask("flushall"); ask("function", "flush")
+ask("config", "resetstat")
+print("after resetstat:", total())
+steps = [
+    ("set", "s", "abc"), ("incr", "s"), ("nosuchcommand",), ("get",), ("lpush", "s", "x"),
+    ("multi",), ("incr", "s"), ("lpush", "s", "x"), ("set", "t", "1"), ("exec",),
+    ("multi",), ("get",), ("exec",),
+    ("eval", "return redis.call('incr','s')", "0"),
+    ("eval", "return redis.pcall('incr','s')", "0"),
+    ("eval", "redis.pcall('incr','s'); return 1", "0"),
+    ("eval", "return {1, {err='nested one'}, redis.pcall('incr','s'), {{err='deeper x'}}}", "0"),
+    ("eval", "error('boom')", "0"),
+    ("eval", "return {err='MYERR x'}", "0"),
+    ("eval", "return {err='x'}", "0"),
+    ("eval", "return {err='" + "A" * 30 + " x'}", "0"),
+    ("eval", "return {err='" + "B" * 31 + " x'}", "0"),
+    ("eval", "return redis.pcall('nosuch')", "0"),
+    ("eval", "redis.pcall('nosuch'); redis.pcall('eval','return 1', '0'); redis.pcall('get'); return 2", "0"),
+    ("eval", "return redis.call()", "0"),
+    ("eval", "redis.call('set', 'k', 'v') return redis.call('get', 'k')", "0"),
+    ("eval_ro", "return redis.pcall('set', 'k', 'v')", "0"),
+    ("eval", "return redis.pcall('config', 'get', 'maxmemory')", "0"),
+    ("eval", "return redis.pcall('config', 'nosuch')", "0"),
+    ("eval", "return redis.call('get', {})", "0"),
+    ("eval", "local ok, e = pcall(redis.call, 'incr', 's') return e", "0"),
+    ("eval", "local ok, e = pcall(redis.call, 'incr', 's') error(e)", "0"),
+    ("eval", "return redis.error_reply('MINE one')", "0"),
+    ("eval", "return redis.status_reply('fine')", "0"),
+    ("eval", "return 1 +", "0"),
+    ("evalsha", "f" * 40, "0"),
+    ("eval", "return 1", "-1"),
+    ("fcall", "nosuch", "0"),
+    ("function", "load", "#!lua name=lib\nredis.register_function('f', function(k, a) redis.pcall('incr', 's') return redis.call('incr', 's') end)\nredis.register_function('g', function(k, a) return {err='FN failed'} end)"),
+    ("fcall", "f", "0"), ("fcall", "g", "0"), ("fcall_ro", "f", "0"),
+    ("function", "load", "#!lua name=bad\nreturn 1"),
+    ("subscribe", "ch"),
+]
+for w in steps:
+    r = ask(*w)
+    print(repr(w)[:70], r[:60], total())
+print("subscribed, get:", ask("get", "s"), total())
+ask("reset")
+send(m, "info", "errorstats")
+for l in sorted(rm.reply().decode().split("\r\n")[1:]):
+    if l: print(l)
+send(m, "info", "commandstats")
+for l in sorted(rm.reply().decode().split("\r\n")[1:]):
+    if l.startswith("cmdstat_"):
+        print(re.sub(r"usec=[0-9]+,usec_per_call=[0-9.]+,", "", l))
+ask("config", "resetstat")
+st = info("stats")
+print("after resetstat:", {k: st[k] for k in ("total_connections_received", "total_commands_processed", "total_error_replies")})
+b = conn(); rb = Reader(b); send(b, "ping"); rb.reply(); b.close()
+st = info("stats")
+print("a new connection:", {k: st[k] for k in ("total_connections_received", "total_commands_processed", "total_error_replies")})
+ask("function", "flush")
+PYEOF
+if [ -n "$rport" ]; then
+    start_serve errstats 1 --clock wall || bad "the error stats server does not start"
+    python3 "$tmp/errstats.py" "$rport" >"$tmp/errstats.redis" 2>&1
+    python3 "$tmp/errstats.py" "$PORT" >"$tmp/errstats.serve" 2>&1
+    if grep -q "^a new connection: {'total_connections_received': '1', 'total_commands_processed': '3'" "$tmp/errstats.redis" &&
+        grep -q '^cmdstat_eval:calls=22,rejected_calls=1,failed_calls=18$' "$tmp/errstats.redis" &&
+        cmp -s "$tmp/errstats.redis" "$tmp/errstats.serve"; then
+        ok
+    else
+        bad "INFO total_error_replies, errorstats, commandstats, CONFIG RESETSTAT: redis-server and locklab serve differ"
+        diff "$tmp/errstats.redis" "$tmp/errstats.serve" | head -20
+    fi
+    stop_serve errstats
+fi
+
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
 cat >"$tmp/pywall.py" <<'PYEOF'
