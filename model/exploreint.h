@@ -78,6 +78,14 @@ typedef struct reducer {
     int64_t *last;     /* per key: the last time seen */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* tie_needed's classes of steps */
+    uint8_t *fol;      /* per step: in the cone only as a follower's (reduce.c, followers) */
+    uint8_t *tmp;      /* per step: another cone */
+    uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
+    int64_t *stay;     /* per step: how far the root moves before it does (reduce.c, stayers) */
+    int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, ms_steps) */
+    int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */
+    int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */
+    size_t capdec;
     int cap, nkeys;
 } reducer;
 void reducer_release(reducer *r);

@@ -36,6 +36,36 @@
  * it (their slack), and the root's crossing is the amount the others cannot make up; the
  * windows below find the rest on the path run there.
  *
+ * The windows decided after the root, off their first values, are looked at once more: where
+ * each sits is itself an order. A window is *anchored* to the steps its cone would pass were
+ * it one unit earlier (or that share its instant): it was enabled as the crossing past them.
+ * When the root's crossing is computed, such a window w is
+ *   - a *follower* when it is outside the root's cone and anchored only to the root's cone (or
+ *     to a follower's): its cone moves with the root's;
+ *   - a *stayer* when it is below the root on its chain and anchored only outside the cone:
+ *     its cone stays where it is until the root has moved by w's value, then moves with it;
+ *     before that, the rest of the cone passes it where it is (but never a step of what it
+ *     causes);
+ *   - *floating* when it is outside the root's cone and anchored to nothing (one unit earlier
+ *     passes nothing): its cone is left out;
+ *   - and otherwise (anchored to a step that stays put, a clock's ms boundary, a ctx:before
+ *     margin, a message ahead of it on its link) compared at its place, as before.
+ * Why this loses no order. The path of the root's new value starts every later window again
+ * at its first value, and their own crossings then bring each back to just after the steps
+ * it is anchored to, wherever the root now puts them: a follower to the root's moved cone, a
+ * stayer (coming down by as much as the root went up) to the same outside steps. So the root's
+ * value needs trying only where an order changes that those walks cannot restore: where the
+ * root's cone, with its followers, passes what stays; where the rest of the cone passes a
+ * stayer; where a stayer can come down no further. A region of two windows has a lowest
+ * value of the root at a corner where the later window is anchored to something; if that is
+ * the root's cone, the crossing of the two cones together reaches it, and otherwise the
+ * root's crossing past the later window's cone taken from the path where the later window
+ * sits anchored there. Where the later window merely sits (floating), or where it would run
+ * out of its window (its last value: a highest value of the root, never a lowest), no region
+ * starts. Without this, two windows anchored to each other walk up their diagonal a µs at a
+ * time: each value of one enables the next of the other (measured: Redlock, two clients at
+ * once over three masters, 1-2 ms windows — not finished in hours; exhausted in 3.5 s).
+ *
  * An injected fault's shift (WDEC_SHIFT) is the same with the cone moving earlier: a crash's
  * restart, the end of a pause or of a partition, brought back past the step before it. Its
  * start never crosses anything its window spans (sim/world.c bounds the window by the last
@@ -53,6 +83,7 @@
 
 #include "core.h"
 #include "exploreint.h"
+#include "reduceint.h"
 
 /* ---- the times of the cone's steps at a key, asked in time order ---- */
 
@@ -125,10 +156,19 @@ struct reducer_keys {
     int64_t *last2; /* per key: the last time of a step outside the cone that is not inert */
     int64_t *qmin;  /* per key, all and not inert: the least move of the root that moves a step
                        of the whole-ms banks; then one for the global ones */
+    int64_t *qper;  /* the same places: the longest true ms of the clocks of those steps */
 };
 
 void reducer_release(reducer *r)
 {
+    free(r->fol);
+    free(r->qm);
+    free(r->skip);
+    free(r->stay);
+    free(r->tmp);
+    free(r->anc);
+    free(r->anc_at);
+    free(r->followed);
     free(r->ufind);
     free(r->in);
     free(r->acc);
@@ -138,6 +178,7 @@ void reducer_release(reducer *r)
         free(r->keys->k);
         free(r->keys->last2);
         free(r->keys->qmin);
+        free(r->keys->qper);
         free(r->keys);
     }
     memset(r, 0, sizeof *r);
@@ -149,6 +190,12 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->cap = nsteps * 2;
         r->in = xrealloc(r->in, (size_t)r->cap);
         r->acc = xrealloc(r->acc, (size_t)r->cap * sizeof *r->acc);
+        r->fol = xrealloc(r->fol, (size_t)r->cap);
+        r->skip = xrealloc(r->skip, (size_t)r->cap);
+        memset(r->skip, 0, (size_t)r->cap); /* kept all zero but while a crossing is computed */
+        r->stay = xrealloc(r->stay, (size_t)r->cap * sizeof *r->stay);
+        r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
+        r->tmp = xrealloc(r->tmp, (size_t)r->cap);
     }
     if (nkeys > r->nkeys) {
         r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
@@ -161,6 +208,7 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->keys->nk = 4 * nkeys + 2;
         r->keys->last2 = xrealloc(r->keys->last2, (size_t)nkeys * sizeof *r->keys->last2);
         r->keys->qmin = xrealloc(r->keys->qmin, (size_t)(2 * nkeys + 1) * sizeof *r->keys->qmin);
+        r->keys->qper = xrealloc(r->keys->qper, (size_t)(2 * nkeys + 1) * sizeof *r->keys->qper);
     }
 }
 
@@ -198,7 +246,20 @@ static void accumulate(reducer *r, const xpath *p)
     }
 }
 
-static void cone_of(const world_step *st, int n, int root, uint8_t *in)
+int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The step that y moves with: y itself, or for an injected fault the next step that is not
+ * one (the one that makes its instant); -1 if there is none. */
+int instant_maker(const world_step *st, int n, int y)
+{
+    while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
+    return y < n ? y : -1;
+}
+
+void cone_of(const world_step *st, int n, int root, uint8_t *in)
 {
     memset(in, 0, (size_t)n);
     in[root] = 1;
@@ -231,6 +292,14 @@ static int step_keys(const world_step *x, int observer, int keys[2])
     return 1;
 }
 
+/* How much later than its place on this path the windows on its chain can bring step s,
+ * beyond what they bring the root: for a cone step, those below the root on its chain; for a
+ * follower's step (not on the root's chain), all of its chain's. */
+static int64_t slack_below(const reducer *r, int root, int s)
+{
+    return r->fol[s] ? r->acc[s] : r->acc[s] - r->acc[root];
+}
+
 /* Did step s read a clock, itself or through the message that caused it (a value read at
  * another actor, carried here)? */
 static int reads_clock(const world_step *st, int s)
@@ -239,9 +308,60 @@ static int reads_clock(const world_step *st, int s)
     return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
 }
 
+/* Which steps of the cone (r->in) move in whole ms: a timer or an expiry set from a clock by
+ * a cone step falls on a whole ms of that clock, and everything it causes moves with it. For
+ * each: QM, the least move of the root that moves it (later; its setter's tick, or its
+ * setter's own QM), QB the same earlier (back), QP the longest true µs of a ms of the clocks
+ * on its way; QM 0 for a step that moves µs for µs. An injected fault moves with the step
+ * that makes its instant. */
+void ms_steps(reducer *r, const xpath *p, int root)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    for (int s = root; s < n; s++) {
+        QM(r, s) = QB(r, s) = QP(r, s) = 0;
+        if (!r->in[s] || s == root) continue;
+        int c = st[s].cause;
+        if (c < root || c >= s || !r->in[c]) continue;
+        if (st[s].ev == EV_TIMER || st[s].ev == EV_EXPIRE) {
+            int64_t m = st[c].tick > 1 ? st[c].tick : 1, mb = st[c].back > 1 ? st[c].back : 1;
+            int64_t per = (int64_t)st[c].tick + st[c].back - 1;
+            if (QM(r, c)) {
+                m = min64(m, QM(r, c));
+                mb = min64(mb, QB(r, c));
+                if (QP(r, c) > per) per = QP(r, c);
+            }
+            QM(r, s) = m;
+            QB(r, s) = mb;
+            QP(r, s) = per > 1 ? per : 1;
+        } else if (QM(r, c)) {
+            QM(r, s) = QM(r, c);
+            QB(r, s) = QB(r, c);
+            QP(r, s) = QP(r, c);
+        }
+    }
+    for (int s = n - 1; s > root; s--) {
+        if (!r->in[s] || st[s].cause != WORLD_CAUSE_INSTANT) continue;
+        int mk = instant_maker(st, n, s);
+        if (mk > s && r->in[mk]) {
+            QM(r, s) = QM(r, mk);
+            QB(r, s) = QB(r, mk);
+            QP(r, s) = QP(r, mk);
+        }
+    }
+}
+
+/* The least move of the root at which a step of the whole-ms banks (the first of them to move
+ * at qmin, by at most qper a time) passes a step d µs ahead of it: its staircase passes d after
+ * at most floor(d / qper) steps of qper beyond the first. Never later than that. */
+static int64_t ms_crossing(int64_t d, int64_t qmin, int64_t qper)
+{
+    return qmin + (d > qper ? d - qper : 0);
+}
+
 /* The least tick (later) or back (earlier) of a clock reading inside the cone, when some
  * reading lies outside it; INT64_MAX when the readings do not split. */
-static int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
+int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
 {
     const world_step *st = p->steps;
     int inside = 0, outside = 0;
@@ -249,9 +369,10 @@ static int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
     for (int s = 0; s < p->nsteps; s++) {
         if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
         if (s >= root && r->in[s]) {
-            int64_t m = later ? st[s].tick : st[s].back;
+            /* a step moving in whole ms reads another value at its first move */
+            int64_t m = later ? (QM(r, s) ? QM(r, s) : st[s].tick) + r->stay[s] : QM(r, s) ? QB(r, s) : st[s].back;
             /* with the windows below at their last values; if they reach it alone, by itself */
-            if (later && m - (r->acc[s] - r->acc[root]) > 0) m -= r->acc[s] - r->acc[root];
+            if (later && m - slack_below(r, root, s) > 0) m -= slack_below(r, root, s);
             if (m > 0 && m < least) least = m;
             inside = 1;
         } else {
@@ -264,7 +385,7 @@ static int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
 /* The least move of the cone that could flip a deadline decided with ctx:before between a
  * reading inside the cone and one outside it: its margin, and at least until the cone's
  * reading changes value. INT64_MAX when none could. */
-static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
+int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
 {
     int64_t least = INT64_MAX;
     for (int k = 0; k < p->ncmps; k++) {
@@ -280,8 +401,11 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
         int64_t m = c->margin + 1;
         int64_t grain = c->true_time ? 0 : later ? p->steps[x].tick : p->steps[x].back;
         if (grain > m) m = grain;
+        /* a step moving in whole ms: from its first move, a ms of its clock at a time */
+        if (x >= root && QM(r, x)) m = ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
+        if (later) m += r->stay[x];
         /* with the windows below at their last values; if they reach it alone, by itself */
-        if (later && m - (r->acc[x] - r->acc[root]) > 0) m -= r->acc[x] - r->acc[root];
+        if (later && m - slack_below(r, root, x) > 0) m -= slack_below(r, root, x);
         if (m > 0 && m < least) least = m;
     }
     return least;
@@ -290,7 +414,7 @@ static int64_t comparison_crossing(reducer *r, const xpath *p, int root, int lat
 static void keys_clear(reducer *r, int observer)
 {
     for (int k = 0; k < 4 * (observer + 1) + 2; k++) tvec_clear(&r->keys->k[k]);
-    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->qmin[k] = INT64_MAX;
+    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->qmin[k] = INT64_MAX, r->keys->qper[k] = 0;
 }
 
 /* A stale timer (world_step.stale_by) does nothing wherever it falls, as long as the step
@@ -321,17 +445,18 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
 #define BANK(q, f, key) (&r->keys->k[((q) * 2 + (f)) * nk1 + (key)])
     tvec *all[2] = { &r->keys->k[4 * nk1], &r->keys->k[4 * nk1 + 1] }; /* what a global step is ordered against */
     int64_t *qmin = r->keys->qmin, *qmin_all = &r->keys->qmin[2 * nk1];
+    int64_t *qper = r->keys->qper, *qper_all = &r->keys->qper[2 * nk1];
     keys_clear(r, observer);
     int64_t least = INT64_MAX;
-    int64_t base = r->acc[root];
     for (int s = root; s < n && least > 1; s++) {
         const world_step *x = &st[s];
+        if (r->skip[s]) continue;
         if (x->stale_by != WORLD_NOT_STALE) {
             /* A stale step does nothing wherever it falls after the step y that ended its wait:
              * all that can change is y passing it (y in the cone, the step outside it). */
             if (stale_inert(r, p, root, s, 1)) continue;
             int y = x->stale_by;
-            int64_t late_y = st[y].t + (r->acc[y] - base);
+            int64_t late_y = st[y].t + slack_below(r, root, y); /* a stayer's: later still */
             int64_t cand = x->t > st[y].t ? x->t - st[y].t : 1;
             if (late_y < x->t && x->t - late_y < cand) cand = x->t - late_y;
             if (cand < least) least = cand;
@@ -339,22 +464,23 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
         }
         int keys[2], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
-            /* A timer or an expiry set from a clock falls on a whole ms of that clock: it moves
-             * only once the step that set it passes one of its ms boundaries, then by a ms. */
-            int c = x->cause;
-            int q = s != root && (x->ev == EV_TIMER || x->ev == EV_EXPIRE) && c >= root && c < s && r->in[c];
-            int64_t m = q && st[c].tick > 1 ? st[c].tick : 1;
-            int64_t late = x->t + (r->acc[s] - base);
+            /* a step that moves in whole ms (ms_steps) is kept in banks of its own */
+            int q = QM(r, s) > 0;
+            int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
+            /* a stayer's step moves once the root has moved by its stay */
+            int64_t now = x->t - r->stay[s];
+            int64_t late = now + slack_below(r, root, s);
             /* at the latest the windows below can bring it, and where it is now: this window
              * alone may have to carry it (the windows below at their first values) */
-            int times = late > x->t ? 2 : 1;
-            for (int twice = 0; twice < times; twice++, late = x->t) {
+            int times = late > now ? 2 : 1;
+            for (int twice = 0; twice < times; twice++, late = now) {
                 if (x->key == WORLD_KEY_ALL) {
                     /* ordered against every step: kept in every key's vectors */
                     for (int k = 0; k <= observer; k++)
                         for (int f = 0; f < 2; f++) {
                             tvec_insert(BANK(q, f, k), late);
                             if (q && m < qmin[f * nk1 + k]) qmin[f * nk1 + k] = m;
+                            if (q && per > qper[f * nk1 + k]) qper[f * nk1 + k] = per;
                         }
                 } else {
                     for (int j = 0; j < nk; j++)
@@ -362,10 +488,12 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                         for (int f = 0; f < (!x->inert || j > 0 ? 2 : 1); f++) {
                             tvec_insert(BANK(q, f, keys[j]), late);
                             if (q && m < qmin[f * nk1 + keys[j]]) qmin[f * nk1 + keys[j]] = m;
+                            if (q && per > qper[f * nk1 + keys[j]]) qper[f * nk1 + keys[j]] = per;
                         }
                 }
                 tvec_insert(all[q], late);
                 if (q && m < *qmin_all) *qmin_all = m;
+                if (q && per > *qper_all) *qper_all = per;
             }
             continue;
         }
@@ -376,7 +504,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 int64_t b = tvec_below(all[q], x->t);
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t > b ? x->t - b : 1;
-                if (q && cand < *qmin_all) cand = *qmin_all;
+                if (q) cand = ms_crossing(cand, *qmin_all, *qper_all);
                 if (cand < least) least = cand;
                 continue;
             }
@@ -386,7 +514,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 int64_t b = tvec_below(BANK(q, f, keys[j]), x->t);
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t > b ? x->t - b : 1;
-                if (q && cand < qmin[f * nk1 + keys[j]]) cand = qmin[f * nk1 + keys[j]];
+                if (q) cand = ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
                 if (cand < least) least = cand;
             }
         }
@@ -442,9 +570,15 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
     return least;
 }
 
-static int64_t min64(int64_t a, int64_t b)
+/* The least µs by which moving the root's cone (as shaped) later or earlier changes an order,
+ * a reading or a ctx:before margin; INT64_MAX when nothing can. */
+static int64_t cone_crossing(reducer *r, const xpath *p, int root, int later, int observer)
 {
-    return a < b ? a : b;
+    ms_steps(r, p, root);
+    int64_t us = later ? order_crossing_later(r, p, root, observer) : order_crossing_earlier(r, p, root, observer);
+    if (us > 1) us = min64(us, comparison_crossing(r, p, root, later));
+    if (us > 1) us = min64(us, reading_crossing(r, p, root, later));
+    return us;
 }
 
 /* The next value of window decision i (of p) worth a path of its own, or -1. */
@@ -454,12 +588,42 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     int64_t v = p->rec[i].value, last = p->rec[i].n - 1;
     LL_ASSERT(v >= 0 && d->step >= 0 && d->step < p->nsteps);
     if (v >= last) return -1;
-    cone_of(p->steps, p->nsteps, d->step, r->in);
-    int later = d->kind == WDEC_DELAY;
-    int64_t us = later ? order_crossing_later(r, p, d->step, observer)
-                       : order_crossing_earlier(r, p, d->step, observer);
-    if (us > 1) us = min64(us, comparison_crossing(r, p, d->step, later));
-    if (us > 1) us = min64(us, reading_crossing(r, p, d->step, later));
+    int root = d->step, n = p->nsteps;
+    cone_of(p->steps, n, root, r->in);
+    int later = d->kind == WDEC_DELAY, stayers = 0;
+    int64_t us;
+    if (!later) {
+        memset(r->fol, 0, (size_t)n);
+        memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+        us = cone_crossing(r, p, root, 0, observer);
+    } else {
+        stayers = shape_cone(r, p, i, root); /* r->in anew */
+        /* the stayers' steps move once the root has moved past their values (slack_below) */
+        skip_floating(r, p, i, root);
+        us = cone_crossing(r, p, root, 1, observer);
+        if (stayers && us > 1) {
+            /* and before that the rest of the cone passes them where they are: the rest against
+             * everything else, and then the rest but the stayers' causes (a step never passes
+             * what it causes) against the stayers' steps */
+            for (int s = root; s < n; s++)
+                if (r->stay[s]) r->in[s] = 0, r->skip[s] = 1;
+            memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+            int64_t u2 = cone_crossing(r, p, root, 1, observer);
+            memset(r->skip, 0, (size_t)n);
+            skip_floating(r, p, i, root);
+            for (size_t j = i + 1; j < p->nrec; j++) {
+                if (r->followed[j] != 2) continue;
+                for (int w = parent_of(p->steps, n, p->decs[j].step); w >= root; w = parent_of(p->steps, n, w)) {
+                    r->skip[w] = 1;
+                    if (w == root) break;
+                }
+            }
+            int64_t u3 = cone_crossing(r, p, root, 1, observer);
+            memset(r->skip, 0, (size_t)n);
+            us = min64(us, min64(u2, u3));
+        }
+        memset(r->skip, 0, (size_t)n);
+    }
     if (us == INT64_MAX) return -1;
     if (later && d->held > 0) us += d->held; /* it moves only past what holds it back */
     int64_t unit = d->unit > 0 ? d->unit : 1;
@@ -576,6 +740,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
     reducer_fit(r, p->nsteps + 1, observer + 1);
     accumulate(r, p);
+    anchors_compute(r, p);
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->kind == WDEC_OTHER && d->tie) {

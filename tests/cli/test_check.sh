@@ -49,6 +49,7 @@ finds failover-horizon mutual_exclusion
 finds drift-sleep mutual_exclusion
 # A parked reply (PostgreSQL's pg_advisory_lock waiting in the server) that lands after its waiter gave up.
 finds pg-wait-abandoned no_deadlock
+finds two-jumps-one-gap mutual_exclusion
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
@@ -84,6 +85,12 @@ done
 "$LL" check tests/check/redlock-late-contender.lua --time 30 >"$tmp/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "redlock-late-contender: exit $rc"; tail -5 "$tmp/out"; }
+
+# Must not find, and exhausted: two clients at once over three masters, 1-2 ms windows (their
+# windows together decide who is first at each master: followers and stayers, model/reduce.c).
+"$LL" check tests/check/redlock-contend.lua --time 300 --jobs 1 >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "redlock-contend: exit $rc"; tail -5 "$tmp/out"; }
 
 # Must not find: with fencing tokens the resource never accepts a stale write.
 "$LL" check tests/check/gc-pause-fencing.lua >"$tmp/out" 2>&1
