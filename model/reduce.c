@@ -218,9 +218,8 @@ static int parent_of(const world_step *st, int n, int s)
 {
     int c = st[s].cause;
     if (c != WORLD_CAUSE_INSTANT) return c;
-    int s2 = s + 1;
-    while (s2 < n && st[s2].cause == WORLD_CAUSE_INSTANT) s2++;
-    return s2 < n && st[s2].cause < s ? st[s2].cause : -1;
+    int s2 = instant_maker(st, n, s);
+    return s2 >= 0 && st[s2].cause < s ? st[s2].cause : -1;
 }
 
 /* acc[s]: how much later the windows on s's chain of causes (s's own included) can still
@@ -251,10 +250,15 @@ int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
-/* The step that y moves with: y itself, or for an injected fault the next step that is not
- * one (the one that makes its instant); -1 if there is none. */
+/* The step that y moves with: y itself, or for an injected fault the step that makes its
+ * instant — its target's first event at that instant (a crash, pause or jump lands just before
+ * an event of its target: sim/world.c), else the next step that is not an injected fault; -1
+ * if there is none. */
 int instant_maker(const world_step *st, int n, int y)
 {
+    if (y >= n || st[y].cause != WORLD_CAUSE_INSTANT) return y < n ? y : -1;
+    for (int s = y + 1; s < n && st[s].t == st[y].t; s++)
+        if (st[s].cause != WORLD_CAUSE_INSTANT && st[y].key >= 0 && st[s].key == st[y].key) return s;
     while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
     return y < n ? y : -1;
 }
@@ -267,10 +271,9 @@ void cone_of(const world_step *st, int n, int root, uint8_t *in)
         int c = st[s].cause;
         if (c == WORLD_CAUSE_INSTANT) {
             /* an injected fault moves with the step that makes its instant */
-            int s2 = s + 1;
-            while (s2 < n && st[s2].cause == WORLD_CAUSE_INSTANT) s2++;
-            int c2 = s2 < n ? st[s2].cause : -1;
-            in[s] = s2 < n && c2 >= root && c2 < s && in[c2];
+            int s2 = instant_maker(st, n, s);
+            int c2 = s2 >= 0 ? st[s2].cause : -1;
+            in[s] = s2 >= 0 && c2 >= root && c2 < s && in[c2];
         } else {
             in[s] = c >= root && c < s && in[c];
         }

@@ -20,6 +20,15 @@ static int steps_dependent(const world_step *x, const world_step *y)
     return x->key == y->key && !(x->inert && y->inert);
 }
 
+/* The cone of a window's step w (cone_of), with the injected faults whose instant w makes (they
+ * land just before it at its instant: instant_maker), in in[] from index `from` on. */
+static void window_cone(const world_step *st, int n, int w, int from, uint8_t *in)
+{
+    cone_of(st, n, w, in);
+    for (int s = w - 1; s > from && st[s].t == st[w].t; s--)
+        if (st[s].cause == WORLD_CAUSE_INSTANT && instant_maker(st, n, s) == w) in[s] = 1;
+}
+
 /* For each window decision off its first value, the steps it is anchored to (r->anc from
  * r->anc_at[j], ended by -1); ANCHOR_ELSEWHERE: anchored (also) to what no root's cone can
  * hold — a clock's ms boundary or a ctx:before margin its cone's readings would cross, a
@@ -44,10 +53,13 @@ void anchors_compute(reducer *r, const xpath *p)
         if (d->kind != WDEC_DELAY || p->rec[j].value == 0 || d->step < 0 || d->step >= n) continue;
         int b = d->step;
         int64_t unit = d->unit > 0 ? d->unit : 1;
-        cone_of(st, n, b, r->in);
+        window_cone(st, n, b, -1, r->in);
         ms_steps(r, p, b);
+        int z0 = b; /* its faults, at its instant before it: they move µs for µs with it */
+        while (z0 > 0 && st[z0 - 1].t == st[b].t) z0--;
+        for (int z = z0; z < b; z++) QM(r, z) = QB(r, z) = QP(r, z) = 0;
         int start = r->nanc, count = 0, elsewhere = 0;
-        for (int z = b; z < n && !elsewhere; z++) {
+        for (int z = z0; z < n && !elsewhere; z++) {
             if (!r->in[z]) continue;
             if (st[z].also >= 0 && !r->in[st[z].also]) { /* held behind a message outside */
                 elsewhere = 1;
@@ -62,17 +74,17 @@ void anchors_compute(reducer *r, const xpath *p)
             }
             /* a stale timer is ordered only against the step that ended its wait */
             int stale = st[z].stale_by != WORLD_NOT_STALE, ender = stale ? st[z].stale_by : -1;
-            if (stale && (ender < 0 || ender >= z || (ender >= b && r->in[ender]))) continue;
+            if (stale && (ender < 0 || ender >= z || r->in[ender])) continue;
             /* the steps just before it, and those at its instant after it (a tie: the
              * scheduler's order there is a decision of its own, tie_needed) */
             int yend = z + 1;
             while (yend < n && st[yend].t == st[z].t) yend++;
             for (int y = yend - 1; y >= 0 && st[y].t >= st[z].t - reach; y--) {
-                if (y == z || (y >= b && r->in[y])) continue;
+                if (y == z || r->in[y]) continue;
                 if (stale ? y != ender : st[y].stale_by != WORLD_NOT_STALE || !steps_dependent(&st[y], &st[z])) continue;
                 /* an injected fault moves with the step that makes its instant (cone_of) */
                 int a = instant_maker(st, n, y);
-                if (a < 0 || (a >= b && r->in[a])) continue;
+                if (a < 0 || r->in[a]) continue;
                 if (count == ANCHORS_MAX) {
                     elsewhere = 1;
                     break;
@@ -136,12 +148,9 @@ int shape_cone(reducer *r, const xpath *p, size_t i, int root)
                     continue;
                 r->followed[j] = 1;
                 changed = 1;
-                cone_of(st, n, d->step, r->tmp);
-                for (int s = d->step; s < n; s++)
+                window_cone(st, n, d->step, root, r->tmp);
+                for (int s = root + 1; s < n; s++)
                     if (r->tmp[s] && !r->in[s]) r->in[s] = r->fol[s] = 1;
-                /* an injected fault at its instant moves with it (cone_of) */
-                for (int s = d->step - 1; s > root && st[s].cause == WORLD_CAUSE_INSTANT; s--)
-                    if (!r->in[s]) r->in[s] = r->fol[s] = 1;
             }
         }
         /* stayers: in the root's own cone, anchored only outside the moving cone */
@@ -157,8 +166,8 @@ int shape_cone(reducer *r, const xpath *p, size_t i, int root)
             int64_t unit = d->unit > 0 ? d->unit : 1;
             int64_t v = p->rec[j].value;
             int64_t can = v > INT64_MAX / 4 / unit ? INT64_MAX / 4 : v * unit;
-            cone_of(st, n, d->step, r->tmp);
-            for (int s = d->step; s < n; s++)
+            window_cone(st, n, d->step, root, r->tmp);
+            for (int s = root + 1; s < n; s++)
                 if (r->tmp[s]) r->stay[s] += can; /* nested stayers: each comes down by its own */
         }
         if (!more) break;
@@ -186,8 +195,8 @@ void skip_floating(reducer *r, const xpath *p, size_t i, int root)
     for (size_t j = i + 1; j < p->nrec; j++) {
         const world_decision *d = &p->decs[j];
         if (r->anc_at[j] != ANCHOR_FLOATING || d->step < root || r->in[d->step]) continue;
-        cone_of(st, n, d->step, r->tmp);
-        for (int s = d->step; s < n; s++)
+        window_cone(st, n, d->step, root, r->tmp);
+        for (int s = root + 1; s < n; s++)
             if (r->tmp[s] && !r->in[s]) r->skip[s] = 1;
     }
 }
