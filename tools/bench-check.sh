@@ -76,7 +76,9 @@ for n in 3 5; do
     variant "redlock$n-8-uniform-nopartition-2crashes" '/^  faults = {.*partition/d; s/max_faults = 1/max_faults = 2/'
     variant "redlock$n-9-constant-3clients" "$constant; $third"
     # both clients ask at once over every master (the "general case"), no fault
-    variant "redlock$n-9b-uniform-contend" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/; s/max_faults = 1/max_faults = 0/' 
+    variant "redlock$n-9b-uniform-contend" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/; s/max_faults = 1/max_faults = 0/'
+    # and with the crash of any master
+    variant "redlock$n-9c-uniform-contend-crash" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/'
 done
 cp tests/bench/check/redisson-failover.lua tests/bench/check/fairlock3.lua "$tmp/"
 
