@@ -13,86 +13,7 @@
 # Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-LL=${LOCKLAB:-./locklab}
-tmp=$(mktemp -d /tmp/locklab-serve.XXXXXX)
-pids=()
-# Servers still running (each removed once stopped, so no id is signalled after its
-# process is gone).
-forget() {
-    local keep=() q
-    for q in "${pids[@]}"; do [ "$q" = "$1" ] || keep+=("$q"); done
-    pids=("${keep[@]}")
-}
-cleanup() {
-    local q
-    for q in "${pids[@]}"; do kill -TERM "$q" 2>/dev/null && wait "$q" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# check DESCRIPTION EXPECTED ACTUAL
-check() {
-    if [ "$2" == "$3" ]; then ok; else bad "$1: expected [$2], got [$3]"; fi
-}
-
-# Polls until cmd succeeds, at most n times (a bound, not a time limit: each try is quick).
-wait_for() {
-    local n=$1
-    shift
-    for _ in $(seq 1 "$n"); do
-        "$@" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-
-# started NAME PID: 0 once the server says it is ready, 1 once it has exited.
-started() {
-    for _ in $(seq 1 2400); do
-        grep -q '; ready$' "$tmp/$1.out" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
-
-# start_serve NAME NODES [options...]: starts `locklab serve` on free ports of 7400-7499,
-# trying others when a port is taken; sets PORT and PID. Its output goes to $tmp/NAME.out
-# and $tmp/NAME.err.
-start_serve() {
-    local name=$1 nodes=$2
-    shift 2
-    for _ in $(seq 1 40); do
-        local port=$((7400 + RANDOM % (101 - nodes)))
-        "$LL" serve --port "$port" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-        local pid=$!
-        pids+=("$pid")
-        if started "$name" "$pid"; then
-            PORT=$port
-            PID=$pid
-            return 0
-        fi
-        kill "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-        forget "$pid"
-        grep -q 'cannot listen' "$tmp/$name.err" || { cat "$tmp/$name.err"; return 1; }
-    done
-    return 1
-}
-
-# stop_serve NAME: SIGTERM, then exit 0, the closing line, and nothing from the sanitizers.
-stop_serve() {
-    local name=$1
-    kill -TERM "$PID"
-    wait "$PID"
-    check "$name: exit status after SIGTERM" 0 "$?"
-    forget "$PID"
-    grep -q '^locklab serve: stopped after [0-9]* commands*$' "$tmp/$name.out" && ok || bad "$name: no closing line"
-    if grep -q 'Sanitizer\|runtime error' "$tmp/$name.err"; then bad "$name: sanitizer report"; head -30 "$tmp/$name.err"; else ok; fi
-}
+. tests/cli/serve_lib.sh serve
 
 cli() { redis-cli -p "$PORT" "$@"; }
 
@@ -759,20 +680,7 @@ check "TIME on the manual clock" "$(($(cli locklab time) / 1000))|0" "$(cli time
 stop_serve bounds
 
 # ---- a real redis-server beside it: the same bytes for the same requests ----
-rport=""
-for p in $(seq 7500 7599); do
-    redis-cli -p "$p" ping >/dev/null 2>&1 && continue
-    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" --daemonize no \
-        --logfile "$tmp/redis.log" &
-    rpid=$!
-    pids+=("$rpid")
-    if wait_for 100 redis-cli -p "$p" ping >/dev/null 2>&1 &&
-        [ "$(redis-cli -p "$p" info server | tr -d '\r' | sed -n 's/^process_id://p')" = "$rpid" ]; then
-        rport=$p
-        break
-    fi
-    kill "$rpid" 2>/dev/null; wait "$rpid" 2>/dev/null; forget "$rpid"
-done
+start_redis
 [ -n "$rport" ] && ok || bad "no redis-server to compare with"
 
 # pub/sub over raw sockets, byte for byte against redis-server: SUBSCRIBE and PSUBSCRIBE
@@ -832,16 +740,7 @@ for i, (s, words) in enumerate(steps):
     if s is b:
         print("  the subscriber then:", repr(upto(a, "after%d" % i)))
 PYEOF
-if [ -n "$rport" ]; then
-    start_serve pubsub 1 --clock manual || bad "the pub/sub server does not start"
-    python3 "$tmp/pubsub.py" "$rport" >"$tmp/pubsub.redis" 2>&1
-    python3 "$tmp/pubsub.py" "$PORT" >"$tmp/pubsub.serve" 2>&1
-    if [ "$(wc -l <"$tmp/pubsub.redis")" -ge 50 ] && cmp -s "$tmp/pubsub.redis" "$tmp/pubsub.serve"; then ok; else
-        bad "pub/sub over raw sockets: redis-server and locklab serve differ"
-        diff "$tmp/pubsub.redis" "$tmp/pubsub.serve" | head -20
-    fi
-    stop_serve pubsub
-fi
+same_bytes pubsub "pub/sub over raw sockets" '[ "$(wc -l <"$tmp/pubsub.redis")" -ge 50 ]' --clock manual
 
 # CLIENT UNBLOCK (TIMEOUT, ERROR, the default) of each blocking command, its refusals, and
 # the replies serve answers itself (a timeout's null, WAIT's count, UNBLOCKED, AUTH's, QUIT),
@@ -923,18 +822,8 @@ for proto in ("2", "3"):
     rb = Reader(b)
     bid = ask(rb, b, "client", "id")[1:-2].decode()
 PYEOF
-if [ -n "$rport" ]; then
-    start_serve unblock 1 --clock wall || bad "the CLIENT UNBLOCK server does not start"
-    python3 "$tmp/unblock.py" "$rport" >"$tmp/unblock.redis" 2>&1
-    python3 "$tmp/unblock.py" "$PORT" >"$tmp/unblock.serve" 2>&1
-    if [ "$(grep -c 'blocked: True' "$tmp/unblock.redis")" -eq 54 ] && cmp -s "$tmp/unblock.redis" "$tmp/unblock.serve"; then
-        ok
-    else
-        bad "CLIENT UNBLOCK and RESP3 replies over raw sockets: redis-server and locklab serve differ"
-        diff "$tmp/unblock.redis" "$tmp/unblock.serve" | head -20
-    fi
-    stop_serve unblock
-fi
+same_bytes unblock "CLIENT UNBLOCK and RESP3 replies over raw sockets" \
+    '[ "$(grep -c "blocked: True" "$tmp/unblock.redis")" -eq 54 ]' --clock wall
 
 # INFO's commandstats and errorstats of blocking commands, against redis-server: a blocked
 # command is one call however many writes it sees before it is served (Redis counts it
@@ -980,19 +869,8 @@ for section in ("commandstats", "errorstats"): # Redis lists them in its dict's 
     for line in sorted(l for l in lines if ":" in l and not l.startswith("cmdstat_info:")):
         print(re.sub(r"usec=[0-9]+,usec_per_call=[0-9.]+,", "", line))
 PYEOF
-if [ -n "$rport" ]; then
-    start_serve blockstats 1 --clock wall || bad "the blocking stats server does not start"
-    python3 "$tmp/blockstats.py" "$rport" >"$tmp/blockstats.redis" 2>&1
-    python3 "$tmp/blockstats.py" "$PORT" >"$tmp/blockstats.serve" 2>&1
-    if grep -q '^cmdstat_blpop:calls=1,rejected_calls=0,failed_calls=0$' "$tmp/blockstats.redis" &&
-        cmp -s "$tmp/blockstats.redis" "$tmp/blockstats.serve"; then
-        ok
-    else
-        bad "INFO commandstats/errorstats of blocked commands: redis-server and locklab serve differ"
-        diff "$tmp/blockstats.redis" "$tmp/blockstats.serve" | head -20
-    fi
-    stop_serve blockstats
-fi
+same_bytes blockstats "INFO commandstats/errorstats of blocked commands" \
+    'grep -q "^cmdstat_blpop:calls=1,rejected_calls=0,failed_calls=0$" "$tmp/blockstats.redis"' --clock wall
 
 # INFO stats' total_error_replies, errorstats and commandstats against redis-server, as
 # Redis 7.0.15 counts them (networking.c, afterErrorReply; script.c, scriptCall): every error
@@ -1092,20 +970,9 @@ st = info("stats")
 print("a new connection:", {k: st[k] for k in ("total_connections_received", "total_commands_processed", "total_error_replies")})
 ask("function", "flush")
 PYEOF
-if [ -n "$rport" ]; then
-    start_serve errstats 1 --clock wall || bad "the error stats server does not start"
-    python3 "$tmp/errstats.py" "$rport" >"$tmp/errstats.redis" 2>&1
-    python3 "$tmp/errstats.py" "$PORT" >"$tmp/errstats.serve" 2>&1
-    if grep -q "^a new connection: {'total_connections_received': '1', 'total_commands_processed': '3'" "$tmp/errstats.redis" &&
-        grep -q '^cmdstat_eval:calls=22,rejected_calls=1,failed_calls=18$' "$tmp/errstats.redis" &&
-        cmp -s "$tmp/errstats.redis" "$tmp/errstats.serve"; then
-        ok
-    else
-        bad "INFO total_error_replies, errorstats, commandstats, CONFIG RESETSTAT: redis-server and locklab serve differ"
-        diff "$tmp/errstats.redis" "$tmp/errstats.serve" | head -20
-    fi
-    stop_serve errstats
-fi
+same_bytes errstats "INFO total_error_replies, errorstats, commandstats, CONFIG RESETSTAT" \
+    'grep -q "^a new connection: {.total_connections_received.: .1., .total_commands_processed.: .3." "$tmp/errstats.redis" &&
+     grep -q "^cmdstat_eval:calls=22,rejected_calls=1,failed_calls=18$" "$tmp/errstats.redis"' --clock wall
 
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
