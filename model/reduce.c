@@ -622,7 +622,6 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
                 }
             }
             int64_t u3 = cone_crossing(r, p, root, 1, observer);
-            memset(r->skip, 0, (size_t)n);
             us = min64(us, min64(u2, u3));
         }
         memset(r->skip, 0, (size_t)n);
