@@ -13,10 +13,11 @@
  *     the searched properties compare across clients (world_step.client: their monitors read
  *     those on one true-time line; model/properties.c says which for each), or any step at
  *     all when one of them touches every actor (a partition, clients learning a new master);
- *   - no clock reading changes value: a reading inside the cone against one outside it (a
- *     client's ctx:now(), a TTL that leaves a node), whose difference a model may use in any
- *     way. Clocks are read in whole ms, so a reading changes only when its step passes one of
- *     its clock's ms boundaries (world_step.tick and .back);
+ *   - no clock reading inside the cone changes value (a client's ctx:now(), a TTL that leaves
+ *     a node, a server's TIME): a model may use it in any way, against another reading or a
+ *     constant. Clocks are read in whole ms (TIME to the µs), so a reading changes only when
+ *     its step passes one of its clock's ms boundaries (world_step.tick and .back; 1 µs for
+ *     TIME);
  *   - no deadline decided with ctx:before between a reading inside the cone and one outside
  *     it flips: its margin (world_cmp) says how far the two may move apart first, and only
  *     one direction can flip it (world_cmp.before: a reading before its deadline flips when
@@ -362,12 +363,16 @@ static int64_t ms_crossing(int64_t d, int64_t qmin, int64_t qper)
     return qmin + (d > qper ? d - qper : 0);
 }
 
-/* The least tick (later) or back (earlier) of a clock reading inside the cone, when some
- * reading lies outside it; INT64_MAX when the readings do not split. */
+/* The least tick (later) or back (earlier) of a clock reading inside the cone; INT64_MAX when
+ * the cone reads no clock. A reading is compared with whatever the model holds: another
+ * reading, or a constant (`TIME`'s µs against 7, ctx:now() against a date written in the
+ * model) — the clocks' origin, their value at 0 s, is a reading outside every cone. (Until
+ * round 4 a cone whose readings had no reading outside it was taken as moving freely: a model
+ * comparing the server's TIME with a constant was proven safe where runs violate it.) */
 int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
 {
     const world_step *st = p->steps;
-    int inside = 0, outside = 0;
+    int inside = 0;
     int64_t least = INT64_MAX;
     for (int s = 0; s < p->nsteps; s++) {
         if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
@@ -378,11 +383,9 @@ int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
             if (later && m - slack_below(r, root, s) > 0) m -= slack_below(r, root, s);
             if (m > 0 && m < least) least = m;
             inside = 1;
-        } else {
-            outside = 1;
         }
     }
-    return inside && outside ? least : INT64_MAX;
+    return inside ? least : INT64_MAX;
 }
 
 /* The least move of the cone that could flip a deadline decided with ctx:before between a
@@ -681,6 +684,28 @@ static int uf_find(int *up, int i)
     return i;
 }
 
+/* Two events that one actor has due at one instant run in the order they were pushed
+ * (sched.h: first in, first out): so two steps of a tie that each push one — two clients
+ * that send a node a request over equal delays — decide that order by their own, even where
+ * they commute themselves. Such steps are joined in up (their classes for tie_needed). The
+ * steps a tie's steps cause directly are enough: what those cause in turn at one instant is
+ * ordered by the tie their own instant makes (this rule again, there). (Until round 4 two
+ * clients' SRANDMEMBERs racing to one node were searched in one order only.) */
+static void queued_behind(const xpath *p, int s0, int end, int *up)
+{
+    const world_step *st = p->steps;
+    for (int a = end; a < p->nsteps; a++) {
+        int ca = st[a].cause;
+        if (ca < s0 || ca >= end || st[a].qactor < 0) continue;
+        for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
+            int cb = st[b].cause;
+            if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
+            if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
+            up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
+        }
+    }
+}
+
 /* The alternatives of tie decision i (which of several simultaneous events goes first) that
  * need paths of their own: a persistent set (Godefroid, 1996). The events handled at that
  * instant from the decision on fall into classes of steps that depend on each other,
@@ -732,6 +757,7 @@ static void tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
     for (int x = s0; x < end; x++)
         for (int y = x + 1; y < end; y++)
             if (st[x].qactor == st[y].qactor || tie_dependent(&st[x], &st[y])) up[uf_find(up, x - s0)] = uf_find(up, y - s0);
+    queued_behind(p, s0, end, up);
     int root = uf_find(up, 0);
     for (int j = 0; j < n; j++)
         if (uf_find(up, cand[j] - s0) == root) alts_add(a, j);

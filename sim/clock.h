@@ -20,6 +20,8 @@ typedef struct lclock {
 
 void lclock_init(lclock *c, int64_t epoch_ms, int64_t offset_ms, double drift);
 int64_t lclock_read(const lclock *c, int64_t true_us);        /* local ms */
+/* The same clock to the µs (floored), as a server's TIME reads it (Redis's ustime()). */
+int64_t lclock_read_us(const lclock *c, int64_t true_us);
 /* The same clock without its jumps: what a monotonic clock (CLOCK_MONOTONIC) on that host
  * reads, up to a constant. */
 int64_t lclock_read_monotonic(const lclock *c, int64_t true_us);

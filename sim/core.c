@@ -30,7 +30,12 @@ size_t core_decisions_made(const core *cx)
 
 void core_clock_read(core *cx)
 {
-    cx->clock_read = 1;
+    if (cx->clock_read < CORE_READ_MS) cx->clock_read = CORE_READ_MS;
+}
+
+void core_clock_read_us(core *cx)
+{
+    cx->clock_read = CORE_READ_US;
 }
 
 int core_step(const core *cx)

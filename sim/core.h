@@ -65,9 +65,10 @@ typedef struct core {
     core_mark_fn mark;
     core_compare_fn compare;
     void *window_ud;
-    int clock_read;             /* exploring: the step being handled read a clock's value */
+    int clock_read;             /* exploring: the step being handled read a clock's value
+                                   (CORE_READ_MS: in whole ms; CORE_READ_US: to the µs) */
     int inert;                  /* exploring: the step being handled changed nothing (a pure
-                                   request that reported no effect: server_kind.pure) */
+                                   request that reported no effect: server_kind.inert) */
     int stale_by;               /* exploring: the step being handled did nothing because the
                                    wait it would have ended had ended at this step (-1: before
                                    the log began); CORE_NOT_STALE otherwise */
@@ -89,6 +90,11 @@ size_t core_decisions_made(const core *cx);
  * reply, a deadline set from it): while exploring, the step is marked (world_step.clock),
  * and the search tries a window where it moves such a reading past a whole ms of its clock. */
 void core_clock_read(core *cx);
+/* The same for a reading to the µs (a server's TIME): it changes with every µs its step
+ * moves, so the search tries every value of a window that moves it. */
+void core_clock_read_us(core *cx);
+#define CORE_READ_MS 1
+#define CORE_READ_US 2
 /* The step being handled (an index of the explorer's step log), or -1 when not exploring or
  * between steps: what an instant or a deadline records as its origin. */
 int core_step(const core *cx);

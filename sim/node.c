@@ -97,6 +97,15 @@ static int64_t node_clock_fn(void *ud)
     return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now) : lclock_read(&n->clock, n->cu->cx->now);
 }
 
+/* TIME: the clock to the µs. A value that changes with every µs the request moves, so the
+ * step is marked as such a reading (core_clock_read_us), not as a whole-ms one. */
+static int64_t node_clock_us_fn(void *ud)
+{
+    node *n = ud;
+    core_clock_read_us(n->cu->cx);
+    return lclock_read_us(&n->clock, n->cu->cx->now);
+}
+
 static int64_t node_steady_fn(void *ud)
 {
     node *n = ud;
@@ -220,6 +229,7 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
     kind_host host = {
         .ud = n,
         .clock = node_clock_fn,
+        .clock_us = node_clock_us_fn,
         .steady = node_steady_fn,
         .clock_seen = node_clock_seen,
         .deadline_set = node_deadline_set,
@@ -538,13 +548,13 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
      * history (the checker attributes them to it); its reply is filled in afterwards. */
     size_t at = node_note_exec(cu, n, m->from, m->req_id, m->label, m->script);
     uint64_t before = n->repl_offset, effects = n->effects;
-    int pure = !wait && cu->cx->explore && sk->pure && sk->pure(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv);
     n->exec_msg = m; /* what kind_host.park parks */
     n->exec_at = at;
     n->parked_now = 0;
     if (!wait) sk->exec(n->srv, m->from - cu->cx->nnodes, m->conn, m->argc, m->argv, rep->body);
     n->exec_msg = NULL;
-    if (pure && n->effects == effects) cu->cx->inert = 1; /* it changed nothing: it commutes */
+    /* it changed nothing: it commutes */
+    if (!wait && cu->cx->explore && sk->inert && sk->inert(n->srv, m->conn) && n->effects == effects) cu->cx->inert = 1;
     int client = m->from - cu->cx->nnodes;
     if (n->role == ROLE_MASTER && client >= 0 && client < cu->cx->nclients) n->client_off[client] = n->repl_offset;
     node_schedule_expiry(cu, n);

@@ -23,6 +23,7 @@ struct kserver {
     server *srv;
     kind_host host;
     conn *conns, *subconns; /* per client: its command and pub/sub connections */
+    int info;               /* the last request was INFO, answered here (rk_info) */
 };
 
 /* ---- the server and its effects ---- */
@@ -53,7 +54,7 @@ static kserver *rk_create(const kind_host *host)
     kserver *s = xcalloc(1, sizeof *s);
     s->host = *host;
     server_config cfg = {
-        .clock = host->clock, .clock_ud = host->ud,
+        .clock = host->clock, .clock_us = host->clock_us, .clock_ud = host->ud,
         .deliver = rk_deliver, .deliver_ud = s,
         .trace = host->trace ? rk_trace : NULL, .trace_ud = s,
         .load = chunkcache_load_ud, .load_ud = host->chunks,
@@ -117,14 +118,16 @@ static int rk_info(kserver *s, int argc, const slice *argv, reply *out)
 static void rk_exec(kserver *s, int client, int which, int argc, const slice *argv, void *out)
 {
     reply_init(out);
-    if (rk_info(s, argc, argv, out)) return;
+    s->info = rk_info(s, argc, argv, out);
+    if (s->info) return;
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
 }
 
-static int rk_pure(kserver *s, int client, int which, int argc, const slice *argv)
+/* The request just run touched nothing but what it reported (server_footprint); INFO answered
+ * here (the node's replication) is not asked about and counts as touching anything. */
+static int rk_inert(kserver *s, int which)
 {
-    conn *c = which ? &s->subconns[client] : &s->conns[client];
-    return !which && server_request_pure(s->srv, c->id, argc, argv);
+    return !which && !s->info && server_footprint(s->srv) == 0;
 }
 
 static void rk_reply_release(void *r)
@@ -331,7 +334,7 @@ const server_kind redis_kind = {
     .destroy = rk_destroy,
     .set_replica = rk_set_replica,
     .exec = rk_exec,
-    .pure = rk_pure,
+    .inert = rk_inert,
     .reply_release = rk_reply_release,
     .reply_brief = rk_reply_brief,
     .reply_is_error = rk_reply_is_error,

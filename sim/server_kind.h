@@ -66,6 +66,9 @@ typedef struct kind_option {
 typedef struct kind_host {
     void *ud;
     int64_t (*clock)(void *ud);                                 /* local time, ms */
+    /* the same clock to the µs (Redis's TIME), the reading itself noted as one that changes
+     * with every µs its request moves (NULL: the ms clock × 1000) */
+    int64_t (*clock_us)(void *ud);
     /* the host's monotonic clock (ms; a clock jump does not move it), for a server that
      * schedules on a steady clock what it judges on its wall clock (mongod's TTL monitor);
      * NULL: the same as clock */
@@ -126,11 +129,12 @@ typedef struct server_kind {
     /* Runs one request of `client` over connection `conn`; *reply is reply_size bytes of
      * uninitialised storage, filled here (release it with reply_release). */
     void (*exec)(kserver *s, int client, int conn, int argc, const slice *argv, void *reply);
-    /* Optional (NULL: never): can this request, run next, change nothing but the units it
-     * reports through `changed` (and the messages it pushes)? A run of such a request that
-     * reported nothing changed nothing: the model checker then treats two of them at a node
-     * as commuting. Asked before exec. */
-    int (*pure)(kserver *s, int client, int conn, int argc, const slice *argv);
+    /* Optional (NULL: never): did the request exec just ran touch nothing but the units it
+     * reported through `changed`, the clock readings it noted and the messages it pushed?
+     * Derived from what it did (sim/redis: server_footprint), never from its name. A run of
+     * such a request that reported nothing changed nothing: the model checker then treats
+     * two of them at a node as commuting. Asked right after exec, for that request. */
+    int (*inert)(kserver *s, int conn);
     void (*reply_release)(void *reply);
     void (*reply_brief)(const void *reply, buf *out);  /* one line, for the history */
     int (*reply_is_error)(const void *reply);

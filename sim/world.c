@@ -775,7 +775,8 @@ int world_run(world *w, buf *err)
             w->steps[st].client = note_step_events(w, h0, st);
             w->steps[st].stale_by = w->cx.stale_by;
             w->steps[st].inert = w->cx.inert;
-            w->steps[st].clock |= w->cx.clock_read;
+            w->steps[st].clock |= w->cx.clock_read != 0;
+            if (w->cx.clock_read == CORE_READ_US) w->steps[st].tick = w->steps[st].back = 1; /* every µs reads anew */
             w->cx.step = -1;
             sched_set_cause(w->cx.q, -1);
         } else {

@@ -96,7 +96,7 @@ typedef struct world_step {
                         log); WORLD_NOT_STALE for every other step */
     int also;        /* a delivery held behind another on its link (FIFO): the step of the
                         window it moves with too, or -1 */
-    int inert;       /* a node's step that changed nothing (server_kind.pure): two such steps
+    int inert;       /* a node's step that changed nothing (server_kind.inert): two such steps
                         commute */
     int qactor;      /* the event's actor in the queue (sched.h: simultaneous events are offered
                         by it), and ... */

@@ -447,6 +447,7 @@ void reply_wrong_args(cmdctx *c)
 
 uint64_t cmd_rand(cmdctx *c, uint64_t n)
 {
+    cmd_footprint(c, FP_RNG); /* the next draw depends on this one */
     uint64_t z = (*c->rng += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -820,13 +821,13 @@ void cmd_echo(cmdctx *c)
     reply_bulk(c->out, c->argv[1].p, c->argv[1].len);
 }
 
-/* TIME: seconds and microseconds, from the server's µs clock where its host has one
- * (locklab serve's), else from the ms clock (the simulated world's and the REPL's). */
+/* TIME: seconds and microseconds, from the server's µs clock where its host has one (a node
+ * of the simulated world, locklab serve's), in a script too; else the ms clock's × 1000 (the
+ * REPL's). */
 void cmd_time(cmdctx *c)
 {
     store_clock_seen(c->db);
-    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
-    long long us = cfg && cfg->clock_us ? cfg->clock_us(cfg->clock_ud) : store_now(c->db) * 1000;
+    long long us = store_now_us(c->db);
     char tmp[32];
     reply *e = reply_array(c->out, 2);
     snprintf(tmp, sizeof tmp, "%lld", us / 1000000);

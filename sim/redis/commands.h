@@ -40,6 +40,10 @@ typedef struct cmdctx {
     dbset *dbs;          /* the server's databases */
     int dbid;            /* db's index: SELECT changes db and dbid, the caller keeps them */
     uint64_t *rng;       /* the server's random generator (cmd_rand) */
+    /* What the request touched beyond the keys its store reports and the clock readings it
+     * notes (FP_*), for the model checker's question "did it change nothing?" (server.h's
+     * server_footprint); NULL: nobody asks. Copied into a script's calls. */
+    unsigned *footprint;
     /* The server itself, for the commands about connections and the server (connection.c:
      * names, CONFIG, the host's INFO); NULL inside a script. Data commands never use it. */
     server *srv;
@@ -52,6 +56,22 @@ typedef struct cmdctx {
      * redis.call or pcall handed it, counted when their command replied. */
     int script_ran, script_errors, script_counted;
 } cmdctx;
+
+/* A request's footprint beyond its keys and clock readings (cmdctx.footprint):
+ * FP_RNG   it drew from a server generator (SRANDMEMBER, SPOP, RANDOMKEY, HRANDFIELD,
+ *          ZRANDMEMBER, a script's math.random): the next draw depends on it;
+ * FP_STATE it ran a command that is not a read or write of keys (Redis's own flags: neither
+ *          readonly, write nor may-replicate), or changed connection or server state
+ *          (MULTI, the script cache, a rejected command): assumed to touch anything. */
+#define FP_RNG 1u
+#define FP_STATE 2u
+static inline void cmd_footprint(const struct cmdctx *c, unsigned what)
+{
+    if (c->footprint) *c->footprint |= what;
+}
+/* The footprint of running cmd: a command whose flags say neither read, write nor
+ * may-replicate is taken to touch server state (a script runner is judged by its calls). */
+#define CMD_KEYSPACE_FLAGS (CMD_READONLY | CMD_WRITE | CMD_MAY_REPLICATE)
 
 static inline const enc_limits *cmd_limits(const cmdctx *c)
 {

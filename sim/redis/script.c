@@ -494,7 +494,8 @@ static void script_run_common(cmdctx *c, int ro, int hooked, int nkeys, lua_CFun
     s->run_args = c->argv + 3 + nkeys;
     s->run_nargs = c->argc - 3 - nkeys;
     s->call = (cmdctx){ .db = c->db, .ps = c->ps, .lua = s, .out = &s->call_reply, .in_script = 1,
-                        .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng, .lim = c->lim };
+                        .dbs = c->dbs, .dbid = c->dbid, .rng = c->rng, .lim = c->lim,
+                        .footprint = c->footprint };
     s->read_only = ro;
     s->resp3 = 0;
     s->user_error = 0;

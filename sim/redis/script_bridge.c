@@ -635,6 +635,7 @@ static void script_call_command(cmdctx *c, const command *cmd)
                 reply_error(out, "ERR Wrong number of args calling Redis command from script");
             } else if (b->ok && cmd) {
                 if (s) s->call_refused = SCRIPT_CALL_RAN;
+                if (!(cmd->flags & CMD_KEYSPACE_FLAGS)) cmd_footprint(c, FP_STATE);
                 cmd->fn(c);
             } else {
                 reply_error(out, "ERR This Redis command is not allowed from script");
@@ -665,6 +666,7 @@ static void script_call_command(cmdctx *c, const command *cmd)
         if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
     if (s) s->call_refused = SCRIPT_CALL_RAN;
+    if (!(cmd->flags & CMD_KEYSPACE_FLAGS)) cmd_footprint(c, FP_STATE);
     cmd->fn(c);
 }
 

@@ -279,6 +279,7 @@ static int script_math_mod(lua_State *L)
  * c = 0xB, 31-bit outputs) with Lua 5.1's scaling; integer results are Lua integers. */
 static int32_t script_lrand48(scripting *s)
 {
+    cmd_footprint(&s->call, FP_RNG); /* the server's generator: the next script's draws depend on it */
     s->rand48 = (s->rand48 * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;
     return (int32_t)(s->rand48 >> 17);
 }

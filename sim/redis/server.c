@@ -52,6 +52,7 @@ server *server_new(const server_config *cfg)
     if (!srv->cfg.lua_memory_limit) srv->cfg.lua_memory_limit = 64u << 20;
     if (!srv->cfg.lua_instruction_limit) srv->cfg.lua_instruction_limit = 500000000u;
     srv->db = store_new(cfg->clock, cfg->clock_ud);
+    store_set_clock_us(srv->db, cfg->clock_us);
     store_set_track_access(srv->db, cfg->track_access);
     srv->dbs.srv = srv;
     srv->dbs.db[0] = srv->db;
@@ -124,6 +125,7 @@ store *server_swap_store(server *srv, store *db)
     }
     store_set_replica(db, srv->replica);
     store_set_clock(db, srv->cfg.clock, srv->cfg.clock_ud);
+    store_set_clock_us(db, srv->cfg.clock_us);
     store_set_track_access(db, srv->cfg.track_access);
     server_wire_store(srv);
     store_set_observer(old, NULL, NULL);
@@ -370,6 +372,7 @@ int check_command(server *srv, conn *c, const command *cmd, int argc, const slic
 void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
     if (cmd->flags & CMD_TX) {
+        srv->footprint |= FP_STATE;
         tx_command(srv, c, cmd, argc, argv, out);
         stat_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
@@ -379,12 +382,13 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
         flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
-                   .srv = srv, .lim = &srv->lim };
+                   .srv = srv, .lim = &srv->lim, .footprint = &srv->footprint };
     if (c) c->last_cmd = cmd->name;
     const slice *tk_argv;
     int tk_argc;
     tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);
     cmd->fn(&ctx);
+    if (!(cmd->flags & CMD_KEYSPACE_FLAGS) && !ctx.script_ran) srv->footprint |= FP_STATE; /* a script: its calls say */
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
@@ -402,8 +406,13 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
     tracking_frame tf;
+    size_t cached = scripting_count(srv->lua);
+    /* the footprint of this request alone; a tracking connection remembers reads, and a
+     * connection inside MULTI changes its queue (exec_one) */
+    srv->footprint = tracking_active(srv->trk) ? FP_STATE : 0;
     tracking_enter(srv->trk, c, &tf);
     exec_one(srv, c, argc, argv, out);
+    if (scripting_count(srv->lua) != cached) srv->footprint |= FP_STATE; /* the script cache changed */
     if (!c) {
         tracking_leave(srv->trk, c, argc, argv, out, &tf);
         return;
@@ -431,7 +440,9 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     const command *cmd = commands_lookup(argv[0]);
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
+    if (in_multi) srv->footprint |= FP_STATE; /* the connection's queue */
     if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+        srv->footprint |= FP_STATE; /* an error reply read the connection's state */
         stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
         reject_command(srv, c, cmd, t, out);
         return;
@@ -485,37 +496,12 @@ void server_execv(server *srv, conn *c, reply *out, int argc, const char *const 
 void server_call_from_script(server *srv, int argc, const slice *argv, reply *out)
 {
     cmdctx ctx = { .db = srv->db, .ps = srv->ps, .lua = srv->lua, .argc = argc, .argv = argv, .out = out,
-                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng, .lim = &srv->lim };
+                   .in_script = 1, .dbs = &srv->dbs, .rng = &srv->rng, .lim = &srv->lim,
+                   .footprint = &srv->footprint };
     scripting_call(&ctx);
 }
 
-/* The commands whose only state is the keyspace (and whose reads touch nothing else): the
- * reads and the conditional writes lock protocols use, and the scripts. */
-static const char *const pure_commands[] = {
-    "get", "exists", "pttl", "ttl", "type", "strlen", "mget", "getrange", "hget", "hexists", "hgetall",
-    "hlen", "hmget", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "sismember", "smembers",
-    "zcard", "zscore", "zrange", "zrank", "set", "setnx", "setex", "psetex", "getset", "getdel", "del",
-    "unlink", "incr", "incrby", "decr", "decrby", "expire", "pexpire", "expireat", "pexpireat",
-    "persist", "hset", "hsetnx", "hdel", "hincrby", "lpush", "rpush", "lpop", "rpop", "sadd", "srem",
-    "zadd", "zrem", "publish", "eval", "evalsha", "eval_ro", "evalsha_ro", NULL
-};
-
-int server_request_pure(server *srv, int conn_id, int argc, const slice *argv)
+unsigned server_footprint(const server *srv)
 {
-    if (argc < 1 || argv[0].len > 15 || server_conn_multi(srv, conn_id) >= 0) return 0;
-    if (tracking_active(srv->trk)) return 0; /* a read is remembered, a write invalidates */
-    char name[16];
-    for (size_t i = 0; i < argv[0].len; i++) {
-        char ch = argv[0].p[i];
-        name[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
-    }
-    name[argv[0].len] = 0;
-    for (const char *const *p = pure_commands; *p; p++) {
-        if (strcmp(*p, name) != 0) continue;
-        /* EVAL adds its script to the cache the first time */
-        if ((!strcmp(name, "eval") || !strcmp(name, "eval_ro")) && (argc < 2 || !scripting_cached(srv->lua, argv[1])))
-            return 0;
-        return 1;
-    }
-    return 0;
+    return srv->footprint;
 }

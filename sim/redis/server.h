@@ -112,11 +112,13 @@ int server_is_replica(const server *srv);
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);
 void server_conn_setname(server *srv, int conn_id, const char *name, size_t len);
-/* Can this request, run now on this connection, change nothing but the keys it reports
- * through the hooks (no connection state, no script cache, no random generator, no
- * subscription)? Then a run of it that reported no change changed nothing at all, and it
- * commutes with any other such run (the model checker's reductions). Asked before it runs. */
-int server_request_pure(server *srv, int conn_id, int argc, const slice *argv);
+/* What the last request (server_exec) touched beyond the keys it reported through the hooks
+ * and the clock readings it noted: FP_* of commands.h, 0 for none. A request whose footprint
+ * is 0 and that reported no change changed nothing at all, and commutes with any other such
+ * request (the model checker's reductions). Derived from what ran — every command, a
+ * script's calls included, by its flags in Redis's table; every draw from a generator — not
+ * from a list of command names. */
+unsigned server_footprint(const server *srv);
 /* The commands a connection has queued in MULTI, or -1 outside one (CLIENT LIST's multi=). */
 int server_conn_multi(const server *srv, int conn_id);
 /* CONFIG SET's remembered values (connection.c), NULL where none was set. */

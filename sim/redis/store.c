@@ -53,6 +53,7 @@ struct store {
     uint64_t seq;
     store_clock_fn clock;
     void *clock_ud;
+    store_clock_fn clock_us; /* the same clock to the µs (TIME), or NULL: clock × 1000 */
     void (*clock_seen)(void *ud);
     void *clock_seen_ud;
     store_deadline_set_fn deadline_set;
@@ -102,6 +103,7 @@ store *store_new(store_clock_fn clock, void *clock_ud)
 store *store_new_like(const store *model)
 {
     store *s = store_new(model->clock, model->clock_ud);
+    s->clock_us = model->clock_us;
     s->clock_seen = model->clock_seen;
     s->clock_seen_ud = model->clock_seen_ud;
     s->replica = model->replica;
@@ -148,6 +150,16 @@ void store_set_clock(store *s, store_clock_fn clock, void *clock_ud)
 {
     s->clock = clock;
     s->clock_ud = clock_ud;
+}
+
+void store_set_clock_us(store *s, store_clock_fn clock_us)
+{
+    s->clock_us = clock_us;
+}
+
+int64_t store_now_us(const store *s)
+{
+    return s->clock_us ? s->clock_us(s->clock_ud) : store_now(s) * 1000;
 }
 
 void store_set_replica(store *s, int replica)
@@ -600,6 +612,7 @@ static int ttl_seq_cmp(const void *a, const void *b)
 store *store_clone(const store *s)
 {
     store *c = store_new(s->clock, s->clock_ud);
+    c->clock_us = s->clock_us;
     c->replica = s->replica;
     c->track_access = s->track_access;
     size_t it = 0;

@@ -68,6 +68,10 @@ void store_set_replica(store *s, int replica);
 int store_is_replica(const store *s);
 
 int64_t store_now(const store *s);          /* local ms, from the clock function */
+/* The same clock to the µs (Redis's TIME, in a script too): a function of the clock's ud, or
+ * NULL for the ms clock × 1000. */
+void store_set_clock_us(store *s, store_clock_fn clock_us);
+int64_t store_now_us(const store *s);
 /* Access tracking for OBJECT IDLETIME (off by default: the simulated world does not ask,
  * and it costs a clock read per lookup): each lookup and each new value stamps the key. */
 void store_set_track_access(store *s, int on);

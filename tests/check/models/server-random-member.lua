@@ -1,0 +1,1 @@
+return redis.call("SRANDMEMBER", KEYS[1])
