@@ -171,6 +171,7 @@ void reducer_release(reducer *r)
     free(r->anc_at);
     free(r->followed);
     free(r->ufind);
+    free(r->win);
     free(r->in);
     free(r->acc);
     free(r->last);
@@ -197,6 +198,7 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->stay = xrealloc(r->stay, (size_t)r->cap * sizeof *r->stay);
         r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
+        r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
     }
     if (nkeys > r->nkeys) {
         r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
@@ -687,20 +689,26 @@ static int uf_find(int *up, int i)
 /* Two events that one actor has due at one instant run in the order they were pushed
  * (sched.h: first in, first out): so two steps of a tie that each push one — two clients
  * that send a node a request over equal delays — decide that order by their own, even where
- * they commute themselves. Such steps are joined in up (their classes for tie_needed). The
- * steps a tie's steps cause directly are enough: what those cause in turn at one instant is
- * ordered by the tie their own instant makes (this rule again, there). (Until round 4 two
- * clients' SRANDMEMBERs racing to one node were searched in one order only.) */
-static void queued_behind(const xpath *p, int s0, int end, int *up)
+ * they commute themselves. Such steps are joined in up (their classes for tie_needed), unless
+ * the two events commute (both inert), or a window reaches the other order by itself: the
+ * first one's delay can still grow (its crossing past the second is tried), or the second's
+ * is off its first value (its earlier values put it first). The steps a tie's steps cause
+ * directly are enough: what those cause in turn at one instant is ordered by the tie their
+ * own instant makes (this rule again, there). (Until round 4 two clients' SRANDMEMBERs
+ * racing to one node over constant delays were searched in one order only.) */
+static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int *up)
 {
     const world_step *st = p->steps;
     for (int a = end; a < p->nsteps; a++) {
         int ca = st[a].cause;
         if (ca < s0 || ca >= end || st[a].qactor < 0) continue;
+        int wa = r->win[a];
+        if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1) continue;
         for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
             int cb = st[b].cause;
             if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
             if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
+            if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0) continue;
             up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
         }
     }
@@ -757,7 +765,7 @@ static void tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
     for (int x = s0; x < end; x++)
         for (int y = x + 1; y < end; y++)
             if (st[x].qactor == st[y].qactor || tie_dependent(&st[x], &st[y])) up[uf_find(up, x - s0)] = uf_find(up, y - s0);
-    queued_behind(p, s0, end, up);
+    queued_behind(r, p, s0, end, up);
     int root = uf_find(up, 0);
     for (int j = 0; j < n; j++)
         if (uf_find(up, cand[j] - s0) == root) alts_add(a, j);
@@ -769,6 +777,9 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     reducer_fit(r, p->nsteps + 1, observer + 1);
     accumulate(r, p);
     anchors_compute(r, p);
+    for (int s = 0; s < p->nsteps; s++) r->win[s] = -1;
+    for (size_t i = 0; i < p->nrec; i++)
+        if (p->decs[i].kind == WDEC_DELAY && p->decs[i].step >= 0 && p->decs[i].step < p->nsteps) r->win[p->decs[i].step] = (int)i;
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->kind == WDEC_OTHER && d->tie) {

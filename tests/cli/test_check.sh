@@ -95,14 +95,9 @@ rc=$?
 
 # Must not find, and exhausted: two clients at once over three masters, 1-2 ms windows (their
 # windows together decide who is first at each master: followers and stayers, model/reduce.c).
-# Round 4: two requests that land at one node at one instant are ordered by whichever step
-# sent first, so such sends no longer commute (model/reduce.c, queued_behind); the search no
-# longer exhausts this problem within the time a loaded machine gives it. It must never find
-# a violation: exit 0 (exhausted) or 4 (stopped), each with its words.
-"$LL" check tests/check/redlock-contend.lua --time 60 --jobs 1 >"$tmp/out" 2>&1
+"$LL" check tests/check/redlock-contend.lua --time 300 --jobs 1 >"$tmp/out" 2>&1
 rc=$?
-{ { [ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out"; } ||
-  { [ "$rc" -eq 4 ] && grep -q "^Not finished" "$tmp/out"; }; } && ok || { bad "redlock-contend: exit $rc"; tail -5 "$tmp/out"; }
+[ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" && ok || { bad "redlock-contend: exit $rc"; tail -5 "$tmp/out"; }
 
 # Must not find: with fencing tokens the resource never accepts a stale write.
 "$LL" check tests/check/gc-pause-fencing.lua >"$tmp/out" 2>&1
