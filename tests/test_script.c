@@ -623,6 +623,44 @@ static void test_script_corpus(void **state)
 /* Every run sees fresh KEYS and ARGV, as in Redis, even though script.c refills the
  * previous run's tables: whatever a run stores in them (extra entries, other types, a
  * metatable, holes) is gone by the next run of the same script. */
+/* What a request touched (server_footprint), which the model checker's "it changed nothing,
+ * so it commutes" rests on: derived from what ran, a script's calls included, never from the
+ * request's name. A read, a failed SET NX, a cached script that only reads: nothing beyond
+ * their keys. A draw from the server's generator — SRANDMEMBER, SPOP, RANDOMKEY, a script's
+ * math.random — or a command that is no read or write of keys (INFO, CLIENT, SELECT, inside
+ * a script too), a new script in the cache, a rejected command: something. */
+static void test_script_footprint_follows_what_ran(void **state)
+{
+    fixture *f = *state;
+    RUN(f, "sadd", "s", "a", "b", "c");
+    RUN(f, "set", "k", "v");
+    RUN(f, "eval", "return redis.call('get', KEYS[1])", "1", "k");  /* now cached */
+    RUN(f, "eval", "return redis.call('srandmember', KEYS[1])", "1", "s");
+    RUN(f, "eval", "return math.random(10)", "0");
+    RUN(f, "eval", "return redis.call('info', 'server') ~= nil", "0");
+    static const struct { const char *argv[6]; int argc; unsigned want; } cases[] = {
+        { { "get", "k" }, 2, 0 },
+        { { "set", "k", "w", "nx" }, 4, 0 },
+        { { "eval", "return redis.call('get', KEYS[1])", "1", "k" }, 4, 0 },
+        { { "srandmember", "s" }, 2, FP_RNG },
+        { { "spop", "missing" }, 2, 0 },
+        { { "randomkey" }, 1, FP_RNG },
+        { { "eval", "return redis.call('srandmember', KEYS[1])", "1", "s" }, 4, FP_RNG },
+        { { "eval", "return math.random(10)", "0" }, 3, FP_RNG },
+        { { "eval", "return redis.call('info', 'server') ~= nil", "0" }, 3, FP_STATE },
+        { { "eval", "return 1 + 1", "0" }, 3, FP_STATE }, /* a new script in the cache */
+        { { "info" }, 1, FP_STATE },
+        { { "select", "0" }, 2, FP_STATE },
+        { { "get" }, 1, FP_STATE },
+    };
+    for (size_t i = 0; i < LL_ARRAY_LEN(cases); i++) {
+        fx_runv(f, cases[i].argc, cases[i].argv);
+        if (server_footprint(f->srv) != cases[i].want)
+            fail_msg("%s %s: footprint %u, want %u", cases[i].argv[0], cases[i].argc > 1 ? cases[i].argv[1] : "",
+                     server_footprint(f->srv), cases[i].want);
+    }
+}
+
 static void test_script_keys_argv_fresh_every_run(void **state)
 {
     fixture *f = *state;
@@ -1611,6 +1649,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_script_trace_sees_every_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_server_call_from_script_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_lua54_differences_stay_visible, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_footprint_follows_what_ran, setup, teardown),
     };
     return cmocka_run_group_tests_name("script", tests, NULL, NULL);
 }
