@@ -7,16 +7,20 @@ PKGS := lua5.4 libxxhash nettle libedit libevent_core
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(WARN) -Isim -Isim/redis -Imodel -Ireports -Icli
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
-# The optimised binaries link Lua, xxHash and nettle statically when Debian's archives are
-# there (they are, in the -dev packages): Lua's API calls then skip the PLT, which takes
-# about 7% off the cycles of a script execution (make bench). Otherwise, the shared ones.
+# Lua is compiled from Debian's source package with a fixed string-hash seed (tools/lua.mk);
+# its headers are liblua5.4-dev's, the same version.
+include tools/lua.mk
+PKG_LIBS = $(LUA_LIB) $(shell pkg-config --libs $(filter-out lua5.4,$(PKGS)) 2>/dev/null) -lm
+# The optimised binaries link Lua, xxHash and nettle statically (Lua always: tools/lua.mk;
+# xxHash and nettle when Debian's archives are there, as they are in the -dev packages): the
+# API calls then skip the PLT, which takes about 7% off the cycles of a script execution
+# (make bench). Otherwise, the shared ones.
 LIBDIR = $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)
-STATIC_ARCHIVES = $(foreach l,lua5.4 xxhash nettle,$(LIBDIR)/lib$(l).a)
+STATIC_ARCHIVES = $(foreach l,xxhash nettle,$(LIBDIR)/lib$(l).a)
 # libedit (line editing and history for `locklab redis` at a terminal) and libevent (the
 # event loop of `locklab serve`) stay shared.
 EDIT_LIBS = $(shell pkg-config --libs libedit libevent_core 2>/dev/null)
-OPT_LIBS = $(if $(filter 3,$(words $(wildcard $(STATIC_ARCHIVES)))),$(STATIC_ARCHIVES) $(EDIT_LIBS) -lm,$(PKG_LIBS))
+OPT_LIBS = $(if $(filter 2,$(words $(wildcard $(STATIC_ARCHIVES)))),$(LUA_LIB) $(STATIC_ARCHIVES) $(EDIT_LIBS) -lm,$(PKG_LIBS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 OPT_CFLAGS := -O2
@@ -38,11 +42,11 @@ all: locklab
 deps:
 	@tools/deps.sh
 
-locklab: $(OBJ) build/opt/cli/main.o
-	$(CC) -o $@ $^ $(OPT_LIBS)
+locklab: $(OBJ) build/opt/cli/main.o $(LUA_LIB)
+	$(CC) -o $@ $(filter %.o,$^) $(OPT_LIBS)
 
-build/san/locklab: $(SAN_OBJ) build/san/cli/main.o
-	$(CC) -fsanitize=address,undefined -o $@ $^ $(PKG_LIBS)
+build/san/locklab: $(SAN_OBJ) build/san/cli/main.o $(LUA_LIB)
+	$(CC) -fsanitize=address,undefined -o $@ $(filter %.o,$^) $(PKG_LIBS)
 
 build/opt/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -52,11 +56,11 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
-build/san/tests/%: build/san/tests/%.o $(SAN_OBJ)
-	$(CC) -fsanitize=address,undefined -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(LUA_LIB)
+	$(CC) -fsanitize=address,undefined -o $@ $(filter %.o,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
 
-build/opt/tests/%: build/opt/tests/%.o $(OBJ)
-	$(CC) -o $@ $^ $(OPT_LIBS)
+build/opt/tests/%: build/opt/tests/%.o $(OBJ) $(LUA_LIB)
+	$(CC) -o $@ $(filter %.o,$^) $(OPT_LIBS)
 
 # The player page's script and style sheet are assembled into html_assets.o (.incbin).
 HTML_ASSETS := reports/html_model.js reports/html_view.js reports/html_player.css
@@ -102,7 +106,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_script.h $(LIB_SRC)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_script.h $(LIB_SRC) $(LUA_LIB)
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_BASE) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) $(PKG_LIBS)
 

@@ -208,6 +208,95 @@ static int no_gc_setmetatable(lua_State *L)
     return 1;
 }
 
+/* tostring (upvalue 1) with the same text on every run: Lua names a table, a function or a
+ * coroutine by its address ("table: 0x55..."), which differs between two runs of one
+ * scenario and seed; here it is "table: #n", n counting the values named so far in this
+ * client (a weak registry table, upvalue 2), which a run repeats exactly. A __tostring or
+ * __name metamethod still speaks for its value. */
+static int same_tostring(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    int t = lua_type(L, 1);
+    int by_address = t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA;
+    if (by_address && luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL && luaL_getmetafield(L, 1, "__name") == LUA_TNIL) {
+        lua_settop(L, 1);
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushvalue(L, 1);
+        if (lua_rawget(L, -2) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_rawgeti(L, -1, 0);
+            lua_Integer next = lua_tointeger(L, -1) + 1;
+            lua_pop(L, 1);
+            lua_pushinteger(L, next);
+            lua_rawseti(L, -2, 0);
+            lua_pushvalue(L, 1);
+            lua_pushinteger(L, next);
+            lua_rawset(L, -3);
+            lua_pushinteger(L, next);
+        }
+        lua_pushfstring(L, "%s: #%I", luaL_typename(L, 1), (LUAI_UACINT)lua_tointeger(L, -1));
+        return 1;
+    }
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+/* string.format (upvalue 1) without %p: an address, which differs between two runs. */
+static int format_no_address(lua_State *L)
+{
+    const char *f = luaL_checkstring(L, 1);
+    for (const char *c = f; *c; c++) {
+        if (*c != '%') continue;
+        c++;
+        if (*c == '%') continue;
+        while (*c && strchr("-+ #0123456789.", *c)) c++;
+        if (*c == 'p') return luaL_error(L, "string.format: %%p gives an address, which differs between two runs of the same scenario: use tostring");
+        if (!*c) break;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* next and pairs over keys whose order a run repeats: Lua orders a table's keys by their
+ * hashes, and a table, function or coroutine used as a key hashes by its address, which
+ * differs between two runs of one scenario and seed (strings hash with a seed fixed at the
+ * build: tools/lua.mk). Such a key is refused, saying what to do instead. */
+static int checked_next(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    if (!lua_next(L, 1)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    int t = lua_type(L, -2);
+    if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA)
+        return luaL_error(L, "pairs/next over a table keyed by a %s: their order follows memory addresses, which "
+                          "differ between two runs of the same scenario; key it by a name or a number, or keep a list",
+                          lua_typename(L, t));
+    return 2;
+}
+
+static int checked_pairs(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) { /* the table's own order */
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 3);
+        return 3;
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_pushcfunction(L, checked_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
 static int no_random(lua_State *L)
 {
     return luaL_error(L, "math.random is not available to client models: use ctx:random(lo, hi), which the simulation can replay");
@@ -225,6 +314,23 @@ static void open_sandbox(lua_State *L, clientrt *rt)
         lua_pushnil(L);
         lua_setglobal(L, banned[i]);
     }
+    lua_pushcfunction(L, checked_next);
+    lua_setglobal(L, "next");
+    lua_pushcfunction(L, checked_pairs);
+    lua_setglobal(L, "pairs");
+    lua_getglobal(L, "tostring");
+    lua_newtable(L); /* the names given so far, weak in their keys */
+    lua_newtable(L);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushcclosure(L, same_tostring, 2);
+    lua_setglobal(L, "tostring");
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "format");
+    lua_pushcclosure(L, format_no_address, 1);
+    lua_setfield(L, -2, "format");
+    lua_pop(L, 1);
     lua_getglobal(L, "math");
     lua_pushcfunction(L, no_random);
     lua_setfield(L, -2, "random");
