@@ -40,7 +40,7 @@ finds deadlock-delay no_deadlock
 # clock read with TIME to the µs and compared with a constant, as a command and inside a
 # script; the server's generators (SRANDMEMBER as a command and in a cached script that
 # changes no key, a script's math.random) drawn by two requests that land at once.
-for name in server-time-command server-time-script server-random-command server-random-script server-random-math; do
+for name in time-const-command time-const-script random-race-command random-race-script random-race-math; do
     finds "$name" mutual_exclusion
 done
 # Adversarial (issue 22): faults whose violating instants lie in their target's last gap

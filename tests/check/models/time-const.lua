@@ -1,4 +1,4 @@
--- server-time: a deliberately broken lock for the model checker's tests. A holds the lock; B
+-- time-const: a deliberately broken lock for the model checker's tests. A holds the lock; B
 -- asks the server for its clock with TIME (cfg.options.via = "script": inside an EVAL) and
 -- enters without the lock when the microseconds read end in 007 — a value that depends on
 -- where in its delay window B's request lands, to the µs, as Redis's TIME answers.
@@ -13,7 +13,7 @@ function M.new(ctx, cfg)
     end
     local t
     if cfg.options.via == "script" then
-      t = ctx:eval(node, "./server-time-script.lua", {}, {})
+      t = ctx:eval(node, "./time-const-script.lua", {}, {})
     else
       t = ctx:call(node, "TIME")
     end

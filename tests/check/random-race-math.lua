@@ -1,9 +1,9 @@
 return {
-  name = "check: the server's random generator (command)",
+  name = "check: the server's random generator (math)",
   about = [[B and C draw at once; C enters when it draws what the first draw gives.]],
-  protocol = "./models/server-random.lua", nodes = 1, lease = "10s", wait = "1ms",
+  protocol = "./models/random-race.lua", nodes = 1, lease = "10s", wait = "1ms",
   network = { delay = "1ms" },
-  options = { draw = "command", first = "b" },
+  options = { draw = "math", first = "840486" },
   clients = { { name = "A", work = "500ms" }, { name = "B", start = "10ms", work = "100ms" }, { name = "C", start = "10ms", work = "100ms" } },
   duration = "2s",
   expect = { mutual_exclusion = "holds" },

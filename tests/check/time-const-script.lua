@@ -5,7 +5,7 @@
 return {
   name = "check: the server's TIME to the µs (script)",
   about = [[A holds the lock; B enters when the server's TIME, read as its request lands, ends in 007 µs.]],
-  protocol = "./models/server-time.lua", nodes = 1, lease = "10s", wait = "1ms",
+  protocol = "./models/time-const.lua", nodes = 1, lease = "10s", wait = "1ms",
   network = { delay = "1ms" },
   links = { { from = "B", to = "n1", delay = { "1ms", "3ms" } } },
   options = { via = "script" },
