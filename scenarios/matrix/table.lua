@@ -43,7 +43,7 @@ MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quoru
     { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
     { id = "renewal-lost", title = "the holder's lease renewals are lost while it works", short = "renewal" },
     { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority" },
-    { id = "client-clock", title = "the holder's clock jumps forward", short = "A's clock" },
+    { id = "client-clock", title = "the holder's clock jumps (forward while it works; back before it locks where the design reads it then)", short = "A's clock" },
     { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed" },
     { id = "host-crash", title = "the holder's host crashes (no FIN, no RST)", short = "host gone" },
   },
@@ -297,6 +297,7 @@ that removes expired documents runs every 60 seconds".]],
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
         failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document. With w: 1 it is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
         ["host-crash"] = "As after a process crash: the document goes at the TTL monitor's next pass, the \"up to 60 s late\" deletion the manual documents.",
+        ["client-clock"] = "The one design here that reads the holder's wall clock: expireAt is A's clock + the lease when it locks. A clock 15 s behind then writes a document already expired, and the TTL monitor's first pass (3 s here) deletes it while A works; a jump after A locked would change nothing.",
         ["leader-cut"] = "Not a split brain: the old primary, cut off with B, cannot have B's write acknowledged by a majority (w: \"majority\"), and the lock is unavailable on B's side until the cut heals, which the checker's bound (twice the lease) counts as a deadlock.",
       },
       not_applicable = {
@@ -417,7 +418,7 @@ are never WAL logged".]],
       },
       notes = {
         ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
-        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); here A's client keeps its connection after its unlock timed out.",
+        partition = "Over TCP the cut loses nothing: A's unlock waits in its socket and lands at the first retransmission after the cut heals (56 s), and B, polling, is let in 51 s late. Only a silent host keeps the session (the host-crash column).",
         ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (tcp_keepalives_idle = 0 takes the system's default, 2 h on Linux); idle_session_timeout is off by default.",
@@ -445,7 +446,7 @@ an advisory lock is held until explicitly released or the session ends"; pg_advi
       notes = {
         ["holder-crash"] = "A's process dies, its connection closes, the session's lock goes, and B, waiting in the server, has it at once.",
         ["waiter-gives-up"] = "B's wait ends with lock_timeout (55P03) and leaves nothing behind.",
-        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); B waits in the server until its lock_timeout.",
+        partition = "Over TCP the cut loses nothing: A's unlock lands at the first retransmission after the cut heals (56 s), and B's pg_advisory_lock, waiting in the server, is answered at once. Only a silent host keeps the session (the host-crash column).",
         ["server-restart"] = "B's wait was inside the crashed process: with the crash silent (as in every row), B waits on a dead connection until its own bound and never gets in; the polled row's B asks the restarted server and is let in beside A.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (2 h on Linux); B's wait ends with its lock_timeout.",
@@ -470,7 +471,7 @@ transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".
       notes = {
         reenter = "The inner acquire counts, but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock while A still works.",
         ["holder-crash"] = "A's connection closes, the server rolls its transaction back, and the lock goes with it.",
-        partition = "A's COMMIT is lost; the transaction stays idle in transaction with the lock (idle_in_transaction_session_timeout is off by default).",
+        partition = "Over TCP the cut loses nothing: A's COMMIT lands at the first retransmission after the cut heals (56 s), ends the transaction and frees the lock; B is let in 51 s late.",
         ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The transaction stays open, with its lock, until the server notices the dead connection (TCP keepalive, 2 h on Linux by default); idle_in_transaction_session_timeout is off by default.",
@@ -542,8 +543,11 @@ re-acquired for the lock-delay interval ... to allow the potentially still live 
 detect the invalidation and stop processing requests ... While not a bulletproof method, it
 does avoid the need to introduce sleep states into application logic"; "the default is to use
 a 15 second delay". api/lock.go: "It is NOT safe to assume that the lock is held until
-Unlock() ... an application must be able to handle the lock being lost."]],
+Unlock() ... an application must be able to handle the lock being lost"; "ErrLockHeld is
+returned if we attempt to double lock".]],
       claims = {
+        reenter = { reentrancy = "violated" },   -- ErrLockHeld: a Lock is not re-entrant
+        ["gc-pause"] = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
         -- the delays are documented: expiry "past the TTL", then the lock-delay
         ["holder-crash"] = { no_deadlock = "violated" },
         partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
@@ -552,9 +556,9 @@ Unlock() ... an application must be able to handle the lock being lost."]],
       },
       notes = {
         ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
-        ["gc-pause"] = "The 12 s pause delays a renewal, but the session's timer runs twice the TTL (20 s): A renews in time.",
+        ["gc-pause"] = "The pause is 40 s: Consul's leader times a session at twice its TTL (PR #524) and the lock-delay follows, so only a pause past 2 x TTL + lock-delay (35 s) lets B in (a 12 s pause never reaches it); A wakes at 44 s and writes beside B.",
         partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
-        reenter = "The inner Lock has a session of its own and waits like a stranger (a Lock is not re-entrant).",
+        reenter = "A Lock is not re-entrant (api/lock.go: ErrLockHeld \"if we attempt to double lock\"); a second Lock, as the inner method makes, has a session of its own and waits like a stranger.",
         ["renewal-lost"] = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
         ["host-crash"] = "As after a process crash: the session goes at twice its TTL and the lock-delay follows, 34 s after the crash.",
         ["leader-cut"] = "B's read of the lock key is not answered on the minority's side, and Lock returns \"failed to read lock\" (api/lock.go): B gives up at once instead of waiting.",
