@@ -184,6 +184,11 @@ typedef struct server_kind {
      * on waiting, with a new timeout after *again_ms of the node's clock (0: none). NULL: the
      * kind parks nothing with a timeout. */
     int (*parked_timeout)(kserver *s, uint64_t ticket, void *reply, int64_t *again_ms);
+    /* The node recorded the exec of a parked request's answer (ticket): the server tells now,
+     * through kind_host.changed, what that answer did to its data (PostgreSQL: the lock it
+     * handed the waiter), so that the history shows it as the waiter's, after its exec.
+     * NULL: the kind reports everything at once. */
+    void (*parked_answered)(kserver *s, uint64_t ticket);
 } server_kind;
 
 #endif

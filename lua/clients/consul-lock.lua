@@ -49,6 +49,7 @@ function M.new(ctx, cfg)
   local o = cfg.options or {}
   local node = ctx:nodes()[1]
   local key = cfg.lock
+  ctx:lock_unit("key", "kv/" .. key) -- the lock is the KV key, as the fake names it
   local ttl = o.session_ttl or cfg.lease or 15000
   local lock_delay = o.lock_delay or 15000
   local behavior = o.behavior or "release"

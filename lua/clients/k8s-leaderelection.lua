@@ -72,6 +72,7 @@ function M.new(ctx, cfg)
   local retry = o.retry_period or 2000
   local node = ctx:nodes()[1]
   local name = cfg.lock
+  ctx:lock_unit("key", "lease/" .. name) -- the lock is the Lease object, as the fake names it
   local me = ctx:name()
 
   local observed, observed_raw, observed_time -- the record, its spec as read, when (monotonic)

@@ -465,11 +465,12 @@ operation"; additional requests by a session that holds the lock "will always su
 regardless of whether the existing lock hold and new request are at session level or
 transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".]],
       claims = {
-        reenter = { reentrancy = "holds" },
+        -- "will always succeed" is the re-request's half of re-entrancy; the lock's only
+        -- unlock is the end of the transaction, so no claim for the release's half
         ["holder-crash"] = { no_deadlock = "holds" },
       },
       notes = {
-        reenter = "The inner acquire counts, but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock while A still works.",
+        reenter = "The inner acquire counts (\"will always succeed\"), but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock under A's open outer hold, so reentrancy is violated; the documentation's two sentences together imply it without saying it.",
         ["holder-crash"] = "A's connection closes, the server rolls its transaction back, and the lock goes with it.",
         partition = "Over TCP the cut loses nothing: A's COMMIT lands at the first retransmission after the cut heals (56 s), ends the transaction and frees the lock; B is let in 51 s late.",
         ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
@@ -495,6 +496,8 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
       },
       notes = {
         reenter = "B's first try runs on the pooled backend whose session holds A's lock, and is let in.",
+        failover = "As in every column: B is let in on A's pooled backend, and the one lock the two share is freed by whichever unlock comes last (release safety as the checker defines it: a release deleted the lock another client's statement took).",
+        ["clock-jump"] = "B is let in on A's pooled backend; B's unlock frees the lock A's statement took (the session counts both holds as its own): release safety violated as the checker defines it, harmless here since A had unlocked.",
         ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
       },
       not_applicable = {
