@@ -63,6 +63,9 @@ MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quoru
   rows = {
     {
       id = "setnx-expire", title = "Redis SETNX + EXPIRE",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the comparison table",
       says = [[Lock: SETNX, and if it succeeds, EXPIRE to set a timeout; unlock: DEL. Simple, the
 lightest and fastest. But: SETNX and EXPIRE are two steps, not atomic: if SETNX succeeds and
@@ -90,6 +93,9 @@ blocking wait, not re-entrant.]],
     },
     {
       id = "set-nx-del", title = "SET NX PX + DEL",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the Redis documentation",
       says = [["Distributed Locks with Redis": SET resource value NX PX ttl takes the lock atomically,
 but "Using just DEL is not safe as a client may remove another client's lock".]],
@@ -112,6 +118,9 @@ but "Using just DEL is not safe as a client may remove another client's lock".]]
     },
     {
       id = "distlock", title = "SET NX PX + compare-and-delete",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the comparison table",
       says = [[Lock: SET lock_name random_value EX seconds NX; unlock: a Lua script that deletes the key
 only if it still holds random_value. Logically more rigorous; apart from the single-point
@@ -141,6 +150,9 @@ business still runs, another thread locks it for B, and a uuid per thread checke
     },
     {
       id = "redisson", title = "Redisson lock() (watchdog)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer), a monotonic clock: a wall-clock jump moves no renewal.",
+      },
       source = "the Redisson documentation",
       says = [[RLock is re-entrant. "If Redisson instance which acquired lock crashes then such lock
 could hang forever in acquired state. To avoid this Redisson maintains lock watchdog, it
@@ -169,6 +181,9 @@ from expiring before the business logic is done.]],
     },
     {
       id = "redisson-fenced", title = "Redisson fenced lock",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer), a monotonic clock: a wall-clock jump moves no renewal.",
+      },
       source = "Kleppmann 2016",
       says = [[Martin Kleppmann, "How to do distributed locking": every time the lock server grants
 the lock it returns a fencing token, a number that increases; the storage server rejects a
@@ -191,6 +206,9 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
     },
     {
       id = "redlock", title = "Redlock (5 masters)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "Redlock reads the client's clock only while acquiring (the validity, \"Distributed Locks with Redis\"); once A holds the lock, the masters' own clocks count the TTL.",
+      },
       source = "the Redis documentation",
       says = [["Distributed Locks with Redis", "The Redlock Algorithm": a lock taken on a majority of N
 independent masters within its validity time; "as long as the majority of Redis nodes are up,
@@ -216,6 +234,9 @@ Algorithm Asynchronous?").]],
     },
     {
       id = "redisson-redlock", title = "Redisson RedLock (5 masters)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The multi-lock reads the clock only while acquiring, and the watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer): a jump while A works moves nothing.",
+      },
       notes = {
         ["gc-pause"] = "Each sub-lock's watchdog stops with the paused client (Kleppmann 2016).",
         partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
@@ -224,6 +245,12 @@ Algorithm Asynchronous?").]],
     },
     {
       id = "mysql-unique", title = "MySQL unique index (INSERT / DELETE)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the row is the lock until its owner deletes it (the comparison table: no expiry), and a paused process keeps it.",
+        ["clock-jump"] = "No expiry: nothing of the lock reads a clock, the server's or anyone's.",
+        ["client-clock"] = "No expiry: nothing of the lock reads a clock, the server's or anyone's.",
+        ["late-release"] = "No lease: nothing runs out before A's late DELETE lands, and it finds its own row (WHERE owner = A).",
+      },
       source = "the comparison table",
       says = [[A table with a unique index; lock: INSERT, an error means the lock is taken;
 unlock: DELETE. Uses what the database already has, simple. But: no automatic expiry, so a
@@ -246,6 +273,12 @@ risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow
     },
     {
       id = "mysql-getlock", title = "MySQL GET_LOCK()",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the lock is \"released explicitly by executing RELEASE_LOCK() or implicitly when your session terminates\" (MySQL 8.0, \"Locking Functions\"), and a paused process keeps its connection.",
+        ["clock-jump"] = "No expiry: GET_LOCK reads no clock (its timeout is a wait, not a lease).",
+        ["client-clock"] = "No expiry: GET_LOCK reads no clock (its timeout is a wait, not a lease).",
+        ["late-release"] = "No lease: the session keeps the lock until RELEASE_LOCK lands, and it is A's own.",
+      },
       source = "the MySQL manual",
       says = [[MySQL 8.0 Reference Manual, "Locking Functions": GET_LOCK(str, timeout) "tries to obtain
 a lock with a name given by the string str"; "a lock obtained with GET_LOCK() is released
@@ -270,6 +303,12 @@ the same name"; the function "is unsafe for statement-based replication".]],
     },
     {
       id = "mongodb", title = "MongoDB findAndModify",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the document is the lock until its owner deletes it (no TTL index), and a paused process keeps it.",
+        ["clock-jump"] = "No expiry: without a TTL index nothing of the lock reads a clock.",
+        ["client-clock"] = "No expiry: without a TTL index nothing of the lock reads a clock.",
+        ["late-release"] = "No lease: nothing runs out before A's late delete lands, and it finds its own document ({_id, owner: A}).",
+      },
       source = "the comparison table",
       says = [[Lock: the atomic findAndModify finds the document and creates it if absent; unlock:
 delete the document. Easy, much faster than MySQL's unique index. But: most companies run
@@ -319,6 +358,10 @@ that removes expired documents runs every 60 seconds".]],
     },
     {
       id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "ZooKeeper's session expiry counts Time.currentElapsedTime() (System.nanoTime, monotonic): a wall-clock jump moves no session's deadline.",
+        ["client-clock"] = "The client's session timers are monotonic too (ClientCnxn, Time.currentElapsedTime): a jump of A's wall clock moves no ping and no timeout.",
+      },
       source = "the comparison table and ZooKeeper's recipe",
       says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
 lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
@@ -347,6 +390,10 @@ znode is active" (ZooKeeper Programmer's Guide).]],
     },
     {
       id = "zookeeper-fenced", title = "ZooKeeper (Curator), czxid fenced",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "ZooKeeper's session expiry counts Time.currentElapsedTime() (System.nanoTime, monotonic): a wall-clock jump moves no session's deadline.",
+        ["client-clock"] = "The client's session timers are monotonic too (ClientCnxn, Time.currentElapsedTime): a jump of A's wall clock moves no ping and no timeout.",
+      },
       source = "Kleppmann 2016",
       says = [[Martin Kleppmann, "How to do distributed locking": "if you're using ZooKeeper as lock
 service, you can use the zxid or the znode version number as fencing token, and you're in good
@@ -365,6 +412,10 @@ resource rejects a token lower than one it has accepted.]],
     },
     {
       id = "etcd", title = "etcd concurrency.Mutex",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "etcd's lessor counts a lease's expiry on Go's monotonic clock readings: a wall-clock jump moves no deadline.",
+        ["client-clock"] = "The client's keep-alives are timed by Go's monotonic clock readings: a jump of A's wall clock moves none.",
+      },
       source = "the etcd documentation",
       says = [[clientv3/concurrency (v3.4): "NewSession gets the leased session for a client"; a Mutex
 "implements the sync Locker interface with etcd": the lock key lives on the session's lease,
@@ -395,6 +446,10 @@ pause of a language runtime) can cause false expiration of a granted lease".]],
     },
     {
       id = "etcd-fenced", title = "etcd concurrency.Mutex, revision fenced",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "etcd's lessor counts a lease's expiry on Go's monotonic clock readings: a wall-clock jump moves no deadline.",
+        ["client-clock"] = "The client's keep-alives are timed by Go's monotonic clock readings: a jump of A's wall clock moves none.",
+      },
       source = "Kleppmann 2016 and the etcd documentation",
       says = [["etcd3 API", "Revisions": "etcd maintains a 64-bit cluster-wide counter, the store
 revision, that is incremented each time the key space is modified. The revision serves as a
@@ -418,6 +473,12 @@ asks of a lock service: the resource rejects a write with a token lower than one
     -- transaction pooling.
     {
       id = "postgresql", title = "PostgreSQL advisory lock (session)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Once acquired at session level, an
 advisory lock is held until explicitly released or the session ends"; "If a session already
@@ -443,6 +504,12 @@ are never WAL logged".]],
     },
     {
       id = "postgresql-blocking", title = "PostgreSQL advisory lock (session), waiting in the server",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 9.27.10 "Advisory Lock Functions": pg_advisory_lock
 "Obtains an exclusive session-level advisory lock, waiting if necessary"; 20.11.1 "Statement
@@ -471,6 +538,12 @@ an advisory lock is held until explicitly released or the session ends"; pg_advi
     },
     {
       id = "postgresql-xact", title = "PostgreSQL advisory lock (transaction)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is released at the end of the transaction (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is released at the end of the transaction, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Transaction-level lock requests ...
 are automatically released at the end of the transaction, and there is no explicit unlock
@@ -497,6 +570,13 @@ transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".
     },
     {
       id = "postgresql-pgbouncer", title = "PostgreSQL session lock via PgBouncer",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+        ["waiter-gives-up"] = "Nobody waits: through transaction pooling B and C run on the pooled backend whose session holds A's lock and are let in at once (features.html: session-level advisory locks are never compatible with transaction pooling).",
+      },
       source = "PgBouncer's documentation",
       says = [[www.pgbouncer.org/features.html: in transaction pooling "a server connection is assigned to
 a client only during a transaction. When PgBouncer notices that the transaction is over, the
@@ -521,6 +601,10 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
     -- Kubernetes Lease leader election (issue 24)
     {
       id = "k8s-lease", title = "Kubernetes Lease (client-go)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "\"A client only acts on timestamps captured locally\" (leaderelection.go): no candidate compares the API server's clock, nor the renewTime it wrote, with anything.",
+        ["client-clock"] = "client-go measures time with Go's monotonic clock readings (isLeaseValid: le.clock.Now()): a jump of A's wall clock moves no decision.",
+      },
       source = "client-go's leaderelection",
       says = [[kubernetes/client-go, tools/leaderelection/leaderelection.go: "This implementation does
 not guarantee that only one client is acting as a leader (a.k.a. fencing)"; "A client only
@@ -553,6 +637,10 @@ refreshing leadership before giving up".]],
     -- Consul sessions with lock-delay (issue 24)
     {
       id = "consul", title = "Consul lock (session TTL, lock-delay)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "Consul's session timers are Go timers (monotonic; agent/consul/session_ttl.go); no invalidation happens, so the lock-delay table is never consulted.",
+        ["client-clock"] = "api.Lock's renewals are timed with time.Since and timers (RenewPeriodic, api/session.go): monotonic readings, which a wall-clock jump does not move.",
+      },
       source = "the Consul documentation",
       says = [["Sessions and distributed locks overview": a session is invalidated when its "TTL
 expires"; "Consul will not expire the session before the TTL is reached, but it is allowed to
