@@ -454,9 +454,9 @@ static const char css[] =
     "table.overview{border-collapse:collapse;table-layout:fixed;width:100%}"
     ".overview th,.overview td{border:1px solid #bbb;padding:2px 3px;text-align:center;height:22px;overflow:hidden;line-height:1.1}"
     ".overview thead th{background:#eceff1;font-weight:bold}"
-    ".overview th.d{text-align:left;width:300px;white-space:nowrap;text-overflow:ellipsis;font-weight:normal;background:#fafafa}"
+    ".overview th.d{text-align:left;width:250px;white-space:nowrap;text-overflow:ellipsis;font-weight:normal;background:#fafafa}"
     ".overview td a{color:inherit;text-decoration:none;display:block}"
-    ".overview td small{font-size:10px;color:#333;margin-left:2px;white-space:normal}"
+    ".overview td small{font-size:9px;color:#333;margin-left:2px;white-space:normal}"
     ".overview td.ok{background:#c8e6c9}.overview td.warned{background:#fff3c4}"
     ".overview td.unwarned{background:#ffcc80}.overview td.contra{background:#ef9a9a}.overview td.plain{background:#ffcdd2}"
     ".overview td.na{background:#fff;color:#999}.overview td.unmet{outline:2px dashed #000;outline-offset:-2px}"
@@ -583,11 +583,12 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
         buf_puts(out, "\">–</td>");
         return;
     }
-    int nviol = 0, first = -1, unmet = 0;
-    matrix_mark worst = MARK_NONE;
+    int nviol = 0, first = -1, unmet = 0, mixed = 0;
+    matrix_mark worst = MARK_NONE, first_mark = MARK_NONE;
     static const int rank[] = { [MARK_NONE] = 0, [MARK_AGREES] = 1, [MARK_UNWARNED] = 2, [MARK_CONTRADICTS] = 3 };
-    buf names, tip;
+    buf names, plain, tip;
     buf_init(&names);
+    buf_init(&plain);
     buf_init(&tip);
     buf_printf(&tip, "%s, %s:", t->rows[row].title, t->col_title[c]);
     for (int p = 0; p < t->nprops; p++) {
@@ -597,14 +598,16 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
         if (rank[m] > rank[worst]) worst = m;
         if (first < 0) first = p;
         buf_printf(&names, "%s%s%s", nviol++ ? " " : "", prop_abbrev(t->props[p]), mark_text[m]);
+        buf_printf(&plain, "%s%s", plain.len ? " " : "", prop_abbrev(t->props[p]));
+        if (nviol == 1) first_mark = m;
+        else if (m != first_mark) mixed = 1;
         buf_printf(&tip, " %s violated%s%s%s;", t->props[p], m == MARK_AGREES ? " (as the source says)" : "",
                    m == MARK_CONTRADICTS ? " (the source claims otherwise)" : "",
                    m == MARK_UNWARNED ? " (the source does not warn of it)" : "");
     }
     if (!nviol) buf_puts(&tip, " every property holds;");
     if (unmet) buf_puts(&tip, " NOT what the scenario expects;");
-    int hollow_any = 0;
-    for (int p = 0; p < t->nprops; p++) hollow_any |= *hollow(cell, p) != 0;
+    int hollow_any = cell->vacuous || cell->stale; /* the overview: a cell without evidence */
     if (hollow_any) buf_puts(&tip, " NO EVIDENCE behind a verdict (see the notes);");
     if (t->rows[row].note[c]) buf_printf(&tip, " %s;", t->rows[row].note[c]);
     buf_puts(&tip, " replay: locklab run ");
@@ -629,14 +632,15 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
     buf_puts(out, nviol ? "✗" : "✓");
     if (nviol && worst != MARK_NONE) buf_printf(out, "<sup>%s</sup>", mark_text[worst]);
     if (hollow_any) buf_puts(out, "<sup>∅</sup>");
-    if (nviol) {
+    if (nviol) { /* each property's own mark where they differ: "ME= RS?" */
         buf_puts(out, "<small>");
-        html_esc(out, names.p);
+        html_esc(out, mixed ? names.p : plain.p);
         buf_puts(out, "</small>");
     }
     if (cell->page) buf_puts(out, "</a>");
     buf_puts(out, "</td>");
     buf_release(&names);
+    buf_release(&plain);
     buf_release(&tip);
 }
 
@@ -675,10 +679,9 @@ static void html_overview(const matrix_result *r, buf *out)
                   "holds</span><span style=\"background:#fff3c4\">✗<sup>=</sup> as the source warns</span><span "
                   "style=\"background:#ffcc80\">✗<sup>?</sup> not warned of</span><span style=\"background:#ef9a9a\">✗"
                   "<sup>!</sup> the source claims otherwise</span><span style=\"background:#ffcdd2\">✗ no source to set it "
-                  "beside</span><br>The colour and the mark are the cell's worst; each violated property follows with "
-                  "its own mark: ME mutual exclusion · RS resource safety · Rel release safety · ND no deadlock · Re "
-                  "re-entrancy (ME= RS?: the source warns of the first, not of the second). ∅ no evidence behind a "
-                  "verdict.</p>\n</section>\n");
+                  "beside</span><br>The colour and mark are the cell's worst; where its violations' marks differ, each "
+                  "follows its property (ME= RS?: the source warns of one, not the other). ME mutual exclusion · RS "
+                  "resource safety · Rel release safety · ND no deadlock · Re re-entrancy</p>\n</section>\n");
 }
 
 void matrix_overview_page(const matrix_result *r, buf *out)
