@@ -97,6 +97,11 @@ typedef struct kind_host {
      * (the process crashed) is ignored. NULL: not offered. */
     uint64_t (*park)(void *ud, int64_t timeout_ms);
     void (*unpark)(void *ud, uint64_t ticket, void *reply);
+    /* Whether client's host can exchange messages with this node now: the host is up (not
+     * vanished; a crashed or paused process leaves it up), no partition cuts them, and their
+     * link does not lose everything (a gossip failure detector's view: Consul's serfHealth).
+     * NULL: nobody says (every host is reachable). */
+    int (*reachable)(void *ud, int client);
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */

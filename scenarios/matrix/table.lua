@@ -644,8 +644,10 @@ refreshing leadership before giving up".]],
       source = "the Consul documentation",
       says = [["Sessions and distributed locks overview": a session is invalidated when its "TTL
 expires"; "Consul will not expire the session before the TTL is reached, but it is allowed to
-delay the expiration past the TTL"; on invalidation "any of the locks held in association with
-the session are released"; "Consul prevents any of the previously held locks from being
+delay the expiration past the TTL"; "By default, the gossip based failure detector is used as
+the associated health check. This failure detector allows Consul to detect when a node that is
+holding a lock has failed and to automatically release the lock"; on invalidation "any of the
+locks held in association with the session are released"; "Consul prevents any of the previously held locks from being
 re-acquired for the lock-delay interval ... to allow the potentially still live leader to
 detect the invalidation and stop processing requests ... While not a bulletproof method, it
 does avoid the need to introduce sleep states into application logic"; "the default is to use
@@ -659,17 +661,18 @@ returned if we attempt to double lock".]],
         ["holder-crash"] = { no_deadlock = "violated" },
         partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
         ["renewal-lost"] = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
-        ["host-crash"] = { no_deadlock = "violated" },
-        ["late-release"] = { no_deadlock = "violated" },
+        -- the overview: "This failure detector allows Consul to detect when a node that is
+        -- holding a lock has failed and to automatically release the lock"
+        ["host-crash"] = { no_deadlock = "holds" },
       },
       notes = {
-        ["late-release"] = "The cut is 20 s: the release held in it lands at 30.4 s on a session Consul invalidated at 20 s (twice the TTL after the last renewal that arrived), and is refused; the lock-delay keeps B out until 35 s. (With the other rows' 7 s cut the release lands at 17.6 s, before any lease ran out: nothing late.)",
-        ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
+        ["late-release"] = "The cut is 20 s: it also fails the gossip of A's node, the session (with the node's serfHealth check, as api.Lock makes it) is invalidated at 9.5 s, and the release held in the cut lands at 30.4 s on the dead session and is refused. (With the other rows' 7 s cut the release lands at 17.6 s on a live session: nothing late.)",
+        ["holder-crash"] = "Only A's process dies: its host's agent still answers gossip, so only the TTL ends the session, at twice the TTL (20 s), and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
         ["gc-pause"] = "The pause is 40 s: Consul's leader times a session at twice its TTL (PR #524) and the lock-delay follows, so only a pause past 2 x TTL + lock-delay (35 s) lets B in (a 12 s pause never reaches it); A wakes at 44 s and writes beside B.",
-        partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
+        partition = "The cut fails the gossip of A's node: its serfHealth check (api.Lock's default) invalidates the session at 5.5 s, the lock-delay holds the key until 20.5 s, and B takes it while A, which does not watch leaderCh, works until 45 s (with CreateNoChecks: at 20 s and 35 s, the same violation).",
         reenter = "A Lock is not re-entrant (api/lock.go: ErrLockHeld \"if we attempt to double lock\"); a second Lock, as the inner method makes, has a session of its own and waits like a stranger.",
-        ["renewal-lost"] = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
-        ["host-crash"] = "As after a process crash: the session goes at twice its TTL and the lock-delay follows, 34 s after the crash.",
+        ["renewal-lost"] = "A's link loses its gossip too: the node's serfHealth check invalidates the session at 5.5 s, the lock-delay holds the key until 20.5 s, and B takes it while A, which does not watch leaderCh, works until 45 s.",
+        ["host-crash"] = "Not as after a process crash: the vanished host runs the node's agent, whose serfHealth check the session has (api.Lock's default); gossip declares it failed 4.5 s after the first failed probe, the session goes at 5.5 s and the lock-delay after it: free 19.5 s after the crash, just inside the checker's bound (20 s). With CreateNoChecks (options no_checks) the TTL alone frees it, at 35 s.",
         ["leader-cut"] = "B's read of the lock key is not answered on the minority's side, and Lock returns \"failed to read lock\" (api/lock.go): B gives up at once instead of waiting.",
       },
     },
