@@ -264,7 +264,7 @@ void pg_observe(pgserver *s, pg_lock_fn fn, void *ud)
 static void drop_if_free(pgserver *s, advlock *l)
 {
     if (l->nsess > 0 || l->nxact > 0) return;
-    if (s->observe) s->observe(s->observe_ud, 0, -1, l->space, l->key);
+    if (s->observe) s->observe(s->observe_ud, 0, s->waking, l->space, l->key);
     int i = (int)(l - s->locks);
     memmove(&s->locks[i], &s->locks[i + 1], (size_t)(s->nlocks - i - 1) * sizeof *s->locks);
     s->nlocks--;
@@ -519,11 +519,12 @@ static void wake(pgserver *s)
         int space = w->space;
         int64_t key = w->key;
         memset(w, 0, sizeof *w);
-        s->waking = client;
+        s->waking = client; /* what its statement does from here on is its own */
         take(s, b, &st->items[at], space, key, NULL);
-        s->waking = -1;
         r.cells[at] = (pgval){ PV_VOID, 0 };
-        if (select_from(s, client, b, st, at + 1, &r, since)) continue;
+        int again = select_from(s, client, b, st, at + 1, &r, since);
+        s->waking = -1;
+        if (again) continue;
         finish(s, client, b);
         answer(s, client, &r);
     }

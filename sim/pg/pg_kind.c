@@ -32,8 +32,8 @@ struct kserver {
     pgserver *pg;
     kind_host host;
     uint64_t *ticket; /* per client: its parked statement's ticket (kind_host.park), 0: none */
-    /* per client: the locks handed to its waiting statement, told once the node has recorded
-     * that statement's answer (parked_answered), under the ticket it was answered with */
+    /* per client: what its waiting statement did to the locks once handed one, told once the
+     * node has recorded that statement's answer (parked_answered), under its ticket */
     struct granted { uint64_t ticket; int n; int64_t *keys; } *granted;
 };
 
@@ -64,18 +64,19 @@ static void tell(kserver *s, kind_event ev, int space, int64_t key)
     buf_release(&b);
 }
 
-/* pg.c's observer: a lock granted or ended. One handed to a waiter is told after its answer's
- * exec (parked_answered), the rest at once. Space 2's keys are kept with their space in the
- * low bit of a second slot. */
+/* pg.c's observer: a lock granted or ended. What a waiter's statement did once handed its
+ * lock is told after its answer's exec (parked_answered), the rest at once. Each pending
+ * change is three slots: granted, space, key. */
 static void pk_lock(void *ud, int granted, int waiter, int space, int64_t key)
 {
     kserver *s = ud;
     if (!s->host.changed) return;
-    if (granted && waiter >= 0) {
+    if (waiter >= 0) {
         struct granted *g = &s->granted[waiter];
-        g->keys = xrealloc(g->keys, (size_t)(g->n + 1) * 2 * sizeof *g->keys);
-        g->keys[2 * g->n] = space;
-        g->keys[2 * g->n + 1] = key;
+        g->keys = xrealloc(g->keys, (size_t)(g->n + 1) * 3 * sizeof *g->keys);
+        g->keys[3 * g->n] = granted;
+        g->keys[3 * g->n + 1] = space;
+        g->keys[3 * g->n + 2] = key;
         g->n++;
         return;
     }
@@ -87,7 +88,8 @@ static void pk_parked_answered(kserver *s, uint64_t ticket)
     for (int c = 0; c < s->host.nclients; c++) {
         struct granted *g = &s->granted[c];
         if (g->ticket != ticket || !g->n) continue;
-        for (int i = 0; i < g->n; i++) tell(s, KIND_WRITTEN, (int)g->keys[2 * i], g->keys[2 * i + 1]);
+        for (int i = 0; i < g->n; i++)
+            tell(s, g->keys[3 * i] ? KIND_WRITTEN : KIND_DELETED, (int)g->keys[3 * i + 1], g->keys[3 * i + 2]);
         g->n = 0;
         g->ticket = 0;
     }
