@@ -7,8 +7,10 @@
  * and the models and scripts are compiled once for all of them (a chunkcache), so the whole
  * default table takes well under a second. With --html every run is recorded in full (the
  * scripts' redis.calls, as `locklab run --html` does) and its player page written beside the
- * index, which links each verdict to it. Exit 0 when every cell shows what its scenario
- * expects, 1 when one does not, 2 for a bad table or scenario, 3 when a file cannot be
+ * index, which links each verdict to it. Each run is also asked (model/touch.h) whether its
+ * situation reached the lock and whether each property saw the lock. Exit 0 when every cell
+ * shows what its scenario expects with evidence, 1 when one does not or a cell is vacuous or a
+ * property unobserved on its row, 2 for a bad table or scenario, 3 when a file cannot be
  * written. */
 #include <errno.h>
 #include <getopt.h>
@@ -43,7 +45,15 @@ static void matrix_usage(FILE *f)
           "its leader is cut off with a waiter; a waiter gives up), each verdict ✓ or ✗ with\n"
           "a mark where it stands against what the design's source claims: = as claimed,\n"
           "! the source claims otherwise, ? a violation the source does not warn of. Under\n"
-          "each design, the source's words and notes on the cells it gets wrong.\n"
+          "each design, the source's words and the notes on its cells.\n"
+          "\n"
+          "Every cell must prove it was exercised: from its run's history, the situation's\n"
+          "fault reached the lock (a lease lost during a pause, a message of the lock cut, a\n"
+          "node storing it crashed ...: the column's `exercised`), or the design's row says\n"
+          "why it cannot (`untouched`, with the source's reason). And every property a design\n"
+          "judges must be observed in one of its cells (someone held the lock, a release ran on\n"
+          "it ...), or the row says why not (`unobservable`). A vacuous cell or a property never\n"
+          "observed is marked ∅ and fails the table.\n"
           "\n"
           "TABLE is a table file (default: scenarios/matrix/table.lua); each cell is the\n"
           "scenario ROW/COLUMN.lua beside it, which 'locklab run' replays and whose expect\n"
@@ -55,16 +65,19 @@ static void matrix_usage(FILE *f)
           "                player of 'locklab run --html'), written into FILE's name with\n"
           "                '-runs' (out/m.html: out/m-runs/ROW--COLUMN.html)\n"
           "  --csv FILE    one line per design, situation and property: the verdict, what\n"
-          "                the scenario expects, the source's claim and the mark\n"
+          "                the scenario expects, the source's claim, the mark, the scenario,\n"
+          "                whether the fault reached the lock and the verdict was observed\n"
           "  --plot FILE   a heat map of the table with gnuplot: FILE.png or FILE.svg\n"
-          "  --png FILE    the overview (designs x situations, one mark per cell) as a\n"
+          "  --png FILE    the overview (designs x situations, a mark per cell and per\n"
+          "                violated property) as a\n"
           "                1280x800 picture for slides, rendered by headless Chromium\n"
           "  -q, --quiet   no table on stdout (the files and the exit code only)\n"
           "  -h, --help    this text\n"
           "Progress goes to stderr. A file that cannot be written is said before any cell runs.\n"
           "\n"
-          "exit: 0 every cell shows what its scenario expects, 1 one does not, 2 bad input,\n"
-          "      3 internal or I/O error\n",
+          "exit: 0 every cell shows what its scenario expects, with evidence; 1 one does not,\n"
+          "      or a cell is vacuous, or a property unobserved; 2 bad input; 3 internal or\n"
+          "      I/O error\n",
           f);
 }
 
