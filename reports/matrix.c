@@ -476,6 +476,7 @@ static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
     if (m == MARK_UNWARNED) buf_printf(&tip, "; %s does not warn of it", t->rows[row].source);
     if (matrix_unmet(r, row, c, p)) buf_puts(&tip, "; NOT what the scenario expects");
     if (!cell->ran && t->rows[row].na[c]) buf_printf(&tip, ": %s", t->rows[row].na[c]);
+    if (cell->ran && cell->touched && !cell->stale) buf_printf(&tip, "; the situation reached the lock: %s", cell->touched);
     if (cell->ran && (cell->vacuous || cell->stale)) buf_puts(&tip, "; NO EVIDENCE: the fault never reached the lock");
     if (cell->ran && cell->unseen && cell->unseen[p]) buf_printf(&tip, "; UNOBSERVED: %s", cell->unseen[p]);
     if (cell->ran) {
@@ -608,6 +609,7 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
     if (!nviol) buf_puts(&tip, " every property holds;");
     if (unmet) buf_puts(&tip, " NOT what the scenario expects;");
     int hollow_any = cell->vacuous || cell->stale; /* the overview: a cell without evidence */
+    if (cell->touched && !cell->stale) buf_printf(&tip, " the situation reached the lock: %s;", cell->touched);
     if (hollow_any) buf_puts(&tip, " NO EVIDENCE behind a verdict (see the notes);");
     if (t->rows[row].note[c]) buf_printf(&tip, " %s;", t->rows[row].note[c]);
     buf_puts(&tip, " replay: locklab run ");
