@@ -344,7 +344,18 @@ void matrix_text(const matrix_result *r, buf *out)
     for (int i = 0; i < t->nrows * t->ncols; i++) runs += r->cells[i].ran;
     buf_printf(out, "\n%d runs; %s.\n", runs, unmet ? "some verdicts are NOT what their scenarios expect" : "every verdict is what its scenario expects");
     if (hollow_n) buf_printf(out, "%d verdicts or cells have NO EVIDENCE behind them (∅):\n", hollow_n);
-    else buf_puts(out, "Every cell's fault reached the lock, or its row says why it cannot; every verdict that holds was observed.\n");
+    else {
+        int asked = 0, all = 1;
+        for (int c = 0; c < t->ncols; c++) {
+            asked |= r->exercised && r->exercised[c];
+            all &= r->exercised && r->exercised[c];
+        }
+        if (all)
+            buf_puts(out, "Every cell's fault reached the lock, or its row says why it cannot; every property was observed.\n");
+        else
+            buf_printf(out, "Every property was observed; %s column names how its fault must reach the lock (exercised), "
+                            "so %s cells were not checked for it.\n", asked ? "not every" : "no", asked ? "some" : "the");
+    }
     for (int row = 0; row < t->nrows && hollow_n; row++)
         for (int c = 0; c < t->ncols; c++) {
             const matrix_cell *cell = matrix_cell_at(r, row, c);
