@@ -101,6 +101,7 @@ static void s_unpark(void *ud, uint64_t ticket, void *reply)
         s->k->reply_brief(reply, &b);
         p->answer = b.p ? buf_steal(&b) : xstrdup("");
         p->due = -1;
+        if (s->k->parked_answered) s->k->parked_answered(s->srv, ticket); /* what the answer did ("~ written") */
         break;
     }
     if (reply) s->k->reply_release(reply);

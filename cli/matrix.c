@@ -7,8 +7,10 @@
  * and the models and scripts are compiled once for all of them (a chunkcache), so the whole
  * default table takes well under a second. With --html every run is recorded in full (the
  * scripts' redis.calls, as `locklab run --html` does) and its player page written beside the
- * index, which links each verdict to it. Exit 0 when every cell shows what its scenario
- * expects, 1 when one does not, 2 for a bad table or scenario, 3 when a file cannot be
+ * index, which links each verdict to it. Each run is also asked (model/touch.h) whether its
+ * situation reached the lock and whether each property saw the lock. Exit 0 when every cell
+ * shows what its scenario expects with evidence, 1 when one does not or a cell is vacuous or a
+ * property unobserved on its row, 2 for a bad table or scenario, 3 when a file cannot be
  * written. */
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +30,7 @@
 #include "scenario.h"
 #include "scenario_matrix.h"
 #include "scriptlib.h"
+#include "touch.h"
 #include "world.h"
 
 static void matrix_usage(FILE *f)
@@ -42,7 +45,15 @@ static void matrix_usage(FILE *f)
           "its leader is cut off with a waiter; a waiter gives up), each verdict ✓ or ✗ with\n"
           "a mark where it stands against what the design's source claims: = as claimed,\n"
           "! the source claims otherwise, ? a violation the source does not warn of. Under\n"
-          "each design, the source's words and notes on the cells it gets wrong.\n"
+          "each design, the source's words and the notes on its cells.\n"
+          "\n"
+          "Every cell must prove it was exercised: from its run's history, the situation's\n"
+          "fault reached the lock (a lease lost during a pause, a message of the lock cut, a\n"
+          "node storing it crashed ...: the column's `exercised`), or the design's row says\n"
+          "why it cannot (`untouched`, with the source's reason). And every property a design\n"
+          "judges must be observed in one of its cells (someone held the lock, a release ran on\n"
+          "it ...), or the row says why not (`unobservable`). A vacuous cell or a property never\n"
+          "observed is marked ∅ and fails the table.\n"
           "\n"
           "TABLE is a table file (default: scenarios/matrix/table.lua); each cell is the\n"
           "scenario ROW/COLUMN.lua beside it, which 'locklab run' replays and whose expect\n"
@@ -54,16 +65,19 @@ static void matrix_usage(FILE *f)
           "                player of 'locklab run --html'), written into FILE's name with\n"
           "                '-runs' (out/m.html: out/m-runs/ROW--COLUMN.html)\n"
           "  --csv FILE    one line per design, situation and property: the verdict, what\n"
-          "                the scenario expects, the source's claim and the mark\n"
+          "                the scenario expects, the source's claim, the mark, the scenario,\n"
+          "                whether the fault reached the lock and the verdict was observed\n"
           "  --plot FILE   a heat map of the table with gnuplot: FILE.png or FILE.svg\n"
-          "  --png FILE    the overview (designs x situations, one mark per cell) as a\n"
+          "  --png FILE    the overview (designs x situations, a mark per cell and per\n"
+          "                violated property) as a\n"
           "                1280x800 picture for slides, rendered by headless Chromium\n"
           "  -q, --quiet   no table on stdout (the files and the exit code only)\n"
           "  -h, --help    this text\n"
           "Progress goes to stderr. A file that cannot be written is said before any cell runs.\n"
           "\n"
-          "exit: 0 every cell shows what its scenario expects, 1 one does not, 2 bad input,\n"
-          "      3 internal or I/O error\n",
+          "exit: 0 every cell shows what its scenario expects, with evidence; 1 one does not,\n"
+          "      or a cell is vacuous, or a property unobserved; 2 bad input; 3 internal or\n"
+          "      I/O error\n",
           f);
 }
 
@@ -263,6 +277,28 @@ static int resolve_props(const matrix_table *t, property *out)
     return EXIT_OK;
 }
 
+/* Each column's `exercised` as bits of touch.h's ways; EXIT_USAGE after FILE:LINE. */
+static int resolve_exercised(const matrix_table *t, unsigned *out)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        out[c] = 0;
+        for (char **e = t->col_exercised[c]; e && *e; e++) {
+            int k = touch_find(*e);
+            if (k < 0) {
+                buf names;
+                buf_init(&names);
+                for (int i = 0; i < TOUCH_COUNT; i++) buf_printf(&names, "%s%s", i ? ", " : "", touch_name(i));
+                cli_error("matrix: %s:%d: columns[%d].exercised: '%s' is not a way a fault reaches the lock (the "
+                          "matrix knows: %s)", t->path, t->col_lines[c], c + 1, *e, names.p);
+                buf_release(&names);
+                return EXIT_USAGE;
+            }
+            out[c] |= 1u << k;
+        }
+    }
+    return EXIT_OK;
+}
+
 /* Where --html FILE puts the runs: FILE without .html, then "-runs". */
 static char *runs_dir(const char *html)
 {
@@ -312,11 +348,29 @@ static int run_cell(runner *rn, int row, int col)
     check_result cr;
     check_run(world_history(w), sc, &cr);
     cell->ran = 1;
+    touch_result tr;
+    touch_run(world_history(w), sc, &tr);
+    const matrix_row *rw = &t->rows[row];
+    cell->unseen = xcalloc((size_t)t->nprops, sizeof *cell->unseen);
     for (int p = 0; p < t->nprops; p++) {
-        cell->v[p] = cr.p[rn->res->prop[p]].v;
-        const expect_cfg *ex = check_expectation(sc, (property)rn->res->prop[p]);
+        property k = rn->res->prop[p];
+        cell->v[p] = cr.p[k].v;
+        const expect_cfg *ex = check_expectation(sc, k);
         cell->expect[p] = (signed char)(ex ? ex->violated : -1);
+        if (cell->v[p] == VERDICT_HOLDS && !tr.observed[k] && !rw->unobservable[p]) cell->unseen[p] = xstrdup(tr.unseen[k]);
     }
+    unsigned want = rn->res->exercised[col];
+    for (int k = 0; k < TOUCH_COUNT && want; k++)
+        if (((want >> k) & 1) && tr.happened[k] && !cell->touched) cell->touched = xstrdup(tr.what[k]);
+    if (want && !cell->touched && !rw->untouched[col]) {
+        buf why;
+        buf_init(&why);
+        buf_puts(&why, "the situation's fault never reached the lock: the run shows none of: ");
+        touch_describe_mask(want, &why);
+        cell->vacuous = buf_steal(&why);
+    }
+    cell->stale = want && cell->touched && rw->untouched[col];
+    touch_free(&tr);
     int code = EXIT_OK;
     if (rn->pages) {
         buf page, rel;
@@ -365,9 +419,14 @@ static void free_result(matrix_result *r)
         free(r->cells[i].v);
         free(r->cells[i].expect);
         free(r->cells[i].page);
+        free(r->cells[i].touched);
+        free(r->cells[i].vacuous);
+        for (int p = 0; r->cells[i].unseen && p < r->t->nprops; p++) free(r->cells[i].unseen[p]);
+        free(r->cells[i].unseen);
     }
     free(r->cells);
     free(r->prop);
+    free(r->exercised);
 }
 
 /* The outputs asked for; EXIT_OK or the first failure's code (each said). */
@@ -428,8 +487,16 @@ int cli_matrix(int argc, char **argv)
         buf_release(&err);
         return EXIT_USAGE;
     }
-    matrix_result res = { .t = t, .prop = xcalloc((size_t)t->nprops, sizeof *res.prop) };
+    if (!a.table) { /* the data directory's table: its cells are replayed by the library's names */
+        free(t->shown_path);
+        free(t->shown_dir);
+        t->shown_path = xstrdup("matrix/table.lua");
+        t->shown_dir = xstrdup("matrix");
+    }
+    matrix_result res = { .t = t, .prop = xcalloc((size_t)t->nprops, sizeof *res.prop),
+                          .exercised = xcalloc((size_t)t->ncols, sizeof *res.exercised) };
     int code = resolve_props(t, res.prop);
+    if (code == EXIT_OK) code = resolve_exercised(t, res.exercised);
     char *pages = NULL, *pages_rel = NULL;
     if (code == EXIT_OK && a.html) {
         pages = runs_dir(a.html);
@@ -448,7 +515,7 @@ int cli_matrix(int argc, char **argv)
     }
     if (code == EXIT_OK) {
         code = outputs(&res, &a);
-        if (code == EXIT_OK && matrix_unmet_total(&res)) code = EXIT_VIOLATION;
+        if (code == EXIT_OK && (matrix_unmet_total(&res) || matrix_hollow_total(&res))) code = EXIT_VIOLATION;
     }
     free_result(&res);
     free(pages);

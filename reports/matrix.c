@@ -40,6 +40,47 @@ int matrix_unmet(const matrix_result *r, int row, int col, int p)
     return c->v[p] == VERDICT_NOT_JUDGED || (c->v[p] == VERDICT_VIOLATED) != c->expect[p];
 }
 
+/* Property p of a row is judged in some cell, and in none did its monitor see an event of
+ * the lock it judges (every judged cell holds, unobserved; a row's unobservable excuses it, and
+ * then no cell records it unseen). */
+static int never_observed(const matrix_result *r, int row, int p)
+{
+    int judged = 0;
+    for (int c = 0; c < r->t->ncols; c++) {
+        const matrix_cell *cell = matrix_cell_at(r, row, c);
+        if (!cell->ran || cell->v[p] == VERDICT_NOT_JUDGED) continue;
+        judged = 1;
+        if (cell->v[p] == VERDICT_VIOLATED || !cell->unseen || !cell->unseen[p]) return 0;
+    }
+    return judged;
+}
+
+int matrix_hollow_total(const matrix_result *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->t->nrows * r->t->ncols; i++) {
+        const matrix_cell *c = &r->cells[i];
+        if (c->ran) n += c->vacuous != NULL || c->stale;
+    }
+    for (int row = 0; row < r->t->nrows; row++)
+        for (int p = 0; p < r->t->nprops; p++) n += never_observed(r, row, p);
+    return n;
+}
+
+/* A cell's scenario as outputs name it (relative: the table's shown folder). */
+static void shown_cell(const matrix_table *t, int row, int c, buf *out)
+{
+    buf_printf(out, "%s/%s/%s.lua", t->shown_dir, t->rows[row].id, t->col_id[c]);
+}
+
+/* "∅" after a verdict that has no evidence behind it: the cell's fault never reached the lock,
+ * or the property holds with no event of the lock its monitor judges. */
+static const char *hollow(const matrix_cell *c, int p)
+{
+    if (!c->ran) return "";
+    return c->vacuous || c->stale || (c->unseen && c->unseen[p]) ? "∅" : "";
+}
+
 int matrix_unmet_total(const matrix_result *r)
 {
     int unmet = 0;
@@ -133,8 +174,8 @@ static matrix_mark cell_mark(const matrix_result *r, int row, int col)
     return m;
 }
 
-/* A cell's note is shown where the cell says something: a mark, or a violation in a row
- * without a source (led by "✗"). */
+/* A cell's note, led by its strongest mark, or by ✗ (a violation in a row without a source) or
+ * ✓ (every property holds: the note says why, which a reader of a ✓ needs as much). */
 static const char *note_of(const matrix_result *r, int row, int col, const char **lead)
 {
     const matrix_row *rw = &r->t->rows[row];
@@ -146,8 +187,78 @@ static const char *note_of(const matrix_result *r, int row, int col, const char 
     matrix_mark m = cell_mark(r, row, col);
     int violated = 0;
     for (int p = 0; p < r->t->nprops; p++) violated |= cell->v[p] == VERDICT_VIOLATED;
-    *lead = m != MARK_NONE ? mark_text[m] : "✗";
-    return m != MARK_NONE || violated ? rw->note[col] : NULL;
+    *lead = m != MARK_NONE ? mark_text[m] : violated ? "✗" : "✓";
+    return rw->note[col];
+}
+
+/* Per property of a row: where it held with no event of the lock for its monitor to judge, as
+ * one line led by ∅ (NEVER OBSERVED when that is every cell judging it), or the row's reason it
+ * cannot be observed (○). Lines into out, each ending in a newline. */
+static void observation_lines(const matrix_result *r, int row, buf *out)
+{
+    const matrix_table *t = r->t;
+    const matrix_row *rw = &t->rows[row];
+    for (int p = 0; p < t->nprops; p++) {
+        buf label;
+        buf_init(&label);
+        prop_label(t->props[p], &label);
+        if (rw->unobservable[p]) {
+            buf_printf(out, "○ %s cannot be observed on this design: %s\n", label.p, rw->unobservable[p]);
+            buf_release(&label);
+            continue;
+        }
+        buf cols, why;
+        buf_init(&cols);
+        buf_init(&why);
+        for (int c = 0; c < t->ncols; c++) {
+            const matrix_cell *cell = matrix_cell_at(r, row, c);
+            if (!cell->ran || !cell->unseen || !cell->unseen[p]) continue;
+            buf_printf(&cols, "%s%s", cols.len ? ", " : "", t->col_short[c]);
+            if (!why.len) buf_puts(&why, cell->unseen[p]);
+        }
+        if (cols.len && never_observed(r, row, p))
+            buf_printf(out, "∅ %s NEVER OBSERVED on this row (%s): its ✓ are no evidence; report the lock's objects "
+                       "in the monitors' vocabulary and declare them (ctx:lock_unit), or give the row's unobservable the "
+                       "reason\n", label.p, why.p);
+        else if (cols.len)
+            buf_printf(out, "∅ %s holds unobserved in %s (%s)\n", label.p, cols.p, why.p);
+        buf_release(&cols);
+        buf_release(&why);
+        buf_release(&label);
+    }
+}
+
+/* What a cell's evidence says, beyond its note: its fault cannot reach the lock (the row
+ * says why), never did (vacuous), or did although the row says it cannot (stale); and each
+ * property that holds unobserved. Each a line led by `lead` (text) into out; 0 if none. */
+static int evidence_lines(const matrix_result *r, int row, int col, buf *out, int html)
+{
+    const matrix_table *t = r->t;
+    const matrix_row *rw = &t->rows[row];
+    const matrix_cell *cell = matrix_cell_at(r, row, col);
+    if (!cell->ran) return 0;
+    int n = 0;
+    buf line;
+    buf_init(&line);
+    for (int k = 0; k < 3; k++) {
+        buf_reset(&line);
+        if (k == 0 && rw->untouched[col] && !cell->stale)
+            buf_printf(&line, "○ %s (its fault cannot reach this lock): %s", html ? t->col_title[col] : t->col_short[col],
+                       rw->untouched[col]);
+        else if (k == 1 && cell->vacuous)
+            buf_printf(&line, "∅ %s VACUOUS: %s. Change the cell so that its fault reaches the lock, or give the "
+                       "column in the row's untouched with the source's reason", html ? t->col_title[col] : t->col_short[col],
+                       cell->vacuous);
+        else if (k == 2 && cell->stale)
+            buf_printf(&line, "∅ %s: the row says its fault cannot reach the lock, but it did (%s): take it out of the "
+                       "row's untouched", html ? t->col_title[col] : t->col_short[col], cell->touched);
+        if (!line.len) continue;
+        if (n++ && html) buf_puts(out, "\n");
+        buf_append(out, line.p, line.len);
+        if (!html) buf_putc(out, '\n');
+    }
+    buf_release(&line);
+    return n;
 }
 
 static void text_row(const matrix_result *r, int row, int cw, buf *out)
@@ -166,8 +277,9 @@ static void text_row(const matrix_result *r, int row, int cw, buf *out)
         buf_release(&label);
         for (int c = 0; c < t->ncols; c++) {
             char cell[32];
-            snprintf(cell, sizeof cell, "%s%s%s", glyph(matrix_cell_at(r, row, c), p),
-                     mark_text[matrix_mark_of(r, row, c, p)], matrix_unmet(r, row, c, p) ? "≠" : "");
+            snprintf(cell, sizeof cell, "%s%s%s%s", glyph(matrix_cell_at(r, row, c), p),
+                     mark_text[matrix_mark_of(r, row, c, p)], matrix_unmet(r, row, c, p) ? "≠" : "",
+                     hollow(matrix_cell_at(r, row, c), p));
             pad(out, cell, c + 1 < t->ncols ? cw : 0);
         }
         buf_putc(out, '\n');
@@ -189,13 +301,26 @@ static void text_row(const matrix_result *r, int row, int cw, buf *out)
         wrap(out, lead.p, 4, text);
         buf_release(&lead);
     }
+    for (int c = 0; c <= t->ncols; c++) {
+        buf ev;
+        buf_init(&ev);
+        if (c == t->ncols) observation_lines(r, row, &ev);
+        if (c == t->ncols ? ev.len > 0 : evidence_lines(r, row, c, &ev, 0))
+            for (char *line = ev.p; *line;) {
+                char *nl = strchr(line, '\n');
+                *nl = 0;
+                wrap(out, "  ", 4, line);
+                line = nl + 1;
+            }
+        buf_release(&ev);
+    }
 }
 
 void matrix_text(const matrix_result *r, buf *out)
 {
     const matrix_table *t = r->t;
     int cw = col_width(t);
-    buf_printf(out, "%s  (%s)\n", t->title, t->path);
+    buf_printf(out, "%s  (%s)\n", t->title, t->shown_path);
     wrap(out, "", 0, t->about);
     buf_putc(out, '\n');
     pad(out, "", LABEL_WIDTH);
@@ -211,18 +336,53 @@ void matrix_text(const matrix_result *r, buf *out)
     buf_release(&cols);
     buf_puts(out, "✓ holds  ✗ violated  · not judged in this situation  – does not apply\n"
                   "after a verdict: = as the source claims  ! the source claims otherwise  ? a violation the\n"
-                  "source does not warn of  ≠ not what the cell's scenario expects\n");
-    buf_printf(out, "Each cell is a scenario: locklab run %s/<row>/<column>.lua\n", t->dir);
-    int runs = 0, unmet = matrix_unmet_total(r);
+                  "source does not warn of  ≠ not what the cell's scenario expects  ∅ no evidence: the fault\n"
+                  "never reached the lock, or the property holds with no event of the lock its monitor judges\n"
+                  "○ the row's source says why its fault cannot reach this design's lock\n");
+    buf_printf(out, "Each cell is a scenario: locklab run %s/<row>/<column>.lua\n", t->shown_dir);
+    int runs = 0, unmet = matrix_unmet_total(r), hollow_n = matrix_hollow_total(r);
     for (int i = 0; i < t->nrows * t->ncols; i++) runs += r->cells[i].ran;
     buf_printf(out, "\n%d runs; %s.\n", runs, unmet ? "some verdicts are NOT what their scenarios expect" : "every verdict is what its scenario expects");
+    if (hollow_n) buf_printf(out, "%d verdicts or cells have NO EVIDENCE behind them (∅):\n", hollow_n);
+    else {
+        int asked = 0, all = 1;
+        for (int c = 0; c < t->ncols; c++) {
+            asked |= r->exercised && r->exercised[c];
+            all &= r->exercised && r->exercised[c];
+        }
+        if (all)
+            buf_puts(out, "Every cell's fault reached the lock, or its row says why it cannot; every property was observed.\n");
+        else
+            buf_printf(out, "Every property was observed; %s column names how its fault must reach the lock (exercised), "
+                            "so %s cells were not checked for it.\n", asked ? "not every" : "no", asked ? "some" : "the");
+    }
+    for (int row = 0; row < t->nrows && hollow_n; row++)
+        for (int c = 0; c < t->ncols; c++) {
+            const matrix_cell *cell = matrix_cell_at(r, row, c);
+            if (!cell->ran) continue;
+            buf cp;
+            buf_init(&cp);
+            shown_cell(t, row, c, &cp);
+            if (cell->vacuous) buf_printf(out, "  %s: vacuous: %s\n", cp.p, cell->vacuous);
+            if (cell->stale) buf_printf(out, "  %s: the row says untouched, but %s\n", cp.p, cell->touched);
+            buf_release(&cp);
+        }
+    for (int row = 0; row < t->nrows && hollow_n; row++)
+        for (int p = 0; p < t->nprops; p++)
+            if (never_observed(r, row, p))
+                buf_printf(out, "  %s: %s is never observed (no cell's monitor saw an event of the lock it judges)\n",
+                           t->rows[row].id, t->props[p]);
     for (int row = 0; row < t->nrows && unmet; row++)
         for (int c = 0; c < t->ncols; c++)
             for (int p = 0; p < t->nprops; p++) {
                 if (!matrix_unmet(r, row, c, p)) continue;
                 const matrix_cell *cell = matrix_cell_at(r, row, c);
-                buf_printf(out, "  %s: %s %s, expected %s\n", t->rows[row].cell[c], t->props[p], verdict_text(cell, p),
+                buf cp;
+                buf_init(&cp);
+                shown_cell(t, row, c, &cp);
+                buf_printf(out, "  %s: %s %s, expected %s\n", cp.p, t->props[p], verdict_text(cell, p),
                            cell->expect[p] ? "violated" : "holds");
+                buf_release(&cp);
             }
 }
 
@@ -244,24 +404,41 @@ static void csv_field(buf *out, const char *s)
 void matrix_csv(const matrix_result *r, buf *out)
 {
     const matrix_table *t = r->t;
-    buf_puts(out, "row,design,column,situation,property,verdict,expected,claim,mark,scenario\n");
+    buf_puts(out, "row,design,column,situation,property,verdict,expected,claim,mark,scenario,reached,observed\n");
     for (int row = 0; row < t->nrows; row++)
         for (int c = 0; c < t->ncols; c++)
             for (int p = 0; p < t->nprops; p++) {
                 const matrix_cell *cell = matrix_cell_at(r, row, c);
                 int claim = matrix_claim(t, &t->rows[row], c, p);
-                const char *f[10] = {
+                buf cp;
+                buf_init(&cp);
+                if (cell->ran) shown_cell(t, row, c, &cp);
+                /* reached: the column's fault reached the lock (touched), cannot by the row's
+                 * source (untouched), never did (vacuous), did against the row (stale); observed:
+                 * yes, no (a verdict that holds unobserved), or the row's reason it cannot be */
+                const char *reached = !cell->ran                  ? ""
+                                      : cell->stale               ? "stale"
+                                      : cell->vacuous             ? "vacuous"
+                                      : t->rows[row].untouched[c] ? "untouched"
+                                      : cell->touched             ? "touched"
+                                                                  : "";
+                const char *observed = !cell->ran || cell->v[p] != VERDICT_HOLDS ? ""
+                                       : cell->unseen && cell->unseen[p]         ? "no"
+                                       : t->rows[row].unobservable[p]            ? "unobservable"
+                                                                                 : "yes";
+                const char *f[12] = {
                     t->rows[row].id, t->rows[row].title, t->col_id[c], t->col_title[c], t->props[p],
                     verdict_text(cell, p),
                     cell->ran && cell->expect[p] >= 0 ? (cell->expect[p] ? "violated" : "holds") : "",
                     claim == CLAIM_NONE ? "" : claim == CLAIM_VIOLATED ? "violated" : "holds",
-                    mark_word[matrix_mark_of(r, row, c, p)], t->rows[row].cell[c],
+                    mark_word[matrix_mark_of(r, row, c, p)], cell->ran ? cp.p : "", reached, observed,
                 };
-                for (int k = 0; k < 10; k++) {
+                for (int k = 0; k < 12; k++) {
                     if (k) buf_putc(out, ',');
                     csv_field(out, f[k]);
                 }
                 buf_putc(out, '\n');
+                buf_release(&cp);
             }
 }
 
@@ -288,9 +465,9 @@ static const char css[] =
     "table.overview{border-collapse:collapse;table-layout:fixed;width:100%}"
     ".overview th,.overview td{border:1px solid #bbb;padding:2px 3px;text-align:center;height:22px;overflow:hidden;line-height:1.1}"
     ".overview thead th{background:#eceff1;font-weight:bold}"
-    ".overview th.d{text-align:left;width:300px;white-space:nowrap;text-overflow:ellipsis;font-weight:normal;background:#fafafa}"
+    ".overview th.d{text-align:left;width:250px;white-space:nowrap;text-overflow:ellipsis;font-weight:normal;background:#fafafa}"
     ".overview td a{color:inherit;text-decoration:none;display:block}"
-    ".overview td small{font-size:10px;color:#333;margin-left:2px;white-space:normal}"
+    ".overview td small{font-size:9px;color:#333;margin-left:2px;white-space:normal}"
     ".overview td.ok{background:#c8e6c9}.overview td.warned{background:#fff3c4}"
     ".overview td.unwarned{background:#ffcc80}.overview td.contra{background:#ef9a9a}.overview td.plain{background:#ffcdd2}"
     ".overview td.na{background:#fff;color:#999}.overview td.unmet{outline:2px dashed #000;outline-offset:-2px}"
@@ -310,7 +487,13 @@ static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
     if (m == MARK_UNWARNED) buf_printf(&tip, "; %s does not warn of it", t->rows[row].source);
     if (matrix_unmet(r, row, c, p)) buf_puts(&tip, "; NOT what the scenario expects");
     if (!cell->ran && t->rows[row].na[c]) buf_printf(&tip, ": %s", t->rows[row].na[c]);
-    if (cell->ran) buf_printf(&tip, ". Replay: locklab run %s", t->rows[row].cell[c]);
+    if (cell->ran && cell->touched && !cell->stale) buf_printf(&tip, "; the situation reached the lock: %s", cell->touched);
+    if (cell->ran && (cell->vacuous || cell->stale)) buf_puts(&tip, "; NO EVIDENCE: the fault never reached the lock");
+    if (cell->ran && cell->unseen && cell->unseen[p]) buf_printf(&tip, "; UNOBSERVED: %s", cell->unseen[p]);
+    if (cell->ran) {
+        buf_puts(&tip, ". Replay: locklab run ");
+        shown_cell(t, row, c, &tip);
+    }
     buf_printf(out, "<td class=\"%s%s%s\" title=\"", cls, m == MARK_CONTRADICTS ? " contradicts" : "",
                matrix_unmet(r, row, c, p) ? " unmet" : "");
     html_esc(out, tip.p);
@@ -329,6 +512,7 @@ static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
     }
     if (m != MARK_NONE) buf_printf(out, "<sup>%s</sup>", mark_text[m]);
     if (matrix_unmet(r, row, c, p)) buf_puts(out, "<sup>≠</sup>");
+    if (*hollow(cell, p)) buf_puts(out, "<sup>∅</sup>");
     buf_puts(out, "</td>");
 }
 
@@ -337,7 +521,14 @@ static void html_notes(const matrix_result *r, int row, buf *out)
     const matrix_table *t = r->t;
     const matrix_row *rw = &t->rows[row];
     int any = rw->says != NULL;
-    for (int c = 0; c < t->ncols && !any; c++) any = rw->note[c] || rw->na[c];
+    for (int c = 0; c < t->ncols && !any; c++) any = rw->note[c] || rw->na[c] || rw->untouched[c];
+    for (int c = 0; c <= t->ncols && !any; c++) {
+        buf ev;
+        buf_init(&ev);
+        if (c == t->ncols) observation_lines(r, row, &ev);
+        any = c == t->ncols ? ev.len > 0 : evidence_lines(r, row, c, &ev, 1);
+        buf_release(&ev);
+    }
     if (!any) return;
     buf_printf(out, "<tr><td class=\"n\" colspan=\"%d\"><ul class=\"notes\">", t->ncols + 2);
     if (rw->says) {
@@ -357,6 +548,21 @@ static void html_notes(const matrix_result *r, int row, buf *out)
         html_esc(out, text);
         buf_puts(out, "</li>");
     }
+    for (int c = 0; c <= t->ncols; c++) {
+        buf ev;
+        buf_init(&ev);
+        if (c == t->ncols) observation_lines(r, row, &ev);
+        if (c == t->ncols ? ev.len > 0 : evidence_lines(r, row, c, &ev, 1))
+            for (char *line = ev.p; line && *line;) {
+                char *nl = strchr(line, '\n');
+                if (nl) *nl = 0;
+                buf_puts(out, "<li>");
+                html_esc(out, line);
+                buf_puts(out, "</li>");
+                line = nl ? nl + 1 : NULL;
+            }
+        buf_release(&ev);
+    }
     buf_puts(out, "</ul></td></tr>\n");
 }
 
@@ -370,9 +576,10 @@ static const char *prop_abbrev(const char *name)
     return name;
 }
 
-/* One overview cell: a single mark for all its properties — ✓ when every judged one holds,
- * else ✗ with the violated ones named and the strongest mark among them (! over ? over =),
- * coloured by it; a click opens the run, where the first violation breaks. */
+/* One overview cell: ✓ when every judged property holds, else ✗ with the strongest mark among
+ * the violated ones (! over ? over =), coloured by it, and each violated property named with
+ * its own mark ("ME= RS?"), so that a cell whose source warns of one violation and not of
+ * another says which; a click opens the run, where the first violation breaks. */
 static void overview_cell(const matrix_result *r, int row, int c, buf *out)
 {
     const matrix_table *t = r->t;
@@ -388,11 +595,12 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
         buf_puts(out, "\">–</td>");
         return;
     }
-    int nviol = 0, first = -1, unmet = 0;
-    matrix_mark worst = MARK_NONE;
+    int nviol = 0, first = -1, unmet = 0, mixed = 0;
+    matrix_mark worst = MARK_NONE, first_mark = MARK_NONE;
     static const int rank[] = { [MARK_NONE] = 0, [MARK_AGREES] = 1, [MARK_UNWARNED] = 2, [MARK_CONTRADICTS] = 3 };
-    buf names, tip;
+    buf names, plain, tip;
     buf_init(&names);
+    buf_init(&plain);
     buf_init(&tip);
     buf_printf(&tip, "%s, %s:", t->rows[row].title, t->col_title[c]);
     for (int p = 0; p < t->nprops; p++) {
@@ -401,14 +609,22 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
         matrix_mark m = matrix_mark_of(r, row, c, p);
         if (rank[m] > rank[worst]) worst = m;
         if (first < 0) first = p;
-        buf_printf(&names, "%s%s", nviol++ ? " " : "", prop_abbrev(t->props[p]));
+        buf_printf(&names, "%s%s%s", nviol++ ? " " : "", prop_abbrev(t->props[p]), mark_text[m]);
+        buf_printf(&plain, "%s%s", plain.len ? " " : "", prop_abbrev(t->props[p]));
+        if (nviol == 1) first_mark = m;
+        else if (m != first_mark) mixed = 1;
         buf_printf(&tip, " %s violated%s%s%s;", t->props[p], m == MARK_AGREES ? " (as the source says)" : "",
                    m == MARK_CONTRADICTS ? " (the source claims otherwise)" : "",
                    m == MARK_UNWARNED ? " (the source does not warn of it)" : "");
     }
     if (!nviol) buf_puts(&tip, " every property holds;");
     if (unmet) buf_puts(&tip, " NOT what the scenario expects;");
-    buf_printf(&tip, " replay: locklab run %s", t->rows[row].cell[c]);
+    int hollow_any = cell->vacuous || cell->stale; /* the overview: a cell without evidence */
+    if (cell->touched && !cell->stale) buf_printf(&tip, " the situation reached the lock: %s;", cell->touched);
+    if (hollow_any) buf_puts(&tip, " NO EVIDENCE behind a verdict (see the notes);");
+    if (t->rows[row].note[c]) buf_printf(&tip, " %s;", t->rows[row].note[c]);
+    buf_puts(&tip, " replay: locklab run ");
+    shown_cell(t, row, c, &tip);
     const char *cls = !nviol                      ? "ok"
                       : worst == MARK_CONTRADICTS ? "contra"
                       : worst == MARK_UNWARNED    ? "unwarned"
@@ -428,14 +644,16 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
     }
     buf_puts(out, nviol ? "✗" : "✓");
     if (nviol && worst != MARK_NONE) buf_printf(out, "<sup>%s</sup>", mark_text[worst]);
-    if (nviol) {
+    if (hollow_any) buf_puts(out, "<sup>∅</sup>");
+    if (nviol) { /* each property's own mark where they differ: "ME= RS?" */
         buf_puts(out, "<small>");
-        html_esc(out, names.p);
+        html_esc(out, mixed ? names.p : plain.p);
         buf_puts(out, "</small>");
     }
     if (cell->page) buf_puts(out, "</a>");
     buf_puts(out, "</td>");
     buf_release(&names);
+    buf_release(&plain);
     buf_release(&tip);
 }
 
@@ -474,8 +692,9 @@ static void html_overview(const matrix_result *r, buf *out)
                   "holds</span><span style=\"background:#fff3c4\">✗<sup>=</sup> as the source warns</span><span "
                   "style=\"background:#ffcc80\">✗<sup>?</sup> not warned of</span><span style=\"background:#ef9a9a\">✗"
                   "<sup>!</sup> the source claims otherwise</span><span style=\"background:#ffcdd2\">✗ no source to set it "
-                  "beside</span><br>ME mutual exclusion · RS resource safety · Rel release "
-                  "safety · ND no deadlock · Re re-entrancy</p>\n</section>\n");
+                  "beside</span><br>The colour and mark are the cell's worst; where its violations' marks differ, each "
+                  "follows its property (ME= RS?: the source warns of one, not the other). ME mutual exclusion · RS "
+                  "resource safety · Rel release safety · ND no deadlock · Re re-entrancy</p>\n</section>\n");
 }
 
 void matrix_overview_page(const matrix_result *r, buf *out)
@@ -549,7 +768,7 @@ void matrix_html(const matrix_result *r, buf *out)
         html_esc(out, t->col_title[c]);
     }
     buf_puts(out, ". Each cell is a scenario file: <code>locklab run ");
-    html_esc(out, t->dir);
+    html_esc(out, t->shown_dir);
     buf_puts(out, "/&lt;row&gt;/&lt;column&gt;.lua</code>.</p>\n</body></html>\n");
 }
 

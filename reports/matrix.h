@@ -22,12 +22,21 @@ typedef struct matrix_cell {
     verdict *v;          /* per table property */
     signed char *expect; /* per table property: -1 not stated, 0 holds, 1 violated */
     char *page;          /* the run's player page, relative to the HTML index, or NULL */
+    /* Whether the column's fault reached the lock (model/touch.h), from the run's history:
+     * touched, what did (a sentence), or NULL; vacuous, why the cell proves nothing (none of
+     * the column's ways happened) when the row does not say the fault cannot touch it, or
+     * NULL; stale: the row says "untouched" but the fault did touch the lock. */
+    char *touched, *vacuous;
+    int stale;
+    char **unseen;       /* per table property: it holds, but its monitor saw no event of the
+                            lock it judges (why), and the row does not say it cannot; or NULL */
 } matrix_cell;
 
 typedef struct matrix_result {
     const matrix_table *t; /* borrowed */
     property *prop;        /* per table property: which the checker judges */
     matrix_cell *cells;    /* [row * ncols + column] */
+    unsigned *exercised;   /* per column: the ways its fault must reach the lock (bits TOUCH_*), 0: none asked */
 } matrix_result;
 
 const matrix_cell *matrix_cell_at(const matrix_result *r, int row, int col);
@@ -37,6 +46,9 @@ matrix_mark matrix_mark_of(const matrix_result *r, int row, int col, int p);
 int matrix_unmet(const matrix_result *r, int row, int col, int p);
 /* How many verdicts of the whole table are not what their scenarios expect. */
 int matrix_unmet_total(const matrix_result *r);
+/* How many cells are vacuous or stale, and how many verdicts "hold" unobserved: each fails the
+ * table as an unmet expectation does. */
+int matrix_hollow_total(const matrix_result *r);
 
 /* The table as text: the prose wrapped to 92 columns, the grid as wide as its columns. */
 void matrix_text(const matrix_result *r, buf *out);

@@ -536,6 +536,7 @@ void client_crash(clientrt *rt, client *c)
 {
     if (c->dead) return;
     client_vanish(rt, c);
+    net_set_host_down(rt->net, c->idx, 0); /* only the process died: its host still answers */
     client_drop_connections(rt, c);
 }
 
@@ -550,6 +551,7 @@ void client_vanish(clientrt *rt, client *c)
     if (c->dead) return;
     c->dead = 1;
     c->end_step = core_step(rt->cx);
+    net_set_host_down(rt->net, c->idx, 1);
     /* Held events carry messages: free them. */
     for (int i = 0; i < c->nheld; i++)
         if (c->held[i].kind == EV_DELIVER) msg_free(c->held[i].data);

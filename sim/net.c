@@ -39,6 +39,7 @@ struct net {
     int npartitions;
     void (*reset)(void *ud, int from, int to); /* TCP gave up on the link from → to */
     void *reset_ud;
+    char *host_down;       /* per actor: its host vanished (net_set_host_down) */
 };
 
 static link_state *link_of(net *n, int from, int to)
@@ -87,6 +88,7 @@ net *net_new(core *cx, int max_partitions)
     n->cx = cx;
     n->partitions = xcalloc((size_t)max_partitions + 1, sizeof *n->partitions);
     n->links = xcalloc((size_t)na * (size_t)na, sizeof *n->links);
+    n->host_down = xcalloc((size_t)na + 1, 1);
     for (int i = 0; i < na * na; i++) {
         n->links[i].delay = sc->delay;
         n->links[i].loss = n->links[i].base_loss = sc->loss;
@@ -113,6 +115,7 @@ void net_free(net *n)
     for (int i = 0; i < n->npartitions; i++) free(n->partitions[i].group_of);
     free(n->partitions);
     free(n->links);
+    free(n->host_down);
     free(n);
 }
 
@@ -124,6 +127,18 @@ int net_partitioned(const net *n, int a, int b)
         if (g[a] >= 0 && g[b] >= 0 && g[a] != g[b]) return 1;
     }
     return 0;
+}
+
+void net_set_host_down(net *n, int actor, int down)
+{
+    if (actor >= 0 && actor < n->cx->nactors) n->host_down[actor] = (char)down;
+}
+
+int net_reachable(const net *n, int a, int b)
+{
+    if (n->host_down[a] || n->host_down[b] || net_partitioned(n, a, b)) return 0;
+    const link_state *x = &n->links[a * n->cx->nactors + b], *y = &n->links[b * n->cx->nactors + a];
+    return x->loss < 1 && y->loss < 1;
 }
 
 void net_partition(net *n, int fault, int *group_of)

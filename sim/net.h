@@ -80,6 +80,11 @@ void net_on_reset(net *n, void (*fn)(void *ud, int from, int to), void *ud);
 
 /* Is the link between a and b cut by a partition in force now? */
 int net_partitioned(const net *n, int a, int b);
+/* A host that vanished (a client's crash with host = true): it answers nothing, not even a
+ * gossip probe. Whether a and b can exchange messages now (a failure detector's view): both
+ * hosts up, no partition between them, and their link not losing everything either way. */
+void net_set_host_down(net *n, int actor, int down);
+int net_reachable(const net *n, int a, int b);
 /* A partition starts: group_of[actor] is its group or -1 (the net takes the array). */
 void net_partition(net *n, int fault, int *group_of);
 /* The partition started by `fault` ends. */

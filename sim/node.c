@@ -223,6 +223,13 @@ static int node_replicas_fn(void *ud)
     return k;
 }
 
+/* kind_host.reachable: client's host and n, as a failure detector sees them. */
+static int node_reachable_fn(void *ud, int client)
+{
+    node *n = ud;
+    return net_reachable(n->cu->net, n->cu->cx->nnodes + client, n->idx);
+}
+
 /* A fresh server process for n: no data, no connections. */
 static kserver *node_new_server(cluster *cu, node *n, int restarted)
 {
@@ -240,6 +247,7 @@ static kserver *node_new_server(cluster *cu, node *n, int restarted)
         .replicas = node_replicas_fn,
         .park = node_park,
         .unpark = node_unpark,
+        .reachable = node_reachable_fn,
         .nclients = cu->cx->nclients,
         .client_base = cu->cx->nnodes,
         .chunks = cu->cx->chunks,

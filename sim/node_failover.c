@@ -60,6 +60,11 @@ void node_failover(cluster *cu, node *old, int forced)
         node_resync(cu, old, r);
     } else {
         old->demoted = 1;
+        /* a quorum's leader cut off in a minority stops leading once the majority has elected
+         * another (ZooKeeper's leader loses its followers' pings and goes back to looking; an
+         * etcd leader that cannot hear a quorum steps down): it answers as a member without a
+         * leader does, and expires no session or lease of its own */
+        if (old->up && cu->cx->sc->repl_quorum) cu->kind->set_replica(old->srv, 1);
     }
     node_schedule_expiry(cu, r);
     sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);

@@ -8,7 +8,8 @@
  * it held), or the wait's own timer (EV_WAIT_TIMEOUT, on the node's clock, as a WAIT's
  * timeout). The node then records an exec of its own for the parked request, with the answer,
  * and sends it over the net, once the call in progress is over (node_park_flush), so the
- * history reads: the unlock, then the waiter's grant.
+ * history reads: the unlock, then the waiter's grant (and, through server_kind.parked_answered,
+ * the data that grant changed: the lock object, now the waiter's).
  *
  * For the model checker the answer is an ordinary reply message and the timer an ordinary
  * event: both are steps it orders like any other. A crash of the node drops its parked
@@ -84,6 +85,7 @@ void node_park_flush(cluster *cu, node *n)
         w->ready = NULL;
         rep->async = w->async;
         size_t at = node_note_exec(cu, n, w->from, w->req_id, w->label, w->script);
+        if (cu->kind->parked_answered) cu->kind->parked_answered(n->srv, w->id);
         node_send_reply(cu, at, rep, w->coro, w->req_id, w->label);
         park_free(w);
     }

@@ -32,8 +32,9 @@
 enum { MAX_PROPS = 16, MAX_COLS = 64, MAX_ROWS = 256, SHORT_MAX = 9 };
 
 static const char *const root_keys[] = { "title", "about", "properties", "columns", "rows" };
-static const char *const column_keys[] = { "id", "title", "short" };
-static const char *const row_keys[] = { "id", "title", "source", "says", "claims", "notes", "not_applicable" };
+static const char *const column_keys[] = { "id", "title", "short", "exercised" };
+static const char *const row_keys[] = { "id", "title", "source", "says", "claims", "notes", "not_applicable",
+                                        "untouched", "unobservable" };
 
 /* The root's keys: as rd_check_fields, but naming the table rather than "the scenario". */
 static void check_root(reader *rd, int root)
@@ -108,6 +109,8 @@ static void load_columns(reader *rd, matrix_table *t, int root)
     t->col_id = xcalloc((size_t)n, sizeof *t->col_id);
     t->col_title = xcalloc((size_t)n, sizeof *t->col_title);
     t->col_short = xcalloc((size_t)n, sizeof *t->col_short);
+    t->col_exercised = xcalloc((size_t)n, sizeof *t->col_exercised);
+    t->col_lines = xcalloc((size_t)n, sizeof *t->col_lines);
     for (int i = 0; i < n; i++) {
         char path[PATH_LEN], idp[PATH_LEN];
         rd_path_index(path, "columns", i + 1);
@@ -132,6 +135,25 @@ static void load_columns(reader *rd, matrix_table *t, int root)
             rd_path_key(sp, path, "short");
             rd_fail(rd, sp, "%s: at most %d characters (it heads a column of the terminal table)", sp, SHORT_MAX);
         }
+        char ep[PATH_LEN];
+        rd_path_key(ep, path, "exercised");
+        t->col_lines[c] = linemap_line(&rd->map, path);
+        if (rd_get(L, ct, "exercised") != LUA_TNIL) {
+            if (lua_type(L, -1) != LUA_TTABLE)
+                rd_fail(rd, ep, "%s must be a list of the ways the column's fault reaches the lock, such as "
+                        "{ \"lock_lost\", \"message_cut\" }", ep);
+            int el = lua_gettop(L);
+            int k = rd_check_list(rd, el, ep, "names", 1, 16);
+            t->col_exercised[c] = xcalloc((size_t)k + 1, sizeof **t->col_exercised);
+            for (int j = 0; j < k; j++) {
+                char jp[PATH_LEN];
+                rd_path_index(jp, ep, j + 1);
+                lua_rawgeti(L, el, j + 1);
+                t->col_exercised[c][j] = xstrdup(rd_to_string(rd, -1, jp));
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -230,6 +252,26 @@ static void load_texts(reader *rd, const matrix_table *t, int rt, const char *rp
     lua_pop(L, 1);
 }
 
+/* unobservable: property name -> why, into per-property strings. */
+static void load_unobservable(reader *rd, const matrix_table *t, matrix_row *r, int rt, const char *rpath)
+{
+    lua_State *L = rd->L;
+    char path[PATH_LEN];
+    rd_path_key(path, rpath, "unobservable");
+    int nt = rd_opt_table(rd, rt, rpath, "unobservable");
+    if (!nt) return;
+    lua_pushnil(L);
+    while (lua_next(L, nt)) {
+        lua_pop(L, 1);
+        char text[SHOW_LEN + 4];
+        rd_key_text(L, text);
+        if (lua_type(L, -1) != LUA_TSTRING || index_of(t->props, t->nprops, lua_tostring(L, -1)) < 0)
+            rd_fail(rd, path, "%s: '%s' is not one of the table's properties", path, text);
+    }
+    for (int p = 0; p < t->nprops; p++) r->unobservable[p] = rd_opt_string(rd, nt, path, t->props[p], 0);
+    lua_pop(L, 1);
+}
+
 static void load_rows(reader *rd, matrix_table *t, int root)
 {
     lua_State *L = rd->L;
@@ -246,6 +288,8 @@ static void load_rows(reader *rd, matrix_table *t, int root)
         r->cell = xcalloc((size_t)t->ncols, sizeof *r->cell);
         r->na = xcalloc((size_t)t->ncols, sizeof *r->na);
         r->note = xcalloc((size_t)t->ncols, sizeof *r->note);
+        r->untouched = xcalloc((size_t)t->ncols, sizeof *r->untouched);
+        r->unobservable = xcalloc((size_t)t->nprops, sizeof *r->unobservable);
         r->claim = xmalloc((size_t)(t->ncols * t->nprops));
         memset(r->claim, CLAIM_NONE, (size_t)(t->ncols * t->nprops));
         r->line = linemap_line(&rd->map, path);
@@ -262,6 +306,15 @@ static void load_rows(reader *rd, matrix_table *t, int root)
         load_claims(rd, t, r, rt, path);
         load_texts(rd, t, rt, path, "notes", r->note);
         load_texts(rd, t, rt, path, "not_applicable", r->na);
+        load_texts(rd, t, rt, path, "untouched", r->untouched);
+        load_unobservable(rd, t, r, rt, path);
+        for (int c = 0; c < t->ncols; c++)
+            if (r->na[c] && r->untouched[c]) {
+                char up[PATH_LEN];
+                rd_path_key(up, path, "untouched");
+                rd_fail(rd, up, "%s: '%s' is not applicable to the row, so it runs nothing its fault could touch "
+                        "(give it in one of the two)", up, t->col_id[c]);
+            }
         int claimed = 0;
         for (int k = 0; k < t->ncols * t->nprops; k++) claimed |= r->claim[k] != CLAIM_NONE;
         if ((claimed || r->says) && !r->source)
@@ -322,6 +375,8 @@ matrix_table *matrix_table_load(const char *path, buf *err)
     ld.t->path = xstrdup(path);
     const char *slash = strrchr(path, '/');
     ld.t->dir = slash ? xmemdup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+    ld.t->shown_path = xstrdup(path);
+    ld.t->shown_dir = xstrdup(ld.t->dir);
     int ok = rd_open(&ld.rd, path) == 0 && rd_evaluate(&ld.rd, text.p ? text.p : "", text.len) == 0 &&
              rd_validate(&ld.rd, table_validate, &ld) == 0;
     if (!ok) {
@@ -349,13 +404,23 @@ void matrix_table_free(matrix_table *t)
     free(t->col_id);
     free(t->col_title);
     free(t->col_short);
+    for (int c = 0; c < t->ncols && t->col_exercised; c++) {
+        for (char **e = t->col_exercised[c]; e && *e; e++) free(*e);
+        free(t->col_exercised[c]);
+    }
+    free(t->col_exercised);
+    free(t->col_lines);
     for (int i = 0; i < t->nrows; i++) {
         matrix_row *r = &t->rows[i];
         for (int c = 0; c < t->ncols; c++) {
             if (r->cell) free(r->cell[c]);
             if (r->na) free(r->na[c]);
             if (r->note) free(r->note[c]);
+            if (r->untouched) free(r->untouched[c]);
         }
+        for (int p = 0; p < t->nprops && r->unobservable; p++) free(r->unobservable[p]);
+        free(r->untouched);
+        free(r->unobservable);
         free(r->cell);
         free(r->na);
         free(r->note);
@@ -368,6 +433,8 @@ void matrix_table_free(matrix_table *t)
     free(t->rows);
     free(t->path);
     free(t->dir);
+    free(t->shown_path);
+    free(t->shown_dir);
     free(t->title);
     free(t->about);
     free(t);

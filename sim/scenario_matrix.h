@@ -29,6 +29,9 @@ typedef struct matrix_row {
     char **cell;     /* per column: the scenario file, or NULL when not applicable */
     char **na;       /* per column: why the column does not apply, or NULL */
     char **note;     /* per column: what the measurement shows against the claim, or NULL */
+    char **untouched; /* per column: why the column's fault cannot reach this design's lock (the
+                        source's reason), or NULL: it must (the cell runs and is shown) */
+    char **unobservable; /* per property: why its monitor cannot see this design's lock, or NULL */
     signed char *claim; /* [column * nprops + property]: CLAIM_* */
     int line;
 } matrix_row;
@@ -41,7 +44,12 @@ typedef struct matrix_table {
     int *prop_lines;
     int nprops;
     char **col_id, **col_title, **col_short; /* short: at most 9 columns of text, for the terminal */
+    char ***col_exercised; /* per column: the ways its fault must reach the lock (names as written,
+                              NULL-terminated; validated by the caller, model/touch.h), or NULL */
+    int *col_lines;
     int ncols;
+    char *shown_path, *shown_dir; /* the file and its folder as outputs name them (the caller may
+                                     make them relative: a table of the data directory) */
     matrix_row *rows;
     int nrows;
 } matrix_table;

@@ -100,6 +100,11 @@ typedef struct kind_host {
      * (the process crashed) is ignored. NULL: not offered. */
     uint64_t (*park)(void *ud, int64_t timeout_ms);
     void (*unpark)(void *ud, uint64_t ticket, void *reply);
+    /* Whether client's host can exchange messages with this node now: the host is up (not
+     * vanished; a crashed or paused process leaves it up), no partition cuts them, and their
+     * link does not lose everything (a gossip failure detector's view: Consul's serfHealth).
+     * NULL: nobody says (every host is reachable). */
+    int (*reachable)(void *ud, int client);
     int nclients;                /* clients 0 .. nclients-1 may connect */
     int client_base;             /* client 0's actor number (how a kind may number connections) */
     struct chunkcache *chunks;   /* compiled scripts to share between servers (borrowed), or NULL */
@@ -188,6 +193,11 @@ typedef struct server_kind {
      * on waiting, with a new timeout after *again_ms of the node's clock (0: none). NULL: the
      * kind parks nothing with a timeout. */
     int (*parked_timeout)(kserver *s, uint64_t ticket, void *reply, int64_t *again_ms);
+    /* The node recorded the exec of a parked request's answer (ticket): the server tells now,
+     * through kind_host.changed, what that answer did to its data (PostgreSQL: the lock it
+     * handed the waiter), so that the history shows it as the waiter's, after its exec.
+     * NULL: the kind reports everything at once. */
+    void (*parked_answered)(kserver *s, uint64_t ticket);
 } server_kind;
 
 #endif

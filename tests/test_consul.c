@@ -3,8 +3,9 @@
  * leader's clock, destroy), KV acquire and release (holders, re-acquire, LockIndex,
  * ModifyIndex), the lock-delay after an invalidation and none after a release, behavior
  * delete, a replica (no timers, writes refused, timers restarted when promoted, its own lock-delay
- * set when it applies an invalidation), replies as a model receives them, and the copies
- * persistence and replication are made of. */
+ * set when it applies an invalidation), replies as a model receives them, the copies
+ * persistence and replication are made of, and the node's serfHealth check (gossip declares a
+ * node failed 4.5 s after a failed probe; a node that answers again refutes it). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -203,6 +204,71 @@ static void test_consul_lock_delay_on_replicas(void **state)
     pair_close(&p);
 }
 
+/* A host whose clients' nodes a test takes down (kind_host.reachable: what gossip sees). */
+typedef struct gossip_host {
+    fake_host h;
+    int down[4];
+} gossip_host;
+
+static int gh_reachable(void *ud, int client)
+{
+    return !((gossip_host *)ud)->down[client];
+}
+
+/* The clock moves in 100 ms steps, each running what falls due (the probes one by one). */
+static void step_to(kserver *s, fake_host *h, int64_t until)
+{
+    while (h->now < until) {
+        h->now += 100;
+        while (K->next_deadline(s) <= h->now) K->expire(s);
+    }
+}
+
+static int has(kserver *s, const char *text)
+{
+    char *d = dump(s);
+    int found = strstr(d, text) != NULL;
+    free(d);
+    return found;
+}
+
+static void test_consul_serf_health_check(void **state)
+{
+    (void)state;
+    gossip_host g = { .h = { .now = 0 } };
+    kind_host host = { .ud = &g, .clock = fh_clock, .steady = fh_steady, .changed = fh_changed, .push = fh_push,
+                       .reachable = gh_reachable, .nclients = KF.nclients, .client_base = KF.client_base };
+    kserver *s = K->create(&host);
+    K->set_replica(s, 0);
+    /* api.Lock's session has its node's serfHealth check; CreateNoChecks' has none */
+    expect_as(s, 0, "SESSION_CREATE 10000 15000 release serfHealth", "session-1");
+    expect_as(s, 1, "SESSION_CREATE 10000 15000 release none", "session-2");
+    expect_as(s, 2, "SESSION_CREATE 10000 15000 release serfHealth", "session-3");
+    expect(s, "SESSION_CREATE 10000 15000 release maybe",
+           "400 locklab: SESSION_CREATE TTL_MS LOCK_DELAY_MS release|delete [serfHealth|none]");
+    expect_as(s, 0, "KV_ACQUIRE lock A session-1", "true");
+    assert_true(has(s, "session session-1 ttl=10000ms lock_delay=15000ms behavior=release checks=serfHealth(client 0)"));
+    assert_false(has(s, "session-2 ttl=10000ms lock_delay=15000ms behavior=release checks"));
+    step_to(s, &g.h, 3000);
+    /* clients 0 and 1 vanish, client 2's node misses one probe and comes back: the probe at
+     * 3.1 s (one a second since the first look at 0.1 s) fails, and 4.5 s later (ProbeTimeout
+     * + suspicion) node 0 is declared failed, its
+     * session invalidated and its lock released; node 1's session has no check, node 2
+     * refuted its suspicion */
+    g.down[0] = g.down[1] = g.down[2] = 1;
+    step_to(s, &g.h, 4000);
+    g.down[2] = 0;
+    step_to(s, &g.h, 7500);
+    assert_true(has(s, "session session-1 "));
+    step_to(s, &g.h, 7600);
+    assert_false(has(s, "session session-1 "));
+    assert_true(has(s, "session session-2 ") && has(s, "session session-3 "));
+    assert_true(has(s, "kv lock=A session=\"\""));
+    /* ... and the lock-delay follows, as after any invalidation */
+    expect_as(s, 2, "KV_ACQUIRE lock C session-3", "false");
+    done(s, &g.h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_consul_replies_reach_lua),
         cmocka_unit_test(test_consul_replicas_and_copies),
         cmocka_unit_test(test_consul_lock_delay_on_replicas),
+        cmocka_unit_test(test_consul_serf_health_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,13 +142,16 @@ static void test_mysql_user_level_locks_belong_to_connections(void **state)
     expect(s, "SELECT GET_LOCK('x')",
            "ERROR 1582 (42000): Incorrect parameter count in the call to native function 'GET_LOCK'");
     expect(s, "SELECT GET_LOCK(5, 0)", "ERROR 4079 (HY000): Illegal parameter data type int for operation 'get_lock'");
-    /* a dropped connection's locks go with it; nothing is reported as data */
+    /* a dropped connection's locks go with it. Each lock's grant and end (not its count) is
+     * reported as the unit user_lock:NAME, which is no table's: not data, nothing replicates */
     expect(s, "SELECT GET_LOCK('held', 0)", "1");
     K->disconnect(s, 0);
     expect_as(s, 2, "SELECT IS_FREE_LOCK('held'), IS_USED_LOCK('l')", "1 | 6");
     K->disconnect(s, 1);
     expect_dump(s, "");
-    expect_log(&h, "");
+    expect_log(&h, "written user_lock:L; written user_lock:l; deleted user_lock:L; written user_lock:a; written user_lock:b; "
+                   "deleted user_lock:b; deleted user_lock:a; written user_lock:held; deleted user_lock:held; "
+                   "deleted user_lock:l; ");
     /* a replica refuses writes, but its locks work (they are the server's, not the data's) */
     K->set_replica(s, 1);
     expect(s, LOCKS, "ERROR 1290 (HY000): The MariaDB server is running with the --read-only option so it cannot "

@@ -61,7 +61,11 @@ static void test_pg_session_locks_count_and_belong_to_the_session(void **state)
                    "advisory lock (1, 2) held by pid 6 (session 1, transaction 0)\n");
     expect_as(s, 1, "SELECT pg_advisory_unlock_all()", "''");
     expect_dump(s, "");
-    expect_log(&h, "");
+    /* each lock's grant and end (not its holds' counts), as the unit advisory/KEY: the two
+     * key spaces are separate locks; a session's end and unlock_all end its locks */
+    expect_log(&h, "written advisory/1; deleted advisory/1; written advisory/0,2; written advisory/4294967298; "
+                   "written advisory/2; written advisory/1,2; deleted advisory/4294967298; deleted advisory/0,2; "
+                   "deleted advisory/1,2; deleted advisory/2; ");
     done(s, &h);
 }
 
@@ -206,10 +210,13 @@ static void test_pg_pgbouncer_transaction_pooling(void **state)
 }
 
 /* A host that parks requests, as a node does (kind_host.park, unpark): it logs each parked
- * request ("park 2 (1000 ms); ") and each answer ("answer 2: ''; ", "drop 2; "). */
+ * request ("park 2 (1000 ms); ") and each answer ("answer 2: ''; ", "drop 2; "), after which,
+ * as a node does once it has recorded the answer, the server tells what it did
+ * (server_kind.parked_answered: "written advisory/1; ", the lock handed to the waiter). */
 typedef struct wait_host {
     fake_host h;
     uint64_t next;
+    kserver *s;
 } wait_host;
 
 static uint64_t wh_park(void *ud, int64_t timeout_ms)
@@ -230,6 +237,7 @@ static void wh_unpark(void *ud, uint64_t ticket, void *reply)
     K->reply_brief(reply, &w->h.log);
     buf_puts(&w->h.log, "; ");
     K->reply_release(reply);
+    if (w->s && K->parked_answered) K->parked_answered(w->s, ticket);
 }
 
 static kserver *make_waiting(wait_host *w, const int64_t *options)
@@ -237,7 +245,7 @@ static kserver *make_waiting(wait_host *w, const int64_t *options)
     kind_host host = { .ud = w, .clock = fh_clock, .steady = fh_steady, .changed = fh_changed, .push = fh_push,
                        .park = wh_park, .unpark = wh_unpark, .nclients = KF.nclients, .client_base = KF.client_base,
                        .options = options };
-    return K->create(&host);
+    return w->s = K->create(&host);
 }
 
 /* A parked request's timer, as the node fires it: "again N" or the reply that ends it. */
@@ -270,7 +278,7 @@ static void test_pg_lock_waits_in_the_server(void **state)
     expect_as(s, 1, "SELECT pg_advisory_lock(1) AS a, pg_try_advisory_lock(7) AS b", "");
     h->now += 100;
     expect_as(s, 2, "SELECT pg_advisory_lock(1)", "");
-    expect_log(h, "park 1 (1000 ms); park 2 (1000 ms); ");
+    expect_log(h, "written advisory/1; park 1 (1000 ms); park 2 (1000 ms); ");
     expect(s, "SELECT pg_advisory_lock(1), pg_try_advisory_lock(1)", "'' | t");
     expect_as(s, 1, "SELECT 1", "ERROR 0A000: locklab: client 1's statement still waits for a lock; a connection runs "
                                 "one statement at a time (the real client library would queue this one)");
@@ -283,7 +291,9 @@ static void test_pg_lock_waits_in_the_server(void **state)
     expect(s, "SELECT pg_advisory_unlock(1), pg_advisory_unlock(1)", "t | t");
     expect_log(h, "");
     expect(s, "SELECT pg_advisory_unlock(1)", "t");
-    expect_log(h, "answer 1: '' | t; ");
+    /* the lock ends with the holder's unlock, and is the waiter's once its answer is recorded,
+     * with what its statement went on to take */
+    expect_log(h, "deleted advisory/1; answer 1: '' | t; written advisory/1; written advisory/7; ");
     expect_dump(s, "advisory lock (1) held by pid 6 (session 1, transaction 0)\n"
                    "advisory lock (7) held by pid 6 (session 1, transaction 0)\n"
                    "pid 7 waits for advisory lock (1)\n");
@@ -291,7 +301,7 @@ static void test_pg_lock_waits_in_the_server(void **state)
     expect_timer(s, 1, "again 0");
     /* the holder's session ends: the next waiter has the lock */
     K->disconnect(s, 1);
-    expect_log(h, "answer 2: ''; ");
+    expect_log(h, "deleted advisory/7; deleted advisory/1; answer 2: ''; written advisory/1; ");
     /* lock_timeout ends a wait with 55P03; inside a block, it aborts the transaction */
     expect(s, "SET lock_timeout = '200ms'", "SET");
     expect(s, "BEGIN", "BEGIN");
@@ -334,7 +344,7 @@ static void test_pg_deadlock_found_by_the_later_check(void **state)
     expect(s, "SELECT pg_advisory_lock(11)", "");
     h->now += 300;
     expect_as(s, 1, "SELECT pg_advisory_lock(10)", "");
-    expect_log(h, "park 1 (1000 ms); park 2 (1000 ms); ");
+    expect_log(h, "written advisory/10; written advisory/11; park 1 (1000 ms); park 2 (1000 ms); ");
     /* 0's check, 1 s into its wait, finds the cycle: 0 is the victim; its session lock stays */
     h->now += 700;
     expect_timer(s, 1, "ERROR 40P01: deadlock detected");
@@ -344,7 +354,7 @@ static void test_pg_deadlock_found_by_the_later_check(void **state)
     h->now += 300;
     expect_timer(s, 2, "again 0");
     expect(s, "SELECT pg_advisory_unlock(10)", "t");
-    expect_log(h, "answer 2: ''; ");
+    expect_log(h, "deleted advisory/10; answer 2: ''; written advisory/10; ");
     done(s, h);
 }
 

@@ -27,13 +27,21 @@
 -- By default Consul sessions prefer liveness over safety and an application must be able to
 -- handle the lock being lost."
 --
+-- The session has the node's serfHealth check, as api.Lock's does: its createSession calls
+-- Session().Create, which sends no Checks, and the agent "Default[s] the session to our node +
+-- serf check" (agent/session_endpoint.go); "By default, the gossip based failure detector is
+-- used as the associated health check" (the overview). The client's host runs that node's
+-- agent: a vanished or cut-off host fails its gossip probes and the session goes in seconds
+-- (sim/consul/consul.c: memberlist's defaults), then the lock-delay; a crashed or paused
+-- process leaves the agent answering, and only the TTL ends its session.
+--
 -- Options: session_ttl (ms; the scenario's lease, else 15000), lock_delay (ms, 15000),
--- behavior ("release", "delete").
+-- behavior ("release", "delete"), no_checks (true: the session is made as
+-- Session().CreateNoChecks makes it, with its TTL alone, as an application that wants the
+-- lock safe until Unlock does: api/lock.go's "unless the Session is specifically created
+-- without any associated health checks").
 --
 -- Simplifications and their effect:
--- - No node health check: the session has only its TTL (as Session().CreateNoChecks makes
---   it; the Go API's default adds the node's serfHealth check, whose gossip failure detector
---   would also invalidate it when the client's node fails).
 -- - Blocking queries are polls: a waiter reads the key again every 100-200 ms instead of
 --   being woken by the change; it learns of a release up to 200 ms later.
 -- - The monitor (leaderCh) is logged, not obeyed: the critical section does not stop when
@@ -41,7 +49,8 @@
 local M = {}
 
 M.SERVER = "consul"
-M.OPTIONS = { session_ttl = "integer", lock_delay = "integer", behavior = { "release", "delete" } }
+M.OPTIONS = { session_ttl = "integer", lock_delay = "integer", behavior = { "release", "delete" },
+              no_checks = "boolean" }
 
 local RETRY = 5000 -- DefaultLockRetryTime
 
@@ -49,6 +58,7 @@ function M.new(ctx, cfg)
   local o = cfg.options or {}
   local node = ctx:nodes()[1]
   local key = cfg.lock
+  ctx:lock_unit("key", "kv/" .. key) -- the lock is the KV key, as the fake names it
   local ttl = o.session_ttl or cfg.lease or 15000
   local lock_delay = o.lock_delay or 15000
   local behavior = o.behavior or "release"
@@ -83,7 +93,7 @@ function M.new(ctx, cfg)
 
   function lock.acquire(wait_ms, lease_ms)
     local budget = ctx:instant() + wait_ms
-    local id, err = ctx:call(node, "SESSION_CREATE", ttl, lock_delay, behavior)
+    local id, err = ctx:call(node, "SESSION_CREATE", ttl, lock_delay, behavior, o.no_checks and "none" or "serfHealth")
     if not id then return false, "failed to create session: " .. tostring(err) end
     session, renewing = id, { done = false }
     local state = renewing

@@ -39,7 +39,7 @@
 -- Simplifications and their effect:
 -- - The leader's work does not watch its context: when renewal fails, OnStoppedLeading is
 --   logged and the renew loop ends, but the critical section runs on, as an application that
---   does not exit from OnStoppedLeading would (client-go's examples call klog.Fatal there).
+--   does not exit from OnStoppedLeading would (client-go's example, examples/leader-election/main.go, calls os.Exit(0) there).
 -- - A request is not cut off at RenewDeadline's instant: the poll gives up after a try
 --   returns past the deadline (a try's request times out after the scenario's timeout).
 -- - resourceVersion is compared, as the API server does; the record compared for a change
@@ -72,6 +72,7 @@ function M.new(ctx, cfg)
   local retry = o.retry_period or 2000
   local node = ctx:nodes()[1]
   local name = cfg.lock
+  ctx:lock_unit("key", "lease/" .. name) -- the lock is the Lease object, as the fake names it
   local me = ctx:name()
 
   local observed, observed_raw, observed_time -- the record, its spec as read, when (monotonic)

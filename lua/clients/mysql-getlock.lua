@@ -40,6 +40,7 @@ end
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local name = lit(cfg.lock)
+  ctx:lock_unit("key", "user_lock:" .. cfg.lock) -- the lock, as the fake names it (a user-level lock)
   local lock = {}
 
   function lock.acquire(wait_ms, lease_ms)

@@ -39,6 +39,7 @@ M.OPTIONS = { key = "integer" }
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local key = require("pg-advisory").key(cfg)
+  ctx:lock_unit("key", "advisory/" .. key) -- the lock, as the fake names it (pg_locks' advisory lock)
   local lock = {}
 
   function lock.acquire(wait_ms, lease_ms)

@@ -63,6 +63,7 @@ end
 function M.new(ctx, cfg)
   local node = ctx:nodes()[1]
   local key = M.key(cfg)
+  ctx:lock_unit("key", "advisory/" .. key) -- the lock, as the fake names it (pg_locks' advisory lock)
   local lock = {}
 
   function lock.acquire(wait_ms, lease_ms)

@@ -33,23 +33,39 @@ that goes wrong; a replicated server is the one its design is deployed on (Redis
 MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
   properties = { "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "reentrancy" },
   columns = {
-    { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter" },
-    { id = "holder-crash", title = "the holder crashes", short = "crash" },
-    { id = "gc-pause", title = "the holder's GC pause outlives the lease", short = "GC pause" },
-    { id = "partition", title = "the holder is cut off from the servers", short = "cut off" },
-    { id = "server-restart", title = "a server (a leader) crashes and restarts", short = "restart" },
-    { id = "failover", title = "the master or leader dies before a replica has the lock", short = "failover" },
-    { id = "clock-jump", title = "a server's clock jumps forward", short = "clock" },
-    { id = "waiter-gives-up", title = "a waiter gives up", short = "give up" },
-    { id = "renewal-lost", title = "the holder's lease renewals are lost while it works", short = "renewal" },
-    { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority" },
-    { id = "client-clock", title = "the holder's clock jumps forward", short = "A's clock" },
-    { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed" },
-    { id = "host-crash", title = "the holder's host crashes (no FIN, no RST)", short = "host gone" },
+    { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter",
+      exercised = { "reentry" } },
+    { id = "holder-crash", title = "the holder crashes", short = "crash",
+      exercised = { "holder_crashed" } },
+    { id = "gc-pause", title = "the holder's GC pause outlives the lease", short = "GC pause",
+      exercised = { "lock_lost" } },
+    { id = "partition", title = "the holder is cut off from the servers", short = "cut off",
+      exercised = { "lock_lost", "message_cut" } },
+    { id = "server-restart", title = "a server (a leader) crashes and restarts", short = "restart",
+      exercised = { "server_hit" } },
+    { id = "failover", title = "the master or leader dies before a replica has the lock", short = "failover",
+      exercised = { "server_hit" } },
+    { id = "clock-jump", title = "a server's clock jumps forward", short = "clock",
+      exercised = { "lock_lost" } },
+    { id = "waiter-gives-up", title = "a waiter gives up", short = "give up",
+      exercised = { "waiter_gave_up" } },
+    { id = "renewal-lost", title = "the holder's lease renewals are lost while it works", short = "renewal",
+      exercised = { "lock_lost", "message_cut" } },
+    { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority",
+      exercised = { "message_cut", "lock_lost" } },
+    { id = "client-clock", title = "the holder's clock jumps (forward while it works; back before it locks where the design reads it then)", short = "A's clock",
+      exercised = { "lock_lost" } },
+    { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed",
+      exercised = { "late_message" } },
+    { id = "host-crash", title = "the holder's host crashes (no FIN, no RST)", short = "host gone",
+      exercised = { "holder_crashed" } },
   },
   rows = {
     {
       id = "setnx-expire", title = "Redis SETNX + EXPIRE",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the comparison table",
       says = [[Lock: SETNX, and if it succeeds, EXPIRE to set a timeout; unlock: DEL. Simple, the
 lightest and fastest. But: SETNX and EXPIRE are two steps, not atomic: if SETNX succeeds and
@@ -77,6 +93,9 @@ blocking wait, not re-entrant.]],
     },
     {
       id = "set-nx-del", title = "SET NX PX + DEL",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the Redis documentation",
       says = [["Distributed Locks with Redis": SET resource value NX PX ttl takes the lock atomically,
 but "Using just DEL is not safe as a client may remove another client's lock".]],
@@ -99,6 +118,9 @@ but "Using just DEL is not safe as a client may remove another client's lock".]]
     },
     {
       id = "distlock", title = "SET NX PX + compare-and-delete",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The lease is Redis's: the key's time to live counts on the server's clock (SET ... PX, EXPIRE), and A's own clock is read nowhere once the lock is taken (\"Distributed Locks with Redis\").",
+      },
       source = "the comparison table",
       says = [[Lock: SET lock_name random_value EX seconds NX; unlock: a Lua script that deletes the key
 only if it still holds random_value. Logically more rigorous; apart from the single-point
@@ -128,6 +150,9 @@ business still runs, another thread locks it for B, and a uuid per thread checke
     },
     {
       id = "redisson", title = "Redisson lock() (watchdog)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer), a monotonic clock: a wall-clock jump moves no renewal.",
+      },
       source = "the Redisson documentation",
       says = [[RLock is re-entrant. "If Redisson instance which acquired lock crashes then such lock
 could hang forever in acquired state. To avoid this Redisson maintains lock watchdog, it
@@ -156,6 +181,9 @@ from expiring before the business logic is done.]],
     },
     {
       id = "redisson-fenced", title = "Redisson fenced lock",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer), a monotonic clock: a wall-clock jump moves no renewal.",
+      },
       source = "Kleppmann 2016",
       says = [[Martin Kleppmann, "How to do distributed locking": every time the lock server grants
 the lock it returns a fencing token, a number that increases; the storage server rejects a
@@ -178,6 +206,9 @@ without knowing cannot do harm. RedissonFencedLock (3.19.0+, #4684) keeps the co
     },
     {
       id = "redlock", title = "Redlock (5 masters)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "Redlock reads the client's clock only while acquiring (the validity, \"Distributed Locks with Redis\"); once A holds the lock, the masters' own clocks count the TTL.",
+      },
       source = "the Redis documentation",
       says = [["Distributed Locks with Redis", "The Redlock Algorithm": a lock taken on a majority of N
 independent masters within its validity time; "as long as the majority of Redis nodes are up,
@@ -203,6 +234,9 @@ Algorithm Asynchronous?").]],
     },
     {
       id = "redisson-redlock", title = "Redisson RedLock (5 masters)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["client-clock"] = "The multi-lock reads the clock only while acquiring, and the watchdog's timer counts System.nanoTime() (Netty's HashedWheelTimer): a jump while A works moves nothing.",
+      },
       notes = {
         ["gc-pause"] = "Each sub-lock's watchdog stops with the paused client (Kleppmann 2016).",
         partition = "The renewals of all five watchdogs cannot arrive (Redisson issue #3636).",
@@ -211,6 +245,12 @@ Algorithm Asynchronous?").]],
     },
     {
       id = "mysql-unique", title = "MySQL unique index (INSERT / DELETE)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the row is the lock until its owner deletes it (the comparison table: no expiry), and a paused process keeps it.",
+        ["clock-jump"] = "No expiry: nothing of the lock reads a clock, the server's or anyone's.",
+        ["client-clock"] = "No expiry: nothing of the lock reads a clock, the server's or anyone's.",
+        ["late-release"] = "No lease: nothing runs out before A's late DELETE lands, and it finds its own row (WHERE owner = A).",
+      },
       source = "the comparison table",
       says = [[A table with a unique index; lock: INSERT, an error means the lock is taken;
 unlock: DELETE. Uses what the database already has, simple. But: no automatic expiry, so a
@@ -233,6 +273,12 @@ risk of deadlock; not re-entrant, no blocking wait; costly on the database, slow
     },
     {
       id = "mysql-getlock", title = "MySQL GET_LOCK()",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the lock is \"released explicitly by executing RELEASE_LOCK() or implicitly when your session terminates\" (MySQL 8.0, \"Locking Functions\"), and a paused process keeps its connection.",
+        ["clock-jump"] = "No expiry: GET_LOCK reads no clock (its timeout is a wait, not a lease).",
+        ["client-clock"] = "No expiry: GET_LOCK reads no clock (its timeout is a wait, not a lease).",
+        ["late-release"] = "No lease: the session keeps the lock until RELEASE_LOCK lands, and it is A's own.",
+      },
       source = "the MySQL manual",
       says = [[MySQL 8.0 Reference Manual, "Locking Functions": GET_LOCK(str, timeout) "tries to obtain
 a lock with a name given by the string str"; "a lock obtained with GET_LOCK() is released
@@ -257,6 +303,12 @@ the same name"; the function "is unsafe for statement-based replication".]],
     },
     {
       id = "mongodb", title = "MongoDB findAndModify",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: the document is the lock until its owner deletes it (no TTL index), and a paused process keeps it.",
+        ["clock-jump"] = "No expiry: without a TTL index nothing of the lock reads a clock.",
+        ["client-clock"] = "No expiry: without a TTL index nothing of the lock reads a clock.",
+        ["late-release"] = "No lease: nothing runs out before A's late delete lands, and it finds its own document ({_id, owner: A}).",
+      },
       source = "the comparison table",
       says = [[Lock: the atomic findAndModify finds the document and creates it if absent; unlock:
 delete the document. Easy, much faster than MySQL's unique index. But: most companies run
@@ -297,6 +349,7 @@ that removes expired documents runs every 60 seconds".]],
         reenter = "findAndModify hands the lock back to its owner without counting, so the inner method's delete frees it while A still works: reentrancy is violated. This is the recipe's choice (lua/clients/mongo-findandmodify.lua takes \"the owner is me\" as success); one that took only \"inserted now\" would refuse the re-entry instead, as the MySQL table does.",
         failover = "Under the default write concern since MongoDB 5.0, w: \"majority\", on a three-member set, A is answered only once a secondary has its document. With w: 1 it is rolled back when a secondary takes over (the MongoDB manual, \"Rollbacks During Replica Set Failover\"): scenarios/mongodb-w1-failover.lua.",
         ["host-crash"] = "As after a process crash: the document goes at the TTL monitor's next pass, the \"up to 60 s late\" deletion the manual documents.",
+        ["client-clock"] = "The one design here that reads the holder's wall clock: expireAt is A's clock + the lease when it locks. A clock 15 s behind then writes a document already expired, and the TTL monitor's first pass (3 s here) deletes it while A works; a jump after A locked would change nothing.",
         ["leader-cut"] = "Not a split brain: the old primary, cut off with B, cannot have B's write acknowledged by a majority (w: \"majority\"), and the lock is unavailable on B's side until the cut heals, which the checker's bound (twice the lease) counts as a deadlock.",
       },
       not_applicable = {
@@ -305,6 +358,10 @@ that removes expired documents runs every 60 seconds".]],
     },
     {
       id = "zookeeper", title = "ZooKeeper (Curator InterProcessMutex)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "ZooKeeper's session expiry counts Time.currentElapsedTime() (System.nanoTime, monotonic): a wall-clock jump moves no session's deadline.",
+        ["client-clock"] = "The client's session timers are monotonic too (ClientCnxn, Time.currentElapsedTime): a jump of A's wall clock moves no ping and no timeout.",
+      },
       source = "the comparison table and ZooKeeper's recipe",
       says = [[Lock: create an ephemeral sequential node under /lock; the lowest number holds the
 lock, any other watches the node just before its own; unlock: delete the node. ZooKeeper keeps
@@ -333,6 +390,10 @@ znode is active" (ZooKeeper Programmer's Guide).]],
     },
     {
       id = "zookeeper-fenced", title = "ZooKeeper (Curator), czxid fenced",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "ZooKeeper's session expiry counts Time.currentElapsedTime() (System.nanoTime, monotonic): a wall-clock jump moves no session's deadline.",
+        ["client-clock"] = "The client's session timers are monotonic too (ClientCnxn, Time.currentElapsedTime): a jump of A's wall clock moves no ping and no timeout.",
+      },
       source = "Kleppmann 2016",
       says = [[Martin Kleppmann, "How to do distributed locking": "if you're using ZooKeeper as lock
 service, you can use the zxid or the znode version number as fencing token, and you're in good
@@ -351,6 +412,10 @@ resource rejects a token lower than one it has accepted.]],
     },
     {
       id = "etcd", title = "etcd concurrency.Mutex",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "etcd's lessor counts a lease's expiry on Go's monotonic clock readings: a wall-clock jump moves no deadline.",
+        ["client-clock"] = "The client's keep-alives are timed by Go's monotonic clock readings: a jump of A's wall clock moves none.",
+      },
       source = "the etcd documentation",
       says = [[clientv3/concurrency (v3.4): "NewSession gets the leased session for a client"; a Mutex
 "implements the sync Locker interface with etcd": the lock key lives on the session's lease,
@@ -381,6 +446,10 @@ pause of a language runtime) can cause false expiration of a granted lease".]],
     },
     {
       id = "etcd-fenced", title = "etcd concurrency.Mutex, revision fenced",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "etcd's lessor counts a lease's expiry on Go's monotonic clock readings: a wall-clock jump moves no deadline.",
+        ["client-clock"] = "The client's keep-alives are timed by Go's monotonic clock readings: a jump of A's wall clock moves none.",
+      },
       source = "Kleppmann 2016 and the etcd documentation",
       says = [["etcd3 API", "Revisions": "etcd maintains a 64-bit cluster-wide counter, the store
 revision, that is incremented each time the key space is modified. The revision serves as a
@@ -404,6 +473,12 @@ asks of a lock service: the resource rejects a write with a token lower than one
     -- transaction pooling.
     {
       id = "postgresql", title = "PostgreSQL advisory lock (session)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Once acquired at session level, an
 advisory lock is held until explicitly released or the session ends"; "If a session already
@@ -417,7 +492,7 @@ are never WAL logged".]],
       },
       notes = {
         ["holder-crash"] = "A's process dies, its connection closes, and the session's lock goes with it at once.",
-        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); here A's client keeps its connection after its unlock timed out.",
+        partition = "Over TCP the cut loses nothing: A's unlock waits in its socket and lands at the first retransmission after the cut heals (56 s), and B, polling, is let in 51 s late. Only a silent host keeps the session (the host-crash column).",
         ["server-restart"] = "The lock lives in the server's shared memory only: the restarted server holds none, and A learns it only at its next statement.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (tcp_keepalives_idle = 0 takes the system's default, 2 h on Linux); idle_session_timeout is off by default.",
@@ -429,6 +504,12 @@ are never WAL logged".]],
     },
     {
       id = "postgresql-blocking", title = "PostgreSQL advisory lock (session), waiting in the server",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 9.27.10 "Advisory Lock Functions": pg_advisory_lock
 "Obtains an exclusive session-level advisory lock, waiting if necessary"; 20.11.1 "Statement
@@ -445,7 +526,7 @@ an advisory lock is held until explicitly released or the session ends"; pg_advi
       notes = {
         ["holder-crash"] = "A's process dies, its connection closes, the session's lock goes, and B, waiting in the server, has it at once.",
         ["waiter-gives-up"] = "B's wait ends with lock_timeout (55P03) and leaves nothing behind.",
-        partition = "A silent session keeps its lock (idle_session_timeout is off by default; TCP keepalive takes about 2 h); B waits in the server until its lock_timeout.",
+        partition = "Over TCP the cut loses nothing: A's unlock lands at the first retransmission after the cut heals (56 s), and B's pg_advisory_lock, waiting in the server, is answered at once. Only a silent host keeps the session (the host-crash column).",
         ["server-restart"] = "B's wait was inside the crashed process: with the crash silent (as in every row), B waits on a dead connection until its own bound and never gets in; the polled row's B asks the restarted server and is let in beside A.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The backend, and its session's lock, live until the server notices the dead connection: TCP keepalive (2 h on Linux); B's wait ends with its lock_timeout.",
@@ -457,6 +538,12 @@ an advisory lock is held until explicitly released or the session ends"; pg_advi
     },
     {
       id = "postgresql-xact", title = "PostgreSQL advisory lock (transaction)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is released at the end of the transaction (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is released at the end of the transaction, so nothing runs out before A's late release lands, and it is A's own.",
+      },
       source = "the PostgreSQL documentation",
       says = [[PostgreSQL 15 documentation, 13.3.5 "Advisory Locks": "Transaction-level lock requests ...
 are automatically released at the end of the transaction, and there is no explicit unlock
@@ -464,13 +551,14 @@ operation"; additional requests by a session that holds the lock "will always su
 regardless of whether the existing lock hold and new request are at session level or
 transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".]],
       claims = {
-        reenter = { reentrancy = "holds" },
+        -- "will always succeed" is the re-request's half of re-entrancy; the lock's only
+        -- unlock is the end of the transaction, so no claim for the release's half
         ["holder-crash"] = { no_deadlock = "holds" },
       },
       notes = {
-        reenter = "The inner acquire counts, but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock while A still works.",
+        reenter = "The inner acquire counts (\"will always succeed\"), but the lock has no unlock: the inner method's COMMIT ends the whole transaction and frees the lock under A's open outer hold, so reentrancy is violated; the documentation's two sentences together imply it without saying it.",
         ["holder-crash"] = "A's connection closes, the server rolls its transaction back, and the lock goes with it.",
-        partition = "A's COMMIT is lost; the transaction stays idle in transaction with the lock (idle_in_transaction_session_timeout is off by default).",
+        partition = "Over TCP the cut loses nothing: A's COMMIT lands at the first retransmission after the cut heals (56 s), ends the transaction and frees the lock; B is let in 51 s late.",
         ["server-restart"] = "The crash ends every transaction; the restarted server holds no lock, and A learns it only at its COMMIT.",
         failover = "Advisory locks are never WAL-logged (\"Hot Standby\"): the promoted standby has no lock at all.",
         ["host-crash"] = "The transaction stays open, with its lock, until the server notices the dead connection (TCP keepalive, 2 h on Linux by default); idle_in_transaction_session_timeout is off by default.",
@@ -482,6 +570,13 @@ transaction level". 27.4.3 "Hot Standby": "advisory locks are never WAL logged".
     },
     {
       id = "postgresql-pgbouncer", title = "PostgreSQL session lock via PgBouncer",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["gc-pause"] = "No lease: an advisory lock is held until explicitly released or the session ends (13.3.5), and a paused process's kernel keeps its connection open.",
+        ["clock-jump"] = "No expiry: an advisory lock reads no clock.",
+        ["client-clock"] = "No expiry: an advisory lock reads no clock.",
+        ["late-release"] = "No lease: the lock is held until explicitly released or the session ends, so nothing runs out before A's late release lands, and it is A's own.",
+        ["waiter-gives-up"] = "Nobody waits: through transaction pooling B and C run on the pooled backend whose session holds A's lock and are let in at once (features.html: session-level advisory locks are never compatible with transaction pooling).",
+      },
       source = "PgBouncer's documentation",
       says = [[www.pgbouncer.org/features.html: in transaction pooling "a server connection is assigned to
 a client only during a transaction. When PgBouncer notices that the transaction is over, the
@@ -494,6 +589,8 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
       },
       notes = {
         reenter = "B's first try runs on the pooled backend whose session holds A's lock, and is let in.",
+        failover = "As in every column: B is let in on A's pooled backend, and the one lock the two share is freed by whichever unlock comes last (release safety as the checker defines it: a release deleted the lock another client's statement took).",
+        ["clock-jump"] = "B is let in on A's pooled backend; B's unlock frees the lock A's statement took (the session counts both holds as its own): release safety violated as the checker defines it, harmless here since A had unlocked.",
         ["holder-crash"] = "B was let in at 100 ms on A's backend; A's crash between transactions closes no server connection, and the lock stays with the pooled backend.",
       },
       not_applicable = {
@@ -504,6 +601,10 @@ with transaction pooling. pgbouncer.ini, server_round_robin: server connections 
     -- Kubernetes Lease leader election (issue 24)
     {
       id = "k8s-lease", title = "Kubernetes Lease (client-go)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "\"A client only acts on timestamps captured locally\" (leaderelection.go): no candidate compares the API server's clock, nor the renewTime it wrote, with anything.",
+        ["client-clock"] = "client-go measures time with Go's monotonic clock readings (isLeaseValid: le.clock.Now()): a jump of A's wall clock moves no decision.",
+      },
       source = "client-go's leaderelection",
       says = [[kubernetes/client-go, tools/leaderelection/leaderelection.go: "This implementation does
 not guarantee that only one client is acting as a leader (a.k.a. fencing)"; "A client only
@@ -512,6 +613,9 @@ acts on timestamps captured locally to infer the state of the leader election"; 
 needs to wait a full LeaseDuration without observing a change to the record before it can
 attempt to take over"; RenewDeadline "is the duration that the acting master will retry
 refreshing leadership before giving up".]],
+      unobservable = {
+        release_safety = "client-go sends no release by default (ReleaseOnCancel is false): a holder's release changes nothing on the server, so nothing a release could take from another holder.",
+      },
       claims = {   -- no fencing: a leader that stops renewing may still act
         ["holder-crash"] = { no_deadlock = "holds" },
         ["gc-pause"] = { mutual_exclusion = "violated", resource_safety = "violated" },
@@ -533,30 +637,42 @@ refreshing leadership before giving up".]],
     -- Consul sessions with lock-delay (issue 24)
     {
       id = "consul", title = "Consul lock (session TTL, lock-delay)",
+      untouched = {   -- the column's fault cannot reach this lock: the source's reason
+        ["clock-jump"] = "Consul's session timers are Go timers (monotonic; agent/consul/session_ttl.go); no invalidation happens, so the lock-delay table is never consulted.",
+        ["client-clock"] = "api.Lock's renewals are timed with time.Since and timers (RenewPeriodic, api/session.go): monotonic readings, which a wall-clock jump does not move.",
+      },
       source = "the Consul documentation",
       says = [["Sessions and distributed locks overview": a session is invalidated when its "TTL
 expires"; "Consul will not expire the session before the TTL is reached, but it is allowed to
-delay the expiration past the TTL"; on invalidation "any of the locks held in association with
-the session are released"; "Consul prevents any of the previously held locks from being
+delay the expiration past the TTL"; "By default, the gossip based failure detector is used as
+the associated health check. This failure detector allows Consul to detect when a node that is
+holding a lock has failed and to automatically release the lock"; on invalidation "any of the
+locks held in association with the session are released"; "Consul prevents any of the previously held locks from being
 re-acquired for the lock-delay interval ... to allow the potentially still live leader to
 detect the invalidation and stop processing requests ... While not a bulletproof method, it
 does avoid the need to introduce sleep states into application logic"; "the default is to use
 a 15 second delay". api/lock.go: "It is NOT safe to assume that the lock is held until
-Unlock() ... an application must be able to handle the lock being lost."]],
+Unlock() ... an application must be able to handle the lock being lost"; "ErrLockHeld is
+returned if we attempt to double lock".]],
       claims = {
+        reenter = { reentrancy = "violated" },   -- ErrLockHeld: a Lock is not re-entrant
+        ["gc-pause"] = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
         -- the delays are documented: expiry "past the TTL", then the lock-delay
         ["holder-crash"] = { no_deadlock = "violated" },
         partition = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
         ["renewal-lost"] = { mutual_exclusion = "violated" },   -- "not a bulletproof method"
-        ["host-crash"] = { no_deadlock = "violated" },
+        -- the overview: "This failure detector allows Consul to detect when a node that is
+        -- holding a lock has failed and to automatically release the lock"
+        ["host-crash"] = { no_deadlock = "holds" },
       },
       notes = {
-        ["holder-crash"] = "The dead holder's session goes at twice its TTL (20 s) and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
-        ["gc-pause"] = "The 12 s pause delays a renewal, but the session's timer runs twice the TTL (20 s): A renews in time.",
-        partition = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
-        reenter = "The inner Lock has a session of its own and waits like a stranger (a Lock is not re-entrant).",
-        ["renewal-lost"] = "The session expires at 20 s and the lock-delay holds the key until 35 s, but A, which does not watch leaderCh, works until 45 s.",
-        ["host-crash"] = "As after a process crash: the session goes at twice its TTL and the lock-delay follows, 34 s after the crash.",
+        ["late-release"] = "The cut is 20 s: it also fails the gossip of A's node, the session (with the node's serfHealth check, as api.Lock makes it) is invalidated at 9.5 s, and the release held in the cut lands at 30.4 s on the dead session and is refused. (With the other rows' 7 s cut the release lands at 17.6 s on a live session: nothing late.)",
+        ["holder-crash"] = "Only A's process dies: its host's agent still answers gossip, so only the TTL ends the session, at twice the TTL (20 s), and the lock-delay holds the key 15 s more: free 34 s after the crash, past the checker's bound of twice the lease.",
+        ["gc-pause"] = "The pause is 40 s: Consul's leader times a session at twice its TTL (PR #524) and the lock-delay follows, so only a pause past 2 x TTL + lock-delay (35 s) lets B in (a 12 s pause never reaches it); A wakes at 44 s and writes beside B.",
+        partition = "The cut fails the gossip of A's node: its serfHealth check (api.Lock's default) invalidates the session at 5.5 s, the lock-delay holds the key until 20.5 s, and B takes it while A, which does not watch leaderCh, works until 45 s (with CreateNoChecks: at 20 s and 35 s, the same violation).",
+        reenter = "A Lock is not re-entrant (api/lock.go: ErrLockHeld \"if we attempt to double lock\"); a second Lock, as the inner method makes, has a session of its own and waits like a stranger.",
+        ["renewal-lost"] = "A's link loses its gossip too: the node's serfHealth check invalidates the session at 5.5 s, the lock-delay holds the key until 20.5 s, and B takes it while A, which does not watch leaderCh, works until 45 s.",
+        ["host-crash"] = "Not as after a process crash: the vanished host runs the node's agent, whose serfHealth check the session has (api.Lock's default); gossip declares it failed 4.5 s after the first failed probe, the session goes at 5.5 s and the lock-delay after it: free 19.5 s after the crash, just inside the checker's bound (20 s). With CreateNoChecks (options no_checks) the TTL alone frees it, at 35 s.",
         ["leader-cut"] = "B's read of the lock key is not answered on the minority's side, and Lock returns \"failed to read lock\" (api/lock.go): B gives up at once instead of waiting.",
       },
     },

@@ -1,15 +1,25 @@
 /* consul.c — the fake Consul server (consul.h): sessions, KV locks, lock-delay.
  *
- * Requests (words): SESSION_CREATE TTL_MS LOCK_DELAY_MS BEHAVIOR (release|delete; TTL 0: no
- * TTL), SESSION_RENEW ID, SESSION_DESTROY ID, KV_GET KEY, KV_ACQUIRE KEY VALUE SESSION,
+ * Requests (words): SESSION_CREATE TTL_MS LOCK_DELAY_MS BEHAVIOR [CHECKS] (release|delete; TTL 0:
+ * no TTL; CHECKS serfHealth: the creating client's node's serf check, or none, the default here
+ * as CreateNoChecks), SESSION_RENEW ID, SESSION_DESTROY ID, KV_GET KEY, KV_ACQUIRE KEY VALUE SESSION,
  * KV_RELEASE KEY VALUE SESSION. What they do, from Consul's documentation ("Sessions and
  * distributed locks overview", developer.hashicorp.com/consul/docs/automate/session, formerly
  * consul.io/docs/internals/sessions; HTTP API /v1/session and /v1/kv) and, where it is
  * silent, its source (hashicorp/consul, agent/consul/session_ttl.go, state/kvs.go,
  * kvs_endpoint.go):
- * - A session is invalidated when it is "explicitly destroyed" or its "TTL expires, if
- *   applicable" (the node's health checks are not modelled: a session here has none, as
- *   the API's CreateNoChecks makes). "The contract of a TTL is that it represents a lower
+ * - A session is invalidated when it is "explicitly destroyed", "Any of the health checks go to
+ *   the critical state" or its "TTL expires, if applicable". The one check modelled is the
+ *   node's serfHealth, which the agent gives a session by default ("By default, the gossip
+ *   based failure detector is used as the associated health check"; agent/session_endpoint.go:
+ *   "Default the session to our node + serf check"; api/lock.go creates its session with
+ *   session.Create, which sends no Checks, so api.Lock gets it; CreateNoChecks sends an empty
+ *   list): the creating client's host runs that node's agent, and the leader's gossip probes
+ *   it every PROBE_INTERVAL, through the host's view of the network (kind_host.reachable: its
+ *   host up, no partition between them, its link not losing everything); unreachable at a
+ *   probe and still PROBE_TIMEOUT + SUSPICION later, it is declared failed and the session
+ *   invalidated (memberlist's defaults, above). A paused or crashed process leaves its host's
+ *   agent answering: only a vanished or cut-off host fails. "The contract of a TTL is that it represents a lower
  *   bound for invalidation; that is, Consul will not expire the session before the TTL is
  *   reached, but it is allowed to delay the expiration past the TTL": the leader's timer
  *   runs ttl x SessionTTLMultiplier (2) from the last renewal (session_ttl.go). "The TTL is
@@ -54,6 +64,13 @@
 #define TTL_MIN 10000
 #define TTL_MAX (86400 * 1000)
 #define LOCK_DELAY_MAX 60000
+/* Gossip failure detection (hashicorp/memberlist, DefaultLANConfig: ProbeInterval 1 s,
+ * ProbeTimeout 500 ms, SuspicionMult 4; suspicionTimeout = SuspicionMult x max(1, log10(n)) x
+ * ProbeInterval = 4 s under ten members, with no confirmations awaited when n - 2 < k): a node
+ * unreachable at a probe is dead 4.5 s after it, and Consul sets its serfHealth critical. */
+#define PROBE_INTERVAL 1000
+#define PROBE_TIMEOUT 500
+#define SUSPICION 4000
 
 typedef struct csession {
     char *id;
@@ -61,6 +78,8 @@ typedef struct csession {
     int del;               /* behavior delete */
     int64_t deadline;      /* local ms; -1: none */
     int64_t create_index;
+    int node;              /* the client whose node's serfHealth check it has (-1: none) */
+    int64_t failing;       /* the leader: local ms its node first failed a probe (-1: healthy) */
 } csession;
 
 typedef struct ckey {
@@ -84,6 +103,7 @@ typedef struct cdelay {
 
 struct consul {
     kind_host host;
+    int64_t next_probe;    /* the leader's next gossip probe of the sessions' nodes (-1: none due) */
     consul_data *d;
     cdelay *delays;
     int ndelays;
@@ -208,6 +228,7 @@ consul *consul_new(const kind_host *host)
     consul *s = xcalloc(1, sizeof *s);
     s->host = *host;
     s->d = data_new();
+    s->next_probe = -1;
     return s;
 }
 
@@ -239,7 +260,11 @@ void consul_set_replica(consul *s, int replica)
     if (was && !replica) {
         /* a new leader: every session's TTL starts again (initializeSessionTimers) */
         int64_t now = now_seen(s);
-        for (int i = 0; i < s->d->nsessions; i++) reset_timer(s, &s->d->sessions[i], now);
+        for (int i = 0; i < s->d->nsessions; i++) {
+            reset_timer(s, &s->d->sessions[i], now);
+            s->d->sessions[i].failing = -1; /* the new leader's memberlist judges afresh */
+        }
+        s->next_probe = -1;
     }
 }
 
@@ -299,13 +324,47 @@ static void invalidate(consul *s, int i)
     session_release(&x);
 }
 
+/* Whether the leader probes a session's node: it has the check and the host can tell. */
+static int probed(const consul *s, const csession *x)
+{
+    return x->node >= 0 && s->host.reachable;
+}
+
 int64_t consul_next_deadline(consul *s)
 {
     if (s->readonly) return INT64_MAX;
     int64_t t = INT64_MAX;
-    for (int i = 0; i < s->d->nsessions; i++)
-        if (s->d->sessions[i].deadline >= 0 && s->d->sessions[i].deadline < t) t = s->d->sessions[i].deadline;
-    return t;
+    int probes = 0;
+    for (int i = 0; i < s->d->nsessions; i++) {
+        const csession *x = &s->d->sessions[i];
+        if (x->deadline >= 0 && x->deadline < t) t = x->deadline;
+        probes |= probed(s, x);
+        if (probed(s, x) && x->failing >= 0 && x->failing + PROBE_TIMEOUT + SUSPICION < t)
+            t = x->failing + PROBE_TIMEOUT + SUSPICION; /* its suspicion runs out */
+    }
+    if (!probes) {
+        s->next_probe = -1;
+        return t;
+    }
+    if (s->next_probe < 0) s->next_probe = now_of(s) + PROBE_INTERVAL;
+    return s->next_probe < t ? s->next_probe : t;
+}
+
+/* Gossip: at a probe (tick) every node a session's check names is probed, and one that does
+ * not answer becomes suspect (failing: since that probe); one that answers again refutes it. A
+ * suspect still unreachable PROBE_TIMEOUT + SUSPICION after its failed probe is declared dead,
+ * its serfHealth goes critical, and "any of the health checks go to the critical state"
+ * invalidates the session. */
+static void probe(consul *s, int64_t now, int tick)
+{
+    for (int i = s->d->nsessions - 1; i >= 0; i--) {
+        csession *x = &s->d->sessions[i];
+        if (!probed(s, x)) continue;
+        int up = s->host.reachable(s->host.ud, x->node);
+        if (up) x->failing = -1;
+        else if (x->failing < 0 && tick) x->failing = now;
+        else if (x->failing >= 0 && now - x->failing >= PROBE_TIMEOUT + SUSPICION) invalidate(s, i);
+    }
 }
 
 void consul_expire(consul *s)
@@ -314,6 +373,9 @@ void consul_expire(consul *s)
     int64_t now = now_of(s);
     for (int i = s->d->nsessions - 1; i >= 0; i--)
         if (s->d->sessions[i].deadline >= 0 && s->d->sessions[i].deadline <= now) invalidate(s, i);
+    int tick = s->next_probe >= 0 && now >= s->next_probe;
+    if (tick) s->next_probe = now + PROBE_INTERVAL;
+    probe(s, now, tick);
 }
 
 /* ---- replies ---- */
@@ -432,14 +494,24 @@ static void write_key(consul *s, int i, int found, slice key, slice value, const
 
 void consul_exec(consul *s, int argc, const slice *argv, consul_reply *r)
 {
+    consul_exec_from(s, -1, argc, argv, r);
+}
+
+void consul_exec_from(consul *s, int client, int argc, const slice *argv, consul_reply *r)
+{
     memset(r, 0, sizeof *r);
     consul_data *d = s->d;
     int bad = 0;
-    if (argc == 4 && is(argv[0], "SESSION_CREATE")) {
+    if ((argc == 4 || argc == 5) && is(argv[0], "SESSION_CREATE")) {
         int64_t ttl = num(argv[1], &bad), delay = num(argv[2], &bad);
         int del = is(argv[3], "delete");
-        if (bad || (!del && !is(argv[3], "release"))) {
-            reply_error(r, 400, "locklab: SESSION_CREATE TTL_MS LOCK_DELAY_MS release|delete");
+        int checks = argc == 5 && is(argv[4], "serfHealth");
+        if (bad || (!del && !is(argv[3], "release")) || (argc == 5 && !checks && !is(argv[4], "none"))) {
+            reply_error(r, 400, "locklab: SESSION_CREATE TTL_MS LOCK_DELAY_MS release|delete [serfHealth|none]");
+            return;
+        }
+        if (checks && client < 0) {
+            reply_error(r, 400, "locklab: a session with serfHealth needs the client's node (a request from a client)");
             return;
         }
         if (ttl != 0 && (ttl < TTL_MIN || ttl > TTL_MAX)) {
@@ -458,7 +530,7 @@ void consul_exec(consul *s, int argc, const slice *argv, consul_reply *r)
         snprintf(id, sizeof id, "session-%lld", (long long)d->next_session++);
         d->sessions = xrealloc(d->sessions, (size_t)(d->nsessions + 1) * sizeof *d->sessions);
         csession *x = &d->sessions[d->nsessions++];
-        *x = (csession){ xstrdup(id), ttl, delay, del, -1, ++d->index };
+        *x = (csession){ xstrdup(id), ttl, delay, del, -1, ++d->index, checks ? client : -1, -1 };
         if (ttl > 0) reset_timer(s, x, now_seen(s));
         report(s, "session", id, 0);
         r->type = CR_ID;
@@ -691,6 +763,7 @@ void consul_dump(consul *s, buf *out)
         const csession *x = &s->d->sessions[i];
         buf_printf(out, "session %s ttl=%lldms lock_delay=%lldms behavior=%s", x->id, (long long)x->ttl,
                    (long long)x->lock_delay, x->del ? "delete" : "release");
+        if (x->node >= 0) buf_printf(out, " checks=serfHealth(client %d)", x->node);
         if (x->deadline >= 0 && !s->readonly) buf_printf(out, " invalidated at %lld", (long long)x->deadline);
         buf_putc(out, '\n');
     }

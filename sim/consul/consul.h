@@ -35,6 +35,8 @@ consul *consul_new(const kind_host *host);
 void consul_free(consul *s);
 void consul_set_replica(consul *s, int replica);
 void consul_exec(consul *s, int argc, const slice *argv, consul_reply *r);
+/* The same, from client (its node is the one a serfHealth check names; -1: none). */
+void consul_exec_from(consul *s, int client, int argc, const slice *argv, consul_reply *r);
 void consul_reply_release(consul_reply *r);
 void consul_reply_brief(const consul_reply *r, buf *out);
 

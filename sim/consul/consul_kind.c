@@ -33,8 +33,8 @@ static void ck_set_replica(kserver *s, int replica)
 
 static void ck_exec(kserver *s, int client, int conn, int argc, const slice *argv, void *reply)
 {
-    (void)client, (void)conn;
-    consul_exec((consul *)s, argc, argv, reply);
+    (void)conn;
+    consul_exec_from((consul *)s, client, argc, argv, reply);
 }
 
 static void ck_reply_release(void *r)

@@ -299,8 +299,23 @@ static mlock *find_lock(myserver *s, const mval *name)
     return NULL;
 }
 
+/* A user-level lock's grant (0) or end (1), as the unit "user_lock:NAME" (performance_schema's
+ * metadata_locks shows it as OBJECT_TYPE 'USER LEVEL LOCK'): not data — a name no table has,
+ * so a replica that hears of it finds nothing to change. */
+static void report_lock(myserver *s, const char *name, size_t len, int deleted)
+{
+    if (!s->changed) return;
+    buf b;
+    buf_init(&b);
+    buf_puts(&b, "user_lock:");
+    buf_append(&b, name, len);
+    s->changed(s->ud, deleted, (slice){ b.p, b.len });
+    buf_release(&b);
+}
+
 static void drop_lock(myserver *s, mlock *l)
 {
+    report_lock(s, l->name, strlen(l->name), 1);
     free(l->name);
     int i = (int)(l - s->locks);
     memmove(&s->locks[i], &s->locks[i + 1], (size_t)(s->nlocks - i - 1) * sizeof *s->locks);
@@ -369,6 +384,7 @@ mval call_func(myserver *s, int conn, const mexpr *e)
         }
         s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
         s->locks[s->nlocks++] = (mlock){ xmemdup(name->s, name->len), conn, 1 };
+        report_lock(s, name->s, name->len, 0);
         return int_val(1);
     }
     if (!strcmp(e->name, "RELEASE_LOCK")) {

@@ -129,6 +129,11 @@ struct pgserver {
     int *idle, nidle;  /* pooled: idle server connections, the most recently released last */
     advlock *locks;
     int nlocks;
+    /* pg_observe: told each lock's grant and end; waking: the client a lock is being handed
+     * to by wake, else -1 */
+    pg_lock_fn observe;
+    void *observe_ud;
+    int waking;
 };
 
 /* ---- replies ---- */
@@ -212,6 +217,7 @@ pgserver *pg_new(int nclients, int conn_base, int pool, int64_t (*clock)(void *)
     s->clock = clock;
     s->clock_ud = clock_ud;
     s->waits = xcalloc((size_t)nclients + 1, sizeof *s->waits);
+    s->waking = -1;
     if (pool > 0) {
         s->backends = xcalloc((size_t)pool, sizeof *s->backends);
         s->assigned = xcalloc((size_t)nclients + 1, sizeof *s->assigned);
@@ -249,9 +255,16 @@ static advlock *find_lock(pgserver *s, int space, int64_t key)
     return NULL;
 }
 
+void pg_observe(pgserver *s, pg_lock_fn fn, void *ud)
+{
+    s->observe = fn;
+    s->observe_ud = ud;
+}
+
 static void drop_if_free(pgserver *s, advlock *l)
 {
     if (l->nsess > 0 || l->nxact > 0) return;
+    if (s->observe) s->observe(s->observe_ud, 0, s->waking, l->space, l->key);
     int i = (int)(l - s->locks);
     memmove(&s->locks[i], &s->locks[i + 1], (size_t)(s->nlocks - i - 1) * sizeof *s->locks);
     s->nlocks--;
@@ -304,6 +317,7 @@ static void take(pgserver *s, int b, const item *it, int space, int64_t key, adv
         s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
         l = &s->locks[s->nlocks++];
         *l = (advlock){ .space = space, .key = key, .owner = b };
+        if (s->observe) s->observe(s->observe_ud, 1, s->waking, space, key);
     }
     if (it->f == F_LOCK || it->f == F_TRY) l->nsess++;
     else l->nxact++;
@@ -505,9 +519,12 @@ static void wake(pgserver *s)
         int space = w->space;
         int64_t key = w->key;
         memset(w, 0, sizeof *w);
+        s->waking = client; /* what its statement does from here on is its own */
         take(s, b, &st->items[at], space, key, NULL);
         r.cells[at] = (pgval){ PV_VOID, 0 };
-        if (select_from(s, client, b, st, at + 1, &r, since)) continue;
+        int again = select_from(s, client, b, st, at + 1, &r, since);
+        s->waking = -1;
+        if (again) continue;
         finish(s, client, b);
         answer(s, client, &r);
     }

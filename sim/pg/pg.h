@@ -62,6 +62,13 @@ int pg_wait_timeout(pgserver *s, int client, pgreply *r, int64_t *again_ms);
  * was waiting (that wait is dropped, never answered). */
 int pg_disconnect(pgserver *s, int client);
 
+/* Whom to tell when an advisory lock is granted (a backend that held none of it takes it:
+ * granted 1) or ends (its last hold goes: granted 0), as the lock (space 1: one bigint key;
+ * 2: (k1 << 32) | (uint32) k2). waiter: the client whose waiting statement, handed a freed
+ * lock, goes on and did this (its answer comes through pg_answer), else -1. */
+typedef void (*pg_lock_fn)(void *ud, int granted, int waiter, int space, int64_t key);
+void pg_observe(pgserver *s, pg_lock_fn fn, void *ud);
+
 void pg_reply_error(pgreply *r, const char *state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pg_reply_release(pgreply *r);
 void pg_reply_brief(const pgreply *r, buf *out);

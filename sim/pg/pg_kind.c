@@ -32,6 +32,9 @@ struct kserver {
     pgserver *pg;
     kind_host host;
     uint64_t *ticket; /* per client: its parked statement's ticket (kind_host.park), 0: none */
+    /* per client: what its waiting statement did to the locks once handed one, told once the
+     * node has recorded that statement's answer (parked_answered), under its ticket */
+    struct granted { uint64_t ticket; int n; int64_t *keys; } *granted;
 };
 
 enum { OPT_POOL };
@@ -42,6 +45,55 @@ static const kind_option pg_options[] = {
       "default_pool_size = N" },
     { NULL, 0, 0, 0, 0, NULL },
 };
+
+/* The lock (space, key) as the unit the history names: "advisory/KEY" (one bigint key) or
+ * "advisory/K1,K2" (two integer keys), the advisory lock as pg_locks shows it (locktype
+ * advisory; classid, objid and objsubid 1 or 2). Models name their lock so (ctx:lock_unit). */
+static void unit_name(int space, int64_t key, buf *out)
+{
+    if (space == 1) buf_printf(out, "advisory/%lld", (long long)key);
+    else buf_printf(out, "advisory/%d,%d", (int32_t)(uint32_t)((uint64_t)key >> 32), (int32_t)(uint32_t)key);
+}
+
+static void tell(kserver *s, kind_event ev, int space, int64_t key)
+{
+    buf b;
+    buf_init(&b);
+    unit_name(space, key, &b);
+    s->host.changed(s->host.ud, ev, (slice){ b.p, b.len });
+    buf_release(&b);
+}
+
+/* pg.c's observer: a lock granted or ended. What a waiter's statement did once handed its
+ * lock is told after its answer's exec (parked_answered), the rest at once. Each pending
+ * change is three slots: granted, space, key. */
+static void pk_lock(void *ud, int granted, int waiter, int space, int64_t key)
+{
+    kserver *s = ud;
+    if (!s->host.changed) return;
+    if (waiter >= 0) {
+        struct granted *g = &s->granted[waiter];
+        g->keys = xrealloc(g->keys, (size_t)(g->n + 1) * 3 * sizeof *g->keys);
+        g->keys[3 * g->n] = granted;
+        g->keys[3 * g->n + 1] = space;
+        g->keys[3 * g->n + 2] = key;
+        g->n++;
+        return;
+    }
+    tell(s, granted ? KIND_WRITTEN : KIND_DELETED, space, key);
+}
+
+static void pk_parked_answered(kserver *s, uint64_t ticket)
+{
+    for (int c = 0; c < s->host.nclients; c++) {
+        struct granted *g = &s->granted[c];
+        if (g->ticket != ticket || !g->n) continue;
+        for (int i = 0; i < g->n; i++)
+            tell(s, g->keys[3 * i] ? KIND_WRITTEN : KIND_DELETED, (int)g->keys[3 * i + 1], g->keys[3 * i + 2]);
+        g->n = 0;
+        g->ticket = 0;
+    }
+}
 
 static int64_t pk_clock(void *ud)
 {
@@ -58,6 +110,7 @@ static void pk_answers(kserver *s)
     while (pg_answer(s->pg, &client, &r)) {
         uint64_t t = s->ticket[client];
         s->ticket[client] = 0;
+        s->granted[client].ticket = t; /* its grants are told after its answer's exec */
         if (t) s->host.unpark(s->host.ud, t, &r); /* the node takes the reply */
         else pg_reply_release(&r);
     }
@@ -69,9 +122,11 @@ static kserver *pk_create(const kind_host *host)
     int pool = host->options ? (int)host->options[OPT_POOL] : 0;
     s->host = *host;
     s->ticket = xcalloc((size_t)host->nclients + 1, sizeof *s->ticket);
+    s->granted = xcalloc((size_t)host->nclients + 1, sizeof *s->granted);
     /* a host that can park a request lets pg_advisory_lock wait in the server */
     int waits = host->park && host->unpark;
     s->pg = pg_new(host->nclients, host->client_base, pool, waits ? pk_clock : NULL, s);
+    pg_observe(s->pg, pk_lock, s);
     return s;
 }
 
@@ -79,6 +134,8 @@ static void pk_destroy(kserver *s)
 {
     if (!s) return;
     pg_free(s->pg);
+    for (int c = 0; c < s->host.nclients; c++) free(s->granted[c].keys);
+    free(s->granted);
     free(s->ticket);
     free(s);
 }
@@ -265,4 +322,5 @@ const server_kind pg_kind = {
     .data_free = pk_data_free,
     .dump = pk_dump,
     .parked_timeout = pk_parked_timeout,
+    .parked_answered = pk_parked_answered,
 };

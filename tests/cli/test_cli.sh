@@ -200,7 +200,7 @@ printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .a
 # a request the server makes wait prints (waits); .wait N its answer once it came
 printf '"SELECT pg_advisory_lock(1)"\n.client 1\n"SET lock_timeout = 200"\n"SELECT pg_advisory_lock(1)"\n.wait 1\n.advance 200\n.wait 1\n.wait 1\n.wait 16\n' |
     "$LL" kind postgresql >"$tmp/kind.txt" 2>&1
-printf "''\nSET\n(waits)\n(still waiting)\nERROR 55P03: canceling statement due to lock timeout\n(error) client 1 has no request waiting\n(error) .wait takes a client number from 0 to 15\n" |
+printf "  ~ written advisory/1\n''\nSET\n(waits)\n(still waiting)\nERROR 55P03: canceling statement due to lock timeout\n(error) client 1 has no request waiting\n(error) .wait takes a client number from 0 to 15\n" |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql, a wait: $(cat "$tmp/kind.txt")"
 "$LL" kind --list | grep -q '^redis ' && ok || bad "kind --list names redis"
 expect_exit 2 "kind of an unknown server" -- "$LL" kind zk
@@ -211,10 +211,12 @@ one_line_err "kind with a bad option"
 # backend that still holds A's session lock (the fake's PgBouncer: tests/test_pg.c)
 printf '"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.client 1\n"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.crash-client 0\n"SELECT pg_try_advisory_lock(1)"\n' |
     "$LL" kind postgresql >"$tmp/kind.txt" 2>&1
-printf 't | 1\nf | 2\nt\n' | cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql: $(cat "$tmp/kind.txt")"
+# each lock's grant and end prints as the unit advisory/KEY (a crashed client's session ends)
+printf '  ~ written advisory/1\nt | 1\nf | 2\n  ~ deleted advisory/1\n  ~ written advisory/1\nt\n' | cmp -s - "$tmp/kind.txt" && ok ||
+    bad "locklab kind postgresql: $(cat "$tmp/kind.txt")"
 printf '"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.client 1\n"SELECT pg_try_advisory_lock(1), pg_backend_pid()"\n.dump\n' |
     "$LL" kind postgresql --option pgbouncer_pool=2 >"$tmp/kind.txt" 2>&1
-printf 't | 1001\nt | 1001\nadvisory lock (1) held by pid 1001 (session 2, transaction 0)\nserver connection pid 1001 idle\n' |
+printf '  ~ written advisory/1\nt | 1001\nt | 1001\nadvisory lock (1) held by pid 1001 (session 2, transaction 0)\nserver connection pid 1001 idle\n' |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind postgresql through the pool: $(cat "$tmp/kind.txt")"
 "$LL" kind --list | grep -q '^postgresql ' && ok || bad "kind --list names postgresql"
 expect_exit 2 "kind postgresql with a pool out of range" -- "$LL" kind postgresql --option pgbouncer_pool=17

@@ -5,7 +5,9 @@
 # Chromium without console errors); the heat map; determinism; a row added without C, a column
 # that does not apply, and an unmet expectation (exit 1, marked); bad input: a missing table,
 # a row whose scenario is missing, unknown keys, properties and columns, a broken cell
-# scenario (one line naming FILE:LINE, exit 2), an unwritable output (exit 3). Prints
+# scenario (one line naming FILE:LINE, exit 2), an unwritable output (exit 3); a vacuous
+# cell (its fault never reached the lock), a stale untouched and a property a row never
+# observes each fail the table (exit 1); the cells of issue 35. Prints
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -78,6 +80,23 @@ assert cells("MongoDB findAndModify + TTL index", "no deadlock")[1] == "✗="
 # server's clock jumped, deletes A's lock
 assert cells("MongoDB findAndModify + TTL index", "mutual exclusion")[2].startswith("✗")
 assert cells("MongoDB findAndModify + TTL index", "mutual exclusion")[6].startswith("✗")
+# issue #35: the cells its audit found wrong. PostgreSQL cut off over TCP: the unlock lands
+# after the cut, no deadlock; Consul under a pause past 2 x TTL + lock-delay, and MongoDB + TTL
+# with the holder's clock behind when it locks, lose mutual exclusion; the transaction lock's
+# inner COMMIT violates re-entrancy; Consul's re-entry is refused as api/lock.go says
+for pg in ("PostgreSQL advisory lock (session)", "PostgreSQL advisory lock (session), waiting in the server",
+           "PostgreSQL advisory lock (transaction)"):
+    assert cells(pg, "no deadlock")[3] == "✓", pg
+assert cells("Consul lock (session TTL, lock-delay)", "mutual exclusion")[2] == "✗="
+assert cells("MongoDB findAndModify + TTL index", "mutual exclusion")[10].startswith("✗")
+assert cells("PostgreSQL advisory lock (transaction)", "reentrancy")[0].startswith("✗")
+assert cells("Consul lock (session TTL, lock-delay)", "reentrancy")[0] == "✗="
+# every cell's fault reached the lock (or its row says why not), every property was seen
+assert "Every cell's fault reached the lock, or its row says why it cannot" in text
+assert "○ GC pause (its fault cannot reach this lock): No lease" in block("PostgreSQL advisory lock (session)")
+# a ✓ cell's note is shown too
+assert "✓ cut off: Over TCP the cut loses nothing" in block("PostgreSQL advisory lock (session)")
+assert "/work/" not in text and "matrix/<row>/<column>.lua" in text
 for zk, fenced in (("ZooKeeper (Curator InterProcessMutex)", "ZooKeeper (Curator), czxid fenced"),
                    ("etcd concurrency.Mutex", "etcd concurrency.Mutex, revision fenced")):
     assert cells(zk, "mutual exclusion")[2].startswith("✗"), zk
@@ -150,16 +169,19 @@ grep -q '^ *5\.00[0-9]s  A     → n1  SELECT RELEASE_LOCK' "$tmp/tcp.txt" &&
     grep -q '^ *56\.[0-9]*s  B     ACQUIRED the lock' "$tmp/tcp.txt" && ok || bad "the TCP cell's story: the release is retransmitted and runs at 56 s"
 
 # the CSV: its shape, and each cell against the scenario's expect and against `locklab run`
-python3 - "$tmp/m.csv" "$grid" "$props" <<'PY' && ok || bad "the CSV: 10 fields, a line per cell and property, expectations met"
+python3 - "$tmp/m.csv" "$grid" "$props" <<'PY' && ok || bad "the CSV: 12 fields, a line per cell and property, expectations met"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))
-assert rows[0] == "row,design,column,situation,property,verdict,expected,claim,mark,scenario".split(","), rows[0]
+assert rows[0] == "row,design,column,situation,property,verdict,expected,claim,mark,scenario,reached,observed".split(","), rows[0]
 body = rows[1:]
-assert len(body) == int(sys.argv[2]) * int(sys.argv[3]) and all(len(r) == 10 for r in body), len(body)
+assert len(body) == int(sys.argv[2]) * int(sys.argv[3]) and all(len(r) == 12 for r in body), len(body)
 for r in body:
     assert r[5] in ("holds", "violated", "not_judged", "not_applicable"), r
     assert (r[5] == "not_applicable") == (r[9] == ""), r
     assert r[6] == "" or r[6] == r[5], r
+    assert not r[9].startswith("/"), r   # relative: no machine's path
+    assert r[10] in ("", "touched", "untouched"), r   # no vacuous or stale cell
+    assert r[11] in ("", "yes", "no", "unobservable"), r
     assert r[8] in ("", "agrees", "contradicts", "unwarned"), r
     assert (r[8] == "agrees") == (r[7] != "" and r[7] == r[5]), r
 PY
@@ -249,6 +271,10 @@ links = re.findall(r'<td class="[a-z ]+" title="[^"]*"><a href="([^"]+)">([✓�
 assert len(links) == int(sys.argv[2]), len(links)
 assert all(("#violation=" in h) == (g == "✗") for h, g in links)
 assert ".matrix thead th{position:sticky;top:0" in page
+# each violated property with its own mark where they differ: Consul cut off warns of ME only
+cell = re.search(r'<td class="unwarned" title="Consul lock[^"]*the holder is cut off[^"]*">.*?</td>', ov).group(0)
+assert "<small>ME= RS?</small>" in cell, cell
+assert "/work/" not in page
 PY
     "$LL" matrix -q --png "$tmp/o.png" 2>/dev/null
     check "--png: a 1280x800 PNG of the overview" python3 -c '
@@ -299,6 +325,42 @@ grep -q '✓≠' "$tmp/out" && grep -q 'some verdicts are NOT what their scenari
     bad "an unmet expectation is marked and said"
 grep -qF "$tmp/mine/distlock-long/gc-pause.lua: mutual_exclusion holds, expected violated" "$tmp/out" && ok ||
     bad "the unmet cell is named"
+# ... and its GC pause (12 s) no longer outlives its lease (30 s): the cell proves nothing
+grep -qF "$tmp/mine/distlock-long/gc-pause.lua: vacuous: the situation's fault never reached the lock" "$tmp/out" &&
+    grep -q '^  ∅ GC pause VACUOUS: ' "$tmp/out" && ok || bad "a vacuous cell is named and marked"
+# a vacuous cell alone fails the table: the original row with the pause shortened to 5 s
+cp -r scenarios/matrix "$tmp/vac"
+sed -i 's/gc_pause = "A", duration = "12000ms"/gc_pause = "A", duration = "3s"/; s/gc_pause = "A", duration = "12s"/gc_pause = "A", duration = "3s"/' \
+    "$tmp/vac/distlock/gc-pause.lua"
+sed -i 's/mutual_exclusion = "violated", resource_safety = "violated"/mutual_exclusion = "holds", resource_safety = "holds"/' \
+    "$tmp/vac/distlock/gc-pause.lua"
+expect_exit 1 "a cell whose fault touches nothing" -- "$LL" matrix "$tmp/vac/table.lua"
+grep -qF "$tmp/vac/distlock/gc-pause.lua: vacuous: " "$tmp/out" && grep -q 'every verdict is what its scenario expects' "$tmp/out" &&
+    ok || bad "a vacuous cell fails the table though its expect is met"
+# the row says the fault cannot reach its lock, but it does: stale
+cp -r scenarios/matrix "$tmp/stale"
+python3 - "$tmp/stale/table.lua" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace('id = "mongodb-ttl", title = "MongoDB findAndModify + TTL index",',
+              'id = "mongodb-ttl", title = "MongoDB findAndModify + TTL index",\n      untouched = { ["gc-pause"] = "wrongly" },', 1)
+open(p, "w").write(s)
+PY
+expect_exit 1 "an untouched that the run contradicts" -- "$LL" matrix "$tmp/stale/table.lua"
+grep -qF "mongodb-ttl/gc-pause.lua: the row says untouched, but A lost the lock" "$tmp/out" && ok || bad "a stale untouched is named"
+# a property no cell of a row observes: client-go's release safety without the row's reason
+cp -r scenarios/matrix "$tmp/unobs"
+python3 - "$tmp/unobs/table.lua" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = re.sub(r'      unobservable = \{\n        release_safety = "client-go[^\n]*\n      \},\n', '', s, count=1)
+open(p, "w").write(s)
+PY
+expect_exit 1 "a property never observed on a row" -- "$LL" matrix "$tmp/unobs/table.lua"
+grep -qF "k8s-lease: release_safety is never observed" "$tmp/out" && grep -q '^  ∅ release safety NEVER OBSERVED on this row' "$tmp/out" &&
+    ok || bad "a never-observed property is named"
 
 # --- bad input
 bad_table() { # DESCRIPTION TEXT SED-EXPRESSION
@@ -323,7 +385,10 @@ bad_table "a claim that is not holds or violated" 'must be "holds", "violated" o
 bad_table "a row without a title" "has no 'title'" 's/id = "redisson-redlock", title = "Redisson RedLock (5 masters)",/id = "redisson-redlock",/'
 line=$(grep -n 'id = "holder-crash", title' scenarios/matrix/table.lua | cut -d: -f1)
 bad_table "a column without a title" "bad.lua:$line: columns[2] has no 'title'" \
-    's/{ id = "holder-crash", title = "the holder crashes", short = "crash" }/{ id = "holder-crash", short = "crash" }/'
+    's/{ id = "holder-crash", title = "the holder crashes", short = "crash",/{ id = "holder-crash", short = "crash",/'
+line=$(grep -n 'id = "gc-pause", title' scenarios/matrix/table.lua | cut -d: -f1)
+bad_table "an unknown way a fault reaches the lock" "bad.lua:$line: columns[3].exercised: 'lock_lsot' is not a way" \
+    's/exercised = { "lock_lost" } },/exercised = { "lock_lsot" } },/'
 printf 'return 42\n' >"$tmp/mine/num.lua"
 expect_exit 2 "a table that is not a table" -- "$LL" matrix "$tmp/mine/num.lua"
 one_line_err "a table that is not a table" "num.lua:1:"

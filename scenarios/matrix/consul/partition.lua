@@ -5,9 +5,13 @@ return {
 At 1 s a partition cuts A off from the servers for 40 s (B still reaches them). A renews its
 session as a watchdog does, so it is given a watchdog's job: 45 s of work.
 
-A's renewals fail; its RenewPeriodic gives up at 12 s. The leader invalidates the session at
-20 s, the lock-delay holds the key until 35 s, and B takes it then, while A, which does not
-obey leaderCh, still works until 45 s: the lock-delay is "not a bulletproof method".
+A's renewals fail; its RenewPeriodic gives up at 12 s. Sooner than the TTL, the cut stops the
+gossip of A's node, whose serfHealth check api.Lock's session has: suspect at the probe at
+1.0 s, declared failed 4.5 s later (memberlist's ProbeTimeout + suspicion), and at 5.5 s the
+leader invalidates the session; the lock-delay holds the key until 20.5 s, and B takes it
+then, while A, which does not obey leaderCh, still works until 45 s: the lock-delay is "not a
+bulletproof method". (With no_checks, CreateNoChecks, the TTL alone: invalidated at 20 s, B at
+35 s; the same violation.)
 
 The design: Consul's lock as its Go API takes it (lua/clients/consul-lock.lua; api/lock.go):
 a session with a 10 s TTL, renewed every 5 s, and the default 15 s lock-delay; KV acquire of

@@ -5,10 +5,12 @@ return {
 From 1 s to 41 s every message between A and the server is lost (a drop on A's link alone: B
 reaches the servers as usual) while A works on its 45 s job. A sends nothing else while it
 works, so what is lost is exactly its renewals of its session: its process, its writes to the
-resource and, after 41 s, its release are untouched. A's session renewals are lost; Consul
-invalidates the session at twice its TTL (20 s) and the lock-delay keeps the key from B until
-35 s; B takes it then, while A, which does not watch leaderCh, works until 45 s (api/lock.go:
-"an application must be able to handle the lock being lost").
+resource and, after 41 s, its release are untouched. A's session renewals are lost, and
+so are the gossip probes of A's node (the same link): its serfHealth check, which api.Lock's
+session has, goes critical 4.5 s after the probe at 1.0 s, Consul invalidates the session at
+5.5 s (before its TTL would, at 20 s) and the lock-delay keeps the key from B until 20.5 s; B
+takes it then, while A, which does not watch leaderCh, works until 45 s (api/lock.go: "an
+application must be able to handle the lock being lost").
 
 The design: Consul's lock as its Go API takes it (lua/clients/consul-lock.lua; api/lock.go):
 a session with a 10 s TTL, renewed every 5 s, and the default 15 s lock-delay; KV acquire of

@@ -5,7 +5,8 @@ return {
 The servers are a three-member cluster: the leader n1 and two followers. At 1 s a partition
 puts the leader n1 and the waiter B on one side, the two followers and the holder A on the
 other, for 40 s; the majority elects n1r1. A's client moves to the new leader and deletes its
-key there at 5.2 s. B's side has no quorum: the old leader can commit nothing, B's keep-alives
+key there at 5.2 s. B's side has no quorum: the old leader can commit nothing and, once the
+majority has elected another, steps down (it revokes no lease of its own), B's keep-alives
 cannot reach the majority, and B waits without the lock, free since 5.2 s, until its wait runs
 out. No split brain (etcd's "Failure modes": the minority side is unavailable), but for as long
 as the cut lasts, which the checker's bound (twice the lease) counts as a deadlock.

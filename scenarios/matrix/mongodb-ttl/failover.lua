@@ -5,10 +5,11 @@ return {
 A replica set of three members as MongoDB recommends it (primary-secondary-secondary),
 replicating asynchronously (lag 50-100 ms). The lock is written with the default write
 concern, w: "majority" since MongoDB 5.0 ("Default MongoDB Read Concerns/Write Concerns"):
-answered once a majority of the members has it. n1 crashes at 20 ms, after running A's
-findAndModify and before either secondary had it, so A has no answer. A secondary, with the
-other's vote, is elected 1 s later without the document; A's retry takes the lock there, and
-B, starting at 2 s, waits for it. With w: 1 (the default before 5.0) A would have been told it
+answered once a majority of the members has it. A's createIndexes (the TTL index) is answered
+so at 79 ms; n1 crashes at 100 ms, after running A's findAndModify (at 83 ms) and before either
+secondary had it, so A has no answer. A secondary, with the
+other's vote, is elected 1 s later without the document; B, starting at 2 s, takes the lock
+there, and A, whose request timed out at 3 s, retries and waits for B. With w: 1 (the default before 5.0) A would have been told it
 held the lock and B would have had it too: scenarios/mongodb-w1-failover.lua ("Rollbacks
 During Replica Set Failover").
 
@@ -29,7 +30,7 @@ lock frees up to a minute after its expiry. The holder does not renew it.]],
     { name = "B", start = "2s", work = "8s" },
   },
   faults = {
-    { at = "20ms", crash = "n1" },
+    { at = "100ms", crash = "n1" },
   },
   duration = "120s", seed = 1,
   expect = { mutual_exclusion = "holds", resource_safety = "holds", release_safety = "holds", no_deadlock = "holds" },

@@ -29,5 +29,5 @@ statement, which PgBouncer hands to the next client (last-in first-out).]],
     { at = "20ms", crash = "n1" },
   },
   duration = "120s", seed = 1,
-  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "holds", no_deadlock = "holds" },
+  expect = { mutual_exclusion = "violated", resource_safety = "violated", release_safety = "violated", no_deadlock = "holds" },
 }

@@ -6,7 +6,8 @@ The servers are a three-member ensemble: the leader n1 and two followers. At 2 s
 s, once A holds the lock) a partition puts the leader n1 and the waiter B on one side, the two
 followers and the holder A on the other, for 40 s; the majority elects n1r1. A's client moves
 to the new leader and deletes its node there at 6.6 s. B's side has no quorum: the old leader
-can commit nothing, B's session cannot be kept on the majority, and B waits without the lock,
+can commit nothing and, once the majority has elected another, stops leading (it loses its
+followers and goes back to looking: it expires no session and answers ConnectionLoss), B's session cannot be kept on the majority, and B waits without the lock,
 free since 6.6 s, until it gives up with ConnectionLoss after the cut. No split brain, but the
 minority is unavailable for as long as the cut lasts, which the checker's bound (twice the
 session) counts as a deadlock.
