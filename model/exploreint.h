@@ -114,6 +114,8 @@ typedef struct search {
     double t0, last_progress;
     int have_found;
     xpath found;
+    int pass;               /* a first level's pass with a fault budget below max_faults
+                               (explore_run), or 0 */
     int level;              /* the deviation bound of the level being searched; -1 while the
                                random schedules run (explore_run) */
     int probe_after;        /* the level after which the random schedules found a violation */

@@ -612,7 +612,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->observe = o && o->observe ? o->observe : WORLD_OBSERVE_ALL;
     cx->explore = o && o->explore && sc->explore.present;
     cx->chunks = o ? o->chunks : NULL;
-    w->faults_left = cx->explore ? sc->explore.max_faults : 0;
+    w->faults_left = !cx->explore ? 0 : o->fault_budget > 0 && o->fault_budget < sc->explore.max_faults ? o->fault_budget : sc->explore.max_faults;
     w->last_instant = -1;
     w->own_chooser = !(o && o->chooser);
     cx->ch = w->own_chooser ? chooser_new(CHOOSER_RUN, o ? o->seed : sc->seed) : o->chooser;

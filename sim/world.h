@@ -24,6 +24,8 @@ typedef struct world_opts {
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
     uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
+    int fault_budget;            /* exploring: at most this many faults (a pass of the search
+                                    below the table's max_faults); 0: max_faults */
     uint64_t observe;            /* exploring: the history kinds (bit H_*) that make a step one
                                     of the checker's observations, ordered against every other
                                     client's (world_step.client): what the searched properties'
