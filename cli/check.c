@@ -69,14 +69,19 @@ static void check_usage(FILE *f)
           "  --shard I/N         search only the I-th of N shares of the space (for a batch\n"
           "                      system: GNU parallel, a Slurm array, Kubernetes Jobs) and\n"
           "                      save what it found to FILE (default out/<scenario>.shard-I-of-N)\n"
-          "  --merge FILE...     combine the N shard files into the answer of one search\n"
+          "  --merge FILE...     combine the N shard files into the answer of one search; a\n"
+          "                      shard missing is named (exit 4: not finished), and a file of\n"
+          "                      another scenario, build, N or options, or an index twice, is\n"
+          "                      refused (exit 2). tools/slurm-check.sh runs the shards as a\n"
+          "                      Slurm array job and merges them (README, \"More than one machine\")\n"
           "\n"
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
           "\n"
           "exit: 1 a violation found, 0 none exists within the bounds (proven), 4 none found but\n"
-          "      not proven (stopped by --time or --max-paths, --random, sampled values), 2 bad\n"
-          "      input, 3 I/O error, 130 interrupted with none found (what it covered is printed)\n",
+          "      not proven (stopped by --time or --max-paths, --random, sampled values, a shard\n"
+          "      missing from --merge), 2 bad input, 3 I/O error, 130 interrupted with none\n"
+          "      found (what it covered is printed)\n",
           f);
 }
 
@@ -261,9 +266,10 @@ static int merge_shards(const scenario *sc, const char *const *files, int n, con
     buf err;
     buf_init(&err);
     int code;
-    if (explore_merge(sc, files, n, &r, &err) != 0) {
+    int rc = explore_merge(sc, files, n, &r, &err);
+    if (rc != 0) {
         cli_run_error(err.p, 0);
-        code = EXIT_USAGE;
+        code = rc == -2 ? EXIT_UNPROVEN : EXIT_USAGE; /* a shard missing: not finished */
     } else {
         printf("   (merged from %d shard file%s)\n", n, n == 1 ? "" : "s");
         code = report(sc, &o, &r, out_base);

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dict.h"
 #include "exploreint.h"
 
 /* ---- pipes ---- */
@@ -290,6 +291,34 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
 
 /* ---- shards ---- */
 
+/* What makes shards of one search: the same build of locklab (a hash of the running
+ * executable: a shard of another build may have searched otherwise), the same scenario file
+ * (a hash of its bytes: edited between two tasks, it is another problem) and the same
+ * options that bound the search. A merge refuses a file whose identity is not its own. */
+static uint64_t hash_file(const char *path)
+{
+    buf b;
+    buf_init(&b);
+    uint64_t h = 0;
+    if (path && ll_read_file(path, (size_t)1 << 30, &b) == LL_READ_OK) h = dict_hash(b.p ? b.p : "", b.len);
+    else if (path) h = dict_hash(path, strlen(path)); /* not a file (a scenario from a string) */
+    buf_release(&b);
+    return h;
+}
+
+static uint64_t build_id(void)
+{
+    static uint64_t id;
+    if (!id) id = hash_file("/proc/self/exe") | 1;
+    return id;
+}
+
+static void shard_options(const explore_opts *o, buf *b)
+{
+    buf_printf(b, "max_deviations=%d delays=%s probes=%llu", o->max_deviations,
+               o->delays_extremes ? "extremes" : "orders", (unsigned long long)o->probes);
+}
+
 int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err)
 {
     buf b;
@@ -297,6 +326,10 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
     buf_printf(&b, "# locklab check shard %d of %d: merge with 'locklab check SCENARIO --merge FILE...'\n",
                o->shard_index, o->shard_count);
     buf_printf(&b, "scenario %s\nshard %d %d\n", sc->name, o->shard_index, o->shard_count);
+    buf_printf(&b, "build %016llx\nsource %016llx\noptions ", (unsigned long long)build_id(),
+               (unsigned long long)hash_file(sc->path));
+    shard_options(o, &b);
+    buf_puts(&b, "\n");
     buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\nprobes %llu\n", (unsigned long long)r->paths,
                (unsigned long long)r->transitions, r->max_depth_seen, r->seconds, (unsigned long long)r->probes);
     buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\nabstracted %d\nstopped %d\n",
@@ -319,6 +352,8 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
 
 typedef struct shardfile {
     int index, count, complete, exhausted, bound, depth_cut, delays, stopped, longest, level;
+    unsigned long long build, source;
+    char options[128];
     double seconds;
     unsigned long long paths, transitions, probes;
     int witnessed[PROP_COUNT];
@@ -388,6 +423,20 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
                 rc = -1;
             }
         } else if (sscanf(line, "shard %d %d%n", &f->index, &f->count, &n) == 2 && !line[n]) {
+        } else if (sscanf(line, "build %llx%n", &f->build, &n) == 1 && !line[n]) {
+            if (f->build != build_id()) {
+                buf_printf(err, "%s:%d: a shard of another build of locklab: merge with the locklab that searched it",
+                           path, lineno);
+                rc = -1;
+            }
+        } else if (sscanf(line, "source %llx%n", &f->source, &n) == 1 && !line[n]) {
+            if (f->source != hash_file(sc->path)) {
+                buf_printf(err, "%s:%d: a shard of another version of %s (the file changed since it was searched)", path,
+                           lineno, sc->path);
+                rc = -1;
+            }
+        } else if (!strncmp(line, "options ", 8) && strlen(line + 8) < sizeof f->options) {
+            strcpy(f->options, line + 8);
         } else if ((k = shard_number(line, "paths", 0, 0, INT64_MAX, &f->paths, &seen, 0, path, lineno, err)) ||
                    (k = shard_number(line, "transitions", 0, 0, INT64_MAX, &f->transitions, &seen, 1, path, lineno, err)) ||
                    (k = shard_number(line, "longest", 0, 0, INT32_MAX, &f->longest, &seen, 2, path, lineno, err)) ||
@@ -451,6 +500,11 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
         buf_printf(err, "%s: no valid 'shard I N' line", path);
         rc = -1;
     }
+    if (rc == 0 && (!f->build || !f->source || !f->options[0])) {
+        buf_printf(err, "%s: no 'build', 'source' or 'options' line: written by an older locklab; search its shard again",
+                   path);
+        rc = -1;
+    }
     if (rc != 0) free(f->found);
     return rc;
 }
@@ -488,6 +542,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     size_t nbest = 0;
     int best_level = 0;
     unsigned char *seen = NULL;
+    char options[128] = "";
     for (int i = 0; i < nfiles && rc == 0; i++) {
         shardfile f;
         if (read_shard(files[i], sc, &f, &hashes, err) != 0) {
@@ -497,6 +552,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         if (!count) {
             count = f.count;
             seen = xcalloc((size_t)count + 1, 1);
+            strcpy(options, f.options);
         }
         if (f.count != count) {
             buf_printf(err, "%s: shard %d of %d, where the others are of %d", files[i], f.index, f.count, count);
@@ -504,6 +560,13 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         } else if (seen[f.index]++) {
             buf_printf(err, "%s: shard %d of %d given twice", files[i], f.index, f.count);
             rc = -1;
+        } else if (strcmp(f.options, options)) {
+            buf_printf(err, "%s: searched with %s, where the others were with %s", files[i], f.options, options);
+            rc = -1;
+        }
+        if (rc != 0) {
+            free(f.found);
+            break;
         }
         have++;
         r->paths += f.paths;
@@ -531,14 +594,19 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         }
     }
     if (rc == 0 && have != count) {
-        buf_printf(err, "%d shard file%s given for a search in %d shards: merge all of them", have, have == 1 ? "" : "s", count);
-        rc = -1;
+        /* a shard not given is a part of the space not searched: never "holds" (explore.h) */
+        int listed = 0;
+        for (int k = 1; k <= count && listed < 8; k++)
+            if (!seen[k]) buf_printf(err, "%s%d", listed++ ? ", " : "shard ", k);
+        buf_printf(err, "%s of %d missing (%d of %d shard files given): not finished; search %s and merge again",
+                   count - have > listed ? ", ..." : "", count, have, count, count - have == 1 ? "it" : "them");
+        rc = -2;
     }
     free(seen);
     if (rc != 0) {
         free(best);
         free(hashes.v);
-        return -1;
+        return rc;
     }
     r->outcomes = hashes.n;
     free(hashes.v);
