@@ -178,7 +178,7 @@ killed() {
         sleep 0.5
     done
     [ $started -eq 1 ] && ok || bad "retries $1: task 2 never started: $(tail -3 "$tmp/kill$1.err")"
-    scancel "${job}_2"
+    [ -n "$job" ] && scancel "${job}_2"
     wait "$driver"
 }
 killed 1
