@@ -68,7 +68,8 @@ static void check_usage(FILE *f)
           "                      answer and the counter-example do not depend on N\n"
           "  --shard I/N         search only the I-th of N shares of the space (for a batch\n"
           "                      system: GNU parallel, a Slurm array, Kubernetes Jobs) and\n"
-          "                      save what it found to FILE (default out/<scenario>.shard-I-of-N)\n"
+          "                      save what it found to FILE (default out/<scenario>.shard-I-of-N);\n"
+          "                      one process (more cores: more shards)\n"
           "  --merge FILE...     combine the N shard files into the answer of one search; a\n"
           "                      shard missing is named (exit 4: not finished), and a file of\n"
           "                      another scenario, build, N or options, or an index twice, is\n"
@@ -313,7 +314,7 @@ int cli_check(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 #endif
-    int have_seed = 0, merge = 0;
+    int have_seed = 0, merge = 0, have_jobs = 0;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },          { "random", required_argument, NULL, 'r' },
         { "seed", required_argument, NULL, 's' },     { "max-paths", required_argument, NULL, 'p' },
@@ -395,6 +396,7 @@ int cli_check(int argc, char **argv)
             }
 #endif
             o.jobs = (int)v;
+            have_jobs = 1;
             break;
         case 'S': {
             int i, n, used = 0;
@@ -445,6 +447,11 @@ int cli_check(int argc, char **argv)
         cli_error("check: --save goes with --shard");
         return EXIT_USAGE;
     }
+    if (o.shard_count && have_jobs && o.jobs > 1) {
+        cli_error("check: --shard searches its share in one process: for more cores, run more shards (not --jobs %d)", o.jobs);
+        return EXIT_USAGE;
+    }
+    if (o.shard_count) o.jobs = 1;
     if (o.shard_count && o.random_runs) {
         cli_error("check: --shard splits the systematic search; --random needs no shards");
         return EXIT_USAGE;

@@ -459,6 +459,7 @@ enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t 
 /* One level: every path with at most `bound` deviations (-1: any number). */
 static enum level_end search_level(search *S, int bound, buf *err)
 {
+    if (S->o->shard_count > 1) return shard_level(S, bound, err); /* parallel.c */
     rootpath rp;
     enum level_end end = run_root(S, bound, &rp, err);
     if (end != LEVEL_COMPLETE) return end;

@@ -10,11 +10,14 @@
  * is the one a single job would have found: once an item reports one, the parent hands out
  * only items that come before it in that order, waits for them, and keeps the first.
  *
- * Shards. A shard runs the whole search but takes only its share of the items the default
- * path enables (by a hash of position and alternative, the same at every level), plus the
- * items its own paths enable. It writes its totals, hashes and violation to a file; the merge
- * adds the totals, unites the hashes, and keeps the violation of the lowest level and the
- * earliest item — what one search would have found — which it then minimises. */
+ * Shards. A shard runs the whole search but takes only its share of the subtrees (shard_level,
+ * below: the split is run by every shard alike, the shares below it by one each, by a hash the
+ * same at every level), plus whatever its own paths enable. It writes its totals, hashes and
+ * violation to a file, with what makes it a shard of this search (the build, the scenario
+ * file's hash, the options); the merge refuses a file of another search, names a shard
+ * missing, adds the totals, unites the hashes, and keeps the violation of the lowest level
+ * and the earliest in the order one search runs its paths — what it would have found — which
+ * it then minimises. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -509,26 +512,24 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
     return rc;
 }
 
-/* The item a path (EXPLORE form) belongs to: its first decision off the default path. */
-static void item_of(const int64_t *v, size_t n, uint64_t *pos, int64_t *alt)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != 0) {
-            *pos = i;
-            *alt = v[i];
-            return;
-        }
-    *pos = UINT64_MAX; /* the default path itself: before every item */
-    *alt = 0;
-}
-
+/* Does path a come before path b in the order one search runs them? Items deepest first,
+ * lowest alternative first, and within an item its first path, then its own items in the
+ * same order: their deviations (position, value) compared one by one. (Shards split below
+ * the default path's items: two shards may find violations in one item.) */
 static int path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb)
 {
-    uint64_t pa, pb;
-    int64_t aa, ab;
-    item_of(a, na, &pa, &aa);
-    item_of(b, nb, &pb, &ab);
-    return (pa != pb || aa != ab) && item_before(pa, aa, pb, ab);
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < na && a[i] == 0) i++;
+        while (j < nb && b[j] == 0) j++;
+        if (i >= na || j >= nb) return i >= na && j < nb; /* a is b's item's first path */
+        if (i != j || a[i] != b[j]) {
+            uint64_t pa = i, pb = j;
+            return item_before(pa, a[i], pb, b[j]);
+        }
+        i++;
+        j++;
+    }
 }
 
 int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err)
@@ -616,4 +617,140 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     if (best) rc = explore_shrink_path(sc, best, nbest, best_level, r, err);
     free(best);
     return rc;
+}
+
+/* ---- a shard's share ----
+ *
+ * A shard runs the search of a level as one search would, but takes only its share of the
+ * subtrees. What every shard runs alike is the split: the default path, and below it, to
+ * SHARD_SPLIT_DEPTH, the first path of every item the split itself enables (an item's first
+ * path is the path at its prefix with every later decision at its default; the items it
+ * enables are its sub-items, and the alternatives it enables off its prefix are items of the
+ * node above). The items of the split's last depth are the shares: each is one shard's, by a
+ * hash of its prefix's deviations (the same at every level, so a shard that ends its
+ * deepening early has exhausted the same shares at every later level). An item that a
+ * shard's own paths enable (not the split's) is that shard's. Every alternative any path
+ * enables is so taken by some shard, and the merged set is one search's.
+ *
+ * Why deeper than the default path's items: those are few (twelve for Redlock N=5 with both
+ * clients at once, at most 4 deviations), their subtrees uneven (the largest a quarter of the
+ * space), and most are enabled by another item's paths, not by the default path, so a static
+ * split of them cannot be balanced over 64 tasks (measured: the largest share 33x the mean).
+ * One level further, the items are many and small, and the first path of each item — which
+ * enables the next value of its own window — is run by every shard, so they are shares too. */
+#define SHARD_SPLIT_DEPTH 2
+
+static uint64_t shard_mix(uint64_t id, size_t pos, int64_t alt)
+{
+    uint64_t h = id ^ ((uint64_t)pos << 32) ^ (uint64_t)alt;
+    return ll_splitmix64(&h);
+}
+
+/* Runs the first path of item (pos, alt) of node n into node c; the alternatives it enables
+ * off its prefix are the split's at n. */
+static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos, int64_t alt, rootpath *c, buf *err)
+{
+    memset(c, 0, sizeof *c);
+    if (should_stop(S)) return LEVEL_STOPPED;
+    choice *prefix = xmalloc((pos + 1) * sizeof *prefix);
+    memcpy(prefix, n->rec, (pos + 1) * sizeof *prefix);
+    prefix[pos].value = alt;
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
+    chooser_set_script(ch, prefix, pos + 1);
+    free(prefix);
+    xpath p;
+    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+    chooser_free(ch);
+    if (rc != 0) return LEVEL_ERROR;
+    if (account(S, &p, bound)) return LEVEL_FOUND;
+    LL_ASSERT(p.nrec > pos); /* a prefix replays */
+    c->n = p.nrec;
+    c->rec = p.rec;
+    c->decs = p.decs;
+    c->avail = alts_array(c->n);
+    c->done = alts_array(c->n);
+    c->initial = alts_array(c->n);
+    for (size_t j = 0; j <= pos; j++) alts_copy(&c->avail[j], &n->initial[j]);
+    for (size_t i = pos + 1; i < c->n; i++)
+        if (initial_avail(&c->avail[i], &c->decs[i], &c->rec[i], S->o->delays_extremes))
+            S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
+    reduce_analyse(&S->red, &p, c->avail, S->observer);
+    p.rec = NULL;
+    p.decs = NULL;
+    path_free(&p);
+    for (size_t j = 0; j <= pos; j++) {
+        alts_union(&n->initial[j], &c->avail[j], NULL);
+        alts_union(&n->avail[j], &c->avail[j], NULL);
+    }
+    for (size_t i = pos + 1; i < c->n; i++) alts_copy(&c->initial[i], &c->avail[i]);
+    return LEVEL_COMPLETE;
+}
+
+/* The items of node n below its prefix (positions from `from`): the split's, to their
+ * depth, then this shard's shares and what its own paths enable. */
+static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from, int depth, uint64_t id, int *cut,
+                                 buf *err)
+{
+    int max_depth = S->sc->explore.max_depth > 0 ? S->sc->explore.max_depth : INT32_MAX;
+    int devs = 0; /* the prefix's deviations (every later decision is at its default) */
+    for (size_t j = 0; j < from; j++)
+        if (!is_placement(&n->decs[j]) && n->rec[j].value != 0) devs++;
+    for (;;) {
+        size_t pos = 0;
+        int64_t alt = -1;
+        for (size_t k = n->n; alt < 0 && k-- > from;) {
+            for (int64_t u = alts_next(&n->avail[k], 0, n->rec[k].n); u > 0; u = alts_next(&n->avail[k], u, n->rec[k].n)) {
+                if (alts_has(&n->done[k], u)) continue;
+                alts_add(&n->done[k], u);
+                int fault = is_placement(&n->decs[k]);
+                if (!fault && (int)k >= max_depth) {
+                    S->r->depth_cut = 1;
+                    continue;
+                }
+                if (!fault && bound >= 0 && devs + 1 > bound) {
+                    *cut = 1;
+                    continue;
+                }
+                pos = k;
+                alt = u;
+                break;
+            }
+        }
+        if (alt < 0) return LEVEL_COMPLETE;
+        enum level_end end;
+        uint64_t cid = shard_mix(id, pos, alt);
+        if (!alts_has(&n->initial[pos], alt)) {
+            end = run_item(S, n, bound, pos, alt, err); /* this shard's own paths enabled it */
+        } else if (depth + 1 < SHARD_SPLIT_DEPTH) {
+            rootpath c;
+            end = shard_child(S, bound, n, pos, alt, &c, err);
+            if (end == LEVEL_COMPLETE) {
+                end = shard_node(S, bound, &c, pos + 1, depth + 1, cid, cut, err);
+                for (size_t j = 0; j <= pos; j++) {
+                    alts_union(&n->initial[j], &c.initial[j], NULL);
+                    alts_union(&n->avail[j], &c.initial[j], NULL);
+                    alts_union(&n->avail[j], &c.avail[j], NULL);
+                }
+            }
+            rootpath_free(&c);
+        } else if (cid % (uint64_t)S->o->shard_count == (uint64_t)(S->o->shard_index - 1)) {
+            end = run_item(S, n, bound, pos, alt, err); /* a share, this shard's */
+        } else {
+            continue; /* another shard's */
+        }
+        if (end == LEVEL_CUT) *cut = 1;
+        else if (end != LEVEL_COMPLETE) return end;
+    }
+}
+
+enum level_end shard_level(search *S, int bound, buf *err)
+{
+    rootpath rp;
+    enum level_end end = run_root(S, bound, &rp, err);
+    if (end != LEVEL_COMPLETE) return end;
+    int cut = 0;
+    end = shard_node(S, bound, &rp, 0, 0, 0x6c6f636b6c616221ULL, &cut, err);
+    rootpath_free(&rp);
+    if (end == LEVEL_CUT || end == LEVEL_COMPLETE) return cut ? LEVEL_CUT : LEVEL_COMPLETE;
+    return end;
 }

@@ -14,7 +14,7 @@
 # its retries is named, never taken for "holds"), 2 bad input, 3 the job could not be run.
 #
 # Task i (SLURM_ARRAY_TASK_ID, from 0) runs
-#   locklab check SCENARIO --shard i+1/N --jobs $SLURM_CPUS_PER_TASK --save DIR/shard-(i+1)-of-N.part CHECK OPTIONS
+#   locklab check SCENARIO --shard i+1/N --save DIR/shard-(i+1)-of-N.part CHECK OPTIONS
 # and renames the file to DIR/shard-(i+1)-of-N only when the search ended (exit 0, 1 or 4): a
 # task killed mid-run leaves no shard file. DIR (default out/<scenario>.slurm-N) must be on a
 # file system the nodes share. CHECK OPTIONS go to every task (--time: each task's limit,
@@ -76,7 +76,7 @@ dir=$(cd "$dir" && pwd)
 # The options are checked here, once, rather than by N tasks that would all fail: a search of
 # one path with them.
 "$LL" check "$scenario" "${check_opts[@]}" --shard "1/$n" --save "$dir/.options-check" --max-paths 1 --probes 0 \
-    --jobs 1 --out "$dir/.options-check" >/dev/null 2>"$dir/.options-check.err"
+    --out "$dir/.options-check" >/dev/null 2>"$dir/.options-check.err"
 rc=$?
 rm -f "$dir"/.options-check*.{lua,choices,txt} "$dir/.options-check"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ] && [ $rc -ne 4 ]; then
@@ -106,7 +106,7 @@ script=$dir/job.sh
     echo "shard=$(q "$dir")/shard-\$i-of-$n"
     [ -n "${LOCKLAB_HOME:-}" ] && echo "export LOCKLAB_HOME=$(q "$LOCKLAB_HOME")"
     echo "echo \"locklab check: shard \$i of $n, attempt \$((\${SLURM_RESTART_COUNT:-0} + 1)), on \$(hostname)\""
-    printf '%s check %s --shard "$i/%s" --jobs "${SLURM_CPUS_PER_TASK:-1}" --save "$shard.part" --out %s' \
+    printf '%s check %s --shard "$i/%s" --save "$shard.part" --out %s' \
         "$(q "$LL")" "$(q "$scenario")" "$n" "$(q "$dir")/task-\$i-counterexample"
     for o in "${check_opts[@]}"; do printf ' %s' "$(q "$o")"; done
     echo
