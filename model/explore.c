@@ -650,7 +650,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             r->nfound_path = 1;
         }
     }
-    if (o->shard_count > 1) {
+    if (o->shard_count >= 1) { /* a shard file's outcomes, 1 of 1 too */
         r->hashes = xmalloc((outcomes.n + 1) * sizeof *r->hashes);
         for (size_t i = 0; i < outcomes.cap; i++)
             if (outcomes.v[i]) r->hashes[r->nhashes++] = outcomes.v[i];

@@ -190,6 +190,11 @@ done
 [ $? -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/merged" &&
     [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/j1")" ] && ok ||
     bad "the merged shards do not give one search's answer: $(head -3 "$tmp/merged")"
+# one shard of 1 is the whole search, its outcomes in its file
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --shard 1/1 --save "$tmp/whole" >/dev/null 2>&1
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --merge "$tmp/whole" >"$tmp/merged1" 2>&1
+[ $? -eq 0 ] && [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged1")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/j1")" ] && ok ||
+    bad "shard 1/1 merged: $(grep -o '[0-9]* distinct outcomes' "$tmp/merged1")"
 # A violation found by shards: the merge keeps the one a single search meets first (shards
 # split below the default path's items, so several may find one in the same item) and
 # minimises it into the same counter-example, byte for byte.
