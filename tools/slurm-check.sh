@@ -72,6 +72,7 @@ stem=$(basename "$scenario" .lua)
 [ -n "$dir" ] || dir=out/$stem.slurm-$n
 mkdir -p "$dir" || die "cannot make $dir"
 dir=$(cd "$dir" && pwd)
+[[ $dir == *[[:space:]]* ]] && die "$dir: give --dir a folder without spaces (the job script's #SBATCH --output line names it)"
 
 # The options are checked here, once, rather than by N tasks that would all fail: a search of
 # one path with them.
@@ -95,7 +96,7 @@ script=$dir/job.sh
     echo "# tools/slurm-check.sh. By hand: sbatch $dir/job.sh, and when every task is done:"
     echo "#   $LL check $scenario --merge $dir/shard-*-of-$n"
     echo "# (a shard missing is named and the merge exits 4: not finished)."
-    echo "#SBATCH --job-name=locklab-check-$stem"
+    echo "#SBATCH --job-name=locklab-check-$(printf '%s' "$stem" | tr -c 'A-Za-z0-9._-' '_')"
     echo "#SBATCH --array=0-$((n - 1))"
     echo "#SBATCH --cpus-per-task=1"
     echo "#SBATCH --output=$dir/task-%a.log"
