@@ -68,15 +68,21 @@ static void check_usage(FILE *f)
           "                      answer and the counter-example do not depend on N\n"
           "  --shard I/N         search only the I-th of N shares of the space (for a batch\n"
           "                      system: GNU parallel, a Slurm array, Kubernetes Jobs) and\n"
-          "                      save what it found to FILE (default out/<scenario>.shard-I-of-N)\n"
-          "  --merge FILE...     combine the N shard files into the answer of one search\n"
+          "                      save what it found to FILE (default out/<scenario>.shard-I-of-N);\n"
+          "                      one process (more cores: more shards)\n"
+          "  --merge FILE...     combine the N shard files into the answer of one search; a\n"
+          "                      shard missing is named (exit 4: not finished), and a file of\n"
+          "                      another scenario, build, N or options, or an index twice, is\n"
+          "                      refused (exit 2). tools/slurm-check.sh runs the shards as a\n"
+          "                      Slurm array job and merges them (README, \"More than one machine\")\n"
           "\n"
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
           "\n"
           "exit: 1 a violation found, 0 none exists within the bounds (proven), 4 none found but\n"
-          "      not proven (stopped by --time or --max-paths, --random, sampled values), 2 bad\n"
-          "      input, 3 I/O error, 130 interrupted with none found (what it covered is printed)\n",
+          "      not proven (stopped by --time or --max-paths, --random, sampled values, a shard\n"
+          "      missing from --merge), 2 bad input, 3 I/O error, 130 interrupted with none\n"
+          "      found (what it covered is printed)\n",
           f);
 }
 
@@ -261,9 +267,10 @@ static int merge_shards(const scenario *sc, const char *const *files, int n, con
     buf err;
     buf_init(&err);
     int code;
-    if (explore_merge(sc, files, n, &r, &err) != 0) {
+    int rc = explore_merge(sc, files, n, &r, &err);
+    if (rc != 0) {
         cli_run_error(err.p, 0);
-        code = EXIT_USAGE;
+        code = rc == -2 ? EXIT_UNPROVEN : EXIT_USAGE; /* a shard missing: not finished */
     } else {
         printf("   (merged from %d shard file%s)\n", n, n == 1 ? "" : "s");
         code = report(sc, &o, &r, out_base);
@@ -307,7 +314,7 @@ int cli_check(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 #endif
-    int have_seed = 0, merge = 0;
+    int have_seed = 0, merge = 0, have_jobs = 0;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },          { "random", required_argument, NULL, 'r' },
         { "seed", required_argument, NULL, 's' },     { "max-paths", required_argument, NULL, 'p' },
@@ -389,6 +396,7 @@ int cli_check(int argc, char **argv)
             }
 #endif
             o.jobs = (int)v;
+            have_jobs = 1;
             break;
         case 'S': {
             int i, n, used = 0;
@@ -439,6 +447,11 @@ int cli_check(int argc, char **argv)
         cli_error("check: --save goes with --shard");
         return EXIT_USAGE;
     }
+    if (o.shard_count && have_jobs && o.jobs > 1) {
+        cli_error("check: --shard searches its share in one process: for more cores, run more shards (not --jobs %d)", o.jobs);
+        return EXIT_USAGE;
+    }
+    if (o.shard_count) o.jobs = 1;
     if (o.shard_count && o.random_runs) {
         cli_error("check: --shard splits the systematic search; --random needs no shards");
         return EXIT_USAGE;

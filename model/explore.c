@@ -459,6 +459,7 @@ enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t 
 /* One level: every path with at most `bound` deviations (-1: any number). */
 static enum level_end search_level(search *S, int bound, buf *err)
 {
+    if (S->o->shard_count > 1) return shard_level(S, bound, err); /* parallel.c */
     rootpath rp;
     enum level_end end = run_root(S, bound, &rp, err);
     if (end != LEVEL_COMPLETE) return end;
@@ -670,7 +671,7 @@ searched:;
             r->nfound_path = 1;
         }
     }
-    if (o->shard_count > 1) {
+    if (o->shard_count >= 1) { /* a shard file's outcomes, 1 of 1 too */
         r->hashes = xmalloc((outcomes.n + 1) * sizeof *r->hashes);
         for (size_t i = 0; i < outcomes.cap; i++)
             if (outcomes.v[i]) r->hashes[r->nhashes++] = outcomes.v[i];

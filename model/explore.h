@@ -102,6 +102,9 @@ void explore_result_free(explore_result *r);
  * explore_merge combines the files of every shard of a search into the answer one search
  * would have given, minimising the violation (if any) as explore_run does. */
 int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err);
+/* explore_merge: 0; -1 (err names the file) when a file is not a shard of this search (another
+ * scenario or version of its file, another build of locklab, other options, another N, an
+ * index twice); -2 when every file is but some shard is missing (err names it): not finished. */
 int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err);
 
 /* Writes the counter-example as a scenario file that wraps the original one with the faults

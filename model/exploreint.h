@@ -153,5 +153,8 @@ int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int o
 /* parallel.c: the items of a level over --jobs worker processes. Returns how the level
  * ended; a violation found is left in S->found (the one a single job would have found). */
 enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf *err);
+/* parallel.c: the search of a level by shard explore_opts.shard_index of shard_count: its
+ * share of the subtrees, split below the default path's items (one process). */
+enum level_end shard_level(search *S, int bound, buf *err);
 
 #endif

@@ -10,11 +10,14 @@
  * is the one a single job would have found: once an item reports one, the parent hands out
  * only items that come before it in that order, waits for them, and keeps the first.
  *
- * Shards. A shard runs the whole search but takes only its share of the items the default
- * path enables (by a hash of position and alternative, the same at every level), plus the
- * items its own paths enable. It writes its totals, hashes and violation to a file; the merge
- * adds the totals, unites the hashes, and keeps the violation of the lowest level and the
- * earliest item — what one search would have found — which it then minimises. */
+ * Shards. A shard runs the whole search but takes only its share of the subtrees (shard_level,
+ * below: the split is run by every shard alike, the shares below it by one each, by a hash the
+ * same at every level), plus whatever its own paths enable. It writes its totals, hashes and
+ * violation to a file, with what makes it a shard of this search (the build, the scenario
+ * file's hash, the options); the merge refuses a file of another search, names a shard
+ * missing, adds the totals, unites the hashes, and keeps the violation of the lowest level
+ * and the earliest in the order one search runs its paths — what it would have found — which
+ * it then minimises. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dict.h"
 #include "exploreint.h"
 
 /* ---- pipes ---- */
@@ -290,6 +294,34 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
 
 /* ---- shards ---- */
 
+/* What makes shards of one search: the same build of locklab (a hash of the running
+ * executable: a shard of another build may have searched otherwise), the same scenario file
+ * (a hash of its bytes: edited between two tasks, it is another problem) and the same
+ * options that bound the search. A merge refuses a file whose identity is not its own. */
+static uint64_t hash_file(const char *path)
+{
+    buf b;
+    buf_init(&b);
+    uint64_t h = 0;
+    if (path && ll_read_file(path, (size_t)1 << 30, &b) == LL_READ_OK) h = dict_hash(b.p ? b.p : "", b.len);
+    else if (path) h = dict_hash(path, strlen(path)); /* not a file (a scenario from a string) */
+    buf_release(&b);
+    return h;
+}
+
+static uint64_t build_id(void)
+{
+    static uint64_t id;
+    if (!id) id = hash_file("/proc/self/exe") | 1;
+    return id;
+}
+
+static void shard_options(const explore_opts *o, buf *b)
+{
+    buf_printf(b, "max_deviations=%d delays=%s probes=%llu", o->max_deviations,
+               o->delays_extremes ? "extremes" : "orders", (unsigned long long)o->probes);
+}
+
 int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err)
 {
     buf b;
@@ -297,6 +329,10 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
     buf_printf(&b, "# locklab check shard %d of %d: merge with 'locklab check SCENARIO --merge FILE...'\n",
                o->shard_index, o->shard_count);
     buf_printf(&b, "scenario %s\nshard %d %d\n", sc->name, o->shard_index, o->shard_count);
+    buf_printf(&b, "build %016llx\nsource %016llx\noptions ", (unsigned long long)build_id(),
+               (unsigned long long)hash_file(sc->path));
+    shard_options(o, &b);
+    buf_puts(&b, "\n");
     buf_printf(&b, "paths %llu\ntransitions %llu\nlongest %d\nseconds %.3f\nprobes %llu\n", (unsigned long long)r->paths,
                (unsigned long long)r->transitions, r->max_depth_seen, r->seconds, (unsigned long long)r->probes);
     buf_printf(&b, "complete %d\nexhausted %d\nbound %d\ndepth_cut %d\nabstracted %d\nstopped %d\n",
@@ -319,6 +355,8 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
 
 typedef struct shardfile {
     int index, count, complete, exhausted, bound, depth_cut, delays, stopped, longest, level;
+    unsigned long long build, source;
+    char options[128];
     double seconds;
     unsigned long long paths, transitions, probes;
     int witnessed[PROP_COUNT];
@@ -388,6 +426,20 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
                 rc = -1;
             }
         } else if (sscanf(line, "shard %d %d%n", &f->index, &f->count, &n) == 2 && !line[n]) {
+        } else if (sscanf(line, "build %llx%n", &f->build, &n) == 1 && !line[n]) {
+            if (f->build != build_id()) {
+                buf_printf(err, "%s:%d: a shard of another build of locklab: merge with the locklab that searched it",
+                           path, lineno);
+                rc = -1;
+            }
+        } else if (sscanf(line, "source %llx%n", &f->source, &n) == 1 && !line[n]) {
+            if (f->source != hash_file(sc->path)) {
+                buf_printf(err, "%s:%d: a shard of another version of %s (the file changed since it was searched)", path,
+                           lineno, sc->path);
+                rc = -1;
+            }
+        } else if (!strncmp(line, "options ", 8) && strlen(line + 8) < sizeof f->options) {
+            strcpy(f->options, line + 8);
         } else if ((k = shard_number(line, "paths", 0, 0, INT64_MAX, &f->paths, &seen, 0, path, lineno, err)) ||
                    (k = shard_number(line, "transitions", 0, 0, INT64_MAX, &f->transitions, &seen, 1, path, lineno, err)) ||
                    (k = shard_number(line, "longest", 0, 0, INT32_MAX, &f->longest, &seen, 2, path, lineno, err)) ||
@@ -451,30 +503,33 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
         buf_printf(err, "%s: no valid 'shard I N' line", path);
         rc = -1;
     }
+    if (rc == 0 && (!f->build || !f->source || !f->options[0])) {
+        buf_printf(err, "%s: no 'build', 'source' or 'options' line: written by an older locklab; search its shard again",
+                   path);
+        rc = -1;
+    }
     if (rc != 0) free(f->found);
     return rc;
 }
 
-/* The item a path (EXPLORE form) belongs to: its first decision off the default path. */
-static void item_of(const int64_t *v, size_t n, uint64_t *pos, int64_t *alt)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != 0) {
-            *pos = i;
-            *alt = v[i];
-            return;
-        }
-    *pos = UINT64_MAX; /* the default path itself: before every item */
-    *alt = 0;
-}
-
+/* Does path a come before path b in the order one search runs them? Items deepest first,
+ * lowest alternative first, and within an item its first path, then its own items in the
+ * same order: their deviations (position, value) compared one by one. (Shards split below
+ * the default path's items: two shards may find violations in one item.) */
 static int path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb)
 {
-    uint64_t pa, pb;
-    int64_t aa, ab;
-    item_of(a, na, &pa, &aa);
-    item_of(b, nb, &pb, &ab);
-    return (pa != pb || aa != ab) && item_before(pa, aa, pb, ab);
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < na && a[i] == 0) i++;
+        while (j < nb && b[j] == 0) j++;
+        if (i >= na || j >= nb) return i >= na && j < nb; /* a is b's item's first path */
+        if (i != j || a[i] != b[j]) {
+            uint64_t pa = i, pb = j;
+            return item_before(pa, a[i], pb, b[j]);
+        }
+        i++;
+        j++;
+    }
 }
 
 int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err)
@@ -488,6 +543,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     size_t nbest = 0;
     int best_level = 0;
     unsigned char *seen = NULL;
+    char options[128] = "";
     for (int i = 0; i < nfiles && rc == 0; i++) {
         shardfile f;
         if (read_shard(files[i], sc, &f, &hashes, err) != 0) {
@@ -497,6 +553,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         if (!count) {
             count = f.count;
             seen = xcalloc((size_t)count + 1, 1);
+            strcpy(options, f.options);
         }
         if (f.count != count) {
             buf_printf(err, "%s: shard %d of %d, where the others are of %d", files[i], f.index, f.count, count);
@@ -504,6 +561,13 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         } else if (seen[f.index]++) {
             buf_printf(err, "%s: shard %d of %d given twice", files[i], f.index, f.count);
             rc = -1;
+        } else if (strcmp(f.options, options)) {
+            buf_printf(err, "%s: searched with %s, where the others were with %s", files[i], f.options, options);
+            rc = -1;
+        }
+        if (rc != 0) {
+            free(f.found);
+            break;
         }
         have++;
         r->paths += f.paths;
@@ -531,14 +595,19 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         }
     }
     if (rc == 0 && have != count) {
-        buf_printf(err, "%d shard file%s given for a search in %d shards: merge all of them", have, have == 1 ? "" : "s", count);
-        rc = -1;
+        /* a shard not given is a part of the space not searched: never "holds" (explore.h) */
+        int listed = 0;
+        for (int k = 1; k <= count && listed < 8; k++)
+            if (!seen[k]) buf_printf(err, "%s%d", listed++ ? ", " : "shard ", k);
+        buf_printf(err, "%s of %d missing (%d of %d shard files given): not finished; search %s and merge again",
+                   count - have > listed ? ", ..." : "", count, have, count, count - have == 1 ? "it" : "them");
+        rc = -2;
     }
     free(seen);
     if (rc != 0) {
         free(best);
         free(hashes.v);
-        return -1;
+        return rc;
     }
     r->outcomes = hashes.n;
     free(hashes.v);
@@ -548,4 +617,140 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     if (best) rc = explore_shrink_path(sc, best, nbest, best_level, r, err);
     free(best);
     return rc;
+}
+
+/* ---- a shard's share ----
+ *
+ * A shard runs the search of a level as one search would, but takes only its share of the
+ * subtrees. What every shard runs alike is the split: the default path, and below it, to
+ * SHARD_SPLIT_DEPTH, the first path of every item the split itself enables (an item's first
+ * path is the path at its prefix with every later decision at its default; the items it
+ * enables are its sub-items, and the alternatives it enables off its prefix are items of the
+ * node above). The items of the split's last depth are the shares: each is one shard's, by a
+ * hash of its prefix's deviations (the same at every level, so a shard that ends its
+ * deepening early has exhausted the same shares at every later level). An item that a
+ * shard's own paths enable (not the split's) is that shard's. Every alternative any path
+ * enables is so taken by some shard, and the merged set is one search's.
+ *
+ * Why deeper than the default path's items: those are few (twelve for Redlock N=5 with both
+ * clients at once, at most 4 deviations), their subtrees uneven (the largest a quarter of the
+ * space), and most are enabled by another item's paths, not by the default path, so a static
+ * split of them cannot be balanced over 64 tasks (measured: the largest share 33x the mean).
+ * One level further, the items are many and small, and the first path of each item — which
+ * enables the next value of its own window — is run by every shard, so they are shares too. */
+#define SHARD_SPLIT_DEPTH 2
+
+static uint64_t shard_mix(uint64_t id, size_t pos, int64_t alt)
+{
+    uint64_t h = id ^ ((uint64_t)pos << 32) ^ (uint64_t)alt;
+    return ll_splitmix64(&h);
+}
+
+/* Runs the first path of item (pos, alt) of node n into node c; the alternatives it enables
+ * off its prefix are the split's at n. */
+static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos, int64_t alt, rootpath *c, buf *err)
+{
+    memset(c, 0, sizeof *c);
+    if (should_stop(S)) return LEVEL_STOPPED;
+    choice *prefix = xmalloc((pos + 1) * sizeof *prefix);
+    memcpy(prefix, n->rec, (pos + 1) * sizeof *prefix);
+    prefix[pos].value = alt;
+    chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
+    chooser_set_script(ch, prefix, pos + 1);
+    free(prefix);
+    xpath p;
+    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+    chooser_free(ch);
+    if (rc != 0) return LEVEL_ERROR;
+    if (account(S, &p, bound)) return LEVEL_FOUND;
+    LL_ASSERT(p.nrec > pos); /* a prefix replays */
+    c->n = p.nrec;
+    c->rec = p.rec;
+    c->decs = p.decs;
+    c->avail = alts_array(c->n);
+    c->done = alts_array(c->n);
+    c->initial = alts_array(c->n);
+    for (size_t j = 0; j <= pos; j++) alts_copy(&c->avail[j], &n->initial[j]);
+    for (size_t i = pos + 1; i < c->n; i++)
+        if (initial_avail(&c->avail[i], &c->decs[i], &c->rec[i], S->o->delays_extremes))
+            S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
+    reduce_analyse(&S->red, &p, c->avail, S->observer);
+    p.rec = NULL;
+    p.decs = NULL;
+    path_free(&p);
+    for (size_t j = 0; j <= pos; j++) {
+        alts_union(&n->initial[j], &c->avail[j], NULL);
+        alts_union(&n->avail[j], &c->avail[j], NULL);
+    }
+    for (size_t i = pos + 1; i < c->n; i++) alts_copy(&c->initial[i], &c->avail[i]);
+    return LEVEL_COMPLETE;
+}
+
+/* The items of node n below its prefix (positions from `from`): the split's, to their
+ * depth, then this shard's shares and what its own paths enable. */
+static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from, int depth, uint64_t id, int *cut,
+                                 buf *err)
+{
+    int max_depth = S->sc->explore.max_depth > 0 ? S->sc->explore.max_depth : INT32_MAX;
+    int devs = 0; /* the prefix's deviations (every later decision is at its default) */
+    for (size_t j = 0; j < from; j++)
+        if (!is_placement(&n->decs[j]) && n->rec[j].value != 0) devs++;
+    for (;;) {
+        size_t pos = 0;
+        int64_t alt = -1;
+        for (size_t k = n->n; alt < 0 && k-- > from;) {
+            for (int64_t u = alts_next(&n->avail[k], 0, n->rec[k].n); u > 0; u = alts_next(&n->avail[k], u, n->rec[k].n)) {
+                if (alts_has(&n->done[k], u)) continue;
+                alts_add(&n->done[k], u);
+                int fault = is_placement(&n->decs[k]);
+                if (!fault && (int)k >= max_depth) {
+                    S->r->depth_cut = 1;
+                    continue;
+                }
+                if (!fault && bound >= 0 && devs + 1 > bound) {
+                    *cut = 1;
+                    continue;
+                }
+                pos = k;
+                alt = u;
+                break;
+            }
+        }
+        if (alt < 0) return LEVEL_COMPLETE;
+        enum level_end end;
+        uint64_t cid = shard_mix(id, pos, alt);
+        if (!alts_has(&n->initial[pos], alt)) {
+            end = run_item(S, n, bound, pos, alt, err); /* this shard's own paths enabled it */
+        } else if (depth + 1 < SHARD_SPLIT_DEPTH) {
+            rootpath c;
+            end = shard_child(S, bound, n, pos, alt, &c, err);
+            if (end == LEVEL_COMPLETE) {
+                end = shard_node(S, bound, &c, pos + 1, depth + 1, cid, cut, err);
+                for (size_t j = 0; j <= pos; j++) {
+                    alts_union(&n->initial[j], &c.initial[j], NULL);
+                    alts_union(&n->avail[j], &c.initial[j], NULL);
+                    alts_union(&n->avail[j], &c.avail[j], NULL);
+                }
+            }
+            rootpath_free(&c);
+        } else if (cid % (uint64_t)S->o->shard_count == (uint64_t)(S->o->shard_index - 1)) {
+            end = run_item(S, n, bound, pos, alt, err); /* a share, this shard's */
+        } else {
+            continue; /* another shard's */
+        }
+        if (end == LEVEL_CUT) *cut = 1;
+        else if (end != LEVEL_COMPLETE) return end;
+    }
+}
+
+enum level_end shard_level(search *S, int bound, buf *err)
+{
+    rootpath rp;
+    enum level_end end = run_root(S, bound, &rp, err);
+    if (end != LEVEL_COMPLETE) return end;
+    int cut = 0;
+    end = shard_node(S, bound, &rp, 0, 0, 0x6c6f636b6c616221ULL, &cut, err);
+    rootpath_free(&rp);
+    if (end == LEVEL_CUT || end == LEVEL_COMPLETE) return cut ? LEVEL_CUT : LEVEL_COMPLETE;
+    return end;
 }

@@ -43,6 +43,10 @@ have chromium || need+=(chromium)
 have tmux || need+=(tmux)
 # SPIN, the model checker's anchor in make bench (tools/bench-check.sh)
 have spin || need+=(spin)
+# a real Slurm (controller, node daemon, client commands) and munge, which tests/cli/test_slurm.sh
+# starts as a cluster of one node to run tools/slurm-check.sh's array jobs
+{ have slurmctld || [ -x /usr/sbin/slurmctld ]; } && { have slurmd || [ -x /usr/sbin/slurmd ]; } && have sbatch || need+=(slurm-wlm)
+have munged || [ -x /usr/sbin/munged ] || need+=(munge)
 # the playground (make playground, web/): Debian's emscripten, the editor the page uses
 # (CodeMirror), and dpkg-source, which unpacks the C sources `apt-get source` fetches
 have emcc || need+=(emscripten)

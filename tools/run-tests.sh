@@ -50,6 +50,8 @@ suite "CLIENT TRACKING in locklab serve, byte for byte against redis-server" env
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 # Time and randomness reach a run only through sim/README.md's table; two runs, two processes, one seed: the same bytes
 suite "sources of nondeterminism (sim/README.md's table)" env LOCKLAB=build/san/locklab tests/cli/test_nondet.sh
+# tools/slurm-check.sh on a Slurm cluster of one node that the test starts (slurm-wlm, munge)
+suite "model checker as a Slurm array job (a real slurmctld and slurmd)" env LOCKLAB=./locklab tests/cli/test_slurm.sh
 # The checker's "holds" against random runs of generated problems (tests/soundness.c).
 suite "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.3 build/opt/tests/soundness 300 60
 suite "hostile input: scenario files, models, file names, full disks" env LOCKLAB=build/san/locklab tests/cli/test_reliab.sh
