@@ -86,9 +86,14 @@ $(WEB)/obj/html_assets.o: $(WEB)/html_assets.c
 $(WEB)/locklab.js: $(WEB_OBJ) $(shell find $(WEB_DATA) -type f 2>/dev/null)
 	NODE_PATH=/usr/share/nodejs $(EMXX) $(WEB_LDFLAGS) $(WEB_EMBED) -o $@ $(WEB_OBJ)
 
-$(WEB_OUT)/index.html: $(WEB)/locklab.js $(WEB_PAGE)
+# The course (scenarios/course/lessons.txt, the teacher's file) as a script the page loads:
+# from file:// a page may fetch no file.
+WEB_COURSE := scenarios/course/lessons.txt
+
+$(WEB_OUT)/index.html: $(WEB)/locklab.js $(WEB_PAGE) $(WEB_COURSE)
 	@rm -rf $(WEB_OUT).tmp && mkdir -p $(WEB_OUT).tmp/codemirror
 	cp $(WEB_PAGE) $(WEB_OUT).tmp/
+	python3 -c 'import json,sys; print("var LOCKLAB_COURSE = " + json.dumps(open(sys.argv[1], encoding="utf-8").read()) + ";")' $(WEB_COURSE) >$(WEB_OUT).tmp/course.js
 	@# the module inside a function: the page calls it, and gives its text to the check's worker
 	{ echo 'function locklabModuleSource() {'; cat $(WEB)/locklab.js; echo 'return createLocklab;'; echo '}'; } >$(WEB_OUT).tmp/locklab.js
 	if [ -f $(CODEMIRROR)/lib/codemirror.js ]; then \
