@@ -229,13 +229,26 @@
           clearInterval(ticker);
           host.busy = null;
           busyUi(false);
+          if (!$("progress-note").dataset.live) $("progress-note").textContent = "";
           if (r.restart) startWorker();
-          return r;
+          /* what the page does with the result (a large player page to draw) comes in a task
+           * of its own, after the one that received it */
+          return new Promise(function (resolve) { setTimeout(function () { resolve(texts(r)); }, 0); });
         });
       });
     });
     host.queue = p.then(function () {}, function () {});
     return p;
+  }
+  /* the worker's large files, sent as UTF-8 bytes, as text again */
+  var utf8 = new TextDecoder("utf-8");
+  function texts(o) {
+    if (o && typeof o === "object")
+      Object.keys(o).forEach(function (k) {
+        if (o[k] instanceof Uint8Array) o[k] = utf8.decode(o[k]);
+        else if (o[k] && typeof o[k] === "object") texts(o[k]);
+      });
+    return o;
   }
   /* Stop: the running job ends with no result (code 130), the worker with it; a new worker
    * instantiates the compiled module again, and the page writes the edited text into it before
@@ -250,6 +263,7 @@
     host.jobs = {};
     host.busy = null;
     busyUi(false);
+    $("progress-note").dataset.live = 1;
     $("progress-note").textContent = "stopped: " + what;
     startWorker();
   }
@@ -367,8 +381,8 @@
   }
   /* runs text (the editor's) as the current scenario in the worker: `locklab run` with its
    * verdicts JSON, --json history and the player's page */
-  function runText(text, extra) {
-    return job({ op: "run", path: current.path, text: text, extra: extra }, "run " + current.name);
+  function runText(text, extra, history) {
+    return job({ op: "run", path: current.path, text: text, extra: extra, noHistory: !history }, "run " + current.name);
   }
   function verdictsOf(json) {
     try { return JSON.parse(json || "{}").verdicts || []; } catch (e) { return []; }
@@ -415,9 +429,9 @@
     });
   }
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" }[c]; }); }
-  function run() {
+  function run(goto, history) {
     var text = editor.get(), edited = text !== current.original;
-    return runText(text).then(function (r) {
+    return runText(text, [], history).then(function (r) {
       if (r.stopped) { $("status").textContent = "run stopped: no result"; return r; }
       $("output").textContent = r.stdout + r.stderr;
       $("output-box").hidden = false;
@@ -427,8 +441,8 @@
         : "run: exit " + r.code + (r.code === 0 ? " (expectations met)" : r.code === 1 ? " (a property violated or an expectation not met)"
         : r.code === 2 ? " (bad input)" : " (internal error)");
       markErrors(r.stderr);
-      showPlayer($("player"), r.page);
-      if (r.page && !noScroll) $("player").scrollIntoView({ block: "start" });
+      showPlayer($("player"), r.page, goto);
+      if (r.page && !noScroll) (document.body.classList.contains("in-lesson") ? $("lesson-verdict") : $("player")).scrollIntoView({ block: "start" });
       lastRun = { text: text, name: current.name };
       var verdictsBefore = current.lastVerdicts;
       current.lastVerdicts = verdictsOf(r.verdicts);
@@ -714,6 +728,8 @@
   function showLesson(n) {
     var L = course[n - 1];
     document.body.classList.toggle("in-lesson", !!L);
+    if (!L) $("explore").after($("player"));
+    document.body.classList.remove("answered");
     $("course").hidden = !L;
     if (!L) return Promise.resolve(null);
     var goal = (L.goal || "").split(/\s+/), kb = knob("k-" + L.knob);
@@ -736,6 +752,7 @@
       return "<li>" + (m ? esc(m[1]) + " <a href=\"" + esc(m[2]) + "\">" + esc(m[2]) + "</a>" : esc(s)) + "</li>"; }).join("");
     $("lesson-answer").textContent = L.answer || "";
     $("player").hidden = true;
+    $("lesson-stage").appendChild($("player"));
     $("output-box").hidden = true;
     $("explore").hidden = true;
     return select(L.scenario).then(function () {
@@ -754,15 +771,13 @@
       if (k === i) b.classList.add("picked");
     });
     noScroll = false;
-    return run().then(function (r) {
+    document.body.classList.add("answered");
+    return run(L.goto || "violation").then(function (r) {
       var v = verdictsOf(r.verdicts).filter(function (x) { return x.property === prop; })[0];
       var got = v ? v.verdict : "not judged", right = o && o.verdict === got;
       $("lesson-verdict").innerHTML = (right ? "<b class=\"good\">Your prediction was right.</b> " : "<b class=\"bad\">Not what you predicted.</b> ") +
         "<code>" + esc(prop) + "</code> " + (got === "violated" ? "is VIOLATED" : esc(got)) + " in this run.";
       $("lesson-after").hidden = false;
-      setTimeout(function () {
-        $("player").contentWindow && $("player").contentWindow.postMessage({ locklab: "goto", to: L.goto || (got === "violated" ? "violation" : "end") }, "*");
-      }, 0);
       return { right: right, verdict: got, code: r.code };
     });
   }
@@ -877,8 +892,9 @@
       el.dispatchEvent(new Event("change"));
       return editor.get();
     },
-    run: function () { return run().then(shortRun); },
+    run: function () { return run(null, true).then(shortRun); },
     busy: function () { return !!host.busy; },
+    idle: function () { return host.queue; },
     stop: stop,
     check: function (name) {
       return select(name).then(checkUi).then(function (r) {

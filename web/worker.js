@@ -22,8 +22,8 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
     var r = e.command(["run", path, "-q", "--verdicts", "/w/verdicts.json", "--json", "/w/history.jsonl",
                        "--html", "/w/player.html"].concat(extra || []));
     r.verdicts = e.read("/w/verdicts.json");
-    r.history = job.noHistory ? null : e.read("/w/history.jsonl");
-    r.page = e.read("/w/player.html");
+    r.history = job.noHistory ? null : e.readBytes("/w/history.jsonl");
+    r.page = e.readBytes("/w/player.html");
     return r;
   }
   function listing(e) {
@@ -70,7 +70,7 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
         var p = e.command(["run", base + ".lua", "--choices", base + ".choices", "-q",
                            "--verdicts", "/w/cex-verdicts.json", "--html", "/w/cex-player.html"]);
         r.replay = { code: p.code, stdout: p.stdout, stderr: p.stderr,
-                     verdicts: e.read("/w/cex-verdicts.json"), page: e.read("/w/cex-player.html") };
+                     verdicts: e.read("/w/cex-verdicts.json"), page: e.readBytes("/w/cex-player.html") };
       }
       return r;
     },
@@ -121,7 +121,17 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
       r.id = job.id;
       r.type = "done";
       if (r.dead) r.restart = true;  /* the instance is finished (exit, trap): the page makes a new worker */
-      post(r);
+      /* a large file (a player's page, a history) goes as its UTF-8 bytes, transferred: the
+       * page's thread neither copies nor converts it on receipt */
+      var moved = [];
+      (function collect(o) {
+        if (!o || typeof o !== "object") return;
+        Object.keys(o).forEach(function (k) {
+          if (o[k] instanceof Uint8Array) moved.push(o[k].buffer);
+          else if (o[k] && typeof o[k] === "object") collect(o[k]);
+        });
+      })(r);
+      scope.postMessage(r, moved);
     });
   };
 }
