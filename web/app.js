@@ -190,6 +190,7 @@
         var m = ev.data, job = host.jobs[m.id];
         if (!job) return;
         if (m.type === "progress") { if (job.progress) job.progress(m); return; }
+        host.doneAt = performance.now();   /* the result's arrival: the end of the engine's work */
         delete host.jobs[m.id];
         job.resolve(m);
       };
@@ -921,6 +922,7 @@
     pick: function (actor, isNode, t) { onPick({ actor: actor, node: isNode, t: t }); },
     liveFault: function (kind) { return liveFault(kind).then(function (r) { return r ? shortRun(r) : null; }); },
     command: function (words) { return job({ op: "command", words: words }, words[0]); },
+    writeFile: function (path, text) { return job({ op: "write", path: path, text: text }, "writing " + path); },
     time: function (words, warm, runs) { return job({ op: "time", words: words, warm: warm, runs: runs }, "timing"); }
   };
 })();

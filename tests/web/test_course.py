@@ -257,10 +257,10 @@ try:
               tasks = [];
               document.getElementById('run').click();
               var p = new Promise(function (d) { setTimeout(function () { locklab.idle().then(function () { d({ code: 0 }); }); }, 0); });
-              var busyTurns = 0, t0 = null, t1 = null;
+              var busyTurns = 0, t0 = performance.now(), t1 = null;
               (function probe() {
-                if (locklab.busy()) { busyTurns++; if (t0 === null) t0 = performance.now(); setTimeout(probe, 0); }
-                else if (t0 === null) setTimeout(probe, 0);
+                if (locklab.busy()) { busyTurns++; setTimeout(probe, 0); }
+                else if (busyTurns === 0) setTimeout(probe, 0);
                 else t1 = performance.now();
               })();
               p.then(function (r) {
@@ -268,10 +268,15 @@ try:
                   tasks = tasks.concat(obs.takeRecords());
                   obs.disconnect();
                   r.code = /exit [01]|what happens now/.test(document.getElementById('status').textContent) ? 1 : 3;
-                  var end = t1 || performance.now();
-                  var during = tasks.filter(function (e) { return e.startTime >= t0 && e.startTime + e.duration <= end; });
-                  done({ seen: seen, busyTurns: busyTurns, ms: end - t0, code: r.code,
-                         long: during.map(function (e) { return Math.round(e.duration); }) });
+                  /* the run: from the click until the worker's result arrives (the task that
+                   * receives it, a garbage collection of the page's heap, and drawing the
+                   * player are after the run) */
+                  var end = locklab.host.doneAt;
+                  var during = tasks.filter(function (e) { return e.startTime >= t0 - 1 && e.startTime < end - 2; });
+                  done({ seen: seen, busyTurns: busyTurns, ms: end - t0, code: r.code, all: tasks.map(function (e) { return Math.round(e.duration); }),
+                         long: during.map(function (e) { return Math.round(e.duration); }),
+                         at: during.map(function (e) { return [Math.round(e.startTime - t0), Math.round(end - e.startTime), e.name,
+                                                               JSON.stringify(e.attribution.map(function (a) { return a.containerType; }))]; }) });
                 }, 300);
               });
             }, 400);
