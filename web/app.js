@@ -222,10 +222,11 @@
         var t0 = performance.now(), ticker = null;
         host.busy = { what: what, t0: t0 };
         busyUi(true, what);
+        /* once a second: while the engine works the page draws as little as it can */
         ticker = setInterval(function () {
           if (!progress || !$("progress-note").dataset.live)
-            $("progress-note").textContent = what + " … " + ((performance.now() - t0) / 1000).toFixed(1) + " s";
-        }, 250);
+            $("progress-note").textContent = what + " … " + Math.round((performance.now() - t0) / 1000) + " s";
+        }, 1000);
         return send(msg, progress).then(function (r) {
           clearInterval(ticker);
           host.busy = null;
@@ -234,22 +235,28 @@
           if (r.restart) startWorker();
           /* what the page does with the result (a large player page to draw) comes in a task
            * of its own, after the one that received it */
-          return new Promise(function (resolve) { setTimeout(function () { resolve(texts(r)); }, 0); });
+          return new Promise(function (resolve) { setTimeout(function () { resolve(texts(r)); }, 0); })
+            .then(function (x) { return x; });
         });
       });
     });
     host.queue = p.then(function () {}, function () {});
     return p;
   }
-  /* the worker's large files, sent as UTF-8 bytes, as text again */
+  /* the worker's files, sent as UTF-8 bytes (a large one in a Blob), as text again: a
+   * promise of the reply */
   var utf8 = new TextDecoder("utf-8");
   function texts(o) {
-    if (o && typeof o === "object")
-      Object.keys(o).forEach(function (k) {
-        if (o[k] instanceof Uint8Array) o[k] = utf8.decode(o[k]);
-        else if (o[k] && typeof o[k] === "object") texts(o[k]);
+    var waits = [];
+    (function walk(x) {
+      if (!x || typeof x !== "object") return;
+      Object.keys(x).forEach(function (k) {
+        if (x[k] instanceof Uint8Array) x[k] = utf8.decode(x[k]);
+        else if (x[k] instanceof Blob) waits.push(x[k].text().then(function (t) { x[k] = t; }));
+        else if (x[k] && typeof x[k] === "object") walk(x[k]);
       });
-    return o;
+    })(o);
+    return Promise.all(waits).then(function () { return o; });
   }
   /* Stop: the running job ends with no result (code 130), the worker with it; a new worker
    * instantiates the compiled module again, and the page writes the edited text into it before
@@ -272,7 +279,9 @@
     ["run", "check", "compare", "matrix-run", "sweep-run", "ex-check"].forEach(function (id) { if ($(id)) $(id).disabled = on; });
     $("stop").disabled = !on;
     $("progress").hidden = !on;
-    if (on) { $("progress").removeAttribute("value"); $("progress-note").textContent = what + " …"; delete $("progress-note").dataset.live; }
+    /* a bar that moves with the progress told (a check's time, the matrix's designs, a sweep's
+     * cells), not an animation (which would redraw the page 60 times a second) */
+    if (on) { $("progress").value = 0; $("progress-note").textContent = what + " …"; delete $("progress-note").dataset.live; }
   }
 
   /* ---- the library ---- */

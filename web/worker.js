@@ -121,14 +121,18 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
       r.id = job.id;
       r.type = "done";
       if (r.dead) r.restart = true;  /* the instance is finished (exit, trap): the page makes a new worker */
-      /* a large file (a player's page, a history) goes as its UTF-8 bytes, transferred: the
-       * page's thread neither copies nor converts it on receipt */
+      /* a file (a player's page, a history) goes as its UTF-8 bytes: a large one in a Blob,
+       * whose bytes the page's heap does not hold on receipt (7 MB of a transferred buffer
+       * made the page's thread collect its garbage for 0.2 s as the result arrived), a small
+       * one transferred */
       var moved = [];
       (function collect(o) {
-        if (!o || typeof o !== "object") return;
+        if (!o || typeof o !== "object" || o instanceof Blob) return;
         Object.keys(o).forEach(function (k) {
-          if (o[k] instanceof Uint8Array) moved.push(o[k].buffer);
-          else if (o[k] && typeof o[k] === "object") collect(o[k]);
+          if (o[k] instanceof Uint8Array) {
+            if (o[k].length > 262144) o[k] = new Blob([o[k]], { type: "text/plain;charset=utf-8" });
+            else moved.push(o[k].buffer);
+          } else if (o[k] && typeof o[k] === "object") collect(o[k]);
         });
       })(r);
       scope.postMessage(r, moved);
