@@ -162,6 +162,16 @@ try:
                 c.eval("new Promise(function (d) { setTimeout(d, 400); })")
                 layout(c, "step-through page %s#%s at %d px" % (name, at, w), frame=False)
                 shot(c, "player-%s-%s-%d" % (name, at.replace("=", ""), w))
+        # the matrix's page (locklab matrix --html): each table scrolls in its own box
+        subprocess.run([LL, "matrix", "-q", "--html", os.path.join(out, "m.html")], capture_output=True)
+        for w, h in ((390, 844), (1280, 800)):
+            c.open("about:blank")
+            viewport(c, w, h)
+            c.open("file://" + os.path.join(out, "m.html"))
+            viewport(c, w, h)
+            sw, iw = c.eval(SIDEWAYS + "(document, window)")
+            check("the matrix's page at %d px: no sideways scroll (%d in %d)" % (w, sw, iw), sw <= iw, (sw, iw))
+            shot(c, "matrix-page-%d" % w)
         # the fair lock: the waiters' entries are theirs, by name (not the holder's, not UUIDs)
         c.open("file://" + os.path.join(out, "fairlock-fifo.html") + "#t=3")
         c.eval("new Promise(function (d) { setTimeout(d, 300); })")
