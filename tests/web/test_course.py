@@ -310,8 +310,36 @@ try:
         # machine's load and no script of the page's
         if r["long"]:
             print("note: long tasks of the page during the run (rendering, no script over 100 ms): %s ms" % r["long"])
+        # Stop during a run: no result claimed, and the next run is answered by a new worker
+        r = c.eval("""new Promise(function (done) {
+            document.getElementById('run').click();
+            (function poll() { if (locklab.busy()) { document.getElementById('stop').click();
+              locklab.idle().then(function () { done({ status: document.getElementById('status').textContent,
+                note: document.getElementById('progress-note').textContent }); }); } else setTimeout(poll, 5); })();
+          })""")
+        check("Stop during a run: the page says it was stopped, with no result", r["status"] == "run stopped: no result"
+              and r["note"].startswith("stopped"), r)
+        r = c.eval("locklab.select('gc-pause-single').then(function () { return locklab.run(); })")
+        check("Stop: the next run is answered (a new worker, the module not compiled again)", r["code"] == 0 and r["page"] > 0, r)
         check("responsive: the engine in a worker from a module compiled once",
               c.eval("locklab.host.module !== null && locklab.host.worker !== null && locklab.host.startMs > 0"))
+
+        # --- a check's counter-example as downloads that locklab run replays
+        c.eval("locklab.check('check/failover')")
+        links = c.eval("Promise.all(Array.prototype.map.call(document.querySelectorAll('#downloads a'), function (a) {"
+                       " return fetch(a.href).then(function (r) { return r.text(); }).then(function (t) { return [a.download, t]; }); }))")
+        files = dict(links or [])
+        check("check: the counter-example offered as two downloads", sorted(files) == ["counterexample.choices", "counterexample.lua"], sorted(files))
+        if len(files) == 2:
+            work = tempfile.mkdtemp(prefix="locklab-web-dl.")
+            for name, text in files.items():
+                with open(os.path.join(work, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            p = subprocess.run([LL, "run", "counterexample.lua", "--choices", "counterexample.choices", "-q"], cwd=work,
+                               env=dict(os.environ, LOCKLAB_HOME=ROOT), capture_output=True, text=True)
+            check("check: the downloaded files replay with locklab run to the violation (exit %d)" % p.returncode,
+                  p.returncode in (0, 1) and "mutual_exclusion  VIOLATED" in p.stdout, p.stdout[-400:] + p.stderr[-300:])
+            shutil.rmtree(work)
 
         # --- the course
         course = c.eval("locklab.course().map(function (l) { return { title: l.title, scenario: l.scenario, knob: l.knob, goal: l.goal,"
