@@ -453,7 +453,8 @@
       markErrors(r.stderr);
       showPlayer($("player"), r.page, goto);
       if (r.page && !noScroll) (document.body.classList.contains("in-lesson") ? $("lesson-verdict") : $("player")).scrollIntoView({ block: "start" });
-      lastRun = { text: text, name: current.name };
+      lastRun = { text: text, name: current.name, page: r.page };
+      $("present").disabled = !r.page;
       var verdictsBefore = current.lastVerdicts;
       current.lastVerdicts = verdictsOf(r.verdicts);
       current.verdictsBefore = verdictsBefore;
@@ -857,6 +858,11 @@
       if (td) select(td.dataset.cell).then(function () { return run(); });
     });
     $("reset").addEventListener("click", function () { editor.set(current.original); });
+    /* the player alone in a new window, in the presenter's layout (a projector's 1280x800) */
+    $("present").addEventListener("click", function () {
+      if (!lastRun || !lastRun.page) return;
+      window.open(URL.createObjectURL(new Blob([lastRun.page], { type: "text/html" })) + "#present&violation", "_blank");
+    });
     $("download").addEventListener("click", function () {
       offerDownloads([[current.name.replace(/.*\//, "") + ".lua", editor.get()]], "locklab run " + current.name.replace(/.*\//, "") + ".lua");
     });
