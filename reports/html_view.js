@@ -207,7 +207,8 @@ function llView(M) {
         step *= raw / step > 5 ? 10 : raw / step > 2 ? 5 : raw / step > 1 ? 2 : 1;
         for (let t = 0; t <= M.end; t += step) {
             svg.appendChild(svgEl('line', { x1: tlX(t, W), x2: tlX(t, W), y1: TL.top - 4, y2: H - 8, 'class': 'grid' }));
-            svg.appendChild(svgEl('text', { x: tlX(t, W), y: 14, 'class': 'tick' }, String(Number((t / 1e6).toFixed(3))) + ' s'));
+            svg.appendChild(svgEl('text', { x: Math.max(18, Math.min(tlX(t, W), W - 20)), y: 14, 'class': 'tick' },
+                                  String(Number((t / 1e6).toFixed(3))) + ' s'));
         }
         /* a fault shades its target's row; one of the whole world (a partition, a link's
          * loss) is a bar above the rows, labelled, so that a long one hides nothing */

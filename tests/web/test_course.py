@@ -226,6 +226,12 @@ try:
         # --- live faults: a node picked in the player at an instant; the scenario with that
         # fault added runs again, the page says what changed, and the text replays natively
         c.eval("locklab.select('single-basic').then(function () { return locklab.run(); })")
+        # a click on n1's card in the player's frame tells the page
+        c.eval(FRAME)
+        c.eval("document.getElementById('player').contentDocument.getElementById('node-n1').click()")
+        who = c.eval("new Promise(function (d) { setTimeout(function () { d(document.getElementById('live').hidden ? null :"
+                     " document.getElementById('live-who').textContent); }, 200); })")
+        check("live fault: a click on a node in the player offers its faults (%s)" % who, who is not None and who.startswith("n1 at "), who)
         c.eval("locklab.pick('n1', true, 500000)")
         r = c.eval("locklab.liveFault('clock_jump')")
         text = c.eval("locklab.text()")
