@@ -154,7 +154,8 @@
     return h;
   }
   function saveHash() {
-    if (!current) return;
+    /* a lesson's address stays #lesson=N (its scenario is the lesson's) */
+    if (!current || document.body.classList.contains("in-lesson")) return;
     var t = editor.get(), h = "#scenario=" + encodeURIComponent(current.name);
     if (t !== current.original) h += "&text=" + encodeText(t);
     if (location.hash !== h) history.replaceState(null, "", h);

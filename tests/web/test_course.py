@@ -376,6 +376,13 @@ try:
                 got = c.eval("new Promise(function (d) { setTimeout(function () {"
                              " d(Number(document.getElementById('player').contentDocument.body.dataset.t)); }, 200); })")
                 check(what + ": the player opens at the moment the property breaks (%.3f s)" % (first / 1e6), got == first, (got, first))
+            check(what + ": the address stays #lesson=%d" % n, c.eval("location.hash") == "#lesson=%d" % n, c.eval("location.hash"))
+            # the student's way: the value typed, the button pressed, the engine's answer shown
+            ui = c.eval("(function () { document.getElementById('ex-value').value = %s; document.getElementById('ex-check').click();"
+                        " return new Promise(function (d) { setTimeout(function () { locklab.idle().then(function () {"
+                        " d([document.getElementById('ex-result').className, document.getElementById('ex-result').textContent]); }); }, 0); }); })()"
+                        % json.dumps(L["answer"]))
+            check(what + ": Check my answer with %s says yes" % L["answer"], ui[0] == "good" and ui[1].startswith("✓ Yes"), ui)
             good = c.eval("locklab.exercise(%d, %s)" % (n, json.dumps(L["answer"])))
             check(what + ": the answer %s meets the goal %s (by the engine)" % (L["answer"], L["goal"]), good["ok"], good)
             own = c.eval("document.getElementById('k-%s').value" % L["knob"])
