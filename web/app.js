@@ -278,6 +278,7 @@
   }
   function busyUi(on, what) {
     ["run", "check", "compare", "matrix-run", "sweep-run", "ex-check"].forEach(function (id) { if ($(id)) $(id).disabled = on; });
+    if (!on) checkable();
     $("stop").disabled = !on;
     $("progress").hidden = !on;
     /* a bar that moves with the progress told (a check's time, the matrix's designs, a sweep's
@@ -366,9 +367,16 @@
       $("lesson").textContent = lesson(editor.get());
       showKnobs(editor.get());
       saveHash();
-      $("check").disabled = !/\bexplore\s*=/.test(editor.get());
+      checkable();
       return true;
     });
+  }
+
+  /* Check searches a scenario's `explore` table: offered only when it has one */
+  function checkable() {
+    $("check").disabled = !!host.busy || !editor || !/\bexplore\s*=/.test(editor.get());
+    $("check").title = $("check").disabled && !host.busy ? "this scenario has no explore table to search (scenarios/README.md, Checking)"
+      : "locklab check: search the faults and schedules of its explore table";
   }
 
   /* ---- running ---- */
@@ -836,6 +844,7 @@
     }
     editor.onChange(function () {
       var t = editor.get();
+      checkable();
       $("lesson").textContent = lesson(t);
       showKnobs(t);
       if (!document.body.classList.contains("in-lesson")) saveHash();

@@ -330,6 +330,12 @@ try:
         check("responsive: the engine in a worker from a module compiled once",
               c.eval("locklab.host.module !== null && locklab.host.worker !== null && locklab.host.startMs > 0"))
 
+        # --- Check is offered only for a scenario with an explore table, also after a job
+        c.eval("locklab.select('gc-pause-single').then(function () { return locklab.run(); })")
+        check("Check is off for a scenario with no explore table (after a run too)", c.eval("document.getElementById('check').disabled"))
+        c.eval("locklab.select('check/failover').then(function () { return locklab.command(['list']); })")
+        check("Check is on for a model checker's problem", not c.eval("document.getElementById('check').disabled"))
+
         # --- a check's counter-example as downloads that locklab run replays
         c.eval("locklab.check('check/failover')")
         links = c.eval("Promise.all(Array.prototype.map.call(document.querySelectorAll('#downloads a'), function (a) {"
