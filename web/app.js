@@ -565,6 +565,8 @@
     }).then(function (r) {
       if (r.stopped) return r;
       drawMatrix(r.csv || "", r);
+      $("matrix-box").open = true;
+      $("progress-note").textContent = (r.stderr || "").split("\n").filter(Boolean).pop() || "matrix: exit " + r.code;
       return r;
     });
   }

@@ -199,8 +199,8 @@ try:
             layout(c, "lesson 3 at %d px" % w)
             shot(c, "lesson3-after-%d" % w)
 
-        viewport(c, 1280, 800)
         c.open(PAGE)
+        viewport(c, 1280, 800)
         c.eval("locklab.ready")
         # --- the matrix in the page: locklab matrix's CSV, byte for byte, and its table
         r = c.eval("locklab.matrix()")
@@ -212,6 +212,7 @@ try:
         cells = c.eval("Number(document.getElementById('matrix-out').dataset.cells)")
         check("matrix: the table in the page has every row of the CSV (%s)" % cells,
               cells == len((files.get("matrix.csv") or "").strip().split("\n")) - 1 and cells > 100)
+        c.eval("document.getElementById('matrix-box').scrollIntoView()")
         shot(c, "matrix-1280")
 
         # --- a two-knob sweep: each cell is the engine's verdict for that text
