@@ -592,29 +592,34 @@
   function drawMatrix(csv, r) {
     var rows = csvRows(csv), head = rows.shift() || [], col = {};
     head.forEach(function (h, i) { col[h] = i; });
-    var designs = [], situations = [], cells = {};
+    var designs = [], situations = [], title = {}, cells = {};
+    var sign = { contradicts: "!", unwarned: "?" };   /* "agrees": as the source claims, no mark */
     rows.forEach(function (row) {
-      var d = row[col.design], s = row[col.situation];
-      if (designs.indexOf(d) < 0) designs.push(d);
-      if (situations.indexOf(s) < 0) situations.push(s);
+      var d = row[col.row], s = row[col.column];
+      if (designs.indexOf(d) < 0) { designs.push(d); title[d] = row[col.design]; }
+      if (situations.indexOf(s) < 0) { situations.push(s); title["col:" + s] = row[col.situation]; }
       var c = cells[d + "/" + s] = cells[d + "/" + s] || { bad: [], marks: "" };
       if (row[col.verdict] === "violated") c.bad.push(row[col.property]);
-      if (row[col.mark] && row[col.mark] !== "=" ) c.marks += row[col.mark];
+      if (sign[row[col.mark]] && c.marks.indexOf(sign[row[col.mark]]) < 0) c.marks += sign[row[col.mark]];
     });
     var short = { mutual_exclusion: "ME", resource_safety: "RS", release_safety: "RL", no_deadlock: "DL", reentrancy: "RE", fairness: "FA" };
-    var h = "<table class=\"matrix\"><thead><tr><th>design</th>" + situations.map(function (s) { return "<th><span>" + esc(s) + "</span></th>"; }).join("") + "</tr></thead><tbody>";
+    var h = "<table class=\"matrix\"><thead><tr><th>design</th>" + situations.map(function (s) {
+      return "<th title=\"" + esc(title["col:" + s]) + "\">" + esc(s) + "</th>"; }).join("") + "</tr></thead><tbody>";
     designs.forEach(function (d) {
-      h += "<tr><th>" + esc(d) + "</th>" + situations.map(function (s) {
+      h += "<tr><th title=\"" + esc(d) + "\">" + esc(title[d]) + "</th>" + situations.map(function (s) {
         var c = cells[d + "/" + s];
-        if (!c) return "<td class=\"none\"></td>";
+        if (!c) return "<td class=\"none\">–</td>";
         var label = c.bad.length ? "✗ " + c.bad.map(function (p) { return short[p] || p; }).join(" ") : "✓";
         return "<td class=\"" + (c.bad.length ? "bad" : "good") + "\" data-cell=\"matrix/" + esc(d) + "/" + esc(s) +
-          "\" title=\"" + esc(d + " / " + s + (c.bad.length ? ": " + c.bad.join(", ") + " violated" : ": every property holds") +
-          (c.marks ? " (against its source's claim: " + c.marks + ")" : "")) + "\">" + label + (c.marks ? "<sup>" + esc(c.marks) + "</sup>" : "") + "</td>";
+          "\" title=\"" + esc(title[d] + " / " + title["col:" + s] + (c.bad.length ? ": " + c.bad.join(", ") + " violated" : ": every property holds") +
+          (c.marks ? " (" + (c.marks.indexOf("!") >= 0 ? "the source claims otherwise" : "") + (c.marks.length > 1 ? "; " : "") +
+           (c.marks.indexOf("?") >= 0 ? "a violation the source does not warn of" : "") + ")" : "")) + "\">" + label +
+          (c.marks ? "<sup>" + esc(c.marks) + "</sup>" : "") + "</td>";
       }).join("") + "</tr>";
     });
     h += "</tbody></table><p class=\"small\">ME mutual exclusion, RS resource safety, RL release safety, DL no deadlock, RE re-entrancy; " +
-      "! the source claims otherwise, ? a violation it does not warn of. Click a cell to run it. (" + esc((r.stderr || "").split("\n").filter(Boolean).pop() || "") + ")</p>";
+      "! the source claims otherwise, ? a violation it does not warn of (as <code>locklab matrix</code> marks them). Click a cell to run it. (" +
+      esc((r.stderr || "").split("\n").filter(Boolean).pop() || "") + ")</p>";
     $("matrix-out").innerHTML = h;
     $("matrix-out").dataset.cells = rows.length;
   }

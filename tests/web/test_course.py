@@ -214,6 +214,11 @@ try:
               cells == len((files.get("matrix.csv") or "").strip().split("\n")) - 1 and cells > 100)
         c.eval("document.getElementById('matrix-box').scrollIntoView()")
         shot(c, "matrix-1280")
+        # a cell is a click away from its run: the cell's scenario picked and run
+        c.eval("document.querySelector('#matrix-out td[data-cell=\"matrix/redlock/clock-jump\"]').click()")
+        r = c.eval("new Promise(function (d) { (function poll() { var v = [document.getElementById('pick').value, document.getElementById('player').hidden];"
+                   " if (!locklab.busy() && !v[1] && v[0] === 'matrix/redlock/clock-jump') d(v); else setTimeout(poll, 50); })(); })")
+        check("matrix: a click on a cell runs it (%s)" % r, r == ["matrix/redlock/clock-jump", False], r)
 
         # --- a two-knob sweep: each cell is the engine's verdict for that text
         c.eval("locklab.select('gc-pause-single')")
