@@ -18,7 +18,9 @@ function llView(M) {
     const $ = function (id) { return document.getElementById(id); };
     const palette = ['#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#17becf', '#e377c2', '#bcbd22', '#3949ab'];
     const speeds = [[0.001, '1/1000 ×'], [0.01, '1/100 ×'], [0.1, '1/10 ×'], [1, '1 ×'], [10, '10 ×']];
-    const cur = { level: 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0, dragging: false };
+    /* a long run opens on the story only (its every message is tens of thousands of lines to
+     * lay out: seconds of the page's thread); "steps" gives them all */
+    const cur = { level: ev.length > 5000 ? 0 : 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0, dragging: false };
     const violations = D.verdicts.filter(function (v) { return v.verdict === 'violated'; });
 
     /* ---- small helpers ---- */
@@ -703,6 +705,7 @@ function llView(M) {
             sp.appendChild(o);
         });
         sp.addEventListener('change', function () { cur.speed = Number(sp.value); });
+        $('detail').value = String(cur.level);
         $('skip').addEventListener('change', function () { cur.skip = $('skip').checked; });
         $('detail').addEventListener('change', function () { setLevel(Number($('detail').value)); });
         $('b-start').addEventListener('click', function () { play(false); setStep(-1); });
