@@ -22,7 +22,9 @@ WEB_LOCKLAB_SRC := $(filter-out cli/serve%.c cli/redis.c reports/html_assets.c,$
 # less the two programs. As C++, Lua raises its errors and a coroutine's yield from C with
 # `throw` (ldo.c, LUAI_THROW) rather than longjmp, which WebAssembly's exception handling
 # (-fwasm-exceptions) does natively: emscripten's emulated longjmp goes through JavaScript,
-# and took 45% of a Redlock run's time (a client model yields at every step).
+# and took 45% of a Redlock run's time (a client model yields at every step). The string
+# hash's seed is the native build's fixed one (LUA_SEED_DEF, defined by tools/lua.mk), so that
+# `pairs` walks a table's string keys in the same order on both sides.
 WEB_LUA_SRC := lapi lcode lctype ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes lparser \
     lstate lstring ltable ltm lundump lvm lzio lauxlib lbaselib lcorolib ldblib liolib lmathlib \
     loadlib loslib lstrlib ltablib lutf8lib linit
@@ -61,7 +63,7 @@ $(WEB)/obj/%.o: %.c $(WEB)/stamp-headers
 
 $(WEB)/obj/lua/%.o: $(WEB_SRCDIR)/lua/src/%.c $(WEB)/stamp-headers
 	@mkdir -p $(dir $@)
-	$(EMCC) -x c++ -std=c++11 -O2 -fwasm-exceptions -DLUA_COMPAT_5_3 -DLUA_USE_POSIX -I$(WEB)/include -c -o $@ $<
+	$(EMCC) -x c++ -std=c++11 -O2 -fwasm-exceptions -DLUA_COMPAT_5_3 -DLUA_USE_POSIX $(LUA_SEED_DEF) -I$(WEB)/include -c -o $@ $<
 
 $(WEB)/obj/nettle/%.o: $(WEB_SRCDIR)/nettle/%.c
 	@mkdir -p $(dir $@)
