@@ -394,7 +394,7 @@ int cli_run(int argc, char **argv)
         buf_init(&t);
         printf("== %s\n   seed %llu, protocol %s, scripts %s\n\n", sc->name, have_seed ? seed : (unsigned long long)sc->seed,
                sc->protocol, sc->scripts ? sc->scripts : "HEAD");
-        trace_render(h, verbose ? TRACE_VERBOSE : brief ? TRACE_BRIEF : TRACE_NORMAL, &t);
+        trace_render_story(h, verbose ? TRACE_VERBOSE : brief ? TRACE_BRIEF : TRACE_NORMAL, sc->lock ? sc->lock : "lock", &t);
         buf_puts(&t, "\n");
         termline_render(h, sc, termline_width(), &t);
         fwrite(t.p ? t.p : "", 1, t.len, stdout);

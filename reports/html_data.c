@@ -121,22 +121,16 @@ static void keyspace_json(buf *out, const hist_event *e)
     buf_putc(out, ']');
 }
 
-static int level_of(const hist_event *e)
+static void events_json(const history *h, const char *lockkey, buf *out)
 {
-    for (int l = TRACE_BRIEF; l <= TRACE_VERBOSE; l++)
-        if (trace_wanted(e, (trace_level)l)) return l;
-    return 3;
-}
-
-static void events_json(const history *h, buf *out)
-{
+    unsigned char *levels = trace_levels(h, lockkey);
     size_t n = history_len(h);
     buf line;
     buf_init(&line);
     buf_puts(out, "\"events\":[");
     for (size_t i = 0; i < n && i < HTML_MAX_EVENTS; i++) {
         const hist_event *e = history_at(h, i);
-        int level = level_of(e);
+        int level = levels[i];
         buf_printf(out, "%s\n[%lld,%d,%d,%lld,%d,%lld,%lld,%d,", i ? "," : "", (long long)e->t, (int)e->kind, e->actor,
                    (long long)e->local, e->peer, (long long)e->a, (long long)e->b, level);
         jstr(out, e->text);
@@ -169,6 +163,7 @@ static void events_json(const history *h, buf *out)
     }
     buf_printf(out, "],\n\"total\":%zu", n);
     buf_release(&line);
+    free(levels);
 }
 
 /* An actor's role in the scenario: client, master or replica (and its master). */
@@ -344,7 +339,7 @@ void html_run_json(const history *h, const scenario *sc, const check_result *cr,
     buf_puts(out, "],\n");
     actors_json(h, sc, out);
     buf_puts(out, ",\n");
-    events_json(h, out);
+    events_json(h, sc->lock ? sc->lock : "lock", out);
     buf_puts(out, ",\n");
     verdicts_json(sc, cr, out);
     buf_puts(out, ",\n");

@@ -108,10 +108,35 @@ function llModel(D) {
         return -1;
     }
 
-    /* Who a value of the lock belongs to: the client whose request wrote it (a write and the
-     * exec that made it share the node and the µs), or, for a copy (replication, a restart),
-     * whoever wrote that value first. null: unknown. */
+    /* The clients' ids as their own requests carry them (Redisson's "UUID:thread"), so that a
+     * value holding one is read as that client's: the first client whose request names an id
+     * is its owner. */
+    const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+    const idOwner = new Map();
+    events.forEach(function (e) {
+        if (e.kind !== 'request' || !e.text || clients.indexOf(e.actor) < 0) return;
+        (e.text.match(UUID) || []).forEach(function (u) { if (!idOwner.has(u)) idOwner.set(u, e.actor); });
+    });
+    /* the clients whose ids a value holds, in order of appearance */
+    function idsIn(value) {
+        const who = [];
+        (String(value || '').match(UUID) || []).forEach(function (u) {
+            const a = idOwner.get(u);
+            if (a !== undefined && who.indexOf(a) < 0) who.push(a);
+        });
+        return who;
+    }
+
+    /* Who a value of the lock belongs to: the client whose id it holds, when it holds one
+     * client's (several: nobody's, such as a fair lock's queue of waiters); else the client
+     * whose request wrote it (a write and the exec that made it share the node and the µs),
+     * or, for a copy (replication, a restart), whoever wrote that value first. null: unknown. */
     function ownerOf(st, e, value) {
+        const ids = idsIn(value);
+        if (ids.length) {
+            st.owners.set(value, ids.length === 1 ? ids[0] : null);
+            return ids.length === 1 ? ids[0] : null;
+        }
         if (st.exec && st.exec.node === e.actor && st.exec.t === e.t && st.exec.peer >= 0) {
             st.owners.set(value, st.exec.peer);
             return st.exec.peer;
@@ -153,7 +178,7 @@ function llModel(D) {
         case 'keyspace':
             n.keys = new Map();
             (e.reply || []).forEach(function (k) {
-                n.keys.set(k[0], { value: k[3], deadline: k[2], owner: st.owners.has(k[3]) ? st.owners.get(k[3]) : null,
+                n.keys.set(k[0], { value: k[3], deadline: k[2], owner: st.owners.has(k[3]) ? st.owners.get(k[3]) : idsIn(k[3]).length === 1 ? idsIn(k[3])[0] : null,
                                    since: e.t, type: k[1] });
             });
             n.changed = { key: null, i: e.i };
@@ -335,6 +360,6 @@ function llModel(D) {
         D: D, events: events, actors: actors, clients: clients, nodes: nodes, end: end,
         localAt: localAt, clockMismatches: clockMismatches, steps: stepsBy, stateThrough: stateThrough,
         messages: messages, inFlight: inFlight, violationStep: violationStep, lastStepAt: lastStepAt,
-        isFault: isFault, actorNamed: actorNamed
+        isFault: isFault, actorNamed: actorNamed, idOwner: idOwner, idsIn: idsIn, UUID: UUID
     };
 }

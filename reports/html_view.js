@@ -18,7 +18,9 @@ function llView(M) {
     const $ = function (id) { return document.getElementById(id); };
     const palette = ['#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#17becf', '#e377c2', '#bcbd22', '#3949ab'];
     const speeds = [[0.001, '1/1000 ×'], [0.01, '1/100 ×'], [0.1, '1/10 ×'], [1, '1 ×'], [10, '10 ×']];
-    const cur = { level: 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0, dragging: false };
+    /* a long run opens on the story only (its every message is tens of thousands of lines to
+     * lay out: seconds of the page's thread); "steps" gives them all */
+    const cur = { level: ev.length > 5000 ? 0 : 1, k: -1, T: 0, playing: false, speed: 0.01, skip: true, last: 0, dragging: false };
     const violations = D.verdicts.filter(function (v) { return v.verdict === 'violated'; });
 
     /* ---- small helpers ---- */
@@ -53,6 +55,17 @@ function llView(M) {
         return a >= 1000 ? (a / 1000).toFixed(3) + ' s' : a + ' ms';
     }
     function name(a) { return a >= 0 && M.actors[a] ? M.actors[a].name : 'world'; }
+    /* text, escaped, with each client id it holds (Redisson's UUIDs) shown as that client's
+     * name, the id in its tooltip */
+    function named(text) {
+        return esc(text).replace(M.UUID, function (u) {
+            const a = M.idOwner.get(u);
+            return a === undefined ? u : '<b class="idname" style="color:' + colourOf(a) + '" title="' + u + '">' + esc(name(a)) + '</b>';
+        });
+    }
+    function plainNamed(text) {
+        return String(text).replace(M.UUID, function (u) { const a = M.idOwner.get(u); return a === undefined ? u : name(a); });
+    }
     function colourOf(actor) {
         const k = M.clients.indexOf(actor);
         return k >= 0 ? palette[k % palette.length] : '#757575';
@@ -161,17 +174,43 @@ function llView(M) {
     function drawTimeline() {
         const box = $('timeline'), tm = D.timeline;
         box.innerHTML = '';
-        const W = Math.max(box.clientWidth - 4, 400), H = TL.top + tm.rows.length * TL.row + 8;
+        const W = Math.max(box.clientWidth - 4, 280);
+        /* the labels above the rows: the world's faults under their bar, then the violations'
+         * names, each on the first line where it meets no other label (widths estimated on the
+         * generous side: 7.6 px a character at 12 px, 9.6 at 14 px bold) */
+        const wf = tm.faults.filter(function (f) { return f[0] < 0; }).map(function (f) {
+            const txt = '⚡ ' + f[3], w = txt.length * 7.6 + 6, x0 = Math.max(0, Math.min(tlX(f[1], W) + 2, W - w));
+            return { txt: txt, x0: x0, x1: x0 + w };
+        });
+        const vs = violations.slice().sort(function (a, b) { return a.at - b.at; }).map(function (v) {
+            const x = tlX(v.at, W), txt = '✗ ' + v.name, w = txt.length * 9.6 + 6, left = x + 4 + w > W - 2;
+            return { v: v, x: x, txt: txt, left: left, x0: left ? x - 4 - w : x + 4, x1: left ? x - 4 : x + 4 + w };
+        });
+        const allocate = function (items) {
+            const lines = [];
+            return items.map(function (it) {
+                let l = 0;
+                while ((lines[l] || []).some(function (r) { return it.x0 < r[1] + 6 && r[0] < it.x1 + 6; })) l++;
+                (lines[l] = lines[l] || []).push([it.x0, it.x1]);
+                return l;
+            });
+        };
+        const wfLine = allocate(wf), vLine = allocate(vs);
+        const nWf = wf.length ? Math.max.apply(null, wfLine) + 1 : 0, nV = vs.length ? Math.max.apply(null, vLine) + 1 : 0;
+        const labelsEnd = nWf ? 41 + 14 * (nWf - 1) : 28;
+        TL.top = Math.max(64, labelsEnd + 16 * nV + 4);
+        const H = TL.top + tm.rows.length * TL.row + 8;
         const svg = svgEl('svg', { width: W, height: H, 'class': 'tl' });
         const y = function (r) { return TL.top + r * TL.row; };
         const rowColour = function (r) { return r >= 0 && r < tm.rows.length && !tm.rows[r].node ? palette[r % palette.length] : '#9e9e9e'; };
         /* the axis: a tick every 1, 2 or 5 × 10^n seconds, some eight of them */
-        const raw = M.end / 8;
+        const raw = M.end / Math.max(2, Math.min(8, Math.floor((W - TL.left) / 90)));
         let step = Math.pow(10, Math.floor(Math.log10(raw)));
         step *= raw / step > 5 ? 10 : raw / step > 2 ? 5 : raw / step > 1 ? 2 : 1;
         for (let t = 0; t <= M.end; t += step) {
             svg.appendChild(svgEl('line', { x1: tlX(t, W), x2: tlX(t, W), y1: TL.top - 4, y2: H - 8, 'class': 'grid' }));
-            svg.appendChild(svgEl('text', { x: tlX(t, W), y: 14, 'class': 'tick' }, String(Number((t / 1e6).toFixed(3))) + ' s'));
+            svg.appendChild(svgEl('text', { x: Math.max(18, Math.min(tlX(t, W), W - 20)), y: 14, 'class': 'tick' },
+                                  String(Number((t / 1e6).toFixed(3))) + ' s'));
         }
         /* a fault shades its target's row; one of the whole world (a partition, a link's
          * loss) is a bar above the rows, labelled, so that a long one hides nothing */
@@ -181,8 +220,8 @@ function llView(M) {
                                       'class': world ? 'worldfault' : 'fault' });
             g.appendChild(svgEl('title', {}, '⚡ ' + f[3]));
             svg.appendChild(g);
-            if (world) svg.appendChild(svgEl('text', { x: x0 + 2, y: 41, 'class': 'wftext' }, '⚡ ' + f[3]));
         });
+        wf.forEach(function (w, i) { svg.appendChild(svgEl('text', { x: w.x0, y: 41 + 14 * wfLine[i], 'class': 'wftext' }, w.txt)); });
         tm.rows.forEach(function (row, r) {
             svg.appendChild(svgEl('text', { x: 8, y: y(r) + TL.row / 2 + 6, 'class': 'rowname' }, row.name));
             svg.appendChild(svgEl('line', { x1: TL.left, x2: W - TL.right, y1: y(r) + TL.row / 2, y2: y(r) + TL.row / 2, 'class': 'life' }));
@@ -220,15 +259,12 @@ function llView(M) {
             if (m[1] === 4) svg.appendChild(svgEl('text', { x: x, y: yc + 6, 'class': 'jump' }, '★'));
         });
         /* each violation: a dashed line and its name; a name near the right edge goes to the
-         * left of its line, and one too close to the previous goes a line higher */
-        let lastX = -1e9, level = 0;
-        violations.slice().sort(function (a, b) { return a.at - b.at; }).forEach(function (v) {
-            const x = tlX(v.at, W), left = x > W - 190;
-            level = x - lastX < 180 ? 1 - level : 0;
-            lastX = x;
-            svg.appendChild(svgEl('line', { x1: x, x2: x, y1: TL.top - 4 - 14 * level, y2: H - 8, 'class': 'violation' }));
-            svg.appendChild(svgEl('text', { x: left ? x - 4 : x + 4, y: TL.top - 4 - 14 * level, 'class': 'vtext',
-                                            style: left ? 'text-anchor:end' : '' }, '✗ ' + v.name));
+         * left of its line, and one that would meet another goes a line higher */
+        vs.forEach(function (it, i) {
+            const yl = TL.top - 4 - 16 * vLine[i];
+            svg.appendChild(svgEl('line', { x1: it.x, x2: it.x, y1: yl, y2: H - 8, 'class': 'violation' }));
+            svg.appendChild(svgEl('text', { x: it.left ? it.x - 4 : it.x + 4, y: yl, 'class': 'vtext',
+                                            style: it.left ? 'text-anchor:end' : '' }, it.txt));
         });
         const cursor = svgEl('g', { id: 'tl-cursor' });
         cursor.appendChild(svgEl('line', { x1: 0, x2: 0, y1: TL.top - 10, y2: H - 4 }));
@@ -301,7 +337,9 @@ function llView(M) {
             const owner = k.owner !== null && k.owner !== undefined ? ' <span class="owner" style="color:' + colourOf(k.owner) +
                 '">(' + esc(name(k.owner)) + '’s)</span>' : '';
             const cls = (key === D.lock ? 'lockkey' : '') + (here && (n.changed.key === key || n.changed.key === null) ? ' changed' : '');
-            rows.push('<tr class="' + cls + '"><td class="key">' + esc(key) + '</td><td class="value">' + esc(k.value) + owner +
+            const many = k.owner === null || k.owner === undefined ? M.idsIn(k.value) : [];
+            const whose = many.length > 1 ? ' <span class="owner">(' + many.map(name).map(esc).join(', ') + ')</span>' : '';
+            rows.push('<tr class="' + cls + '"><td class="key">' + esc(key) + '</td><td class="value">' + named(k.value) + owner + whose +
                       '</td><td class="ttl">' + ttl(a, k, n) + '</td></tr>');
         });
         if (here && n.changed.gone)
@@ -356,18 +394,20 @@ function llView(M) {
             if (m.kind === 'replication') return replication(m, gone);
             const client = m.kind === 'request' ? m.from : m.to, node = m.kind === 'request' ? m.to : m.from;
             const lane = (seen[client + ':' + node] = (seen[client + ':' + node] || 0) + 1) - 1;
-            const yc = yOf(client) + lane * 9, yn = yOf(node) + lane * 9;
+            const yc = yOf(client) + lane * 17, yn = yOf(node) + lane * 17;
             const x0 = m.kind === 'request' ? 6 : W - 6, y0 = m.kind === 'request' ? yc : yn;
             const x1 = m.kind === 'request' ? W - 6 : 6, y1 = m.kind === 'request' ? yn : yc;
             const p = gone ? 0.5 : m.t1 === Infinity ? 0.5 : Math.max(0, Math.min(1, (cur.T - m.t0) / Math.max(1, m.t1 - m.t0)));
             const x = x0 + (x1 - x0) * p, y = y0 + (y1 - y0) * p, cls = m.kind + (gone ? ' lost' : '');
             svg.appendChild(svgEl('line', { x1: x0, y1: y0, x2: x1, y2: y1, 'class': 'wire ' + cls }));
-            const text = gone ? '✗ lost (' + m.lost + ')' : m.kind === 'reply' ? '← ' + m.reply :
-                m.kind === 'message' ? '✉ ' + m.label : m.label;
+            const text = plainNamed(gone ? '✗ lost (' + m.lost + ')' : m.kind === 'reply' ? '← ' + m.reply :
+                m.kind === 'message' ? '✉ ' + m.label : m.label);
             if (gone) svg.appendChild(svgEl('text', { x: x, y: y + 8, 'class': 'cross' }, '✗'));
             else svg.appendChild(svgEl('circle', { cx: x, cy: y, r: 8, 'class': 'dot ' + cls }));
-            const label = svgEl('text', { x: Math.min(Math.max(x, 60), W - 60), y: y - 12, 'class': 'wlabel ' + cls },
-                                text.length > 30 ? text.slice(0, 29) + '…' : text);
+            /* the label stays inside the wires' column (8 px a character of 13 px mono) */
+            const fit = Math.max(4, Math.min(30, Math.floor((W - 4) / 8))), shown = text.length > fit ? text.slice(0, fit - 1) + '…' : text;
+            const half = shown.length * 4 + 2;
+            const label = svgEl('text', { x: Math.min(Math.max(x, half), W - half), y: y - 12, 'class': 'wlabel ' + cls }, shown);
             label.appendChild(svgEl('title', {}, text));
             svg.appendChild(label);
         });
@@ -382,7 +422,8 @@ function llView(M) {
             const text = gone ? '✗ lost (' + m.lost + ')' : 'replicate ' + m.label;
             if (gone) svg.appendChild(svgEl('text', { x: x, y: y + 8, 'class': 'cross' }, '✗'));
             else svg.appendChild(svgEl('circle', { cx: x, cy: y, r: 8, 'class': 'dot replication' }));
-            const label = svgEl('text', { x: x - 12, y: y + 5, 'class': 'wlabel end replication' + (gone ? ' lost' : '') }, text.length > 24 ? text.slice(0, 23) + '…' : text);
+            const fit = Math.max(4, Math.min(24, Math.floor((x - 14) / 8)));
+            const label = svgEl('text', { x: x - 12, y: y + 5, 'class': 'wlabel end replication' + (gone ? ' lost' : '') }, text.length > fit ? text.slice(0, fit - 1) + '…' : text);
             label.appendChild(svgEl('title', {}, text));
             svg.appendChild(label);
         }
@@ -606,8 +647,53 @@ function llView(M) {
             else if (kv[0] === 't') { play(false); setTime(Math.round(Number(v) * 1e6)); }
             else if (kv[0] === 'end') setStep(steps().length - 1);
             else if (kv[0] === 'play') playIt = true;
+            else if (kv[0] === 'present') present('present');
         });
         if (playIt) play(true);
+        /* a link to a moment opens on the player, not on the lesson above it */
+        const moment = parts.some(function (p) { return /^(violation|fault|step|t|end)(=|$)/.test(p); });
+        if (moment && !document.body.classList.contains('embedded')) {
+            const top = $('controls').getBoundingClientRect().top + window.scrollY;
+            if (top > window.scrollY) window.scrollTo(0, top);
+        }
+    }
+
+    /* The presenter's layout (#present: the timeline and the world at the cursor on one
+     * screen, the lesson folded, the verdicts one line each) and the one a page that shows
+     * the lesson and the verdicts itself asks for (a frame in the playground: 'embedded'). */
+    function present(how) {
+        if (document.body.classList.contains(how)) return;
+        document.body.classList.add(how);
+        $('lesson').open = false;
+        drawTimeline();
+        render();
+    }
+    /* What a page holding this one in a frame may ask (postMessage, any origin: the page is
+     * static and answers nothing but where its cursor is): {locklab: 'embed' | 'present'},
+     * {locklab: 'goto', to: 'violation' | 'fault' | 'end' | 'start' | SECONDS}. In a frame, a
+     * click on a client's or a node's card tells the parent which, and the cursor's instant
+     * (the playground adds a fault there). */
+    function messages() {
+        window.addEventListener('message', function (e) {
+            const m = e.data || {};
+            if (m.locklab === 'embed' || m.locklab === 'present') present(m.locklab === 'embed' ? 'embedded' : 'present');
+            if (m.locklab === 'goto') {
+                play(false);
+                if (m.to === 'violation') toViolation();
+                else if (m.to === 'fault') { setStep(-1); nextWhere(M.isFault); }
+                else if (m.to === 'end') setStep(steps().length - 1);
+                else if (m.to === 'start') setStep(-1);
+                else if (typeof m.to === 'number') setTime(Math.round(m.to * 1e6));
+            }
+        });
+        if (window.parent === window) return;
+        $('world').addEventListener('click', function (e) {
+            const card = e.target.closest('.card');
+            if (!card) return;
+            const node = card.id.indexOf('node-') === 0;
+            window.parent.postMessage({ locklab: 'pick', actor: card.id.replace(/^(node|client)-/, ''), node: node,
+                                        t: cur.T }, '*');
+        });
     }
 
     function controls() {
@@ -619,6 +705,7 @@ function llView(M) {
             sp.appendChild(o);
         });
         sp.addEventListener('change', function () { cur.speed = Number(sp.value); });
+        $('detail').value = String(cur.level);
         $('skip').addEventListener('change', function () { cur.skip = $('skip').checked; });
         $('detail').addEventListener('change', function () { setLevel(Number($('detail').value)); });
         $('b-start').addEventListener('click', function () { play(false); setStep(-1); });
@@ -665,6 +752,7 @@ function llView(M) {
 
     drawVerdicts();
     controls();
+    messages();
     legend();
     drawTimeline();
     drawStory();

@@ -471,7 +471,12 @@ static const char css[] =
     ".overview td.ok{background:#c8e6c9}.overview td.warned{background:#fff3c4}"
     ".overview td.unwarned{background:#ffcc80}.overview td.contra{background:#ef9a9a}.overview td.plain{background:#ffcdd2}"
     ".overview td.na{background:#fff;color:#999}.overview td.unmet{outline:2px dashed #000;outline-offset:-2px}"
-    "#overview .key span{display:inline-block;padding:0 6px;margin-right:6px;border:1px solid #bbb}";
+    "#overview .key span{display:inline-block;padding:0 6px;margin-right:6px;border:1px solid #bbb}"
+    /* a phone or a narrow window: each table scrolls sideways in its own box, not the page */
+    "@media (max-width:900px){body{font-size:14px;margin:.5em auto;padding:0 .5em}"
+    "table.matrix,table.overview{display:block;overflow-x:auto;max-width:100%}"
+    "table.overview{width:auto}.overview th.d{width:auto;max-width:12em}"
+    ".matrix thead th{position:static}}";
 
 static void html_cell(const matrix_result *r, int row, int c, int p, buf *out)
 {
@@ -712,7 +717,7 @@ void matrix_html(const matrix_result *r, buf *out)
     const matrix_table *t = r->t;
     buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
     html_esc(out, t->title);
-    buf_printf(out, "</title>\n<style>%s</style></head><body>\n<h1>", css);
+    buf_printf(out, "</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<style>%s</style></head><body>\n<h1>", css);
     html_esc(out, t->title);
     buf_puts(out, "</h1>\n<p class=\"about\">");
     html_esc(out, t->about);

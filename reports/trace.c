@@ -5,6 +5,7 @@
 #include "trace.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EPOCH_MS HISTORY_EPOCH_MS
@@ -104,10 +105,76 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     buf_putc(out, '\n');
 }
 
+/* key names the lock key: "lock" itself, or a store's path to it ("kv/lock") */
+static int is_lock_key(const char *key, const char *lockkey)
+{
+    if (!key) return 0;
+    size_t k = strlen(key), l = strlen(lockkey);
+    return !strcmp(key, lockkey) || (k > l && key[k - l - 1] == '/' && !strcmp(key + k - l, lockkey));
+}
+
+/* The lock key's value on actor (a node) after event i changed it, compared with what it was:
+ * 1 when an execution at i changed the lock key's value or removed it (not a TTL's renewal). */
+static int exec_changes_lock(const history *h, size_t i, const char *lockkey, char **last, size_t nlast)
+{
+    const hist_event *x = history_at(h, i);
+    int changed = 0;
+    for (size_t j = i + 1; j < history_len(h); j++) {
+        const hist_event *e = history_at(h, j);
+        if (e->t != x->t || e->actor != x->actor ||
+            (e->kind != H_CALL && e->kind != H_KEY_SET && e->kind != H_KEY_DELETED))
+            break;
+        if (e->kind == H_CALL || !is_lock_key(e->text, lockkey)) continue;
+        const char *now = e->kind == H_KEY_SET ? (e->reply ? e->reply : "") : NULL;
+        char **was = x->actor >= 0 && (size_t)x->actor < nlast ? &last[x->actor] : NULL;
+        if (!was) return 1;
+        if (!now ? *was != NULL : !*was || strcmp(*was, now)) changed = 1;
+        free(*was);
+        *was = now ? xstrdup(now) : NULL;
+    }
+    return changed;
+}
+
+unsigned char *trace_levels(const history *h, const char *lockkey)
+{
+    size_t n = history_len(h), na = history_actors(h);
+    unsigned char *lv = xmalloc(n ? n : 1);
+    char **last = xcalloc(na ? na : 1, sizeof *last);  /* each node's lock value, for the story */
+    unsigned char *timed_out = xcalloc(na ? na : 1, 1); /* a client's last story line was a timeout */
+    if (!lockkey) lockkey = "lock";
+    for (size_t i = 0; i < n; i++) {
+        const hist_event *e = history_at(h, i);
+        int l = 3;
+        for (int k = TRACE_BRIEF; k <= TRACE_VERBOSE; k++)
+            if (trace_wanted(e, (trace_level)k)) { l = k; break; }
+        int a = e->actor >= 0 && (size_t)e->actor < na ? e->actor : -1;
+        if (a >= 0 && (e->kind == H_KEYSPACE || (e->kind == H_KEY_EXPIRED && is_lock_key(e->text, lockkey)))) {
+            free(last[a]);
+            last[a] = NULL;
+        }
+        if (e->kind == H_EXEC && exec_changes_lock(h, i, lockkey, last, na)) l = TRACE_BRIEF;
+        /* a lost replication: why a promoted replica lacks the lock */
+        if (e->kind == H_DROP && (e->msg == HM_REPLICATION || e->msg == HM_REPLICATION_ACK)) l = TRACE_BRIEF;
+        /* a client that keeps timing out (a partition): its first timeout tells it */
+        if (e->kind == H_TIMEOUT && a >= 0 && timed_out[a]) l = TRACE_NORMAL;
+        if (l == TRACE_BRIEF && a >= 0) timed_out[a] = e->kind == H_TIMEOUT;
+        lv[i] = (unsigned char)l;
+    }
+    for (size_t a = 0; a < na; a++) free(last[a]);
+    free(last);
+    free(timed_out);
+    return lv;
+}
+
+void trace_render_story(const history *h, trace_level level, const char *lockkey, buf *out)
+{
+    unsigned char *lv = trace_levels(h, lockkey);
+    for (size_t i = 0; i < history_len(h); i++)
+        if (lv[i] <= level) trace_line(h, history_at(h, i), out);
+    free(lv);
+}
+
 void trace_render(const history *h, trace_level level, buf *out)
 {
-    for (size_t i = 0; i < history_len(h); i++) {
-        const hist_event *e = history_at(h, i);
-        if (trace_wanted(e, level)) trace_line(h, e, out);
-    }
+    trace_render_story(h, level, "lock", out);
 }

@@ -10,11 +10,12 @@ wakes up still "holding" it: InterProcessMutex does not watch the connection sta
 Curator's documentation leaves that to the application (curator.apache.org, "Error handling":
 "it is strongly recommended that you add a ConnectionStateListener and watch for SUSPENDED and
 LOST state changes"). No lock service can stop a paused client: mutual exclusion is violated.
-The resource is safe because each holder sends the czxid of its lock node, the zxid of the
+Nothing here fences the resource, so A's late write is accepted too: resource safety is
+violated. zookeeper-gc-pause-fencing sends the czxid of the holder's lock node, the zxid of the
 node's creation, which grows with every write to ZooKeeper (ZooKeeper Programmer's Guide,
-"ZooKeeper Stat Structure" and "Time in ZooKeeper": zxids are totally ordered): B's node was
-created after A's, so A's late write carries the smaller token and is refused (Kleppmann,
-"How to do distributed locking", 2016).]],
+"ZooKeeper Stat Structure" and "Time in ZooKeeper": zxids are totally ordered), as a fencing
+token, and the resource refuses A's late write (Kleppmann, "How to do distributed locking",
+2016).]],
   server = "zookeeper",
   protocol = "curator-mutex",
   fencing = false,

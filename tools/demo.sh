@@ -31,6 +31,21 @@ for f in scenarios/*.lua; do
     [ $? -le 1 ] || { echo "   $s: $(cat out/pictures/errors.txt)"; }
 done
 rm -f out/pictures/errors.txt
+# the index of the pictures: one row a scenario (its title as `locklab list` gives it), its four files
+{
+    printf '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    printf '<title>locklab: the pictures</title><style>body{font:16px/1.4 system-ui,sans-serif;margin:0 auto;padding:0 1em;max-width:70em}'
+    printf 'td{padding:.15em .5em;vertical-align:top;border-bottom:1px solid #eee}code{font-size:.9em}</style></head><body>\n'
+    printf '<h1>The pictures of every scenario</h1><p>made by tools/demo.sh (<code>locklab run NAME --html --html-static --plot --spacetime</code>)</p>\n<table>\n'
+    ./locklab list | while read -r name rest; do
+        [ -f "out/pictures/$name.html" ] || continue
+        title=$(printf '%s' "$rest" | sed -E 's/^[^ ]+( \([^)]*\))? +//; s/&/\&amp;/g; s/</\&lt;/g')
+        printf '<tr><td><a href="%s.html"><code>%s</code></a></td><td>%s</td><td><a href="%s.html">step through</a> · <a href="%s-static.html">printable</a> · <a href="%s.png">timeline</a> · <a href="%s-spacetime.svg">space-time</a></td></tr>\n' \
+            "$name" "$name" "$title" "$name" "$name" "$name" "$name"
+    done
+    printf '</table></body></html>\n'
+} >out/pictures/index.html
+echo "   out/pictures/index.html lists them all"
 echo "   open out/pictures/gc-pause-single.html in a browser (it works offline, from the file):"
 echo "   space plays and pauses, the arrow keys step, v jumps to the moment mutual exclusion breaks"
 echo

@@ -59,6 +59,7 @@ suite "verdicts never depend on names (every actor of the library renamed)" env 
 suite "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
 # make playground (WebAssembly, web/) and the page in headless Chromium, byte for byte with ./locklab
 suite "the playground in headless Chromium (same bytes as the native binary)" env LOCKLAB=./locklab python3 tests/web/test_playground.py
+suite "the playground as a course (layouts, responsiveness, lessons) in headless Chromium" env LOCKLAB=./locklab python3 tests/web/test_course.py
 
 if ls scenarios/*.lua >/dev/null 2>&1; then
     suite "scenario library" tools/run-scenarios.sh build/san/locklab scenarios/*.lua

@@ -13,10 +13,10 @@
 
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  var engine = null;
+
   var current = null;          /* { name, path, original } */
   var editor = null;           /* { get(), set(text), mark(line, message), clear(), onChange(fn) } */
-  var checkWorker = null, checkDone = null;
+
 
   /* ---- the editor: CodeMirror 5 if present, else the textarea itself ---- */
   function makeEditor() {
@@ -93,13 +93,13 @@
   }
 
   var KNOBS = [
-    { id: "k-lease", get: function (t) { return unquote(getField(t, "lease")); },
+    { id: "k-lease", label: "the lease", get: function (t) { return unquote(getField(t, "lease")); },
       set: function (t, v) { return setField(t, "lease", v === "false" ? "false" : luaString(v)); } },
-    { id: "k-work", get: function (t) { return unquote(getField(t, "work")); },
+    { id: "k-work", label: "the first client's work", get: function (t) { return unquote(getField(t, "work")); },
       set: function (t, v) { return getField(t, "work") === null ? t : setField(t, "work", luaString(v)); } },
-    { id: "k-pause", get: function (t) { var m = PAUSE_RE.exec(t); return m ? unquote(m[2]) : null; },
+    { id: "k-pause", label: "the pause", get: function (t) { var m = PAUSE_RE.exec(t); return m ? unquote(m[2]) : null; },
       set: function (t, v) { return t.replace(PAUSE_RE, function (a, pre) { return pre + luaString(v); }); } },
-    { id: "k-delay", get: function (t) {
+    { id: "k-delay", label: "the network delay", get: function (t) {
         var v = getField(t, "delay");
         if (!v) return null;
         var parts = v.match(/"[^"]*"/g);
@@ -111,7 +111,7 @@
         if (getField(t, "delay") !== null) return setField(t, "delay", lua);
         return setField(t, "network", "{ delay = " + lua + " }");
       } },
-    { id: "k-drift", get: function (t) { return getField(t, "drift"); },
+    { id: "k-drift", label: "the clock drift", get: function (t) { return getField(t, "drift"); },
       set: function (t, v) {
         if (getField(t, "drift") !== null) return setField(t, "drift", v);
         if (getField(t, "clock") !== null) return t.replace(fieldRe("clock"), function (a, pre, eq, val) {
@@ -119,11 +119,11 @@
         });
         return setField(t, "clock", "{ drift = " + v + " }");
       } },
-    { id: "k-persistence", get: function (t) { return unquote(getField(t, "persistence")); },
+    { id: "k-persistence", label: "persistence", get: function (t) { return unquote(getField(t, "persistence")); },
       set: function (t, v) { return setField(t, "persistence", luaString(v)); } },
-    { id: "k-protocol", get: function (t) { return unquote(getField(t, "protocol")); },
+    { id: "k-protocol", label: "the protocol", get: function (t) { return unquote(getField(t, "protocol")); },
       set: function (t, v) { return setField(t, "protocol", luaString(v)); } },
-    { id: "k-scripts", get: function (t) { return unquote(getField(t, "scripts")); },
+    { id: "k-scripts", label: "the script version", get: function (t) { return unquote(getField(t, "scripts")); },
       set: function (t, v) { return setField(t, "scripts", luaString(v)); } }
   ];
   function showKnobs(text) {
@@ -154,19 +154,145 @@
     return h;
   }
   function saveHash() {
-    if (!current) return;
+    /* a lesson's address stays #lesson=N (its scenario is the lesson's) */
+    if (!current || document.body.classList.contains("in-lesson")) return;
     var t = editor.get(), h = "#scenario=" + encodeURIComponent(current.name);
     if (t !== current.original) h += "&text=" + encodeText(t);
     if (location.hash !== h) history.replaceState(null, "", h);
   }
 
+  /* ---- the engine, in a worker ---- */
+  /* The page compiles the WebAssembly module once (from the module's own text: the build
+   * inlines it, SINGLE_FILE) and hands it to a worker, which instantiates it; Stop ends the
+   * worker and a new one instantiates the same compiled module (no second compilation). Every
+   * engine call is a job of that worker; one runs at a time, the others wait their turn. */
+  var host = { worker: null, ready: null, jobs: {}, next: 1, queue: Promise.resolve(), module: null, url: null,
+               busy: null, startMs: null, bootMs: null };
+  var WASM_RE = /data:application\/octet-stream;base64,([A-Za-z0-9+\/=]+)/;
+  function compileOnce() {
+    /* global locklabModuleSource, LocklabEngine, locklabWorkerMain */
+    if (host.module) return host.module;
+    var src = locklabModuleSource.toString(), m = WASM_RE.exec(src);
+    var b = atob(m[1]), bytes = new Uint8Array(b.length);
+    for (var i = 0; i < b.length; i++) bytes[i] = b.charCodeAt(i);
+    /* the worker's script: the glue without the inlined module (it gets the compiled one) */
+    var glue = src.slice(0, m.index) + "data:application/octet-stream;base64," + src.slice(m.index + m[0].length);
+    host.url = URL.createObjectURL(new Blob(["\"use strict\";\nvar createLocklab = (" + glue + ")();\n" +
+      "var LocklabEngine = " + LocklabEngine.toString() + ";\n" +
+      "(" + locklabWorkerMain.toString() + ")(self, createLocklab, LocklabEngine);\n"], { type: "text/javascript" }));
+    host.module = WebAssembly.compile(bytes);
+    return host.module;
+  }
+  function startWorker() {
+    var t0 = performance.now();
+    host.ready = compileOnce().then(function (mod) {
+      var w = host.worker = new Worker(host.url);
+      w.onmessage = function (ev) {
+        var m = ev.data, job = host.jobs[m.id];
+        if (!job) return;
+        if (m.type === "progress") { if (job.progress) job.progress(m); return; }
+        host.doneAt = performance.now();   /* the result's arrival: the end of the engine's work */
+        delete host.jobs[m.id];
+        job.resolve(m);
+      };
+      w.onerror = function (e) {
+        Object.keys(host.jobs).forEach(function (id) {
+          host.jobs[id].resolve({ code: 3, stdout: "", stderr: "the engine's worker failed: " + e.message + "\n" });
+        });
+        host.jobs = {};
+      };
+      return send({ op: "init", module: mod }).then(function (r) {
+        if (r.code !== 0) throw new Error(r.stderr);
+        host.startMs = performance.now() - t0;
+        return w;
+      });
+    });
+    return host.ready;
+  }
+  function send(msg, progress) {
+    return new Promise(function (resolve) {
+      msg.id = host.next++;
+      host.jobs[msg.id] = { resolve: resolve, progress: progress };
+      host.worker.postMessage(msg);
+    });
+  }
+  /* A job for the engine (in turn), with its progress; what: the words the page shows. */
+  function job(msg, what, progress) {
+    var p = host.queue.then(function () {
+      return host.ready.then(function () {
+        var t0 = performance.now(), ticker = null;
+        host.busy = { what: what, t0: t0 };
+        busyUi(true, what);
+        /* once a second: while the engine works the page draws as little as it can */
+        ticker = setInterval(function () {
+          if (!progress || !$("progress-note").dataset.live)
+            $("progress-note").textContent = what + " … " + Math.round((performance.now() - t0) / 1000) + " s";
+        }, 1000);
+        return send(msg, progress).then(function (r) {
+          clearInterval(ticker);
+          host.busy = null;
+          busyUi(false);
+          if (!$("progress-note").dataset.live) $("progress-note").textContent = "";
+          if (r.restart) startWorker();
+          /* what the page does with the result (a large player page to draw) comes in a task
+           * of its own, after the one that received it */
+          return new Promise(function (resolve) { setTimeout(function () { resolve(texts(r)); }, 0); })
+            .then(function (x) { return x; });
+        });
+      });
+    });
+    host.queue = p.then(function () {}, function () {});
+    return p;
+  }
+  /* the worker's files, sent as UTF-8 bytes (a large one in a Blob), as text again: a
+   * promise of the reply */
+  var utf8 = new TextDecoder("utf-8");
+  function texts(o) {
+    var waits = [];
+    (function walk(x) {
+      if (!x || typeof x !== "object") return;
+      Object.keys(x).forEach(function (k) {
+        if (x[k] instanceof Uint8Array) x[k] = utf8.decode(x[k]);
+        else if (x[k] instanceof Blob) waits.push(x[k].text().then(function (t) { x[k] = t; }));
+        else if (x[k] && typeof x[k] === "object") walk(x[k]);
+      });
+    })(o);
+    return Promise.all(waits).then(function () { return o; });
+  }
+  /* Stop: the running job ends with no result (code 130), the worker with it; a new worker
+   * instantiates the compiled module again, and the page writes the edited text into it before
+   * its next job as always. */
+  function stop() {
+    if (!host.busy) return;
+    var what = host.busy.what;
+    host.worker.terminate();
+    Object.keys(host.jobs).forEach(function (id) {
+      host.jobs[id].resolve({ code: 130, stdout: "", stderr: "stopped before " + what + " finished: no result\n", stopped: true });
+    });
+    host.jobs = {};
+    host.busy = null;
+    busyUi(false);
+    $("progress-note").dataset.live = 1;
+    $("progress-note").textContent = "stopped: " + what;
+    startWorker();
+  }
+  function busyUi(on, what) {
+    ["run", "check", "compare", "matrix-run", "sweep-run", "ex-check"].forEach(function (id) { if ($(id)) $(id).disabled = on; });
+    if (!on) checkable();
+    $("stop").disabled = !on;
+    $("progress").hidden = !on;
+    /* a bar that moves with the progress told (a check's time, the matrix's designs, a sweep's
+     * cells), not an animation (which would redraw the page 60 times a second) */
+    if (on) { $("progress").value = 0; $("progress-note").textContent = what + " …"; delete $("progress-note").dataset.live; }
+  }
+
   /* ---- the library ---- */
   var entries = {};            /* name -> path */
-  function fillPicker() {
-    var pick = $("pick"), groups = {}, order = [];
-    var listed = engine.command(["list"]).stdout.split("\n"), files = {};
-    engine.list("scenarios").forEach(function (f) { files[f] = 1; });
-    listed.forEach(function (line) {
+  var library = null;          /* what the worker listed at the start */
+  function fillPicker(lib) {
+    var pick = $("pick"), groups = {}, order = [], files = {};
+    lib.scenarios.forEach(function (f) { files[f] = 1; });
+    lib.list.split("\n").forEach(function (line) {
       /* NAME  PROTOCOL[@VERSION] [(KIND)]  TITLE; the columns widen for a long protocol */
       var m = /^(\S+)\s+(\S+)(?: \(([^)]+)\))?\s+(.*)$/.exec(line);
       if (!m || !files[m[1] + ".lua"]) return;
@@ -186,11 +312,10 @@
       });
       pick.appendChild(og);
     });
-    engine.list("scenarios/matrix").forEach(function (design) {
-      if (!engine.isDir("scenarios/matrix/" + design)) return;
+    Object.keys(lib.matrix).sort().forEach(function (design) {
       var og = document.createElement("optgroup");
       og.label = "matrix: " + design;
-      engine.list("scenarios/matrix/" + design).forEach(function (f) {
+      lib.matrix[design].forEach(function (f) {
         if (!/\.lua$/.test(f)) return;
         var name = "matrix/" + design + "/" + f.replace(/\.lua$/, "");
         entries[name] = "scenarios/" + name + ".lua";
@@ -202,7 +327,7 @@
     });
     var og = document.createElement("optgroup");
     og.label = "model checker problems (tests/check)";
-    engine.list("tests/check").forEach(function (f) {
+    lib.check.forEach(function (f) {
       if (!/\.lua$/.test(f)) return;
       var name = "check/" + f.replace(/\.lua$/, "");
       entries[name] = "tests/check/" + f;
@@ -212,43 +337,46 @@
     });
     pick.appendChild(og);
     /* the knobs' choices: the protocol models and the script versions of the library */
-    var protos = $("protocols");
-    engine.list("lua/clients").forEach(function (f) {
+    lib.clients.forEach(function (f) {
       if (!/\.lua$/.test(f)) return;
       var o = document.createElement("option");
       o.value = f.replace(/\.lua$/, "");
-      protos.appendChild(o);
+      $("protocols").appendChild(o);
     });
     var versions = { HEAD: 1 };
-    engine.command(["scripts"]).stdout.split("\n").forEach(function (line) {
+    lib.scripts.split("\n").forEach(function (line) {
       var m = /^([\w.-]+)\/[\w.-]+@(\S+)/.exec(line);
       if (m) { versions[m[1] + "@" + m[2]] = 1; versions[m[2]] = 1; }
     });
-    var vl = $("versions");
     Object.keys(versions).sort().forEach(function (v) {
       var o = document.createElement("option");
       o.value = v;
-      vl.appendChild(o);
+      $("versions").appendChild(o);
     });
   }
 
-  /* the library file of the scenario being edited gets its original text back */
-  function restore() {
-    if (current) engine.write(current.path, current.original);
-  }
+  /* the scenario picked: its library text (the worker's file), kept to compare an edit with */
   function select(name, text) {
     var path = entries[name];
-    if (!path) return false;
-    restore();
-    var original = engine.read(path);
-    current = { name: name, path: path, original: original };
-    $("pick").value = name;
-    editor.clear();
-    editor.set(text !== undefined ? text : original);
-    $("lesson").textContent = lesson(editor.get());
-    showKnobs(editor.get());
-    saveHash();
-    return true;
+    if (!path) return Promise.resolve(false);
+    return job({ op: "read", path: path }, "reading " + name).then(function (r) {
+      current = { name: name, path: path, original: r.text, baseline: null };
+      $("pick").value = name;
+      editor.clear();
+      editor.set(text !== undefined ? text : r.text);
+      $("lesson").textContent = lesson(editor.get());
+      showKnobs(editor.get());
+      saveHash();
+      checkable();
+      return true;
+    });
+  }
+
+  /* Check searches a scenario's `explore` table: offered only when it has one */
+  function checkable() {
+    $("check").disabled = !!host.busy || !editor || !/\bexplore\s*=/.test(editor.get());
+    $("check").title = $("check").disabled && !host.busy ? "this scenario has no explore table to search (scenarios/README.md, Checking)"
+      : "locklab check: search the faults and schedules of its explore table";
   }
 
   /* ---- running ---- */
@@ -260,92 +388,135 @@
       if (m) editor.mark(parseInt(m[1], 10), m[2]);
     });
   }
-  function showPlayer(frame, page) {
+  /* the player's page in a frame, in the frame's 'embedded' layout (the page above shows the
+   * lesson and the verdicts), at the moment asked for */
+  function showPlayer(frame, page, goto) {
+    frame.onload = page ? function () {
+      frame.contentWindow.postMessage({ locklab: "embed" }, "*");
+      if (goto) frame.contentWindow.postMessage({ locklab: "goto", to: goto }, "*");
+    } : null;
     frame.srcdoc = page || "";
     frame.hidden = !page;
   }
-  /* runs the editor's text (or text) as the current scenario: the result of `locklab run`
-   * with its verdicts JSON, --json history and the player's page */
-  function runText(text, extra) {
-    engine.write(current.path, text);
-    ["/w/verdicts.json", "/w/history.jsonl", "/w/player.html"].forEach(engine.remove);
-    var r = engine.command(["run", current.path, "-q", "--verdicts", "/w/verdicts.json", "--json",
-                            "/w/history.jsonl", "--html", "/w/player.html"].concat(extra || []));
-    r.verdicts = engine.read("/w/verdicts.json");
-    r.history = engine.read("/w/history.jsonl");
-    r.page = engine.read("/w/player.html");
-    if (r.dead) startEngine();
-    return r;
+  /* runs text (the editor's) as the current scenario in the worker: `locklab run` with its
+   * verdicts JSON, --json history and the player's page */
+  function runText(text, extra, history) {
+    return job({ op: "run", path: current.path, text: text, extra: extra, noHistory: !history }, "run " + current.name);
   }
-  function run() {
-    var r = runText(editor.get());
-    $("output").textContent = r.stdout + r.stderr;
-    $("output").className = r.code === 0 ? "ok" : r.code === 1 ? "violated" : "error";
-    $("status").textContent = "run: exit " + r.code + (r.code === 0 ? " (expectations met)"
-      : r.code === 1 ? " (a property violated or an expectation not met)" : r.code === 2 ? " (bad input)" : " (internal error)");
-    markErrors(r.stderr);
-    showPlayer($("player"), r.page);
-    return r;
+  function verdictsOf(json) {
+    try { return JSON.parse(json || "{}").verdicts || []; } catch (e) { return []; }
   }
-
-  /* ---- checking, in a worker ---- */
-  function workerSource() {
-    /* global locklabModuleSource, LocklabEngine, locklabWorkerMain */
-    return "\"use strict\";\nvar createLocklab = (" + locklabModuleSource.toString() + ")();\n" +
-           "var LocklabEngine = " + LocklabEngine.toString() + ";\n" +
-           "(" + locklabWorkerMain.toString() + ")(self, createLocklab, LocklabEngine);\n";
+  /* what the edit changed, knob by knob ("lease 10s → 20s"), or "the text" */
+  function changes(before, after) {
+    var said = [];
+    KNOBS.forEach(function (k) {
+      var a = k.get(before), b = k.get(after);
+      if (a !== b) said.push(k.label + " " + (a === null || a === undefined ? "(none)" : a) + " → " + (b === null || b === undefined ? "(none)" : b));
+    });
+    return said.length ? said.join(", ") : "the text";
   }
-  var workerUrl = null;
-  function check(path, text) {
-    if (checkWorker) return Promise.reject(new Error("a check is running"));
-    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([workerSource()], { type: "text/javascript" }));
-    var w = checkWorker = new Worker(workerUrl);
-    var bar = $("progress"), note = $("progress-note"), limit = 60, last = "";
-    bar.hidden = false; bar.value = 0; note.textContent = "checking ...";
-    $("stop").disabled = false; $("check").disabled = true;
-    return new Promise(function (resolve) {
-      checkDone = function (reply) {
-        w.terminate();
-        checkWorker = null; checkDone = null;
-        $("stop").disabled = true; $("check").disabled = false;
-        bar.hidden = true;
-        note.textContent = reply.stopped ? "stopped" + (last ? " after " + last : "") : "check: exit " + reply.code;
-        resolve(reply);
-      };
-      w.onmessage = function (ev) {
-        var m = ev.data;
-        if (m.type === "progress") {
-          var p = /(\d+) paths, (\d+) transitions.*?, ([\d.]+) s$/.exec(m.line);
-          if (p) {
-            last = p[1] + " paths, " + p[2] + " transitions, " + p[3] + " s";
-            bar.value = Math.min(1, parseFloat(p[3]) / limit);
-            note.textContent = last;
-          }
-        } else if (m.type === "done" && checkDone) checkDone(m);
-      };
-      w.onerror = function (e) {
-        if (checkDone) checkDone({ code: 3, stdout: "", stderr: "the check's worker failed: " + e.message + "\n" });
-      };
-      w.postMessage({ path: path, text: text });
+  /* The verdicts of the library's own run of the current scenario (once), to compare an
+   * exploration with. */
+  function baseline() {
+    if (current.baseline) return Promise.resolve(current.baseline);
+    var mine = current;
+    return job({ op: "runs", path: current.path, texts: [current.original], restore: editor.get() }, "the lesson's run")
+      .then(function (r) { mine.baseline = verdictsOf(r.results[0].verdicts); return mine.baseline; });
+  }
+  /* Exploring: an edited scenario's run is told against the lesson's own run, property by
+   * property ("you changed the lease: here is what happens now"), not as a failed test; the
+   * command's own output stays below, as `locklab run` prints it. */
+  function explain(r) {
+    var box = $("explore");
+    box.innerHTML = "";
+    box.hidden = true;
+    var text = editor.get();
+    if (!current || text === current.original || r.code > 1) return Promise.resolve();
+    var now = verdictsOf(r.verdicts);
+    return baseline().then(function (before) {
+      var was = {};
+      before.forEach(function (v) { was[v.property] = v.verdict; });
+      var h = "<p><b>You changed " + esc(changes(current.original, text)) + ".</b> Here is what happens now, beside the lesson's run:</p><ul>";
+      now.filter(function (v) { return v.verdict === "holds" || v.verdict === "violated"; }).forEach(function (v) {
+        var w = was[v.property], moved = w && w !== v.verdict;
+        h += "<li class=\"" + (v.verdict === "violated" ? "bad" : "good") + (moved ? " moved" : "") + "\"><code>" + esc(v.property) + "</code> " +
+             (v.verdict === "violated" ? "VIOLATED" : esc(v.verdict)) + (w ? (moved ? " <b>(was " + esc(w) + ")</b>" : " (as before)") : "") + "</li>";
+      });
+      box.innerHTML = h + "</ul><p class=\"small\">(The scenario's <code>expect</code> still describes the lesson's run: " +
+        "below, <code>locklab run</code> checks this run against it.)</p>";
+      box.hidden = false;
     });
   }
-  function stop() {
-    if (checkDone) checkDone({ code: 130, stdout: "", stderr: "stopped before the search finished: no result\n", stopped: true });
-  }
-  function checkUi() {
-    var text = editor.get();
-    engine.write(current.path, text);
-    $("output").textContent = "";
-    return check(current.path, text).then(function (r) {
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" }[c]; }); }
+  function run(goto, history) {
+    var text = editor.get(), edited = text !== current.original;
+    return runText(text, [], history).then(function (r) {
+      if (r.stopped) { $("status").textContent = "run stopped: no result"; return r; }
       $("output").textContent = r.stdout + r.stderr;
+      $("output-box").hidden = false;
+      $("output-box").open = !edited || r.code > 1;
+      $("output").className = edited && r.code <= 1 ? "explore" : r.code === 0 ? "ok" : r.code === 1 ? "violated" : "error";
+      $("status").textContent = edited && r.code <= 1 ? "run of your edit: what happens now (the lesson's own expectations are below)"
+        : "run: exit " + r.code + (r.code === 0 ? " (expectations met)" : r.code === 1 ? " (a property violated or an expectation not met)"
+        : r.code === 2 ? " (bad input)" : " (internal error)");
+      markErrors(r.stderr);
+      showPlayer($("player"), r.page, goto);
+      if (r.page && !noScroll) (document.body.classList.contains("in-lesson") ? $("lesson-verdict") : $("player")).scrollIntoView({ block: "start" });
+      lastRun = { text: text, name: current.name, page: r.page };
+      $("present").disabled = !r.page;
+      var verdictsBefore = current.lastVerdicts;
+      current.lastVerdicts = verdictsOf(r.verdicts);
+      current.verdictsBefore = verdictsBefore;
+      return explain(r).then(function () { return r; });
+    });
+  }
+  var noScroll = false, lastRun = null;
+
+  /* ---- checking ---- */
+  function checkUi() {
+    var text = editor.get(), limit = 60;
+    $("output").textContent = "";
+    return job({ op: "check", path: current.path, text: text }, "check " + current.name, function (m) {
+      var p = /(\d+) paths, (\d+) transitions.*?, ([\d.]+) s$/.exec(m.line || "");
+      if (!p) return;
+      $("progress").value = Math.min(1, parseFloat(p[3]) / limit);
+      $("progress-note").dataset.live = 1;
+      $("progress-note").textContent = p[1] + " paths, " + p[2] + " transitions, " + p[3] + " s";
+    }).then(function (r) {
+      if (r.stopped) { $("status").textContent = "check stopped"; return r; }
+      $("output").textContent = r.stdout + r.stderr;
+      $("output-box").hidden = false;
+      $("output-box").open = true;
       $("output").className = r.code === 0 ? "ok" : r.code === 1 ? "violated" : "error";
       markErrors(r.stderr);
+      $("progress-note").textContent = "check: exit " + r.code;
       if (r.replay && r.replay.page) {
-        $("status").textContent = "check: a counter-example, replayed in the player below";
-        showPlayer($("player"), r.replay.page);
-      } else $("status").textContent = r.stopped ? "check stopped" : "check: exit " + r.code;
+        $("status").textContent = "check: a counter-example, replayed in the player below (download it to replay with locklab run)";
+        showPlayer($("player"), r.replay.page, "violation");
+        offerDownloads([["counterexample.lua", r.cexLua], ["counterexample.choices", r.cexChoices]],
+                       "locklab run counterexample.lua --choices counterexample.choices");
+      } else $("status").textContent = "check: exit " + r.code;
       return r;
     });
+  }
+  /* files the page made, as downloads (a Blob each) */
+  function offerDownloads(files, replay) {
+    var box = $("downloads");
+    box.innerHTML = "";
+    files.forEach(function (f) {
+      if (f[1] === null || f[1] === undefined) return;
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([f[1]], { type: "text/plain" }));
+      a.download = f[0];
+      a.textContent = "⬇ " + f[0];
+      box.appendChild(a);
+    });
+    if (replay) {
+      var c = document.createElement("code");
+      c.textContent = replay;
+      box.appendChild(c);
+    }
+    box.hidden = false;
   }
 
   /* ---- comparing two script versions or option presets ---- */
@@ -364,40 +535,315 @@
   }
   function compare() {
     var mode = $("cmp-mode").value, a = $("cmp-a").value.trim(), b = $("cmp-b").value.trim();
-    var text = editor.get();
-    engine.write(current.path, text);
-    var flag = mode === "scripts" ? "--scripts" : "--options";
-    var r = engine.command(["compare", current.path, flag, a, flag, b]);
-    $("cmp-out").textContent = r.stdout + r.stderr;
-    markErrors(r.stderr);
-    var sides = [[a, $("player-a"), $("cmp-va"), "A"], [b, $("player-b"), $("cmp-vb"), "B"]];
-    sides.forEach(function (s) {
-      var t = mode === "scripts" ? setField(text, "scripts", luaString(s[0])) : optionsWith(text, s[0]);
-      var one = r.code === 0 ? runText(t) : { stdout: "", page: null };
-      s[2].textContent = s[3] + ": " + flag + " " + s[0] + "\n" + one.stdout;
-      showPlayer(s[1], one.page);
+    var text = editor.get(), flag = mode === "scripts" ? "--scripts" : "--options";
+    var sides = [a, b].map(function (v) { return mode === "scripts" ? setField(text, "scripts", luaString(v)) : optionsWith(text, v); });
+    return job({ op: "compare", path: current.path, text: text, flag: flag, a: a, b: b, sides: sides },
+               "compare " + current.name).then(function (r) {
+      if (r.stopped) return r;
+      $("cmp-out").textContent = r.stdout + r.stderr;
+      markErrors(r.stderr);
+      [[a, $("player-a"), $("cmp-va"), "A"], [b, $("player-b"), $("cmp-vb"), "B"]].forEach(function (s, k) {
+        var one = r.sides ? r.sides[k] : { stdout: "", page: null };
+        s[2].textContent = s[3] + ": " + flag + " " + s[0] + "\n" + one.stdout;
+        showPlayer(s[1], one.page);
+      });
+      return r;
     });
-    engine.write(current.path, text);
-    return r;
+  }
+
+  /* ---- the matrix: every design under every situation, in the page ---- */
+  function matrix() {
+    var n = 0;
+    return job({ op: "matrix" }, "matrix", function (m) {
+      var p = /\((\d+) of (\d+) designs\)/.exec(m.line || "");
+      if (p) {
+        $("progress").value = Number(p[1]) / Number(p[2]);
+        $("progress-note").dataset.live = 1;
+        $("progress-note").textContent = m.line.replace(/^matrix: /, "");
+      }
+      n++;
+    }).then(function (r) {
+      if (r.stopped) return r;
+      drawMatrix(r.csv || "", r);
+      $("matrix-box").open = true;
+      $("progress-note").textContent = (r.stderr || "").split("\n").filter(Boolean).pop() || "matrix: exit " + r.code;
+      return r;
+    });
+  }
+  function csvRows(csv) {
+    var rows = [];
+    csv.split("\n").forEach(function (line) {
+      if (!line) return;
+      var out = [], cell = "", q = false;
+      for (var i = 0; i < line.length; i++) {
+        var ch = line[i];
+        if (q) { if (ch === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') q = false; else cell += ch; }
+        else if (ch === '"') q = true;
+        else if (ch === ",") { out.push(cell); cell = ""; }
+        else cell += ch;
+      }
+      out.push(cell);
+      rows.push(out);
+    });
+    return rows;
+  }
+  /* designs down, situations across; a cell ✓ when every property holds, else the violated
+   * properties' initials; a click runs that cell in the editor */
+  function drawMatrix(csv, r) {
+    var rows = csvRows(csv), head = rows.shift() || [], col = {};
+    head.forEach(function (h, i) { col[h] = i; });
+    var designs = [], situations = [], title = {}, cells = {};
+    var sign = { contradicts: "!", unwarned: "?" };   /* "agrees": as the source claims, no mark */
+    rows.forEach(function (row) {
+      var d = row[col.row], s = row[col.column];
+      if (designs.indexOf(d) < 0) { designs.push(d); title[d] = row[col.design]; }
+      if (situations.indexOf(s) < 0) { situations.push(s); title["col:" + s] = row[col.situation]; }
+      var c = cells[d + "/" + s] = cells[d + "/" + s] || { bad: [], marks: "" };
+      if (row[col.verdict] === "violated") c.bad.push(row[col.property]);
+      if (sign[row[col.mark]] && c.marks.indexOf(sign[row[col.mark]]) < 0) c.marks += sign[row[col.mark]];
+    });
+    var short = { mutual_exclusion: "ME", resource_safety: "RS", release_safety: "RL", no_deadlock: "DL", reentrancy: "RE", fairness: "FA" };
+    var h = "<table class=\"matrix\"><thead><tr><th>design</th>" + situations.map(function (s) {
+      return "<th title=\"" + esc(title["col:" + s]) + "\">" + esc(s) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    designs.forEach(function (d) {
+      h += "<tr><th title=\"" + esc(d) + "\">" + esc(title[d]) + "</th>" + situations.map(function (s) {
+        var c = cells[d + "/" + s];
+        if (!c) return "<td class=\"none\">–</td>";
+        var label = c.bad.length ? "✗ " + c.bad.map(function (p) { return short[p] || p; }).join(" ") : "✓";
+        return "<td class=\"" + (c.bad.length ? "bad" : "good") + "\" data-cell=\"matrix/" + esc(d) + "/" + esc(s) +
+          "\" title=\"" + esc(title[d] + " / " + title["col:" + s] + (c.bad.length ? ": " + c.bad.join(", ") + " violated" : ": every property holds") +
+          (c.marks ? " (" + (c.marks.indexOf("!") >= 0 ? "the source claims otherwise" : "") + (c.marks.length > 1 ? "; " : "") +
+           (c.marks.indexOf("?") >= 0 ? "a violation the source does not warn of" : "") + ")" : "")) + "\">" + label +
+          (c.marks ? "<sup>" + esc(c.marks) + "</sup>" : "") + "</td>";
+      }).join("") + "</tr>";
+    });
+    h += "</tbody></table><p class=\"small\">ME mutual exclusion, RS resource safety, RL release safety, DL no deadlock, RE re-entrancy; " +
+      "! the source claims otherwise, ? a violation it does not warn of (as <code>locklab matrix</code> marks them). Click a cell to run it. (" +
+      esc((r.stderr || "").split("\n").filter(Boolean).pop() || "") + ")</p>";
+    $("matrix-out").innerHTML = h;
+    $("matrix-out").dataset.cells = rows.length;
+  }
+
+  /* ---- a two-dimensional sweep: lease × pause, drift × lease, ... drawn as a heat map ---- */
+  function range(spec) {
+    /* "FROM:TO:STEP" with units (2s:20s:2s) or a list "1s,5s,9s" */
+    var p = spec.split(":");
+    if (p.length !== 3) return spec.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
+    var m = /^(-?[\d.]+)([a-z]*)$/, a = m.exec(p[0].trim()), b = m.exec(p[1].trim()), c = m.exec(p[2].trim());
+    if (!a || !b || !c) return [];
+    var unit = a[2] || b[2] || c[2], out = [], x0 = parseFloat(a[1]), x1 = parseFloat(b[1]), dx = parseFloat(c[1]);
+    if (!(dx > 0)) return [];
+    for (var x = x0, k = 0; x <= x1 + 1e-9 && k < 40; x += dx, k++) out.push(String(Number(x.toFixed(6))) + unit);
+    return out;
+  }
+  function knob(id) { return KNOBS.filter(function (k) { return k.id === id; })[0]; }
+  function sweep() {
+    var kx = knob($("sw-x").value), ky = knob($("sw-y").value), xs = range($("sw-xr").value), ys = range($("sw-yr").value);
+    var prop = $("sw-prop").value, text = editor.get(), texts = [];
+    if (!xs.length || !ys.length) { $("sweep-out").textContent = "write each range as FROM:TO:STEP (2s:20s:2s) or a list (1s,5s,9s)"; return Promise.resolve(null); }
+    ys.forEach(function (y) { xs.forEach(function (x) { texts.push(kx.set(ky.set(text, y), x)); }); });
+    var grid = drawGrid(xs, ys, kx, ky, prop);
+    return job({ op: "runs", path: current.path, texts: texts, restore: text }, "sweep " + xs.length + "×" + ys.length, function (m) {
+      if (m.cell === undefined) return;
+      $("progress").value = (m.cell + 1) / m.of;
+      $("progress-note").dataset.live = 1;
+      $("progress-note").textContent = "sweep: " + (m.cell + 1) + " of " + m.of + " runs";
+      paint(grid, m.cell, m.result, prop);
+    }).then(function (r) {
+      if (r.stopped) return r;
+      r.results.forEach(function (one, k) { paint(grid, k, one, prop); });
+      var safe = grid.querySelectorAll("td.safe").length;
+      $("sweep-note").textContent = safe + " of " + texts.length + " settings keep " + prop + " (green, the safe region); red: violated";
+      return { results: r.results.map(function (one) { var v = verdictsOf(one.verdicts).filter(function (x) { return x.property === prop; })[0]; return v ? v.verdict : "error"; }),
+               xs: xs, ys: ys };
+    });
+  }
+  function drawGrid(xs, ys, kx, ky, prop) {
+    var t = document.createElement("table");
+    t.className = "heat";
+    var h = "<caption>" + esc(prop) + " by " + esc(kx.label) + " (across) and " + esc(ky.label) + " (down)</caption><tr><th></th>" +
+      xs.map(function (x) { return "<th>" + esc(x) + "</th>"; }).join("") + "</tr>";
+    ys.slice().forEach(function (y, j) {
+      h += "<tr><th>" + esc(y) + "</th>" + xs.map(function (x, i) { return "<td data-k=\"" + (j * xs.length + i) + "\"></td>"; }).join("") + "</tr>";
+    });
+    t.innerHTML = h;
+    $("sweep-out").innerHTML = "";
+    $("sweep-out").appendChild(t);
+    return t;
+  }
+  function paint(grid, k, one, prop) {
+    var td = grid.querySelector("td[data-k=\"" + k + "\"]");
+    if (!td) return;
+    var v = verdictsOf(one.verdicts).filter(function (x) { return x.property === prop; })[0];
+    td.className = !v ? "err" : v.verdict === "violated" ? "unsafe" : v.verdict === "holds" ? "safe" : "nj";
+    td.textContent = !v ? "!" : v.verdict === "violated" ? "✗" : v.verdict === "holds" ? "✓" : "–";
+    td.title = !v ? (one.stderr || "no verdict") : prop + " " + v.verdict;
+  }
+
+  /* ---- live faults: a click on a client or a node in the player adds a fault there ---- */
+  var pick = null;
+  function onPick(m) {
+    pick = m;
+    var box = $("live");
+    $("live-who").textContent = m.actor + " at " + (m.t / 1e6).toFixed(3) + " s";
+    Array.prototype.forEach.call(box.querySelectorAll("button[data-fault]"), function (b) {
+      var f = b.dataset.fault;
+      b.hidden = (f === "gc_pause" && m.node) || (f === "crash" && false);
+    });
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+  /* the scenario's text with one more fault: at the instant picked, on whom was clicked */
+  function withFault(text, kind, who, tUs) {
+    var at = luaString((tUs / 1000).toFixed(3).replace(/\.?0+$/, "") + "ms"), f;
+    if (kind === "crash") f = "{ at = " + at + ", crash = " + luaString(who) + " }";
+    else if (kind === "gc_pause") f = "{ at = " + at + ", gc_pause = " + luaString(who) + ", duration = \"5s\" }";
+    else if (kind === "clock_jump") f = "{ at = " + at + ", clock_jump = " + luaString(who) + ", by = \"10s\" }";
+    else f = "{ at = " + at + ", partition = { { " + luaString(who) + " } }, duration = \"10s\" }";
+    var m = /(^|[\s,{])faults\s*=\s*\{/m.exec(text);
+    if (m) {
+      var at0 = m.index + m[0].length;
+      return text.slice(0, at0) + "\n    " + f + "," + text.slice(at0);
+    }
+    return setField(text, "faults", "{ " + f + " }");
+  }
+  function liveFault(kind) {
+    if (!pick || !lastRun) return Promise.resolve(null);
+    var before = lastRun.text, text = withFault(before, kind, pick.actor, pick.t);
+    editor.set(text);
+    return run().then(function (r) {
+      var was = current.verdictsBefore || [];
+      var now = verdictsOf(r.verdicts), w = {};
+      was.forEach(function (v) { w[v.property] = v.verdict; });
+      var moved = now.filter(function (v) { return w[v.property] && w[v.property] !== v.verdict; });
+      $("live-note").textContent = "Added " + kind.replace("_", " ") + " of " + pick.actor + " at " + (pick.t / 1e6).toFixed(3) +
+        " s (the editor has the new scenario). " + (moved.length ? "What changed: " + moved.map(function (v) {
+          return v.property + " " + w[v.property] + " → " + v.verdict; }).join(", ") : "No verdict changed.");
+      return r;
+    });
+  }
+
+  /* ---- the course: lessons from scenarios/course/lessons.txt ---- */
+  /* The lesson file: "key: value" lines, a value continued on lines indented by two spaces
+   * (an indented blank line: a new paragraph); "lesson:" starts a lesson; "option: TEXT |
+   * VERDICT" an answer to predict. Its header says how (the file is the teacher's). */
+  function parseCourse(text) {
+    var lessons = [], cur = null, key = null;
+    (text || "").split("\n").forEach(function (line, n) {
+      if (/^#/.test(line)) return;
+      if (/^  /.test(line) && cur && key) {
+        var more = line.trim();
+        cur[key] += more ? (/\n$/.test(cur[key]) || !cur[key] ? "" : " ") + more : "\n";
+        return;
+      }
+      var m = /^([a-z-]+):\s*(.*)$/.exec(line);
+      if (!m) { key = null; return; }
+      if (m[1] === "lesson") { cur = { title: m[2], options: [], sources: [], line: n + 1 }; lessons.push(cur); key = "title"; return; }
+      if (!cur) return;
+      if (m[1] === "option") { var o = m[2].split("|"); cur.options.push({ text: o[0].trim(), verdict: (o[1] || "").trim() }); key = null; return; }
+      if (m[1] === "source") { cur.sources.push(m[2]); key = null; return; }
+      key = m[1];
+      cur[key] = m[2];
+    });
+    return lessons;
+  }
+  function paragraphs(t) {
+    return (t || "").split(/\n/).map(function (p) { return p.trim(); }).filter(Boolean).map(function (p) {
+      return "<p>" + esc(p).replace(/`([^`]+)`/g, "<code>$1</code>") + "</p>"; }).join("");
+  }
+  var course = [];
+  function showLesson(n) {
+    var L = course[n - 1];
+    document.body.classList.toggle("in-lesson", !!L);
+    if (!L) $("explore").after($("player"));
+    document.body.classList.remove("answered");
+    $("course").hidden = !L;
+    if (!L) return Promise.resolve(null);
+    var goal = (L.goal || "").split(/\s+/), kb = knob("k-" + L.knob);
+    $("course-nav").innerHTML = course.map(function (c, i) {
+      return "<a href=\"#lesson=" + (i + 1) + "\"" + (i + 1 === n ? " class=\"here\"" : "") + ">" + (i + 1) + "</a>"; }).join("");
+    $("lesson-title").textContent = "Lesson " + n + " of " + course.length + ": " + L.title;
+    $("lesson-question").innerHTML = paragraphs(L.question);
+    $("lesson-predict").innerHTML = "<p><b>Predict first:</b> " + esc(L.predict || "") + "</p>" + L.options.map(function (o, i) {
+      return "<button class=\"choice\" data-i=\"" + i + "\">" + esc(o.text) + "</button>"; }).join(" ");
+    $("lesson-after").hidden = true;
+    $("lesson-verdict").textContent = "";
+    $("lesson-look").innerHTML = paragraphs(L.look);
+    $("lesson-exercise").innerHTML = paragraphs(L.exercise);
+    $("ex-label").textContent = kb ? kb.label : L.knob;
+    $("ex-value").value = "";
+    $("ex-result").textContent = "";
+    $("ex-result").className = "";
+    $("lesson-sources").innerHTML = L.sources.map(function (s) {
+      var m = /^(.*?)\s*(https?:\/\/\S+)\s*$/.exec(s);
+      return "<li>" + (m ? esc(m[1]) + " <a href=\"" + esc(m[2]) + "\">" + esc(m[2]) + "</a>" : esc(s)) + "</li>"; }).join("");
+    $("lesson-answer").textContent = L.answer || "";
+    $("player").hidden = true;
+    $("lesson-stage").appendChild($("player"));
+    $("output-box").hidden = true;
+    $("explore").hidden = true;
+    return select(L.scenario).then(function () {
+      Array.prototype.forEach.call($("lesson-predict").querySelectorAll("button.choice"), function (b) {
+        b.addEventListener("click", function () { answer(n, Number(b.dataset.i)); });
+      });
+      return L;
+    });
+  }
+  /* the student's prediction, then the run: the verdicts (hidden until now) and the moment
+   * the property breaks */
+  function answer(n, i) {
+    var L = course[n - 1], o = L.options[i], prop = (L.property || "mutual_exclusion");
+    Array.prototype.forEach.call($("lesson-predict").querySelectorAll("button.choice"), function (b, k) {
+      b.disabled = true;
+      if (k === i) b.classList.add("picked");
+    });
+    noScroll = false;
+    document.body.classList.add("answered");
+    return run(L.goto || "violation").then(function (r) {
+      var v = verdictsOf(r.verdicts).filter(function (x) { return x.property === prop; })[0];
+      var got = v ? v.verdict : "not judged", right = o && o.verdict === got;
+      $("lesson-verdict").innerHTML = (right ? "<b class=\"good\">Your prediction was right.</b> " : "<b class=\"bad\">Not what you predicted.</b> ") +
+        "<code>" + esc(prop) + "</code> " + (got === "violated" ? "is VIOLATED" : esc(got)) + " in this run.";
+      $("lesson-after").hidden = false;
+      return { right: right, verdict: got, code: r.code };
+    });
+  }
+  /* the exercise: the student's value set by its knob into the lesson's scenario, run by the
+   * engine, and its goal ("mutual_exclusion holds") judged on the run's verdicts */
+  function exercise(n, value) {
+    var L = course[n - 1], kb = knob("k-" + L.knob), goal = (L.goal || "").split(/\s+/);
+    if (!kb || goal.length !== 2) return Promise.resolve({ ok: false, why: "the lesson's exercise is not well formed (lessons.txt line " + L.line + ")" });
+    var text = kb.set(current.original, value);
+    return job({ op: "runs", path: current.path, texts: [text], restore: editor.get() }, "your answer").then(function (r) {
+      if (r.stopped) return { ok: false, why: "stopped" };
+      var one = r.results[0], v = verdictsOf(one.verdicts).filter(function (x) { return x.property === goal[0]; })[0];
+      var ok = !!v && v.verdict === goal[1];
+      var why = one.code > 1 ? one.stderr.split("\n")[0] : !v ? goal[0] + " is not judged" :
+        goal[0] + " " + (v.verdict === "violated" ? "is VIOLATED" : v.verdict) + " with " + kb.label + " " + value;
+      $("ex-result").textContent = (ok ? "✓ Yes: " : "✗ Not yet: ") + why + (ok ? "." : " (the goal: " + L.goal + ").");
+      $("ex-result").className = ok ? "good" : "bad";
+      return { ok: ok, why: why, verdict: v ? v.verdict : null };
+    });
   }
 
   /* ---- wiring ---- */
-  function startEngine() {
-    /* global locklabModuleSource, LocklabEngine */
-    return LocklabEngine(locklabModuleSource()).then(function (e) {
-      engine = e;
-      if (current) engine.write(current.path, editor.get());
-      return e;
-    });
-  }
-  var ready = startEngine().then(function () {
+  var ready = startWorker().then(function () {
+    return job({ op: "boot" }, "starting");
+  }).then(function (lib) {
+    library = lib;
+    host.bootMs = performance.now();
     editor = makeEditor();
     $("editor-kind").textContent = editor.kind;
-    fillPicker();
-    var h = parseHash(), auto = null;
-    if (h.run && entries[h.run]) { select(h.run); auto = h.run; }
-    else if (h.scenario && entries[h.scenario]) select(h.scenario, h.text !== undefined ? decodeText(h.text) : undefined);
-    else select("gc-pause-single");
+    fillPicker(lib);
+    /* global LOCKLAB_COURSE */
+    course = parseCourse(typeof LOCKLAB_COURSE === "string" ? LOCKLAB_COURSE : "");
+    $("course-index").innerHTML = course.map(function (c, i) {
+      return "<li><a href=\"#lesson=" + (i + 1) + "\">" + esc(c.title) + "</a></li>"; }).join("");
+    var h = parseHash(), first;
+    if (h.lesson) first = showLesson(Number(h.lesson));
+    else if (h.run && entries[h.run]) first = select(h.run).then(function () { return run(); });
+    else if (h.scenario && entries[h.scenario]) first = select(h.scenario, h.text !== undefined ? decodeText(h.text) : undefined);
+    else first = select("gc-pause-single");
     var asked = h.run || h.scenario;
     if (asked && !entries[asked]) {
       $("status").textContent = "no scenario named '" + asked + "' in the library (the list above has them all)";
@@ -405,9 +851,10 @@
     }
     editor.onChange(function () {
       var t = editor.get();
+      checkable();
       $("lesson").textContent = lesson(t);
       showKnobs(t);
-      saveHash();
+      if (!document.body.classList.contains("in-lesson")) saveHash();
     });
     $("pick").addEventListener("change", function () { select($("pick").value); });
     KNOBS.forEach(function (k) {
@@ -417,24 +864,58 @@
         editor.set(k.set(editor.get(), v));
       });
     });
-    $("run").addEventListener("click", run);
+    $("run").addEventListener("click", function () { run(); });
     $("check").addEventListener("click", function () { checkUi(); });
     $("stop").addEventListener("click", stop);
-    $("compare").addEventListener("click", compare);
+    $("compare").addEventListener("click", function () { compare(); });
+    $("matrix-run").addEventListener("click", function () { matrix(); });
+    $("sweep-run").addEventListener("click", function () { sweep(); });
+    $("matrix-out").addEventListener("click", function (e) {
+      var td = e.target.closest("td[data-cell]");
+      if (td) select(td.dataset.cell).then(function () { return run(); });
+    });
     $("reset").addEventListener("click", function () { editor.set(current.original); });
+    /* the player alone in a new window, in the presenter's layout (a projector's 1280x800) */
+    $("present").addEventListener("click", function () {
+      if (!lastRun || !lastRun.page) return;
+      window.open(URL.createObjectURL(new Blob([lastRun.page], { type: "text/html" })) + "#present&violation", "_blank");
+    });
+    $("download").addEventListener("click", function () {
+      offerDownloads([[current.name.replace(/.*\//, "") + ".lua", editor.get()]], "locklab run " + current.name.replace(/.*\//, "") + ".lua");
+    });
     $("share").addEventListener("click", function () {
       saveHash();
       $("share-url").value = location.href;
       $("share-url").hidden = false;
       $("share-url").select();
     });
+    $("ex-check").addEventListener("click", function () {
+      var n = Number(parseHash().lesson);
+      if (n) exercise(n, $("ex-value").value.trim());
+    });
+    $("show-answer").addEventListener("click", function () { $("lesson-answer").hidden = false; });
+    Array.prototype.forEach.call(document.querySelectorAll("#live button[data-fault]"), function (b) {
+      b.addEventListener("click", function () { liveFault(b.dataset.fault); });
+    });
+    window.addEventListener("message", function (e) {
+      if (e.data && e.data.locklab === "pick" && e.source === $("player").contentWindow) onPick(e.data);
+    });
+    window.addEventListener("hashchange", function () {
+      var n = Number(parseHash().lesson);
+      if (n) showLesson(n); else showLesson(0);
+    });
     $("loading").hidden = true;
-    if (auto) return run();
+    return first;
   });
 
-  /* what tests/web/test_playground.py drives */
+  /* what tests/web/test_playground.py and tools/bench-web.sh drive */
+  function shortRun(r) {
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr, verdicts: r.verdicts, history: r.history,
+             page: r.page ? r.page.length : 0, stopped: !!r.stopped };
+  }
   window.locklab = {
     ready: ready,
+    host: host,
     select: function (name) { return select(name); },
     text: function () { return editor.get(); },
     setText: function (t) { editor.set(t); },
@@ -444,14 +925,12 @@
       el.dispatchEvent(new Event("change"));
       return editor.get();
     },
-    run: function () {
-      var r = run();
-      return { code: r.code, stdout: r.stdout, stderr: r.stderr, verdicts: r.verdicts, history: r.history,
-               page: r.page ? r.page.length : 0 };
-    },
+    run: function () { return run(null, true).then(shortRun); },
+    busy: function () { return !!host.busy; },
+    idle: function () { return host.queue; },
+    stop: stop,
     check: function (name) {
-      select(name);
-      return checkUi().then(function (r) {
+      return select(name).then(checkUi).then(function (r) {
         return { code: r.code, stdout: r.stdout, stderr: r.stderr, cexLua: r.cexLua, cexChoices: r.cexChoices,
                  replayCode: r.replay ? r.replay.code : null, replayVerdicts: r.replay ? r.replay.verdicts : null };
       });
@@ -461,9 +940,21 @@
     },
     compare: function (mode, a, b) {
       $("cmp-mode").value = mode; $("cmp-a").value = a; $("cmp-b").value = b;
-      var r = compare();
-      return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+      return compare().then(function (r) { return { code: r.code, stdout: r.stdout, stderr: r.stderr }; });
     },
-    command: function (words) { return engine.command(words); }
+    matrix: function () { return matrix().then(function (r) { return { code: r.code, csv: r.csv, stderr: r.stderr, stopped: !!r.stopped }; }); },
+    sweep: function (x, xr, y, yr, prop) {
+      $("sw-x").value = x; $("sw-xr").value = xr; $("sw-y").value = y; $("sw-yr").value = yr; $("sw-prop").value = prop;
+      return sweep();
+    },
+    course: function () { return course; },
+    lesson: function (n) { return showLesson(n).then(function (L) { return !!L; }); },
+    answer: function (n, i) { return answer(n, i); },
+    exercise: function (n, v) { return exercise(n, v); },
+    pick: function (actor, isNode, t) { onPick({ actor: actor, node: isNode, t: t }); },
+    liveFault: function (kind) { return liveFault(kind).then(function (r) { return r ? shortRun(r) : null; }); },
+    command: function (words) { return job({ op: "command", words: words }, words[0]); },
+    writeFile: function (path, text) { return job({ op: "write", path: path, text: text }, "writing " + path); },
+    time: function (words, warm, runs) { return job({ op: "time", words: words, warm: warm, runs: runs }, "timing"); }
   };
 })();

@@ -5,9 +5,10 @@
  * load a worker's script from a file), so it refers to nothing but its argument. */
 "use strict";
 
-/* A promise of the engine: { command(words, onErrLine) -> { code, stdout, stderr },
+/* A promise of the engine (wasmModule: a compiled WebAssembly.Module, or none: the glue
+ * compiles its own): { command(words, onErrLine) -> { code, stdout, stderr },
  * read(path) -> text or null, write(path, text), list(dir) -> names, version }. */
-function LocklabEngine(createLocklab) {
+function LocklabEngine(createLocklab, wasmModule) {
   var out = [], err = [], errLine = [], onErrLine = null;
   var decoder = new TextDecoder("utf-8");
   function text(bytes) { return decoder.decode(new Uint8Array(bytes)); }
@@ -21,7 +22,12 @@ function LocklabEngine(createLocklab) {
       if (!onErrLine) return;
       if (c === 10) { onErrLine(text(errLine)); errLine = []; } else errLine.push(c & 255);
     },
-    print: function () {}, printErr: function () {}
+    print: function () {}, printErr: function () {},
+    /* the module the page compiled once (app.js): instantiated here, not compiled again */
+    instantiateWasm: wasmModule ? function (imports, done) {
+      WebAssembly.instantiate(wasmModule, imports).then(function (instance) { done(instance, wasmModule); });
+      return {};
+    } : undefined
   }).then(function (mod) {
     var FS = mod.FS;
     try { FS.mkdir("/w"); } catch (e) { /* there already */ }

@@ -22,7 +22,9 @@ WEB_LOCKLAB_SRC := $(filter-out cli/serve%.c cli/redis.c reports/html_assets.c,$
 # less the two programs. As C++, Lua raises its errors and a coroutine's yield from C with
 # `throw` (ldo.c, LUAI_THROW) rather than longjmp, which WebAssembly's exception handling
 # (-fwasm-exceptions) does natively: emscripten's emulated longjmp goes through JavaScript,
-# and took 45% of a Redlock run's time (a client model yields at every step).
+# and took 45% of a Redlock run's time (a client model yields at every step). The string
+# hash's seed is the native build's fixed one (LUA_SEED_DEF, defined by tools/lua.mk), so that
+# `pairs` walks a table's string keys in the same order on both sides.
 WEB_LUA_SRC := lapi lcode lctype ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes lparser \
     lstate lstring ltable ltm lundump lvm lzio lauxlib lbaselib lcorolib ldblib liolib lmathlib \
     loadlib loslib lstrlib ltablib lutf8lib linit
@@ -61,7 +63,7 @@ $(WEB)/obj/%.o: %.c $(WEB)/stamp-headers
 
 $(WEB)/obj/lua/%.o: $(WEB_SRCDIR)/lua/src/%.c $(WEB)/stamp-headers
 	@mkdir -p $(dir $@)
-	$(EMCC) -x c++ -std=c++11 -O2 -fwasm-exceptions -DLUA_COMPAT_5_3 -DLUA_USE_POSIX -I$(WEB)/include -c -o $@ $<
+	$(EMCC) -x c++ -std=c++11 -O2 -fwasm-exceptions -DLUA_COMPAT_5_3 -DLUA_USE_POSIX $(LUA_SEED_DEF) -I$(WEB)/include -c -o $@ $<
 
 $(WEB)/obj/nettle/%.o: $(WEB_SRCDIR)/nettle/%.c
 	@mkdir -p $(dir $@)
@@ -86,9 +88,14 @@ $(WEB)/obj/html_assets.o: $(WEB)/html_assets.c
 $(WEB)/locklab.js: $(WEB_OBJ) $(shell find $(WEB_DATA) -type f 2>/dev/null)
 	NODE_PATH=/usr/share/nodejs $(EMXX) $(WEB_LDFLAGS) $(WEB_EMBED) -o $@ $(WEB_OBJ)
 
-$(WEB_OUT)/index.html: $(WEB)/locklab.js $(WEB_PAGE)
+# The course (scenarios/course/lessons.txt, the teacher's file) as a script the page loads:
+# from file:// a page may fetch no file.
+WEB_COURSE := scenarios/course/lessons.txt
+
+$(WEB_OUT)/index.html: $(WEB)/locklab.js $(WEB_PAGE) $(WEB_COURSE)
 	@rm -rf $(WEB_OUT).tmp && mkdir -p $(WEB_OUT).tmp/codemirror
 	cp $(WEB_PAGE) $(WEB_OUT).tmp/
+	python3 -c 'import json,sys; print("var LOCKLAB_COURSE = " + json.dumps(open(sys.argv[1], encoding="utf-8").read()) + ";")' $(WEB_COURSE) >$(WEB_OUT).tmp/course.js
 	@# the module inside a function: the page calls it, and gives its text to the check's worker
 	{ echo 'function locklabModuleSource() {'; cat $(WEB)/locklab.js; echo 'return createLocklab;'; echo '}'; } >$(WEB_OUT).tmp/locklab.js
 	if [ -f $(CODEMIRROR)/lib/codemirror.js ]; then \

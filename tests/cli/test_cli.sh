@@ -339,5 +339,20 @@ mkfifo "$tmp/fifo.jsonl"
 wait
 [ -p "$tmp/fifo.jsonl" ] && [ -s "$tmp/fifo.out" ] && ok || bad "--json into a FIFO replaced it"
 
+# --brief keeps the lines a story needs: the execution that set the lock before the failover
+# ("n1 runs SET lock … → OK"), the replication lost with its master, an acquisition made by a
+# model's own requests (consul re-enter: no ACQUIRED event, the KV_ACQUIRE that took it), and
+# a client cut off by a partition times out once a streak, not once a request.
+"$LL" run failover-async-replication --brief >"$tmp/brief1.txt" 2>&1
+check "--brief: the SET that took the lock on the master that then crashed" grep -q 'n1    runs SET lock A:[0-9]* NX PX 10000 for A → OK' "$tmp/brief1.txt"
+check "--brief: the replication lost with its master" grep -q 'n1    ⨯ replication lock lost' "$tmp/brief1.txt"
+"$LL" run scenarios/matrix/consul/reenter.lua --brief >"$tmp/brief2.txt" 2>&1
+check "--brief: consul re-enter's acquisition" grep -q 'runs KV_ACQUIRE lock A session-1 for A → true' "$tmp/brief2.txt"
+"$LL" run redlock-minority-partition --brief >"$tmp/brief3.txt" 2>&1
+"$LL" run redlock-minority-partition >"$tmp/normal3.txt" 2>&1
+n_brief=$(grep -c 'gives up waiting' "$tmp/brief3.txt"); n_all=$(grep -c 'gives up waiting' "$tmp/normal3.txt")
+check "--brief: redlock minority's timeouts, one a streak ($n_brief of $n_all)" test "$n_brief" -ge 1 -a "$n_brief" -lt 40 -a "$n_all" -gt 100
+check "--brief: no renewal of the lease as a story line" sh -c "! '$LL' run watchdog-long-work --brief | grep -q 'runs.*pexpire'"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -186,13 +186,16 @@ try:
         shutil.rmtree(work)
 
         # --- Stop ends a search at once (the worker is ended; no result is claimed)
-        r = c.eval("(function(){ locklab.select('check/redlock-crash-restart');"
-                   " var p = locklab.checkRaw(); document.getElementById('stop').click(); return p; })()")
+        r = c.eval("locklab.select('check/redlock-crash-restart').then(function(){"
+                   " var p = locklab.checkRaw();"
+                   " return new Promise(function(done){ (function poll(){ if (locklab.busy()) { document.getElementById('stop').click(); done(p); }"
+                   " else setTimeout(poll, 5); })(); }); })")
         check("Stop: the check reports it was stopped, with no verdict", r.get("stopped") is True and r["code"] == 130, r)
         check("Stop: the page says so", c.eval("document.getElementById('progress-note').textContent").startswith("stopped"))
 
         # --- compare, as locklab compare prints it
         c.eval("locklab.select('fairlock-lease-timeout')")
+        check("Stop: a new worker answers after it", c.eval("locklab.command(['list']).then(function(r){ return r.code; })") == 0)
         r = c.eval("locklab.compare('scripts', 'redisson@3.31.0', 'HEAD')")
         o, e, rc, _ = native(["compare", "scenarios/fairlock-lease-timeout.lua", "--scripts", "redisson@3.31.0", "--scripts", "HEAD"])
         check("compare: exit %d as native" % rc, r["code"] == rc, r["stderr"])
