@@ -257,6 +257,22 @@ for opt in --json --verdicts --html --html-static --spacetime --save-choices; do
     one_line_err "/dev/full: run $opt" "No space left on device"
 done
 
+# ---- 7. the second audit (2026-12, issue 37): its reproducers under defects/ ----
+# N6: bit.tohex(x, -2^31) negated INT_MIN and copied 2^64-2^31 bytes from an 8-byte buffer
+# (SIGSEGV, UBSan's "negation of -2147483648"). redis-server 7.0.15 answers 8 upper-case
+# digits, as for any negative count (the boundary values of every library entry point are
+# compared with redis-server in tests/diff/cases/scriptlib-bounds.txt).
+printf '%s\n' 'EVAL "return bit.tohex(1, -2147483648)" 0' 'EVAL "return bit.tohex(255, 2^31)" 0' \
+    'EVAL "return bit.tohex(255, -2^31 - 2^32)" 0' >"$tmp/n6.in"
+expect_exit 0 "N6: bit.tohex(x, -2^31) in locklab redis" -- timeout -k 5 120 "$LL" redis <"$tmp/n6.in"
+[ "$(tr -d '\r' <"$tmp/out")" = "$(printf '"00000001"\n"000000FF"\n"000000FF"')" ] && ok ||
+    bad "N6: bit.tohex(x, -2^31) answered $(tr '\n' ' ' <"$tmp/out")"
+no_sanitizer "N6: bit.tohex(x, -2^31)"
+model_scenario "$tmp/n6" 'assert(ctx:call(node, "EVAL", "return bit.tohex(1, -2147483648)", 0) == "00000001")'
+# (the model's lock is no lock: exit 1 for the verdicts; a failed assert would be exit 2)
+expect_exit 1 "N6: bit.tohex(x, -2^31) from a model" -- timeout -k 5 120 "$LL" run "$tmp/n6/s.lua" -q
+no_sanitizer "N6: bit.tohex(x, -2^31) from a model"
+
 # ---- 6. peak memory of the heaviest probes, under 256 MB (the optimised build's figure
 # would be lower still; ASan's shadow memory is counted here) ----
 if [ -x /usr/bin/time ]; then
