@@ -71,6 +71,10 @@ if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
     suite "differential test against redis-server, through locklab serve" \
         python3 tests/diff/redisdiff.py --locklab ./locklab --serve
+    # every entry point of bit, struct, cmsgpack and cjson at its boundary numbers, under
+    # ASan+UBSan: a report aborts the fake side, which is a mismatch (issue 37, N6)
+    suite "script libraries at their boundaries against redis-server, ASan+UBSan build" \
+        python3 tests/diff/redisdiff.py --locklab build/san/locklab --cases tests/diff/cases/scriptlib-bounds.txt
 fi
 
 if [ -f tests/diff/zookeeper/zkdiff.py ]; then
