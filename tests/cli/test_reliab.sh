@@ -273,6 +273,47 @@ model_scenario "$tmp/n6" 'assert(ctx:call(node, "EVAL", "return bit.tohex(1, -21
 expect_exit 1 "N6: bit.tohex(x, -2^31) from a model" -- timeout -k 5 120 "$LL" run "$tmp/n6/s.lua" -q
 no_sanitizer "N6: bit.tohex(x, -2^31) from a model"
 
+# N2: outputs went through PATH.tmp.<pid>, opened without O_EXCL: links planted at the coming
+# PIDs' names were written through (the victim overwritten) and renamed to PATH. Now the
+# temporary file has an unpredictable name made with O_EXCL|O_NOFOLLOW: the same planting
+# leaves the victim alone and PATH a regular file. (One Python process plants the links, so
+# planting uses up no PIDs.)
+mkdir -p "$tmp/n2"
+for spec in "json:--json" "verdicts:--verdicts" "html:--html" "svg:--spacetime" "choices:--save-choices" \
+    "porcupine:--export porcupine" "checkout:check"; do
+    name=${spec%%:*} opt=${spec#*:}
+    python3 - "$LL" "$tmp/n2" "$name" "$opt" >"$tmp/n2.out" 2>&1 <<'PY'
+import os, subprocess, sys
+ll, d, name, opt = sys.argv[1:]
+victim = os.path.join(d, 'victim.txt'); open(victim, 'w').write('precious\n')
+out = os.path.join(d, 'out.' + name)
+if opt == 'check':
+    argv = [ll, 'check', 'tests/check/failover.lua', '--jobs', '1', '--out', out]
+    targets = [out + '.lua', out + '.choices', out + '.txt']
+else:
+    argv = [ll, 'run', 'gc-pause-single', '-q'] + opt.split() + [out]
+    targets = [out]
+n = int(open('/proc/sys/kernel/ns_last_pid').read()); made = []
+for t in targets:
+    for i in range(n + 1, n + 60):
+        p = '%s.tmp.%d' % (t, i); os.symlink(victim, p); made.append(p)
+r = subprocess.run(argv, capture_output=True)
+bad = []
+if open(victim).read() != 'precious\n': bad.append('the victim was overwritten')
+for t in targets:
+    if os.path.exists(t) and (os.path.islink(t) or not os.path.isfile(t)): bad.append(t + ' is a link')
+if not any(os.path.isfile(t) and not os.path.islink(t) for t in targets): bad.append('no output written (exit %d)' % r.returncode)
+left = [f for f in os.listdir(d) if f.startswith('.')]
+if left: bad.append('temporary files left: %s' % left)
+for p in made: os.remove(p)
+for t in targets:
+    if os.path.lexists(t): os.remove(t)
+os.remove(victim)
+print('; '.join(bad) if bad else 'ok')
+PY
+    [ "$(cat "$tmp/n2.out")" = ok ] && ok || bad "N2: planted links at PATH.tmp.<pid>, $opt: $(cat "$tmp/n2.out")"
+done
+
 # ---- 6. peak memory of the heaviest probes, under 256 MB (the optimised build's figure
 # would be lower still; ASan's shadow memory is counted here) ----
 if [ -x /usr/bin/time ]; then
