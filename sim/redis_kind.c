@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "chunkcache.h"
+#include "guard.h"
 #include "server.h"
 
 struct kserver {
@@ -59,6 +60,10 @@ static kserver *rk_create(const kind_host *host)
         .load = chunkcache_load_ud, .load_ud = host->chunks,
     };
     if (host->setup) host->setup(host->setup_ud, host->node, &cfg);
+    if (!cfg.script_tick) { /* a stop request ends a script (guard.h); within ~100 µs is plenty */
+        cfg.script_tick = guard_script_tick;
+        cfg.script_tick_coarse = 1;
+    }
     s->srv = server_new(&cfg);
     s->conns = xcalloc((size_t)host->nclients, sizeof *s->conns);
     s->subconns = xcalloc((size_t)host->nclients, sizeof *s->subconns);
@@ -118,7 +123,9 @@ static void rk_exec(kserver *s, int client, int which, int argc, const slice *ar
 {
     reply_init(out);
     if (rk_info(s, argc, argv, out)) return;
+    guard_request_begin(); /* its scripts are under the models' CPU-time net (guard.h) */
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
+    guard_request_end();
 }
 
 static int rk_pure(kserver *s, int client, int which, int argc, const slice *argv)
