@@ -47,6 +47,8 @@ suite "matrix command line" env LOCKLAB=build/san/locklab tests/cli/test_matrix.
 suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/san/locklab tests/cli/test_redlock.sh
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "CLIENT TRACKING in locklab serve, byte for byte against redis-server" env LOCKLAB=build/san/locklab tests/cli/test_serve_tracking.sh
+suite "hostile clients of locklab serve: the 2026-12 audit's reproducers, runaway scripts against redis-server" \
+    env LOCKLAB=build/san/locklab tests/cli/test_serve_reliab.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 # The checker's "holds" against random runs of generated problems (tests/soundness.c).
 suite "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.3 build/opt/tests/soundness 300 60
