@@ -187,6 +187,46 @@ char *buf_steal(buf *b)
     return p;
 }
 
+int ll_utf8_valid(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (!len || i + len > n) return 0;
+        uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return 0;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        /* no overlong form, no surrogate, nothing past U+10FFFF (RFC 3629) */
+        static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < least[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+void ll_escape_controls(buf *b, size_t from, const char *keep)
+{
+    size_t n = 0;
+    for (size_t i = from; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->p[i];
+        n += (c < 0x20 || c == 0x7f) && !(c && keep && strchr(keep, c));
+    }
+    if (!n) return;
+    buf t;
+    buf_init(&t);
+    for (size_t i = from; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->p[i];
+        if ((c < 0x20 || c == 0x7f) && !(c && keep && strchr(keep, c))) buf_printf(&t, "\\x%02x", c);
+        else buf_putc(&t, (char)c);
+    }
+    b->len = from;
+    buf_append(b, t.p, t.len);
+    buf_release(&t);
+}
+
 int ll_read_file(const char *path, size_t max, buf *out)
 {
     /* O_NONBLOCK: a FIFO is refused below rather than waited on in open(2) */

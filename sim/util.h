@@ -87,6 +87,13 @@ char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty 
 char *xformat(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvformat(const char *fmt, va_list ap);
 
+/* Is p[0..n) well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
+ * U+10FFFF)? 1 or 0. */
+int ll_utf8_valid(const char *p, size_t n);
+/* Control characters (C0 and DEL) of b from offset `from` on, except those in keep (NULL:
+ * none), rewritten as \xHH: text from a model or a file printed on a terminal cannot move
+ * the cursor, retitle the window or forge a line (ESC is \x1b, a newline \x0a). */
+void ll_escape_controls(buf *b, size_t from, const char *keep);
 /* Writes n bytes to path through a temporary file (ll_temp_beside), synced and then renamed
  * into place, so nothing half-written is ever left behind; a path that is there and is not a regular file (a
  * device, a FIFO, a symbolic link: /dev/null, /dev/stdout) is written to, never replaced.

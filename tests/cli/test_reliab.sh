@@ -251,6 +251,51 @@ if command -v redis-cli >/dev/null && mount -t tmpfs -o size=64k tmpfs "$tmp/ful
         bad "serve --json on a full file system: exit $rc, $(tail -n 1 "$tmp/serve.err")"
     umount "$mnt" && mnt=""
 fi
+# D18r: and no command it answered is missing from the file, which ends with a whole record
+# (the records are flushed before the replies go out; a failed write is cut back)
+if command -v redis-cli >/dev/null && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    mnt="$tmp/full"
+    port=$((21000 + RANDOM % 20000))
+    "$LL" serve --port $port --json "$mnt/h.jsonl" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    spid=$!
+    for _ in $(seq 300); do redis-cli -p $port PING >/dev/null 2>&1 && break; sleep 0.1; done
+    python3 - $port >"$tmp/d18r.out" <<'PY'
+import socket, sys
+s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); s.settimeout(60)
+answered = 0
+try:
+    for _ in range(200):  # batches of 100, each answered before the next (or never)
+        s.sendall(b'INCR k\r\n' * 100); got = b''
+        while got.count(b'\r\n') < 100:
+            r = s.recv(65536)
+            if not r: raise EOFError
+            got += r
+        answered += 100
+except Exception:
+    answered += got.count(b'\r\n')
+print(answered)
+PY
+    for _ in $(seq 600); do kill -0 $spid 2>/dev/null || break; sleep 0.1; done
+    kill $spid 2>/dev/null
+    wait $spid
+    rc=$?
+    python3 - "$mnt/h.jsonl" "$(cat "$tmp/d18r.out")" >"$tmp/d18r.check" <<'PY'
+import json, sys
+d = open(sys.argv[1], 'rb').read(); n = 0
+for l in d.split(b'\n'):
+    if l: n += json.loads(l).get('ev') == 'exec'
+answered = int(sys.argv[2])
+print('ok' if d.endswith(b'\n') and answered <= n else 'answered %d, recorded %d, ends %r' % (answered, n, d[-30:]))
+PY
+    [ "$rc" -eq 3 ] && [ "$(cat "$tmp/d18r.check")" = ok ] && ok || bad "D18r: serve --json on a full disk: exit $rc, $(cat "$tmp/d18r.check")"
+    umount "$mnt" && mnt=""
+fi
+# I08: --json on a read-only file system is exit 3 (an I/O error), as serve --help says
+if mount -t tmpfs -o ro,size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    mnt="$tmp/full"
+    bounded 3 "I08: serve --json on a read-only file system" "Read-only file system" -- "$LL" serve --port $((21000 + RANDOM % 20000)) --json "$mnt/h.jsonl"
+    umount "$mnt" && mnt=""
+fi
 # /dev/full: a device is written in place, and its ENOSPC is exit 3
 for opt in --json --verdicts --html --html-static --spacetime --save-choices; do
     expect_exit 3 "/dev/full: run $opt" -- "$LL" run gc-pause-single -q $opt /dev/full
@@ -314,10 +359,94 @@ PY
     [ "$(cat "$tmp/n2.out")" = ok ] && ok || bad "N2: planted links at PATH.tmp.<pid>, $opt: $(cat "$tmp/n2.out")"
 done
 
+# N3: a model's EVAL of a loop around a 30 MB search ran outside every budget: run went on for
+# hours, check ignored --time, SIGINT and SIGTERM. The scans now count toward the script's
+# budget (ERR Script killed by locklab: ... to the model), check's flag and --time end a
+# running script, and a worker hears a signal sent to check alone.
+mkdir -p "$tmp/n3"
+printf '%s\n' "local M = {}" "function M.new(ctx, cfg)" "  local node = ctx:nodes()[1]" \
+    "  return { acquire = function() local ok, err = ctx:call(node, 'EVAL', \"local s=string.rep('a',3e7) while true do s:find('b',1,true) end\", 0)" \
+    "    ctx:log(tostring(err)) return true end, release = function() return true end }" "end" "return M" >"$tmp/n3/m.lua"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '30s'," \
+    "  explore = { faults = { gc_pause = { targets = { 'A' }, params = { '1s', '2s', '3s', '4s', '5s', '6s' } } }, max_faults = 1 } }" >"$tmp/n3/s.lua"
+expect_exit 0 "N3: run of a model whose EVAL scans 30 MB in a loop" -- timeout -k 5 300 "$LL" run "$tmp/n3/s.lua"
+grep -q "ERR Script killed by locklab: exceeded the instruction budget" "$tmp/out" && ok || bad "N3: the script's end is not in the trace"
+no_sanitizer "N3: run"
+for jobs in 1 2; do
+    expect_exit 4 "N3: check --time 2 --jobs $jobs of that model" -- timeout -k 5 300 "$LL" check "$tmp/n3/s.lua" --time 2 --jobs $jobs
+    no_sanitizer "N3: check --time --jobs $jobs"
+    # SIGINT to check alone (not its process group) once it searches: exit 130, interrupted
+    "$LL" check "$tmp/n3/s.lua" --time 0 --jobs $jobs >"$tmp/out" 2>"$tmp/err" &
+    cpid=$!
+    for _ in $(seq 600); do grep -q "searching" "$tmp/err" && break; sleep 0.1; done
+    sleep 0.5
+    kill -INT $cpid
+    for _ in $(seq 600); do kill -0 $cpid 2>/dev/null || break; sleep 0.1; done
+    kill -KILL $cpid 2>/dev/null
+    wait $cpid
+    rc=$?
+    [ $rc -eq 130 ] && grep -q "interrupted after" "$tmp/out" && ok || bad "N3: check --jobs $jobs after SIGINT: exit $rc"
+done
+
+# N5: a model's log text and error messages reached the terminal raw (ESC sequences retitled
+# the window, a CR and a newline forged "all expectations met"): control characters are now
+# shown as \xHH, in the trace and in the error line.
+mkdir -p "$tmp/n5"
+printf '%s\n' "local M = {}" "function M.new(ctx, cfg)" "  return { acquire = function()" \
+    "    ctx:log('\\27]0;PWNED\\7\\27[2J\\27[31mred\\rlocklab: all expectations met\\nforged line')" \
+    "    error('\\27]0;PWN\\7\\27[2Jcleared\\rforged\\nline') end, release = function() return true end }" "end" "return M" >"$tmp/n5/m.lua"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '5s' }" >"$tmp/n5/s.lua"
+expect_exit 2 "N5: a model's log and error with control characters" -- "$LL" run "$tmp/n5/s.lua"
+LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out" "$tmp/err" && bad "N5: a control character reached the terminal" || ok
+grep -qF 'says: \x1b]0;PWNED\x07\x1b[2J\x1b[31mred\x0dlocklab: all expectations met\x0aforged line' "$tmp/out" && ok ||
+    bad "N5: the log line is not shown escaped: $(grep says "$tmp/out")"
+grep -qF 'locklab: client A: ' "$tmp/err" && grep -qF '\x1b]0;PWN\x07\x1b[2Jcleared\x0dforged\x0aline' "$tmp/err" && ok ||
+    bad "N5: the error line is not shown escaped: $(cat "$tmp/err")"
+one_line_err "N5: the model's error" "cleared"
+# N7: a non-string error object printed "locklab: (null)": now named by its type, with the file
+mkdir -p "$tmp/n7"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '5s' }" >"$tmp/n7/s.lua"
+for spec in 'table:error({})' 'nil:error(nil)' 'table:error(setmetatable({}, {__tostring = function() return "x" end}))' 'boolean:error(false)'; do
+    echo "${spec#*:}" >"$tmp/n7/m.lua"
+    bounded 2 "N7: ${spec#*:}" "$tmp/n7/m.lua: (error object is a ${spec%%:*} value)" -- "$LL" run "$tmp/n7/s.lua" -q
+done
+printf '%s\n' "local M = {}" "function M.new(ctx) return { acquire = function() error({}) end, release = function() return true end } end" "return M" >"$tmp/n7/m.lua"
+bounded 2 "N7: error({}) inside acquire" "client A: (error object is a table value)" -- "$LL" run "$tmp/n7/s.lua" -q
+# N8: invalid UTF-8 in a name made the SVGs ill-formed XML: refused at load, FILE:LINE
+mkdir -p "$tmp/n8"
+printf '%s\n' 'return { name = "probe \xff\xfe", about = "x", protocol = "distlock", nodes = 1, lease = "10s",' \
+    '  clients = { { name = "A", work = "1s" }, { name = "B", start = "100ms" } }, duration = "5s" }' >"$tmp/n8/s.lua"
+bounded 2 "N8: a name that is not UTF-8" "s.lua:1: name must be UTF-8 text" -- "$LL" run "$tmp/n8/s.lua" -q --spacetime "$tmp/n8/st.svg"
+[ ! -e "$tmp/n8/st.svg" ] && ok || bad "N8: an SVG was written"
+n8() { printf '%s\n' "return { name = \"probe é ✓ <b> & ]]>\", about = \"$1\", protocol = \"distlock\", nodes = 1, lease = \"10s\"," \
+    '  clients = { { name = "A", work = "1s" }, { name = "B", start = "100ms" } }, duration = "5s" }' >"$tmp/n8/s.lua"; }
+n8 '\xed\xa0\x80'
+bounded 2 "N8: about holding a surrogate" "s.lua:1: about must be UTF-8 text" -- "$LL" run "$tmp/n8/s.lua" -q
+n8 x
+expect_exit 0 "N8: a UTF-8 name with markup characters" -- "$LL" run "$tmp/n8/s.lua" -q --spacetime "$tmp/n8/st.svg"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/n8/st.svg" && ok || bad "N8: the space-time SVG is not well-formed"
+# D16r: --max-paths 100 --jobs 2 searched 130 paths: the workers now share what is left
+for jobs in 1 2; do
+    "$LL" check tests/check/redlock-contend.lua --max-paths 100 --jobs $jobs --time 0 --out "$tmp/d16r" >"$tmp/out" 2>"$tmp/err"
+    got=$(sed -n 's/^ *systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/out")
+    [ -n "$got" ] && [ "$got" -le 100 ] && [ "$got" -ge 50 ] && ok || bad "D16r: --max-paths 100 --jobs $jobs searched ${got:-?} paths"
+done
+
+# N9: replies of ctx:send never received piled up across steps outside the 64 MiB cap (500,000:
+# 520 MB, time superlinear): each now counts toward the model's cap until received, and
+# taking the oldest pending one is O(1)
+probe n9-sends 2 "used more than 64 MiB of memory, with the" 'for j = 1, 100 do for i = 1, 5000 do ctx:send(node, "INCR", "k") end ctx:sleep(1) end'
+model_scenario "$tmp/n9-received" 'for j = 1, 10 do for i = 1, 5000 do ctx:send(node, "INCR", "k") end for i = 1, 5000 do ctx:receive() end ctx:sleep(1) end'
+expect_exit 1 "N9: 50,000 sends, each received (the verdicts: exit 1)" -- timeout -k 5 300 "$LL" run "$tmp/n9-received/s.lua" -q
+no_sanitizer "N9: sends received"
+
 # ---- 6. peak memory of the heaviest probes, under 256 MB (the optimised build's figure
 # would be lower still; ASan's shadow memory is counted here) ----
 if [ -x /usr/bin/time ]; then
-    for p in budget-memory budget-concat call-huge-arg log-huge budget-spawn; do
+    for p in budget-memory budget-concat call-huge-arg log-huge budget-spawn n9-sends; do
         /usr/bin/time -f '%M' -o "$tmp/rss" timeout -k 5 120 "$LL" run "$tmp/$p/s.lua" -q >/dev/null 2>&1
         kb=$(tail -n 1 "$tmp/rss")
         [ "$kb" -lt 262144 ] && ok || bad "$p: peak memory $kb KB"
