@@ -194,19 +194,25 @@ static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf
     return lua_yield(L, 0);
 }
 
+/* Before ctx:send or ctx:send_eval builds anything: the replies it has not received count
+ * toward the model's memory cap (audit N9: 500,000 of them took 520 MB outside it). */
+static void send_charge(lua_State *L, clientrt *rt, client *c)
+{
+    coro *co = current_coro(L, c);
+    if (rt->mem + CLIENT_PENDING_COST > rt->mem_limit)
+        luaL_error(L, "ctx:send: the client model %s used more than %d MiB of memory, with the %d requests it sent "
+                      "and has not received the replies of",
+                   rt->cx->sc->protocol, (int)(rt->mem_limit >> 20),
+                   co->npending - co->pending_head + co->ninbox - co->inbox_head);
+}
+
 /* ctx:send's half: the request goes out, the coroutine carries on; ctx:receive takes the
  * reply. Returns the request's id to Lua. */
 static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
                       const char *label, const char *script)
 {
     coro *co = current_coro(L, c);
-    /* unreceived replies count toward the model's memory cap (audit N9: 500,000 of them
-     * took 520 MB outside it) */
-    if (rt->mem + CLIENT_PENDING_COST > rt->mem_limit)
-        return luaL_error(L, "ctx:send: the client model %s used more than %d MiB of memory, with the %d requests it "
-                             "sent and has not received the replies of",
-                          rt->cx->sc->protocol, (int)(rt->mem_limit >> 20), co->npending - co->pending_head + co->ninbox - co->inbox_head);
-    rt->mem += CLIENT_PENDING_COST;
+    rt->mem += CLIENT_PENDING_COST; /* until received or abandoned (send_charge) */
     uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, 0, 1);
     if (co->npending == co->cappending && co->pending_head > 0) {
         memmove(co->pending, co->pending + co->pending_head, (size_t)(co->npending - co->pending_head) * sizeof *co->pending);
@@ -261,6 +267,7 @@ static int call_or_send(lua_State *L, int async)
     if (lua_gettop(L) < 3) return luaL_error(L, "ctx:%s needs a command", async ? "send" : "call");
     (void)current_coro(L, c);
     step_action(L, rt, async ? "send" : "call");
+    if (async) send_charge(L, rt, c);
     size_t offs[64];
     int argc;
     char label[256];
@@ -412,6 +419,7 @@ static int ctx_send_eval(lua_State *L)
     int node_idx = node_arg(L, rt, 2);
     (void)current_coro(L, c);
     step_action(L, rt, "send_eval");
+    send_charge(L, rt, c);
     size_t offs[64];
     int argc;
     char label[512];

@@ -74,7 +74,7 @@ static void put_err(const char *s)
 }
 
 /* A request a node runs for a model (guard.h): the same net as a step's. */
-static volatile sig_atomic_t guard_in_request, guard_serial;
+static volatile sig_atomic_t guard_in_request, guard_serial, guard_over;
 static volatile int *guard_stop;
 static double guard_deadline;
 static int guard_cuts; /* GUARD_CUT_*: why scripts were ended since guard_set_stop */
@@ -101,7 +101,17 @@ double guard_now(void)
 void guard_request_begin(void)
 {
     guard_serial++;
+    guard_over = 0;
     guard_in_request = 1;
+}
+
+static void guard_give_up(void)
+{
+    put_err("locklab: the client model ");
+    put_err(cpu_model ? cpu_model : "?");
+    put_err(" made a node run a script (EVAL or FCALL) that used up its CPU time without returning: "
+            "an endless loop over a large string, or a pathological string pattern?\n");
+    _exit(2);
 }
 
 void guard_request_end(void)
@@ -113,13 +123,14 @@ int guard_script_tick(void *ud, int wrote)
 {
     (void)ud;
     (void)wrote;
-    static unsigned calls;
+    if (guard_over) guard_give_up(); /* the CPU-time net, from here rather than the signal */
     if (guard_stop && *guard_stop) {
         guard_cuts |= GUARD_CUT_STOP;
         return 1;
     }
-    /* the clock every 64th call (a call per 10,000 instructions of a looping script) */
-    if (guard_deadline > 0 && ((guard_cuts & GUARD_CUT_DEADLINE) || ((++calls & 63) == 0 && guard_now() >= guard_deadline))) {
+    /* (a call per 1,000 instructions of a looping script: a few µs, or a few ms when each
+     * turn scans a large string; the clock read costs tens of ns) */
+    if (guard_deadline > 0 && ((guard_cuts & GUARD_CUT_DEADLINE) || guard_now() >= guard_deadline)) {
         guard_cuts |= GUARD_CUT_DEADLINE;
         return 1;
     }
@@ -134,13 +145,8 @@ static void guard_tick(void)
         ticks = 0;
         return;
     }
-    if (++ticks >= CLIENT_CPU_STEP_TICKS + CLIENT_CPU_EXIT_TICKS) {
-        put_err("locklab: the client model ");
-        put_err(cpu_model ? cpu_model : "?");
-        put_err(" made a node run a script (EVAL or FCALL) that used up its CPU time without returning "
-                "(a pathological string pattern?)\n");
-        _exit(2);
-    }
+    if (++ticks == CLIENT_CPU_STEP_TICKS) guard_over = 1; /* the script's next tick gives up */
+    else if (ticks >= CLIENT_CPU_STEP_TICKS + CLIENT_CPU_EXIT_TICKS) guard_give_up(); /* a C call never returned */
 }
 
 static void cpu_tick(int sig)

@@ -4,9 +4,13 @@
  *  - a stop request: the flag a SIGINT/SIGTERM handler sets (check's) and a deadline
  *    (check --time) end the running script at its next hook, within milliseconds;
  *  - the CPU-time net of client_sandbox.c watches a request as it watches a model's step:
- *    one that runs CLIENT_CPU_STEP_TICKS + CLIENT_CPU_EXIT_TICKS ticks of CPU time without
- *    returning (a single C call that never ends, such as a pathological pattern) ends the
- *    process with one line naming the model and exit 2.
+ *    one that runs CLIENT_CPU_STEP_TICKS ticks of CPU time (a loop of few instructions
+ *    around a search of a 30 MB string: the audit's N3) ends the process at its script's
+ *    next tick with one line naming the model and exit 2; a single C call that does not
+ *    return (a pathological pattern) ends it CLIENT_CPU_EXIT_TICKS ticks later from the
+ *    timer. The scripts' C functions are not wrapped to charge what they scan: the wrapper
+ *    would change Redis's error texts ("user_script:1: malformed pattern", "bad argument #1
+ *    to 'find'").
  * The Redis kind (redis_kind.c) brackets each request with guard_request_begin/end and gives
  * its scripts guard_script_tick unless its host has its own (serve: busy-reply-threshold). */
 #ifndef LOCKLAB_GUARD_H

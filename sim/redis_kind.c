@@ -60,7 +60,7 @@ static kserver *rk_create(const kind_host *host)
         .load = chunkcache_load_ud, .load_ud = host->chunks,
     };
     if (host->setup) host->setup(host->setup_ud, host->node, &cfg);
-    if (!cfg.script_tick) { /* a stop request ends a script (guard.h); within ~100 µs is plenty */
+    if (!cfg.script_tick) { /* a stop request ends a script (guard.h): a tick per 1,000 instructions */
         cfg.script_tick = guard_script_tick;
         cfg.script_tick_coarse = 1;
     }

@@ -318,29 +318,6 @@ static int script_math_randomseed(lua_State *L)
     return 0;
 }
 
-/* string.find/match/gmatch/gsub (upvalue 1), charged one instruction of the budget per
- * SCRIPT_BYTES_PER_INSN bytes of the subject they may scan, as allocations are: a loop of
- * few instructions around a search of a 30 MB string is stopped like one that spins (issue
- * 37, N3). Past the budget the hook raises at the script's next instruction. */
-static int script_charged_scan(lua_State *L)
-{
-    scripting *s = script_of(L);
-    size_t n = 0;
-    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &n);
-    if (s->running && !s->killed) {
-        s->insn_used += n / SCRIPT_BYTES_PER_INSN;
-        if (s->insn_used >= s->insn_limit) {
-            s->killed = 1;
-            s->hooked = 1; /* (unset when the script ends) */
-            lua_sethook(L, script_hook, LUA_MASKCOUNT, 1);
-        }
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
 /* ---------------------------------------------------------------------------------------
  * bit (LuaBitOp semantics: 32-bit, results as signed 32-bit numbers) */
 
@@ -534,12 +511,6 @@ void script_open_libs(lua_State *L)
     lua_pop(L, 1);
 
     lua_getfield(L, G, "string");
-    static const char *const scans[] = { "find", "match", "gmatch", "gsub", NULL };
-    for (const char *const *f = scans; *f; f++) {
-        lua_getfield(L, -1, *f);
-        lua_pushcclosure(L, script_charged_scan, 1);
-        lua_setfield(L, -2, *f);
-    }
     lua_getfield(L, -1, "gmatch");
     lua_setfield(L, -2, "gfind");
     lua_pop(L, 1);
