@@ -427,6 +427,11 @@ bounded 2 "N8: about holding a surrogate" "s.lua:1: about must be UTF-8 text" --
 n8 x
 expect_exit 0 "N8: a UTF-8 name with markup characters" -- "$LL" run "$tmp/n8/s.lua" -q --spacetime "$tmp/n8/st.svg"
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/n8/st.svg" && ok || bad "N8: the space-time SVG is not well-formed"
+# gnuplot's own SVG keeps a title's "]]>", which XML forbids in text: written "]]&gt;"
+if command -v gnuplot >/dev/null; then
+    expect_exit 0 "N8: --plot .svg of a name holding ]]>" -- "$LL" run "$tmp/n8/s.lua" -q --plot "$tmp/n8/pl.svg"
+    python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/n8/pl.svg" && ok || bad "N8: gnuplot's SVG is not well-formed"
+fi
 # D16r: --max-paths 100 --jobs 2 searched 130 paths: the workers now share what is left
 for jobs in 1 2; do
     "$LL" check tests/check/redlock-contend.lua --max-paths 100 --jobs $jobs --time 0 --out "$tmp/d16r" >"$tmp/out" 2>"$tmp/err"
