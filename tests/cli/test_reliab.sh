@@ -222,7 +222,7 @@ writers() { # DIR TAG: every writer into DIR (a full file system, or where write
     [ ! -e "$d/m.svg" ] && ok || bad "$tag: matrix left a file"
     expect_exit 3 "$tag: check --out" -- "$LL" check tests/check/failover.lua --jobs 1 --out "$d/cx"
     [ ! -e "$d/cx.lua" ] && ok || bad "$tag: check --out left $d/cx.lua"
-    [ "$(ls "$d" | grep -vc '^filler$')" -eq 0 ] && ok || bad "$tag: temporary files left: $(ls "$d")"
+    [ "$(ls -A "$d" | grep -vc '^filler$')" -eq 0 ] && ok || bad "$tag: temporary files left: $(ls -A "$d")"
 }
 mkdir -p "$tmp/full"
 if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
