@@ -395,7 +395,7 @@ static int serve_fault(serve *sv, sclient *sender, fault_cfg *f)
 
 int serve_history_sync(serve_history *h)
 {
-    if (!h->json) return 0;
+    if (!h->json) return h->json_error ? -1 : 0; /* (closed after a failure: still nothing answered) */
     if (!h->json_error && fflush(h->json) == 0) {
         long at = ftell(h->json);
         if (at >= 0) h->json_good = at;
