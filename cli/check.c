@@ -12,6 +12,7 @@
 #include "check.h"
 #include "cli.h"
 #include "explore.h"
+#include "guard.h"
 #include "world.h"
 #include "scenario.h"
 
@@ -492,12 +493,17 @@ int cli_check(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    /* the same flag and --time end a script a model's request runs on a node (guard.h) */
+    guard_set_stop(&stop_requested, o.time_limit > 0 ? guard_now() + o.time_limit : 0);
     explore_result r;
     buf err;
     buf_init(&err);
     int rc = explore_run(sc, &o, &r, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    if (guard_cut() & GUARD_CUT_STOP) r.interrupted = 1; /* a path whose script it ended is not finished */
+    if (guard_cut() & GUARD_CUT_DEADLINE) r.timed_out = 1;
+    guard_set_stop(NULL, 0);
     if (progress_tty) fputs("\n", stderr);
     if (rc != 0) {
         cli_run_error(err.p, 0);

@@ -18,13 +18,35 @@
 #include "scenario.h"
 #include "scriptlib.h"
 
+/* One line on stderr, whatever the message holds: its control characters (a model's error
+ * text, a file name) are shown as \xHH (ll_escape_controls); keep lets some through. */
+static void cli_error_keep(const char *keep, const char *fmt, va_list ap)
+{
+    buf b;
+    buf_init(&b);
+    buf_puts(&b, "locklab: ");
+    char *text = xvformat(fmt, ap);
+    buf_puts(&b, text);
+    free(text);
+    ll_escape_controls(&b, 0, keep);
+    buf_putc(&b, '\n');
+    fwrite(b.p, 1, b.len, stderr);
+    buf_release(&b);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("locklab: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cli_error_keep(NULL, fmt, ap);
+    va_end(ap);
+}
+
+static void cli_error_lines(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_error_keep("\n\t", fmt, ap);
     va_end(ap);
 }
 
@@ -82,7 +104,7 @@ void cli_run_error(const char *text, int full)
 {
     const char *nl = strchr(text, '\n');
     if (full || !nl) {
-        cli_error("%s", text);
+        cli_error_lines("%s", text); /* --verbose: the traceback's lines */
         return;
     }
     cli_error("%.*s (locklab run SCENARIO --verbose shows the Lua traceback)", (int)(nl - text), text);

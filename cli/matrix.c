@@ -216,7 +216,7 @@ static int render_png(const matrix_result *res, const char *path, buf *err)
         goto out;
     }
     buf_printf(&page, "%s/overview.html", profile);
-    buf_printf(&shot, "%s.tmp.%d.png", path, (int)getpid());
+    buf_printf(&shot, "%s/shot.png", profile); /* in the private folder: no name to plant */
     buf html;
     buf_init(&html);
     matrix_overview_page(res, &html);

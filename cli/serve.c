@@ -24,11 +24,17 @@
 /* ---- requests ---- */
 
 /* --requirepass: AUTH [default] PASS and HELLO's AUTH option check it; before it, every
- * command but AUTH, HELLO and QUIT gets Redis's NOAUTH. Returns 1 when it answered into
+ * command but AUTH, HELLO, RESET and QUIT gets Redis's NOAUTH; RESET logs out. Returns 1 when it answered into
  * out, 0 to let the command run (a HELLO whose AUTH passed runs then). */
 static int serve_auth(sclient *c, int argc, const slice *argv, reply *out)
 {
     const char *pass = c->sv->opt.requirepass;
+    if (slice_eq_nocase(argv[0], "reset")) {
+        /* Redis's RESET needs no authentication and takes it away (the default user again,
+         * who needs the password): +RESET, then NOAUTH until the next AUTH */
+        if (argc == 1) c->authed = 0;
+        return 0;
+    }
     if (slice_eq_nocase(argv[0], "auth")) {
         if (argc < 2) {
             reply_error(out, "ERR wrong number of arguments for 'auth' command");
@@ -67,14 +73,24 @@ static int serve_auth(sclient *c, int argc, const slice *argv, reply *out)
 
 /* What a connection to node n gets while n runs a script past busy-reply-threshold: SCRIPT
  * KILL (an EVAL) and FUNCTION KILL (an FCALL) end the script unless it has written, then
- * Redis's UNKILLABLE; MULTI, DISCARD, WATCH, UNWATCH, RESET and HELLO run (Redis's
- * allow-busy commands); everything else gets Redis's BUSY, which marks a transaction in
- * MULTI (its EXEC then answers EXECABORT) and ends it when it is the EXEC. */
-static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv, reply *out)
+ * Redis's UNKILLABLE; SHUTDOWN NOSAVE ends it whatever it did, and the node with it (a
+ * crash: LOCKLAB RESTART brings it back), the connections closed without a reply as Redis's
+ * are; MULTI, DISCARD, WATCH, UNWATCH, RESET and HELLO run (Redis's allow-busy commands);
+ * everything else gets Redis's BUSY, which marks a transaction in MULTI (its EXEC then
+ * answers EXECABORT) and ends it when it is the EXEC. Returns 1 when c gets no reply. */
+static int serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv, reply *out)
 {
     int script_kill = argc == 2 && slice_eq_nocase(argv[0], "script") && slice_eq_nocase(argv[1], "kill");
     int function_kill = argc == 2 && slice_eq_nocase(argv[0], "function") && slice_eq_nocase(argv[1], "kill");
-    if ((script_kill && !n->busy_function) || (function_kill && n->busy_function)) {
+    if (argc == 2 && slice_eq_nocase(argv[0], "shutdown") && slice_eq_nocase(argv[1], "nosave")) {
+        n->busy_kill = n->busy_shutdown = 1; /* the script's command ends, then the node */
+        c->closing = 1;
+        return 1;
+    }
+    /* Redis's scriptKill: a script that wrote is UNKILLABLE to either kill, before the kill
+     * of the other kind is refused (with BUSY, below) */
+    if ((script_kill && !n->busy_function) || (function_kill && n->busy_function) ||
+        ((script_kill || function_kill) && n->busy_wrote)) {
         if (n->busy_wrote) {
             reply_error(out, "UNKILLABLE Sorry the script already executed write commands against the dataset. You "
                              "can either wait the script termination or kill the server in a hard way using the "
@@ -83,7 +99,7 @@ static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv,
             n->busy_kill = 1;
             reply_ok(out);
         }
-    } else if (!script_kill && !function_kill && server_allow_busy(argc, argv)) {
+    } else if (!script_kill && !function_kill && !slice_eq_nocase(argv[0], "shutdown") && server_allow_busy(argc, argv)) {
         /* Redis's allow-busy commands (a transaction's bookkeeping, the handshake, FUNCTION
          * STATS), which the running script never touches: it is between two instructions here */
         server_exec(n->srv, &c->conn, argc, argv, out);
@@ -93,6 +109,7 @@ static void serve_busy_answer(snode *n, sclient *c, int argc, const slice *argv,
                  n->busy_function ? "FUNCTION KILL" : "SCRIPT KILL");
         server_reject(n->srv, &c->conn, argc, argv, err, out); /* in MULTI: EXECABORT later */
     }
+    return 0;
 }
 
 /* Runs one request of c: QUIT and LOCKLAB here, everything else on the node's server. */
@@ -109,7 +126,7 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         if (argv != small) free(argv);
         return;
     }
-    int busy_any = 0;
+    int busy_any = 0, mute = 0;
     for (int i = 0; i < sv->nnodes; i++) busy_any |= sv->nodes[i].busy;
     if (slice_eq_nocase(argv[0], "quit")) {
         reply_ok(&rep); /* Redis 7.0 answers QUIT before looking at anything else */
@@ -117,7 +134,7 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     } else if (sv->opt.requirepass && serve_auth(c, argc, argv, &rep)) {
         /* answered: AUTH, a HELLO whose AUTH failed, or NOAUTH */
     } else if (n->busy) {
-        serve_busy_answer(n, c, argc, argv, &rep);
+        mute = serve_busy_answer(n, c, argc, argv, &rep);
     } else if (slice_eq_nocase(argv[0], "locklab") && busy_any) {
         reply_error(&rep, "ERR a node is busy running a script: LOCKLAB commands wait until it ends (SCRIPT KILL "
                           "ends it)");
@@ -132,6 +149,11 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
         n->script_start_us = n->script_poll_us = 0;
         n->busy = n->busy_wrote = n->busy_kill = 0;
         sv->current = outer;
+        if (n->busy_shutdown) { /* SHUTDOWN NOSAVE came while it ran: the node goes down */
+            n->busy_shutdown = 0;
+            mute = 1;
+            serve_node_shutdown(sv, n);
+        }
     }
     sv->commands++;
     n->commands++;
@@ -143,6 +165,8 @@ static void serve_command(sclient *c, int argc, char **words, size_t *lens)
     }
     if (c->conn.blocked) {
         serve_block(c, argc, argv); /* answered later: serve_unblock, serve_block_timeouts */
+    } else if (mute) {
+        /* SHUTDOWN NOSAVE, and the command its node was running: the connection closes */
     } else {
         buf_reset(&sv->scratch);
         reply_to_resp(&rep, &sv->scratch);
@@ -336,7 +360,8 @@ int cli_serve(int argc, char **argv)
     }
     serve *sv = xcalloc(1, sizeof *sv);
     int rc = serve_parse(argc, argv, &sv->opt);
-    if (rc == EXIT_OK && serve_nodes_init(sv) < 0) rc = EXIT_USAGE;
+    int built = rc == EXIT_OK ? serve_nodes_init(sv) : 0;
+    if (built < 0) rc = built == -2 ? EXIT_INTERNAL : EXIT_USAGE;
     if (rc != EXIT_OK) {
         serve_nodes_free(sv);
         free(sv);

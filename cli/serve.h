@@ -94,7 +94,7 @@ struct snode {
      * written (SCRIPT KILL: UNKILLABLE), is a function (FCALL: FUNCTION KILL ends it), and
      * a kill asked for. */
     int64_t script_start_us, script_poll_us;
-    int busy, busy_wrote, busy_function, busy_kill;
+    int busy, busy_wrote, busy_function, busy_kill, busy_shutdown;
     int64_t up_us;         /* true time it last started */
     char port_text[8];     /* CONFIG GET port */
 };
@@ -131,7 +131,14 @@ typedef struct serve_history {
     buf line;              /* scratch: one rendered record */
     FILE *json;            /* --json: every record, rendered as it is made */
     int json_error;        /* errno of the first failed write, 0 if none */
+    long json_good;        /* the file's length after its last complete, flushed record */
 } serve_history;
+
+/* --json before any reply is sent (serve_io.c's flusher): the records so far flushed to the
+ * file, so that no answered command is missing from it (as Redis writes its AOF before it
+ * replies). 0; or -1 when the file cannot be written, the incomplete tail cut back to the last
+ * whole record: then nothing more is answered and serve stops with exit 3. */
+int serve_history_sync(serve_history *h);
 
 struct serve {
     serve_options opt;
@@ -172,7 +179,7 @@ int64_t serve_node_clock_us(const snode *n);
  * that would carry a clock past it, or before 0, are refused, so no sum overflows. */
 #define SERVE_CLOCK_MAX_MS 100000000000000LL
 /* Builds the world and the nodes from the options (and the scenario): 0, or -1 after the
- * one-line error. */
+ * one-line error (-2 when it is the --json file that cannot be written: exit 3). */
 int serve_nodes_init(serve *sv);
 void serve_nodes_free(serve *sv);
 /* --clock wall: moves the world to the real time now; then, either mode, serve_sync. */
@@ -246,6 +253,8 @@ void serve_process(sclient *c);
 void serve_io_events(serve *sv);
 void serve_close(serve *sv);
 /* While a script runs long: accepts, reads, runs and writes what can be, by hand. */
+/* SHUTDOWN NOSAVE: node n crashes (the world's crash fault), every connection to it closed. */
+void serve_node_shutdown(serve *sv, snode *n);
 void serve_busy_poll(serve *sv);
 /* Opens a node's listening socket: 0, or -1 with errno set. */
 int serve_listen(snode *n);

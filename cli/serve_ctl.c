@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -118,6 +119,9 @@ static void serve_server_setup(void *ud, int widx, void *native)
     cfg->track_access = 1;
     cfg->script_tick = serve_script_tick;
     cfg->script_tick_ud = n;
+    /* no instruction budget, as in Redis: a script runs until it ends, SCRIPT KILL or
+     * FUNCTION KILL (read-only ones) or SIGTERM; run and check keep theirs */
+    cfg->lua_instruction_limit = UINT64_MAX;
     cfg->deliver = serve_deliver;
     cfg->push = serve_push;
     cfg->deliver_ud = n;
@@ -284,7 +288,7 @@ int serve_nodes_init(serve *sv)
     serve_history_init(&sv->hist, (size_t)sv->opt.history_max);
     if (sv->opt.json && !(sv->hist.json = fopen(sv->opt.json, "w"))) {
         cli_error("serve: cannot write '%s': %s", sv->opt.json, strerror(errno));
-        return -1;
+        return -2; /* an I/O error, exit 3 as --help says (a read-only disk: audit I08) */
     }
     world_advance(sv->w, sv->t0_us);
     serve_sync(sv, NULL); /* the servers (the ports open in serve.c) */
@@ -304,6 +308,7 @@ void serve_nodes_free(serve *sv)
     free(sv->nodes);
     sv->nodes = NULL;
     sv->nnodes = 0;
+    if (sv->hist.json) serve_history_sync(&sv->hist); /* cut back to whole records if it fails */
     if (sv->hist.json && fclose(sv->hist.json) != 0 && !sv->hist.json_error) sv->hist.json_error = errno ? errno : EIO;
     sv->hist.json = NULL;
     serve_history_release(&sv->hist);
@@ -336,7 +341,8 @@ static const char *const serve_help[] = {
     "PARTITION <node>",
     "    Cut a node off from its clients and from the other nodes (replication too):",
     "    nothing is read from or written to its clients, new connections wait, until",
-    "    HEAL (the reply to PARTITION itself is sent).",
+    "    HEAL (the reply to PARTITION itself is sent). One node stays reachable to",
+    "    carry the HEAL: the last node up and reachable is not cut off.",
     "HEAL [<node>]",
     "    End a node's partition (every node's, without one).",
     "DROP <id> <probability> [<ms>]",
@@ -385,6 +391,32 @@ static int serve_fault(serve *sv, sclient *sender, fault_cfg *f)
     int id = world_inject(sv->w, f);
     serve_sync(sv, sender);
     return id;
+}
+
+int serve_history_sync(serve_history *h)
+{
+    if (!h->json) return h->json_error ? -1 : 0; /* (closed after a failure: still nothing answered) */
+    if (!h->json_error && fflush(h->json) == 0) {
+        long at = ftell(h->json);
+        if (at >= 0) h->json_good = at;
+        return 0;
+    }
+    if (!h->json_error) h->json_error = errno ? errno : EIO;
+    /* no more records; what reached the file past the last whole one is cut off (after
+     * fclose, whose last try at the buffered tail may write part of it) */
+    int fd = dup(fileno(h->json));
+    fclose(h->json);
+    h->json = NULL;
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)h->json_good) != 0) { /* nothing more to do: the error is said */ }
+        close(fd);
+    }
+    return -1;
+}
+
+void serve_node_shutdown(serve *sv, snode *n)
+{
+    if (n->srv) serve_fault(sv, NULL, &(fault_cfg){ .kind = FAULT_CRASH, .target = (char *)n->name });
 }
 
 static void serve_ctl_help(serve *sv, sclient *c, const slice *argv, int argc, reply *out)
@@ -552,6 +584,15 @@ static void serve_ctl_partition(serve *sv, sclient *c, const slice *argv, int ar
     (void)argc;
     snode *n = serve_node_named(sv, argv[2], out);
     if (!n) return;
+    /* nothing is read from a partitioned node's connections, LOCKLAB HEAL included: one node
+     * must stay reachable to carry it (audit N10: a one-node serve stayed cut off for good) */
+    int others = 0;
+    for (int i = 0; i < sv->nnodes; i++) others |= &sv->nodes[i] != n && sv->nodes[i].srv && !sv->nodes[i].partitioned;
+    if (!others && !n->partitioned) {
+        reply_errorf(out, "ERR partitioning '%s' would leave no node to send LOCKLAB HEAL to: keep one reachable "
+                          "(serve --nodes 2 or more)", n->name);
+        return;
+    }
     serve_partition(n, 1, c);
     reply_ok(out);
 }

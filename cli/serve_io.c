@@ -162,6 +162,11 @@ static void serve_flush(sclient *c)
 /* Writes every pending output (the loop's `flusher`, and a busy script's poll). */
 static void serve_flush_pending(serve *sv)
 {
+    /* the history first: a reply never goes out for a command --json could not record */
+    if (sv->pending && serve_history_sync(&sv->hist) != 0) {
+        if (sv->base) event_base_loopbreak(sv->base);
+        return;
+    }
     while (sv->pending) {
         sclient *c = sv->pending;
         sv->pending = c->pend_next;

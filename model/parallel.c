@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "dict.h"
+#include "guard.h"
 #include "exploreint.h"
 
 /* ---- pipes ---- */
@@ -90,7 +91,8 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
         enum level_end end = run_item(S, rp, bound, pos, alt, &err);
         wres w = { .end = end, .max_depth_seen = r->max_depth_seen, .depth_cut = r->depth_cut,
                    .abstracted = r->abstracted, .memory_stop = r->memory_stop,
-                   .timed_out = r->timed_out, .interrupted = r->interrupted, .paths = r->paths,
+                   .timed_out = r->timed_out || (guard_cut() & GUARD_CUT_DEADLINE),
+                   .interrupted = r->interrupted || (guard_cut() & GUARD_CUT_STOP), .paths = r->paths,
                    .transitions = r->transitions, .nhash = S->outcomes.n,
                    .nfound = S->have_found ? S->found.nrec : 0, .errlen = err.len };
         memcpy(w.witnessed, r->witnessed, sizeof w.witnessed);
@@ -121,6 +123,7 @@ typedef struct worker {
     int busy;
     uint64_t pos;
     int64_t alt;
+    uint64_t budget; /* the paths --max-paths left it for this item */
 } worker;
 
 /* Does item a come before item b in the order one job takes them? */
@@ -233,6 +236,19 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
         }
         for (int i = 0; i < n && !stopping; i++) {
             if (wk[i].busy) continue;
+            /* --max-paths: a share of what the busy workers have not been given, so that all
+             * of them together stay within it (each used to get the whole rest: 130 for 100) */
+            uint64_t budget = 0;
+            if (S->o->max_paths) {
+                uint64_t given = 0;
+                int idle = 0;
+                for (int j = 0; j < n; j++) given += wk[j].busy ? wk[j].budget : 0, idle += !wk[j].busy;
+                uint64_t left = S->o->max_paths - S->r->paths;
+                left = left > given ? left - given : 0;
+                if (!left) break; /* the others may end their items within it: wait for them */
+                budget = (left + (uint64_t)idle - 1) / (uint64_t)idle;
+                wk[i].budget = budget;
+            }
             size_t pos;
             int64_t alt;
             int got;
@@ -246,7 +262,6 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
             buf ab;
             buf_init(&ab);
             alts_write(&ab, rp->avail, pos + 1);
-            uint64_t budget = S->o->max_paths ? S->o->max_paths - S->r->paths : 0;
             int bad = write_full(wk[i].to, &p64, sizeof p64) || write_full(wk[i].to, &alt, sizeof alt) ||
                       write_full(wk[i].to, &budget, sizeof budget) || write_full(wk[i].to, ab.p, ab.len);
             buf_release(&ab);
@@ -263,7 +278,13 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
             if (wk[i].busy) pf[np] = (struct pollfd){ .fd = wk[i].from, .events = POLLIN }, idx[np++] = i;
         if (np == 0) break;
         if (poll(pf, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR) continue;
+            /* a signal to us alone (kill PID, not the terminal's ^C to the group): the busy
+             * workers hear it too, so a script a model runs there ends as well (guard.h) */
+            if (errno == EINTR) {
+                if (S->o->stop && *S->o->stop)
+                    for (int i = 0; i < n; i++) if (wk[i].busy) kill(wk[i].pid, SIGINT);
+                continue;
+            }
             buf_printf(err, "poll: %s", strerror(errno));
             end = LEVEL_ERROR;
             break;

@@ -139,6 +139,34 @@ static int whole(const buf *image, int svg)
     return image->len >= 20 && !memcmp(image->p, sig, 8) && !memcmp(image->p + image->len - 12, iend, 12);
 }
 
+/* gnuplot's SVG writes text with < and & escaped but not '>', so a title holding "]]>"
+ * (which XML forbids in character data) makes the file ill-formed (the audit's N8): each
+ * "]]>" outside a CDATA section becomes "]]&gt;". */
+static void svg_fix_cdata_end(buf *image)
+{
+    size_t n = 0;
+    for (size_t i = 0; i + 3 <= image->len; i++) n += !memcmp(image->p + i, "]]>", 3);
+    if (!n) return;
+    buf out;
+    buf_init(&out);
+    int in_cdata = 0;
+    for (size_t i = 0; i < image->len; i++) {
+        if (!in_cdata && i + 9 <= image->len && !memcmp(image->p + i, "<![CDATA[", 9)) {
+            buf_append(&out, image->p + i, 9);
+            i += 8;
+            in_cdata = 1;
+        } else if (i + 3 <= image->len && !memcmp(image->p + i, "]]>", 3)) {
+            buf_puts(&out, in_cdata ? "]]>" : "]]&gt;");
+            i += 2;
+            in_cdata = 0;
+        } else {
+            buf_putc(&out, image->p[i]);
+        }
+    }
+    buf_release(image);
+    *image = out;
+}
+
 int gp_render(const buf *script, int svg, buf *image, buf *err, int *io)
 {
 #ifdef LOCKLAB_NO_HOST
@@ -207,6 +235,7 @@ int gp_render(const buf *script, int svg, buf *image, buf *err, int *io)
         buf_puts(err, image->len ? "gnuplot failed: its picture is cut short" : "gnuplot failed: it wrote nothing");
         rc = -1;
     }
+    if (rc == 0 && svg) svg_fix_cdata_end(image);
     close(in);
     close(errfd);
     return rc;

@@ -55,6 +55,7 @@ int trace_wanted(const hist_event *e, trace_level level)
 
 void trace_line(const history *h, const hist_event *e, buf *out)
 {
+    size_t start = out->len;
     put_time(out, e->t);
     buf_printf(out, "  %-5s ", name(h, e->actor));
     const char *text = e->text ? e->text : "";
@@ -102,6 +103,9 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     default: buf_printf(out, "%s %s", hist_kind_name(e->kind), text); break;
     }
     put_local(out, e);
+    /* a model's text: logs, values, errors (whose message sim/client.c made one line; the
+     * traceback's lines stay) */
+    ll_escape_controls(out, start, e->kind == H_ERROR ? "\n\t" : "\t");
     buf_putc(out, '\n');
 }
 

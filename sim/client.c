@@ -98,6 +98,16 @@ static void opt_where(buf *err, const char *file, int line)
     else buf_puts(err, "--options: ");
 }
 
+/* A model's error object as text: a string or a number as it is, anything else named by
+ * its type as Lua's own lua.c does ("(error object is a table value)"), never NULL; tmp
+ * holds that text. No __tostring runs: it would be model code outside any budget. */
+static const char *model_error_text(lua_State *L, int idx, char *tmp, size_t n)
+{
+    if (lua_type(L, idx) == LUA_TSTRING || lua_type(L, idx) == LUA_TNUMBER) return lua_tostring(L, idx);
+    snprintf(tmp, n, "(error object is a %s value)", luaL_typename(L, idx));
+    return tmp;
+}
+
 /* The model's M.CHECK(options), if it has one: what the options mean together (an option
  * that the chosen preset does not take). It returns nothing when they are fine, or the
  * name of the option at fault and why; the error names that option's line. 0, or -1. */
@@ -117,7 +127,8 @@ static int check_together(lua_State *L, const scenario *sc, const char *file, bu
         lua_setfield(L, -2, o->key);
     }
     if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
-        buf_printf(err, "%s: the %s model's CHECK failed: %s", file, sc->protocol, lua_tostring(L, -1));
+        char tmp[64];
+        buf_printf(err, "%s: the %s model's CHECK failed: %s", file, sc->protocol, model_error_text(L, -1, tmp, sizeof tmp));
         lua_settop(L, top);
         return -1;
     }
@@ -268,8 +279,13 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
         co->state = CO_DONE;
         return;
     }
-    const char *m = lua_tostring(T, -1);
-    luaL_traceback(rt->L, T, m ? m : "error object is not a string", 0);
+    char tmp[64];
+    buf line; /* one line, whatever the model put in it (a newline would forge one) */
+    buf_init(&line);
+    buf_puts(&line, model_error_text(T, -1, tmp, sizeof tmp));
+    ll_escape_controls(&line, 0, NULL);
+    luaL_traceback(rt->L, T, line.p ? line.p : "", 0);
+    buf_release(&line);
     client_fail(rt, c, lua_tostring(rt->L, -1));
     lua_pop(rt->L, 1);
     co->state = CO_DONE;
@@ -278,10 +294,15 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
 /* Is id one of co's requests of ctx:send still awaited? Takes it off the list if so. */
 static int take_pending(coro *co, uint64_t id)
 {
-    for (int i = 0; i < co->npending; i++)
+    for (int i = co->pending_head; i < co->npending; i++)
         if (co->pending[i] == id) {
-            memmove(co->pending + i, co->pending + i + 1, (size_t)(co->npending - i - 1) * sizeof *co->pending);
-            co->npending--;
+            if (i == co->pending_head) { /* the oldest, as a rule: O(1) (audit N9: O(n) each) */
+                co->pending_head++;
+            } else {
+                memmove(co->pending + i, co->pending + i + 1, (size_t)(co->npending - i - 1) * sizeof *co->pending);
+                co->npending--;
+            }
+            if (co->pending_head == co->npending) co->pending_head = co->npending = 0;
             return 1;
         }
     return 0;
@@ -303,8 +324,8 @@ static int abandoned_by_timeout(const clientrt *rt, const client *c, uint64_t id
 
 void coro_drop_inbox(coro *co)
 {
-    for (int i = 0; i < co->ninbox; i++) msg_free(co->inbox[i]);
-    co->ninbox = 0;
+    for (int i = co->inbox_head; i < co->ninbox; i++) msg_free(co->inbox[i]);
+    co->ninbox = co->inbox_head = 0;
 }
 
 /* A reply for c: 1 when a coroutine's inbox keeps the message (ctx:send's reply that came
@@ -330,7 +351,12 @@ static int on_reply(clientrt *rt, client *c, msg *m)
             e->b = abandoned_by_timeout(rt, c, m->req_id) ? 0 : 2; /* abandoned (ctx:abandon) */
             return 0;
         }
-        if (co->state != CO_WAIT_ANY) {
+        if (co->state != CO_WAIT_ANY) { /* held, still charged (CLIENT_PENDING_COST) */
+            if (co->ninbox == co->capinbox && co->inbox_head > 0) {
+                memmove(co->inbox, co->inbox + co->inbox_head, (size_t)(co->ninbox - co->inbox_head) * sizeof *co->inbox);
+                co->ninbox -= co->inbox_head;
+                co->inbox_head = 0;
+            }
             if (co->ninbox == co->capinbox) {
                 co->capinbox = co->capinbox ? co->capinbox * 2 : 4;
                 co->inbox = xrealloc(co->inbox, (size_t)co->capinbox * sizeof *co->inbox);
@@ -338,6 +364,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
             co->inbox[co->ninbox++] = m;
             return 1;
         }
+        rt->mem -= CLIENT_PENDING_COST; /* received */
         lua_pushinteger(co->L, (lua_Integer)m->req_id);
         int n = push_reply(co->L, m);
         coro_resume(rt, c, co, n + 1);
@@ -681,7 +708,11 @@ static int clients_load(clientrt *rt, const char *data_dir, buf *err)
         ll_model_file(rt->dir, NULL, files[i], path, sizeof path); /* a protocol beside its scenario is a path */
         if (load_file(L, rt->cx->chunks, path, err) != 0) return -1;
         if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
-            buf_printf(err, "%s", lua_tostring(L, -1));
+            char tmp[64];
+            const char *m = model_error_text(L, -1, tmp, sizeof tmp);
+            /* a string error names its place already; another names the file here */
+            if (lua_type(L, -1) == LUA_TSTRING) buf_puts(err, m);
+            else buf_printf(err, "%s: %s", path, m);
             return -1;
         }
         if (i == 0 && (!lua_istable(L, -1) || (lua_getfield(L, -1, "new"), !lua_isfunction(L, -1)))) {

@@ -194,13 +194,31 @@ static int send_request(lua_State *L, clientrt *rt, client *c, int node_idx, buf
     return lua_yield(L, 0);
 }
 
+/* Before ctx:send or ctx:send_eval builds anything: the replies it has not received count
+ * toward the model's memory cap (audit N9: 500,000 of them took 520 MB outside it). */
+static void send_charge(lua_State *L, clientrt *rt, client *c)
+{
+    coro *co = current_coro(L, c);
+    if (rt->mem + CLIENT_PENDING_COST > rt->mem_limit)
+        luaL_error(L, "ctx:send: the client model %s used more than %d MiB of memory, with the %d requests it sent "
+                      "and has not received the replies of",
+                   rt->cx->sc->protocol, (int)(rt->mem_limit >> 20),
+                   co->npending - co->pending_head + co->ninbox - co->inbox_head);
+}
+
 /* ctx:send's half: the request goes out, the coroutine carries on; ctx:receive takes the
  * reply. Returns the request's id to Lua. */
 static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *b, size_t *offsets, int argc,
                       const char *label, const char *script)
 {
     coro *co = current_coro(L, c);
+    rt->mem += CLIENT_PENDING_COST; /* until received or abandoned (send_charge) */
     uint64_t id = post_request(rt, c, co, node_idx, b, offsets, argc, label, script, 0, 1);
+    if (co->npending == co->cappending && co->pending_head > 0) {
+        memmove(co->pending, co->pending + co->pending_head, (size_t)(co->npending - co->pending_head) * sizeof *co->pending);
+        co->npending -= co->pending_head;
+        co->pending_head = 0;
+    }
     if (co->npending == co->cappending) {
         co->cappending = co->cappending ? co->cappending * 2 : 8;
         co->pending = xrealloc(co->pending, (size_t)co->cappending * sizeof *co->pending);
@@ -249,6 +267,7 @@ static int call_or_send(lua_State *L, int async)
     if (lua_gettop(L) < 3) return luaL_error(L, "ctx:%s needs a command", async ? "send" : "call");
     (void)current_coro(L, c);
     step_action(L, rt, async ? "send" : "call");
+    if (async) send_charge(L, rt, c);
     size_t offs[64];
     int argc;
     char label[256];
@@ -400,6 +419,7 @@ static int ctx_send_eval(lua_State *L)
     int node_idx = node_arg(L, rt, 2);
     (void)current_coro(L, c);
     step_action(L, rt, "send_eval");
+    send_charge(L, rt, c);
     size_t offs[64];
     int argc;
     char label[512];
@@ -421,15 +441,16 @@ static int ctx_receive(lua_State *L)
     int have_timeout = !lua_isnoneornil(L, 2);
     double ms = have_timeout ? ms_arg(L, 2, "receive") : 0;
     coro *co = current_coro(L, c);
-    if (co->ninbox > 0) {
-        msg *m = co->inbox[0];
+    if (co->ninbox > co->inbox_head) {
+        msg *m = co->inbox[co->inbox_head];
         lua_pushinteger(L, (lua_Integer)m->req_id);
         int n = push_reply(L, m); /* first: if it raises (memory), the reply is still in the inbox */
-        memmove(co->inbox, co->inbox + 1, (size_t)(--co->ninbox) * sizeof *co->inbox);
+        if (++co->inbox_head == co->ninbox) co->inbox_head = co->ninbox = 0;
+        rt->mem -= CLIENT_PENDING_COST; /* received */
         msg_free(m);
         return n + 1;
     }
-    if (co->npending == 0) {
+    if (co->npending == co->pending_head) {
         lua_pushnil(L);
         lua_pushliteral(L, "none");
         return 2;
@@ -450,9 +471,10 @@ static int ctx_abandon(lua_State *L)
     const char *why = luaL_optstring(L, 2, NULL);
     if (why && strcmp(why, "timeout") != 0) return luaL_error(L, "ctx:abandon: \"timeout\" or nothing, not '%s'", why);
     coro *co = current_coro(L, c);
-    for (int i = 0; why && i < co->npending; i++)
+    for (int i = co->pending_head; why && i < co->npending; i++)
         history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
-    co->npending = 0;
+    rt->mem -= (size_t)(co->npending - co->pending_head + co->ninbox - co->inbox_head) * CLIENT_PENDING_COST;
+    co->npending = co->pending_head = 0;
     coro_drop_inbox(co);
     return 0;
 }

@@ -35,9 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clientint.h"
+#include "guard.h"
 
 #define CLIENT_MEMORY_LIMIT (64u << 20)
 #define CLIENT_INSTRUCTION_BUDGET 20000000 /* per resume */
@@ -71,9 +73,86 @@ static void put_err(const char *s)
     }
 }
 
+/* A request a node runs for a model (guard.h): the same net as a step's. */
+static volatile sig_atomic_t guard_in_request, guard_serial, guard_over;
+static volatile int *guard_stop;
+static double guard_deadline;
+static int guard_cuts; /* GUARD_CUT_*: why scripts were ended since guard_set_stop */
+
+void guard_set_stop(volatile int *flag, double deadline)
+{
+    guard_stop = flag;
+    guard_deadline = deadline;
+    guard_cuts = 0;
+}
+
+int guard_cut(void)
+{
+    return guard_cuts;
+}
+
+double guard_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void guard_request_begin(void)
+{
+    guard_serial++;
+    guard_over = 0;
+    guard_in_request = 1;
+}
+
+static void guard_give_up(void)
+{
+    put_err("locklab: the client model ");
+    put_err(cpu_model ? cpu_model : "?");
+    put_err(" made a node run a script (EVAL or FCALL) that used up its CPU time without returning: "
+            "an endless loop over a large string, or a pathological string pattern?\n");
+    _exit(2);
+}
+
+void guard_request_end(void)
+{
+    guard_in_request = 0;
+}
+
+int guard_script_tick(void *ud, int wrote)
+{
+    (void)ud;
+    (void)wrote;
+    if (guard_over) guard_give_up(); /* the CPU-time net, from here rather than the signal */
+    if (guard_stop && *guard_stop) {
+        guard_cuts |= GUARD_CUT_STOP;
+        return 1;
+    }
+    /* (a call per 1,000 instructions of a looping script: a few µs, or a few ms when each
+     * turn scans a large string; the clock read costs tens of ns) */
+    if (guard_deadline > 0 && ((guard_cuts & GUARD_CUT_DEADLINE) || guard_now() >= guard_deadline)) {
+        guard_cuts |= GUARD_CUT_DEADLINE;
+        return 1;
+    }
+    return 0;
+}
+
+static void guard_tick(void)
+{
+    static sig_atomic_t seen_serial = -1, ticks;
+    if (!guard_in_request || guard_serial != seen_serial) {
+        seen_serial = guard_serial;
+        ticks = 0;
+        return;
+    }
+    if (++ticks == CLIENT_CPU_STEP_TICKS) guard_over = 1; /* the script's next tick gives up */
+    else if (ticks >= CLIENT_CPU_STEP_TICKS + CLIENT_CPU_EXIT_TICKS) guard_give_up(); /* a C call never returned */
+}
+
 static void cpu_tick(int sig)
 {
     (void)sig;
+    guard_tick();
     static sig_atomic_t seen_serial = -1, ticks;
     if (!cpu_in_step || cpu_step_serial != seen_serial) {
         seen_serial = cpu_step_serial;

@@ -37,11 +37,16 @@ typedef struct coro {
     int is_main;
     /* ctx:send / ctx:receive: the requests sent and not yet received or abandoned, and the
      * replies to them that came while the coroutine was not in ctx:receive (owned here) */
-    uint64_t *pending;
-    int npending, cappending;
-    struct msg **inbox;
-    int ninbox, capinbox;
+    uint64_t *pending;     /* pending[pending_head .. npending) */
+    int npending, cappending, pending_head;
+    struct msg **inbox;    /* inbox[inbox_head .. ninbox) */
+    int ninbox, capinbox, inbox_head;
 } coro;
+
+/* What one request of ctx:send costs the model's memory cap from its sending until the model
+ * receives or abandons its reply (the request in flight, its reply held, their records: the
+ * audit measured about 2.5 KB each, N9), so unreceived replies cannot pile up beyond it. */
+#define CLIENT_PENDING_COST 2048
 
 typedef struct subscription {
     int shard;             /* the node name the client used */

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "chunkcache.h"
+#include "guard.h"
 #include "server.h"
 
 struct kserver {
@@ -60,6 +61,10 @@ static kserver *rk_create(const kind_host *host)
         .load = chunkcache_load_ud, .load_ud = host->chunks,
     };
     if (host->setup) host->setup(host->setup_ud, host->node, &cfg);
+    if (!cfg.script_tick) { /* a stop request ends a script (guard.h): a tick per 1,000 instructions */
+        cfg.script_tick = guard_script_tick;
+        cfg.script_tick_coarse = 1;
+    }
     s->srv = server_new(&cfg);
     s->conns = xcalloc((size_t)host->nclients, sizeof *s->conns);
     s->subconns = xcalloc((size_t)host->nclients, sizeof *s->subconns);
@@ -120,7 +125,9 @@ static void rk_exec(kserver *s, int client, int which, int argc, const slice *ar
     reply_init(out);
     s->info = rk_info(s, argc, argv, out);
     if (s->info) return;
+    guard_request_begin(); /* its scripts are under the models' CPU-time net (guard.h) */
     server_exec(s->srv, which ? &s->subconns[client] : &s->conns[client], argc, argv, out);
+    guard_request_end();
 }
 
 /* The request just run touched nothing but what it reported (server_footprint); INFO answered

@@ -332,7 +332,12 @@ static int loader_validate(lua_State *L)
     for (const char *c = s->name; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             rd_fail(&ld->rd, "name", "name must be one line of text (it has a control character such as a newline)");
+    /* and text: it goes into SVG and HTML, which must be well-formed (audit N8) */
+    if (!ll_utf8_valid(s->name, strlen(s->name)))
+        rd_fail(&ld->rd, "name", "name must be UTF-8 text (it has a byte sequence that is not UTF-8)");
     s->about = rd_opt_string(&ld->rd, root, "", "about", 1);
+    if (!ll_utf8_valid(s->about, strlen(s->about)))
+        rd_fail(&ld->rd, "about", "about must be UTF-8 text (it has a byte sequence that is not UTF-8)");
     load_protocol(ld, root);
     load_server(ld, root);
     int mode = rd_get(L, root, "mode") == LUA_TNIL ? 0 : rd_to_choice(&ld->rd, -1, "mode", modes, 2);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 _Noreturn void ll_assert_fail(const char *expr, const char *file, int line)
@@ -186,6 +187,46 @@ char *buf_steal(buf *b)
     return p;
 }
 
+int ll_utf8_valid(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (!len || i + len > n) return 0;
+        uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return 0;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        /* no overlong form, no surrogate, nothing past U+10FFFF (RFC 3629) */
+        static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < least[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+void ll_escape_controls(buf *b, size_t from, const char *keep)
+{
+    size_t n = 0;
+    for (size_t i = from; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->p[i];
+        n += (c < 0x20 || c == 0x7f) && !(c && keep && strchr(keep, c));
+    }
+    if (!n) return;
+    buf t;
+    buf_init(&t);
+    for (size_t i = from; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->p[i];
+        if ((c < 0x20 || c == 0x7f) && !(c && keep && strchr(keep, c))) buf_printf(&t, "\\x%02x", c);
+        else buf_putc(&t, (char)c);
+    }
+    b->len = from;
+    buf_append(b, t.p, t.len);
+    buf_release(&t);
+}
+
 int ll_read_file(const char *path, size_t max, buf *out)
 {
     /* O_NONBLOCK: a FIFO is refused below rather than waited on in open(2) */
@@ -258,15 +299,40 @@ int ll_same_file(const char *a, const char *b)
 int ll_install_file(const char *tmp, const char *path)
 {
     struct stat st;
-    if (!(lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) return rename(tmp, path);
+    int in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (!in_place && rename(tmp, path) == 0) return 0;
+    if (!in_place && errno != EXDEV) return -1;
+    /* in place, or from another file system (a private folder in /tmp): copied, safely */
     buf b;
     buf_init(&b);
-    int rc = ll_read_file(tmp, SIZE_MAX, &b) == LL_READ_OK ? write_in_place(path, b.p, b.len, NULL) : -1;
+    int rc = ll_read_file(tmp, SIZE_MAX, &b) != LL_READ_OK ? -1
+             : in_place ? write_in_place(path, b.p, b.len, NULL) : ll_write_file(path, b.p, b.len, NULL);
     int saved = errno;
     buf_release(&b);
     remove(tmp);
     errno = saved;
     return rc;
+}
+
+int ll_temp_beside(const char *path, buf *name)
+{
+    /* the folder of path, and a name in it no one can predict: ".BASE.XXXXXXXXXXXX" */
+    const char *slash = strrchr(path, '/');
+    static uint64_t counter;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        uint64_t r = 0;
+        if (getentropy(&r, sizeof r) != 0) r = 0;
+        r ^= ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ (++counter * 0x9E3779B97F4A7C15ull);
+        buf_reset(name);
+        if (slash) buf_append(name, path, (size_t)(slash - path) + 1);
+        buf_printf(name, ".%s.%012llx", slash ? slash + 1 : path, (unsigned long long)(r & 0xffffffffffffull));
+        /* O_EXCL: a name that is there (a planted link, a file) is refused, never opened;
+         * O_NOFOLLOW as well, for file systems that would otherwise follow a final link */
+        int fd = open(name->p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
 }
 
 int ll_write_file(const char *path, const void *p, size_t n, buf *err)
@@ -275,11 +341,24 @@ int ll_write_file(const char *path, const void *p, size_t n, buf *err)
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return write_in_place(path, p, n, err);
     buf tmp;
     buf_init(&tmp);
-    buf_printf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp.p, "wb");
-    int ok = f && (n == 0 || fwrite(p, 1, n, f) == n);
-    int saved = errno;
-    if (f && fclose(f) != 0 && ok) {
+    int fd = ll_temp_beside(path, &tmp);
+    int ok = fd >= 0, saved = errno;
+    for (size_t done = 0; ok && done < n;) {
+        ssize_t w = write(fd, (const char *)p + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            ok = 0;
+            saved = w < 0 ? errno : ENOSPC;
+        } else {
+            done += (size_t)w;
+        }
+    }
+    /* on the disk before it has the name: a crash leaves the old file or the new one */
+    if (ok && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        ok = 0;
+        saved = errno;
+    }
+    if (fd >= 0 && close(fd) != 0 && ok) {
         ok = 0;
         saved = errno;
     }
@@ -289,7 +368,7 @@ int ll_write_file(const char *path, const void *p, size_t n, buf *err)
     }
     if (!ok) {
         if (err) buf_printf(err, "cannot write '%s': %s", path, strerror(saved));
-        if (f) remove(tmp.p);
+        if (fd >= 0) remove(tmp.p);
     }
     buf_release(&tmp);
     return ok ? 0 : -1;

@@ -87,11 +87,23 @@ char *buf_steal(buf *b); /* returns the bytes (caller frees) and leaves b empty 
 char *xformat(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvformat(const char *fmt, va_list ap);
 
-/* Writes n bytes to path through a temporary file renamed into place, so nothing
- * half-written is ever left behind; a path that is there and is not a regular file (a
+/* Is p[0..n) well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
+ * U+10FFFF)? 1 or 0. */
+int ll_utf8_valid(const char *p, size_t n);
+/* Control characters (C0 and DEL) of b from offset `from` on, except those in keep (NULL:
+ * none), rewritten as \xHH: text from a model or a file printed on a terminal cannot move
+ * the cursor, retitle the window or forge a line (ESC is \x1b, a newline \x0a). */
+void ll_escape_controls(buf *b, size_t from, const char *keep);
+/* Writes n bytes to path through a temporary file (ll_temp_beside), synced and then renamed
+ * into place, so nothing half-written is ever left behind; a path that is there and is not a regular file (a
  * device, a FIFO, a symbolic link: /dev/null, /dev/stdout) is written to, never replaced.
  * 0, or -1 with "cannot write 'path': why" in err. */
 int ll_write_file(const char *path, const void *p, size_t n, buf *err);
+/* Creates a new file for writing in path's folder under a name no one can predict
+ * (".BASE.<48 random bits>", O_CREAT|O_EXCL|O_NOFOLLOW, mode 0666 less the umask): a name
+ * planted there beforehand, link or file, is never opened. Its name in name; the descriptor,
+ * or -1 with errno set. */
+int ll_temp_beside(const char *path, buf *name);
 /* Puts the finished file tmp at path: renamed into place, or, where path is there and is not
  * a regular file (a device, a FIFO, a symbolic link), copied into it and tmp removed. 0, or
  * -1 with errno set. */

@@ -47,6 +47,8 @@ suite "matrix command line" env LOCKLAB=build/san/locklab tests/cli/test_matrix.
 suite "Redlock libraries: retry schedules, compare --options" env LOCKLAB=build/san/locklab tests/cli/test_redlock.sh
 suite "locklab serve over TCP (redis-cli, raw sockets)" env LOCKLAB=build/san/locklab tests/cli/test_serve.sh
 suite "CLIENT TRACKING in locklab serve, byte for byte against redis-server" env LOCKLAB=build/san/locklab tests/cli/test_serve_tracking.sh
+suite "hostile clients of locklab serve: the 2026-12 audit's reproducers, runaway scripts against redis-server" \
+    env LOCKLAB=build/san/locklab tests/cli/test_serve_reliab.sh
 suite "model checker" env LOCKLAB=./locklab tests/cli/test_check.sh
 # Time and randomness reach a run only through sim/README.md's table; two runs, two processes, one seed: the same bytes
 suite "sources of nondeterminism (sim/README.md's table)" env LOCKLAB=build/san/locklab tests/cli/test_nondet.sh
@@ -76,6 +78,10 @@ if [ -f tests/diff/redisdiff.py ]; then
     suite "differential test against redis-server" python3 tests/diff/redisdiff.py --locklab ./locklab
     suite "differential test against redis-server, through locklab serve" \
         python3 tests/diff/redisdiff.py --locklab ./locklab --serve
+    # every entry point of bit, struct, cmsgpack and cjson at its boundary numbers, under
+    # ASan+UBSan: a report aborts the fake side, which is a mismatch (issue 37, N6)
+    suite "script libraries at their boundaries against redis-server, ASan+UBSan build" \
+        python3 tests/diff/redisdiff.py --locklab build/san/locklab --cases tests/diff/cases/scriptlib-bounds.txt
 fi
 
 if [ -f tests/diff/zookeeper/zkdiff.py ]; then

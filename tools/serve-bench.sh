@@ -11,7 +11,8 @@
 # pipelined (-P 16). locklab serve runs with its defaults (the history kept in memory, the
 # last 100,000 records) and again with --history-max 0, which records nothing.
 #
-# Prints a table: measurement | locklab | redis-server | ratio (locklab / redis-server).
+# Prints a table: measurement | locklab | redis-server | ratio (locklab / redis-server),
+# and the seconds of writes to values up to 512 MB (tools/serve-bench-large.py).
 # No target: the figure says how far a real client's view of the fake is from Redis's.
 # Exit 0 when everything ran; 3 when something could not. Environment: SERVE_BENCH_N
 # (default 50000) requests per run, SERVE_BENCH_REPS (default 3) runs of each, the median
@@ -150,3 +151,20 @@ for pipe in 1 16; do
         done
     done
 done
+
+# Writes to large values (issue 37, N1): seconds for one client, each server in turn, the
+# median of REPS runs (tools/serve-bench-large.py says what each line measures).
+for r in $(seq "$REPS"); do
+    for kind in redis serve; do
+        python3 tools/serve-bench-large.py "${port[$kind]}" >>"$tmp/large.$kind" || fail "$kind: the large-value run failed"
+    done
+done
+echo
+echo "writes to large values, one client (seconds, median of $REPS; lower is better)"
+row "measurement (s)" "locklab" "redis-server" "ratio"
+while IFS= read -r name; do
+    med() { grep -F "$name " "$tmp/large.$1" | awk '{ print $NF }' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+    ll=$(med serve)
+    rd=$(med redis)
+    row "$name" "$ll" "$rd" "$(awk "BEGIN { printf \"%.2fx\", $ll / $rd }")"
+done < <(awk '{ $NF = ""; sub(/ $/, ""); print }' "$tmp/large.redis" | awk '!seen[$0]++')

@@ -99,8 +99,10 @@ static void encode_number(lua_State *L, const cjson_cfg *cfg, int idx, buf *out)
  * is 0. */
 static lua_Integer array_length(lua_State *L, const cjson_cfg *cfg, int idx)
 {
-    double max = 0;
-    lua_Integer items = 0;
+    /* lua-cjson keeps the largest key in a C int: a key from 2^31 up makes it INT_MIN
+     * (x86-64), and the table is then encoded as an object, as redis-server does */
+    int max = 0;
+    int items = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -109,10 +111,10 @@ static lua_Integer array_length(lua_State *L, const cjson_cfg *cfg, int idx)
             lua_pop(L, 1);
             return -1;
         }
-        if (k > max) max = k;
+        if (k > max) max = luaclib_cvt_i32(k);
         items++;
     }
-    if (cfg->sparse_ratio > 0 && max > (double)cfg->sparse_ratio * (double)items && max > cfg->sparse_safe) {
+    if (cfg->sparse_ratio > 0 && (long long)max > (long long)items * cfg->sparse_ratio && max > cfg->sparse_safe) {
         if (!cfg->sparse_convert)
             luaL_error(L, "Cannot serialise %s: excessively sparse array", luaL_typename(L, idx));
         return -1;

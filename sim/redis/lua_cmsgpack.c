@@ -352,10 +352,11 @@ static int mp_unpack_full(lua_State *L, lua_Integer limit, lua_Integer offset)
     return n + 1;
 }
 
-/* An integer argument as Lua 5.1 read it into a C int (0 when optional and absent). */
+/* An integer argument as Lua 5.1's luaL_checkinteger read it into a lua_Integer (a
+ * ptrdiff_t: NaN and anything beyond 2^63 are INT64_MIN); 0 when optional and absent. */
 static lua_Integer mp_int_arg(lua_State *L, int idx, int optional)
 {
-    return optional && lua_isnoneornil(L, idx) ? 0 : luaclib_checkint(L, idx);
+    return optional && lua_isnoneornil(L, idx) ? 0 : (lua_Integer)luaclib_cvt_i64(luaL_checknumber(L, idx));
 }
 
 static int mp_unpack(lua_State *L)

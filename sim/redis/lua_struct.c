@@ -94,12 +94,11 @@ static void struct_control(lua_State *L, int opt, const char **fmt, sheader *h)
     }
 }
 
-/* A double as C's cast to an unsigned 64-bit integer makes it on x86-64 (via int64 for
- * negative numbers). */
+/* A double as Redis's struct converts one: (Uinttype)(Inttype)n below zero, (Uinttype)n
+ * otherwise, both as x86-64 makes them (NaN: 2^63; 2^64 and above: 0). */
 static uint64_t struct_to_bits(double n)
 {
-    if (n < 0) return n >= -9223372036854775808.0 ? (uint64_t)(int64_t)n : (uint64_t)INT64_MIN;
-    return n < 18446744073709551616.0 ? (uint64_t)n : 0; /* NaN fails the test: 0 too */
+    return n < 0 ? (uint64_t)luaclib_cvt_i64(n) : luaclib_cvt_u64(n);
 }
 
 static void struct_put_int(lua_State *L, luaL_Buffer *b, int arg, int big, size_t size)
@@ -227,10 +226,11 @@ static int struct_unpack(lua_State *L)
         case 'c':
             if (size == 0) { /* c0: the length is the number unpacked just before */
                 if (n == 0 || !lua_isnumber(L, -1)) luaL_error(L, "format 'c0' needs a previous size");
-                lua_Integer len = luaclib_trunc(lua_tonumber(L, -1));
+                /* Redis: size = lua_tonumber(...), a double into a size_t: a negative one
+                 * wraps and is too long, +inf is 0 */
+                size = (size_t)luaclib_cvt_u64(lua_tonumber(L, -1));
                 lua_pop(L, 1);
                 n--;
-                size = (size_t)len; /* a negative one wraps, and is too long, as in Redis */
                 luaL_argcheck(L, size <= ld && pos <= ld - size, 2, "data string too short");
             }
             lua_pushlstring(L, data + pos, size);

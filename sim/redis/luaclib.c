@@ -7,7 +7,7 @@
 
 void luaclib_push_number(lua_State *L, double d)
 {
-    if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) lua_pushinteger(L, (lua_Integer)d);
+    if (d == floor(d) && fabs(d) < 1e14 && !(d == 0 && signbit(d))) lua_pushinteger(L, (lua_Integer)d);
     else lua_pushnumber(L, d);
 }
 
@@ -15,6 +15,22 @@ lua_Integer luaclib_trunc(double d)
 {
     if (fabs(d) < 9.2e18) return (lua_Integer)d;
     return d < 0 ? LUA_MININTEGER : LUA_MAXINTEGER; /* NaN fails both tests: the maximum */
+}
+
+int64_t luaclib_cvt_i64(double d)
+{
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? (int64_t)d : INT64_MIN;
+}
+
+int32_t luaclib_cvt_i32(double d)
+{
+    return d > -2147483649.0 && d < 2147483648.0 ? (int32_t)d : INT32_MIN;
+}
+
+uint64_t luaclib_cvt_u64(double d)
+{
+    if (!(d >= 9223372036854775808.0)) return (uint64_t)luaclib_cvt_i64(d); /* NaN too */
+    return (uint64_t)luaclib_cvt_i64(d - 9223372036854775808.0) ^ ((uint64_t)1 << 63);
 }
 
 int luaclib_checkint(lua_State *L, int idx)

@@ -325,15 +325,16 @@ static int script_math_randomseed(lua_State *L)
 static uint32_t script_tobit(lua_State *L, int i)
 {
     lua_Number n = luaL_checknumber(L, i);
-    /* LuaBitOp normalises through 2^52+2^51 addition: the same as modulo 2^32 of the
-     * rounded value. */
-    double r = nearbyint(n);
-    /* NaN and the infinities: the sum's bit pattern has all-zero low 32 bits (0x7ff8...,
-     * 0xfff0...), so LuaBitOp gives 0; and no float-to-integer conversion out of range here */
-    if (!isfinite(r)) return 0;
-    double m = fmod(r, 4294967296.0);
-    if (m < 0) m += 4294967296.0;
-    return (uint32_t)m;
+    /* LuaBitOp's barg(), bit for bit: add 2^52+2^51 and keep the low 32 bits of the
+     * double's representation. In range that is the rounded value modulo 2^32; beyond 2^51
+     * it is whatever those bits hold (bit.tobit(2^54+4) is 1, bit.tobit(1e300) -2013235812
+     * on redis-server 7.0.15), and NaN and the infinities give 0. No float-to-integer
+     * conversion, so no value is out of range. */
+    volatile double sum = n + 6755399441055744.0;
+    uint64_t bits;
+    double d = sum;
+    memcpy(&bits, &d, sizeof bits);
+    return (uint32_t)bits;
 }
 
 static int script_bit_ret(lua_State *L, uint32_t v)
@@ -392,6 +393,9 @@ static int script_bit_tohex(lua_State *L)
     int32_t n = lua_isnone(L, 2) ? 8 : (int32_t)script_tobit(L, 2);
     const char *hexdigits = "0123456789abcdef";
     char digits[8];
+    /* as redis-server 7.0.15 (the CVE-2024-31449 fix of LuaBitOp): -2^31 has no negation in
+     * 32 bits, so it counts as -(2^31 - 1): 8 upper-case digits */
+    if (n == INT32_MIN) n = INT32_MIN + 1;
     if (n < 0) {
         n = -n;
         hexdigits = "0123456789ABCDEF";

@@ -222,7 +222,7 @@ writers() { # DIR TAG: every writer into DIR (a full file system, or where write
     [ ! -e "$d/m.svg" ] && ok || bad "$tag: matrix left a file"
     expect_exit 3 "$tag: check --out" -- "$LL" check tests/check/failover.lua --jobs 1 --out "$d/cx"
     [ ! -e "$d/cx.lua" ] && ok || bad "$tag: check --out left $d/cx.lua"
-    [ "$(ls "$d" | grep -vc '^filler$')" -eq 0 ] && ok || bad "$tag: temporary files left: $(ls "$d")"
+    [ "$(ls -A "$d" | grep -vc '^filler$')" -eq 0 ] && ok || bad "$tag: temporary files left: $(ls -A "$d")"
 }
 mkdir -p "$tmp/full"
 if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
@@ -251,16 +251,206 @@ if command -v redis-cli >/dev/null && mount -t tmpfs -o size=64k tmpfs "$tmp/ful
         bad "serve --json on a full file system: exit $rc, $(tail -n 1 "$tmp/serve.err")"
     umount "$mnt" && mnt=""
 fi
+# D18r: and no command it answered is missing from the file, which ends with a whole record
+# (the records are flushed before the replies go out; a failed write is cut back)
+if command -v redis-cli >/dev/null && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    mnt="$tmp/full"
+    port=$((21000 + RANDOM % 20000))
+    "$LL" serve --port $port --json "$mnt/h.jsonl" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    spid=$!
+    for _ in $(seq 300); do redis-cli -p $port PING >/dev/null 2>&1 && break; sleep 0.1; done
+    python3 - $port >"$tmp/d18r.out" <<'PY'
+import socket, sys
+s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); s.settimeout(60)
+answered = 0
+try:
+    for _ in range(200):  # batches of 100, each answered before the next (or never)
+        s.sendall(b'INCR k\r\n' * 100); got = b''
+        while got.count(b'\r\n') < 100:
+            r = s.recv(65536)
+            if not r: raise EOFError
+            got += r
+        answered += 100
+except Exception:
+    answered += got.count(b'\r\n')
+print(answered)
+PY
+    for _ in $(seq 600); do kill -0 $spid 2>/dev/null || break; sleep 0.1; done
+    kill $spid 2>/dev/null
+    wait $spid
+    rc=$?
+    python3 - "$mnt/h.jsonl" "$(cat "$tmp/d18r.out")" >"$tmp/d18r.check" <<'PY'
+import json, sys
+d = open(sys.argv[1], 'rb').read(); n = 0
+for l in d.split(b'\n'):
+    if l: n += json.loads(l).get('ev') == 'exec'
+answered = int(sys.argv[2])
+print('ok' if d.endswith(b'\n') and answered <= n else 'answered %d, recorded %d, ends %r' % (answered, n, d[-30:]))
+PY
+    [ "$rc" -eq 3 ] && [ "$(cat "$tmp/d18r.check")" = ok ] && ok || bad "D18r: serve --json on a full disk: exit $rc, $(cat "$tmp/d18r.check")"
+    umount "$mnt" && mnt=""
+fi
+# I08: --json on a read-only file system is exit 3 (an I/O error), as serve --help says
+if mount -t tmpfs -o ro,size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    mnt="$tmp/full"
+    bounded 3 "I08: serve --json on a read-only file system" "Read-only file system" -- "$LL" serve --port $((21000 + RANDOM % 20000)) --json "$mnt/h.jsonl"
+    umount "$mnt" && mnt=""
+fi
 # /dev/full: a device is written in place, and its ENOSPC is exit 3
 for opt in --json --verdicts --html --html-static --spacetime --save-choices; do
     expect_exit 3 "/dev/full: run $opt" -- "$LL" run gc-pause-single -q $opt /dev/full
     one_line_err "/dev/full: run $opt" "No space left on device"
 done
 
+# ---- 7. the second audit (2026-12, issue 37): its reproducers under defects/ ----
+# N6: bit.tohex(x, -2^31) negated INT_MIN and copied 2^64-2^31 bytes from an 8-byte buffer
+# (SIGSEGV, UBSan's "negation of -2147483648"). redis-server 7.0.15 answers 8 upper-case
+# digits, as for any negative count (the boundary values of every library entry point are
+# compared with redis-server in tests/diff/cases/scriptlib-bounds.txt).
+printf '%s\n' 'EVAL "return bit.tohex(1, -2147483648)" 0' 'EVAL "return bit.tohex(255, 2^31)" 0' \
+    'EVAL "return bit.tohex(255, -2^31 - 2^32)" 0' >"$tmp/n6.in"
+expect_exit 0 "N6: bit.tohex(x, -2^31) in locklab redis" -- timeout -k 5 120 "$LL" redis <"$tmp/n6.in"
+[ "$(tr -d '\r' <"$tmp/out")" = "$(printf '"00000001"\n"000000FF"\n"000000FF"')" ] && ok ||
+    bad "N6: bit.tohex(x, -2^31) answered $(tr '\n' ' ' <"$tmp/out")"
+no_sanitizer "N6: bit.tohex(x, -2^31)"
+model_scenario "$tmp/n6" 'assert(ctx:call(node, "EVAL", "return bit.tohex(1, -2147483648)", 0) == "00000001")'
+# (the model's lock is no lock: exit 1 for the verdicts; a failed assert would be exit 2)
+expect_exit 1 "N6: bit.tohex(x, -2^31) from a model" -- timeout -k 5 120 "$LL" run "$tmp/n6/s.lua" -q
+no_sanitizer "N6: bit.tohex(x, -2^31) from a model"
+
+# N2: outputs went through PATH.tmp.<pid>, opened without O_EXCL: links planted at the coming
+# PIDs' names were written through (the victim overwritten) and renamed to PATH. Now the
+# temporary file has an unpredictable name made with O_EXCL|O_NOFOLLOW: the same planting
+# leaves the victim alone and PATH a regular file. (One Python process plants the links, so
+# planting uses up no PIDs.)
+mkdir -p "$tmp/n2"
+for spec in "json:--json" "verdicts:--verdicts" "html:--html" "svg:--spacetime" "choices:--save-choices" \
+    "porcupine:--export porcupine" "checkout:check"; do
+    name=${spec%%:*} opt=${spec#*:}
+    python3 - "$LL" "$tmp/n2" "$name" "$opt" >"$tmp/n2.out" 2>&1 <<'PY'
+import os, subprocess, sys
+ll, d, name, opt = sys.argv[1:]
+victim = os.path.join(d, 'victim.txt'); open(victim, 'w').write('precious\n')
+out = os.path.join(d, 'out.' + name)
+if opt == 'check':
+    argv = [ll, 'check', 'tests/check/failover.lua', '--jobs', '1', '--out', out]
+    targets = [out + '.lua', out + '.choices', out + '.txt']
+else:
+    argv = [ll, 'run', 'gc-pause-single', '-q'] + opt.split() + [out]
+    targets = [out]
+n = int(open('/proc/sys/kernel/ns_last_pid').read()); made = []
+for t in targets:
+    for i in range(n + 1, n + 60):
+        p = '%s.tmp.%d' % (t, i); os.symlink(victim, p); made.append(p)
+r = subprocess.run(argv, capture_output=True)
+bad = []
+if open(victim).read() != 'precious\n': bad.append('the victim was overwritten')
+for t in targets:
+    if os.path.exists(t) and (os.path.islink(t) or not os.path.isfile(t)): bad.append(t + ' is a link')
+if not any(os.path.isfile(t) and not os.path.islink(t) for t in targets): bad.append('no output written (exit %d)' % r.returncode)
+left = [f for f in os.listdir(d) if f.startswith('.')]
+if left: bad.append('temporary files left: %s' % left)
+for p in made: os.remove(p)
+for t in targets:
+    if os.path.lexists(t): os.remove(t)
+os.remove(victim)
+print('; '.join(bad) if bad else 'ok')
+PY
+    [ "$(cat "$tmp/n2.out")" = ok ] && ok || bad "N2: planted links at PATH.tmp.<pid>, $opt: $(cat "$tmp/n2.out")"
+done
+
+# N3: a model's EVAL of a loop around a 30 MB search ran outside every budget: run went on for
+# hours, check ignored --time, SIGINT and SIGTERM. The model's CPU-time net now covers the
+# scripts its requests run (exit 2, one line), check's flag and --time end a running script,
+# and a worker hears a signal sent to check alone.
+mkdir -p "$tmp/n3"
+printf '%s\n' "local M = {}" "function M.new(ctx, cfg)" "  local node = ctx:nodes()[1]" \
+    "  return { acquire = function() local ok, err = ctx:call(node, 'EVAL', \"local s=string.rep('a',3e7) while true do s:find('b',1,true) end\", 0)" \
+    "    ctx:log(tostring(err)) return true end, release = function() return true end }" "end" "return M" >"$tmp/n3/m.lua"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '30s'," \
+    "  explore = { faults = { gc_pause = { targets = { 'A' }, params = { '1s', '2s', '3s', '4s', '5s', '6s' } } }, max_faults = 1 } }" >"$tmp/n3/s.lua"
+bounded 2 "N3: run of a model whose EVAL scans 30 MB in a loop" \
+    "m.lua made a node run a script (EVAL or FCALL) that used up its CPU time without returning" -- "$LL" run "$tmp/n3/s.lua"
+for jobs in 1 2; do
+    expect_exit 4 "N3: check --time 2 --jobs $jobs of that model" -- timeout -k 5 300 "$LL" check "$tmp/n3/s.lua" --time 2 --jobs $jobs
+    no_sanitizer "N3: check --time --jobs $jobs"
+    # SIGINT to check alone (not its process group) once it searches: exit 130, interrupted
+    "$LL" check "$tmp/n3/s.lua" --time 0 --jobs $jobs >"$tmp/out" 2>"$tmp/err" &
+    cpid=$!
+    for _ in $(seq 600); do grep -q "searching" "$tmp/err" && break; sleep 0.1; done
+    sleep 0.5
+    kill -INT $cpid
+    for _ in $(seq 600); do kill -0 $cpid 2>/dev/null || break; sleep 0.1; done
+    kill -KILL $cpid 2>/dev/null
+    wait $cpid
+    rc=$?
+    [ $rc -eq 130 ] && grep -q "interrupted after" "$tmp/out" && ok || bad "N3: check --jobs $jobs after SIGINT: exit $rc"
+done
+
+# N5: a model's log text and error messages reached the terminal raw (ESC sequences retitled
+# the window, a CR and a newline forged "all expectations met"): control characters are now
+# shown as \xHH, in the trace and in the error line.
+mkdir -p "$tmp/n5"
+printf '%s\n' "local M = {}" "function M.new(ctx, cfg)" "  return { acquire = function()" \
+    "    ctx:log('\\27]0;PWNED\\7\\27[2J\\27[31mred\\rlocklab: all expectations met\\nforged line')" \
+    "    error('\\27]0;PWN\\7\\27[2Jcleared\\rforged\\nline') end, release = function() return true end }" "end" "return M" >"$tmp/n5/m.lua"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '5s' }" >"$tmp/n5/s.lua"
+expect_exit 2 "N5: a model's log and error with control characters" -- "$LL" run "$tmp/n5/s.lua"
+LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out" "$tmp/err" && bad "N5: a control character reached the terminal" || ok
+grep -qF 'says: \x1b]0;PWNED\x07\x1b[2J\x1b[31mred\x0dlocklab: all expectations met\x0aforged line' "$tmp/out" && ok ||
+    bad "N5: the log line is not shown escaped: $(grep says "$tmp/out")"
+grep -qF 'locklab: client A: ' "$tmp/err" && grep -qF '\x1b]0;PWN\x07\x1b[2Jcleared\x0dforged\x0aline' "$tmp/err" && ok ||
+    bad "N5: the error line is not shown escaped: $(cat "$tmp/err")"
+one_line_err "N5: the model's error" "cleared"
+# N7: a non-string error object printed "locklab: (null)": now named by its type, with the file
+mkdir -p "$tmp/n7"
+printf '%s\n' "return { name = 'probe', about = 'probe', protocol = './m.lua', nodes = 1, lease = '10s', wait = '5s'," \
+    "  clients = { { name = 'A' } }, duration = '5s' }" >"$tmp/n7/s.lua"
+for spec in 'table:error({})' 'nil:error(nil)' 'table:error(setmetatable({}, {__tostring = function() return "x" end}))' 'boolean:error(false)'; do
+    echo "${spec#*:}" >"$tmp/n7/m.lua"
+    bounded 2 "N7: ${spec#*:}" "$tmp/n7/m.lua: (error object is a ${spec%%:*} value)" -- "$LL" run "$tmp/n7/s.lua" -q
+done
+printf '%s\n' "local M = {}" "function M.new(ctx) return { acquire = function() error({}) end, release = function() return true end } end" "return M" >"$tmp/n7/m.lua"
+bounded 2 "N7: error({}) inside acquire" "client A: (error object is a table value)" -- "$LL" run "$tmp/n7/s.lua" -q
+# N8: invalid UTF-8 in a name made the SVGs ill-formed XML: refused at load, FILE:LINE
+mkdir -p "$tmp/n8"
+printf '%s\n' 'return { name = "probe \xff\xfe", about = "x", protocol = "distlock", nodes = 1, lease = "10s",' \
+    '  clients = { { name = "A", work = "1s" }, { name = "B", start = "100ms" } }, duration = "5s" }' >"$tmp/n8/s.lua"
+bounded 2 "N8: a name that is not UTF-8" "s.lua:1: name must be UTF-8 text" -- "$LL" run "$tmp/n8/s.lua" -q --spacetime "$tmp/n8/st.svg"
+[ ! -e "$tmp/n8/st.svg" ] && ok || bad "N8: an SVG was written"
+n8() { printf '%s\n' "return { name = \"probe é ✓ <b> & ]]>\", about = \"$1\", protocol = \"distlock\", nodes = 1, lease = \"10s\"," \
+    '  clients = { { name = "A", work = "1s" }, { name = "B", start = "100ms" } }, duration = "5s" }' >"$tmp/n8/s.lua"; }
+n8 '\xed\xa0\x80'
+bounded 2 "N8: about holding a surrogate" "s.lua:1: about must be UTF-8 text" -- "$LL" run "$tmp/n8/s.lua" -q
+n8 x
+expect_exit 0 "N8: a UTF-8 name with markup characters" -- "$LL" run "$tmp/n8/s.lua" -q --spacetime "$tmp/n8/st.svg"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/n8/st.svg" && ok || bad "N8: the space-time SVG is not well-formed"
+# gnuplot's own SVG keeps a title's "]]>", which XML forbids in text: written "]]&gt;"
+if command -v gnuplot >/dev/null; then
+    expect_exit 0 "N8: --plot .svg of a name holding ]]>" -- "$LL" run "$tmp/n8/s.lua" -q --plot "$tmp/n8/pl.svg"
+    python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/n8/pl.svg" && ok || bad "N8: gnuplot's SVG is not well-formed"
+fi
+# D16r: --max-paths 100 --jobs 2 searched 130 paths: the workers now share what is left
+for jobs in 1 2; do
+    "$LL" check tests/check/redlock-contend.lua --max-paths 100 --jobs $jobs --time 0 --out "$tmp/d16r" >"$tmp/out" 2>"$tmp/err"
+    got=$(sed -n 's/^ *systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/out")
+    [ -n "$got" ] && [ "$got" -le 100 ] && [ "$got" -ge 50 ] && ok || bad "D16r: --max-paths 100 --jobs $jobs searched ${got:-?} paths"
+done
+
+# N9: replies of ctx:send never received piled up across steps outside the 64 MiB cap (500,000:
+# 520 MB, time superlinear): each now counts toward the model's cap until received, and
+# taking the oldest pending one is O(1)
+probe n9-sends 2 "used more than 64 MiB of memory, with the" 'for j = 1, 100 do for i = 1, 5000 do ctx:send(node, "INCR", "k") end ctx:sleep(1) end'
+model_scenario "$tmp/n9-received" 'for j = 1, 10 do for i = 1, 5000 do ctx:send(node, "INCR", "k") end for i = 1, 5000 do ctx:receive() end ctx:sleep(1) end'
+expect_exit 1 "N9: 50,000 sends, each received (the verdicts: exit 1)" -- timeout -k 5 300 "$LL" run "$tmp/n9-received/s.lua" -q
+no_sanitizer "N9: sends received"
+
 # ---- 6. peak memory of the heaviest probes, under 256 MB (the optimised build's figure
 # would be lower still; ASan's shadow memory is counted here) ----
 if [ -x /usr/bin/time ]; then
-    for p in budget-memory budget-concat call-huge-arg log-huge budget-spawn; do
+    for p in budget-memory budget-concat call-huge-arg log-huge budget-spawn n9-sends; do
         /usr/bin/time -f '%M' -o "$tmp/rss" timeout -k 5 120 "$LL" run "$tmp/$p/s.lua" -q >/dev/null 2>&1
         kb=$(tail -n 1 "$tmp/rss")
         [ "$kb" -lt 262144 ] && ok || bad "$p: peak memory $kb KB"
