@@ -95,7 +95,7 @@ static void host_each_conn(void *ud, void (*fn)(void *arg, const conn *c, const 
         if (c->dead) continue;
         conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = c->fd,
                         .age = (now - c->since_us) / 1000000, .idle = (now - c->last_us) / 1000000,
-                        .qbuf = c->query.len - c->qpos,
+                        .qbuf = c->query.len, /* as Redis, which trims it after the commands it holds */
                         .obl = c->out.len - c->opos };
         fn(arg, &c->conn, &p);
     }

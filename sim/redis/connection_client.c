@@ -44,12 +44,16 @@ static const char *const client_help[] = {
     "      Kill connections made to specified local address",
     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
     "      Kill connections by type.",
+    "    * USER <username>",
+    "      Kill connections authenticated by <username>.",
     "    * SKIPME (YES|NO)",
     "      Skip killing current connection (default: yes).",
     "LIST [options ...]",
     "    Return information about client connections. Options:",
     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
     "      Return clients of specified type.",
+    "REPLY (ON|OFF|SKIP)",
+    "    Control the replies sent to the current connection.",
     "SETNAME <name>",
     "    Assign the name <name> to the current connection.",
     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
@@ -242,6 +246,12 @@ static void client_kill(cmdctx *c)
             f.addr = v;
         } else if (slice_opt_is(opt, "laddr")) {
             f.laddr = v;
+        } else if (slice_opt_is(opt, "user")) {
+            /* serve's only user is Redis's default one, whom every connection is */
+            if (!slice_eq(v, slice_cstr("default"))) {
+                reply_errorf(c->out, "ERR No such user '%.*s'", (int)(v.len < 128 ? v.len : 128), v.p);
+                return;
+            }
         } else if (slice_opt_is(opt, "skipme")) {
             if (slice_opt_is(v, "yes")) f.skipme = 1;
             else if (slice_opt_is(v, "no")) f.skipme = 0;
@@ -318,9 +328,10 @@ void cmd_client(cmdctx *c)
             reply_error(c->out, ERR_SYNTAX);
             return;
         }
-        if (c->conn) {
-            c->conn->reply_off = off;
-            c->conn->reply_skip_next = skip;
+        if (c->conn) { /* Redis's clientCommand: ON clears SKIP too, so its +OK is sent */
+            if (on) c->conn->reply_off = c->conn->reply_skip = 0;
+            if (off) c->conn->reply_off = 1;
+            if (skip && !c->conn->reply_off) c->conn->reply_skip_next = 1;
         }
         if (on) reply_ok(c->out);
         else reply_multi(c->out, 0); /* OFF and SKIP answer nothing */

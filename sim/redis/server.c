@@ -333,6 +333,14 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 
 /* ---- the command path ---- */
 
+/* Whether Redis 7.0 gives cmd subcommands (a container command): its error texts and CLIENT
+ * LIST's cmd= name one as "client|info". */
+int command_is_container(const command *cmd)
+{
+    return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
+           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function;
+}
+
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
@@ -347,8 +355,7 @@ int check_command(server *srv, conn *c, const command *cmd, int argc, const slic
     if (c && c->resp != 3 && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
         /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
         char sub[64] = "";
-        if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
-                          cmd->fn == cmd_script || cmd->fn == cmd_command)) {
+        if (argc >= 2 && command_is_container(cmd)) {
             size_t n = argv[1].len < sizeof sub - 2 ? argv[1].len : sizeof sub - 2;
             sub[0] = '|';
             for (size_t i = 0; i < n; i++) sub[i + 1] = (char)tolower((unsigned char)argv[1].p[i]);
@@ -380,7 +387,18 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
                    .srv = srv, .lim = &srv->lim };
-    if (c) c->last_cmd = cmd->name;
+    if (c) {
+        c->last_cmd = cmd->name;
+        if (argc >= 2 && command_is_container(cmd) && argv[1].len < sizeof c->last_full - strlen(cmd->name) - 1) {
+            /* Redis names a subcommand by its full name (CLIENT LIST's cmd=client|info) */
+            size_t n = strlen(cmd->name);
+            memcpy(c->last_full, cmd->name, n);
+            c->last_full[n] = '|';
+            for (size_t i = 0; i < argv[1].len; i++) c->last_full[n + 1 + i] = (char)tolower((unsigned char)argv[1].p[i]);
+            c->last_full[n + 1 + argv[1].len] = '\0';
+            c->last_cmd = c->last_full;
+        }
+    }
     const slice *tk_argv;
     int tk_argc;
     tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);

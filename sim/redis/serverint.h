@@ -75,6 +75,7 @@ struct server {
 
 /* server.c: the command path */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+int command_is_container(const command *cmd);
 void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 
 /* server_tx.c: transactions and the store's watch hook */

@@ -974,6 +974,80 @@ same_bytes errstats "INFO total_error_replies, errorstats, commandstats, CONFIG 
     'grep -q "^a new connection: {.total_connections_received.: .1., .total_commands_processed.: .3." "$tmp/errstats.redis" &&
      grep -q "^cmdstat_eval:calls=22,rejected_calls=1,failed_calls=18$" "$tmp/errstats.redis"' --clock wall
 
+# What Redis's own test suite reads of a connection (issue 39), byte for byte against
+# redis-server: CLIENT REPLY SKIP then ON answers +OK (Redis's test client waits for it);
+# CLIENT KILL's USER filter (the default user, or "No such user"); CLIENT INFO and LIST name
+# a subcommand (cmd=client|info) and count the query buffer as Redis does (qbuf=26 for the
+# CLIENT INFO it holds); the fields of the allocator and the addresses are masked. Then
+# cmsgpack.pack of {x=<table>, y=5}, 20 times, on fresh connections: Redis's Lua 5.1 packs y
+# first (the suite's 'cmsgpack can pack and unpack circular references').
+cat >"$tmp/introspect.py" <<'PYEOF'
+import re, socket, sys
+port = int(sys.argv[1])
+def conn():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10); return s
+def send(s, *words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = w.encode() if isinstance(w, str) else w
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+def upto(s, end):
+    buf = b""
+    while not buf.endswith(end):
+        d = s.recv(65536)
+        if not d: return buf + b"<closed>"
+        buf += d
+    return buf
+mask = re.compile(rb"(id|addr|laddr|fd|age|idle|qbuf-free|argv-mem|rbs|rbp|tot-mem)=[^ ]*")
+a = conn()
+a.sendall(b"CLIENT REPLY SKIP\r\nCLIENT REPLY ON\r\nPING\r\n")
+print("SKIP;ON;PING:", repr(upto(a, b"+PONG\r\n")))
+a.sendall(b"CLIENT REPLY SKIP\r\nPING x\r\nPING y\r\n")
+print("SKIP;PING x;PING y:", repr(upto(a, b"y\r\n")))
+a.sendall(b"CLIENT REPLY OFF\r\nCLIENT REPLY SKIP\r\nPING z\r\nCLIENT REPLY ON\r\nPING w\r\n")
+print("OFF;SKIP;PING z;ON;PING w:", repr(upto(a, b"w\r\n")))
+b = conn()
+for words in (("client", "kill", "user", "nosuchuser"), ("client", "kill", "skipme", "no", "id", "999999", "user", "default"),
+              ("client", "kill", "user", "default", "type", "pubsub"), ("client", "kill", "user"),
+              ("client", "kill", "user", "Default")):
+    send(b, *words)
+    print(words, repr(upto(b, b"\r\n")))
+send(b, "client", "info")
+print("client info:", repr(mask.sub(rb"\1=*", upto(b, b"\n\r\n").split(b"\r\n", 1)[1])))
+send(b, "client", "list", "type", "normal")
+lines = upto(b, b"\n\r\n").split(b"\r\n", 1)[1].split(b"\n")
+print("client list:", [mask.sub(rb"\1=*", l) for l in lines if l])
+send(b, "config", "get", "port")
+upto(b, b"%d\r\n" % port)
+send(b, "client", "info")
+print("after CONFIG GET:", re.findall(rb"cmd=[^ ]*", upto(b, b"\n\r\n")))
+send(a, "client", "kill", "user", "default")
+print("kill user default (skipme):", repr(upto(a, b"\r\n")), "the other:", repr(upto(b, b"<never>")))
+S = 'local a = {x=nil,y=5} local b = {x=a} a["x"] = b local e = cmsgpack.pack(a) local h = "" for i = 1, 8 do h = h .. string.format("%02x", string.byte(e, i)) end return h'
+got = []
+for i in range(20):
+    c = conn()
+    send(c, "eval", S, "0")
+    r = b""
+    while r.count(b"\r\n") < 2: r += c.recv(100)
+    got.append(r.split(b"\r\n")[1].decode())
+    c.close()
+print("cmsgpack circular, 20 fresh connections:", sorted(set(got)), len(got))
+for S in ('return cmsgpack.pack({b=1, a=2, c=3})', 'return cmsgpack.pack({1, 2, 3, x=1, [10]=5, [2.5]=1, [true]=2, [-3]=4})',
+          'local t = {} t.b = 1 t.a = 2 t.c = nil t.d = 3 return cmsgpack.pack(t)'):
+    send(a, "eval", S, "0")
+    head = b""
+    while not head.endswith(b"\r\n"): head += a.recv(1)
+    body = b""
+    while len(body) < int(head[1:]) + 2: body += a.recv(65536)
+    print(S, repr(head + body))
+PYEOF
+same_bytes introspect "CLIENT REPLY SKIP/ON, CLIENT KILL USER, CLIENT INFO's cmd= and qbuf=, cmsgpack's key order" \
+    'grep -q "^SKIP;ON;PING: b.+OK..n+PONG" "$tmp/introspect.redis" &&
+     grep -q "qbuf=26 .*cmd=client|info" "$tmp/introspect.redis" &&
+     grep -q "^cmsgpack circular, 20 fresh connections: .'82a17905a17881a1'. 20$" "$tmp/introspect.redis"' --clock wall
+
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
 cat >"$tmp/pywall.py" <<'PYEOF'
