@@ -112,6 +112,7 @@ typedef struct serve_options {
     unsigned long long query_limit, output_limit;
     const char *requirepass; /* --requirepass, or NULL */
     int unprotected;       /* --protected-mode no */
+    const char *debug_command; /* --enable-debug-command: "no", "yes" or "local" */
     long long history_max;
 } serve_options;
 

@@ -21,9 +21,11 @@
  * to those past it. A crash closes blocked connections with the others. */
 #include "serve.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -118,6 +120,7 @@ static const char *host_config(void *ud, const char *name)
     static char text[32];
     if (!strcmp(name, "port")) return n->port_text;
     if (!strcmp(name, "bind")) return n->sv->opt.bind;
+    if (!strcmp(name, "enable-debug-command")) return n->sv->opt.debug_command;
     persistence persist = n->sv->wsc.nodes[n->widx].persist;
     if (!strcmp(name, "appendonly")) return persist == PERSIST_NONE ? "no" : "yes";
     if (!strcmp(name, "appendfsync")) return persist == PERSIST_ALWAYS ? "always" : "everysec";
@@ -171,7 +174,15 @@ static void host_reset_stats(void *ud)
     n->connections = n->commands = 0;
 }
 
-const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
+/* DEBUG SLEEP: the whole process sleeps, as redis-server's one thread does */
+static void host_sleep(void *ud, long long us)
+{
+    (void)ud;
+    struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+}
+
+const server_host serve_host = { .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
                                  .config = host_config, .replicas = host_replicas, .unblock = host_unblock,
                                  .reset_stats = host_reset_stats };
 

@@ -71,6 +71,12 @@ static int64_t serve_clock_ms_fn(void *ud)
     return serve_node_clock(ud);
 }
 
+static int64_t serve_elapsed_us_fn(void *ud)
+{
+    (void)ud;
+    return serve_mono_us();
+}
+
 static int64_t serve_clock_us_fn(void *ud)
 {
     return serve_node_clock_us(ud);
@@ -115,6 +121,7 @@ static void serve_server_setup(void *ud, int widx, void *native)
     cfg->clock = serve_clock_ms_fn;
     cfg->clock_us = serve_clock_us_fn;
     cfg->clock_ud = n;
+    cfg->elapsed_us = serve_elapsed_us_fn; /* the slow log's durations: real time */
     cfg->track_access = 1;
     cfg->script_tick = serve_script_tick;
     cfg->script_tick_ud = n;

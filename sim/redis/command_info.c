@@ -72,6 +72,7 @@ static const struct command_doc {
     { "config", "", "@slow" },
     { "copy", "write denyoom", "@keyspace @write @slow" },
     { "dbsize", "readonly fast", "@keyspace @read @fast" },
+    { "debug", "admin noscript loading stale", "@admin @slow @dangerous" },
     { "decr", "write denyoom fast", "@write @string @fast" },
     { "decrby", "write denyoom fast", "@write @string @fast" },
     { "del", "write", "@keyspace @write @slow" },
@@ -120,6 +121,7 @@ static const struct command_doc {
     { "incrbyfloat", "write denyoom fast", "@write @string @fast" },
     { "info", "loading stale", "@slow @dangerous" },
     { "keys", "readonly", "@keyspace @read @slow @dangerous" },
+    { "lastsave", "loading stale fast", "@admin @fast @dangerous" },
     { "lcs", "readonly", "@read @string @slow" },
     { "lindex", "readonly", "@read @list @slow" },
     { "linsert", "write denyoom", "@write @list @slow" },
@@ -159,6 +161,7 @@ static const struct command_doc {
     { "renamenx", "write fast", "@keyspace @write @fast" },
     { "reset", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
     { "restore", "write denyoom", "@keyspace @write @slow @dangerous" },
+    { "role", "noscript loading stale fast", "@admin @fast @dangerous" },
     { "rpop", "write fast", "@write @list @fast" },
     { "rpoplpush", "write denyoom", "@write @list @slow" },
     { "rpush", "write denyoom fast", "@write @list @fast" },
@@ -181,6 +184,7 @@ static const struct command_doc {
     { "sintercard", "readonly movablekeys", "@read @set @slow" },
     { "sinterstore", "write denyoom", "@write @set @slow" },
     { "sismember", "readonly fast", "@read @set @fast" },
+    { "slowlog", "", "@slow" },
     { "smembers", "readonly", "@read @set @slow" },
     { "smismember", "readonly fast", "@read @set @fast" },
     { "smove", "write fast", "@write @set @fast" },
@@ -491,4 +495,27 @@ void cmd_command(cmdctx *c)
         slice s = slice_cstr_prefix(sub);
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try COMMAND HELP.", (int)(s.len < 128 ? s.len : 128), s.p);
     }
+}
+
+/* Whether Redis's flags of cmd hold `flag`, cached by table index (0 unknown, 1 no, 2 yes). */
+static int command_flagged(const command *cmd, const char *flag, unsigned char known[256])
+{
+    size_t i = (size_t)(cmd - commands_at(0));
+    if (i < 256 && known[i]) return known[i] == 2;
+    const char *f = command_doc_flags(cmd->name, 0);
+    int yes = f && strstr(f, flag) != NULL;
+    if (i < 256) known[i] = (unsigned char)(yes ? 2 : 1);
+    return yes;
+}
+
+int command_denyoom(const command *cmd)
+{
+    static unsigned char known[256];
+    return command_flagged(cmd, "denyoom", known);
+}
+
+int command_skip_slowlog(const command *cmd)
+{
+    static unsigned char known[256];
+    return command_flagged(cmd, "skip_slowlog", known);
 }

@@ -164,7 +164,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* rdbSaveObjectType + rdbSaveObject for e's value. */
-static void dump_value(const kv *e, buf *b)
+void dump_value(const kv *e, buf *b)
 {
     lpw w = { .n = 0 };
     buf_init(&w.body);

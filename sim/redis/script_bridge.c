@@ -155,6 +155,9 @@ static void script_push_reply(lua_State *L, const reply *r, int resp3)
     case REPLY_BOOL: /* never made by a command */
         lua_pushboolean(L, (int)r->integer);
         break;
+    case REPLY_RAW: /* DEBUG PROTOCOL's, which scripts may not call */
+        lua_pushlstring(L, r->str, r->len);
+        break;
     case REPLY_STATUS:
         lua_createtable(L, 0, 1);
         lua_pushlstring(L, r->str, r->len);

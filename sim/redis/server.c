@@ -65,12 +65,21 @@ server *server_new(const server_config *cfg)
                              .error = server_script_error, .error_ud = srv };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
+    srv->slowlog_slower = 10000;
+    srv->slowlog_max_len = 128;
+    srv->started_ms = cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
     return srv;
+}
+
+long long server_started_s(const server *srv)
+{
+    return srv->started_ms / 1000;
 }
 
 void server_free(server *srv)
 {
     if (!srv) return;
+    slowlog_free(srv);
     for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
     free(srv->tx);
     if (srv->names) dict_free(srv->names, free_string);
@@ -153,9 +162,15 @@ void server_set_replica(server *srv, int replica)
         if (srv->dbs.db[i]) store_set_replica(srv->dbs.db[i], replica);
 }
 
+void server_set_active_expire(server *srv, int on)
+{
+    if (srv) srv->active_expire_off = !on;
+}
+
 size_t server_active_expire(server *srv)
 {
     size_t n = 0;
+    if (srv->active_expire_off) return 0;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
     tracking_broadcast(srv->trk); /* BCAST's expired keys (Redis's beforeSleep) */
@@ -165,6 +180,7 @@ size_t server_active_expire(server *srv)
 int64_t server_next_expiry(server *srv)
 {
     int64_t next = INT64_MAX;
+    if (srv->active_expire_off) return next;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i] && store_next_expiry(srv->dbs.db[i]) < next) next = store_next_expiry(srv->dbs.db[i]);
     return next;
@@ -285,6 +301,7 @@ static const struct { const char *name; size_t off; } enc_params[] = {
 
 void server_config_set(server *srv, const char *name, const char *value)
 {
+    if (!strncmp(name, "slowlog-", 8)) slowlog_configure(srv, name, value);
     if (!strcmp(name, "notify-keyspace-events")) { /* its canonical form (connection.c) */
         static const char classes[] = "g$lshzxetdKE";
         srv->notify = 0;
@@ -338,7 +355,8 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 int command_is_container(const command *cmd)
 {
     return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
-           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function;
+           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
+           cmd->fn == cmd_slowlog;
 }
 
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
@@ -402,7 +420,14 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     const slice *tk_argv;
     int tk_argc;
     tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);
+    store_clock_fn tick = srv->cfg.elapsed_us ? srv->cfg.elapsed_us : srv->cfg.clock_us;
+    int timed = srv->slowlog_slower >= 0 && tick && !(c && c->blocked);
+    int64_t t0 = timed ? tick(srv->cfg.clock_ud) : 0;
     cmd->fn(&ctx);
+    if (timed && !(c && c->blocked)) { /* the slow log (a blocked command: once it is served) */
+        long long took = tick(srv->cfg.clock_ud) - t0;
+        if (took >= srv->slowlog_slower && !command_skip_slowlog(cmd)) slowlog_push(srv, c, argc, argv, took);
+    }
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
@@ -416,6 +441,107 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
+
+/* ---- maxmemory and min-replicas-to-write (Redis 7.0's processCommand) ---- */
+
+static long long config_ll(server *srv, const char *name)
+{
+    const char *v = server_config_get(srv, name);
+    long long n;
+    return v && ll_parse_int64(slice_cstr(v), &n) == 0 ? n : 0;
+}
+
+size_t server_used_memory(server *srv)
+{
+    size_t n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += store_bytes(srv->dbs.db[i]);
+    return n;
+}
+
+/* Redis's performEvictions: while the memory in use is past maxmemory, the policy's victim
+ * goes (allkeys-*: any key; volatile-*: a key with a TTL; by idle time for LRU and LFU, the
+ * nearest deadline for volatile-ttl, the first found for random), announced as `evicted`.
+ * 1 if the memory is still past it (nothing left to evict, or noeviction). */
+static int evict(server *srv, long long maxmem)
+{
+    const char *policy = server_config_get(srv, "maxmemory-policy");
+    if (!policy) policy = "noeviction";
+    int all = !strncmp(policy, "allkeys", 7), volatile_ = !strncmp(policy, "volatile", 8);
+    int ttl = !strcmp(policy, "volatile-ttl"), random_ = strstr(policy, "random") != NULL;
+    while (server_used_memory(srv) > (size_t)maxmem) {
+        if (!all && !volatile_) return 1;
+        store *best = NULL;
+        int bestdb = 0;
+        kv *victim = NULL;
+        long long score = 0;
+        for (int i = 0; i < DB_COUNT && !(random_ && victim); i++) {
+            store *db = srv->dbs.db[i];
+            if (!db) continue;
+            size_t it = 0;
+            kv *e;
+            while ((e = store_next(db, &it))) {
+                if (volatile_ && e->expire < 0) continue;
+                long long sc = ttl ? -e->expire : store_idle_s(db, e);
+                if (!victim || sc > score) {
+                    victim = e, best = db, bestdb = i, score = sc;
+                    if (random_) break;
+                }
+            }
+        }
+        if (!victim) return 1;
+        slice k = store_key_of(best, victim);
+        char *key = xmemdup(k.p, k.len);
+        size_t len = k.len;
+        store_delete(best, (slice){ key, len });
+        srv->evicted++;
+        notify_publish(srv, bestdb, NOTIFY_EVICTED, "evicted", (slice){ key, len });
+        free(key);
+    }
+    return 0;
+}
+
+/* The refusals of processCommand this server has: OOM past maxmemory for a command that may
+ * grow the memory (denyoom, or any queued in a MULTI but EXEC and DISCARD), NOREPLICAS for
+ * a write with fewer good replicas than min-replicas-to-write. 1 if refused (in *out). */
+static int resource_refuse(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
+{
+    if (!srv->config) return 0; /* nothing set */
+    int in_multi = t && t->in_multi;
+    /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
+    int queued_denyoom = 0, queued_write = 0;
+    if (in_multi && cmd->fn == cmd_exec)
+        for (size_t i = 0; i < t->nqueue; i++) {
+            const command *q = commands_lookup(t->queue[i].argv[0]);
+            if (!q) continue;
+            queued_denyoom |= command_denyoom(q);
+            queued_write |= (q->flags & CMD_WRITE) != 0;
+        }
+    long long maxmem = config_ll(srv, "maxmemory");
+    if (maxmem > 0) {
+        /* the evictions' keyspace events are the server's, not the command's */
+        size_t before = srv->npending;
+        int oom = evict(srv, maxmem);
+        for (size_t i = before; i < srv->npending; i++) free(srv->pending[i].key);
+        srv->npending = before;
+        int deny = command_denyoom(cmd) || queued_denyoom ||
+                   (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
+        if (oom && deny) {
+            reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
+            return 1;
+        }
+    }
+    long long minrep = config_ll(srv, "min-replicas-to-write");
+    if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write)) {
+        long long good = srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
+        if (good < minrep) {
+            reply_error(out, "NOREPLICAS Not enough good replicas to write.");
+            return 1;
+        }
+    }
+    (void)c;
+    return 0;
+}
 
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
@@ -456,6 +582,11 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     }
     if (in_multi && (cmd->flags & CMD_NO_MULTI)) { /* Redis's processCommand, after the arity */
         reply_error(out, "ERR Command not allowed inside a transaction");
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        reject_command(srv, c, cmd, t, out);
+        return;
+    }
+    if (resource_refuse(srv, c, cmd, t, out)) {
         stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
         reject_command(srv, c, cmd, t, out);
         return;

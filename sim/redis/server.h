@@ -41,12 +41,15 @@ typedef struct server_host {
     /* CONFIG RESETSTAT: the host's INFO counters start again from 0 (Redis's
      * resetServerStats: total_connections_received, total_commands_processed, ...). */
     void (*reset_stats)(void *ud);
+    /* DEBUG SLEEP: the server stops for us µs, answering no one (NULL: DEBUG SLEEP is refused) */
+    void (*sleep)(void *ud, long long us);
 } server_host;
 
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
     store_clock_fn clock_us;      /* the same in µs (TIME), or NULL: the ms clock × 1000 */
+    store_clock_fn elapsed_us;    /* how long a command takes (SLOWLOG), µs, same ud; NULL: clock_us */
     int track_access;             /* stamp each key's last access (OBJECT IDLETIME): store.h */
     pubsub_deliver_fn deliver;    /* a message for a subscribed connection */
     void *deliver_ud;

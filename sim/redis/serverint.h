@@ -71,7 +71,23 @@ struct server {
     struct pending_key { int db; int deleted; char *key; size_t len; int added; } *pending;
     size_t npending, cappending;
     struct tracking *trk; /* CLIENT TRACKING's state (tracking.c) */
+    int active_expire_off; /* DEBUG SET-ACTIVE-EXPIRE 0: keys go only when a command finds them expired */
+    long long evicted;     /* keys evicted past maxmemory (INFO's evicted_keys) */
+    int64_t started_ms;    /* the clock when it was made (LASTSAVE) */
+    /* SLOWLOG (slowlog.c): newest first; the settings' values, kept as numbers */
+    struct slowentry *slow;
+    size_t nslow, capslow;
+    long long slowlog_next_id, slowlog_slower, slowlog_max_len;
 };
+
+/* debug.c's: DEBUG SET-ACTIVE-EXPIRE */
+void server_set_active_expire(server *srv, int on);
+size_t server_used_memory(server *srv); /* every database's keys, store_bytes */
+long long server_started_s(const server *srv);
+/* slowlog.c */
+void slowlog_push(server *srv, const conn *c, int argc, const slice *argv, long long duration_us);
+void slowlog_configure(server *srv, const char *name, const char *value);
+void slowlog_free(server *srv);
 
 /* server.c: the command path */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
