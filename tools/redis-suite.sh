@@ -199,7 +199,7 @@ for pass in "${passes[@]}"; do
     mkdir -p "$dir"
     : >"$dir/table.txt"
     : >"$dir/worse.txt"
-    case $pass in debug) tags=(--tags "-slow -needs:repl") ;; nodebug) tags=(--tags "-slow -needs:debug -needs:repl") ;; esac
+    case $pass in debug) tags=(--tags "-slow -needs:repl -needs:save") ;; nodebug) tags=(--tags "-slow -needs:debug -needs:repl -needs:save") ;; esac
     echo
     echo "pass $pass: ./runtest --host 127.0.0.1 --port P --single UNIT --tags \"${tags[1]}\" (+ the skips above)"
     printf '%-34s %-13s %-13s %s\n' "unit" "redis ok/err" "serve ok/err" "notes" | tee -a "$dir/table.txt"

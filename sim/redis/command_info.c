@@ -122,6 +122,7 @@ static const struct command_doc {
     { "info", "loading stale", "@slow @dangerous" },
     { "keys", "readonly", "@keyspace @read @slow @dangerous" },
     { "lastsave", "loading stale fast", "@admin @fast @dangerous" },
+    { "latency", "", "@slow" },
     { "lcs", "readonly", "@read @string @slow" },
     { "lindex", "readonly", "@read @list @slow" },
     { "linsert", "write denyoom", "@write @list @slow" },
@@ -359,13 +360,241 @@ static void command_list_filtered(cmdctx *c)
     free(hit);
 }
 
+/* Each command's key specs' flags, as redis-server 7.0.15's COMMAND INFO gives them (asked
+ * of the real server; SORT's BY/GET spec, which finds no key by itself, left out), "|"
+ * between specs: COMMAND GETKEYSANDFLAGS gives a key the flags of its spec. */
+static const struct { const char *name, *specs; } key_specs[] = {
+    { "append", "RW insert" },
+    { "auth", "" },
+    { "bitcount", "RO access" },
+    { "bitfield", "RW access update variable_flags" },
+    { "bitfield_ro", "RO access" },
+    { "bitop", "OW update|RO access" },
+    { "bitpos", "RO access" },
+    { "blmove", "RW access delete|RW insert" },
+    { "blmpop", "RW access delete" },
+    { "blpop", "RW access delete" },
+    { "brpop", "RW access delete" },
+    { "brpoplpush", "RW access delete|RW insert" },
+    { "bzmpop", "RW access delete" },
+    { "bzpopmax", "RW access delete" },
+    { "bzpopmin", "RW access delete" },
+    { "client", "" },
+    { "command", "" },
+    { "config", "" },
+    { "copy", "RO access|OW update" },
+    { "dbsize", "" },
+    { "debug", "" },
+    { "decr", "RW access update" },
+    { "decrby", "RW access update" },
+    { "del", "RM delete" },
+    { "discard", "" },
+    { "dump", "RO access" },
+    { "echo", "" },
+    { "eval", "RW access update" },
+    { "eval_ro", "RO access" },
+    { "evalsha", "RW access update" },
+    { "evalsha_ro", "RO access" },
+    { "exec", "" },
+    { "exists", "RO" },
+    { "expire", "RW update" },
+    { "expireat", "RW update" },
+    { "expiretime", "RO access" },
+    { "fcall", "RW access update" },
+    { "fcall_ro", "RO access" },
+    { "flushall", "" },
+    { "flushdb", "" },
+    { "function", "" },
+    { "get", "RO access" },
+    { "getbit", "RO access" },
+    { "getdel", "RW access delete" },
+    { "getex", "RW access update" },
+    { "getrange", "RO access" },
+    { "getset", "RW access update" },
+    { "hdel", "RW delete" },
+    { "hello", "" },
+    { "hexists", "RO" },
+    { "hget", "RO access" },
+    { "hgetall", "RO access" },
+    { "hincrby", "RW access update" },
+    { "hincrbyfloat", "RW access update" },
+    { "hkeys", "RO access" },
+    { "hlen", "RO" },
+    { "hmget", "RO access" },
+    { "hmset", "RW update" },
+    { "hrandfield", "RO access" },
+    { "hscan", "RO access" },
+    { "hset", "RW update" },
+    { "hsetnx", "RW insert" },
+    { "hstrlen", "RO" },
+    { "hvals", "RO access" },
+    { "incr", "RW access update" },
+    { "incrby", "RW access update" },
+    { "incrbyfloat", "RW access update" },
+    { "info", "" },
+    { "keys", "" },
+    { "lastsave", "" },
+    { "lcs", "RO access" },
+    { "lindex", "RO access" },
+    { "linsert", "RW insert" },
+    { "llen", "RO" },
+    { "lmove", "RW access delete|RW insert" },
+    { "lmpop", "RW access delete" },
+    { "lpop", "RW access delete" },
+    { "lpos", "RO access" },
+    { "lpush", "RW insert" },
+    { "lpushx", "RW insert" },
+    { "lrange", "RO access" },
+    { "lrem", "RW delete" },
+    { "lset", "RW update" },
+    { "ltrim", "RW delete" },
+    { "memory", "" },
+    { "mget", "RO access" },
+    { "move", "RW access update" },
+    { "mset", "OW update" },
+    { "msetnx", "OW insert" },
+    { "multi", "" },
+    { "object", "" },
+    { "persist", "RW update" },
+    { "pexpire", "RW update" },
+    { "pexpireat", "RW update" },
+    { "pexpiretime", "RO access" },
+    { "ping", "" },
+    { "psetex", "OW update" },
+    { "psubscribe", "" },
+    { "pttl", "RO access" },
+    { "publish", "" },
+    { "pubsub", "" },
+    { "punsubscribe", "" },
+    { "randomkey", "" },
+    { "readonly", "" },
+    { "readwrite", "" },
+    { "rename", "RW access delete|OW update" },
+    { "renamenx", "RW access delete|OW insert" },
+    { "reset", "" },
+    { "restore", "OW update" },
+    { "role", "" },
+    { "rpop", "RW access delete" },
+    { "rpoplpush", "RW access delete|RW insert" },
+    { "rpush", "RW insert" },
+    { "rpushx", "RW insert" },
+    { "sadd", "RW insert" },
+    { "save", "" },
+    { "scan", "" },
+    { "scard", "RO" },
+    { "script", "" },
+    { "sdiff", "RO access" },
+    { "sdiffstore", "OW update|RO access" },
+    { "select", "" },
+    { "set", "RW access update variable_flags" },
+    { "setbit", "RW access update" },
+    { "setex", "OW update" },
+    { "setnx", "OW insert" },
+    { "setrange", "RW update" },
+    { "shutdown", "" },
+    { "sinter", "RO access" },
+    { "sintercard", "RO access" },
+    { "sinterstore", "RW update|RO access" },
+    { "sismember", "RO" },
+    { "slowlog", "" },
+    { "smembers", "RO access" },
+    { "smismember", "RO access" },
+    { "smove", "RW access delete|RW insert" },
+    { "sort", "RO access|OW update" },
+    { "sort_ro", "RO access" },
+    { "spop", "RW access delete" },
+    { "spublish", "not_key" },
+    { "srandmember", "RO access" },
+    { "srem", "RW delete" },
+    { "sscan", "RO access" },
+    { "ssubscribe", "not_key" },
+    { "strlen", "RO" },
+    { "subscribe", "" },
+    { "substr", "RO access" },
+    { "sunion", "RO access" },
+    { "sunionstore", "OW update|RO access" },
+    { "sunsubscribe", "not_key" },
+    { "swapdb", "" },
+    { "time", "" },
+    { "touch", "RO" },
+    { "ttl", "RO access" },
+    { "type", "RO" },
+    { "unlink", "RM delete" },
+    { "unsubscribe", "" },
+    { "unwatch", "" },
+    { "wait", "" },
+    { "watch", "RO" },
+    { "zadd", "RW update" },
+    { "zcard", "RO" },
+    { "zcount", "RO access" },
+    { "zdiff", "RO access" },
+    { "zdiffstore", "OW update|RO access" },
+    { "zincrby", "RW access update" },
+    { "zinter", "RO access" },
+    { "zintercard", "RO access" },
+    { "zinterstore", "OW update|RO access" },
+    { "zlexcount", "RO access" },
+    { "zmpop", "RW access delete" },
+    { "zmscore", "RO access" },
+    { "zpopmax", "RW access delete" },
+    { "zpopmin", "RW access delete" },
+    { "zrandmember", "RO access" },
+    { "zrange", "RO access" },
+    { "zrangebylex", "RO access" },
+    { "zrangebyscore", "RO access" },
+    { "zrangestore", "OW update|RO access" },
+    { "zrank", "RO access" },
+    { "zrem", "RW delete" },
+    { "zremrangebylex", "RW delete" },
+    { "zremrangebyrank", "RW delete" },
+    { "zremrangebyscore", "RW delete" },
+    { "zrevrange", "RO access" },
+    { "zrevrangebylex", "RO access" },
+    { "zrevrangebyscore", "RO access" },
+    { "zrevrank", "RO access" },
+    { "zscan", "RO access" },
+    { "zscore", "RO access" },
+    { "zunion", "RO access" },
+    { "zunionstore", "OW update|RO access" },
+};
+
+static int key_spec_cmp(const void *key, const void *row)
+{
+    return strcmp(key, *(const char *const *)row);
+}
+
+/* The flags of spec i of cmd (the last one past its count), as a space-separated list. */
+static void key_spec_flags(const command *cmd, int i, reply *out)
+{
+    const char *specs = "";
+    const char *const *row = bsearch(cmd->name, key_specs, LL_ARRAY_LEN(key_specs), sizeof *key_specs, key_spec_cmp);
+    if (row) specs = row[1];
+    const char *p = specs;
+    for (int k = 0; k < i; k++) {
+        const char *bar = strchr(p, '|');
+        if (!bar) break;
+        p = bar + 1;
+    }
+    size_t len = strcspn(p, "|");
+    size_t n = 0;
+    for (size_t j = 0; j < len; j++) n += (j == 0 || p[j - 1] == ' ') && p[j] != ' ';
+    reply *e = reply_array(out, n);
+    size_t at = 0;
+    for (size_t j = 0; j < len;) {
+        size_t w = strcspn(p + j, " |");
+        if (j + w > len) w = len - j;
+        if (w) reply_bulk(&e[at++], p + j, w);
+        j += w + 1;
+    }
+}
+
 /* COMMAND GETKEYS command arg ...: the keys a call would touch, as Redis 7.0 finds them
  * (its key specs: the legacy positions of command_keys, and the movable ones: a numkeys
  * argument, SORT's STORE, OBJECT's and MEMORY USAGE's key), with its errors. */
-static void command_getkeys(cmdctx *c)
+static void command_getkeys(cmdctx *c, int flags)
 {
     if (c->argc < 4) { /* Redis's arity for it: -4 */
-        reply_error(c->out, "ERR wrong number of arguments for 'command|getkeys' command");
+        reply_errorf(c->out, "ERR wrong number of arguments for 'command|%s' command", flags ? "getkeysandflags" : "getkeys");
         return;
     }
     const slice *a = c->argv + 2;
@@ -428,9 +657,47 @@ static void command_getkeys(cmdctx *c)
     int total = count + (extra >= 0);
     reply *e = reply_array(c->out, (size_t)total);
     int k = 0;
-    if (extra >= 0 && extra < first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
-    for (int i = 0; i < count; i++) reply_bulk(&e[k++], a[first + i * step].p, a[first + i * step].len);
-    if (extra >= 0 && extra > first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
+    const slice **keys = xcalloc((size_t)total + 1, sizeof *keys);
+    if (extra >= 0 && extra < first) keys[k++] = &a[extra];
+    for (int i = 0; i < count; i++) keys[k++] = &a[first + i * step];
+    if (extra >= 0 && extra > first) keys[k++] = &a[extra];
+    for (int i = 0; i < k; i++) {
+        if (!flags) {
+            reply_bulk(&e[i], keys[i]->p, keys[i]->len);
+            continue;
+        }
+        /* [key, [flags...]]: the key's spec is its rank, the last spec for the rest */
+        reply *pair = reply_array(&e[i], 2);
+        reply_bulk(&pair[0], keys[i]->p, keys[i]->len);
+        const char *var = NULL; /* variable_flags: Redis's setGetKeys, bitfieldGetKeys */
+        if (!strcmp(name, "set")) {
+            var = "OW update";
+            for (int j = 3; j < n; j++)
+                if (a[j].len == 3 && slice_opt_is(a[j], "get")) var = "RW access update";
+        } else if (!strcmp(name, "bitfield")) {
+            int ro = 1;
+            for (int j = 2; j < n; j++) {
+                int rem = n - j - 1;
+                if (slice_opt_is(a[j], "get") && rem >= 2) j += 2;
+                else if ((slice_opt_is(a[j], "set") || slice_opt_is(a[j], "incrby")) && rem >= 3) { ro = 0; break; }
+                else if (slice_opt_is(a[j], "overflow") && rem >= 1) j += 1;
+                else { ro = 0; break; }
+            }
+            var = ro ? "RO access" : "RW access update";
+        }
+        if (var) {
+            reply *f = reply_array(&pair[1], strchr(var, ' ') == strrchr(var, ' ') ? 2 : 3);
+            const char *p = var;
+            for (size_t w = 0; *p; w++) {
+                size_t len = strcspn(p, " ");
+                reply_bulk(&f[w], p, len);
+                p += len + (p[len] == ' ');
+            }
+        } else {
+            key_spec_flags(cmd, i, &pair[1]);
+        }
+    }
+    free(keys);
 }
 
 /* COMMAND, COMMAND COUNT, COMMAND LIST, COMMAND INFO [name ...], COMMAND DOCS [name ...]
@@ -471,7 +738,8 @@ void cmd_command(cmdctx *c)
                 "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
                 "    If no command names are given, documentation details for all", "    commands are returned.",
                 "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
-                "HELP", "    Print this help.",
+                "GETKEYSANDFLAGS <full-command>", "    Return the keys and the access flags from a full Redis command.",
+                "HELP", "    Prints this help.",
             };
             reply *e = reply_array(c->out, LL_ARRAY_LEN(help));
             for (size_t i = 0; i < LL_ARRAY_LEN(help); i++) reply_status(&e[i], help[i]);
@@ -490,7 +758,9 @@ void cmd_command(cmdctx *c)
     } else if (slice_opt_is(sub, "docs")) {
         reply_array(c->out, 0);
     } else if (slice_opt_is(sub, "getkeys")) {
-        command_getkeys(c);
+        command_getkeys(c, 0);
+    } else if (slice_opt_is(sub, "getkeysandflags")) {
+        command_getkeys(c, 1);
     } else {
         slice s = slice_cstr_prefix(sub);
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try COMMAND HELP.", (int)(s.len < 128 ? s.len : 128), s.p);

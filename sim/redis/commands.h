@@ -172,7 +172,8 @@ cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubsc
     cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
 /* connections and the server (connection.c) */
 cmd_fn cmd_auth, cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset, cmd_wait;
-cmd_fn cmd_debug, cmd_slowlog, cmd_role, cmd_lastsave;
+cmd_fn cmd_debug, cmd_slowlog, cmd_role, cmd_lastsave, cmd_latency;
+int command_is_container(const command *cmd); /* server.c: it has subcommands (CLIENT, CONFIG, ...) */
 cmd_fn cmd_save, cmd_shutdown;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,

@@ -270,18 +270,32 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         if (c->srv) tracking_info_clients(c->srv, out);
         else buf_puts(out, "tracking_clients:0\r\n");
     } else if (!strcmp(name, "memory")) {
-        size_t bytes = store_bytes(c->db);
+        size_t bytes = c->srv ? server_used_memory(c->srv) : store_bytes(c->db);
         buf_printf(out, "used_memory:%zu\r\n", bytes);
         human_bytes(out, "used_memory_human", bytes);
-        buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
+        const char *maxmem = c->srv ? server_config_get(c->srv, "maxmemory") : NULL;
+        const char *policy = c->srv ? server_config_get(c->srv, "maxmemory-policy") : NULL;
+        long long mm = 0;
+        if (maxmem) ll_parse_int64(slice_cstr(maxmem), &mm);
+        buf_printf(out, "maxmemory:%lld\r\n", mm);
+        human_bytes(out, "maxmemory_human", (size_t)mm);
+        buf_printf(out, "maxmemory_policy:%s\r\n", policy ? policy : "noeviction");
         buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
+        /* frees are synchronous here: nothing is ever pending or freed lazily */
+        buf_puts(out, "lazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
         if (c->lua) buf_printf(out, "number_of_cached_scripts:%zu\r\n", scripting_count(c->lua));
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
+        /* this server never forks a save or an AOF rewrite (persistence is the world's) */
+        buf_puts(out, "rdb_bgsave_in_progress:0\r\n");
+        if (c->srv) buf_printf(out, "rdb_last_save_time:%lld\r\n", server_started_s(c->srv));
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
+        buf_puts(out, "aof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n");
     } else if (!strcmp(name, "stats")) {
         if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
         if (c->srv) tracking_info_stats(c->srv, out);
+        if (c->srv) buf_printf(out, "evicted_keys:%lld\r\n", server_evicted_keys(c->srv));
+        buf_puts(out, "migrate_cached_sockets:0\r\n"); /* no MIGRATE: no socket is ever cached */
         if (c->srv) buf_printf(out, "total_error_replies:%lld\r\n", server_total_error_replies(c->srv));
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
@@ -384,7 +398,7 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "hash-max-ziplist-entries", "512", 1, 1 }, { "hash-max-ziplist-value", "64", 2, 1 },
     { "hz", "10", 1, 2 },                 { "io-threads", "1", 1, 0 },
     { "key-load-delay", "0", 1, 2 },
-    { "latency-monitor-threshold", "0", 1, 2 }, { "latency-tracking", "yes", 0, 2 },
+    { "latency-monitor-threshold", "0", 1, 1 }, { "latency-tracking", "yes", 0, 1 },
     { "latency-tracking-info-percentiles", "50 99 99.9", 0, 2 },
     { "lazyfree-lazy-user-del", "no", 0, 2 }, { "lazyfree-lazy-user-flush", "no", 0, 2 },
     { "lfu-decay-time", "1", 1, 2 },      { "lfu-log-factor", "10", 1, 2 },

@@ -66,9 +66,15 @@ server *server_new(const server_config *cfg)
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
     srv->slowlog_slower = 10000;
+    srv->latency_tracking = 1;
     srv->slowlog_max_len = 128;
     srv->started_ms = cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
     return srv;
+}
+
+long long server_evicted_keys(const server *srv)
+{
+    return srv->evicted;
 }
 
 long long server_started_s(const server *srv)
@@ -80,6 +86,7 @@ void server_free(server *srv)
 {
     if (!srv) return;
     slowlog_free(srv);
+    latency_free(srv);
     for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
     free(srv->tx);
     if (srv->names) dict_free(srv->names, free_string);
@@ -171,9 +178,15 @@ size_t server_active_expire(server *srv)
 {
     size_t n = 0;
     if (srv->active_expire_off) return 0;
+    store_clock_fn tick = srv->latency_threshold > 0 ? (srv->cfg.elapsed_us ? srv->cfg.elapsed_us : srv->cfg.clock_us) : NULL;
+    int64_t t0 = tick ? tick(srv->cfg.clock_ud) : 0;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
     tracking_broadcast(srv->trk); /* BCAST's expired keys (Redis's beforeSleep) */
+    if (tick) { /* the monitor's expire-cycle event */
+        long long ms = (tick(srv->cfg.clock_ud) - t0) / 1000;
+        if (ms >= srv->latency_threshold) latency_add_sample(srv, "expire-cycle", ms);
+    }
     return n;
 }
 
@@ -302,6 +315,11 @@ static const struct { const char *name; size_t off; } enc_params[] = {
 void server_config_set(server *srv, const char *name, const char *value)
 {
     if (!strncmp(name, "slowlog-", 8)) slowlog_configure(srv, name, value);
+    if (!strcmp(name, "latency-monitor-threshold")) srv->latency_threshold = atoll(value);
+    if (!strcmp(name, "latency-tracking")) srv->latency_tracking = !strcmp(value, "yes");
+    if (!strcmp(name, "maxmemory-policy"))
+        for (int i = 0; i < DB_COUNT; i++)
+            if (srv->dbs.db[i]) store_set_lfu(srv->dbs.db[i], strstr(value, "lfu") != NULL);
     if (!strcmp(name, "notify-keyspace-events")) { /* its canonical form (connection.c) */
         static const char classes[] = "g$lshzxetdKE";
         srv->notify = 0;
@@ -356,7 +374,7 @@ int command_is_container(const command *cmd)
 {
     return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
            cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
-           cmd->fn == cmd_slowlog;
+           cmd->fn == cmd_slowlog || cmd->fn == cmd_latency;
 }
 
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
@@ -421,12 +439,15 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     int tk_argc;
     tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);
     store_clock_fn tick = srv->cfg.elapsed_us ? srv->cfg.elapsed_us : srv->cfg.clock_us;
-    int timed = srv->slowlog_slower >= 0 && tick && !(c && c->blocked);
+    int timed = (srv->slowlog_slower >= 0 || srv->latency_tracking || srv->latency_threshold > 0) && tick &&
+                !(c && c->blocked);
     int64_t t0 = timed ? tick(srv->cfg.clock_ud) : 0;
     cmd->fn(&ctx);
-    if (timed && !(c && c->blocked)) { /* the slow log (a blocked command: once it is served) */
+    if (timed && !(c && c->blocked)) { /* the slow log and latency (a blocked command: once it is served) */
         long long took = tick(srv->cfg.clock_ud) - t0;
-        if (took >= srv->slowlog_slower && !command_skip_slowlog(cmd)) slowlog_push(srv, c, argc, argv, took);
+        if (srv->slowlog_slower >= 0 && took >= srv->slowlog_slower && !command_skip_slowlog(cmd))
+            slowlog_push(srv, c, argc, argv, took);
+        latency_command(srv, cmd, argc, argv, took);
     }
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;

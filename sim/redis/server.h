@@ -111,6 +111,11 @@ int64_t server_next_expiry(server *srv);
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
 int server_is_replica(const server *srv);
+/* INFO's: the memory every database's keys take (store_bytes), maxmemory's measure; the
+ * unix time the server started (LASTSAVE, rdb_last_save_time); keys evicted past maxmemory */
+size_t server_used_memory(server *srv);
+long long server_started_s(const server *srv);
+long long server_evicted_keys(const server *srv);
 
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);

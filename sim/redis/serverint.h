@@ -78,16 +78,23 @@ struct server {
     struct slowentry *slow;
     size_t nslow, capslow;
     long long slowlog_next_id, slowlog_slower, slowlog_max_len;
+    /* LATENCY (latency.c): latency-monitor-threshold (ms), latency-tracking */
+    struct latency *lat;
+    long long latency_threshold;
+    int latency_tracking;
 };
 
 /* debug.c's: DEBUG SET-ACTIVE-EXPIRE */
 void server_set_active_expire(server *srv, int on);
-size_t server_used_memory(server *srv); /* every database's keys, store_bytes */
-long long server_started_s(const server *srv);
 /* slowlog.c */
 void slowlog_push(server *srv, const conn *c, int argc, const slice *argv, long long duration_us);
 void slowlog_configure(server *srv, const char *name, const char *value);
 void slowlog_free(server *srv);
+/* latency.c */
+void latency_command(server *srv, const command *cmd, int argc, const slice *argv, long long us);
+void latency_add_sample(server *srv, const char *event, long long ms);
+void latency_reset_histograms(server *srv);
+void latency_free(server *srv);
 
 /* server.c: the command path */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);

@@ -71,6 +71,12 @@ int64_t store_now(const store *s);          /* local ms, from the clock function
 /* Access tracking for OBJECT IDLETIME (off by default: the simulated world does not ask,
  * and it costs a clock read per lookup): each lookup and each new value stamps the key. */
 void store_set_track_access(store *s, int on);
+/* An LFU maxmemory-policy: kv.lru becomes a decaying logarithmic access counter (OBJECT FREQ). */
+void store_set_lfu(store *s, int on);
+int store_lfu(const store *s);
+long long store_freq(const store *s, const kv *e);
+/* RESTORE's IDLETIME (idle_s >= 0, LRU) or FREQ (freq >= 0, LFU), where access is tracked */
+void store_set_access(store *s, kv *e, long long idle_s, long long freq);
 /* A lookup that leaves the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE,
  * EXISTS, TTL and the like, SCAN's TYPE filter); otherwise store_lookup's. */
 kv *store_peek(store *s, slice key);
