@@ -583,7 +583,7 @@ static void key_spec_flags(const command *cmd, int i, reply *out)
     for (size_t j = 0; j < len;) {
         size_t w = strcspn(p + j, " |");
         if (j + w > len) w = len - j;
-        if (w) reply_bulk(&e[at++], p + j, w);
+        if (w) reply_status_len(&e[at++], p + j, w);
         j += w + 1;
     }
 }
@@ -690,7 +690,7 @@ static void command_getkeys(cmdctx *c, int flags)
             const char *p = var;
             for (size_t w = 0; *p; w++) {
                 size_t len = strcspn(p, " ");
-                reply_bulk(&f[w], p, len);
+                reply_status_len(&f[w], p, len);
                 p += len + (p[len] == ' ');
             }
         } else {

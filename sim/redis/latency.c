@@ -338,6 +338,6 @@ void cmd_latency(cmdctx *c)
         reply_bulk(c->out, r.p, r.len);
         buf_release(&r);
     } else {
-        reply_unknown_sub(c, "latency");
+        reply_unknown_sub(c, "LATENCY");
     }
 }

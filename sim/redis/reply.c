@@ -108,6 +108,11 @@ void reply_raw(reply *r, const char *p, size_t len)
     reply_set_str(r, REPLY_RAW, p, len);
 }
 
+void reply_status_len(reply *r, const char *p, size_t len)
+{
+    reply_set_str(r, REPLY_STATUS, p, len);
+}
+
 void reply_status(reply *r, const char *s)
 {
     reply_set_str(r, REPLY_STATUS, s, strlen(s));

@@ -60,6 +60,7 @@ void reply_int(reply *r, long long v);
 void reply_bool(reply *r, int v);          /* RESP3's boolean (REPLY_BOOL) */
 void reply_raw(reply *r, const char *p, size_t len); /* REPLY_RAW: these protocol bytes */
 void reply_status(reply *r, const char *s);
+void reply_status_len(reply *r, const char *p, size_t len);
 void reply_ok(reply *r);
 void reply_error(reply *r, const char *s);                 /* s without the leading '-' */
 void reply_errorf(reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

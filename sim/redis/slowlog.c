@@ -152,17 +152,13 @@ void cmd_slowlog(cmdctx *c)
             reply_ok(c->out);
         }
     } else if (slice_opt_is(sub, "get")) {
-        if (c->argc > 3) {
-            reply_sub_args(c, "slowlog", "get");
+        if (c->argc > 3) { /* slowlogCommand's own check */
+            reply_error(c->out, "ERR unknown subcommand or wrong number of arguments for 'get'. Try SLOWLOG HELP.");
             return;
         }
         long long count = 10;
         if (c->argc == 3) {
-            if (ll_parse_int64(c->argv[2], &count) < 0) {
-                reply_error(c->out, "ERR value is not an integer or out of range");
-                return;
-            }
-            if (count < -1) {
+            if (ll_parse_int64(c->argv[2], &count) < 0 || count < -1) {
                 reply_error(c->out, "ERR count should be greater than or equal to -1");
                 return;
             }
@@ -182,7 +178,7 @@ void cmd_slowlog(cmdctx *c)
             reply_bulk_cstr(&f[5], e->name);
         }
     } else {
-        reply_unknown_sub(c, "slowlog");
+        reply_unknown_sub(c, "SLOWLOG");
     }
 }
 
