@@ -37,7 +37,7 @@ int serve_conns(const snode *n, int *blocked)
     int conns = 0;
     *blocked = 0;
     for (const sclient *c = n->clients; c; c = c->next)
-        if (!c->dead) conns++, *blocked += c->conn.blocked;
+        if (!c->dead) conns++, *blocked += c->conn.blocked || c->postponed;
     return conns;
 }
 
@@ -182,7 +182,21 @@ static void host_sleep(void *ud, long long us)
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
 }
 
-const server_host serve_host = { .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
+/* CLIENT PAUSE ms WRITE|ALL (type 1, 2) and CLIENT UNPAUSE (type 0), as Redis's
+ * pauseClients: a pause never shortens nor weakens one in effect. */
+static void host_pause(void *ud, long long ms, int type)
+{
+    snode *n = ud;
+    if (!type) { /* ends at the next tick (serve_cron), not inside this command */
+        if (n->pause_until_us) n->pause_until_us = 1;
+        return;
+    }
+    int64_t until = serve_true_us(n->sv) + ms * 1000;
+    if (until > n->pause_until_us) n->pause_until_us = until;
+    if (type > n->pause_type) n->pause_type = type;
+}
+
+const server_host serve_host = { .pause = host_pause, .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
                                  .config = host_config, .replicas = host_replicas, .unblock = host_unblock,
                                  .reset_stats = host_reset_stats };
 

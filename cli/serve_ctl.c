@@ -162,11 +162,23 @@ void serve_sync(serve *sv, sclient *sender)
 
 /* The ends of LOCKLAB PAUSE-CLIENT and DROP that are due. (Keys expire in the world, every
  * database's at its deadline: sim/node_expiry.c, sim/redis/server_data.c.) */
+void serve_pause_end(snode *n)
+{
+    n->pause_until_us = 0;
+    n->pause_type = 0;
+    for (sclient *c = n->clients; c; c = c->next)
+        if (c->postponed && !c->dead) {
+            c->postponed = 0;
+            serve_process(c);
+        }
+}
+
 void serve_cron(serve *sv)
 {
     int64_t now_us = serve_true_us(sv);
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
+        if (n->pause_until_us && now_us >= n->pause_until_us) serve_pause_end(n);
         for (sclient *c = n->clients; c; c = c->next)
             if (c->paused_until && now_us >= c->paused_until) {
                 c->paused_until = 0;

@@ -96,6 +96,7 @@ declare -A skip_tests=(
     ["MULTI propagation of XREADGROUP"]="multi: XADD, XREADGROUP (streams)"
     ["EVAL - Scripts can't run XREAD and XREADGROUP with BLOCK option"]="scripting: XGROUP, XREAD (streams)"
     ["Script ACL check"]="scripting: ACL SETUSER (ACL users)"
+    ["Test special commands are paused by RO"]="pause: PFADD, PFCOUNT (HyperLogLog)"
     ["SCAN: Lazy-expire should not be wrapped in MULTI/EXEC"]="expire: reads the replication stream (SYNC), untagged"
     ["RANDOMKEY: Lazy-expire should not be wrapped in MULTI/EXEC"]="expire: reads the replication stream (SYNC), untagged"
     ["SWAPDB wants to wake blocked client, but the key already expired"]="type/list: reads the replication stream (SYNC), untagged"

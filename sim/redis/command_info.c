@@ -784,6 +784,12 @@ int command_denyoom(const command *cmd)
     return command_flagged(cmd, "denyoom", known);
 }
 
+int command_may_replicate(const command *cmd)
+{
+    static unsigned char w[256], m[256];
+    return command_flagged(cmd, "write", w) || command_flagged(cmd, "may_replicate", m);
+}
+
 int command_skip_slowlog(const command *cmd)
 {
     static unsigned char known[256];

@@ -89,6 +89,7 @@ typedef struct command {
 /* command_info.c: whether Redis 7.0 flags cmd denyoom (refused past maxmemory) */
 int command_denyoom(const command *cmd);
 int command_skip_slowlog(const command *cmd); /* EXEC, AUTH, HELLO, ... (skip_slowlog) */
+int command_may_replicate(const command *cmd); /* flagged write or may_replicate */
 
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
 /* COMMAND INFO's flags (acl 0) or ACL categories (acl 1) of a command, as redis-server

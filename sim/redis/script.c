@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bytecode.h"
+#include "functionint.h"
 
 void script_sha1hex(const char *data, size_t len, char out[41])
 {
@@ -561,6 +562,35 @@ void script_run_function(cmdctx *c, fn_def *f, const char *name, int ro, int nke
 
 /* ---------------------------------------------------------------------------------------
  * The commands */
+
+/* Whether a call of EVAL / EVALSHA / FCALL may write or replicate, as Redis 7.0's
+ * evalGetCommandFlags and fcallGetCommandFlags judge it before running (CLIENT PAUSE WRITE
+ * holds it): a script or function declared no-writes does not; one with a shebang and
+ * without that flag does; one without a shebang, or not known, does (EVAL's own flags). */
+int scripting_may_write(scripting *s, int argc, const slice *argv)
+{
+    if (argc < 2) return 1;
+    if (slice_eq_nocase(argv[0], "eval")) {
+        unsigned flags;
+        reply err;
+        reply_init(&err);
+        long at = script_shebang(argv[1], &flags, &err);
+        reply_release(&err);
+        if (at < 0 || !(flags & SCRIPT_SHEBANG)) return 1;
+        return !(flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    if (slice_eq_nocase(argv[0], "evalsha")) {
+        char lower[41];
+        script_entry *e = script_lookup(s, argv[1], lower);
+        if (!e || !(e->flags & SCRIPT_SHEBANG)) return 1;
+        return !(e->flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    if (slice_eq_nocase(argv[0], "fcall")) {
+        fn_def *f = fn_find(s, argv[1], NULL);
+        return !f || !(f->flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    return 1;
+}
 
 /* Redis 7.0 refuses to start a script with a shebang and without the no-writes flag (one
  * that declares it may write) on a replica, and under EVAL_RO / EVALSHA_RO, in that order.

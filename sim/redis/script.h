@@ -76,6 +76,8 @@ const struct command *scripting_call_command(const scripting *s, int *refused);
 int scripting_cached(scripting *s, slice body);
 /* How many scripts the cache holds (INFO memory's number_of_cached_scripts). */
 size_t scripting_count(const scripting *s);
+/* EVAL / EVALSHA / FCALL argv: whether Redis would count the call as one that may write */
+int scripting_may_write(scripting *s, int argc, const slice *argv);
 
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);

@@ -629,6 +629,30 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     reply_status(out, "QUEUED");
 }
 
+int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int write_only)
+{
+    if (argc < 1) return 0;
+    const command *cmd = commands_lookup(argv[0]);
+    if (!cmd || (cmd->arity > 0 && argc != cmd->arity) || (cmd->arity < 0 && argc < -cmd->arity)) return 0;
+    if (!write_only) return 1;
+    if (cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall)
+        return scripting_may_write(srv->lua, argc, argv);
+    if (cmd->fn == cmd_exec) {
+        txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
+        for (size_t i = 0; t && t->in_multi && i < t->nqueue; i++) {
+            const command *q = commands_lookup(t->queue[i].argv[0]);
+            if (!q) continue;
+            if (q->fn == cmd_eval || q->fn == cmd_evalsha || q->fn == cmd_fcall) {
+                if (scripting_may_write(srv->lua, t->queue[i].argc, t->queue[i].argv)) return 1;
+            } else if (command_may_replicate(q)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    return command_may_replicate(cmd);
+}
+
 int server_allow_busy(int argc, const slice *argv)
 {
     static const char *const plain[] = { "auth", "hello", "reset", "quit", "shutdown", "replconf",

@@ -43,6 +43,8 @@ typedef struct server_host {
     void (*reset_stats)(void *ud);
     /* DEBUG SLEEP: the server stops for us µs, answering no one (NULL: DEBUG SLEEP is refused) */
     void (*sleep)(void *ud, long long us);
+    /* CLIENT PAUSE ms WRITE (type 1) or ALL (2), CLIENT UNPAUSE (type 0); NULL: refused */
+    void (*pause)(void *ud, long long ms, int type);
 } server_host;
 
 typedef struct server_config {
@@ -87,6 +89,10 @@ void server_reject(server *srv, conn *c, int argc, const slice *argv, const char
  * and FUNCTION STATS; every other command gets BUSY (server_reject). SCRIPT KILL and
  * FUNCTION KILL are the host's to answer (it knows the script it runs). */
 int server_allow_busy(int argc, const slice *argv);
+/* Whether a CLIENT PAUSE holds argv (Redis 7.0's processCommand): a known command with a
+ * right arity, any under a pause ALL; under WRITE one that may write or replicate (its
+ * flags; an EXEC of such queued commands; a script or function not declared no-writes). */
+int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int write_only);
 /* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
  * Without the call they stay until the server is freed, harmless (ids are not reused). */
 void server_conn_closed(server *srv, int conn_id);
