@@ -283,6 +283,8 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
         /* frees are synchronous here: nothing is ever pending or freed lazily */
         buf_puts(out, "lazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
+        /* no replication or AOF buffers are held apart from the keys */
+        buf_puts(out, "mem_not_counted_for_evict:0\r\n");
         if (c->lua) buf_printf(out, "number_of_cached_scripts:%zu\r\n", scripting_count(c->lua));
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
@@ -656,6 +658,9 @@ static void config_set(cmdctx *c)
                     if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
             free(v);
         }
+    /* Redis's updateMaxmemory evicts at once */
+    for (int i = 2; c->srv && i < c->argc; i += 2)
+        if (slice_opt_is(c->argv[i], "maxmemory")) server_evict(c->srv);
     reply_ok(c->out);
 }
 

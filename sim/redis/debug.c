@@ -32,6 +32,7 @@
 #include "connectionint.h"
 #include "server.h"
 #include "serverint.h"
+#include "script.h"
 
 static void digest_xor(unsigned char acc[20], const unsigned char d[20])
 {
@@ -233,13 +234,24 @@ void cmd_debug(cmdctx *c)
     slice sub = c->argv[1];
     int argc = c->argc;
     if (slice_opt_is(sub, "reload")) {
-        for (int j = 2; j < argc; j++)
-            if (!slice_opt_is(c->argv[j], "merge") && !slice_opt_is(c->argv[j], "noflush") &&
-                !slice_opt_is(c->argv[j], "nosave")) {
+        int noflush = 0, merge = 0;
+        for (int j = 2; j < argc; j++) {
+            if (slice_opt_is(c->argv[j], "merge")) merge = 1;
+            else if (slice_opt_is(c->argv[j], "noflush")) noflush = 1;
+            else if (!slice_opt_is(c->argv[j], "nosave")) {
                 reply_error(c->out, "ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
                 return;
             }
-        reply_ok(c->out);
+        }
+        /* NOFLUSH without MERGE loads the dump over what is there: Redis's load fails on the
+         * first library it already holds (on a key it holds, redis-server 7.0.15 exits) */
+        int held = c->lua && scripting_has_functions(c->lua);
+        for (int id = 0; id < DB_COUNT && !held; id++) {
+            store *db = id == c->dbid ? c->db : dbset_peek(c->dbs, id);
+            held = db && store_size(db) > 0;
+        }
+        if (noflush && !merge && held) reply_error(c->out, "ERR Error trying to load the RDB dump");
+        else reply_ok(c->out);
     } else if (slice_opt_is(sub, "loadaof")) {
         reply_ok(c->out);
     } else if (slice_opt_is(sub, "object") && argc == 3) {

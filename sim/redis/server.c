@@ -522,6 +522,22 @@ static int evict(server *srv, long long maxmem)
     return 0;
 }
 
+/* evict, its deletions left out of the command's own keyspace events */
+static int evict_now(server *srv, long long maxmem)
+{
+    size_t before = srv->npending;
+    int oom = evict(srv, maxmem);
+    for (size_t i = before; i < srv->npending; i++) free(srv->pending[i].key);
+    srv->npending = before;
+    return oom;
+}
+
+void server_evict(server *srv)
+{
+    long long maxmem = config_ll(srv, "maxmemory");
+    if (maxmem > 0) evict_now(srv, maxmem);
+}
+
 /* The refusals of processCommand this server has: OOM past maxmemory for a command that may
  * grow the memory (denyoom, or any queued in a MULTI but EXEC and DISCARD), NOREPLICAS for
  * a write with fewer good replicas than min-replicas-to-write. 1 if refused (in *out). */
@@ -541,10 +557,7 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, txstate *t,
     long long maxmem = config_ll(srv, "maxmemory");
     if (maxmem > 0) {
         /* the evictions' keyspace events are the server's, not the command's */
-        size_t before = srv->npending;
-        int oom = evict(srv, maxmem);
-        for (size_t i = before; i < srv->npending; i++) free(srv->pending[i].key);
-        srv->npending = before;
+        int oom = evict_now(srv, maxmem);
         int deny = command_denyoom(cmd) || queued_denyoom ||
                    (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
         if (oom && deny) {

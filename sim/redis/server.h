@@ -122,6 +122,8 @@ int server_is_replica(const server *srv);
 size_t server_used_memory(server *srv);
 long long server_started_s(const server *srv);
 long long server_evicted_keys(const server *srv);
+/* Past maxmemory, evicts by its policy now (CONFIG SET maxmemory, as Redis's updateMaxmemory) */
+void server_evict(server *srv);
 
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);

@@ -40,7 +40,7 @@ void slowlog_free(server *srv)
     }
     free(srv->slow);
     srv->slow = NULL;
-    srv->nslow = 0;
+    srv->nslow = srv->capslow = 0;
 }
 
 static void slowlog_trim(server *srv)
