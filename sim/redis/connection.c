@@ -380,7 +380,9 @@ void cmd_info(cmdctx *c)
  * simulated world (the port, the persistence, the buffers' limits: serve's own options) is
  * refused unless it is the value in effect; 2 accepted and kept for CONFIG GET, and inert:
  * what it tunes this server does not have (replication's timings, AOF rewriting, the
- * allocator's and the cron's knobs, latency tracking, OOM scores; README's list).
+ * allocator's and the cron's knobs, OOM scores; README's list); 3 immutable in Redis too
+ * (databases, io-threads, cluster-enabled, daemonize). key-load-delay and
+ * rdb-key-save-delay are hidden as in Redis: CONFIG GET gives them only by their name.
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
  * nothing there either; so are the list node settings (list-max-listpack-size, alias
  * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
@@ -394,11 +396,12 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
     { "client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", 0, 2 },
     { "client-query-buffer-limit", "1073741824", 1, 0 },
-    { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "cluster-enabled", "no", 0, 3 },    { "daemonize", "no", 0, 3 },
+    { "databases", "16", 1, 3 },
     { "dynamic-hz", "yes", 0, 2 },
     { "hash-max-listpack-entries", "512", 1, 1 }, { "hash-max-listpack-value", "64", 2, 1 },
     { "hash-max-ziplist-entries", "512", 1, 1 }, { "hash-max-ziplist-value", "64", 2, 1 },
-    { "hz", "10", 1, 2 },                 { "io-threads", "1", 1, 0 },
+    { "hz", "10", 1, 2 },                 { "io-threads", "1", 1, 3 },
     { "key-load-delay", "0", 1, 2 },
     { "latency-monitor-threshold", "0", 1, 1 }, { "latency-tracking", "yes", 0, 1 },
     { "latency-tracking-info-percentiles", "50 99 99.9", 0, 2 },
@@ -408,7 +411,8 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "list-max-ziplist-size", "-2", 1, 1 },
     { "loglevel", "notice", 0, 2 },
     { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
-    { "maxmemory", "0", 2, 1 },           { "maxmemory-eviction-tenacity", "10", 1, 2 },
+    { "maxmemory", "0", 2, 1 },           { "maxmemory-clients", "0", 0, 2 },
+    { "maxmemory-eviction-tenacity", "10", 1, 2 },
     { "maxmemory-policy", "noeviction", 0, 1 }, { "maxmemory-samples", "5", 1, 2 },
     { "min-replicas-max-lag", "10", 1, 2 }, { "min-replicas-to-write", "0", 1, 1 },
     { "notify-keyspace-events", "", 0, 1 }, { "oom-score-adj", "no", 0, 2 },
@@ -416,8 +420,10 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "proto-max-bulk-len", "536870912", 2, 0 }, { "rdb-key-save-delay", "0", 1, 2 },
     { "repl-backlog-size", "1048576", 2, 2 }, { "repl-ping-replica-period", "10", 1, 2 },
     { "repl-timeout", "60", 1, 2 },       { "replica-read-only", "yes", 0, 0 },
+    { "replicaof", "", 0, 0 },
     { "replica-serve-stale-data", "yes", 0, 2 },
     { "save", "", 0, 2 },                 { "set-max-intset-entries", "512", 1, 1 },
+    { "slaveof", "", 0, 0 },
     { "slowlog-log-slower-than", "10000", 1, 1 },
     { "slowlog-max-len", "128", 1, 1 },   { "tcp-keepalive", "300", 1, 0 },
     { "timeout", "0", 1, 0 },             { "tracking-table-max-keys", "1000000", 1, 1 },
@@ -552,7 +558,10 @@ static void config_get(cmdctx *c)
     for (int i = 2; i < c->argc; i++)
         for (size_t k = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
             const char *name = config_defaults[k].name;
-            if (!hit[k] && glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name))) hit[k] = 1, n++;
+            int hidden = !strcmp(name, "key-load-delay") || !strcmp(name, "rdb-key-save-delay");
+            int match = hidden ? slice_opt_is(c->argv[i], name)
+                               : glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name));
+            if (!hit[k] && match) hit[k] = 1, n++;
         }
     reply *e = reply_array(c->out, n * 2);
     reply_tag(c->out, R3_MAP);
@@ -589,6 +598,27 @@ static void config_set(cmdctx *c)
                              config_defaults[k].name);
                 return;
             }
+        if (config_defaults[k].honoured == 3) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - can't set immutable config",
+                         config_defaults[k].name);
+            return;
+        }
+        if (!strcmp(config_defaults[k].name, "maxmemory-clients")) { /* a memory value or a percentage */
+            slice v = c->argv[i + 1];
+            long long m, pct;
+            int ok = v.len && v.p[v.len - 1] == '%' ? ll_parse_int64((slice){ v.p, v.len - 1 }, &pct) == 0
+                                                     : config_parse_memory(v, &m) == 0;
+            if (v.len && v.p[v.len - 1] == '%' && ok && pct > 100) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - "
+                                    "percentage argument must be less or equal to 100");
+                return;
+            }
+            if (!ok || (v.len && v.p[v.len - 1] == '%' && pct < 0)) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - "
+                                    "argument must be a memory or percent value");
+                return;
+            }
+        }
         long long v, now;
         if (config_defaults[k].integer == 2 && config_parse_memory(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be a memory value",

@@ -316,6 +316,8 @@ void server_config_set(server *srv, const char *name, const char *value)
 {
     if (!strncmp(name, "slowlog-", 8)) slowlog_configure(srv, name, value);
     if (!strcmp(name, "latency-monitor-threshold")) srv->latency_threshold = atoll(value);
+    if (!strcmp(name, "maxmemory")) srv->maxmemory = atoll(value);
+    if (!strcmp(name, "min-replicas-to-write")) srv->min_replicas = atoll(value);
     if (!strcmp(name, "latency-tracking")) srv->latency_tracking = !strcmp(value, "yes");
     if (!strcmp(name, "maxmemory-policy"))
         for (int i = 0; i < DB_COUNT; i++)
@@ -465,13 +467,6 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
 
 /* ---- maxmemory and min-replicas-to-write (Redis 7.0's processCommand) ---- */
 
-static long long config_ll(server *srv, const char *name)
-{
-    const char *v = server_config_get(srv, name);
-    long long n;
-    return v && ll_parse_int64(slice_cstr(v), &n) == 0 ? n : 0;
-}
-
 size_t server_used_memory(server *srv)
 {
     size_t n = 0;
@@ -534,16 +529,21 @@ static int evict_now(server *srv, long long maxmem)
 
 void server_evict(server *srv)
 {
-    long long maxmem = config_ll(srv, "maxmemory");
-    if (maxmem > 0) evict_now(srv, maxmem);
+    if (srv->maxmemory > 0) evict_now(srv, srv->maxmemory);
 }
 
 /* The refusals of processCommand this server has: OOM past maxmemory for a command that may
  * grow the memory (denyoom, or any queued in a MULTI but EXEC and DISCARD), NOREPLICAS for
  * a write with fewer good replicas than min-replicas-to-write. 1 if refused (in *out). */
-static int resource_refuse(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
+/* FUNCTION LOAD and RESTORE are write denyoom, DELETE and FLUSH write, in Redis 7.0's table */
+static int function_writes(const command *cmd, int argc, const slice *argv)
 {
-    if (!srv->config) return 0; /* nothing set */
+    return cmd->fn == cmd_function && argc >= 2 && (slice_eq_nocase(argv[1], "load") || slice_eq_nocase(argv[1], "restore"));
+}
+
+static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out)
+{
+    if (!srv->maxmemory && !srv->min_replicas) return 0;
     int in_multi = t && t->in_multi;
     /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
     int queued_denyoom = 0, queued_write = 0;
@@ -554,18 +554,17 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, txstate *t,
             queued_denyoom |= command_denyoom(q);
             queued_write |= (q->flags & CMD_WRITE) != 0;
         }
-    long long maxmem = config_ll(srv, "maxmemory");
+    long long maxmem = srv->maxmemory;
     if (maxmem > 0) {
-        /* the evictions' keyspace events are the server's, not the command's */
-        int oom = evict_now(srv, maxmem);
-        int deny = command_denyoom(cmd) || queued_denyoom ||
+        int oom = server_used_memory(srv) > (size_t)maxmem; /* server_exec evicted first */
+        int deny = command_denyoom(cmd) || queued_denyoom || function_writes(cmd, argc, argv) ||
                    (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
         if (oom && deny) {
             reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
             return 1;
         }
     }
-    long long minrep = config_ll(srv, "min-replicas-to-write");
+    long long minrep = srv->min_replicas;
     if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write)) {
         long long good = srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
         if (good < minrep) {
@@ -579,6 +578,9 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, txstate *t,
 
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
+    /* Redis's performEvictions, before the command: an evicted key's invalidation goes
+     * before its reply */
+    if (srv->maxmemory > 0) server_evict(srv);
     tracking_frame tf;
     tracking_enter(srv->trk, c, &tf);
     exec_one(srv, c, argc, argv, out);
@@ -620,7 +622,7 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
         reject_command(srv, c, cmd, t, out);
         return;
     }
-    if (resource_refuse(srv, c, cmd, t, out)) {
+    if (resource_refuse(srv, c, cmd, argc, argv, t, out)) {
         stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
         reject_command(srv, c, cmd, t, out);
         return;
@@ -663,6 +665,8 @@ int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int wr
         }
         return 0;
     }
+    if (cmd->fn == cmd_function && argc >= 2)
+        return function_writes(cmd, argc, argv) || slice_eq_nocase(argv[1], "delete") || slice_eq_nocase(argv[1], "flush");
     return command_may_replicate(cmd);
 }
 

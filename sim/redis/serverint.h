@@ -73,6 +73,7 @@ struct server {
     struct tracking *trk; /* CLIENT TRACKING's state (tracking.c) */
     int active_expire_off; /* DEBUG SET-ACTIVE-EXPIRE 0: keys go only when a command finds them expired */
     long long evicted;     /* keys evicted past maxmemory (INFO's evicted_keys) */
+    long long maxmemory, min_replicas; /* CONFIG SET's maxmemory (bytes), min-replicas-to-write */
     int64_t started_ms;    /* the clock when it was made (LASTSAVE) */
     /* SLOWLOG (slowlog.c): newest first; the settings' values, kept as numbers */
     struct slowentry *slow;
