@@ -79,6 +79,8 @@ size_t scripting_count(const scripting *s);
 /* EVAL / EVALSHA / FCALL argv: whether Redis would count the call as one that may write */
 int scripting_may_write(scripting *s, int argc, const slice *argv);
 int scripting_has_functions(const scripting *s); /* a function library is loaded */
+int scripting_denies_oom(scripting *s, int argc, const slice *argv); /* refused past maxmemory */
+void scripting_set_oom(scripting *s, int oom); /* the server is past maxmemory as a command comes */
 
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);

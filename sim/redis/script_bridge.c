@@ -665,6 +665,12 @@ static void script_call_command(cmdctx *c, const command *cmd)
             reply_error(out, "READONLY You can't write against a read only replica.");
             return;
         }
+    }
+    if (s && s->oom && !s->allow_oom && !s->wrote && command_denyoom(cmd)) { /* scriptVerifyOOM */
+        reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
+        return;
+    }
+    if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
         if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
     if (s) s->call_refused = SCRIPT_CALL_RAN;

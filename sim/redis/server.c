@@ -543,6 +543,8 @@ static int function_writes(const command *cmd, int argc, const slice *argv)
 
 static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out)
 {
+    if (srv->maxmemory > 0) scripting_set_oom(srv->lua, server_used_memory(srv) > (size_t)srv->maxmemory);
+    else if (srv->lua) scripting_set_oom(srv->lua, 0);
     if (!srv->maxmemory && !srv->min_replicas) return 0;
     int in_multi = t && t->in_multi;
     /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
@@ -558,6 +560,8 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, c
     if (maxmem > 0) {
         int oom = server_used_memory(srv) > (size_t)maxmem; /* server_exec evicted first */
         int deny = command_denyoom(cmd) || queued_denyoom || function_writes(cmd, argc, argv) ||
+                   ((cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
+                    scripting_denies_oom(srv->lua, argc, argv)) ||
                    (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
         if (oom && deny) {
             reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
