@@ -82,7 +82,7 @@ declare -A out_of_scope=(
     [unit/cluster/misc]="cluster mode is left out of serve"
     [unit/cluster/links]="cluster mode is left out of serve"
     [unit/wait]="replicas over the replication protocol (REPLICAOF, PSYNC) are left out of serve"
-    [unit/maxmemory]="eviction under maxmemory is left out of serve"
+    [unit/maxmemory]="measures eviction by jemalloc's used_memory and client buffers: serve's maxmemory is its own estimate"
     [unit/client-eviction]="client eviction (maxmemory-clients) is left out of serve"
     [unit/memefficiency]="jemalloc's memory accounting and active defragmentation"
 )
@@ -176,10 +176,10 @@ start() {
         elif [ "$kind" = serve ]; then
             "$LL" serve --port "$port" --clock wall >"$dir/serve.$port.log" 2>&1 &
         elif [ "$pass" = debug ]; then
-            "$REDIS_SERVER" --port "$port" --save '' --bind 127.0.0.1 --enable-protected-configs yes \
+            "$REDIS_SERVER" --port "$port" --save '' --bind 127.0.0.1 --dir "$rdir" --enable-protected-configs yes \
                 --enable-debug-command yes --enable-module-command yes >"$dir/redis.$port.log" 2>&1 &
         else
-            "$REDIS_SERVER" --port "$port" --save '' --bind 127.0.0.1 >"$dir/redis.$port.log" 2>&1 &
+            "$REDIS_SERVER" --port "$port" --save '' --bind 127.0.0.1 --dir "$rdir" >"$dir/redis.$port.log" 2>&1 &
         fi
         spid=$!
         pids+=("$spid")
@@ -215,6 +215,7 @@ echo "tests skipped by name on both servers:"
 while IFS= read -r t; do printf '  %-66s %s\n' "$t" "${skip_tests[$t]}"; done < <(printf '%s\n' "${!skip_tests[@]}" | sort)
 for pass in "${passes[@]}"; do
     dir="$OUT/$pass"
+    rdir=$(mkdir -p "$dir/redis-dir" && cd "$dir/redis-dir" && pwd) # its RDB and AOF files (DEBUG RELOAD, CONFIG SET appendonly)
     mkdir -p "$dir"
     : >"$dir/table.txt"
     : >"$dir/worse.txt"

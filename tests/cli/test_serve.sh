@@ -1022,8 +1022,10 @@ send(b, "config", "get", "port")
 upto(b, b"%d\r\n" % port)
 send(b, "client", "info")
 print("after CONFIG GET:", re.findall(rb"cmd=[^ ]*", upto(b, b"\n\r\n")))
-send(a, "client", "kill", "user", "default")
-print("kill user default (skipme):", repr(upto(a, b"\r\n")), "the other:", repr(upto(b, b"<never>")))
+send(b, "client", "id")
+bid = upto(b, b"\r\n")[1:-2].decode()
+send(a, "client", "kill", "user", "default", "id", bid)
+print("kill user default id <the other>:", repr(upto(a, b"\r\n")), "the other:", repr(upto(b, b"<never>")))
 S = 'local a = {x=nil,y=5} local b = {x=a} a["x"] = b local e = cmsgpack.pack(a) local h = "" for i = 1, 8 do h = h .. string.format("%02x", string.byte(e, i)) end return h'
 got = []
 for i in range(20):
@@ -1109,8 +1111,8 @@ check "CONFIG GET port" "port|$PORT" "$(cli config get port | tr '\n' '|' | sed 
 check "CONFIG SET is remembered for CONFIG GET" "OK|lua-time-limit|300" \
     "$(printf 'config set lua-time-limit 300\nconfig get lua-time-limit\n' | cli | tr '\n' '|' | sed 's/|$//')"
 check "CONFIG SET of a setting serve does not implement is refused" \
-    "ERR CONFIG SET failed (possibly related to argument 'maxmemory') - locklab does not implement it: only its current value '0' is accepted|maxmemory|0" \
-    "$(printf 'config set maxmemory 1\nconfig get maxmemory\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
+    "ERR CONFIG SET failed (possibly related to argument 'timeout') - locklab does not implement it: only its current value '0' is accepted|timeout|0" \
+    "$(printf 'config set timeout 30\nconfig get timeout\n' | cli | sed '/^$/d' | tr '\n' '|' | sed 's/|$//')"
 # CLIENT LIST / INFO / KILL; BLPOP and BRPOP blocking; DROP
 cat >"$tmp/clients.py" <<'PYEOF'
 import socket, sys, time
