@@ -139,7 +139,7 @@ static void debug_protocol(cmdctx *c)
 
 static void debug_object(cmdctx *c)
 {
-    kv *e = store_peek(c->db, c->argv[2]);
+    kv *e = store_find(c->db, c->argv[2]); /* a key past its deadline too, as Redis's dictFind */
     if (!e) {
         reply_error(c->out, "ERR no such key");
         return;
@@ -268,7 +268,7 @@ void cmd_debug(cmdctx *c)
         reply *e = reply_array(c->out, (size_t)(argc - 2));
         for (int j = 2; j < argc; j++) {
             unsigned char d[20] = { 0 };
-            kv *k = store_peek(c->db, c->argv[j]);
+            kv *k = store_find(c->db, c->argv[j]); /* logically expired keys too (dictFind) */
             if (k) digest_value(c->db, k, d);
             char hex[41];
             digest_hex(d, hex);

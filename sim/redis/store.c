@@ -565,6 +565,11 @@ kv *store_lookup(store *s, slice key)
     return e;
 }
 
+kv *store_find(store *s, slice key)
+{
+    return find_entry(s, key);
+}
+
 kv *store_peek(store *s, slice key)
 {
     return lookup_entry(s, key);

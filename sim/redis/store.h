@@ -80,6 +80,9 @@ void store_set_access(store *s, kv *e, long long idle_s, long long freq);
 /* A lookup that leaves the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE,
  * EXISTS, TTL and the like, SCAN's TYPE filter); otherwise store_lookup's. */
 kv *store_peek(store *s, slice key);
+/* The entry as it is, a key past its deadline included (DEBUG OBJECT, DIGEST-VALUE: Redis's
+ * dictFind), with no access, no expiry */
+kv *store_find(store *s, slice key);
 /* Seconds since e was last accessed (0 when access is not tracked). */
 long long store_idle_s(const store *s, const kv *e);
 /* Reading the clock for a value that leaves the keyspace's own bookkeeping — a deadline set
