@@ -2,8 +2,8 @@
  * so that COMMAND COUNT and COMMAND LIST say exactly what this server implements, and a
  * client library that reads COMMAND (or COMMAND INFO) at connect time finds the shape it
  * expects. Flags and ACL categories are redis-server 7.0.15's (command_docs); a command's
- * legacy key positions come from a short list of exceptions; no tips, key specs,
- * subcommands or docs. */
+ * legacy key positions come from a short list of exceptions; COMMAND LIST names the
+ * subcommands too (their table below); no tips, key specs in COMMAND INFO, or docs. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,13 +316,8 @@ static void command_entry(const command *cmd, reply *r)
 }
 
 /* Whether cmd is in ACL category `cat` (without its '@'), by its row of command_docs. */
-static int command_in_category(const command *cmd, slice cat)
+static int acl_has(const char *acl, slice cat)
 {
-    const char *acl = command_doc_flags(cmd->name, 1);
-    if (!acl) {
-        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
-        return slice_opt_is(cat, kind) || slice_opt_is(cat, cmd->flags & CMD_FAST ? "fast" : "slow");
-    }
     for (const char *p = acl; *p;) {
         const char *end = strchr(p, ' ');
         size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -331,6 +326,123 @@ static int command_in_category(const command *cmd, slice cat)
         while (*p == ' ') p++;
     }
     return 0;
+}
+
+static int command_in_category(const command *cmd, slice cat)
+{
+    const char *acl = command_doc_flags(cmd->name, 1);
+    if (!acl) {
+        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
+        return slice_opt_is(cat, kind) || slice_opt_is(cat, cmd->flags & CMD_FAST ? "fast" : "slow");
+    }
+    return acl_has(acl, cat);
+}
+
+/* The subcommands of the container commands this server has, as redis-server 7.0.15's
+ * COMMAND INFO gives them (asked of the real server), with their ACL categories: COMMAND
+ * LIST names them after their command ("client|list"). MEMORY has only USAGE and HELP here. */
+static const struct { const char *name, *acl; } subcommands[] = {
+    { "client|caching", "@slow @connection" },
+    { "client|getname", "@slow @connection" },
+    { "client|getredir", "@slow @connection" },
+    { "client|help", "@slow @connection" },
+    { "client|id", "@slow @connection" },
+    { "client|info", "@slow @connection" },
+    { "client|kill", "@admin @slow @dangerous @connection" },
+    { "client|list", "@admin @slow @dangerous @connection" },
+    { "client|no-evict", "@admin @slow @dangerous @connection" },
+    { "client|pause", "@admin @slow @dangerous @connection" },
+    { "client|reply", "@slow @connection" },
+    { "client|setname", "@slow @connection" },
+    { "client|tracking", "@slow @connection" },
+    { "client|trackinginfo", "@slow @connection" },
+    { "client|unblock", "@admin @slow @dangerous @connection" },
+    { "client|unpause", "@admin @slow @dangerous @connection" },
+    { "command|count", "@slow @connection" },
+    { "command|docs", "@slow @connection" },
+    { "command|getkeys", "@slow @connection" },
+    { "command|getkeysandflags", "@slow @connection" },
+    { "command|help", "@slow @connection" },
+    { "command|info", "@slow @connection" },
+    { "command|list", "@slow @connection" },
+    { "config|get", "@admin @slow @dangerous" },
+    { "config|help", "@slow" },
+    { "config|resetstat", "@admin @slow @dangerous" },
+    { "config|rewrite", "@admin @slow @dangerous" },
+    { "config|set", "@admin @slow @dangerous" },
+    { "function|delete", "@write @slow @scripting" },
+    { "function|dump", "@slow @scripting" },
+    { "function|flush", "@write @slow @scripting" },
+    { "function|help", "@slow @scripting" },
+    { "function|kill", "@slow @scripting" },
+    { "function|list", "@slow @scripting" },
+    { "function|load", "@write @slow @scripting" },
+    { "function|restore", "@write @slow @scripting" },
+    { "function|stats", "@slow @scripting" },
+    { "latency|doctor", "@admin @slow @dangerous" },
+    { "latency|graph", "@admin @slow @dangerous" },
+    { "latency|help", "@slow" },
+    { "latency|histogram", "@admin @slow @dangerous" },
+    { "latency|history", "@admin @slow @dangerous" },
+    { "latency|latest", "@admin @slow @dangerous" },
+    { "latency|reset", "@admin @slow @dangerous" },
+    { "memory|help", "@slow" },
+    { "memory|usage", "@read @slow" },
+    { "object|encoding", "@keyspace @read @slow" },
+    { "object|freq", "@keyspace @read @slow" },
+    { "object|help", "@keyspace @slow" },
+    { "object|idletime", "@keyspace @read @slow" },
+    { "object|refcount", "@keyspace @read @slow" },
+    { "pubsub|channels", "@pubsub @slow" },
+    { "pubsub|help", "@slow" },
+    { "pubsub|numpat", "@pubsub @slow" },
+    { "pubsub|numsub", "@pubsub @slow" },
+    { "pubsub|shardchannels", "@pubsub @slow" },
+    { "pubsub|shardnumsub", "@pubsub @slow" },
+    { "script|debug", "@slow @scripting" },
+    { "script|exists", "@slow @scripting" },
+    { "script|flush", "@slow @scripting" },
+    { "script|help", "@slow @scripting" },
+    { "script|kill", "@slow @scripting" },
+    { "script|load", "@slow @scripting" },
+    { "slowlog|get", "@admin @slow @dangerous" },
+    { "slowlog|help", "@slow" },
+    { "slowlog|len", "@admin @slow @dangerous" },
+    { "slowlog|reset", "@admin @slow @dangerous" },
+};
+
+/* Appends cmd's name, then those of its subcommands that match (all: match NULL), to out. */
+static void list_with_subcommands(const command *cmd, int (*match)(const char *name, const char *acl, void *ud),
+                                  void *ud, int top, buf *names, size_t *n)
+{
+    if (top) {
+        buf_append(names, cmd->name, cmd->namelen + 1);
+        (*n)++;
+    }
+    for (size_t i = 0; i < LL_ARRAY_LEN(subcommands); i++) {
+        const char *sub = subcommands[i].name;
+        if (strncmp(sub, cmd->name, cmd->namelen) || sub[cmd->namelen] != '|') continue;
+        if (match && !match(sub, subcommands[i].acl, ud)) continue;
+        buf_append(names, sub, strlen(sub) + 1);
+        (*n)++;
+    }
+}
+
+static int sub_matches(const char *name, const char *acl, void *ud)
+{
+    const slice *f = ud; /* f[0]: aclcat (p non-NULL) or pattern in f[1] */
+    if (f[0].p) return acl_has(acl, f[0]);
+    return glob_match_nocase(f[1].p, f[1].len, name, strlen(name));
+}
+
+static void reply_names(reply *out, const buf *names, size_t n)
+{
+    reply *e = reply_array(out, n);
+    const char *p = names->p;
+    for (size_t i = 0; i < n; i++) {
+        reply_bulk_cstr(&e[i], p);
+        p += strlen(p) + 1;
+    }
 }
 
 /* COMMAND LIST FILTERBY MODULE name | ACLCAT category | PATTERN glob (ignoring case, as
@@ -348,16 +460,17 @@ static void command_list_filtered(cmdctx *c)
         return;
     }
     size_t n = commands_count(), k = 0;
-    const command **hit = xmalloc(n * sizeof *hit);
+    buf names;
+    buf_init(&names);
+    slice f[2] = { aclcat ? what : (slice){ NULL, 0 }, what };
     for (size_t i = 0; i < n && !module; i++) {
         const command *cmd = commands_at(i);
         int match = aclcat ? command_in_category(cmd, what)
                            : glob_match_nocase(what.p, what.len, cmd->name, cmd->namelen);
-        if (match) hit[k++] = cmd;
+        list_with_subcommands(cmd, sub_matches, f, match, &names, &k);
     }
-    reply *e = reply_array(c->out, k);
-    for (size_t i = 0; i < k; i++) reply_bulk_cstr(&e[i], hit[i]->name);
-    free(hit);
+    reply_names(c->out, &names, k);
+    buf_release(&names);
 }
 
 /* Each command's key specs' flags, as redis-server 7.0.15's COMMAND INFO gives them (asked
@@ -725,9 +838,13 @@ void cmd_command(cmdctx *c)
         }
         if (slice_opt_is(sub, "count")) {
             reply_int(c->out, (long long)n);
-        } else if (slice_opt_is(sub, "list")) {
-            reply *e = reply_array(c->out, n);
-            for (size_t i = 0; i < n; i++) reply_bulk_cstr(&e[i], commands_at(i)->name);
+        } else if (slice_opt_is(sub, "list")) { /* the commands, each followed by its subcommands */
+            buf names;
+            buf_init(&names);
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++) list_with_subcommands(commands_at(i), NULL, NULL, 1, &names, &k);
+            reply_names(c->out, &names, k);
+            buf_release(&names);
         } else {
             static const char *const help[] = {
                 "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
