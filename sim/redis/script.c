@@ -555,6 +555,35 @@ void scripting_set_oom(scripting *s, int oom)
     if (s) s->oom = oom;
 }
 
+void scripting_set_noreplicas(scripting *s, int short_of)
+{
+    if (s) s->noreplicas = short_of;
+}
+
+int scripting_declares_write(scripting *s, int argc, const slice *argv)
+{
+    if (argc < 2) return 0;
+    unsigned flags = 0;
+    if (slice_eq_nocase(argv[0], "eval")) {
+        reply err;
+        reply_init(&err);
+        long at = script_shebang(argv[1], &flags, &err);
+        reply_release(&err);
+        if (at < 0) return 0;
+    } else if (slice_eq_nocase(argv[0], "evalsha")) {
+        char lower[41];
+        script_entry *e = script_lookup(s, argv[1], lower);
+        if (!e) return 0;
+        flags = e->flags;
+    } else if (slice_eq_nocase(argv[0], "fcall")) {
+        fn_def *f = fn_find(s, argv[1], NULL);
+        return f && !(f->flags & 1u);
+    } else {
+        return 0;
+    }
+    return (flags & SCRIPT_SHEBANG) && !(flags & SCRIPT_SHEBANG_NO_WRITES);
+}
+
 void script_run_function(cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call)
 {
     scripting *s = c->lua;

@@ -670,6 +670,10 @@ static void script_call_command(cmdctx *c, const command *cmd)
         reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
         return;
     }
+    if (s && s->noreplicas && (cmd->flags & CMD_WRITE)) { /* scriptVerifyWriteCommandAllow */
+        reply_error(out, "NOREPLICAS Not enough good replicas to write.");
+        return;
+    }
     if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
         if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }

@@ -84,6 +84,7 @@ struct scripting {
      * and the running script or function is allow-oom; a denyoom call before any write is
      * then refused as Redis's scriptVerifyOOM refuses it */
     int oom, allow_oom;
+    int noreplicas;              /* fewer good replicas than min-replicas-to-write: writes refused */
     /* Functions (function_load.c, function.c): the libraries in load order, the one loading (its
      * register_function calls land there), the function running. */
     fn_lib **libs;

@@ -545,6 +545,7 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, c
 {
     if (srv->maxmemory > 0) scripting_set_oom(srv->lua, server_used_memory(srv) > (size_t)srv->maxmemory);
     else if (srv->lua) scripting_set_oom(srv->lua, 0);
+    if (!srv->min_replicas && srv->lua) scripting_set_noreplicas(srv->lua, 0);
     if (!srv->maxmemory && !srv->min_replicas) return 0;
     int in_multi = t && t->in_multi;
     /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
@@ -569,8 +570,11 @@ static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, c
         }
     }
     long long minrep = srv->min_replicas;
-    if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write)) {
-        long long good = srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
+    long long good = minrep > 0 && srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
+    scripting_set_noreplicas(srv->lua, minrep > 0 && good < minrep);
+    int script_write = (cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
+                       minrep > 0 && scripting_declares_write(srv->lua, argc, argv);
+    if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write || script_write)) {
         if (good < minrep) {
             reply_error(out, "NOREPLICAS Not enough good replicas to write.");
             return 1;
