@@ -220,6 +220,10 @@ static void dbset_fill(store *to, store *from)
     size_t it = 0;
     kv *e;
     while ((e = store_next(from, &it))) {
+        /* A key already past its deadline does not arrive: no watched key is touched by it
+         * (Redis's touchAllWatchedKeysInDb leaves a key replaced with an expired one alone);
+         * it was gone for every command already. */
+        if (e->expire >= 0 && e->expire <= store_now(to) && !store_is_replica(to)) continue;
         kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
         d->raw = e->raw;
         if (e->expire >= 0) store_set_expire_fixed(to, d, e->expire);
