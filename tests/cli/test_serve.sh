@@ -262,9 +262,11 @@ grep -q 'query buffer over 2097152 bytes' "$tmp/main.err" && ok || bad "the quer
 conns() { cli locklab nodes | head -1 | sed 's/.*connections=//'; }
 wait_for 2400 [ "$(conns)" = 1 ] && ok || bad "all 1,000 connections are gone: $(conns) left"
 
-# COMMAND COUNT is what COMMAND LIST lists; redis-cli --scan (SCAN to the end) sees every key
-# once, here 1,000 of them
-check "COMMAND COUNT = COMMAND LIST" "$(cli command list | wc -l)" "$(cli command count)"
+# COMMAND COUNT is what COMMAND LIST lists but the subcommands ("config|get": Redis 7.0
+# counts only the commands and lists both); redis-cli --scan (SCAN to the end) sees every
+# key once, here 1,000 of them
+check "COMMAND COUNT = COMMAND LIST's commands" "$(cli command list | grep -vc '|')" "$(cli command count)"
+cli command list | grep -qx 'client|pause' && ok || bad "COMMAND LIST has client|pause"
 cli command list | grep -qx getex && ok || bad "COMMAND LIST has GETEX"
 for i in $(seq 1 1000); do printf 'SET scan:%d x\r\n' "$i"; done | cli >/dev/null
 check "SCAN reaches every key once" 1000 "$(cli --scan --pattern 'scan:*' | sort -u | wc -l)"
