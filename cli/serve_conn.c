@@ -187,13 +187,15 @@ static void host_sleep(void *ud, long long us)
 static void host_pause(void *ud, long long ms, int type)
 {
     snode *n = ud;
-    if (!type) { /* ends at the next tick (serve_cron), not inside this command */
+    if (!type) { /* the held clients run at the next tick (serve_cron), not inside this command */
         if (n->pause_until_us) n->pause_until_us = 1;
+        if (n->srv) server_hold_expiry(n->srv, 0); /* keys expire again at once */
         return;
     }
     int64_t until = serve_true_us(n->sv) + ms * 1000;
     if (until > n->pause_until_us) n->pause_until_us = until;
     if (type > n->pause_type) n->pause_type = type;
+    if (n->srv) server_hold_expiry(n->srv, 1); /* no key expires while clients are paused */
 }
 
 const server_host serve_host = { .pause = host_pause, .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,

@@ -166,6 +166,7 @@ void serve_pause_end(snode *n)
 {
     n->pause_until_us = 0;
     n->pause_type = 0;
+    if (n->srv) server_hold_expiry(n->srv, 0);
     for (sclient *c = n->clients; c; c = c->next)
         if (c->postponed && !c->dead) {
             c->postponed = 0;

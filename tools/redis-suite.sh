@@ -85,6 +85,7 @@ declare -A out_of_scope=(
     [unit/maxmemory]="measures eviction by jemalloc's used_memory and client buffers: serve's maxmemory is its own estimate"
     [unit/client-eviction]="client eviction (maxmemory-clients) is left out of serve"
     [unit/memefficiency]="jemalloc's memory accounting and active defragmentation"
+    [unit/replybufsize]="redis-server's reply buffer resizing (CLIENT LIST's rbs, DEBUG REPLYBUFFER): an internal serve has not"
 )
 # Tests of the units that run which use what serve leaves out: skipped by name on both
 # servers (so that both columns count the same tests). name -> reason.

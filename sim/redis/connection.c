@@ -296,7 +296,8 @@ static void info_section(cmdctx *c, const char *name, buf *out)
     } else if (!strcmp(name, "stats")) {
         if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
         if (c->srv) tracking_info_stats(c->srv, out);
-        if (c->srv) buf_printf(out, "evicted_keys:%lld\r\n", server_evicted_keys(c->srv));
+        if (c->srv) buf_printf(out, "expired_keys:%lld\r\nevicted_keys:%lld\r\n", server_expired_keys(c->srv),
+                               server_evicted_keys(c->srv));
         buf_puts(out, "migrate_cached_sockets:0\r\n"); /* no MIGRATE: no socket is ever cached */
         if (c->srv) buf_printf(out, "total_error_replies:%lld\r\n", server_total_error_replies(c->srv));
     } else if (!strcmp(name, "replication")) {

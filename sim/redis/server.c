@@ -169,6 +169,21 @@ void server_set_replica(server *srv, int replica)
         if (srv->dbs.db[i]) store_set_replica(srv->dbs.db[i], replica);
 }
 
+void server_hold_expiry(server *srv, int on)
+{
+    srv->expiry_held = on;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) store_hold_expiry(srv->dbs.db[i], on);
+}
+
+long long server_expired_keys(const server *srv)
+{
+    long long n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += (long long)store_expired_count(srv->dbs.db[i]);
+    return n;
+}
+
 void server_set_active_expire(server *srv, int on)
 {
     if (srv) srv->active_expire_off = !on;
@@ -193,7 +208,7 @@ size_t server_active_expire(server *srv)
 int64_t server_next_expiry(server *srv)
 {
     int64_t next = INT64_MAX;
-    if (srv->active_expire_off) return next;
+    if (srv->active_expire_off || srv->expiry_held) return next;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i] && store_next_expiry(srv->dbs.db[i]) < next) next = store_next_expiry(srv->dbs.db[i]);
     return next;

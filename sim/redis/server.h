@@ -124,6 +124,9 @@ long long server_started_s(const server *srv);
 long long server_evicted_keys(const server *srv);
 /* Past maxmemory, evicts by its policy now (CONFIG SET maxmemory, as Redis's updateMaxmemory) */
 void server_evict(server *srv);
+/* CLIENT PAUSE's: no key expires while held (they read as missing); INFO's expired_keys */
+void server_hold_expiry(server *srv, int on);
+long long server_expired_keys(const server *srv);
 
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);

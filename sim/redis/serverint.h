@@ -72,6 +72,7 @@ struct server {
     size_t npending, cappending;
     struct tracking *trk; /* CLIENT TRACKING's state (tracking.c) */
     int active_expire_off; /* DEBUG SET-ACTIVE-EXPIRE 0: keys go only when a command finds them expired */
+    int expiry_held;       /* CLIENT PAUSE: no key expires (server_hold_expiry) */
     long long evicted;     /* keys evicted past maxmemory (INFO's evicted_keys) */
     long long maxmemory, min_replicas; /* CONFIG SET's maxmemory (bytes), min-replicas-to-write */
     int64_t started_ms;    /* the clock when it was made (LASTSAVE) */

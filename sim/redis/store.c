@@ -65,6 +65,8 @@ struct store {
     int replica;
     int track_access;          /* store_set_track_access */
     int lfu;                   /* store_set_lfu: kv.lru holds an LFU counter */
+    int expire_held;           /* store_hold_expiry: expired keys stay (CLIENT PAUSE) */
+    uint64_t expired;          /* keys removed at their deadline (INFO's expired_keys) */
     uint64_t lfu_rng;          /* LFULogIncr's draws (splitmix64, fixed seed) */
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
@@ -109,6 +111,7 @@ store *store_new_like(const store *model)
     s->replica = model->replica;
     s->track_access = model->track_access;
     s->lfu = model->lfu;
+    s->expire_held = model->expire_held;
     return s;
 }
 
@@ -498,6 +501,7 @@ sstr *store_sstr_new(store *s, const char *p, size_t len)
 
 static void remove_entry(store *s, kv *e, store_event ev)
 {
+    if (ev == STORE_EXPIRED) s->expired++;
     ttl_remove(s, e);
     value_free(s, e);
     e->ptr = NULL;
@@ -549,7 +553,7 @@ static inline kv *lookup_entry(store *s, slice key)
         s->last = e;
     }
     if (is_expired(s, e)) {
-        if (!s->replica) remove_entry(s, e, STORE_EXPIRED);
+        if (!s->replica && !s->expire_held) remove_entry(s, e, STORE_EXPIRED);
         return NULL;
     }
     return e;
@@ -636,9 +640,19 @@ int store_touched(store *s, kv *e)
     return 0;
 }
 
+void store_hold_expiry(store *s, int on)
+{
+    s->expire_held = on;
+}
+
+uint64_t store_expired_count(const store *s)
+{
+    return s->expired;
+}
+
 size_t store_active_expire(store *s)
 {
-    if (s->replica) return 0;
+    if (s->replica || s->expire_held) return 0;
     size_t n = 0;
     int64_t now = store_now(s);
     const ttl_item *it;

@@ -140,6 +140,10 @@ int store_touched(store *s, kv *e);
 
 int64_t store_next_expiry(const store *s);  /* earliest deadline, or INT64_MAX */
 size_t store_active_expire(store *s);       /* deletes keys past their deadline; count */
+/* CLIENT PAUSE: keys past their deadline read as missing but are not removed, actively or
+ * lazily, until it ends (Redis 7.0 skips expiry while clients are paused) */
+void store_hold_expiry(store *s, int on);
+uint64_t store_expired_count(const store *s); /* keys removed at their deadline so far */
 
 void store_dump(const store *s, buf *out, int absolute);
 uint64_t store_fingerprint(const store *s); /* hash of the absolute dump */
