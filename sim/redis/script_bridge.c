@@ -666,12 +666,12 @@ static void script_call_command(cmdctx *c, const command *cmd)
             return;
         }
     }
-    if (s && s->oom && !s->allow_oom && !s->wrote && command_denyoom(cmd)) { /* scriptVerifyOOM */
-        reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
+    if (s && s->noreplicas && (cmd->flags & CMD_WRITE)) { /* scriptVerifyWriteCommandAllow, then */
+        reply_error(out, "NOREPLICAS Not enough good replicas to write.");
         return;
     }
-    if (s && s->noreplicas && (cmd->flags & CMD_WRITE)) { /* scriptVerifyWriteCommandAllow */
-        reply_error(out, "NOREPLICAS Not enough good replicas to write.");
+    if (s && s->oom && !s->allow_oom && !s->wrote && command_denyoom(cmd)) { /* scriptVerifyOOM */
+        reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
         return;
     }
     if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
