@@ -289,6 +289,7 @@ static void info_section(cmdctx *c, const char *name, buf *out)
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
         /* this server never forks a save or an AOF rewrite (persistence is the world's) */
+        if (c->srv) buf_printf(out, "rdb_changes_since_last_save:%lld\r\n", server_changes(c->srv));
         buf_puts(out, "rdb_bgsave_in_progress:0\r\n");
         if (c->srv) buf_printf(out, "rdb_last_save_time:%lld\r\n", server_started_s(c->srv));
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");

@@ -176,6 +176,14 @@ void server_hold_expiry(server *srv, int on)
         if (srv->dbs.db[i]) store_hold_expiry(srv->dbs.db[i], on);
 }
 
+long long server_changes(const server *srv)
+{
+    long long n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += (long long)store_changes(srv->dbs.db[i]);
+    return n;
+}
+
 long long server_expired_keys(const server *srv)
 {
     long long n = 0;

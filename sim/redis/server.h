@@ -127,6 +127,8 @@ void server_evict(server *srv);
 /* CLIENT PAUSE's: no key expires while held (they read as missing); INFO's expired_keys */
 void server_hold_expiry(server *srv, int on);
 long long server_expired_keys(const server *srv);
+/* INFO's rdb_changes_since_last_save: keys written or deleted since the start (it never saves) */
+long long server_changes(const server *srv);
 
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);

@@ -67,6 +67,7 @@ struct store {
     int lfu;                   /* store_set_lfu: kv.lru holds an LFU counter */
     int expire_held;           /* store_hold_expiry: expired keys stay (CLIENT PAUSE) */
     uint64_t expired;          /* keys removed at their deadline (INFO's expired_keys) */
+    uint64_t changes;          /* keys written or deleted by commands (rdb_changes_since_last_save) */
     uint64_t lfu_rng;          /* LFULogIncr's draws (splitmix64, fixed seed) */
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
@@ -625,12 +626,19 @@ int store_delete(store *s, slice key)
 {
     kv *e = store_lookup(s, key);
     if (!e) return 0;
+    s->changes++;
     remove_entry(s, e, STORE_DELETED);
     return 1;
 }
 
+uint64_t store_changes(const store *s)
+{
+    return s->changes;
+}
+
 int store_touched(store *s, kv *e)
 {
+    s->changes++;
     /* A string is never empty (obj_count is 1): no call to ask. */
     if (e->type != OBJ_STRING && obj_count((obj_type)e->type, e->ptr) == 0) {
         remove_entry(s, e, STORE_DELETED);
@@ -665,6 +673,7 @@ size_t store_active_expire(store *s)
 
 void store_flush(store *s)
 {
+    s->changes += dict_size(s->keys);
     dict_free(s->keys, kv_release);
     s->keys = dict_new(sizeof(kv));
     s->heap_len = 0;

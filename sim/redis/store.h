@@ -144,6 +144,10 @@ size_t store_active_expire(store *s);       /* deletes keys past their deadline;
  * lazily, until it ends (Redis 7.0 skips expiry while clients are paused) */
 void store_hold_expiry(store *s, int on);
 uint64_t store_expired_count(const store *s); /* keys removed at their deadline so far */
+/* Keys written (store_touched) or deleted (store_delete, store_flush) so far: INFO's
+ * rdb_changes_since_last_save, which Redis counts in its own units per command (elements for
+ * SADD, HSET, LPUSH ...; a key here) */
+uint64_t store_changes(const store *s);
 
 void store_dump(const store *s, buf *out, int absolute);
 uint64_t store_fingerprint(const store *s); /* hash of the absolute dump */
