@@ -122,11 +122,14 @@ static void repl_send(repl *r, int argc, const slice *argv, buf *out)
     server_exec(r->srv, &r->conn, argc, argv, &rep);
     if (repl_is_subscribe(argv[0]) && !reply_is_error(&rep))
         buf_puts(out, "Reading messages... (press Ctrl-C to quit)\n");
-    /* redis-cli prints the replies of INFO and CLIENT LIST / INFO verbatim (a report, not a
-     * value): a string's bytes as they are, an error's text and a newline. */
+    /* redis-cli prints the replies of INFO, CLIENT LIST / INFO and LATENCY GRAPH / DOCTOR
+     * verbatim (a report, not a value): a string's bytes as they are, an error's text and a
+     * newline. */
     int verbatim = slice_eq_nocase(argv[0], "info") ||
                    (argc >= 2 && slice_eq_nocase(argv[0], "client") &&
-                    (slice_eq_nocase(argv[1], "list") || slice_eq_nocase(argv[1], "info")));
+                    (slice_eq_nocase(argv[1], "list") || slice_eq_nocase(argv[1], "info"))) ||
+                   (argc >= 2 && slice_eq_nocase(argv[0], "latency") &&
+                    (slice_eq_nocase(argv[1], "graph") || slice_eq_nocase(argv[1], "doctor")));
     if (verbatim && (rep.type == REPLY_BULK || rep.type == REPLY_ERROR)) {
         buf_append(out, rep.str, rep.len);
         if (rep.type == REPLY_ERROR) buf_putc(out, '\n');

@@ -227,6 +227,18 @@ done:
     if (nkeys >= 2) server_prefetch(c->node->srv, &c->conn, keys, nkeys);
 }
 
+/* Whether CLIENT PAUSE holds the request c's parser has just read. */
+static int serve_pause_holds(sclient *c)
+{
+    int argc = c->parser.args.argc;
+    slice small[16];
+    slice *v = argc <= 16 ? small : xmalloc((size_t)argc * sizeof *v);
+    for (int i = 0; i < argc; i++) v[i] = (slice){ c->parser.args.argv[i], c->parser.args.len[i] };
+    int held = server_pause_holds(c->node->srv, &c->conn, argc, v, c->node->pause_type == 1);
+    if (v != small) free(v);
+    return held;
+}
+
 /* Runs what c's query buffer holds, request by request, until it ends inside one, a
  * request closes the connection, or the node goes down under it. */
 void serve_process(sclient *c)
@@ -234,7 +246,9 @@ void serve_process(sclient *c)
     buf err;
     buf_init(&err);
     if (c->node->srv && c->query.len - c->qpos > 64) serve_prefetch_batch(c);
-    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked) {
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked &&
+           !c->postponed) {
+        size_t at = c->qpos;
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);
         if (st == RESP_MORE) break;
         if (st == RESP_ERROR) {
@@ -245,6 +259,13 @@ void serve_process(sclient *c)
             serve_write(c, &rep);
             reply_release(&rep);
             c->closing = 1;
+            break;
+        }
+        snode *n = c->node;
+        if (n->pause_until_us && serve_true_us(c->sv) < n->pause_until_us && serve_pause_holds(c)) {
+            /* CLIENT PAUSE: the request stays in the buffer until the pause ends */
+            c->qpos = at;
+            c->postponed = 1;
             break;
         }
         serve_command(c, c->parser.args.argc, c->parser.args.argv, c->parser.args.len);

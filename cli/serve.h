@@ -54,6 +54,7 @@ struct sclient {
     resp_parser parser;
     char addr[64];         /* the peer, "127.0.0.1:54321" */
     int closing;           /* close once the output is written (QUIT, a protocol error) */
+    int postponed;         /* CLIENT PAUSE holds its next request (counted in blocked_clients) */
     int dead;              /* killed: freed at the next reap */
     int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
@@ -96,6 +97,10 @@ struct snode {
     int64_t script_start_us, script_poll_us;
     int busy, busy_wrote, busy_function, busy_kill, busy_shutdown;
     int64_t up_us;         /* true time it last started */
+    /* CLIENT PAUSE: until when (true µs; 0 none) and what it holds (1 WRITE: the commands
+     * that may write or replicate; 2 ALL) */
+    int64_t pause_until_us;
+    int pause_type;
     char port_text[8];     /* CONFIG GET port */
 };
 
@@ -112,6 +117,7 @@ typedef struct serve_options {
     unsigned long long query_limit, output_limit;
     const char *requirepass; /* --requirepass, or NULL */
     int unprotected;       /* --protected-mode no */
+    const char *debug_command; /* --enable-debug-command: "no", "yes" or "local" */
     long long history_max;
 } serve_options;
 
@@ -199,6 +205,8 @@ int serve_script_tick(void *ud, int wrote);
 void serve_control(serve *sv, sclient *c, int argc, const slice *argv, reply *out);
 /* Ends the pauses and losses whose time is over. */
 void serve_cron(serve *sv);
+/* CLIENT PAUSE's end (timed out or UNPAUSE): the held connections run their requests */
+void serve_pause_end(snode *n);
 
 /* ---- serve_hist.c ---- */
 

@@ -21,9 +21,11 @@
  * to those past it. A crash closes blocked connections with the others. */
 #include "serve.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -35,7 +37,7 @@ int serve_conns(const snode *n, int *blocked)
     int conns = 0;
     *blocked = 0;
     for (const sclient *c = n->clients; c; c = c->next)
-        if (!c->dead) conns++, *blocked += c->conn.blocked;
+        if (!c->dead) conns++, *blocked += c->conn.blocked || c->postponed;
     return conns;
 }
 
@@ -95,7 +97,7 @@ static void host_each_conn(void *ud, void (*fn)(void *arg, const conn *c, const 
         if (c->dead) continue;
         conn_peer p = { .addr = c->addr, .laddr = laddr, .fd = c->fd,
                         .age = (now - c->since_us) / 1000000, .idle = (now - c->last_us) / 1000000,
-                        .qbuf = c->query.len - c->qpos,
+                        .qbuf = c->query.len, /* as Redis, which trims it after the commands it holds */
                         .obl = c->out.len - c->opos };
         fn(arg, &c->conn, &p);
     }
@@ -118,6 +120,7 @@ static const char *host_config(void *ud, const char *name)
     static char text[32];
     if (!strcmp(name, "port")) return n->port_text;
     if (!strcmp(name, "bind")) return n->sv->opt.bind;
+    if (!strcmp(name, "enable-debug-command")) return n->sv->opt.debug_command;
     persistence persist = n->sv->wsc.nodes[n->widx].persist;
     if (!strcmp(name, "appendonly")) return persist == PERSIST_NONE ? "no" : "yes";
     if (!strcmp(name, "appendfsync")) return persist == PERSIST_ALWAYS ? "always" : "everysec";
@@ -171,7 +174,31 @@ static void host_reset_stats(void *ud)
     n->connections = n->commands = 0;
 }
 
-const server_host serve_host = { .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
+/* DEBUG SLEEP: the whole process sleeps, as redis-server's one thread does */
+static void host_sleep(void *ud, long long us)
+{
+    (void)ud;
+    struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+}
+
+/* CLIENT PAUSE ms WRITE|ALL (type 1, 2) and CLIENT UNPAUSE (type 0), as Redis's
+ * pauseClients: a pause never shortens nor weakens one in effect. */
+static void host_pause(void *ud, long long ms, int type)
+{
+    snode *n = ud;
+    if (!type) { /* the held clients run at the next tick (serve_cron), not inside this command */
+        if (n->pause_until_us) n->pause_until_us = 1;
+        if (n->srv) server_hold_expiry(n->srv, 0); /* keys expire again at once */
+        return;
+    }
+    int64_t until = serve_true_us(n->sv) + ms * 1000;
+    if (until > n->pause_until_us) n->pause_until_us = until;
+    if (type > n->pause_type) n->pause_type = type;
+    if (n->srv) server_hold_expiry(n->srv, 1); /* no key expires while clients are paused */
+}
+
+const server_host serve_host = { .pause = host_pause, .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
                                  .config = host_config, .replicas = host_replicas, .unblock = host_unblock,
                                  .reset_stats = host_reset_stats };
 

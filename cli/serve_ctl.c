@@ -72,6 +72,12 @@ static int64_t serve_clock_ms_fn(void *ud)
     return serve_node_clock(ud);
 }
 
+static int64_t serve_elapsed_us_fn(void *ud)
+{
+    (void)ud;
+    return serve_mono_us();
+}
+
 static int64_t serve_clock_us_fn(void *ud)
 {
     return serve_node_clock_us(ud);
@@ -116,6 +122,7 @@ static void serve_server_setup(void *ud, int widx, void *native)
     cfg->clock = serve_clock_ms_fn;
     cfg->clock_us = serve_clock_us_fn;
     cfg->clock_ud = n;
+    cfg->elapsed_us = serve_elapsed_us_fn; /* the slow log's durations: real time */
     cfg->track_access = 1;
     cfg->script_tick = serve_script_tick;
     cfg->script_tick_ud = n;
@@ -159,11 +166,24 @@ void serve_sync(serve *sv, sclient *sender)
 
 /* The ends of LOCKLAB PAUSE-CLIENT and DROP that are due. (Keys expire in the world, every
  * database's at its deadline: sim/node_expiry.c, sim/redis/server_data.c.) */
+void serve_pause_end(snode *n)
+{
+    n->pause_until_us = 0;
+    n->pause_type = 0;
+    if (n->srv) server_hold_expiry(n->srv, 0);
+    for (sclient *c = n->clients; c; c = c->next)
+        if (c->postponed && !c->dead) {
+            c->postponed = 0;
+            serve_process(c);
+        }
+}
+
 void serve_cron(serve *sv)
 {
     int64_t now_us = serve_true_us(sv);
     for (int i = 0; i < sv->nnodes; i++) {
         snode *n = &sv->nodes[i];
+        if (n->pause_until_us && now_us >= n->pause_until_us) serve_pause_end(n);
         for (sclient *c = n->clients; c; c = c->next)
             if (c->paused_until && now_us >= c->paused_until) {
                 c->paused_until = 0;

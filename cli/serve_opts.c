@@ -54,6 +54,10 @@ void serve_usage(FILE *f)
           "                      yes (the default, as Redis): without --requirepass, a client\n"
           "                      from another host than this one is refused with Redis's\n"
           "                      DENIED message; give --requirepass with a non-loopback --bind\n"
+          "  --enable-debug-command no|yes|local\n"
+          "                      DEBUG (RELOAD, OBJECT, SLEEP, SET-ACTIVE-EXPIRE, DIGEST, ...,\n"
+          "                      what Redis's own test suite uses): refused by default, as\n"
+          "                      Redis refuses it; local: from loopback connections only\n"
           "BYTES: a number with an optional unit, as in redis.conf: 1k = 1000, 1kb = 1024,\n"
           "m, mb, g, gb.\n"
           "\n"
@@ -131,6 +135,9 @@ static int serve_option(serve_options *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--protected-mode")) {
         if (strcmp(val, "yes") && strcmp(val, "no")) return serve_bad(opt, val, "yes or no");
         o->unprotected = !strcmp(val, "no");
+    } else if (!strcmp(opt, "--enable-debug-command")) {
+        if (strcmp(val, "yes") && strcmp(val, "no") && strcmp(val, "local")) return serve_bad(opt, val, "no, yes or local");
+        o->debug_command = val;
     } else if (!strcmp(opt, "--query-buffer-limit") || !strcmp(opt, "--output-buffer-limit")) {
         if (serve_parse_bytes(val, &v) < 0 || v < 1024)
             return serve_bad(opt, val, "a size of at least 1024 bytes (1024, 64kb, 1mb, 1gb)");
@@ -147,7 +154,7 @@ int serve_parse(int argc, char **argv, serve_options *o)
 {
     *o = (serve_options){ .bind = "127.0.0.1", .port = 6379, .nnodes = 0, .persist = -1,
                           .maxclients = 10000, .query_limit = 1ull << 30, .output_limit = 256ull << 20,
-                          .history_max = 100000 };
+                          .history_max = 100000, .debug_command = "no" };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') {

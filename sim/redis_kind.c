@@ -161,7 +161,8 @@ static int push_reply(lua_State *L, const reply *r)
     case REPLY_NULL: lua_pushnil(L); return 1;
     case REPLY_STATUS:
     case REPLY_BULK:
-    case REPLY_DOUBLE: lua_pushlstring(L, r->str, r->len); return 1;
+    case REPLY_DOUBLE:
+    case REPLY_RAW: lua_pushlstring(L, r->str, r->len); return 1;
     case REPLY_ERROR:
         lua_pushnil(L);
         lua_pushlstring(L, r->str, r->len);

@@ -11,11 +11,13 @@
 # pipelined (-P 16). locklab serve runs with its defaults (the history kept in memory, the
 # last 100,000 records) and again with --history-max 0, which records nothing.
 #
-# Prints a table: measurement | locklab | redis-server | ratio (locklab / redis-server),
-# and the seconds of writes to values up to 512 MB (tools/serve-bench-large.py).
+# Then the seconds of writes to values up to 512 MB (tools/serve-bench-large.py), and memory:
+# a million keys set on a fresh server of each kind, the resident memory each key takes.
+# Prints tables: measurement | locklab | redis-server | ratio (locklab / redis-server).
 # No target: the figure says how far a real client's view of the fake is from Redis's.
 # Exit 0 when everything ran; 3 when something could not. Environment: SERVE_BENCH_N
-# (default 50000) requests per run, SERVE_BENCH_REPS (default 3) runs of each, the median
+# (default 50000) requests per run, SERVE_BENCH_KEYS (default 1000000) keys for the memory
+# figure, SERVE_BENCH_REPS (default 3) runs of each, the median
 # reported (the machine is shared: single runs vary by 2x); LOCKLAB another binary.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
@@ -168,3 +170,40 @@ while IFS= read -r name; do
     rd=$(med redis)
     row "$name" "$ll" "$rd" "$(awk "BEGIN { printf \"%.2fx\", $ll / $rd }")"
 done < <(awk '{ $NF = ""; sub(/ $/, ""); print }' "$tmp/large.redis" | awk '!seen[$0]++')
+# Memory per key: SERVE_BENCH_KEYS (default 1,000,000) SETs of key:N -> value:N through
+# redis-cli --pipe into a fresh server of each kind; the process's resident memory (RSS,
+# /proc) after, less before, per key. The same keys and values on each; INFO's used_memory is
+# each server's own estimate (jemalloc's on redis-server, the store's on serve), so RSS is the
+# figure compared.
+K=${SERVE_BENCH_KEYS:-1000000}
+python3 -c '
+import sys
+w = sys.stdout.buffer.write
+for i in range(int(sys.argv[1])):
+    k = b"key:%d" % i; v = b"value:%d" % i
+    w(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (len(k), k, len(v), v))' "$K" >"$tmp/keys.resp" ||
+    fail "cannot write the SETs"
+rss() { awk '/^VmRSS/ { print $2 * 1024 }' "/proc/$1/status"; }
+declare -A perkey
+for kind in "${kinds[@]}"; do
+    case $kind in
+    redis) start redis ;;
+    serve) start serve ;;
+    serve0) start serve --history-max 0 ;;
+    esac || fail "cannot start $kind for the memory measurement"
+    before=$(rss "$SPID")
+    redis-cli -p "$PORT" --pipe <"$tmp/keys.resp" >"$tmp/pipe.$kind" 2>&1 || fail "$kind: redis-cli --pipe failed"
+    grep -q "errors: 0, replies: $K" "$tmp/pipe.$kind" || fail "$kind: $(tail -1 "$tmp/pipe.$kind")"
+    [ "$(redis-cli -p "$PORT" dbsize | tr -d '\r')" = "$K" ] || fail "$kind: DBSIZE is not $K"
+    after=$(rss "$SPID")
+    perkey[$kind]=$(awk "BEGIN { printf \"%.1f\", ($after - $before) / $K }")
+    kill "$SPID" 2>/dev/null
+    wait "$SPID" 2>/dev/null
+done
+echo
+echo "memory per key: $(commas "$K") SETs of key:N -> value:N, resident memory after less before, per key"
+row "measurement (bytes/key)" "locklab" "redis-server" "ratio"
+row "RSS per key (history on: the last 100,000 records)" "${perkey[serve]}" "${perkey[redis]}" \
+    "$(awk "BEGIN { printf \"%.2fx\", ${perkey[serve]} / ${perkey[redis]} }")"
+row "  ... locklab serve --history-max 0" "${perkey[serve0]}" "${perkey[redis]}" \
+    "$(awk "BEGIN { printf \"%.2fx\", ${perkey[serve0]} / ${perkey[redis]} }")"

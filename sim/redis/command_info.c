@@ -2,8 +2,8 @@
  * so that COMMAND COUNT and COMMAND LIST say exactly what this server implements, and a
  * client library that reads COMMAND (or COMMAND INFO) at connect time finds the shape it
  * expects. Flags and ACL categories are redis-server 7.0.15's (command_docs); a command's
- * legacy key positions come from a short list of exceptions; no tips, key specs,
- * subcommands or docs. */
+ * legacy key positions come from a short list of exceptions; COMMAND LIST names the
+ * subcommands too (their table below); no tips, key specs in COMMAND INFO, or docs. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +72,7 @@ static const struct command_doc {
     { "config", "", "@slow" },
     { "copy", "write denyoom", "@keyspace @write @slow" },
     { "dbsize", "readonly fast", "@keyspace @read @fast" },
+    { "debug", "admin noscript loading stale", "@admin @slow @dangerous" },
     { "decr", "write denyoom fast", "@write @string @fast" },
     { "decrby", "write denyoom fast", "@write @string @fast" },
     { "del", "write", "@keyspace @write @slow" },
@@ -120,6 +121,8 @@ static const struct command_doc {
     { "incrbyfloat", "write denyoom fast", "@write @string @fast" },
     { "info", "loading stale", "@slow @dangerous" },
     { "keys", "readonly", "@keyspace @read @slow @dangerous" },
+    { "lastsave", "loading stale fast", "@admin @fast @dangerous" },
+    { "latency", "", "@slow" },
     { "lcs", "readonly", "@read @string @slow" },
     { "lindex", "readonly", "@read @list @slow" },
     { "linsert", "write denyoom", "@write @list @slow" },
@@ -159,6 +162,7 @@ static const struct command_doc {
     { "renamenx", "write fast", "@keyspace @write @fast" },
     { "reset", "noscript loading stale fast no_auth allow_busy", "@fast @connection" },
     { "restore", "write denyoom", "@keyspace @write @slow @dangerous" },
+    { "role", "noscript loading stale fast", "@admin @fast @dangerous" },
     { "rpop", "write fast", "@write @list @fast" },
     { "rpoplpush", "write denyoom", "@write @list @slow" },
     { "rpush", "write denyoom fast", "@write @list @fast" },
@@ -181,6 +185,7 @@ static const struct command_doc {
     { "sintercard", "readonly movablekeys", "@read @set @slow" },
     { "sinterstore", "write denyoom", "@write @set @slow" },
     { "sismember", "readonly fast", "@read @set @fast" },
+    { "slowlog", "", "@slow" },
     { "smembers", "readonly", "@read @set @slow" },
     { "smismember", "readonly fast", "@read @set @fast" },
     { "smove", "write fast", "@write @set @fast" },
@@ -311,13 +316,8 @@ static void command_entry(const command *cmd, reply *r)
 }
 
 /* Whether cmd is in ACL category `cat` (without its '@'), by its row of command_docs. */
-static int command_in_category(const command *cmd, slice cat)
+static int acl_has(const char *acl, slice cat)
 {
-    const char *acl = command_doc_flags(cmd->name, 1);
-    if (!acl) {
-        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
-        return slice_opt_is(cat, kind) || slice_opt_is(cat, cmd->flags & CMD_FAST ? "fast" : "slow");
-    }
     for (const char *p = acl; *p;) {
         const char *end = strchr(p, ' ');
         size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -326,6 +326,123 @@ static int command_in_category(const command *cmd, slice cat)
         while (*p == ' ') p++;
     }
     return 0;
+}
+
+static int command_in_category(const command *cmd, slice cat)
+{
+    const char *acl = command_doc_flags(cmd->name, 1);
+    if (!acl) {
+        const char *kind = cmd->flags & CMD_TX ? "transaction" : cmd->flags & CMD_WRITE ? "write" : "read";
+        return slice_opt_is(cat, kind) || slice_opt_is(cat, cmd->flags & CMD_FAST ? "fast" : "slow");
+    }
+    return acl_has(acl, cat);
+}
+
+/* The subcommands of the container commands this server has, as redis-server 7.0.15's
+ * COMMAND INFO gives them (asked of the real server), with their ACL categories: COMMAND
+ * LIST names them after their command ("client|list"). MEMORY has only USAGE and HELP here. */
+static const struct { const char *name, *acl; } subcommands[] = {
+    { "client|caching", "@slow @connection" },
+    { "client|getname", "@slow @connection" },
+    { "client|getredir", "@slow @connection" },
+    { "client|help", "@slow @connection" },
+    { "client|id", "@slow @connection" },
+    { "client|info", "@slow @connection" },
+    { "client|kill", "@admin @slow @dangerous @connection" },
+    { "client|list", "@admin @slow @dangerous @connection" },
+    { "client|no-evict", "@admin @slow @dangerous @connection" },
+    { "client|pause", "@admin @slow @dangerous @connection" },
+    { "client|reply", "@slow @connection" },
+    { "client|setname", "@slow @connection" },
+    { "client|tracking", "@slow @connection" },
+    { "client|trackinginfo", "@slow @connection" },
+    { "client|unblock", "@admin @slow @dangerous @connection" },
+    { "client|unpause", "@admin @slow @dangerous @connection" },
+    { "command|count", "@slow @connection" },
+    { "command|docs", "@slow @connection" },
+    { "command|getkeys", "@slow @connection" },
+    { "command|getkeysandflags", "@slow @connection" },
+    { "command|help", "@slow @connection" },
+    { "command|info", "@slow @connection" },
+    { "command|list", "@slow @connection" },
+    { "config|get", "@admin @slow @dangerous" },
+    { "config|help", "@slow" },
+    { "config|resetstat", "@admin @slow @dangerous" },
+    { "config|rewrite", "@admin @slow @dangerous" },
+    { "config|set", "@admin @slow @dangerous" },
+    { "function|delete", "@write @slow @scripting" },
+    { "function|dump", "@slow @scripting" },
+    { "function|flush", "@write @slow @scripting" },
+    { "function|help", "@slow @scripting" },
+    { "function|kill", "@slow @scripting" },
+    { "function|list", "@slow @scripting" },
+    { "function|load", "@write @slow @scripting" },
+    { "function|restore", "@write @slow @scripting" },
+    { "function|stats", "@slow @scripting" },
+    { "latency|doctor", "@admin @slow @dangerous" },
+    { "latency|graph", "@admin @slow @dangerous" },
+    { "latency|help", "@slow" },
+    { "latency|histogram", "@admin @slow @dangerous" },
+    { "latency|history", "@admin @slow @dangerous" },
+    { "latency|latest", "@admin @slow @dangerous" },
+    { "latency|reset", "@admin @slow @dangerous" },
+    { "memory|help", "@slow" },
+    { "memory|usage", "@read @slow" },
+    { "object|encoding", "@keyspace @read @slow" },
+    { "object|freq", "@keyspace @read @slow" },
+    { "object|help", "@keyspace @slow" },
+    { "object|idletime", "@keyspace @read @slow" },
+    { "object|refcount", "@keyspace @read @slow" },
+    { "pubsub|channels", "@pubsub @slow" },
+    { "pubsub|help", "@slow" },
+    { "pubsub|numpat", "@pubsub @slow" },
+    { "pubsub|numsub", "@pubsub @slow" },
+    { "pubsub|shardchannels", "@pubsub @slow" },
+    { "pubsub|shardnumsub", "@pubsub @slow" },
+    { "script|debug", "@slow @scripting" },
+    { "script|exists", "@slow @scripting" },
+    { "script|flush", "@slow @scripting" },
+    { "script|help", "@slow @scripting" },
+    { "script|kill", "@slow @scripting" },
+    { "script|load", "@slow @scripting" },
+    { "slowlog|get", "@admin @slow @dangerous" },
+    { "slowlog|help", "@slow" },
+    { "slowlog|len", "@admin @slow @dangerous" },
+    { "slowlog|reset", "@admin @slow @dangerous" },
+};
+
+/* Appends cmd's name, then those of its subcommands that match (all: match NULL), to out. */
+static void list_with_subcommands(const command *cmd, int (*match)(const char *name, const char *acl, void *ud),
+                                  void *ud, int top, buf *names, size_t *n)
+{
+    if (top) {
+        buf_append(names, cmd->name, cmd->namelen + 1);
+        (*n)++;
+    }
+    for (size_t i = 0; i < LL_ARRAY_LEN(subcommands); i++) {
+        const char *sub = subcommands[i].name;
+        if (strncmp(sub, cmd->name, cmd->namelen) || sub[cmd->namelen] != '|') continue;
+        if (match && !match(sub, subcommands[i].acl, ud)) continue;
+        buf_append(names, sub, strlen(sub) + 1);
+        (*n)++;
+    }
+}
+
+static int sub_matches(const char *name, const char *acl, void *ud)
+{
+    const slice *f = ud; /* f[0]: aclcat (p non-NULL) or pattern in f[1] */
+    if (f[0].p) return acl_has(acl, f[0]);
+    return glob_match_nocase(f[1].p, f[1].len, name, strlen(name));
+}
+
+static void reply_names(reply *out, const buf *names, size_t n)
+{
+    reply *e = reply_array(out, n);
+    const char *p = names->p;
+    for (size_t i = 0; i < n; i++) {
+        reply_bulk_cstr(&e[i], p);
+        p += strlen(p) + 1;
+    }
 }
 
 /* COMMAND LIST FILTERBY MODULE name | ACLCAT category | PATTERN glob (ignoring case, as
@@ -343,25 +460,254 @@ static void command_list_filtered(cmdctx *c)
         return;
     }
     size_t n = commands_count(), k = 0;
-    const command **hit = xmalloc(n * sizeof *hit);
+    buf names;
+    buf_init(&names);
+    slice f[2] = { aclcat ? what : (slice){ NULL, 0 }, what };
     for (size_t i = 0; i < n && !module; i++) {
         const command *cmd = commands_at(i);
         int match = aclcat ? command_in_category(cmd, what)
                            : glob_match_nocase(what.p, what.len, cmd->name, cmd->namelen);
-        if (match) hit[k++] = cmd;
+        list_with_subcommands(cmd, sub_matches, f, match, &names, &k);
     }
-    reply *e = reply_array(c->out, k);
-    for (size_t i = 0; i < k; i++) reply_bulk_cstr(&e[i], hit[i]->name);
-    free(hit);
+    reply_names(c->out, &names, k);
+    buf_release(&names);
+}
+
+/* Each command's key specs' flags, as redis-server 7.0.15's COMMAND INFO gives them (asked
+ * of the real server; SORT's BY/GET spec, which finds no key by itself, left out), "|"
+ * between specs: COMMAND GETKEYSANDFLAGS gives a key the flags of its spec. */
+static const struct { const char *name, *specs; } key_specs[] = {
+    { "append", "RW insert" },
+    { "auth", "" },
+    { "bitcount", "RO access" },
+    { "bitfield", "RW access update variable_flags" },
+    { "bitfield_ro", "RO access" },
+    { "bitop", "OW update|RO access" },
+    { "bitpos", "RO access" },
+    { "blmove", "RW access delete|RW insert" },
+    { "blmpop", "RW access delete" },
+    { "blpop", "RW access delete" },
+    { "brpop", "RW access delete" },
+    { "brpoplpush", "RW access delete|RW insert" },
+    { "bzmpop", "RW access delete" },
+    { "bzpopmax", "RW access delete" },
+    { "bzpopmin", "RW access delete" },
+    { "client", "" },
+    { "command", "" },
+    { "config", "" },
+    { "copy", "RO access|OW update" },
+    { "dbsize", "" },
+    { "debug", "" },
+    { "decr", "RW access update" },
+    { "decrby", "RW access update" },
+    { "del", "RM delete" },
+    { "discard", "" },
+    { "dump", "RO access" },
+    { "echo", "" },
+    { "eval", "RW access update" },
+    { "eval_ro", "RO access" },
+    { "evalsha", "RW access update" },
+    { "evalsha_ro", "RO access" },
+    { "exec", "" },
+    { "exists", "RO" },
+    { "expire", "RW update" },
+    { "expireat", "RW update" },
+    { "expiretime", "RO access" },
+    { "fcall", "RW access update" },
+    { "fcall_ro", "RO access" },
+    { "flushall", "" },
+    { "flushdb", "" },
+    { "function", "" },
+    { "get", "RO access" },
+    { "getbit", "RO access" },
+    { "getdel", "RW access delete" },
+    { "getex", "RW access update" },
+    { "getrange", "RO access" },
+    { "getset", "RW access update" },
+    { "hdel", "RW delete" },
+    { "hello", "" },
+    { "hexists", "RO" },
+    { "hget", "RO access" },
+    { "hgetall", "RO access" },
+    { "hincrby", "RW access update" },
+    { "hincrbyfloat", "RW access update" },
+    { "hkeys", "RO access" },
+    { "hlen", "RO" },
+    { "hmget", "RO access" },
+    { "hmset", "RW update" },
+    { "hrandfield", "RO access" },
+    { "hscan", "RO access" },
+    { "hset", "RW update" },
+    { "hsetnx", "RW insert" },
+    { "hstrlen", "RO" },
+    { "hvals", "RO access" },
+    { "incr", "RW access update" },
+    { "incrby", "RW access update" },
+    { "incrbyfloat", "RW access update" },
+    { "info", "" },
+    { "keys", "" },
+    { "lastsave", "" },
+    { "lcs", "RO access" },
+    { "lindex", "RO access" },
+    { "linsert", "RW insert" },
+    { "llen", "RO" },
+    { "lmove", "RW access delete|RW insert" },
+    { "lmpop", "RW access delete" },
+    { "lpop", "RW access delete" },
+    { "lpos", "RO access" },
+    { "lpush", "RW insert" },
+    { "lpushx", "RW insert" },
+    { "lrange", "RO access" },
+    { "lrem", "RW delete" },
+    { "lset", "RW update" },
+    { "ltrim", "RW delete" },
+    { "memory", "" },
+    { "mget", "RO access" },
+    { "move", "RW access update" },
+    { "mset", "OW update" },
+    { "msetnx", "OW insert" },
+    { "multi", "" },
+    { "object", "" },
+    { "persist", "RW update" },
+    { "pexpire", "RW update" },
+    { "pexpireat", "RW update" },
+    { "pexpiretime", "RO access" },
+    { "ping", "" },
+    { "psetex", "OW update" },
+    { "psubscribe", "" },
+    { "pttl", "RO access" },
+    { "publish", "" },
+    { "pubsub", "" },
+    { "punsubscribe", "" },
+    { "randomkey", "" },
+    { "readonly", "" },
+    { "readwrite", "" },
+    { "rename", "RW access delete|OW update" },
+    { "renamenx", "RW access delete|OW insert" },
+    { "reset", "" },
+    { "restore", "OW update" },
+    { "role", "" },
+    { "rpop", "RW access delete" },
+    { "rpoplpush", "RW access delete|RW insert" },
+    { "rpush", "RW insert" },
+    { "rpushx", "RW insert" },
+    { "sadd", "RW insert" },
+    { "save", "" },
+    { "scan", "" },
+    { "scard", "RO" },
+    { "script", "" },
+    { "sdiff", "RO access" },
+    { "sdiffstore", "OW update|RO access" },
+    { "select", "" },
+    { "set", "RW access update variable_flags" },
+    { "setbit", "RW access update" },
+    { "setex", "OW update" },
+    { "setnx", "OW insert" },
+    { "setrange", "RW update" },
+    { "shutdown", "" },
+    { "sinter", "RO access" },
+    { "sintercard", "RO access" },
+    { "sinterstore", "RW update|RO access" },
+    { "sismember", "RO" },
+    { "slowlog", "" },
+    { "smembers", "RO access" },
+    { "smismember", "RO access" },
+    { "smove", "RW access delete|RW insert" },
+    { "sort", "RO access|OW update" },
+    { "sort_ro", "RO access" },
+    { "spop", "RW access delete" },
+    { "spublish", "not_key" },
+    { "srandmember", "RO access" },
+    { "srem", "RW delete" },
+    { "sscan", "RO access" },
+    { "ssubscribe", "not_key" },
+    { "strlen", "RO" },
+    { "subscribe", "" },
+    { "substr", "RO access" },
+    { "sunion", "RO access" },
+    { "sunionstore", "OW update|RO access" },
+    { "sunsubscribe", "not_key" },
+    { "swapdb", "" },
+    { "time", "" },
+    { "touch", "RO" },
+    { "ttl", "RO access" },
+    { "type", "RO" },
+    { "unlink", "RM delete" },
+    { "unsubscribe", "" },
+    { "unwatch", "" },
+    { "wait", "" },
+    { "watch", "RO" },
+    { "zadd", "RW update" },
+    { "zcard", "RO" },
+    { "zcount", "RO access" },
+    { "zdiff", "RO access" },
+    { "zdiffstore", "OW update|RO access" },
+    { "zincrby", "RW access update" },
+    { "zinter", "RO access" },
+    { "zintercard", "RO access" },
+    { "zinterstore", "OW update|RO access" },
+    { "zlexcount", "RO access" },
+    { "zmpop", "RW access delete" },
+    { "zmscore", "RO access" },
+    { "zpopmax", "RW access delete" },
+    { "zpopmin", "RW access delete" },
+    { "zrandmember", "RO access" },
+    { "zrange", "RO access" },
+    { "zrangebylex", "RO access" },
+    { "zrangebyscore", "RO access" },
+    { "zrangestore", "OW update|RO access" },
+    { "zrank", "RO access" },
+    { "zrem", "RW delete" },
+    { "zremrangebylex", "RW delete" },
+    { "zremrangebyrank", "RW delete" },
+    { "zremrangebyscore", "RW delete" },
+    { "zrevrange", "RO access" },
+    { "zrevrangebylex", "RO access" },
+    { "zrevrangebyscore", "RO access" },
+    { "zrevrank", "RO access" },
+    { "zscan", "RO access" },
+    { "zscore", "RO access" },
+    { "zunion", "RO access" },
+    { "zunionstore", "OW update|RO access" },
+};
+
+static int key_spec_cmp(const void *key, const void *row)
+{
+    return strcmp(key, *(const char *const *)row);
+}
+
+/* The flags of spec i of cmd (the last one past its count), as a space-separated list. */
+static void key_spec_flags(const command *cmd, int i, reply *out)
+{
+    const char *specs = "";
+    const char *const *row = bsearch(cmd->name, key_specs, LL_ARRAY_LEN(key_specs), sizeof *key_specs, key_spec_cmp);
+    if (row) specs = row[1];
+    const char *p = specs;
+    for (int k = 0; k < i; k++) {
+        const char *bar = strchr(p, '|');
+        if (!bar) break;
+        p = bar + 1;
+    }
+    size_t len = strcspn(p, "|");
+    size_t n = 0;
+    for (size_t j = 0; j < len; j++) n += (j == 0 || p[j - 1] == ' ') && p[j] != ' ';
+    reply *e = reply_array(out, n);
+    size_t at = 0;
+    for (size_t j = 0; j < len;) {
+        size_t w = strcspn(p + j, " |");
+        if (j + w > len) w = len - j;
+        if (w) reply_status_len(&e[at++], p + j, w);
+        j += w + 1;
+    }
 }
 
 /* COMMAND GETKEYS command arg ...: the keys a call would touch, as Redis 7.0 finds them
  * (its key specs: the legacy positions of command_keys, and the movable ones: a numkeys
  * argument, SORT's STORE, OBJECT's and MEMORY USAGE's key), with its errors. */
-static void command_getkeys(cmdctx *c)
+static void command_getkeys(cmdctx *c, int flags)
 {
     if (c->argc < 4) { /* Redis's arity for it: -4 */
-        reply_error(c->out, "ERR wrong number of arguments for 'command|getkeys' command");
+        reply_errorf(c->out, "ERR wrong number of arguments for 'command|%s' command", flags ? "getkeysandflags" : "getkeys");
         return;
     }
     const slice *a = c->argv + 2;
@@ -424,9 +770,47 @@ static void command_getkeys(cmdctx *c)
     int total = count + (extra >= 0);
     reply *e = reply_array(c->out, (size_t)total);
     int k = 0;
-    if (extra >= 0 && extra < first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
-    for (int i = 0; i < count; i++) reply_bulk(&e[k++], a[first + i * step].p, a[first + i * step].len);
-    if (extra >= 0 && extra > first) reply_bulk(&e[k++], a[extra].p, a[extra].len);
+    const slice **keys = xcalloc((size_t)total + 1, sizeof *keys);
+    if (extra >= 0 && extra < first) keys[k++] = &a[extra];
+    for (int i = 0; i < count; i++) keys[k++] = &a[first + i * step];
+    if (extra >= 0 && extra > first) keys[k++] = &a[extra];
+    for (int i = 0; i < k; i++) {
+        if (!flags) {
+            reply_bulk(&e[i], keys[i]->p, keys[i]->len);
+            continue;
+        }
+        /* [key, [flags...]]: the key's spec is its rank, the last spec for the rest */
+        reply *pair = reply_array(&e[i], 2);
+        reply_bulk(&pair[0], keys[i]->p, keys[i]->len);
+        const char *var = NULL; /* variable_flags: Redis's setGetKeys, bitfieldGetKeys */
+        if (!strcmp(name, "set")) {
+            var = "OW update";
+            for (int j = 3; j < n; j++)
+                if (a[j].len == 3 && slice_opt_is(a[j], "get")) var = "RW access update";
+        } else if (!strcmp(name, "bitfield")) {
+            int ro = 1;
+            for (int j = 2; j < n; j++) {
+                int rem = n - j - 1;
+                if (slice_opt_is(a[j], "get") && rem >= 2) j += 2;
+                else if ((slice_opt_is(a[j], "set") || slice_opt_is(a[j], "incrby")) && rem >= 3) { ro = 0; break; }
+                else if (slice_opt_is(a[j], "overflow") && rem >= 1) j += 1;
+                else { ro = 0; break; }
+            }
+            var = ro ? "RO access" : "RW access update";
+        }
+        if (var) {
+            reply *f = reply_array(&pair[1], strchr(var, ' ') == strrchr(var, ' ') ? 2 : 3);
+            const char *p = var;
+            for (size_t w = 0; *p; w++) {
+                size_t len = strcspn(p, " ");
+                reply_status_len(&f[w], p, len);
+                p += len + (p[len] == ' ');
+            }
+        } else {
+            key_spec_flags(cmd, i, &pair[1]);
+        }
+    }
+    free(keys);
 }
 
 /* COMMAND, COMMAND COUNT, COMMAND LIST, COMMAND INFO [name ...], COMMAND DOCS [name ...]
@@ -454,9 +838,13 @@ void cmd_command(cmdctx *c)
         }
         if (slice_opt_is(sub, "count")) {
             reply_int(c->out, (long long)n);
-        } else if (slice_opt_is(sub, "list")) {
-            reply *e = reply_array(c->out, n);
-            for (size_t i = 0; i < n; i++) reply_bulk_cstr(&e[i], commands_at(i)->name);
+        } else if (slice_opt_is(sub, "list")) { /* the commands, each followed by its subcommands */
+            buf names;
+            buf_init(&names);
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++) list_with_subcommands(commands_at(i), NULL, NULL, 1, &names, &k);
+            reply_names(c->out, &names, k);
+            buf_release(&names);
         } else {
             static const char *const help[] = {
                 "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -467,7 +855,8 @@ void cmd_command(cmdctx *c)
                 "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
                 "    If no command names are given, documentation details for all", "    commands are returned.",
                 "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
-                "HELP", "    Print this help.",
+                "GETKEYSANDFLAGS <full-command>", "    Return the keys and the access flags from a full Redis command.",
+                "HELP", "    Prints this help.",
             };
             reply *e = reply_array(c->out, LL_ARRAY_LEN(help));
             for (size_t i = 0; i < LL_ARRAY_LEN(help); i++) reply_status(&e[i], help[i]);
@@ -486,9 +875,40 @@ void cmd_command(cmdctx *c)
     } else if (slice_opt_is(sub, "docs")) {
         reply_array(c->out, 0);
     } else if (slice_opt_is(sub, "getkeys")) {
-        command_getkeys(c);
+        command_getkeys(c, 0);
+    } else if (slice_opt_is(sub, "getkeysandflags")) {
+        command_getkeys(c, 1);
     } else {
         slice s = slice_cstr_prefix(sub);
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try COMMAND HELP.", (int)(s.len < 128 ? s.len : 128), s.p);
     }
+}
+
+/* Whether Redis's flags of cmd hold `flag`, cached by table index (0 unknown, 1 no, 2 yes). */
+static int command_flagged(const command *cmd, const char *flag, unsigned char known[256])
+{
+    size_t i = (size_t)(cmd - commands_at(0));
+    if (i < 256 && known[i]) return known[i] == 2;
+    const char *f = command_doc_flags(cmd->name, 0);
+    int yes = f && strstr(f, flag) != NULL;
+    if (i < 256) known[i] = (unsigned char)(yes ? 2 : 1);
+    return yes;
+}
+
+int command_denyoom(const command *cmd)
+{
+    static unsigned char known[256];
+    return command_flagged(cmd, "denyoom", known);
+}
+
+int command_may_replicate(const command *cmd)
+{
+    static unsigned char w[256], m[256];
+    return command_flagged(cmd, "write", w) || command_flagged(cmd, "may_replicate", m);
+}
+
+int command_skip_slowlog(const command *cmd)
+{
+    static unsigned char known[256];
+    return command_flagged(cmd, "skip_slowlog", known);
 }

@@ -80,6 +80,9 @@ static inline const enc_limits *cmd_limits(const cmdctx *c)
 
 typedef void cmd_fn(cmdctx *c);
 
+/* dump.c: a value as DUMP serialises it (its RDB type byte and body, no footer) */
+void dump_value(const kv *e, buf *b);
+
 enum {
     CMD_WRITE = 1 << 0,    /* may modify the keyspace */
     CMD_READONLY = 1 << 1,
@@ -102,6 +105,11 @@ typedef struct command {
     unsigned flags;
     cmd_fn *fn;
 } command;
+
+/* command_info.c: whether Redis 7.0 flags cmd denyoom (refused past maxmemory) */
+int command_denyoom(const command *cmd);
+int command_skip_slowlog(const command *cmd); /* EXEC, AUTH, HELLO, ... (skip_slowlog) */
+int command_may_replicate(const command *cmd); /* flagged write or may_replicate */
 
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
 /* COMMAND INFO's flags (acl 0) or ACL categories (acl 1) of a command, as redis-server
@@ -185,6 +193,8 @@ cmd_fn cmd_publish, cmd_subscribe, cmd_unsubscribe, cmd_psubscribe, cmd_punsubsc
     cmd_spublish, cmd_ssubscribe, cmd_sunsubscribe;
 /* connections and the server (connection.c) */
 cmd_fn cmd_auth, cmd_hello, cmd_client, cmd_info, cmd_config, cmd_readonly, cmd_readwrite, cmd_reset, cmd_wait;
+cmd_fn cmd_debug, cmd_slowlog, cmd_role, cmd_lastsave, cmd_latency;
+int command_is_container(const command *cmd); /* server.c: it has subcommands (CLIENT, CONFIG, ...) */
 cmd_fn cmd_save, cmd_shutdown;
 /* strings (t_string.c) */
 cmd_fn cmd_get, cmd_set, cmd_setnx, cmd_incr, cmd_incrby, cmd_decr, cmd_decrby, cmd_getdel,

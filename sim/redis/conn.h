@@ -38,6 +38,7 @@ typedef struct conn {
      * which sends nothing; pub/sub's confirmations and messages still go, as in Redis. */
     int reply_off, reply_skip_next, reply_skip;
     const char *last_cmd; /* the name of the last command it ran (CLIENT LIST's cmd=) */
+    char last_full[40];   /* a container command's full name there, "client|info" */
 } conn;
 
 #endif

@@ -270,18 +270,36 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         if (c->srv) tracking_info_clients(c->srv, out);
         else buf_puts(out, "tracking_clients:0\r\n");
     } else if (!strcmp(name, "memory")) {
-        size_t bytes = store_bytes(c->db);
+        size_t bytes = c->srv ? server_used_memory(c->srv) : store_bytes(c->db);
         buf_printf(out, "used_memory:%zu\r\n", bytes);
         human_bytes(out, "used_memory_human", bytes);
-        buf_puts(out, "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n");
+        const char *maxmem = c->srv ? server_config_get(c->srv, "maxmemory") : NULL;
+        const char *policy = c->srv ? server_config_get(c->srv, "maxmemory-policy") : NULL;
+        long long mm = 0;
+        if (maxmem) ll_parse_int64(slice_cstr(maxmem), &mm);
+        buf_printf(out, "maxmemory:%lld\r\n", mm);
+        human_bytes(out, "maxmemory_human", (size_t)mm);
+        buf_printf(out, "maxmemory_policy:%s\r\n", policy ? policy : "noeviction");
         buf_puts(out, "mem_allocator:libc\r\n"); /* the C library's malloc, not jemalloc */
+        /* frees are synchronous here: nothing is ever pending or freed lazily */
+        buf_puts(out, "lazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
+        /* no replication or AOF buffers are held apart from the keys */
+        buf_puts(out, "mem_not_counted_for_evict:0\r\n");
         if (c->lua) buf_printf(out, "number_of_cached_scripts:%zu\r\n", scripting_count(c->lua));
     } else if (!strcmp(name, "persistence")) {
         buf_puts(out, "loading:0\r\nasync_loading:0\r\n");
+        /* this server never forks a save or an AOF rewrite (persistence is the world's) */
+        if (c->srv) buf_printf(out, "rdb_changes_since_last_save:%lld\r\n", server_changes(c->srv));
+        buf_puts(out, "rdb_bgsave_in_progress:0\r\n");
+        if (c->srv) buf_printf(out, "rdb_last_save_time:%lld\r\n", server_started_s(c->srv));
         if (!hosted) buf_puts(out, "aof_enabled:0\r\n");
+        buf_puts(out, "aof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n");
     } else if (!strcmp(name, "stats")) {
         if (!hosted) buf_puts(out, "total_connections_received:1\r\n");
         if (c->srv) tracking_info_stats(c->srv, out);
+        if (c->srv) buf_printf(out, "expired_keys:%lld\r\nevicted_keys:%lld\r\n", server_expired_keys(c->srv),
+                               server_evicted_keys(c->srv));
+        buf_puts(out, "migrate_cached_sockets:0\r\n"); /* no MIGRATE: no socket is ever cached */
         if (c->srv) buf_printf(out, "total_error_replies:%lld\r\n", server_total_error_replies(c->srv));
     } else if (!strcmp(name, "replication")) {
         buf_printf(out, "role:%s\r\n", is_replica(c) ? "slave" : "master");
@@ -357,35 +375,59 @@ void cmd_info(cmdctx *c)
 /* ---- CONFIG ---- */
 
 /* The parameters CONFIG GET knows, with this server's values. CONFIG SET replaces a value
- * in the server's own copy (server_config_set), which CONFIG GET reads. A setting this server
- * does not act on (`honoured` 0: keyspace notifications, maxmemory, persistence, the
- * port, ...) is refused unless it is the value in effect: never accepted and ignored, so
- * that a test relying on it fails at once rather than later and misleadingly.
+ * in the server's own copy (server_config_set), which CONFIG GET reads. `honoured`: 1 the
+ * server acts on it (the encodings' limits, which the types read through enc_limits;
+ * maxmemory with its policies, min-replicas-to-write, the slow log's, notify-keyspace-events,
+ * busy-reply-threshold, tracking-table-max-keys); 0 a setting of the process or the
+ * simulated world (the port, the persistence, the buffers' limits: serve's own options) is
+ * refused unless it is the value in effect; 2 accepted and kept for CONFIG GET, and inert:
+ * what it tunes this server does not have (replication's timings, AOF rewriting, the
+ * allocator's and the cron's knobs, OOM scores; README's list); 3 immutable in Redis too
+ * (databases, io-threads, cluster-enabled, daemonize). key-load-delay and
+ * rdb-key-save-delay are hidden as in Redis: CONFIG GET gives them only by their name.
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
  * nothing there either; so are the list node settings (list-max-listpack-size, alias
  * list-max-ziplist-size, and list-compress-depth): a Redis 7.0 list is a quicklist whatever
- * they say, and they change only its nodes' memory, which no command shows. The encodings'
- * limits of hashes, sets and sorted sets are honoured (server.c keeps them as enc_limits,
- * which the types read): OBJECT ENCODING and the conversions follow them as in Redis. */
+ * they say, and they change only its nodes' memory, which no command shows. */
 /* integer: 0 a string, 1 an integer, 2 a memory value (Redis's memtoull: digits and an
  * optional unit b, k, kb, m, mb, g, gb). */
 static const struct { const char *name, *value; int integer, honoured; } config_defaults[] = {
-    { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 0 },
+    { "active-expire-effort", "1", 1, 2 }, { "activerehashing", "yes", 0, 2 },
+    { "appendfsync", "everysec", 0, 0 },  { "appendonly", "no", 0, 2 },
+    { "aof-use-rdb-preamble", "yes", 0, 2 }, { "auto-aof-rewrite-percentage", "100", 1, 2 },
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
+    { "client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", 0, 2 },
     { "client-query-buffer-limit", "1073741824", 1, 0 },
-    { "cluster-enabled", "no", 0, 0 },    { "databases", "16", 1, 0 },
+    { "cluster-enabled", "no", 0, 3 },    { "daemonize", "no", 0, 3 },
+    { "databases", "16", 1, 3 },
+    { "dynamic-hz", "yes", 0, 2 },
     { "hash-max-listpack-entries", "512", 1, 1 }, { "hash-max-listpack-value", "64", 2, 1 },
     { "hash-max-ziplist-entries", "512", 1, 1 }, { "hash-max-ziplist-value", "64", 2, 1 },
-    { "hz", "10", 1, 0 },                 { "io-threads", "1", 1, 0 },
+    { "hz", "10", 1, 2 },                 { "io-threads", "1", 1, 3 },
+    { "key-load-delay", "0", 1, 2 },
+    { "latency-monitor-threshold", "0", 1, 1 }, { "latency-tracking", "yes", 0, 1 },
+    { "latency-tracking-info-percentiles", "50 99 99.9", 0, 2 },
+    { "lazyfree-lazy-user-del", "no", 0, 2 }, { "lazyfree-lazy-user-flush", "no", 0, 2 },
+    { "lfu-decay-time", "1", 1, 2 },      { "lfu-log-factor", "10", 1, 2 },
     { "list-compress-depth", "0", 1, 1 }, { "list-max-listpack-size", "-2", 1, 1 },
     { "list-max-ziplist-size", "-2", 1, 1 },
+    { "loglevel", "notice", 0, 2 },
     { "lua-time-limit", "5000", 1, 1 },   { "maxclients", "10000", 1, 0 },
-    { "maxmemory", "0", 1, 0 },           { "maxmemory-policy", "noeviction", 0, 1 },
-    { "notify-keyspace-events", "", 0, 1 }, { "port", "6379", 1, 0 },
-    { "proto-max-bulk-len", "536870912", 1, 0 }, { "replica-read-only", "yes", 0, 0 },
-    { "save", "", 0, 0 },                 { "set-max-intset-entries", "512", 1, 1 },
-    { "slowlog-log-slower-than", "10000", 1, 0 },
-    { "slowlog-max-len", "128", 1, 0 },   { "tcp-keepalive", "300", 1, 0 },
+    { "maxmemory", "0", 2, 1 },           { "maxmemory-clients", "0", 0, 2 },
+    { "maxmemory-eviction-tenacity", "10", 1, 2 },
+    { "maxmemory-policy", "noeviction", 0, 1 }, { "maxmemory-samples", "5", 1, 2 },
+    { "min-replicas-max-lag", "10", 1, 2 }, { "min-replicas-to-write", "0", 1, 1 },
+    { "notify-keyspace-events", "", 0, 1 }, { "oom-score-adj", "no", 0, 2 },
+    { "oom-score-adj-values", "0 200 800", 0, 2 }, { "port", "6379", 1, 0 },
+    { "proto-max-bulk-len", "536870912", 2, 0 }, { "rdb-key-save-delay", "0", 1, 2 },
+    { "repl-backlog-size", "1048576", 2, 2 }, { "repl-ping-replica-period", "10", 1, 2 },
+    { "repl-timeout", "60", 1, 2 },       { "replica-read-only", "yes", 0, 0 },
+    { "replicaof", "", 0, 0 },
+    { "replica-serve-stale-data", "yes", 0, 2 },
+    { "save", "", 0, 2 },                 { "set-max-intset-entries", "512", 1, 1 },
+    { "slaveof", "", 0, 0 },
+    { "slowlog-log-slower-than", "10000", 1, 1 },
+    { "slowlog-max-len", "128", 1, 1 },   { "tcp-keepalive", "300", 1, 0 },
     { "timeout", "0", 1, 0 },             { "tracking-table-max-keys", "1000000", 1, 1 },
     { "zset-max-listpack-entries", "128", 1, 1 }, { "zset-max-listpack-value", "64", 2, 1 },
     { "zset-max-ziplist-entries", "128", 1, 1 }, { "zset-max-ziplist-value", "64", 2, 1 },
@@ -441,7 +483,7 @@ static char *notify_string(int flags, int shown)
 }
 
 /* Redis's memtoull: a memory value ("64", "1k", "2mb") in bytes; -1 if it is not one. */
-static int config_memory(slice s, long long *v)
+int config_parse_memory(slice s, long long *v)
 {
     static const struct { const char *unit; unsigned long long mul; } units[] = {
         { "", 1 }, { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 }, { "mb", 1048576 },
@@ -518,7 +560,10 @@ static void config_get(cmdctx *c)
     for (int i = 2; i < c->argc; i++)
         for (size_t k = 0; k < LL_ARRAY_LEN(config_defaults); k++) {
             const char *name = config_defaults[k].name;
-            if (!hit[k] && glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name))) hit[k] = 1, n++;
+            int hidden = !strcmp(name, "key-load-delay") || !strcmp(name, "rdb-key-save-delay");
+            int match = hidden ? slice_opt_is(c->argv[i], name)
+                               : glob_match_nocase(c->argv[i].p, c->argv[i].len, name, strlen(name));
+            if (!hit[k] && match) hit[k] = 1, n++;
         }
     reply *e = reply_array(c->out, n * 2);
     reply_tag(c->out, R3_MAP);
@@ -555,8 +600,29 @@ static void config_set(cmdctx *c)
                              config_defaults[k].name);
                 return;
             }
+        if (config_defaults[k].honoured == 3) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - can't set immutable config",
+                         config_defaults[k].name);
+            return;
+        }
+        if (!strcmp(config_defaults[k].name, "maxmemory-clients")) { /* a memory value or a percentage */
+            slice v = c->argv[i + 1];
+            long long m, pct;
+            int ok = v.len && v.p[v.len - 1] == '%' ? ll_parse_int64((slice){ v.p, v.len - 1 }, &pct) == 0
+                                                     : config_parse_memory(v, &m) == 0;
+            if (v.len && v.p[v.len - 1] == '%' && ok && pct > 100) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - "
+                                    "percentage argument must be less or equal to 100");
+                return;
+            }
+            if (!ok || (v.len && v.p[v.len - 1] == '%' && pct < 0)) {
+                reply_error(c->out, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - "
+                                    "argument must be a memory or percent value");
+                return;
+            }
+        }
         long long v, now;
-        if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &v) < 0) {
+        if (config_defaults[k].integer == 2 && config_parse_memory(c->argv[i + 1], &v) < 0) {
             reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be a memory value",
                          config_defaults[k].name);
             return;
@@ -601,7 +667,7 @@ static void config_set(cmdctx *c)
         const char *cur = config_value(c, (size_t)k);
         int same = config_defaults[k].integer ? ll_parse_int64(slice_cstr(cur), &now) == 0 && now == v
                                               : slice_opt_is(c->argv[i + 1], cur);
-        if (!config_defaults[k].honoured && !same) {
+        if (!config_defaults[k].honoured && !same) { /* honoured 2: accepted, inert (README) */
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - locklab does not "
                          "implement it: only its current value '%s' is accepted",
@@ -615,7 +681,7 @@ static void config_set(cmdctx *c)
             const char *name = config_defaults[k].name;
             long long n;
             char *v;
-            if (config_defaults[k].integer == 2 && config_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
+            if (config_defaults[k].integer == 2 && config_parse_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
             else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]), 0);
             else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
             server_config_set(c->srv, name, v);
@@ -624,6 +690,9 @@ static void config_set(cmdctx *c)
                     if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
             free(v);
         }
+    /* Redis's updateMaxmemory evicts at once */
+    for (int i = 2; c->srv && i < c->argc; i += 2)
+        if (slice_opt_is(c->argv[i], "maxmemory")) server_evict(c->srv);
     reply_ok(c->out);
 }
 

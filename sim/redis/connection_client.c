@@ -44,12 +44,20 @@ static const char *const client_help[] = {
     "      Kill connections made to specified local address",
     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
     "      Kill connections by type.",
+    "    * USER <username>",
+    "      Kill connections authenticated by <username>.",
     "    * SKIPME (YES|NO)",
     "      Skip killing current connection (default: yes).",
     "LIST [options ...]",
     "    Return information about client connections. Options:",
     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
     "      Return clients of specified type.",
+    "UNPAUSE",
+    "    Stop the current client pause, resuming traffic.",
+    "PAUSE <timeout> [WRITE|ALL]",
+    "    Suspend all, or just write, clients for <timeout> milliseconds.",
+    "REPLY (ON|OFF|SKIP)",
+    "    Control the replies sent to the current connection.",
     "SETNAME <name>",
     "    Assign the name <name> to the current connection.",
     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
@@ -242,6 +250,12 @@ static void client_kill(cmdctx *c)
             f.addr = v;
         } else if (slice_opt_is(opt, "laddr")) {
             f.laddr = v;
+        } else if (slice_opt_is(opt, "user")) {
+            /* serve's only user is Redis's default one, whom every connection is */
+            if (!slice_eq(v, slice_cstr("default"))) {
+                reply_errorf(c->out, "ERR No such user '%.*s'", (int)(v.len < 128 ? v.len : 128), v.p);
+                return;
+            }
         } else if (slice_opt_is(opt, "skipme")) {
             if (slice_opt_is(v, "yes")) f.skipme = 1;
             else if (slice_opt_is(v, "no")) f.skipme = 0;
@@ -311,6 +325,36 @@ void cmd_client(cmdctx *c)
         client_list(c, 0);
     } else if (slice_opt_is(sub, "kill") && c->argc >= 3) {
         client_kill(c);
+    } else if (slice_opt_is(sub, "unpause") && c->argc == 2) {
+        const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+        if (cfg && cfg->host && cfg->host->pause) cfg->host->pause(cfg->host_ud, 0, 0);
+        reply_ok(c->out);
+    } else if (slice_opt_is(sub, "pause") && (c->argc == 3 || c->argc == 4)) {
+        int type = 2;
+        if (c->argc == 4) {
+            if (slice_opt_is(c->argv[3], "write")) type = 1;
+            else if (slice_opt_is(c->argv[3], "all")) type = 2;
+            else {
+                reply_error(c->out, "ERR CLIENT PAUSE mode must be WRITE or ALL");
+                return;
+            }
+        }
+        long long ms;
+        if (ll_parse_int64(c->argv[2], &ms) < 0) {
+            reply_error(c->out, "ERR timeout is not an integer or out of range");
+            return;
+        }
+        if (ms < 0) {
+            reply_error(c->out, "ERR timeout is negative");
+            return;
+        }
+        const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+        if (!cfg || !cfg->host || !cfg->host->pause) { /* the REPL and the world: no one else to hold */
+            reply_error(c->out, "ERR CLIENT PAUSE needs locklab serve (no other client to hold here)");
+            return;
+        }
+        cfg->host->pause(cfg->host_ud, ms, type);
+        reply_ok(c->out);
     } else if (slice_opt_is(sub, "reply") && c->argc == 3) {
         int on = slice_opt_is(c->argv[2], "on"), off = slice_opt_is(c->argv[2], "off");
         int skip = slice_opt_is(c->argv[2], "skip");
@@ -318,9 +362,10 @@ void cmd_client(cmdctx *c)
             reply_error(c->out, ERR_SYNTAX);
             return;
         }
-        if (c->conn) {
-            c->conn->reply_off = off;
-            c->conn->reply_skip_next = skip;
+        if (c->conn) { /* Redis's clientCommand: ON clears SKIP too, so its +OK is sent */
+            if (on) c->conn->reply_off = c->conn->reply_skip = 0;
+            if (off) c->conn->reply_off = 1;
+            if (skip && !c->conn->reply_off) c->conn->reply_skip_next = 1;
         }
         if (on) reply_ok(c->out);
         else reply_multi(c->out, 0); /* OFF and SKIP answer nothing */

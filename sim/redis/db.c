@@ -143,11 +143,16 @@ void cmd_object(cmdctx *c)
     if (which == 0) {
         reply_bulk_cstr(c->out, t == OBJ_STRING && e->raw ? "raw" : obj_encoding(t, e->ptr));
     } else if (which == 1) {
-        reply_error(c->out, "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
-                            "note that when switching between policies at runtime LRU and LFU data will take "
-                            "some time to adjust.");
+        if (store_lfu(c->db)) reply_int(c->out, store_freq(c->db, e));
+        else reply_error(c->out, "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
+                                 "note that when switching between policies at runtime LRU and LFU data will take "
+                                 "some time to adjust.");
     } else if (which == 2) {
-        reply_int(c->out, store_idle_s(c->db, e));
+        if (store_lfu(c->db))
+            reply_error(c->out, "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that "
+                                "when switching between policies at runtime LRU and LFU data will take some time "
+                                "to adjust.");
+        else reply_int(c->out, store_idle_s(c->db, e));
     } else {
         long long v;
         const sstr *s = e->ptr;

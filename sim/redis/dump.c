@@ -164,7 +164,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* rdbSaveObjectType + rdbSaveObject for e's value. */
-static void dump_value(const kv *e, buf *b)
+void dump_value(const kv *e, buf *b)
 {
     lpw w = { .n = 0 };
     buf_init(&w.body);
@@ -545,12 +545,13 @@ bad_blob:
 }
 
 /* RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]: Redis
- * 7.0's checks in its order. IDLETIME and FREQ are checked and then ignored (the fake keeps
- * no LRU or LFU state a restore could set, apart from OBJECT IDLETIME's access time, which
- * a restore starts afresh). */
+ * 7.0's checks in its order. IDLETIME sets the key's last access (OBJECT IDLETIME) unless
+ * the maxmemory-policy is an LFU one, FREQ its access counter (OBJECT FREQ) if it is, as
+ * Redis's objectSetLRUOrLFU, where access is tracked (locklab serve). */
 void cmd_restore(cmdctx *c)
 {
     int replace = 0, absttl = 0, idle = 0, freq = 0;
+    long long idle_v = -1, freq_v = -1;
     for (int j = 4; j < c->argc; j++) {
         int more = c->argc - j - 1;
         long long v;
@@ -568,6 +569,7 @@ void cmd_restore(cmdctx *c)
                 return;
             }
             idle = 1;
+            idle_v = v;
             j++;
         } else if (slice_opt_is(c->argv[j], "freq") && more >= 1 && !idle) {
             if (ll_parse_int64(c->argv[j + 1], &v) < 0) {
@@ -579,6 +581,7 @@ void cmd_restore(cmdctx *c)
                 return;
             }
             freq = 1;
+            freq_v = v;
             j++;
         } else {
             reply_error(c->out, ERR_SYNTAX);
@@ -637,5 +640,6 @@ void cmd_restore(cmdctx *c)
         else store_set_expire(c->db, e, ttl);
     }
     store_touched(c->db, e);
+    store_set_access(c->db, e, idle_v, freq_v); /* objectSetLRUOrLFU */
     reply_ok(c->out);
 }

@@ -450,3 +450,8 @@ void cmd_function(cmdctx *c)
         reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try FUNCTION HELP.", (int)(a.len < 128 ? a.len : 128), a.p);
     }
 }
+
+int scripting_has_functions(const scripting *s)
+{
+    return s->nlibs > 0;
+}

@@ -22,6 +22,7 @@
 #include <lauxlib.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "luaclib.h"
@@ -112,6 +113,181 @@ static int mp_is_array(lua_State *L, size_t *len)
     return max == count;
 }
 
+
+/* ---- Lua 5.1's table traversal order ----
+ * Redis embeds Lua 5.1, whose `next` walks a table's array part (keys 1..asize) and then its
+ * node array, slot by slot; a key's slot is its main position (the string hash of Redis's
+ * lstring.c, which hashes every byte with no seed; a number's two 32-bit halves added, modulo
+ * (size-1)|1; a boolean's value), a colliding key taking the last free slot as luaH_newkey
+ * places it. The sizes are those Lua 5.1's rehash gives a table holding these keys
+ * (computesizes; the node array the next power of 2). A table grown otherwise (keys deleted,
+ * a constructor's presizing) may have other sizes in Redis; keys colliding in a slot are
+ * inserted in a fixed order (by main position, then type and bytes); keys of other types
+ * (tables, functions) come last, in Lua 5.4's order. */
+
+typedef struct l51key {
+    int kind;          /* 0 array part, 1 node part (hashed), 2 not hashable here */
+    double num;
+    unsigned int hash; /* string hash, or number/boolean bits */
+    int is_str, is_num, is_bool;
+    const char *s;
+    size_t len;
+    size_t mp;         /* main position */
+    size_t idx;        /* its index in the keys table (0-based) */
+} l51key;
+
+static unsigned int l51_strhash(const char *str, size_t l)
+{
+    unsigned int h = (unsigned int)l;
+    for (size_t l1 = l; l1 >= 1; l1--) h = h ^ ((h << 5) + (h >> 2) + (unsigned char)str[l1 - 1]);
+    return h;
+}
+
+static int l51_cmp(const void *pa, const void *pb)
+{
+    const l51key *a = pa, *b = pb;
+    if (a->mp != b->mp) return a->mp < b->mp ? -1 : 1;
+    int ta = a->is_str ? 0 : a->is_num ? 1 : 2, tb = b->is_str ? 0 : b->is_num ? 1 : 2;
+    if (ta != tb) return ta - tb;
+    if (a->is_str) {
+        size_t m = a->len < b->len ? a->len : b->len;
+        int c = memcmp(a->s, b->s, m);
+        if (c) return c;
+        return a->len < b->len ? -1 : a->len > b->len;
+    }
+    if (a->is_num) return a->num < b->num ? -1 : a->num > b->num;
+    return (int)a->hash - (int)b->hash;
+}
+
+/* The keys at 1..n of the table at index kt, in Lua 5.1's traversal order: a malloc'd array
+ * of their 0-based indexes there. */
+static size_t *lua51_order(lua_State *L, int kt, size_t n)
+{
+    l51key *k = calloc(n ? n : 1, sizeof *k);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!k || !order) {
+        free(k);
+        free(order);
+        luaL_error(L, "not enough memory");
+    }
+    int nums[32] = { 0 };
+    int nasize = 0;
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, kt, (lua_Integer)i + 1);
+        l51key *e = &k[i];
+        e->idx = i;
+        e->kind = 1;
+        switch (lua_type(L, -1)) {
+        case LUA_TSTRING:
+            e->is_str = 1;
+            e->s = lua_tolstring(L, -1, &e->len); /* kept alive by the keys table */
+            e->hash = l51_strhash(e->s, e->len);
+            break;
+        case LUA_TNUMBER: {
+            e->is_num = 1;
+            e->num = lua_tonumber(L, -1);
+            double d = e->num;
+            if (d >= 1 && d <= (double)(1 << 26) && d == floor(d)) { /* countint: a candidate for the array part */
+                int key = (int)d, lg = 0;
+                while ((1 << lg) < key) lg++;
+                nums[lg]++;
+                nasize++;
+            }
+            unsigned int a[2];
+            memcpy(a, &d, sizeof a);
+            e->hash = a[0] + a[1];
+            break;
+        }
+        case LUA_TBOOLEAN:
+            e->is_bool = 1;
+            e->hash = (unsigned int)lua_toboolean(L, -1);
+            break;
+        default: e->kind = 2;
+        }
+        lua_pop(L, 1);
+    }
+    /* computesizes */
+    int asize = 0, a = 0, na = 0;
+    for (int i = 0, twotoi = 1; i < 32 && twotoi / 2 < nasize; i++, twotoi *= 2) {
+        if (nums[i] > 0) {
+            a += nums[i];
+            if (a > twotoi / 2) {
+                asize = twotoi;
+                na = a;
+            }
+        }
+        if (a == nasize) break;
+    }
+    (void)na;
+    size_t nnode = 0, nother = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i].is_num && k[i].num >= 1 && k[i].num <= asize && k[i].num == floor(k[i].num)) k[i].kind = 0;
+        if (k[i].kind == 1) nnode++;
+        if (k[i].kind == 2) nother++;
+    }
+    size_t size = 1;
+    while (size < nnode + nother) size <<= 1;
+    for (size_t i = 0; i < n; i++) {
+        l51key *e = &k[i];
+        if (e->kind != 1) continue;
+        if (e->is_num) e->mp = e->num == 0 ? 0 : e->hash % ((unsigned int)(size - 1) | 1u);
+        else e->mp = e->hash & (size - 1);
+    }
+    /* the array part first, in key order */
+    size_t out = 0;
+    for (int j = 1; j <= asize; j++)
+        for (size_t i = 0; i < n; i++)
+            if (k[i].kind == 0 && k[i].num == j) order[out++] = i;
+    /* then the node array: insert as luaH_newkey does */
+    l51key *ins = malloc((nnode ? nnode : 1) * sizeof *ins);
+    long *slot = malloc(size * sizeof *slot), *next = malloc(size * sizeof *next);
+    if (!ins || !slot || !next) {
+        free(ins); free(slot); free(next); free(k); free(order);
+        luaL_error(L, "not enough memory");
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k[i].kind == 1) ins[m++] = k[i];
+    qsort(ins, m, sizeof *ins, l51_cmp);
+    for (size_t i = 0; i < size; i++) slot[i] = next[i] = -1;
+    long lastfree = (long)size; /* getfreepos's, from the end down */
+    for (size_t i = 0; i < m; i++) {
+        size_t mp = ins[i].mp;
+        if (slot[mp] >= 0) {
+            size_t f = SIZE_MAX;
+            while (lastfree > 0)
+                if (slot[--lastfree] < 0) {
+                    f = (size_t)lastfree;
+                    break;
+                }
+            if (f == SIZE_MAX) break; /* cannot happen: size >= m */
+            size_t othern = ins[slot[mp]].mp;
+            if (othern != mp) { /* the colliding key is not in its main position: move it */
+                while ((size_t)next[othern] != mp) othern = (size_t)next[othern];
+                next[othern] = (long)f;
+                slot[f] = slot[mp];
+                next[f] = next[mp];
+                next[mp] = -1;
+                slot[mp] = -1;
+            } else {
+                next[f] = next[mp];
+                next[mp] = (long)f;
+                mp = f;
+            }
+        }
+        slot[mp] = (long)i;
+    }
+    for (size_t i = 0; i < size; i++)
+        if (slot[i] >= 0) order[out++] = ins[slot[i]].idx;
+    for (size_t i = 0; i < n; i++)
+        if (k[i].kind == 2) order[out++] = i;
+    free(ins);
+    free(slot);
+    free(next);
+    free(k);
+    return order;
+}
+
 static void mp_put_value(lua_State *L, buf *b, int level);
 
 static void mp_put_table(lua_State *L, buf *b, int level)
@@ -127,6 +303,8 @@ static void mp_put_table(lua_State *L, buf *b, int level)
         }
         return;
     }
+    /* A map: its keys in the order Redis's Lua 5.1 `next` gives them (lua51_order), not
+     * Lua 5.4's, whose string hashes are seeded per state. */
     size_t n = 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -134,14 +312,24 @@ static void mp_put_table(lua_State *L, buf *b, int level)
         n++;
     }
     mp_put_header(b, n, 1);
+    lua_createtable(L, (int)n, 0); /* the keys, 1..n */
     lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pushvalue(L, -2);
-        mp_put_value(L, b, level + 1); /* the key */
+    size_t i = 0;
+    while (lua_next(L, -3)) {
         lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, (lua_Integer)++i);
+    }
+    size_t *order = lua51_order(L, lua_gettop(L), n);
+    for (i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)order[i] + 1);
+        mp_put_value(L, b, level + 1); /* the key */
+        lua_rawget(L, -3);
         mp_put_value(L, b, level + 1); /* the value */
         lua_pop(L, 1);
     }
+    free(order);
+    lua_pop(L, 1);
 }
 
 /* Appends the value on top of the stack (left there). */

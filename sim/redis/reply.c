@@ -103,6 +103,16 @@ static void reply_set_str(reply *r, reply_type t, const char *p, size_t len)
     set(r, t, 0, xmemdup(p, len), len);
 }
 
+void reply_raw(reply *r, const char *p, size_t len)
+{
+    reply_set_str(r, REPLY_RAW, p, len);
+}
+
+void reply_status_len(reply *r, const char *p, size_t len)
+{
+    reply_set_str(r, REPLY_STATUS, p, len);
+}
+
 void reply_status(reply *r, const char *s)
 {
     reply_set_str(r, REPLY_STATUS, s, strlen(s));
@@ -208,6 +218,7 @@ void reply_copy(reply *dst, const reply *src)
     case REPLY_ERROR:
     case REPLY_BULK:
     case REPLY_DOUBLE:
+    case REPLY_RAW:
         reply_set_str(dst, src->type, src->str, src->len);
         dst->integer = src->integer;
         break;
@@ -226,7 +237,8 @@ int reply_equal(const reply *a, const reply *b)
     case REPLY_STATUS:
     case REPLY_ERROR:
     case REPLY_BULK:
-    case REPLY_DOUBLE: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    case REPLY_DOUBLE:
+    case REPLY_RAW: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
     case REPLY_ARRAY:
     case REPLY_MULTI:
     case REPLY_MAP:
@@ -272,6 +284,7 @@ void reply_to_resp(const reply *r, buf *out)
     case REPLY_DOUBLE: buf_printf(out, ",%s\r\n", r->str); break;
     case REPLY_NULL: buf_puts(out, "_\r\n"); break;
     case REPLY_BOOL: buf_puts(out, r->integer ? "#t\r\n" : "#f\r\n"); break;
+    case REPLY_RAW: buf_append(out, r->str, r->len); break;
     }
 }
 
@@ -318,6 +331,7 @@ static void to_cli(const reply *r, const char *prefix, buf *out)
     case REPLY_NIL_ARRAY: buf_puts(out, "(nil)\n"); break;
     case REPLY_DOUBLE: buf_printf(out, "(double) %s\n", r->str); break;
     case REPLY_BOOL: buf_puts(out, r->integer ? "(true)\n" : "(false)\n"); break;
+    case REPLY_RAW: buf_append(out, r->str, r->len); break;
     case REPLY_MAP: {
         /* redis-cli: "1# key => value", the value indented past the arrow */
         if (r->n == 0) {
@@ -391,7 +405,8 @@ void reply_to_brief(const reply *r, buf *out)
     switch (r->type) {
     case REPLY_NULL:
     case REPLY_NIL: buf_puts(out, "nil"); break;
-    case REPLY_DOUBLE: buf_append(out, r->str, r->len); break;
+    case REPLY_DOUBLE:
+    case REPLY_RAW: buf_append(out, r->str, r->len); break;
     case REPLY_NIL_ARRAY: buf_puts(out, "nil"); break;
     case REPLY_STATUS: buf_append(out, r->str, r->len); break;
     case REPLY_ERROR: buf_puts(out, "(error) "); buf_append(out, r->str, r->len); break;

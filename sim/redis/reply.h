@@ -26,8 +26,10 @@ typedef enum reply_type {
     REPLY_PUSH,      /* >n: an out-of-band message (pub/sub) */
     REPLY_DOUBLE,    /* ,3.5 (str holds the text) */
     REPLY_NULL,      /* _ */
-    REPLY_BOOL       /* #t or #f (integer 1 or 0): only a script's boolean after
+    REPLY_BOOL,      /* #t or #f (integer 1 or 0): only a script's boolean after
                         redis.setresp(3), answered to a RESP3 connection */
+    REPLY_RAW        /* protocol bytes sent as they are (str): DEBUG PROTOCOL's RESP3 types
+                        no other reply has (big number, verbatim string, attribute, push) */
 } reply_type;
 
 /* What a RESP2 reply becomes in RESP3, kept in `integer` of a BULK or ARRAY reply (which do
@@ -56,7 +58,9 @@ void reply_nil(reply *r);
 void reply_nil_array(reply *r);
 void reply_int(reply *r, long long v);
 void reply_bool(reply *r, int v);          /* RESP3's boolean (REPLY_BOOL) */
+void reply_raw(reply *r, const char *p, size_t len); /* REPLY_RAW: these protocol bytes */
 void reply_status(reply *r, const char *s);
+void reply_status_len(reply *r, const char *p, size_t len);
 void reply_ok(reply *r);
 void reply_error(reply *r, const char *s);                 /* s without the leading '-' */
 void reply_errorf(reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bytecode.h"
+#include "functionint.h"
 
 void script_sha1hex(const char *data, size_t len, char out[41])
 {
@@ -161,6 +162,7 @@ static long script_shebang(slice body, unsigned *flags, reply *err)
                     return -1;
                 }
                 if (k == 0) *flags |= SCRIPT_SHEBANG_NO_WRITES;
+                if (k == 1) *flags |= SCRIPT_SHEBANG_ALLOW_OOM;
                 if (!c) break;
                 f = c + 1;
             }
@@ -543,8 +545,44 @@ static void script_run(cmdctx *c, script_entry *e, const char *sha, int ro, int 
     memcpy(s->sha, sha, 41);
     s->run_entry = e;
     s->run_name = NULL;
+    s->allow_oom = (e->flags & SCRIPT_SHEBANG_ALLOW_OOM) != 0;
     script_run_common(c, ro || (e->flags & SCRIPT_SHEBANG_NO_WRITES), (e->flags & SCRIPT_MAY_LOOP) != 0, nkeys,
                       script_trampoline);
+    s->allow_oom = 0;
+}
+
+void scripting_set_oom(scripting *s, int oom)
+{
+    if (s) s->oom = oom;
+}
+
+void scripting_set_noreplicas(scripting *s, int short_of)
+{
+    if (s) s->noreplicas = short_of;
+}
+
+int scripting_declares_write(scripting *s, int argc, const slice *argv)
+{
+    if (argc < 2) return 0;
+    unsigned flags = 0;
+    if (slice_eq_nocase(argv[0], "eval")) {
+        reply err;
+        reply_init(&err);
+        long at = script_shebang(argv[1], &flags, &err);
+        reply_release(&err);
+        if (at < 0) return 0;
+    } else if (slice_eq_nocase(argv[0], "evalsha")) {
+        char lower[41];
+        script_entry *e = script_lookup(s, argv[1], lower);
+        if (!e) return 0;
+        flags = e->flags;
+    } else if (slice_eq_nocase(argv[0], "fcall")) {
+        fn_def *f = fn_find(s, argv[1], NULL);
+        return f && !(f->flags & 1u);
+    } else {
+        return 0;
+    }
+    return (flags & SCRIPT_SHEBANG) && !(flags & SCRIPT_SHEBANG_NO_WRITES);
 }
 
 void script_run_function(cmdctx *c, fn_def *f, const char *name, int ro, int nkeys, lua_CFunction call)
@@ -555,13 +593,72 @@ void script_run_function(cmdctx *c, fn_def *f, const char *name, int ro, int nke
     s->fn_argc = c->argc;
     s->fn_argv = c->argv;
     s->fn_start_ms = store_now(c->db);
+    s->allow_oom = (f->flags & 2u) != 0; /* fn_flag_names: allow-oom */
     script_run_common(c, ro, 1, nkeys, call); /* a function may always loop: hooked */
+    s->allow_oom = 0;
     s->fn_argc = 0;
     s->fn_argv = NULL;
 }
 
 /* ---------------------------------------------------------------------------------------
  * The commands */
+
+/* Whether a call of EVAL / EVALSHA / FCALL may write or replicate, as Redis 7.0's
+ * evalGetCommandFlags and fcallGetCommandFlags judge it before running (CLIENT PAUSE WRITE
+ * holds it): a script or function declared no-writes does not; one with a shebang and
+ * without that flag does; one without a shebang, or not known, does (EVAL's own flags). */
+int scripting_may_write(scripting *s, int argc, const slice *argv)
+{
+    if (argc < 2) return 1;
+    if (slice_eq_nocase(argv[0], "eval")) {
+        unsigned flags;
+        reply err;
+        reply_init(&err);
+        long at = script_shebang(argv[1], &flags, &err);
+        reply_release(&err);
+        if (at < 0 || !(flags & SCRIPT_SHEBANG)) return 1;
+        return !(flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    if (slice_eq_nocase(argv[0], "evalsha")) {
+        char lower[41];
+        script_entry *e = script_lookup(s, argv[1], lower);
+        if (!e || !(e->flags & SCRIPT_SHEBANG)) return 1;
+        return !(e->flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    if (slice_eq_nocase(argv[0], "fcall")) {
+        fn_def *f = fn_find(s, argv[1], NULL);
+        return !f || !(f->flags & SCRIPT_SHEBANG_NO_WRITES);
+    }
+    return 1;
+}
+
+/* Whether EVAL / EVALSHA / FCALL is refused past maxmemory before it runs (Redis 7.0's
+ * scriptFlagsToCmdFlags: a script with a shebang, or a function, that may write and is not
+ * allow-oom is denyoom; one without a shebang meets OOM at its first write instead). */
+int scripting_denies_oom(scripting *s, int argc, const slice *argv)
+{
+    if (argc < 2) return 0;
+    unsigned flags = 0;
+    if (slice_eq_nocase(argv[0], "eval")) {
+        reply err;
+        reply_init(&err);
+        long at = script_shebang(argv[1], &flags, &err);
+        reply_release(&err);
+        if (at < 0) return 0;
+    } else if (slice_eq_nocase(argv[0], "evalsha")) {
+        char lower[41];
+        script_entry *e = script_lookup(s, argv[1], lower);
+        if (!e) return 0;
+        flags = e->flags;
+    } else if (slice_eq_nocase(argv[0], "fcall")) {
+        fn_def *f = fn_find(s, argv[1], NULL);
+        if (!f) return 0;
+        return !(f->flags & 1u) && !(f->flags & 2u); /* no-writes, allow-oom */
+    } else {
+        return 0;
+    }
+    return (flags & SCRIPT_SHEBANG) && !(flags & SCRIPT_SHEBANG_NO_WRITES) && !(flags & SCRIPT_SHEBANG_ALLOW_OOM);
+}
 
 /* Redis 7.0 refuses to start a script with a shebang and without the no-writes flag (one
  * that declares it may write) on a replica, and under EVAL_RO / EVALSHA_RO, in that order.

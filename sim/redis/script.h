@@ -78,6 +78,14 @@ const struct command *scripting_call_command(const scripting *s, int *refused);
 int scripting_cached(scripting *s, slice body);
 /* How many scripts the cache holds (INFO memory's number_of_cached_scripts). */
 size_t scripting_count(const scripting *s);
+/* EVAL / EVALSHA / FCALL argv: whether Redis would count the call as one that may write */
+int scripting_may_write(scripting *s, int argc, const slice *argv);
+int scripting_has_functions(const scripting *s); /* a function library is loaded */
+int scripting_denies_oom(scripting *s, int argc, const slice *argv); /* refused past maxmemory */
+void scripting_set_oom(scripting *s, int oom); /* the server is past maxmemory as a command comes */
+void scripting_set_noreplicas(scripting *s, int short_of); /* fewer good replicas than min-replicas-to-write */
+/* EVAL / EVALSHA / FCALL of a script with a shebang, or a function, not declared no-writes */
+int scripting_declares_write(scripting *s, int argc, const slice *argv);
 
 /* Lowercase hex SHA-1 of data into out[41]. */
 void script_sha1hex(const char *data, size_t len, char out[41]);

@@ -155,6 +155,9 @@ static void script_push_reply(lua_State *L, const reply *r, int resp3)
     case REPLY_BOOL: /* never made by a command */
         lua_pushboolean(L, (int)r->integer);
         break;
+    case REPLY_RAW: /* DEBUG PROTOCOL's, which scripts may not call */
+        lua_pushlstring(L, r->str, r->len);
+        break;
     case REPLY_STATUS:
         lua_createtable(L, 0, 1);
         lua_pushlstring(L, r->str, r->len);
@@ -663,6 +666,16 @@ static void script_call_command(cmdctx *c, const command *cmd)
             reply_error(out, "READONLY You can't write against a read only replica.");
             return;
         }
+    }
+    if (s && s->noreplicas && (cmd->flags & CMD_WRITE)) { /* scriptVerifyWriteCommandAllow, then */
+        reply_error(out, "NOREPLICAS Not enough good replicas to write.");
+        return;
+    }
+    if (s && s->oom && !s->allow_oom && !s->wrote && command_denyoom(cmd)) { /* scriptVerifyOOM */
+        reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
+        return;
+    }
+    if (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)) {
         if ((cmd->flags & CMD_WRITE) && s) s->wrote = 1; /* SCRIPT KILL: UNKILLABLE from now on */
     }
     if (s) s->call_refused = SCRIPT_CALL_RAN;

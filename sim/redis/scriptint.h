@@ -26,6 +26,7 @@
 #define SCRIPT_MAX_REPLY_DEPTH 7995
 #define SCRIPT_SHEBANG_NO_WRITES 1u
 #define SCRIPT_SHEBANG 16u            /* has a #!lua line: Redis 7.0's flags mode, not eval-compat */
+#define SCRIPT_SHEBANG_ALLOW_OOM 32u  /* flags=allow-oom (a function's: bit 1, fn_flag_names) */
 #define SCRIPT_MAY_LOOP 2u            /* the body needs the count hook from the start */
 #define SCRIPT_FAST_ENV 4u            /* runs against the real globals (bytecode.h) */
 #define SCRIPT_PURE_ARGS 8u           /* ... and only reads KEYS and ARGV */
@@ -79,6 +80,11 @@ struct scripting {
     script_tick_fn tick;         /* the host's periodic call, or NULL */
     void *tick_ud;
     int wrote;                   /* the running script has run a write command */
+    /* maxmemory: the server was past it when the script's command came (scripting_set_oom),
+     * and the running script or function is allow-oom; a denyoom call before any write is
+     * then refused as Redis's scriptVerifyOOM refuses it */
+    int oom, allow_oom;
+    int noreplicas;              /* fewer good replicas than min-replicas-to-write: writes refused */
     /* Functions (function_load.c, function.c): the libraries in load order, the one loading (its
      * register_function calls land there), the function running. */
     fn_lib **libs;

@@ -67,12 +67,28 @@ server *server_new(const server_config *cfg)
                              .error = server_script_error, .error_ud = srv };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
+    srv->slowlog_slower = 10000;
+    srv->latency_tracking = 1;
+    srv->slowlog_max_len = 128;
+    srv->started_ms = cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
     return srv;
+}
+
+long long server_evicted_keys(const server *srv)
+{
+    return srv->evicted;
+}
+
+long long server_started_s(const server *srv)
+{
+    return srv->started_ms / 1000;
 }
 
 void server_free(server *srv)
 {
     if (!srv) return;
+    slowlog_free(srv);
+    latency_free(srv);
     for (size_t i = 0; i < srv->ntx; i++) tx_free(srv->tx[i]);
     free(srv->tx);
     if (srv->names) dict_free(srv->names, free_string);
@@ -156,18 +172,54 @@ void server_set_replica(server *srv, int replica)
         if (srv->dbs.db[i]) store_set_replica(srv->dbs.db[i], replica);
 }
 
+void server_hold_expiry(server *srv, int on)
+{
+    srv->expiry_held = on;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) store_hold_expiry(srv->dbs.db[i], on);
+}
+
+long long server_changes(const server *srv)
+{
+    long long n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += (long long)store_changes(srv->dbs.db[i]);
+    return n;
+}
+
+long long server_expired_keys(const server *srv)
+{
+    long long n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += (long long)store_expired_count(srv->dbs.db[i]);
+    return n;
+}
+
+void server_set_active_expire(server *srv, int on)
+{
+    if (srv) srv->active_expire_off = !on;
+}
+
 size_t server_active_expire(server *srv)
 {
     size_t n = 0;
+    if (srv->active_expire_off) return 0;
+    store_clock_fn tick = srv->latency_threshold > 0 ? (srv->cfg.elapsed_us ? srv->cfg.elapsed_us : srv->cfg.clock_us) : NULL;
+    int64_t t0 = tick ? tick(srv->cfg.clock_ud) : 0;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);
     tracking_broadcast(srv->trk); /* BCAST's expired keys (Redis's beforeSleep) */
+    if (tick) { /* the monitor's expire-cycle event */
+        long long ms = (tick(srv->cfg.clock_ud) - t0) / 1000;
+        if (ms >= srv->latency_threshold) latency_add_sample(srv, "expire-cycle", ms);
+    }
     return n;
 }
 
 int64_t server_next_expiry(server *srv)
 {
     int64_t next = INT64_MAX;
+    if (srv->active_expire_off || srv->expiry_held) return next;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i] && store_next_expiry(srv->dbs.db[i]) < next) next = store_next_expiry(srv->dbs.db[i]);
     return next;
@@ -194,6 +246,10 @@ static void dbset_fill(store *to, store *from)
     size_t it = 0;
     kv *e;
     while ((e = store_next(from, &it))) {
+        /* A key already past its deadline does not arrive: no watched key is touched by it
+         * (Redis's touchAllWatchedKeysInDb leaves a key replaced with an expired one alone);
+         * it was gone for every command already. */
+        if (e->expire >= 0 && e->expire <= store_now(to) && !store_is_replica(to)) continue;
         kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
         d->raw = e->raw;
         if (e->expire >= 0) store_set_expire_fixed(to, d, e->expire);
@@ -288,6 +344,14 @@ static const struct { const char *name; size_t off; } enc_params[] = {
 
 void server_config_set(server *srv, const char *name, const char *value)
 {
+    if (!strncmp(name, "slowlog-", 8)) slowlog_configure(srv, name, value);
+    if (!strcmp(name, "latency-monitor-threshold")) srv->latency_threshold = atoll(value);
+    if (!strcmp(name, "maxmemory")) srv->maxmemory = atoll(value);
+    if (!strcmp(name, "min-replicas-to-write")) srv->min_replicas = atoll(value);
+    if (!strcmp(name, "latency-tracking")) srv->latency_tracking = !strcmp(value, "yes");
+    if (!strcmp(name, "maxmemory-policy"))
+        for (int i = 0; i < DB_COUNT; i++)
+            if (srv->dbs.db[i]) store_set_lfu(srv->dbs.db[i], strstr(value, "lfu") != NULL);
     if (!strcmp(name, "notify-keyspace-events")) { /* its canonical form (connection.c) */
         static const char classes[] = "g$lshzxetdKE";
         srv->notify = 0;
@@ -336,6 +400,15 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 
 /* ---- the command path ---- */
 
+/* Whether Redis 7.0 gives cmd subcommands (a container command): its error texts and CLIENT
+ * LIST's cmd= name one as "client|info". */
+int command_is_container(const command *cmd)
+{
+    return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
+           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
+           cmd->fn == cmd_slowlog || cmd->fn == cmd_latency;
+}
+
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
@@ -350,8 +423,7 @@ int check_command(server *srv, conn *c, const command *cmd, int argc, const slic
     if (c && c->resp != 3 && (c->subscriptions > 0 || c->shard_subscriptions > 0) && !(cmd->flags & CMD_PUBSUB)) {
         /* A container command is named with its subcommand ("pubsub|numpat"), as Redis does. */
         char sub[64] = "";
-        if (argc >= 2 && (cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config ||
-                          cmd->fn == cmd_script || cmd->fn == cmd_command)) {
+        if (argc >= 2 && command_is_container(cmd)) {
             size_t n = argv[1].len < sizeof sub - 2 ? argv[1].len : sizeof sub - 2;
             sub[0] = '|';
             for (size_t i = 0; i < n; i++) sub[i + 1] = (char)tolower((unsigned char)argv[1].p[i]);
@@ -384,12 +456,38 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
                    .srv = srv, .lim = &srv->lim, .footprint = &srv->footprint };
-    if (c) c->last_cmd = cmd->name;
+    if (c) {
+        c->last_cmd = cmd->name;
+        if (argc >= 2 && command_is_container(cmd) && argv[1].len < sizeof c->last_full - strlen(cmd->name) - 1) {
+            /* Redis names a subcommand by its full name (CLIENT LIST's cmd=client|info) */
+            size_t n = strlen(cmd->name);
+            memcpy(c->last_full, cmd->name, n);
+            c->last_full[n] = '|';
+            for (size_t i = 0; i < argv[1].len; i++) c->last_full[n + 1 + i] = (char)tolower((unsigned char)argv[1].p[i]);
+            c->last_full[n + 1 + argv[1].len] = '\0';
+            c->last_cmd = c->last_full;
+        }
+    }
     const slice *tk_argv;
     int tk_argc;
     tracking_command_begin(srv->trk, cmd, argc, argv, &tk_argv, &tk_argc);
+    /* a command's duration: the host's real time (serve); a simulated node's commands take no
+     * time, and reading its µs clock would tell the model checker that the request depends
+     * on where in the µs it lands (core_clock_read_us) */
+    store_clock_fn tick = srv->cfg.elapsed_us;
+    int timed = (srv->slowlog_slower >= 0 || srv->latency_tracking || srv->latency_threshold > 0) && tick &&
+                !(c && c->blocked);
+    int64_t t0 = timed ? tick(srv->cfg.clock_ud) : 0;
     cmd->fn(&ctx);
     if (!(cmd->flags & CMD_KEYSPACE_FLAGS) && !ctx.script_ran) srv->footprint |= FP_STATE; /* a script: its calls say */
+    if (timed && !(c && c->blocked)) { /* the slow log and latency (a blocked command: once it is served) */
+        long long took = tick(srv->cfg.clock_ud) - t0;
+        if (srv->slowlog_slower >= 0 && took >= srv->slowlog_slower && !command_skip_slowlog(cmd)) {
+            slowlog_push(srv, c, argc, argv, took);
+            srv->footprint |= FP_STATE; /* the log's order is the requests' */
+        }
+        latency_command(srv, cmd, argc, argv, took);
+    }
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
     if (ctx.error_sent) stat_error(srv, ctx.error_sent);
@@ -404,8 +502,130 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
 
+/* ---- maxmemory and min-replicas-to-write (Redis 7.0's processCommand) ---- */
+
+size_t server_used_memory(server *srv)
+{
+    size_t n = 0;
+    for (int i = 0; i < DB_COUNT; i++)
+        if (srv->dbs.db[i]) n += store_bytes(srv->dbs.db[i]);
+    return n;
+}
+
+/* Redis's performEvictions: while the memory in use is past maxmemory, the policy's victim
+ * goes (allkeys-*: any key; volatile-*: a key with a TTL; by idle time for LRU and LFU, the
+ * nearest deadline for volatile-ttl, the first found for random), announced as `evicted`.
+ * 1 if the memory is still past it (nothing left to evict, or noeviction). */
+static int evict(server *srv, long long maxmem)
+{
+    const char *policy = server_config_get(srv, "maxmemory-policy");
+    if (!policy) policy = "noeviction";
+    int all = !strncmp(policy, "allkeys", 7), volatile_ = !strncmp(policy, "volatile", 8);
+    int ttl = !strcmp(policy, "volatile-ttl"), random_ = strstr(policy, "random") != NULL;
+    while (server_used_memory(srv) > (size_t)maxmem) {
+        if (!all && !volatile_) return 1;
+        store *best = NULL;
+        int bestdb = 0;
+        kv *victim = NULL;
+        long long score = 0;
+        for (int i = 0; i < DB_COUNT && !(random_ && victim); i++) {
+            store *db = srv->dbs.db[i];
+            if (!db) continue;
+            size_t it = 0;
+            kv *e;
+            while ((e = store_next(db, &it))) {
+                if (volatile_ && e->expire < 0) continue;
+                long long sc = ttl ? -e->expire : store_idle_s(db, e);
+                if (!victim || sc > score) {
+                    victim = e, best = db, bestdb = i, score = sc;
+                    if (random_) break;
+                }
+            }
+        }
+        if (!victim) return 1;
+        slice k = store_key_of(best, victim);
+        char *key = xmemdup(k.p, k.len);
+        size_t len = k.len;
+        store_delete(best, (slice){ key, len });
+        srv->evicted++;
+        notify_publish(srv, bestdb, NOTIFY_EVICTED, "evicted", (slice){ key, len });
+        free(key);
+    }
+    return 0;
+}
+
+/* evict, its deletions left out of the command's own keyspace events */
+static int evict_now(server *srv, long long maxmem)
+{
+    size_t before = srv->npending;
+    int oom = evict(srv, maxmem);
+    for (size_t i = before; i < srv->npending; i++) free(srv->pending[i].key);
+    srv->npending = before;
+    return oom;
+}
+
+void server_evict(server *srv)
+{
+    if (srv->maxmemory > 0) evict_now(srv, srv->maxmemory);
+}
+
+/* The refusals of processCommand this server has: OOM past maxmemory for a command that may
+ * grow the memory (denyoom, or any queued in a MULTI but EXEC and DISCARD), NOREPLICAS for
+ * a write with fewer good replicas than min-replicas-to-write. 1 if refused (in *out). */
+/* FUNCTION LOAD and RESTORE are write denyoom, DELETE and FLUSH write, in Redis 7.0's table */
+static int function_writes(const command *cmd, int argc, const slice *argv)
+{
+    return cmd->fn == cmd_function && argc >= 2 && (slice_eq_nocase(argv[1], "load") || slice_eq_nocase(argv[1], "restore"));
+}
+
+static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out)
+{
+    if (srv->maxmemory > 0) scripting_set_oom(srv->lua, server_used_memory(srv) > (size_t)srv->maxmemory);
+    else if (srv->lua) scripting_set_oom(srv->lua, 0);
+    if (!srv->min_replicas && srv->lua) scripting_set_noreplicas(srv->lua, 0);
+    if (!srv->maxmemory && !srv->min_replicas) return 0;
+    int in_multi = t && t->in_multi;
+    /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
+    int queued_denyoom = 0, queued_write = 0;
+    if (in_multi && cmd->fn == cmd_exec)
+        for (size_t i = 0; i < t->nqueue; i++) {
+            const command *q = commands_lookup(t->queue[i].argv[0]);
+            if (!q) continue;
+            queued_denyoom |= command_denyoom(q);
+            queued_write |= (q->flags & CMD_WRITE) != 0;
+        }
+    long long maxmem = srv->maxmemory;
+    if (maxmem > 0) {
+        int oom = server_used_memory(srv) > (size_t)maxmem; /* server_exec evicted first */
+        int deny = command_denyoom(cmd) || queued_denyoom || function_writes(cmd, argc, argv) ||
+                   ((cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
+                    scripting_denies_oom(srv->lua, argc, argv)) ||
+                   (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
+        if (oom && deny) {
+            reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
+            return 1;
+        }
+    }
+    long long minrep = srv->min_replicas;
+    long long good = minrep > 0 && srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
+    scripting_set_noreplicas(srv->lua, minrep > 0 && good < minrep);
+    int script_write = (cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
+                       minrep > 0 && scripting_declares_write(srv->lua, argc, argv);
+    if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write || script_write)) {
+        if (good < minrep) {
+            reply_error(out, "NOREPLICAS Not enough good replicas to write.");
+            return 1;
+        }
+    }
+    (void)c;
+    return 0;
+}
+
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
+    /* Redis's performEvictions, before the command: an evicted key's invalidation goes
+     * before its reply */
+    if (srv->maxmemory > 0) server_evict(srv);
     tracking_frame tf;
     size_t cached = scripting_count(srv->lua);
     /* the footprint of this request alone; a tracking connection remembers reads, and a
@@ -454,6 +674,11 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
         reject_command(srv, c, cmd, t, out);
         return;
     }
+    if (resource_refuse(srv, c, cmd, argc, argv, t, out)) {
+        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        reject_command(srv, c, cmd, t, out);
+        return;
+    }
     if (!in_multi) {
         run_command(srv, c, cmd, argc, argv, out);
         return;
@@ -469,6 +694,32 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     }
     tx_queue(t, argc, argv);
     reply_status(out, "QUEUED");
+}
+
+int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int write_only)
+{
+    if (argc < 1) return 0;
+    const command *cmd = commands_lookup(argv[0]);
+    if (!cmd || (cmd->arity > 0 && argc != cmd->arity) || (cmd->arity < 0 && argc < -cmd->arity)) return 0;
+    if (!write_only) return 1;
+    if (cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall)
+        return scripting_may_write(srv->lua, argc, argv);
+    if (cmd->fn == cmd_exec) {
+        txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
+        for (size_t i = 0; t && t->in_multi && i < t->nqueue; i++) {
+            const command *q = commands_lookup(t->queue[i].argv[0]);
+            if (!q) continue;
+            if (q->fn == cmd_eval || q->fn == cmd_evalsha || q->fn == cmd_fcall) {
+                if (scripting_may_write(srv->lua, t->queue[i].argc, t->queue[i].argv)) return 1;
+            } else if (command_may_replicate(q)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    if (cmd->fn == cmd_function && argc >= 2)
+        return function_writes(cmd, argc, argv) || slice_eq_nocase(argv[1], "delete") || slice_eq_nocase(argv[1], "flush");
+    return command_may_replicate(cmd);
 }
 
 int server_allow_busy(int argc, const slice *argv)

@@ -41,12 +41,17 @@ typedef struct server_host {
     /* CONFIG RESETSTAT: the host's INFO counters start again from 0 (Redis's
      * resetServerStats: total_connections_received, total_commands_processed, ...). */
     void (*reset_stats)(void *ud);
+    /* DEBUG SLEEP: the server stops for us µs, answering no one (NULL: DEBUG SLEEP is refused) */
+    void (*sleep)(void *ud, long long us);
+    /* CLIENT PAUSE ms WRITE (type 1) or ALL (2), CLIENT UNPAUSE (type 0); NULL: refused */
+    void (*pause)(void *ud, long long ms, int type);
 } server_host;
 
 typedef struct server_config {
     store_clock_fn clock;         /* local time in ms */
     void *clock_ud;
     store_clock_fn clock_us;      /* the same in µs (TIME), or NULL: the ms clock × 1000 */
+    store_clock_fn elapsed_us;    /* how long a command takes (SLOWLOG, LATENCY), µs, same ud; NULL: no time (a simulated node) */
     int track_access;             /* stamp each key's last access (OBJECT IDLETIME): store.h */
     pubsub_deliver_fn deliver;    /* a message for a subscribed connection */
     void *deliver_ud;
@@ -85,6 +90,10 @@ void server_reject(server *srv, conn *c, int argc, const slice *argv, const char
  * and FUNCTION STATS; every other command gets BUSY (server_reject). SCRIPT KILL and
  * FUNCTION KILL are the host's to answer (it knows the script it runs). */
 int server_allow_busy(int argc, const slice *argv);
+/* Whether a CLIENT PAUSE holds argv (Redis 7.0's processCommand): a known command with a
+ * right arity, any under a pause ALL; under WRITE one that may write or replicate (its
+ * flags; an EXEC of such queued commands; a script or function not declared no-writes). */
+int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int write_only);
 /* A connection is gone: forget its transaction and watched keys (MULTI, WATCH), if any.
  * Without the call they stay until the server is freed, harmless (ids are not reused). */
 void server_conn_closed(server *srv, int conn_id);
@@ -109,6 +118,18 @@ int64_t server_next_expiry(server *srv);
 /* Read-only replicas refuse writes from clients (READONLY). */
 void server_set_replica(server *srv, int replica);
 int server_is_replica(const server *srv);
+/* INFO's: the memory every database's keys take (store_bytes), maxmemory's measure; the
+ * unix time the server started (LASTSAVE, rdb_last_save_time); keys evicted past maxmemory */
+size_t server_used_memory(server *srv);
+long long server_started_s(const server *srv);
+long long server_evicted_keys(const server *srv);
+/* Past maxmemory, evicts by its policy now (CONFIG SET maxmemory, as Redis's updateMaxmemory) */
+void server_evict(server *srv);
+/* CLIENT PAUSE's: no key expires while held (they read as missing); INFO's expired_keys */
+void server_hold_expiry(server *srv, int on);
+long long server_expired_keys(const server *srv);
+/* INFO's rdb_changes_since_last_save: keys written or deleted since the start (it never saves) */
+long long server_changes(const server *srv);
 
 /* A connection's name (CLIENT SETNAME, HELLO SETNAME), "" if none; set it (NULL: none). */
 const char *server_conn_name(const server *srv, int conn_id);

@@ -33,7 +33,7 @@ void server_expire_due(server *srv)
 
 int server_describe(server *srv, slice key, buf *out, int64_t *deadline)
 {
-    kv *v = store_lookup(server_store(srv), key);
+    kv *v = store_peek(server_store(srv), key); /* an engine read: no access */
     if (!v) return 0;
     *deadline = v->expire;
     /* Every write describes the key's new value for the history: in full up to a size, so
@@ -63,7 +63,7 @@ int server_describe(server *srv, slice key, buf *out, int64_t *deadline)
 
 server_change *server_capture(server *srv, slice key, int deleted)
 {
-    kv *v = deleted ? NULL : store_lookup(server_store(srv), key);
+    kv *v = deleted ? NULL : store_peek(server_store(srv), key); /* an engine read: no access */
     server_change *c = xcalloc(1, sizeof *c + key.len + 1);
     memcpy(c->key, key.p, key.len);
     c->klen = key.len;

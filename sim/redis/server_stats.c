@@ -75,6 +75,7 @@ void server_count_unblocked(server *srv, int argc, const slice *argv)
 
 void server_reset_stats(server *srv)
 {
+    latency_reset_histograms(srv);
     if (srv->stats) memset(srv->stats, 0, commands_count() * sizeof *srv->stats);
     dict_free(srv->substats, NULL);
     dict_free(srv->errstats, NULL);

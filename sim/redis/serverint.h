@@ -72,10 +72,36 @@ struct server {
     struct pending_key { int db; int deleted; char *key; size_t len; int added; } *pending;
     size_t npending, cappending;
     struct tracking *trk; /* CLIENT TRACKING's state (tracking.c) */
+    int active_expire_off; /* DEBUG SET-ACTIVE-EXPIRE 0: keys go only when a command finds them expired */
+    int expiry_held;       /* CLIENT PAUSE: no key expires (server_hold_expiry) */
+    long long evicted;     /* keys evicted past maxmemory (INFO's evicted_keys) */
+    long long maxmemory, min_replicas; /* CONFIG SET's maxmemory (bytes), min-replicas-to-write */
+    int64_t started_ms;    /* the clock when it was made (LASTSAVE) */
+    /* SLOWLOG (slowlog.c): newest first; the settings' values, kept as numbers */
+    struct slowentry *slow;
+    size_t nslow, capslow;
+    long long slowlog_next_id, slowlog_slower, slowlog_max_len;
+    /* LATENCY (latency.c): latency-monitor-threshold (ms), latency-tracking */
+    struct latency *lat;
+    long long latency_threshold;
+    int latency_tracking;
 };
+
+/* debug.c's: DEBUG SET-ACTIVE-EXPIRE */
+void server_set_active_expire(server *srv, int on);
+/* slowlog.c */
+void slowlog_push(server *srv, const conn *c, int argc, const slice *argv, long long duration_us);
+void slowlog_configure(server *srv, const char *name, const char *value);
+void slowlog_free(server *srv);
+/* latency.c */
+void latency_command(server *srv, const command *cmd, int argc, const slice *argv, long long us);
+void latency_add_sample(server *srv, const char *event, long long ms);
+void latency_reset_histograms(server *srv);
+void latency_free(server *srv);
 
 /* server.c: the command path */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+int command_is_container(const command *cmd);
 void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 
 /* server_tx.c: transactions and the store's watch hook */

@@ -65,6 +65,11 @@ struct store {
     void *watch_ud;
     int replica;
     int track_access;          /* store_set_track_access */
+    int lfu;                   /* store_set_lfu: kv.lru holds an LFU counter */
+    int expire_held;           /* store_hold_expiry: expired keys stay (CLIENT PAUSE) */
+    uint64_t expired;          /* keys removed at their deadline (INFO's expired_keys) */
+    uint64_t changes;          /* keys written or deleted by commands (rdb_changes_since_last_save) */
+    uint64_t lfu_rng;          /* LFULogIncr's draws (splitmix64, fixed seed) */
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
@@ -108,6 +113,8 @@ store *store_new_like(const store *model)
     s->clock_seen_ud = model->clock_seen_ud;
     s->replica = model->replica;
     s->track_access = model->track_access;
+    s->lfu = model->lfu;
+    s->expire_held = model->expire_held;
     return s;
 }
 
@@ -122,9 +129,70 @@ static inline uint16_t lru_now(const store *s)
     return (uint16_t)((now >= 0 ? now : 0) / 1000);
 }
 
+/* ---- LFU (an LFU maxmemory-policy: Redis's evict.c) ----
+ * kv.lru then holds the minute of the last decrement (8 bits: it wraps after 4 hours 16
+ * minutes, Redis's 16 bits after 45 days) and the logarithmic counter (8 bits), new keys at
+ * LFU_INIT_VAL; lfu-log-factor 10 and lfu-decay-time 1 minute, Redis's defaults. */
+#define LFU_INIT_VAL 5
+#define LFU_LOG_FACTOR 10
+
+static inline uint8_t lfu_minutes(const store *s)
+{
+    int64_t now = store_now(s);
+    return (uint8_t)((now >= 0 ? now : 0) / 60000);
+}
+
+static uint8_t lfu_decr(const store *s, const kv *e)
+{
+    uint8_t counter = (uint8_t)(e->lru & 0xff), then = (uint8_t)(e->lru >> 8);
+    uint8_t elapsed = (uint8_t)(lfu_minutes(s) - then);
+    return elapsed > counter ? 0 : (uint8_t)(counter - elapsed);
+}
+
+static void lfu_touch(store *s, kv *e)
+{
+    uint8_t counter = lfu_decr(s, e);
+    if (counter < 255) {
+        uint64_t z = (s->lfu_rng += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        double r = (double)(z >> 11) / (double)(1ull << 53);
+        double base = counter > LFU_INIT_VAL ? counter - LFU_INIT_VAL : 0;
+        if (r < 1.0 / (base * LFU_LOG_FACTOR + 1)) counter++;
+    }
+    e->lru = (uint16_t)(lfu_minutes(s) << 8 | counter);
+}
+
+void store_set_lfu(store *s, int on)
+{
+    if (s->lfu == !!on) return;
+    s->lfu = !!on;
+    size_t it = 0; /* Redis keeps the field and reads it the new way; here it restarts */
+    kv *e;
+    while ((e = store_next(s, &it))) e->lru = on ? (uint16_t)(lfu_minutes(s) << 8 | LFU_INIT_VAL) : lru_now(s);
+}
+
+int store_lfu(const store *s)
+{
+    return s->lfu;
+}
+
+long long store_freq(const store *s, const kv *e)
+{
+    return s->lfu ? lfu_decr(s, e) : 0;
+}
+
+void store_set_access(store *s, kv *e, long long idle_s, long long freq)
+{
+    if (!s->track_access) return;
+    if (s->lfu && freq >= 0) e->lru = (uint16_t)(lfu_minutes(s) << 8 | (uint8_t)freq);
+    else if (!s->lfu && idle_s >= 0) e->lru = (uint16_t)(lru_now(s) - (uint16_t)idle_s);
+}
+
 long long store_idle_s(const store *s, const kv *e)
 {
-    return s->track_access ? (uint16_t)(lru_now(s) - e->lru) : 0;
+    return s->track_access && !s->lfu ? (uint16_t)(lru_now(s) - e->lru) : 0;
 }
 
 void store_free(store *s)
@@ -446,6 +514,7 @@ sstr *store_sstr_new(store *s, const char *p, size_t len)
 
 static void remove_entry(store *s, kv *e, store_event ev)
 {
+    if (ev == STORE_EXPIRED) s->expired++;
     ttl_remove(s, e);
     value_free(s, e);
     e->ptr = NULL;
@@ -497,7 +566,7 @@ static inline kv *lookup_entry(store *s, slice key)
         s->last = e;
     }
     if (is_expired(s, e)) {
-        if (!s->replica) remove_entry(s, e, STORE_EXPIRED);
+        if (!s->replica && !s->expire_held) remove_entry(s, e, STORE_EXPIRED);
         return NULL;
     }
     return e;
@@ -506,8 +575,16 @@ static inline kv *lookup_entry(store *s, slice key)
 kv *store_lookup(store *s, slice key)
 {
     kv *e = lookup_entry(s, key);
-    if (e && s->track_access) e->lru = lru_now(s);
+    if (e && s->track_access) {
+        if (s->lfu) lfu_touch(s, e);
+        else e->lru = lru_now(s);
+    }
     return e;
+}
+
+kv *store_find(store *s, slice key)
+{
+    return find_entry(s, key);
 }
 
 kv *store_peek(store *s, slice key)
@@ -530,7 +607,7 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     e->ptr = ptr;
     e->type = (uint8_t)t;
     e->raw = 0;
-    e->lru = s->track_access ? lru_now(s) : 0;
+    e->lru = !s->track_access ? 0 : s->lfu ? (uint16_t)(lfu_minutes(s) << 8 | LFU_INIT_VAL) : lru_now(s);
     e->expire = -1;
     e->ttl_idx = NO_TTL;
     s->last = e;
@@ -561,12 +638,19 @@ int store_delete(store *s, slice key)
 {
     kv *e = store_lookup(s, key);
     if (!e) return 0;
+    s->changes++;
     remove_entry(s, e, STORE_DELETED);
     return 1;
 }
 
+uint64_t store_changes(const store *s)
+{
+    return s->changes;
+}
+
 int store_touched(store *s, kv *e)
 {
+    s->changes++;
     /* A string is never empty (obj_count is 1): no call to ask. */
     if (e->type != OBJ_STRING && obj_count((obj_type)e->type, e->ptr) == 0) {
         remove_entry(s, e, STORE_DELETED);
@@ -576,9 +660,19 @@ int store_touched(store *s, kv *e)
     return 0;
 }
 
+void store_hold_expiry(store *s, int on)
+{
+    s->expire_held = on;
+}
+
+uint64_t store_expired_count(const store *s)
+{
+    return s->expired;
+}
+
 size_t store_active_expire(store *s)
 {
-    if (s->replica) return 0;
+    if (s->replica || s->expire_held) return 0;
     size_t n = 0;
     int64_t now = store_now(s);
     const ttl_item *it;
@@ -591,6 +685,7 @@ size_t store_active_expire(store *s)
 
 void store_flush(store *s)
 {
+    s->changes += dict_size(s->keys);
     dict_free(s->keys, kv_release);
     s->keys = dict_new(sizeof(kv));
     s->heap_len = 0;
@@ -615,6 +710,7 @@ store *store_clone(const store *s)
     c->clock_us = s->clock_us;
     c->replica = s->replica;
     c->track_access = s->track_access;
+    c->lfu = s->lfu;
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))

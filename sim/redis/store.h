@@ -75,9 +75,18 @@ int64_t store_now_us(const store *s);
 /* Access tracking for OBJECT IDLETIME (off by default: the simulated world does not ask,
  * and it costs a clock read per lookup): each lookup and each new value stamps the key. */
 void store_set_track_access(store *s, int on);
+/* An LFU maxmemory-policy: kv.lru becomes a decaying logarithmic access counter (OBJECT FREQ). */
+void store_set_lfu(store *s, int on);
+int store_lfu(const store *s);
+long long store_freq(const store *s, const kv *e);
+/* RESTORE's IDLETIME (idle_s >= 0, LRU) or FREQ (freq >= 0, LFU), where access is tracked */
+void store_set_access(store *s, kv *e, long long idle_s, long long freq);
 /* A lookup that leaves the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE,
  * EXISTS, TTL and the like, SCAN's TYPE filter); otherwise store_lookup's. */
 kv *store_peek(store *s, slice key);
+/* The entry as it is, a key past its deadline included (DEBUG OBJECT, DIGEST-VALUE: Redis's
+ * dictFind), with no access, no expiry */
+kv *store_find(store *s, slice key);
 /* Seconds since e was last accessed (0 when access is not tracked). */
 long long store_idle_s(const store *s, const kv *e);
 /* Reading the clock for a value that leaves the keyspace's own bookkeeping — a deadline set
@@ -135,6 +144,14 @@ int store_touched(store *s, kv *e);
 
 int64_t store_next_expiry(const store *s);  /* earliest deadline, or INT64_MAX */
 size_t store_active_expire(store *s);       /* deletes keys past their deadline; count */
+/* CLIENT PAUSE: keys past their deadline read as missing but are not removed, actively or
+ * lazily, until it ends (Redis 7.0 skips expiry while clients are paused) */
+void store_hold_expiry(store *s, int on);
+uint64_t store_expired_count(const store *s); /* keys removed at their deadline so far */
+/* Keys written (store_touched) or deleted (store_delete, store_flush) so far: INFO's
+ * rdb_changes_since_last_save, which Redis counts in its own units per command (elements for
+ * SADD, HSET, LPUSH ...; a key here) */
+uint64_t store_changes(const store *s);
 
 void store_dump(const store *s, buf *out, int absolute);
 uint64_t store_fingerprint(const store *s); /* hash of the absolute dump */

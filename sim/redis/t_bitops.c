@@ -313,6 +313,7 @@ static void bitfield_generic(cmdctx *c, int readonly)
     kv *e;
     if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) goto done;
     sstr *s = e ? e->ptr : NULL;
+    int grown = 0, changes = 0; /* Redis's bitfieldGeneric: dirty, changes */
     if (writes) {
         if (readonly) {
             reply_error(c->out, "ERR BITFIELD_RO only supports the GET subcommand");
@@ -321,6 +322,7 @@ static void bitfield_generic(cmdctx *c, int readonly)
         /* the string grown to the farthest bit written, before any operation runs */
         size_t need = (size_t)(highest >> 3) + 1, old = s ? s->len : 0;
         if (!s || need > old) {
+            grown = 1;
             sstr *g = xmalloc(sstr_block_size(need > old ? need : old));
             if (old) memcpy(g->p, s->p, old);
             memset(g->p + old, 0, (need > old ? need : old) - old);
@@ -355,6 +357,7 @@ static void bitfield_generic(cmdctx *c, int readonly)
             if (over && op->overflow == BF_FAIL) continue; /* nil, nothing written */
             reply_int(&el[k], incr ? nv : old);
             bf_set(p, op->offset, op->bits, (uint64_t)nv);
+            changes += grown || old != nv;
         } else {
             uint64_t old = bf_get_u(p, len, op->offset, op->bits), nv, wrapped = 0;
             nv = incr ? old + (uint64_t)op->value : (uint64_t)op->value;
@@ -364,9 +367,11 @@ static void bitfield_generic(cmdctx *c, int readonly)
             if (over && op->overflow == BF_FAIL) continue;
             reply_int(&el[k], (long long)(incr ? nv : old));
             bf_set(p, op->offset, op->bits, nv);
+            changes += grown || old != nv;
         }
     }
-    if (writes) store_touched(c->db, e);
+    /* a write that changes no bit of a string that did not grow is no write */
+    if (changes || grown) store_touched(c->db, e);
 done:
     free(ops);
 }

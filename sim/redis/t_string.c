@@ -544,12 +544,19 @@ void cmd_setbit(cmdctx *c)
     }
     kv *e;
     if (lookup_typed(c, c->argv[1], OBJ_STRING, &e) < 0) return;
+    size_t had = e ? ((const sstr *)e->ptr)->len : 0;
     sstr *s = string_grown(e, (size_t)(off >> 3) + 1);
     unsigned char mask = (unsigned char)(1u << (7 - (off & 7))), *byte = (unsigned char *)s->p + (off >> 3);
     int old = (*byte & mask) != 0;
     if (b.p[0] == '1') *byte |= mask;
     else *byte &= (unsigned char)~mask;
-    string_done(c, c->argv[1], e, s)->raw = 1;
+    if (e && s->len == had && old == (b.p[0] == '1')) {
+        /* Redis's setbitCommand: a bit that does not change, in a string that does not grow,
+         * is no write (no keyspace event, no touch of a WATCH, no change counted) */
+        e->raw = 1; /* lookupStringForBitCommand unshares it all the same */
+    } else {
+        string_done(c, c->argv[1], e, s)->raw = 1;
+    }
     reply_int(c->out, old);
 }
 

@@ -518,7 +518,8 @@ class RealServer:
         self.proc, self.dir = None, tempfile.mkdtemp(prefix="redisdiff-")
         self.port = port or free_port()
         self.log = open(os.path.join(self.dir, "redis.log"), "wb")
-        argv = [server_bin, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+        # DEBUG enabled on both sides (introspection.txt), as Redis's own CI runs its tests
+        argv = [server_bin, "--port", str(self.port), "--bind", "127.0.0.1", "--enable-debug-command", "yes", "--save", "",
                 "--appendonly", "no", "--daemonize", "no", "--dir", self.dir]
         try:
             self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
@@ -588,7 +589,8 @@ class ServeServer:
         for _ in range(20):
             self.port = free_port()
             self.out = open(os.path.join(self.dir, "serve.out"), "wb")
-            argv = [locklab, "serve", "--port", str(self.port), "--clock", "wall", "--history-max", "0"]
+            argv = [locklab, "serve", "--port", str(self.port), "--clock", "wall", "--history-max", "0",
+                    "--enable-debug-command", "yes"]
             try:
                 self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT)
             except OSError as e:
