@@ -204,7 +204,7 @@ size_t server_active_expire(server *srv)
 {
     size_t n = 0;
     if (srv->active_expire_off) return 0;
-    store_clock_fn tick = srv->latency_threshold > 0 ? (srv->cfg.elapsed_us ? srv->cfg.elapsed_us : srv->cfg.clock_us) : NULL;
+    store_clock_fn tick = srv->latency_threshold > 0 ? srv->cfg.elapsed_us : NULL; /* no time in a simulated node */
     int64_t t0 = tick ? tick(srv->cfg.clock_ud) : 0;
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i]) n += store_active_expire(srv->dbs.db[i]);

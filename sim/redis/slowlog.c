@@ -4,8 +4,9 @@
  * negative: none) is kept, newest first, at most slowlog-max-len of them: its id, the unix
  * time it ended, its duration, its arguments (at most 32: the last then says how many more;
  * each at most 128 bytes, then how many more), the client's address and name. Durations are
- * read on the server's µs clock (server_config's clock_us): real time in locklab serve, the
- * simulated clock elsewhere, where a command takes no time. As in Redis, EXEC and the
+ * read on the host's elapsed-time clock (server_config's elapsed_us): real time in locklab
+ * serve; none elsewhere, where a command takes no time (a simulated node's µs clock is not
+ * read for it: that reading would tell the model checker the request depends on its µs). As in Redis, EXEC and the
  * commands flagged skip_slowlog are not logged (the commands of a transaction are), nor the
  * commands a script calls; a blocked command is logged when it is served. */
 #include <stdio.h>
