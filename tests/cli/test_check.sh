@@ -51,6 +51,68 @@ finds drift-sleep mutual_exclusion
 finds pg-wait-abandoned no_deadlock
 finds two-jumps-one-gap mutual_exclusion
 
+# Issue 33's classes that are found today: the server's clock read with TIME (whole ms), as a
+# command and inside a script; server randomness in plain commands; a pause or a crash inside a
+# gap with a budget of one (and crash-gap, above).
+finds server-time mutual_exclusion
+finds server-time-script mutual_exclusion
+finds srandmember-plain mutual_exclusion
+finds gap-pause mutual_exclusion
+finds lease-pause mutual_exclusion
+
+# Issue 33's classes that check misses today. Each problem's violation is shown first, by a run
+# with pinned faults or a seed (within the declared bounds); then check must find it (exit 1)
+# within 5000 paths of the systematic search alone (a count, not a clock) and its
+# counter-example must replay. Those named in known_failing are expected to fail until issue
+# 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
+# as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
+known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift crash-gap-pause"}
+known=0
+# finds_33 NAME PROPERTY SHOWN: SHOWN is "--seed N" or the pinned faults ('{ at = ... }, ...').
+finds_33() {
+    local name=$1 prop=$2 shown=$3 why="" rc
+    sed 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "tests/check/$name.lua" >"$tmp/$name-src.lua"
+    if [ "${shown#--seed }" != "$shown" ]; then
+        "$LL" run "$tmp/$name-src.lua" $shown --quiet >"$tmp/shown" 2>&1
+    else
+        sed "s#^  duration = #  faults = { $shown },\n  duration = #" "$tmp/$name-src.lua" >"$tmp/$name-pinned.lua"
+        "$LL" run "$tmp/$name-pinned.lua" --quiet >"$tmp/shown" 2>&1
+    fi
+    grep -q "^  $prop *VIOLATED" "$tmp/shown" || why="the run that should show the violation ($shown) does not"
+    if [ -z "$why" ]; then
+        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths 5000 --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [ "$rc" -ne 1 ] || ! grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out"; then
+            why="check exit $rc, wanted 1: $(grep -E '^   systematic' "$tmp/out" | sed 's/^ *//')"
+        else
+            "$LL" run "$tmp/$name.lua" --choices "$tmp/$name.choices" --quiet >"$tmp/replay" 2>&1
+            rc=$?
+            [ "$rc" -eq 0 ] && grep -q "^  $prop *VIOLATED" "$tmp/replay" || why="the counter-example does not replay (exit $rc)"
+        fi
+    fi
+    case " $known_failing " in
+    *" $name "*)
+        if [ -n "$why" ]; then known=$((known + 1)); echo "KNOWN (expected to fail until issue 33 is fixed): $name: $why"
+        else ok; echo "NOW PASSES: $name (take it off known_failing in tests/cli/test_check.sh)"; fi ;;
+    *) [ -z "$why" ] && ok || bad "$name: $why" ;;
+    esac
+}
+# The server's clock read with TIME to the µs, as a command and inside a script: which half of
+# B's window its reading lands in (seed 1: past A's stamp). Today the simulated TIME answers
+# the whole ms, so even the seeded run holds.
+finds_33 server-time-us mutual_exclusion "--seed 1"
+finds_33 server-time-us-script mutual_exclusion "--seed 1"
+# SRANDMEMBER inside two racing scripts that write no key: the order of the draws.
+finds_33 srandmember-eval mutual_exclusion "--seed 1"
+# A GC pause or a crash inside a gap with a budget of 2-3 faults: found with a budget of one
+# (gap-pause, lease-pause, crash-gap above), not finished with more.
+finds_33 gap-pause-twice mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-jump mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-crash mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-3kinds mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }'
+finds_33 crash-gap-pause mutual_exclusion '{ at = "2ms", crash = "n1" }, { at = "302ms", restart = "n1" }'
+
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
     "$LL" check "tests/check/$name.lua" >"$tmp/out" 2>&1
@@ -255,5 +317,6 @@ grep -q '"c3"' "$tmp/three.lua" || bad "the third client was not added"
 [ $? -eq 4 ] && grep -q "not a proof" "$tmp/out" && ok || bad "--random with no violation: $(tail -2 "$tmp/out")"
 "$LL" check --help | grep -q "usage: locklab check" && ok || bad "check --help"
 
+[ "$known" -gt 0 ] && echo "check: $known known failures of issue 33 (listed above as KNOWN; not counted)"
 echo "check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
