@@ -56,7 +56,7 @@ finds two-jumps-one-gap mutual_exclusion
 # gap with a budget of one (and crash-gap, above).
 finds server-time mutual_exclusion
 finds server-time-script mutual_exclusion
-finds srandmember-plain mutual_exclusion
+finds srandmember-plain-window mutual_exclusion
 finds gap-pause mutual_exclusion
 finds lease-pause mutual_exclusion
 
@@ -66,7 +66,7 @@ finds lease-pause mutual_exclusion
 # counter-example must replay. Those named in known_failing are expected to fail until issue
 # 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
 # as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
-known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift crash-gap-pause"}
+known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval srandmember-eval-window srandmember-plain tie-at-node gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift crash-gap-pause"}
 known=0
 # finds_33 NAME PROPERTY SHOWN: SHOWN is "--seed N" or the pinned faults ('{ at = ... }, ...').
 finds_33() {
@@ -102,8 +102,13 @@ finds_33() {
 # the whole ms, so even the seeded run holds.
 finds_33 server-time-us mutual_exclusion "--seed 1"
 finds_33 server-time-us-script mutual_exclusion "--seed 1"
-# SRANDMEMBER inside two racing scripts that write no key: the order of the draws.
+# SRANDMEMBER inside two racing scripts that write no key: the order of the draws, at one
+# instant and over a window. At one instant plain commands too, and any two requests at one
+# node whose clients woke at the same instant (tie-at-node: SET NX).
 finds_33 srandmember-eval mutual_exclusion "--seed 1"
+finds_33 srandmember-eval-window mutual_exclusion "--seed 1"
+finds_33 srandmember-plain mutual_exclusion "--seed 1"
+finds_33 tie-at-node mutual_exclusion "--seed 1"
 # A GC pause or a crash inside a gap with a budget of 2-3 faults: found with a budget of one
 # (gap-pause, lease-pause, crash-gap above), not finished with more.
 finds_33 gap-pause-twice mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
@@ -182,6 +187,9 @@ for f in tests/check/*.lua; do
     # its violation needs more than one deviation, and its search at one does not finish
     # within the time here: that comparison proves nothing either way (80 s of make test)
     [ "$name" = holder-crash-deadlock ] && continue
+    # issue 33's known failures: neither search finishes today, which proves nothing (and costs
+    # 40-80 s each); once off the list they are compared like the rest
+    case " $known_failing " in *" $name "*) continue ;; esac
     sed -E -e 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' -e 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "$f" >"$tmp/$name-uniform.lua"
     variants=("$f")
     # windows already: as it is. (setnx-expire's and failover-redisson-wait's 1-3 ms variants:
