@@ -75,7 +75,7 @@ grep -q '^  { at = "[0-9a-z]*", gc_pause = "A", duration = "9000ms" },$' "$tmp/l
 
 # Issue 33's classes that check misses today. Each problem's violation is shown first, by a run
 # with pinned faults or a seed (within the declared bounds); then check must find it (exit 1)
-# within 5000 paths of the systematic search alone (a count, not a clock) and its
+# within 2000 paths of the systematic search alone (a count, not a clock) and its
 # counter-example must replay. Those named in known_failing are expected to fail until issue
 # 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
 # as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
@@ -93,7 +93,7 @@ finds_33() {
     fi
     grep -q "^  $prop *VIOLATED" "$tmp/shown" || why="the run that should show the violation ($shown) does not"
     if [ -z "$why" ]; then
-        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths 5000 --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths 2000 --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
         rc=$?
         if [ "$rc" -ne 1 ] || ! grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out"; then
             why="check exit $rc, wanted 1: $(grep -E '^   systematic' "$tmp/out" | sed 's/^ *//')"
