@@ -340,6 +340,10 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
             nf = found.ninj;
         }
     done:
+        /* a client's crash has no restart (sim/world.c restarts nodes only): none is written
+         * (a restart of a client is no fault a scenario may pin) */
+        for (int i = 0; i < nf; i++)
+            if (faults[i].kind == FAULT_CRASH && !restarts(sc, &faults[i])) faults[i].by_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);

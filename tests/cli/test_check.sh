@@ -53,6 +53,15 @@ finds two-jumps-one-gap mutual_exclusion
 # Two crashes whose restarts tie with other events at their instants: the counter-example is
 # recorded as its file runs it (a pinned restart acts first), so it replays (issue 33).
 finds crash-restart-tie mutual_exclusion
+# A crash of a client with a restart delay in the table: a client does not restart, and its
+# counter-example pins no restart (which would not load: 'restart needs a node').
+sed 's/crash = { "A" }/crash = { targets = { "A" }, params = { "100ms" } }/' tests/check/setnx-expire.lua >"$tmp/client-crash.lua"
+grep -q '"100ms"' "$tmp/client-crash.lua" || bad "the restart delay was not put in"
+"$LL" check "$tmp/client-crash.lua" --probes 0 --jobs 1 --out "$tmp/ccr" >"$tmp/out" 2>&1
+rc=$?
+"$LL" run "$tmp/ccr.lua" --choices "$tmp/ccr.choices" --quiet >"$tmp/replay" 2>&1
+[ "$rc" -eq 1 ] && grep -q "^  no_deadlock *VIOLATED" "$tmp/replay" && ! grep -q "restart = " "$tmp/ccr.lua" && ok ||
+    bad "a client's crash with a restart delay: check exit $rc, replay: $(head -2 "$tmp/replay")"
 # The minimiser keeps faults within the declared bounds: a pause stays one of the explore
 # table's lengths (it was shortened to 5062.5 ms of gc-pause's only 12 s, 546.875 ms of
 # horizon-pause's 5 s).
