@@ -79,6 +79,7 @@ finds server-time-script mutual_exclusion
 finds srandmember-plain-window mutual_exclusion
 finds gap-pause mutual_exclusion
 finds lease-pause mutual_exclusion
+finds lease-partition mutual_exclusion
 grep -q '^  { at = "[0-9a-z]*", gc_pause = "A", duration = "9000ms" },$' "$tmp/lease-pause.lua" && ok ||
     bad "lease-pause: the counter-example's pause is not the table's 9 s: $(grep -o 'gc_pause = .*' "$tmp/lease-pause.lua" | tail -1)"
 
@@ -88,7 +89,7 @@ grep -q '^  { at = "[0-9a-z]*", gc_pause = "A", duration = "9000ms" },$' "$tmp/l
 # counter-example must replay. Those named in known_failing are expected to fail until issue
 # 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
 # as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
-known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval srandmember-eval-window srandmember-plain tie-at-node gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift crash-gap-pause"}
+known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval srandmember-eval-window srandmember-plain tie-at-node gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift lease-partition-pause crash-gap-pause"}
 known=0
 # finds_33 NAME PROPERTY SHOWN: SHOWN is "--seed N" or the pinned faults ('{ at = ... }, ...').
 finds_33() {
@@ -131,14 +132,15 @@ finds_33 srandmember-eval mutual_exclusion "--seed 1"
 finds_33 srandmember-eval-window mutual_exclusion "--seed 1"
 finds_33 srandmember-plain mutual_exclusion "--seed 1"
 finds_33 tie-at-node mutual_exclusion "--seed 1"
-# A GC pause or a crash inside a gap with a budget of 2-3 faults: found with a budget of one
-# (gap-pause, lease-pause, crash-gap above), not finished with more.
+# A GC pause, a crash or a partition inside a gap with a budget of 2-3 faults: found with a
+# budget of one (gap-pause, lease-pause, lease-partition, crash-gap above), not finished with more.
 finds_33 gap-pause-twice mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-jump mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-crash mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-3kinds mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }'
 finds_33 crash-gap-pause mutual_exclusion '{ at = "2ms", crash = "n1" }, { at = "302ms", restart = "n1" }'
+finds_33 lease-partition-pause mutual_exclusion '{ at = "1500ms", partition = { { "A" }, { "n1", "B" } }, duration = "4s" }'
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
