@@ -61,7 +61,9 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
             x->groups = scenario_isolate_groups(sc, x->target);
             x->ngroups = 2;
         }
-        if (restarts(sc, x)) {
+        if (restarts(sc, x) && x->at + x->by_ms * 1000 > sc->duration) {
+            x->by_ms = 0; /* past the run's end: never reached, and no fault a file may pin */
+        } else if (restarts(sc, x)) {
             fault_cfg *r = &pn->faults[k++];
             memset(r, 0, sizeof *r);
             r->kind = FAULT_RESTART;
@@ -344,6 +346,10 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
          * (a restart of a client is no fault a scenario may pin) */
         for (int i = 0; i < nf; i++)
             if (faults[i].kind == FAULT_CRASH && !restarts(sc, &faults[i])) faults[i].by_ms = 0;
+        /* nor one past the run's end, which the run never reaches (a scenario's faults come
+         * within its duration, or it does not load) */
+        for (int i = 0; i < nf; i++)
+            if (restarts(sc, &faults[i]) && faults[i].at + faults[i].by_ms * 1000 > r->duration) faults[i].by_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);

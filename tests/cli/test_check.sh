@@ -62,6 +62,25 @@ rc=$?
 "$LL" run "$tmp/ccr.lua" --choices "$tmp/ccr.choices" --quiet >"$tmp/replay" 2>&1
 [ "$rc" -eq 1 ] && grep -q "^  no_deadlock *VIOLATED" "$tmp/replay" && ! grep -q "restart = " "$tmp/ccr.lua" && ok ||
     bad "a client's crash with a restart delay: check exit $rc, replay: $(head -2 "$tmp/replay")"
+# A crash whose restart comes after the run's end (a no_deadlock violation needs no restart): the
+# counter-example pins no restart past its end (which would not load: 'the fault comes after the
+# end of the scenario').
+cat >"$tmp/late-restart.lua" <<'EOF'
+return {
+  name = "check: a restart past the run's end", about = [[n1 crashes within 1 s and restarts 10 s later.]],
+  protocol = "distlock", nodes = 1, persistence = "none", lease = "500ms", wait = "2s", timeout = "100ms",
+  network = { delay = "1ms" },
+  clients = { { name = "A", work = "200ms" }, { name = "B", start = "300ms", work = "100ms" } },
+  duration = "3s",
+  expect = { no_deadlock = "holds" },
+  explore = { faults = { crash = { targets = { "n1" }, params = { "10s" } } }, max_faults = 1, horizon = "1s" },
+}
+EOF
+"$LL" check "$tmp/late-restart.lua" --probes 0 --jobs 1 --out "$tmp/lr" >"$tmp/out" 2>&1
+rc=$?
+"$LL" run "$tmp/lr.lua" --choices "$tmp/lr.choices" --quiet >"$tmp/replay" 2>&1
+[ "$rc" -eq 1 ] && grep -q "^  no_deadlock *VIOLATED" "$tmp/replay" && ok ||
+    bad "a restart past the run's end: check exit $rc, replay: $(head -2 "$tmp/replay")"
 # The minimiser keeps faults within the declared bounds: a pause stays one of the explore
 # table's lengths (it was shortened to 5062.5 ms of gc-pause's only 12 s, 546.875 ms of
 # horizon-pause's 5 s).
