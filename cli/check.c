@@ -58,7 +58,8 @@ static void check_usage(FILE *f)
           "\n"
           "  --time S            stop deepening after S seconds (default 60; 0: no limit)\n"
           "  --max-deviations K  search exactly the paths with at most K deviations\n"
-          "                      (default: the table's max_deviations, else deepening)\n"
+          "                      (default: the table's max_deviations, else deepening);\n"
+          "                      not a proof where paths with more deviations exist\n"
           "  --delays extremes   also try the last value of every window\n"
           "  --random N          N random schedules instead of the systematic search\n"
           "  --seed S            seed for --random (default: the scenario's)\n"
@@ -81,9 +82,9 @@ static void check_usage(FILE *f)
           "the search and prints what it covered.\n"
           "\n"
           "exit: 1 a violation found, 0 none exists within the bounds (proven), 4 none found but\n"
-          "      not proven (stopped by --time or --max-paths, --random, sampled values, a shard\n"
-          "      missing from --merge), 2 bad input, 3 I/O error, 130 interrupted with none\n"
-          "      found (what it covered is printed)\n",
+          "      not proven (stopped by --time or --max-paths, a deviation bound that left paths\n"
+          "      out, --random, sampled values, a shard missing from --merge), 2 bad input, 3 I/O\n"
+          "      error, 130 interrupted with none found (what it covered is printed)\n",
           f);
 }
 
@@ -123,11 +124,17 @@ static int parse_count(const char *opt, const char *v, uint64_t *out)
     return 0;
 }
 
-/* "crash of A, B or C (restart after 200 ms)": the faults the search places. */
-static void describe_budget(const scenario *sc, buf *b)
+/* "every placement of at most 2 faults (crash of A, B or C) within the first 6 s": the faults
+ * the search places (with every = 0: "placements of ..."). */
+static void describe_budget(const scenario *sc, int every, buf *b)
 {
     const explore_cfg *x = &sc->explore;
-    buf_printf(b, "every placement of at most %d fault%s (", x->max_faults, x->max_faults == 1 ? "" : "s");
+    if (x->max_faults == 0 || x->nfaults == 0) {
+        buf_puts(b, "no fault (the budget is none)");
+        return;
+    }
+    buf_printf(b, "%s of at most %d fault%s (", every ? "every placement" : "placements", x->max_faults,
+               x->max_faults == 1 ? "" : "s");
     for (int i = 0; i < x->nfaults; i++) {
         const explore_fault *f = &x->faults[i];
         buf_printf(b, "%s%s of ", i ? "; " : "", fault_kind_name(f->kind));
@@ -143,6 +150,22 @@ static void describe_budget(const scenario *sc, buf *b)
     if (tied) buf_puts(b, " (a crash, pause or clock jump: up to its target's first event past that)");
 }
 
+/* A deviation bound (--max-deviations, or the table's max_deviations) that kept some path
+ * from the search: what it searched is not the whole bounded space. */
+static int bound_cut(const explore_result *r)
+{
+    return r->complete && r->deviation_bound >= 0;
+}
+
+/* Whether the search covered the whole bounded space, nothing sampled: its "holds" is a proof. */
+static int proven(const explore_opts *o, const explore_result *r)
+{
+    return !o->random_runs && r->complete && !r->abstracted && !bound_cut(r);
+}
+
+/* What was covered, and nothing more: a search that stopped before its first level was done
+ * did not cover every placement of the faults; a drift's start sampled is not every placement
+ * either. */
 static void print_coverage(const scenario *sc, const explore_opts *o, const explore_result *r)
 {
     if (o->random_runs) {
@@ -152,20 +175,39 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     }
     buf b;
     buf_init(&b);
-    describe_budget(sc, &b);
-    printf("   covered: %s;\n", b.p);
-    if (r->complete && r->deviation_bound < 0 && r->depth_cut)
+    int level_done = r->complete || r->deviations_exhausted >= 0;
+    describe_budget(sc, level_done, &b);
+    const char *covered = r->complete ? "covered:" : "covered (before it stopped):";
+    int nofault = sc->explore.max_faults == 0 || sc->explore.nfaults == 0;
+    if (!level_done && nofault)
+        printf("   %s %llu paths, %s;\n", covered, (unsigned long long)r->paths, b.p);
+    else if (!level_done)
+        printf("   %s %llu paths, not every one of the %s;\n", covered, (unsigned long long)r->paths, b.p);
+    else if (r->abstracted & EXPLORE_SAMPLED_DRIFT)
+        printf("   %s %s, a drift's start at the instants of events only (SAMPLED, below);\n", covered, b.p);
+    else
+        printf("   %s %s;\n", covered, b.p);
+    if (!level_done)
+        printf("            not even every path without deviations");
+    else if (r->complete && r->deviation_bound < 0 && r->depth_cut)
         printf("            every order of events up to decision %d of a path", sc->explore.max_depth);
     else if (r->complete && r->deviation_bound < 0)
         printf("            every order of events (no bound on deviations was needed)");
-    else if (r->deviations_exhausted >= 0)
+    else if (bound_cut(r))
+        printf("            every path with at most %d deviation%s from the default schedule, and no more:\n"
+               "            %s left the paths with more unsearched",
+               r->deviations_exhausted, r->deviations_exhausted == 1 ? "" : "s",
+               o->max_deviations >= 0 ? "--max-deviations" : "explore.max_deviations");
+    else
         printf("            every path with at most %d deviation%s from the default schedule", r->deviations_exhausted,
                r->deviations_exhausted == 1 ? "" : "s");
-    else
-        printf("            not even every path without deviations: the search stopped first");
     printf("%s\n", r->depth_cut ? ";\n            decisions past explore.max_depth kept their default (max_depth cut the search)" : "");
-    printf("   time: every order of events that the windows can produce (delays, random sleeps, each fault's\n"
-           "            instant to the µs), interior values included, clocks read to the whole ms\n");
+    if (r->complete && !bound_cut(r))
+        printf("   time: every order of events that the windows can produce (delays, random sleeps, each fault's\n"
+               "            instant to the µs), interior values included, clocks read to the whole ms\n");
+    else
+        printf("   time: by the orders of events that the windows can produce (delays, random sleeps, each fault's\n"
+               "            instant to the µs), clocks read to the whole ms: those within the deviations above\n");
     if (o->delays_extremes) printf("   delays: both ends of every window tried as well\n");
     if (r->abstracted & EXPLORE_SAMPLED_RANDOM)
         printf("   SAMPLED: a ctx:random range wider than %d values was tried at %d evenly spaced values only\n",
@@ -231,14 +273,25 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
                (unsigned long long)r->probes);
     if (!r->found) print_coverage(sc, o, r);
     printf("\n");
+    /* "holds" only where the whole bounded space was searched; anything less is said so on
+     * the property's own line, with why */
+    int proof = proven(o, r);
+    const char *why = o->random_runs                  ? "random schedules"
+                      : r->abstracted && r->complete ? "values sampled"
+                      : bound_cut(r)                 ? "bounded deviations"
+                      : r->timed_out                 ? "stopped by --time"
+                      : r->interrupted               ? "interrupted"
+                      : r->memory_stop               ? "stopped, memory full"
+                                                     : "stopped by --max-paths";
     for (int p = 0; p < PROP_COUNT; p++) {
         if (!r->searched[p]) continue;
+        char line[128];
+        snprintf(line, sizeof line, "no violation found (not a proof: %s)", why);
         const char *said = r->found && r->prop == (property)p ? "VIOLATED (counter-example below)"
                            : r->witnessed[p]                   ? "VIOLATED on some path"
-                           : r->complete && r->depth_cut       ? "holds within the bounds, max_depth among them"
-                           : r->complete                       ? "holds within the bounds"
-                           : r->deviations_exhausted >= 0      ? "holds within the deviations exhausted"
-                                                               : "no violation in the paths searched";
+                           : proof && r->depth_cut             ? "holds within the bounds, max_depth among them"
+                           : proof                             ? "holds within the bounds"
+                                                               : line;
         printf("  %-17s %s\n", property_name((property)p), said);
     }
     if (r->found) {
@@ -246,19 +299,21 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         if (r->evidence) printf("  %s\n", r->evidence);
         return write_counterexample(sc, r, out_base);
     }
-    int proven = !o->random_runs && r->complete && !r->abstracted;
     printf("\n%s\n", o->random_runs ? "No violation in the random schedules run: not a proof (the systematic search is)."
-                     : proven && r->depth_cut
+                     : proof && r->depth_cut
                          ? "No violation exists within these bounds; max_depth is one of them (decisions past it "
                            "were not branched): without it the search covers more."
-                     : proven ? "No violation exists within these bounds."
-                     : r->complete ? "No violation found, but not a proof: some values were sampled (above)."
+                     : proof ? "No violation exists within these bounds."
+                     : r->complete && r->abstracted ? "No violation found, but not a proof: some values were sampled (above)."
+                     : bound_cut(r)
+                         ? "No violation found within the deviation bound, but not a proof: paths with more deviations "
+                           "were not searched. Without the bound the search deepens until the space is exhausted."
                      : r->memory_stop ? "Not finished: stopped before memory ran out (the visited set is full); no violation in "
                                         "the paths searched. Narrow the bounds."
                      : r->deviations_exhausted >= 0
                          ? "Not finished: no violation within the deviations exhausted; a longer --time searches further."
                          : "Not finished: no violation in the paths searched, which are not the whole bounded space.");
-    return proven ? EXIT_OK : EXIT_UNPROVEN;
+    return proof ? EXIT_OK : EXIT_UNPROVEN;
 }
 
 static int merge_shards(const scenario *sc, const char *const *files, int n, const char *out_base)

@@ -3,7 +3,8 @@
  * A violation found is minimised by re-running a *pinned* scenario — the same scenario with
  * the injected faults written in at their instants and no explore table — under the same
  * remaining decisions: fewer faults, then each decision at its first alternative (shortest
- * delays, no drops, first in line), then shorter pauses and jumps, then each fault as early
+ * delays, no drops, first in line), then shorter pauses and jumps (among the explore table's
+ * values only: a counter-example stays within the scenario's bounds), then each fault as early
  * as it still works, then the whole run as short as it still shows the violation — each step
  * kept only while it still violates the same property. A fault pinned at instant t acts
  * before anything else at t, exactly where it was injected, so the pinned run replays the
@@ -27,16 +28,32 @@ typedef struct pinned {
     int first_pinned;
 } pinned;
 
+/* The scenario with the faults f pinned, as the counter-example's file pins them
+ * (explore_write_counterexample): a crash of a node that restarts after by_ms is a crash and a
+ * restart fault at at + by_ms. Both forms restart the node then, but an injected crash's
+ * restart is the node's own event, ordered against others at its instant by a "simultaneous
+ * events" decision, while a pinned restart acts before anything else at its instant (sim/
+ * sched.c): a path minimised or recorded with the first form left a decision that the file's
+ * run never makes, and its choice list did not replay (issue 33). So every run here is of
+ * the file's form. */
+/* A crash of a node that restarts by itself (a client's crash has no restart). */
+static int restarts(const scenario *sc, const fault_cfg *f)
+{
+    return f->kind == FAULT_CRASH && f->by_ms > 0 && f->target && scenario_node_index(sc, f->target) >= 0;
+}
+
 static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
 {
     pn->sc = *sc;
     pn->sc.explore.present = 0;
     int total = sc->nfaults + nf;
+    for (int i = 0; i < nf; i++) total += restarts(sc, &f[i]);
     pn->faults = xcalloc((size_t)total + 1, sizeof *pn->faults);
     pn->first_pinned = sc->nfaults;
     if (sc->nfaults) memcpy(pn->faults, sc->faults, (size_t)sc->nfaults * sizeof *pn->faults);
+    int k = sc->nfaults;
     for (int i = 0; i < nf; i++) {
-        fault_cfg *x = &pn->faults[sc->nfaults + i];
+        fault_cfg *x = &pn->faults[k++];
         *x = f[i];
         x->groups = NULL;
         x->ngroups = 0;
@@ -44,9 +61,20 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
             x->groups = scenario_isolate_groups(sc, x->target);
             x->ngroups = 2;
         }
+        if (restarts(sc, x) && x->at + x->by_ms * 1000 > sc->duration) {
+            x->by_ms = 0; /* past the run's end: never reached, and no fault a file may pin */
+        } else if (restarts(sc, x)) {
+            fault_cfg *r = &pn->faults[k++];
+            memset(r, 0, sizeof *r);
+            r->kind = FAULT_RESTART;
+            r->target = x->target;
+            r->at = x->at + x->by_ms * 1000;
+            r->duration = -1;
+            x->by_ms = 0;
+        }
     }
     pn->sc.faults = pn->faults;
-    pn->sc.nfaults = total;
+    pn->sc.nfaults = k;
 }
 
 static void unpin(pinned *pn)
@@ -60,12 +88,12 @@ static void unpin(pinned *pn)
 /* Runs the pinned scenario under the given decisions (EXPLORE form: indices; first
  * alternatives after them). Returns the violated property or -1; *out (if given) keeps
  * the path. */
-static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
-                      const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
+static int run_pinned_as(chooser_mode mode, const scenario *sc, const fault_cfg *f, int nf, const choice *dec,
+                         size_t ndec, const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
 {
     pinned pn;
     pin(&pn, sc, f, nf);
-    chooser *ch = chooser_new(CHOOSER_EXPLORE, sc->seed);
+    chooser *ch = chooser_new(mode, sc->seed);
     chooser_set_script(ch, dec, ndec);
     xpath p;
     buf err;
@@ -81,6 +109,12 @@ static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choi
     chooser_free(ch);
     unpin(&pn);
     return v;
+}
+
+static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
+                      const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
+{
+    return run_pinned_as(CHOOSER_EXPLORE, sc, f, nf, dec, ndec, searched, shared, out, transitions);
 }
 
 /* The decisions of a path other than the fault decisions (which pinning replaces). */
@@ -113,6 +147,42 @@ static void bisect_down(scenario *sc, const int *searched, const world_opts *sha
     *knob = hi;
 }
 
+/* The values the explore table allows for f's parameter (a pause's or partition's length in
+ * µs, a clock jump in ms): those of every entry of f's kind that names f's target, by growing
+ * magnitude, at most max. An entry without params allows its default only (sim/world.c,
+ * explore_option), which f already has: none is listed. */
+static int table_values(const scenario *sc, const fault_cfg *f, int64_t *out, int max)
+{
+    int n = 0;
+    for (int e = 0; e < sc->explore.nfaults; e++) {
+        const explore_fault *ef = &sc->explore.faults[e];
+        if (ef->kind != f->kind) continue;
+        int named = 0;
+        for (int t = 0; t < ef->ntargets; t++) named |= f->target && !strcmp(ef->targets[t], f->target);
+        if (!named) continue;
+        for (int v = 0; v < ef->nparams && n < max; v++) {
+            int64_t x = f->kind == FAULT_CLOCK_JUMP ? ef->params[v] / 1000 : ef->params[v];
+            int dup = 0;
+            for (int k = 0; k < n; k++) dup |= out[k] == x;
+            if (!dup) out[n++] = x;
+        }
+    }
+    for (int i = 1; i < n; i++) /* by magnitude (llabs without overflow worries: |x| < 2^62) */
+        for (int j = i; j > 0 && (out[j] < 0 ? -out[j] : out[j]) < (out[j - 1] < 0 ? -out[j - 1] : out[j - 1]); j--) {
+            int64_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* v is a smaller value of the same knob than was: same sign, smaller magnitude, not 0. */
+static int smaller_same_sign(int64_t v, int64_t was)
+{
+    if (v == 0 || (v < 0) != (was < 0)) return 0;
+    return v < 0 ? v > was : v < was;
+}
+
 static void minimise(scenario *sc, const int *searched, const world_opts *shared, int prop, fault_cfg **faults, int *nf, choice **dec,
                      size_t *ndec, uint64_t *transitions)
 {
@@ -139,30 +209,24 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
         (*dec)[i].value = 0;
         if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) != prop) (*dec)[i].value = was;
     }
-    /* 3. Shorter pauses and partitions, smaller clock jumps: halve while it still fails,
-     *    down to 100 ms steps. */
+    /* 3. Shorter pauses and partitions, smaller clock jumps: the smallest of the explore
+     *    table's values for the fault's kind and target that still fails. Only those: a
+     *    counter-example stays inside the bounds the scenario declared (a 1 s pause is not
+     *    shortened to 562.5 ms when 1 s is the table's only length). */
     for (int i = 0; i < *nf; i++) {
         fault_cfg *f = &(*faults)[i];
-        int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration : NULL;
-        int64_t *jump = f->kind == FAULT_CLOCK_JUMP ? &f->by_ms : NULL;
-        if (knob) {
-            int64_t lo = 0, hi = *knob; /* hi fails, lo is assumed to pass */
-            while (hi - lo > 100000) {
-                int64_t mid = lo + (hi - lo) / 2;
-                *knob = mid;
-                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
-                else lo = mid;
-            }
-            *knob = hi;
-        } else if (jump) {
-            int64_t sign = *jump < 0 ? -1 : 1, lo = 0, hi = *jump * sign;
-            while (hi - lo > 100) {
-                int64_t mid = lo + (hi - lo) / 2;
-                *jump = mid * sign;
-                if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) hi = mid;
-                else lo = mid;
-            }
-            *jump = hi * sign;
+        int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration
+                        : f->kind == FAULT_CLOCK_JUMP                            ? &f->by_ms
+                                                                                 : NULL;
+        if (!knob) continue;
+        int64_t vals[64];
+        int nv = table_values(sc, f, vals, 64);
+        int64_t was = *knob;
+        for (int v = 0; v < nv; v++) { /* by growing magnitude: the first that fails is the least */
+            if (!smaller_same_sign(vals[v], was)) continue;
+            *knob = vals[v];
+            if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) break;
+            *knob = was;
         }
     }
     /* 4. Each fault as early as it still works (to the ms): at 0 if it does there, else by
@@ -175,8 +239,17 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
         *at = was;
         bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, at, 0, 1000);
     }
-    /* 5. The run as short as it still shows the violation (to 100 ms). */
-    bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, &sc->duration, 0, 100000);
+    /* 5. The run as short as it still shows the violation (to 100 ms), but not shorter than
+     *    its last pinned fault (a restart included): the file's faults must come within its
+     *    duration, or it does not load. */
+    int64_t last = 0;
+    for (int i = 0; i < *nf; i++) {
+        const fault_cfg *f = &(*faults)[i];
+        int64_t end = restarts(sc, f) ? f->at + f->by_ms * 1000 : f->at;
+        if (end > last) last = end;
+    }
+    if (last < sc->duration)
+        bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, &sc->duration, last, 100000);
     /* 6. The shortest prefix: trailing first alternatives are implied. */
     while (*ndec > 0 && (*dec)[*ndec - 1].value == 0) (*ndec)--;
 }
@@ -223,8 +296,35 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
             r->nchoices = fin.nrec;
             path_free(&fin);
         } else {
-            /* Minimisation could not reproduce it (a random path): report it unminimised. */
+            /* Minimisation could not reproduce it (a random path): report it unminimised, as
+             * the file will run it: pinned, its other decisions replayed (REPLAY form, what
+             * the simulation got). What that run records is the choice list, so the file
+             * replays it exactly; only where it no longer violates, the path's own. */
             if (v >= 0) path_free(&fin);
+            size_t nrep;
+            choice *rep = strip_faults(found.rec, found.nrec, &nrep);
+            for (size_t i = 0; i < nrep; i++) rep[i].value = rep[i].real;
+            xpath again;
+            int va = run_pinned_as(CHOOSER_REPLAY, sc, found.inj, found.ninj, rep, nrep, r->searched, &shared, &again,
+                                   &r->transitions);
+            free(rep);
+            if (va == prop) {
+                r->prop = (property)prop;
+                r->evidence = again.cr.p[prop].evidence ? xstrdup(again.cr.p[prop].evidence) : NULL;
+                r->choices = xmalloc((again.nrec + 1) * sizeof *r->choices);
+                for (size_t i = 0; i < again.nrec; i++) {
+                    r->choices[i] = again.rec[i];
+                    r->choices[i].value = again.rec[i].real;
+                }
+                r->nchoices = again.nrec;
+                path_free(&again);
+                free(faults);
+                faults = xmalloc(((size_t)found.ninj + 1) * sizeof *faults);
+                memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
+                nf = found.ninj;
+                goto done;
+            }
+            if (va >= 0) path_free(&again);
             r->prop = (property)prop;
             r->evidence = found.cr.p[prop].evidence ? xstrdup(found.cr.p[prop].evidence) : NULL;
             r->choices = xmalloc((found.nrec + 1) * sizeof *r->choices);
@@ -241,6 +341,15 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
             memcpy(faults, found.inj, (size_t)found.ninj * sizeof *faults);
             nf = found.ninj;
         }
+    done:
+        /* a client's crash has no restart (sim/world.c restarts nodes only): none is written
+         * (a restart of a client is no fault a scenario may pin) */
+        for (int i = 0; i < nf; i++)
+            if (faults[i].kind == FAULT_CRASH && !restarts(sc, &faults[i])) faults[i].by_ms = 0;
+        /* nor one past the run's end, which the run never reaches (a scenario's faults come
+         * within its duration, or it does not load) */
+        for (int i = 0; i < nf; i++)
+            if (restarts(sc, &faults[i]) && faults[i].at + faults[i].by_ms * 1000 > r->duration) faults[i].by_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);

@@ -7,7 +7,8 @@
 # windows, a partition that gives each client its own masters) and their variants, made
 # here: constant 2 ms delays; a restart after 200 ms with fsync always, or without fsync;
 # two crashes; the partition 1 s only; no partition (both clients share every master), with
-# one crash and with two; a third client. Beyond Redlock, without a Promela model:
+# one crash and with two; a third client; two GC pauses of either client instead of the crash (no
+# partition). Beyond Redlock, without a Promela model:
 # tests/bench/check/redisson-failover.lua (Redisson's watchdog over a master, a replica and
 # failover) and fairlock3.lua (the fair lock with three waiters). Each runs as
 #   locklab check FILE --jobs 1 --time 60       (one core; no bound but the fault budget)
@@ -40,20 +41,43 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
 # The -D definitions of the Promela model for a scenario file (read from its fields).
 spin_defs() {
-    local f=$1 n crashes restart persist dmin dmax part clients c2start
+    local f=$1 n crashes restart persist dmin dmax part clients c2start pauses pause
     n=$(grep -c '"[A-E]"' <<<"$(sed -n 's/^ *nodes = {\(.*\)},$/\1/p' "$f" | tr ',' '\n')")
     crashes=$(sed -n 's/.*max_faults = \([0-9]*\).*/\1/p' "$f")
     restart=$(sed -n 's/.*params = { "\([0-9]*\)\(s\|ms\)" }.*/\1 \2/p' "$f" | awk '{ print $2 == "s" ? $1 * 1000 : $1 }')
+    pauses=0
+    if grep -q "gc_pause = { targets" "$f"; then # GC pauses of the clients instead of crashes
+        pauses=$crashes crashes=0
+        pause=$restart restart=11000
+    fi
     persist=$(grep -q 'persistence = "always"' "$f" && echo 1 || echo 0)
     if grep -q 'delay = { "1ms", "2ms" }' "$f"; then dmin=1 dmax=2; else dmin=2 dmax=2; fi
     part=$(sed -n 's/^  faults = {.*partition.*duration = "\([0-9]*\)s" } },$/\1/p' "$f")
     part=$(( ${part:-0} * 1000 ))
     clients=$(grep -o 'name = "c[0-9]"' "$f" | wc -l)
     c2start=$(sed -n 's/.*name = "c2", start = "\([0-9]*\)\(s\|ms\)".*/\1 \2/p' "$f" | awk '{ print $2 == "s" ? $1 * 1000 : $1 }')
-    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax -DPART_END=$part -DCLIENTS=$clients -DC2START=${c2start:-2000}"
+    echo "-DN=$n -DCRASHES=$crashes -DRESTART=$restart -DPERSIST=$persist -DDMIN=$dmin -DDMAX=$dmax -DPART_END=$part -DCLIENTS=$clients -DC2START=${c2start:-2000} -DPAUSES=$pauses -DPAUSE=${pause:-2000}"
 }
 
 row() { printf '%-38s %-36s %-34s %-34s %s\n' "$@"; }
+# abstraction FILE DEFS: under a row, what each side searched (its abstraction of time and of
+# the faults), from the scenario and the -D definitions the Promela model got
+abstraction() {
+    local f=$1 defs=$2 ll_win sp_win faults sp_faults
+    if grep -q 'delay = { "1ms", "2ms" }' "$f"; then
+        ll_win="every order of events the 1-2 ms delay windows give (µs)" sp_win="each delay 1 or 2 ms (a window's two ends)"
+    else
+        ll_win="delays 2 ms" sp_win="delays 2 ms"
+    fi
+    faults=$(sed -n 's/.*explore = { faults = { \([a-z_]*\) = .*max_faults = \([0-9]*\).*/at most \2 \1/p' "$f")
+    case $defs in
+    *-DPAUSES=0*) sp_faults="crashes at any ms (column 3) or at event instants (column 4)" ;;
+    *) sp_faults="GC pauses at any ms (column 3) or at event instants (column 4)" ;;
+    esac
+    printf '    abstraction: locklab: %s; %s, at any µs (a gap before an event of its target);\n' "$ll_win" "${faults:-no fault}"
+    printf '                 SPIN: ms ticks; %s; %s\n' "$sp_win" "$sp_faults"
+}
+
 echo
 echo "The model checker beside SPIN $(spin -V | sed -n 's/^Spin Version \([^ ]*\).*/\1/p') (the same problems: tests/bench/check/redlockN.lua and its variants, tests/bench/redlock.pml)"
 row "problem" "locklab check (1 core, ${CHECK_SECONDS} s)" "SPIN, a crash at any ms" "SPIN, crashes at event instants" "SPIN / locklab"
@@ -79,6 +103,8 @@ for n in 3 5; do
     variant "redlock$n-9b-uniform-contend" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/; s/max_faults = 1/max_faults = 0/'
     # and with the crash of any master
     variant "redlock$n-9c-uniform-contend-crash" '/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s" }/{ name = "c2", start = "0ms", work = "1s" }/'
+    # two GC pauses of 2 s, of either client, instead of the crash; no partition
+    variant "redlock$n-9d-uniform-nopartition-2pauses" '/^  faults = {.*partition/d; s/crash = { targets = { "[A-E", ]*" }, params = { "11s" } }/gc_pause = { targets = { "c1", "c2" }, params = { "2s" } }/; s/max_faults = 1/max_faults = 2/'
 done
 cp tests/bench/check/redisson-failover.lua tests/bench/check/fairlock3.lua "$tmp/"
 
@@ -136,7 +162,9 @@ for f in "$tmp"/redlock*.lua "$tmp/redisson-failover.lua" "$tmp/fairlock3.lua"; 
     esac
     case $name in
     redlock*) ;;
-    *) row "$name" "$ll" "(no Promela model of it)" "" "-"; continue ;;
+    *) row "$name" "$ll" "(no Promela model of it)" "" "-"
+       echo "    abstraction: locklab: every order the windows give (µs), faults at any µs; SPIN: no model"
+       continue ;;
     esac
     defs=$(spin_defs "$f")
     echo "bench: spin $name ($defs) ..." >&2
@@ -146,6 +174,7 @@ for f in "$tmp"/redlock*.lua "$tmp/redisson-failover.lua" "$tmp/fairlock3.lua"; 
     spin_run "$defs -DEVENT_CRASH=1"
     sp2=$sp r2=$(ratio "$sp_s" "$sp_done")
     row "$name" "$ll" "$sp1" "$sp2" "$r1; $r2"
+    abstraction "$f" "$defs"
 done
 cat <<EOF
   locklab: wall time of the whole command (loading, the search, minimising and writing a

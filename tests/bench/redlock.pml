@@ -11,6 +11,9 @@
  * Within the first 2.5 s, up to CRASHES crashes of any master, each restarting RESTART ms
  * later, empty (PERSIST 0: no fsync) or with its keys (PERSIST 1: fsync always). Safety: the
  * two clients are never in the critical section together (an assertion at each entry).
+ * With PAUSES > 0, up to PAUSES GC pauses of PAUSE ms of either client instead (CRASHES 0):
+ * a paused client does nothing (its replies and timers wait until the pause ends; a request
+ * it sent still reaches its master), as a locklab gc_pause.
  *
  * Time is integer milliseconds. Each message's delay is DMIN or DMAX ms (a window's two ends,
  * as locklab's chooser offers them; with DMIN = DMAX it is constant); the random retry delay
@@ -57,6 +60,12 @@
 #ifndef EVENT_CRASH
 #define EVENT_CRASH 0
 #endif
+#ifndef PAUSES
+#define PAUSES 0
+#endif
+#ifndef PAUSE
+#define PAUSE 2000
+#endif
 
 #define HORIZON 2500
 #define TTL 10000
@@ -78,8 +87,18 @@ int restart_at[N];
 byte crashes = 0;
 bool in_cs[4];
 int wake[4];                  /* the instant each client waits for (NEVER: finished) */
+int pause_end[4];             /* a GC pause of the client lasts until then */
+byte pauses = 0;
 
+/* a client's own wait: a pause holds it */
 inline sleep_until(c, t)
+{
+    wake[c] = t;
+    (now >= wake[c] && now >= pause_end[c])
+}
+
+/* a request's way to its master: the master handles it whether its client is paused or not */
+inline arrive_at(c, t)
 {
     wake[c] = t;
     (now >= wake[c])
@@ -97,7 +116,7 @@ inline call(c, i, op, ok)
         :: d = DMIN
         :: DMAX != DMIN -> d = DMAX
         fi;
-        sleep_until(c, t0 + d);
+        arrive_at(c, t0 + d);
         if
         :: up[i] ->
             d_step {
@@ -190,6 +209,16 @@ active proctype Time()
         :: wake[1] == NEVER && wake[2] == NEVER && wake[3] == NEVER -> break
         :: else -> skip
         fi;
+        /* a GC pause now, of a client that is running and not paused (or none) */
+        if
+        :: pauses < PAUSES && now < HORIZON ->
+            if
+            :: wake[1] != NEVER && pause_end[1] <= now -> pause_end[1] = now + PAUSE; pauses++
+            :: wake[2] != NEVER && pause_end[2] <= now -> pause_end[2] = now + PAUSE; pauses++
+            :: skip
+            fi
+        :: else -> skip
+        fi;
         /* a crash now, of any master that is up (or none) */
         if
         :: crashes < CRASHES && now < HORIZON ->
@@ -211,7 +240,7 @@ active proctype Time()
         d_step {
             /* the next instant: 1 ms on while a crash may come, else the next event */
             if
-            :: !EVENT_CRASH && crashes < CRASHES && now + 1 < HORIZON -> next = now + 1
+            :: !EVENT_CRASH && (crashes < CRASHES || pauses < PAUSES) && now + 1 < HORIZON -> next = now + 1
             :: else ->
                 next = NEVER;
                 if
@@ -224,6 +253,14 @@ active proctype Time()
                 fi;
                 if
                 :: wake[3] > now && wake[3] < next -> next = wake[3]
+                :: else -> skip
+                fi;
+                if
+                :: pause_end[1] > now && pause_end[1] < next -> next = pause_end[1]
+                :: else -> skip
+                fi;
+                if
+                :: pause_end[2] > now && pause_end[2] < next -> next = pause_end[2]
                 :: else -> skip
                 fi;
                 k = 0;

@@ -57,6 +57,116 @@ finds drift-sleep mutual_exclusion
 # A parked reply (PostgreSQL's pg_advisory_lock waiting in the server) that lands after its waiter gave up.
 finds pg-wait-abandoned no_deadlock
 finds two-jumps-one-gap mutual_exclusion
+# Two crashes whose restarts tie with other events at their instants: the counter-example is
+# recorded as its file runs it (a pinned restart acts first), so it replays (issue 33).
+finds crash-restart-tie mutual_exclusion
+# A crash of a client with a restart delay in the table: a client does not restart, and its
+# counter-example pins no restart (which would not load: 'restart needs a node').
+sed 's/crash = { "A" }/crash = { targets = { "A" }, params = { "100ms" } }/' tests/check/setnx-expire.lua >"$tmp/client-crash.lua"
+grep -q '"100ms"' "$tmp/client-crash.lua" || bad "the restart delay was not put in"
+"$LL" check "$tmp/client-crash.lua" --probes 0 --jobs 1 --out "$tmp/ccr" >"$tmp/out" 2>&1
+rc=$?
+"$LL" run "$tmp/ccr.lua" --choices "$tmp/ccr.choices" --quiet >"$tmp/replay" 2>&1
+[ "$rc" -eq 1 ] && grep -q "^  no_deadlock *VIOLATED" "$tmp/replay" && ! grep -q "restart = " "$tmp/ccr.lua" && ok ||
+    bad "a client's crash with a restart delay: check exit $rc, replay: $(head -2 "$tmp/replay")"
+# A crash whose restart comes after the run's end (a no_deadlock violation needs no restart): the
+# counter-example pins no restart past its end (which would not load: 'the fault comes after the
+# end of the scenario').
+cat >"$tmp/late-restart.lua" <<'EOF'
+return {
+  name = "check: a restart past the run's end", about = [[n1 crashes within 1 s and restarts 10 s later.]],
+  protocol = "distlock", nodes = 1, persistence = "none", lease = "500ms", wait = "2s", timeout = "100ms",
+  network = { delay = "1ms" },
+  clients = { { name = "A", work = "200ms" }, { name = "B", start = "300ms", work = "100ms" } },
+  duration = "3s",
+  expect = { no_deadlock = "holds" },
+  explore = { faults = { crash = { targets = { "n1" }, params = { "10s" } } }, max_faults = 1, horizon = "1s" },
+}
+EOF
+"$LL" check "$tmp/late-restart.lua" --probes 0 --jobs 1 --out "$tmp/lr" >"$tmp/out" 2>&1
+rc=$?
+"$LL" run "$tmp/lr.lua" --choices "$tmp/lr.choices" --quiet >"$tmp/replay" 2>&1
+[ "$rc" -eq 1 ] && grep -q "^  no_deadlock *VIOLATED" "$tmp/replay" && ok ||
+    bad "a restart past the run's end: check exit $rc, replay: $(head -2 "$tmp/replay")"
+# The minimiser keeps faults within the declared bounds: a pause stays one of the explore
+# table's lengths (it was shortened to 5062.5 ms of gc-pause's only 12 s, 546.875 ms of
+# horizon-pause's 5 s).
+for pair in gc-pause:12000ms horizon-pause:5000ms; do
+    name=${pair%%:*} len=${pair#*:}
+    grep -q "^  { at = \"[0-9a-z]*\", gc_pause = \"A\", duration = \"$len\" },\$" "$tmp/$name.lua" && ok ||
+        bad "$name: the counter-example's pause is not the table's $len: $(grep -o 'gc_pause = .*' "$tmp/$name.lua" | tail -1)"
+done
+
+# Issue 33's classes that are found today: the server's clock read with TIME (whole ms), as a
+# command and inside a script; server randomness in plain commands; a pause or a crash inside a
+# gap with a budget of one (and crash-gap, above).
+finds server-time mutual_exclusion
+finds server-time-script mutual_exclusion
+finds srandmember-plain-window mutual_exclusion
+finds gap-pause mutual_exclusion
+finds lease-pause mutual_exclusion
+finds lease-partition mutual_exclusion
+grep -q '^  { at = "[0-9a-z]*", gc_pause = "A", duration = "9000ms" },$' "$tmp/lease-pause.lua" && ok ||
+    bad "lease-pause: the counter-example's pause is not the table's 9 s: $(grep -o 'gc_pause = .*' "$tmp/lease-pause.lua" | tail -1)"
+
+# Issue 33's classes that check misses today. Each problem's violation is shown first, by a run
+# with pinned faults or a seed (within the declared bounds); then check must find it (exit 1)
+# within 2000 paths of the systematic search alone (a count, not a clock) and its
+# counter-example must replay. Those named in known_failing are expected to fail until issue
+# 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
+# as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
+known_failing=${CHECK_KNOWN_FAILING-"server-time-us server-time-us-script srandmember-eval srandmember-eval-window srandmember-plain tie-at-node gap-pause-twice gap-pause-jump gap-pause-crash gap-pause-3kinds lease-pause-drift lease-partition-pause crash-gap-pause"}
+known=0
+# finds_33 NAME PROPERTY SHOWN: SHOWN is "--seed N" or the pinned faults ('{ at = ... }, ...').
+finds_33() {
+    local name=$1 prop=$2 shown=$3 why="" rc
+    sed 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "tests/check/$name.lua" >"$tmp/$name-src.lua"
+    if [ "${shown#--seed }" != "$shown" ]; then
+        "$LL" run "$tmp/$name-src.lua" $shown --quiet >"$tmp/shown" 2>&1
+    else
+        sed "s#^  duration = #  faults = { $shown },\n  duration = #" "$tmp/$name-src.lua" >"$tmp/$name-pinned.lua"
+        "$LL" run "$tmp/$name-pinned.lua" --quiet >"$tmp/shown" 2>&1
+    fi
+    grep -q "^  $prop *VIOLATED" "$tmp/shown" || why="the run that should show the violation ($shown) does not"
+    if [ -z "$why" ]; then
+        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths 2000 --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [ "$rc" -ne 1 ] || ! grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out"; then
+            why="check exit $rc, wanted 1: $(grep -E '^   systematic' "$tmp/out" | sed 's/^ *//')"
+        else
+            "$LL" run "$tmp/$name.lua" --choices "$tmp/$name.choices" --quiet >"$tmp/replay" 2>&1
+            rc=$?
+            [ "$rc" -eq 0 ] && grep -q "^  $prop *VIOLATED" "$tmp/replay" || why="the counter-example does not replay (exit $rc)"
+        fi
+    fi
+    case " $known_failing " in
+    *" $name "*)
+        if [ -n "$why" ]; then known=$((known + 1)); echo "KNOWN (expected to fail until issue 33 is fixed): $name: $why"
+        else ok; echo "NOW PASSES: $name (take it off known_failing in tests/cli/test_check.sh)"; fi ;;
+    *) [ -z "$why" ] && ok || bad "$name: $why" ;;
+    esac
+}
+# The server's clock read with TIME to the µs, as a command and inside a script: which half of
+# B's window its reading lands in (seed 1: past A's stamp). Today the simulated TIME answers
+# the whole ms, so even the seeded run holds.
+finds_33 server-time-us mutual_exclusion "--seed 1"
+finds_33 server-time-us-script mutual_exclusion "--seed 1"
+# SRANDMEMBER inside two racing scripts that write no key: the order of the draws, at one
+# instant and over a window. At one instant plain commands too, and any two requests at one
+# node whose clients woke at the same instant (tie-at-node: SET NX).
+finds_33 srandmember-eval mutual_exclusion "--seed 1"
+finds_33 srandmember-eval-window mutual_exclusion "--seed 1"
+finds_33 srandmember-plain mutual_exclusion "--seed 1"
+finds_33 tie-at-node mutual_exclusion "--seed 1"
+# A GC pause, a crash or a partition inside a gap with a budget of 2-3 faults: found with a
+# budget of one (gap-pause, lease-pause, lease-partition, crash-gap above), not finished with more.
+finds_33 gap-pause-twice mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-jump mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-crash mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 gap-pause-3kinds mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
+finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }'
+finds_33 crash-gap-pause mutual_exclusion '{ at = "2ms", crash = "n1" }, { at = "302ms", restart = "n1" }'
+finds_33 lease-partition-pause mutual_exclusion '{ at = "1500ms", partition = { { "A" }, { "n1", "B" } }, duration = "4s" }'
 
 # Must not find: Redlock with restarts delayed past the TTL, or with fsync always.
 for name in redlock-crash-restart-delayed redlock-crash-restart-fsync-always; do
@@ -127,6 +237,12 @@ for f in tests/check/*.lua; do
     # its violation needs more than one deviation, and its search at one does not finish
     # within the time here: that comparison proves nothing either way (80 s of make test)
     [ "$name" = holder-crash-deadlock ] && continue
+    # issue 33's known failures: neither search finishes today, which proves nothing (and costs
+    # 40-80 s each); once off the list they are compared like the rest
+    case " $known_failing " in *" $name "*) continue ;; esac
+    # a ctx:random range wider than either search tries whole: neither is a proof (and 4096
+    # paths a search)
+    [ "$name" = wide-random ] && continue
     sed -E -e 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' -e 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "$f" >"$tmp/$name-uniform.lua"
     variants=("$f")
     # windows already: as it is. (setnx-expire's and failover-redisson-wait's 1-3 ms variants:
@@ -259,7 +375,7 @@ for _ in $(seq 600); do grep -q "paths, .* transitions" "$tmp/err" && break; sle
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-[ "$rc" -eq 130 ] && grep -q "^   interrupted after" "$tmp/out" && grep -q "^   covered:" "$tmp/out" &&
+[ "$rc" -eq 130 ] && grep -q "^   interrupted after" "$tmp/out" && grep -q "^   covered" "$tmp/out" &&
     grep -q "paths, .* transitions" "$tmp/err" && ok || bad "an interrupted check: exit $rc, $(tail -3 "$tmp/out")"
 
 # Random mode finds the GC-pause violation too.
@@ -310,7 +426,55 @@ grep -q '"c3"' "$tmp/three.lua" || bad "the third client was not added"
 # --random is never a proof either
 "$LL" check tests/check/redlock-crash-restart-delayed.lua --random 20 >"$tmp/out" 2>/dev/null
 [ $? -eq 4 ] && grep -q "not a proof" "$tmp/out" && ok || bad "--random with no violation: $(tail -2 "$tmp/out")"
+
+# Words that match the proof (issue 33): "holds" on a property's line only where the whole
+# bounded space was searched; a random, stopped, bounded or sampled search says "no violation
+# found (not a proof: why)" on that line, exits 4, and never "No violation exists".
+not_proof() { # NAME WHY [PROPERTY]: $tmp/out is such a search's answer, exit $rc
+    [ "$rc" -eq 4 ] && grep -q "^  ${3:-mutual_exclusion} *no violation found (not a proof: $2)\$" "$tmp/out" &&
+        ! grep -q "holds within\|No violation exists" "$tmp/out" && ok ||
+        bad "$1: exit $rc, $(grep -E "^  ${3:-mutual_exclusion}|^No|^Not" "$tmp/out")"
+}
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --random 20 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "--random" "random schedules"
+# stopped by --time, and before its first level was done (--max-paths 5): then it does not
+# claim every placement of the faults
+"$LL" check "$tmp/three.lua" --time 1 --jobs 1 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "--time 1" "stopped by --time"
+grep -q "^   covered (before it stopped): " "$tmp/out" && ok || bad "--time 1: $(grep covered "$tmp/out")"
+"$LL" check "$tmp/three.lua" --max-paths 5 --jobs 1 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "--max-paths 5" "stopped by --max-paths"
+grep -q "^   covered (before it stopped): 5 paths, not every one of the placements of at most 1 fault" "$tmp/out" &&
+    ! grep -q "every placement" "$tmp/out" && ok || bad "a search stopped in its first level: $(grep -A1 covered "$tmp/out")"
+# a deviation bound that left paths out: --max-deviations 0 where 1-2 ms windows need more
+"$LL" check tests/check/redlock-contend.lua --max-deviations 0 --jobs 1 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "--max-deviations 0" "bounded deviations"
+grep -q "^            --max-deviations left the paths with more unsearched" "$tmp/out" && ok || bad "--max-deviations 0: $(grep -A2 covered "$tmp/out")"
+# the same bound where it left nothing out (constant delays: no deviation to take): a proof
+"$LL" check tests/check/redlock-crash-restart-delayed.lua --max-deviations 0 --jobs 1 >"$tmp/out" 2>/dev/null
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/out" &&
+    grep -q "no bound on deviations was needed" "$tmp/out" && ok || bad "--max-deviations 0 that cut nothing: exit $rc"
+# a ctx:random range wider than the search tries whole
+"$LL" check tests/check/wide-random.lua --jobs 1 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "wide-random" "values sampled"
+grep -q "^   SAMPLED: a ctx:random range" "$tmp/out" && ok || bad "wide-random: no SAMPLED line"
+# a drift's start, sampled at the instants of events: the covered line says so
+sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { 0.05 } }/' \
+    tests/check/gc-pause-fencing.lua >"$tmp/drift.lua"
+grep -q drift "$tmp/drift.lua" || bad "the drift was not put in"
+"$LL" check "$tmp/drift.lua" --jobs 1 --time 120 >"$tmp/out" 2>/dev/null
+rc=$?
+not_proof "a drift" "values sampled" resource_safety
+grep -q "^   covered[^:]*: every placement .*, a drift's start at the instants of events only (SAMPLED, below);" "$tmp/out" && ok ||
+    bad "a drift: $(grep covered "$tmp/out")"
 "$LL" check --help | grep -q "usage: locklab check" && ok || bad "check --help"
 
+[ "$known" -gt 0 ] && echo "check: $known known failures of issue 33 (listed above as KNOWN; not counted)"
 echo "check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
