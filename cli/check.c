@@ -241,7 +241,7 @@ static int write_counterexample(const scenario *sc, const explore_result *r, con
     buf werr;
     buf_init(&werr);
     int code = EXIT_VIOLATION;
-    if (explore_write_counterexample(sc, r, base.p, &werr) != 0) {
+    if (cli_write_counterexample(sc, r, base.p, &werr) != 0) {
         cli_error("check: %s", werr.p);
         code = EXIT_INTERNAL;
     } else {

@@ -29,6 +29,14 @@ int cli_check(int argc, char **argv);    /* cli/check.c */
 int cli_sweep(int argc, char **argv);    /* cli/sweep.c */
 int cli_matrix(int argc, char **argv);   /* cli/matrix.c */
 
+struct scenario;
+struct explore_result;
+/* Writes the counter-example of r (cli/counterexample.c): base.lua, a scenario file that wraps
+ * the original one with the faults pinned and the explore table removed; base.choices, its
+ * decisions; base.txt, its narrated trace (base is the path without extension). 0, or -1 with
+ * the reason in err (then none of the three is left). */
+int cli_write_counterexample(const struct scenario *sc, const struct explore_result *r, const char *base, buf *err);
+
 /* The .lua files (without the extension) of dir, sorted, NULL-terminated; caller frees each
  * and the array (cli/list.c). */
 char **cli_scenario_files(const char *dir, size_t *n);

@@ -471,7 +471,7 @@ static void serve_ctl_advance(serve *sv, sclient *c, const slice *argv, int argc
         serve_cron(sv);
     } else {
         for (int i = 0; i < sv->nnodes; i++)
-            serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)sv->nodes[i].name, .by_ms = ms });
+            serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)sv->nodes[i].name, .jump_ms = ms });
         serve_cron(sv);
     }
     reply_ok(out);
@@ -499,7 +499,7 @@ static void serve_ctl_jump(serve *sv, sclient *c, const slice *argv, int argc, r
                      SERVE_CLOCK_MAX_MS);
         return;
     }
-    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)n->name, .by_ms = ms });
+    serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_CLOCK_JUMP, .target = (char *)n->name, .jump_ms = ms });
     reply_ok(out);
 }
 

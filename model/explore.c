@@ -107,6 +107,7 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     world_opts o = *shared;
     o.chooser = ch;
     o.explore = explore;
+    o.search = &fault_search;
     o.observe = properties_observed(searched);
     world *w = world_new(sc, &o, err);
     if (!w) return -1;

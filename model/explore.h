@@ -107,9 +107,9 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
  * index twice); -2 when every file is but some shard is missing (err names it): not finished. */
 int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err);
 
-/* Writes the counter-example as a scenario file that wraps the original one with the faults
- * pinned and the explore table removed, its choice list beside it, and its narrated trace:
- * base.lua, base.choices, base.txt (base is the path without extension). */
-int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err);
+/* The scenario a counter-example replays: sc with the search's faults f written in at their
+ * instants (a partition's groups built) and no explore table. Free with explore_unpin. */
+scenario *explore_pin(const scenario *sc, const fault_cfg *f, int nf);
+void explore_unpin(scenario *pinned);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "explore.h"
+#include "fault_search.h"
 #include "world.h"
 
 /* One path: a whole run from the initial state. */

@@ -1,4 +1,5 @@
-/* shrink.c — the minimiser and the counter-example's files.
+/* shrink.c — the minimiser, and the pinned scenario a counter-example replays (its files
+ * are written by the command line: cli/counterexample.c).
  *
  * A violation found is minimised by re-running a *pinned* scenario — the same scenario with
  * the injected faults written in at their instants and no explore table — under the same
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 #include "exploreint.h"
-#include "trace.h"
+#include "faults.h"
 
 /* ---- pinned scenarios ---- */
 
@@ -29,8 +30,8 @@ typedef struct pinned {
 } pinned;
 
 /* The scenario with the faults f pinned, as the counter-example's file pins them
- * (explore_write_counterexample): a crash of a node that restarts after by_ms is a crash and a
- * restart fault at at + by_ms. Both forms restart the node then, but an injected crash's
+ * (cli/counterexample.c): a crash of a node that restarts after restart_after_ms is a crash
+ * and a restart fault at at + restart_after_ms. Both forms restart the node then, but an injected crash's
  * restart is the node's own event, ordered against others at its instant by a "simultaneous
  * events" decision, while a pinned restart acts before anything else at its instant (sim/
  * sched.c): a path minimised or recorded with the first form left a decision that the file's
@@ -39,7 +40,7 @@ typedef struct pinned {
 /* A crash of a node that restarts by itself (a client's crash has no restart). */
 static int restarts(const scenario *sc, const fault_cfg *f)
 {
-    return f->kind == FAULT_CRASH && f->by_ms > 0 && f->target && scenario_node_index(sc, f->target) >= 0;
+    return f->kind == FAULT_CRASH && f->restart_after_ms > 0 && f->target && scenario_node_index(sc, f->target) >= 0;
 }
 
 static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
@@ -57,20 +58,18 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
         *x = f[i];
         x->groups = NULL;
         x->ngroups = 0;
-        if (x->kind == FAULT_PARTITION) {
-            x->groups = scenario_isolate_groups(sc, x->target);
-            x->ngroups = 2;
-        }
-        if (restarts(sc, x) && x->at + x->by_ms * 1000 > sc->duration) {
-            x->by_ms = 0; /* past the run's end: never reached, and no fault a file may pin */
+        const fault_def *d = fault_def_of(x->kind);
+        if (d->place) d->place(x, sc);
+        if (restarts(sc, x) && x->at + x->restart_after_ms * 1000 > sc->duration) {
+            x->restart_after_ms = 0; /* past the run's end: never reached, and no fault a file may pin */
         } else if (restarts(sc, x)) {
             fault_cfg *r = &pn->faults[k++];
             memset(r, 0, sizeof *r);
             r->kind = FAULT_RESTART;
             r->target = x->target;
-            r->at = x->at + x->by_ms * 1000;
+            r->at = x->at + x->restart_after_ms * 1000;
             r->duration = -1;
-            x->by_ms = 0;
+            x->restart_after_ms = 0;
         }
     }
     pn->sc.faults = pn->faults;
@@ -149,8 +148,8 @@ static void bisect_down(scenario *sc, const int *searched, const world_opts *sha
 
 /* The values the explore table allows for f's parameter (a pause's or partition's length in
  * µs, a clock jump in ms): those of every entry of f's kind that names f's target, by growing
- * magnitude, at most max. An entry without params allows its default only (sim/world.c,
- * explore_option), which f already has: none is listed. */
+ * magnitude, at most max. An entry without params allows its default only
+ * (model/fault_search.c), which f already has: none is listed. */
 static int table_values(const scenario *sc, const fault_cfg *f, int64_t *out, int max)
 {
     int n = 0;
@@ -216,7 +215,7 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
     for (int i = 0; i < *nf; i++) {
         fault_cfg *f = &(*faults)[i];
         int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration
-                        : f->kind == FAULT_CLOCK_JUMP                            ? &f->by_ms
+                        : f->kind == FAULT_CLOCK_JUMP                            ? &f->jump_ms
                                                                                  : NULL;
         if (!knob) continue;
         int64_t vals[64];
@@ -245,7 +244,7 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
     int64_t last = 0;
     for (int i = 0; i < *nf; i++) {
         const fault_cfg *f = &(*faults)[i];
-        int64_t end = restarts(sc, f) ? f->at + f->by_ms * 1000 : f->at;
+        int64_t end = restarts(sc, f) ? f->at + f->restart_after_ms * 1000 : f->at;
         if (end > last) last = end;
     }
     if (last < sc->duration)
@@ -342,183 +341,30 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
             nf = found.ninj;
         }
     done:
-        /* a client's crash has no restart (sim/world.c restarts nodes only): none is written
+        /* a client's crash has no restart (sim/fault_crash.c restarts nodes only): none is written
          * (a restart of a client is no fault a scenario may pin) */
         for (int i = 0; i < nf; i++)
-            if (faults[i].kind == FAULT_CRASH && !restarts(sc, &faults[i])) faults[i].by_ms = 0;
+            if (faults[i].kind == FAULT_CRASH && !restarts(sc, &faults[i])) faults[i].restart_after_ms = 0;
         /* nor one past the run's end, which the run never reaches (a scenario's faults come
          * within its duration, or it does not load) */
         for (int i = 0; i < nf; i++)
-            if (restarts(sc, &faults[i]) && faults[i].at + faults[i].by_ms * 1000 > r->duration) faults[i].by_ms = 0;
+            if (restarts(sc, &faults[i]) && faults[i].at + faults[i].restart_after_ms * 1000 > r->duration) faults[i].restart_after_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);
         path_free(&found);
     }
 
-/* ---- writing the counter-example ---- */
-
-static void put_us(buf *b, int64_t us)
+scenario *explore_pin(const scenario *sc, const fault_cfg *f, int nf)
 {
-    if (us % 1000 == 0) buf_printf(b, "\"%lldms\"", (long long)(us / 1000));
-    else buf_printf(b, "\"%lldus\"", (long long)us);
+    pinned *pn = xcalloc(1, sizeof *pn);
+    pin(pn, sc, f, nf);
+    return &pn->sc;
 }
 
-static void put_fault(buf *b, const scenario *sc, const fault_cfg *f)
+void explore_unpin(scenario *sc)
 {
-    switch (f->kind) {
-    case FAULT_GC_PAUSE:
-        buf_printf(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", gc_pause = \"%s\", duration = ", f->target);
-        put_us(b, f->duration);
-        buf_puts(b, " },\n");
-        break;
-    case FAULT_CRASH:
-        buf_puts(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", crash = \"%s\" },\n", f->target);
-        if (f->by_ms > 0) {
-            buf_puts(b, "  { at = ");
-            put_us(b, f->at + f->by_ms * 1000);
-            buf_printf(b, ", restart = \"%s\" },\n", f->target);
-        }
-        break;
-    case FAULT_RESTART:
-    case FAULT_FAILOVER:
-        buf_puts(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", %s = \"%s\" },\n", f->kind == FAULT_RESTART ? "restart" : "failover", f->target);
-        break;
-    case FAULT_CLOCK_JUMP:
-        buf_puts(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", clock_jump = \"%s\", by = %lld },\n", f->target, (long long)f->by_ms);
-        break;
-    case FAULT_DRIFT:
-        buf_puts(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", drift = \"%s\", rate = %.17g },\n", f->target, f->rate);
-        break;
-    case FAULT_PARTITION:
-        buf_puts(b, "  { at = ");
-        put_us(b, f->at);
-        buf_printf(b, ", partition = { { \"%s\" }, {", f->target);
-        for (int i = 0; i < sc->nnodes; i++)
-            if (strcmp(sc->nodes[i].name, f->target)) buf_printf(b, " \"%s\",", sc->nodes[i].name);
-        for (int i = 0; i < sc->nclients; i++)
-            if (strcmp(sc->clients[i].name, f->target)) buf_printf(b, " \"%s\",", sc->clients[i].name);
-        buf_puts(b, " } }, duration = ");
-        put_us(b, f->duration);
-        buf_puts(b, " },\n");
-        break;
-    case FAULT_DROP: {
-        const char *names[512];
-        int n = 0;
-        for (int i = 0; i < sc->nnodes && n < 512; i++) names[n++] = sc->nodes[i].name;
-        for (int i = 0; i < sc->nclients && n < 512; i++) names[n++] = sc->clients[i].name;
-        for (int i = 0; i < n; i++) {
-            if (!strcmp(names[i], f->from) || (f->to && strcmp(names[i], f->to))) continue;
-            buf_puts(b, "  { at = ");
-            put_us(b, f->at);
-            buf_printf(b, ", drop = { \"%s\", \"%s\" }, probability = %.17g", f->from, names[i], f->probability);
-            if (f->duration >= 0) {
-                buf_puts(b, ", duration = ");
-                put_us(b, f->duration);
-            }
-            buf_puts(b, " },\n");
-        }
-        break;
-    }
-    }
-}
-
-static int write_atomic(const char *fpath, const buf *content, buf *err)
-{
-    return ll_write_file(fpath, content->p, content->len, err);
-}
-
-int explore_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err)
-{
-    buf src, file, fpath;
-    buf_init(&src);
-    buf_init(&file);
-    buf_init(&fpath);
-    FILE *in = sc->path ? fopen(sc->path, "rb") : NULL;
-    if (!in) {
-        buf_printf(err, "cannot read the scenario '%s' to wrap it", sc->path ? sc->path : "?");
-        return -1;
-    }
-    char tmp[4096];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, in)) > 0) buf_append(&src, tmp, n);
-    fclose(in);
-    buf_printf(&file,
-               "-- A counter-example found and minimised by `locklab check %s`:\n"
-               "-- %s is violated. Replay it exactly with\n"
-               "--     locklab run %s.lua --choices %s.choices\n"
-               "-- This file wraps the original scenario, pins the faults the search placed, and\n"
-               "-- drops its explore table.\n"
-               "local scenario = (function()\n",
-               sc->path, property_name(r->prop), base, base);
-    buf_append(&file, src.p ? src.p : "", src.len);
-    buf_puts(&file, "\nend)()\n");
-    buf_puts(&file, "scenario.name = scenario.name .. \" (counter-example)\"\nscenario.explore = nil\n");
-    buf_puts(&file, "scenario.faults = scenario.faults or {}\nlocal pinned = {\n");
-    for (int i = 0; i < r->nfaults; i++) put_fault(&file, sc, &r->faults[i]);
-    buf_puts(&file, "}\nfor i = 1, #pinned do scenario.faults[#scenario.faults + 1] = pinned[i] end\n");
-    if (r->duration > 0 && r->duration != sc->duration) {
-        buf_puts(&file, "scenario.duration = ");
-        put_us(&file, r->duration);
-        buf_puts(&file, " -- as short as it still shows the violation\n");
-    }
-    buf_printf(&file, "scenario.expect = { %s = \"violated\" }\nreturn scenario\n", property_name(r->prop));
-    buf_printf(&fpath, "%s.lua", base);
-    int rc = write_atomic(fpath.p, &file, err);
-    if (rc == 0) {
-        buf_reset(&file);
-        buf_printf(&file, "# decisions of the counter-example for %s.lua (locklab run --choices)\n", base);
-        chooser_write_list(r->choices, r->nchoices, &file);
-        buf_reset(&fpath);
-        buf_printf(&fpath, "%s.choices", base);
-        rc = write_atomic(fpath.p, &file, err);
-    }
-    if (rc == 0) {
-        /* The narrated trace of the replayed counter-example, beside it. */
-        scenario shorter = *sc;
-        if (r->duration > 0) shorter.duration = r->duration;
-        pinned pn;
-        pin(&pn, &shorter, r->faults, r->nfaults);
-        chooser *c = chooser_new(CHOOSER_REPLAY, sc->seed);
-        chooser_set_script(c, r->choices, r->nchoices);
-        world_opts o = { .chooser = c };
-        buf werr;
-        buf_init(&werr);
-        world *w = world_new(&pn.sc, &o, &werr);
-        if (w) {
-            world_run(w, &werr);
-            buf_reset(&file);
-            buf_printf(&file, "== %s (counter-example)\n\n", sc->name);
-            trace_render(world_history(w), TRACE_NORMAL, &file);
-            buf_reset(&fpath);
-            buf_printf(&fpath, "%s.txt", base);
-            rc = write_atomic(fpath.p, &file, err);
-            world_free(w);
-        }
-        buf_release(&werr);
-        chooser_free(c);
-        unpin(&pn);
-    }
-    if (rc != 0) { /* the three go together: none is left without the others */
-        static const char *const ext[] = { ".lua", ".choices", ".txt" };
-        for (int i = 0; i < 3; i++) {
-            buf_reset(&fpath);
-            buf_printf(&fpath, "%s%s", base, ext[i]);
-            unlink(fpath.p);
-        }
-    }
-    buf_release(&src);
-    buf_release(&file);
-    buf_release(&fpath);
-    return rc;
+    pinned *pn = (pinned *)sc; /* its first member */
+    unpin(pn);
+    free(pn);
 }

@@ -31,11 +31,15 @@ static const char *const kind_names[H_KIND_COUNT] = {
     [H_KEYSPACE] = "keyspace", [H_LOCK_UNIT] = "lock_unit",
 };
 
-const char *const fault_kind_names[FAULT_KIND_COUNT] = {
-    [FAULT_GC_PAUSE] = "gc_pause", [FAULT_CRASH] = "crash", [FAULT_RESTART] = "restart",
-    [FAULT_CLOCK_JUMP] = "clock_jump", [FAULT_DRIFT] = "drift", [FAULT_PARTITION] = "partition",
-    [FAULT_FAILOVER] = "failover", [FAULT_DROP] = "drop",
+#define FAULT_NAME_(k, n, p, w, r) [FAULT_##k] = #n,
+const char *const fault_kind_names[FAULT_KIND_COUNT] = { FAULT_KINDS(FAULT_NAME_) };
+#undef FAULT_NAME_
+/* The typed fields of a fault event, per kind (history.h's rows). */
+#define FAULT_FIELDS_(k, n, p, w, r) [FAULT_##k] = { p, w, r },
+static const struct { const char *param; int written; const char *rate; } fault_fields[FAULT_KIND_COUNT] = {
+    FAULT_KINDS(FAULT_FIELDS_)
 };
+#undef FAULT_FIELDS_
 const char *const property_names[PROP_COUNT] = {
     [PROP_MUTUAL_EXCLUSION] = "mutual_exclusion", [PROP_RESOURCE_SAFETY] = "resource_safety",
     [PROP_RELEASE_SAFETY] = "release_safety", [PROP_NO_DEADLOCK] = "no_deadlock", [PROP_FAIRNESS] = "fairness",
@@ -419,22 +423,11 @@ static void write_typed(buf *out, const hist_event *e)
         buf_printf(out, ",\"fault\":\"%s\"", fault_kind_name(e->fault));
         if (e->fault_id >= 0) buf_printf(out, ",\"fault_id\":%d", e->fault_id);
         if (e->kind == H_FAULT_END) break;
-        switch (e->fault) {
-        case FAULT_GC_PAUSE:
-        case FAULT_PARTITION:
-            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
-            break;
-        case FAULT_CRASH:
-            if (e->param > 0) buf_printf(out, ",\"restart_after\":%lld", (long long)e->param);
-            break;
-        case FAULT_CLOCK_JUMP: buf_printf(out, ",\"by\":%lld", (long long)e->param); break;
-        case FAULT_DRIFT: buf_printf(out, ",\"rate\":%.17g", e->rate); break;
-        case FAULT_DROP:
-            buf_printf(out, ",\"probability\":%.17g", e->rate);
-            if (e->param >= 0) buf_printf(out, ",\"duration\":%lld", (long long)e->param);
-            break;
-        default: break;
-        }
+        const char *pn = fault_fields[e->fault].param, *rn = fault_fields[e->fault].rate;
+        int w = fault_fields[e->fault].written;
+        if (rn) buf_printf(out, ",\"%s\":%.17g", rn, e->rate);
+        if (pn && (w == FJ_ALWAYS || (w == FJ_NONNEG && e->param >= 0) || (w == FJ_POSITIVE && e->param > 0)))
+            buf_printf(out, ",\"%s\":%lld", pn, (long long)e->param);
         break;
     case H_DROP:
         if (e->msg >= 0) buf_printf(out, ",\"lost\":\"%s\"", hist_msg_name(e->msg));

@@ -19,12 +19,28 @@
  * types; an event's `text` is prose for people (written once, where the event is recorded,
  * by a describe function), and nothing reads it back.
  *
- * The kinds of fault (a scenario's `faults`, the explorer's `explore.faults`): */
-typedef enum fault_kind {
-    FAULT_GC_PAUSE, FAULT_CRASH, FAULT_RESTART, FAULT_CLOCK_JUMP, FAULT_DRIFT,
-    FAULT_PARTITION, FAULT_FAILOVER, FAULT_DROP
-} fault_kind;
-#define FAULT_KIND_COUNT (FAULT_DROP + 1)
+ * The kinds of fault, one row each (the fault's own file, sim/fault_<name>.c, holds the rest:
+ * how a scenario gives it, what it does, how it is told and how the search offers it; the
+ * table sim/faults.c is built from these rows): its FAULT_* kind, its name as a scenario writes
+ * it and --json shows it, and its typed fields in the history's `fault` event: the JSON name
+ * of `param` (NULL: none) and when it is written (FJ_*), and the JSON name of `rate`. */
+#define FAULT_KINDS(X)                                                                        \
+    /* kind       name          param           written      rate */                          \
+    X(GC_PAUSE,   gc_pause,     "duration",      FJ_NONNEG,   NULL)                           \
+    X(CRASH,      crash,        "restart_after", FJ_POSITIVE, NULL)                           \
+    X(RESTART,    restart,      NULL,            FJ_NEVER,    NULL)                           \
+    X(CLOCK_JUMP, clock_jump,   "by",            FJ_ALWAYS,   NULL)                           \
+    X(DRIFT,      drift,        NULL,            FJ_NEVER,    "rate")                         \
+    X(PARTITION,  partition,    "duration",      FJ_NONNEG,   NULL)                           \
+    X(FAILOVER,   failover,     NULL,            FJ_NEVER,    NULL)                           \
+    X(DROP,       drop,         "duration",      FJ_NONNEG,   "probability")                  \
+    X(DISK_STALL, disk_stall,   "duration",      FJ_NONNEG,   NULL)
+/* When a fault event's `param` is written: never, always, when >= 0 (-1: none), when > 0. */
+enum { FJ_NEVER, FJ_ALWAYS, FJ_NONNEG, FJ_POSITIVE };
+
+#define FAULT_KIND_ENUM_(k, n, p, w, r) FAULT_##k,
+typedef enum fault_kind { FAULT_KINDS(FAULT_KIND_ENUM_) FAULT_KIND_COUNT } fault_kind;
+#undef FAULT_KIND_ENUM_
 /* Their names, as a scenario writes them and --json shows them: "gc_pause", ... */
 extern const char *const fault_kind_names[FAULT_KIND_COUNT];
 const char *fault_kind_name(int k);

@@ -295,7 +295,7 @@ void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t r
     rep->label = label ? xstrdup(label) : NULL;
     const char *script = history_at(cu->cx->hist, exec_at)->label; /* the exec's: the request's script */
     rep->script = script ? xstrdup(script) : NULL;
-    net_send(cu->net, rep);
+    if (!node_disk_hold(cu, &cu->nodes[rep->from], rep)) net_send(cu->net, rep);
 }
 
 /* Asks each replica of master n for an acknowledgement of what it applied: a message on the
@@ -746,7 +746,7 @@ void node_restart(cluster *cu, node *n)
 
 void node_fsync(cluster *cu, node *n)
 {
-    if (n->up && n->dirty) {
+    if (n->up && n->dirty && !n->disk_stalled) {
         cu->kind->data_free(n->durable);
         n->durable = cu->kind->snapshot(n->srv);
         org_copy(&n->durable_org, &n->org);
@@ -805,6 +805,7 @@ void cluster_release(cluster *cu)
         node_drop_waits(&cu->nodes[i]);
         held_drop(&cu->nodes[i].held_pushes);
         held_drop(&cu->nodes[i].held_reqs);
+        node_disk_release(&cu->nodes[i]);
         free(cu->nodes[i].published);
         free(cu->nodes[i].acked);
         free(cu->nodes[i].client_off);

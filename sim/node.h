@@ -50,6 +50,9 @@ typedef struct node {
     int in_apply;          /* a replicated change is being applied ... */
     int applying;          /* ... carrying this origin (-1: none) */
     int dirty;             /* changed since the last fsync */
+    int disk_stalled;      /* disk stalls in force (node_disk.c): no fsync completes */
+    struct disk_held *disk_held; /* replies held by a stall (persistence always) */
+    int ndisk_held, capdisk_held;
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
     int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
@@ -110,6 +113,14 @@ void node_clock_changed(cluster *cu, node *n);
 void node_crash(cluster *cu, node *n);
 void node_restart(cluster *cu, node *n);
 void node_fsync(cluster *cu, node *n);
+/* Its disk stalls (the disk_stall fault), until node_disk_resume: no fsync completes; with
+ * persistence `always`, no reply leaves (node_disk_hold). Then the fsync that was due
+ * completes and the replies held leave, in order. Stalls may overlap. */
+void node_disk_stall(cluster *cu, node *n);
+void node_disk_resume(cluster *cu, node *n);
+/* A reply of n: held by a stall (1), or 0: send it now. */
+int node_disk_hold(cluster *cu, node *n, msg *rep);
+void node_disk_release(node *n);
 /* Promotes old's best replica; `forced` (a failover fault): old, if up, becomes its replica
  * at once. */
 void node_failover(cluster *cu, node *old_master, int forced);

@@ -57,7 +57,9 @@ typedef struct fault_cfg {
     int64_t at;          /* µs */
     int64_t duration;    /* µs; -1 when the fault has no duration */
     char *target;        /* the actor: gc_pause, crash, restart, clock_jump, drift, failover */
-    int64_t by_ms;       /* clock_jump: signed ms */
+    int64_t jump_ms;     /* clock_jump: by how much, signed */
+    int64_t restart_after_ms; /* crash of a node the search injected: it restarts that much
+                                 later (0: it stays down) */
     double rate;         /* drift */
     double probability;  /* drop */
     char *from, *to;     /* drop: the link (both directions) */
@@ -96,7 +98,7 @@ typedef struct option_cfg {
 typedef struct explore_fault {
     fault_kind kind;
     char **targets; int ntargets;      /* actors it may hit */
-    int64_t *params; int nparams;      /* pause lengths / jump sizes / restart delays, µs or ms */
+    int64_t *params; int nparams;      /* pause lengths / jump sizes / restart delays, µs */
     int line;
     /* Added by the loader: params that are not times. drift: rates; drop: probabilities.
      * For those two kinds params is empty; for every other kind params are µs (clock_jump

@@ -2,7 +2,8 @@
  * checker's budget), and the actors both name (see scenario_int.h).
  *
  * A fault is a table with `at` and exactly one kind key ({ at = "5s", gc_pause = "A",
- * duration = "12s" }); fault_specs says what else each kind takes and what actor it hits.
+ * duration = "12s" }); its row in the fault table (faults.h, sim/fault_<name>.c) says what
+ * else it takes, what actor it hits, and reads what is its own.
  * Every actor a fault, a link or the explore table names is looked up in one sorted index of
  * nodes and clients, built at the first lookup, and a partition marks the actors it has seen
  * with a stamp, so 10 000 partitions of hundreds of actors need no linear search per name.
@@ -10,6 +11,7 @@
  * Like the rest of the loader (scenario_reader.c has the whole picture), these run under
  * the validator's pcall: a problem is reported with rd_fail, and whatever is allocated is
  * attached to the scenario before the next check. */
+#include "faults.h"
 #include "scenario_int.h"
 
 #include <stdio.h>
@@ -84,6 +86,11 @@ static void check_actor(loader *ld, const char *path, const char *name, int kind
     }
 }
 
+int actor_id(loader *ld, const char *name)
+{
+    return (int)(find_actor(ld, name) - ld->actors);
+}
+
 char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *user)
 {
     const char *name = rd_to_string(&ld->rd, idx, path);
@@ -95,22 +102,6 @@ char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *use
 /* Faults                                                                                 */
 
 #define fault_names fault_kind_names /* history.h: the one vocabulary of faults */
-
-/* What each kind accepts besides `at` and its own key; the first `nrequired` are required. */
-static const struct fault_spec {
-    int targets;               /* ACT_* for a single-name target; 0 for partition and drop */
-    const char *keys[2];
-    int nkeys, nrequired;
-} fault_specs[] = {
-    [FAULT_GC_PAUSE] = { ACT_CLIENT, { "duration" }, 1, 1 },
-    [FAULT_CRASH] = { ACT_NODE | ACT_CLIENT, { "host" }, 1, 0 },
-    [FAULT_RESTART] = { ACT_NODE, { 0 }, 0, 0 },
-    [FAULT_CLOCK_JUMP] = { ACT_NODE | ACT_CLIENT, { "by" }, 1, 1 },
-    [FAULT_DRIFT] = { ACT_NODE | ACT_CLIENT, { "rate" }, 1, 1 },
-    [FAULT_PARTITION] = { 0, { "duration" }, 1, 1 },
-    [FAULT_FAILOVER] = { ACT_MASTER, { 0 }, 0, 0 },
-    [FAULT_DROP] = { 0, { "probability", "duration" }, 2, 1 },
-};
 
 /* Finds the fault's kind: exactly one kind key. */
 static fault_kind fault_kind_of(loader *ld, int t, const char *path)
@@ -136,12 +127,21 @@ static fault_kind fault_kind_of(loader *ld, int t, const char *path)
 /* Keys of a fault: every key must belong to its kind; a key of another kind is named so. */
 static void check_fault_keys(loader *ld, int t, const char *path, fault_kind kind)
 {
-    const struct fault_spec *fs = &fault_specs[kind];
+    const fault_def *fd = fault_def_of(kind);
     const char *valid[4] = { "at", fault_names[kind] };
     size_t n = 2;
-    for (int i = 0; i < fs->nkeys; i++) valid[n++] = fs->keys[i];
-    static const char *const any[] = { "at", "duration", "by", "rate", "probability" };
-    for (size_t i = 0; i < LL_ARRAY_LEN(any); i++) {
+    for (int i = 0; i < fd->nkeys; i++) valid[n++] = fd->keys[i];
+    /* a key of another kind: named so (every kind's keys, in the table's order) */
+    const char *any[2 * FAULT_KIND_COUNT + 1] = { "at" };
+    size_t nany = 1;
+    for (int k = 0; k < FAULT_KIND_COUNT; k++)
+        for (int i = 0; i < fault_def_of((fault_kind)k)->nkeys; i++) {
+            const char *key = fault_def_of((fault_kind)k)->keys[i];
+            size_t j = 0;
+            while (j < nany && strcmp(any[j], key) != 0) j++;
+            if (j == nany) any[nany++] = key;
+        }
+    for (size_t i = 0; i < nany; i++) {
         size_t j = 0;
         while (j < n && strcmp(valid[j], any[i]) != 0) j++;
         if (j < n) continue;
@@ -156,81 +156,20 @@ static void check_fault_keys(loader *ld, int t, const char *path, fault_kind kin
     rd_check_fields(&ld->rd, t, path, valid, n);
 }
 
-/* partition = { {"A", "n1"}, {"B", "n2", "n3"} }: actors in different groups cannot talk;
- * an actor named in no group keeps talking to everyone (as sim/world.c applies it), so a
- * partition needs two groups to cut anything. */
-static void load_partition(loader *ld, int idx, const char *path, fault_cfg *f)
-{
-    lua_State *L = ld->rd.L;
-    const scenario *s = ld->s;
-    if (lua_type(L, idx) != LUA_TTABLE)
-        rd_fail(&ld->rd, path, "%s must be a list of groups, like { {\"A\", \"n1\"}, {\"B\", \"n2\"} }, not %s",
-                path, rd_type_name(L, idx));
-    int t = lua_absindex(L, idx);
-    int ngroups = rd_check_list(&ld->rd, t, path, "groups", 2, MAX_NODES + MAX_CLIENTS);
-    int nactors = s->nnodes + s->nclients;
-    f->groups = xcalloc((size_t)ngroups + 1, sizeof *f->groups); /* NULL-terminated too */
-    f->ngroups = ngroups;
-    int stamp = ++ld->stamp; /* marks the actors this partition names, in O(1) per name */
-    for (int g = 0; g < ngroups; g++) {
-        char gp[PATH_LEN];
-        rd_path_index(gp, path, g + 1);
-        if (lua_rawgeti(L, t, g + 1) != LUA_TTABLE)
-            rd_fail(&ld->rd, gp, "%s must be a list of names, not %s", gp, rd_type_name(L, -1));
-        int gt = lua_gettop(L);
-        int n = rd_check_list(&ld->rd, gt, gp, "names", 1, nactors);
-        f->groups[g] = xcalloc((size_t)n + 1, sizeof **f->groups);
-        for (int i = 0; i < n; i++) {
-            char np[PATH_LEN];
-            rd_path_index(np, gp, i + 1);
-            lua_rawgeti(L, gt, i + 1);
-            f->groups[g][i] = to_actor(ld, -1, np, ACT_NODE | ACT_CLIENT, "a partition");
-            lua_pop(L, 1);
-            int id = (int)(find_actor(ld, f->groups[g][i]) - ld->actors);
-            if (ld->seen_stamp[id] == stamp)
-                rd_fail(&ld->rd, np, "%s: '%s' is in two groups%s", np, f->groups[g][i],
-                        ld->seen_group[id] == g ? " (named twice in one)" : "");
-            ld->seen_stamp[id] = stamp;
-            ld->seen_group[id] = g;
-        }
-        lua_pop(L, 1);
-    }
-}
-
-/* drop = {"A", "n1"}: a link, both directions. */
-static void load_drop_link(loader *ld, int idx, const char *path, fault_cfg *f)
-{
-    lua_State *L = ld->rd.L;
-    if (lua_type(L, idx) != LUA_TTABLE)
-        rd_fail(&ld->rd, path, "%s must be a link {from, to}, like {\"A\", \"n1\"}, not %s", path,
-                rd_type_name(L, idx));
-    int t = lua_absindex(L, idx);
-    rd_check_list(&ld->rd, t, path, "names", 2, 2); /* "must have at least 2 names" */
-    char p[PATH_LEN];
-    rd_path_index(p, path, 1);
-    lua_rawgeti(L, t, 1);
-    f->from = to_actor(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
-    rd_path_index(p, path, 2);
-    lua_rawgeti(L, t, 2);
-    f->to = to_actor(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
-    lua_pop(L, 2);
-    if (strcmp(f->from, f->to) == 0) rd_fail(&ld->rd, path, "%s: a link joins two different actors", path);
-}
-
 static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
 {
     lua_State *L = ld->rd.L;
     const scenario *s = ld->s;
     fault_kind kind = fault_kind_of(ld, t, path);
+    const fault_def *fd = fault_def_of(kind);
     const char *kn = fault_names[kind];
     f->kind = kind;
     f->duration = -1;
     check_fault_keys(ld, t, path, kind);
-    for (int i = 0; i < fault_specs[kind].nrequired; i++) {
-        int present = rd_get(L, t, fault_specs[kind].keys[i]) != LUA_TNIL;
+    for (int i = 0; i < fd->nrequired; i++) {
+        int present = rd_get(L, t, fd->keys[i]) != LUA_TNIL;
         lua_pop(L, 1);
-        if (!present)
-            rd_fail(&ld->rd, path, "%s: a %s fault needs '%s'", path, kn, fault_specs[kind].keys[i]);
+        if (!present) rd_fail(&ld->rd, path, "%s: a %s fault needs '%s'", path, kn, fd->keys[i]);
     }
     char p[PATH_LEN];
     rd_path_key(p, path, "at");
@@ -243,31 +182,12 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
 
     rd_path_key(p, path, kn);
     rd_get(L, t, kn);
-    if (kind == FAULT_PARTITION) load_partition(ld, -1, p, f);
-    else if (kind == FAULT_DROP) load_drop_link(ld, -1, p, f);
-    else f->target = to_actor(ld, -1, p, fault_specs[kind].targets, kn);
+    if (fd->read_target) fd->read_target(ld, -1, p, f);
+    else f->target = to_actor(ld, -1, p, fd->targets, kn);
     lua_pop(L, 1);
 
     f->duration = rd_opt_duration(&ld->rd, t, path, "duration", -1, D_POSITIVE);
-    if (kind == FAULT_CLOCK_JUMP) {
-        int64_t by = rd_opt_duration(&ld->rd, t, path, "by", 0, D_SIGNED);
-        f->by_ms = (by >= 0 ? by + 500 : by - 500) / 1000;
-    }
-    f->rate = rd_opt_number(&ld->rd, t, path, "rate", 0, -0.5, 1.0);
-    f->probability = rd_opt_number(&ld->rd, t, path, "probability", 0, 0, 1);
-    if (kind == FAULT_CRASH) {
-        int ty = rd_get(L, t, "host");
-        rd_path_key(p, path, "host");
-        if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
-            rd_fail(&ld->rd, p, "%s must be true (the client's host vanishes: no FIN, no reset) or false (its "
-                    "process dies and its host closes the connections), not %s", p, rd_type_name(L, -1));
-        f->host = ty == LUA_TBOOLEAN && lua_toboolean(L, -1);
-        lua_pop(L, 1);
-        if (f->host && scenario_node_index(s, f->target) >= 0)
-            rd_fail(&ld->rd, p, "%s: a host crash is a client's (a node's crash is its host's already)", p);
-        /* the servers notice a vanished client when their TCP keepalive gives up on it */
-        if (f->host) f->duration = s->keepalive;
-    }
+    if (fd->read) fd->read(ld, t, path, f);
 }
 
 void load_faults(loader *ld, int root)
@@ -319,7 +239,8 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
     int n = rd_check_list(&ld->rd, targets, tp, "actor names", 1, MAX_NODES + MAX_CLIENTS);
     ef->targets = xcalloc((size_t)n, sizeof *ef->targets);
     ef->ntargets = n;
-    int actors = kind == FAULT_PARTITION || kind == FAULT_DROP ? ACT_NODE | ACT_CLIENT : fault_specs[kind].targets;
+    const fault_def *fd = fault_def_of(kind);
+    int actors = fd->targets ? fd->targets : ACT_NODE | ACT_CLIENT; /* a partition's, a link's: any actor */
     int stamp = ++ld->stamp;
     for (int i = 0; i < n; i++) {
         char p[PATH_LEN];
@@ -328,7 +249,7 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
         ef->targets[i] = to_actor(ld, -1, p, actors, kn);
         lua_pop(L, 1);
         /* a target named twice would double that part of the search and change nothing */
-        int id = (int)(find_actor(ld, ef->targets[i]) - ld->actors);
+        int id = actor_id(ld, ef->targets[i]);
         if (ld->seen_stamp[id] == stamp) rd_fail(&ld->rd, p, "%s: '%s' is named twice", p, ef->targets[i]);
         ld->seen_stamp[id] = stamp;
     }
@@ -336,25 +257,22 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
         lua_settop(L, top);
         return;
     }
-    if (kind == FAULT_RESTART || kind == FAULT_FAILOVER)
-        rd_fail(&ld->rd, pp, "%s: a %s takes no params", pp, kn);
+    if (fd->param == FP_NONE) rd_fail(&ld->rd, pp, "%s: a %s takes no params", pp, kn);
     int np = rd_check_list(&ld->rd, params, pp, "values", 1, 1000);
-    int real = kind == FAULT_DRIFT || kind == FAULT_DROP;
+    int real = fd->param == FP_RATE || fd->param == FP_PROBABILITY;
     if (real) ef->values = xcalloc((size_t)np, sizeof *ef->values);
     else ef->params = xcalloc((size_t)np, sizeof *ef->params);
     for (int i = 0; i < np; i++) {
         char p[PATH_LEN];
         rd_path_index(p, pp, i + 1);
         lua_rawgeti(L, params, i + 1);
-        if (kind == FAULT_DRIFT) {
-            ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, -0.5, 1.0);
-        } else if (kind == FAULT_DROP) {
-            ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, 0, 1);
-        } else {
-            /* as in faults: a pause or a partition lasts longer than 0 */
-            int flags = kind == FAULT_CLOCK_JUMP ? D_SIGNED
-                        : kind == FAULT_GC_PAUSE || kind == FAULT_PARTITION ? D_POSITIVE : 0;
-            ef->params[ef->nparams++] = rd_to_duration(&ld->rd, -1, p, flags);
+        switch (fd->param) {
+        case FP_RATE: ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, -0.5, 1.0); break;
+        case FP_PROBABILITY: ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, 0, 1); break;
+        default: /* as in faults: a pause or a partition lasts longer than 0 */
+            ef->params[ef->nparams++] = rd_to_duration(&ld->rd, -1, p, fd->param == FP_SIGNED_US     ? D_SIGNED
+                                                                       : fd->param == FP_POSITIVE_US ? D_POSITIVE
+                                                                                                     : 0);
         }
         lua_pop(L, 1);
     }

@@ -40,12 +40,14 @@ typedef struct loader {
     int stamp;
 } loader;
 
-/* The kinds of actor a field may name. */
+/* The kinds of actor a field may name (faults.h's FT_* are the same). */
 enum { ACT_NODE = 1, ACT_CLIENT = 2, ACT_MASTER = 4 /* a master node only */ };
 
 /* scenario_faults.c. An actor's name, checked to be one of `kinds` (`user` names what
  * needs it, for messages), copied to the heap. Only once nodes and clients are loaded. */
 char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *user);
+/* The index of actor `name` (which exists) in the loader's sorted index (seen_stamp, ...). */
+int actor_id(loader *ld, const char *name);
 /* The faults list and the explore table of the scenario table at root (after duration). */
 void load_faults(loader *ld, int root);
 void load_explore(loader *ld, int root);

@@ -424,7 +424,7 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
         sc->faults[t->index].duration = us;
         return 0;
     case K_FAULT_BY:
-        sc->faults[t->index].by_ms = us / 1000;
+        sc->faults[t->index].jump_ms = us / 1000;
         return 0;
     case K_DRIFT:
         if (value < -0.5 || value > 1) return set_error(err, "%s: a drift rate is between -0.5 and 1", what);
@@ -475,7 +475,7 @@ double vary_get(const scenario *sc, const vary_target *t)
     const node_cfg *n = &sc->nodes[t->index >= 0 ? t->index : 0];
     switch (t->kind) {
     case K_FAULT_DURATION: return sc->faults[t->index].duration < 0 ? NAN : (double)sc->faults[t->index].duration;
-    case K_FAULT_BY: return (double)sc->faults[t->index].by_ms * 1000.0;
+    case K_FAULT_BY: return (double)sc->faults[t->index].jump_ms * 1000.0;
     case K_DRIFT:
     case K_RESTART_DELAY:
         for (int i = 0; t->index < 0 && i < sc->nnodes; i++)

@@ -23,6 +23,7 @@
 #include "core.h"
 #include "net.h"
 #include "node.h"
+#include "faults.h"
 #include "kinds.h"
 #include "worldint.h"
 
@@ -173,9 +174,7 @@ static void describe_window(void *ud, size_t i, int64_t unit, int64_t held)
     x->held = held;
 }
 
-/* ---- faults ---- */
-
-static void describe_fault(const world *w, const fault_cfg *f, buf *out);
+/* ---- faults (each kind's start, end and sentence: its file, faults.h) ---- */
 
 /* A fault's start or end in the history: its kind, its id in the run and its parameters,
  * typed; and the sentence the trace shows. */
@@ -184,38 +183,12 @@ static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int ta
     hist_event *e = history_add(w->cx.hist, w->cx.now, k, target, core_local(&w->cx, target));
     e->fault = (int)f->kind;
     e->fault_id = fi;
-    switch (f->kind) {
-    case FAULT_GC_PAUSE:
-    case FAULT_PARTITION: e->param = f->duration >= 0 ? f->duration / 1000 : -1; break;
-    case FAULT_CRASH: e->param = f->by_ms > 0 ? f->by_ms : 0; break;
-    case FAULT_CLOCK_JUMP: e->param = f->by_ms; break;
-    case FAULT_DRIFT: e->rate = f->rate; break;
-    case FAULT_DROP:
-        e->rate = f->probability;
-        e->param = f->duration >= 0 ? f->duration / 1000 : -1;
-        break;
-    default: break;
-    }
+    const fault_def *d = fault_def_of(f->kind);
+    if (d->note) d->note(f, e);
     buf b;
     buf_init(&b);
-    describe_fault(w, f, &b);
+    d->describe(f, &b);
     e->text = buf_steal(&b);
-}
-
-static lclock *clock_of(world *w, int actor)
-{
-    return actor < w->cx.nnodes ? &w->cu.nodes[actor].clock : &clients_at(w->rt, actor - w->cx.nnodes)->clock;
-}
-
-/* A lossy-link fault: the links of its `from` (to `to`, or to everyone) lose messages with
- * probability p, both ways (p < 0: the scenario's loss again). */
-static void set_drop(world *w, const fault_cfg *f, double p)
-{
-    int a = core_actor(&w->cx, f->from);
-    for (int b = 0; b < w->cx.nactors; b++) {
-        if (b == a || (f->to && b != core_actor(&w->cx, f->to))) continue;
-        net_set_loss(w->net, a, b, p);
-    }
 }
 
 /* Fault ids: the scenario's faults first, then those the explorer injected. */
@@ -224,56 +197,20 @@ static const fault_cfg *fault_by_id(const world *w, int fi)
     return fi < w->cx.sc->nfaults ? &w->cx.sc->faults[fi] : &w->injected[fi - w->cx.sc->nfaults];
 }
 
-
 void world_fault_start(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
+    const fault_def *d = fault_def_of(f->kind);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
     /* An explored fault may have landed earlier than the instant it is applied at, between
      * its target's last event and this one (explore_maybe_inject): nothing of the target
      * happened in between, so only what it schedules counts from its own instant. */
     int64_t early = f->at >= 0 && f->at < w->cx.now ? w->cx.now - f->at : 0;
     fault_note(w, f, fi, H_FAULT, target);
-    switch (f->kind) {
-    case FAULT_GC_PAUSE:
-        client_pause(w->rt, clients_at(w->rt, target - w->cx.nnodes), f->duration > early ? f->duration - early : 0, fi);
-        break;
-    case FAULT_CRASH:
-        if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
-        else if (f->host) client_vanish(w->rt, clients_at(w->rt, target - w->cx.nnodes));
-        else client_crash(w->rt, clients_at(w->rt, target - w->cx.nnodes));
-        break;
-    case FAULT_RESTART: node_restart(&w->cu, &w->cu.nodes[target]); break;
-    case FAULT_CLOCK_JUMP:
-        lclock_jump(clock_of(w, target), w->cx.now, f->by_ms);
-        if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
-        break;
-    case FAULT_DRIFT:
-        lclock_set_drift(clock_of(w, target), w->cx.now, f->rate);
-        if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
-        break;
-    case FAULT_PARTITION: {
-        int *group_of = xmalloc((size_t)w->cx.nactors * sizeof *group_of);
-        for (int a = 0; a < w->cx.nactors; a++) group_of[a] = -1;
-        for (int g = 0; g < f->ngroups; g++)
-            for (char **nm = f->groups[g]; *nm; nm++) {
-                int a = core_actor(&w->cx, *nm);
-                if (a >= 0) group_of[a] = g;
-            }
-        net_partition(w->net, fi, group_of);
-        nodes_partitions_changed(&w->cu);
-        break;
-    }
-    case FAULT_FAILOVER: node_failover(&w->cu, &w->cu.nodes[target], 1); break;
-    case FAULT_DROP: set_drop(w, f, f->probability); break;
-    }
-    /* what it schedules; already due when it landed that much earlier: then at once, before
-     * anything else happens now */
-    if (f->kind == FAULT_CRASH && f->by_ms > 0 && target < w->cx.nnodes) {
-        if (early >= f->by_ms * 1000) node_restart(&w->cu, &w->cu.nodes[target]);
-        else sched_push(w->cx.q, w->cx.now - early + f->by_ms * 1000, EV_RESTART, target, 0, NULL);
-    }
-    if (f->duration >= 0 && f->kind != FAULT_GC_PAUSE) {
+    d->start(w, f, fi, target, early);
+    /* its end; already due when it landed that much earlier: then at once, before anything
+     * else happens now */
+    if (f->duration >= 0 && !d->own_end) {
         if (early >= f->duration) world_fault_end(w, fi);
         else sched_push(w->cx.q, w->cx.now - early + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
     }
@@ -282,62 +219,19 @@ void world_fault_start(world *w, int fi)
 void world_fault_end(world *w, int fi)
 {
     const fault_cfg *f = fault_by_id(w, fi);
+    const fault_def *d = fault_def_of(f->kind);
     int target = f->target ? core_actor(&w->cx, f->target) : -1;
-    switch (f->kind) {
-    case FAULT_PARTITION:
-        net_heal(w->net, fi);
-        nodes_partitions_changed(&w->cu);
-        break;
-    case FAULT_DROP: set_drop(w, f, -1); break;
-    case FAULT_CRASH: /* a vanished host: the servers' keepalive gives up on its connections */
-        if (f->host) client_drop_connections(w->rt, clients_at(w->rt, target - w->cx.nnodes));
-        break;
-    default: break;
-    }
+    if (d->end) d->end(w, f, fi, target);
     fault_note(w, f, fi, H_FAULT_END, target);
 }
 
-static void describe_fault(const world *w, const fault_cfg *f, buf *out)
-{
-    (void)w;
-    switch (f->kind) {
-    case FAULT_GC_PAUSE: buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000)); break;
-    case FAULT_CRASH:
-        if (f->host) {
-            buf_printf(out, "crash of %s's host (silent: the servers notice at their TCP keepalive, %lld ms)", f->target,
-                       (long long)(f->duration / 1000));
-            break;
-        }
-        buf_printf(out, "crash of %s", f->target);
-        if (f->by_ms > 0) buf_printf(out, " (restarts after %lld ms)", (long long)f->by_ms);
-        break;
-    case FAULT_RESTART: buf_printf(out, "restart of %s", f->target); break;
-    case FAULT_CLOCK_JUMP: buf_printf(out, "clock of %s jumps by %+lld ms", f->target, (long long)f->by_ms); break;
-    case FAULT_DRIFT: buf_printf(out, "clock of %s drifts at %+g%%", f->target, f->rate * 100); break;
-    case FAULT_PARTITION:
-        buf_puts(out, "partition");
-        for (int g = 0; g < f->ngroups; g++) {
-            buf_puts(out, g ? " | " : " ");
-            for (char **nm = f->groups[g]; *nm; nm++) buf_printf(out, "%s%s", nm == f->groups[g] ? "" : ",", *nm);
-        }
-        if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
-        break;
-    case FAULT_FAILOVER: buf_printf(out, "failover of %s", f->target); break;
-    case FAULT_DROP:
-        if (f->to) buf_printf(out, "link %s-%s drops %g%% of messages", f->from, f->to, f->probability * 100);
-        else buf_printf(out, "every link of %s drops %g%% of messages", f->from, f->probability * 100);
-        if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
-        break;
-    }
-}
-
-/* ---- exploring: faults injected where the chooser says ---- */
+/* ---- exploring: faults injected where the search (world_opts.search) says ---- */
 
 /* The actor a fault happens at: its target; WORLD_KEY_ALL for a partition or a lossy link,
  * which change what every actor's messages do. */
 static int fault_actor(const world *w, const fault_cfg *f)
 {
-    if (f->kind == FAULT_PARTITION || f->kind == FAULT_DROP) return WORLD_KEY_ALL;
+    if (fault_def_of(f->kind)->everywhere) return WORLD_KEY_ALL;
     return f->target ? core_actor(&w->cx, f->target) : -1;
 }
 
@@ -367,139 +261,30 @@ static void mark_due(world *w, int64_t t)
     }
 }
 
-/* The fault options of the explore table: kind × target × parameter. Option i is written
- * into *f (names borrowed from the scenario). Returns the number of options. */
-static int explore_option(const world *w, int i, fault_cfg *f)
-{
-    const scenario *sc = w->cx.sc;
-    int64_t lease = scenario_lease_or_watchdog(sc);
-    int k = 0;
-    for (int e = 0; e < sc->explore.nfaults; e++) {
-        const explore_fault *ef = &sc->explore.faults[e];
-        int nvals = ef->nparams > 0 ? ef->nparams : ef->nvalues > 0 ? ef->nvalues : 1;
-        for (int t = 0; t < ef->ntargets; t++) {
-            for (int v = 0; v < nvals; v++, k++) {
-                if (k != i || !f) continue;
-                memset(f, 0, sizeof *f);
-                f->kind = ef->kind;
-                f->target = ef->targets[t];
-                f->duration = -1;
-                int64_t p = ef->nparams > 0 ? ef->params[v] : INT64_MIN;
-                int has_d = ef->nvalues > 0; /* a rate may be negative: no sentinel */
-                double d = has_d ? ef->values[v] : 0;
-                switch (ef->kind) {
-                case FAULT_GC_PAUSE: f->duration = p != INT64_MIN ? p : lease + lease / 2; break;
-                case FAULT_CRASH: f->by_ms = p != INT64_MIN ? p / 1000 : 0; break;
-                case FAULT_CLOCK_JUMP: f->by_ms = p != INT64_MIN ? p / 1000 : 2 * lease / 1000; break;
-                case FAULT_DRIFT: f->rate = has_d ? d : 0.1; break;
-                case FAULT_DROP:
-                    f->from = ef->targets[t];
-                    f->target = NULL;
-                    f->probability = has_d ? d : 1.0;
-                    f->duration = 2 * lease;
-                    break;
-                case FAULT_PARTITION: f->duration = p != INT64_MIN ? p : 2 * lease; break;
-                default: break;
-                }
-            }
-        }
-    }
-    return k;
-}
-
-/* The options the search offers at this instant (bit 0: no fault), in EXPLORE mode. A
- * crash, pause or clock jump of X lands here only if X has an event due now: between two
- * events of X nothing of X changes, so landing it anywhere in between is the same as landing
- * it just before the next one, with its own consequences (a restart, the end of a pause)
- * falling anywhere the gap allows: the instant's shift, a window of its own (fault_gap,
- * model/reduce.c). Drift and failover are offered at every instant (a drift's effect grows
- * with time), and so are partitions and lossy links (they change what messages already in
- * flight do). A crash of what is down and a restart of what is up are never offered: they
- * change nothing.
- *
- * The horizon bounds when faults land. Those offered at every instant are offered at the
- * horizon itself too (PHASE_HORIZON). A crash, pause or jump of X that lands in X's last gap
- * before the horizon lands just before X's first event past it (PHASE_LATE), like one in
- * any other gap, its shift covering the gap back to X's event before: so a fault's instant
- * is always tied to an event of its target, and moves with it when a window moves that
- * event — a fault at the horizon's fixed instant would be ordered anew against every
- * event of its target a window can bring past it. The instants searched are thus those up
- * to the horizon and, for each target, up to its first event past it. */
-enum { PHASE_BEFORE, PHASE_HORIZON, PHASE_LATE };
-
 int world_fault_tied_to_target(fault_kind k)
 {
-    return k == FAULT_CRASH || k == FAULT_RESTART || k == FAULT_GC_PAUSE || k == FAULT_CLOCK_JUMP;
-}
-static uint64_t offered_options(world *w, int nopts, int phase, uint64_t *valid)
-{
-    *valid = UINT64_MAX;
-    if (1 + nopts > 64) return UINT64_MAX;
-    uint64_t m = 1;
-    *valid = 1;
-    fault_cfg f;
-    for (int i = 0; i < nopts; i++) {
-        explore_option(w, i, &f);
-        int a = actor_key(w, fault_actor(w, &f));
-        int prunable = world_fault_tied_to_target(f.kind);
-        int t = fault_actor(w, &f);
-        /* crashing what is down, or restarting what is up, changes nothing */
-        if (f.kind == FAULT_CRASH && t >= 0 && (t < w->cx.nnodes ? !w->cu.nodes[t].up : clients_at(w->rt, t - w->cx.nnodes)->dead)) continue;
-        if (f.kind == FAULT_RESTART && t >= 0 && t < w->cx.nnodes && w->cu.nodes[t].up) continue;
-        *valid |= 1ULL << (i + 1);
-        int due = a >= 0 && (w->due[a / 64] >> (a % 64) & 1);
-        int off;
-        switch (phase) {
-        case PHASE_BEFORE: off = !prunable || a < 0 || due; break;
-        case PHASE_HORIZON: off = !prunable || a < 0; break;
-        default: off = prunable && due && !(w->late_seen[a / 64] >> (a % 64) & 1); break;
-        }
-        if (off) m |= 1ULL << (i + 1);
-    }
-    return m;
+    return fault_def_of(k)->tied;
 }
 
-/* How much earlier than now (µs) fault f could have landed with the same order of events:
- * back to just after the last step it could be ordered against — its target's (a master
- * and its replicas together), every actor's for a partition or a lossy link — and not before
- * the run began. 0 when landing earlier changes nothing: a fault that schedules nothing (a
- * crash that does not restart, a clock jump, a failover) or one the steps are not kept for.
- * A drift is not moved: its effect grows with the time it has run (explore.c says so in the
- * coverage). */
-static int64_t fault_gap(const world *w, const fault_cfg *f)
+int world_fault_key(const world *w, const fault_cfg *f)
 {
-    int timed = f->kind == FAULT_GC_PAUSE || (f->kind == FAULT_CRASH && f->by_ms > 0) ||
-                ((f->kind == FAULT_PARTITION || f->kind == FAULT_DROP) && f->duration >= 0);
-    if (!timed || !w->cx.explore) return 0;
-    int key = actor_key(w, fault_actor(w, f));
-    int64_t prev = -1;
-    for (int s = w->nsteps; s-- > 0;) {
-        const world_step *x = &w->steps[s];
-        if (x->t >= w->cx.now && x->cause == WORLD_CAUSE_INSTANT) continue; /* this fault's own */
-        if (key == WORLD_KEY_ALL || x->key == key || x->key == WORLD_KEY_ALL) {
-            prev = x->t;
-            break;
-        }
-    }
-    int64_t gap = w->cx.now - prev - 1;
-    /* landing its whole length early or more, it has ended (restarted) by now, nothing of its
-     * target having happened meanwhile: all such instants are one */
-    int64_t len = f->kind == FAULT_CRASH ? f->by_ms * 1000 : f->duration;
-    if (gap > len) gap = len;
-    return gap > 0 ? gap : 0;
+    return actor_key(w, fault_actor(w, f));
 }
 
-/* Whether some crash, pause or jump's target has not yet had an instant past the horizon. */
-static int late_targets_left(world *w, int nopts)
+int world_fault_idle(const world *w, const fault_cfg *f)
 {
-    fault_cfg f;
-    for (int i = 0; i < nopts; i++) {
-        explore_option(w, i, &f);
-        if (!world_fault_tied_to_target(f.kind)) continue;
-        int a = actor_key(w, fault_actor(w, &f));
-        if (a >= 0 && !(w->late_seen[a / 64] >> (a % 64) & 1)) return 1;
-    }
-    return 0;
+    const fault_def *d = fault_def_of(f->kind);
+    return d->idle && d->idle(w, f, fault_actor(w, f));
+}
+
+int world_key_due(const world *w, int key)
+{
+    return key >= 0 && (w->due[key / 64] >> (key % 64) & 1);
+}
+
+int world_key_late_seen(const world *w, int key)
+{
+    return key >= 0 && (w->late_seen[key / 64] >> (key % 64) & 1);
 }
 
 /* Injects option k - 1 (k > 0) now; st: the step its decision added, or -1. */
@@ -510,18 +295,16 @@ static void explore_inject(world *w, int64_t k, int st)
         w->injected = xrealloc(w->injected, (size_t)w->capinjected * sizeof *w->injected);
     }
     fault_cfg *f = &w->injected[w->ninjected];
-    explore_option(w, (int)k - 1, f);
+    w->search->option(w->cx.sc, (int)k - 1, f);
     f->at = w->cx.now;
-    if (f->kind == FAULT_PARTITION) {
-        f->groups = scenario_isolate_groups(w->cx.sc, f->target);
-        f->ngroups = 2;
-    }
+    const fault_def *d = fault_def_of(f->kind);
+    if (d->place) d->place(f, w->cx.sc);
     /* Where in the gap before this instant it landed: anywhere after the last event that
      * its start could be ordered against (its target's; any actor's for a partition or a
      * lossy link). Landing earlier changes only when what it schedules falls (a restart,
      * the end of a pause or of a cut), so that is a window of its own, explored like a
      * delay's (model/reduce.c); a fault whose consequences do not move has none. */
-    int64_t gap = fault_gap(w, f);
+    int64_t gap = w->cx.explore ? w->search->gap(w, f) : 0;
     if (gap > 0) {
         size_t di = decisions_made(w);
         int64_t early = chooser_range(w->cx.ch, 0, gap, "fault instant");
@@ -551,28 +334,29 @@ static void explore_inject(world *w, int64_t k, int st)
     sched_set_cause(w->cx.q, -1);
 }
 
-/* Called at each new instant while the budget lasts: maybe inject faults now. The search
- * may land several at one instant, one decision each, while the budget lasts: two faults in
- * one gap of their target's (two clock jumps of a node between two of its events) are two
- * faults at the instant that ends it. */
+/* Called at each new instant while the budget lasts: the search may inject faults now, one
+ * decision each, while the budget lasts (two faults in one gap of their target's are two
+ * faults at the instant that ends it). Which options it offers is the search's
+ * (world_search); the world marks which actors have an event due at the instant, records
+ * each decision and its step, and applies the fault. */
 static void explore_maybe_inject(world *w, int phase)
 {
-    int nopts = explore_option(w, -1, NULL);
+    const world_search *s = w->search;
+    int nopts = s ? s->option(w->cx.sc, -1, NULL) : 0;
     if (nopts == 0) return;
     if (chooser_mode_of(w->cx.ch) != CHOOSER_EXPLORE) {
-        /* Random schedules: a fault at about one instant in twenty. */
-        int64_t k = chooser_chance(w->cx.ch, 0.05, "fault?") ? 1 + chooser_pick(w->cx.ch, nopts, "fault") : 0;
+        int64_t k = s->random(w->cx.ch, nopts);
         if (k > 0) explore_inject(w, k, -1);
         return;
     }
-    if (phase != PHASE_HORIZON) mark_due(w, w->cx.now);
-    uint64_t valid, offered = offered_options(w, nopts, phase, &valid);
-    if (phase == PHASE_LATE) {
+    if (phase != WORLD_PHASE_HORIZON) mark_due(w, w->cx.now);
+    uint64_t valid, offered = s->offered(w, nopts, phase, &valid);
+    if (phase == WORLD_PHASE_LATE) {
         size_t nw = ((size_t)w->cx.nactors + 63) / 64;
         for (size_t i = 0; i < nw; i++) w->late_seen[i] |= w->due[i];
-        w->late_open = late_targets_left(w, nopts);
+        w->late_open = s->late_open(w, nopts);
     }
-    if (phase != PHASE_BEFORE && offered == 1) return; /* nothing to decide */
+    if (phase != WORLD_PHASE_BEFORE && offered == 1) return; /* nothing to decide */
     for (;;) {
         size_t di = decisions_made(w);
         int64_t k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
@@ -584,13 +368,13 @@ static void explore_maybe_inject(world *w, int phase)
         if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
         if (k == 0) return;
         fault_cfg f;
-        explore_option(w, (int)k - 1, &f);
+        s->option(w->cx.sc, (int)k - 1, &f);
         int a = fault_actor(w, &f);
         x->target = actor_key(w, a);
         x->step = add_step(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
         explore_inject(w, k, w->cx.explore ? x->step : -1);
         if (w->faults_left <= 0) return;
-        offered_options(w, nopts, phase, &valid); /* what the one just landed left to change */
+        s->offered(w, nopts, phase, &valid); /* what the one just landed left to change */
     }
 }
 
@@ -631,6 +415,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
     w->late_seen = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->late_seen);
     w->late_open = 1;
+    w->search = o ? o->search : NULL;
     for (int i = 0; i < cx->nnodes; i++) {
         int a = history_add_actor(cx->hist, sc->nodes[i].name, 1);
         history_set_actor_clock(cx->hist, a, sc->nodes[i].clock.offset_ms, sc->nodes[i].clock.drift);
@@ -717,20 +502,20 @@ int world_run(world *w, buf *err)
              * happens at it (as a fault pinned at this time would). */
             w->cx.now = next;
             w->last_instant = next;
-            explore_maybe_inject(w, 0);
+            explore_maybe_inject(w, WORLD_PHASE_BEFORE);
         } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->cx.explore &&
                    horizon < w->cx.sc->duration) {
             /* The horizon itself is an instant (for the faults offered at every instant) */
             w->cx.now = horizon;
             w->last_instant = horizon;
-            explore_maybe_inject(w, PHASE_HORIZON);
+            explore_maybe_inject(w, WORLD_PHASE_HORIZON);
             continue;
         } else if (w->faults_left > 0 && w->late_open && next > horizon && next > w->last_instant && w->cx.explore &&
                    next <= w->cx.sc->duration) {
             /* ... and one tied to its target lands before the target's first event past it */
             w->cx.now = next;
             w->last_instant = next;
-            explore_maybe_inject(w, PHASE_LATE);
+            explore_maybe_inject(w, WORLD_PHASE_LATE);
         }
         size_t di = w->cx.explore ? decisions_made(w) : 0;
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
@@ -805,4 +590,9 @@ uint64_t world_events(const world *w)
 int64_t world_now(const world *w)
 {
     return w->cx.now;
+}
+
+const scenario *world_scenario(const world *w)
+{
+    return w->cx.sc;
 }

@@ -13,6 +13,7 @@
 #include "scenario.h"
 
 typedef struct world world;
+typedef struct world_search world_search;
 
 typedef struct world_opts {
     chooser *chooser;    /* borrowed; NULL: the world makes a RUN chooser from the seed */
@@ -21,6 +22,8 @@ typedef struct world_opts {
     const char *data_dir;/* where lua/ lives; NULL: ll_data_dir() */
     int explore;         /* inject faults from the scenario's explore table, one chooser
                             decision at each new instant (locklab check) */
+    const world_search *search; /* exploring: which faults are offered where (the model
+                                   checker's policy, model/fault_search.c); NULL: none */
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
     uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
@@ -61,12 +64,44 @@ int world_run(world *w, buf *err);
 const history *world_history(const world *w);
 uint64_t world_events(const world *w);   /* events processed */
 int64_t world_now(const world *w);       /* true µs */
+const scenario *world_scenario(const world *w); /* the scenario it runs (borrowed) */
 /* The faults the explorer injected, in order, with their `at` times (borrowed). */
 const fault_cfg *world_injected(const world *w, int *n);
 /* Exploring: a fault of this kind acts on its target alone when it lands (a crash, restart,
  * pause or clock jump), so it is offered only where its target has an event due, and past the
  * horizon up to its target's first event there (the explorer's coverage line says so). */
 int world_fault_tied_to_target(fault_kind k);
+
+/* Exploring: the search's side of injecting faults (model/fault_search.c). At each new instant
+ * up to the horizon (WORLD_PHASE_BEFORE), at the horizon itself (WORLD_PHASE_HORIZON) and past
+ * it up to each target's first event there (WORLD_PHASE_LATE), the world asks the search
+ * which options of its table it offers, records the decision (world_decision) and the fault's
+ * step, and applies the fault chosen; which faults, where, of what size and how far back
+ * each may have landed are the search's. */
+enum { WORLD_PHASE_BEFORE, WORLD_PHASE_HORIZON, WORLD_PHASE_LATE };
+struct world_search {
+    /* Option i of the scenario's explore table written into *f (names borrowed from sc);
+     * returns the number of options (i < 0 or f NULL: only counts them). */
+    int (*option)(const scenario *sc, int i, fault_cfg *f);
+    /* The options offered now in phase (bit 0: no fault; bit i + 1: option i; all bits when
+     * there are 63 or more), and in *valid those that would change anything. */
+    uint64_t (*offered)(const world *w, int nopts, int phase, uint64_t *valid);
+    /* After a WORLD_PHASE_LATE instant: whether faults remain to offer past the horizon. */
+    int (*late_open)(const world *w, int nopts);
+    /* A random schedule (not CHOOSER_EXPLORE): the option to inject now (1 + i), or 0. */
+    int64_t (*random)(chooser *ch, int nopts);
+    /* How much earlier than now (µs) fault f could have landed with the same order of
+     * events (world_steps); 0: it does not move. */
+    int64_t (*gap)(const world *w, const fault_cfg *f);
+};
+/* What the search reads of the world at an instant: the key (world_step.key) of the actor a
+ * fault hits (WORLD_KEY_ALL: every actor's); whether starting it now changes nothing (a crash
+ * of what is down); whether the actor with that key has an event due now (marked before each
+ * phase but the horizon's), and whether it has had an instant past the horizon. */
+int world_fault_key(const world *w, const fault_cfg *f);
+int world_fault_idle(const world *w, const fault_cfg *f);
+int world_key_due(const world *w, int key);
+int world_key_late_seen(const world *w, int key);
 
 /* What an exploring world (world_opts.explore) tells the explorer about its run, for the
  * search's reductions (model/explore.c):

@@ -35,6 +35,7 @@ struct world {
     uint64_t *late_seen;   /* per actor: it has had an instant past the horizon (faults due at the
                               horizon land before its next event: explore_maybe_inject) */
     int late_open;         /* some target of a crash, pause or jump has not had that instant yet */
+    const world_search *search; /* world_opts.search: which faults the search offers where */
 };
 
 /* Handles one event of the queue (its kind's part of the world). */

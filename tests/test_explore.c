@@ -293,7 +293,7 @@ static void test_explore_crash_offered_only_before_an_event_of_its_target(void *
     scenario *sc = load_scenario_text(SCEN("'2ms'", "{ { name = 'A', work = '1s' }, { name = 'B', start = '500ms', work = '1s' } }",
                              "{ faults = { crash = { 'n1' } }, max_faults = 1, horizon = '3s' }"));
     chooser *ch = chooser_new(CHOOSER_EXPLORE, 0);
-    world_opts o = { .chooser = ch, .explore = 1 };
+    world_opts o = { .chooser = ch, .explore = 1, .search = &fault_search };
     buf err;
     buf_init(&err);
     world *w = world_new(sc, &o, &err);

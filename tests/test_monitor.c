@@ -135,6 +135,7 @@ static void test_mutual_exclusion_each_fault_kind(void **state)
         [FAULT_PARTITION] = "partition crasher | n1,B (no crash here)",
         [FAULT_FAILOVER] = "failover of crasher",
         [FAULT_DROP] = "every link of crasher drops 100% of messages",
+        [FAULT_DISK_STALL] = "disk of crasher stalls for 3000 ms",
     };
     for (int k = 0; k < FAULT_KIND_COUNT; k++) {
         scenario *sc = scenario_with(NULL);

@@ -318,8 +318,8 @@ static void test_scenario_full_file(void **state)
     assert_string_equal(f[2].target, "Z");
     assert_int_equal(f[3].kind, FAULT_RESTART);
     assert_int_equal(f[4].kind, FAULT_CLOCK_JUMP);
-    assert_int_equal(f[4].by_ms, -20000);
-    assert_int_equal(f[5].by_ms, 1500);
+    assert_int_equal(f[4].jump_ms, -20000);
+    assert_int_equal(f[5].jump_ms, 1500);
     assert_int_equal(f[6].kind, FAULT_DRIFT);
     assert_string_equal(f[6].target, "Ar1");
     assert_true(f[6].rate == 0.05);
@@ -658,7 +658,7 @@ static void test_scenario_fault_kinds(void **state)
                     "t.lua:4: faults[1].drop: a link joins two different actors");
     scenario *s = load_with("  faults = { { at = 1, clock_jump = \"n1\", by = \"-0.5ms\" },\n"
                             "             { at = \"60s\", drift = \"A\", rate = -0.01 } },");
-    assert_int_equal(s->faults[0].by_ms, -1); /* rounded half away from zero */
+    assert_int_equal(s->faults[0].jump_ms, -1); /* rounded half away from zero */
     assert_true(s->faults[1].rate == -0.01);
     assert_int_equal(s->faults[1].line, 5);
     scenario_free(s);

@@ -235,7 +235,7 @@ static void test_sweep_apply_sets_fields(void **state)
     apply_ok(sc, base, "gc_pause", "7s");
     assert_int_equal(sc->faults[0].duration, 7000000);
     apply_ok(sc, base, "clock_jump", "-5s");
-    assert_int_equal(sc->faults[1].by_ms, -5000);
+    assert_int_equal(sc->faults[1].jump_ms, -5000);
     apply_ok(sc, base, "drift", "0.02");
     assert_true(sc->nodes[0].clock.drift == 0.02);
     apply_ok(sc, base, "lease", "3s");

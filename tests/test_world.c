@@ -17,6 +17,7 @@
 #include "check.h"
 #include "monitor.h"
 #include "scenario.h"
+#include "fault_search.h"
 #include "scenario_fixture.h"
 #include "trace.h"
 #include "world.h"
@@ -127,7 +128,7 @@ static void test_world_explored_drift_keeps_its_sign(void **state)
         chooser_set_script(ch, &first, 1);
         buf err;
         buf_init(&err);
-        world_opts opts = { .chooser = ch, .explore = 1 };
+        world_opts opts = { .chooser = ch, .explore = 1, .search = &fault_search };
         world *w = world_new(sc, &opts, &err);
         assert_non_null(w);
         assert_int_equal(world_run(w, &err), 0);

@@ -1,0 +1,65 @@
+/* fault_disk_stall.c — a node's disk stalls ({ at = "5s", disk_stall = "n1", duration = "3s" }):
+ * for its duration no fsync completes, and with persistence `always` no reply leaves the node
+ * (node_disk.c says what Redis does and what is simplified). A stall on a node without
+ * persistence changes nothing. */
+#include "faultint.h"
+
+static void describe(const fault_cfg *f, buf *out)
+{
+    buf_printf(out, "disk of %s stalls for %lld ms", f->target, (long long)(f->duration / 1000));
+}
+
+static void note(const fault_cfg *f, hist_event *e)
+{
+    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+}
+
+static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
+{
+    (void)f, (void)id, (void)early;
+    node_disk_stall(&w->cu, &w->cu.nodes[target]);
+}
+
+static void end(struct world *w, const fault_cfg *f, int id, int target)
+{
+    (void)f, (void)id;
+    node_disk_resume(&w->cu, &w->cu.nodes[target]);
+}
+
+static void write(buf *b, const scenario *sc, const fault_cfg *f)
+{
+    (void)sc;
+    buf_puts(b, "  { at = ");
+    fault_put_us(b, f->at);
+    buf_printf(b, ", disk_stall = \"%s\", duration = ", f->target);
+    fault_put_us(b, f->duration);
+    buf_puts(b, " },\n");
+}
+
+static void offer(fault_cfg *f, const char *target, int64_t us, double value)
+{
+    (void)value;
+    f->target = (char *)target;
+    f->duration = us;
+}
+
+static int64_t length(const fault_cfg *f)
+{
+    return f->duration > 0 ? f->duration : 0;
+}
+
+const fault_def fault_disk_stall = {
+    .kind = FAULT_DISK_STALL,
+    .targets = FT_NODE,
+    .keys = { "duration" }, .nkeys = 1, .nrequired = 1,
+    .write = write,
+    .describe = describe,
+    .note = note,
+    .start = start,
+    .end = end,
+    .param = FP_POSITIVE_US,
+    .tied = 1,
+    .lease_halves = 3,
+    .offer = offer,
+    .length = length,
+};

@@ -1,0 +1,57 @@
+/* fault_gc_pause.c — a stop-the-world pause of a client process ({ at = "5s", gc_pause = "A",
+ * duration = "12s" }): its coroutines, timers and received messages wait until the pause
+ * ends (client_pause); the client ends it, and records its end. */
+#include "faultint.h"
+
+static void describe(const fault_cfg *f, buf *out)
+{
+    buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000));
+}
+
+static void note(const fault_cfg *f, hist_event *e)
+{
+    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+}
+
+static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
+{
+    client_pause(w->rt, fault_client(w, target), f->duration > early ? f->duration - early : 0, id);
+}
+
+static void write(buf *b, const scenario *sc, const fault_cfg *f)
+{
+    (void)sc;
+    buf_printf(b, "  { at = ");
+    fault_put_us(b, f->at);
+    buf_printf(b, ", gc_pause = \"%s\", duration = ", f->target);
+    fault_put_us(b, f->duration);
+    buf_puts(b, " },\n");
+}
+
+static void offer(fault_cfg *f, const char *target, int64_t us, double value)
+{
+    (void)value;
+    f->target = (char *)target;
+    f->duration = us;
+}
+
+static int64_t length(const fault_cfg *f)
+{
+    return f->duration > 0 ? f->duration : 0;
+}
+
+const fault_def fault_gc_pause = {
+    .kind = FAULT_GC_PAUSE,
+    .targets = FT_CLIENT,
+    .keys = { "duration" }, .nkeys = 1, .nrequired = 1,
+    .write = write,
+    .describe = describe,
+    .note = note,
+    .start = start,
+    .own_end = 1,
+    .param = FP_POSITIVE_US,
+    .tied = 1,
+    .lease_halves = 3,
+    .offer = offer,
+    .length = length,
+};
