@@ -128,7 +128,7 @@ typedef enum hist_kind {
     H_ACQUIRED,       /* ... succeeds (a: token or -1) */
     H_ACQUIRE_FAILED, /* ... gives up */
     H_RELEASE,        /* a release starts */
-    H_RELEASED,       /* ... ends (text: outcome) */
+    H_RELEASED,       /* ... ends (code: its hist_outcome; text: the workload's words) */
     H_CS_ENTER,       /* the client enters its critical section (a: token) */
     H_CS_EXIT,
     H_WRITE,          /* a write to the shared resource (a: token, b: 1 accepted / 0 rejected) */
@@ -165,8 +165,8 @@ typedef struct hist_event {
     /* the typed payload (-1 where a kind has none) */
     int fault;       /* fault, fault_end: its fault_kind */
     int fault_id;    /* fault, fault_end: which fault of the run (a fault and its end share it) */
-    int64_t param;   /* fault: gc_pause, partition, drop: duration ms (-1 none); clock_jump: by
-                      * ms; crash: restart delay ms (0 none) */
+    int64_t param;   /* fault: what FAULT_KINDS says (gc_pause, partition, drop, disk_stall:
+                      * duration ms, -1 none; clock_jump: by ms; crash: restart delay ms, 0 none) */
     double rate;     /* fault: drift: its rate; drop: its probability */
     int msg;         /* drop: the lost message's hist_msg */
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;

@@ -517,7 +517,7 @@ static void test_scenario_options_and_explore(void **state)
                     "t.lua:4: explore has no 'max_faults' (it is required)");
     expect_error_in("  explore = { max_faults = 1,\n    faults = { pause = { \"A\" } } },",
                     "t.lua:5: unknown fault kind 'pause' in explore.faults; valid fault kinds: gc_pause, "
-                    "crash, restart, clock_jump, drift, partition, failover, drop");
+                    "crash, restart, clock_jump, drift, partition, failover, drop, disk_stall");
     expect_error_in("  explore = { max_faults = 1, faults = { gc_pause = { \"n1\" } } },",
                     "t.lua:4: explore.faults.gc_pause[1]: 'n1' is a node, but gc_pause needs a client");
     expect_error_in("  explore = { max_faults = 1, faults = { restart = { targets = { \"n1\" }, params = { 1 } } } },",
@@ -645,7 +645,7 @@ static void test_scenario_fault_kinds(void **state)
                     "t.lua:4: faults[1] has two kinds, 'crash' and 'restart'; a fault has exactly one");
     expect_error_in("  faults = { { at = 1 } },",
                     "t.lua:4: faults[1] has no kind; give one of gc_pause, crash, restart, clock_jump, drift, "
-                    "partition, failover, drop");
+                    "partition, failover, drop, disk_stall");
     expect_error_in("  faults = { { at = 1, crash = \"A\",\n    duration = 5 } },",
                     "t.lua:5: faults[1]: 'duration' does not apply to a crash fault (its keys: at, crash, host)");
     expect_error_in("  faults = { { at = 1, gc_pause = \"A\", duraton = 5 } },",
