@@ -1,6 +1,8 @@
 /* main.c — the locklab command line: a table of subcommands (as git.c has), usage, the
  * version, `locklab help CMD` (CMD --help, as git help does), and the exit-code contract
- * (cli.h). */
+ * (cli.h). The usage's lists of server kinds, faults and properties are read from their
+ * tables (sim/kinds.c, history.h's FAULT_KINDS, property_names), never written out here;
+ * tests/cli/test_cli.sh holds the README's and the playground's lists against them. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +11,8 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "history.h"
+#include "kinds.h"
 
 typedef struct subcommand {
     const char *name;
@@ -24,22 +28,54 @@ static const subcommand subcommands[] = {
     { "matrix", cli_matrix, "every lock design under the standard faults, beside what its source claims" },
     { "compare", cli_compare, "one scenario under two script versions or option sets: where they part" },
     { "redis", cli_redis, "a fake Redis 7.0 at the keyboard; --check replays a transcript" },
-    { "kind", cli_kind, "one server of any kind (redis, zookeeper, etcd, mysql, mongodb) by hand" },
+    { "kind", cli_kind, "one server of any kind (the server kinds below) by hand" },
     { "serve", cli_serve, "fake Redis nodes on TCP ports, for redis-cli and client libraries" },
     { "scripts", cli_scripts, "the library of real lock scripts: list, show, body, sha" },
 };
 
+/* A list of names under a heading, wrapped at 80 columns, each further line indented. */
+static void put_list(FILE *f, const char *heading, const char *const *names, int n)
+{
+    int col = fprintf(f, "%s", heading);
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(names[i]) + (i + 1 < n ? 1 : 0);
+        if (col + 1 + len > 80) col = fprintf(f, "\n%*s", (int)strlen(heading), "") - 1;
+        col += fprintf(f, " %s%s", names[i], i + 1 < n ? "," : "");
+    }
+    fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
+    /* the server kinds by the first word of their titles: "ZooKeeper", "etcd", ... */
     fputs("usage: locklab <command> [options] [args]\n"
           "\n"
           "locklab simulates and model-checks distributed lock protocols: Redis and its client\n"
-          "libraries, beside ZooKeeper, etcd, MySQL and MongoDB.\n"
-          "\n"
-          "commands:\n",
+          "libraries, beside",
           f);
+    int nkinds = 0;
+    while (server_kind_at(nkinds)) nkinds++;
+    int col = 18;
+    for (int i = 1; i < nkinds; i++) {
+        const char *t = server_kind_at(i)->title;
+        int len = (int)strcspn(t, " ");
+        const char *sep = i == 1 ? "" : i + 1 < nkinds ? "," : " and";
+        if (col + (int)strlen(sep) + 1 + len + 1 > 88) {
+            fprintf(f, "%s\n%.*s", sep, len, t);
+            col = len;
+        } else {
+            col += fprintf(f, "%s %.*s", sep, len, t);
+        }
+    }
+    fputs(".\n\ncommands:\n", f);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+    fputc('\n', f);
+    const char *kinds[64];
+    for (int i = 0; i < nkinds && i < 64; i++) kinds[i] = server_kind_at(i)->name;
+    put_list(f, "server kinds:", kinds, nkinds < 64 ? nkinds : 64);
+    put_list(f, "faults:      ", fault_kind_names, FAULT_KIND_COUNT);
+    put_list(f, "properties:  ", property_names, PROP_COUNT);
     fputs("\n'locklab <command> --help' or 'locklab help <command>' tells more about a command;\n"
           "'locklab --version' prints the version.\n"
           "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error\n",

@@ -10,6 +10,32 @@ cd "$(dirname "$0")/../.."
 
 expect_exit 0 "locklab --help" -- "$LL" --help
 grep -q '^usage: locklab' "$tmp/out" && ok || bad "--help prints usage on stdout"
+# The lists of server kinds, faults and properties come from their tables (the usage prints
+# them); every list written elsewhere must say the same: the README's, the playground's
+# header, the fault and property tables of scenarios/README.md, docs/history.md's fault kinds.
+usage_list() { # the names after "$1" in the usage (and its indented continuation lines), one a line
+    awk -v h="$1" 'index($0, h) == 1 { on = 1; print substr($0, length(h) + 1); next }
+                   on && /^ / { print; next } { on = 0 }' "$tmp/out" | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$'
+}
+usage_list 'server kinds:' >"$tmp/kinds"
+usage_list 'faults:' >"$tmp/faults"
+usage_list 'properties:' >"$tmp/props"
+[ "$(wc -l <"$tmp/kinds")" -eq "$("$LL" kind --list | grep -c '^[a-z]')" ] && ok || bad "the usage's server kinds are not locklab kind --list's"
+[ "$(wc -l <"$tmp/faults")" -ge 9 ] && [ "$(wc -l <"$tmp/props")" -ge 6 ] && ok || bad "the usage lists no faults or properties"
+readme_kinds=$(grep '^./locklab kind zookeeper' README.md | sed 's/.*(//; s/).*//; s/, /\n/g')
+[ "$(printf '%b\n' "$readme_kinds")" = "$(cat "$tmp/kinds")" ] && ok || bad "README's server kinds differ from the table: $readme_kinds"
+# the playground's header names every kind but Redis by its product (the first word of its title)
+header=$(sed -n '/<header>/,/<\/header>/p' web/index.html | tr '\n' ' ')
+for product in $("$LL" kind --list | grep '^[a-z]' | sed 1d | awk '{print $2}'); do
+    case "$header" in *"$product"*) ok ;; *) bad "the playground's header does not name $product" ;; esac
+done
+while read -r f; do
+    grep -q "^| \`$f\` |" scenarios/README.md && ok || bad "scenarios/README.md's fault table has no row for $f"
+    grep -q "\`$f\`" <(grep '^| `fault`, `fault_end` | `fault`' docs/history.md) && ok || bad "docs/history.md does not name the fault $f"
+done <"$tmp/faults"
+while read -r p; do
+    grep -q "^| \`$p\` |" scenarios/README.md && ok || bad "scenarios/README.md's property table has no row for $p"
+done <"$tmp/props"
 expect_exit 2 "no arguments" -- "$LL"
 expect_exit 2 "unknown command" -- "$LL" bogus
 one_line_err "unknown command"
