@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
 
 #include "client.h"
 #include "dict.h"
@@ -117,6 +118,65 @@ static inline int64_t local_now(const clientrt *rt, const client *c)
     return lclock_read(&c->clock, rt->cx->now);
 }
 
+/* ---- what the ctx methods share (client_ctx.c, client_requests.c) ---- */
+
+/* Bounds (client_ctx.c's header): a request's arguments in all, a log line, the things one
+ * step may do without waiting, and a wait past any run's end (ms). */
+#define CTX_REQUEST_MAX ((size_t)16 << 20)
+#define CTX_LOG_MAX 4096
+#define CTX_STEP_ACTIONS 10000
+#define CTX_MS_FAR 9e15 /* ms: past any run's end, and far from int64's limits */
+
+/* One more thing done in this step; an error when the step has done too many. */
+static inline void step_action(lua_State *L, clientrt *rt, const char *what)
+{
+    if (++rt->step_actions > CTX_STEP_ACTIONS)
+        luaL_error(L, "ctx:%s: more than %d requests, spawns and logs in one step without waiting: an endless loop?",
+                   what, CTX_STEP_ACTIONS);
+}
+
+/* A duration in ms at idx: a finite number (negative is taken as 0 by the callers). */
+static inline double ms_arg(lua_State *L, int idx, const char *what)
+{
+    double ms = luaL_checknumber(L, idx);
+    if (!isfinite(ms)) luaL_error(L, "ctx:%s: %f is not a duration: give a finite number of ms", what, ms);
+    return ms;
+}
+
+static inline coro *current_coro(lua_State *L, client *c)
+{
+    for (int i = 0; i < c->ncoros; i++)
+        if (c->coros[i]->L == L) return c->coros[i];
+    luaL_error(L, "ctx used from outside its client's coroutines");
+    return NULL;
+}
+
+static inline int coro_index(client *c, coro *co)
+{
+    (void)c;
+    return co->idx;
+}
+
+/* Arms a timer that fires when the client's clock has advanced by ms. */
+static inline void arm_timer(clientrt *rt, client *c, coro *co, double ms)
+{
+    int64_t at = INT64_MAX;
+    if (ms < CTX_MS_FAR) { /* a finite wait (callers check); a farther one never comes within the run */
+        int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
+        at = lclock_true_when(&c->clock, rt->cx->now, target);
+    }
+    if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
+    sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
+}
+
+static inline int node_arg(lua_State *L, clientrt *rt, int arg)
+{
+    const char *name = luaL_checkstring(L, arg);
+    int i = scenario_node_index(rt->cx->sc, name);
+    if (i < 0) return luaL_error(L, "unknown node '%s'", name);
+    return i;
+}
+
 /* client.c: frees the replies a coroutine received and has not taken (its inbox). */
 void coro_drop_inbox(coro *co);
 
@@ -124,6 +184,10 @@ void coro_drop_inbox(coro *co);
  * registry of) L's state; not started. */
 coro *coro_new(client *c, lua_State *L, int is_main);
 
+/* client_requests.c: the ctx methods that send requests to nodes and take their replies
+ * (call, eval, script, send, send_eval, receive, abandon, subscribe, unsubscribe, wait),
+ * their upvalue the runtime. */
+extern const luaL_Reg ctx_request_methods[];
 /* client_ctx.c: registers the ctx objects' metatable (locklab.ctx) in L. */
 void ctx_open(lua_State *L, clientrt *rt);
 /* client_ctx.c: a write to the fenced resource with `token` (-1: none), accepted unless a
