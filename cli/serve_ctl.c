@@ -407,7 +407,7 @@ static const char *serve_persist_name(persistence p)
  * brings the serve in line with what it did (sender: the connection that asked). */
 static int serve_fault(serve *sv, sclient *sender, fault_cfg *f)
 {
-    f->duration = -1;
+    f->duration_us = -1;
     int id = world_inject(sv->w, f);
     serve_sync(sv, sender);
     return id;

@@ -40,7 +40,7 @@ static int search_option(const scenario *sc, int i, fault_cfg *f)
                 if (k != i || !f) continue;
                 memset(f, 0, sizeof *f);
                 f->kind = ef->kind;
-                f->duration = -1;
+                f->duration_us = -1;
                 /* its size: the params given, or the kind's default (a rate may be negative:
                  * no sentinel) */
                 int64_t us = ef->nparams > 0 ? ef->params[v] : d->lease_halves * lease / 2;

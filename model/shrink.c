@@ -68,7 +68,7 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
             r->kind = FAULT_RESTART;
             r->target = x->target;
             r->at = x->at + x->restart_after_ms * 1000;
-            r->duration = -1;
+            r->duration_us = -1;
             x->restart_after_ms = 0;
         }
     }
@@ -214,7 +214,7 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
      *    shortened to 562.5 ms when 1 s is the table's only length). */
     for (int i = 0; i < *nf; i++) {
         fault_cfg *f = &(*faults)[i];
-        int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration
+        int64_t *knob = f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION ? &f->duration_us
                         : f->kind == FAULT_CLOCK_JUMP                            ? &f->jump_ms
                                                                                  : NULL;
         if (!knob) continue;

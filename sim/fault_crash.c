@@ -21,14 +21,14 @@ static void read(struct loader *ld, int t, const char *path, fault_cfg *f)
     if (f->host && scenario_node_index(ld->s, f->target) >= 0)
         rd_fail(&ld->rd, p, "%s: a host crash is a client's (a node's crash is its host's already)", p);
     /* the servers notice a vanished client when their TCP keepalive gives up on it */
-    if (f->host) f->duration = ld->s->keepalive;
+    if (f->host) f->duration_us = ld->s->keepalive;
 }
 
 static void describe(const fault_cfg *f, buf *out)
 {
     if (f->host) {
         buf_printf(out, "crash of %s's host (silent: the servers notice at their TCP keepalive, %lld ms)", f->target,
-                   (long long)(f->duration / 1000));
+                   (long long)(f->duration_us / 1000));
         return;
     }
     buf_printf(out, "crash of %s", f->target);

@@ -6,12 +6,12 @@
 
 static void describe(const fault_cfg *f, buf *out)
 {
-    buf_printf(out, "disk of %s stalls for %lld ms", f->target, (long long)(f->duration / 1000));
+    buf_printf(out, "disk of %s stalls for %lld ms", f->target, (long long)(f->duration_us / 1000));
 }
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
@@ -32,7 +32,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
     buf_puts(b, "  { at = ");
     fault_put_us(b, f->at);
     buf_printf(b, ", disk_stall = \"%s\", duration = ", f->target);
-    fault_put_us(b, f->duration);
+    fault_put_us(b, f->duration_us);
     buf_puts(b, " },\n");
 }
 
@@ -40,12 +40,12 @@ static void offer(fault_cfg *f, const char *target, int64_t us, double value)
 {
     (void)value;
     f->target = (char *)target;
-    f->duration = us;
+    f->duration_us = us;
 }
 
 static int64_t length(const fault_cfg *f)
 {
-    return f->duration > 0 ? f->duration : 0;
+    return f->duration_us > 0 ? f->duration_us : 0;
 }
 
 const fault_def fault_disk_stall = {

@@ -35,13 +35,13 @@ static void describe(const fault_cfg *f, buf *out)
 {
     if (f->to) buf_printf(out, "link %s-%s drops %g%% of messages", f->from, f->to, f->probability * 100);
     else buf_printf(out, "every link of %s drops %g%% of messages", f->from, f->probability * 100);
-    if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
+    if (f->duration_us >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration_us / 1000));
 }
 
 static void note(const fault_cfg *f, hist_event *e)
 {
     e->rate = f->probability;
-    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 /* The links of its `from` (to `to`, or to everyone) lose messages with probability p, both
@@ -79,9 +79,9 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
         buf_puts(b, "  { at = ");
         fault_put_us(b, f->at);
         buf_printf(b, ", drop = { \"%s\", \"%s\" }, probability = %.17g", f->from, names[i], f->probability);
-        if (f->duration >= 0) {
+        if (f->duration_us >= 0) {
             buf_puts(b, ", duration = ");
-            fault_put_us(b, f->duration);
+            fault_put_us(b, f->duration_us);
         }
         buf_puts(b, " },\n");
     }
@@ -92,12 +92,12 @@ static void offer(fault_cfg *f, const char *target, int64_t us, double value)
     f->from = (char *)target;
     f->target = NULL;
     f->probability = value;
-    f->duration = us;
+    f->duration_us = us;
 }
 
 static int64_t length(const fault_cfg *f)
 {
-    return f->duration > 0 ? f->duration : 0;
+    return f->duration_us > 0 ? f->duration_us : 0;
 }
 
 const fault_def fault_drop = {

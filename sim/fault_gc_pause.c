@@ -5,17 +5,17 @@
 
 static void describe(const fault_cfg *f, buf *out)
 {
-    buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration / 1000));
+    buf_printf(out, "GC pause of %s for %lld ms", f->target, (long long)(f->duration_us / 1000));
 }
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
-    client_pause(w->rt, fault_client(w, target), f->duration > early ? f->duration - early : 0, id);
+    client_pause(w->rt, fault_client(w, target), f->duration_us > early ? f->duration_us - early : 0, id);
 }
 
 static void write(buf *b, const scenario *sc, const fault_cfg *f)
@@ -24,7 +24,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
     buf_printf(b, "  { at = ");
     fault_put_us(b, f->at);
     buf_printf(b, ", gc_pause = \"%s\", duration = ", f->target);
-    fault_put_us(b, f->duration);
+    fault_put_us(b, f->duration_us);
     buf_puts(b, " },\n");
 }
 
@@ -32,12 +32,12 @@ static void offer(fault_cfg *f, const char *target, int64_t us, double value)
 {
     (void)value;
     f->target = (char *)target;
-    f->duration = us;
+    f->duration_us = us;
 }
 
 static int64_t length(const fault_cfg *f)
 {
-    return f->duration > 0 ? f->duration : 0;
+    return f->duration_us > 0 ? f->duration_us : 0;
 }
 
 const fault_def fault_gc_pause = {

@@ -54,12 +54,12 @@ static void describe(const fault_cfg *f, buf *out)
         buf_puts(out, g ? " | " : " ");
         for (char **nm = f->groups[g]; *nm; nm++) buf_printf(out, "%s%s", nm == f->groups[g] ? "" : ",", *nm);
     }
-    if (f->duration >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration / 1000));
+    if (f->duration_us >= 0) buf_printf(out, " for %lld ms", (long long)(f->duration_us / 1000));
 }
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration >= 0 ? f->duration / 1000 : -1;
+    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
@@ -96,9 +96,9 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
             buf_puts(b, " }");
         }
         buf_puts(b, " }");
-        if (f->duration >= 0) {
+        if (f->duration_us >= 0) {
             buf_puts(b, ", duration = ");
-            fault_put_us(b, f->duration);
+            fault_put_us(b, f->duration_us);
         }
         buf_puts(b, " },\n");
         return;
@@ -109,7 +109,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
     for (int i = 0; i < sc->nclients; i++)
         if (strcmp(sc->clients[i].name, f->target)) buf_printf(b, " \"%s\",", sc->clients[i].name);
     buf_puts(b, " } }, duration = ");
-    fault_put_us(b, f->duration);
+    fault_put_us(b, f->duration_us);
     buf_puts(b, " },\n");
 }
 
@@ -117,7 +117,7 @@ static void offer(fault_cfg *f, const char *target, int64_t us, double value)
 {
     (void)value;
     f->target = (char *)target;
-    f->duration = us;
+    f->duration_us = us;
 }
 
 static void place(fault_cfg *f, const scenario *sc)
@@ -128,7 +128,7 @@ static void place(fault_cfg *f, const scenario *sc)
 
 static int64_t length(const fault_cfg *f)
 {
-    return f->duration > 0 ? f->duration : 0;
+    return f->duration_us > 0 ? f->duration_us : 0;
 }
 
 const fault_def fault_partition = {

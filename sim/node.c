@@ -700,7 +700,7 @@ void node_crash(cluster *cu, node *n)
     node_note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
-    if (n->cfg->restart_delay >= 0) sched_push(cu->cx->q, cu->cx->now + n->cfg->restart_delay, EV_RESTART, n->idx, 0, NULL);
+    if (n->cfg->restart_delay_us >= 0) sched_push(cu->cx->q, cu->cx->now + n->cfg->restart_delay_us, EV_RESTART, n->idx, 0, NULL);
     if (n->role == ROLE_MASTER) {
         int has_replica = 0;
         for (int i = 0; i < cu->cx->nnodes; i++)

@@ -35,7 +35,7 @@ typedef struct node_cfg {
     char *name;          /* "n1", "A", "n1r1" */
     int master;          /* index of its master for a replica, -1 for a master */
     persistence persist;
-    int64_t restart_delay; /* µs; -1: stays down until a restart fault */
+    int64_t restart_delay_us; /* -1: stays down until a restart fault */
     clock_cfg clock;
     int line;
 } node_cfg;
@@ -55,7 +55,7 @@ typedef struct client_cfg {
 typedef struct fault_cfg {
     fault_kind kind;
     int64_t at;          /* µs */
-    int64_t duration;    /* µs; -1 when the fault has no duration */
+    int64_t duration_us; /* -1 when the fault has no duration */
     char *target;        /* the actor: gc_pause, crash, restart, clock_jump, drift, failover */
     int64_t jump_ms;     /* clock_jump: by how much, signed */
     int64_t restart_after_ms; /* crash of a node the search injected: it restarts that much

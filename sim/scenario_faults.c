@@ -164,7 +164,7 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
     const fault_def *fd = fault_def_of(kind);
     const char *kn = fault_names[kind];
     f->kind = kind;
-    f->duration = -1;
+    f->duration_us = -1;
     check_fault_keys(ld, t, path, kind);
     for (int i = 0; i < fd->nrequired; i++) {
         int present = rd_get(L, t, fd->keys[i]) != LUA_TNIL;
@@ -186,7 +186,7 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
     else f->target = to_actor(ld, -1, p, fd->targets, kn);
     lua_pop(L, 1);
 
-    f->duration = rd_opt_duration(&ld->rd, t, path, "duration", -1, D_POSITIVE);
+    f->duration_us = rd_opt_duration(&ld->rd, t, path, "duration", -1, D_POSITIVE);
     if (fd->read) fd->read(ld, t, path, f);
 }
 

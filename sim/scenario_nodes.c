@@ -111,7 +111,7 @@ void load_nodes(loader *ld, int root)
         node_cfg *n = &s->nodes[i];
         n->master = -1;
         n->persist = persist;
-        n->restart_delay = restart;
+        n->restart_delay_us = restart;
         n->clock = clock;
         n->line = nodes_line;
     }
@@ -174,7 +174,7 @@ void load_per_node(loader *ld, int root)
             n->persist = (persistence)rd_to_choice(&ld->rd, -1, p, persist_names, 3);
         lua_pop(L, 1);
         int64_t restart = rd_opt_duration(&ld->rd, nt, path, "restart_delay", INT64_MIN, D_NONE);
-        if (restart != INT64_MIN) n->restart_delay = restart == DUR_NONE ? -1 : restart;
+        if (restart != INT64_MIN) n->restart_delay_us = restart == DUR_NONE ? -1 : restart;
         load_clock(ld, nt, path, &n->clock);
         lua_pop(L, 1);
     }

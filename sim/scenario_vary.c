@@ -31,7 +31,7 @@ const char vary_help[] =
     "  clock_jump          `by` of the first clock_jump fault, signed (faults[N].by: fault N)\n"
     "  drift               the clock drift rate of every node (per_node.X.drift: node X);\n"
     "                      refused when the scenario gives its nodes different drifts\n"
-    "  restart_delay       every node's restart delay after a crash (per_node.X.restart_delay)\n"
+    "  restart_delay       every node's restart delay after a crash (per_node.X.restart_delay_us)\n"
     "  replication.lag     a constant replication lag (needs replicas)\n"
     "  network.delay       a constant delay on every link that uses the network's delay\n"
     "  lease, wait, timeout  the scenario's lease, wait, and per-request timeout\n"
@@ -149,7 +149,7 @@ static int resolve_per_node(const scenario *sc, const char *name, vary_target *t
         t->kind = K_RESTART_DELAY;
         t->unit = VARY_DURATION;
     } else {
-        return set_error(err, "%s: a sweep can vary per_node.%s.drift or per_node.%s.restart_delay", name, node, node);
+        return set_error(err, "%s: a sweep can vary per_node.%s.drift or per_node.%s.restart_delay_us", name, node, node);
     }
     t->index = idx;
     return 0;
@@ -421,7 +421,7 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
     case K_FAULT_DURATION:
         if (sc->faults[t->index].kind == FAULT_PARTITION && us <= 0)
             return set_error(err, "%s: a partition lasts longer than 0", what);
-        sc->faults[t->index].duration = us;
+        sc->faults[t->index].duration_us = us;
         return 0;
     case K_FAULT_BY:
         sc->faults[t->index].jump_ms = us / 1000;
@@ -433,7 +433,7 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
         return 0;
     case K_RESTART_DELAY:
         for (int i = 0; i < sc->nnodes; i++)
-            if (t->index < 0 || t->index == i) sc->nodes[i].restart_delay = us;
+            if (t->index < 0 || t->index == i) sc->nodes[i].restart_delay_us = us;
         return 0;
     case K_REPL_LAG:
         sc->repl_lag = constant;
@@ -474,16 +474,16 @@ double vary_get(const scenario *sc, const vary_target *t)
 {
     const node_cfg *n = &sc->nodes[t->index >= 0 ? t->index : 0];
     switch (t->kind) {
-    case K_FAULT_DURATION: return sc->faults[t->index].duration < 0 ? NAN : (double)sc->faults[t->index].duration;
+    case K_FAULT_DURATION: return sc->faults[t->index].duration_us < 0 ? NAN : (double)sc->faults[t->index].duration_us;
     case K_FAULT_BY: return (double)sc->faults[t->index].jump_ms * 1000.0;
     case K_DRIFT:
     case K_RESTART_DELAY:
         for (int i = 0; t->index < 0 && i < sc->nnodes; i++)
             if (t->kind == K_DRIFT ? sc->nodes[i].clock.drift != n->clock.drift
-                                   : sc->nodes[i].restart_delay != n->restart_delay)
+                                   : sc->nodes[i].restart_delay_us != n->restart_delay_us)
                 return NAN;
         if (t->kind == K_DRIFT) return n->clock.drift;
-        return n->restart_delay < 0 ? NAN : (double)n->restart_delay;
+        return n->restart_delay_us < 0 ? NAN : (double)n->restart_delay_us;
     case K_REPL_LAG: return sc->repl_lag.kind == DIST_CONST ? (double)sc->repl_lag.a : NAN;
     case K_NET_DELAY: return sc->delay.kind == DIST_CONST ? (double)sc->delay.a : NAN;
     case K_LEASE: return (double)sc->lease;

@@ -210,9 +210,9 @@ void world_fault_start(world *w, int fi)
     d->start(w, f, fi, target, early);
     /* its end; already due when it landed that much earlier: then at once, before anything
      * else happens now */
-    if (f->duration >= 0 && !d->own_end) {
-        if (early >= f->duration) world_fault_end(w, fi);
-        else sched_push(w->cx.q, w->cx.now - early + f->duration, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+    if (f->duration_us >= 0 && !d->own_end) {
+        if (early >= f->duration_us) world_fault_end(w, fi);
+        else sched_push(w->cx.q, w->cx.now - early + f->duration_us, EV_FAULT_END, -1, (uint64_t)fi, NULL);
     }
 }
 

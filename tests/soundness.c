@@ -319,13 +319,13 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
         f[i].kind = o->kind;
         f[i].at = rint_in(&r, 0, pb->horizon);
         f[i].target = (char *)o->target;
-        f[i].duration = -1;
+        f[i].duration_us = -1;
         switch (o->kind) {
-        case FAULT_GC_PAUSE: f[i].duration = o->param; break;
+        case FAULT_GC_PAUSE: f[i].duration_us = o->param; break;
         case FAULT_CRASH: f[i].restart_after_ms = o->param / 1000; break;
         case FAULT_CLOCK_JUMP: f[i].jump_ms = o->param / 1000; break;
         case FAULT_PARTITION:
-            f[i].duration = o->param;
+            f[i].duration_us = o->param;
             f[i].groups = scenario_isolate_groups(sc, o->target);
             f[i].ngroups = 2;
             break;

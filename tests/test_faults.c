@@ -85,7 +85,7 @@ static void test_faults_read_write_tell_and_record_each_kind(void **state)
         const fault_cfg *g = &back->faults[0];
         assert_int_equal(g->kind, f->kind);
         assert_int_equal(g->at, f->at);
-        assert_int_equal(g->duration, f->duration);
+        assert_int_equal(g->duration_us, f->duration_us);
         assert_int_equal(g->jump_ms, f->jump_ms);
         assert_true(g->rate == f->rate && g->probability == f->probability);
         if (f->target) assert_string_equal(g->target, f->target);
@@ -161,7 +161,7 @@ static void test_faults_default_sizes(void **state)
     fault_cfg f;
     fault_search.option(sc, 0, &f);
     assert_int_equal(f.kind, FAULT_GC_PAUSE);
-    assert_int_equal(f.duration, 15000000); /* the default lease, 10 s */
+    assert_int_equal(f.duration_us, 15000000); /* the default lease, 10 s */
     fault_search.option(sc, 1, &f);
     assert_int_equal(f.kind, FAULT_CLOCK_JUMP);
     assert_int_equal(f.jump_ms, 20000);

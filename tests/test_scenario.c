@@ -197,7 +197,7 @@ static void test_scenario_defaults(void **state)
     assert_string_equal(s->nodes[0].name, "n1");
     assert_int_equal(s->nodes[0].master, -1);
     assert_int_equal(s->nodes[0].persist, PERSIST_NONE);
-    assert_int_equal(s->nodes[0].restart_delay, -1);
+    assert_int_equal(s->nodes[0].restart_delay_us, -1);
     assert_int_equal(s->nodes[0].clock.offset_ms, 0);
     assert_true(s->nodes[0].clock.drift == 0);
     assert_int_equal(s->lease, 10000000);
@@ -260,10 +260,10 @@ static void test_scenario_full_file(void **state)
     assert_int_equal(s->nodes[3].line, 13);
     /* all-node settings, and per_node overrides field by field */
     assert_int_equal(s->nodes[0].persist, PERSIST_EVERYSEC);
-    assert_int_equal(s->nodes[0].restart_delay, 500000);
+    assert_int_equal(s->nodes[0].restart_delay_us, 500000);
     assert_int_equal(s->nodes[1].persist, PERSIST_ALWAYS);
-    assert_int_equal(s->nodes[1].restart_delay, -1);
-    assert_int_equal(s->nodes[2].restart_delay, 2000000);
+    assert_int_equal(s->nodes[1].restart_delay_us, -1);
+    assert_int_equal(s->nodes[2].restart_delay_us, 2000000);
     assert_int_equal(s->nodes[2].clock.offset_ms, -1000);
     assert_true(s->nodes[2].clock.drift == 0.001);
     assert_int_equal(s->nodes[5].clock.offset_ms, -1000);
@@ -310,11 +310,11 @@ static void test_scenario_full_file(void **state)
     assert_int_equal(f[0].kind, FAULT_GC_PAUSE);
     assert_int_equal(f[0].at, 1000000);
     assert_string_equal(f[0].target, "X");
-    assert_int_equal(f[0].duration, 12000000);
+    assert_int_equal(f[0].duration_us, 12000000);
     assert_int_equal(f[0].line, 36);
     assert_int_equal(f[1].kind, FAULT_CRASH);
     assert_string_equal(f[1].target, "C");
-    assert_int_equal(f[1].duration, -1);
+    assert_int_equal(f[1].duration_us, -1);
     assert_string_equal(f[2].target, "Z");
     assert_int_equal(f[3].kind, FAULT_RESTART);
     assert_int_equal(f[4].kind, FAULT_CLOCK_JUMP);
@@ -324,7 +324,7 @@ static void test_scenario_full_file(void **state)
     assert_string_equal(f[6].target, "Ar1");
     assert_true(f[6].rate == 0.05);
     assert_int_equal(f[7].kind, FAULT_PARTITION);
-    assert_int_equal(f[7].duration, 5000000);
+    assert_int_equal(f[7].duration_us, 5000000);
     assert_int_equal(f[7].ngroups, 2);
     assert_string_equal(f[7].groups[0][0], "X");
     assert_string_equal(f[7].groups[0][1], "A");
@@ -338,8 +338,8 @@ static void test_scenario_full_file(void **state)
     assert_string_equal(f[9].from, "X");
     assert_string_equal(f[9].to, "A");
     assert_true(f[9].probability == 0.5);
-    assert_int_equal(f[9].duration, -1);
-    assert_int_equal(f[10].duration, 1000000);
+    assert_int_equal(f[9].duration_us, -1);
+    assert_int_equal(f[10].duration_us, 1000000);
     assert_true(f[10].probability == 1);
 
     /* expect in the canonical property order, options sorted by key */
@@ -432,10 +432,10 @@ static void test_scenario_per_node_overrides(void **state)
                             "  per_node = { n1r1 = { persistence = \"none\", restart_delay = \"none\",\n"
                             "                        clock = { offset = \"-2s\" } } },");
     assert_int_equal(s->nodes[0].persist, PERSIST_ALWAYS);
-    assert_int_equal(s->nodes[0].restart_delay, 1000000);
+    assert_int_equal(s->nodes[0].restart_delay_us, 1000000);
     assert_int_equal(s->nodes[0].clock.offset_ms, 5);
     assert_int_equal(s->nodes[1].persist, PERSIST_NONE);
-    assert_int_equal(s->nodes[1].restart_delay, -1);
+    assert_int_equal(s->nodes[1].restart_delay_us, -1);
     assert_int_equal(s->nodes[1].clock.offset_ms, -2000);
     assert_true(s->nodes[1].clock.drift == 0.01);
     scenario_free(s);

@@ -114,7 +114,7 @@ static void test_sweep_resolve_names(void **state)
     expect_resolve_error(redlock_text, "nodes", NULL);
     expect_resolve_error(redlock_text, "replication.lag", NULL);
     expect_resolve_error(redlock_text, "restart_delay", NULL);
-    expect_resolve_error(redlock_text, "per_node.n3r1.restart_delay", NULL);
+    expect_resolve_error(redlock_text, "per_node.n3r1.restart_delay_us", NULL);
 }
 
 static void test_sweep_resolve_refuses_what_the_scenario_lacks(void **state)
@@ -129,7 +129,7 @@ static void test_sweep_resolve_refuses_what_the_scenario_lacks(void **state)
     expect_resolve_error(gc_text, "restart_delay", "no node crashes");
     expect_resolve_error(gc_text, "nodes", "exactly one master");
     expect_resolve_error(gc_text, "per_node.n9.drift", "no node named 'n9'");
-    expect_resolve_error(gc_text, "per_node.n1.persistence", "per_node.n1.drift or per_node.n1.restart_delay");
+    expect_resolve_error(gc_text, "per_node.n1.persistence", "per_node.n1.drift or per_node.n1.restart_delay_us");
     expect_resolve_error(gc_text, "gcpause", "unknown parameter 'gcpause'");
     expect_resolve_error(named_text, "nodes", "names its masters");
     expect_resolve_error(named_text, "lease", "no lease");
@@ -233,7 +233,7 @@ static void test_sweep_apply_sets_fields(void **state)
     (void)state;
     scenario *base = load_scenario_text(gc_text), *sc = load_scenario_text(gc_text);
     apply_ok(sc, base, "gc_pause", "7s");
-    assert_int_equal(sc->faults[0].duration, 7000000);
+    assert_int_equal(sc->faults[0].duration_us, 7000000);
     apply_ok(sc, base, "clock_jump", "-5s");
     assert_int_equal(sc->faults[1].jump_ms, -5000);
     apply_ok(sc, base, "drift", "0.02");
@@ -256,7 +256,7 @@ static void test_sweep_apply_sets_fields(void **state)
     assert_int_equal(sc->links[0].delay.a, 7000); /* its own delay stays */
     assert_int_equal(sc->links[1].delay.a, 9000); /* the network's follows */
     apply_ok(sc, base, "restart_delay", "11s");
-    for (int i = 0; i < sc->nnodes; i++) assert_int_equal(sc->nodes[i].restart_delay, 11000000);
+    for (int i = 0; i < sc->nnodes; i++) assert_int_equal(sc->nodes[i].restart_delay_us, 11000000);
     apply_ok(sc, base, "replication.lag", "40ms");
     assert_true(sc->repl_lag.kind == DIST_CONST && sc->repl_lag.a == 40000);
     apply_ok(sc, base, "per_node.n2.drift", "0.1");
