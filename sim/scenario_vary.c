@@ -31,7 +31,7 @@ const char vary_help[] =
     "  clock_jump          `by` of the first clock_jump fault, signed (faults[N].by: fault N)\n"
     "  drift               the clock drift rate of every node (per_node.X.drift: node X);\n"
     "                      refused when the scenario gives its nodes different drifts\n"
-    "  restart_delay       every node's restart delay after a crash (per_node.X.restart_delay_us)\n"
+    "  restart_delay       every node's restart delay after a crash (per_node.X.restart_delay)\n"
     "  replication.lag     a constant replication lag (needs replicas)\n"
     "  network.delay       a constant delay on every link that uses the network's delay\n"
     "  lease, wait, timeout  the scenario's lease, wait, and per-request timeout\n"
@@ -149,7 +149,7 @@ static int resolve_per_node(const scenario *sc, const char *name, vary_target *t
         t->kind = K_RESTART_DELAY;
         t->unit = VARY_DURATION;
     } else {
-        return set_error(err, "%s: a sweep can vary per_node.%s.drift or per_node.%s.restart_delay_us", name, node, node);
+        return set_error(err, "%s: a sweep can vary per_node.%s.drift or per_node.%s.restart_delay", name, node, node);
     }
     t->index = idx;
     return 0;

@@ -114,7 +114,7 @@ static void test_sweep_resolve_names(void **state)
     expect_resolve_error(redlock_text, "nodes", NULL);
     expect_resolve_error(redlock_text, "replication.lag", NULL);
     expect_resolve_error(redlock_text, "restart_delay", NULL);
-    expect_resolve_error(redlock_text, "per_node.n3r1.restart_delay_us", NULL);
+    expect_resolve_error(redlock_text, "per_node.n3r1.restart_delay", NULL);
 }
 
 static void test_sweep_resolve_refuses_what_the_scenario_lacks(void **state)
@@ -129,7 +129,7 @@ static void test_sweep_resolve_refuses_what_the_scenario_lacks(void **state)
     expect_resolve_error(gc_text, "restart_delay", "no node crashes");
     expect_resolve_error(gc_text, "nodes", "exactly one master");
     expect_resolve_error(gc_text, "per_node.n9.drift", "no node named 'n9'");
-    expect_resolve_error(gc_text, "per_node.n1.persistence", "per_node.n1.drift or per_node.n1.restart_delay_us");
+    expect_resolve_error(gc_text, "per_node.n1.persistence", "per_node.n1.drift or per_node.n1.restart_delay");
     expect_resolve_error(gc_text, "gcpause", "unknown parameter 'gcpause'");
     expect_resolve_error(named_text, "nodes", "names its masters");
     expect_resolve_error(named_text, "lease", "no lease");
