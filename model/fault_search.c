@@ -1,14 +1,14 @@
 /* fault_search.c — the model checker's policy for faults (world.h's world_search): the
  * options of the scenario's explore table (kind × target × size, with the sizes a kind
  * defaults to: a pause of 1.5 × the lease, a clock jump and a cut of 2 ×), which of them it
- * offers at each instant, and how far back each may have landed (fault_search_gap). The world
+ * offers at each instant, and how far back each may have landed (search_gap). The world
  * asks, records and applies; this file decides.
  *
  * A crash, pause or clock jump of X (a fault tied to its target, faults.h) lands at an
  * instant only if X has an event due then: between two events of X nothing of X changes, so
  * landing it anywhere in between is the same as landing it just before the next one, with
  * its own consequences (a restart, the end of a pause) falling anywhere the gap allows: the
- * instant's shift, a window of its own (fault_search_gap, model/reduce.c). Drift and failover
+ * instant's shift, a window of its own (search_gap, model/reduce.c). Drift and failover
  * are offered at every instant (a drift's effect grows with time), and so are partitions and
  * lossy links (they change what messages already in flight do). A crash of what is down and
  * a restart of what is up are never offered: they change nothing.
