@@ -19,7 +19,7 @@ CFLAGS_BASE := $(CFLAGS_STD) -Isim -Isim/redis -Imodel -Ireports -Icli
 # headers listed here.
 SIM_API := util clock dict chooser history scenario scenario_vary scenario_matrix world kinds server_kind \
     faults scriptlib chunkcache redis_kind guard
-MODEL_API := check monitor explore fault_search
+MODEL_API := check monitor explore fault_search touch
 # model/reduce.c and model/reduce_anchor.c read the engine's event kinds (EV_*) from core.h
 # until the step record has a header of its own (sim/steps.h, being written): they alone
 # also see sim/.
