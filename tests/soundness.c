@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h" /* cli_write_counterexample: the files check writes */
 #include "check.h"
 #include "chooser.h"
 #include "explore.h"
@@ -375,7 +376,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
 }
 
 /* The counter-example check found, replayed as a user replays it: the files `locklab check
- * --out` writes (explore_write_counterexample: BASE.lua wrapping the problem's file with the
+ * --out` writes (cli_write_counterexample: BASE.lua wrapping the problem's file with the
  * faults pinned, BASE.choices), loaded again and run with the choice list in REPLAY mode, as
  * `locklab run BASE.lua --choices BASE.choices` does (cli/run.c: every decision the run makes
  * must be the one the list holds, label and value). 0 when it replays and shows the violation
@@ -395,7 +396,7 @@ static int replay_counterexample(const scenario *sc, const explore_result *r, co
     size_t nwant = 0;
     chooser *ch = NULL;
     world *w = NULL;
-    if (explore_write_counterexample(sc, r, base, &err) != 0) {
+    if (cli_write_counterexample(sc, r, base, &err) != 0) {
         buf_printf(why, "the counter-example could not be written: %s", err.p);
         goto out;
     }
