@@ -3,7 +3,9 @@
  * written by its kind's row, faults.h) and the explore table removed, the decisions to replay
  * it (base.choices), and its narrated trace (base.txt). */
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,6 +17,41 @@
 static int write_atomic(const char *fpath, const buf *content, buf *err)
 {
     return ll_write_file(fpath, content->p, content->len, err);
+}
+
+/* The folder of file path, resolved (realpath) into out; 0, or -1. */
+static int folder_of(const char *path, char *out, size_t cap)
+{
+    buf d;
+    buf_init(&d);
+    const char *slash = strrchr(path, '/');
+    if (slash) buf_append(&d, path, (size_t)(slash - path) + (slash == path));
+    else buf_puts(&d, ".");
+    char *real = realpath(d.p, NULL);
+    buf_release(&d);
+    if (!real || strlen(real) >= cap) {
+        free(real);
+        return -1;
+    }
+    snprintf(out, cap, "%s", real);
+    free(real);
+    return 0;
+}
+
+/* The path from folder `from` to folder `to` (both resolved), into rel: "." when the same. */
+static void relative_folder(const char *from, const char *to, buf *rel)
+{
+    size_t common = 0, i = 0;
+    for (; from[i] && from[i] == to[i]; i++)
+        if (from[i] == '/') common = i;
+    if (!from[i] && (to[i] == '/' || !to[i])) common = i; /* one is the other, or inside it */
+    else if (!to[i] && from[i] == '/') common = i;
+    for (const char *p = from + common; *p; p++)
+        if (*p == '/') buf_puts(rel, rel->len ? "/.." : "..");
+    const char *rest = to + common;
+    if (*rest == '/') rest++;
+    if (*rest) buf_printf(rel, "%s%s", rel->len ? "/" : "", rest);
+    if (!rel->len) buf_puts(rel, ".");
 }
 
 int cli_write_counterexample(const scenario *sc, const explore_result *r, const char *base, buf *err)
@@ -43,6 +80,18 @@ int cli_write_counterexample(const scenario *sc, const explore_result *r, const 
     buf_append(&file, src.p ? src.p : "", src.len);
     buf_puts(&file, "\nend)()\n");
     buf_puts(&file, "scenario.name = scenario.name .. \" (counter-example)\"\nscenario.explore = nil\n");
+    /* a model beside the original (protocol = "./my-lock.lua", loaded as a path) is named
+     * from this file's folder, wherever it is written */
+    char from[4096], to[4096];
+    const char *model = sc->protocol && strchr(sc->protocol, '/') ? sc->protocol : NULL;
+    if (model && folder_of(base, from, sizeof from) == 0 && folder_of(model, to, sizeof to) == 0) {
+        buf rel;
+        buf_init(&rel);
+        relative_folder(from, to, &rel);
+        buf_printf(&file, "scenario.protocol = \"%s/%s\" -- the model beside the original, from here\n", rel.p,
+                   strrchr(model, '/') + 1);
+        buf_release(&rel);
+    }
     buf_puts(&file, "scenario.faults = scenario.faults or {}\nlocal pinned = {\n");
     for (int i = 0; i < r->nfaults; i++) fault_write(&file, sc, &r->faults[i]);
     buf_puts(&file, "}\nfor i = 1, #pinned do scenario.faults[#scenario.faults + 1] = pinned[i] end\n");

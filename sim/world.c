@@ -126,6 +126,15 @@ static int add_step(world *w, int64_t t, int actor, int cause)
     return w->nsteps++;
 }
 
+/* Step st read a clock for a value while it was handled (core_clock_read): in whole ms, its
+ * margins are its clock's (add_step); to the µs (a server's TIME), every µs reads anew. */
+static void note_clock_read(world *w, int st)
+{
+    if (!w->cx.clock_read) return;
+    w->steps[st].clock = 1;
+    if (w->cx.clock_read == CORE_READ_US) w->steps[st].tick = w->steps[st].back = 1;
+}
+
 const world_step *world_steps(const world *w, int *n)
 {
     *n = w->nsteps;
@@ -328,7 +337,7 @@ static void explore_inject(world *w, int64_t k, int st)
     world_fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
     if (st >= 0) {
         w->steps[st].client = note_step_events(w, h0, st);
-        w->steps[st].clock |= w->cx.clock_read;
+        note_clock_read(w, st);
         w->cx.step = -1;
     }
     sched_set_cause(w->cx.q, -1);
@@ -560,8 +569,7 @@ int world_run(world *w, buf *err)
             w->steps[st].client = note_step_events(w, h0, st);
             w->steps[st].stale_by = w->cx.stale_by;
             w->steps[st].inert = w->cx.inert;
-            w->steps[st].clock |= w->cx.clock_read != 0;
-            if (w->cx.clock_read == CORE_READ_US) w->steps[st].tick = w->steps[st].back = 1; /* every µs reads anew */
+            note_clock_read(w, st);
             w->cx.step = -1;
             sched_set_cause(w->cx.q, -1);
         } else {

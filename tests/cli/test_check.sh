@@ -36,6 +36,14 @@ finds stamp-carry mutual_exclusion
 finds crash-gap mutual_exclusion
 # A property decided by a delay's length: a wait that outlasts no_deadlock's bound.
 finds deadlock-delay no_deadlock
+# A counter-example of a problem whose model sits beside it (protocol = "./models/..."),
+# written to another folder, names the model from there: it replays as written.
+mkdir -p "$tmp/elsewhere"
+"$LL" check tests/check/random-race-math.lua --probes 0 --out "$tmp/elsewhere/ce" >/dev/null 2>&1
+[ $? -eq 1 ] && grep -q '^scenario.protocol = "[.][.]/.*models/random-race.lua"' "$tmp/elsewhere/ce.lua" && ok ||
+    bad "random-race-math: the counter-example does not name the model beside the original by a relative path"
+"$LL" run "$tmp/elsewhere/ce.lua" --choices "$tmp/elsewhere/ce.choices" --quiet >"$tmp/replay" 2>&1
+grep -q "^  mutual_exclusion *VIOLATED" "$tmp/replay" && ok || { bad "random-race-math: its counter-example written elsewhere does not replay"; tail -3 "$tmp/replay"; }
 # Inputs that were not decisions until round 4 (check said "holds" on each): the server's
 # clock read with TIME to the µs and compared with a constant, as a command and inside a
 # script; the server's generators (SRANDMEMBER as a command and in a cached script that
