@@ -197,7 +197,7 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("            every path with at most %d deviation%s from the default schedule, and no more:\n"
                "            %s left the paths with more unsearched",
                r->deviations_exhausted, r->deviations_exhausted == 1 ? "" : "s",
-               o->max_deviations >= 0 ? "--max-deviations" : "explore.max_deviations");
+               r->bound_by_option ? "--max-deviations" : "explore.max_deviations");
     else
         printf("            every path with at most %d deviation%s from the default schedule", r->deviations_exhausted,
                r->deviations_exhausted == 1 ? "" : "s");

@@ -583,6 +583,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
 {
     memset(r, 0, sizeof *r);
     r->deviations_exhausted = r->deviation_bound = -1;
+    r->bound_by_option = o->max_deviations >= 0;
     if (!sc->explore.present) {
         buf_printf(err, "%s: the scenario has no explore table: say which faults to search (see scenarios/README.md)",
                    sc->path ? sc->path : "scenario");

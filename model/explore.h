@@ -82,6 +82,8 @@ typedef struct explore_result {
      * alternative indices) and the level it was found at; the distinct outcomes' hashes. */
     int64_t *found_path;
     size_t nfound_path;
+    int bound_by_option;       /* the deviation bound was --max-deviations (explore_opts), not
+                                  the table's explore.max_deviations (the summary names it) */
     int found_level;           /* where the search met it (explore.c, found_order: shards
                                   merged keep the first); odd: one of the random schedules, the
                                   path its index */

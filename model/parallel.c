@@ -575,6 +575,8 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
             count = f.count;
             seen = xcalloc((size_t)count + 1, 1);
             strcpy(options, f.options);
+            int md = -1; /* shard_options: the shards' --max-deviations */
+            r->bound_by_option = sscanf(f.options, "max_deviations=%d", &md) == 1 && md >= 0;
         }
         if (f.count != count) {
             buf_printf(err, "%s: shard %d of %d, where the others are of %d", files[i], f.index, f.count, count);
