@@ -26,6 +26,8 @@ build/lua/lua5.4-deb-multiarch.h:
 	    "$$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)" >$@
 
 $(LUA_SRCDIR)/%.c: $(LUA_SRCDIR)/lstate.c ;
+# the fetched sources are kept (make would take them for intermediate files and delete them)
+.PRECIOUS: $(LUA_SRCDIR)/%.c
 
 build/lua/%.o: $(LUA_SRCDIR)/%.c build/lua/lua5.4-deb-multiarch.h
 	$(CC) -O2 -g -DLUA_COMPAT_5_3 -DLUA_USE_LINUX $(LUA_SEED_DEF) -Ibuild/lua -c -o $@ $<
