@@ -95,11 +95,6 @@ static void offer(fault_cfg *f, const char *target, int64_t us, double value)
     f->duration_us = us;
 }
 
-static int64_t length(const fault_cfg *f)
-{
-    return f->duration_us > 0 ? f->duration_us : 0;
-}
-
 const fault_def fault_drop = {
     .kind = FAULT_DROP,
     .keys = { "probability", "duration" }, .nkeys = 2, .nrequired = 1,
@@ -115,5 +110,5 @@ const fault_def fault_drop = {
     .lease_halves = 4,
     .value = 1.0,
     .offer = offer,
-    .length = length,
+    .length = fault_length_duration,
 };

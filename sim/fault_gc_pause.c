@@ -18,33 +18,11 @@ static void start(struct world *w, const fault_cfg *f, int id, int target, int64
     client_pause(w->rt, fault_client(w, target), f->duration_us > early ? f->duration_us - early : 0, id);
 }
 
-static void write(buf *b, const scenario *sc, const fault_cfg *f)
-{
-    (void)sc;
-    buf_printf(b, "  { at = ");
-    fault_put_us(b, f->at);
-    buf_printf(b, ", gc_pause = \"%s\", duration = ", f->target);
-    fault_put_us(b, f->duration_us);
-    buf_puts(b, " },\n");
-}
-
-static void offer(fault_cfg *f, const char *target, int64_t us, double value)
-{
-    (void)value;
-    f->target = (char *)target;
-    f->duration_us = us;
-}
-
-static int64_t length(const fault_cfg *f)
-{
-    return f->duration_us > 0 ? f->duration_us : 0;
-}
-
 const fault_def fault_gc_pause = {
     .kind = FAULT_GC_PAUSE,
     .targets = FT_CLIENT,
     .keys = { "duration" }, .nkeys = 1, .nrequired = 1,
-    .write = write,
+    .write = fault_write_target_duration,
     .describe = describe,
     .note = note,
     .start = start,
@@ -52,6 +30,6 @@ const fault_def fault_gc_pause = {
     .param = FP_POSITIVE_US,
     .tied = 1,
     .lease_halves = 3,
-    .offer = offer,
-    .length = length,
+    .offer = fault_offer_target_duration,
+    .length = fault_length_duration,
 };

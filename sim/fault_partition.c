@@ -113,22 +113,10 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
     buf_puts(b, " },\n");
 }
 
-static void offer(fault_cfg *f, const char *target, int64_t us, double value)
-{
-    (void)value;
-    f->target = (char *)target;
-    f->duration_us = us;
-}
-
 static void place(fault_cfg *f, const scenario *sc)
 {
     f->groups = scenario_isolate_groups(sc, f->target);
     f->ngroups = 2;
-}
-
-static int64_t length(const fault_cfg *f)
-{
-    return f->duration_us > 0 ? f->duration_us : 0;
 }
 
 const fault_def fault_partition = {
@@ -143,7 +131,7 @@ const fault_def fault_partition = {
     .param = FP_POSITIVE_US,
     .everywhere = 1,
     .lease_halves = 4,
-    .offer = offer,
+    .offer = fault_offer_target_duration,
     .place = place,
-    .length = length,
+    .length = fault_length_duration,
 };

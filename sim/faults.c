@@ -33,6 +33,28 @@ void fault_write(buf *b, const scenario *sc, const fault_cfg *f)
     fault_def_of(f->kind)->write(b, sc, f);
 }
 
+void fault_write_target_duration(buf *b, const scenario *sc, const fault_cfg *f)
+{
+    (void)sc;
+    buf_puts(b, "  { at = ");
+    fault_put_us(b, f->at);
+    buf_printf(b, ", %s = \"%s\", duration = ", fault_kind_names[f->kind], f->target);
+    fault_put_us(b, f->duration_us);
+    buf_puts(b, " },\n");
+}
+
+void fault_offer_target_duration(fault_cfg *f, const char *target, int64_t us, double value)
+{
+    (void)value;
+    f->target = (char *)target;
+    f->duration_us = us;
+}
+
+int64_t fault_length_duration(const fault_cfg *f)
+{
+    return f->duration_us > 0 ? f->duration_us : 0;
+}
+
 void fault_put_us(buf *b, int64_t us)
 {
     if (us % 1000 == 0) buf_printf(b, "\"%lldms\"", (long long)(us / 1000));

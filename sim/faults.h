@@ -88,5 +88,11 @@ void fault_describe(const fault_cfg *f, buf *out);
 void fault_write(buf *b, const scenario *sc, const fault_cfg *f);
 /* A duration as a scenario writes it: "250ms", or "1500us" when not whole ms. */
 void fault_put_us(buf *b, int64_t us);
+/* The rows' shared pieces for a fault of one target and a duration (a pause, a disk stall, a
+ * cut): fault_def.write as "  { at = ..., <name> = \"<target>\", duration = ... },", .offer
+ * (the target, the duration us) and .length (its duration). */
+void fault_write_target_duration(buf *b, const scenario *sc, const fault_cfg *f);
+void fault_offer_target_duration(fault_cfg *f, const char *target, int64_t us, double value);
+int64_t fault_length_duration(const fault_cfg *f);
 
 #endif
