@@ -561,27 +561,37 @@ void scripting_set_noreplicas(scripting *s, int short_of)
     if (s) s->noreplicas = short_of;
 }
 
-int scripting_declares_write(scripting *s, int argc, const slice *argv)
+/* What a script request (EVAL, EVALSHA, FCALL) declares before it runs: its shebang's flags
+ * (*flags; 0 without a shebang), or its function (*fn). 0 for another request, or a script or
+ * function this server does not have. */
+static int script_declared(scripting *s, int argc, const slice *argv, unsigned *flags, const fn_def **fn)
 {
+    *flags = 0;
+    *fn = NULL;
     if (argc < 2) return 0;
-    unsigned flags = 0;
     if (slice_eq_nocase(argv[0], "eval")) {
         reply err;
         reply_init(&err);
-        long at = script_shebang(argv[1], &flags, &err);
+        long at = script_shebang(argv[1], flags, &err);
         reply_release(&err);
-        if (at < 0) return 0;
-    } else if (slice_eq_nocase(argv[0], "evalsha")) {
+        return at >= 0;
+    }
+    if (slice_eq_nocase(argv[0], "evalsha")) {
         char lower[41];
         script_entry *e = script_lookup(s, argv[1], lower);
-        if (!e) return 0;
-        flags = e->flags;
-    } else if (slice_eq_nocase(argv[0], "fcall")) {
-        fn_def *f = fn_find(s, argv[1], NULL);
-        return f && !(f->flags & 1u);
-    } else {
-        return 0;
+        if (e) *flags = e->flags;
+        return e != NULL;
     }
+    if (slice_eq_nocase(argv[0], "fcall")) *fn = fn_find(s, argv[1], NULL);
+    return *fn != NULL;
+}
+
+int scripting_declares_write(scripting *s, int argc, const slice *argv)
+{
+    unsigned flags;
+    const fn_def *f;
+    if (!script_declared(s, argc, argv, &flags, &f)) return 0;
+    if (f) return !(f->flags & 1u); /* fn_flag_names: no-writes */
     return (flags & SCRIPT_SHEBANG) && !(flags & SCRIPT_SHEBANG_NO_WRITES);
 }
 
@@ -637,26 +647,10 @@ int scripting_may_write(scripting *s, int argc, const slice *argv)
  * allow-oom is denyoom; one without a shebang meets OOM at its first write instead). */
 int scripting_denies_oom(scripting *s, int argc, const slice *argv)
 {
-    if (argc < 2) return 0;
-    unsigned flags = 0;
-    if (slice_eq_nocase(argv[0], "eval")) {
-        reply err;
-        reply_init(&err);
-        long at = script_shebang(argv[1], &flags, &err);
-        reply_release(&err);
-        if (at < 0) return 0;
-    } else if (slice_eq_nocase(argv[0], "evalsha")) {
-        char lower[41];
-        script_entry *e = script_lookup(s, argv[1], lower);
-        if (!e) return 0;
-        flags = e->flags;
-    } else if (slice_eq_nocase(argv[0], "fcall")) {
-        fn_def *f = fn_find(s, argv[1], NULL);
-        if (!f) return 0;
-        return !(f->flags & 1u) && !(f->flags & 2u); /* no-writes, allow-oom */
-    } else {
-        return 0;
-    }
+    unsigned flags;
+    const fn_def *f;
+    if (!script_declared(s, argc, argv, &flags, &f)) return 0;
+    if (f) return !(f->flags & 1u) && !(f->flags & 2u); /* no-writes, allow-oom */
     return (flags & SCRIPT_SHEBANG) && !(flags & SCRIPT_SHEBANG_NO_WRITES) && !(flags & SCRIPT_SHEBANG_ALLOW_OOM);
 }
 

@@ -10,7 +10,7 @@ export LOCKLAB_HOME=${LOCKLAB_HOME:-$PWD}
 
 expect_exit 0 "sweep --help" -- "$LL" sweep --help
 grep -q '^usage: locklab sweep' "$tmp/out" && grep -q 'gc_pause' "$tmp/out" && ok || bad "--help lists the parameters"
-"$LL" --help | grep -q '^  sweep ' && ok || bad "sweep is in locklab --help"
+"$LL" --help | grep '^  sweep ' >/dev/null && ok || bad "sweep is in locklab --help"
 
 # Bad input: exit 2, one line naming the problem.
 bad_input() {
