@@ -727,6 +727,18 @@ static int uf_find(int *up, int i)
  * directly are enough: what those cause in turn at one instant is ordered by the tie their
  * own instant makes (this rule again, there). (Until round 4 two clients' SRANDMEMBERs
  * racing to one node over constant delays were searched in one order only.) */
+/* Whether a step other than a and b is handled by a's queue (qactor) at instant t, within a
+ * µs of a's (the steps are in time order: the search starts at a). */
+static int queue_busy(const xpath *p, int a, int b, int64_t t)
+{
+    const world_step *st = p->steps;
+    for (int x = a; x >= 0 && st[x].t >= t; x--)
+        if (x != a && x != b && st[x].t == t && st[x].qactor == st[a].qactor) return 1;
+    for (int x = a + 1; x < p->nsteps && st[x].t <= t; x++)
+        if (x != b && st[x].t == t && st[x].qactor == st[a].qactor) return 1;
+    return 0;
+}
+
 static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int *up)
 {
     const world_step *st = p->steps;
@@ -734,12 +746,20 @@ static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int
         int ca = st[a].cause;
         if (ca < s0 || ca >= end || st[a].qactor < 0) continue;
         int wa = r->win[a];
-        if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1) continue;
         for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
             int cb = st[b].cause;
             if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
             if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
-            if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0) continue;
+            /* a window that reaches the other order by itself: the first one's delay can still
+             * grow, or the second's is off its first value — where one µs that way meets
+             * nothing else in the queue (nor a third at their instant): else it reaches an
+             * order of three that the tie's other order gives and no window alone does
+             * (tests/orders.c: three clients' PINGs, one at the top of its window) */
+            int64_t t = st[a].t;
+            if (queue_busy(p, a, b, t)) goto dependent;
+            if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1)) continue;
+            if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1)) continue;
+        dependent:
             up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
         }
     }
