@@ -78,7 +78,8 @@ static void usage(FILE *f)
     put_list(f, "properties:  ", property_names, PROP_COUNT);
     fputs("\n'locklab <command> --help' or 'locklab help <command>' tells more about a command;\n"
           "'locklab --version' prints the version.\n"
-          "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error\n",
+          "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error,\n"
+          "            4 check: none found but not proven, 130 interrupted (Ctrl-C)\n",
           f);
 }
 

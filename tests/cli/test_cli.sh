@@ -24,6 +24,20 @@ usage_list 'properties:' >"$tmp/props"
 [ "$(wc -l <"$tmp/faults")" -ge 9 ] && [ "$(wc -l <"$tmp/props")" -ge 6 ] && ok || bad "the usage lists no faults or properties"
 readme_kinds=$(grep '^./locklab kind zookeeper' README.md | sed 's/.*(//; s/).*//; s/, /\n/g')
 [ "$(printf '%b\n' "$readme_kinds")" = "$(cat "$tmp/kinds")" ] && ok || bad "README's server kinds differ from the table: $readme_kinds"
+# the README's sample of `locklab run gc-pause-single --brief`: every line of it is printed so
+"$LL" run gc-pause-single --brief >"$tmp/brief" 2>&1
+python3 - "$tmp/brief" <<'PY' && ok || bad "README's sample of 'locklab run gc-pause-single --brief' is not what it prints"
+import sys
+readme = open("README.md", encoding="utf-8").read()
+i = readme.index("holds these lines to what it prints")
+block = readme[readme.index("```\n", i) + 4:]
+block = block[:block.index("```")]
+out = open(sys.argv[1], encoding="utf-8").read().split("\n")
+lines = [l for l in block.split("\n") if l]
+bad = [l for l in lines if not (any(o.startswith(l[:-4]) for o in out) if l.endswith(" ...") else l in out)]
+print("\n".join("  not printed: " + l for l in bad))
+sys.exit(1 if bad or len(lines) < 8 else 0)
+PY
 # the playground's header names every kind but Redis by its product (the first word of its title)
 header=$(sed -n '/<header>/,/<\/header>/p' web/index.html | tr '\n' ' ')
 for product in $("$LL" kind --list | grep '^[a-z]' | sed 1d | awk '{print $2}'); do
