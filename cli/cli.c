@@ -5,6 +5,7 @@
  * and arguments in any order, -qv, --seed=7, unambiguous abbreviations); getopt's own messages
  * are off and cli_getopt_error says what went wrong in locklab's form. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -79,6 +80,49 @@ char *cli_resolve_scenario(const char *arg)
     return NULL;
 }
 
+static int cli_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A scenario named that is not there, in one line: the built-in scenarios whose names it starts
+ * (gc-pause: gc-pause-single, gc-pause-fencing, ...), else the nearest name, else how to write
+ * one's own. */
+void cli_no_scenario(const char *cmd, const char *arg)
+{
+    buf dir, starts;
+    buf_init(&dir);
+    buf_init(&starts);
+    buf_printf(&dir, "%s/scenarios", ll_data_dir());
+    char base[256];
+    snprintf(base, sizeof base, "%s", strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg);
+    size_t blen = strlen(base);
+    if (blen > 4 && !strcmp(base + blen - 4, ".lua")) base[blen -= 4] = '\0';
+    enum { MAX_NAMES = 1024 };
+    char *names[MAX_NAMES];
+    size_t n = 0, nstart = 0;
+    DIR *d = opendir(dir.p);
+    for (struct dirent *de; d && (de = readdir(d)) != NULL && n < MAX_NAMES;) {
+        size_t len = strlen(de->d_name);
+        if (len > 4 && !strcmp(de->d_name + len - 4, ".lua")) names[n++] = xmemdup(de->d_name, len - 4);
+    }
+    if (d) closedir(d);
+    qsort(names, n, sizeof names[0], cli_cmp_str);
+    for (size_t i = 0; i < n; i++)
+        if (blen && !strncmp(names[i], base, blen) && nstart < 6)
+            buf_printf(&starts, "%s%s", nstart++ ? ", " : "", names[i]);
+    const char *near = nstart ? NULL : ll_nearest(base, (const char *const *)names, n);
+    if (nstart) cli_error("%s: no scenario file or built-in scenario named '%s'; did you mean %s? (try 'locklab list')", cmd,
+                          arg, starts.p);
+    else if (near) cli_error("%s: no scenario file or built-in scenario named '%s'; did you mean '%s'? (try 'locklab list')",
+                             cmd, arg, near);
+    else cli_error("%s: no scenario file or built-in scenario named '%s' (try 'locklab list'; to write your own, start "
+                   "from a copy of scenarios/gc-pause-single.lua)", cmd, arg);
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    buf_release(&dir);
+    buf_release(&starts);
+}
+
 int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
 {
     *out = NULL;
@@ -88,7 +132,7 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
     }
     char *path = cli_resolve_scenario(arg);
     if (!path) {
-        cli_error("%s: no scenario file or built-in scenario named '%s' (try 'locklab list')", cmd, arg);
+        cli_no_scenario(cmd, arg);
         return EXIT_USAGE;
     }
     buf err;
@@ -151,8 +195,17 @@ static void getopt_complaint(const char *cmd, int c, int in_cluster, char **argv
         cli_error("%s: %.*s takes no value (in '%s'); try 'locklab %s --help'", cmd, len, arg, arg, cmd);
     else if (n > 1 && !exact)
         cli_error("%s: '%.*s' is ambiguous (%s); try 'locklab %s --help'", cmd, len, arg, names.p, cmd);
-    else
-        cli_error("%s: unknown option '%.*s'; try 'locklab %s --help'", cmd, len, arg, cmd);
+    else {
+        /* a likely typo of one of them (--breif: --brief) */
+        const char *all[128], *near = NULL;
+        size_t n_all = 0;
+        for (int i = 0; opts[i].name && n_all < sizeof all / sizeof all[0]; i++) all[n_all++] = opts[i].name;
+        char word[80];
+        snprintf(word, sizeof word, "%.*s", len - 2, arg + 2);
+        if (len > 2) near = ll_nearest(word, all, n_all);
+        if (near) cli_error("%s: unknown option '%.*s'; did you mean '--%s'? (try 'locklab %s --help')", cmd, len, arg, near, cmd);
+        else cli_error("%s: unknown option '%.*s'; try 'locklab %s --help'", cmd, len, arg, cmd);
+    }
     buf_release(&names);
 }
 

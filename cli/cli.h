@@ -49,6 +49,8 @@ char **cli_scenario_files(const char *dir, size_t *n);
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
  * neither exists. Caller frees. */
 char *cli_resolve_scenario(const char *arg);
+/* Says in one line that the scenario arg is not there, and what it could have meant. */
+void cli_no_scenario(const char *cmd, const char *arg);
 
 struct scenario;
 /* Resolves and loads the scenario `arg` for subcommand `cmd`; on failure prints the one-line

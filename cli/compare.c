@@ -209,7 +209,7 @@ int cli_compare(int argc, char **argv)
     }
     char *path = cli_resolve_scenario(path_arg);
     if (!path) {
-        cli_error("compare: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
+        cli_no_scenario("compare", path_arg);
         return EXIT_USAGE;
     }
     side a = { .spec = specs[0], .opts = opts[0] }, b = { .spec = specs[1], .opts = opts[1] };

@@ -129,7 +129,11 @@ static int dispatch(int argc, char **argv)
     }
     const subcommand *c = find(argv[1]);
     if (c) return c->fn(argc - 1, argv + 1);
-    cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
+    const char *names[sizeof subcommands / sizeof subcommands[0]];
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) names[i] = subcommands[i].name;
+    const char *near = ll_nearest(argv[1], names, sizeof names / sizeof names[0]);
+    if (near) cli_error("unknown command '%s'; did you mean '%s'? (try 'locklab --help')", argv[1], near);
+    else cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
     return EXIT_USAGE;
 }
 

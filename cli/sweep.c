@@ -251,7 +251,7 @@ static int prepare(const sweep_args *a, scenario **sc, scenario **base, sweep_re
 {
     char *path = cli_resolve_scenario(a->scenario);
     if (!path) {
-        cli_error("sweep: no scenario file or built-in scenario named '%s' (try 'locklab list')", a->scenario);
+        cli_no_scenario("sweep", a->scenario);
         return EXIT_USAGE;
     }
     buf err;

@@ -71,6 +71,19 @@ one_line_err "run with no scenario"
 expect_exit 2 "run of a missing scenario" -- "$LL" run no-such-scenario
 one_line_err "run of a missing scenario"
 expect_exit 2 "run with an unknown option" -- "$LL" run single-basic --bogus
+# did you mean: a misspelt option, command or scenario name gets the likely one (audit L5)
+expect_exit 2 "run --breif" -- "$LL" run gc-pause-single --breif
+one_line_err "run --breif" "unknown option '--breif'; did you mean '--brief'?"
+expect_exit 2 "check --jbos" -- "$LL" check --jbos 2 tests/check/failover.lua
+one_line_err "check --jbos" "did you mean '--jobs'?"
+expect_exit 2 "locklab lst" -- "$LL" lst
+one_line_err "locklab lst" "unknown command 'lst'; did you mean 'list'?"
+expect_exit 2 "run gc-pause (a prefix)" -- "$LL" run gc-pause
+one_line_err "run gc-pause (a prefix)" "did you mean gc-pause-fencing, gc-pause-single?"
+expect_exit 2 "sweep gc-pause-singel" -- "$LL" sweep gc-pause-singel --vary lease=1s:2s:1s
+one_line_err "sweep gc-pause-singel" "did you mean 'gc-pause-single'?"
+expect_exit 2 "run my-scenario.lua (none near)" -- "$LL" run my-scenario.lua
+one_line_err "run my-scenario.lua (none near)" "start from a copy of scenarios/gc-pause-single.lua"
 printf 'return { name = "x", about = "y", protocol = "distlock",\n  leese = "10s", clients = {{ name = "A" }}, duration = "1s" }\n' >"$tmp/typo.lua"
 expect_exit 2 "a scenario with a typo" -- "$LL" run "$tmp/typo.lua"
 one_line_err "a scenario with a typo"
