@@ -566,7 +566,7 @@
       if (r.stopped) return r;
       $("cmp-out").textContent = r.stdout + r.stderr;
       markErrors(r.stderr, pathOf(text));
-      [[a, $("player-a"), $("cmp-va"), "A"], [b, $("player-b"), $("cmp-vb"), "B"]].forEach(function (s, k) {
+      [[a, $("player-a"), $("cmp-va"), "[1]"], [b, $("player-b"), $("cmp-vb"), "[2]"]].forEach(function (s, k) {
         var one = r.sides ? r.sides[k] : { stdout: "", page: null };
         s[2].textContent = s[3] + ": " + flag + " " + s[0] + "\n" + one.stdout;
         showPlayer(s[1], one.page);

@@ -239,6 +239,11 @@ one_line_err "locklab help bogus"
 awk '/^  property /{ want = index($0, "HEAD"); next }
      want && /^  (mutual_exclusion|no_deadlock|acquisitions|gave up) / { if (substr($0, want - 1, 1) != " " || substr($0, want, 1) == " ") bad = 1; n++ }
      END { exit !(want && n == 4 && !bad) }' "$tmp/cmp.txt" && ok || bad "compare's columns do not line up: $(cat "$tmp/cmp.txt" | tail -9)"
+# compare's sides are [1] and [2] (clients and Redlock's nodes are named A, B), and a request
+# both sent names both versions of its script (audit L8)
+grep -q '^   the scenario compared: \[1\] = scripts redisson@3.31.0, \[2\] = scripts HEAD, seed 1' "$tmp/cmp.txt" && ok || bad "compare names its sides [1] and [2]: $(head -3 "$tmp/cmp.txt")"
+sed -n '/^  both:/,/^  \[1\]/p' "$tmp/cmp.txt" | grep -q 'redisson-fair/acquire@3.31.0|HEAD ' && ok || bad "compare's shared lines name both script versions: $(sed -n '/both:/,/\[1\]/p' "$tmp/cmp.txt")"
+grep -q '^  \[2\] HEAD:$' "$tmp/cmp.txt" && ok || bad "compare's second side is [2] HEAD"
 # scripts check: a FILE, as --help promises, by path or bare name; a name that is neither
 abs_ll=$(cd "$(dirname "$LL")" && pwd)/$(basename "$LL")
 expect_exit 0 "scripts check of a bare file name" -- sh -c "cd lua/redis/redisson-fenced && '$abs_ll' scripts check lock@HEAD.lua"
