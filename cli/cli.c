@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "scenario.h"
 #include "scriptlib.h"
+#include "timeline.h"
 
 /* One line on stderr, whatever the message holds: its control characters (a model's error
  * text, a file name) are shown as \xHH (ll_escape_controls); keep lets some through. */
@@ -78,6 +79,68 @@ char *cli_resolve_scenario(const char *arg)
     if (access(b.p, R_OK) == 0) return buf_steal(&b);
     buf_release(&b);
     return NULL;
+}
+
+const char *cli_data_dir_shown(void)
+{
+    static char shown[4096];
+    const char *dir = ll_data_dir();
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return dir;
+    size_t n = strlen(cwd);
+    if (!strcmp(dir, cwd)) return ".";
+    if (!strncmp(dir, cwd, n) && dir[n] == '/' && n > 1) {
+        snprintf(shown, sizeof shown, "%s", dir + n + 1);
+        return shown;
+    }
+    return dir;
+}
+
+int cli_tty_width(FILE *f)
+{
+    if (!isatty(fileno(f))) return 0;
+    int w = termline_width();
+    return w >= 40 ? w : 40;
+}
+
+int cli_colour(FILE *f)
+{
+    const char *no = getenv("NO_COLOR");
+    return isatty(fileno(f)) && !(no && *no);
+}
+
+/* columns a UTF-8 text takes (continuation bytes take none) */
+static int cols_of(const char *p, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return c;
+}
+
+void cli_wrap(FILE *f, const char *indent, const char *text, int width)
+{
+    int lead = cols_of(indent, strlen(indent)), col = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        size_t n = strcspn(p, " ");
+        int w = cols_of(p, n);
+        if (col && col + 1 + w > width) {
+            fputc('\n', f);
+            col = 0;
+        }
+        if (!col) {
+            fputs(indent, f);
+            col = lead;
+        } else {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, n, f);
+        col += w;
+        p += n;
+    }
+    fputc('\n', f);
 }
 
 static int cli_cmp_str(const void *a, const void *b)

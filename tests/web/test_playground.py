@@ -105,6 +105,13 @@ try:
                        for f in fs if f.endswith(".lua") and d != "scenarios/matrix")  # (its own files: the table, models)
         got = c.eval("Array.from(document.querySelectorAll('#pick optgroup[label^=\"matrix\"] option')).map(function(o){return o.value}).sort()")
         check("the picker holds every matrix cell (%d)" % len(cells), got == cells and len(cells) > 50, set(cells) ^ set(got or []))
+        # list and scripts name their folders relative to the current directory (audit L11): the
+        # page's (/locklab) and a native run's from the top of the tree print the same bytes
+        for words in (["list"], ["scripts"]):
+            o, e, rc, _ = native(words)
+            r = c.eval("locklab.command(%s)" % json.dumps(words))
+            same("locklab %s: the same bytes in the page (no checkout path)" % words[0], r["stdout"], o)
+            check("locklab %s names no absolute folder" % words[0], ROOT not in o and "/locklab" not in o, o[-200:])
         check("the editor is CodeMirror", (c.eval("document.getElementById('editor-kind').textContent") or "").startswith("CodeMirror"))
 
         # --- the same run, its files
