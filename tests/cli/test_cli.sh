@@ -253,8 +253,13 @@ grep -q "no file 'fenced.lua'" "$tmp/err" && grep -q "^0 scripts checked, 0 fail
     bad "an unknown script is not counted as checked: $(cat "$tmp/out" "$tmp/err")"
 # kind: one server of a kind, driven line by line; its clock moves only when told
 printf 'SET k v PX 100\n.advance 50\nPTTL k\n.advance 60\nGET k\n.dump\n.bogus\n' | "$LL" kind redis >"$tmp/kind.txt" 2>&1
-printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time, .wait N\n' |
+printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .help, .time, .wait N\n' |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind redis: $(cat "$tmp/kind.txt")"
+# a beginner at kind zookeeper (audit L3): 'help' is ZooKeeper's Unimplemented, and says where
+# the help is; .help lists the requests with their words, connect first
+printf 'help\n.help\nconnect 10000\ncreate /lock a ephemeral\n' | "$LL" kind zookeeper >"$tmp/kind.txt" 2>&1
+sed -n 1,3p "$tmp/kind.txt" | tr '\n' '|' | grep -q "^(error) Unimplemented|  (locklab: type .help for zookeeper's requests)|zookeeper's requests: connect TIMEOUT_MS \[SESSION\] first .*create PATH \[DATA \[persistent|ephemeral" &&
+    tail -1 "$tmp/kind.txt" | grep -qx '/lock' && ok || bad "locklab kind zookeeper's help: $(cat "$tmp/kind.txt")"
 # a request the server makes wait prints (waits); .wait N its answer once it came
 printf '"SELECT pg_advisory_lock(1)"\n.client 1\n"SET lock_timeout = 200"\n"SELECT pg_advisory_lock(1)"\n.wait 1\n.advance 200\n.wait 1\n.wait 1\n.wait 16\n' |
     "$LL" kind postgresql >"$tmp/kind.txt" 2>&1
