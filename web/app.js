@@ -763,6 +763,8 @@
       /* a GC pause freezes a client's process; a node is crashed, cut off or its clock moved */
       b.parentNode.hidden = b.dataset.fault === "gc_pause" && !!m.node;
     });
+    /* a crashed node may restart (a client that crashes stops for good) */
+    Array.prototype.forEach.call(box.querySelectorAll(".node-only"), function (e) { e.hidden = !m.node; });
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });
   }
@@ -772,7 +774,16 @@
     var at = luaString((tUs / 1000).toFixed(3).replace(/\.?0+$/, "") + "ms"), f;
     if (SIZE[kind] && !size) return { why: "give the " + (kind === "drift" ? "rate" : kind === "clock_jump" ? "jump" : "length") + " first" };
     if (kind === "drift" && !/^-?(\d+\.?\d*|\.\d+)$/.test(size)) return { why: "a drift rate is a number, such as 0.05 (5% fast) or -0.01" };
-    if (kind === "crash") f = "{ at = " + at + ", crash = " + luaString(who) + " }";
+    if (kind === "crash") {
+      f = "{ at = " + at + ", crash = " + luaString(who) + " }";
+      /* a node's restart, that long after: the instant written in ms, as the crash's */
+      if (size) {
+        var d = /^(\d+(?:\.\d+)?)(us|ms|s|m|h)?$/.exec(size);
+        if (!d) return { why: "write the restart's delay as a duration: 500ms, 5s, 1m" };
+        var ms = parseFloat(d[1]) * { us: 0.001, ms: 1, s: 1000, m: 60000, h: 3600000 }[d[2] || "ms"];
+        f += ", { at = " + luaString(((tUs / 1000) + ms).toFixed(3).replace(/\.?0+$/, "") + "ms") + ", restart = " + luaString(who) + " }";
+      }
+    }
     else if (kind === "gc_pause") f = "{ at = " + at + ", gc_pause = " + luaString(who) + ", duration = " + luaString(size) + " }";
     else if (kind === "clock_jump") f = "{ at = " + at + ", clock_jump = " + luaString(who) + ", by = " + luaString(size) + " }";
     else if (kind === "drift") f = "{ at = " + at + ", drift = " + luaString(who) + ", rate = " + size + " }";
@@ -791,11 +802,11 @@
   }
   function liveFault(kind) {
     if (!pick || !lastRun) return Promise.resolve(null);
-    var size = $("lf-" + kind) ? $("lf-" + kind).value.trim() : "";
+    var size = $("lf-" + kind) && !(kind === "crash" && !pick.node) ? $("lf-" + kind).value.trim() : "";
     var before = lastRun.text, made = withFault(before, kind, pick.actor, pick.t, size, pick.actors);
     if (!made.text) { $("live-note").textContent = made.why + "."; return Promise.resolve(null); }
     editor.set(made.text);
-    var what = { crash: "a crash", gc_pause: "a " + size + " pause", partition: "a " + size + " cut", clock_jump: "a clock jump of " + size,
+    var what = { crash: "a crash" + (size ? " (restart " + size + " later)" : ""), gc_pause: "a " + size + " pause", partition: "a " + size + " cut", clock_jump: "a clock jump of " + size,
                  drift: "a clock drift of rate " + size }[kind];
     return run().then(function (r) {
       if (r.code > 1) {

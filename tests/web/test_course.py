@@ -267,7 +267,9 @@ try:
                 ("partition", "n1", "12s", 'partition = { { "n1" }, { "A", "B", "C" } }, duration = "12s"', None),
                 ("gc_pause", "A", "11s", 'gc_pause = "A", duration = "11s"', "mutual_exclusion holds → violated"),
                 ("gc_pause", "A", "3s", 'gc_pause = "A", duration = "3s"', None),
-                ("drift", "n1", "0.9", 'drift = "n1", rate = 0.9', None)):
+                ("drift", "n1", "0.9", 'drift = "n1", rate = 0.9', None),
+                ("crash", "n1", "2s", '{ at = "500ms", crash = "n1" }, { at = "2500ms", restart = "n1" }', None),
+                ("crash", "A", "", '{ at = "500ms", crash = "A" }', None)):
             c.eval("locklab.select('single-basic').then(function () { return locklab.run(); })")
             c.eval("locklab.pick(%s, %s, 500000, %s)" % (json.dumps(who), "true" if who == "n1" else "false", json.dumps(actors)))
             r = c.eval("locklab.liveFault(%s, %s)" % (json.dumps(kind), json.dumps(size)))
