@@ -319,6 +319,12 @@ int cli_sweep(int argc, char **argv)
     int done;
     int rc = parse_args(argc, argv, &a, &done);
     if (rc != 0 || done) return rc;
+#ifdef LOCKLAB_NO_HOST
+    if (a.plot) { /* the playground (web/): no gnuplot to run; its page draws the CSV */
+        cli_error("sweep: --plot is not part of the browser build (write --csv FILE: the page draws it)");
+        return EXIT_USAGE;
+    }
+#endif
     if (a.plot && !gp_installed()) {
         cli_error("sweep: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
         return EXIT_USAGE;

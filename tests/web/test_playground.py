@@ -112,6 +112,10 @@ try:
             r = c.eval("locklab.command(%s)" % json.dumps(words))
             same("locklab %s: the same bytes in the page (no checkout path)" % words[0], r["stdout"], o)
             check("locklab %s names no absolute folder" % words[0], ROOT not in o and "/locklab" not in o, o[-200:])
+        # what needs gnuplot is refused in one line that says what to do instead
+        r = c.eval("locklab.command(['sweep', 'scenarios/gc-pause-single.lua', '--vary', 'lease=5s:10s:5s', '--plot', 'x.png'])")
+        check("sweep --plot in the page: exit 2, one line naming --csv", r["code"] == 2 and r["stdout"] == ""
+              and r["stderr"] == "locklab: sweep: --plot is not part of the browser build (write --csv FILE: the page draws it)\n", r)
         check("the editor is CodeMirror", (c.eval("document.getElementById('editor-kind').textContent") or "").startswith("CodeMirror"))
 
         # --- the same run, its files
