@@ -78,6 +78,8 @@ expect_exit 2 "check --jbos" -- "$LL" check --jbos 2 tests/check/failover.lua
 one_line_err "check --jbos" "did you mean '--jobs'?"
 expect_exit 2 "locklab lst" -- "$LL" lst
 one_line_err "locklab lst" "unknown command 'lst'; did you mean 'list'?"
+expect_exit 2 "locklab rn" -- "$LL" rn
+one_line_err "locklab rn" "unknown command 'rn'; did you mean 'run'?"
 expect_exit 2 "run gc-pause (a prefix)" -- "$LL" run gc-pause
 one_line_err "run gc-pause (a prefix)" "did you mean gc-pause-fencing, gc-pause-single?"
 expect_exit 2 "sweep gc-pause-singel" -- "$LL" sweep gc-pause-singel --vary lease=1s:2s:1s
