@@ -11,7 +11,9 @@
  * before anything else at t, exactly where it was injected, so the pinned run replays the
  * explored one. The earlier instants and the shorter run are found by bisection (to the
  * millisecond, and to 100 ms), so they are earlier and shorter, not always the earliest and
- * shortest there is. */
+ * shortest there is. A stop request (explore_minimise_hook: Ctrl-C) makes every further step
+ * fail without running, so the minimising ends after the run in progress with the smallest
+ * counter-example found by then, which is confirmed by one run and written as usual. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,16 @@
 
 #include "exploreint.h"
 #include "faults.h"
+#include "guard.h"
+
+static void (*hook_minimising)(void *ud);
+static void *hook_ud;
+static volatile int *hook_stop;
+
+void explore_minimise_hook(void (*minimising)(void *ud), void *ud, volatile int *stop)
+{
+    hook_minimising = minimising, hook_ud = ud, hook_stop = stop;
+}
 
 /* ---- pinned scenarios ---- */
 
@@ -110,9 +122,11 @@ static int run_pinned_as(chooser_mode mode, const scenario *sc, const fault_cfg 
     return v;
 }
 
+/* A step of the minimising: no run, and no violation, once a stop is requested. */
 static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
                       const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
 {
+    if (hook_stop && *hook_stop) return -1;
     return run_pinned_as(CHOOSER_EXPLORE, sc, f, nf, dec, ndec, searched, shared, out, transitions);
 }
 
@@ -274,12 +288,19 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         /* what the search hands over: a path that violates a property, with its evidence */
         LL_ASSERT(prop >= 0 && prop < PROP_COUNT && found.cr.p[prop].v == VERDICT_VIOLATED);
         scenario shorter = *sc; /* minimising may shorten its duration */
+        if (hook_minimising) hook_minimising(hook_ud);
         if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
             minimise(&shorter, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
         /* minimising only ever takes away: no more faults, no longer a run */
         LL_ASSERT(nf <= found.ninj && shorter.duration <= sc->duration);
+        if (hook_stop && *hook_stop) { /* the runs that confirm it are not cut short (guard.h) */
+            r->minimise_stopped = 1;
+            r->interrupted |= (guard_cut() & GUARD_CUT_STOP) != 0;
+            r->timed_out |= (guard_cut() & GUARD_CUT_DEADLINE) != 0;
+            guard_set_stop(NULL, 0);
+        }
         xpath fin;
-        int v = run_pinned(&shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
+        int v = run_pinned_as(CHOOSER_EXPLORE, &shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
         r->duration = v == prop ? shorter.duration : sc->duration;
         r->found = 1;
         if (v == prop) {
