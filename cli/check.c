@@ -306,8 +306,8 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
     }
     if (r->found) {
         if (r->minimise_stopped)
-            printf("\ncounter-example (minimising interrupted: the smallest found by then, not minimised further; it "
-                   "replays): %d fault(s)\n", r->nfaults);
+            printf("\ncounter-example (minimising stopped by Ctrl-C or --time: the smallest found by then, not "
+                   "minimised further): %d fault(s)\n", r->nfaults);
         else printf("\ncounter-example (minimised): %d fault(s)\n", r->nfaults);
         if (r->evidence) printf("  %s\n", r->evidence);
         return write_counterexample(sc, r, out_base);
@@ -571,17 +571,22 @@ int cli_check(int argc, char **argv)
     explore_minimise_hook(NULL, NULL, NULL);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (guard_cut() & GUARD_CUT_STOP) r.interrupted = 1; /* a path whose script it ended is not finished */
-    if (guard_cut() & GUARD_CUT_DEADLINE) r.timed_out = 1;
-    guard_set_stop(NULL, 0);
+    int cut = guard_cut();
+    if (cut & GUARD_CUT_STOP) r.interrupted = 1; /* a path whose script it ended is not finished */
+    if (cut & GUARD_CUT_DEADLINE) r.timed_out = 1;
+    /* where a script had to be ended, the runs that write the counter-example end it as the
+     * search's runs did (a model's runaway EVAL: audit N3), else nothing ends scripts now */
+    if (!cut) guard_set_stop(NULL, 0);
     if (progress_tty) fputs("\n", stderr);
     if (rc != 0) {
+        guard_set_stop(NULL, 0);
         cli_run_error(err.p, 0);
         scenario_free(sc);
         buf_release(&err);
         return EXIT_USAGE;
     }
     int code = report(sc, &o, &r, out_base);
+    guard_set_stop(NULL, 0);
     if (code != EXIT_VIOLATION && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
     if (o.shard_count) {
         int saved = save_shard(sc, &o, &r, save);

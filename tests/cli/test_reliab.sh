@@ -388,6 +388,17 @@ for jobs in 1 2; do
     [ $rc -eq 130 ] && grep -q "interrupted after" "$tmp/out" && ok || bad "N3: check --jobs $jobs after SIGINT: exit $rc"
 done
 
+# ... and with a second client (the audit's own reproducer, where check ran on for minutes):
+# the ended scripts let both in, a violation; once a script was ended the runs no longer show
+# what the model does, so it is minimised no further, and its files are written with scripts
+# ended as the search's were
+sed -i "s/clients = { { name = 'A' } }/clients = { { name = 'A' }, { name = 'B', start = '10ms' } }/" "$tmp/n3/s.lua"
+expect_exit 1 "N3: check --time 2 of that model, two clients" -- \
+    timeout -k 5 300 "$LL" check "$tmp/n3/s.lua" --time 2 --out "$tmp/n3/ce"
+grep -qF 'counter-example (minimising stopped by Ctrl-C or --time' "$tmp/out" && ok ||
+    bad "N3: two clients: $(grep 'counter-example' "$tmp/out")"
+no_sanitizer "N3: check --time, two clients"
+
 # N5: a model's log text and error messages reached the terminal raw (ESC sequences retitled
 # the window, a CR and a newline forged "all expectations met"): control characters are now
 # shown as \xHH, in the trace and in the error line.
@@ -491,7 +502,7 @@ rc=$?
 [ $rc -eq 1 ] && ok || bad "shrink SIGINT: check exited $rc, not 1 (a violation found)"
 grep -qF 'minimising it (Ctrl-C stops there and keeps the smallest counter-example so far)' "$tmp/err" && ok ||
     bad "shrink SIGINT: check did not say it was minimising: $(tr '\n' ' ' <"$tmp/err")"
-grep -qF 'counter-example (minimising interrupted: the smallest found by then, not minimised further; it replays): 0 fault(s)' \
+grep -qF 'counter-example (minimising stopped by Ctrl-C or --time: the smallest found by then, not minimised further): 0 fault(s)' \
     "$tmp/out" && ok || bad "shrink SIGINT: the report does not say the minimising was interrupted: $(grep counter-example "$tmp/out")"
 no_sanitizer "shrink SIGINT"
 # the run was not shortened (the last step would have made it 100-200 ms), and the files replay it
