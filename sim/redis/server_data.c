@@ -56,6 +56,7 @@ static void put_digest(buf *out, const char *p, size_t len)
  * its digest, one pass over what was written. E.g.
  *     (2000002 bytes; wrote 1 at 2000001: "y")
  *     (2000002 bytes; wrote 100 at 0, digest 0c6fa4d3b2e19a87)
+ *     (2000002 bytes; unchanged)    (EXPIRE, PERSIST: its TTL alone)
  *     "abcabcabcabcabcabcabcabcabcabcab"... (1048576 bytes, digest 8f1d7c2a0e4b5d63) */
 static void describe_large(const store *db, const sstr *str, buf *out)
 {
@@ -69,7 +70,9 @@ static void describe_large(const store *db, const sstr *str, buf *out)
     }
     buf_putc(out, '(');
     buf_append(out, n, (size_t)ll_format_int64(n, (long long)str->len));
-    if (ranged) {
+    if (ranged && len == 0) { /* EXPIRE, PERSIST, GETEX, APPEND of nothing */
+        buf_puts(out, " bytes; unchanged");
+    } else if (ranged) {
         buf_puts(out, " bytes; wrote ");
         buf_append(out, n, (size_t)ll_format_int64(n, (long long)len));
         buf_puts(out, " at ");

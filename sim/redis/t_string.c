@@ -250,9 +250,9 @@ void cmd_getex(cmdctx *c)
     } else if (expire_arg) {
         if (absolute) store_set_expire_fixed(c->db, e, when);
         else store_set_expire(c->db, e, when);
-        store_touched(c->db, e);
+        store_touched_range(c->db, e, 0, 0); /* the TTL alone: no byte of the value written */
     } else if ((flags & SET_PERSIST) && store_persist(c->db, e)) {
-        store_touched(c->db, e);
+        store_touched_range(c->db, e, 0, 0);
     }
 }
 
