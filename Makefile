@@ -94,7 +94,7 @@ build/opt/tests/%: build/opt/tests/%.o $(OBJ) $(LUA_LIB)
 
 # The player page's script and style sheet are assembled into html_assets.o (.incbin).
 HTML_ASSETS := reports/html_model.js reports/html_view.js reports/html_player.css
-build/opt/reports/html_assets.o build/san/reports/html_assets.o: $(HTML_ASSETS)
+build/opt/reports/html_assets.o build/san/reports/html_assets.o build/fuzz/obj/reports/html_assets.o: $(HTML_ASSETS)
 
 # The unit tests run under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
 export ASAN_OPTIONS := halt_on_error=1:detect_leaks=1:abort_on_error=0
@@ -105,7 +105,7 @@ unit: deps
 	@tools/run-unit.sh $(TEST_BIN)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness build/opt/tests/orders
+	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness build/opt/tests/orders $(FUZZ_SAN_BIN)
 	@tools/run-tests.sh
 
 # The checker's soundness harness at length (a nightly job, minutes): thousands of generated
@@ -140,23 +140,44 @@ bench: deps
 	@tools/bench.sh
 	@tools/serve-bench.sh
 
-# Coverage-guided fuzzing (clang's libFuzzer, ASan + UBSan) of the parsers that take
-# arbitrary bytes, and of scenario files with their models (fuzz_scenario): `make fuzz` runs
-# each target for FUZZ_SECONDS (default 60), from its seed corpus in tests/fuzz/corpus/<name>/
-# where there is one. Not part of `make test`: a run is not reproducible, a crash it finds is
-# (build/fuzz/crash-*). `make test` replays the scenario corpus (tests/test_fuzz_replay.c).
+# The fuzz targets (tests/fuzz/fuzz_*.c: the parsers that take arbitrary bytes, the script
+# libraries, scenario files with their models), two ways:
+# - in `make test`, each linked with tests/fuzz/driver.c under ASan + UBSan (build/san/fuzz/):
+#   its seed corpus (tests/fuzz/corpus/<name>/) replayed, then a fixed number of mutations
+#   from a fixed seed (tools/fuzz.sh says how many): deterministic, a few seconds each;
+# - `make fuzz`, the long runs: libFuzzer (clang), coverage-guided, FUZZ_SECONDS (default 60)
+#   each, growing build/fuzz/<name>.corpus from the seeds; a crash is kept as build/fuzz/crash-*
+#   (replay: build/fuzz/fuzz_X build/fuzz/crash-...). The library is compiled once for all
+#   targets (build/fuzz/obj/), not once a target. `make fuzz FUZZ_MUTATIONS=N` instead runs the
+#   deterministic driver with N mutations a target (no clang needed).
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_SAN_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/san/fuzz/%)
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
+FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -O1 -g
+FUZZ_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+# kept between runs (make would take them for intermediate files and delete them)
+.SECONDARY: $(FUZZ_OBJ)
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_script.h $(LIB_SRC) $(LUA_LIB)
+build/san/fuzz/%: build/san/tests/fuzz/%.o build/san/tests/fuzz/driver.o $(SAN_OBJ) $(LUA_LIB)
 	@mkdir -p $(dir $@)
-	clang $(CFLAGS_BASE) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) $(PKG_LIBS)
+	$(CC) -fsanitize=address,undefined -o $@ $(filter %.o,$^) $(PKG_LIBS)
+
+build/fuzz/obj/%.o: %.c | build/include/.api
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_STD) $(call layer_inc,$<) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_script.h $(FUZZ_OBJ) $(LUA_LIB)
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS)
 
 fuzz: deps
-	@command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 3; }
-	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+ifdef FUZZ_MUTATIONS
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_SAN_BIN)
+	@tools/fuzz.sh --mutations $(FUZZ_MUTATIONS) $(FUZZ_SAN_BIN)
+else
+	@command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang), or make fuzz FUZZ_MUTATIONS=N"; exit 3; }
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
 	    mkdir -p $$f.corpus; echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
 	    seeds=$$(n=$$(basename $$f); d=tests/fuzz/corpus/$${n#fuzz_}; [ -d $$d ] && echo ../../$$d); \
@@ -164,6 +185,7 @@ fuzz: deps
 	        $$(basename $$f).corpus $$seeds) >$$f.log 2>&1; rc=$$?; tail -n 6 $$f.log; \
 	    [ $$rc -eq 0 ] || { echo "fuzz: $$f failed (exit $$rc): see $$f.log and build/fuzz/crash-*"; exit 1; }; \
 	done
+endif
 
 clean:
 	rm -rf build locklab

@@ -54,7 +54,8 @@ static void check_usage(FILE *f)
           "The first violation found is minimised (fewest faults, shortest delays, shortest\n"
           "pauses) and written as BASE.lua (the scenario with the faults pinned) and\n"
           "BASE.choices; 'locklab run BASE.lua --choices BASE.choices' replays it exactly.\n"
-          "BASE defaults to out/<scenario>-counterexample.\n"
+          "BASE defaults to out/<scenario>-counterexample. Ctrl-C while it is minimised stops\n"
+          "the minimising after the run in progress and writes the smallest found by then.\n"
           "\n"
           "  --time S            stop deepening after S seconds (default 60; 0: no limit)\n"
           "  --max-deviations K  search exactly the paths with at most K deviations\n"
@@ -111,6 +112,15 @@ static void on_interrupt(int sig)
 {
     (void)sig;
     stop_requested = 1;
+}
+
+/* explore_minimise_hook: the search is over, the minimising starts (it may take a while). */
+static void on_minimising(void *ud)
+{
+    (void)ud;
+    fprintf(stderr, "%slocklab check: a violation found; minimising it (Ctrl-C stops there and keeps the smallest "
+            "counter-example so far) ...\n", progress_tty ? "\n" : "");
+    fflush(stderr);
 }
 
 static int parse_count(const char *opt, const char *v, uint64_t *out)
@@ -295,7 +305,10 @@ static int report(const scenario *sc, const explore_opts *o, const explore_resul
         printf("  %-17s %s\n", property_name((property)p), said);
     }
     if (r->found) {
-        printf("\ncounter-example (minimised): %d fault(s)\n", r->nfaults);
+        if (r->minimise_stopped)
+            printf("\ncounter-example (minimising stopped by Ctrl-C or --time: the smallest found by then, not "
+                   "minimised further): %d fault(s)\n", r->nfaults);
+        else printf("\ncounter-example (minimised): %d fault(s)\n", r->nfaults);
         if (r->evidence) printf("  %s\n", r->evidence);
         return write_counterexample(sc, r, out_base);
     }
@@ -557,23 +570,30 @@ int cli_check(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     /* the same flag and --time end a script a model's request runs on a node (guard.h) */
     guard_set_stop(&stop_requested, o.time_limit > 0 ? guard_now() + o.time_limit : 0);
+    explore_minimise_hook(on_minimising, NULL, &stop_requested); /* Ctrl-C while minimising: what it has */
     explore_result r;
     buf err;
     buf_init(&err);
     int rc = explore_run(sc, &o, &r, &err);
+    explore_minimise_hook(NULL, NULL, NULL);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (guard_cut() & GUARD_CUT_STOP) r.interrupted = 1; /* a path whose script it ended is not finished */
-    if (guard_cut() & GUARD_CUT_DEADLINE) r.timed_out = 1;
-    guard_set_stop(NULL, 0);
+    int cut = guard_cut();
+    if (cut & GUARD_CUT_STOP) r.interrupted = 1; /* a path whose script it ended is not finished */
+    if (cut & GUARD_CUT_DEADLINE) r.timed_out = 1;
+    /* where a script had to be ended, the runs that write the counter-example end it as the
+     * search's runs did (a model's runaway EVAL: audit N3), else nothing ends scripts now */
+    if (!cut) guard_set_stop(NULL, 0);
     if (progress_tty) fputs("\n", stderr);
     if (rc != 0) {
+        guard_set_stop(NULL, 0);
         cli_run_error(err.p, 0);
         scenario_free(sc);
         buf_release(&err);
         return EXIT_USAGE;
     }
     int code = report(sc, &o, &r, out_base);
+    guard_set_stop(NULL, 0);
     if (code != EXIT_VIOLATION && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
     if (o.shard_count) {
         int saved = save_shard(sc, &o, &r, save);

@@ -94,6 +94,8 @@ typedef struct explore_result {
     uint64_t *hashes;
     size_t nhashes;
     int memory_stop;           /* stopped because the visited set reached its memory cap */
+    int minimise_stopped;      /* a stop request ended the minimising: the counter-example is
+                                  the smallest found by then (explore_minimise_hook) */
     int searched[PROP_COUNT];  /* which properties were searched */
     int witnessed[PROP_COUNT]; /* ... and which were violated on some path */
     double seconds;
@@ -102,6 +104,11 @@ typedef struct explore_result {
 /* Searches sc (which must have an explore table). 0 when the search ran (found or not), -1
  * with a one-line reason in err when it could not (a model error, a bad table). */
 int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, buf *err);
+/* The minimiser and the command that runs it (locklab check), process-wide: `minimising` is
+ * called once when a violation starts being minimised, and *stop (a SIGINT/SIGTERM handler's
+ * flag) ends the minimising between two runs, keeping the smallest counter-example found by
+ * then (explore_result.minimise_stopped). All NULL: neither (the default). */
+void explore_minimise_hook(void (*minimising)(void *ud), void *ud, volatile int *stop);
 void explore_result_free(explore_result *r);
 
 /* Shards (explore_opts.shard_index/shard_count): each writes what it found to a file, and

@@ -11,7 +11,10 @@
  * before anything else at t, exactly where it was injected, so the pinned run replays the
  * explored one. The earlier instants and the shorter run are found by bisection (to the
  * millisecond, and to 100 ms), so they are earlier and shorter, not always the earliest and
- * shortest there is. */
+ * shortest there is. A stop request (explore_minimise_hook: Ctrl-C), or a script of a model
+ * ended by it or by --time (guard.h), makes every further step fail without running, so the
+ * minimising ends after the run in progress with the smallest counter-example found by then,
+ * which is confirmed by one run and written as usual. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,16 @@
 
 #include "exploreint.h"
 #include "faults.h"
+#include "guard.h"
+
+static void (*hook_minimising)(void *ud);
+static void *hook_ud;
+static volatile int *hook_stop;
+
+void explore_minimise_hook(void (*minimising)(void *ud), void *ud, volatile int *stop)
+{
+    hook_minimising = minimising, hook_ud = ud, hook_stop = stop;
+}
 
 /* ---- pinned scenarios ---- */
 
@@ -110,9 +123,18 @@ static int run_pinned_as(chooser_mode mode, const scenario *sc, const fault_cfg 
     return v;
 }
 
+/* Whether the minimising is to stop: a stop was requested, or a script a run made was ended
+ * by the stop or --time (guard.h), so the runs no longer show what the model does. */
+static int stopping(void)
+{
+    return (hook_stop && *hook_stop) || guard_cut();
+}
+
+/* A step of the minimising: no run, and no violation, once it is stopping. */
 static int run_pinned(const scenario *sc, const fault_cfg *f, int nf, const choice *dec, size_t ndec,
                       const int *searched, const world_opts *shared, xpath *out, uint64_t *transitions)
 {
+    if (stopping()) return -1;
     return run_pinned_as(CHOOSER_EXPLORE, sc, f, nf, dec, ndec, searched, shared, out, transitions);
 }
 
@@ -274,12 +296,14 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         /* what the search hands over: a path that violates a property, with its evidence */
         LL_ASSERT(prop >= 0 && prop < PROP_COUNT && found.cr.p[prop].v == VERDICT_VIOLATED);
         scenario shorter = *sc; /* minimising may shorten its duration */
+        if (hook_minimising) hook_minimising(hook_ud);
         if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
             minimise(&shorter, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
         /* minimising only ever takes away: no more faults, no longer a run */
         LL_ASSERT(nf <= found.ninj && shorter.duration <= sc->duration);
+        r->minimise_stopped = stopping();
         xpath fin;
-        int v = run_pinned(&shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
+        int v = run_pinned_as(CHOOSER_EXPLORE, &shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
         r->duration = v == prop ? shorter.duration : sc->duration;
         r->found = 1;
         if (v == prop) {

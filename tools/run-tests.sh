@@ -35,6 +35,8 @@ suite() {
 }
 
 suite "unit tests (ASan + UBSan)" tools/run-unit.sh build/san/tests/test_*
+# each fuzz target on its seed corpus and a fixed number of seeded mutations (tests/fuzz/driver.c)
+suite "fuzz targets: corpus and seeded mutations (ASan + UBSan)" tools/fuzz.sh build/san/fuzz/fuzz_*
 
 if ls tests/transcripts/*.txt >/dev/null 2>&1; then
     suite "script semantics transcripts" tools/run-transcripts.sh build/san/locklab tests/transcripts/*.txt

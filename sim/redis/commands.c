@@ -654,7 +654,7 @@ static void expire_generic(cmdctx *c, long long basetime, int seconds)
     } else {
         if (basetime) store_set_expire(c->db, e, when);
         else store_set_expire_fixed(c->db, e, when);
-        store_touched(c->db, e);
+        store_touched_range(c->db, e, 0, 0); /* no byte of the value written: its TTL */
     }
     reply_int(c->out, 1);
     return;
@@ -777,7 +777,7 @@ void cmd_persist(cmdctx *c)
 {
     kv *e = store_lookup(c->db, c->argv[1]);
     int removed = e && store_persist(c->db, e);
-    if (removed) store_touched(c->db, e);
+    if (removed) store_touched_range(c->db, e, 0, 0); /* its TTL, no byte of the value */
     reply_int(c->out, removed);
 }
 

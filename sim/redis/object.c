@@ -134,24 +134,38 @@ const char *obj_encoding(obj_type t, const void *ptr)
 }
 
 /* sdscatrepr: the quoting redis-cli uses for bulk strings. isprint() is asked about the C
- * locale's idea of printable, as Redis does, so bytes >= 0x80 come out as \xHH. */
+ * locale's idea of printable, as Redis does, so bytes >= 0x80 come out as \xHH. Written into
+ * room reserved a piece at a time (at most 4 bytes a byte), not a printf a byte: the history
+ * describes every write with it, and a printf for each of a large value's first 32 bytes was
+ * 3/4 of serve's time on an APPEND (issue 37, perf). */
 void dump_repr(buf *out, const char *p, size_t len)
 {
+    static const char hex[] = "0123456789abcdef";
     buf_putc(out, '"');
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)p[i];
-        switch (c) {
-        case '\\': buf_puts(out, "\\\\"); break;
-        case '"': buf_puts(out, "\\\""); break;
-        case '\n': buf_puts(out, "\\n"); break;
-        case '\r': buf_puts(out, "\\r"); break;
-        case '\t': buf_puts(out, "\\t"); break;
-        case '\a': buf_puts(out, "\\a"); break;
-        case '\b': buf_puts(out, "\\b"); break;
-        default:
-            if (c < 0x80 && isprint(c)) buf_putc(out, (char)c);
-            else buf_printf(out, "\\x%02x", c);
+    for (size_t at = 0; at < len; at += 4096) {
+        size_t end = len - at > 4096 ? at + 4096 : len;
+        buf_reserve(out, 4 * (end - at));
+        char *w = out->p + out->len;
+        for (size_t i = at; i < end; i++) {
+            unsigned char c = (unsigned char)p[i];
+            char esc = 0;
+            switch (c) {
+            case '\\': esc = '\\'; break;
+            case '"': esc = '"'; break;
+            case '\n': esc = 'n'; break;
+            case '\r': esc = 'r'; break;
+            case '\t': esc = 't'; break;
+            case '\a': esc = 'a'; break;
+            case '\b': esc = 'b'; break;
+            default:
+                if (c < 0x80 && isprint(c)) *w++ = (char)c;
+                else *w++ = '\\', *w++ = 'x', *w++ = hex[c >> 4], *w++ = hex[c & 15];
+                continue;
+            }
+            *w++ = '\\', *w++ = esc;
         }
+        out->len = (size_t)(w - out->p);
+        out->p[out->len] = '\0';
     }
     buf_putc(out, '"');
 }

@@ -77,7 +77,7 @@ scripting *scripting_new(const scripting_config *cfg)
     /* With a host to tick, the hook fires every 100 instructions: a loop around an
      * expensive C call (a 30 MB string.find, a few ms) then hears SCRIPT KILL within a
      * fraction of a second. */
-    int chunk = cfg && cfg->tick ? SCRIPT_HOOK_CHUNK / (cfg->tick_coarse ? 10 : 100) : SCRIPT_HOOK_CHUNK;
+    int chunk = cfg && cfg->tick ? SCRIPT_HOOK_CHUNK / 100 : SCRIPT_HOOK_CHUNK;
     s->insn_chunk = s->insn_limit < (uint64_t)chunk ? (int)s->insn_limit : chunk;
     s->tick = cfg ? cfg->tick : NULL;
     s->tick_ud = cfg ? cfg->tick_ud : NULL;

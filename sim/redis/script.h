@@ -49,8 +49,6 @@ typedef struct scripting_config {
     void *load_ud;
     script_tick_fn tick;         /* NULL: none */
     void *tick_ud;
-    int tick_coarse;             /* the tick every 1,000 instructions, not every 100: for a
-                                    host that only needs to stop a script within a second */
     script_error_fn error;       /* NULL: none */
     void *error_ud;
 } scripting_config;

@@ -63,7 +63,6 @@ server *server_new(const server_config *cfg)
                              .trace = server_script_trace, .trace_ud = srv,
                              .load = cfg->load, .load_ud = cfg->load_ud,
                              .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud,
-                             .tick_coarse = cfg->script_tick_coarse,
                              .error = server_script_error, .error_ud = srv };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);

@@ -66,7 +66,6 @@ typedef struct server_config {
     pubsub_push_fn push;          /* a pattern's or shard channel's message for a connection, or NULL */
     script_tick_fn script_tick;   /* a running script's periodic call (script.h), or NULL */
     void *script_tick_ud;
-    int script_tick_coarse;       /* scripting_config.tick_coarse */
 } server_config;
 
 server *server_new(const server_config *cfg);

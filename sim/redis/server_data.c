@@ -7,9 +7,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 /* The largest value a key_set event carries in full (server_describe). */
 #define SERVER_DESCRIBE_MAX 4096
+/* The same for a string written in place (store_touched_range): past it, the write is told by
+ * what it did (1,000 one-byte APPENDs to a 4 KB string rendered 4 MB). */
+#define SERVER_DESCRIBE_MAX_RANGED 64
 #define SERVER_DESCRIBE_MAX_ITEMS 1024
 
 struct server_change {
@@ -31,6 +35,62 @@ void server_expire_due(server *srv)
     server_active_expire(srv);
 }
 
+/* "digest <16 hex digits>": XXH3-64 of p[0..len) (the hash the keyspace uses, dict.c). */
+static void put_digest(buf *out, const char *p, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint64_t h = XXH3_64bits(p, len);
+    char d[24] = "digest ";
+    for (int i = 0; i < 16; i++) d[7 + i] = hex[(h >> (60 - 4 * i)) & 15];
+    buf_append(out, d, 23);
+}
+
+/* A string past SERVER_DESCRIBE_MAX bytes (SERVER_DESCRIBE_MAX_RANGED when written in place),
+ * by its length and what the write did, never by a copy of the value (issue 37: a run's
+ * memory and time do not grow with its values). A write in place (APPEND, SETRANGE, SETBIT,
+ * BITFIELD: store_touched_range) is told by its offset, its length and its bytes (their
+ * digest past 32), so that it costs what the command wrote, however large the value (a
+ * digest of the whole at each APPEND to 2 MB was 1 ms, 500 times redis-server's APPEND); the
+ * history's writes to the key then determine its value. Any other write (SET, GETSET,
+ * RESTORE, BITOP, a replica's copy ...) carried the whole value over: its first 32 bytes and
+ * its digest, one pass over what was written. E.g.
+ *     (2000002 bytes; wrote 1 at 2000001: "y")
+ *     (2000002 bytes; wrote 100 at 0, digest 0c6fa4d3b2e19a87)
+ *     (2000002 bytes; unchanged)    (EXPIRE, PERSIST: its TTL alone)
+ *     "abcabcabcabcabcabcabcabcabcabcab"... (1048576 bytes, digest 8f1d7c2a0e4b5d63) */
+static void describe_large(const store *db, const sstr *str, buf *out)
+{
+    char n[24];
+    size_t off, len;
+    int ranged = store_touched_bytes(db, &off, &len) && off <= str->len && len <= str->len - off;
+    buf_reserve(out, 2 + 4 * 32 + 80); /* at most: a rendering of 32 bytes, the rest */
+    if (!ranged) {
+        dump_repr(out, str->p, 32);
+        buf_puts(out, "... ");
+    }
+    buf_putc(out, '(');
+    buf_append(out, n, (size_t)ll_format_int64(n, (long long)str->len));
+    if (ranged && len == 0) { /* EXPIRE, PERSIST, GETEX, APPEND of nothing */
+        buf_puts(out, " bytes; unchanged");
+    } else if (ranged) {
+        buf_puts(out, " bytes; wrote ");
+        buf_append(out, n, (size_t)ll_format_int64(n, (long long)len));
+        buf_puts(out, " at ");
+        buf_append(out, n, (size_t)ll_format_int64(n, (long long)off));
+        if (len <= 32) {
+            buf_puts(out, ": ");
+            dump_repr(out, str->p + off, len);
+        } else {
+            buf_puts(out, ", ");
+            put_digest(out, str->p + off, len);
+        }
+    } else {
+        buf_puts(out, " bytes, ");
+        put_digest(out, str->p, str->len);
+    }
+    buf_putc(out, ')');
+}
+
 int server_describe(server *srv, slice key, buf *out, int64_t *deadline)
 {
     kv *v = store_peek(server_store(srv), key); /* an engine read: no access */
@@ -39,13 +99,12 @@ int server_describe(server *srv, slice key, buf *out, int64_t *deadline)
     /* Every write describes the key's new value for the history: in full up to a size, so
      * that a 512 MB SETRANGE or the 100th APPEND to a 2 MB value costs what the command
      * changed, not a rendering 4 times the value's size (issue 37, N1: minutes, with every
-     * client of serve waiting). Beyond it: the first 32 bytes and the length (a string; a
-     * digest of the whole would cost a pass over it at each write: 1 ms per 2 MB APPEND,
-     * 500 times redis-server's), the count (a collection). */
-    if (v->type == OBJ_STRING && ((const sstr *)v->ptr)->len > SERVER_DESCRIBE_MAX) {
-        const sstr *str = v->ptr;
-        dump_repr(out, str->p, 32);
-        buf_printf(out, "... (%zu bytes)", str->len);
+     * client of serve waiting). Beyond it, a string by what it is now and what the write
+     * did (describe_large), a collection by its count. */
+    size_t off, len;
+    if (v->type == OBJ_STRING && ((const sstr *)v->ptr)->len >
+        (store_touched_bytes(server_store(srv), &off, &len) ? SERVER_DESCRIBE_MAX_RANGED : SERVER_DESCRIBE_MAX)) {
+        describe_large(server_store(srv), v->ptr, out);
         return 1;
     }
     size_t n = obj_count((obj_type)v->type, v->ptr);

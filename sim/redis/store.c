@@ -70,6 +70,8 @@ struct store {
     uint64_t expired;          /* keys removed at their deadline (INFO's expired_keys) */
     uint64_t changes;          /* keys written or deleted by commands (rdb_changes_since_last_save) */
     uint64_t lfu_rng;          /* LFULogIncr's draws (splitmix64, fixed seed) */
+    int touch_ranged;          /* inside store_touched_range: its bytes */
+    size_t touch_off, touch_len;
     /* The entry the last lookup found or the last add made (NULL after any removal): a
      * command usually names the same key several times, and comparing its bytes is cheaper
      * than hashing them again. */
@@ -658,6 +660,20 @@ int store_touched(store *s, kv *e)
     }
     if (s->observer || s->watch) notify(s, STORE_WRITTEN, dict_key_of(s->keys, e));
     return 0;
+}
+
+void store_touched_range(store *s, kv *e, size_t off, size_t len)
+{
+    s->touch_ranged = 1, s->touch_off = off, s->touch_len = len;
+    store_touched(s, e);
+    s->touch_ranged = 0;
+}
+
+int store_touched_bytes(const store *s, size_t *off, size_t *len)
+{
+    if (!s->touch_ranged) return 0;
+    *off = s->touch_off, *len = s->touch_len;
+    return 1;
 }
 
 void store_hold_expiry(store *s, int on)

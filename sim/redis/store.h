@@ -141,6 +141,13 @@ int store_persist(store *s, kv *e);         /* 1 if a TTL was removed */
 /* After a handler changed e's value in place: deletes the key if its aggregate is empty
  * (returns 1 then) and reports the write to the observer. */
 int store_touched(store *s, kv *e);
+/* store_touched for a write in place: a string's bytes [off, off + len) (APPEND, SETRANGE,
+ * SETBIT, BITFIELD; a new key's other bytes are zeros), or with len 0 no byte of any value
+ * (EXPIRE, PERSIST: its TTL). An observer may ask which bytes (store_touched_bytes), to record
+ * the write by what it did, not by the whole value. */
+void store_touched_range(store *s, kv *e, size_t off, size_t len);
+/* Inside a store_touched_range, 1 and its bytes; otherwise 0. */
+int store_touched_bytes(const store *s, size_t *off, size_t *len);
 
 int64_t store_next_expiry(const store *s);  /* earliest deadline, or INT64_MAX */
 size_t store_active_expire(store *s);       /* deletes keys past their deadline; count */

@@ -321,19 +321,14 @@ static void bitfield_generic(cmdctx *c, int readonly)
         }
         /* the string grown to the farthest bit written, before any operation runs */
         size_t need = (size_t)(highest >> 3) + 1, old = s ? s->len : 0;
-        if (!s || need > old) {
+        if (!s || need > old) { /* in place, as string_grown (t_string.c) does */
             grown = 1;
-            sstr *g = xmalloc(sstr_block_size(need > old ? need : old));
-            if (old) memcpy(g->p, s->p, old);
+            sstr *g = xrealloc(s, sstr_block_size(need > old ? need : old));
             memset(g->p + old, 0, (need > old ? need : old) - old);
             g->len = need > old ? need : old;
             g->p[g->len] = '\0';
-            if (e) {
-                free(e->ptr);
-                e->ptr = g;
-            } else {
-                e = store_add(c->db, c->argv[1], OBJ_STRING, g);
-            }
+            if (e) e->ptr = g;
+            else e = store_add(c->db, c->argv[1], OBJ_STRING, g);
             s = g;
         }
         e->raw = 1;
@@ -370,8 +365,14 @@ static void bitfield_generic(cmdctx *c, int readonly)
             changes += grown || old != nv;
         }
     }
-    /* a write that changes no bit of a string that did not grow is no write */
-    if (changes || grown) store_touched(c->db, e);
+    /* a write that changes no bit of a string that did not grow is no write; one that does
+     * is told by the bytes from its lowest bit written to its highest */
+    if (changes || grown) {
+        uint64_t lowest = highest;
+        for (int k = 0; k < n; k++)
+            if (ops[k].opcode != BF_GET && ops[k].offset < lowest) lowest = ops[k].offset;
+        store_touched_range(c->db, e, (size_t)(lowest >> 3), (size_t)((highest >> 3) - (lowest >> 3) + 1));
+    }
 done:
     free(ops);
 }

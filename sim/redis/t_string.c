@@ -250,9 +250,9 @@ void cmd_getex(cmdctx *c)
     } else if (expire_arg) {
         if (absolute) store_set_expire_fixed(c->db, e, when);
         else store_set_expire(c->db, e, when);
-        store_touched(c->db, e);
+        store_touched_range(c->db, e, 0, 0); /* the TTL alone: no byte of the value written */
     } else if ((flags & SET_PERSIST) && store_persist(c->db, e)) {
-        store_touched(c->db, e);
+        store_touched_range(c->db, e, 0, 0);
     }
 }
 
@@ -434,11 +434,13 @@ static sstr *string_grown(kv *e, size_t need)
     return s;
 }
 
-/* After string_grown: the key's slot, the new key stored or the old one marked written. */
-static kv *string_done(cmdctx *c, slice key, kv *e, sstr *s)
+/* After string_grown and a write of bytes [off, off + len): the key's slot, the new key
+ * stored or the old one marked written, with the bytes written told to the observers (the
+ * history records them, not the whole value: store_touched_range). */
+static kv *string_done(cmdctx *c, slice key, kv *e, sstr *s, size_t off, size_t len)
 {
-    if (!e) return string_put(c, key, NULL, s);
-    store_touched(c->db, e);
+    if (!e) e = store_add(c->db, key, OBJ_STRING, s);
+    store_touched_range(c->db, e, off, len);
     return e;
 }
 
@@ -454,7 +456,7 @@ void cmd_append(cmdctx *c)
     }
     sstr *s = string_grown(e, old + add.len);
     if (add.len) memcpy(s->p + old, add.p, add.len);
-    string_done(c, key, e, s)->raw = e != NULL; /* grown in place; a new key is not */
+    string_done(c, key, e, s, old, add.len)->raw = e != NULL; /* grown in place; a new key is not */
     reply_int(c->out, (long long)s->len);
 }
 
@@ -491,7 +493,7 @@ void cmd_setrange(cmdctx *c)
     }
     sstr *s = string_grown(e, (size_t)offset + v.len);
     memcpy(s->p + offset, v.p, v.len);
-    string_done(c, key, e, s)->raw = 1;
+    string_done(c, key, e, s, (size_t)offset, v.len)->raw = 1;
     reply_int(c->out, (long long)s->len);
 }
 
@@ -555,7 +557,7 @@ void cmd_setbit(cmdctx *c)
          * is no write (no keyspace event, no touch of a WATCH, no change counted) */
         e->raw = 1; /* lookupStringForBitCommand unshares it all the same */
     } else {
-        string_done(c, c->argv[1], e, s)->raw = 1;
+        string_done(c, c->argv[1], e, s, (size_t)(off >> 3), 1)->raw = 1;
     }
     reply_int(c->out, old);
 }

@@ -388,6 +388,17 @@ for jobs in 1 2; do
     [ $rc -eq 130 ] && grep -q "interrupted after" "$tmp/out" && ok || bad "N3: check --jobs $jobs after SIGINT: exit $rc"
 done
 
+# ... and with a second client (the audit's own reproducer, where check ran on for minutes):
+# the ended scripts let both in, a violation; once a script was ended the runs no longer show
+# what the model does, so it is minimised no further, and its files are written with scripts
+# ended as the search's were
+sed -i "s/clients = { { name = 'A' } }/clients = { { name = 'A' }, { name = 'B', start = '10ms' } }/" "$tmp/n3/s.lua"
+expect_exit 1 "N3: check --time 2 of that model, two clients" -- \
+    timeout -k 5 300 "$LL" check "$tmp/n3/s.lua" --time 2 --out "$tmp/n3/ce"
+grep -qF 'counter-example (minimising stopped by Ctrl-C or --time' "$tmp/out" && ok ||
+    bad "N3: two clients: $(grep 'counter-example' "$tmp/out")"
+no_sanitizer "N3: check --time, two clients"
+
 # N5: a model's log text and error messages reached the terminal raw (ESC sequences retitled
 # the window, a CR and a newline forged "all expectations met"): control characters are now
 # shown as \xHH, in the trace and in the error line.
@@ -446,6 +457,59 @@ probe n9-sends 2 "used more than 64 MiB of memory, with the" 'for j = 1, 100 do 
 model_scenario "$tmp/n9-received" 'for j = 1, 10 do for i = 1, 5000 do ctx:send(node, "INCR", "k") end for i = 1, 5000 do ctx:receive() end ctx:sleep(1) end'
 expect_exit 1 "N9: 50,000 sends, each received (the verdicts: exit 1)" -- timeout -k 5 300 "$LL" run "$tmp/n9-received/s.lua" -q
 no_sanitizer "N9: sends received"
+
+# ---- 8. Ctrl-C while `check` minimises (issue 37): the minimiser stops after the run in
+# progress and writes the smallest counter-example found by then, saying so; it replays. Each
+# run of this scenario computes for a while in every acquire (1-2 s a run here under the
+# sanitizers, on a loaded machine), and minimising it takes about 9 runs; SIGINT is sent once
+# check says it is minimising (a bounded count of quick polls, no duration asserted), and
+# check ends after the run in progress and the runs that confirm and narrate what it has ----
+mkdir -p "$tmp/shrink"
+cat >"$tmp/shrink/m.lua" <<'EOF'
+-- everyone enters (the bug), after a long computation: every run of the scenario is slow
+local M = {}
+function M.new(ctx, cfg)
+  local lock = {}
+  function lock.acquire(wait_ms, lease_ms)
+    local x = 0
+    for i = 1, 100000 do x = x + i % 7 end
+    return x >= 0
+  end
+  function lock.release() return true end
+  return lock
+end
+return M
+EOF
+cat >"$tmp/shrink/s.lua" <<'EOF'
+return {
+  name = "minimising cut short",
+  about = [[X and Y both enter at once; every acquire computes for a while, so each run is slow.]],
+  protocol = "./m.lua", nodes = 1, lease = "10s", wait = "30s",
+  network = { delay = "1ms" },
+  clients = { { name = "X", rounds = 1000000, work = "100ms", think = "100ms" },
+              { name = "Y", rounds = 1000000, work = "100ms", think = "100ms" } },
+  duration = "8s",
+  expect = { mutual_exclusion = "holds" },
+  explore = { max_faults = 0 },
+}
+EOF
+timeout -k 120 600 "$LL" check "$tmp/shrink/s.lua" --out "$tmp/shrink/ce" >"$tmp/out" 2>"$tmp/err" &
+ck=$!
+for _ in $(seq 6000); do grep -q 'minimising it' "$tmp/err" && break; kill -0 $ck 2>/dev/null || break; sleep 0.05; done
+kill -INT $ck 2>/dev/null
+wait $ck
+rc=$?
+[ $rc -eq 1 ] && ok || bad "shrink SIGINT: check exited $rc, not 1 (a violation found)"
+grep -qF 'minimising it (Ctrl-C stops there and keeps the smallest counter-example so far)' "$tmp/err" && ok ||
+    bad "shrink SIGINT: check did not say it was minimising: $(tr '\n' ' ' <"$tmp/err")"
+grep -qF 'counter-example (minimising stopped by Ctrl-C or --time: the smallest found by then, not minimised further): 0 fault(s)' \
+    "$tmp/out" && ok || bad "shrink SIGINT: the report does not say the minimising was interrupted: $(grep counter-example "$tmp/out")"
+no_sanitizer "shrink SIGINT"
+# the run was not shortened (the last step would have made it 100-200 ms), and the files replay it
+grep -qF 'duration = "8s"' "$tmp/shrink/ce.lua" && ok || bad "shrink SIGINT: $(grep duration "$tmp/shrink/ce.lua")"
+expect_exit 0 "shrink SIGINT: the counter-example replays, its violation as expected" -- \
+    timeout -k 5 300 "$LL" run "$tmp/shrink/ce.lua" --choices "$tmp/shrink/ce.choices" -q
+grep -q 'mutual_exclusion  VIOLATED' "$tmp/out" && ok || bad "shrink SIGINT: the replay shows no violation"
 
 # ---- 6. peak memory of the heaviest probes, under 256 MB (the optimised build's figure
 # would be lower still; ASan's shadow memory is counted here) ----

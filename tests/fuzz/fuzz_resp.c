@@ -5,12 +5,23 @@
  * word may be longer than the input; a crash, a leak or a sanitizer report is a bug.
  * `make fuzz`. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "resp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *fuzz_target_stats(void); /* for tests/fuzz/driver.c */
+
+static unsigned long fuzz_requests;
+
+const char *fuzz_target_stats(void)
+{
+    static char s[64];
+    snprintf(s, sizeof s, "%lu requests cut", fuzz_requests);
+    return s;
+}
 
 /* Parses data as delivered in pieces of `piece` bytes (0: whole), the way serve.c does:
  * append, parse from the position, keep the rest. Appends each request to log as
@@ -30,6 +41,7 @@ static int run(const uint8_t *data, size_t size, size_t piece, buf *log)
         buf_append(&q, data + fed, n);
         fed += n;
         while ((st = resp_parse(&p, q.p, q.len, &pos, &err)) == RESP_COMMAND) {
+            fuzz_requests++;
             buf_printf(log, "%d", p.args.argc);
             for (int i = 0; i < p.args.argc; i++) {
                 if (p.args.len[i] > size) __builtin_trap(); /* a word longer than the input */

@@ -6,9 +6,10 @@
  * except a crash, a hang, a sanitizer report or a leak.
  *
  * `make fuzz` runs it under libFuzzer; `make test` replays the seed corpus
- * (tests/fuzz/corpus/scenario/, tests/test_fuzz_replay.c). A pathological pattern in a
- * model ends the process by the CPU-time safety net (sim/client.c): libFuzzer reports that
- * exit, which is the intended outcome for such an input, so the corpus holds none. */
+ * (tests/fuzz/corpus/scenario/) and mutations of it (tests/fuzz/driver.c, tools/fuzz.sh).
+ * A pathological pattern in a model ends the process by the CPU-time safety net
+ * (sim/client.c): libFuzzer reports that exit, which is the intended outcome for such an
+ * input, so the corpus holds none. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,16 @@
 #include "world.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *fuzz_target_stats(void); /* for tests/fuzz/driver.c */
+
+static unsigned long fuzz_loaded, fuzz_ran;
+
+const char *fuzz_target_stats(void)
+{
+    static char s[96];
+    snprintf(s, sizeof s, "%lu scenarios loaded, %lu runs to their end", fuzz_loaded, fuzz_ran);
+    return s;
+}
 
 #define FUZZ_MODEL_MARK "\n--model--\n"
 
@@ -69,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf_init(&err);
     scenario *sc = scenario_load_string(path, text, &err);
     if (sc) {
+        fuzz_loaded++;
         world_opts o = { .seed = sc->seed, .max_events = 200000 };
         buf_reset(&err);
         world *w = world_new(sc, &o, &err);
@@ -76,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             buf_reset(&err);
             int rc = world_run(w, &err);
             if (rc == 0) {
+                fuzz_ran++;
                 check_result cr;
                 check_run(world_history(w), sc, &cr);
                 check_free(&cr);
