@@ -108,10 +108,12 @@ static void progress(void *ud, uint64_t paths, uint64_t transitions, int bound, 
 
 static volatile int stop_requested;
 
+/* The first Ctrl-C or SIGTERM asks the search to stop where it is and say what it covered;
+ * a second one (work that cannot stop soon: analysing one very long run) ends the process. */
 static void on_interrupt(int sig)
 {
-    (void)sig;
     stop_requested = 1;
+    signal(sig, SIG_DFL);
 }
 
 /* explore_minimise_hook: the search is over, the minimising starts (it may take a while). */

@@ -169,9 +169,10 @@ int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, 
     o.observe = properties_observed(searched);
     world *w = world_new(sc, &o, err);
     if (!w) return -1;
-    if (world_run(w, err) != 0) {
+    int wrc = world_run(w, err);
+    if (wrc != 0) {
         world_free(w);
-        return -1;
+        return wrc == WORLD_STOPPED ? RUN_STOPPED : -1;
     }
     check_run(world_history(w), sc, &p->cr);
     for (int q = 0; q < PROP_COUNT; q++)
@@ -281,6 +282,15 @@ int should_stop(search *S)
     return 0;
 }
 
+/* A run the stop request (explore_opts.stop) ended midway: the search stops there, as
+ * between two runs, and the run's partial path counts for nothing. */
+enum level_end stopped_in_run(search *S, buf *err)
+{
+    buf_reset(err);
+    S->r->interrupted = 1;
+    return LEVEL_STOPPED;
+}
+
 /* A model failed on a path of the search (its error in err): say which path, by the values
  * its decisions took (a choice file of them replays it: locklab run --choices). */
 static void note_failing_path(search *S, chooser *ch, buf *err)
@@ -360,6 +370,11 @@ static enum level_end explore_below(search *S, int bound, const choice *prefix0,
         chooser_set_script(ch, prefix, nprefix);
         xpath p;
         int rc = run_path(sc, ch, 1, S->r->searched, &S->shared, &p, err);
+        if (rc == RUN_STOPPED) {
+            chooser_free(ch);
+            end = stopped_in_run(S, err);
+            break;
+        }
         if (rc != 0) note_failing_path(S, ch, err);
         chooser_free(ch);
         if (rc != 0) {
@@ -477,8 +492,9 @@ enum level_end run_root(search *S, int bound, rootpath *rp, buf *err)
     chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
     xpath p;
     int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
-    if (rc != 0) note_failing_path(S, ch, err);
+    if (rc != 0 && rc != RUN_STOPPED) note_failing_path(S, ch, err);
     chooser_free(ch);
+    if (rc == RUN_STOPPED) return stopped_in_run(S, err);
     if (rc != 0) return LEVEL_ERROR;
     if (account(S, &p, bound)) return LEVEL_FOUND;
     rp->n = p.nrec;
@@ -563,7 +579,12 @@ static int probe(search *S, buf *err)
 {
     for (int k = 0; (uint64_t)k < S->o->probes && k < INT32_MAX && !should_stop(S); k++) {
         xpath p;
-        if (run_probe(S, k, &p, err) != 0) return -1;
+        int rc = run_probe(S, k, &p, err);
+        if (rc == RUN_STOPPED) {
+            stopped_in_run(S, err);
+            return 0;
+        }
+        if (rc != 0) return -1;
         S->r->probes++;
         S->r->transitions += p.events;
         hset_add(&S->outcomes, p.hash);
@@ -654,7 +675,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     search S = { .sc = sc, .o = o, .r = r, .observer = sc->nnodes + sc->nclients };
-    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new() };
+    /* a stop request ends even a run in progress (a scenario of hours is one long run) */
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .stop = o->stop };
     S.t0 = S.last_progress = explore_now();
     int rc = 0;
     if (o->random_runs) {
@@ -664,6 +686,11 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
             xpath p;
             rc = run_path(sc, ch, 1, r->searched, &S.shared, &p, err);
             chooser_free(ch);
+            if (rc == RUN_STOPPED) {
+                stopped_in_run(&S, err);
+                rc = 0;
+                break;
+            }
             if (rc != 0) break;
             if (account(&S, &p, -1)) break;
             path_free(&p);
@@ -721,6 +748,7 @@ searched:;
     hset outcomes = S.outcomes;
     chunkcache *chunks = S.shared.chunks;
     world_opts shared = S.shared;
+    shared.stop = NULL; /* the minimiser stops between its runs (explore_minimise_hook) */
     reducer_release(&S.red);
     if (rc == 0 && have_found && !o->random_runs) {
         r->found_path = xmalloc((found.nrec + 1) * sizeof *r->found_path);

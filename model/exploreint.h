@@ -31,6 +31,8 @@ void path_free(xpath *p);
  * every world of the search shares (borrowed). 0, or -1 with err on a model failure. */
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
              buf *err);
+/* run_path's return when shared->stop ended the run midway. */
+#define RUN_STOPPED (-2)
 int is_fault_decision(const choice *c);
 /* A path's orders, as a hash: at each key (world_step.key), the sequence of the steps made
  * there, each known by what it is rather than when (its event's kind, its actor, the step
@@ -145,6 +147,7 @@ typedef struct rootpath {
 } rootpath;
 void rootpath_free(rootpath *rp);
 int should_stop(search *S);
+enum level_end stopped_in_run(search *S, buf *err);
 /* Accounts for one path; 1 when it violates a searched property (kept in S->found). */
 int account(search *S, xpath *p, int bound);
 enum level_end run_root(search *S, int bound, rootpath *rp, buf *err);

@@ -684,6 +684,7 @@ static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos,
     xpath p;
     int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
     chooser_free(ch);
+    if (rc == RUN_STOPPED) return stopped_in_run(S, err);
     if (rc != 0) return LEVEL_ERROR;
     if (account(S, &p, bound)) return LEVEL_FOUND;
     LL_ASSERT(p.nrec > pos); /* a prefix replays */

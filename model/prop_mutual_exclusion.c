@@ -57,8 +57,10 @@ static void mutex_finish(mutex_mon *m, const history *h, const scenario *sc, pro
         LL_ASSERT(iv[i].start <= iv[i].end);
     }
     r->v = VERDICT_HOLDS;
+    /* the intervals are in the order they began (the history is fed in time order): those
+     * that begin once i has ended cannot overlap it, nor can any after them */
     for (size_t i = 0; i < ni && r->v == VERDICT_HOLDS; i++) {
-        for (size_t j = i + 1; j < ni; j++) {
+        for (size_t j = i + 1; j < ni && iv[j].start < iv[i].end; j++) {
             if (iv[i].actor == iv[j].actor) continue;
             int64_t s = iv[i].start > iv[j].start ? iv[i].start : iv[j].start;
             int64_t en = iv[i].end < iv[j].end ? iv[i].end : iv[j].end;

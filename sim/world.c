@@ -402,6 +402,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->sc = sc;
     cx->verbose = o && o->verbose;
     w->max_events = o && o->max_events ? o->max_events : WORLD_MAX_EVENTS;
+    w->stop = o ? o->stop : NULL;
     w->observe = o && o->observe ? o->observe : WORLD_OBSERVE_ALL;
     cx->explore = o && o->explore && sc->explore.present;
     cx->chunks = o ? o->chunks : NULL;
@@ -504,6 +505,10 @@ int world_run(world *w, buf *err)
     event e;
     int64_t horizon = w->cx.sc->explore.horizon > 0 ? w->cx.sc->explore.horizon : w->cx.sc->duration;
     for (;;) {
+        if (w->stop && *w->stop) { /* a signal: one long run does not hold the command up */
+            if (err) buf_puts(err, "the run was stopped");
+            return WORLD_STOPPED;
+        }
         int64_t next = sched_peek_time(w->cx.q);
         if (next == INT64_MAX) break;
         if (w->faults_left > 0 && next > w->last_instant && next <= horizon) {

@@ -27,6 +27,8 @@ typedef struct world_opts {
     const struct scriptlib *lib; /* a loaded script index to share (borrowed), or NULL */
     struct chunkcache *chunks;   /* compiled Lua to share between worlds (borrowed), or NULL */
     uint64_t max_events;         /* 0: WORLD_MAX_EVENTS (see world_run) */
+    volatile int *stop;          /* set (a signal handler's flag): world_run ends before the
+                                    next event with WORLD_STOPPED; NULL: runs to its end */
     int fault_budget;            /* exploring: at most this many faults (a pass of the search
                                     below the table's max_faults); 0: max_faults */
     uint64_t observe;            /* exploring: the history kinds (bit H_*) that make a step one
@@ -61,6 +63,7 @@ void world_free(world *w);
 int world_run(world *w, buf *err);
 #define WORLD_MAX_EVENTS 10000000
 #define WORLD_TOO_LONG (-2)
+#define WORLD_STOPPED (-3)   /* world_opts.stop was set: the run ended where it was */
 const history *world_history(const world *w);
 uint64_t world_events(const world *w);   /* events processed */
 int64_t world_now(const world *w);       /* true µs */

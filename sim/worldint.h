@@ -17,6 +17,7 @@ struct world {
     int own_chooser;
     uint64_t events;
     uint64_t max_events; /* world_opts.max_events or WORLD_MAX_EVENTS */
+    volatile int *stop;  /* world_opts.stop */
     uint64_t observe;    /* world_opts.observe (never 0 here) */
     int faults_left;
     int64_t last_instant;  /* the last instant at which injection was considered */
