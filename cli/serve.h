@@ -102,6 +102,7 @@ struct snode {
     int64_t pause_until_us;
     int pause_type;
     char port_text[8];     /* CONFIG GET port */
+    unsigned long long query_limit; /* --query-buffer-limit, or CONFIG SET client-query-buffer-limit */
 };
 
 typedef struct serve_options {

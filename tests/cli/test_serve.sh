@@ -1052,6 +1052,54 @@ same_bytes introspect "CLIENT REPLY SKIP/ON, CLIENT KILL USER, CLIENT INFO's cmd
      grep -q "qbuf=26 .*cmd=client|info" "$tmp/introspect.redis" &&
      grep -q "^cmsgpack circular, 20 fresh connections: ..82a17905a17881a1.. 20$" "$tmp/introspect.redis"' --clock wall
 
+# CONFIG SET of the port (issue 39; the suite's 'CONFIG SET rollback on apply error'), byte
+# for byte against redis-server: a port another socket holds fails to apply, and every
+# parameter set with it (maxmemory, client-query-buffer-limit) keeps its value; the checks
+# of the values come first (a port past 65535, a limit under 1 MiB); a free port is listened
+# on, the old one closed, the connection that asked kept; then back to the first port.
+cat >"$tmp/configport.py" <<'PYEOF'
+import socket, sys
+port = int(sys.argv[1])
+def conn(p):
+    s = socket.create_connection(("127.0.0.1", p)); s.settimeout(10); return s
+def cmd(s, *words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    r = b""
+    while not r.endswith(b"\r\n") or (r[:1] == b"*" and r.count(b"\r\n") < 1 + 2 * int(r[1:r.index(b"\r\n")])):
+        d = s.recv(65536)
+        if not d: return b"<closed>"
+        r += d
+    return r.replace(str(port).encode(), b"<port>")
+def free():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+held = socket.socket(); held.bind(("127.0.0.1", 0)); held.listen(1)
+hp = held.getsockname()[1]
+a = conn(port)
+for words in (("maxmemory", 10000001, "port", hp, "client-query-buffer-limit", "10m"),
+              ("client-query-buffer-limit", "10m", "port", hp), ("port", 70000), ("port", "x"),
+              ("client-query-buffer-limit", 100), ("client-query-buffer-limit", "2mb", "port", port)):
+    print(words[::2], cmd(a, "config", "set", *words).replace(str(hp).encode(), b"<held>"))
+    print(" ", cmd(a, "config", "get", "maxmemory"), cmd(a, "config", "get", "client-query-buffer-limit"),
+          cmd(a, "config", "get", "port"))
+np = free()
+print("to a free port:", cmd(a, "config", "set", "port", np), "the same connection:", cmd(a, "ping"),
+      "CONFIG GET:", cmd(a, "config", "get", "port").replace(str(np).encode(), b"<new>"))
+try:
+    conn(port); print("the old port: accepted")
+except OSError as e:
+    print("the old port:", type(e).__name__)
+b = conn(np)
+print("the new port:", cmd(b, "ping"), "back:", cmd(b, "config", "set", "port", port, "client-query-buffer-limit", "1gb"))
+print("the first port again:", cmd(conn(port), "ping"))
+PYEOF
+same_bytes configport "CONFIG SET port and its rollback" \
+    'grep -q "possibly related to argument .port.) - Unable to listen on this port" "$tmp/configport.redis" &&
+     grep -q "^to a free port: b.+OK..n. the same connection: b.+PONG" "$tmp/configport.redis"' --clock wall
+
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
 cat >"$tmp/pywall.py" <<'PYEOF'
