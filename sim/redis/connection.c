@@ -320,9 +320,10 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         int64_t now = store_now(c->db);
         kv *e;
         while ((e = store_next(c->db, &it))) {
-            if (e->expire >= 0 && e->expire <= now) continue; /* expired, not yet reaped */
+            int64_t at = store_expire(c->db, e);
+            if (at >= 0 && at <= now) continue; /* expired, not yet reaped */
             keys++;
-            if (e->expire >= 0) expires++, ttl += (long double)(e->expire - now);
+            if (at >= 0) expires++, ttl += (long double)(at - now);
         }
         if (keys)
             buf_printf(out, "db0:keys=%zu,expires=%zu,avg_ttl=%lld\r\n", keys, expires,

@@ -46,7 +46,7 @@ static void digest_value(store *db, const kv *e, unsigned char out[20])
     buf_init(&b);
     buf_printf(&b, "%d:", e->type);
     obj_dump((obj_type)e->type, e->ptr, &b);
-    if (e->expire >= 0) buf_printf(&b, "!!expire!!%lld", (long long)e->expire);
+    if (store_expire(db, e) >= 0) buf_printf(&b, "!!expire!!%lld", (long long)store_expire(db, e));
     struct sha1_ctx ctx;
     sha1_init(&ctx);
     sha1_update(&ctx, b.len, (const uint8_t *)(b.p ? b.p : ""));

@@ -469,6 +469,29 @@ print(len(evs))
 EOF
 [ $? -eq 0 ] && ok || bad "the --json history: $(cat "$tmp/json.out")"
 
+# the history's bound (--history-max 100): kept in chunks, the oldest dropped whole, and
+# always exactly the last 100 records shown, in order, after 1,000 INCRs (each an exec and
+# the world's key_set: the last 50 of them)
+start_serve histmax 1 --clock manual --history-max 100 || bad "the history-max server does not start"
+python3 - "$PORT" >"$tmp/histmax.out" 2>&1 <<'EOF'
+import json, socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(30)
+s.sendall(b"".join(b"*2\r\n$4\r\nINCR\r\n$3\r\nctr\r\n" for _ in range(1000)))
+got = b""
+while got.count(b"\r\n") < 1000: got += s.recv(65536)
+s.sendall(b"*2\r\n$7\r\nLOCKLAB\r\n$7\r\nHISTORY\r\n")
+got = b""
+while not got.startswith(b"*") or got.count(b"\r\n") < 1 + 2 * int(got[1:got.index(b"\r\n")]): got += s.recv(65536)
+lines = got.split(b"\r\n")[1:-1]
+recs = [json.loads(lines[i]) for i in range(1, len(lines), 2)]
+replies = [int(r["reply"]) for r in recs if r["ev"] == "exec"]
+sets = [r["reply"] for r in recs if r["ev"] == "key_set"]
+print(len(recs), replies[0], replies[-1], replies == list(range(replies[0], 1001)), sets[-1])
+EOF
+check "--history-max 100 after 1,000 INCRs: the last 100 records, in order" \
+    '100 951 1000 True "1000"' "$(cat "$tmp/histmax.out")"
+stop_serve histmax
+
 # ---- persistence always and everysec; a scenario's replicas ----
 start_serve always 2 --clock manual --nodes 2 --persistence always || bad "the always server does not start"
 redis-cli -p "$((PORT + 1))" set k v px 60000 >/dev/null
