@@ -606,6 +606,8 @@ static char *config_kept_form(size_t k, slice arg)
 {
     long long n;
     if (config_defaults[k].integer == 2 && config_parse_memory(arg, &n) == 0) return xformat("%lld", n);
+    if (config_defaults[k].honoured == 4 && config_defaults[k].integer == 1 && ll_parse_int64(arg, &n) == 0)
+        return xformat("%lld", n); /* the host's port: a number (CONFIG GET port after 07000 is 7000) */
     if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) return notify_string(notify_parse(arg), 0);
     return xmemdup(arg.p, arg.len);
 }
@@ -637,7 +639,7 @@ static int config_apply(cmdctx *c)
     const char *err = NULL;
     for (int j = 0; j < n && failed < 0; j++) {
         size_t k = (size_t)config_index(c->argv[2 + 2 * j]);
-        if (config_defaults[k].honoured == 4 && strcmp(old[j], now[j]) &&
+        if (config_defaults[k].honoured == 4 && config_host_sets(c) && strcmp(old[j], now[j]) &&
             cfg->host->config_set(cfg->host_ud, config_defaults[k].name, now[j], &err) < 0)
             failed = j;
     }
@@ -646,7 +648,7 @@ static int config_apply(cmdctx *c)
             size_t k = (size_t)config_index(c->argv[2 + 2 * j]);
             const char *unused;
             if (config_defaults[k].honoured != 4) config_keep(c, config_defaults[k].name, old[j]);
-            else if (j < failed && strcmp(old[j], now[j]))
+            else if (j < failed && config_host_sets(c) && strcmp(old[j], now[j]))
                 cfg->host->config_set(cfg->host_ud, config_defaults[k].name, old[j], &unused);
         }
         size_t k = (size_t)config_index(c->argv[2 + 2 * failed]);

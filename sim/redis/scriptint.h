@@ -108,6 +108,11 @@ struct scripting {
     int resp3;                   /* the running script said redis.setresp(3) */
     int user_error;              /* the error being raised is error()'s: kept as written */
     int caller_resp3;            /* and the connection it answers speaks RESP3 */
+    /* DEBUG SET-DISABLE-DENY-SCRIPTS 1 (Redis's script_disable_deny_script): redis.call runs
+     * the commands scripts may not call (CMD_NOSCRIPT), with the EVAL's server (caller_srv:
+     * DEBUG SLEEP's host, its enable-debug-command) */
+    int deny_off;
+    server *caller_srv;
     char sha[41];                /* the running script */
     /* Where the last error was raised, captured by the message handler before unwinding. */
     int err_has_line;

@@ -1121,7 +1121,69 @@ print("the first port again:", cmd(conn(port), "ping"))
 PYEOF
 same_bytes configport "CONFIG SET port and its rollback" \
     'grep -q "possibly related to argument .port.) - Unable to listen on this port" "$tmp/configport.redis" &&
-     grep -q "^to a free port: b.+OK..n. the same connection: b.+PONG" "$tmp/configport.redis"' --clock wall
+     grep -q "^to a free port: b.+OK.r.n. the same connection: b.+PONG" "$tmp/configport.redis"' --clock wall
+
+# DEBUG called from a script once DEBUG SET-DISABLE-DENY-SCRIPTS 1 allows it (issue 39; the
+# suite's 'test RESP<lua>/<client> <type> protocol parsing' and 'Script block the time during
+# execution'), byte for byte against a redis-server started with --enable-debug-command yes:
+# refused before and after; DEBUG PROTOCOL of each RESP3 type through redis.setresp(2|3) to
+# a RESP2 and a RESP3 connection (big numbers and verbatim strings as Lua tables and back,
+# an attribute dropped); a big number holding CR LF; DEBUG SLEEP inside a script, the time
+# standing still until it ends (a key set with PX 1 still exists after 10 ms).
+cat >"$tmp/debugscript.py" <<'PYEOF'
+import socket, sys
+port = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10)
+buf = b""
+def line():
+    global buf
+    while b"\r\n" not in buf: buf += s.recv(65536)
+    l, buf = buf.split(b"\r\n", 1)
+    return l + b"\r\n"
+def take(n):
+    global buf
+    while len(buf) < n: buf += s.recv(65536)
+    d, buf = buf[:n], buf[n:]
+    return d
+def reply():
+    l = line()
+    t, body = l[:1], l[1:-2]
+    if t in b"$=!" and body != b"-1": return l + take(int(body) + 2)
+    if t in b"*~>" and body != b"-1": return l + b"".join(reply() for _ in range(int(body)))
+    if t == b"%": return l + b"".join(reply() for _ in range(2 * int(body)))
+    if t == b"|": return l + b"".join(reply() for _ in range(2 * int(body))) + reply()
+    return l
+def cmd(*words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    return reply()
+print("refused:", cmd("eval", "return redis.call('debug', 'protocol', 'bignum')", 0))
+print(cmd("debug", "set-disable-deny-scripts", 1))
+for proto in (2, 3):
+    cmd("hello", proto)
+    for lua in (2, 3):
+        for t in ("bignum", "map", "set", "double", "null", "verbatim", "true", "false", "attrib"):
+            print(lua, proto, t, cmd("eval", "redis.setresp(%d);return redis.call('debug', 'protocol', '%s')" % (lua, t), 0))
+    print(proto, "malformed big number", cmd("eval", "return {big_number='123\\r\\n123'}", 0))
+    print(proto, "verbatim of a long format", cmd("eval", "return {verbatim_string={format='markdown', string='x'}}", 0))
+cmd("hello", 2)
+print("sleep:", cmd("eval", "redis.call('SET', 'key', 'value', 'PX', '1') redis.call('DEBUG', 'SLEEP', 0.01) return redis.call('EXISTS', 'key')", 0),
+      "after:", cmd("exists", "key"))
+print(cmd("debug", "set-disable-deny-scripts", 0))
+print("refused again:", cmd("eval", "return redis.call('debug', 'sleep', 0)", 0))
+PYEOF
+keep_rport=$rport keep_rpid=${RPID:-}
+start_redis --enable-debug-command yes
+same_bytes debugscript "DEBUG inside scripts (SET-DISABLE-DENY-SCRIPTS)" \
+    'grep -q "^3 3 bignum b.(1234567999999999999999999999999999999.r.n.$" "$tmp/debugscript.redis" &&
+     grep -q "^sleep: b.:1.r.n. after: b.:0.r.n.$" "$tmp/debugscript.redis" &&
+     grep -q "^refused again: b.-ERR This Redis command is not allowed from script" "$tmp/debugscript.redis"' \
+    --clock wall --enable-debug-command yes
+[ -n "$rport" ] && { kill "$RPID"; wait "$RPID" 2>/dev/null; forget "$RPID"; }
+rport=$keep_rport RPID=$keep_rpid
 
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
