@@ -87,6 +87,8 @@ scripting *scripting_new(const scripting_config *cfg)
     s->error_ud = cfg ? cfg->error_ud : NULL;
     s->load = cfg ? cfg->load : NULL;
     s->load_ud = cfg ? cfg->load_ud : NULL;
+    s->elapsed_us = cfg ? cfg->elapsed_us : NULL;
+    s->elapsed_ud = cfg ? cfg->elapsed_ud : NULL;
     s->rand48 = 0x1234ABCD330EULL; /* redisLrand48's initial state */
     s->cache = dict_new(sizeof(script_entry));
     reply_init(&s->call_reply);

@@ -53,6 +53,10 @@ typedef struct scripting_config {
                                     host that only needs to stop a script within a second */
     script_error_fn error;       /* NULL: none */
     void *error_ud;
+    /* Real time in µs (a host's: locklab serve's), for FUNCTION LOAD's 500 ms timeout, as
+     * Redis's (LOAD_TIMEOUT_MS); NULL: the instruction budget ends a load that does not. */
+    int64_t (*elapsed_us)(void *ud);
+    void *elapsed_ud;
 } scripting_config;
 
 scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults */

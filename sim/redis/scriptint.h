@@ -90,6 +90,9 @@ struct scripting {
     fn_lib **libs;
     size_t nlibs;
     fn_lib *fn_loading;
+    int64_t (*elapsed_us)(void *ud); /* scripting_config's: FUNCTION LOAD's timeout */
+    void *elapsed_ud;
+    int64_t load_start_us;       /* when the library being loaded started (elapsed_us) */
     fn_def *fn_running;
     /* The running function's FCALL (its words, borrowed for the run) and when it started (the
      * store's clock, ms): FUNCTION STATS's running_script, asked by a host while it runs. */

@@ -64,7 +64,8 @@ server *server_new(const server_config *cfg)
                              .load = cfg->load, .load_ud = cfg->load_ud,
                              .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud,
                              .tick_coarse = cfg->script_tick_coarse,
-                             .error = server_script_error, .error_ud = srv };
+                             .error = server_script_error, .error_ud = srv,
+                             .elapsed_us = cfg->elapsed_us, .elapsed_ud = cfg->clock_ud };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
     srv->slowlog_slower = 10000;

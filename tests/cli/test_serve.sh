@@ -1185,6 +1185,27 @@ same_bytes debugscript "DEBUG inside scripts (SET-DISABLE-DENY-SCRIPTS)" \
 [ -n "$rport" ] && { kill "$RPID"; wait "$RPID" 2>/dev/null; forget "$RPID"; }
 rport=$keep_rport RPID=$keep_rpid
 
+# FUNCTION LOAD of a library whose load never ends: Redis's 500 ms load timeout (serve sets
+# scripts no instruction budget, so the load is timed on the host's clock), then the
+# server answers as before, byte for byte against redis-server.
+cat >"$tmp/loadtimeout.py" <<'PYEOF'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(60)
+def cmd(*words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    r = b""
+    while not r.endswith(b"\r\n"): r += s.recv(65536)
+    return r
+print(cmd("function", "load", "#!lua name=lib\nlocal a = 1\nwhile 1 do a = a + 1 end"))
+print(cmd("function", "list"), cmd("ping"))
+PYEOF
+same_bytes loadtimeout "FUNCTION LOAD's timeout" \
+    'grep -q "ERR Error registering functions: ERR FUNCTION LOAD timeout" "$tmp/loadtimeout.redis"' --clock wall
+
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
 cat >"$tmp/pywall.py" <<'PYEOF'
