@@ -1185,6 +1185,20 @@ same_bytes debugscript "DEBUG inside scripts (SET-DISABLE-DENY-SCRIPTS)" \
 [ -n "$rport" ] && { kill "$RPID"; wait "$RPID" 2>/dev/null; forget "$RPID"; }
 rport=$keep_rport RPID=$keep_rpid
 
+# Under DEBUG SET-DISABLE-DENY-SCRIPTS 1 a script's call has no connection of its own and
+# runs while the script engine is busy: what needs either (pub/sub, transactions, blocking,
+# HELLO, RESET, a nested EVAL, SCRIPT FLUSH) stays refused, never reaching its handler (a
+# script's SUBSCRIBE crashed serve); the server answers after, with no sanitizer report.
+start_serve denyoff 1 --clock wall --enable-debug-command yes || bad "the deny-off server does not start"
+cli debug set-disable-deny-scripts 1 >/dev/null
+for c in "'subscribe','ch'" "'psubscribe','p*'" "'multi'" "'watch','k'" "'blpop','q','0'" "'hello','3'" \
+    "'reset'" "'eval','return 1','0'" "'script','flush'" "'function','flush'" "'wait','0','0'"; do
+    check "deny-scripts off: redis.call($c) refused" "ERR This Redis command is not allowed from script" \
+        "$(cli eval "return redis.call($c)" 0 | cut -c1-49)"
+done
+check "deny-scripts off: the server answers after" PONG "$(cli ping)"
+stop_serve denyoff
+
 # FUNCTION LOAD of a library whose load never ends: Redis's 500 ms load timeout (serve sets
 # scripts no instruction budget, so the load is timed on the host's clock), then the
 # server answers as before, byte for byte against redis-server.
