@@ -102,6 +102,7 @@ struct snode {
     int64_t pause_until_us;
     int pause_type;
     char port_text[8];     /* CONFIG GET port */
+    unsigned long long query_limit; /* --query-buffer-limit, or CONFIG SET client-query-buffer-limit */
 };
 
 typedef struct serve_options {
@@ -122,17 +123,22 @@ typedef struct serve_options {
 } serve_options;
 
 /* The in-memory tail of the history (LOCKLAB HISTORY): records in a compact binary form (a
- * command's arguments and its reply's RESP bytes as they were, a world event's typed fields),
- * rendered as JSON only when asked; two generations of at most `max` records and 32 MiB each,
- * the older dropped whole when the newer is full, of which the last `max` are shown. */
-typedef struct serve_hgen {
-    buf b;                 /* the records, each at an offset of off[] */
-    size_t *off;
-    size_t n, cap;
-} serve_hgen;
+ * command's arguments and its reply's RESP bytes as they were, a world event's typed fields,
+ * numbers as varints, times from their chunk's first), rendered as JSON only when asked. They
+ * are kept in chunks of at most SERVE_CHUNK_RECS records and 1 MiB, each trimmed to its size
+ * when the next one starts; the oldest chunk is dropped once the others hold `max` records,
+ * or once all of them pass 64 MiB; the last `max` are shown. */
+typedef struct serve_hchunk {
+    char *p;               /* the records, each at an offset of off[] */
+    size_t len, cap;
+    uint32_t *off;
+    size_t n, ncap;
+    int64_t t0, local0;    /* the first record's times: the others' are kept as differences */
+} serve_hchunk;
 typedef struct serve_history {
-    serve_hgen gen[2];
-    int cur;               /* the generation being filled */
+    serve_hchunk *chunk;   /* oldest first; the last is being filled */
+    size_t nchunk, chunk_cap;
+    size_t total, bytes;   /* records and bytes in every chunk */
     size_t max;            /* --history-max */
     buf line;              /* scratch: one rendered record */
     FILE *json;            /* --json: every record, rendered as it is made */

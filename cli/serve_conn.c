@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+#include <event2/listener.h>
 
 /* ---- the host ---- */
 
@@ -129,10 +130,44 @@ static const char *host_config(void *ud, const char *name)
         return text;
     }
     if (!strcmp(name, "client-query-buffer-limit")) {
-        snprintf(text, sizeof text, "%llu", n->sv->opt.query_limit);
+        snprintf(text, sizeof text, "%llu", n->query_limit);
         return text;
     }
     return NULL;
+}
+
+/* CONFIG SET port: the node listens on the new port (0: on none), then closes the old one,
+ * its connections kept (Redis's changeListenPort); a port it cannot listen on leaves it as
+ * it was, with Redis's answer, and the reason on stderr (Redis's log). CONFIG SET
+ * client-query-buffer-limit: this node's connections' limit. */
+static int host_config_set(void *ud, const char *name, const char *value, const char **err)
+{
+    snode *n = ud;
+    if (!strcmp(name, "client-query-buffer-limit")) {
+        n->query_limit = strtoull(value, NULL, 10);
+        return 0;
+    }
+    if (strcmp(name, "port")) return 0;
+    int port = atoi(value), was = n->port;
+    struct evconnlistener *old = n->listener;
+    struct event *relisten = n->relisten;
+    n->listener = NULL;
+    n->relisten = NULL;
+    n->port = port;
+    if (serve_listen(n) < 0) {
+        fprintf(stderr, "locklab serve: %s: CONFIG SET port %d: cannot listen on %s port %d: %s\n", n->name, port,
+                n->sv->opt.bind, port, strerror(errno));
+        n->port = was;
+        n->listener = old;
+        n->relisten = relisten;
+        *err = "Unable to listen on this port. Check server logs.";
+        return -1;
+    }
+    if (old) evconnlistener_free(old);
+    if (relisten) event_free(relisten);
+    n->accept_full = 0;
+    snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
+    return 0;
 }
 
 /* WAIT: the replicas of n that are up and have applied every change n had sent when the
@@ -199,7 +234,7 @@ static void host_pause(void *ud, long long ms, int type)
 }
 
 const server_host serve_host = { .pause = host_pause, .sleep = host_sleep, .info = host_info, .each_conn = host_each_conn, .kill = host_kill,
-                                 .config = host_config, .replicas = host_replicas, .unblock = host_unblock,
+                                 .config = host_config, .config_set = host_config_set, .replicas = host_replicas, .unblock = host_unblock,
                                  .reset_stats = host_reset_stats };
 
 /* ---- blocking ---- */

@@ -151,8 +151,11 @@ void serve_sync(serve *sv, sclient *sender)
             if (n->blocked) n->blocked = NULL;
         }
         n->srv = now;
-        if (now) {
+        if (now) { /* a new process: the port and limit CONFIG SET changed are its options' again */
             n->up_us = serve_true_us(sv);
+            n->port = sv->opt.port + n->idx;
+            snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
+            n->query_limit = sv->opt.query_limit;
             if (sv->base && serve_listen(n) < 0)
                 fprintf(stderr, "locklab serve: %s: cannot listen on port %d again: %s\n", n->name, n->port,
                         strerror(errno));
@@ -264,6 +267,7 @@ int serve_nodes_init(serve *sv)
             n->port = sv->opt.port + k;
             n->partition_id = -1;
             snprintf(n->port_text, sizeof n->port_text, "%d", n->port);
+            n->query_limit = sv->opt.query_limit;
             k++;
         }
     }
@@ -526,7 +530,7 @@ static void serve_ctl_restart(serve *sv, sclient *c, const slice *argv, int argc
         return;
     }
     serve_fault(sv, c, &(fault_cfg){ .kind = FAULT_RESTART, .target = (char *)n->name });
-    if (n->srv && !n->listener) {
+    if (n->srv && n->port && !n->listener) {
         reply_errorf(out, "ERR cannot listen on port %d again: %s", n->port, strerror(errno));
         return;
     }

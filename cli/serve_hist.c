@@ -5,7 +5,7 @@
  * event's typed fields and strings — and rendered as one JSON line in the schema of
  * docs/history.md by the history's own writer (history_write_event, the one writer of that
  * schema) only when asked: LOCKLAB HISTORY, or --json, which writes every record as it is
- * made. The last --history-max records are kept, within 64 MiB (two generations of 32 MiB).
+ * made. The last --history-max records are kept, within 64 MiB, in chunks (serve.h).
  *
  * A command's text is MONITOR's rendering ("SET" "k" "v"), each argument cut at 16 KiB (a
  * lock script fits whole) and the text at 64 KiB; a reply is reply_to_brief's form (nil, OK,
@@ -24,31 +24,26 @@
 #define SERVE_TEXT_MAX ((size_t)64 << 10)
 #define SERVE_BRIEF_MAX ((size_t)4 << 10)
 #define SERVE_RESP_KEEP ((size_t)16 << 10) /* a reply's RESP bytes kept: enough for its brief */
-#define SERVE_GEN_BYTES ((size_t)32 << 20)
+#define SERVE_HIST_BYTES ((size_t)64 << 20)
+#define SERVE_CHUNK_BYTES ((size_t)1 << 20)
+#define SERVE_CHUNK_RECS 4096
 
-/* A record: this header, then its fields, each a u32 length (SR_NONE: absent) and its bytes. */
+/* A record, byte by byte (a varint: 7 bits a byte, low first; signed ones zigzagged):
+ *   its kind (SR_*), then varints: t and local less its chunk's t0 and local0, actor, conn;
+ *   SR_EXEC: argc, the arguments stored, and each stored one: its whole length, then its
+ *     first min(length, SERVE_ARG_MAX) bytes;
+ *   SR_WORLD: the event's typed fields (varints; rate as its 8 bytes), then text, reply and
+ *     label as strings;
+ *   the others: the text as a string;
+ *   then, but for SR_WORLD, the reply: RK_NONE, RK_OK (+OK), or RK_ONE / RK_MULTI (several
+ *     replies to one command: REPLY_MULTI) and its kept RESP bytes, a varint length first.
+ * A string: a varint, 0 for absent, else its length + 1, then its bytes. */
 enum { SR_EXEC, SR_CONNECT, SR_DISCONNECT, SR_PROTOCOL_ERROR, SR_WORLD };
-#define SR_NONE UINT32_MAX
-typedef struct srec {
-    int64_t t, local;
-    int32_t actor;        /* the serve's node (its index), or for SR_WORLD the world's actor */
-    int32_t conn;         /* the connection's id, or -1 */
-    uint8_t ev;
-    uint8_t pad[3];
-    uint32_t argc;        /* SR_EXEC: the command's arguments (the stored ones follow, each
-                             as two fields: its whole length in 4 bytes, its kept bytes) */
-} srec;
-
-/* A world event: its typed fields (strings as fields after it: text, reply, label). */
-typedef struct sworld {
-    int32_t kind, peer, fault, fault_id, msg, code;
-    int64_t a, b, deadline, param;
-    double rate;
-} sworld;
+enum { RK_NONE, RK_ONE, RK_MULTI, RK_OK };
 
 static const char *const serve_ev_names[] = { "exec", "connect", "disconnect", "protocol_error" };
 
-/* ---- the generations ---- */
+/* ---- the chunks ---- */
 
 void serve_history_init(serve_history *h, size_t max)
 {
@@ -56,81 +51,145 @@ void serve_history_init(serve_history *h, size_t max)
     h->max = max;
 }
 
+static void chunk_release(serve_hchunk *k)
+{
+    free(k->p);
+    free(k->off);
+}
+
+static void drop_oldest(serve_history *h)
+{
+    serve_hchunk *k = &h->chunk[0];
+    h->total -= k->n;
+    h->bytes -= k->len;
+    chunk_release(k);
+    memmove(h->chunk, h->chunk + 1, --h->nchunk * sizeof *h->chunk);
+}
+
 void serve_history_clear(serve_history *h)
 {
-    for (int g = 0; g < 2; g++) {
-        buf_reset(&h->gen[g].b);
-        h->gen[g].n = 0;
+    while (h->nchunk > 1) drop_oldest(h);
+    if (h->nchunk) { /* the newest kept, emptied: --json alone makes and forgets one record at a time */
+        h->chunk[0].len = h->chunk[0].n = 0;
+        h->total = h->bytes = 0;
     }
 }
 
 void serve_history_release(serve_history *h)
 {
-    for (int g = 0; g < 2; g++) {
-        buf_release(&h->gen[g].b);
-        free(h->gen[g].off);
-    }
+    for (size_t i = 0; i < h->nchunk; i++) chunk_release(&h->chunk[i]);
+    free(h->chunk);
     buf_release(&h->line);
     memset(h, 0, sizeof *h);
 }
 
 size_t serve_history_count(const serve_history *h)
 {
-    size_t n = h->gen[0].n + h->gen[1].n;
-    return n < h->max ? n : h->max;
+    return h->total < h->max ? h->total : h->max;
 }
 
-/* Starts a record in the generation being filled: its offset there. */
-static buf *rec_begin(serve_history *h)
+/* Room for a record of at most `need` bytes at the end of the chunk being filled (a new one
+ * when it is full: the one before trimmed to its size, and the oldest dropped once the rest
+ * hold `max` records, or once all pass SERVE_HIST_BYTES); its offset noted. Returns where
+ * to write it. */
+static char *rec_begin(serve_history *h, size_t need, int64_t t, int64_t local)
 {
-    serve_hgen *g = &h->gen[h->cur];
-    if (g->n >= h->max || g->b.len >= SERVE_GEN_BYTES) { /* full: the older one goes */
-        h->cur ^= 1;
-        g = &h->gen[h->cur];
-        buf_reset(&g->b);
-        g->n = 0;
+    serve_hchunk *k = h->nchunk ? &h->chunk[h->nchunk - 1] : NULL;
+    size_t per = h->max / 16 < 64 ? 64 : h->max / 16 > SERVE_CHUNK_RECS ? SERVE_CHUNK_RECS : h->max / 16;
+    if (!k || (k->n && (k->n >= per || k->len + need > SERVE_CHUNK_BYTES))) {
+        if (k) { /* trimmed: no room left unused in a chunk kept */
+            k->p = xrealloc(k->p, k->len ? k->len : 1);
+            k->cap = k->len;
+            k->off = xrealloc(k->off, (k->n ? k->n : 1) * sizeof *k->off);
+            k->ncap = k->n;
+        }
+        if (h->nchunk == h->chunk_cap) {
+            h->chunk_cap = h->chunk_cap ? h->chunk_cap * 2 : 8;
+            h->chunk = xrealloc(h->chunk, h->chunk_cap * sizeof *h->chunk);
+        }
+        k = &h->chunk[h->nchunk++];
+        memset(k, 0, sizeof *k);
     }
-    if (g->n == g->cap) {
-        g->cap = g->cap ? g->cap * 2 : 1024;
-        g->off = xrealloc(g->off, g->cap * sizeof *g->off);
+    if (!k->n) k->t0 = t, k->local0 = local;
+    if (k->len + need > k->cap) {
+        size_t cap = k->cap ? k->cap : 4096;
+        while (cap < k->len + need) cap *= 2;
+        k->p = xrealloc(k->p, cap);
+        k->cap = cap;
     }
-    static const char zeros[8];
-    buf_append(&g->b, zeros, (8 - g->b.len % 8) % 8); /* each record 8-aligned */
-    g->off[g->n++] = g->b.len;
-    return &g->b;
-}
-
-static void put_field(buf *b, const void *p, size_t n)
-{
-    uint32_t len = p ? (uint32_t)n : SR_NONE;
-    buf_append(b, (const char *)&len, sizeof len);
-    if (p) buf_append(b, p, n);
-}
-
-static inline void put_raw(buf *b, const void *p, size_t n)
-{
-    memcpy(b->p + b->len, p, n);
-    b->len += n;
-}
-
-static inline void put_u32(buf *b, uint32_t v)
-{
-    put_raw(b, &v, sizeof v);
-}
-
-/* Reads a field at *at: its bytes (NULL: absent) and length. */
-static const char *get_field(const char *base, size_t *at, size_t *len)
-{
-    uint32_t n;
-    memcpy(&n, base + *at, sizeof n);
-    *at += sizeof n;
-    if (n == SR_NONE) {
-        *len = 0;
-        return NULL;
+    if (k->n == k->ncap) {
+        k->ncap = k->ncap ? k->ncap * 2 : 64;
+        k->off = xrealloc(k->off, k->ncap * sizeof *k->off);
     }
-    const char *p = base + *at;
-    *at += n;
-    *len = n;
+    LL_ASSERT(k->len <= UINT32_MAX);
+    k->off[k->n++] = (uint32_t)k->len;
+    h->total++;
+    while (h->nchunk > 1 && (h->total - h->chunk[0].n >= h->max || h->bytes > SERVE_HIST_BYTES)) {
+        drop_oldest(h);
+        k = &h->chunk[h->nchunk - 1];
+    }
+    return k->p + k->len;
+}
+
+/* The record begun at its chunk's end is `len` bytes. */
+static void rec_end(serve_history *h, size_t len)
+{
+    h->chunk[h->nchunk - 1].len += len;
+    h->bytes += len;
+}
+
+static inline char *put_var(char *w, uint64_t v)
+{
+    while (v >= 0x80) {
+        *w++ = (char)(v | 0x80);
+        v >>= 7;
+    }
+    *w++ = (char)v;
+    return w;
+}
+
+static inline char *put_svar(char *w, int64_t v)
+{
+    return put_var(w, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static inline char *put_bytes(char *w, const void *p, size_t n)
+{
+    if (n) memcpy(w, p, n);
+    return w + n;
+}
+
+/* A string (NULL: absent). */
+static inline char *put_str(char *w, const char *p, size_t n)
+{
+    w = put_var(w, p ? n + 1 : 0);
+    return p ? put_bytes(w, p, n) : w;
+}
+
+static inline uint64_t get_var(const char **r)
+{
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        unsigned char c = (unsigned char)*(*r)++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) return v;
+    }
+}
+
+static inline int64_t get_svar(const char **r)
+{
+    uint64_t v = get_var(r);
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* A string: its bytes (NULL: absent) and length. */
+static const char *get_str(const char **r, size_t *len)
+{
+    uint64_t n = get_var(r);
+    *len = n ? (size_t)n - 1 : 0;
+    if (!n) return NULL;
+    const char *p = *r;
+    *r += *len;
     return p;
 }
 
@@ -138,21 +197,19 @@ static const char *get_field(const char *base, size_t *at, size_t *len)
 
 /* MONITOR's rendering of the stored arguments of an exec record, within SERVE_ARG_MAX and
  * SERVE_TEXT_MAX (arguments past the text's limit were not stored). */
-static void render_command(buf *out, const char *base, size_t *at, uint32_t argc, uint32_t stored)
+static void render_command(buf *out, const char **r, uint64_t argc, uint64_t stored)
 {
-    for (uint32_t i = 0; i < argc; i++) {
+    for (uint64_t i = 0; i < argc; i++) {
         if (out->len > SERVE_TEXT_MAX || i >= stored) {
-            buf_printf(out, " ... (%d more arguments)", (int)(argc - i));
+            buf_printf(out, " ... (%llu more arguments)", (unsigned long long)(argc - i));
             return;
         }
-        size_t wlen, klen;
-        const char *whole = get_field(base, at, &wlen);
-        uint32_t len;
-        memcpy(&len, whole, sizeof len);
-        const char *kept = get_field(base, at, &klen);
+        uint64_t len = get_var(r);
+        size_t keep = len < SERVE_ARG_MAX ? (size_t)len : SERVE_ARG_MAX;
         if (i) buf_putc(out, ' ');
-        dump_repr(out, kept, klen);
-        if (klen < len) buf_printf(out, "... (%u bytes)", len);
+        dump_repr(out, *r, keep);
+        *r += keep;
+        if (keep < len) buf_printf(out, "... (%llu bytes)", (unsigned long long)len);
     }
 }
 
@@ -224,60 +281,63 @@ static int render_resp(buf *out, const char **p, const char *end, size_t cut)
 void serve_history_render(serve *sv, size_t i, buf *out)
 {
     const serve_history *h = &sv->hist;
-    size_t total = h->gen[0].n + h->gen[1].n, skip = total - serve_history_count(h) + i;
-    const serve_hgen *older = &h->gen[h->cur ^ 1], *g = skip < older->n ? older : &h->gen[h->cur];
-    size_t idx = g == older ? skip : skip - older->n;
-    const char *base = g->b.p;
-    size_t at = g->off[idx];
-    srec r;
-    memcpy(&r, base + at, sizeof r);
-    at += sizeof r;
+    size_t skip = h->total - serve_history_count(h) + i, c = 0;
+    while (skip >= h->chunk[c].n) skip -= h->chunk[c++].n;
+    const serve_hchunk *k = &h->chunk[c];
+    const char *r = k->p + k->off[skip];
+    int ev = (unsigned char)*r++;
+    int64_t t = k->t0 + get_svar(&r), local = k->local0 + get_svar(&r);
+    int actor = (int)get_svar(&r), conn_id = (int)get_svar(&r);
     buf text, brief;
     buf_init(&text);
     buf_init(&brief);
-    hist_event e = { .t = r.t, .actor = -1, .local = r.local, .peer = -1, .a = -1, .b = -1, .deadline = -1,
+    hist_event e = { .t = t, .actor = -1, .local = local, .peer = -1, .a = -1, .b = -1, .deadline = -1,
                      .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
-    if (r.ev == SR_WORLD) {
+    if (ev == SR_WORLD) {
         const history *wh = world_history(sv->w);
-        sworld x;
-        memcpy(&x, base + at, sizeof x);
-        at += sizeof x;
-        e.kind = (hist_kind)x.kind, e.peer = x.peer, e.fault = x.fault, e.fault_id = x.fault_id, e.msg = x.msg;
-        e.code = x.code, e.a = x.a, e.b = x.b, e.deadline = x.deadline, e.param = x.param, e.rate = x.rate;
+        e.kind = (hist_kind)get_svar(&r), e.peer = (int)get_svar(&r), e.fault = (int)get_svar(&r);
+        e.fault_id = (int)get_svar(&r), e.msg = (int)get_svar(&r), e.code = (int)get_svar(&r);
+        e.a = get_svar(&r), e.b = get_svar(&r), e.deadline = get_svar(&r), e.param = get_svar(&r);
+        memcpy(&e.rate, r, sizeof e.rate);
+        r += sizeof e.rate;
         char **strs[3] = { &e.text, &e.reply, &e.label };
         buf parts[3];
-        for (int k = 0; k < 3; k++) {
+        for (int j = 0; j < 3; j++) {
             size_t len;
-            const char *p = get_field(base, &at, &len);
-            buf_init(&parts[k]);
+            const char *p = get_str(&r, &len);
+            buf_init(&parts[j]);
             if (p) {
-                buf_append(&parts[k], p, len);
-                buf_putc(&parts[k], '\0');
-                *strs[k] = parts[k].p;
+                buf_append(&parts[j], p, len);
+                buf_putc(&parts[j], '\0');
+                *strs[j] = parts[j].p;
             }
         }
-        history_write_event(out, &e, hist_kind_name(e.kind), history_actor_name(wh, r.actor),
+        history_write_event(out, &e, hist_kind_name(e.kind), history_actor_name(wh, actor),
                             e.peer >= 0 ? history_actor_name(wh, e.peer) : NULL);
-        for (int k = 0; k < 3; k++) buf_release(&parts[k]);
+        for (int j = 0; j < 3; j++) buf_release(&parts[j]);
         return;
     }
-    if (r.ev == SR_EXEC) {
-        uint32_t stored;
-        memcpy(&stored, base + at, sizeof stored);
-        at += sizeof stored;
-        render_command(&text, base, &at, r.argc, stored);
+    if (ev == SR_EXEC) {
+        uint64_t argc = get_var(&r), stored = get_var(&r);
+        render_command(&text, &r, argc, stored);
     } else {
         size_t len;
-        const char *p = get_field(base, &at, &len);
+        const char *p = get_str(&r, &len);
         if (p) buf_append(&text, p, len);
     }
-    size_t rlen;
-    const char *resp = get_field(base, &at, &rlen);
-    if (resp && rlen && resp[0] == 'M') { /* several replies to one command (REPLY_MULTI) */
-        const char *q = resp + 1, *end = resp + rlen;
+    int rk = (unsigned char)*r++;
+    size_t rlen = 0;
+    const char *resp = rk == RK_OK ? "+OK\r\n" : NULL;
+    if (rk == RK_OK) rlen = 5;
+    if (rk == RK_ONE || rk == RK_MULTI) {
+        rlen = (size_t)get_var(&r);
+        resp = r;
+    }
+    if (rk == RK_MULTI) {
+        const char *q = resp, *end = resp + rlen;
         buf_putc(&brief, '[');
-        for (int k = 0; q < end; k++) {
-            if (k) buf_puts(&brief, ", ");
+        for (int j = 0; q < end; j++) {
+            if (j) buf_puts(&brief, ", ");
             if (brief.len > SERVE_BRIEF_MAX) {
                 buf_puts(&brief, "...");
                 break;
@@ -285,15 +345,15 @@ void serve_history_render(serve *sv, size_t i, buf *out)
             if (!render_resp(&brief, &q, end, SERVE_BRIEF_MAX)) break;
         }
         buf_putc(&brief, ']');
-    } else if (resp && rlen) {
-        const char *q = resp + 1;
+    } else if (rlen) {
+        const char *q = resp;
         if (!render_resp(&brief, &q, resp + rlen, SERVE_BRIEF_MAX)) buf_puts(&brief, "...");
     }
     e.text = text.len ? text.p : NULL;
-    e.reply = resp ? (brief.p ? brief.p : "") : NULL;
+    e.reply = rk != RK_NONE ? (brief.p ? brief.p : "") : NULL;
     char peer[32];
-    if (r.conn >= 0) snprintf(peer, sizeof peer, "c%d", r.conn);
-    history_write_event(out, &e, serve_ev_names[r.ev], sv->nodes[r.actor].name, r.conn >= 0 ? peer : NULL);
+    if (conn_id >= 0) snprintf(peer, sizeof peer, "c%d", conn_id);
+    history_write_event(out, &e, serve_ev_names[ev], sv->nodes[actor].name, conn_id >= 0 ? peer : NULL);
     buf_release(&text);
     buf_release(&brief);
 }
@@ -321,47 +381,54 @@ void serve_record(serve *sv, const char *ev, const snode *n, const sclient *c, i
     int kind = SR_EXEC;
     for (int k = 0; k < 4; k++)
         if (!strcmp(ev, serve_ev_names[k])) kind = k;
-    buf *b = rec_begin(h);
-    srec r = { .t = serve_true_us(sv), .local = serve_node_clock(n), .actor = n->idx, .conn = c ? c->conn.id : -1,
-               .ev = (uint8_t)kind, .argc = (uint32_t)(argc > 0 ? argc : 0) };
-    /* the record's size first, then its bytes copied without a check each */
+    /* the record's size at most first, then its bytes written without a check each */
     size_t keep_resp = resp ? (resp_len < SERVE_RESP_KEEP ? resp_len : SERVE_RESP_KEEP) : 0;
-    size_t need = sizeof r + 4 + 5 + keep_resp, text_len = 0;
+    size_t need = 1 + 4 * 10 + 1 + 10 + keep_resp, text_len = 0;
     int nstored = 0;
     if (kind == SR_EXEC) {
         /* the arguments, until their bytes pass the text's limit (the rest are counted) */
+        need += 20;
         for (size_t bytes = 0; nstored < argc && bytes <= SERVE_TEXT_MAX; nstored++) {
             size_t keep = argv[nstored].len < SERVE_ARG_MAX ? argv[nstored].len : SERVE_ARG_MAX;
-            need += 12 + keep;
+            need += 10 + keep;
             bytes += keep + 2;
         }
     } else if (text) {
         text_len = strlen(text);
-        need += text_len;
+        need += 10 + text_len;
+    } else {
+        need += 1;
     }
-    buf_reserve(b, need); /* the writes below then copy without checking */
-    put_raw(b, &r, sizeof r);
+    int64_t t = serve_true_us(sv), local = serve_node_clock(n);
+    char *w0 = rec_begin(h, need, t, local), *w = w0;
+    const serve_hchunk *k = &h->chunk[h->nchunk - 1];
+    *w++ = (char)kind;
+    w = put_svar(w, t - k->t0);
+    w = put_svar(w, local - k->local0);
+    w = put_svar(w, n->idx);
+    w = put_svar(w, c ? c->conn.id : -1);
     if (kind == SR_EXEC) {
-        put_u32(b, (uint32_t)nstored);
-        for (int i = 0; i < nstored; i++) { /* each: its whole length (a field of 4 bytes), its kept bytes */
+        w = put_var(w, (uint64_t)(argc > 0 ? argc : 0));
+        w = put_var(w, (uint64_t)nstored);
+        for (int i = 0; i < nstored; i++) {
             size_t keep = argv[i].len < SERVE_ARG_MAX ? argv[i].len : SERVE_ARG_MAX;
-            put_u32(b, (uint32_t)sizeof(uint32_t));
-            put_u32(b, (uint32_t)(argv[i].len < UINT32_MAX ? argv[i].len : UINT32_MAX - 1));
-            put_u32(b, (uint32_t)keep);
-            if (keep) put_raw(b, argv[i].p, keep);
+            w = put_var(w, argv[i].len);
+            w = put_bytes(w, argv[i].p, keep);
         }
     } else {
-        put_u32(b, text ? (uint32_t)text_len : SR_NONE);
-        if (text) put_raw(b, text, text_len);
+        w = put_str(w, text, text_len);
     }
-    if (resp) { /* its kind ('M': several replies, REPLY_MULTI; '1': one), then its bytes */
-        put_u32(b, (uint32_t)keep_resp + 1);
-        put_raw(b, multi ? "M" : "1", 1);
-        if (keep_resp) put_raw(b, resp, keep_resp);
+    if (!resp) {
+        *w++ = RK_NONE;
+    } else if (!multi && resp_len == 5 && !memcmp(resp, "+OK\r\n", 5)) {
+        *w++ = RK_OK;
     } else {
-        put_u32(b, SR_NONE);
+        *w++ = multi ? RK_MULTI : RK_ONE;
+        w = put_var(w, keep_resp);
+        w = put_bytes(w, resp, keep_resp);
     }
-    b->p[b->len] = '\0';
+    LL_ASSERT((size_t)(w - w0) <= need);
+    rec_end(h, (size_t)(w - w0));
     if (h->json) serve_json_last(sv);
     if (!max) {
         h->max = 0;
@@ -380,16 +447,25 @@ void serve_history_drain(serve *sv)
         if (!max) h->max = 1;
         for (size_t i = 0; i < n; i++) {
             const hist_event *e = history_at(wh, i);
-            buf *b = rec_begin(h);
-            srec r = { .t = e->t, .local = e->local, .actor = e->actor, .conn = -1, .ev = SR_WORLD };
-            sworld x = { .kind = e->kind, .peer = e->peer, .fault = e->fault, .fault_id = e->fault_id, .msg = e->msg,
-                         .code = e->code, .a = e->a, .b = e->b, .deadline = e->deadline, .param = e->param,
-                         .rate = e->rate };
-            buf_append(b, (const char *)&r, sizeof r);
-            buf_append(b, (const char *)&x, sizeof x);
-            put_field(b, e->text, e->text ? strlen(e->text) : 0);
-            put_field(b, e->reply, e->reply ? strlen(e->reply) : 0);
-            put_field(b, e->label, e->label ? strlen(e->label) : 0);
+            size_t lens[3] = { e->text ? strlen(e->text) : 0, e->reply ? strlen(e->reply) : 0,
+                               e->label ? strlen(e->label) : 0 };
+            size_t need = 1 + 14 * 10 + sizeof e->rate + 30 + lens[0] + lens[1] + lens[2];
+            char *w0 = rec_begin(h, need, e->t, e->local), *w = w0;
+            const serve_hchunk *k = &h->chunk[h->nchunk - 1];
+            *w++ = SR_WORLD;
+            w = put_svar(w, e->t - k->t0);
+            w = put_svar(w, e->local - k->local0);
+            w = put_svar(w, e->actor);
+            w = put_svar(w, -1);
+            const int64_t fields[] = { e->kind, e->peer, e->fault, e->fault_id, e->msg, e->code, e->a, e->b,
+                                       e->deadline, e->param };
+            for (size_t f = 0; f < LL_ARRAY_LEN(fields); f++) w = put_svar(w, fields[f]);
+            w = put_bytes(w, &e->rate, sizeof e->rate);
+            w = put_str(w, e->text, lens[0]);
+            w = put_str(w, e->reply, lens[1]);
+            w = put_str(w, e->label, lens[2]);
+            LL_ASSERT((size_t)(w - w0) <= need);
+            rec_end(h, (size_t)(w - w0));
             if (h->json) serve_json_last(sv);
             if (!max) serve_history_clear(h);
         }

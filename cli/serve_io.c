@@ -311,10 +311,10 @@ static void serve_read_cb(evutil_socket_t fd, short what, void *ud)
     }
     c->query.len = len + (size_t)got;
     c->query.p[c->query.len] = '\0';
-    if (c->query.len - c->qpos + resp_parser_bytes(&c->parser) > c->sv->opt.query_limit) {
+    if (c->query.len - c->qpos + resp_parser_bytes(&c->parser) > c->node->query_limit) {
         fprintf(stderr, "locklab serve: %s: closing client %d (%s): query buffer over %llu bytes "
                         "(--query-buffer-limit)\n",
-                c->node->name, c->conn.id, c->addr, c->sv->opt.query_limit);
+                c->node->name, c->conn.id, c->addr, c->node->query_limit);
         serve_client_kill(c, 0);
         return;
     }
@@ -525,6 +525,7 @@ static void serve_accept_error(struct evconnlistener *l, void *ud)
 int serve_listen(snode *n)
 {
     serve *sv = n->sv;
+    if (!n->port) return 0; /* CONFIG SET port 0: no TCP port, as Redis */
     struct sockaddr_storage ss;
     int sslen = sizeof ss;
     char addr[128];

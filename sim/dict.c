@@ -1,9 +1,14 @@
 /* dict.c — see dict.h.
  *
- * A slot holds the entry's hash beside its pointer, so probing compares hashes in the slot
- * array and follows a pointer only on a full-hash match, and deletion's backward shift
- * finds each entry's home slot without touching the entry: in a big keyspace every entry
- * read is a cache miss, and a lookup that misses at load 3/4 probes several slots.
+ * A slot holds the low 32 bits of the entry's hash beside its pointer (12 bytes: the
+ * pointer's bytes copied in and out, so that a slot needs only 4-byte alignment), so probing
+ * compares hashes in the slot array and follows a pointer only on a match, and deletion's
+ * backward shift and growing find each entry's home slot without touching the entry: in a
+ * big keyspace every entry read is a cache miss, and a lookup that misses at load 3/4 probes
+ * several slots. A table is at most 2^32 slots. An entry's header is 8 bytes: the same 32
+ * bits of hash and the key's length (its room is a function of the length), so that a key
+ * of a dozen bytes with a 16-byte payload fills a 48-byte malloc chunk (issue 39: memory per
+ * key).
  *
  * Entry allocations are sized to fill the malloc chunk they get (ll_chunk_size), and the
  * dict keeps up to DICT_SPARES deleted entries to reuse for keys of the same chunk size: a
@@ -16,26 +21,38 @@
 #include <xxhash.h>
 
 typedef struct dent {
-    uint64_t hash;
+    uint32_t hash;    /* the low 32 bits of the key's hash */
     uint32_t klen;
-    uint32_t room;    /* bytes allocated for the key */
-    /* followed by the payload (aligned to 8), then the key bytes */
+    /* followed by the payload (aligned to 8), then the key bytes (key_room of them) */
 } dent;
 
 #define DICT_SPARES 4
 
 typedef struct dslot {
-    uint64_t hash; /* the entry's hash (meaningless when e is NULL) */
-    dent *e;       /* NULL: empty */
+    uint32_t hash;                   /* the entry's (meaningless when it is NULL) */
+    unsigned char e[sizeof(dent *)]; /* the entry, NULL: empty (slot_e, slot_set) */
 } dslot;
+
+static inline dent *slot_e(const dslot *sl)
+{
+    dent *e;
+    memcpy(&e, sl->e, sizeof e);
+    return e;
+}
+
+static inline void slot_set(dslot *sl, uint32_t h, dent *e)
+{
+    sl->hash = h;
+    memcpy(sl->e, &e, sizeof e);
+}
 
 struct dict {
     dslot *slot;
     size_t cap;   /* power of two, or 0 */
     size_t count;
     size_t payload; /* rounded up to 8 */
-    /* Deleted entries kept for reuse, poisoned under ASan, and their rooms (read here, not
-     * in the poisoned entry). */
+    /* Deleted entries kept for reuse, poisoned under ASan, and their rooms (kept here: the
+     * poisoned entry is not read). */
     size_t nspare;
     dent *spare[DICT_SPARES];
     uint32_t spare_room[DICT_SPARES];
@@ -69,10 +86,7 @@ static dent *entry_alloc(dict *d, size_t klen)
         d->spare_room[i] = d->spare_room[d->nspare];
         return e;
     }
-    LL_ASSERT(room <= UINT32_MAX);
-    dent *e = xmalloc(entry_size(d, room));
-    e->room = (uint32_t)room;
-    return e;
+    return xmalloc(entry_size(d, room));
 }
 
 /* Keeps a deleted entry as a spare, or frees it if there are enough. */
@@ -82,9 +96,10 @@ static void entry_free(dict *d, dent *e)
         free(e);
         return;
     }
+    uint32_t room = (uint32_t)key_room(d, e->klen);
     d->spare[d->nspare] = e;
-    d->spare_room[d->nspare++] = e->room;
-    LL_POISON(e, entry_size(d, e->room));
+    d->spare_room[d->nspare++] = room;
+    LL_POISON(e, entry_size(d, room));
 }
 
 uint64_t dict_hash(const void *p, size_t len)
@@ -103,9 +118,10 @@ void dict_free(dict *d, void (*release)(void *payload))
 {
     if (!d) return;
     for (size_t i = 0; i < d->cap; i++) {
-        if (!d->slot[i].e) continue;
-        if (release) release(PAYLOAD(d->slot[i].e));
-        free(d->slot[i].e);
+        dent *e = slot_e(&d->slot[i]);
+        if (!e) continue;
+        if (release) release(PAYLOAD(e));
+        free(e);
     }
     for (size_t i = 0; i < d->nspare; i++) {
         LL_UNPOISON(d->spare[i], entry_size(d, d->spare_room[i]));
@@ -126,15 +142,17 @@ static inline dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
 {
     if (!d->cap) return NULL;
     size_t mask = d->cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
+    uint32_t h32 = (uint32_t)h;
+    for (size_t i = h32 & mask;; i = (i + 1) & mask) {
         const dslot *sl = &d->slot[i];
-        if (!sl->e) {
+        dent *e = slot_e(sl);
+        if (!e) {
             if (pos) *pos = i;
             return NULL;
         }
-        if (sl->hash == h && sl->e->klen == key.len && memcmp(KEYP(d, sl->e), key.p, key.len) == 0) {
+        if (sl->hash == h32 && e->klen == key.len && memcmp(KEYP(d, e), key.p, key.len) == 0) {
             if (pos) *pos = i;
-            return sl->e;
+            return e;
         }
     }
 }
@@ -154,20 +172,22 @@ __attribute__((noinline)) void *dict_get_hashed(const dict *d, slice key, uint64
 
 void dict_prefetch_slot(const dict *d, uint64_t h)
 {
-    if (d->cap) __builtin_prefetch(&d->slot[h & (d->cap - 1)]);
+    if (d->cap) __builtin_prefetch(&d->slot[(uint32_t)h & (d->cap - 1)]);
 }
 
 void *dict_prefetch_entry(const dict *d, uint64_t h)
 {
     if (!d->cap) return NULL;
     size_t mask = d->cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
+    uint32_t h32 = (uint32_t)h;
+    for (size_t i = h32 & mask;; i = (i + 1) & mask) {
         const dslot *sl = &d->slot[i];
-        if (!sl->e) return NULL;
-        if (sl->hash == h) {
-            __builtin_prefetch(sl->e);
-            __builtin_prefetch(KEYP(d, sl->e) + sl->e->klen - 1); /* the key's last byte: maybe the next line */
-            return PAYLOAD(sl->e);
+        dent *e = slot_e(sl);
+        if (!e) return NULL;
+        if (sl->hash == h32) {
+            __builtin_prefetch(e);
+            __builtin_prefetch(KEYP(d, e) + e->klen - 1); /* the key's last byte: maybe the next line */
+            return PAYLOAD(e);
         }
     }
 }
@@ -175,11 +195,12 @@ void *dict_prefetch_entry(const dict *d, uint64_t h)
 static void grow(dict *d)
 {
     size_t ncap = d->cap ? d->cap * 2 : 8;
+    LL_ASSERT(ncap - 1 <= UINT32_MAX);
     dslot *ns = xcalloc(ncap, sizeof *ns);
     for (size_t i = 0; i < d->cap; i++) {
-        if (!d->slot[i].e) continue;
+        if (!slot_e(&d->slot[i])) continue;
         size_t j = d->slot[i].hash & (ncap - 1);
-        while (ns[j].e) j = (j + 1) & (ncap - 1);
+        while (slot_e(&ns[j])) j = (j + 1) & (ncap - 1);
         ns[j] = d->slot[i];
     }
     free(d->slot);
@@ -201,11 +222,11 @@ void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
     if (e) return PAYLOAD(e);
     LL_ASSERT(key.len <= UINT32_MAX);
     e = entry_alloc(d, key.len);
-    e->hash = h;
+    e->hash = (uint32_t)h;
     e->klen = (uint32_t)key.len;
     memset(PAYLOAD(e), 0, d->payload);
     if (key.len) memcpy(KEYP(d, e), key.p, key.len);
-    d->slot[pos] = (dslot){ h, e };
+    slot_set(&d->slot[pos], (uint32_t)h, e);
     d->count++;
     return PAYLOAD(e);
 }
@@ -225,26 +246,26 @@ void dict_del_payload(dict *d, void *payload)
 {
     dent *e = (dent *)((char *)payload - sizeof(dent));
     size_t mask = d->cap - 1, pos = e->hash & mask;
-    while (d->slot[pos].e != e) pos = (pos + 1) & mask;
+    while (slot_e(&d->slot[pos]) != e) pos = (pos + 1) & mask;
     del_at(d, pos);
 }
 
 /* Frees the entry in slot pos and closes the hole. */
 static void del_at(dict *d, size_t pos)
 {
-    entry_free(d, d->slot[pos].e);
+    entry_free(d, slot_e(&d->slot[pos]));
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */
     size_t mask = d->cap - 1, hole = pos;
-    for (size_t j = (pos + 1) & mask; d->slot[j].e; j = (j + 1) & mask) {
+    for (size_t j = (pos + 1) & mask; slot_e(&d->slot[j]); j = (j + 1) & mask) {
         size_t home = d->slot[j].hash & mask;
         int in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (in_range) continue;
         d->slot[hole] = d->slot[j];
         hole = j;
     }
-    d->slot[hole].e = NULL;
+    slot_set(&d->slot[hole], 0, NULL);
 }
 
 slice dict_key_of(const dict *d, const void *payload)
@@ -256,7 +277,7 @@ slice dict_key_of(const dict *d, const void *payload)
 void *dict_next(const dict *d, size_t *it)
 {
     while (*it < d->cap) {
-        dent *e = d->slot[(*it)++].e;
+        dent *e = slot_e(&d->slot[(*it)++]);
         if (e) return PAYLOAD(e);
     }
     return NULL;

@@ -1,11 +1,12 @@
 /* dict.h — a hash table from binary-safe string keys to fixed-size payloads.
  *
- * Each entry is one allocation: [hash][key length][key room][payload][key bytes]. The
- * table is an array of entry pointers with linear probing; deletion shifts the following
+ * Each entry is one allocation: [32 bits of hash][key length][payload][key bytes]. The
+ * table is an array of entry pointers (each beside the same 32 bits of its hash) with
+ * linear probing; deletion shifts the following
  * run back, so there are no tombstones and lookups stay short. A few deleted entries are
  * kept to be reused by later inserts of keys of a similar length. The payload size is
  * fixed per dict and zero-filled on insert; the caller keeps its own data there (the
- * keyspace keeps a value and its expiry, a big hash keeps a value string, a zset keeps a
+ * keyspace keeps a value and where its deadline is, a big hash keeps a value string, a zset keeps a
  * score).
  *
  * Payload pointers stay valid until the entry is deleted or the dict freed (a resize moves

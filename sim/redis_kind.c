@@ -282,7 +282,7 @@ static void rk_units(kserver *s, kind_unit_fn fn, void *ud)
     int64_t now = store_now(st);
     kv *e;
     while ((e = store_next(st, &it))) {
-        if (e->expire >= 0 && now > e->expire) continue; /* past its deadline, not yet reaped */
+        if (store_expire(st, e) >= 0 && now > store_expire(st, e)) continue; /* past its deadline, not yet reaped */
         if (n == cap) v = xrealloc(v, (cap *= 2) * sizeof *v);
         v[n++] = (named_kv){ store_key_of(st, e), e };
     }
@@ -292,7 +292,7 @@ static void rk_units(kserver *s, kind_unit_fn fn, void *ud)
     for (size_t i = 0; i < n; i++) {
         buf_reset(&val);
         obj_dump((obj_type)v[i].e->type, v[i].e->ptr, &val);
-        fn(ud, v[i].key, obj_type_name((obj_type)v[i].e->type), v[i].e->expire, (slice){ val.p, val.len });
+        fn(ud, v[i].key, obj_type_name((obj_type)v[i].e->type), store_expire(st, v[i].e), (slice){ val.p, val.len });
     }
     buf_release(&val);
     free(v);

@@ -561,7 +561,7 @@ void cmd_randomkey(cmdctx *c)
     kv *e, **live = NULL;
     int64_t now = store_now(c->db);
     while ((e = store_next(c->db, &it))) {
-        if (e->expire >= 0 && now > e->expire) continue;
+        if (store_expire(c->db, e) >= 0 && now > store_expire(c->db, e)) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             live = xrealloc(live, cap * sizeof *live);
@@ -638,7 +638,7 @@ static void expire_generic(cmdctx *c, long long basetime, int seconds)
         reply_int(c->out, 0);
         return;
     }
-    long long cur = e->expire;
+    long long cur = store_expire(c->db, e);
     if ((flags & (EXP_GT | EXP_LT)) && cur != -1) { /* the new deadline against the old one */
         store_deadline_read(c->db, c->argv[1]);
         if (basetime) store_clock_seen(c->db);
@@ -677,13 +677,14 @@ static void ttl_generic(cmdctx *c, int ms, int absolute)
         reply_int(c->out, -2);
         return;
     }
-    if (e->expire < 0) {
+    int64_t at = store_expire(c->db, e);
+    if (at < 0) {
         reply_int(c->out, -1);
         return;
     }
     store_clock_seen(c->db);
     store_deadline_read(c->db, c->argv[1]);
-    long long ttl = absolute ? e->expire : e->expire - store_now(c->db);
+    long long ttl = absolute ? at : at - store_now(c->db);
     if (ttl < 0) ttl = 0;
     reply_int(c->out, ms ? ttl : (ttl + 500) / 1000);
 }
@@ -698,7 +699,7 @@ void cmd_pexpiretime(cmdctx *c) { ttl_generic(c, 1, 1); }
 static void copy_value(store *from, store *to, const kv *e, slice dst)
 {
     obj_type t = (obj_type)e->type;
-    int64_t expire = e->expire;
+    int64_t expire = store_expire(from, e);
     slice src = store_key_of(from, e);
     char *name = xmemdup(src.p, src.len); /* the source's name outlives a rehash */
     int replaced = store_lookup(to, dst) != NULL;
@@ -853,7 +854,7 @@ void cmd_keys(cmdctx *c)
     while ((e = store_next(c->db, &it))) {
         slice k = store_key_of(c->db, e);
         if (!all && !glob_match(pat.p, pat.len, k.p, k.len)) continue;
-        if (e->expire >= 0 && store_now(c->db) > e->expire) continue;
+        if (store_expire(c->db, e) >= 0 && store_now(c->db) > store_expire(c->db, e)) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             found = xrealloc(found, cap * sizeof *found);

@@ -29,6 +29,7 @@
  * The host (server.h's server_host: locklab serve) supplies what only it knows — port,
  * connections, addresses, replicas; without one (the REPL) there is one connection and
  * Redis's defaults. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,9 +320,10 @@ static void info_section(cmdctx *c, const char *name, buf *out)
         int64_t now = store_now(c->db);
         kv *e;
         while ((e = store_next(c->db, &it))) {
-            if (e->expire >= 0 && e->expire <= now) continue; /* expired, not yet reaped */
+            int64_t at = store_expire(c->db, e);
+            if (at >= 0 && at <= now) continue; /* expired, not yet reaped */
             keys++;
-            if (e->expire >= 0) expires++, ttl += (long double)(e->expire - now);
+            if (at >= 0) expires++, ttl += (long double)(at - now);
         }
         if (keys)
             buf_printf(out, "db0:keys=%zu,expires=%zu,avg_ttl=%lld\r\n", keys, expires,
@@ -383,7 +385,9 @@ void cmd_info(cmdctx *c)
  * refused unless it is the value in effect; 2 accepted and kept for CONFIG GET, and inert:
  * what it tunes this server does not have (replication's timings, AOF rewriting, the
  * allocator's and the cron's knobs, OOM scores; README's list); 3 immutable in Redis too
- * (databases, io-threads, cluster-enabled, daemonize). key-load-delay and
+ * (databases, io-threads, cluster-enabled, daemonize); 4 the host's to change (server_host's
+ * config_set: locklab serve moves its port, changes its query buffer's limit), refused as 0
+ * where the host cannot (the REPL, the simulated world). key-load-delay and
  * rdb-key-save-delay are hidden as in Redis: CONFIG GET gives them only by their name.
  * maxmemory-policy is honoured in the sense Redis gives it: without maxmemory it changes
  * nothing there either; so are the list node settings (list-max-listpack-size, alias
@@ -397,7 +401,7 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "aof-use-rdb-preamble", "yes", 0, 2 }, { "auto-aof-rewrite-percentage", "100", 1, 2 },
     { "bind", "127.0.0.1", 0, 0 },        { "busy-reply-threshold", "5000", 1, 1 },
     { "client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", 0, 2 },
-    { "client-query-buffer-limit", "1073741824", 1, 0 },
+    { "client-query-buffer-limit", "1073741824", 2, 4 },
     { "cluster-enabled", "no", 0, 3 },    { "daemonize", "no", 0, 3 },
     { "databases", "16", 1, 3 },
     { "dynamic-hz", "yes", 0, 2 },
@@ -418,7 +422,7 @@ static const struct { const char *name, *value; int integer, honoured; } config_
     { "maxmemory-policy", "noeviction", 0, 1 }, { "maxmemory-samples", "5", 1, 2 },
     { "min-replicas-max-lag", "10", 1, 2 }, { "min-replicas-to-write", "0", 1, 1 },
     { "notify-keyspace-events", "", 0, 1 }, { "oom-score-adj", "no", 0, 2 },
-    { "oom-score-adj-values", "0 200 800", 0, 2 }, { "port", "6379", 1, 0 },
+    { "oom-score-adj-values", "0 200 800", 0, 2 }, { "port", "6379", 1, 4 },
     { "proto-max-bulk-len", "536870912", 2, 0 }, { "rdb-key-save-delay", "0", 1, 2 },
     { "repl-backlog-size", "1048576", 2, 2 }, { "repl-ping-replica-period", "10", 1, 2 },
     { "repl-timeout", "60", 1, 2 },       { "replica-read-only", "yes", 0, 0 },
@@ -580,6 +584,83 @@ static void config_get(cmdctx *c)
     }
 }
 
+/* Bounds Redis gives a parameter beyond its type's (0 when it has none). */
+static int config_range(const char *name, long long *lo, long long *hi)
+{
+    if (!strcmp(name, "port")) *lo = 0, *hi = 65535;
+    else if (!strcmp(name, "client-query-buffer-limit")) *lo = 1024 * 1024, *hi = LLONG_MAX;
+    else return 0;
+    return 1;
+}
+
+/* Whether this server's host changes the parameters it keeps (honoured 4). */
+static int config_host_sets(const cmdctx *c)
+{
+    const server_config *cfg = c->srv ? server_config_of(c->srv) : NULL;
+    return cfg && cfg->host && cfg->host->config_set;
+}
+
+/* A parameter's new value in the form it is kept: a memory value in bytes, the keyspace
+ * events' canonical string, else as given. */
+static char *config_kept_form(size_t k, slice arg)
+{
+    long long n;
+    if (config_defaults[k].integer == 2 && config_parse_memory(arg, &n) == 0) return xformat("%lld", n);
+    if (config_defaults[k].honoured == 4 && config_defaults[k].integer == 1 && ll_parse_int64(arg, &n) == 0)
+        return xformat("%lld", n); /* the host's port: a number (CONFIG GET port after 07000 is 7000) */
+    if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) return notify_string(notify_parse(arg), 0);
+    return xmemdup(arg.p, arg.len);
+}
+
+static void config_keep(cmdctx *c, const char *name, const char *v)
+{
+    server_config_set(c->srv, name, v);
+    for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)
+        for (int w = 0; w < 2; w++)
+            if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
+}
+
+/* CONFIG SET's checked values applied, as Redis's configSetCommand applies them: each set,
+ * then the host's applied in the order given; when one of those fails (a port that cannot be
+ * listened on), every parameter of the command goes back to the value it had — the host's
+ * already changed ones changed back — and the error is answered (-1). */
+static int config_apply(cmdctx *c)
+{
+    const server_config *cfg = server_config_of(c->srv);
+    int n = (c->argc - 2) / 2;
+    char **old = xcalloc((size_t)n, sizeof *old), **now = xcalloc((size_t)n, sizeof *now);
+    for (int j = 0; j < n; j++) {
+        size_t k = (size_t)config_index(c->argv[2 + 2 * j]);
+        old[j] = xstrdup(config_value(c, k));
+        now[j] = config_kept_form(k, c->argv[3 + 2 * j]);
+        if (config_defaults[k].honoured != 4) config_keep(c, config_defaults[k].name, now[j]);
+    }
+    int failed = -1;
+    const char *err = NULL;
+    for (int j = 0; j < n && failed < 0; j++) {
+        size_t k = (size_t)config_index(c->argv[2 + 2 * j]);
+        if (config_defaults[k].honoured == 4 && config_host_sets(c) && strcmp(old[j], now[j]) &&
+            cfg->host->config_set(cfg->host_ud, config_defaults[k].name, now[j], &err) < 0)
+            failed = j;
+    }
+    if (failed >= 0) {
+        for (int j = n - 1; j >= 0; j--) {
+            size_t k = (size_t)config_index(c->argv[2 + 2 * j]);
+            const char *unused;
+            if (config_defaults[k].honoured != 4) config_keep(c, config_defaults[k].name, old[j]);
+            else if (j < failed && config_host_sets(c) && strcmp(old[j], now[j]))
+                cfg->host->config_set(cfg->host_ud, config_defaults[k].name, old[j], &unused);
+        }
+        size_t k = (size_t)config_index(c->argv[2 + 2 * failed]);
+        reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - %s", config_defaults[k].name,
+                     err ? err : "apply failed");
+    }
+    for (int j = 0; j < n; j++) free(old[j]), free(now[j]);
+    free(old);
+    free(now);
+    return failed >= 0 ? -1 : 0;
+}
+
 static void config_set(cmdctx *c)
 {
     if (c->argc < 4 || c->argc % 2) {
@@ -640,6 +721,13 @@ static void config_set(cmdctx *c)
                          config_defaults[k].name);
             return;
         }
+        long long lo, hi;
+        if (config_range(config_defaults[k].name, &lo, &hi) && (v < lo || v > hi)) {
+            reply_errorf(c->out, "ERR CONFIG SET failed (possibly related to argument '%s') - argument must be "
+                                 "between %lld and %lld inclusive",
+                         config_defaults[k].name, lo, hi);
+            return;
+        }
         if (!strcmp(config_defaults[k].name, "notify-keyspace-events")) {
             int flags = notify_parse(c->argv[i + 1]);
             if (flags == -1) {
@@ -667,7 +755,9 @@ static void config_set(cmdctx *c)
         const char *cur = config_value(c, (size_t)k);
         int same = config_defaults[k].integer ? ll_parse_int64(slice_cstr(cur), &now) == 0 && now == v
                                               : slice_opt_is(c->argv[i + 1], cur);
-        if (!config_defaults[k].honoured && !same) { /* honoured 2: accepted, inert (README) */
+        int hosted = config_defaults[k].honoured == 4 && config_host_sets(c);
+        if ((!config_defaults[k].honoured || (config_defaults[k].honoured == 4 && !hosted)) && !same) {
+            /* honoured 2: accepted, inert (README) */
             reply_errorf(c->out,
                          "ERR CONFIG SET failed (possibly related to argument '%s') - locklab does not "
                          "implement it: only its current value '%s' is accepted",
@@ -675,21 +765,7 @@ static void config_set(cmdctx *c)
             return;
         }
     }
-    if (c->srv)
-        for (int i = 2; i < c->argc; i += 2) {
-            int k = config_index(c->argv[i]);
-            const char *name = config_defaults[k].name;
-            long long n;
-            char *v;
-            if (config_defaults[k].integer == 2 && config_parse_memory(c->argv[i + 1], &n) == 0) v = xformat("%lld", n);
-            else if (!strcmp(name, "notify-keyspace-events")) v = notify_string(notify_parse(c->argv[i + 1]), 0);
-            else v = xmemdup(c->argv[i + 1].p, c->argv[i + 1].len);
-            server_config_set(c->srv, name, v);
-            for (size_t a = 0; a < LL_ARRAY_LEN(config_aliases); a++)
-                for (int w = 0; w < 2; w++)
-                    if (!strcmp(name, config_aliases[a][w])) server_config_set(c->srv, config_aliases[a][!w], v);
-            free(v);
-        }
+    if (c->srv && config_apply(c) < 0) return;
     /* Redis's updateMaxmemory evicts at once */
     for (int i = 2; c->srv && i < c->argc; i += 2)
         if (slice_opt_is(c->argv[i], "maxmemory")) server_evict(c->srv);

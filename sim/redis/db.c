@@ -77,9 +77,10 @@ void cmd_move(cmdctx *c)
     obj_type t = (obj_type)e->type;
     kv *d = store_set(to, c->argv[1], t, obj_clone(t, e->ptr), 0);
     d->raw = e->raw;
-    if (e->expire >= 0) { /* the deadline leaves its keyspace for one that fixed nothing */
+    int64_t at = store_expire(c->db, e);
+    if (at >= 0) { /* the deadline leaves its keyspace for one that fixed nothing */
         store_deadline_read(c->db, c->argv[1]);
-        store_set_expire_fixed(to, d, e->expire);
+        store_set_expire_fixed(to, d, at);
     }
     store_touched(to, d);
     store_delete(c->db, c->argv[1]);
@@ -352,7 +353,7 @@ void cmd_scan(cmdctx *c)
     size_t kept = 0;
     for (size_t i = 0; i < take; i++) {
         kv *v = store_peek(c->db, hit[i].key);
-        if (!v || (v->expire >= 0 && now > v->expire)) continue;
+        if (!v || (store_expire(c->db, v) >= 0 && now > store_expire(c->db, v))) continue;
         if (!all && !glob_match(pat.p, pat.len, hit[i].key.p, hit[i].key.len)) continue;
         if (type && strcasecmp(type, obj_type_name((obj_type)v->type)) != 0) continue;
         hit[kept++] = hit[i];

@@ -16,9 +16,11 @@
  *   - PROTOCOL type: Redis's sample replies of each RESP3 type (RESP2 forms on RESP2).
  *   - POPULATE count [prefix] [size], ERROR text, LOG text, CHANGE-REPL-ID,
  *     STRINGMATCH-TEST, LISTPACK key, QUICKLIST key, QUICKLIST-PACKED-THRESHOLD size,
- *     SET-SKIP-CHECKSUM-VALIDATION, SET-DISABLE-DENY-SCRIPTS, PAUSE-CRON, REPLYBUFFER: accepted
- *     with Redis's replies and argument checks; what they would print or tune (a listpack's
- *     layout on stdout, cron, reply buffers) this server does not have (README).
+ *     SET-SKIP-CHECKSUM-VALIDATION, PAUSE-CRON, REPLYBUFFER: accepted with Redis's replies
+ *     and argument checks; what they would print or tune (a listpack's layout on stdout,
+ *     cron, reply buffers) this server does not have (README).
+ *   - SET-DISABLE-DENY-SCRIPTS 0|1: scripts may call the commands they may not (DEBUG among
+ *     them: DEBUG SLEEP inside a script, DEBUG PROTOCOL answering in the script's protocol).
  * DEBUG is refused unless the host enables it (locklab serve --enable-debug-command, Redis's
  * enable-debug-command with its error text); the REPL always runs it. */
 #include <ctype.h>
@@ -46,7 +48,7 @@ static void digest_value(store *db, const kv *e, unsigned char out[20])
     buf_init(&b);
     buf_printf(&b, "%d:", e->type);
     obj_dump((obj_type)e->type, e->ptr, &b);
-    if (e->expire >= 0) buf_printf(&b, "!!expire!!%lld", (long long)e->expire);
+    if (store_expire(db, e) >= 0) buf_printf(&b, "!!expire!!%lld", (long long)store_expire(db, e));
     struct sha1_ctx ctx;
     sha1_init(&ctx);
     sha1_update(&ctx, b.len, (const uint8_t *)(b.p ? b.p : ""));
@@ -90,7 +92,8 @@ static void debug_digest(cmdctx *c)
 static void debug_protocol(cmdctx *c)
 {
     slice t = c->argv[2];
-    int r3 = c->conn && c->conn->resp == 3;
+    /* a script's call answers in the protocol the script chose (redis.setresp) */
+    int r3 = c->in_script ? c->lua && scripting_resp(c->lua) == 3 : c->conn && c->conn->resp == 3;
     if (slice_opt_is(t, "string")) {
         reply_bulk_cstr(c->out, "Hello World");
     } else if (slice_opt_is(t, "integer")) {
@@ -117,7 +120,8 @@ static void debug_protocol(cmdctx *c)
     } else if (slice_opt_is(t, "attrib")) {
         static const char a[] = "|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n"
                                 "$39\r\nSome real reply following the attribute\r\n";
-        if (r3) reply_raw(c->out, a, sizeof a - 1);
+        /* a script sees the reply after the attribute (Redis's parser drops attributes) */
+        if (r3 && !c->in_script) reply_raw(c->out, a, sizeof a - 1);
         else reply_bulk_cstr(c->out, "Some real reply following the attribute");
     } else if (slice_opt_is(t, "push")) {
         static const char p[] = ">2\r\n$16\r\nserver-cpu-usage\r\n:42\r\n"
@@ -296,8 +300,11 @@ void cmd_debug(cmdctx *c)
         if (config_parse_memory(c->argv[2], &sz) < 0 || sz > (1LL << 32) - (1 << 20))
             reply_error(c->out, "ERR argument must be a memory value bigger than 1 and smaller than 4gb");
         else reply_ok(c->out);
+    } else if (slice_opt_is(sub, "set-disable-deny-scripts") && argc == 3) {
+        if (c->lua) scripting_set_deny_off(c->lua, debug_flag(c->argv[2]) != 0);
+        reply_ok(c->out);
     } else if ((slice_opt_is(sub, "set-skip-checksum-validation") || slice_opt_is(sub, "pause-cron") ||
-                slice_opt_is(sub, "set-disable-deny-scripts") || slice_opt_is(sub, "aof-flush-sleep")) && argc == 3) {
+                slice_opt_is(sub, "aof-flush-sleep")) && argc == 3) {
         reply_ok(c->out);
     } else if (slice_opt_is(sub, "replybuffer") && argc == 4) {
         if (slice_opt_is(c->argv[2], "peak-reset-time")) {

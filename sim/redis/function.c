@@ -12,7 +12,8 @@
  *
  * What differs: libraries and functions are listed in the order they were loaded and
  * registered (Redis: its hash order); the load-time sandbox is the scripts' own (globals
- * read-only, the same libraries) and the 500 ms load timeout is the instruction budget;
+ * read-only, the same libraries) and the 500 ms load timeout is real time where the host
+ * keeps it (locklab serve: scripting_config's elapsed_us), the instruction budget elsewhere;
  * FUNCTION DUMP writes each library's code uncompressed (Redis LZF-compresses a code of
  * more than 20 bytes when that makes it shorter: the payload's bytes may then differ, but
  * either server restores either's payload); functions live in the server's Lua state and

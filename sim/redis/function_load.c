@@ -255,6 +255,7 @@ static int fn_lib_run(scripting *s, fn_lib *l, const char *code, size_t len, buf
     lua_pushcfunction(L, script_msgh);
     lua_insert(L, -2);
     s->fn_loading = l;
+    s->load_start_us = s->elapsed_us ? s->elapsed_us(s->elapsed_ud) : 0;
     s->killed = 0;
     s->insn_used = 0;
     s->running = 1;

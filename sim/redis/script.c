@@ -87,6 +87,8 @@ scripting *scripting_new(const scripting_config *cfg)
     s->error_ud = cfg ? cfg->error_ud : NULL;
     s->load = cfg ? cfg->load : NULL;
     s->load_ud = cfg ? cfg->load_ud : NULL;
+    s->elapsed_us = cfg ? cfg->elapsed_us : NULL;
+    s->elapsed_ud = cfg ? cfg->elapsed_ud : NULL;
     s->rand48 = 0x1234ABCD330EULL; /* redisLrand48's initial state */
     s->cache = dict_new(sizeof(script_entry));
     reply_init(&s->call_reply);
@@ -502,6 +504,7 @@ static void script_run_common(cmdctx *c, int ro, int hooked, int nkeys, lua_CFun
     s->resp3 = 0;
     s->user_error = 0;
     s->caller_resp3 = c->conn && c->conn->resp == 3;
+    s->caller_srv = c->srv;
     s->killed = 0;
     s->wrote = 0;
     s->insn_used = 0;
@@ -820,4 +823,14 @@ int scripting_cached(scripting *s, slice body)
     char sha[41], lower[41];
     script_sha1hex(body.p, body.len, sha);
     return script_lookup(s, (slice){ sha, 40 }, lower) != NULL;
+}
+
+void scripting_set_deny_off(scripting *s, int off)
+{
+    s->deny_off = off;
+}
+
+int scripting_resp(const scripting *s)
+{
+    return s->resp3 ? 3 : 2;
 }

@@ -51,6 +51,10 @@ typedef struct scripting_config {
     void *tick_ud;
     script_error_fn error;       /* NULL: none */
     void *error_ud;
+    /* Real time in µs (a host's: locklab serve's), for FUNCTION LOAD's 500 ms timeout, as
+     * Redis's (LOAD_TIMEOUT_MS); NULL: the instruction budget ends a load that does not. */
+    int64_t (*elapsed_us)(void *ud);
+    void *elapsed_ud;
 } scripting_config;
 
 scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults */
@@ -79,6 +83,10 @@ size_t scripting_count(const scripting *s);
 /* EVAL / EVALSHA / FCALL argv: whether Redis would count the call as one that may write */
 int scripting_may_write(scripting *s, int argc, const slice *argv);
 int scripting_has_functions(const scripting *s); /* a function library is loaded */
+/* DEBUG SET-DISABLE-DENY-SCRIPTS: scripts may call every command (Redis's test hook) */
+void scripting_set_deny_off(scripting *s, int off);
+/* The protocol a command called from the running script answers in: 3 after redis.setresp(3) */
+int scripting_resp(const scripting *s);
 int scripting_denies_oom(scripting *s, int argc, const slice *argv); /* refused past maxmemory */
 void scripting_set_oom(scripting *s, int oom); /* the server is past maxmemory as a command comes */
 void scripting_set_noreplicas(scripting *s, int short_of); /* fewer good replicas than min-replicas-to-write */

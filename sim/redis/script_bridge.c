@@ -127,7 +127,10 @@ static int script_push_resp3(lua_State *L, const reply *r)
     }
     int map = r->integer == R3_MAP;
     lua_createtable(L, 0, 1);
-    lua_createtable(L, 0, (int)(map ? r->n / 2 : r->n));
+    /* grown key by key, as Redis's Lua 5.1 grows it (lua_newtable, then each key): integer
+     * keys then move to the array part as they do there, and a traversal (the map handed
+     * back, cmsgpack) meets them in Redis's order (1, 2, 0 for DEBUG PROTOCOL map's) */
+    lua_newtable(L);
     for (size_t i = 0; i < r->n; i += map ? 2 : 1) {
         script_push_reply(L, &r->elem[i], 1);
         if (map && i + 1 < r->n) script_push_reply(L, &r->elem[i + 1], 1);
@@ -155,8 +158,24 @@ static void script_push_reply(lua_State *L, const reply *r, int resp3)
     case REPLY_BOOL: /* never made by a command */
         lua_pushboolean(L, (int)r->integer);
         break;
-    case REPLY_RAW: /* DEBUG PROTOCOL's, which scripts may not call */
-        lua_pushlstring(L, r->str, r->len);
+    case REPLY_RAW: /* DEBUG PROTOCOL's RESP3 types (scripts call it under DEBUG SET-DISABLE-DENY-SCRIPTS) */
+        if (resp3 && r->len >= 3 && r->str[0] == '(') { /* redisProtocolToLuaType_BigNumber */
+            lua_createtable(L, 0, 1);
+            lua_pushlstring(L, r->str + 1, r->len - 3);
+            lua_setfield(L, -2, "big_number");
+        } else if (resp3 && r->len >= 3 && r->str[0] == '=' && memchr(r->str, '\n', r->len)) { /* ... VerbatimString */
+            const char *body = (const char *)memchr(r->str, '\n', r->len) + 1;
+            size_t n = (size_t)(r->str + r->len - 2 - body);
+            lua_createtable(L, 0, 1);
+            lua_createtable(L, 0, 2);
+            lua_pushlstring(L, body + (n >= 4 ? 4 : n), n >= 4 ? n - 4 : 0);
+            lua_setfield(L, -2, "string");
+            lua_pushlstring(L, body, n >= 3 ? 3 : n);
+            lua_setfield(L, -2, "format");
+            lua_setfield(L, -2, "verbatim_string");
+        } else {
+            lua_pushlstring(L, r->str, r->len);
+        }
         break;
     case REPLY_STATUS:
         lua_createtable(L, 0, 1);
@@ -255,6 +274,45 @@ static void script_reply_from_pairs(lua_State *L, int depth, int with_values, re
     }
 }
 
+/* A script's {big_number=s}: Redis's addReplyBigNum with CR and LF as spaces, RESP3's
+ * "(" to a RESP3 connection, a bulk string otherwise. */
+static void script_reply_bignum(const scripting *s, reply *out, const char *p, size_t len)
+{
+    buf b;
+    buf_init(&b);
+    if (s->caller_resp3) buf_putc(&b, '(');
+    buf_append(&b, p, len);
+    for (size_t i = s->caller_resp3; i < b.len; i++)
+        if (b.p[i] == '\r' || b.p[i] == '\n') b.p[i] = ' ';
+    if (s->caller_resp3) {
+        buf_puts(&b, "\r\n");
+        reply_raw(out, b.p, b.len);
+    } else {
+        reply_bulk(out, b.p ? b.p : "", len);
+    }
+    buf_release(&b);
+}
+
+/* A script's {verbatim_string={format=f, string=s}}: Redis's addReplyVerbatim, RESP3's "="
+ * with the format's first 3 bytes (spaces for the missing) to a RESP3 connection, a bulk
+ * string otherwise. */
+static void script_reply_verbatim(const scripting *s, reply *out, const char *p, size_t len, const char *format)
+{
+    if (!s->caller_resp3) {
+        reply_bulk(out, p, len);
+        return;
+    }
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "=%zu\r\n", len + 4);
+    for (int i = 0; i < 3; i++) buf_putc(&b, *format ? *format++ : ' ');
+    buf_putc(&b, ':');
+    buf_append(&b, p, len);
+    buf_puts(&b, "\r\n");
+    reply_raw(out, b.p, b.len);
+    buf_release(&b);
+}
+
 /* Converts the value on top of the stack into out and pops it. Never raises: it only reads
  * (raw accesses, no metamethods), so it may run outside a protected call. */
 void script_reply_from_lua(lua_State *L, int depth, reply *out)
@@ -314,9 +372,9 @@ void script_reply_from_lua(lua_State *L, int depth, reply *out)
             break;
         }
         lua_pop(L, 1);
-        if (script_rawfield(L, -1, "big_number") == LUA_TSTRING) {
+        if (script_rawfield(L, -1, "big_number") == LUA_TSTRING) { /* CR and LF become spaces, as Redis's */
             p = lua_tolstring(L, -1, &len);
-            reply_bulk(out, p, len);
+            script_reply_bignum(script_of(L), out, p, len);
             lua_pop(L, 1);
             break;
         }
@@ -325,7 +383,7 @@ void script_reply_from_lua(lua_State *L, int depth, reply *out)
             if (script_rawfield(L, -1, "string") == LUA_TSTRING &&
                 script_rawfield(L, -2, "format") == LUA_TSTRING) {
                 p = lua_tolstring(L, -2, &len);
-                reply_bulk(out, p, len);
+                script_reply_verbatim(script_of(L), out, p, len, lua_tostring(L, -1));
                 lua_pop(L, 3);
                 break;
             }
@@ -614,6 +672,20 @@ const script_banned *script_banned_find(int argc, const slice *argv, int *contai
     return NULL;
 }
 
+/* The commands scripts may not call that DEBUG SET-DISABLE-DENY-SCRIPTS 1 lets them call here:
+ * those that need neither a connection of their own (a script's calls have none: pub/sub,
+ * blocking, transactions, AUTH, HELLO, RESET, QUIT, MONITOR, WAIT) nor the script engine
+ * idle (SCRIPT, FUNCTION, EVAL, FCALL): Redis runs those too, on its script's fake client,
+ * for its tests; here they stay refused, never reaching a handler that needs what a call
+ * lacks. */
+static int script_undeniable(slice name)
+{
+    static const char *const names[] = { "debug", "client", "config", "latency", "slowlog", "role", "lastsave", "save" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (slice_eq_nocase(name, names[i])) return 1;
+    return 0;
+}
+
 /* Runs one redis.call: c is its context (the server's db, ps and lua, the call's argc, argv
  * and out, no conn, in_script set), cmd what commands_lookup finds for c->argv[0]. Replies
  * Redis's script-specific errors for a command a script may not run. */
@@ -625,6 +697,19 @@ static void script_call_command(cmdctx *c, const command *cmd)
     scripting *s = c->lua;
     reply_release(out);
     if (s) s->call_refused = SCRIPT_CALL_REJECTED, s->call_cmd = cmd; /* until the command runs */
+    if (cmd && (cmd->flags & CMD_NOSCRIPT) && s && s->deny_off && script_undeniable(argv[0])) {
+        /* DEBUG SET-DISABLE-DENY-SCRIPTS 1 */
+        if (!script_arity_ok(cmd->arity, argc)) {
+            reply_error(out, "ERR Wrong number of args calling Redis command from script");
+            return;
+        }
+        s->call_refused = SCRIPT_CALL_RAN;
+        cmdctx with_srv = *c;
+        with_srv.srv = s->caller_srv;
+        if (!(cmd->flags & CMD_KEYSPACE_FLAGS)) cmd_footprint(c, FP_STATE);
+        cmd->fn(&with_srv);
+        return;
+    }
     if (!cmd || (cmd->flags & CMD_NOSCRIPT)) { /* the rare paths: Redis's lookup decides */
         int container;
         const script_banned *b = script_banned_find(argc, argv, &container);

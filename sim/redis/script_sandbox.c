@@ -201,6 +201,9 @@ void script_hook(lua_State *L, lua_Debug *ar)
     if (!s->killed) {
         s->insn_used += (uint64_t)s->insn_chunk;
         if (s->insn_used >= s->insn_limit) s->killed = 1;
+        /* FUNCTION LOAD ends after 500 ms of real time where the host keeps it (Redis's
+         * LOAD_TIMEOUT_MS), whatever the instruction budget (serve sets none) */
+        else if (s->fn_loading && s->elapsed_us && s->elapsed_us(s->elapsed_ud) - s->load_start_us > 500000) s->killed = 1;
         else if (s->tick && s->tick(s->tick_ud, s->wrote)) s->killed = 2;
         else return;
     }

@@ -90,6 +90,9 @@ struct scripting {
     fn_lib **libs;
     size_t nlibs;
     fn_lib *fn_loading;
+    int64_t (*elapsed_us)(void *ud); /* scripting_config's: FUNCTION LOAD's timeout */
+    void *elapsed_ud;
+    int64_t load_start_us;       /* when the library being loaded started (elapsed_us) */
     fn_def *fn_running;
     /* The running function's FCALL (its words, borrowed for the run) and when it started (the
      * store's clock, ms): FUNCTION STATS's running_script, asked by a host while it runs. */
@@ -108,6 +111,11 @@ struct scripting {
     int resp3;                   /* the running script said redis.setresp(3) */
     int user_error;              /* the error being raised is error()'s: kept as written */
     int caller_resp3;            /* and the connection it answers speaks RESP3 */
+    /* DEBUG SET-DISABLE-DENY-SCRIPTS 1 (Redis's script_disable_deny_script): redis.call runs
+     * the commands scripts may not call (CMD_NOSCRIPT), with the EVAL's server (caller_srv:
+     * DEBUG SLEEP's host, its enable-debug-command) */
+    int deny_off;
+    server *caller_srv;
     char sha[41];                /* the running script */
     /* Where the last error was raised, captured by the message handler before unwinding. */
     int err_has_line;

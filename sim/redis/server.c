@@ -63,7 +63,8 @@ server *server_new(const server_config *cfg)
                              .trace = server_script_trace, .trace_ud = srv,
                              .load = cfg->load, .load_ud = cfg->load_ud,
                              .tick = cfg->script_tick, .tick_ud = cfg->script_tick_ud,
-                             .error = server_script_error, .error_ud = srv };
+                             .error = server_script_error, .error_ud = srv,
+                             .elapsed_us = cfg->elapsed_us, .elapsed_ud = cfg->clock_ud };
     srv->lua = scripting_new(&lua);
     srv->trk = tracking_new(srv);
     srv->slowlog_slower = 10000;
@@ -248,10 +249,11 @@ static void dbset_fill(store *to, store *from)
         /* A key already past its deadline does not arrive: no watched key is touched by it
          * (Redis's touchAllWatchedKeysInDb leaves a key replaced with an expired one alone);
          * it was gone for every command already. */
-        if (e->expire >= 0 && e->expire <= store_now(to) && !store_is_replica(to)) continue;
+        int64_t at = store_expire(from, e);
+        if (at >= 0 && at <= store_now(to) && !store_is_replica(to)) continue;
         kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
         d->raw = e->raw;
-        if (e->expire >= 0) store_set_expire_fixed(to, d, e->expire);
+        if (at >= 0) store_set_expire_fixed(to, d, at);
         store_touched(to, d);
     }
 }
@@ -283,7 +285,7 @@ void dbset_swap(dbset *d, int a, int b)
         size_t it = 0;
         kv *e;
         while ((e = store_next(s, &it)))
-            if (e->expire >= 0) store_deadline_read(s, store_key_of(s, e));
+            if (store_expire(s, e) >= 0) store_deadline_read(s, store_key_of(s, e));
     }
     dbset_empty(sa);
     dbset_empty(sb);
@@ -533,8 +535,8 @@ static int evict(server *srv, long long maxmem)
             size_t it = 0;
             kv *e;
             while ((e = store_next(db, &it))) {
-                if (volatile_ && e->expire < 0) continue;
-                long long sc = ttl ? -e->expire : store_idle_s(db, e);
+                if (volatile_ && store_expire(db, e) < 0) continue;
+                long long sc = ttl ? -store_expire(db, e) : store_idle_s(db, e);
                 if (!victim || sc > score) {
                     victim = e, best = db, bestdb = i, score = sc;
                     if (random_) break;

@@ -33,6 +33,12 @@ typedef struct server_host {
     void (*kill)(void *ud, int conn_id);
     /* A CONFIG GET parameter's value where the host sets it (port, appendonly, ...), or NULL. */
     const char *(*config)(void *ud, const char *name);
+    /* CONFIG SET of a parameter the host keeps and can change (port: it listens on the new
+     * one, then closes the old; client-query-buffer-limit), its value already checked as
+     * Redis checks it: 0 done, -1 not done, with Redis's apply error in *err (port: the new
+     * port cannot be listened on). NULL: such a parameter is refused unless it is the value
+     * in effect. */
+    int (*config_set)(void *ud, const char *name, const char *value, const char **err);
     /* WAIT: how many replicas have acknowledged every write this server has taken (locklab
      * serve replicates at once: the replicas that are up). NULL: none. */
     long long (*replicas)(void *ud);

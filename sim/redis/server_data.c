@@ -95,7 +95,7 @@ int server_describe(server *srv, slice key, buf *out, int64_t *deadline)
 {
     kv *v = store_peek(server_store(srv), key); /* an engine read: no access */
     if (!v) return 0;
-    *deadline = v->expire;
+    *deadline = store_expire(server_store(srv), v);
     /* Every write describes the key's new value for the history: in full up to a size, so
      * that a 512 MB SETRANGE or the 100th APPEND to a 2 MB value costs what the command
      * changed, not a rendering 4 times the value's size (issue 37, N1: minutes, with every
@@ -129,7 +129,7 @@ server_change *server_capture(server *srv, slice key, int deleted)
     if (v) {
         c->type = (obj_type)v->type;
         c->val = obj_clone((obj_type)v->type, v->ptr);
-        c->expire = v->expire;
+        c->expire = store_expire(server_store(srv), v);
     } else {
         c->del = 1;
     }

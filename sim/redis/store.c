@@ -35,7 +35,7 @@
 #define RUN_BIT (UINT32_C(1) << 31)
 
 typedef struct ttl_item {
-    int64_t expire;     /* == e->expire */
+    int64_t expire;     /* e's deadline: kept here only (store_expire) */
     uint64_t seq;
     kv *e;              /* NULL: a dead run item */
 } ttl_item;
@@ -436,7 +436,6 @@ static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from)
     if (s->deadline_set) s->deadline_set(s->deadline_ud, store_key_of(s, e), when_ms, from);
     else store_clock_seen(s);
     ttl_remove(s, e);
-    e->expire = when_ms;
     ttl_item it = { when_ms, s->seq++, e };
     if (s->run_head == s->run_tail || when_ms >= s->run[s->run_tail - 1].expire) {
         if (s->run_tail == s->run_cap) run_make_room(s);
@@ -448,10 +447,21 @@ static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from)
 
 int store_persist(store *s, kv *e)
 {
-    if (e->expire < 0) return 0;
+    if (e->ttl_idx == NO_TTL) return 0;
     ttl_remove(s, e);
-    e->expire = -1;
     return 1;
+}
+
+static inline int64_t ttl_of(const store *s, const kv *e)
+{
+    uint32_t i = e->ttl_idx;
+    if (i == NO_TTL) return -1;
+    return i & RUN_BIT ? s->run[i & ~RUN_BIT].expire : s->heap[i].expire;
+}
+
+int64_t store_expire(const store *s, const kv *e)
+{
+    return ttl_of(s, e);
 }
 
 int64_t store_next_expiry(const store *s)
@@ -464,7 +474,7 @@ int64_t store_next_expiry(const store *s)
 
 static int is_expired(const store *s, const kv *e)
 {
-    return e->expire >= 0 && store_now(s) > e->expire;
+    return e->ttl_idx != NO_TTL && store_now(s) > ttl_of(s, e);
 }
 
 
@@ -610,7 +620,6 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     e->type = (uint8_t)t;
     e->raw = 0;
     e->lru = !s->track_access ? 0 : s->lfu ? (uint16_t)(lfu_minutes(s) << 8 | LFU_INIT_VAL) : lru_now(s);
-    e->expire = -1;
     e->ttl_idx = NO_TTL;
     s->last = e;
     if (s->watch && !existed) s->watch(s->watch_ud, STORE_ADDED, key);
@@ -745,7 +754,7 @@ store *store_clone(const store *s)
     qsort(items, n, sizeof *items, ttl_seq_cmp);
     for (size_t i = 0; i < n; i++) {
         kv *ce = dict_get(c->keys, dict_key_of(s->keys, items[i].e));
-        store_set_expire(c, ce, items[i].e->expire);
+        store_set_expire(c, ce, items[i].expire);
     }
     free(items);
     return c;
@@ -783,11 +792,11 @@ void store_dump_key(const store *s, const kv *e, buf *out, int absolute)
     dump_repr(out, key.p, key.len);
     buf_printf(out, " %s ", obj_type_name((obj_type)e->type));
     if (absolute) {
-        buf_printf(out, "at=%lld ", (long long)e->expire);
+        buf_printf(out, "at=%lld ", (long long)ttl_of(s, e));
     } else {
         long long left = -1;
-        if (e->expire >= 0) {
-            left = e->expire - store_now(s);
+        if (e->ttl_idx != NO_TTL) {
+            left = ttl_of(s, e) - store_now(s);
             if (left < 0) left = 0;
         }
         buf_printf(out, "pttl=%lld ", left);

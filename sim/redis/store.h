@@ -30,8 +30,10 @@ typedef struct store store;
  * only through the store and type APIs. Valid until the key is deleted. */
 typedef struct kv {
     void *ptr;          /* the value, of the type below */
-    int64_t expire;     /* absolute deadline in local ms, or -1 */
-    uint32_t ttl_idx;   /* where its TTL sits in the expiry index (internal) */
+    /* Where its deadline sits in the expiry index (internal): the deadline is kept there
+     * only (store_expire), as Redis keeps it in its expires dict, so that a key without one
+     * is 16 bytes here. */
+    uint32_t ttl_idx;
     uint8_t type;       /* obj_type */
     /* A string OBJECT ENCODING reports as "raw" whatever its bytes: one grown in place
      * (APPEND to an existing key, SETRANGE, SETBIT, BITFIELD) or made by BITOP, as Redis
@@ -40,7 +42,7 @@ typedef struct kv {
     uint8_t raw;
     /* Its last access, in whole seconds of the clock modulo 2^16 (OBJECT IDLETIME), where
      * the store tracks access (store_set_track_access: locklab serve); 0 elsewhere. Redis
-     * keeps 24 bits of seconds; 16 fit the padding of this struct, so an idle time wraps
+     * keeps 24 bits of seconds; 16 fit beside the fields above, so an idle time wraps
      * after 18.2 hours here (194 days there). */
     uint16_t lru;
 } kv;
@@ -130,6 +132,8 @@ void store_remade(store *s, kv *e);
 int store_delete(store *s, slice key);      /* 1 if a live key was deleted */
 slice store_key_of(const store *s, const kv *e);
 
+/* e's deadline: absolute, in local ms, or -1 (none) */
+int64_t store_expire(const store *s, const kv *e);
 void store_set_expire(store *s, kv *e, int64_t when_ms);
 /* The same, for a deadline copied from another key (COPY, RENAME): `from` names it. */
 void store_copy_expire(store *s, kv *e, int64_t when_ms, slice from);

@@ -84,20 +84,22 @@ stop_serve() {
 }
 
 
-# start_redis: a real redis-server 7.0.15 on a free port of 7500-7599, one whose process id
-# INFO confirms (another test may race us for the port); sets rport ("" when none started).
+# start_redis [OPTION...]: a real redis-server 7.0.15 on a free port of 7500-7599 (with these
+# options besides), one whose process id INFO confirms (another test may race us for the
+# port); sets rport ("" when none started) and RPID.
 start_redis() {
     rport=""
     local p rpid
     for p in $(seq 7500 7599); do
         redis-cli -p "$p" ping >/dev/null 2>&1 && continue
         redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" --daemonize no \
-            --logfile "$tmp/redis.log" &
+            --logfile "$tmp/redis.log" "$@" &
         rpid=$!
         pids+=("$rpid")
         if wait_for 100 redis-cli -p "$p" ping >/dev/null 2>&1 &&
             [ "$(redis-cli -p "$p" info server | tr -d '\r' | sed -n 's/^process_id://p')" = "$rpid" ]; then
             rport=$p
+            RPID=$rpid
             return 0
         fi
         kill "$rpid" 2>/dev/null; wait "$rpid" 2>/dev/null; forget "$rpid"

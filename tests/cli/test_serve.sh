@@ -469,6 +469,29 @@ print(len(evs))
 EOF
 [ $? -eq 0 ] && ok || bad "the --json history: $(cat "$tmp/json.out")"
 
+# the history's bound (--history-max 100): kept in chunks, the oldest dropped whole, and
+# always exactly the last 100 records shown, in order, after 1,000 INCRs (each an exec and
+# the world's key_set: the last 50 of them)
+start_serve histmax 1 --clock manual --history-max 100 || bad "the history-max server does not start"
+python3 - "$PORT" >"$tmp/histmax.out" 2>&1 <<'EOF'
+import json, socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(30)
+s.sendall(b"".join(b"*2\r\n$4\r\nINCR\r\n$3\r\nctr\r\n" for _ in range(1000)))
+got = b""
+while got.count(b"\r\n") < 1000: got += s.recv(65536)
+s.sendall(b"*2\r\n$7\r\nLOCKLAB\r\n$7\r\nHISTORY\r\n")
+got = b""
+while not got.startswith(b"*") or got.count(b"\r\n") < 1 + 2 * int(got[1:got.index(b"\r\n")]): got += s.recv(65536)
+lines = got.split(b"\r\n")[1:-1]
+recs = [json.loads(lines[i]) for i in range(1, len(lines), 2)]
+replies = [int(r["reply"]) for r in recs if r["ev"] == "exec"]
+sets = [r["reply"] for r in recs if r["ev"] == "key_set"]
+print(len(recs), replies[0], replies[-1], replies == list(range(replies[0], 1001)), sets[-1])
+EOF
+check "--history-max 100 after 1,000 INCRs: the last 100 records, in order" \
+    '100 951 1000 True "1000"' "$(cat "$tmp/histmax.out")"
+stop_serve histmax
+
 # ---- persistence always and everysec; a scenario's replicas ----
 start_serve always 2 --clock manual --nodes 2 --persistence always || bad "the always server does not start"
 redis-cli -p "$((PORT + 1))" set k v px 60000 >/dev/null
@@ -1051,6 +1074,151 @@ same_bytes introspect "CLIENT REPLY SKIP/ON, CLIENT KILL USER, CLIENT INFO's cmd
     'grep -q "^SKIP;ON;PING: b.+OK....+PONG" "$tmp/introspect.redis" &&
      grep -q "qbuf=26 .*cmd=client|info" "$tmp/introspect.redis" &&
      grep -q "^cmsgpack circular, 20 fresh connections: ..82a17905a17881a1.. 20$" "$tmp/introspect.redis"' --clock wall
+
+# CONFIG SET of the port (issue 39; the suite's 'CONFIG SET rollback on apply error'), byte
+# for byte against redis-server: a port another socket holds fails to apply, and every
+# parameter set with it (maxmemory, client-query-buffer-limit) keeps its value; the checks
+# of the values come first (a port past 65535, a limit under 1 MiB); a free port is listened
+# on, the old one closed, the connection that asked kept; then back to the first port.
+cat >"$tmp/configport.py" <<'PYEOF'
+import socket, sys
+port = int(sys.argv[1])
+def conn(p):
+    s = socket.create_connection(("127.0.0.1", p)); s.settimeout(10); return s
+def cmd(s, *words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    r = b""
+    while not r.endswith(b"\r\n") or (r[:1] == b"*" and r.count(b"\r\n") < 1 + 2 * int(r[1:r.index(b"\r\n")])):
+        d = s.recv(65536)
+        if not d: return b"<closed>"
+        r += d
+    return r.replace(str(port).encode(), b"<port>")
+def free():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+held = socket.socket(); held.bind(("127.0.0.1", 0)); held.listen(1)
+hp = held.getsockname()[1]
+a = conn(port)
+for words in (("maxmemory", 10000001, "port", hp, "client-query-buffer-limit", "10m"),
+              ("client-query-buffer-limit", "10m", "port", hp), ("port", 70000), ("port", "x"),
+              ("client-query-buffer-limit", 100), ("client-query-buffer-limit", "2mb", "port", port)):
+    print(words[::2], cmd(a, "config", "set", *words).replace(str(hp).encode(), b"<held>"))
+    print(" ", cmd(a, "config", "get", "maxmemory"), cmd(a, "config", "get", "client-query-buffer-limit"),
+          cmd(a, "config", "get", "port"))
+np = free()
+print("to a free port:", cmd(a, "config", "set", "port", np), "the same connection:", cmd(a, "ping"),
+      "CONFIG GET:", cmd(a, "config", "get", "port").replace(str(np).encode(), b"<new>"))
+try:
+    conn(port); print("the old port: accepted")
+except OSError as e:
+    print("the old port:", type(e).__name__)
+b = conn(np)
+print("the new port:", cmd(b, "ping"), "back:", cmd(b, "config", "set", "port", port, "client-query-buffer-limit", "1gb"))
+print("the first port again:", cmd(conn(port), "ping"))
+PYEOF
+same_bytes configport "CONFIG SET port and its rollback" \
+    'grep -q "possibly related to argument .port.) - Unable to listen on this port" "$tmp/configport.redis" &&
+     grep -q "^to a free port: b.+OK.r.n. the same connection: b.+PONG" "$tmp/configport.redis"' --clock wall
+
+# DEBUG called from a script once DEBUG SET-DISABLE-DENY-SCRIPTS 1 allows it (issue 39; the
+# suite's 'test RESP<lua>/<client> <type> protocol parsing' and 'Script block the time during
+# execution'), byte for byte against a redis-server started with --enable-debug-command yes:
+# refused before and after; DEBUG PROTOCOL of each RESP3 type through redis.setresp(2|3) to
+# a RESP2 and a RESP3 connection (big numbers and verbatim strings as Lua tables and back,
+# an attribute dropped); a big number holding CR LF; DEBUG SLEEP inside a script, the time
+# standing still until it ends (a key set with PX 1 still exists after 10 ms).
+cat >"$tmp/debugscript.py" <<'PYEOF'
+import socket, sys
+port = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10)
+buf = b""
+def line():
+    global buf
+    while b"\r\n" not in buf: buf += s.recv(65536)
+    l, buf = buf.split(b"\r\n", 1)
+    return l + b"\r\n"
+def take(n):
+    global buf
+    while len(buf) < n: buf += s.recv(65536)
+    d, buf = buf[:n], buf[n:]
+    return d
+def reply():
+    l = line()
+    t, body = l[:1], l[1:-2]
+    if t in b"$=!" and body != b"-1": return l + take(int(body) + 2)
+    if t in b"*~>" and body != b"-1": return l + b"".join(reply() for _ in range(int(body)))
+    if t == b"%": return l + b"".join(reply() for _ in range(2 * int(body)))
+    if t == b"|": return l + b"".join(reply() for _ in range(2 * int(body))) + reply()
+    return l
+def cmd(*words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    return reply()
+print("refused:", cmd("eval", "return redis.call('debug', 'protocol', 'bignum')", 0))
+print(cmd("debug", "set-disable-deny-scripts", 1))
+for proto in (2, 3):
+    cmd("hello", proto)
+    for lua in (2, 3):
+        for t in ("bignum", "map", "set", "double", "null", "verbatim", "true", "false", "attrib"):
+            print(lua, proto, t, cmd("eval", "redis.setresp(%d);return redis.call('debug', 'protocol', '%s')" % (lua, t), 0))
+    print(proto, "malformed big number", cmd("eval", "return {big_number='123\\r\\n123'}", 0))
+    print(proto, "verbatim of a long format", cmd("eval", "return {verbatim_string={format='markdown', string='x'}}", 0))
+cmd("hello", 2)
+print("sleep:", cmd("eval", "redis.call('SET', 'key', 'value', 'PX', '1') redis.call('DEBUG', 'SLEEP', 0.01) return redis.call('EXISTS', 'key')", 0),
+      "after:", cmd("exists", "key"))
+print(cmd("debug", "set-disable-deny-scripts", 0))
+print("refused again:", cmd("eval", "return redis.call('debug', 'sleep', 0)", 0))
+PYEOF
+keep_rport=$rport keep_rpid=${RPID:-}
+start_redis --enable-debug-command yes
+same_bytes debugscript "DEBUG inside scripts (SET-DISABLE-DENY-SCRIPTS)" \
+    'grep -q "^3 3 bignum b.(1234567999999999999999999999999999999.r.n.$" "$tmp/debugscript.redis" &&
+     grep -q "^sleep: b.:1.r.n. after: b.:0.r.n.$" "$tmp/debugscript.redis" &&
+     grep -q "^refused again: b.-ERR This Redis command is not allowed from script" "$tmp/debugscript.redis"' \
+    --clock wall --enable-debug-command yes
+[ -n "$rport" ] && { kill "$RPID"; wait "$RPID" 2>/dev/null; forget "$RPID"; }
+rport=$keep_rport RPID=$keep_rpid
+
+# Under DEBUG SET-DISABLE-DENY-SCRIPTS 1 a script's call has no connection of its own and
+# runs while the script engine is busy: what needs either (pub/sub, transactions, blocking,
+# HELLO, RESET, a nested EVAL, SCRIPT FLUSH) stays refused, never reaching its handler (a
+# script's SUBSCRIBE crashed serve); the server answers after, with no sanitizer report.
+start_serve denyoff 1 --clock wall --enable-debug-command yes || bad "the deny-off server does not start"
+cli debug set-disable-deny-scripts 1 >/dev/null
+for c in "'subscribe','ch'" "'psubscribe','p*'" "'multi'" "'watch','k'" "'blpop','q','0'" "'hello','3'" \
+    "'reset'" "'eval','return 1','0'" "'script','flush'" "'function','flush'" "'wait','0','0'"; do
+    check "deny-scripts off: redis.call($c) refused" "ERR This Redis command is not allowed from script" \
+        "$(cli eval "return redis.call($c)" 0 | cut -c1-49)"
+done
+check "deny-scripts off: the server answers after" PONG "$(cli ping)"
+stop_serve denyoff
+
+# FUNCTION LOAD of a library whose load never ends: Redis's 500 ms load timeout (serve sets
+# scripts no instruction budget, so the load is timed on the host's clock), then the
+# server answers as before, byte for byte against redis-server.
+cat >"$tmp/loadtimeout.py" <<'PYEOF'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.settimeout(60)
+def cmd(*words):
+    out = b"*%d\r\n" % len(words)
+    for w in words:
+        w = str(w).encode()
+        out += b"$%d\r\n%s\r\n" % (len(w), w)
+    s.sendall(out)
+    r = b""
+    while not r.endswith(b"\r\n"): r += s.recv(65536)
+    return r
+print(cmd("function", "load", "#!lua name=lib\nlocal a = 1\nwhile 1 do a = a + 1 end"))
+print(cmd("function", "list"), cmd("ping"))
+PYEOF
+same_bytes loadtimeout "FUNCTION LOAD's timeout" \
+    'grep -q "ERR Error registering functions: ERR FUNCTION LOAD timeout" "$tmp/loadtimeout.redis"' --clock wall
 
 # redis-py's redis.lock.Lock against redis-server and against locklab serve --clock wall:
 # the same results, line for line (acquire, refuse, extend, release, a stale release)
