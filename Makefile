@@ -55,7 +55,7 @@ SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=build/san/tests/%)
 BENCH_BIN := $(BENCH_SRC:tests/%.c=build/opt/tests/%)
 
-.PHONY: all deps demo test unit bench clean gallery fuzz soundness
+.PHONY: all deps demo test unit bench clean gallery fuzz soundness lists
 all: locklab
 
 deps:
@@ -118,6 +118,12 @@ soundness: deps
 demo: deps
 	@$(MAKE) --no-print-directory locklab
 	@tools/demo.sh
+
+# The lists of server kinds, faults and properties in the README, the playground's header and
+# docs/ (committed), rewritten from their tables as the binary prints them (tools/lists.py);
+# `make test` fails while one differs (tests/cli/test_cli.sh).
+lists: locklab
+	@LOCKLAB=./locklab tools/lists.py
 
 # The pictures in docs/ (committed): regenerated from the scenario library, never by hand.
 GALLERY := gc-pause-single failover-async-replication redlock-clock-jump gc-pause-fencing
