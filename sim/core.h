@@ -3,7 +3,7 @@
  * window decision is described to the explorer.
  *
  * The world owns one core and wires the other parts to it: the network (net.c), the nodes
- * (node.c) and the clients (client.c) read the time and push their events through it, so
+ * (node.c) and the clients (client_run.c) read the time and push their events through it, so
  * none of them calls back into world.c. The world alone knows all of them: it builds them,
  * hands each event to its part (dispatch), and injects the faults.
  *

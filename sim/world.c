@@ -3,7 +3,7 @@
  *
  * The parts share a core (core.h: the time, the queue, the chooser, the history, the
  * clocks): the network (net.c: links, delays, loss, partitions), the nodes (node.c: servers,
- * persistence, replication, failover) and the clients (client.c: Lua coroutines running
+ * persistence, replication, failover) and the clients (client_run.c: Lua coroutines running
  * their protocol models). Nodes and clients send through the net and push their own events;
  * the world hands every event to its part (dispatch) and is the only part that knows all
  * of them: nothing calls back into world.c.

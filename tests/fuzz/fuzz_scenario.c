@@ -7,7 +7,7 @@
  *
  * `make fuzz` runs it under libFuzzer; `make test` replays the seed corpus
  * (tests/fuzz/corpus/scenario/, tests/test_fuzz_replay.c). A pathological pattern in a
- * model ends the process by the CPU-time safety net (sim/client.c): libFuzzer reports that
+ * model ends the process by the CPU-time safety net (sim/client_sandbox.c): libFuzzer reports that
  * exit, which is the intended outcome for such an input, so the corpus holds none. */
 #include <stdint.h>
 #include <stdio.h>
