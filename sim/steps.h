@@ -51,7 +51,7 @@ typedef struct world_step {
                         WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
                         makes its instant, the next one that is not an injected fault) */
     int client;      /* one of the checker's observations: a client's step that the properties
-                        order against other clients' (observed_since in world.c) */
+                        order against other clients' (observed_since in steps.c) */
     int clock;       /* it read a clock for a value (core_clock_read) */
     int32_t tick;    /* µs until its actor's clock reads the next whole ms (clocks are read in
                         whole ms), and ... */
