@@ -18,6 +18,7 @@ scenarios/README.md's tables is named, with what to write.
   tools/lists.py            rewrite the files (LOCKLAB: the binary, default ./locklab)
   tools/lists.py --check    change nothing; exit 1 naming each file whose list differs
                             (tests/cli/test_cli.sh runs it)
+Exit 2: a usage error; 3: the binary cannot be run or does not print its tables.
 """
 import os
 import re
@@ -25,10 +26,18 @@ import subprocess
 import sys
 
 
+def fail(code, text):
+    print(text, file=sys.stderr)
+    sys.exit(code)
+
+
 def run(ll, *args):
-    out = subprocess.run([ll, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = subprocess.run([ll, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        fail(3, "lists.py: cannot run %s: %s (build it first: make locklab; or set LOCKLAB)" % (ll, e.strerror))
     if out.returncode != 0:
-        sys.exit("lists.py: '%s %s' failed (exit %d): %s" % (ll, " ".join(args), out.returncode, out.stderr.strip()))
+        fail(3, "lists.py: '%s %s' failed (exit %d): %s" % (ll, " ".join(args), out.returncode, out.stderr.strip()))
     return out.stdout
 
 
@@ -43,7 +52,7 @@ def usage_list(usage, head):
             continue
         names += [n.strip() for n in line.split(",") if n.strip()]
     if not names:
-        sys.exit("lists.py: the usage has no '%s' line: is it the locklab of this tree?" % head)
+        fail(3, "lists.py: the usage has no '%s' line: is it the locklab of this tree?" % head)
     return names
 
 
@@ -59,7 +68,7 @@ def tables(ll):
             products[m.group(1)] = m.group(2)
     missing = [k for k in kinds if k not in products]
     if missing:
-        sys.exit("lists.py: 'locklab kind --list' has no title for %s" % ", ".join(missing))
+        fail(3, "lists.py: 'locklab kind --list' has no title for %s" % ", ".join(missing))
     return kinds, faults, props, products
 
 
@@ -88,7 +97,7 @@ def regions(kinds, faults, props, products):
 def main():
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] and not check:
-        sys.exit("usage: tools/lists.py [--check]   (LOCKLAB: the binary, default ./locklab)")
+        fail(2, "usage: tools/lists.py [--check]   (LOCKLAB: the binary, default ./locklab)")
     ll = os.environ.get("LOCKLAB", "")
     ll = os.path.abspath(ll) if ll else None  # a path from where it was called
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
