@@ -101,7 +101,7 @@ unit: deps
 	@tools/run-unit.sh $(TEST_BIN)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness
+	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness build/opt/tests/orders
 	@tools/run-tests.sh
 
 # The checker's soundness harness at length (a nightly job, minutes): thousands of generated
@@ -111,9 +111,12 @@ test: deps
 SOUNDNESS_PROBLEMS ?= 2000
 SOUNDNESS_RUNS ?= 100
 SOUNDNESS_FIRST ?= 1
+# and tests/orders.c: the search against every value of the windows of small problems
+ORDERS_PROBLEMS ?= 400
 soundness: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) build/opt/tests/soundness
+	@$(MAKE) --no-print-directory -j$(NPROC) build/opt/tests/soundness build/opt/tests/orders
 	@SOUNDNESS_KNOWN= SOUNDNESS_TIME=$${SOUNDNESS_TIME:-1} build/opt/tests/soundness $(SOUNDNESS_PROBLEMS) $(SOUNDNESS_RUNS) $(SOUNDNESS_FIRST)
+	@ORDERS_TIME=$${ORDERS_TIME:-20} build/opt/tests/orders $(ORDERS_PROBLEMS) $(SOUNDNESS_FIRST)
 
 demo: deps
 	@$(MAKE) --no-print-directory locklab

@@ -482,7 +482,14 @@ int cli_check(int argc, char **argv)
             break;
         default:
             if (optopt && strchr("rspotkdjSw", optopt)) cli_error("check: %s needs a value", argv[optind - 1]);
-            else cli_error("check: unknown option '%s'; try 'locklab check --help'", argv[optind - 1]);
+            else {
+                const char *word = argv[optind - 1], *names[64], *near = NULL;
+                size_t n = 0;
+                for (int i = 0; longopts[i].name && n < 64; i++) names[n++] = longopts[i].name;
+                if (!strncmp(word, "--", 2)) near = ll_nearest(word + 2, names, n);
+                if (near) cli_error("check: unknown option '%s'; did you mean '--%s'? (try 'locklab check --help')", word, near);
+                else cli_error("check: unknown option '%s'; try 'locklab check --help'", word);
+            }
             return EXIT_USAGE;
         }
     }

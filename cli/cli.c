@@ -5,6 +5,7 @@
  * and arguments in any order, -qv, --seed=7, unambiguous abbreviations); getopt's own messages
  * are off and cli_getopt_error says what went wrong in locklab's form. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "cli.h"
 #include "scenario.h"
 #include "scriptlib.h"
+#include "timeline.h"
 
 /* One line on stderr, whatever the message holds: its control characters (a model's error
  * text, a file name) are shown as \xHH (ll_escape_controls); keep lets some through. */
@@ -79,6 +81,111 @@ char *cli_resolve_scenario(const char *arg)
     return NULL;
 }
 
+const char *cli_data_dir_shown(void)
+{
+    static char shown[4096];
+    const char *dir = ll_data_dir();
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return dir;
+    size_t n = strlen(cwd);
+    if (!strcmp(dir, cwd)) return ".";
+    if (!strncmp(dir, cwd, n) && dir[n] == '/' && n > 1) {
+        snprintf(shown, sizeof shown, "%s", dir + n + 1);
+        return shown;
+    }
+    return dir;
+}
+
+int cli_tty_width(FILE *f)
+{
+    if (!isatty(fileno(f))) return 0;
+    int w = termline_width();
+    return w >= 40 ? w : 40;
+}
+
+int cli_colour(FILE *f)
+{
+    const char *no = getenv("NO_COLOR");
+    return isatty(fileno(f)) && !(no && *no);
+}
+
+/* columns a UTF-8 text takes (continuation bytes take none) */
+static int cols_of(const char *p, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return c;
+}
+
+void cli_wrap(FILE *f, const char *indent, const char *text, int width)
+{
+    int lead = cols_of(indent, strlen(indent)), col = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        size_t n = strcspn(p, " ");
+        int w = cols_of(p, n);
+        if (col && col + 1 + w > width) {
+            fputc('\n', f);
+            col = 0;
+        }
+        if (!col) {
+            fputs(indent, f);
+            col = lead;
+        } else {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, n, f);
+        col += w;
+        p += n;
+    }
+    fputc('\n', f);
+}
+
+static int cli_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A scenario named that is not there, in one line: the built-in scenarios whose names it starts
+ * (gc-pause: gc-pause-single, gc-pause-fencing, ...), else the nearest name, else how to write
+ * one's own. */
+void cli_no_scenario(const char *cmd, const char *arg)
+{
+    buf dir, starts;
+    buf_init(&dir);
+    buf_init(&starts);
+    buf_printf(&dir, "%s/scenarios", ll_data_dir());
+    char base[256];
+    snprintf(base, sizeof base, "%s", strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg);
+    size_t blen = strlen(base);
+    if (blen > 4 && !strcmp(base + blen - 4, ".lua")) base[blen -= 4] = '\0';
+    enum { MAX_NAMES = 1024 };
+    char *names[MAX_NAMES];
+    size_t n = 0, nstart = 0;
+    DIR *d = opendir(dir.p);
+    for (struct dirent *de; d && (de = readdir(d)) != NULL && n < MAX_NAMES;) {
+        size_t len = strlen(de->d_name);
+        if (len > 4 && !strcmp(de->d_name + len - 4, ".lua")) names[n++] = xmemdup(de->d_name, len - 4);
+    }
+    if (d) closedir(d);
+    qsort(names, n, sizeof names[0], cli_cmp_str);
+    for (size_t i = 0; i < n; i++)
+        if (blen && !strncmp(names[i], base, blen) && nstart < 6)
+            buf_printf(&starts, "%s%s", nstart++ ? ", " : "", names[i]);
+    const char *near = nstart ? NULL : ll_nearest(base, (const char *const *)names, n);
+    if (nstart) cli_error("%s: no scenario file or built-in scenario named '%s'; did you mean %s? (try 'locklab list')", cmd,
+                          arg, starts.p);
+    else if (near) cli_error("%s: no scenario file or built-in scenario named '%s'; did you mean '%s'? (try 'locklab list')",
+                             cmd, arg, near);
+    else cli_error("%s: no scenario file or built-in scenario named '%s' (try 'locklab list'; to write your own, start "
+                   "from a copy of scenarios/gc-pause-single.lua)", cmd, arg);
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    buf_release(&dir);
+    buf_release(&starts);
+}
+
 int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
 {
     *out = NULL;
@@ -88,7 +195,7 @@ int cli_load_scenario(const char *cmd, const char *arg, struct scenario **out)
     }
     char *path = cli_resolve_scenario(arg);
     if (!path) {
-        cli_error("%s: no scenario file or built-in scenario named '%s' (try 'locklab list')", cmd, arg);
+        cli_no_scenario(cmd, arg);
         return EXIT_USAGE;
     }
     buf err;
@@ -151,8 +258,17 @@ static void getopt_complaint(const char *cmd, int c, int in_cluster, char **argv
         cli_error("%s: %.*s takes no value (in '%s'); try 'locklab %s --help'", cmd, len, arg, arg, cmd);
     else if (n > 1 && !exact)
         cli_error("%s: '%.*s' is ambiguous (%s); try 'locklab %s --help'", cmd, len, arg, names.p, cmd);
-    else
-        cli_error("%s: unknown option '%.*s'; try 'locklab %s --help'", cmd, len, arg, cmd);
+    else {
+        /* a likely typo of one of them (--breif: --brief) */
+        const char *all[128], *near = NULL;
+        size_t n_all = 0;
+        for (int i = 0; opts[i].name && n_all < sizeof all / sizeof all[0]; i++) all[n_all++] = opts[i].name;
+        char word[80];
+        snprintf(word, sizeof word, "%.*s", len - 2, arg + 2);
+        if (len > 2) near = ll_nearest(word, all, n_all);
+        if (near) cli_error("%s: unknown option '%.*s'; did you mean '--%s'? (try 'locklab %s --help')", cmd, len, arg, near, cmd);
+        else cli_error("%s: unknown option '%.*s'; try 'locklab %s --help'", cmd, len, arg, cmd);
+    }
     buf_release(&names);
 }
 

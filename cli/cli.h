@@ -49,6 +49,19 @@ char **cli_scenario_files(const char *dir, size_t *n);
 /* A scenario file path as given, or scenarios/<name>.lua of the data directory; NULL if
  * neither exists. Caller frees. */
 char *cli_resolve_scenario(const char *arg);
+/* Says in one line that the scenario arg is not there, and what it could have meant. */
+void cli_no_scenario(const char *cmd, const char *arg);
+/* The data directory as output names it: relative to the current directory when it is in
+ * it ("." when it is it), else as it is (audit L11: no checkout path in what is printed when
+ * one runs locklab from its tree; the same bytes in the page, whose data are /locklab). */
+const char *cli_data_dir_shown(void);
+/* At a terminal (audit L6): f's width (COLUMNS, else the terminal's), else 0: a file or a pipe
+ * gets the bytes it always got (the tests and the page compare them). */
+int cli_tty_width(FILE *f);
+/* f is a terminal and NO_COLOR (no-color.org) is not set: verdicts may be coloured. */
+int cli_colour(FILE *f);
+/* text to f, its words wrapped at width columns, each line after indent. */
+void cli_wrap(FILE *f, const char *indent, const char *text, int width);
 
 struct scenario;
 /* Resolves and loads the scenario `arg` for subcommand `cmd`; on failure prints the one-line

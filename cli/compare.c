@@ -5,6 +5,7 @@
  * point where the two histories part (time, actor, what, and the two outcomes) and how the
  * verdicts differ: how a maintainer sees what a change to a lock script changes, and a
  * student what a library changes. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -156,6 +157,41 @@ static const struct option compare_options[] = {
     { NULL, 0, NULL, 0 },
 };
 
+/* The version a --scripts spec names: "redisson@3.31.0" → "3.31.0", "HEAD" → "HEAD". */
+static const char *spec_version(const char *spec)
+{
+    const char *at = spec ? strrchr(spec, '@') : NULL;
+    return at ? at + 1 : spec;
+}
+
+/* Lines both sides share, as side [1]'s trace tells them: a script it names as NAME@V1 the
+ * other side ran as NAME@V2, so it is shown as NAME@V1|V2. */
+static void both_versions(buf *t, const char *const *specs)
+{
+    const char *v1 = spec_version(specs[0]), *v2 = spec_version(specs[1]);
+    if (!v1 || !v2 || !strcmp(v1, v2) || !t->p) return;
+    buf out, at;
+    buf_init(&out);
+    buf_init(&at);
+    buf_printf(&at, "@%s", v1);
+    size_t n = strlen(at.p);
+    for (const char *p = t->p, *q; *p; p = q + n) {
+        q = strstr(p, at.p);
+        /* whole versions only: @3.31.0 not inside @3.31.01 */
+        while (q && (isalnum((unsigned char)q[n]) || q[n] == '.' || q[n] == '-')) q = strstr(q + 1, at.p);
+        if (!q) {
+            buf_puts(&out, p);
+            break;
+        }
+        buf_append(&out, p, (size_t)(q - p));
+        buf_printf(&out, "@%s|%s", v1, v2);
+    }
+    buf_reset(t);
+    buf_append(t, out.p ? out.p : "", out.len);
+    buf_release(&out);
+    buf_release(&at);
+}
+
 int cli_compare(int argc, char **argv)
 {
     const char *path_arg = NULL, *specs[2] = { NULL, NULL }, *opts[2] = { NULL, NULL };
@@ -209,7 +245,7 @@ int cli_compare(int argc, char **argv)
     }
     char *path = cli_resolve_scenario(path_arg);
     if (!path) {
-        cli_error("compare: no scenario file or built-in scenario named '%s' (try 'locklab list')", path_arg);
+        cli_no_scenario("compare", path_arg);
         return EXIT_USAGE;
     }
     side a = { .spec = specs[0], .opts = opts[0] }, b = { .spec = specs[1], .opts = opts[1] };
@@ -233,9 +269,11 @@ int cli_compare(int argc, char **argv)
         goto done;
     }
     const history *ha = world_history(a.w), *hb = world_history(b.w);
-    printf("== %s\n   A = %s%s, B = %s%s, seed %llu, %s\n\n", a.sc->name, nspecs ? "scripts " : "", a.label,
-           nspecs ? "scripts " : "", b.label, have_seed ? seed : (unsigned long long)a.sc->seed,
-           nopts ? "each run its own decisions" : "same decisions");
+    /* The two sides are [1] and [2] (not A and B: clients and Redlock's nodes are named so);
+     * the title is the scenario's own, whatever version it names. */
+    printf("== %s\n   the scenario compared: [1] = %s%s, [2] = %s%s, seed %llu, %s\n\n", a.sc->name,
+           nspecs ? "scripts " : "", a.label, nspecs ? "scripts " : "", b.label,
+           have_seed ? seed : (unsigned long long)a.sc->seed, nopts ? "each run its own decisions" : "same decisions");
     size_t na = history_len(ha), nb = history_len(hb), i = 0;
     while (i < na && i < nb && same_event(history_at(ha, i), history_at(hb, i))) i++;
     if (i == na && i == nb) {
@@ -245,6 +283,7 @@ int cli_compare(int argc, char **argv)
         buf t;
         buf_init(&t);
         for (size_t k = i > 3 ? i - 3 : 0; k < i; k++) trace_line(ha, history_at(ha, k), &t);
+        both_versions(&t, specs);
         printf("  both:\n");
         for (const char *line = t.p; line && *line;) {
             const char *nl = strchr(line, '\n');
@@ -254,10 +293,10 @@ int cli_compare(int argc, char **argv)
         }
         buf_reset(&t);
         if (i < na) trace_line(ha, history_at(ha, i), &t);
-        printf("  A (%s):\n    %s", a.label, i < na ? t.p : "(history ends)\n");
+        printf("  [1] %s:\n    %s", a.label, i < na ? t.p : "(history ends)\n");
         buf_reset(&t);
         if (i < nb) trace_line(hb, history_at(hb, i), &t);
-        printf("  B (%s):\n    %s", b.label, i < nb ? t.p : "(history ends)\n");
+        printf("  [2] %s:\n    %s", b.label, i < nb ? t.p : "(history ends)\n");
         buf_release(&t);
     }
     /* each version's column as wide as its name, and at least 12 (the widest verdict, the

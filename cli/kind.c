@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "kinds.h"
@@ -145,7 +146,8 @@ static void kind_usage(FILE *f)
           "\n"
           "Meta-lines: .advance MS (the server's clock moves; what expires, expires),\n"
           ".client N (the next requests come from client N, 0-15), .crash-client N (client N's\n"
-          "connections drop), .dump (the server's data, one line per unit), .time, .wait N (the\n"
+          "connections drop), .dump (the server's data, one line per unit), .help (the kind's\n"
+          "requests, with their words: 'locklab kind zookeeper' starts with 'connect 10000'), .time, .wait N (the\n"
           "answer to client N's request that the server made wait, printed as \"(waits)\" when\n"
           "sent; \"(still waiting)\" before it comes).\n"
           "The clock starts at 1700000000000 ms; one .advance moves it at most 10^12 ms, and it\n"
@@ -210,8 +212,12 @@ static void run_line(session *s, char *line)
                 fprintf(s->out, "%s\n", s->parks[found].answer);
                 park_remove(s, found);
             }
+        } else if (!strcmp(w0, ".help")) {
+            fprintf(s->out, "%s's requests: %s\nmeta-lines: .advance MS, .client N, .crash-client N, .dump, .help, .time, "
+                    ".wait N (locklab kind --help)\n", s->k->name,
+                    s->k->requests ? s->k->requests : "(not listed here; a request it does not know is answered with its own error)");
         } else {
-            fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time, .wait N\n");
+            fprintf(s->out, "(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .help, .time, .wait N\n");
         }
         resp_args_release(&a);
         return;
@@ -227,6 +233,8 @@ static void run_line(session *s, char *line)
     buf_init(&b);
     s->k->reply_brief(reply, &b);
     fprintf(s->out, "%s\n", s->parked_now ? "(waits)" : b.p ? b.p : "");
+    /* a beginner's "help" is a request the server does not know: say where the help is */
+    if (!strcasecmp(a.argv[0], "help") && s->k->requests) fprintf(s->out, "  (locklab: type .help for %s's requests)\n", s->k->name);
     buf_release(&b);
     s->k->reply_release(reply);
     free(reply);

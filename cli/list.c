@@ -158,8 +158,15 @@ int cli_list(int argc, char **argv)
             if (sc->server && strcmp(sc->server, "redis") != 0) buf_printf(&proto, " (%s)", sc->server);
             for (int k = 0; k < sc->nexpects; k++)
                 buf_printf(&exp, "%s%s %s", k ? ", " : "", sc->expects[k].violated ? "✗" : "✓", sc->expects[k].property);
-            printf("%-*s  %-24s %s\n%-*s  %s\n", (int)width, names[i], proto.p, sc->name, (int)width, "",
-                   exp.p ? exp.p : "(no expectations)");
+            int cols = cli_tty_width(stdout);
+            if (cols && (int)width + 2 + 25 + (int)strlen(sc->name) > cols) {
+                /* at a narrow terminal (audit L6): the title under the name, wrapped */
+                printf("%-*s  %s\n", (int)width, names[i], proto.p);
+                cli_wrap(stdout, "    ", sc->name, cols);
+                cli_wrap(stdout, "    ", exp.p ? exp.p : "(no expectations)", cols);
+            } else
+                printf("%-*s  %-24s %s\n%-*s  %s\n", (int)width, names[i], proto.p, sc->name, (int)width, "",
+                       exp.p ? exp.p : "(no expectations)");
             buf_release(&proto);
             buf_release(&exp);
             scenario_free(sc);
@@ -173,7 +180,9 @@ int cli_list(int argc, char **argv)
         printf("\nproperties: mutex = mutual_exclusion, resrc = resource_safety, relse = release_safety,\n"
                "dlock = no_deadlock, fair = fairness, reent = reentrancy.  ✓ holds  ✗ violated  · not judged\n"
                "[x] the scenario expects x;  a≠b: observed a, expected b.\n");
-    printf("\n%zu scenarios in %s. 'locklab run NAME' runs one, narrated.\n", n, dir.p);
+    const char *shown = cli_data_dir_shown(), *sep = "/";
+    if (!strcmp(shown, ".")) shown = sep = "";
+    printf("\n%zu scenarios in %s%sscenarios. 'locklab run NAME' runs one, narrated.\n", n, shown, sep);
     free(names);
     buf_release(&dir);
     return bad ? EXIT_USAGE : unmet ? EXIT_VIOLATION : EXIT_OK;

@@ -78,7 +78,8 @@ static void usage(FILE *f)
     put_list(f, "properties:  ", property_names, PROP_COUNT);
     fputs("\n'locklab <command> --help' or 'locklab help <command>' tells more about a command;\n"
           "'locklab --version' prints the version.\n"
-          "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error\n",
+          "exit codes: 0 ok, 1 violation or mismatch, 2 bad input or usage, 3 internal or I/O error,\n"
+          "            4 check: none found but not proven, 130 interrupted (Ctrl-C)\n",
           f);
 }
 
@@ -128,7 +129,20 @@ static int dispatch(int argc, char **argv)
     }
     const subcommand *c = find(argv[1]);
     if (c) return c->fn(argc - 1, argv + 1);
-    cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
+    const char *names[sizeof subcommands / sizeof subcommands[0]];
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) names[i] = subcommands[i].name;
+    const char *near = ll_nearest(argv[1], names, sizeof names / sizeof names[0]);
+    /* a word too short for an edit distance to mean much ("rn"): the one command that starts
+     * with its first letter and holds its letters in order */
+    for (size_t i = 0, found = 0; !near && strlen(argv[1]) == 2 && i < sizeof names / sizeof names[0]; i++) {
+        const char *n = names[i], *p = argv[1];
+        if (*n != *p) continue;
+        for (; *n && *p; n++) p += *n == *p;
+        if (!*p && found++ == 0) near = names[i];
+        else if (!*p) { near = NULL; break; }
+    }
+    if (near) cli_error("unknown command '%s'; did you mean '%s'? (try 'locklab --help')", argv[1], near);
+    else cli_error("unknown command '%s'; try 'locklab --help'", argv[1]);
     return EXIT_USAGE;
 }
 

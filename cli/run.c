@@ -100,10 +100,19 @@ static const char *verdict_word(verdict v)
     return v == VERDICT_HOLDS ? "holds" : v == VERDICT_VIOLATED ? "VIOLATED" : "not judged";
 }
 
+/* A verdict's word, padded to pad columns; at a terminal VIOLATED in red, holds in green. */
+static void verdict_out(FILE *out, verdict v, int colour, int pad)
+{
+    const char *w = verdict_word(v);
+    const char *on = !colour ? "" : v == VERDICT_VIOLATED ? "\033[1;31m" : v == VERDICT_HOLDS ? "\033[32m" : "";
+    fprintf(out, "%s%s%s", on, w, *on ? "\033[0m" : "");
+    for (int k = (int)strlen(w); k < pad; k++) fputc(' ', out);
+}
+
 /* Prints the verdict table and returns the number of unmet expectations. */
 static int report(const scenario *sc, const check_result *cr, FILE *out)
 {
-    int unmet = 0;
+    int unmet = 0, width = cli_tty_width(out), colour = cli_colour(out);
     fprintf(out, "\nverdicts for \"%s\":\n", sc->name);
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &cr->p[p];
@@ -114,12 +123,17 @@ static int report(const scenario *sc, const check_result *cr, FILE *out)
             int met = (r->v == VERDICT_VIOLATED) == ex->violated && r->v != VERDICT_NOT_JUDGED;
             mark = met ? "  ✓ as expected" : "  ✗ EXPECTED ";
             if (!met) unmet++;
-            fprintf(out, "  %-17s %-10s%s%s\n", property_name((property)p), verdict_word(r->v), mark,
-                    met ? "" : (ex->violated ? "violated" : "holds"));
+            fprintf(out, "  %-17s ", property_name((property)p));
+            verdict_out(out, r->v, colour, 10);
+            fprintf(out, "%s%s\n", mark, met ? "" : (ex->violated ? "violated" : "holds"));
         } else {
-            fprintf(out, "  %-17s %s\n", property_name((property)p), verdict_word(r->v));
+            fprintf(out, "  %-17s ", property_name((property)p));
+            verdict_out(out, r->v, colour, 0);
+            fputc('\n', out);
         }
-        if (r->evidence) fprintf(out, "      %s\n", r->evidence);
+        /* at a terminal, the evidence wrapped at its width; elsewhere one line as always */
+        if (r->evidence && width) cli_wrap(out, "      ", r->evidence, width);
+        else if (r->evidence) fprintf(out, "      %s\n", r->evidence);
     }
     return unmet;
 }

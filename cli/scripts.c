@@ -55,9 +55,11 @@ static int scripts_list(const scriptlib *lib)
         const script_info *s = scriptlib_at(lib, i);
         printf("%-*s  %-*s  %s\n", (int)wid, s->id, (int)wproto, s->protocol, s->what);
     }
-    printf("\n%zu scripts in %s/lua/redis. 'locklab scripts show ID' prints one with its "
+    const char *shown = cli_data_dir_shown(), *sep = "/";
+    if (!strcmp(shown, ".")) shown = sep = "";
+    printf("\n%zu scripts in %s%slua/redis. 'locklab scripts show ID' prints one with its "
            "header.\n",
-           scriptlib_count(lib), ll_data_dir());
+           scriptlib_count(lib), shown, sep);
     return EXIT_OK;
 }
 

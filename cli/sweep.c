@@ -251,7 +251,7 @@ static int prepare(const sweep_args *a, scenario **sc, scenario **base, sweep_re
 {
     char *path = cli_resolve_scenario(a->scenario);
     if (!path) {
-        cli_error("sweep: no scenario file or built-in scenario named '%s' (try 'locklab list')", a->scenario);
+        cli_no_scenario("sweep", a->scenario);
         return EXIT_USAGE;
     }
     buf err;
@@ -319,6 +319,12 @@ int cli_sweep(int argc, char **argv)
     int done;
     int rc = parse_args(argc, argv, &a, &done);
     if (rc != 0 || done) return rc;
+#ifdef LOCKLAB_NO_HOST
+    if (a.plot) { /* the playground (web/): no gnuplot to run; its page draws the CSV */
+        cli_error("sweep: --plot is not part of the browser build (write --csv FILE: the page draws it)");
+        return EXIT_USAGE;
+    }
+#endif
     if (a.plot && !gp_installed()) {
         cli_error("sweep: --plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
         return EXIT_USAGE;

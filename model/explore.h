@@ -39,6 +39,10 @@ typedef struct explore_opts {
     /* Called about every 250 ms of search with the running totals (progress display). */
     void (*progress)(void *ud, uint64_t paths, uint64_t transitions, int deviations, double seconds);
     void *progress_ud;
+    /* Called with each path of a systematic search in this process (tests/orders.c): its orders
+     * (explore_orders) and whether it violated a searched property. */
+    void (*path_seen)(void *ud, uint64_t orders, int violated);
+    void *path_seen_ud;
 } explore_opts;
 
 /* The widest ctx:random range whose every value is tried; a wider one is sampled at this

@@ -33,6 +33,13 @@ void path_free(xpath *p);
 int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
              buf *err);
 int is_fault_decision(const choice *c);
+/* A path's orders, as a hash: at each key (world_step.key), the sequence of the steps made
+ * there, each known by what it is rather than when (its event's kind, its actor, the step
+ * that caused it and which of that step's effects it is) and, for a step that read a clock,
+ * by the whole ms it read (the instant that ms ends); and the sequence of the clients' steps
+ * the properties order against each other (the checker's time line). Two paths with the same
+ * orders are one run with timestamps moved — what model/reduce.c tries once each. */
+uint64_t explore_orders(const xpath *p);
 /* A decision of where a fault lands (which fault at an instant, how early in its gap): never
  * bounded by deviations or max_depth. */
 int is_placement(const world_decision *d);
@@ -77,6 +84,7 @@ struct reducer_keys;
 typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
     int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
+    int64_t *facc;     /* per step: the same, of the windows that move it µs for µs (reduce.c) */
     int64_t *last;     /* per key: the last time seen */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* tie_needed's classes of steps */

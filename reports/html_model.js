@@ -17,17 +17,32 @@
  * its immediate effects (the redis.calls of a script, the keys it changed) folded into it. */
 'use strict';
 
-function llModel(D) {
+/* The model is built by a generator: every pass over the events yields after each SLICE
+ * events it read (its `yield` gives how many), so that the page can build a long run's model
+ * in slices, its event loop turning between them (llBuild, below); the generator's value is
+ * the model. D.events may be given as rows (parsed) or, for a long run, D.eventRows(from, to),
+ * the rows' JSON parsed a slice at a time. */
+const LL_SLICE = 2000;
+
+function* llModel(D) {
     const kinds = D.kinds, lossNames = D.losses;
-    const events = D.events.map(function (r, i) {
-        return { i: i, t: r[0], kind: kinds[r[1]], actor: r[2], local: r[3], peer: r[4], a: r[5], b: r[6],
-                 level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11],
-                 fault: r[12] || null, faultId: r.length > 13 ? r[13] : -1, lost: r[14] || null,
-                 code: r.length > 15 ? r[15] : -1, label: r[16] || null,
-                 published: kinds[r[1]] === 'call' && r.length > 16 ? r[16] : null,
-                 script: r.length > 16 && ['request', 'exec', 'reply'].indexOf(kinds[r[1]]) >= 0 ? r[16] : null,
-                 command: kinds[r[1]] === 'call' && r.length > 17 ? r[17] : null };
-    });
+    let work = 0;
+    const events = [];
+    const nrows = D.events ? D.events.length : D.eventCount;
+    for (let from = 0; from < nrows; from += LL_SLICE) {
+        const rows = D.events ? D.events.slice(from, from + LL_SLICE) : D.eventRows(from, Math.min(nrows, from + LL_SLICE));
+        rows.forEach(function (r, k) {
+            const i = from + k;
+            events.push({ i: i, t: r[0], kind: kinds[r[1]], actor: r[2], local: r[3], peer: r[4], a: r[5], b: r[6],
+                          level: r[7], text: r[8], reply: r[9], line: r[10], deadline: r[11],
+                          fault: r[12] || null, faultId: r.length > 13 ? r[13] : -1, lost: r[14] || null,
+                          code: r.length > 15 ? r[15] : -1, label: r[16] || null,
+                          published: kinds[r[1]] === 'call' && r.length > 16 ? r[16] : null,
+                          script: r.length > 16 && ['request', 'exec', 'reply'].indexOf(kinds[r[1]]) >= 0 ? r[16] : null,
+                          command: kinds[r[1]] === 'call' && r.length > 17 ? r[17] : null });
+        });
+        yield rows.length;
+    }
     const actors = D.actors;
     const clients = [], nodes = [];
     actors.forEach(function (a, i) { (a.node ? nodes : clients).push(i); });
@@ -48,9 +63,10 @@ function llModel(D) {
     /* Events whose recorded local time the clocks above do not give (0 when they agree; the
      * event of a clock jump is recorded with the time before it). */
     let clockMismatches = 0;
-    events.forEach(function (e) {
+    for (const e of events) {
         if (e.actor >= 0 && localAt(e.actor, e.t) !== e.local && localAt(e.actor, e.t, true) !== e.local) clockMismatches++;
-    });
+        if (++work === LL_SLICE) { yield work; work = 0; }
+    }
 
     /* ---- steps ---- */
 
@@ -61,10 +77,11 @@ function llModel(D) {
     /* The steps at a level of detail (0: the story, 1: every message): a step starts at an
      * event the narration at that level tells, or at a key change that is not the effect of
      * the step before it (same actor, same instant), such as a replica applying a write. */
-    function buildSteps(level) {
+    const stepsBy = [];
+    for (let level = 0; level <= 1; level++) {
         const steps = [], of = new Int32Array(events.length).fill(-1);
         let cur = null;
-        events.forEach(function (e) {
+        for (const e of events) {
             const told = e.level <= level;
             const effect = cur && events[cur.head].t === e.t && events[cur.head].actor === e.actor;
             if (told || (isKeyChange(e) && !effect)) {
@@ -74,10 +91,10 @@ function llModel(D) {
                 cur.end = e.i;
             }
             of[e.i] = steps.length - 1;
-        });
-        return { list: steps, of: of };
+            if (++work === LL_SLICE) { yield work; work = 0; }
+        }
+        stepsBy.push({ list: steps, of: of });
     }
-    const stepsBy = [buildSteps(0), buildSteps(1)];
 
     /* ---- the state: nodes' keys, clients' beliefs ---- */
 
@@ -113,10 +130,11 @@ function llModel(D) {
      * is its owner. */
     const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
     const idOwner = new Map();
-    events.forEach(function (e) {
-        if (e.kind !== 'request' || !e.text || clients.indexOf(e.actor) < 0) return;
+    for (const e of events) {
+        if (++work === LL_SLICE) { yield work; work = 0; }
+        if (e.kind !== 'request' || !e.text || clients.indexOf(e.actor) < 0) continue;
         (e.text.match(UUID) || []).forEach(function (u) { if (!idOwner.has(u)) idOwner.set(u, e.actor); });
-    });
+    }
     /* the clients whose ids a value holds, in order of appearance */
     function idsIn(value) {
         const who = [];
@@ -203,13 +221,14 @@ function llModel(D) {
     /* Snapshots every CHECKPOINT events, so that any instant is a short replay away. */
     const CHECKPOINT = 256;
     const checkpoints = [freshState()];
-    (function () {
+    {
         const st = freshState();
-        events.forEach(function (e) {
+        for (const e of events) {
             apply(st, e);
             if ((e.i + 1) % CHECKPOINT === 0) checkpoints.push(cloneState(st));
-        });
-    })();
+            if (++work === LL_SLICE) { yield work; work = 0; }
+        }
+    }
     let cache = { upto: -1, state: checkpoints[0], owned: false };
 
     /* The state after events 0..upto (upto -1: before anything happened). It is valid until the
@@ -237,7 +256,7 @@ function llModel(D) {
      * label still travelling between the two. A replication message a replica ignores (its
      * master changed meanwhile) stops at that change. */
     const messages = [];
-    (function () {
+    {
         const open = new Map(), masterOf = {};
         nodes.forEach(function (n) { masterOf[n] = actors[n].master === null ? -1 : actorNamed(actors[n].master); });
         let exec = null;
@@ -255,7 +274,8 @@ function llModel(D) {
                 if (m.kind === 'replication' && m.t1 === Infinity && (m.to === n || m.from === n)) m.t1 = t;
             });
         }
-        events.forEach(function (e) {
+        for (const e of events) {
+            if (++work === LL_SLICE) { yield work; work = 0; }
             const key = e.kind === 'request' ? e.actor + ':' + e.a : e.peer + ':' + e.a;
             if (e.kind === 'exec') exec = e;
             if (e.kind === 'key_set' || e.kind === 'key_deleted' || e.kind === 'key_expired') {
@@ -305,19 +325,19 @@ function llModel(D) {
                 if (r) { r.t1 = e.t; r.arrive = e.i; open.delete('r' + e.actor + ':' + e.a); }
             } else if (e.kind === 'drop') {
                 const what = e.lost, label = e.label || '', why = lossNames[e.code] || '';
-                if (['request', 'reply', 'replication', 'message'].indexOf(what) < 0) return;
+                if (['request', 'reply', 'replication', 'message'].indexOf(what) < 0) continue;
                 if (what === 'message') { /* lost as it left */
                     messages.push({ kind: 'message', from: e.actor, to: e.peer, label: label, t0: e.t, t1: e.t, send: e.i,
                                     arrive: e.i, lost: why });
-                    return;
+                    continue;
                 }
                 const q = travelling(what, e.actor, e.peer, label) || travelling(what, e.actor, e.peer, null);
-                if (!q) return;
+                if (!q) continue;
                 q.t1 = e.t; q.arrive = e.i; q.lost = why;
                 open.forEach(function (v, k) { if (v === q) open.delete(k); });
             }
-        });
-    })();
+        }
+    }
 
     /* The messages travelling at true time t: sent at or before t, not yet arrived. */
     function inFlight(t) {
@@ -356,6 +376,7 @@ function llModel(D) {
         return e.kind === 'fault' || e.kind === 'node_down' || e.kind === 'promoted' || e.kind === 'demoted';
     }
 
+    if (work) yield work;
     return {
         D: D, events: events, actors: actors, clients: clients, nodes: nodes, end: end,
         localAt: localAt, clockMismatches: clockMismatches, steps: stepsBy, stateThrough: stateThrough,

@@ -108,43 +108,11 @@ const char *rd_show(char out[SHOW_LEN + 4], const char *s, size_t len)
     return out;
 }
 
-/* Edit distance counting a swap of two neighbours as one edit ("wrok" is 1 from "work"),
- * for "did you mean". Both strings are short (keys, names); longer ones never match. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64) return (size_t)-1;
-    size_t d[65][65];
-    for (size_t i = 0; i <= la; i++) d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
-/* The nearest of names[0..n) to s if it is near enough to be a likely typo, else NULL. */
+/* The nearest of names[0..n) to s if it is near enough to be a likely typo, else NULL
+ * (util.c's ll_nearest, which the command line's did-you-mean uses too). */
 const char *rd_nearest(const char *s, const char *const *names, size_t n)
 {
-    const char *best = NULL;
-    size_t bestd = (size_t)-1;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(s, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = names[i];
-        }
-    }
-    /* short names differ meaningfully ("n2" is not a typo of "n1") */
-    size_t len = strlen(s);
-    size_t limit = len <= 2 ? 0 : len <= 5 ? 1 : len <= 8 ? 2 : 3;
-    return bestd <= limit ? best : NULL;
+    return ll_nearest(s, names, n);
 }
 
 /* "a, b, c" (or, quoted, "\"a\", \"b\" or \"c\"") into out, cut to cap; returns out. Messages

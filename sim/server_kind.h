@@ -123,6 +123,8 @@ typedef struct server_kind {
     const char *title;           /* "Redis 7.0.15": what the real system is, for users */
     size_t reply_size;           /* bytes of a reply; pointer-aligned storage */
     const kind_option *options;  /* NULL-terminated by name, or NULL: none */
+    const char *requests;        /* the requests a person types at `locklab kind NAME`, with
+                                    their words, for its .help; NULL: none listed */
     int monotonic;               /* kind_host.clock is the host's monotonic clock: a clock jump
                                     moves none of its deadlines (ZooKeeper's session expiry,
                                     etcd's leases); else the wall clock (Redis's expiry) */

@@ -114,6 +114,10 @@ int ll_same_file(const char *a, const char *b);
 int ll_is_file(const char *path);
 /* Display columns of UTF-8 text, one per code point (every glyph locklab prints is one wide). */
 size_t ll_utf8_width(const char *s);
+/* The nearest of names[0..n) to s if it is near enough to be a likely typo (an edit distance
+ * that counts a swap of neighbours as one edit, within a bound that grows with s's length;
+ * never for names of one or two characters), else NULL: for "did you mean". */
+const char *ll_nearest(const char *s, const char *const *names, size_t n);
 
 /* Appends the whole of path, a regular file, to out. LL_READ_OK, or what failed, with errno
  * set: LL_READ_OPEN (open's errno), LL_READ_ERROR (a read error; a directory gives EISDIR),

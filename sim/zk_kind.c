@@ -241,6 +241,11 @@ const server_kind zk_kind = {
     .title = "ZooKeeper 3.8 (the fake ZooKeeper, sim/zk/)",
     .reply_size = sizeof(zk_reply),
     .options = zk_options,
+    /* sim/zk/zk.c's requests, as its header lists them */
+    .requests = "connect TIMEOUT_MS [SESSION] first (a session; later requests need one), then: "
+                "create PATH [DATA [persistent|ephemeral|persistent_sequential|ephemeral_sequential]], "
+                "delete PATH [VERSION], exists PATH [watch], getData PATH [watch], setData PATH DATA [VERSION], "
+                "getChildren PATH [watch], setWatches ZXID (data|exist|child PATH)..., ping, close",
     .create = zkk_create,
     .destroy = zkk_destroy,
     .set_replica = zkk_set_replica,

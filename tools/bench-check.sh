@@ -22,6 +22,7 @@
 # 120) and a memory limit (-DMEMLIM, default 12000 MB). A SPIN run stopped by either is
 # reported as not finished, with the states it had stored. Prints one row a problem: what
 # each tool answered, its time, and SPIN's time over locklab's.
+# Names given (tools/bench-check.sh redlock5-9b-uniform-contend ...) run those rows only.
 # Exit 0 when it ran (whatever the figures), 3 when something could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
@@ -145,6 +146,7 @@ ratio() {
 
 for f in "$tmp"/redlock*.lua "$tmp/redisson-failover.lua" "$tmp/fairlock3.lua"; do
     name=$(basename "$f" .lua)
+    if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
     echo "bench: check $name ..." >&2
     t0=$(now)
     "$LL" check "$f" --jobs 1 --time "$CHECK_SECONDS" --out "$tmp/ce" >"$tmp/ll.out" 2>/dev/null

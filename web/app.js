@@ -380,9 +380,21 @@
   }
 
   /* ---- running ---- */
-  function markErrors(stderr) {
+  /* Where the worker puts a text: the library's own file when it is the library's text, else
+   * my-NAME.lua at the top of the data directory (web/worker.js), so that what a run prints
+   * and the player's header name the user's scenario, not the library's, and a downloaded
+   * my-NAME.lua replays with `locklab run my-NAME.lua`. */
+  function mine(path) { return "my-" + path.replace(/.*\//, ""); }
+  function pathOf(text) { return text === current.original ? current.path : mine(current.path); }
+  /* a job on text: its path, and the scratch file the worker removes after it */
+  function onText(msg, text) {
+    msg.path = pathOf(text);
+    if (msg.path !== current.path) msg.scratch = msg.path;
+    return msg;
+  }
+  function markErrors(stderr, path) {
     editor.clear();
-    var re = new RegExp(current.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ":(\\d+):\\s*(.*)");
+    var re = new RegExp((path || current.path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ":(\\d+):\\s*(.*)");
     stderr.split("\n").forEach(function (line) {
       var m = re.exec(line);
       if (m) editor.mark(parseInt(m[1], 10), m[2]);
@@ -390,18 +402,30 @@
   }
   /* the player's page in a frame, in the frame's 'embedded' layout (the page above shows the
    * lesson and the verdicts), at the moment asked for */
+  /* The player's page without its run's data (the frame is given them when it has loaded:
+   * llData in reports/html_view.js), and the data: a long run's 7 MB in srcdoc would hold the
+   * page's thread for a quarter of a second to copy and parse; the text passed to the frame
+   * is not copied (the frame shares this page's heap). */
+  var RUN_DATA = '<script type="application/json" id="run-data">\n';
+  function splitPage(page) {
+    var i = page.indexOf(RUN_DATA), j = i < 0 ? -1 : page.indexOf("</script>", i);
+    if (j < 0) return { shell: page, data: null };
+    return { shell: page.slice(0, i + RUN_DATA.length) + page.slice(j), data: page.slice(i + RUN_DATA.length, j) };
+  }
   function showPlayer(frame, page, goto) {
+    var cut = page ? splitPage(page) : null;
     frame.onload = page ? function () {
+      if (cut.data !== null && frame.contentWindow.llData) frame.contentWindow.llData(cut.data);
       frame.contentWindow.postMessage({ locklab: "embed" }, "*");
       if (goto) frame.contentWindow.postMessage({ locklab: "goto", to: goto }, "*");
     } : null;
-    frame.srcdoc = page || "";
+    frame.srcdoc = cut ? cut.shell : "";
     frame.hidden = !page;
   }
   /* runs text (the editor's) as the current scenario in the worker: `locklab run` with its
    * verdicts JSON, --json history and the player's page */
   function runText(text, extra, history) {
-    return job({ op: "run", path: current.path, text: text, extra: extra, noHistory: !history }, "run " + current.name);
+    return job(onText({ op: "run", text: text, extra: extra, noHistory: !history }, text), "run " + current.name);
   }
   function verdictsOf(json) {
     try { return JSON.parse(json || "{}").verdicts || []; } catch (e) { return []; }
@@ -420,7 +444,7 @@
   function baseline() {
     if (current.baseline) return Promise.resolve(current.baseline);
     var mine = current;
-    return job({ op: "runs", path: current.path, texts: [current.original], restore: editor.get() }, "the lesson's run")
+    return job({ op: "runs", path: current.path, texts: [current.original] }, "the lesson's run")
       .then(function (r) { mine.baseline = verdictsOf(r.results[0].verdicts); return mine.baseline; });
   }
   /* Exploring: an edited scenario's run is told against the lesson's own run, property by
@@ -459,7 +483,7 @@
       $("status").textContent = edited && r.code <= 1 ? "run of your edit: what happens now (the lesson's own expectations are below)"
         : "run: exit " + r.code + (r.code === 0 ? " (expectations met)" : r.code === 1 ? " (a property violated or an expectation not met)"
         : r.code === 2 ? " (bad input)" : " (internal error)");
-      markErrors(r.stderr);
+      markErrors(r.stderr, pathOf(text));
       showPlayer($("player"), r.page, goto);
       if (r.page && !noScroll) (document.body.classList.contains("in-lesson") ? $("lesson-verdict") : $("player")).scrollIntoView({ block: "start" });
       lastRun = { text: text, name: current.name, page: r.page };
@@ -476,7 +500,7 @@
   function checkUi() {
     var text = editor.get(), limit = 60;
     $("output").textContent = "";
-    return job({ op: "check", path: current.path, text: text }, "check " + current.name, function (m) {
+    return job(onText({ op: "check", text: text }, text), "check " + current.name, function (m) {
       var p = /(\d+) paths, (\d+) transitions.*?, ([\d.]+) s$/.exec(m.line || "");
       if (!p) return;
       $("progress").value = Math.min(1, parseFloat(p[3]) / limit);
@@ -488,7 +512,7 @@
       $("output-box").hidden = false;
       $("output-box").open = true;
       $("output").className = r.code === 0 ? "ok" : r.code === 1 ? "violated" : "error";
-      markErrors(r.stderr);
+      markErrors(r.stderr, pathOf(text));
       $("progress-note").textContent = "check: exit " + r.code;
       if (r.replay && r.replay.page) {
         $("status").textContent = "check: a counter-example, replayed in the player below (download it to replay with locklab run)";
@@ -537,12 +561,12 @@
     var mode = $("cmp-mode").value, a = $("cmp-a").value.trim(), b = $("cmp-b").value.trim();
     var text = editor.get(), flag = mode === "scripts" ? "--scripts" : "--options";
     var sides = [a, b].map(function (v) { return mode === "scripts" ? setField(text, "scripts", luaString(v)) : optionsWith(text, v); });
-    return job({ op: "compare", path: current.path, text: text, flag: flag, a: a, b: b, sides: sides },
+    return job(onText({ op: "compare", text: text, flag: flag, a: a, b: b, sides: sides }, text),
                "compare " + current.name).then(function (r) {
       if (r.stopped) return r;
       $("cmp-out").textContent = r.stdout + r.stderr;
-      markErrors(r.stderr);
-      [[a, $("player-a"), $("cmp-va"), "A"], [b, $("player-b"), $("cmp-vb"), "B"]].forEach(function (s, k) {
+      markErrors(r.stderr, pathOf(text));
+      [[a, $("player-a"), $("cmp-va"), "[1]"], [b, $("player-b"), $("cmp-vb"), "[2]"]].forEach(function (s, k) {
         var one = r.sides ? r.sides[k] : { stdout: "", page: null };
         s[2].textContent = s[3] + ": " + flag + " " + s[0] + "\n" + one.stdout;
         showPlayer(s[1], one.page);
@@ -624,7 +648,12 @@
     $("matrix-out").dataset.cells = rows.length;
   }
 
-  /* ---- a two-dimensional sweep: lease × pause, drift × lease, ... drawn as a heat map ---- */
+  /* ---- a two-dimensional sweep: lease × pause, drift × lease, ... drawn as a heat map ----
+   * Each row is one `locklab sweep` (cli/sweep.c, the native command's own code, in the
+   * worker): across, its --vary parameter and range, N runs per point with its seeds; down, the
+   * page's knob set in the text, one sweep per value. The cells are its CSV's counts of the
+   * property (violated of judged); what each row printed is shown below the map, and is
+   * byte for byte what `locklab sweep` prints for that text and those arguments. */
   function range(spec) {
     /* "FROM:TO:STEP" with units (2s:20s:2s) or a list "1s,5s,9s" */
     var p = spec.split(":");
@@ -637,33 +666,68 @@
     return out;
   }
   function knob(id) { return KNOBS.filter(function (k) { return k.id === id; })[0]; }
+  var VARY_LABEL = { lease: "the lease", gc_pause: "the pause", drift: "every node's clock drift", work: "every client's work",
+                     "network.delay": "the network delay" };
   function sweep() {
-    var kx = knob($("sw-x").value), ky = knob($("sw-y").value), xs = range($("sw-xr").value), ys = range($("sw-yr").value);
-    var prop = $("sw-prop").value, text = editor.get(), texts = [];
-    if (!xs.length || !ys.length) { $("sweep-out").textContent = "write each range as FROM:TO:STEP (2s:20s:2s) or a list (1s,5s,9s)"; return Promise.resolve(null); }
-    ys.forEach(function (y) { xs.forEach(function (x) { texts.push(kx.set(ky.set(text, y), x)); }); });
-    var grid = drawGrid(xs, ys, kx, ky, prop);
-    return job({ op: "runs", path: current.path, texts: texts, restore: text }, "sweep " + xs.length + "×" + ys.length, function (m) {
-      if (m.cell === undefined) return;
-      $("progress").value = (m.cell + 1) / m.of;
+    var vary = $("sw-x").value, xr = $("sw-xr").value.trim(), ky = knob($("sw-y").value), ys = range($("sw-yr").value);
+    var runs = $("sw-runs").value.trim() || "1", prop = $("sw-prop").value, text = editor.get();
+    if (!ys.length) { $("sweep-note").textContent = "write the rows' values as FROM:TO:STEP (4s:24s:4s) or a list (6s,20s)"; return Promise.resolve(null); }
+    var rows = ys.map(function (y) { var t = ky.set(text, y); return { path: pathOf(t), text: t }; });
+    var args = ["--vary", vary + "=" + xr, "--runs", runs];
+    $("sweep-out").innerHTML = "";
+    $("sweep-tables").textContent = "";
+    $("sweep-note").textContent = "";
+    var grid = null;
+    var draw = function (k, one) {
+      var cells = sweepCells(one.csv || "", prop);
+      if (!grid && cells) grid = drawGrid(cells.map(function (c) { return c.label; }), ys, VARY_LABEL[vary] || vary, ky, prop);
+      if (grid) paintRow(grid, k, cells, one);
+      $("sweep-tables").textContent += "# " + ky.label + " " + ys[k] + ": locklab sweep " + rows[k].path + " " + args.join(" ") +
+        "\n" + one.stdout + one.stderr + "\n";
+    };
+    var done = {};
+    return job({ op: "sweep", rows: rows, args: args, keep: current.path }, "sweep " + ys.length + " rows", function (m) {
+      if (m.row === undefined) return;
+      $("progress").value = (m.row + 1) / m.of;
       $("progress-note").dataset.live = 1;
-      $("progress-note").textContent = "sweep: " + (m.cell + 1) + " of " + m.of + " runs";
-      paint(grid, m.cell, m.result, prop);
+      $("progress-note").textContent = "sweep: " + (m.row + 1) + " of " + m.of + " rows (" + ky.label + " " + ys[m.row] + ")";
+      done[m.row] = 1;
+      draw(m.row, m.result);
     }).then(function (r) {
       if (r.stopped) return r;
-      r.results.forEach(function (one, k) { paint(grid, k, one, prop); });
-      var safe = grid.querySelectorAll("td.safe").length;
-      $("sweep-note").textContent = safe + " of " + texts.length + " settings keep " + prop + " (green, the safe region); red: violated";
-      return { results: r.results.map(function (one) { var v = verdictsOf(one.verdicts).filter(function (x) { return x.property === prop; })[0]; return v ? v.verdict : "error"; }),
-               xs: xs, ys: ys };
+      r.rows.forEach(function (one, k) { if (!done[k]) draw(k, one); });
+      var last = r.rows[r.rows.length - 1];
+      if (last && last.code !== 0) {
+        $("sweep-note").textContent = last.stderr.split("\n")[0] || "locklab sweep: exit " + last.code;
+        $("sweep-note").className = "small bad";
+      } else if (grid) {
+        var safe = grid.querySelectorAll("td.safe").length, all = grid.querySelectorAll("td[data-k]").length;
+        $("sweep-note").className = "small";
+        $("sweep-note").textContent = safe + " of " + all + " settings never violated " + prop + " in " + runs +
+          " run" + (runs === "1" ? "" : "s") + " each (green, the safe region); red: violated in every run, orange: in some";
+      }
+      return { code: last ? last.code : 3, rows: r.rows, ys: ys, args: args, paths: rows.map(function (x) { return x.path; }),
+               cells: Array.prototype.map.call(grid ? grid.querySelectorAll("td[data-k]") : [], function (td) { return td.className; }) };
     });
   }
-  function drawGrid(xs, ys, kx, ky, prop) {
+  /* the property's counts per point, from `locklab sweep --csv` (its header names the
+   * columns: label, PROPERTY_violated, PROPERTY_judged) */
+  function sweepCells(csv, prop) {
+    var rows = csvRows(csv), head = rows.shift();
+    if (!head) return null;
+    var col = {};
+    head.forEach(function (h, i) { col[h] = i; });
+    return rows.map(function (r) {
+      return { label: r[col.label], violated: col[prop + "_violated"] === undefined ? null : Number(r[col[prop + "_violated"]]),
+               judged: col[prop + "_judged"] === undefined ? null : Number(r[col[prop + "_judged"]]), errors: Number(r[col.errors] || 0) };
+    });
+  }
+  function drawGrid(xs, ys, xlabel, ky, prop) {
     var t = document.createElement("table");
     t.className = "heat";
-    var h = "<caption>" + esc(prop) + " by " + esc(kx.label) + " (across) and " + esc(ky.label) + " (down)</caption><tr><th></th>" +
+    var h = "<caption>" + esc(prop) + ": violated in how many runs, by " + esc(xlabel) + " (across) and " + esc(ky.label) + " (down)</caption><tr><th></th>" +
       xs.map(function (x) { return "<th>" + esc(x) + "</th>"; }).join("") + "</tr>";
-    ys.slice().forEach(function (y, j) {
+    ys.forEach(function (y, j) {
       h += "<tr><th>" + esc(y) + "</th>" + xs.map(function (x, i) { return "<td data-k=\"" + (j * xs.length + i) + "\"></td>"; }).join("") + "</tr>";
     });
     t.innerHTML = h;
@@ -671,52 +735,90 @@
     $("sweep-out").appendChild(t);
     return t;
   }
-  function paint(grid, k, one, prop) {
-    var td = grid.querySelector("td[data-k=\"" + k + "\"]");
-    if (!td) return;
-    var v = verdictsOf(one.verdicts).filter(function (x) { return x.property === prop; })[0];
-    td.className = !v ? "err" : v.verdict === "violated" ? "unsafe" : v.verdict === "holds" ? "safe" : "nj";
-    td.textContent = !v ? "!" : v.verdict === "violated" ? "✗" : v.verdict === "holds" ? "✓" : "–";
-    td.title = !v ? (one.stderr || "no verdict") : prop + " " + v.verdict;
+  function paintRow(grid, j, cells, one) {
+    var tds = grid.querySelectorAll("tr:nth-child(" + (j + 2) + ") td[data-k]");
+    Array.prototype.forEach.call(tds, function (td, i) {
+      var c = cells && cells[i];
+      if (!c || c.judged === null) {
+        td.className = "err"; td.textContent = "!"; td.title = (one.stderr || "no result").split("\n")[0];
+        return;
+      }
+      td.className = !c.judged ? "nj" : c.violated === 0 ? "safe" : c.violated === c.judged ? "unsafe" : "some";
+      td.textContent = c.judged ? c.violated + "/" + c.judged : "–";
+      td.title = c.judged ? c.violated + " of " + c.judged + " runs violated it" + (c.errors ? "; " + c.errors + " ended in an error" : "") : "not judged";
+    });
   }
 
-  /* ---- live faults: a click on a client or a node in the player adds a fault there ---- */
+  /* ---- live faults: a click on a client or a node in the player adds a fault there ----
+   * Its size is the student's: a pause's and a cut's length, a clock jump (signed), a drift
+   * rate, each written into the scenario as the scenario format writes it (the engine reads
+   * it, and says in one line what is wrong with it). */
   var pick = null;
+  var SIZE = { gc_pause: "duration", partition: "duration", clock_jump: "by", drift: "rate" };
   function onPick(m) {
     pick = m;
     var box = $("live");
     $("live-who").textContent = m.actor + " at " + (m.t / 1e6).toFixed(3) + " s";
     Array.prototype.forEach.call(box.querySelectorAll("button[data-fault]"), function (b) {
-      var f = b.dataset.fault;
-      b.hidden = (f === "gc_pause" && m.node) || (f === "crash" && false);
+      /* a GC pause freezes a client's process; a node is crashed, cut off or its clock moved */
+      b.parentNode.hidden = b.dataset.fault === "gc_pause" && !!m.node;
     });
+    /* a crashed node may restart (a client that crashes stops for good) */
+    Array.prototype.forEach.call(box.querySelectorAll(".node-only"), function (e) { e.hidden = !m.node; });
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });
   }
-  /* the scenario's text with one more fault: at the instant picked, on whom was clicked */
-  function withFault(text, kind, who, tUs) {
+  /* the scenario's text with one more fault: at the instant picked, on whom was clicked, of
+   * the size given (null: the text is left as it is, and why) */
+  function withFault(text, kind, who, tUs, size, actors) {
     var at = luaString((tUs / 1000).toFixed(3).replace(/\.?0+$/, "") + "ms"), f;
-    if (kind === "crash") f = "{ at = " + at + ", crash = " + luaString(who) + " }";
-    else if (kind === "gc_pause") f = "{ at = " + at + ", gc_pause = " + luaString(who) + ", duration = \"5s\" }";
-    else if (kind === "clock_jump") f = "{ at = " + at + ", clock_jump = " + luaString(who) + ", by = \"10s\" }";
-    else f = "{ at = " + at + ", partition = { { " + luaString(who) + " } }, duration = \"10s\" }";
+    if (SIZE[kind] && !size) return { why: "give the " + (kind === "drift" ? "rate" : kind === "clock_jump" ? "jump" : "length") + " first" };
+    if (kind === "drift" && !/^-?(\d+\.?\d*|\.\d+)$/.test(size)) return { why: "a drift rate is a number, such as 0.05 (5% fast) or -0.01" };
+    if (kind === "crash") {
+      f = "{ at = " + at + ", crash = " + luaString(who) + " }";
+      /* a node's restart, that long after: the instant written in ms, as the crash's */
+      if (size) {
+        var d = /^(\d+(?:\.\d+)?)(us|ms|s|m|h)?$/.exec(size);
+        if (!d) return { why: "write the restart's delay as a duration: 500ms, 5s, 1m" };
+        var ms = parseFloat(d[1]) * { us: 0.001, ms: 1, s: 1000, m: 60000, h: 3600000 }[d[2] || "ms"];
+        f += ", { at = " + luaString(((tUs / 1000) + ms).toFixed(3).replace(/\.?0+$/, "") + "ms") + ", restart = " + luaString(who) + " }";
+      }
+    }
+    else if (kind === "gc_pause") f = "{ at = " + at + ", gc_pause = " + luaString(who) + ", duration = " + luaString(size) + " }";
+    else if (kind === "clock_jump") f = "{ at = " + at + ", clock_jump = " + luaString(who) + ", by = " + luaString(size) + " }";
+    else if (kind === "drift") f = "{ at = " + at + ", drift = " + luaString(who) + ", rate = " + size + " }";
+    else {
+      /* cut off from everyone else: a partition of two groups, it and the others */
+      var others = (actors || []).filter(function (a) { return a !== who; });
+      if (!others.length) return { why: "the player did not say who else is in the run" };
+      f = "{ at = " + at + ", partition = { { " + luaString(who) + " }, { " + others.map(luaString).join(", ") + " } }, duration = " + luaString(size) + " }";
+    }
     var m = /(^|[\s,{])faults\s*=\s*\{/m.exec(text);
     if (m) {
       var at0 = m.index + m[0].length;
-      return text.slice(0, at0) + "\n    " + f + "," + text.slice(at0);
+      return { text: text.slice(0, at0) + "\n    " + f + "," + text.slice(at0) };
     }
-    return setField(text, "faults", "{ " + f + " }");
+    return { text: setField(text, "faults", "{ " + f + " }") };
   }
   function liveFault(kind) {
     if (!pick || !lastRun) return Promise.resolve(null);
-    var before = lastRun.text, text = withFault(before, kind, pick.actor, pick.t);
-    editor.set(text);
+    var size = $("lf-" + kind) && !(kind === "crash" && !pick.node) ? $("lf-" + kind).value.trim() : "";
+    var before = lastRun.text, made = withFault(before, kind, pick.actor, pick.t, size, pick.actors);
+    if (!made.text) { $("live-note").textContent = made.why + "."; return Promise.resolve(null); }
+    editor.set(made.text);
+    var what = { crash: "a crash" + (size ? " (restart " + size + " later)" : ""), gc_pause: "a " + size + " pause", partition: "a " + size + " cut", clock_jump: "a clock jump of " + size,
+                 drift: "a clock drift of rate " + size }[kind];
     return run().then(function (r) {
+      if (r.code > 1) {
+        $("live-note").textContent = "The engine refused " + what + ": " + (r.stderr.split("\n")[0] || "exit " + r.code) +
+          " (the editor has the text; Reset goes back).";
+        return r;
+      }
       var was = current.verdictsBefore || [];
       var now = verdictsOf(r.verdicts), w = {};
       was.forEach(function (v) { w[v.property] = v.verdict; });
       var moved = now.filter(function (v) { return w[v.property] && w[v.property] !== v.verdict; });
-      $("live-note").textContent = "Added " + kind.replace("_", " ") + " of " + pick.actor + " at " + (pick.t / 1e6).toFixed(3) +
+      $("live-note").textContent = "Added " + what + " of " + pick.actor + " at " + (pick.t / 1e6).toFixed(3) +
         " s (the editor has the new scenario). " + (moved.length ? "What changed: " + moved.map(function (v) {
           return v.property + " " + w[v.property] + " → " + v.verdict; }).join(", ") : "No verdict changed.");
       return r;
@@ -814,7 +916,7 @@
     var L = course[n - 1], kb = knob("k-" + L.knob), goal = (L.goal || "").split(/\s+/);
     if (!kb || goal.length !== 2) return Promise.resolve({ ok: false, why: "the lesson's exercise is not well formed (lessons.txt line " + L.line + ")" });
     var text = kb.set(current.original, value);
-    return job({ op: "runs", path: current.path, texts: [text], restore: editor.get() }, "your answer").then(function (r) {
+    return job(onText({ op: "runs", texts: [text] }, text), "your answer").then(function (r) {
       if (r.stopped) return { ok: false, why: "stopped" };
       var one = r.results[0], v = verdictsOf(one.verdicts).filter(function (x) { return x.property === goal[0]; })[0];
       var ok = !!v && v.verdict === goal[1];
@@ -881,7 +983,8 @@
       window.open(URL.createObjectURL(new Blob([lastRun.page], { type: "text/html" })) + "#present&violation", "_blank");
     });
     $("download").addEventListener("click", function () {
-      offerDownloads([[current.name.replace(/.*\//, "") + ".lua", editor.get()]], "locklab run " + current.name.replace(/.*\//, "") + ".lua");
+      var file = pathOf(editor.get()).replace(/.*\//, "");
+      offerDownloads([[file, editor.get()]], "locklab run " + file);
     });
     $("share").addEventListener("click", function () {
       saveHash();
@@ -943,16 +1046,25 @@
       return compare().then(function (r) { return { code: r.code, stdout: r.stdout, stderr: r.stderr }; });
     },
     matrix: function () { return matrix().then(function (r) { return { code: r.code, csv: r.csv, stderr: r.stderr, stopped: !!r.stopped }; }); },
-    sweep: function (x, xr, y, yr, prop) {
+    sweep: function (x, xr, y, yr, prop, runs) {
       $("sw-x").value = x; $("sw-xr").value = xr; $("sw-y").value = y; $("sw-yr").value = yr; $("sw-prop").value = prop;
+      $("sw-runs").value = runs || "1";
       return sweep();
     },
     course: function () { return course; },
+    /* the run's data the last player page holds (its JSON text) */
+    pageData: function () { return lastRun && lastRun.page ? splitPage(lastRun.page).data : null; },
+    page: function () { return lastRun ? lastRun.page : null; },
+    /* the last run's player drawn again in the frame (tests/web/test_course.py) */
+    redraw: function () { if (lastRun && lastRun.page) showPlayer($("player"), lastRun.page); },
     lesson: function (n) { return showLesson(n).then(function (L) { return !!L; }); },
     answer: function (n, i) { return answer(n, i); },
     exercise: function (n, v) { return exercise(n, v); },
-    pick: function (actor, isNode, t) { onPick({ actor: actor, node: isNode, t: t }); },
-    liveFault: function (kind) { return liveFault(kind).then(function (r) { return r ? shortRun(r) : null; }); },
+    pick: function (actor, isNode, t, actors) { onPick({ actor: actor, node: isNode, t: t, actors: actors }); },
+    liveFault: function (kind, size) {
+      if (size !== undefined) $("lf-" + kind).value = size;
+      return liveFault(kind).then(function (r) { return r ? shortRun(r) : null; });
+    },
     command: function (words) { return job({ op: "command", words: words }, words[0]); },
     writeFile: function (path, text) { return job({ op: "write", path: path, text: text }, "writing " + path); },
     time: function (words, warm, runs) { return job({ op: "time", words: words, warm: warm, runs: runs }, "timing"); }

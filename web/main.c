@@ -9,8 +9,8 @@
  * the current directory and the data directory, so a library scenario's path is the one the
  * native binary prints when run from the top of the source tree.
  *
- * Only the commands that need no host are here: run, check, list, matrix, compare, scripts.
- * serve (sockets), redis (a terminal with libedit), sweep and --plot (gnuplot), check --jobs
+ * Only the commands that need no host are here: run, check, list, matrix, compare, scripts,
+ * sweep. serve (sockets), redis (a terminal with libedit), --plot (gnuplot), check --jobs
  * above 1 (fork) are not part of this build: the first two are not compiled in at all, the
  * others say so in one line (LOCKLAB_NO_HOST). */
 #include <errno.h>
@@ -35,6 +35,7 @@ typedef struct command {
 static const command commands[] = {
     { "run", cli_run },         { "check", cli_check },     { "list", cli_list },
     { "matrix", cli_matrix },   { "compare", cli_compare }, { "scripts", cli_scripts },
+    { "sweep", cli_sweep },
 };
 
 #define WEB_ARGS_MAX 64
@@ -77,7 +78,7 @@ EMSCRIPTEN_KEEPALIVE int web_command(const char *args)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[0], commands[i].name)) c = &commands[i];
     if (c) rc = c->fn(argc, argv);
-    else cli_error("'%s' is not part of the playground (run, check, list, matrix, compare, scripts are)", argv[0]);
+    else cli_error("'%s' is not part of the playground (run, check, list, matrix, compare, scripts, sweep are)", argv[0]);
     if (fflush(stdout) != 0 && rc != EXIT_INTERNAL) {
         cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
         rc = EXIT_INTERNAL;

@@ -8,8 +8,13 @@
  * compile it again. A command cannot be interrupted from inside (the engine does not return
  * to the worker's event loop while it runs); Stop ends the worker.
  *
- * Messages in: { id, op, ... }; out: { id, type: "progress", line | cell } while it runs, then
- * { id, type: "done", ... }. */
+ * Messages in: { id, op, ... }; out: { id, type: "progress", line | cell | row } while it runs,
+ * then { id, type: "done", ... }.
+ *
+ * A scenario the page edited is written beside the library, at the top of the data
+ * directory as my-NAME.lua (the path the page gives), never over the library's file: what a
+ * run prints and the player's header then name the user's file, as `locklab run my-NAME.lua`
+ * of the downloaded text does. It is removed when the job ends (`scratch`). */
 "use strict";
 
 function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
@@ -44,7 +49,7 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
       return e.command(j.words, j.progress ? function (line) { post({ id: j.id, type: "progress", line: line }); } : null);
     },
     run: function (e, j) { return run(e, j, j.path, j.text, j.extra); },
-    /* each text run in turn (a sweep's cells, an exercise's tries): verdicts only */
+    /* each text run in turn (an exercise's tries, the lesson's own run): verdicts only */
     runs: function (e, j) {
       var out = [];
       j.texts.forEach(function (t, k) {
@@ -55,8 +60,24 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
         out.push(one);
         post({ id: j.id, type: "progress", cell: k, of: j.texts.length, result: one });
       });
-      if (j.restore !== undefined) e.write(j.path, j.restore);
       return { results: out };
+    },
+    /* `locklab sweep` (cli/sweep.c, the native command's code) once per row, each row a text
+     * of its own (the page's second knob set in it): the table it prints and its CSV */
+    sweep: function (e, j) {
+      var out = [];
+      for (var k = 0; k < j.rows.length; k++) {
+        var row = j.rows[k];
+        e.write(row.path, row.text);
+        e.remove("/w/sweep.csv");
+        var r = e.command(["sweep", row.path].concat(j.args, ["--csv", "/w/sweep.csv"]));
+        var one = { code: r.code, stdout: r.stdout, stderr: r.stderr, csv: e.read("/w/sweep.csv") };
+        if (row.path !== j.keep) e.remove(row.path);
+        out.push(one);
+        post({ id: j.id, type: "progress", row: k, of: j.rows.length, result: one });
+        if (r.code !== 0) break;  /* bad input: the next rows would say the same */
+      }
+      return { rows: out };
     },
     check: function (e, j) {
       if (j.text !== undefined) e.write(j.path, j.text);
@@ -118,6 +139,7 @@ function locklabWorkerMain(scope, createLocklab, LocklabEngine) {
       } catch (err) {
         r = { code: 3, stdout: "", stderr: "the worker failed: " + (err && err.message ? err.message : err) + "\n" };
       }
+      if (job.scratch) e.remove(job.scratch);
       r.id = job.id;
       r.type = "done";
       if (r.dead) r.restart = true;  /* the instance is finished (exit, trap): the page makes a new worker */

@@ -30,7 +30,12 @@ etcd when their holder is cut off or its renewals are lost, since their clients'
 keep-alives renew the session as a watchdog renews a lease; designs without expiry
 (MySQL, MongoDB without a TTL index) have no lease, and B waits for them up to 90 s. Each column adds one thing
 that goes wrong; a replicated server is the one its design is deployed on (Redis, MySQL and
-MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).]],
+MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quorum).
+
+"The comparison table", which the rows' claims cite, is the Chinese comparison of lock designs
+("分布式锁对比": a MySQL unique index, MongoDB findAndModify, ZooKeeper with Curator, Redis
+SETNX + EXPIRE, Redis SET NX EX with a Lua compare-and-delete) copied from blog to blog with
+readings of Redisson's source; its words are translated in scenarios/matrix/table.lua.]],
   properties = { "mutual_exclusion", "resource_safety", "release_safety", "no_deadlock", "reentrancy" },
   columns = {
     { id = "reenter", title = "no fault; the holder takes the lock again", short = "re-enter",
@@ -53,7 +58,7 @@ MongoDB with an asynchronous replica, ZooKeeper and etcd as a three-member quoru
       exercised = { "lock_lost", "message_cut" } },
     { id = "leader-cut", title = "the leader is cut off in a minority with the waiter", short = "minority",
       exercised = { "message_cut", "lock_lost" } },
-    { id = "client-clock", title = "the holder's clock jumps (forward while it works; back before it locks where the design reads it then)", short = "A's clock",
+    { id = "client-clock", title = "the holder's clock jumps (forward while it works; back before it locks where the design reads it then)", short = "A-clock",
       exercised = { "lock_lost" } },
     { id = "late-release", title = "the holder's release (or last renewal) lands after its lease", short = "delayed",
       exercised = { "late_message" } },

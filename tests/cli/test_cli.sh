@@ -42,6 +42,20 @@ LOCKLAB="$LL" python3 "$tmp/tree/tools/lists.py" --check >"$tmp/lists.out" 2>&1
 LOCKLAB="$LL" python3 "$tmp/tree/tools/lists.py" >/dev/null 2>&1
 cmp -s "$tmp/tree/README.md" README.md && cmp -s "$tmp/tree/docs/history.md" docs/history.md && ok ||
     bad "lists.py did not write the README's and docs/history.md's lists back from the tables"
+# the README's sample of `locklab run gc-pause-single --brief`: every line of it is printed so
+"$LL" run gc-pause-single --brief >"$tmp/brief" 2>&1
+python3 - "$tmp/brief" <<'PY' && ok || bad "README's sample of 'locklab run gc-pause-single --brief' is not what it prints"
+import sys
+readme = open("README.md", encoding="utf-8").read()
+i = readme.index("holds these lines to what it prints")
+block = readme[readme.index("```\n", i) + 4:]
+block = block[:block.index("```")]
+out = open(sys.argv[1], encoding="utf-8").read().split("\n")
+lines = [l for l in block.split("\n") if l]
+bad = [l for l in lines if not (any(o.startswith(l[:-4]) for o in out) if l.endswith(" ...") else l in out)]
+print("\n".join("  not printed: " + l for l in bad))
+sys.exit(1 if bad or len(lines) < 8 else 0)
+PY
 expect_exit 2 "no arguments" -- "$LL"
 expect_exit 2 "unknown command" -- "$LL" bogus
 one_line_err "unknown command"
@@ -63,6 +77,21 @@ one_line_err "run with no scenario"
 expect_exit 2 "run of a missing scenario" -- "$LL" run no-such-scenario
 one_line_err "run of a missing scenario"
 expect_exit 2 "run with an unknown option" -- "$LL" run single-basic --bogus
+# did you mean: a misspelt option, command or scenario name gets the likely one (audit L5)
+expect_exit 2 "run --breif" -- "$LL" run gc-pause-single --breif
+one_line_err "run --breif" "unknown option '--breif'; did you mean '--brief'?"
+expect_exit 2 "check --jbos" -- "$LL" check --jbos 2 tests/check/failover.lua
+one_line_err "check --jbos" "did you mean '--jobs'?"
+expect_exit 2 "locklab lst" -- "$LL" lst
+one_line_err "locklab lst" "unknown command 'lst'; did you mean 'list'?"
+expect_exit 2 "locklab rn" -- "$LL" rn
+one_line_err "locklab rn" "unknown command 'rn'; did you mean 'run'?"
+expect_exit 2 "run gc-pause (a prefix)" -- "$LL" run gc-pause
+one_line_err "run gc-pause (a prefix)" "did you mean gc-pause-fencing, gc-pause-single?"
+expect_exit 2 "sweep gc-pause-singel" -- "$LL" sweep gc-pause-singel --vary lease=1s:2s:1s
+one_line_err "sweep gc-pause-singel" "did you mean 'gc-pause-single'?"
+expect_exit 2 "run my-scenario.lua (none near)" -- "$LL" run my-scenario.lua
+one_line_err "run my-scenario.lua (none near)" "start from a copy of scenarios/gc-pause-single.lua"
 printf 'return { name = "x", about = "y", protocol = "distlock",\n  leese = "10s", clients = {{ name = "A" }}, duration = "1s" }\n' >"$tmp/typo.lua"
 expect_exit 2 "a scenario with a typo" -- "$LL" run "$tmp/typo.lua"
 one_line_err "a scenario with a typo"
@@ -218,6 +247,11 @@ one_line_err "locklab help bogus"
 awk '/^  property /{ want = index($0, "HEAD"); next }
      want && /^  (mutual_exclusion|no_deadlock|acquisitions|gave up) / { if (substr($0, want - 1, 1) != " " || substr($0, want, 1) == " ") bad = 1; n++ }
      END { exit !(want && n == 4 && !bad) }' "$tmp/cmp.txt" && ok || bad "compare's columns do not line up: $(cat "$tmp/cmp.txt" | tail -9)"
+# compare's sides are [1] and [2] (clients and Redlock's nodes are named A, B), and a request
+# both sent names both versions of its script (audit L8)
+grep -q '^   the scenario compared: \[1\] = scripts redisson@3.31.0, \[2\] = scripts HEAD, seed 1' "$tmp/cmp.txt" && ok || bad "compare names its sides [1] and [2]: $(head -3 "$tmp/cmp.txt")"
+sed -n '/^  both:/,/^  \[1\]/p' "$tmp/cmp.txt" | grep -q 'redisson-fair/acquire@3.31.0|HEAD ' && ok || bad "compare's shared lines name both script versions: $(sed -n '/both:/,/\[1\]/p' "$tmp/cmp.txt")"
+grep -q '^  \[2\] HEAD:$' "$tmp/cmp.txt" && ok || bad "compare's second side is [2] HEAD"
 # scripts check: a FILE, as --help promises, by path or bare name; a name that is neither
 abs_ll=$(cd "$(dirname "$LL")" && pwd)/$(basename "$LL")
 expect_exit 0 "scripts check of a bare file name" -- sh -c "cd lua/redis/redisson-fenced && '$abs_ll' scripts check lock@HEAD.lua"
@@ -227,8 +261,13 @@ grep -q "no file 'fenced.lua'" "$tmp/err" && grep -q "^0 scripts checked, 0 fail
     bad "an unknown script is not counted as checked: $(cat "$tmp/out" "$tmp/err")"
 # kind: one server of a kind, driven line by line; its clock moves only when told
 printf 'SET k v PX 100\n.advance 50\nPTTL k\n.advance 60\nGET k\n.dump\n.bogus\n' | "$LL" kind redis >"$tmp/kind.txt" 2>&1
-printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .time, .wait N\n' |
+printf '  ~ written k\nOK\n50\n  ~ expired k\nnil\n(error) unknown meta-line; .advance MS, .client N, .crash-client N, .dump, .help, .time, .wait N\n' |
     cmp -s - "$tmp/kind.txt" && ok || bad "locklab kind redis: $(cat "$tmp/kind.txt")"
+# a beginner at kind zookeeper (audit L3): 'help' is ZooKeeper's Unimplemented, and says where
+# the help is; .help lists the requests with their words, connect first
+printf 'help\n.help\nconnect 10000\ncreate /lock a ephemeral\n' | "$LL" kind zookeeper >"$tmp/kind.txt" 2>&1
+sed -n 1,3p "$tmp/kind.txt" | tr '\n' '|' | grep -q "^(error) Unimplemented|  (locklab: type .help for zookeeper's requests)|zookeeper's requests: connect TIMEOUT_MS \[SESSION\] first .*create PATH \[DATA \[persistent|ephemeral" &&
+    tail -1 "$tmp/kind.txt" | grep -qx '/lock' && ok || bad "locklab kind zookeeper's help: $(cat "$tmp/kind.txt")"
 # a request the server makes wait prints (waits); .wait N its answer once it came
 printf '"SELECT pg_advisory_lock(1)"\n.client 1\n"SET lock_timeout = 200"\n"SELECT pg_advisory_lock(1)"\n.wait 1\n.advance 200\n.wait 1\n.wait 1\n.wait 16\n' |
     "$LL" kind postgresql >"$tmp/kind.txt" 2>&1

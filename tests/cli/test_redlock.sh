@@ -142,7 +142,7 @@ grep -q "must be at least 100ms greater than the .automaticExtensionThreshold." 
 
 # ---- compare --options: two libraries, the same faults ----
 expect_exit 0 "compare two presets" -- "$LL" compare node-redlock-gc-pause-acquire --options preset=redis-docs --options preset=node-redlock
-grep -q "A = preset=redis-docs, B = preset=node-redlock, seed 1" "$tmp/out" && ok || bad "compare names the two option sets"
+grep -q "\[1\] = preset=redis-docs, \[2\] = preset=node-redlock, seed 1" "$tmp/out" && ok || bad "compare names the two option sets"
 grep -Eq "^  mutual_exclusion +holds +VIOLATED +← differs" "$tmp/out" && ok ||
     bad "a GC pause during acquisition: redis-docs holds, node-redlock violated: $(cat "$tmp/out")"
 grep -q "expectations: NOT met under preset=redis-docs, met under preset=node-redlock" "$tmp/out" && ok || bad "compare judges each side's expectations"

@@ -56,5 +56,33 @@ expect_screen "exit=0" "a session with its output redirected ends"
 if [ "$(cat "/tmp/$sock.out")" = "PONG" ]; then ok; else bad "redirected output is exactly the replies"; cat "/tmp/$sock.out"; fi
 rm -f "/tmp/$sock.out"
 
+# run and list at an 80-column terminal (audit L6): the verdicts' evidence and the list's
+# titles wrapped at its width (capture-pane -J joins what tmux itself wrapped, so a longer line
+# is one locklab printed), VIOLATED in red and holds in green (tmux writes the bold of 1;31 as an
+# escape of its own); NO_COLOR turns the colour off.
+tm kill-session -t t
+tm new-session -d -s t -x 80 -y 50 "'$LL' run gc-pause-single -q; echo \"exit=\$?\"; sleep 30"
+expect_screen "exit=0" "run at an 80-column terminal"
+joined=$(tm capture-pane -t t -p -J -S - -e)
+if printf '%s\n' "$joined" | grep -q $'\033\[31mVIOLATED\033\[0m'; then ok; else bad "VIOLATED is not red at a terminal"; fi
+if printf '%s\n' "$joined" | grep -q $'\033\[32mholds'; then ok; else bad "holds is not green at a terminal"; fi
+long=$(tm capture-pane -t t -p -J -S - | awk 'length > 80' | head -3)
+if [ -z "$long" ] && tm capture-pane -t t -p -J -S - | grep -q '^      A and B were both inside'; then ok
+else bad "run's evidence is not wrapped at 80 columns: $long"; fi
+tm kill-session -t t
+tm new-session -d -s t -x 80 -y 50 "NO_COLOR=1 '$LL' run gc-pause-single -q; echo \"exit=\$?\"; sleep 30"
+expect_screen "exit=0" "run with NO_COLOR"
+if tm capture-pane -t t -p -J -S - -e | grep -q $'\033\[31m'; then bad "NO_COLOR still colours"; else ok; fi
+tm kill-session -t t
+tm new-session -d -s t -x 80 -y 300 "'$LL' list; echo \"exit=\$?\"; sleep 30"
+expect_screen "exit=0" "list at an 80-column terminal"
+long=$(tm capture-pane -t t -p -J -S - | awk 'length > 80' | head -3)
+if [ -z "$long" ]; then ok; else bad "list is not wrapped at 80 columns: $long"; fi
+# into a file, nothing changes: one line of evidence, no colour
+"$LL" run gc-pause-single -q >"/tmp/$sock.out" 2>&1
+if grep -q $'\033' "/tmp/$sock.out" || [ "$(awk 'length > 200' "/tmp/$sock.out" | wc -l)" -eq 0 ]; then
+    bad "run into a file changed (colour, or its evidence wrapped)"; else ok; fi
+rm -f "/tmp/$sock.out"
+
 echo "tty: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

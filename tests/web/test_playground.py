@@ -105,6 +105,17 @@ try:
                        for f in fs if f.endswith(".lua") and d != "scenarios/matrix")  # (its own files: the table, models)
         got = c.eval("Array.from(document.querySelectorAll('#pick optgroup[label^=\"matrix\"] option')).map(function(o){return o.value}).sort()")
         check("the picker holds every matrix cell (%d)" % len(cells), got == cells and len(cells) > 50, set(cells) ^ set(got or []))
+        # list and scripts name their folders relative to the current directory (audit L11): the
+        # page's (/locklab) and a native run's from the top of the tree print the same bytes
+        for words in (["list"], ["scripts"]):
+            o, e, rc, _ = native(words)
+            r = c.eval("locklab.command(%s)" % json.dumps(words))
+            same("locklab %s: the same bytes in the page (no checkout path)" % words[0], r["stdout"], o)
+            check("locklab %s names no absolute folder" % words[0], ROOT not in o and "/locklab" not in o, o[-200:])
+        # what needs gnuplot is refused in one line that says what to do instead
+        r = c.eval("locklab.command(['sweep', 'scenarios/gc-pause-single.lua', '--vary', 'lease=5s:10s:5s', '--plot', 'x.png'])")
+        check("sweep --plot in the page: exit 2, one line naming --csv", r["code"] == 2 and r["stdout"] == ""
+              and r["stderr"] == "locklab: sweep: --plot is not part of the browser build (write --csv FILE: the page draws it)\n", r)
         check("the editor is CodeMirror", (c.eval("document.getElementById('editor-kind').textContent") or "").startswith("CodeMirror"))
 
         # --- the same run, its files
@@ -112,23 +123,36 @@ try:
         check("gc-pause-single: exit code %d as native" % n_rc, r["code"] == n_rc, r)
         same("gc-pause-single: verdicts JSON byte-identical", r["verdicts"], n_files.get("verdicts.json"))
         same("gc-pause-single: --json history byte-identical", r["history"], n_files.get("history.jsonl"))
-        bpage = c.eval("document.getElementById('player').srcdoc")
+        bpage = c.eval("locklab.page()")
         same("gc-pause-single: player page byte-identical", bpage, n_files.get("player.html"))
+        # the frame is given the page in two parts (its srcdoc without the run's data, then the
+        # data: reports/html_view.js, llData): together, the same bytes
+        shell, data = c.eval("[document.getElementById('player').srcdoc, locklab.pageData()]")
+        marker = '<script type="application/json" id="run-data">\n'
+        check("gc-pause-single: the frame's page and the data handed to it make the native page",
+              shell.replace(marker, marker + (data or ""), 1) == n_files.get("player.html") and len(data or "") > 1000)
 
         # --- the lease knob edits the text; the edited text runs as natively
         text = c.eval("locklab.setKnob('k-lease', '20s')")
         check("the lease knob edits the text", re.search(r'^\s*lease = "20s", wait = "30s",$', text, re.M), text[:800])
         r = c.eval("locklab.run()")
+        # an edited scenario is the user's file, my-NAME.lua (the library's file is not
+        # written over: what is printed and the player's header name the user's file)
         work = tempfile.mkdtemp(prefix="locklab-web-edit.")
-        os.makedirs(os.path.join(work, "scenarios"))
-        with open(os.path.join(work, "scenarios", "gc-pause-single.lua"), "w", encoding="utf-8") as f:
+        with open(os.path.join(work, "my-gc-pause-single.lua"), "w", encoding="utf-8") as f:
             f.write(text)
-        e_out, e_err, e_rc, e_files = native(["run", "scenarios/gc-pause-single.lua"] + RUN_WORDS, cwd=work,
+        e_out, e_err, e_rc, e_files = native(["run", "my-gc-pause-single.lua"] + RUN_WORDS, cwd=work,
                                              env={"LOCKLAB_HOME": ROOT})
         check("edited lease: exit code %d as native" % e_rc, r["code"] == e_rc, r["stderr"])
         same("edited lease: verdicts JSON byte-identical", r["verdicts"], e_files.get("verdicts.json"))
         same("edited lease: --json history byte-identical", r["history"], e_files.get("history.jsonl"))
         same("edited lease: printed verdicts byte-identical", r["stdout"], e_out)
+        same("edited lease: the player page byte-identical (its header names my-gc-pause-single.lua)",
+             c.eval("locklab.page()"), e_files.get("player.html"))
+        head = c.eval("(locklab.page() || '').split('<header>')[1].split('</header>')[0]")
+        check("edited lease: the player's header names the user's file", "my-gc-pause-single.lua" in head, head)
+        lib = c.eval("locklab.command(['run', 'scenarios/gc-pause-single.lua', '-q']).then(function (r) { return r.stdout; })")
+        same("edited lease: the library's scenario is unchanged in the page", lib, n_out)
         v = json.loads(r["verdicts"] or "{}")
         me = [x["verdict"] for x in v.get("verdicts", []) if x["property"] == "mutual_exclusion"]
         check("edited lease: a 20 s lease outlives the 12 s pause (mutual_exclusion holds)", me == ["holds"], me)
@@ -142,9 +166,9 @@ try:
 
         # --- a bad scenario: the native error, at its line
         bad = text.replace("nodes = 1,", 'nodes = "one",')
-        with open(os.path.join(work, "scenarios", "gc-pause-single.lua"), "w", encoding="utf-8") as f:
+        with open(os.path.join(work, "my-gc-pause-single.lua"), "w", encoding="utf-8") as f:
             f.write(bad)
-        b_out, b_err, b_rc, _ = native(["run", "scenarios/gc-pause-single.lua", "-q"], cwd=work, env={"LOCKLAB_HOME": ROOT})
+        b_out, b_err, b_rc, _ = native(["run", "my-gc-pause-single.lua", "-q"], cwd=work, env={"LOCKLAB_HOME": ROOT})
         c.eval("locklab.setText(%s)" % json.dumps(bad))
         r = c.eval("locklab.run()")
         check("bad scenario: exit 2 as native (%d)" % b_rc, r["code"] == 2 == b_rc, r["stderr"])
