@@ -4,8 +4,8 @@
  * request at once, atomically, as Redis runs them, its reply appended to the connection's
  * output; AUTH and protected mode; a script running long (BUSY, SCRIPT/FUNCTION KILL); the
  * options, signals and the libevent loop. The sockets are serve_io.c's; the world, time and
- * faults serve_ctl.c's (serve.h has the picture). */
-#include "serve.h"
+ * faults serve_ctl.c's (serveint.h has the picture). */
+#include "serveint.h"
 
 #include "store.h"
 
@@ -288,19 +288,12 @@ void serve_process(sclient *c)
 /* The signal that asked the process to stop (serve_signal_handler), or 0. */
 static volatile sig_atomic_t serve_signal;
 
-static int64_t serve_mono_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int serve_script_tick(void *ud, int wrote)
 {
     snode *n = ud;
     serve *sv = n->sv;
     if (serve_signal) return 1;
-    int64_t now = serve_mono_now_us();
+    int64_t now = serve_mono_us();
     if (!n->script_start_us) n->script_start_us = now;
     if (now - n->script_start_us < 1000) return 0;
     const char *t = server_config_get(n->srv, "busy-reply-threshold");

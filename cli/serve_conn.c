@@ -1,5 +1,5 @@
 /* serve_conn.c — what a served node's server asks of `locklab serve` about its connections
- * (serve.h), and the connections that wait in a blocking command.
+ * (serveint.h), and the connections that wait in a blocking command.
  *
  * The host (sim/redis/server.h's server_host). INFO's fields that only the serve knows —
  * the process, the node's port and uptime, its connections and the blocked ones, what it
@@ -19,7 +19,7 @@
  * --clock wall a timer fires when it should pass (the cron, 10 times a second, catches a
  * clock that jumped), with --clock manual LOCKLAB ADVANCE does; both answer the null array
  * to those past it. A crash closes blocked connections with the others. */
-#include "serve.h"
+#include "serveint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -264,30 +264,6 @@ void serve_block(sclient *c, int argc, const slice *argv)
             evtimer_add(c->btimer, &tv);
         }
     }
-}
-
-/* Takes c off its node's queue and frees its command. */
-static void serve_block_end(sclient *c)
-{
-    for (sclient **p = &c->node->blocked; *p; p = &(*p)->bnext)
-        if (*p == c) {
-            *p = c->bnext;
-            break;
-        }
-    if (c->btimer) event_free(c->btimer);
-    c->btimer = NULL;
-    for (int i = 0; i < c->bargc; i++) free((void *)c->bargv[i].p);
-    free(c->bargv);
-    c->bargv = NULL;
-    c->bargc = 0;
-    c->bnext = NULL;
-    c->conn.blocked = 0;
-    c->unblock_how = 0;
-}
-
-void serve_block_forget(sclient *c)
-{
-    if (c->bargv) serve_block_end(c);
 }
 
 /* Answers c's blocked command with rep and lets it go on. */

@@ -1,4 +1,4 @@
-/* serve_ctl.c — the world `locklab serve` serves (serve.h): sim/world.h's own world, built
+/* serve_ctl.c — the world `locklab serve` serves (serveint.h): sim/world.h's own world, built
  * from a scenario (--scenario, or one made from --nodes, --replicas and --persistence) without
  * its clients, and moved in real time; and the LOCKLAB control commands, which act on it.
  *
@@ -23,7 +23,7 @@
  * wall: before anything is served the world is moved to the real elapsed time (serve_catch_up),
  * and a timer wakes the loop at the world's next event; true time 0 is the start's date with
  * its µs within the ms, so that a node's clock reads the real date to the µs. */
-#include "serve.h"
+#include "serveint.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,35 +37,6 @@
 
 #include "cli.h"
 #include "redis_kind.h"
-
-/* ---- time ---- */
-
-static int64_t serve_mono_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-int64_t serve_true_us(const serve *sv)
-{
-    return world_now(sv->w);
-}
-
-int64_t serve_node_clock_us(const snode *n)
-{
-    const serve *sv = n->sv;
-    if (!sv->w) /* the world is being built: its clocks at true time 0 */
-        return (HISTORY_EPOCH_MS + sv->wsc.nodes[n->widx].clock.offset_ms) * 1000;
-    return world_node_clock_us(sv->w, n->widx);
-}
-
-/* In whole ms, rounded down (one rounding, of the µs clock: the ms clock never lags it). */
-int64_t serve_node_clock(const snode *n)
-{
-    int64_t us = serve_node_clock_us(n);
-    return us >= 0 ? us / 1000 : -((-us + 999) / 1000);
-}
 
 static int64_t serve_clock_ms_fn(void *ud)
 {
@@ -104,13 +75,6 @@ void serve_catch_up(serve *sv)
 }
 
 /* ---- the servers: the world's, with the host's side configured here ---- */
-
-snode *serve_node_of(serve *sv, int widx)
-{
-    for (int i = 0; i < sv->nnodes; i++)
-        if (sv->nodes[i].widx == widx) return &sv->nodes[i];
-    return NULL;
-}
 
 /* kind_host.setup: each server of a node, at its start and every restart, is configured for
  * TCP connections: their pub/sub deliveries, INFO's and CLIENT's host, a long script's tick,
@@ -415,27 +379,6 @@ static int serve_fault(serve *sv, sclient *sender, fault_cfg *f)
     int id = world_inject(sv->w, f);
     serve_sync(sv, sender);
     return id;
-}
-
-int serve_history_sync(serve_history *h)
-{
-    if (!h->json) return h->json_error ? -1 : 0; /* (closed after a failure: still nothing answered) */
-    if (!h->json_error && fflush(h->json) == 0) {
-        long at = ftell(h->json);
-        if (at >= 0) h->json_good = at;
-        return 0;
-    }
-    if (!h->json_error) h->json_error = errno ? errno : EIO;
-    /* no more records; what reached the file past the last whole one is cut off (after
-     * fclose, whose last try at the buffered tail may write part of it) */
-    int fd = dup(fileno(h->json));
-    fclose(h->json);
-    h->json = NULL;
-    if (fd >= 0) {
-        if (ftruncate(fd, (off_t)h->json_good) != 0) { /* nothing more to do: the error is said */ }
-        close(fd);
-    }
-    return -1;
 }
 
 void serve_node_shutdown(serve *sv, snode *n)

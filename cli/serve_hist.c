@@ -1,4 +1,4 @@
-/* serve_hist.c — the history of `locklab serve` (serve.h). Each command run, connection,
+/* serve_hist.c — the history of `locklab serve` (serveint.h). Each command run, connection,
  * protocol error, and each event of the world (sim/history.h: faults, key changes, nodes
  * going down and up, ...) is one record, kept in memory in a compact binary form — a
  * command's arguments as they came and its reply's RESP bytes as they were sent, a world
@@ -11,12 +11,13 @@
  * lock script fits whole) and the text at 64 KiB; a reply is reply_to_brief's form (nil, OK,
  * 3, "v", [..], (error) ...), cut at 4 KiB. Both quote bytes outside printable ASCII, so a
  * binary argument still makes valid JSON. */
-#include "serve.h"
+#include "serveint.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "object.h"
 
@@ -472,4 +473,26 @@ void serve_history_drain(serve *sv)
         h->max = max;
     }
     world_forget(sv->w);
+}
+
+/* --json before a reply is sent: serveint.h. */
+int serve_history_sync(serve_history *h)
+{
+    if (!h->json) return h->json_error ? -1 : 0; /* (closed after a failure: still nothing answered) */
+    if (!h->json_error && fflush(h->json) == 0) {
+        long at = ftell(h->json);
+        if (at >= 0) h->json_good = at;
+        return 0;
+    }
+    if (!h->json_error) h->json_error = errno ? errno : EIO;
+    /* no more records; what reached the file past the last whole one is cut off (after
+     * fclose, whose last try at the buffered tail may write part of it) */
+    int fd = dup(fileno(h->json));
+    fclose(h->json);
+    h->json = NULL;
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)h->json_good) != 0) { /* nothing more to do: the error is said */ }
+        close(fd);
+    }
+    return -1;
 }

@@ -1,4 +1,4 @@
-/* serve_io.c — the sockets of `locklab serve` (serve.h): accepting connections, reading
+/* serve_io.c — the sockets of `locklab serve` (serveint.h): accepting connections, reading
  * requests into each connection's query buffer, writing replies, holding and releasing a
  * connection (a partition, a pause), and ending connections; and, while a script runs past
  * busy-reply-threshold, the loop's work done by hand. serve.c runs the requests.
@@ -17,7 +17,7 @@
  *     (Redis's hard limit for replicas) by default, past which the connection is closed; a
  *     subscriber's is Redis's pubsub class, 32 MB, or 8 MB for 60 s;
  *   - maxclients, 10000 as in Redis: one more gets "-ERR max number of clients reached". */
-#include "serve.h"
+#include "serveint.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,6 +52,25 @@ static void serve_drain(evutil_socket_t fd)
     }
 }
 
+/* Takes c off its node's queue and frees its command. */
+void serve_block_end(sclient *c)
+{
+    for (sclient **p = &c->node->blocked; *p; p = &(*p)->bnext)
+        if (*p == c) {
+            *p = c->bnext;
+            break;
+        }
+    if (c->btimer) event_free(c->btimer);
+    c->btimer = NULL;
+    for (int i = 0; i < c->bargc; i++) free((void *)c->bargv[i].p);
+    free(c->bargv);
+    c->bargv = NULL;
+    c->bargc = 0;
+    c->bnext = NULL;
+    c->conn.blocked = 0;
+    c->unblock_how = 0;
+}
+
 static void serve_client_free(sclient *c)
 {
     snode *n = c->node;
@@ -65,7 +84,7 @@ static void serve_client_free(sclient *c)
     if (c->prev) c->prev->next = c->next;
     else n->clients = c->next;
     if (c->next) c->next->prev = c->prev;
-    serve_block_forget(c);
+    if (c->bargv) serve_block_end(c); /* its blocked command */
     if (n->srv) pubsub_drop_conn(server_pubsub(n->srv), c->conn.id);
     if (n->srv) server_conn_closed(n->srv, c->conn.id); /* its MULTI and WATCH */
     serve_record(c->sv, "disconnect", n, c, 0, NULL, c->addr, NULL, 0, 0);

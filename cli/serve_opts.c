@@ -1,6 +1,6 @@
 /* serve_opts.c — `locklab serve`'s command line: its --help and its options, read into
  * serve_options (serve.c runs the server they describe). */
-#include "serve.h"
+#include "serveint.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
 
 #include "explore.h"
 #include "fault_search.h"
+#include "steps.h"
 #include "world.h"
 
 /* One path: a whole run from the initial state. */

@@ -90,7 +90,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "steps.h"
 #include "exploreint.h"
 #include "reduceint.h"
 

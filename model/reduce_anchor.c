@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "steps.h"
 #include "exploreint.h"
 #include "reduceint.h"
 

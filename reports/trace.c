@@ -103,7 +103,7 @@ void trace_line(const history *h, const hist_event *e, buf *out)
     default: buf_printf(out, "%s %s", hist_kind_name(e->kind), text); break;
     }
     put_local(out, e);
-    /* a model's text: logs, values, errors (whose message sim/client.c made one line; the
+    /* a model's text: logs, values, errors (whose message sim/client_run.c made one line; the
      * traceback's lines stay) */
     ll_escape_controls(out, start, e->kind == H_ERROR ? "\n\t" : "\t");
     buf_putc(out, '\n');

@@ -1,6 +1,7 @@
 /* client.h — the client processes of a world: each runs a protocol model (lua/clients/) and
- * the workload around it as Lua coroutines, against the ctx API. See client.c (the runtime:
- * Lua state, coroutines, events) and client_ctx.c (the ctx API).
+ * the workload around it as Lua coroutines, against the ctx API. See client_load.c (building
+ * them: the Lua state, the models), client_run.c (the runtime: coroutines, events) and
+ * client_ctx.c (the ctx API).
  *
  * Clients send their requests through the net and reach the nodes only through node.h (an
  * unsubscription takes effect at once; a crash closes their connections). The world builds

@@ -27,7 +27,7 @@
  *   ctx:spawn(fn, ...), ctx:id(), ctx:name(), ctx:nodes(), ctx:config()
  *
  * A call that waits (a request, a sleep, a message, the critical section) records in the
- * coroutine what it waits for, arms its timer, and yields; the runtime (client.c) resumes
+ * coroutine what it waits for, arms its timer, and yields; the runtime (client_run.c) resumes
  * it when the reply, message or timer arrives. Requests go through the net to the node the
  * client's route names for the node asked.
  *
@@ -159,18 +159,6 @@ static int ctx_log(lua_State *L)
     const char *text = lua_tolstring(L, -1, &len);
     history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c))->text = cut_text(text, len);
     return 0;
-}
-
-void resource_write(clientrt *rt, client *c, int64_t token)
-{
-    int accepted = 1;
-    if (rt->cx->sc->fencing && token >= 0) {
-        if (token < rt->resource_max_token) accepted = 0;
-        else rt->resource_max_token = token;
-    }
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_WRITE, c->idx, local_now(rt, c));
-    e->a = token;
-    e->b = accepted;
 }
 
 /* ctx:critical(work_ms, token): enter, write, hold for work_ms of local time, write, leave. */

@@ -1,5 +1,5 @@
 /* client_sandbox.c — what client model code may do, and what one of its steps may cost
- * (client.c is the runtime around it).
+ * (client_run.c is the runtime around it).
  *
  * The sandbox: base, string, table and math, without print/dofile/loadfile/load and without
  * math.random (randomness must come from ctx:random, through the chooser, to keep runs
@@ -429,12 +429,6 @@ static void open_sandbox(lua_State *L, clientrt *rt)
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, no_gc_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
-    lua_newtable(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, "locklab.loaded");
-    lua_pushlightuserdata(L, rt);
-    lua_pushcclosure(L, client_require, 1);
-    lua_setglobal(L, "require");
-    ctx_open(L, rt);
 }
 
 lua_State *client_state_new(clientrt *rt)

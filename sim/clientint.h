@@ -1,6 +1,7 @@
-/* clientint.h — what the two halves of the clients share, and no other file: client.c (the
- * runtime: the Lua state, the coroutines, the events that resume them) and client_ctx.c
- * (the ctx API the models call, which makes a coroutine wait). */
+/* clientint.h — what the parts of the clients share, and no other file: client_load.c (the
+ * Lua state and the models loaded), client_run.c (the runtime: the coroutines, the events
+ * that resume them), client_ctx.c, client_requests.c and client_time.c (the ctx API the
+ * models call, which makes a coroutine wait) and client_sandbox.c (each step's budget). */
 #ifndef LOCKLAB_CLIENTINT_H
 #define LOCKLAB_CLIENTINT_H
 
@@ -177,11 +178,13 @@ static inline int node_arg(lua_State *L, clientrt *rt, int arg)
     return i;
 }
 
-/* client.c: frees the replies a coroutine received and has not taken (its inbox). */
+/* client_run.c: frees the replies a coroutine received and has not taken (its inbox). */
 void coro_drop_inbox(coro *co);
 
-/* client.c: a new coroutine of client c, its thread created from (and anchored in the
+/* client_run.c: a model's error object as text, never NULL (tmp may hold it; no __tostring
+ * runs); a new coroutine of client c, its thread created from (and anchored in the
  * registry of) L's state; not started. */
+const char *client_error_text(lua_State *L, int idx, char *tmp, size_t n);
 coro *coro_new(client *c, lua_State *L, int is_main);
 
 /* client_requests.c: the ctx methods that send requests to nodes and take their replies
@@ -190,19 +193,18 @@ coro *coro_new(client *c, lua_State *L, int is_main);
 extern const luaL_Reg ctx_request_methods[];
 /* client_ctx.c: registers the ctx objects' metatable (locklab.ctx) in L. */
 void ctx_open(lua_State *L, clientrt *rt);
-/* client_ctx.c: a write to the fenced resource with `token` (-1: none), accepted unless a
+/* client_run.c: a write to the fenced resource with `token` (-1: none), accepted unless a
  * higher token came first (scenario.fencing). */
 void resource_write(clientrt *rt, client *c, int64_t token);
 
 /* client_sandbox.c: the clients' Lua state with its sandbox, allocator and budget hook
  * (NULL when it cannot be made); the budget of one step of model code, begun and ended around
  * each resume; the process's count of client runtimes (its CPU-time safety net runs while
- * there is one). client.c: require() inside the sandbox. */
+ * there is one). */
 lua_State *client_state_new(clientrt *rt);
 size_t client_memory_limit(void);
 void step_begin(clientrt *rt, lua_State *T);
 void step_end(void);
 void cpu_users_add(int d);
-int client_require(lua_State *L);
 
 #endif

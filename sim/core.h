@@ -3,7 +3,7 @@
  * window decision is described to the explorer.
  *
  * The world owns one core and wires the other parts to it: the network (net.c), the nodes
- * (node.c) and the clients (client.c) read the time and push their events through it, so
+ * (node.c) and the clients (client_run.c) read the time and push their events through it, so
  * none of them calls back into world.c. The world alone knows all of them: it builds them,
  * hands each event to its part (dispatch), and injects the faults.
  *
@@ -16,6 +16,7 @@
 #include "history.h"
 #include "scenario.h"
 #include "sched.h"
+#include "steps.h"
 
 struct chunkcache;
 
@@ -23,21 +24,8 @@ struct chunkcache;
  * their offset at true time 0, so times look like real Unix milliseconds (history.h). */
 #define WORLD_EPOCH_MS HISTORY_EPOCH_MS
 
-enum event_kind {
-    EV_DELIVER,        /* a message arrives (data: msg) */
-    EV_CLIENT_START,   /* a client process starts its workload */
-    EV_TIMER,          /* a coroutine's sleep or wait ends (gen: coro << 32 | wait generation) */
-    EV_PAUSE_END,      /* a GC pause ends */
-    EV_EXPIRE,         /* a node's next key deadline (gen: node expiry generation) */
-    EV_FAULT,          /* gen: fault index */
-    EV_FAULT_END,
-    EV_RESTART,        /* a crashed node restarts by itself (restart_delay) */
-    EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
-    EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
-    EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
-    EV_SPAWN,          /* a coroutine spawned by ctx:spawn starts (gen: coro) */
-    EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
-};
+/* The kinds of events a part pushes on the queue: steps.h (a step of the explorer's log
+ * records its event's). */
 
 /* Describes decision `decision` to the explorer: a window whose alternatives are `unit` µs
  * apart (a range's offsets: 1 for a delay in µs, 1000 for a sleep in ms). */

@@ -37,22 +37,14 @@
  * uncommitted state). A master that crashes drops what it held: nobody saw it. MongoDB's w:
  * "majority" holds only the writer's reply (its reads are "local").
  *
- * Failover, partitions of a master from its replicas and full resynchronisation are in
+ * The acknowledgements, the waits for them and the quorum commit are node_acks.c's; failover,
+ * partitions of a master from its replicas and full resynchronisation are in
  * node_failover.c. */
 #include "nodeint.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A message held by a quorum master until what it shows is committed (offset 0: tagged with
- * the master's offset at the next release, when the change that produced it is counted). */
-typedef struct held_msg {
-    struct held_msg *next;
-    msg *m;
-    uint64_t offset;
-} held_msg;
-
-static void node_drop_waits(node *n);
 static void node_replicate_key(cluster *cu, node *n, slice key, int deleted);
 static void node_apply_replication(cluster *cu, node *n, msg *m);
 
@@ -119,34 +111,6 @@ static void node_clock_seen(void *ud)
     core_clock_read(n->cu->cx);
 }
 
-static int quorum_replicas(const cluster *cu, const node *m);
-
-/* commit = "quorum": a master with replicas shows nothing (a watch event, a read) before a
- * majority has the entries it follows. */
-static int commit_first(const cluster *cu, const node *n)
-{
-    return cu->cx->sc->repl_quorum && n->role == ROLE_MASTER && quorum_replicas(cu, n) > 0;
-}
-
-static void held_append(held_msg **list, msg *m, uint64_t offset)
-{
-    held_msg *h = xcalloc(1, sizeof *h);
-    h->m = m;
-    h->offset = offset;
-    while (*list) list = &(*list)->next;
-    *list = h;
-}
-
-static void held_drop(held_msg **list)
-{
-    while (*list) {
-        held_msg *h = *list;
-        *list = h->next;
-        msg_free(h->m);
-        free(h);
-    }
-}
-
 /* The server pushes a message to a client's subscription: it travels to the client (once
  * what it tells of is committed, under commit = "quorum"). */
 static void node_push(void *ud, int client, slice channel, slice message)
@@ -162,7 +126,7 @@ static void node_push(void *ud, int client, slice channel, slice message)
         free(n->published);
         n->published = xmemdup(channel.p, channel.len);
     }
-    if (commit_first(cu, n)) held_append(&n->held_pushes, m, 0);
+    if (node_commit_first(cu, n)) node_held_append(&n->held_pushes, m, 0);
     else net_send(cu->net, m);
 }
 
@@ -298,260 +262,13 @@ void node_send_reply(cluster *cu, size_t exec_at, msg *rep, int coro, uint64_t r
     if (!node_disk_hold(cu, &cu->nodes[rep->from], rep)) net_send(cu->net, rep);
 }
 
-/* Asks each replica of master n for an acknowledgement of what it applied: a message on the
- * replication stream without a change (REPLCONF GETACK). */
-static void request_acks(cluster *cu, node *n)
-{
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        node *r = &cu->nodes[i];
-        if (r->role != ROLE_REPLICA || r->master != n->idx) continue;
-        msg *m = msg_new(MSG_REPL, n->idx, r->idx, 0);
-        m->label = xstrdup("REPLCONF GETACK");
-        m->epoch = n->down_epoch;
-        m->sk = cu->kind;
-        net_send(cu->net, m);
-    }
-}
-
-/* A new wait of request m for `replicas` replicas to acknowledge `offset`, queued last. */
-node_wait *node_wait_add(node *n, const msg *m, uint64_t offset, int64_t replicas)
-{
-    node_wait *w = xcalloc(1, sizeof *w);
-    w->id = ++n->next_wait_id;
-    w->from = m->from;
-    w->conn = m->conn;
-    w->coro = m->coro;
-    w->async = m->async;
-    w->req_id = m->req_id;
-    w->label = xstrdup(m->label ? m->label : "");
-    w->offset = offset;
-    w->replicas = replicas;
-    node_wait **tail = &n->waits;
-    while (*tail) tail = &(*tail)->next;
-    *tail = w;
-    return w;
-}
-
-/* Arms w's timer: timeout_ms of the node's clock from now (none when <= 0), an
- * EV_WAIT_TIMEOUT. The deadline comes from the node's clock: a clock reading. */
-void node_wait_arm(cluster *cu, node *n, node_wait *w, int64_t timeout_ms)
-{
-    if (timeout_ms <= 0) return;
-    core_clock_read(cu->cx);
-    int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout_ms);
-    if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
-}
-
-/* A wait for `want` replicas (timeout ms, 0: none) from request m: answered now (into rep;
- * returns 0) or blocked (rep freed; returns 1). */
-static int wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int64_t timeout)
-{
-    const server_kind *sk = cu->kind;
-    if (n->role != ROLE_MASTER) {
-        sk->reply_wait(rep->body, 0, "ERR WAIT cannot be used with replica instances. Please also note that "
-                       "since Redis 4.0 if a replica is configured to be writable (which is not the default) "
-                       "writes to replicas are just local and are not propagated.");
-        return 0;
-    }
-    int client = m->from - cu->cx->nnodes;
-    uint64_t offset = client >= 0 && client < cu->cx->nclients ? n->client_off[client] : n->repl_offset;
-    int acked = node_acked_count(cu, n, offset);
-    if (acked >= want) {
-        sk->reply_wait(rep->body, acked, NULL);
-        return 0;
-    }
-    node_wait *w = node_wait_add(n, m, offset, want);
-    node_wait_arm(cu, n, w, timeout);
-    request_acks(cu, n);
-    rep->body = NULL; /* never filled */
-    msg_free(rep);
-    return 1;
-}
-
-/* Answers the blocked wait w (unlinked by the caller) with the count acknowledged now, or
- * with the error `error`. */
-static void wait_answer(cluster *cu, node *n, node_wait *w, const char *error)
-{
-    if (w->held) { /* committed: the write's own reply goes out now; no error is told */
-        if (!error) node_send_reply(cu, w->exec_at, w->held, w->coro, w->req_id, w->label);
-        else msg_free(w->held);
-        free(w->label);
-        free(w);
-        return;
-    }
-    msg *rep = node_reply_new(cu, n, w->from);
-    cu->kind->reply_wait(rep->body, node_acked_count(cu, n, w->offset), error);
-    rep->async = w->async;
-    node_send_reply(cu, node_note_exec(cu, n, w->from, w->req_id, w->label, NULL), rep, w->coro, w->req_id, w->label);
-    free(w->label);
-    free(w);
-}
-
-/* After an acknowledgement: the waits it satisfies are answered, oldest first. */
-static void waits_check(cluster *cu, node *n)
-{
-    node_wait **p = &n->waits;
-    while (*p) {
-        node_wait *w = *p;
-        if (node_acked_count(cu, n, w->offset) >= w->replicas) {
-            *p = w->next;
-            wait_answer(cu, n, w, NULL);
-        } else {
-            p = &w->next;
-        }
-    }
-}
-
-void node_wait_timeout(cluster *cu, node *n, uint64_t id)
-{
-    for (node_wait **p = &n->waits; *p; p = &(*p)->next) {
-        if ((*p)->id != id) continue;
-        node_wait *w = *p;
-        if (w->parked) {
-            node_park_timeout(cu, n, w);
-            return;
-        }
-        *p = w->next;
-        wait_answer(cu, n, w, NULL);
-        return;
-    }
-}
-
-/* n becomes a replica: like Redis (replicationSetMaster → disconnectAllBlockedClients), its
- * blocked clients are unblocked with an error. */
-void node_unblock_waits(cluster *cu, node *n)
-{
-    node_wait **p = &n->waits;
-    while (*p) {
-        node_wait *w = *p;
-        if (w->parked) { /* the server's own wait (node_park.c): its server decides */
-            p = &w->next;
-            continue;
-        }
-        *p = w->next;
-        /* a held write is not told anything: its client loses the connection */
-        wait_answer(cu, n, w, "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
-    }
-}
-
-/* The blocked clients of n lose their wait (n crashed): they hear nothing, and their requests
- * end with their timeouts. */
-static void node_drop_waits(node *n)
-{
-    while (n->waits) {
-        node_wait *w = n->waits;
-        n->waits = w->next;
-        msg_free(w->held);
-        msg_free(w->ready);
-        free(w->script);
-        free(w->label);
-        free(w);
-    }
-}
-
-/* commit = "quorum" (or a write that asks for a majority): how many of master m's replicas
- * must have a write before it is acknowledged — a majority of the group (m and every replica
- * it has, up or not) counts m. */
-static int quorum_replicas(const cluster *cu, const node *m)
-{
-    int group = 1;
-    for (int i = 0; i < cu->cx->nnodes; i++)
-        if (cu->nodes[i].role == ROLE_REPLICA && cu->nodes[i].master == m->idx) group++;
-    return group / 2;
-}
-
-/* Holds the reply of a write request m (exec event at `at`) until a quorum acknowledged
- * offset; 1 if held, 0 if the quorum has it already. */
-static int hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at)
-{
-    int need = quorum_replicas(cu, n);
-    if (need == 0 || node_acked_count(cu, n, n->repl_offset) >= need) return 0;
-    node_wait *w = node_wait_add(n, m, n->repl_offset, need);
-    w->held = rep;
-    w->exec_at = at;
-    rep->async = m->async;
-    request_acks(cu, n);
-    return 1;
-}
-
-uint64_t node_acked_offset(const node *m, int r)
-{
-    return m->acked[r];
-}
-
-int node_acked_count(const cluster *cu, const node *m, uint64_t offset)
-{
-    int n = 0;
-    for (int i = 0; i < cu->cx->nnodes; i++) {
-        const node *r = &cu->nodes[i];
-        if (r->role == ROLE_REPLICA && r->master == m->idx && r->up && m->acked[i] >= offset) n++;
-    }
-    return n;
-}
-
-static void node_on_ack(cluster *cu, node *n, msg *m)
-{
-    if (n->role != ROLE_MASTER) return;
-    if (m->req_id > n->acked[m->from]) n->acked[m->from] = m->req_id;
-    waits_check(cu, n);
-    node_commit_release(cu, n);
-}
-
-static int committed(const cluster *cu, const node *n, uint64_t offset)
-{
-    return node_acked_count(cu, n, offset) >= quorum_replicas(cu, n);
-}
-
-static void node_exec_request(cluster *cu, node *n, msg *m);
-
-/* ZAB and Raft apply an entry, fire its watches, expire sessions and leases and answer reads
- * only once a majority has it ("A read will never return data that has not been made
- * durable": etcd's API guarantees). Here the master runs a write at once and holds what would
- * show it: the watch events it caused go out, and requests that came meanwhile run, once a
- * majority has acknowledged every entry before them. */
-void node_commit_release(cluster *cu, node *n)
-{
-    if (n->releasing) return;
-    if (!commit_first(cu, n)) { /* no longer a quorum master: what it held never shows */
-        held_drop(&n->held_pushes);
-        held_drop(&n->held_reqs);
-        return;
-    }
-    n->releasing = 1;
-    for (;;) {
-        for (held_msg *h = n->held_pushes; h; h = h->next)
-            if (!h->offset) h->offset = n->repl_offset ? n->repl_offset : 1;
-        while (n->held_pushes && committed(cu, n, n->held_pushes->offset)) {
-            held_msg *h = n->held_pushes;
-            n->held_pushes = h->next;
-            net_send(cu->net, h->m);
-            free(h);
-        }
-        if (!n->held_reqs || !committed(cu, n, n->repl_offset) || !n->up) {
-            /* something waits for entries a majority has not acknowledged: ask, once per
-             * offset (the answers come back behind the entries, on the replication stream) */
-            if ((n->held_reqs || n->held_pushes) && n->acks_asked < n->repl_offset) {
-                n->acks_asked = n->repl_offset;
-                request_acks(cu, n);
-            }
-            break;
-        }
-        held_msg *h = n->held_reqs;
-        n->held_reqs = h->next;
-        node_exec_request(cu, n, h->m);
-        msg_free(h->m);
-        free(h);
-    }
-    n->releasing = 0;
-}
-
-static void node_exec_request(cluster *cu, node *n, msg *m)
+void node_exec_request(cluster *cu, node *n, msg *m)
 {
     const server_kind *sk = cu->kind;
     msg *rep = node_reply_new(cu, n, m->from);
     int64_t want = 0, timeout = 0;
     int wait = sk->is_wait ? sk->is_wait(m->argc, m->argv, &want, &timeout, rep->body) : 0;
-    if (wait > 0 && wait_begin(cu, n, m, rep, want, timeout)) return;
+    if (wait > 0 && node_wait_begin(cu, n, m, rep, want, timeout)) return;
     /* The exec event goes first, so the key changes the command makes follow it in the
      * history (the checker attributes them to it); its reply is filled in afterwards. */
     size_t at = node_note_exec(cu, n, m->from, m->req_id, m->label, m->script);
@@ -572,7 +289,7 @@ static void node_exec_request(cluster *cu, node *n, msg *m)
         node_commit_release(cu, n);
         return;
     }
-    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && hold_for_quorum(cu, n, m, rep, at)) {
+    if (n->role == ROLE_MASTER && majority && n->repl_offset > before && node_hold_for_quorum(cu, n, m, rep, at)) {
         node_commit_release(cu, n);
         node_park_flush(cu, n);
         return;
@@ -621,7 +338,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
     }
     switch (m->kind) {
     case MSG_REQUEST:
-        if (commit_first(cu, n) && (n->held_reqs || !committed(cu, n, n->repl_offset))) {
+        if (node_commit_first(cu, n) && (n->held_reqs || !node_committed(cu, n, n->repl_offset))) {
             /* an entry is not committed yet: this request sees the state once it is (the
              * message is taken over; the net frees the husk) */
             msg *k = msg_new(MSG_REQUEST, m->from, m->to, 0);
@@ -630,7 +347,7 @@ void node_deliver(cluster *cu, node *n, msg *m)
             m->bytes = NULL;
             m->label = NULL;
             m->script = NULL;
-            held_append(&n->held_reqs, k, 0);
+            node_held_append(&n->held_reqs, k, 0);
             node_commit_release(cu, n);
             break;
         }
@@ -695,8 +412,8 @@ void node_crash(cluster *cu, node *n)
     n->down_epoch++;
     n->expiry_pending = 0;
     node_drop_waits(n);
-    held_drop(&n->held_pushes); /* never committed: nobody sees them */
-    held_drop(&n->held_reqs);   /* their clients hear nothing: they time out */
+    node_held_drop(&n->held_pushes); /* never committed: nobody sees them */
+    node_held_drop(&n->held_reqs);   /* their clients hear nothing: they time out */
     node_note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
@@ -803,8 +520,8 @@ void cluster_release(cluster *cu)
         org_free(&cu->nodes[i].org);
         org_free(&cu->nodes[i].durable_org);
         node_drop_waits(&cu->nodes[i]);
-        held_drop(&cu->nodes[i].held_pushes);
-        held_drop(&cu->nodes[i].held_reqs);
+        node_held_drop(&cu->nodes[i].held_pushes);
+        node_held_drop(&cu->nodes[i].held_reqs);
         node_disk_release(&cu->nodes[i]);
         free(cu->nodes[i].published);
         free(cu->nodes[i].acked);

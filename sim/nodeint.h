@@ -1,9 +1,18 @@
-/* nodeint.h — what node.c, node_expiry.c, node_failover.c and node_park.c share: the deadline
- * origins, the history's lines, resynchronisation, waits and replies (not an API). */
+/* nodeint.h — what node.c, node_acks.c, node_expiry.c, node_failover.c, node_park.c and
+ * node_disk.c share: the deadline origins, the history's lines, resynchronisation, waits,
+ * acknowledgements and replies (not an API). */
 #ifndef LOCKLAB_NODEINT_H
 #define LOCKLAB_NODEINT_H
 
 #include "node.h"
+
+/* A message held by a quorum master until what it shows is committed (offset 0: tagged with
+ * the master's offset at the next release, when the change that produced it is counted). */
+typedef struct held_msg {
+    struct held_msg *next;
+    msg *m;
+    uint64_t offset;
+} held_msg;
 
 /* A request blocked at a node: a client's wait for replicas (Redis's WAIT), a write's reply
  * held for a quorum, or a request its server parked (kind_host.park, node_park.c). */
@@ -36,9 +45,24 @@ int cross_clock(cluster *cu, const node *n, const node *from, int step);
 /* The server's hooks (kind_host.deadline_set, deadline_read). */
 void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from);
 void node_deadline_read(void *ud, slice unit);
-/* commit = "quorum": what was held until a majority has the master's entries goes out now
- * that it has (node.c). */
+/* ---- node_acks.c: the replicas' acknowledgements, waits for them, the quorum commit ----
+ * commit = "quorum": whether master n shows nothing before a majority has it; a message held
+ * until then (appended to a list, or a list dropped); what was held goes out once a majority
+ * has the master's entries (node_commit_release); whether `offset` is committed. */
+int node_commit_first(const cluster *cu, const node *n);
+void node_held_append(held_msg **list, msg *m, uint64_t offset);
+void node_held_drop(held_msg **list);
 void node_commit_release(cluster *cu, node *n);
+int node_committed(const cluster *cu, const node *n, uint64_t offset);
+/* A wait for replicas (Redis's WAIT) of request m, whose reply is rep: 1 when it blocks. A
+ * quorum write's reply held until a majority has it: 1 when held. */
+int node_wait_begin(cluster *cu, node *n, msg *m, msg *rep, int64_t want, int64_t timeout);
+int node_hold_for_quorum(cluster *cu, node *n, msg *m, msg *rep, size_t at);
+/* A replica's acknowledgement arrived at master n; a master's waits dropped (it crashed). */
+void node_on_ack(cluster *cu, node *n, msg *m);
+void node_drop_waits(node *n);
+/* node.c: runs request m on n's server (a request held for a quorum, released). */
+void node_exec_request(cluster *cu, node *n, msg *m);
 /* What node.c and node_failover.c share: a node's line in the history, its keyspace's, the
  * waits a master answers when it stops being one, a replica's full resynchronisation. */
 void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg);

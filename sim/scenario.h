@@ -91,7 +91,7 @@ typedef struct option_cfg {
     char *s;
     double num;
     int b;
-    int line;            /* where it is written, for the protocol model's checks (client.c) */
+    int line;            /* where it is written, for the protocol model's checks (client_load.c) */
 } option_cfg;
 
 /* The model checker's budget (issue: explore). Kept as data; the explorer interprets it. */

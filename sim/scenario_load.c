@@ -148,8 +148,6 @@ static void load_protocol(loader *ld, int root)
         rd_fail(&ld->rd, "protocol", "protocol: no client model file '%s' (a path is read from the scenario's folder)", beside);
     if (found > 0) {
         free(s->protocol);
-    free(s->server);
-    free(s->server_options);
         s->protocol = xstrdup(beside);
         return;
     }

@@ -3,7 +3,7 @@
  *
  * The parts share a core (core.h: the time, the queue, the chooser, the history, the
  * clocks): the network (net.c: links, delays, loss, partitions), the nodes (node.c: servers,
- * persistence, replication, failover) and the clients (client.c: Lua coroutines running
+ * persistence, replication, failover) and the clients (client_run.c: Lua coroutines running
  * their protocol models). Nodes and clients send through the net and push their own events;
  * the world hands every event to its part (dispatch) and is the only part that knows all
  * of them: nothing calls back into world.c.
@@ -11,11 +11,9 @@
  * Faults are the world's: a crash, a restart, a GC pause, a clock jump or drift, a
  * partition, a lossy link, a forced failover, each at its time; while exploring, the
  * explorer's table of faults is offered at each new instant (explore_maybe_inject), and the
- * steps and decisions of the run are recorded for its reductions (world_steps,
- * world_decisions). */
+ * steps and decisions of the run are recorded for its reductions by steps.c (steps.h). */
 #include "world.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,156 +29,6 @@
 static void release_event(event *e)
 {
     if (e->kind == EV_DELIVER) msg_free(e->data);
-}
-
-/* ---- what the explorer reads (world_steps, world_decisions) ---- */
-
-/* The description of decision i, growing the table (OTHER by default). */
-static world_decision *dec_at(world *w, size_t i)
-{
-    if (i >= w->capdecs) {
-        size_t cap = w->capdecs ? w->capdecs * 2 : 64;
-        while (cap <= i) cap *= 2;
-        w->decs = xrealloc(w->decs, cap * sizeof *w->decs);
-        w->capdecs = cap;
-    }
-    while (w->ndecs <= i) w->decs[w->ndecs++] = (world_decision){ .kind = WDEC_OTHER, .step = -1, .target = -1 };
-    return &w->decs[i];
-}
-
-static size_t decisions_made(const world *w)
-{
-    size_t n;
-    chooser_record(w->cx.ch, &n);
-    return n;
-}
-
-/* The key of an actor (world_step.key): a node's is its shard's original master. */
-static int actor_key(const world *w, int actor)
-{
-    if (actor < 0) return actor == WORLD_KEY_ALL ? WORLD_KEY_ALL : -1;
-    return actor < w->cx.nnodes ? w->cu.nodes[actor].shard : actor;
-}
-
-/* How far a reading of clock c at true time t can move with the same whole-ms value. */
-static void clock_margins(const lclock *c, int64_t t, world_step *x)
-{
-    int64_t ms = lclock_read(c, t);
-    int64_t next = lclock_true_when(c, t, ms + 1);
-    x->tick = next == INT64_MAX || next - t > INT32_MAX ? INT32_MAX : (int32_t)(next - t);
-    /* back: the true µs since the clock began reading ms; at least 1 µs, never more than
-     * the true length of one ms of that clock (a reading is moved to where it first differs) */
-    double rate = 1 + c->drift;
-    double exact = c->base_ms + (double)(t - c->base_true) * rate / 1000.0;
-    double frac = exact - (double)ms;
-    if (frac < 0) frac = 0;
-    double b = rate > 0 ? frac * 1000.0 / rate : 1e9;
-    x->back = b >= (double)INT32_MAX ? INT32_MAX : (int32_t)b + 1;
-}
-
-/* Did the history get, since event h0, an event the searched properties compare across
- * clients (world_opts.observe: a lock attempt and its outcome, a critical section's ends, a
- * write to the resource, a client's fault or end, ...)? Such a step is one of the checker's
- * observations (world_step.client). */
-static int observed_since(const world *w, size_t h0)
-{
-    size_t n = history_len(w->cx.hist);
-    for (size_t i = h0; i < n; i++) {
-        const hist_event *e = history_at(w->cx.hist, i);
-        if (e->kind < 0 || e->kind >= 64 || !(w->observe >> e->kind & 1)) continue;
-        if ((e->kind == H_FAULT || e->kind == H_FAULT_END) && e->actor < w->cx.nnodes) continue;
-        return 1;
-    }
-    return 0;
-}
-
-/* The history events from h0 on were made by step st: notes it, and returns whether one of
- * them is an observation (observed_since). */
-static int note_step_events(world *w, size_t h0, int st)
-{
-    size_t n = history_len(w->cx.hist);
-    if (n > w->caphstep) {
-        w->caphstep = n * 2 + 64;
-        w->hstep = xrealloc(w->hstep, w->caphstep * sizeof *w->hstep);
-    }
-    for (size_t i = w->nhstep; i < n; i++) w->hstep[i] = i >= h0 ? st : -1;
-    w->nhstep = n;
-    return observed_since(w, h0);
-}
-
-const int *world_history_steps(const world *w, size_t *n)
-{
-    *n = w->nhstep;
-    return w->hstep;
-}
-
-static int add_step(world *w, int64_t t, int actor, int cause)
-{
-    if (w->nsteps == w->capsteps) {
-        w->capsteps = w->capsteps ? w->capsteps * 2 : 256;
-        w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
-    }
-    world_step *x = &w->steps[w->nsteps];
-    *x = (world_step){ t, actor, actor_key(w, actor), cause, actor >= w->cx.nnodes, 0, 0, 0, -1, CORE_NOT_STALE, -1, 0, -1, 0 };
-    if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
-    return w->nsteps++;
-}
-
-/* Step st read a clock for a value while it was handled (core_clock_read): in whole ms, its
- * margins are its clock's (add_step); to the µs (a server's TIME), every µs reads anew. */
-static void note_clock_read(world *w, int st)
-{
-    if (!w->cx.clock_read) return;
-    w->steps[st].clock = 1;
-    if (w->cx.clock_read == CORE_READ_US) w->steps[st].tick = w->steps[st].back = 1;
-}
-
-const world_step *world_steps(const world *w, int *n)
-{
-    *n = w->nsteps;
-    return w->steps;
-}
-
-const world_cmp *world_comparisons(const world *w, int *n)
-{
-    *n = w->ncmps;
-    return w->cmps;
-}
-
-/* The core's hooks for clock readings: an earlier step's reading left its holder; the step
- * being handled compared a clock with an instant read at `origin`. */
-static void mark_reading(void *ud, int step)
-{
-    world *w = ud;
-    if (step >= 0 && step < w->nsteps) w->steps[step].clock = 1;
-}
-
-static void note_comparison(void *ud, int origin, int64_t margin, int before)
-{
-    world *w = ud;
-    if (w->cx.step < 0) return;
-    if (w->ncmps == w->capcmps) {
-        w->capcmps = w->capcmps ? w->capcmps * 2 : 64;
-        w->cmps = xrealloc(w->cmps, (size_t)w->capcmps * sizeof *w->cmps);
-    }
-    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin = margin, .before = before };
-}
-
-const world_decision *world_decisions(world *w, size_t *n)
-{
-    *n = decisions_made(w);
-    if (*n) dec_at(w, *n - 1);
-    return w->decs;
-}
-
-/* The core's window hook: decision i is a delay of a message or a sleep, each alternative
- * `unit` µs later than the one before. */
-static void describe_window(void *ud, size_t i, int64_t unit, int64_t held)
-{
-    world_decision *x = dec_at(ud, i);
-    x->kind = WDEC_DELAY;
-    if (unit > 0) x->unit = unit;
-    x->held = held;
 }
 
 /* ---- faults (each kind's start, end and sentence: its file, faults.h) ---- */
@@ -264,7 +112,7 @@ static void mark_due(world *w, int64_t t)
         const event *e = sched_at(w->cx.q, i);
         if (!e) break;
         if (e->time != t) continue;
-        int k = actor_key(w, event_actor(w, e));
+        int k = steps_key(w, event_actor(w, e));
         if (k == WORLD_KEY_ALL) memset(w->due, 0xff, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
         else if (k >= 0) w->due[k / 64] |= 1ULL << (k % 64);
     }
@@ -277,7 +125,7 @@ int world_fault_tied_to_target(fault_kind k)
 
 int world_fault_key(const world *w, const fault_cfg *f)
 {
-    return actor_key(w, fault_actor(w, f));
+    return steps_key(w, fault_actor(w, f));
 }
 
 int world_fault_idle(const world *w, const fault_cfg *f)
@@ -315,11 +163,11 @@ static void explore_inject(world *w, int64_t k, int st)
      * delay's (model/reduce.c); a fault whose consequences do not move has none. */
     int64_t gap = w->cx.explore ? w->search->gap(w, f) : 0;
     if (gap > 0) {
-        size_t di = decisions_made(w);
+        size_t di = steps_decisions_made(w);
         int64_t early = chooser_range(w->cx.ch, 0, gap, "fault instant");
         f->at = w->cx.now - early;
-        if (st >= 0 && decisions_made(w) == di + 1) {
-            world_decision *x = dec_at(w, di);
+        if (st >= 0 && steps_decisions_made(w) == di + 1) {
+            world_decision *x = steps_decision_at(w, di);
             x->kind = WDEC_SHIFT;
             x->step = st;
             x->unit = 1;
@@ -328,18 +176,10 @@ static void explore_inject(world *w, int64_t k, int st)
     }
     w->ninjected++;
     w->faults_left--;
-    if (st >= 0) { /* the fault's own step (added with its decision) handles it */
-        sched_set_cause(w->cx.q, st);
-        w->cx.step = st;
-        w->cx.clock_read = 0;
-    }
+    if (st >= 0) steps_fault_begin(w, st); /* the fault's own step (added with its decision) handles it */
     size_t h0 = history_len(w->cx.hist);
     world_fault_start(w, w->cx.sc->nfaults + w->ninjected - 1);
-    if (st >= 0) {
-        w->steps[st].client = note_step_events(w, h0, st);
-        note_clock_read(w, st);
-        w->cx.step = -1;
-    }
+    if (st >= 0) steps_fault_end(w, st, h0);
     sched_set_cause(w->cx.q, -1);
 }
 
@@ -367,9 +207,9 @@ static void explore_maybe_inject(world *w, int phase)
     }
     if (phase != WORLD_PHASE_BEFORE && offered == 1) return; /* nothing to decide */
     for (;;) {
-        size_t di = decisions_made(w);
+        size_t di = steps_decisions_made(w);
         int64_t k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
-        world_decision *x = dec_at(w, di);
+        world_decision *x = steps_decision_at(w, di);
         x->kind = WDEC_FAULT;
         x->t = w->cx.now;
         x->offered = offered;
@@ -379,8 +219,8 @@ static void explore_maybe_inject(world *w, int phase)
         fault_cfg f;
         s->option(w->cx.sc, (int)k - 1, &f);
         int a = fault_actor(w, &f);
-        x->target = actor_key(w, a);
-        x->step = add_step(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
+        x->target = steps_key(w, a);
+        x->step = steps_add(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
         explore_inject(w, k, w->cx.explore ? x->step : -1);
         if (w->faults_left <= 0) return;
         s->offered(w, nopts, phase, &valid); /* what the one just landed left to change */
@@ -416,10 +256,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
     cx->nclients = sc->nclients;
     cx->nactors = cx->nnodes + cx->nclients;
     cx->clocks = xcalloc((size_t)cx->nactors + 1, sizeof *cx->clocks);
-    cx->window = describe_window;
-    cx->window_ud = w;
-    cx->mark = mark_reading;
-    cx->compare = note_comparison;
+    steps_attach(w);
     cx->step = -1;
     cx->stale_by = CORE_NOT_STALE;
     w->due = xcalloc(((size_t)cx->nactors + 63) / 64 + 1, sizeof *w->due);
@@ -461,11 +298,8 @@ void world_free(world *w)
         scenario_free_groups(f->groups);
     }
     free(w->injected);
-    free(w->steps);
-    free(w->cmps);
-    free(w->decs);
+    steps_free(w);
     free(w->due);
-    free(w->hstep);
     free(w->late_seen);
     free(w->cx.clocks);
     history_free(w->cx.hist);
@@ -531,7 +365,7 @@ int world_run(world *w, buf *err)
             w->last_instant = next;
             explore_maybe_inject(w, WORLD_PHASE_LATE);
         }
-        size_t di = w->cx.explore ? decisions_made(w) : 0;
+        size_t di = w->cx.explore ? steps_decisions_made(w) : 0;
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
         w->last_instant = e.time;
         if (e.time > w->cx.sc->duration) {
@@ -548,35 +382,11 @@ int world_run(world *w, buf *err)
                            (double)w->max_events / 1e6, (double)w->cx.now / 1e6, (double)w->cx.sc->duration / 1e6);
             return WORLD_TOO_LONG;
         }
-        if (w->cx.explore) {
-            int st = add_step(w, e.time, event_actor(w, &e), e.cause);
-            w->steps[st].ev = e.kind;
-            w->steps[st].qactor = e.actor;
-            w->steps[st].seq = e.seq;
-            if (sched_last_tie(w->cx.q) > 1 && decisions_made(w) == di + 1) {
-                world_decision *d = dec_at(w, di);
-                d->tie = sched_last_tie(w->cx.q);
-                d->step = st;
-                d->t = e.time;
-            }
-            if (e.dec >= 0) dec_at(w, (size_t)e.dec)->step = st;
-            if (e.kind == EV_DELIVER) {
-                const msg *m = e.data;
-                if (m->held_dec >= 0 && (size_t)m->held_dec < w->ndecs) w->steps[st].also = w->decs[m->held_dec].step;
-            }
-            sched_set_cause(w->cx.q, st);
-            w->cx.clock_read = 0;
-            w->cx.stale_by = CORE_NOT_STALE;
-            w->cx.inert = 0;
-            w->cx.step = st;
+        if (w->cx.explore) { /* the step it makes, for the search (steps.c) */
+            int st = steps_event_begin(w, &e, event_actor(w, &e), di);
             size_t h0 = history_len(w->cx.hist);
             world_dispatch(w, &e);
-            w->steps[st].client = note_step_events(w, h0, st);
-            w->steps[st].stale_by = w->cx.stale_by;
-            w->steps[st].inert = w->cx.inert;
-            note_clock_read(w, st);
-            w->cx.step = -1;
-            sched_set_cause(w->cx.q, -1);
+            steps_event_end(w, st, h0);
         } else {
             world_dispatch(w, &e);
         }

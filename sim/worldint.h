@@ -1,5 +1,6 @@
-/* worldint.h — what sim/world.c and sim/world_realtime.c share: the world itself, and the
- * handlers a world driven from outside calls. Not an API (world.h is). */
+/* worldint.h — what sim/world.c, sim/world_realtime.c and sim/steps.c share: the world
+ * itself, the handlers a world driven from outside calls, and the step recorder's side the
+ * world calls while exploring. Not an API (world.h and steps.h are). */
 #ifndef LOCKLAB_WORLDINT_H
 #define LOCKLAB_WORLDINT_H
 
@@ -7,6 +8,7 @@
 #include "core.h"
 #include "net.h"
 #include "node.h"
+#include "steps.h"
 #include "world.h"
 
 struct world {
@@ -23,7 +25,7 @@ struct world {
     int64_t last_instant;  /* the last instant at which injection was considered */
     fault_cfg *injected;   /* the faults injected so far, in order */
     int ninjected, capinjected;
-    /* exploring: what the explorer's reductions read (world_steps, world_decisions) */
+    /* exploring: what the explorer's reductions read (steps.h, written by steps.c) */
     world_step *steps;
     int nsteps, capsteps;
     world_cmp *cmps;       /* clock comparisons (core_clock_compare) */
@@ -44,5 +46,26 @@ void world_dispatch(world *w, event *e);
 /* The scenario's or an injected fault number id begins, or ends. */
 void world_fault_start(world *w, int id);
 void world_fault_end(world *w, int id);
+
+/* ---- recording the steps while exploring (steps.c) ---- */
+/* Installs the core's hooks (a window described, a reading marked, a comparison noted). */
+void steps_attach(world *w);
+void steps_free(world *w);
+/* A new step at true time t, at the actor (-1: none; WORLD_KEY_ALL: every actor), caused by
+ * step `cause` (or WORLD_CAUSE_INSTANT): its index. */
+int steps_add(world *w, int64_t t, int actor, int cause);
+/* The key of an actor (world_step.key): a node's is its shard's original master. */
+int steps_key(const world *w, int actor);
+/* The chooser's record length, and the description of decision i (OTHER by default). */
+size_t steps_decisions_made(const world *w);
+world_decision *steps_decision_at(world *w, size_t i);
+/* Around the handling of event e at actor (its step; di: the decisions made before it was
+ * popped): begin adds and opens the step, end notes what it made (history events from h0 on,
+ * a clock read, nothing changed, a stale wait) and closes it. */
+int steps_event_begin(world *w, const event *e, int actor, size_t di);
+void steps_event_end(world *w, int st, size_t h0);
+/* The same around an injected fault's start, at step st (added with its decision). */
+void steps_fault_begin(world *w, int st);
+void steps_fault_end(world *w, int st, size_t h0);
 
 #endif

@@ -925,6 +925,35 @@ static void test_scenario_robust_values(void **state)
     }
 }
 
+/* A model beside the scenario (protocol = "./mine.lua", or a name found in its folder) takes
+ * the place of the library's, and changes nothing else the scenario says: the nodes' kind and
+ * its options are read after it and kept (the loader once freed both when a model was found
+ * beside, which only the order of the reads made harmless). */
+static void test_scenario_model_beside(void **state)
+{
+    (void)state;
+    assert_int_equal(write_text("mine.lua", "return { SERVER = \"zookeeper\", new = function(ctx, cfg) end }\n"), 0);
+    static const char *const protocols[] = { "./mine.lua", "mine" };
+    for (size_t i = 0; i < 2; i++) {
+        buf text;
+        buf_init(&text);
+        buf_printf(&text, "return {\n  name = \"t\", about = \"a\", protocol = \"%s\", duration = \"60s\",\n"
+                   "  server = \"zookeeper\", server_options = { tick = \"3s\", max_session_timeout = \"90s\" },\n"
+                   "  clients = { { name = \"A\" } },\n}\n", protocols[i]);
+        scenario *s = load_ok(text.p);
+        buf_release(&text);
+        size_t n = strlen(s->protocol);
+        assert_true(n > 9 && !strcmp(s->protocol + n - 9, "/mine.lua"));
+        assert_string_equal(s->server, "zookeeper");
+        assert_non_null(s->server_options);
+        assert_int_equal(s->server_options[0], 3000);  /* tick, ms */
+        assert_int_equal(s->server_options[1], 0);     /* min_session_timeout: its default */
+        assert_int_equal(s->server_options[2], 90000); /* max_session_timeout */
+        scenario_free(s);
+    }
+    unlink("mine.lua");
+}
+
 static void test_scenario_explore_params(void **state)
 {
     (void)state;
@@ -1057,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_scenario_invalid_fixtures),
         cmocka_unit_test(test_scenario_bom_and_shebang),
         cmocka_unit_test(test_scenario_robust_values),
+        cmocka_unit_test(test_scenario_model_beside),
         cmocka_unit_test(test_scenario_explore_params),
         cmocka_unit_test(test_scenario_many_names),
         cmocka_unit_test(test_scenario_fuzz_mutations),

@@ -111,7 +111,7 @@ local function settings(options)
 end
 
 -- The options a preset takes: an option of another library is an error at the scenario
--- (sim/client.c calls this before the run), not a setting silently ignored.
+-- (sim/client_load.c calls this before the run), not a setting silently ignored.
 function M.CHECK(options)
   local preset = options.preset or "redis-docs"
   local takes = { preset = 1, retry_count = 1, retry_delay = 1, retry_jitter = 1, drift_factor = 1,

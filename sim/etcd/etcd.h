@@ -127,7 +127,6 @@ void etcd_data_free(etcd_data *d);
 etcd_data *etcd_data_clone(const etcd_data *d);
 ekv *etcd_find(const etcd_data *d, const char *key, size_t klen);
 size_t etcd_lower_bound(const etcd_data *d, const char *key, size_t klen);
-int etcd_key_cmp(const char *a, size_t al, const char *b, size_t bl);
 elease *etcd_lease_find(const etcd_data *d, int64_t id);
 elease *etcd_lease_add(etcd_data *d, int64_t id, int64_t ttl, int64_t expiry);
 void etcd_lease_remove(etcd_data *d, int64_t id);
@@ -152,7 +151,7 @@ void etcd_install(etcd *s, etcd_data *d); /* s's data becomes d (owned) */
 void ekv_copy(ekv *dst, const ekv *src);
 void ekv_release(ekv *kv);
 
-/* etcd_lease.c: the lessor, the server, watches */
+/* etcd_lease.c: the lessor, the server */
 etcd *etcd_new(const kind_host *host);
 void etcd_free(etcd *s);
 void etcd_set_replica(etcd *s, int replica);
@@ -162,13 +161,19 @@ int64_t etcd_min_ttl(const etcd *s);
 int64_t etcd_next_deadline(etcd *s);
 void etcd_expire(etcd *s);
 int etcd_revoke(etcd *s, int64_t id, kind_event ev);
+
+/* etcd_watch.c: watches (SUBSCRIBE's topics), fed each change as it is logged */
 void etcd_watch_notify(etcd *s, const eevent *ev);
 void etcd_watch_add(etcd *s, int client, slice topic, etcd_reply *out);
+void etcd_watch_release(etcd_watch *w);
 void etcd_disconnect(etcd *s, int client);
 void etcd_unsubscribe(etcd *s, int client, const char *topic);
 
 /* etcd_ops.c: requests */
 void etcd_exec(etcd *s, int client, int argc, const slice *argv, etcd_reply *out);
+
+/* etcd_keys.c: the keys' order, and ranges of them */
+int etcd_key_cmp(const char *a, size_t al, const char *b, size_t bl);
 /* A range as the API gives it: key alone (end NULL, elen 0), [key, end), or every key from
  * key on (end "\0", elen 1: mkGteRange). */
 typedef struct erange {

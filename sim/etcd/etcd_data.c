@@ -63,11 +63,6 @@ etcd_data *etcd_data_clone(const etcd_data *d)
     return c;
 }
 
-int etcd_key_cmp(const char *a, size_t al, const char *b, size_t bl)
-{
-    return slice_cmp((slice){ a, al }, (slice){ b, bl });
-}
-
 size_t etcd_lower_bound(const etcd_data *d, const char *key, size_t klen)
 {
     size_t lo = 0, hi = d->nkvs;

@@ -11,7 +11,7 @@
  *       OP: a PUT, GET or DEL as above
  *   LEASE_GRANT TTL [ID ID], LEASE_REVOKE ID, LEASE_KEEPALIVE ID, LEASE_TTL ID [KEYS],
  *   LEASE_LEASES
- *   SUBSCRIBE TOPIC (WATCH TOPIC): "key KEY from REV" or "prefix KEY from REV" (etcd_lease.c)
+ *   SUBSCRIBE TOPIC (WATCH TOPIC): "key KEY from REV" or "prefix KEY from REV" (etcd_watch.c)
  *
  * PREFIX is clientv3's WithPrefix (range end = the key with its last byte plus one),
  * FROM_KEY its WithFromKey (range end "\0"); FIRST_CREATE and LAST_CREATE are WithFirstCreate
@@ -68,27 +68,6 @@ typedef struct wtxn {
 
 static const char E_EMPTY_KEY[] = "etcdserver: key is not provided";
 static const char E_LEASE_NOT_FOUND[] = "etcdserver: requested lease not found";
-
-size_t etcd_prefix_end(const char *key, size_t klen, char *out)
-{
-    memcpy(out, key, klen);
-    for (size_t i = klen; i-- > 0;) {
-        if ((unsigned char)out[i] < 0xff) {
-            out[i]++;
-            return i + 1;
-        }
-    }
-    out[0] = 0; /* every byte 0xff: every key from key on */
-    return 1;
-}
-
-int etcd_in_range(const erange *r, const char *k, size_t kl)
-{
-    if (!r->has_end) return !etcd_key_cmp(k, kl, r->key.p, r->key.len);
-    if (etcd_key_cmp(k, kl, r->key.p, r->key.len) < 0) return 0;
-    if (r->end.len == 1 && r->end.p[0] == 0) return 1;
-    return etcd_key_cmp(k, kl, r->end.p, r->end.len) < 0;
-}
 
 /* ---- parsing ---- */
 

@@ -14,30 +14,10 @@
 
 #include <stdint.h>
 
+#include "pg_reply.h"
 #include "util.h"
 
 typedef struct pgserver pgserver;
-
-typedef enum pgreply_type { PG_CMD, PG_ROWS, PG_ERR } pgreply_type;
-typedef enum pgval_type { PV_NULL, PV_BOOL, PV_INT, PV_VOID } pgval_type;
-
-typedef struct pgval {
-    pgval_type t;
-    int64_t i; /* a boolean's 0/1, an integer */
-} pgval;
-
-/* A reply: a command tag ("BEGIN"), one row of values (a SELECT of functions), or an error
- * (SQLSTATE and the message's first line); any WARNINGs the statement raised, in order. */
-typedef struct pgreply {
-    pgreply_type type;
-    char tag[20];
-    char state[6];
-    char *msg;
-    int ncols;
-    char **labels;
-    pgval *cells;      /* one row of ncols */
-    char *warnings;    /* "w1\nw2" or NULL */
-} pgreply;
 
 /* nclients clients; client c's own backend has pid conn_base + c + 1. pool > 0: the clients
  * reach the server through a PgBouncer with pool_mode = transaction and default_pool_size =
@@ -69,9 +49,6 @@ int pg_disconnect(pgserver *s, int client);
 typedef void (*pg_lock_fn)(void *ud, int granted, int waiter, int space, int64_t key);
 void pg_observe(pgserver *s, pg_lock_fn fn, void *ud);
 
-void pg_reply_error(pgreply *r, const char *state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void pg_reply_release(pgreply *r);
-void pg_reply_brief(const pgreply *r, buf *out);
 void pg_dump(pgserver *s, buf *out); /* the locks held, the pool's state, the waits in order, open transactions */
 
 #endif

@@ -2,7 +2,7 @@
 -- 1-300 ms link (both ways) and B's call times out at 100 ms; with a 1 ms wait B then gives
 -- up and finishes. If B's SET has landed (or lands before A's, at 100.5 ms) but its reply is
 -- not back by then, the key is B's and nobody's: the late reply, and B's timer if the reply
--- came first, are stale events of a finished client (sim/client.c, model/reduce.c). A, trying
+-- came first, are stale events of a finished client (sim/client_run.c, model/reduce.c). A, trying
 -- from 99.5 ms, then waits out the 10 s lease while no live client holds the lock. Whether
 -- it does is decided by where in the window the reply lands against B's timeout: a client
 -- ending at a time a window decides. About 28% of seeded runs violate (84 of seeds 1-300).

@@ -11,8 +11,10 @@ cd "$(dirname "$0")/../.."
 expect_exit 0 "locklab --help" -- "$LL" --help
 grep -q '^usage: locklab' "$tmp/out" && ok || bad "--help prints usage on stdout"
 # The lists of server kinds, faults and properties come from their tables (the usage prints
-# them); every list written elsewhere must say the same: the README's, the playground's
-# header, the fault and property tables of scenarios/README.md, docs/history.md's fault kinds.
+# them); every copy written elsewhere is generated from them by tools/lists.py (`make lists`):
+# the README's kinds, the playground's header, docs/history.md's faults, docs/verdicts.md's
+# properties; and scenarios/README.md's fault and property tables must have a row for each.
+# Here it changes nothing and names each copy that differs.
 usage_list() { # the names after "$1" in the usage (and its indented continuation lines), one a line
     awk -v h="$1" 'index($0, h) == 1 { on = 1; print substr($0, length(h) + 1); next }
                    on && /^ / { print; next } { on = 0 }' "$tmp/out" | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$'
@@ -22,8 +24,24 @@ usage_list 'faults:' >"$tmp/faults"
 usage_list 'properties:' >"$tmp/props"
 [ "$(wc -l <"$tmp/kinds")" -eq "$("$LL" kind --list | grep -c '^[a-z]')" ] && ok || bad "the usage's server kinds are not locklab kind --list's"
 [ "$(wc -l <"$tmp/faults")" -ge 9 ] && [ "$(wc -l <"$tmp/props")" -ge 6 ] && ok || bad "the usage lists no faults or properties"
-readme_kinds=$(grep '^./locklab kind zookeeper' README.md | sed 's/.*(//; s/).*//; s/, /\n/g')
-[ "$(printf '%b\n' "$readme_kinds")" = "$(cat "$tmp/kinds")" ] && ok || bad "README's server kinds differ from the table: $readme_kinds"
+if lists=$(LOCKLAB="$LL" python3 tools/lists.py --check 2>&1); then ok; else
+    while read -r line; do bad "$line"; done <<<"$lists"
+fi
+# ... and it finds a copy that drifted, and writes it back: on a copy of the files it reads
+mkdir -p "$tmp/tree/tools" "$tmp/tree/web" "$tmp/tree/docs" "$tmp/tree/scenarios"
+cp tools/lists.py "$tmp/tree/tools/" && cp README.md "$tmp/tree/" && cp web/index.html "$tmp/tree/web/" &&
+    cp docs/history.md docs/verdicts.md "$tmp/tree/docs/" && cp scenarios/README.md "$tmp/tree/scenarios/"
+sed -i 's/, consul)/)/' "$tmp/tree/README.md"
+sed -i 's/`disk_stall` (the list is/`disk_stall`, `meteor` (the list is/' "$tmp/tree/docs/history.md"
+sed -i '/^| `reentrancy` |/d' "$tmp/tree/scenarios/README.md"
+LOCKLAB="$LL" python3 "$tmp/tree/tools/lists.py" --check >"$tmp/lists.out" 2>&1
+[ $? -eq 1 ] && grep -q "^README.md: the server kinds .*run 'make lists'" "$tmp/lists.out" &&
+    grep -q "^docs/history.md: the fault kinds" "$tmp/lists.out" &&
+    grep -q "^scenarios/README.md: the property table has no row for reentrancy" "$tmp/lists.out" &&
+    [ "$(wc -l <"$tmp/lists.out")" -eq 3 ] && ok || bad "lists.py --check does not name the three drifted lists: $(cat "$tmp/lists.out")"
+LOCKLAB="$LL" python3 "$tmp/tree/tools/lists.py" >/dev/null 2>&1
+cmp -s "$tmp/tree/README.md" README.md && cmp -s "$tmp/tree/docs/history.md" docs/history.md && ok ||
+    bad "lists.py did not write the README's and docs/history.md's lists back from the tables"
 # the README's sample of `locklab run gc-pause-single --brief`: every line of it is printed so
 "$LL" run gc-pause-single --brief >"$tmp/brief" 2>&1
 python3 - "$tmp/brief" <<'PY' && ok || bad "README's sample of 'locklab run gc-pause-single --brief' is not what it prints"
@@ -38,18 +56,6 @@ bad = [l for l in lines if not (any(o.startswith(l[:-4]) for o in out) if l.ends
 print("\n".join("  not printed: " + l for l in bad))
 sys.exit(1 if bad or len(lines) < 8 else 0)
 PY
-# the playground's header names every kind but Redis by its product (the first word of its title)
-header=$(sed -n '/<header>/,/<\/header>/p' web/index.html | tr '\n' ' ')
-for product in $("$LL" kind --list | grep '^[a-z]' | sed 1d | awk '{print $2}'); do
-    case "$header" in *"$product"*) ok ;; *) bad "the playground's header does not name $product" ;; esac
-done
-while read -r f; do
-    grep -q "^| \`$f\` |" scenarios/README.md && ok || bad "scenarios/README.md's fault table has no row for $f"
-    grep -q "\`$f\`" <(grep '^| `fault`, `fault_end` | `fault`' docs/history.md) && ok || bad "docs/history.md does not name the fault $f"
-done <"$tmp/faults"
-while read -r p; do
-    grep -q "^| \`$p\` |" scenarios/README.md && ok || bad "scenarios/README.md's property table has no row for $p"
-done <"$tmp/props"
 expect_exit 2 "no arguments" -- "$LL"
 expect_exit 2 "unknown command" -- "$LL" bogus
 one_line_err "unknown command"

@@ -13,8 +13,7 @@ cd "$(dirname "$0")/../.."
 allowed=(
     "model/explore.c:clock_gettime"      # the search's --time, progress and summary: outside every run
     "cli/cli.c:clock_gettime"            # the command line's progress lines
-    "cli/serve.c:clock_gettime"          # locklab serve: a world driven in real time (world_realtime.c)
-    "cli/serve_ctl.c:clock_gettime"      # ... its clock (--clock real)
+    "cli/serve_time.c:clock_gettime"     # locklab serve: a world driven in real time (world_realtime.c): its clock (--clock wall), a long script's time
     "cli/serve_ctl.c:gettimeofday"       # ... INFO's server time, as Redis answers it
     "cli/serve_conn.c:getpid"            # ... INFO's process_id, as Redis answers it
     "sim/client_sandbox.c:getpid"        # a model step's CPU-time budget (a breach ends the run with an error, never a verdict)

@@ -8,8 +8,8 @@
  * `make fuzz` runs it under libFuzzer; `make test` replays the seed corpus
  * (tests/fuzz/corpus/scenario/) and mutations of it (tests/fuzz/driver.c, tools/fuzz.sh).
  * A pathological pattern in a model ends the process by the CPU-time safety net
- * (sim/client.c): libFuzzer reports that exit, which is the intended outcome for such an
- * input, so the corpus holds none. */
+ * (sim/client_sandbox.c): libFuzzer reports that exit, which is the intended outcome for such
+ * an input, so the corpus holds none. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

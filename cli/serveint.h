@@ -1,8 +1,7 @@
-/* serve.h — the parts of `locklab serve` (cli/serve.c: running requests; cli/serve_io.c: the
- * sockets; cli/serve_ctl.c:
- * the simulated world it serves, in real time, and the LOCKLAB control commands;
- * cli/serve_conn.c: what the servers ask of their host, blocking; cli/serve_hist.c: the
- * history).
+/* serveint.h — what the parts of `locklab serve` share, and no other file (cli/serve.c:
+ * running requests; cli/serve_io.c: the sockets; cli/serve_ctl.c: the simulated world it
+ * serves, in real time, and the LOCKLAB control commands; cli/serve_conn.c: what the servers
+ * ask of their host, blocking; cli/serve_hist.c: the history; cli/serve_time.c: its time).
  *
  * A serve is one simulated world (sim/world.h) — its nodes, their clocks, the network between
  * them, replication with its lag, persistence, failover, the faults — as `locklab run` runs
@@ -17,8 +16,8 @@
  * Ownership: the serve owns the world and its connections; a client that goes away is
  * unlinked and freed later, from the loop (serve_client_kill), never inside a callback that
  * may still be walking a list it is on (a PUBLISH delivering to it). */
-#ifndef LOCKLAB_SERVE_H
-#define LOCKLAB_SERVE_H
+#ifndef LOCKLAB_SERVEINT_H
+#define LOCKLAB_SERVEINT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -146,7 +145,7 @@ typedef struct serve_history {
     long json_good;        /* the file's length after its last complete, flushed record */
 } serve_history;
 
-/* --json before any reply is sent (serve_io.c's flusher): the records so far flushed to the
+/* serve_hist.c: --json before any reply is sent (serve_io.c's flusher): the records so far flushed to the
  * file, so that no answered command is missing from it (as Redis writes its AOF before it
  * replies). 0; or -1 when the file cannot be written, the incomplete tail cut back to the last
  * whole record: then nothing more is answered and serve stops with exit 3. */
@@ -179,8 +178,10 @@ struct serve {
     buf scratch;
 };
 
-/* ---- serve_ctl.c ---- */
+/* ---- serve_time.c ---- */
 
+/* The machine's monotonic clock, µs (serve's one reading of real time). */
+int64_t serve_mono_us(void);
 /* True time in µs since the start: the world's (manual: as advanced; wall: real elapsed, as
  * far as serve_catch_up moved it). */
 int64_t serve_true_us(const serve *sv);
@@ -190,6 +191,11 @@ int64_t serve_node_clock_us(const snode *n);
 /* The bound of every clock, ms since 1970 (about the year 5138): LOCKLAB ADVANCE and JUMP
  * that would carry a clock past it, or before 0, are refused, so no sum overflows. */
 #define SERVE_CLOCK_MAX_MS 100000000000000LL
+/* The serve's node of world node widx. */
+snode *serve_node_of(serve *sv, int widx);
+
+/* ---- serve_ctl.c ---- */
+
 /* Builds the world and the nodes from the options (and the scenario): 0, or -1 after the
  * one-line error (-2 when it is the --json file that cannot be written: exit 3). */
 int serve_nodes_init(serve *sv);
@@ -236,8 +242,6 @@ void serve_history_drain(serve *sv);
 
 /* The host's side of INFO, CLIENT LIST / KILL and CONFIG GET for node n's server. */
 extern const server_host serve_host;
-/* The serve's node of world node widx. */
-snode *serve_node_of(serve *sv, int widx);
 /* Node n's open connections, and in *blocked how many of them wait in a blocking command. */
 int serve_conns(const snode *n, int *blocked);
 /* After a command ran on n: runs each blocked connection's command again, oldest first,
@@ -249,8 +253,6 @@ void serve_block_timeouts(serve *sv);
 void serve_block_unblocked(snode *n);
 /* c ran a blocking command that found nothing (conn.blocked): queue it. */
 void serve_block(sclient *c, int argc, const slice *argv);
-/* Forgets c's blocked command (c is closing). */
-void serve_block_forget(sclient *c);
 
 /* ---- serve.c ---- */
 
@@ -275,6 +277,9 @@ int serve_listen(snode *n);
 void serve_unlisten(snode *n);
 /* Accepts new connections, or leaves them waiting in the kernel's backlog (a partition). */
 void serve_accepting(snode *n, int on);
+/* Takes c off its node's queue of blocked connections and frees its blocked command (the
+ * command answered, or the connection ending). */
+void serve_block_end(sclient *c);
 /* Ends a connection: at once (its unsent output is lost) or, with after_reply, once what it
  * has been sent is written. */
 void serve_client_kill(sclient *c, int after_reply);

@@ -1,0 +1,111 @@
+/* steps.h — the engine's promise to the model checker: what an exploring world records of
+ * its run (world_opts.explore) and the search's reductions read (model/reduce.c,
+ * model/explore.c): the steps it handled, the chooser's decisions as the world describes
+ * them, and the comparisons of a clock with an instant. The record is written by
+ * sim/steps.c as the world runs; nothing here lets a reader change the world.
+ *
+ * A step is the handling of one event of the queue (its kind below) or an injected fault's
+ * start. */
+#ifndef LOCKLAB_STEPS_H
+#define LOCKLAB_STEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct world world;
+
+/* The kinds of the events of the queue (sched.h), which the parts push (core.h) and the world
+ * dispatches; a step records its event's (world_step.ev). */
+enum event_kind {
+    EV_DELIVER,        /* a message arrives (data: msg) */
+    EV_CLIENT_START,   /* a client process starts its workload */
+    EV_TIMER,          /* a coroutine's sleep or wait ends (gen: coro << 32 | wait generation) */
+    EV_PAUSE_END,      /* a GC pause ends */
+    EV_EXPIRE,         /* a node's next key deadline (gen: node expiry generation) */
+    EV_FAULT,          /* gen: fault index */
+    EV_FAULT_END,
+    EV_RESTART,        /* a crashed node restarts by itself (restart_delay) */
+    EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
+    EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
+    EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
+    EV_SPAWN,          /* a coroutine spawned by ctx:spawn starts (gen: coro) */
+    EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
+};
+
+/* What an exploring world (world_opts.explore) tells the explorer about its run, for the
+ * search's reductions (model/explore.c):
+ * - the steps: every event it handled, in order, with the actor it happened at (for a
+ *   fault: its target) and the step whose handling scheduled it (its cause: a message's
+ *   send, a timer's setting, a fault's start), so the explorer can tell which later steps
+ *   move when one message is delivered later;
+ * - per chooser decision (by its index in the chooser's record): what kind it is and, for
+ *   a message's delay, how much later it could arrive and the step that delivered it; for a
+ *   fault decision, its instant and which alternatives the world offered there. */
+typedef struct world_step {
+    int64_t t;       /* true µs */
+    int actor;       /* -1: no actor (a world event without a target) */
+    int key;         /* whose state it reads and writes: the actor, except that a master and
+                        its replicas are one (replication and failover read across them);
+                        WORLD_KEY_ALL: every actor's (clients learning a new master); -1 */
+    int cause;       /* a step index, -1 (none: the scenario's own schedule), or
+                        WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
+                        makes its instant, the next one that is not an injected fault) */
+    int client;      /* one of the checker's observations: a client's step that the properties
+                        order against other clients' (observed_since in steps.c) */
+    int clock;       /* it read a clock for a value (core_clock_read) */
+    int32_t tick;    /* µs until its actor's clock reads the next whole ms (clocks are read in
+                        whole ms), and ... */
+    int32_t back;    /* ... since it began reading the current one: a reading moved by less
+                        reads the same value (0: no clock) */
+    int ev;          /* the event's kind (EV_* above; -1: an injected fault) */
+    int stale_by;    /* a timer whose wait had ended: the step that ended it (-1: before the
+                        log); WORLD_NOT_STALE for every other step */
+    int also;        /* a delivery held behind another on its link (FIFO): the step of the
+                        window it moves with too, or -1 */
+    int inert;       /* a node's step that changed nothing (server_kind.inert): two such steps
+                        commute */
+    int qactor;      /* the event's actor in the queue (sched.h: simultaneous events are offered
+                        by it), and ... */
+    uint64_t seq;    /* ... its sequence number there */
+} world_step;
+#define WORLD_NOT_STALE (-9)
+#define WORLD_CAUSE_INSTANT (-2)
+#define WORLD_KEY_ALL (-3)
+
+/* OTHER: any alternative may matter (a pick, a loss, a ctx:random value); DELAY: a window
+ * that only says when its step happens, alternative i i*unit µs later than the first (a
+ * message's delay, a sleep of random length); SHIFT: how much earlier (alternative i: i µs)
+ * an injected fault landed than the instant it is applied at; FAULT: which fault, if any,
+ * lands at an instant. */
+typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT } world_dec_kind;
+typedef struct world_decision {
+    world_dec_kind kind;
+    int step;         /* DELAY: the delivering step; FAULT, SHIFT: the injected fault's step; or -1 */
+    int64_t unit;     /* DELAY, SHIFT: µs per alternative */
+    int64_t held;     /* DELAY: µs its value can grow before its event moves (FIFO behind another) */
+    int64_t t;        /* FAULT, SHIFT: its instant */
+    uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
+    uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
+    int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
+    int tie;          /* OTHER: which of `tie` simultaneous events goes first (sched_pop), the
+                         chosen one handled at `step`, at instant `t` */
+} world_decision;
+const world_step *world_steps(const world *w, int *n);
+/* A comparison of a clock with an instant (core_clock_compare): at `step`, against the reading
+ * made at `origin` (-1: an instant read outside the log), with `margin` true µs to spare. */
+typedef struct world_cmp {
+    int step, origin;
+    int64_t margin;
+    int before;       /* it read before the instant (a stretch: shorter than its bound): only
+                         `step` later or `origin` earlier can flip it; 0: only the reverse */
+    int true_time;    /* of two true instants (a property's bound), not of clock readings in
+                         whole ms: it flips at its margin, whatever the clocks read */
+} world_cmp;
+const world_cmp *world_comparisons(const world *w, int *n);
+/* Exploring: per history event (*n of them so far), the step that made it, or -1 (an event
+ * made outside a step, or after the last). */
+const int *world_history_steps(const world *w, size_t *n);
+/* *n is the chooser's record length; a decision the world did not describe is OTHER. */
+const world_decision *world_decisions(world *w, size_t *n);
+
+#endif
