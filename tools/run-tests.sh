@@ -7,7 +7,12 @@
 # them one after the other). Each writes into a file of its own; its output is printed whole,
 # in the order they are listed below, as soon as it and every suite before it are done, with
 # its wall time and the processor time it used ("(N s, M s CPU)"). Those marked --early are
-# the longest: they start first, so that the last to finish is a short one.
+# the longest: one of them is always running while any is left (the other suites start in the
+# order listed), so that the last to finish is a short one and the output still comes as the
+# run goes.
+# (One block, which bash reads whole before it runs: a change to this file while make test
+# runs does not reach the run.)
+{
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,15 +35,14 @@ trap 'exit 143' TERM
 
 names=()
 early=()
-late=()
-# suite [--early] NAME COMMAND...: a suite, run later (in the order above: --early ones first).
+# suite [--early] NAME COMMAND...: a suite, run later (--early: one of the longest).
 suite() {
-    local first=0 i=${#names[@]}
-    [ "$1" = --early ] && { first=1; shift; }
+    local i=${#names[@]}
+    early[$i]=0
+    [ "$1" = --early ] && { early[$i]=1; shift; }
     names+=("$1")
     shift
     printf '%q ' "$@" >"$work/$i.cmd"
-    if [ $first -eq 1 ]; then early+=("$i"); else late+=("$i"); fi
 }
 
 suite "unit tests (ASan + UBSan)" tools/run-unit.sh build/san/tests/test_*
@@ -148,17 +152,29 @@ report() {
     if [ "$rc" -ne 0 ]; then failed_suites+=("${names[$i]}"); fi
 }
 
-order=("${early[@]}" "${late[@]}")
+# next_suite: sets i to the suite to start next, -1 when none is left: the first long one not
+# started when no long one is running, else the first not started.
 declare -A index_of
-next=0
+started=()
+next_suite() {
+    local j p long_running=0
+    for p in "${running[@]}"; do [ "${early[${index_of[$p]}]}" -eq 1 ] && long_running=1; done
+    i=-1
+    if [ $long_running -eq 0 ]; then
+        for j in "${!names[@]}"; do [ -z "${started[$j]:-}" ] && [ "${early[$j]}" -eq 1 ] && { i=$j; return; }; done
+    fi
+    for j in "${!names[@]}"; do [ -z "${started[$j]:-}" ] && { i=$j; return; }; done
+}
 printed=0
 t_start=$SECONDS
 while [ "$printed" -lt "${#names[@]}" ]; do
-    while [ "${#running[@]}" -lt "$lanes" ] && [ "$next" -lt "${#order[@]}" ]; do
-        run_suite "${order[$next]}" &
+    while [ "${#running[@]}" -lt "$lanes" ]; do
+        next_suite
+        [ "$i" -ge 0 ] || break
+        started[$i]=1
+        run_suite "$i" &
         running+=("$!")
-        index_of[$!]=${order[$next]}
-        next=$((next + 1))
+        index_of[$!]=$i
     done
     ended=""
     wait -n -p ended
@@ -183,3 +199,5 @@ fi
 echo "suites: ${#names[@]}, $lanes at a time, $((SECONDS - t_start)) s"
 echo "total: $total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ] && [ "${#failed_suites[@]}" -eq 0 ]
+exit $?
+}
