@@ -102,6 +102,9 @@ unit: deps
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) locklab build/san/locklab $(TEST_BIN) build/opt/tests/soundness build/opt/tests/orders $(FUZZ_SAN_BIN)
+	@# the playground too, before its two suites run side by side (tools/run-tests.sh); when it
+	@# cannot be built, they say why (each runs make playground)
+	@tools/web-sources.sh && command -v $(EMCC) >/dev/null && $(MAKE) --no-print-directory -j$(NPROC) $(WEB_OUT)/index.html || true
 	@tools/run-tests.sh
 
 # The checker's soundness harness at length (a nightly job, minutes): thousands of generated
