@@ -91,6 +91,7 @@ typedef struct reducer {
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* tie_needed's classes of steps */
     int *win;          /* per step: the delay window (a decision's index) that timed it, or -1 */
+    int *kid, *sib;    /* per step: the first step it caused, and the next of its cause's */
     uint8_t *fol;      /* per step: in the cone only as a follower's (reduce.c, followers) */
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */

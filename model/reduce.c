@@ -180,6 +180,8 @@ void reducer_release(reducer *r)
     free(r->followed);
     free(r->ufind);
     free(r->win);
+    free(r->kid);
+    free(r->sib);
     free(r->in);
     free(r->acc);
     free(r->facc);
@@ -209,6 +211,8 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
         r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
+        r->kid = xrealloc(r->kid, (size_t)r->cap * sizeof *r->kid);
+        r->sib = xrealloc(r->sib, (size_t)r->cap * sizeof *r->sib);
     }
     if (nkeys > r->nkeys) {
         r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
@@ -742,27 +746,27 @@ static int queue_busy(const xpath *p, int a, int b, int64_t t)
 static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int *up)
 {
     const world_step *st = p->steps;
-    for (int a = end; a < p->nsteps; a++) {
-        int ca = st[a].cause;
-        if (ca < s0 || ca >= end || st[a].qactor < 0) continue;
-        int wa = r->win[a];
-        for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
-            int cb = st[b].cause;
-            if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
-            if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
-            /* a window that reaches the other order by itself: the first one's delay can still
-             * grow, or the second's is off its first value — where one µs that way meets
-             * nothing else in the queue (nor a third at their instant): else it reaches an
-             * order of three that the tie's other order gives and no window alone does
-             * (tests/orders.c: three clients' PINGs, one at the top of its window) */
-            int64_t t = st[a].t;
-            if (queue_busy(p, a, b, t)) goto dependent;
-            if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1)) continue;
-            if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1)) continue;
-        dependent:
-            up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
+    for (int ca = s0; ca < end; ca++)
+        for (int a = r->kid[ca]; a >= 0; a = r->sib[a]) { /* what the tie's steps caused */
+            if (st[a].qactor < 0) continue;
+            int wa = r->win[a];
+            for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
+                int cb = st[b].cause;
+                if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
+                if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
+                /* a window that reaches the other order by itself: the first one's delay can
+                 * still grow, or the second's is off its first value — where one µs that way
+                 * meets nothing else in the queue (nor a third at their instant): else it
+                 * reaches an order of three that the tie's other order gives and no window
+                 * alone does (tests/orders.c: three clients' PINGs, one at the top of its window) */
+                int64_t t = st[a].t;
+                if (!queue_busy(p, a, b, t)) {
+                    if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1)) continue;
+                    if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1)) continue;
+                }
+                up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
+            }
         }
-    }
 }
 
 /* The alternatives of tie decision i (which of several simultaneous events goes first) that
@@ -829,6 +833,15 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     accumulate(r, p);
     anchors_compute(r, p);
     for (int s = 0; s < p->nsteps; s++) r->win[s] = -1;
+    /* each step's effects, in order: kid, the first; sib, the next of the same cause */
+    for (int s = 0; s < p->nsteps; s++) r->kid[s] = r->sib[s] = -1;
+    for (int s = p->nsteps - 1; s >= 0; s--) {
+        int c = p->steps[s].cause;
+        if (c >= 0 && c < s) {
+            r->sib[s] = r->kid[c];
+            r->kid[c] = s;
+        }
+    }
     for (size_t i = 0; i < p->nrec; i++)
         if (p->decs[i].kind == WDEC_DELAY && p->decs[i].step >= 0 && p->decs[i].step < p->nsteps) r->win[p->decs[i].step] = (int)i;
     for (size_t i = 0; i < p->nrec; i++) {
