@@ -1,8 +1,9 @@
 /* dict.c — see dict.h.
  *
- * A slot holds the low 32 bits of the entry's hash beside its pointer (12 bytes: the
- * pointer's bytes copied in and out, so that a slot needs only 4-byte alignment), so probing
- * compares hashes in the slot array and follows a pointer only on a match, and deletion's
+ * A slot holds the low 32 bits of the entry's hash and its pointer (12 bytes, in two arrays:
+ * the hashes, and the pointers, each aligned — a leak checker finds an entry through its
+ * pointer only where the pointer is aligned), so probing compares hashes in the hash array
+ * and follows a pointer only on a match, and deletion's
  * backward shift and growing find each entry's home slot without touching the entry: in a
  * big keyspace every entry read is a cache miss, and a lookup that misses at load 3/4 probes
  * several slots. A table is at most 2^32 slots. An entry's header is 8 bytes: the same 32
@@ -28,26 +29,9 @@ typedef struct dent {
 
 #define DICT_SPARES 4
 
-typedef struct dslot {
-    uint32_t hash;                   /* the entry's (meaningless when it is NULL) */
-    unsigned char e[sizeof(dent *)]; /* the entry, NULL: empty (slot_e, slot_set) */
-} dslot;
-
-static inline dent *slot_e(const dslot *sl)
-{
-    dent *e;
-    memcpy(&e, sl->e, sizeof e);
-    return e;
-}
-
-static inline void slot_set(dslot *sl, uint32_t h, dent *e)
-{
-    sl->hash = h;
-    memcpy(sl->e, &e, sizeof e);
-}
-
 struct dict {
-    dslot *slot;
+    uint32_t *sh; /* per slot: its entry's hash (meaningless where the entry is NULL) */
+    dent **se;    /* per slot: the entry, NULL: empty */
     size_t cap;   /* power of two, or 0 */
     size_t count;
     size_t payload; /* rounded up to 8 */
@@ -118,7 +102,7 @@ void dict_free(dict *d, void (*release)(void *payload))
 {
     if (!d) return;
     for (size_t i = 0; i < d->cap; i++) {
-        dent *e = slot_e(&d->slot[i]);
+        dent *e = d->se[i];
         if (!e) continue;
         if (release) release(PAYLOAD(e));
         free(e);
@@ -127,7 +111,8 @@ void dict_free(dict *d, void (*release)(void *payload))
         LL_UNPOISON(d->spare[i], entry_size(d, d->spare_room[i]));
         free(d->spare[i]);
     }
-    free(d->slot);
+    free(d->sh);
+    free(d->se);
     free(d);
 }
 
@@ -144,13 +129,12 @@ static inline dent *find(const dict *d, slice key, uint64_t h, size_t *pos)
     size_t mask = d->cap - 1;
     uint32_t h32 = (uint32_t)h;
     for (size_t i = h32 & mask;; i = (i + 1) & mask) {
-        const dslot *sl = &d->slot[i];
-        dent *e = slot_e(sl);
+        dent *e = d->se[i];
         if (!e) {
             if (pos) *pos = i;
             return NULL;
         }
-        if (sl->hash == h32 && e->klen == key.len && memcmp(KEYP(d, e), key.p, key.len) == 0) {
+        if (d->sh[i] == h32 && e->klen == key.len && memcmp(KEYP(d, e), key.p, key.len) == 0) {
             if (pos) *pos = i;
             return e;
         }
@@ -172,7 +156,10 @@ __attribute__((noinline)) void *dict_get_hashed(const dict *d, slice key, uint64
 
 void dict_prefetch_slot(const dict *d, uint64_t h)
 {
-    if (d->cap) __builtin_prefetch(&d->slot[(uint32_t)h & (d->cap - 1)]);
+    if (d->cap) {
+        __builtin_prefetch(&d->sh[(uint32_t)h & (d->cap - 1)]);
+        __builtin_prefetch(&d->se[(uint32_t)h & (d->cap - 1)]);
+    }
 }
 
 void *dict_prefetch_entry(const dict *d, uint64_t h)
@@ -181,10 +168,9 @@ void *dict_prefetch_entry(const dict *d, uint64_t h)
     size_t mask = d->cap - 1;
     uint32_t h32 = (uint32_t)h;
     for (size_t i = h32 & mask;; i = (i + 1) & mask) {
-        const dslot *sl = &d->slot[i];
-        dent *e = slot_e(sl);
+        dent *e = d->se[i];
         if (!e) return NULL;
-        if (sl->hash == h32) {
+        if (d->sh[i] == h32) {
             __builtin_prefetch(e);
             __builtin_prefetch(KEYP(d, e) + e->klen - 1); /* the key's last byte: maybe the next line */
             return PAYLOAD(e);
@@ -196,15 +182,19 @@ static void grow(dict *d)
 {
     size_t ncap = d->cap ? d->cap * 2 : 8;
     LL_ASSERT(ncap - 1 <= UINT32_MAX);
-    dslot *ns = xcalloc(ncap, sizeof *ns);
+    uint32_t *nh = xcalloc(ncap, sizeof *nh);
+    dent **ne = xcalloc(ncap, sizeof *ne);
     for (size_t i = 0; i < d->cap; i++) {
-        if (!slot_e(&d->slot[i])) continue;
-        size_t j = d->slot[i].hash & (ncap - 1);
-        while (slot_e(&ns[j])) j = (j + 1) & (ncap - 1);
-        ns[j] = d->slot[i];
+        if (!d->se[i]) continue;
+        size_t j = d->sh[i] & (ncap - 1);
+        while (ne[j]) j = (j + 1) & (ncap - 1);
+        nh[j] = d->sh[i];
+        ne[j] = d->se[i];
     }
-    free(d->slot);
-    d->slot = ns;
+    free(d->sh);
+    free(d->se);
+    d->sh = nh;
+    d->se = ne;
     d->cap = ncap;
 }
 
@@ -226,7 +216,8 @@ void *dict_put_hashed(dict *d, slice key, uint64_t h, int *existed)
     e->klen = (uint32_t)key.len;
     memset(PAYLOAD(e), 0, d->payload);
     if (key.len) memcpy(KEYP(d, e), key.p, key.len);
-    slot_set(&d->slot[pos], (uint32_t)h, e);
+    d->sh[pos] = (uint32_t)h;
+    d->se[pos] = e;
     d->count++;
     return PAYLOAD(e);
 }
@@ -246,26 +237,28 @@ void dict_del_payload(dict *d, void *payload)
 {
     dent *e = (dent *)((char *)payload - sizeof(dent));
     size_t mask = d->cap - 1, pos = e->hash & mask;
-    while (slot_e(&d->slot[pos]) != e) pos = (pos + 1) & mask;
+    while (d->se[pos] != e) pos = (pos + 1) & mask;
     del_at(d, pos);
 }
 
 /* Frees the entry in slot pos and closes the hole. */
 static void del_at(dict *d, size_t pos)
 {
-    entry_free(d, slot_e(&d->slot[pos]));
+    entry_free(d, d->se[pos]);
     d->count--;
     /* Backward-shift deletion: move later members of the probe run into the hole when
      * their home slot does not lie cyclically in (hole, j]. */
     size_t mask = d->cap - 1, hole = pos;
-    for (size_t j = (pos + 1) & mask; slot_e(&d->slot[j]); j = (j + 1) & mask) {
-        size_t home = d->slot[j].hash & mask;
+    for (size_t j = (pos + 1) & mask; d->se[j]; j = (j + 1) & mask) {
+        size_t home = d->sh[j] & mask;
         int in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (in_range) continue;
-        d->slot[hole] = d->slot[j];
+        d->sh[hole] = d->sh[j];
+        d->se[hole] = d->se[j];
         hole = j;
     }
-    slot_set(&d->slot[hole], 0, NULL);
+    d->sh[hole] = 0;
+    d->se[hole] = NULL;
 }
 
 slice dict_key_of(const dict *d, const void *payload)
@@ -277,7 +270,7 @@ slice dict_key_of(const dict *d, const void *payload)
 void *dict_next(const dict *d, size_t *it)
 {
     while (*it < d->cap) {
-        dent *e = slot_e(&d->slot[(*it)++]);
+        dent *e = d->se[(*it)++];
         if (e) return PAYLOAD(e);
     }
     return NULL;
