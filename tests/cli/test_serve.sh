@@ -1081,7 +1081,7 @@ same_bytes introspect "CLIENT REPLY SKIP/ON, CLIENT KILL USER, CLIENT INFO's cmd
 # of the values come first (a port past 65535, a limit under 1 MiB); a free port is listened
 # on, the old one closed, the connection that asked kept; then back to the first port.
 cat >"$tmp/configport.py" <<'PYEOF'
-import socket, sys
+import re, socket, sys
 port = int(sys.argv[1])
 def conn(p):
     s = socket.create_connection(("127.0.0.1", p)); s.settimeout(10); return s
@@ -1096,7 +1096,10 @@ def cmd(s, *words):
         d = s.recv(65536)
         if not d: return b"<closed>"
         r += d
-    return r.replace(str(port).encode(), b"<port>")
+    return hide(r, port, b"<port>")
+def hide(r, n, name):
+    """A port as a whole number only (a port of 7418 is also inside 1073741824)."""
+    return re.sub(rb"(?<![0-9])%d(?![0-9])" % n, name, r)
 def free():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 held = socket.socket(); held.bind(("127.0.0.1", 0)); held.listen(1)
@@ -1105,12 +1108,12 @@ a = conn(port)
 for words in (("maxmemory", 10000001, "port", hp, "client-query-buffer-limit", "10m"),
               ("client-query-buffer-limit", "10m", "port", hp), ("port", 70000), ("port", "x"),
               ("client-query-buffer-limit", 100), ("client-query-buffer-limit", "2mb", "port", port)):
-    print(words[::2], cmd(a, "config", "set", *words).replace(str(hp).encode(), b"<held>"))
+    print(words[::2], hide(cmd(a, "config", "set", *words), hp, b"<held>"))
     print(" ", cmd(a, "config", "get", "maxmemory"), cmd(a, "config", "get", "client-query-buffer-limit"),
           cmd(a, "config", "get", "port"))
 np = free()
 print("to a free port:", cmd(a, "config", "set", "port", np), "the same connection:", cmd(a, "ping"),
-      "CONFIG GET:", cmd(a, "config", "get", "port").replace(str(np).encode(), b"<new>"))
+      "CONFIG GET:", hide(cmd(a, "config", "get", "port"), np, b"<new>"))
 try:
     conn(port); print("the old port: accepted")
 except OSError as e:
