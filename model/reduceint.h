@@ -1,4 +1,4 @@
-/* reduceint.h — what model/reduce.c and model/reduce_anchor.c share; not an API. */
+/* reduceint.h — what model/reduce.c, reduce_tie.c and reduce_anchor.c share; not an API. */
 #ifndef LOCKLAB_REDUCEINT_H
 #define LOCKLAB_REDUCEINT_H
 
@@ -21,6 +21,10 @@ void ms_steps(reducer *r, const xpath *p, int root);
  * against one outside, or flips a ctx:before between the two; INT64_MAX when none could. */
 int64_t reading_crossing(reducer *r, const xpath *p, int root, int later);
 int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later);
+
+/* reduce_tie.c: the alternatives of a choice among simultaneous events (decision i of p)
+ * that the path shows to be needed, added to a. */
+void tie_needed(reducer *r, const xpath *p, size_t i, alts *a);
 
 /* reduce_anchor.c: the windows decided after a root (the top of reduce.c) */
 enum { ANCHOR_NONE = -1, ANCHOR_ELSEWHERE = -2, ANCHOR_FLOATING = -3 };

@@ -1,0 +1,65 @@
+/* orders.c — a path's orders (exploreint.h's explore_orders): what model/reduce.c claims
+ * to search once each, as a hash, for tests/orders.c to hold the search against every value
+ * of the windows (explore_opts.path_seen). */
+#include <stdlib.h>
+
+#include "dict.h"
+#include "exploreint.h"
+
+uint64_t explore_orders(const xpath *p)
+{
+    int nkeys = 2;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].key + 2 > nkeys) nkeys = p->steps[i].key + 2;
+    uint64_t *id = xcalloc((size_t)p->nsteps + 1, sizeof *id);
+    int *effects = xcalloc((size_t)p->nsteps + 1, sizeof *effects);
+    uint64_t *at_key = xcalloc((size_t)nkeys + 1, sizeof *at_key);
+    uint64_t *inert = xcalloc((size_t)nkeys + 1, sizeof *inert);
+    uint64_t *changed = xcalloc((size_t)nkeys + 1, sizeof *changed);
+    int *scheduled = xcalloc((size_t)nkeys + 1, sizeof *scheduled);
+    /* the steps none of whose consequences anything sees: no effects, not observed, and only
+     * such steps after them at their key (a no-op expiry the run ends before or after) */
+    uint8_t *unseen = xcalloc((size_t)p->nsteps + 1, 1), *seen_later = xcalloc((size_t)nkeys + 1, 1);
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].cause >= 0 && p->steps[i].cause < i) unseen[p->steps[i].cause] = 2; /* has effects */
+    for (int i = p->nsteps - 1; i >= 0; i--) {
+        const world_step *st = &p->steps[i];
+        int key = st->key >= 0 ? st->key + 1 : 0;
+        if (unseen[i] == 0 && !st->client && st->key >= 0 && !seen_later[key]) unseen[i] = 1;
+        else seen_later[key] = 1;
+    }
+    uint64_t line = 0;
+    for (int i = 0; i < p->nsteps; i++) {
+        const world_step *st = &p->steps[i];
+        int c = st->cause;
+        /* the scenario's own (no cause): which of its actor's */
+        int k = c >= 0 && c < i ? effects[c]++ : scheduled[st->key >= 0 ? st->key + 1 : 0]++;
+        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock ? st->t + st->tick : -1 };
+        id[i] = dict_hash(v, sizeof v);
+        if (st->client) line = (line ^ id[i]) * 1099511628211ULL;
+        /* a timer whose wait had ended does nothing where it falls after what ended it */
+        if (st->stale_by != WORLD_NOT_STALE || unseen[i] == 1) continue;
+        int key = st->key >= 0 ? st->key + 1 : 0; /* no key, or every key's: one sequence */
+        if (st->inert) { /* two steps that changed nothing commute: only where among the others */
+            int64_t w[2] = { (int64_t)id[i], (int64_t)changed[key] };
+            inert[key] += dict_hash(w, sizeof w);
+            continue;
+        }
+        changed[key]++;
+        at_key[key] = (at_key[key] ^ id[i]) * 1099511628211ULL;
+    }
+    uint64_t acc = line;
+    for (int k = 0; k <= nkeys; k++) {
+        uint64_t w[2] = { at_key[k], inert[k] };
+        acc = (acc ^ dict_hash(w, sizeof w)) * 1099511628211ULL;
+    }
+    free(id);
+    free(effects);
+    free(at_key);
+    free(inert);
+    free(changed);
+    free(scheduled);
+    free(unseen);
+    free(seen_later);
+    return acc;
+}
