@@ -55,6 +55,7 @@ static void mutex_finish(mutex_mon *m, const history *h, const scenario *sc, pro
     for (size_t i = 0; i < ni; i++) {
         if (iv[i].end == INT64_MAX) iv[i].end = m->last_t;
         LL_ASSERT(iv[i].start <= iv[i].end);
+        LL_ASSERT(i == 0 || iv[i - 1].start <= iv[i].start); /* the scan below stops on it */
     }
     r->v = VERDICT_HOLDS;
     /* the intervals are in the order they began (the history is fed in time order): those

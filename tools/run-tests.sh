@@ -71,7 +71,7 @@ suite --early "model checker as a Slurm array job (a real slurmctld and slurmd)"
 suite --early "model checker soundness (generated problems vs random runs)" env SOUNDNESS_TIME=0.3 build/opt/tests/soundness 300 60
 # The reduction of time against every value of the windows (tests/orders.c): every order a
 # run shows, the search runs
-suite --early "model checker orders (every value of the windows vs the search)" env ORDERS_TIME=3 build/opt/tests/orders 30
+suite --early "model checker orders (every value of the windows vs the search)" env ORDERS_TIME=3 build/opt/tests/orders 45
 suite --early "hostile input: scenario files, models, file names, full disks" env LOCKLAB=build/san/locklab tests/cli/test_reliab.sh
 suite "verdicts never depend on names (every actor of the library renamed)" env LOCKLAB=./locklab python3 tests/cli/test_rename.py
 suite --early "pictures (gnuplot, SVG, HTML in headless Chromium)" env LOCKLAB=build/san/locklab tests/html/test_html.sh
