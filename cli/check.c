@@ -216,10 +216,12 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     printf("%s\n", r->depth_cut ? ";\n            decisions past explore.max_depth kept their default (max_depth cut the search)" : "");
     if (r->complete && !bound_cut(r))
         printf("   time: every order of events that the windows can produce (delays, random sleeps, each fault's\n"
-               "            instant to the µs), interior values included, clocks read to the whole ms\n");
+               "            instant to the µs), interior values included; each clock reading to its resolution\n"
+               "            (whole ms; a server's TIME to the µs)\n");
     else
         printf("   time: by the orders of events that the windows can produce (delays, random sleeps, each fault's\n"
-               "            instant to the µs), clocks read to the whole ms: those within the deviations above\n");
+               "            instant to the µs), each clock reading to its resolution (whole ms; a server's TIME to\n"
+               "            the µs): those within the deviations above\n");
     if (o->delays_extremes) printf("   delays: both ends of every window tried as well\n");
     if (r->abstracted & EXPLORE_SAMPLED_RANDOM)
         printf("   SAMPLED: a ctx:random range wider than %d values was tried at %d evenly spaced values only\n",

@@ -101,6 +101,7 @@ typedef struct reducer {
     int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */
     size_t capdec;
     int cap, nkeys;
+    int coarse;        /* a coarse pass: readings to the µs taken at their whole ms (explore.c) */
 } reducer;
 void reducer_release(reducer *r);
 /* The alternatives a new decision starts with (c: its record); 1 when a range too wide to
@@ -131,7 +132,10 @@ typedef struct search {
                                (explore_run), or 0 */
     int level;              /* the deviation bound of the level being searched; -1 while the
                                random schedules run (explore_run) */
+    int coarse;             /* in the level's coarse pass (explore_run) */
     int probe_after;        /* the level after which the random schedules found a violation */
+    int read_us;            /* the first default path read a clock to the µs (run_root): each
+                               level after the first has a coarse pass first (explore_run) */
     explore_opts wopts;     /* a worker's copy of the options (parallel.c) */
 } search;
 

@@ -34,7 +34,7 @@ uint64_t explore_orders(const xpath *p)
         int c = st->cause;
         /* the scenario's own (no cause): which of its actor's */
         int k = c >= 0 && c < i ? effects[c]++ : scheduled[st->key >= 0 ? st->key + 1 : 0]++;
-        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock ? st->t + st->tick : -1 };
+        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t : st->clock ? st->t + st->tick : -1 };
         id[i] = dict_hash(v, sizeof v);
         if (st->client) line = (line ^ id[i]) * 1099511628211ULL;
         /* a timer whose wait had ended does nothing where it falls after what ended it */

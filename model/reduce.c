@@ -16,8 +16,8 @@
  *   - no clock reading inside the cone changes value (a client's ctx:now(), a TTL that leaves
  *     a node, a server's TIME): a model may use it in any way, against another reading or a
  *     constant. Clocks are read in whole ms (TIME to the µs), so a reading changes only when
- *     its step passes one of its clock's ms boundaries (world_step.tick and .back; 1 µs for
- *     TIME);
+ *     its step passes one of its clock's ms boundaries (world_step.tick and .back; every µs
+ *     for TIME, except in a level's coarse pass: explore.c);
  *   - no deadline decided with ctx:before between a reading inside the cone and one outside
  *     it flips: its margin (world_cmp) says how far the two may move apart first, and only
  *     one direction can flip it (world_cmp.before: a reading before its deadline flips when
@@ -358,8 +358,9 @@ void ms_steps(reducer *r, const xpath *p, int root)
         int c = st[s].cause;
         if (c < root || c >= s || !r->in[c]) continue;
         if (st[s].ev == EV_TIMER || st[s].ev == EV_EXPIRE) {
-            int64_t m = st[c].tick > 1 ? st[c].tick : 1, mb = st[c].back > 1 ? st[c].back : 1;
-            int64_t per = (int64_t)st[c].tick + st[c].back - 1;
+            int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
+            int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
+            int64_t per = tick + back - 1;
             if (QM(r, c)) {
                 /* a setter that moves in whole ms itself reads another value only when it
                  * moves: at its own first move, whatever its place in its ms (it sits on a
@@ -411,7 +412,7 @@ int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
         if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
         if (s >= root && r->in[s]) {
             /* a step moving in whole ms reads another value at its first move */
-            int64_t m = later ? (QM(r, s) ? QM(r, s) : st[s].tick) + r->stay[s] : QM(r, s) ? QB(r, s) : st[s].back;
+            int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
             /* with the windows below at their last values; if they reach it alone, by itself */
             if (later && m - slack_below(r, root, s) > 0) m -= slack_below(r, root, s);
             if (m > 0 && m < least) least = m;
@@ -438,7 +439,7 @@ int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
         if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o;
         int64_t m = c->margin + 1;
-        int64_t grain = c->true_time ? 0 : later ? p->steps[x].tick : p->steps[x].back;
+        int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
         if (grain > m) m = grain;
         /* a step moving in whole ms: from its first move, a ms of its clock at a time */
         if (x >= root && QM(r, x)) m = ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));

@@ -7,6 +7,18 @@
 #include "exploreint.h"
 
 int64_t min64(int64_t a, int64_t b);
+/* How far step s's clock reading can move, later (tick) or earlier (back), and read the same
+ * value: its clock's whole ms (world_step.tick, .back), except that a reading to the µs (a
+ * server's TIME) reads anew every µs — but in a coarse pass (reducer.coarse, explore.c),
+ * which takes it at its whole ms too. */
+static inline int64_t read_tick(const reducer *r, const world_step *s)
+{
+    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->tick;
+}
+static inline int64_t read_back(const reducer *r, const world_step *s)
+{
+    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->back;
+}
 /* The step that y moves with: y itself, or for an injected fault the next step that is not
  * one (the one that makes its instant); -1 if there is none. */
 int instant_maker(const world_step *st, int n, int y);

@@ -106,8 +106,7 @@ int steps_add(world *w, int64_t t, int actor, int cause)
 static void note_clock_read(world *w, int st)
 {
     if (!w->cx.clock_read) return;
-    w->steps[st].clock = 1;
-    if (w->cx.clock_read == CORE_READ_US) w->steps[st].tick = w->steps[st].back = 1;
+    w->steps[st].clock = w->cx.clock_read == CORE_READ_US ? WORLD_READ_US : WORLD_READ_MS;
 }
 
 const world_step *world_steps(const world *w, int *n)

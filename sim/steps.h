@@ -52,11 +52,12 @@ typedef struct world_step {
                         makes its instant, the next one that is not an injected fault) */
     int client;      /* one of the checker's observations: a client's step that the properties
                         order against other clients' (observed_since in steps.c) */
-    int clock;       /* it read a clock for a value (core_clock_read) */
-    int32_t tick;    /* µs until its actor's clock reads the next whole ms (clocks are read in
-                        whole ms), and ... */
-    int32_t back;    /* ... since it began reading the current one: a reading moved by less
-                        reads the same value (0: no clock) */
+    int clock;       /* it read a clock for a value: WORLD_READ_MS in whole ms (core_clock_read),
+                        WORLD_READ_US to the µs (a server's TIME: core_clock_read_us); 0 */
+    int32_t tick;    /* µs until its actor's clock reads the next whole ms, and ... */
+    int32_t back;    /* ... since it began reading the current one: a reading in whole ms
+                        moved by less reads the same value (0: no clock); one to the µs
+                        changes every µs */
     int ev;          /* the event's kind (EV_* above; -1: an injected fault) */
     int stale_by;    /* a timer whose wait had ended: the step that ended it (-1: before the
                         log); WORLD_NOT_STALE for every other step */
@@ -68,6 +69,8 @@ typedef struct world_step {
                         by it), and ... */
     uint64_t seq;    /* ... its sequence number there */
 } world_step;
+#define WORLD_READ_MS 1
+#define WORLD_READ_US 2
 #define WORLD_NOT_STALE (-9)
 #define WORLD_CAUSE_INSTANT (-2)
 #define WORLD_KEY_ALL (-3)
