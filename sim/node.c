@@ -303,6 +303,8 @@ void node_exec_request(cluster *cu, node *n, msg *m)
 void node_deliver(cluster *cu, node *n, msg *m)
 {
     if (!n->up) {
+        /* nothing changes at the node either way: two such steps commute (world_step.inert) */
+        if (cu->cx->explore) cu->cx->inert = 1;
         /* A dead host (or one cut off) says nothing: the request ends with its timeout. A
          * host whose server process died (down = "refuses") answers the connection with a
          * reset at once: the client hears "connection refused" one trip later. */
