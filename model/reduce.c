@@ -305,17 +305,17 @@ void cone_of(const world_step *st, int n, int root, uint8_t *in)
     }
 }
 
-/* The keys a step is ordered under: its key (world_step), and the observer for a client's.
- * Returns how many (0: it touches no actor's state). */
-static int step_keys(const world_step *x, int observer, int keys[2])
+/* The keys a step is ordered under: its key (world_step), the observer for a client's, and
+ * the cut (observer + 1: a partition's start and end, WORLD_KEY_CUT) for one that asked what
+ * a partition cuts (world_step.cut). Returns how many; a step with none commutes with all. */
+static int step_keys(const world_step *x, int observer, int keys[3])
 {
-    if (x->key < 0) return 0;
-    keys[0] = x->key;
-    if (x->client) {
-        keys[1] = observer;
-        return 2;
-    }
-    return 1;
+    int n = 0;
+    if (x->key == WORLD_KEY_CUT) keys[n++] = observer + 1;
+    else if (x->key >= 0) keys[n++] = x->key;
+    if (n && x->client) keys[n++] = observer;
+    if (x->cut && x->key != WORLD_KEY_CUT) keys[n++] = observer + 1;
+    return n;
 }
 
 /* How much later than its place on this path the windows on its chain can bring step s,
@@ -453,8 +453,8 @@ int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
 
 static void keys_clear(reducer *r, int observer)
 {
-    for (int k = 0; k < 4 * (observer + 1) + 2; k++) tvec_clear(&r->keys->k[k]);
-    for (int k = 0; k < 2 * (observer + 1) + 1; k++) r->keys->qmin[k] = INT64_MAX, r->keys->qper[k] = 0;
+    for (int k = 0; k < 4 * (observer + 2) + 2; k++) tvec_clear(&r->keys->k[k]);
+    for (int k = 0; k < 2 * (observer + 2) + 1; k++) r->keys->qmin[k] = INT64_MAX, r->keys->qper[k] = 0;
 }
 
 /* A stale timer (world_step.stale_by) does nothing wherever it falls, as long as the step
@@ -481,7 +481,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    int nk1 = observer + 1;
+    int nk1 = observer + 2; /* the actors' keys, the observer's and the cut's (step_keys) */
 #define BANK(q, f, key) (&r->keys->k[((q) * 2 + (f)) * nk1 + (key)])
     tvec *all[2] = { &r->keys->k[4 * nk1], &r->keys->k[4 * nk1 + 1] }; /* what a global step is ordered against */
     int64_t *qmin = r->keys->qmin, *qmin_all = &r->keys->qmin[2 * nk1];
@@ -502,7 +502,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             if (cand < least) least = cand;
             continue;
         }
-        int keys[2], nk = step_keys(x, observer, keys);
+        int keys[3], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
             /* a step that moves in whole ms (ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
@@ -520,7 +520,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             for (int twice = 0; twice < times; twice++, late = near) {
                 if (x->key == WORLD_KEY_ALL) {
                     /* ordered against every step: kept in every key's vectors */
-                    for (int k = 0; k <= observer; k++)
+                    for (int k = 0; k <= observer + 1; k++)
                         for (int f = 0; f < 2; f++) {
                             tvec_insert(BANK(q, f, k), late);
                             if (q && m < qmin[f * nk1 + k]) qmin[f * nk1 + k] = m;
@@ -574,7 +574,7 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
     const world_step *st = p->steps;
     int n = p->nsteps;
     int64_t *last2 = r->keys->last2;
-    for (int k = 0; k <= observer; k++) r->last[k] = last2[k] = INT64_MIN;
+    for (int k = 0; k <= observer + 1; k++) r->last[k] = last2[k] = INT64_MIN;
     int64_t any = INT64_MIN, least = INT64_MAX;
     for (int s = 0; s < n && least > 1; s++) {
         const world_step *x = &st[s];
@@ -587,18 +587,18 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
             if (cand < least) least = cand;
             continue;
         }
-        int keys[2], nk = step_keys(x, observer, keys);
+        int keys[3], nk = step_keys(x, observer, keys);
         int cone = s >= root && r->in[s];
         if (!cone) {
             if (x->key == WORLD_KEY_ALL) {
-                for (int k = 0; k <= observer; k++) r->last[k] = last2[k] = x->t;
+                for (int k = 0; k <= observer + 1; k++) r->last[k] = last2[k] = x->t;
             } else {
                 for (int j = 0; j < nk; j++) {
                     r->last[keys[j]] = x->t;
                     if (!x->inert || j > 0) last2[keys[j]] = x->t;
                 }
             }
-            if (x->key >= 0 || x->key == WORLD_KEY_ALL) any = x->t;
+            if (nk > 0 || x->key == WORLD_KEY_ALL) any = x->t;
             continue;
         }
         if (s == root) continue;
@@ -708,7 +708,7 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
 /* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
 void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
-    reducer_fit(r, p->nsteps + 1, observer + 1);
+    reducer_fit(r, p->nsteps + 1, observer + 2);
     accumulate(r, p);
     anchors_compute(r, p);
     for (int s = 0; s < p->nsteps; s++) r->win[s] = -1;

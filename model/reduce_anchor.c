@@ -15,6 +15,7 @@
 static int steps_dependent(const world_step *x, const world_step *y)
 {
     if (x->key == WORLD_KEY_ALL || y->key == WORLD_KEY_ALL) return 1;
+    if (x->key == WORLD_KEY_CUT || y->key == WORLD_KEY_CUT) return x->cut || y->cut || x->key == y->key;
     if (x->key < 0 || y->key < 0) return 0;
     if (x->client && y->client) return 1;
     return x->key == y->key && !(x->inert && y->inert);

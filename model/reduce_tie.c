@@ -9,11 +9,13 @@
 
 /* Do two steps at one instant depend on each other (their order may matter)? The same key
  * (a node and its replicas; a client), a step that touches every actor, or two of the
- * checker's observations of clients. A step that touches no actor's state (key -1) commutes
- * with everything. */
+ * checker's observations of clients; a partition's start or end and a step that asked what
+ * a partition cuts (world_step.cut). A step that touches no actor's state (key -1) commutes
+ * with everything else. */
 static int tie_dependent(const world_step *x, const world_step *y)
 {
     if (x->key == WORLD_KEY_ALL || y->key == WORLD_KEY_ALL) return 1;
+    if (x->key == WORLD_KEY_CUT || y->key == WORLD_KEY_CUT) return x->cut || y->cut || x->key == y->key;
     if (x->key < 0 || y->key < 0) return 0;
     return x->key == y->key || (x->client && y->client);
 }

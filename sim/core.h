@@ -57,6 +57,9 @@ typedef struct core {
                                    (CORE_READ_MS: in whole ms; CORE_READ_US: to the µs) */
     int inert;                  /* exploring: the step being handled changed nothing (a pure
                                    request that reported no effect: server_kind.inert) */
+    int cut_read;               /* exploring: the step being handled asked whether a pair of
+                                   actors that a partition of the scenario separates can talk
+                                   (net_partitioned) */
     int stale_by;               /* exploring: the step being handled did nothing because the
                                    wait it would have ended had ended at this step (-1: before
                                    the log began); CORE_NOT_STALE otherwise */

@@ -130,6 +130,7 @@ const fault_def fault_partition = {
     .end = end,
     .param = FP_POSITIVE_US,
     .everywhere = 1,
+    .cuts = 1,
     .lease_halves = 4,
     .offer = fault_offer_target_duration,
     .place = place,

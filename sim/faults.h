@@ -62,6 +62,8 @@ typedef struct fault_def {
     fault_param param;      /* what explore.faults.<name>.params are */
     int tied;               /* it acts on its target alone when it lands: offered only where
                                its target has an event due (world.h, world_fault_tied_to_target) */
+    int cuts;               /* a partition: what it changes is what net_partitioned answers
+                               (world.c, fault_actor: WORLD_KEY_CUT) */
     int everywhere;         /* it changes what every actor's messages do (a partition, a lossy
                                link): it is ordered against every step */
     int lease_halves;       /* its default size without params: halves of the lease (3: a

@@ -13,6 +13,7 @@
 #include "net.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "server_kind.h"
 
@@ -40,6 +41,9 @@ struct net {
     void (*reset)(void *ud, int from, int to); /* TCP gave up on the link from → to */
     void *reset_ud;
     char *host_down;       /* per actor: its host vanished (net_set_host_down) */
+    char *cuttable;        /* per pair of actors (from * nactors + to): a partition of the
+                              scenario, or any when the search injects partitions, separates
+                              them (net_partitioned marks a step that asks: core.cut_read) */
 };
 
 static link_state *link_of(net *n, int from, int to)
@@ -89,6 +93,21 @@ net *net_new(core *cx, int max_partitions)
     n->partitions = xcalloc((size_t)max_partitions + 1, sizeof *n->partitions);
     n->links = xcalloc((size_t)na * (size_t)na, sizeof *n->links);
     n->host_down = xcalloc((size_t)na + 1, 1);
+    n->cuttable = xcalloc((size_t)na * (size_t)na + 1, 1);
+    int searched = 0;
+    for (int i = 0; i < sc->explore.nfaults; i++) searched |= sc->explore.faults[i].kind == FAULT_PARTITION;
+    if (searched) memset(n->cuttable, 1, (size_t)na * (size_t)na);
+    for (int i = 0; i < sc->nfaults && !searched; i++) {
+        const fault_cfg *f = &sc->faults[i];
+        if (f->kind != FAULT_PARTITION) continue;
+        for (int g = 0; g < f->ngroups; g++)
+            for (char **x = f->groups[g]; *x; x++)
+                for (int h = 0; h < f->ngroups; h++)
+                    for (char **y = f->groups[h]; *y && h != g; y++) {
+                        int a = core_actor(cx, *x), b = core_actor(cx, *y);
+                        if (a >= 0 && b >= 0) n->cuttable[a * na + b] = 1;
+                    }
+    }
     for (int i = 0; i < na * na; i++) {
         n->links[i].delay = sc->delay;
         n->links[i].loss = n->links[i].base_loss = sc->loss;
@@ -116,12 +135,14 @@ void net_free(net *n)
     free(n->partitions);
     free(n->links);
     free(n->host_down);
+    free(n->cuttable);
     free(n);
 }
 
 /* An actor named in no group of a partition keeps talking to everyone. */
 int net_partitioned(const net *n, int a, int b)
 {
+    if (n->cx->explore && n->cuttable[a * n->cx->nactors + b]) n->cx->cut_read = 1;
     for (int i = 0; i < n->npartitions; i++) {
         const int *g = n->partitions[i].group_of;
         if (g[a] >= 0 && g[b] >= 0 && g[a] != g[b]) return 1;

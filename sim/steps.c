@@ -33,7 +33,7 @@ size_t steps_decisions_made(const world *w)
 /* The key of an actor (world_step.key): a node's is its shard's original master. */
 int steps_key(const world *w, int actor)
 {
-    if (actor < 0) return actor == WORLD_KEY_ALL ? WORLD_KEY_ALL : -1;
+    if (actor < 0) return actor == WORLD_KEY_ALL || actor == WORLD_KEY_CUT ? actor : -1;
     return actor < w->cx.nnodes ? w->cu.nodes[actor].shard : actor;
 }
 
@@ -96,13 +96,15 @@ int steps_add(world *w, int64_t t, int actor, int cause)
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
     world_step *x = &w->steps[w->nsteps];
-    *x = (world_step){ t, actor, steps_key(w, actor), cause, actor >= w->cx.nnodes, 0, 0, 0, -1, CORE_NOT_STALE, -1, 0, -1, 0 };
+    *x = (world_step){ .t = t, .actor = actor, .key = steps_key(w, actor), .cause = cause, .client = actor >= w->cx.nnodes,
+                       .ev = -1, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1 };
     if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
     return w->nsteps++;
 }
 
-/* Step st read a clock for a value while it was handled (core_clock_read): in whole ms, its
- * margins are its clock's (add_step); to the µs (a server's TIME), every µs reads anew. */
+/* Step st read a clock for a value while it was handled (core_clock_read): its margins are
+ * its clock's whole ms (steps_add) either way; one read to the µs (a server's TIME) reads
+ * anew every µs (world_step.clock says which). */
 static void note_clock_read(world *w, int st)
 {
     if (!w->cx.clock_read) return;
@@ -195,6 +197,7 @@ int steps_event_begin(world *w, const event *e, int actor, size_t di)
     w->cx.clock_read = 0;
     w->cx.stale_by = CORE_NOT_STALE;
     w->cx.inert = 0;
+    w->cx.cut_read = 0;
     w->cx.step = st;
     return st;
 }
@@ -204,6 +207,7 @@ void steps_event_end(world *w, int st, size_t h0)
     w->steps[st].client = note_step_events(w, h0, st);
     w->steps[st].stale_by = w->cx.stale_by;
     w->steps[st].inert = w->cx.inert;
+    w->steps[st].cut = w->cx.cut_read;
     note_clock_read(w, st);
     w->cx.step = -1;
     sched_set_cause(w->cx.q, -1);

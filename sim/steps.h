@@ -46,7 +46,8 @@ typedef struct world_step {
     int actor;       /* -1: no actor (a world event without a target) */
     int key;         /* whose state it reads and writes: the actor, except that a master and
                         its replicas are one (replication and failover read across them);
-                        WORLD_KEY_ALL: every actor's (clients learning a new master); -1 */
+                        WORLD_KEY_ALL: every actor's (clients learning a new master);
+                        WORLD_KEY_CUT: a partition's (below); -1 */
     int cause;       /* a step index, -1 (none: the scenario's own schedule), or
                         WORLD_CAUSE_INSTANT (an injected fault: it moves with the step that
                         makes its instant, the next one that is not an injected fault) */
@@ -65,6 +66,9 @@ typedef struct world_step {
                         window it moves with too, or -1 */
     int inert;       /* a node's step that changed nothing (server_kind.inert): two such steps
                         commute */
+    int cut;         /* it asked whether two actors that a partition of the scenario separates
+                        can talk (net_partitioned): ordered against a partition's start and end
+                        (WORLD_KEY_CUT) */
     int qactor;      /* the event's actor in the queue (sched.h: simultaneous events are offered
                         by it), and ... */
     uint64_t seq;    /* ... its sequence number there */
@@ -74,6 +78,10 @@ typedef struct world_step {
 #define WORLD_NOT_STALE (-9)
 #define WORLD_CAUSE_INSTANT (-2)
 #define WORLD_KEY_ALL (-3)
+/* the key of a partition's start and end (where no node has a replica to fail over): what
+ * changes is only what net_partitioned answers, so they are ordered against the steps that
+ * asked it about a pair a partition separates (world_step.cut), not against every step */
+#define WORLD_KEY_CUT (-4)
 
 /* OTHER: any alternative may matter (a pick, a loss, a ctx:random value); DELAY: a window
  * that only says when its step happens, alternative i i*unit µs later than the first (a

@@ -85,10 +85,18 @@ void world_fault_end(world *w, int fi)
 /* ---- exploring: faults injected where the search (world_opts.search) says ---- */
 
 /* The actor a fault happens at: its target; WORLD_KEY_ALL for a partition or a lossy link,
- * which change what every actor's messages do. */
+ * which change what every actor's messages do — but WORLD_KEY_CUT for a partition where no
+ * node has a replica: then its start and end change nothing but what net_partitioned answers
+ * (nodes_partitions_changed acts on masters with replicas only). */
 static int fault_actor(const world *w, const fault_cfg *f)
 {
-    if (fault_def_of(f->kind)->everywhere) return WORLD_KEY_ALL;
+    const fault_def *d = fault_def_of(f->kind);
+    if (d->cuts) {
+        int replicas = 0;
+        for (int i = 0; i < w->cx.nnodes; i++) replicas |= w->cx.sc->nodes[i].master >= 0;
+        if (!replicas) return WORLD_KEY_CUT;
+    }
+    if (d->everywhere) return WORLD_KEY_ALL;
     return f->target ? core_actor(&w->cx, f->target) : -1;
 }
 
@@ -113,7 +121,7 @@ static void mark_due(world *w, int64_t t)
         if (!e) break;
         if (e->time != t) continue;
         int k = steps_key(w, event_actor(w, e));
-        if (k == WORLD_KEY_ALL) memset(w->due, 0xff, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
+        if (k == WORLD_KEY_ALL || k == WORLD_KEY_CUT) memset(w->due, 0xff, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
         else if (k >= 0) w->due[k / 64] |= 1ULL << (k % 64);
     }
 }
