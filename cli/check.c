@@ -20,7 +20,7 @@
 
 static void check_usage(FILE *f)
 {
-    fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes]\n"
+    fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes|ends]\n"
           "                               [--jobs N] [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
           "                               [--probes N]\n"
           "       locklab check SCENARIO --shard I/N [--save FILE] [options as above]\n"
@@ -62,6 +62,9 @@ static void check_usage(FILE *f)
           "                      (default: the table's max_deviations, else deepening);\n"
           "                      not a proof where paths with more deviations exist\n"
           "  --delays extremes   also try the last value of every window\n"
+          "  --delays ends       each window at its two ends only and each fault at the\n"
+          "                      instant of an event, as a discrete-time checker (SPIN in\n"
+          "                      make bench) searches: not a proof of the values between\n"
           "  --random N          N random schedules instead of the systematic search\n"
           "  --seed S            seed for --random (default: the scenario's)\n"
           "  --max-paths N       stop after N paths\n"
@@ -203,6 +206,8 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("            not even every path without deviations");
     else if (r->complete && r->deviation_bound < 0 && r->depth_cut)
         printf("            every order of events up to decision %d of a path", sc->explore.max_depth);
+    else if (r->complete && r->deviation_bound < 0 && (r->abstracted & EXPLORE_SAMPLED_ENDS))
+        printf("            every path of the windows' two ends (no bound on deviations was needed)");
     else if (r->complete && r->deviation_bound < 0)
         printf("            every order of events (no bound on deviations was needed)");
     else if (bound_cut(r))
@@ -214,7 +219,9 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("            every path with at most %d deviation%s from the default schedule", r->deviations_exhausted,
                r->deviations_exhausted == 1 ? "" : "s");
     printf("%s\n", r->depth_cut ? ";\n            decisions past explore.max_depth kept their default (max_depth cut the search)" : "");
-    if (r->complete && !bound_cut(r))
+    if (r->abstracted & EXPLORE_SAMPLED_ENDS)
+        printf("   time: each window at its two ends, not by the orders of events (SAMPLED, below)\n");
+    else if (r->complete && !bound_cut(r))
         printf("   time: every order of events that the windows can produce (delays, random sleeps, each fault's\n"
                "            instant to the µs), interior values included; each clock reading to its resolution\n"
                "            (whole ms; a server's TIME to the µs)\n");
@@ -222,7 +229,10 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("   time: by the orders of events that the windows can produce (delays, random sleeps, each fault's\n"
                "            instant to the µs), each clock reading to its resolution (whole ms; a server's TIME to\n"
                "            the µs): those within the deviations above\n");
-    if (o->delays_extremes) printf("   delays: both ends of every window tried as well\n");
+    if (o->delays_extremes == EXPLORE_DELAYS_EXTREMES) printf("   delays: both ends of every window tried as well\n");
+    if (r->abstracted & EXPLORE_SAMPLED_ENDS)
+        printf("   SAMPLED: each window at its two ends only (a message's delay, a random sleep), each fault\n"
+               "            at the instant of an event (--delays ends): no value between them was tried\n");
     if (r->abstracted & EXPLORE_SAMPLED_RANDOM)
         printf("   SAMPLED: a ctx:random range wider than %d values was tried at %d evenly spaced values only\n",
                EXPLORE_RANDOM_ALL, EXPLORE_RANDOM_ALL);
@@ -449,9 +459,10 @@ int cli_check(int argc, char **argv)
             break;
         case 'd':
             if (!strcmp(optarg, "orders")) o.delays_extremes = 0;
-            else if (!strcmp(optarg, "extremes")) o.delays_extremes = 1;
+            else if (!strcmp(optarg, "extremes")) o.delays_extremes = EXPLORE_DELAYS_EXTREMES;
+            else if (!strcmp(optarg, "ends")) o.delays_extremes = EXPLORE_DELAYS_ENDS;
             else {
-                cli_error("check: --delays takes 'orders' or 'extremes', not '%s'", optarg);
+                cli_error("check: --delays takes 'orders', 'extremes' or 'ends', not '%s'", optarg);
                 return EXIT_USAGE;
             }
             break;

@@ -30,7 +30,8 @@ typedef struct explore_opts {
                                deepening 0, 1, 2, ...; k >= 0: exactly this bound */
     double time_limit;      /* seconds; 0: none. Iterative deepening stops there, naming the
                                largest bound it exhausted */
-    int delays_extremes;    /* explore both ends of every delay window (no order reduction) */
+    int delays_extremes;    /* EXPLORE_DELAYS_*: every window by its orders (0), and its last
+                               value too (1), or at its two ends only (2) */
     volatile int *stop;     /* set (by a signal handler) to stop early with the totals so far */
     int jobs;               /* worker processes (<= 1: search in this process) */
     int shard_index, shard_count; /* search only shard I of N (1-based; 0: all) */
@@ -55,9 +56,19 @@ typedef struct explore_opts {
  * the default schedule shows is still found first, with its few deviations. */
 #define EXPLORE_PROBES 128
 
+/* explore_opts.delays_extremes. ENDS is the abstraction of a model checker with discrete
+ * time, SPIN's in make bench: each window (a message's delay, a random sleep) at its first
+ * and last value only, and each injected fault at the instant of an event (no shift back
+ * over the gap before it); no order between them is searched, so it proves nothing of them
+ * (explore_result.abstracted: EXPLORE_SAMPLED_ENDS). */
+#define EXPLORE_DELAYS_ORDERS 0
+#define EXPLORE_DELAYS_EXTREMES 1
+#define EXPLORE_DELAYS_ENDS 2
+
 /* explore_result.abstracted */
 #define EXPLORE_SAMPLED_RANDOM 1  /* a ctx:random range too wide: evenly spaced values tried */
 #define EXPLORE_SAMPLED_DRIFT 2   /* a drift's start: at event instants only */
+#define EXPLORE_SAMPLED_ENDS 4    /* windows at their two ends only (EXPLORE_DELAYS_ENDS) */
 
 typedef struct explore_result {
     int found;                 /* a violation of a searched property */

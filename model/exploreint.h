@@ -102,6 +102,7 @@ typedef struct reducer {
     size_t capdec;
     int cap, nkeys;
     int coarse;        /* a coarse pass: readings to the µs taken at their whole ms (explore.c) */
+    int ends;          /* windows at their two ends only (EXPLORE_DELAYS_ENDS) */
 } reducer;
 void reducer_release(reducer *r);
 /* The alternatives a new decision starts with (c: its record); 1 when a range too wide to

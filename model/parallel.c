@@ -340,7 +340,7 @@ static uint64_t build_id(void)
 static void shard_options(const explore_opts *o, buf *b)
 {
     buf_printf(b, "max_deviations=%d delays=%s probes=%llu", o->max_deviations,
-               o->delays_extremes ? "extremes" : "orders", (unsigned long long)o->probes);
+               o->delays_extremes == EXPLORE_DELAYS_ENDS ? "ends" : o->delays_extremes ? "extremes" : "orders", (unsigned long long)o->probes);
 }
 
 int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err)

@@ -688,7 +688,8 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
     case WDEC_DELAY:
     case WDEC_SHIFT:
         alts_add(a, 0);
-        if (extremes && c->n > 1) alts_add(a, c->n - 1);
+        /* a fault's shift is 0 at the two ends (EXPLORE_DELAYS_ENDS): at its event's instant */
+        if (extremes && c->n > 1 && !(extremes == EXPLORE_DELAYS_ENDS && d->kind == WDEC_SHIFT)) alts_add(a, c->n - 1);
         return 0;
     default:
         if (d->tie) { /* which simultaneous event goes first: those the path shows (tie_needed) */
@@ -730,6 +731,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
             continue;
         }
         if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;
+        if (r->ends) continue; /* EXPLORE_DELAYS_ENDS: no value between a window's two ends */
         int64_t next = next_crossing(r, p, i, observer);
         if (next > 0) alts_add(&avail[i], next);
     }
