@@ -1,5 +1,5 @@
-/* exploreint.h — what the model checker's files share (model/explore.c, reduce.c,
- * shrink.c, parallel.c); not an API. */
+/* exploreint.h — what the model checker's files share (model/explore.c, search.c,
+ * level.c, reduce*.c, orders.c, shrink.c, parallel.c); not an API. */
 #ifndef LOCKLAB_EXPLOREINT_H
 #define LOCKLAB_EXPLOREINT_H
 
@@ -27,14 +27,15 @@ typedef struct xpath {
     int ncmps;
 } xpath;
 
+/* search.c: one path */
 void path_free(xpath *p);
 /* Runs sc once under ch (explore: inject the explore table's faults); fills p. shared: what
  * every world of the search shares (borrowed). 0, or -1 with err on a model failure. */
-int run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
+int search_run_path(const scenario *sc, chooser *ch, int explore, const int *searched, const world_opts *shared, xpath *p,
              buf *err);
-/* run_path's return when shared->stop ended the run midway. */
+/* search_run_path's return when shared->stop ended the run midway. */
 #define RUN_STOPPED (-2)
-int is_fault_decision(const choice *c);
+int search_is_fault_decision(const choice *c);
 /* A path's orders, as a hash: at each key (world_step.key), the sequence of the steps made
  * there, each known by what it is rather than when (its event's kind, its actor, the step
  * that caused it and which of that step's effects it is) and, for a step that read a clock,
@@ -44,11 +45,12 @@ int is_fault_decision(const choice *c);
 uint64_t explore_orders(const xpath *p);
 /* A decision of where a fault lands (which fault at an instant, how early in its gap): never
  * bounded by deviations or max_depth. */
-int is_placement(const world_decision *d);
-double explore_now(void);
+int search_is_placement(const world_decision *d);
+/* monotonic seconds: progress and time limits only */
+double search_now(void);
 /* Which properties a search looks for: those the scenario's expect names, else the four
  * safety and liveness ones. */
-void choose_searched(const scenario *sc, int *searched); /* monotonic seconds: progress and time limits only */
+void search_choose_properties(const scenario *sc, int *searched);
 
 /* A set of 64-bit hashes (distinct outcomes): open addressing, 8 bytes a slot. */
 typedef struct hset {
@@ -89,14 +91,14 @@ typedef struct reducer {
     int64_t *facc;     /* per step: the same, of the windows that move it µs for µs (reduce.c) */
     int64_t *last;     /* per key: the last time seen */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
-    int *ufind;        /* tie_needed's classes of steps */
+    int *ufind;        /* reduce_tie_needed's classes of steps */
     int *win;          /* per step: the delay window (a decision's index) that timed it, or -1 */
     int *kid, *sib;    /* per step: the first step it caused, and the next of its cause's */
     uint8_t *fol;      /* per step: in the cone only as a follower's (reduce.c, followers) */
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
     int64_t *stay;     /* per step: how far the root moves before it does (reduce.c, stayers) */
-    int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, ms_steps) */
+    int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, reduce_cone_ms_steps) */
     int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */
     int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */
     size_t capdec;
@@ -104,10 +106,10 @@ typedef struct reducer {
     int coarse;        /* a coarse pass: readings to the µs taken at their whole ms (explore.c) */
     int ends;          /* windows at their two ends only (EXPLORE_DELAYS_ENDS) */
 } reducer;
-void reducer_release(reducer *r);
+void reduce_release(reducer *r);
 /* The alternatives a new decision starts with (c: its record); 1 when a range too wide to
  * try whole (ctx:random over more than EXPLORE_RANDOM_ALL values) is only sampled. */
-int initial_avail(alts *a, const world_decision *d, const choice *c, int extremes);
+int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int extremes);
 /* Reads path p and enables, in avail (one set per decision of p), the alternatives it shows
  * to be needed, anywhere on its stack. observer: the key of the checker's time line. */
 void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer);
@@ -135,7 +137,7 @@ typedef struct search {
                                random schedules run (explore_run) */
     int coarse;             /* in the level's coarse pass (explore_run) */
     int probe_after;        /* the level after which the random schedules found a violation */
-    int read_us;            /* the first default path read a clock to the µs (run_root): each
+    int read_us;            /* the first default path read a clock to the µs (level_run_root): each
                                level after the first has a coarse pass first (explore_run) */
     explore_opts wopts;     /* a worker's copy of the options (parallel.c) */
 } search;
@@ -153,17 +155,25 @@ typedef struct rootpath {
     alts *initial;         /* avail right after the default path: the items a shard splits */
 } rootpath;
 void rootpath_free(rootpath *rp);
-int should_stop(search *S);
-enum level_end stopped_in_run(search *S, buf *err);
+
+/* search.c: the search's stop conditions and its accounting of each path */
+int search_should_stop(search *S);
+enum level_end search_stopped_in_run(search *S, buf *err);
 /* Accounts for one path; 1 when it violates a searched property (kept in S->found). */
-int account(search *S, xpath *p, int bound);
-enum level_end run_root(search *S, int bound, rootpath *rp, buf *err);
+int search_account(search *S, xpath *p, int bound);
+/* A model failed on a path (its error in err): says which, by its decisions' values. */
+void search_note_failing_path(search *S, chooser *ch, buf *err);
+/* Runs random schedule k of those run after the first level (--probes); fills p. */
+int search_run_probe(search *S, int k, xpath *p, buf *err);
+
+/* level.c: one level in this process */
+enum level_end level_run_root(search *S, int bound, rootpath *rp, buf *err);
 /* The next item to take (deepest first); 0 when none. Items the bounds forbid, or another
  * shard's, are passed over (a bound's in *cut). */
-int next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut);
-enum level_end run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
+int level_next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut);
+enum level_end level_run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
 
-/* Re-runs a path from its decisions (EXPLORE form) into S->found. */
+/* shrink.c: re-runs a path from its decisions (EXPLORE form) into S->found. */
 int explore_refind(search *S, const int64_t *vals, size_t n, buf *err);
 /* Replays a found path (EXPLORE form) and minimises it into r's counter-example fields
  * (the totals in r are kept). */
@@ -174,6 +184,6 @@ int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int o
 enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf *err);
 /* parallel.c: the search of a level by shard explore_opts.shard_index of shard_count: its
  * share of the subtrees, split below the default path's items (one process). */
-enum level_end shard_level(search *S, int bound, buf *err);
+enum level_end parallel_shard_level(search *S, int bound, buf *err);
 
 #endif

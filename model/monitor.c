@@ -67,7 +67,7 @@ static void unit_step(lock_unit *u, const hist_event *e)
     if (e->kind == H_LOCK_UNIT && e->text && (e->code == HU_KEY || e->code == HU_PREFIX)) unit_add(u, e->text, e->code == HU_PREFIX);
 }
 
-int unit_has(const lock_unit *u, const char *key)
+int mon_unit_has(const lock_unit *u, const char *key)
 {
     for (size_t i = 0; key && i < u->n; i++)
         if (u->v[i].prefix ? !strncmp(key, u->v[i].name, strlen(u->v[i].name)) : !strcmp(key, u->v[i].name)) return 1;

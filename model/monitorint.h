@@ -20,7 +20,7 @@ typedef struct lock_unit {
     size_t n, cap;
 } lock_unit;
 
-int unit_has(const lock_unit *u, const char *key);
+int mon_unit_has(const lock_unit *u, const char *key);
 
 /* What every monitor reads besides the event. */
 typedef struct mon_env {

@@ -10,7 +10,7 @@
  * is the one a single job would have found: once an item reports one, the parent hands out
  * only items that come before it in that order, waits for them, and keeps the first.
  *
- * Shards. A shard runs the whole search but takes only its share of the subtrees (shard_level,
+ * Shards. A shard runs the whole search but takes only its share of the subtrees (parallel_shard_level,
  * below: the split is run by every shard alike, the shares below it by one each, by a hash the
  * same at every level), plus whatever its own paths enable. It writes its totals, hashes and
  * violation to a file, with what makes it a shard of this search (the build, the scenario
@@ -88,7 +88,7 @@ static void worker_main(search *S, rootpath *rp, int bound, int in, int out)
         memset(&S->outcomes, 0, sizeof S->outcomes);
         buf err;
         buf_init(&err);
-        enum level_end end = run_item(S, rp, bound, pos, alt, &err);
+        enum level_end end = level_run_item(S, rp, bound, pos, alt, &err);
         wres w = { .end = end, .max_depth_seen = r->max_depth_seen, .depth_cut = r->depth_cut,
                    .abstracted = r->abstracted, .memory_stop = r->memory_stop,
                    .timed_out = r->timed_out || (guard_cut() & GUARD_CUT_DEADLINE),
@@ -187,7 +187,7 @@ static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t *
     }
     wk->busy = 0;
     if (S->o->progress)
-        S->o->progress(S->o->progress_ud, r->paths, r->transitions, S->level, explore_now() - S->t0);
+        S->o->progress(S->o->progress_ud, r->paths, r->transitions, S->level, search_now() - S->t0);
     return (enum level_end)w.end;
 }
 
@@ -252,7 +252,7 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
             size_t pos;
             int64_t alt;
             int got;
-            while ((got = next_item(S, rp, bound, &pos, &alt, cut)) && best && !item_before(pos, alt, bpos, balt)) {
+            while ((got = level_next_item(S, rp, bound, &pos, &alt, cut)) && best && !item_before(pos, alt, bpos, balt)) {
             }
             if (!got) break;
             wk[i].busy = 1;
@@ -557,7 +557,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
 {
     memset(r, 0, sizeof *r);
     r->deviations_exhausted = r->deviation_bound = -1;
-    choose_searched(sc, r->searched);
+    search_choose_properties(sc, r->searched);
     hset hashes = { 0 };
     int count = 0, rc = 0, have = 0, all_complete = 1, min_exhausted = INT32_MAX, max_bound = -1;
     int64_t *best = NULL;
@@ -674,7 +674,7 @@ static uint64_t shard_mix(uint64_t id, size_t pos, int64_t alt)
 static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos, int64_t alt, rootpath *c, buf *err)
 {
     memset(c, 0, sizeof *c);
-    if (should_stop(S)) return LEVEL_STOPPED;
+    if (search_should_stop(S)) return LEVEL_STOPPED;
     choice *prefix = xmalloc((pos + 1) * sizeof *prefix);
     memcpy(prefix, n->rec, (pos + 1) * sizeof *prefix);
     prefix[pos].value = alt;
@@ -682,11 +682,11 @@ static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos,
     chooser_set_script(ch, prefix, pos + 1);
     free(prefix);
     xpath p;
-    int rc = run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+    int rc = search_run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
     chooser_free(ch);
-    if (rc == RUN_STOPPED) return stopped_in_run(S, err);
+    if (rc == RUN_STOPPED) return search_stopped_in_run(S, err);
     if (rc != 0) return LEVEL_ERROR;
-    if (account(S, &p, bound)) return LEVEL_FOUND;
+    if (search_account(S, &p, bound)) return LEVEL_FOUND;
     LL_ASSERT(p.nrec > pos); /* a prefix replays */
     c->n = p.nrec;
     c->rec = p.rec;
@@ -696,7 +696,7 @@ static enum level_end shard_child(search *S, int bound, rootpath *n, size_t pos,
     c->initial = alts_array(c->n);
     for (size_t j = 0; j <= pos; j++) alts_copy(&c->avail[j], &n->initial[j]);
     for (size_t i = pos + 1; i < c->n; i++)
-        if (initial_avail(&c->avail[i], &c->decs[i], &c->rec[i], S->o->delays_extremes))
+        if (reduce_initial_avail(&c->avail[i], &c->decs[i], &c->rec[i], S->o->delays_extremes))
             S->r->abstracted |= EXPLORE_SAMPLED_RANDOM;
     reduce_analyse(&S->red, &p, c->avail, S->observer);
     p.rec = NULL;
@@ -718,7 +718,7 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
     int max_depth = S->sc->explore.max_depth > 0 ? S->sc->explore.max_depth : INT32_MAX;
     int devs = 0; /* the prefix's deviations (every later decision is at its default) */
     for (size_t j = 0; j < from; j++)
-        if (!is_placement(&n->decs[j]) && n->rec[j].value != 0) devs++;
+        if (!search_is_placement(&n->decs[j]) && n->rec[j].value != 0) devs++;
     for (;;) {
         size_t pos = 0;
         int64_t alt = -1;
@@ -726,7 +726,7 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
             for (int64_t u = alts_next(&n->avail[k], 0, n->rec[k].n); u > 0; u = alts_next(&n->avail[k], u, n->rec[k].n)) {
                 if (alts_has(&n->done[k], u)) continue;
                 alts_add(&n->done[k], u);
-                int fault = is_placement(&n->decs[k]);
+                int fault = search_is_placement(&n->decs[k]);
                 if (!fault && (int)k >= max_depth) {
                     S->r->depth_cut = 1;
                     continue;
@@ -744,7 +744,7 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
         enum level_end end;
         uint64_t cid = shard_mix(id, pos, alt);
         if (!alts_has(&n->initial[pos], alt)) {
-            end = run_item(S, n, bound, pos, alt, err); /* this shard's own paths enabled it */
+            end = level_run_item(S, n, bound, pos, alt, err); /* this shard's own paths enabled it */
         } else if (depth + 1 < SHARD_SPLIT_DEPTH) {
             rootpath c;
             end = shard_child(S, bound, n, pos, alt, &c, err);
@@ -758,7 +758,7 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
             }
             rootpath_free(&c);
         } else if (cid % (uint64_t)S->o->shard_count == (uint64_t)(S->o->shard_index - 1)) {
-            end = run_item(S, n, bound, pos, alt, err); /* a share, this shard's */
+            end = level_run_item(S, n, bound, pos, alt, err); /* a share, this shard's */
         } else {
             continue; /* another shard's */
         }
@@ -767,10 +767,10 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
     }
 }
 
-enum level_end shard_level(search *S, int bound, buf *err)
+enum level_end parallel_shard_level(search *S, int bound, buf *err)
 {
     rootpath rp;
-    enum level_end end = run_root(S, bound, &rp, err);
+    enum level_end end = level_run_root(S, bound, &rp, err);
     if (end != LEVEL_COMPLETE) return end;
     int cut = 0;
     end = shard_node(S, bound, &rp, 0, 0, 0x6c6f636b6c616221ULL, &cut, err);

@@ -39,7 +39,7 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
     } else if (e->kind == H_EXEC) {
         m->exec_client = e->peer, m->exec_node = e->actor, m->exec_t = e->t;
     } else if (e->kind == H_KEY_DELETED && e->actor == m->exec_node && e->t == m->exec_t && m->exec_client >= 0 &&
-               m->holds[m->exec_client] > 1 && unit_has(m->unit, e->text)) {
+               m->holds[m->exec_client] > 1 && mon_unit_has(m->unit, e->text)) {
         int c = m->exec_client;
         if (m->holds[c] == 2) buf_printf(&p, "%s held the lock twice", history_actor_name(h, c));
         else buf_printf(&p, "%s held the lock %d times", history_actor_name(h, c), m->holds[c]);

@@ -61,7 +61,7 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
     case H_KEY_SET:
     case H_KEY_DELETED:
     case H_KEY_EXPIRED: {
-        if (!unit_has(m->unit, e->text)) break;
+        if (!mon_unit_has(m->unit, e->text)) break;
         int attributed = e->actor == m->exec_node && e->t == m->exec_t && e->kind != H_KEY_EXPIRED;
         owned *o = NULL;
         for (size_t k = 0; k < m->nown && !o; k++)

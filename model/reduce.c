@@ -168,7 +168,7 @@ struct reducer_keys {
     int64_t *qper;  /* the same places: the longest true ms of the clocks of those steps */
 };
 
-void reducer_release(reducer *r)
+void reduce_release(reducer *r)
 {
     free(r->fol);
     free(r->qm);
@@ -229,81 +229,10 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
     }
 }
 
-/* The step whose handling made s (an injected fault's: that of the step that makes its
- * instant), or -1. */
-static int parent_of(const world_step *st, int n, int s)
-{
-    int c = st[s].cause;
-    if (c != WORLD_CAUSE_INSTANT) return c;
-    int s2 = instant_maker(st, n, s);
-    return s2 >= 0 && st[s2].cause < s ? st[s2].cause : -1;
-}
 
-/* acc[s]: how much later the windows on s's chain of causes (s's own included) can still
- * bring it, each from its value on this path to its last; facc[s], the same of the windows
- * that can bring it to every µs of that range (a delay of 1 µs a unit, not held behind
- * another message on its link). */
-static void accumulate(reducer *r, const xpath *p)
-{
-    const world_step *st = p->steps;
-    int n = p->nsteps;
-    for (int s = 0; s < n; s++) r->acc[s] = r->facc[s] = 0;
-    for (size_t i = 0; i < p->nrec; i++) {
-        const world_decision *d = &p->decs[i];
-        if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n) {
-            int64_t left = p->rec[i].n - 1 - p->rec[i].value;
-            if (left <= 0) continue;
-            r->acc[d->step] += left > INT64_MAX / 4 / d->unit ? INT64_MAX / 4 : left * d->unit;
-            if (d->unit == 1 && d->held == 0) r->facc[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
-        }
-    }
-    for (int s = 0; s < n; s++) {
-        int c = parent_of(st, n, s);
-        if (c >= 0 && c < s) {
-            r->acc[s] += r->acc[c];
-            if (r->acc[s] > INT64_MAX / 4) r->acc[s] = INT64_MAX / 4;
-            r->facc[s] += r->facc[c];
-            if (r->facc[s] > INT64_MAX / 4) r->facc[s] = INT64_MAX / 4;
-        }
-    }
-}
 
-int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
 
-/* The step that y moves with: y itself, or for an injected fault the step that makes its
- * instant — its target's first event at that instant (a crash, pause or jump lands just before
- * an event of its target: sim/world.c), else the next step that is not an injected fault; -1
- * if there is none. */
-int instant_maker(const world_step *st, int n, int y)
-{
-    if (y >= n || st[y].cause != WORLD_CAUSE_INSTANT) return y < n ? y : -1;
-    for (int s = y + 1; s < n && st[s].t == st[y].t; s++)
-        if (st[s].cause != WORLD_CAUSE_INSTANT && st[y].key >= 0 && st[s].key == st[y].key) return s;
-    while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
-    return y < n ? y : -1;
-}
 
-void cone_of(const world_step *st, int n, int root, uint8_t *in)
-{
-    memset(in, 0, (size_t)n);
-    in[root] = 1;
-    for (int s = root + 1; s < n; s++) {
-        int c = st[s].cause;
-        if (c == WORLD_CAUSE_INSTANT) {
-            /* an injected fault moves with the step that makes its instant */
-            int s2 = instant_maker(st, n, s);
-            int c2 = s2 >= 0 ? st[s2].cause : -1;
-            in[s] = s2 >= 0 && c2 >= root && c2 < s && in[c2];
-        } else {
-            in[s] = c >= root && c < s && in[c];
-        }
-        int a = st[s].also; /* held behind a message of the cone on its link: it moves too */
-        if (a >= root && a < s && in[a]) in[s] = 1;
-    }
-}
 
 /* The keys a step is ordered under: its key (world_step), the observer for a client's, and
  * the cut (observer + 1: a partition's start and end, WORLD_KEY_CUT) for one that asked what
@@ -318,138 +247,12 @@ static int step_keys(const world_step *x, int observer, int keys[3])
     return n;
 }
 
-/* How much later than its place on this path the windows on its chain can bring step s,
- * beyond what they bring the root: for a cone step, those below the root on its chain; for a
- * follower's step (not on the root's chain), all of its chain's. */
-static int64_t slack_below(const reducer *r, int root, int s)
-{
-    return r->fol[s] ? r->acc[s] : r->acc[s] - r->acc[root];
-}
 
-/* The part of slack_below that windows below the root moving s µs for µs make up (facc);
- * none for a follower's step (its chain's windows may have been decided before the root's,
- * and stay where they are on the paths below it). */
-static int64_t fine_slack_below(const reducer *r, int root, int s)
-{
-    return r->fol[s] ? 0 : r->facc[s] - r->facc[root];
-}
 
-/* Did step s read a clock, itself or through the message that caused it (a value read at
- * another actor, carried here)? */
-static int reads_clock(const world_step *st, int s)
-{
-    int c = st[s].cause;
-    return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
-}
 
-/* Which steps of the cone (r->in) move in whole ms: a timer or an expiry set from a clock by
- * a cone step falls on a whole ms of that clock, and everything it causes moves with it. For
- * each: QM, the least move of the root that moves it (later; its setter's tick, or its
- * setter's own QM), QB the same earlier (back), QP the longest true µs of a ms of the clocks
- * on its way; QM 0 for a step that moves µs for µs. An injected fault moves with the step
- * that makes its instant. */
-void ms_steps(reducer *r, const xpath *p, int root)
-{
-    const world_step *st = p->steps;
-    int n = p->nsteps;
-    for (int s = root; s < n; s++) {
-        QM(r, s) = QB(r, s) = QP(r, s) = 0;
-        if (!r->in[s] || s == root) continue;
-        int c = st[s].cause;
-        if (c < root || c >= s || !r->in[c]) continue;
-        if (st[s].ev == EV_TIMER || st[s].ev == EV_EXPIRE) {
-            int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
-            int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
-            int64_t per = tick + back - 1;
-            if (QM(r, c)) {
-                /* a setter that moves in whole ms itself reads another value only when it
-                 * moves: at its own first move, whatever its place in its ms (it sits on a
-                 * whole ms, one µs past the last: a back of 1 that no move of the root reaches) */
-                m = QM(r, c);
-                mb = QB(r, c);
-                if (QP(r, c) > per) per = QP(r, c);
-            }
-            QM(r, s) = m;
-            QB(r, s) = mb;
-            QP(r, s) = per > 1 ? per : 1;
-        } else if (QM(r, c)) {
-            QM(r, s) = QM(r, c);
-            QB(r, s) = QB(r, c);
-            QP(r, s) = QP(r, c);
-        }
-    }
-    for (int s = n - 1; s > root; s--) {
-        if (!r->in[s] || st[s].cause != WORLD_CAUSE_INSTANT) continue;
-        int mk = instant_maker(st, n, s);
-        if (mk > s && r->in[mk]) {
-            QM(r, s) = QM(r, mk);
-            QB(r, s) = QB(r, mk);
-            QP(r, s) = QP(r, mk);
-        }
-    }
-}
 
-/* The least move of the root at which a step of the whole-ms banks (the first of them to move
- * at qmin, by at most qper a time) passes a step d µs ahead of it: its staircase passes d after
- * at most floor(d / qper) steps of qper beyond the first. Never later than that. */
-static int64_t ms_crossing(int64_t d, int64_t qmin, int64_t qper)
-{
-    return qmin + (d > qper ? d - qper : 0);
-}
 
-/* The least tick (later) or back (earlier) of a clock reading inside the cone; INT64_MAX when
- * the cone reads no clock. A reading is compared with whatever the model holds: another
- * reading, or a constant (`TIME`'s µs against 7, ctx:now() against a date written in the
- * model) — the clocks' origin, their value at 0 s, is a reading outside every cone. (Until
- * round 4 a cone whose readings had no reading outside it was taken as moving freely: a model
- * comparing the server's TIME with a constant was proven safe where runs violate it.) */
-int64_t reading_crossing(reducer *r, const xpath *p, int root, int later)
-{
-    const world_step *st = p->steps;
-    int inside = 0;
-    int64_t least = INT64_MAX;
-    for (int s = 0; s < p->nsteps; s++) {
-        if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
-        if (s >= root && r->in[s]) {
-            /* a step moving in whole ms reads another value at its first move */
-            int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
-            /* with the windows below at their last values; if they reach it alone, by itself */
-            if (later && m - slack_below(r, root, s) > 0) m -= slack_below(r, root, s);
-            if (m > 0 && m < least) least = m;
-            inside = 1;
-        }
-    }
-    return inside ? least : INT64_MAX;
-}
 
-/* The least move of the cone that could flip a deadline decided with ctx:before between a
- * reading inside the cone and one outside it: its margin, and at least until the cone's
- * reading changes value. INT64_MAX when none could. */
-int64_t comparison_crossing(reducer *r, const xpath *p, int root, int later)
-{
-    int64_t least = INT64_MAX;
-    for (int k = 0; k < p->ncmps; k++) {
-        const world_cmp *c = &p->cmps[k];
-        int s = c->step, o = c->origin;
-        int in_s = s >= root && s < p->nsteps && r->in[s];
-        int in_o = o >= root && o < p->nsteps && r->in[o];
-        if (in_s == in_o) continue;
-        /* it flips one way only: its reading later or its origin earlier when it read before
-         * the instant; the cone moves later for a delay, earlier for a fault's shift */
-        if ((in_s == later) != (c->before != 0)) continue;
-        int x = in_s ? s : o;
-        int64_t m = c->margin + 1;
-        int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
-        if (grain > m) m = grain;
-        /* a step moving in whole ms: from its first move, a ms of its clock at a time */
-        if (x >= root && QM(r, x)) m = ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
-        if (later) m += r->stay[x];
-        /* with the windows below at their last values; if they reach it alone, by itself */
-        if (later && m - slack_below(r, root, x) > 0) m -= slack_below(r, root, x);
-        if (m > 0 && m < least) least = m;
-    }
-    return least;
-}
 
 static void keys_clear(reducer *r, int observer)
 {
@@ -496,7 +299,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
              * all that can change is y passing it (y in the cone, the step outside it). */
             if (stale_inert(r, p, root, s, 1)) continue;
             int y = x->stale_by;
-            int64_t late_y = st[y].t + slack_below(r, root, y); /* a stayer's: later still */
+            int64_t late_y = st[y].t + reduce_cone_slack(r, root, y); /* a stayer's: later still */
             int64_t cand = x->t > st[y].t ? x->t - st[y].t : 1;
             if (late_y < x->t && x->t - late_y < cand) cand = x->t - late_y;
             if (cand < least) least = cand;
@@ -504,17 +307,17 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
         }
         int keys[3], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
-            /* a step that moves in whole ms (ms_steps) is kept in banks of its own */
+            /* a step that moves in whole ms (reduce_cone_ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
             int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
             /* a stayer's step moves once the root has moved by its stay */
             int64_t now = x->t - r->stay[s];
-            int64_t late = now + slack_below(r, root, s);
+            int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
              * µs those below that move it µs for µs can carry it by themselves: every order
              * it takes there is taken at this value of the root, on the paths of theirs
              * (a step that moves in whole ms: where it is) */
-            int64_t near = now + (q ? 0 : fine_slack_below(r, root, s));
+            int64_t near = now + (q ? 0 : reduce_cone_fine_slack(r, root, s));
             if (near > late) near = late;
             int times = late > near ? 2 : 1;
             for (int twice = 0; twice < times; twice++, late = near) {
@@ -548,7 +351,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 int64_t b = tvec_below(all[q], x->t);
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t > b ? x->t - b : 1;
-                if (q) cand = ms_crossing(cand, *qmin_all, *qper_all);
+                if (q) cand = reduce_cone_ms_crossing(cand, *qmin_all, *qper_all);
                 if (cand < least) least = cand;
                 continue;
             }
@@ -558,7 +361,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 int64_t b = tvec_below(BANK(q, f, keys[j]), x->t);
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t > b ? x->t - b : 1;
-                if (q) cand = ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
+                if (q) cand = reduce_cone_ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
                 if (cand < least) least = cand;
             }
         }
@@ -618,10 +421,10 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
  * a reading or a ctx:before margin; INT64_MAX when nothing can. */
 static int64_t cone_crossing(reducer *r, const xpath *p, int root, int later, int observer)
 {
-    ms_steps(r, p, root);
+    reduce_cone_ms_steps(r, p, root);
     int64_t us = later ? order_crossing_later(r, p, root, observer) : order_crossing_earlier(r, p, root, observer);
-    if (us > 1) us = min64(us, comparison_crossing(r, p, root, later));
-    if (us > 1) us = min64(us, reading_crossing(r, p, root, later));
+    if (us > 1) us = min64(us, reduce_cone_comparison_crossing(r, p, root, later));
+    if (us > 1) us = min64(us, reduce_cone_reading_crossing(r, p, root, later));
     return us;
 }
 
@@ -633,7 +436,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     LL_ASSERT(v >= 0 && d->step >= 0 && d->step < p->nsteps);
     if (v >= last) return -1;
     int root = d->step, n = p->nsteps;
-    cone_of(p->steps, n, root, r->in);
+    reduce_cone_of(p->steps, n, root, r->in);
     int later = d->kind == WDEC_DELAY, stayers = 0;
     int64_t us;
     if (!later) {
@@ -641,9 +444,9 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
         memset(r->stay, 0, (size_t)n * sizeof *r->stay);
         us = cone_crossing(r, p, root, 0, observer);
     } else {
-        stayers = shape_cone(r, p, i, root); /* r->in anew */
-        /* the stayers' steps move once the root has moved past their values (slack_below) */
-        skip_floating(r, p, i, root);
+        stayers = reduce_anchor_shape_cone(r, p, i, root); /* r->in anew */
+        /* the stayers' steps move once the root has moved past their values (reduce_cone_slack) */
+        reduce_anchor_skip_floating(r, p, i, root);
         us = cone_crossing(r, p, root, 1, observer);
         if (stayers && us > 1) {
             /* and before that the rest of the cone passes them where they are: the rest against
@@ -654,10 +457,10 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
             memset(r->stay, 0, (size_t)n * sizeof *r->stay);
             int64_t u2 = cone_crossing(r, p, root, 1, observer);
             memset(r->skip, 0, (size_t)n);
-            skip_floating(r, p, i, root);
+            reduce_anchor_skip_floating(r, p, i, root);
             for (size_t j = i + 1; j < p->nrec; j++) {
                 if (r->followed[j] != 2) continue;
-                for (int w = parent_of(p->steps, n, p->decs[j].step); w >= root; w = parent_of(p->steps, n, w)) {
+                for (int w = reduce_cone_parent(p->steps, n, p->decs[j].step); w >= root; w = reduce_cone_parent(p->steps, n, w)) {
                     r->skip[w] = 1;
                     if (w == root) break;
                 }
@@ -680,7 +483,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
  * offered at its instant; a window, its first value (and its last with --delays extremes);
  * anything else, every alternative — but a value drawn from a range wider than
  * EXPLORE_RANDOM_ALL (ctx:random) only at evenly spaced values, which returns 1 (sampled). */
-int initial_avail(alts *a, const world_decision *d, const choice *c, int extremes)
+int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int extremes)
 {
     alts_clear(a);
     switch (d->kind) {
@@ -692,7 +495,7 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
         if (extremes && c->n > 1 && !(extremes == EXPLORE_DELAYS_ENDS && d->kind == WDEC_SHIFT)) alts_add(a, c->n - 1);
         return 0;
     default:
-        if (d->tie) { /* which simultaneous event goes first: those the path shows (tie_needed) */
+        if (d->tie) { /* which simultaneous event goes first: those the path shows (reduce_tie_needed) */
             alts_add(a, 0);
             return 0;
         }
@@ -710,8 +513,8 @@ int initial_avail(alts *a, const world_decision *d, const choice *c, int extreme
 void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
     reducer_fit(r, p->nsteps + 1, observer + 2);
-    accumulate(r, p);
-    anchors_compute(r, p);
+    reduce_cone_accumulate(r, p);
+    reduce_anchor_compute(r, p);
     for (int s = 0; s < p->nsteps; s++) r->win[s] = -1;
     /* each step's effects, in order: kid, the first; sib, the next of the same cause */
     for (int s = 0; s < p->nsteps; s++) r->kid[s] = r->sib[s] = -1;
@@ -727,7 +530,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->kind == WDEC_OTHER && d->tie) {
-            tie_needed(r, p, i, &avail[i]);
+            reduce_tie_needed(r, p, i, &avail[i]);
             continue;
         }
         if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;

@@ -21,22 +21,22 @@ static int steps_dependent(const world_step *x, const world_step *y)
     return x->key == y->key && !(x->inert && y->inert);
 }
 
-/* The cone of a window's step w (cone_of), with the injected faults whose instant w makes (they
- * land just before it at its instant: instant_maker), in in[] from index `from` on. */
+/* The cone of a window's step w (reduce_cone_of), with the injected faults whose instant w makes (they
+ * land just before it at its instant: reduce_cone_instant_maker), in in[] from index `from` on. */
 static void window_cone(const world_step *st, int n, int w, int from, uint8_t *in)
 {
-    cone_of(st, n, w, in);
+    reduce_cone_of(st, n, w, in);
     for (int s = w - 1; s > from && st[s].t == st[w].t; s--)
-        if (st[s].cause == WORLD_CAUSE_INSTANT && instant_maker(st, n, s) == w) in[s] = 1;
+        if (st[s].cause == WORLD_CAUSE_INSTANT && reduce_cone_instant_maker(st, n, s) == w) in[s] = 1;
 }
 
 /* For each window decision off its first value, the steps it is anchored to (r->anc from
  * r->anc_at[j], ended by -1); ANCHOR_ELSEWHERE: anchored (also) to what no root's cone can
  * hold — a clock's ms boundary or a ctx:before margin its cone's readings would cross, a
  * message held behind another, more than ANCHORS_MAX steps; ANCHOR_FLOATING: to nothing.
- * Others: ANCHOR_NONE. A step of its cone that moves in whole ms (ms_steps) does not move one
+ * Others: ANCHOR_NONE. A step of its cone that moves in whole ms (reduce_cone_ms_steps) does not move one
  * unit back, or moves a whole ms of its clock back, passing all that ms holds. */
-void anchors_compute(reducer *r, const xpath *p)
+void reduce_anchor_compute(reducer *r, const xpath *p)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
@@ -47,7 +47,7 @@ void anchors_compute(reducer *r, const xpath *p)
     }
     r->nanc = 0;
     uint8_t *keep = r->in;
-    r->in = r->tmp; /* reading_crossing and comparison_crossing read the cone there */
+    r->in = r->tmp; /* reduce_cone_reading_crossing and reduce_cone_comparison_crossing read the cone there */
     for (size_t j = 0; j < p->nrec; j++) {
         const world_decision *d = &p->decs[j];
         r->anc_at[j] = ANCHOR_NONE;
@@ -55,7 +55,7 @@ void anchors_compute(reducer *r, const xpath *p)
         int b = d->step;
         int64_t unit = d->unit > 0 ? d->unit : 1;
         window_cone(st, n, b, -1, r->in);
-        ms_steps(r, p, b);
+        reduce_cone_ms_steps(r, p, b);
         int z0 = b; /* its faults, at its instant before it: they move µs for µs with it */
         while (z0 > 0 && st[z0 - 1].t == st[b].t) z0--;
         for (int z = z0; z < b; z++) QM(r, z) = QB(r, z) = QP(r, z) = 0;
@@ -77,14 +77,14 @@ void anchors_compute(reducer *r, const xpath *p)
             int stale = st[z].stale_by != WORLD_NOT_STALE, ender = stale ? st[z].stale_by : -1;
             if (stale && (ender < 0 || ender >= z || r->in[ender])) continue;
             /* the steps just before it, and those at its instant after it (a tie: the
-             * scheduler's order there is a decision of its own, tie_needed) */
+             * scheduler's order there is a decision of its own, reduce_tie_needed) */
             int yend = z + 1;
             while (yend < n && st[yend].t == st[z].t) yend++;
             for (int y = yend - 1; y >= 0 && st[y].t >= st[z].t - reach; y--) {
                 if (y == z || r->in[y]) continue;
                 if (stale ? y != ender : st[y].stale_by != WORLD_NOT_STALE || !steps_dependent(&st[y], &st[z])) continue;
-                /* an injected fault moves with the step that makes its instant (cone_of) */
-                int a = instant_maker(st, n, y);
+                /* an injected fault moves with the step that makes its instant (reduce_cone_of) */
+                int a = reduce_cone_instant_maker(st, n, y);
                 if (a < 0 || r->in[a]) continue;
                 if (count == ANCHORS_MAX) {
                     elsewhere = 1;
@@ -98,7 +98,7 @@ void anchors_compute(reducer *r, const xpath *p)
                 count++;
             }
         }
-        if (!elsewhere && reading_crossing(r, p, b, 0) > unit && comparison_crossing(r, p, b, 0) > unit) {
+        if (!elsewhere && reduce_cone_reading_crossing(r, p, b, 0) > unit && reduce_cone_comparison_crossing(r, p, b, 0) > unit) {
             if (count > 0) {
                 r->anc[r->nanc++] = -1; /* room kept when the last was added */
                 r->anc_at[j] = start;
@@ -129,7 +129,7 @@ static int anchored_in(const reducer *r, size_t j, int root)
  * at its first value, and its crossings bring it back to just after the same steps. Its
  * cone's steps get that value in r->stay. A follower anchored to a stayer stays too: it is
  * not followed (its cone is compared where it is). Returns whether there is any stayer. */
-int shape_cone(reducer *r, const xpath *p, size_t i, int root)
+int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
@@ -137,7 +137,7 @@ int shape_cone(reducer *r, const xpath *p, size_t i, int root)
     for (size_t j = i + 1; j < p->nrec; j++) r->followed[j] = 0; /* 2: a stayer */
     for (;;) {
         /* followers, with the stayers known so far staying */
-        cone_of(st, n, root, r->in);
+        reduce_cone_of(st, n, root, r->in);
         memset(r->fol, 0, (size_t)n);
         for (size_t j = i + 1; j < p->nrec; j++)
             if (r->followed[j] == 1) r->followed[j] = 0;
@@ -189,7 +189,7 @@ int shape_cone(reducer *r, const xpath *p, size_t i, int root)
  * needed — the root's path starts it again at its first value, and from the paths where its
  * crossings have anchored it (to a step, or its first value) the root's crossings past it
  * are taken. Their cones are left out of the root's order crossing (r->skip). */
-void skip_floating(reducer *r, const xpath *p, size_t i, int root)
+void reduce_anchor_skip_floating(reducer *r, const xpath *p, size_t i, int root)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;

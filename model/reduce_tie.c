@@ -41,7 +41,7 @@ static int queue_busy(const xpath *p, int a, int b, int64_t t)
 /* Two events that one actor has due at one instant run in the order they were pushed
  * (sched.h: first in, first out): so two steps of a tie that each push one — two clients
  * that send a node a request over equal delays — decide that order by their own, even where
- * they commute themselves. Such steps are joined in up (their classes for tie_needed), unless
+ * they commute themselves. Such steps are joined in up (their classes for reduce_tie_needed), unless
  * the two events commute (both inert), or a window reaches the other order by itself: the
  * first one's delay can still grow (its crossing past the second is tried), or the second's
  * is off its first value (its earlier values put it first) — where one µs that way meets
@@ -84,7 +84,7 @@ static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int
  * commute with that whole class. So the candidates of the chosen one's class are enabled.
  * All are, when the instant's events are not exactly the ones pending at the decision (one
  * caused another at the same instant) or the path cannot be matched to the candidates. */
-void tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
+void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
 {
     const world_decision *d = &p->decs[i];
     const world_step *st = p->steps;

@@ -20,8 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chunkcache.h"
 #include "exploreint.h"
 #include "faults.h"
+#include "scriptlib.h"
 #include "guard.h"
 
 static void (*hook_minimising)(void *ud);
@@ -111,7 +113,7 @@ static int run_pinned_as(chooser_mode mode, const scenario *sc, const fault_cfg 
     buf err;
     buf_init(&err);
     int v = -1;
-    if (run_path(&pn.sc, ch, 0, searched, shared, &p, &err) == 0) {
+    if (search_run_path(&pn.sc, ch, 0, searched, shared, &p, &err) == 0) {
         v = p.violated;
         *transitions += p.events;
         if (out) *out = p;
@@ -144,7 +146,7 @@ static choice *strip_faults(const choice *rec, size_t n, size_t *out_n)
     choice *v = xmalloc((n + 1) * sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (!is_fault_decision(&rec[i])) v[k++] = rec[i];
+        if (!search_is_fault_decision(&rec[i])) v[k++] = rec[i];
     *out_n = k;
     return v;
 }
@@ -353,7 +355,7 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
             r->choices = xmalloc((found.nrec + 1) * sizeof *r->choices);
             size_t k = 0;
             for (size_t i = 0; i < found.nrec; i++)
-                if (!is_fault_decision(&found.rec[i])) {
+                if (!search_is_fault_decision(&found.rec[i])) {
                     r->choices[k] = found.rec[i];
                     r->choices[k].value = found.rec[i].real;
                     k++;
@@ -391,4 +393,54 @@ void explore_unpin(scenario *sc)
     pinned *pn = (pinned *)sc; /* its first member */
     unpin(pn);
     free(pn);
+}
+
+/* ---- a found path replayed: for a shard's merge (parallel.c) and the search's end ---- */
+
+int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
+{
+    static const char gone[] = "the violation found does not replay: the shard files come from another scenario or version";
+    xpath p;
+    if (S->level < 0) { /* one of the random schedules run after the first level: vals[0] says which */
+        if (n != 1 || vals[0] < 0 || vals[0] >= INT32_MAX) {
+            buf_puts(err, gone);
+            return -1;
+        }
+        if (search_run_probe(S, (int)vals[0], &p, err) != 0) return -1;
+        S->r->probe_found = (int)vals[0] + 1;
+    } else {
+        choice *c = xcalloc(n + 1, sizeof *c);
+        for (size_t i = 0; i < n; i++) c[i].value = vals[i];
+        chooser *ch = chooser_new(CHOOSER_EXPLORE, S->sc->seed);
+        chooser_set_script(ch, c, n);
+        free(c);
+        int rc = search_run_path(S->sc, ch, 1, S->r->searched, &S->shared, &p, err);
+        chooser_free(ch);
+        if (rc != 0) return -1;
+    }
+    if (p.violated < 0) {
+        path_free(&p);
+        buf_puts(err, gone);
+        return -1;
+    }
+    S->found = p;
+    S->have_found = 1;
+    return 0;
+}
+
+int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err)
+{
+    int pass = order < 0 ? sc->explore.max_faults + order : 0; /* found_order */
+    int level = order < 0 ? 0 : order % 3 == 2 ? -1 : order / 3;
+    search_choose_properties(sc, r->searched);
+    scriptlib *lib = scriptlib_load(NULL, err);
+    if (!lib) return -1;
+    explore_opts o = { .max_deviations = -1 };
+    search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients, .level = level, .pass = pass };
+    S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .fault_budget = pass };
+    int rc = explore_refind(&S, vals, n, err);
+    if (rc == 0) shrink_found(sc, level < 0, &S.shared, &S.found, r);
+    scriptlib_free(lib);
+    chunkcache_free(S.shared.chunks);
+    return rc;
 }

@@ -114,7 +114,7 @@ static int corner(const scenario *sc, const int *searched, const world_opts *sha
         chooser *ch = chooser_new(CHOOSER_EXPLORE, sc->seed);
         chooser_set_script(ch, prefix, nprefix);
         xpath p;
-        int rc = run_path(sc, ch, 1, searched, shared, &p, err);
+        int rc = search_run_path(sc, ch, 1, searched, shared, &p, err);
         chooser_free(ch);
         if (rc != 0) {
             free(prefix);
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
             continue;
         }
         int searched[PROP_COUNT];
-        choose_searched(sc, searched);
+        search_choose_properties(sc, searched);
         hset truth = { 0 }, reached = { 0 };
         shown *sh = NULL;
         choice *violating = NULL;

@@ -46,7 +46,7 @@ static void analyse(const xpath *p, alts *avail, int observer)
 {
     reducer red = { 0 };
     reduce_analyse(&red, p, avail, observer);
-    reducer_release(&red);
+    reduce_release(&red);
 }
 
 /* A path written by hand, with room for its steps, decisions and their choices. */

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 
 # The allowed doors to the machine's time, randomness and identity: FILE:PATTERN, and why.
 allowed=(
-    "model/explore.c:clock_gettime"      # the search's --time, progress and summary: outside every run
+    "model/search.c:clock_gettime"       # the search's --time, progress and summary: outside every run
     "cli/cli.c:clock_gettime"            # the command line's progress lines
     "cli/serve_time.c:clock_gettime"     # locklab serve: a world driven in real time (world_realtime.c): its clock (--clock wall), a long script's time
     "cli/serve_ctl.c:gettimeofday"       # ... INFO's server time, as Redis answers it

@@ -1,0 +1,216 @@
+/* reduce_cone.c — what moves when a window's value moves, for model/reduce.c's crossings
+ * (its header says why): the window step's cone (the step and everything its handling
+ * scheduled, transitively; an injected fault moves with the step that makes its instant);
+ * how much later the windows below it on a chain of causes can still bring a cone step (its
+ * slack); which cone steps move in whole ms (timers and expiries set from a clock); and the
+ * least move at which a clock reading in the cone changes value or a ctx:before margin
+ * between the cone and the rest flips. */
+#include <string.h>
+
+#include "steps.h"
+#include "exploreint.h"
+#include "reduceint.h"
+
+/* The step whose handling made s (an injected fault's: that of the step that makes its
+ * instant), or -1. */
+int reduce_cone_parent(const world_step *st, int n, int s)
+{
+    int c = st[s].cause;
+    if (c != WORLD_CAUSE_INSTANT) return c;
+    int s2 = reduce_cone_instant_maker(st, n, s);
+    return s2 >= 0 && st[s2].cause < s ? st[s2].cause : -1;
+}
+
+/* acc[s]: how much later the windows on s's chain of causes (s's own included) can still
+ * bring it, each from its value on this path to its last; facc[s], the same of the windows
+ * that can bring it to every µs of that range (a delay of 1 µs a unit, not held behind
+ * another message on its link). */
+void reduce_cone_accumulate(reducer *r, const xpath *p)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    for (int s = 0; s < n; s++) r->acc[s] = r->facc[s] = 0;
+    for (size_t i = 0; i < p->nrec; i++) {
+        const world_decision *d = &p->decs[i];
+        if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n) {
+            int64_t left = p->rec[i].n - 1 - p->rec[i].value;
+            if (left <= 0) continue;
+            r->acc[d->step] += left > INT64_MAX / 4 / d->unit ? INT64_MAX / 4 : left * d->unit;
+            if (d->unit == 1 && d->held == 0) r->facc[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        int c = reduce_cone_parent(st, n, s);
+        if (c >= 0 && c < s) {
+            r->acc[s] += r->acc[c];
+            if (r->acc[s] > INT64_MAX / 4) r->acc[s] = INT64_MAX / 4;
+            r->facc[s] += r->facc[c];
+            if (r->facc[s] > INT64_MAX / 4) r->facc[s] = INT64_MAX / 4;
+        }
+    }
+}
+
+/* The step that y moves with: y itself, or for an injected fault the step that makes its
+ * instant — its target's first event at that instant (a crash, pause or jump lands just before
+ * an event of its target: sim/world.c), else the next step that is not an injected fault; -1
+ * if there is none. */
+int reduce_cone_instant_maker(const world_step *st, int n, int y)
+{
+    if (y >= n || st[y].cause != WORLD_CAUSE_INSTANT) return y < n ? y : -1;
+    for (int s = y + 1; s < n && st[s].t == st[y].t; s++)
+        if (st[s].cause != WORLD_CAUSE_INSTANT && st[y].key >= 0 && st[s].key == st[y].key) return s;
+    while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
+    return y < n ? y : -1;
+}
+
+void reduce_cone_of(const world_step *st, int n, int root, uint8_t *in)
+{
+    memset(in, 0, (size_t)n);
+    in[root] = 1;
+    for (int s = root + 1; s < n; s++) {
+        int c = st[s].cause;
+        if (c == WORLD_CAUSE_INSTANT) {
+            /* an injected fault moves with the step that makes its instant */
+            int s2 = reduce_cone_instant_maker(st, n, s);
+            int c2 = s2 >= 0 ? st[s2].cause : -1;
+            in[s] = s2 >= 0 && c2 >= root && c2 < s && in[c2];
+        } else {
+            in[s] = c >= root && c < s && in[c];
+        }
+        int a = st[s].also; /* held behind a message of the cone on its link: it moves too */
+        if (a >= root && a < s && in[a]) in[s] = 1;
+    }
+}
+
+/* How much later than its place on this path the windows on its chain can bring step s,
+ * beyond what they bring the root: for a cone step, those below the root on its chain; for a
+ * follower's step (not on the root's chain), all of its chain's. */
+int64_t reduce_cone_slack(const reducer *r, int root, int s)
+{
+    return r->fol[s] ? r->acc[s] : r->acc[s] - r->acc[root];
+}
+
+/* The part of reduce_cone_slack that windows below the root moving s µs for µs make up (facc);
+ * none for a follower's step (its chain's windows may have been decided before the root's,
+ * and stay where they are on the paths below it). */
+int64_t reduce_cone_fine_slack(const reducer *r, int root, int s)
+{
+    return r->fol[s] ? 0 : r->facc[s] - r->facc[root];
+}
+
+/* Did step s read a clock, itself or through the message that caused it (a value read at
+ * another actor, carried here)? */
+static int reads_clock(const world_step *st, int s)
+{
+    int c = st[s].cause;
+    return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
+}
+
+/* Which steps of the cone (r->in) move in whole ms: a timer or an expiry set from a clock by
+ * a cone step falls on a whole ms of that clock, and everything it causes moves with it. For
+ * each: QM, the least move of the root that moves it (later; its setter's tick, or its
+ * setter's own QM), QB the same earlier (back), QP the longest true µs of a ms of the clocks
+ * on its way; QM 0 for a step that moves µs for µs. An injected fault moves with the step
+ * that makes its instant. */
+void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    for (int s = root; s < n; s++) {
+        QM(r, s) = QB(r, s) = QP(r, s) = 0;
+        if (!r->in[s] || s == root) continue;
+        int c = st[s].cause;
+        if (c < root || c >= s || !r->in[c]) continue;
+        if (st[s].ev == EV_TIMER || st[s].ev == EV_EXPIRE) {
+            int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
+            int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
+            int64_t per = tick + back - 1;
+            if (QM(r, c)) {
+                /* a setter that moves in whole ms itself reads another value only when it
+                 * moves: at its own first move, whatever its place in its ms (it sits on a
+                 * whole ms, one µs past the last: a back of 1 that no move of the root reaches) */
+                m = QM(r, c);
+                mb = QB(r, c);
+                if (QP(r, c) > per) per = QP(r, c);
+            }
+            QM(r, s) = m;
+            QB(r, s) = mb;
+            QP(r, s) = per > 1 ? per : 1;
+        } else if (QM(r, c)) {
+            QM(r, s) = QM(r, c);
+            QB(r, s) = QB(r, c);
+            QP(r, s) = QP(r, c);
+        }
+    }
+    for (int s = n - 1; s > root; s--) {
+        if (!r->in[s] || st[s].cause != WORLD_CAUSE_INSTANT) continue;
+        int mk = reduce_cone_instant_maker(st, n, s);
+        if (mk > s && r->in[mk]) {
+            QM(r, s) = QM(r, mk);
+            QB(r, s) = QB(r, mk);
+            QP(r, s) = QP(r, mk);
+        }
+    }
+}
+
+/* The least move of the root at which a step of the whole-ms banks (the first of them to move
+ * at qmin, by at most qper a time) passes a step d µs ahead of it: its staircase passes d after
+ * at most floor(d / qper) steps of qper beyond the first. Never later than that. */
+int64_t reduce_cone_ms_crossing(int64_t d, int64_t qmin, int64_t qper)
+{
+    return qmin + (d > qper ? d - qper : 0);
+}
+
+/* The least tick (later) or back (earlier) of a clock reading inside the cone; INT64_MAX when
+ * the cone reads no clock. A reading is compared with whatever the model holds: another
+ * reading, or a constant (`TIME`'s µs against 7, ctx:now() against a date written in the
+ * model) — the clocks' origin, their value at 0 s, is a reading outside every cone. (Until
+ * round 4 a cone whose readings had no reading outside it was taken as moving freely: a model
+ * comparing the server's TIME with a constant was proven safe where runs violate it.) */
+int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int later)
+{
+    const world_step *st = p->steps;
+    int inside = 0;
+    int64_t least = INT64_MAX;
+    for (int s = 0; s < p->nsteps; s++) {
+        if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
+        if (s >= root && r->in[s]) {
+            /* a step moving in whole ms reads another value at its first move */
+            int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
+            /* with the windows below at their last values; if they reach it alone, by itself */
+            if (later && m - reduce_cone_slack(r, root, s) > 0) m -= reduce_cone_slack(r, root, s);
+            if (m > 0 && m < least) least = m;
+            inside = 1;
+        }
+    }
+    return inside ? least : INT64_MAX;
+}
+
+/* The least move of the cone that could flip a deadline decided with ctx:before between a
+ * reading inside the cone and one outside it: its margin, and at least until the cone's
+ * reading changes value. INT64_MAX when none could. */
+int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, int later)
+{
+    int64_t least = INT64_MAX;
+    for (int k = 0; k < p->ncmps; k++) {
+        const world_cmp *c = &p->cmps[k];
+        int s = c->step, o = c->origin;
+        int in_s = s >= root && s < p->nsteps && r->in[s];
+        int in_o = o >= root && o < p->nsteps && r->in[o];
+        if (in_s == in_o) continue;
+        /* it flips one way only: its reading later or its origin earlier when it read before
+         * the instant; the cone moves later for a delay, earlier for a fault's shift */
+        if ((in_s == later) != (c->before != 0)) continue;
+        int x = in_s ? s : o;
+        int64_t m = c->margin + 1;
+        int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
+        if (grain > m) m = grain;
+        /* a step moving in whole ms: from its first move, a ms of its clock at a time */
+        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
+        if (later) m += r->stay[x];
+        /* with the windows below at their last values; if they reach it alone, by itself */
+        if (later && m - reduce_cone_slack(r, root, x) > 0) m -= reduce_cone_slack(r, root, x);
+        if (m > 0 && m < least) least = m;
+    }
+    return least;
+}
