@@ -491,8 +491,9 @@ int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int 
     case WDEC_DELAY:
     case WDEC_SHIFT:
         alts_add(a, 0);
-        /* a fault's shift is 0 at the two ends (EXPLORE_DELAYS_ENDS): at its event's instant */
-        if (extremes && c->n > 1 && !(extremes == EXPLORE_DELAYS_ENDS && d->kind == WDEC_SHIFT)) alts_add(a, c->n - 1);
+        /* with EXPLORE_DELAYS_ENDS, a window's last value only where it changes an order
+         * (reduce_analyse), and a fault's shift 0: at its event's instant */
+        if (extremes == EXPLORE_DELAYS_EXTREMES && c->n > 1) alts_add(a, c->n - 1);
         return 0;
     default:
         if (d->tie) { /* which simultaneous event goes first: those the path shows (reduce_tie_needed) */
@@ -534,8 +535,14 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
             continue;
         }
         if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;
-        if (r->ends) continue; /* EXPLORE_DELAYS_ENDS: no value between a window's two ends */
-        int64_t next = next_crossing(r, p, i, observer);
+        int64_t next = d->kind == WDEC_SHIFT && r->ends ? -1 : next_crossing(r, p, i, observer);
+        if (r->ends) {
+            /* EXPLORE_DELAYS_ENDS: a window at its two ends only — its last value where moving
+             * it there changes an order (a crossing within the window), as SPIN's partial-order
+             * reduction leaves out what commutes */
+            if (next > 0) alts_add(&avail[i], p->rec[i].n - 1);
+            continue;
+        }
         if (next > 0) alts_add(&avail[i], next);
     }
 }
