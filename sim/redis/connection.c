@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "connectionint.h"
 #include "glob.h"
 #include "pubsub.h"

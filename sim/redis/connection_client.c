@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "connectionint.h"
 #include "pubsub.h"
 #include "server.h"

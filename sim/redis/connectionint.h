@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "commands.h"
+#include "handlers.h"
 
 void reply_unknown_sub(cmdctx *c, const char *cmd);               /* ERR unknown subcommand 'x'. Try CMD HELP. */
 void reply_sub_args(cmdctx *c, const char *cmd, const char *sub); /* ERR wrong number of arguments for 'cmd|sub' */

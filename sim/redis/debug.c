@@ -30,7 +30,8 @@
 
 #include <nettle/sha1.h>
 
-#include "commands.h"
+#include "handlers.h"
+#include "dbset.h"
 #include "connectionint.h"
 #include "server.h"
 #include "serverint.h"

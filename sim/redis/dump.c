@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "rdb.h"
 #include "store.h"
 #include "t_hash.h"

@@ -5,6 +5,7 @@
 #define LOCKLAB_REDIS_SERVERINT_H
 
 #include "commands.h"
+#include "dbset.h"
 #include "dict.h"
 #include "server.h"
 
@@ -28,15 +29,6 @@ typedef struct txstate {
     watched *keys;
     size_t nkeys, capkeys;
 } txstate;
-
-/* The databases: db[0] is the keyspace the world sees (server_store); the others are made
- * by their first SELECT (or MOVE, COPY ... DB, SWAPDB) with db[0]'s clock and role. Each
- * one's watch hook is told its index through hook[i]. */
-struct dbset {
-    server *srv;
-    store *db[DB_COUNT];
-    struct dbhook { server *srv; int id; } hook[DB_COUNT];
-};
 
 /* One command's INFO commandstats counters (Redis 7.0's calls, rejected_calls,
  * failed_calls). container: 0 not yet known, 1 a container (its subcommands are counted

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "connectionint.h"
 #include "server.h"
 #include "serverint.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 
 struct list {
     sstr **v;
@@ -397,38 +397,6 @@ void cmd_lrem(cmdctx *c)
     reply_int(c->out, (long long)removed);
 }
 
-/* The timeout in seconds as Redis 7.0's getTimeoutFromObjectOrReply reads it: a long double
- * (string2ld: strtold over the whole argument, at most 5119 bytes, no leading space, no
- * overflow, no underflow to zero, no nan), times 1000, rounded up to whole milliseconds
- * (ceill: 0.0005 and 0.001 wait 1 ms, never 0, which is forever). So -0.0009 is 0 (not
- * negative), 1e-4000 is a number (1 ms), and a product outside the long long
- * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
- * Returns 0, or -1 after replying the error. */
-int arg_timeout(cmdctx *c, slice arg, long long *ms)
-{
-    char tmp[5 * 1024];
-    if (arg.len == 0 || arg.len >= sizeof tmp) goto not_float;
-    memcpy(tmp, arg.p, arg.len);
-    tmp[arg.len] = '\0';
-    if (isspace((unsigned char)tmp[0])) goto not_float;
-    char *end;
-    errno = 0;
-    long double v = strtold(tmp, &end);
-    if ((size_t)(end - tmp) != arg.len || isnan(v) ||
-        (errno == ERANGE && (isinf(v) || fpclassify(v) == FP_ZERO)))
-        goto not_float;
-    v = ceill(v * 1000.0);
-    *ms = v > -9223372036854775808.0L && v < 9223372036854775808.0L ? (long long)v : LLONG_MIN;
-    if (*ms < 0) {
-        reply_error(c->out, "ERR timeout is negative");
-        return -1;
-    }
-    return 0;
-not_float:
-    reply_error(c->out, "ERR timeout is not a float or out of range");
-    return -1;
-}
-
 /* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
  * [key, value]. When every list is empty, a connection that may block (conn.h: locklab
  * serve's) is marked blocked with its deadline on this server's clock and gets no reply: its
@@ -454,16 +422,6 @@ static void list_bpop_command(cmdctx *c, int where)
         return;
     }
     cmd_block_or_nil(c, timeout);
-}
-
-void cmd_block_or_nil(cmdctx *c, long long timeout)
-{
-    if (c->conn && c->conn->may_block && c->conn->block_retry != 2) {
-        c->conn->blocked = 1;
-        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
-        return;
-    }
-    reply_nil_array(c->out);
 }
 
 void cmd_blpop(cmdctx *c)

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "dict.h"
 #include "object.h"
 

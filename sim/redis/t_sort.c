@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "object.h"
 #include "t_hash.h"
 #include "t_list.h"

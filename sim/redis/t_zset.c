@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "dict.h"
 
 struct zset {
