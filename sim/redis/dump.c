@@ -24,10 +24,10 @@
 #include "handlers.h"
 #include "rdb.h"
 #include "store.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "hash.h"
+#include "list.h"
+#include "set.h"
+#include "zset.h"
 
 enum {
     RDB_TYPE_STRING = 0, RDB_TYPE_LIST = 1, RDB_TYPE_SET = 2, RDB_TYPE_HASH = 4, RDB_TYPE_ZSET_2 = 5,

@@ -17,8 +17,8 @@
 
 #include "handlers.h"
 #include "object.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "set.h"
+#include "zset.h"
 
 static int zlookup(cmdctx *c, slice key, kv **e)
 {
