@@ -136,4 +136,11 @@ void cmd_block_or_nil(cmdctx *c, long long timeout);
  * index is out of range". 0, or -1 after replying. */
 int arg_db_index(cmdctx *c, int i, int *id, const char *msg);
 
+/* A container command's (CLIENT, CONFIG, DEBUG, SLOWLOG, LATENCY ...) replies: an unknown
+ * subcommand, a subcommand's wrong arity, HELP's lines (one status line each). */
+void reply_unknown_sub(cmdctx *c, const char *cmd);               /* ERR unknown subcommand 'x'. Try CMD HELP. */
+void reply_sub_args(cmdctx *c, const char *cmd, const char *sub); /* ERR wrong number of arguments for 'cmd|sub' */
+void reply_lines(cmdctx *c, const char *const *lines, size_t n);
+int config_parse_memory(slice s, long long *v);                   /* Redis's memtoull; -1 if not one */
+
 #endif

@@ -405,3 +405,12 @@ const command *commands_at(size_t i)
 {
     return i < LL_ARRAY_LEN(table) ? &table[i] : NULL;
 }
+
+/* Whether Redis 7.0 gives cmd subcommands (a container command): its error texts and CLIENT
+ * LIST's cmd= name one as "client|info". */
+int command_is_container(const command *cmd)
+{
+    return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
+           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
+           cmd->fn == cmd_slowlog || cmd->fn == cmd_latency;
+}

@@ -44,7 +44,7 @@ int command_may_replicate(const command *cmd); /* flagged write or may_replicate
  * may-replicate is taken to touch server state (a script runner is judged by its calls). */
 #define CMD_KEYSPACE_FLAGS (CMD_READONLY | CMD_WRITE | CMD_MAY_REPLICATE)
 
-int command_is_container(const command *cmd); /* server.c: it has subcommands (CLIENT, CONFIG, ...) */
+int command_is_container(const command *cmd); /* it has subcommands (CLIENT, CONFIG, ...) */
 
 const command *commands_lookup(slice name); /* case-insensitive; NULL if unknown */
 /* COMMAND INFO's flags (acl 0) or ACL categories (acl 1) of a command, as redis-server

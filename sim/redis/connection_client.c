@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "handlers.h"
-#include "connectionint.h"
 #include "pubsub.h"
 #include "server.h"
 #include "tracking.h"

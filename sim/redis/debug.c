@@ -32,7 +32,6 @@
 
 #include "handlers.h"
 #include "dbset.h"
-#include "connectionint.h"
 #include "server.h"
 #include "serverint.h"
 #include "script.h"

@@ -196,8 +196,10 @@ void function_reload(scripting *s);
 /* script_lib.c: the libraries a script sees. */
 void script_open_libs(lua_State *L);
 
-/* script_sandbox.c: protection, budget, allocator, the state. */
+/* script_sandbox.c: protection, budget, allocator. */
 void script_make_proxy(lua_State *L);
+/* The real globals' __index: "Script attempted to access nonexistent global variable" */
+int script_global_missing(lua_State *L);
 int script_rawset(lua_State *L);
 int script_setmetatable(lua_State *L);
 int script_coroutine_new(lua_State *L);
@@ -207,6 +209,9 @@ int script_may_loop(const scripting *s, slice body);
 void script_hook(lua_State *L, lua_Debug *ar);
 int script_msgh(lua_State *L);
 void script_51_wording(lua_State *L, int idx);
+void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize); /* lua_Alloc: ud is the scripting */
+
+/* script_state.c: the state. */
 void script_push_copy(lua_State *L);
 void script_state_open(scripting *s);
 

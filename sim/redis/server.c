@@ -332,15 +332,6 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 
 /* ---- the command path ---- */
 
-/* Whether Redis 7.0 gives cmd subcommands (a container command): its error texts and CLIENT
- * LIST's cmd= name one as "client|info". */
-int command_is_container(const command *cmd)
-{
-    return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
-           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
-           cmd->fn == cmd_slowlog || cmd->fn == cmd_latency;
-}
-
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {

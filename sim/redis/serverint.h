@@ -93,7 +93,6 @@ void latency_free(server *srv);
 
 /* server.c: the command path */
 int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
-int command_is_container(const command *cmd);
 void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 
 /* server_tx.c: transactions and the store's watch hook */

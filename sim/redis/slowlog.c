@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "handlers.h"
-#include "connectionint.h"
 #include "server.h"
 #include "serverint.h"
 
