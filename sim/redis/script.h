@@ -61,7 +61,7 @@ scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults
 void scripting_free(scripting *s);
 void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
 
-/* Runs a redis.call from a script in the context c (commands.h: the server's parts, the
+/* Runs a redis.call from a script in the context c (cmdctx.h: the server's parts, the
  * call's arguments and reply, no connection, in_script set): checks that the command exists,
  * is allowed in scripts and has the right arity (with the script-specific error texts), then
  * executes it. The bridge's path; exposed for tests through server_call_from_script

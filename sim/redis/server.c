@@ -1,6 +1,6 @@
 /* server.c — one fake Redis server (see server.h): wiring, and the path every client
  * command takes: lookup, arity, the subscribe-mode gate, the read-only-replica gate, then the
- * handler, given the server's parts in its context (commands.h). A script's redis.call takes
+ * handler, given the server's parts in its context (cmdctx.h). A script's redis.call takes
  * its own path (scripting_call, script_bridge.c). Transactions, which wrap that path, are in
  * server_tx.c; INFO's counters in server_stats.c; keyspace notifications in notify.c; the
  * server's struct, which they share, in serverint.h. */

@@ -44,7 +44,7 @@ struct server {
     store *db;       /* == dbs.db[0] */
     dbset dbs;
     uint64_t rng;    /* cmd_rand's state */
-    unsigned footprint; /* the last request's (server_footprint): FP_* of commands.h */
+    unsigned footprint; /* the last request's (server_footprint): FP_* of cmdctx.h */
     pubsub *ps;
     scripting *lua;
     int replica;

@@ -2,7 +2,7 @@
  * and ZADD, ZRANGE and their kin): ZREVRANK, ZLEXCOUNT, ZMSCORE, ZPOPMIN, ZPOPMAX, ZMPOP and
  * their blocking forms (which need not wait here: nothing else runs while one would),
  * ZRANDMEMBER, ZREMRANGEBYRANK, ZREMRANGEBYLEX, ZUNION, ZINTER, ZDIFF and their STORE
- * forms, ZINTERCARD and ZSCAN, through the type API of t_zset.h, with Redis 7.0.15's order
+ * forms, ZINTERCARD and ZSCAN, through the type API of zset.h, with Redis 7.0.15's order
  * of checks and error texts.
  *
  * ZUNION, ZINTER and ZDIFF take sets as inputs too (every member scored 1), as Redis
