@@ -334,7 +334,7 @@ static void hold(client *c, const event *e)
 
 static int paused(const clientrt *rt, const client *c)
 {
-    return rt->cx->now < c->paused_until;
+    return rt->cx->now < c->paused_until_us;
 }
 
 /* An event for a client that has finished or vanished does nothing, wherever it falls after
@@ -378,7 +378,7 @@ void client_event(clientrt *rt, client *c, event *e)
 {
     if (ended(rt, c, e)) return;
     if (e->kind == EV_PAUSE_END) {
-        if (rt->cx->now < c->paused_until) return; /* a longer pause began meanwhile */
+        if (rt->cx->now < c->paused_until_us) return; /* a longer pause began meanwhile */
         hist_event *f = history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c));
         f->text = xstrdup("GC pause ends");
         f->fault = FAULT_GC_PAUSE;
@@ -413,8 +413,8 @@ void client_event(clientrt *rt, client *c, event *e)
 void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
 {
     int64_t until = rt->cx->now + duration;
-    if (until > c->paused_until) c->paused_until = until, c->pause_fault = fault_id;
-    sched_push(rt->cx->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
+    if (until > c->paused_until_us) c->paused_until_us = until, c->pause_fault = fault_id;
+    sched_push(rt->cx->q, c->paused_until_us, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
 /* The process dies and its host closes its connections (FIN/RST): every server sees them go. */

@@ -25,7 +25,7 @@ typedef struct node_wait node_wait; /* a client blocked at a master until replic
 typedef struct deadline_origin {
     char *unit;
     size_t len;
-    int64_t deadline;      /* the server's local ms */
+    int64_t deadline_ms;   /* the server's local ms */
     int step;              /* the step that set it (core_step) */
 } deadline_origin;
 
@@ -56,7 +56,7 @@ typedef struct node {
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
     int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
-    int64_t cut_since;     /* true µs since when a partition cuts this master off from every
+    int64_t cut_since_us;     /* true µs since when a partition cuts this master off from every
                               replica, or -1 */
     uint64_t cut_epoch;    /* bumped whenever that changes: stale failover checks are ignored */
     int64_t expiry_at;

@@ -49,7 +49,7 @@ typedef struct cmdctx {
      * redis.call or pcall handed it, counted when their command replied. */
     int script_ran, script_errors, script_counted;
     /* The command's name as the table spells it (lower case), set by whoever runs the
-     * handler (server.c's run_command, a script's redis.call): the name in Redis's errors
+     * handler (server.c's server_run_command, a script's redis.call): the name in Redis's errors
      * ("wrong number of arguments for 'hset' command"). */
     const char *name;
 } cmdctx;

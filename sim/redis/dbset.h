@@ -12,7 +12,7 @@
 typedef struct server server;
 
 /* Each database's watch hook is told its index through hook[i]; `made` is called when a
- * database is made (the server wires its watch hook: server_tx.c's watch_hook_update). */
+ * database is made (the server wires its watch hook: server_tx.c's tx_watch_hook_update). */
 typedef struct dbset {
     server *srv;
     store *db[DB_COUNT];

@@ -249,7 +249,7 @@ void cmd_debug(cmdctx *c)
         }
         /* NOFLUSH without MERGE loads the dump over what is there: Redis's load fails on the
          * first library it already holds (on a key it holds, redis-server 7.0.15 exits) */
-        int held = c->lua && scripting_has_functions(c->lua);
+        int held = c->lua && function_loaded(c->lua);
         for (int id = 0; id < DB_COUNT && !held; id++) {
             store *db = id == c->dbid ? c->db : dbset_peek(c->dbs, id);
             held = db && store_size(db) > 0;

@@ -33,7 +33,7 @@ static void server_script_trace(void *ud, int argc, const slice *argv, const rep
     server *srv = ud;
     int refused;
     const command *cmd = scripting_call_command(srv->lua, &refused);
-    stat_count(srv, cmd, argc, argv, r, refused ? STAT_REJECTED : STAT_CALL);
+    server_stats_count(srv, cmd, argc, argv, r, refused ? STAT_REJECTED : STAT_CALL);
     tracking_script_call(srv->trk, argc, argv, r);
     if (srv->cfg.trace) srv->cfg.trace(srv->cfg.trace_ud, argc, argv, r);
 }
@@ -41,7 +41,7 @@ static void server_script_trace(void *ud, int argc, const slice *argv, const rep
 /* An error of a script's reply that Redis counts (script.h). */
 static void server_script_error(void *ud, const char *err)
 {
-    stat_error(ud, err);
+    server_stats_error(ud, err);
 }
 
 server *server_new(const server_config *cfg)
@@ -55,7 +55,7 @@ server *server_new(const server_config *cfg)
     store_set_clock_us(srv->db, cfg->clock_us);
     store_set_track_access(srv->db, cfg->track_access);
     srv->dbs.srv = srv;
-    srv->dbs.made = watch_hook_update;
+    srv->dbs.made = tx_watch_hook_update;
     srv->dbs.db[0] = srv->db;
     for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
     srv->ps = pubsub_new(cfg->deliver, cfg->push, cfg->deliver_ud);
@@ -147,7 +147,7 @@ store *server_swap_store(server *srv, store *db)
     store_set_track_access(db, srv->cfg.track_access);
     server_wire_store(srv);
     store_set_observer(old, NULL, NULL);
-    watch_hook_update(srv);
+    tx_watch_hook_update(srv);
     return old;
 }
 
@@ -292,7 +292,7 @@ void server_config_set(server *srv, const char *name, const char *value)
             else if (*p == 'n') srv->notify |= NOTIFY_NEW;
             else if (strchr(classes, *p)) srv->notify |= 1 << (strchr(classes, *p) - classes);
         if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
-        watch_hook_update(srv);
+        tx_watch_hook_update(srv);
     }
     if (!strcmp(name, "tracking-table-max-keys")) {
         long long v;
@@ -333,7 +333,7 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 /* ---- the command path ---- */
 
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
-int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+int server_check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
     if (!cmd) {
         reply_unknown(out, argc, argv);
@@ -365,17 +365,17 @@ int check_command(server *srv, conn *c, const command *cmd, int argc, const slic
     return 0;
 }
 
-void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+void server_run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
     if (cmd->flags & CMD_TX) {
         srv->footprint |= FP_STATE;
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     int dbid = c ? c->db : 0;
     if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb))
-        flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
+        tx_flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
                    .srv = srv, .lim = &srv->lim, .footprint = &srv->footprint, .name = cmd->name };
@@ -413,13 +413,13 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     }
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
-    if (ctx.error_sent) stat_error(srv, ctx.error_sent);
+    if (ctx.error_sent) server_stats_error(srv, ctx.error_sent);
     if (ctx.script_ran) { /* its reply's errors are counted already */
-        stat_count(srv, cmd, argc, argv, &(reply){ .type = REPLY_NIL }, ctx.script_errors ? STAT_CALL_FAILED : STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, &(reply){ .type = REPLY_NIL }, ctx.script_errors ? STAT_CALL_FAILED : STAT_CALL);
         /* Redis's afterErrorReply fails the call once more for each error it does not count */
-        stat_failed(srv, cmd, argc, argv, ctx.script_counted);
+        server_stats_failed(srv, cmd, argc, argv, ctx.script_counted);
     } else
-        stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
     if (srv->npending) notify_flush(srv, cmd, argc, argv, dbid);
 }
 
@@ -585,34 +585,34 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (in_multi) srv->footprint |= FP_STATE; /* the connection's queue */
-    if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+    if (server_check_command(srv, c, cmd, argc, argv, out) < 0) {
         srv->footprint |= FP_STATE; /* an error reply read the connection's state */
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
     if (in_multi && (cmd->flags & CMD_NO_MULTI)) { /* Redis's processCommand, after the arity */
         reply_error(out, "ERR Command not allowed inside a transaction");
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
     if (resource_refuse(srv, c, cmd, argc, argv, t, out)) {
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
     if (!in_multi) {
-        run_command(srv, c, cmd, argc, argv, out);
+        server_run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
-        run_command(srv, c, cmd, argc, argv, out);
+        server_run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     tx_queue(t, argc, argv);

@@ -92,17 +92,17 @@ void latency_reset_histograms(server *srv);
 void latency_free(server *srv);
 
 /* server.c: the command path */
-int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
-void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+int server_check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+void server_run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 
 /* server_tx.c: transactions and the store's watch hook */
 txstate *tx_find(server *srv, int conn_id);
 void tx_free(txstate *t);
-void watch_hook_update(server *srv);
-void flush_touch_watched(server *srv, int only);
+void tx_watch_hook_update(server *srv);
+void tx_flush_touch_watched(server *srv, int only);
 void tx_queue(txstate *t, int argc, const slice *argv);
 void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
-void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
+void tx_reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
 
 /* server_stats.c: INFO commandstats and errorstats */
 /* how a command's run counts: a call; refused before it ran; a blocked command run again
@@ -110,9 +110,9 @@ void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply 
  * failed); a call that sent an error to another connection (CLIENT UNBLOCK ... ERROR:
  * Redis counts the error while that call runs, and so the call as failed) */
 enum { STAT_CALL, STAT_REJECTED, STAT_RETRY, STAT_CALL_FAILED };
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
-void stat_error(server *srv, const char *err);
-void stat_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n);
+void server_stats_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
+void server_stats_error(server *srv, const char *err);
+void server_stats_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);
