@@ -95,6 +95,10 @@ void latency_free(server *srv);
 int server_check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 void server_run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
 
+/* server_limits.c: maxmemory and min-replicas-to-write */
+int server_limits_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out);
+int server_function_writes(const command *cmd, int argc, const slice *argv);
+
 /* server_tx.c: transactions and the store's watch hook */
 txstate *tx_find(server *srv, int conn_id);
 void tx_free(txstate *t);
