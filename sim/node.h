@@ -127,7 +127,7 @@ void node_failover(cluster *cu, node *old_master, int forced);
 void node_failover_check(cluster *cu, node *n, uint64_t epoch);
 /* After a partition started or ended: masters cut off from their replicas, and replaced
  * masters that can reach the new one again. */
-void nodes_partitions_changed(cluster *cu);
+void node_partitions_changed(cluster *cu);
 /* Acknowledged offsets: what replica r (a node index) of master m acknowledged, and how many
  * replicas of m that are up acknowledged at least `offset` (a quorum's count, a WAIT's). */
 uint64_t node_acked_offset(const node *m, int r);

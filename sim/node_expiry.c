@@ -71,7 +71,7 @@ void org_free(origins *o)
 /* A deadline set by step `step` on `from`'s clock and kept by n (replicated): where the two
  * clocks run at different rates, its expiry on n does not move by as much as that step does,
  * so it is of unknown origin (-1), and the step read a clock. Returns the origin for n. */
-int cross_clock(cluster *cu, const node *n, const node *from, int step)
+int node_cross_clock(cluster *cu, const node *n, const node *from, int step)
 {
     if (n->clock.drift == from->clock.drift) return step;
     core_clock_read_at(cu->cx, step);
@@ -88,7 +88,7 @@ void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from
     if (!cx->explore) return;
     int step = core_step(cx);
     if (n->in_apply) {
-        step = cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
+        step = node_cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
     } else if (from) { /* copied from a unit (its origin, if known), or fixed by no step here */
         deadline_origin *o = from->p ? org_find(&n->org, *from) : NULL;
         step = o ? o->step : -1;

@@ -3,7 +3,7 @@
  * clients learn the new master after the detection delay. The old master, when it comes back,
  * is a replica of the new one and resynchronises in full, discarding its own data. A master
  * cut off from its replicas for down_after is replaced the same way while it goes on
- * accepting writes on its side (nodes_partitions_changed). (Moved from node.c.) */
+ * accepting writes on its side (node_partitions_changed). (Moved from node.c.) */
 #include "nodeint.h"
 
 #include <string.h>
@@ -99,7 +99,7 @@ static int cut_off(cluster *cu, node *m)
     return replicas > 0;
 }
 
-void nodes_partitions_changed(cluster *cu)
+void node_partitions_changed(cluster *cu)
 {
     for (int i = 0; i < cu->cx->nnodes; i++) {
         node *n = &cu->nodes[i];
@@ -138,7 +138,7 @@ void node_resync(cluster *cu, node *replica, node *master)
     cu->kind->copy_data(replica->srv, master->srv);
     org_copy(&replica->org, &master->org);
     if (cu->cx->explore)
-        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
+        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = node_cross_clock(cu, replica, master, replica->org.v[i].step);
     replica->repl_offset = master->repl_offset;
     node_note_keyspace(cu, replica, HK_RESYNC, master);
 }
