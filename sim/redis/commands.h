@@ -1,8 +1,9 @@
 /* commands.h — the command table: each command's name, arity and flags, and its handler
  * (handlers.h). The table (commands.c) is the one place that knows every command file;
- * what reads it besides the server's command path: COMMAND (command_info.c,
- * command_keys.c), a script's redis.call (script_bridge.c), EXEC (server_tx.c), INFO's
- * commandstats (server_stats.c), the key tracking of a command (tracking.c). Arity is checked
+ * what reads it besides the server's command path (server.c, server_limits.c): COMMAND
+ * (command_info.c, command_keys.c), a script's redis.call and redis.acl_check_cmd
+ * (script_bridge.c, script_lib.c), EXEC (server_tx.c), INFO's commandstats
+ * (server_stats.c), the key tracking of a command (tracking.c). Arity is checked
  * before the handler runs: `arity` > 0 means exactly that many arguments including the
  * name, < 0 means at least -arity. */
 #ifndef LOCKLAB_COMMANDS_H
