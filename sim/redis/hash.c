@@ -14,7 +14,7 @@
  * A hash converts, once and for good (as in Redis), to a dict (dict.h) from field to an
  * sstr* value when it would hold more than hash-max-listpack-entries fields or when a field
  * or value longer than hash-max-listpack-value bytes is written (the server's enc_limits,
- * object.h: 512 and 64 by default, as in Redis 7.0). Field order is then the dict's.
+ * value.h: 512 and 64 by default, as in Redis 7.0). Field order is then the dict's.
  * A length is one byte below 255 (every length, with the default limits), else the byte
  * 255 and four bytes, for limits raised by CONFIG SET.
  *

@@ -6,7 +6,7 @@
  *
  * Redis 7.0 has two encodings a client can see through the order of SMEMBERS and through
  * OBJECT ENCODING: an intset (every member a canonical 64-bit integer, at most
- * set-max-intset-entries of them: the server's enc_limits, object.h, 512 by default), kept
+ * set-max-intset-entries of them: the server's enc_limits, value.h, 512 by default), kept
  * sorted by value, and a hashtable, whose
  * order follows a hash Redis seeds at random at each start. `intset` imitates the first
  * exactly: while it holds, v is ascending by value, so SMEMBERS, SUNION, SINTER and the

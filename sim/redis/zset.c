@@ -9,7 +9,7 @@
  *
  * `big` imitates the one difference between Redis's two encodings a client can see: a
  * listpack-encoded zset (at most zset-max-listpack-entries members of at most
- * zset-max-listpack-value bytes: the server's enc_limits, object.h; 128 and 64 by default)
+ * zset-max-listpack-value bytes: the server's enc_limits, value.h; 128 and 64 by default)
  * stores -0 as 0, a skiplist keeps -0. A zset turns big, for good, when an insertion would
  * exceed those limits or (at creation) when the first member is too long; from then on -0
  * is kept. Only a stored result of ZUNIONSTORE and its kin, built big, turns small again
