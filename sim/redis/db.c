@@ -23,9 +23,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "handlers.h"
 #include "dbset.h"
 #include "dict.h"
+#include "handlers.h"
 #include "object.h"
 
 void cmd_select(cmdctx *c)

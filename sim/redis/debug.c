@@ -30,11 +30,11 @@
 
 #include <nettle/sha1.h>
 
-#include "handlers.h"
 #include "dbset.h"
+#include "handlers.h"
+#include "script.h"
 #include "server.h"
 #include "serverint.h"
-#include "script.h"
 
 static void digest_xor(unsigned char acc[20], const unsigned char d[20])
 {
