@@ -19,7 +19,7 @@ CFLAGS_BASE := $(CFLAGS_STD) -Isim -Isim/redis -Imodel -Ireports -Icli
 # headers listed here.
 SIM_API := util clock dict chooser history scenario scenario_vary scenario_matrix world steps kinds \
     server_kind faults scriptlib chunkcache redis_kind guard
-MODEL_API := check monitor explore fault_search touch
+MODEL_API := check verdict monitor explore fault_search touch
 LAYER_INC_sim := -Isim -Isim/redis
 LAYER_INC_model := -Ibuild/include/sim
 LAYER_INC_reports := -Ibuild/include/sim -Ibuild/include/model

@@ -1,32 +1,9 @@
-/* check.c — the properties by name, and check_run: the monitors of monitor.c fed a whole
- * history. What each property means, and the state its monitor keeps, is told in its file,
- * prop_<name>.c; the table of them is properties.c. */
+/* check.c — check_run: the monitors of monitor.c fed a whole history (the verdicts, and the
+ * properties by name: verdict.c). What each property means, and the state its monitor
+ * keeps, is told in its file, prop_<name>.c; the table of them is properties.c. */
 #include "check.h"
 
 #include "monitor.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-const char *property_name(property p)
-{
-    return p < PROP_COUNT ? property_names[p] : "?";
-}
-
-int property_from_name(const char *name)
-{
-    for (int i = 0; i < PROP_COUNT; i++)
-        if (!strcmp(property_names[i], name)) return i;
-    return -1;
-}
-
-const expect_cfg *check_expectation(const scenario *sc, property p)
-{
-    const expect_cfg *ex = NULL;
-    for (int i = 0; i < sc->nexpects; i++)
-        if (!strcmp(sc->expects[i].property, property_name(p))) ex = &sc->expects[i];
-    return ex;
-}
 
 void check_run(const history *h, const scenario *sc, check_result *out)
 {
@@ -42,13 +19,5 @@ void check_run(const history *h, const scenario *sc, check_result *out)
         LL_ASSERT(r->v == VERDICT_HOLDS || r->v == VERDICT_VIOLATED || r->v == VERDICT_NOT_JUDGED);
         if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && *r->evidence && r->at >= 0 && r->at <= end);
         else LL_ASSERT(!r->evidence);
-    }
-}
-
-void check_free(check_result *r)
-{
-    for (int i = 0; i < PROP_COUNT; i++) {
-        free(r->p[i].evidence);
-        r->p[i].evidence = NULL;
     }
 }

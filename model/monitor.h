@@ -6,7 +6,7 @@
 #ifndef LOCKLAB_MONITOR_H
 #define LOCKLAB_MONITOR_H
 
-#include "check.h"
+#include "verdict.h"
 
 typedef struct monitor monitor;
 

@@ -181,7 +181,7 @@ static void role_of(const scenario *sc, const char *name, const char **role, con
 
 static void put_segment(buf *out, const lclock *c, int first)
 {
-    buf_printf(out, "%s[%lld,%.17g,%.17g]", first ? "" : ",", (long long)c->base_true, c->base_ms, c->drift);
+    buf_printf(out, "%s[%lld,%.17g,%.17g]", first ? "" : ",", (long long)c->base_true_us, c->base_ms, c->drift);
 }
 
 static void clock_segment(void *ud, const lclock *c, int first)

@@ -24,8 +24,8 @@ typedef struct client {
     int started, dead, done;
     int end_step;          /* exploring: the step at which it finished or vanished (-1: before the
                               log began): an event for it after that does nothing */
-    int64_t paused_until;  /* true µs; events before it are held */
-    int pause_fault;       /* the fault (its id in the run) whose pause ends at paused_until */
+    int64_t paused_until_us;  /* true µs; events before it are held */
+    int pause_fault;       /* the fault (its id in the run) whose pause ends at paused_until_us */
     event *held;
     int nheld, capheld;
     struct coro **coros;   /* each allocated on its own: a coroutine spawned while another runs

@@ -171,7 +171,7 @@ static int ctx_critical(lua_State *L)
     coro *co = current_coro(L, c);
     hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_CS_ENTER, c->idx, local_now(rt, c));
     e->a = token;
-    resource_write(rt, c, token);
+    client_resource_write(rt, c, token);
     co->state = CO_CRITICAL;
     co->token = token;
     arm_timer(rt, c, co, work < 0 ? 0 : work);

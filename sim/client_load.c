@@ -272,7 +272,7 @@ static int clients_load(clientrt *rt, const char *data_dir, buf *err)
     lua_setglobal(L, "require");
     ctx_open(L, rt);
     lua_gc(L, LUA_GCSTOP); /* what is built here stays: no collection until it is built */
-    step_begin(rt, L); /* loading the models is a step too */
+    client_step_begin(rt, L); /* loading the models is a step too */
 
     char path[1024];
     const char *files[2] = { rt->cx->sc->protocol, "workload" };
@@ -335,9 +335,9 @@ clientrt *clients_new(core *cx, net *nt, cluster *cu, const char *data_dir, cons
     rt->cu = cu;
     rt->shared_lib = lib;
     rt->clients = xcalloc((size_t)cx->nclients, sizeof *rt->clients);
-    cpu_users_add(1);
+    client_cpu_users_add(1);
     int rc = clients_load(rt, data_dir, err);
-    step_end();
+    client_step_end();
     if (rc != 0) {
         clients_free(rt);
         return NULL;
@@ -376,7 +376,7 @@ void clients_free(clientrt *rt)
     }
     free(rt->clients);
     if (rt->L) lua_close(rt->L);
-    cpu_users_add(-1);
+    client_cpu_users_add(-1);
     if (rt->lib != rt->shared_lib) scriptlib_free(rt->lib);
     dict_free(rt->bodies, free_body);
     free(rt->dir);

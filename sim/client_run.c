@@ -59,7 +59,7 @@ coro *coro_new(client *c, lua_State *L, int is_main)
 
 /* A write to the fenced resource (clientint.h): at a critical section's entry (ctx:critical)
  * and its end (on_timer). */
-void resource_write(clientrt *rt, client *c, int64_t token)
+void client_resource_write(clientrt *rt, client *c, int64_t token)
 {
     int accepted = 1;
     if (rt->cx->sc->fencing && token >= 0) {
@@ -111,9 +111,9 @@ static void coro_resume(clientrt *rt, client *c, coro *co, int nargs)
         return;
     }
     int nres = 0;
-    step_begin(rt, T);
+    client_step_begin(rt, T);
     int st = lua_resume(T, NULL, nargs, &nres);
-    step_end();
+    client_step_end();
     if (st == LUA_YIELD) {
         lua_pop(T, nres);
         if (co->state == CO_RUNNING) client_fail(rt, c, "the model called coroutine.yield itself; use the ctx API to wait");
@@ -315,7 +315,7 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
         coro_resume(rt, c, co, 2);
         break;
     case CO_CRITICAL:
-        resource_write(rt, c, co->token);
+        client_resource_write(rt, c, co->token);
         history_add(rt->cx->hist, rt->cx->now, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
         coro_resume(rt, c, co, 0);
         break;
@@ -334,7 +334,7 @@ static void hold(client *c, const event *e)
 
 static int paused(const clientrt *rt, const client *c)
 {
-    return rt->cx->now < c->paused_until;
+    return rt->cx->now < c->paused_until_us;
 }
 
 /* An event for a client that has finished or vanished does nothing, wherever it falls after
@@ -378,7 +378,7 @@ void client_event(clientrt *rt, client *c, event *e)
 {
     if (ended(rt, c, e)) return;
     if (e->kind == EV_PAUSE_END) {
-        if (rt->cx->now < c->paused_until) return; /* a longer pause began meanwhile */
+        if (rt->cx->now < c->paused_until_us) return; /* a longer pause began meanwhile */
         hist_event *f = history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c));
         f->text = xstrdup("GC pause ends");
         f->fault = FAULT_GC_PAUSE;
@@ -413,8 +413,8 @@ void client_event(clientrt *rt, client *c, event *e)
 void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
 {
     int64_t until = rt->cx->now + duration;
-    if (until > c->paused_until) c->paused_until = until, c->pause_fault = fault_id;
-    sched_push(rt->cx->q, c->paused_until, EV_PAUSE_END, c->idx, 0, NULL);
+    if (until > c->paused_until_us) c->paused_until_us = until, c->pause_fault = fault_id;
+    sched_push(rt->cx->q, c->paused_until_us, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
 /* The process dies and its host closes its connections (FIN/RST): every server sees them go. */

@@ -190,7 +190,7 @@ static void cpu_arm(int on)
 
 /* A runtime comes or goes: the timer runs while there is one (in this process: a forked
  * worker inherits the count but not the timer). */
-void cpu_users_add(int d)
+void client_cpu_users_add(int d)
 {
     if (cpu_pid != getpid()) {
         cpu_pid = getpid();
@@ -200,7 +200,7 @@ void cpu_users_add(int d)
     if (d < 0 && cpu_users > 0 && --cpu_users == 0) cpu_arm(0);
 }
 
-void step_begin(clientrt *rt, lua_State *T)
+void client_step_begin(clientrt *rt, lua_State *T)
 {
     rt->budget = CLIENT_INSTRUCTION_BUDGET;
     rt->step_actions = 0;
@@ -210,7 +210,7 @@ void step_begin(clientrt *rt, lua_State *T)
     cpu_in_step = 1;
 }
 
-void step_end(void)
+void client_step_end(void)
 {
     cpu_in_step = 0;
     cpu_thread = NULL;

@@ -195,7 +195,7 @@ extern const luaL_Reg ctx_request_methods[];
 void ctx_open(lua_State *L, clientrt *rt);
 /* client_run.c: a write to the fenced resource with `token` (-1: none), accepted unless a
  * higher token came first (scenario.fencing). */
-void resource_write(clientrt *rt, client *c, int64_t token);
+void client_resource_write(clientrt *rt, client *c, int64_t token);
 
 /* client_sandbox.c: the clients' Lua state with its sandbox, allocator and budget hook
  * (NULL when it cannot be made); the budget of one step of model code, begun and ended around
@@ -203,8 +203,8 @@ void resource_write(clientrt *rt, client *c, int64_t token);
  * there is one). */
 lua_State *client_state_new(clientrt *rt);
 size_t client_memory_limit(void);
-void step_begin(clientrt *rt, lua_State *T);
-void step_end(void);
-void cpu_users_add(int d);
+void client_step_begin(clientrt *rt, lua_State *T);
+void client_step_end(void);
+void client_cpu_users_add(int d);
 
 #endif

@@ -6,14 +6,14 @@
 void lclock_init(lclock *c, int64_t epoch_ms, int64_t offset_ms, double drift)
 {
     c->base_ms = (double)(epoch_ms + offset_ms);
-    c->base_true = 0;
+    c->base_true_us = 0;
     c->drift = drift;
     c->jumps_ms = 0;
 }
 
 static double exact(const lclock *c, int64_t true_us)
 {
-    return c->base_ms + (double)(true_us - c->base_true) * (1.0 + c->drift) / 1000.0;
+    return c->base_ms + (double)(true_us - c->base_true_us) * (1.0 + c->drift) / 1000.0;
 }
 
 int64_t lclock_read(const lclock *c, int64_t true_us)
@@ -37,14 +37,14 @@ int64_t lclock_read_monotonic(const lclock *c, int64_t true_us)
 void lclock_set_drift(lclock *c, int64_t true_us, double drift)
 {
     c->base_ms = exact(c, true_us);
-    c->base_true = true_us;
+    c->base_true_us = true_us;
     c->drift = drift;
 }
 
 void lclock_jump(lclock *c, int64_t true_us, int64_t by_ms)
 {
     c->base_ms = exact(c, true_us) + (double)by_ms;
-    c->base_true = true_us;
+    c->base_true_us = true_us;
     c->jumps_ms += (double)by_ms;
 }
 
@@ -61,7 +61,7 @@ int64_t lclock_true_when(const lclock *c, int64_t now_us, int64_t local_ms)
 {
     if (lclock_read(c, now_us) >= local_ms) return now_us;
     if (c->drift <= -1.0) return INT64_MAX;
-    double t = (double)c->base_true + ((double)local_ms - c->base_ms) * 1000.0 / (1.0 + c->drift);
+    double t = (double)c->base_true_us + ((double)local_ms - c->base_ms) * 1000.0 / (1.0 + c->drift);
     if (t > 9e18) return INT64_MAX;
     int64_t ti = (int64_t)ceil(t);
     if (ti < now_us) ti = now_us;

@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 typedef struct lclock {
-    double base_ms;       /* local ms at base_true (jumps included) */
-    int64_t base_true;    /* µs */
+    double base_ms;       /* local ms at base_true_us (jumps included) */
+    int64_t base_true_us; /* µs */
     double drift;
     double jumps_ms;      /* the sum of the jumps so far (a monotonic clock leaves them out) */
 } lclock;

@@ -18,10 +18,10 @@ static void read_target(struct loader *ld, int idx, const char *path, fault_cfg 
     char p[PATH_LEN];
     rd_path_index(p, path, 1);
     lua_rawgeti(L, t, 1);
-    f->from = to_actor(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
+    f->from = scenario_actor_name(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
     rd_path_index(p, path, 2);
     lua_rawgeti(L, t, 2);
-    f->to = to_actor(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
+    f->to = scenario_actor_name(ld, -1, p, ACT_NODE | ACT_CLIENT, "drop");
     lua_pop(L, 2);
     if (strcmp(f->from, f->to) == 0) rd_fail(&ld->rd, path, "%s: a link joins two different actors", path);
 }

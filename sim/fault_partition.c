@@ -34,9 +34,9 @@ static void read_target(struct loader *ld, int idx, const char *path, fault_cfg 
             char np[PATH_LEN];
             rd_path_index(np, gp, i + 1);
             lua_rawgeti(L, gt, i + 1);
-            f->groups[g][i] = to_actor(ld, -1, np, ACT_NODE | ACT_CLIENT, "a partition");
+            f->groups[g][i] = scenario_actor_name(ld, -1, np, ACT_NODE | ACT_CLIENT, "a partition");
             lua_pop(L, 1);
-            int id = actor_id(ld, f->groups[g][i]);
+            int id = scenario_actor_index(ld, f->groups[g][i]);
             if (ld->seen_stamp[id] == stamp)
                 rd_fail(&ld->rd, np, "%s: '%s' is in two groups%s", np, f->groups[g][i],
                         ld->seen_group[id] == g ? " (named twice in one)" : "");
@@ -73,14 +73,14 @@ static void start(struct world *w, const fault_cfg *f, int id, int target, int64
             if (a >= 0) group_of[a] = g;
         }
     net_partition(w->net, id, group_of);
-    nodes_partitions_changed(&w->cu);
+    node_partitions_changed(&w->cu);
 }
 
 static void end(struct world *w, const fault_cfg *f, int id, int target)
 {
     (void)f, (void)target;
     net_heal(w->net, id);
-    nodes_partitions_changed(&w->cu);
+    node_partitions_changed(&w->cu);
 }
 
 /* the search's partitions cut their target off alone; a scenario's are written as given */

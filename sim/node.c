@@ -500,7 +500,7 @@ void cluster_init(cluster *cu, core *cx, net *nt, const server_kind *kind)
         n->idx = i;
         n->cfg = nc;
         n->up = 1;
-        n->cut_since = -1;
+        n->cut_since_us = -1;
         n->role = nc->master < 0 ? ROLE_MASTER : ROLE_REPLICA;
         n->master = nc->master;
         n->shard = nc->master < 0 ? i : nc->master;

@@ -25,7 +25,7 @@ typedef struct node_wait node_wait; /* a client blocked at a master until replic
 typedef struct deadline_origin {
     char *unit;
     size_t len;
-    int64_t deadline;      /* the server's local ms */
+    int64_t deadline_ms;   /* the server's local ms */
     int step;              /* the step that set it (core_step) */
 } deadline_origin;
 
@@ -56,7 +56,7 @@ typedef struct node {
     uint64_t repl_applied; /* replication effects applied (replica ranking at failover) */
     uint64_t down_epoch;   /* bumped at every crash: stale failover checks are ignored */
     int demoted;           /* lost its master role while down or cut off: rejoins as a replica */
-    int64_t cut_since;     /* true µs since when a partition cuts this master off from every
+    int64_t cut_since_us;     /* true µs since when a partition cuts this master off from every
                               replica, or -1 */
     uint64_t cut_epoch;    /* bumped whenever that changes: stale failover checks are ignored */
     int64_t expiry_at;
@@ -127,7 +127,7 @@ void node_failover(cluster *cu, node *old_master, int forced);
 void node_failover_check(cluster *cu, node *n, uint64_t epoch);
 /* After a partition started or ended: masters cut off from their replicas, and replaced
  * masters that can reach the new one again. */
-void nodes_partitions_changed(cluster *cu);
+void node_partitions_changed(cluster *cu);
 /* Acknowledged offsets: what replica r (a node index) of master m acknowledged, and how many
  * replicas of m that are up acknowledged at least `offset` (a quorum's count, a WAIT's). */
 uint64_t node_acked_offset(const node *m, int r);

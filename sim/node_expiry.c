@@ -36,7 +36,7 @@ void org_set(origins *o, slice unit, int64_t deadline, int step)
         e->unit = xmemdup(unit.p, unit.len);
         e->len = unit.len;
     }
-    e->deadline = deadline;
+    e->deadline_ms = deadline;
     e->step = step;
 }
 
@@ -58,7 +58,7 @@ void org_copy(origins *dst, const origins *src)
 {
     org_clear(dst);
     for (int i = 0; i < src->n; i++)
-        org_set(dst, (slice){ src->v[i].unit, src->v[i].len }, src->v[i].deadline, src->v[i].step);
+        org_set(dst, (slice){ src->v[i].unit, src->v[i].len }, src->v[i].deadline_ms, src->v[i].step);
 }
 
 void org_free(origins *o)
@@ -71,7 +71,7 @@ void org_free(origins *o)
 /* A deadline set by step `step` on `from`'s clock and kept by n (replicated): where the two
  * clocks run at different rates, its expiry on n does not move by as much as that step does,
  * so it is of unknown origin (-1), and the step read a clock. Returns the origin for n. */
-int cross_clock(cluster *cu, const node *n, const node *from, int step)
+int node_cross_clock(cluster *cu, const node *n, const node *from, int step)
 {
     if (n->clock.drift == from->clock.drift) return step;
     core_clock_read_at(cu->cx, step);
@@ -88,7 +88,7 @@ void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from
     if (!cx->explore) return;
     int step = core_step(cx);
     if (n->in_apply) {
-        step = cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
+        step = node_cross_clock(n->cu, n, &n->cu->nodes[n->master], n->applying);
     } else if (from) { /* copied from a unit (its origin, if known), or fixed by no step here */
         deadline_origin *o = from->p ? org_find(&n->org, *from) : NULL;
         step = o ? o->step : -1;
@@ -125,7 +125,7 @@ static void expiry_push(core *cx, node *n, int64_t at, int cause)
 static void origins_read(core *cx, const node *n, int64_t deadline)
 {
     for (int j = 0; j < n->org.n; j++)
-        if (n->org.v[j].deadline == deadline) core_clock_read_at(cx, n->org.v[j].step);
+        if (n->org.v[j].deadline_ms == deadline) core_clock_read_at(cx, n->org.v[j].step);
 }
 
 /* Schedules the active-expiry event for the node's next deadline: a key expires once the
@@ -149,12 +149,12 @@ void node_schedule_expiry(cluster *cu, node *n)
          * deadline was set against the clock now, so its origin and this step both read a
          * clock. */
         for (int i = 0; i < n->org.n; i++)
-            if (deadline_true_when(cu, n, n->org.v[i].deadline) <= cx->now) core_clock_read_at(cx, n->org.v[i].step);
+            if (deadline_true_when(cu, n, n->org.v[i].deadline_ms) <= cx->now) core_clock_read_at(cx, n->org.v[i].step);
         core_clock_read(cx);
     }
     for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
-        if (o->deadline != deadline) continue;
+        if (o->deadline_ms != deadline) continue;
         if (o->step < 0) { /* of unknown origin (a master's deadline it had none for) */
             unknown = 1;
             continue;
@@ -210,7 +210,7 @@ void node_on_expire(cluster *cu, node *n, uint64_t gen)
         int64_t deadline = cu->kind->next_deadline(n->srv);
         int known = 0, unknown = 0;
         for (int i = 0; i < n->org.n; i++)
-            if (n->org.v[i].deadline == deadline) *(n->org.v[i].step >= 0 ? &known : &unknown) = 1;
+            if (n->org.v[i].deadline_ms == deadline) *(n->org.v[i].step >= 0 ? &known : &unknown) = 1;
         if (!known || unknown) core_clock_read(cu->cx);
     }
     cu->kind->expire(n->srv);

@@ -3,7 +3,7 @@
  * clients learn the new master after the detection delay. The old master, when it comes back,
  * is a replica of the new one and resynchronises in full, discarding its own data. A master
  * cut off from its replicas for down_after is replaced the same way while it goes on
- * accepting writes on its side (nodes_partitions_changed). (Moved from node.c.) */
+ * accepting writes on its side (node_partitions_changed). (Moved from node.c.) */
 #include "nodeint.h"
 
 #include <string.h>
@@ -79,7 +79,7 @@ void node_failover_check(cluster *cu, node *n, uint64_t epoch)
         /* Cut off from its replicas (and so, in this model, from the sentinels beside them)
          * for down_after: they elect a new master, while this one, still up, goes on
          * accepting writes from the clients on its side of the partition. */
-        if ((epoch & ~CUT_CHECK) != n->cut_epoch || n->cut_since < 0) return;
+        if ((epoch & ~CUT_CHECK) != n->cut_epoch || n->cut_since_us < 0) return;
     } else if (n->up || n->down_epoch != epoch) {
         return;
     }
@@ -99,7 +99,7 @@ static int cut_off(cluster *cu, node *m)
     return replicas > 0;
 }
 
-void nodes_partitions_changed(cluster *cu)
+void node_partitions_changed(cluster *cu)
 {
     for (int i = 0; i < cu->cx->nnodes; i++) {
         node *n = &cu->nodes[i];
@@ -112,7 +112,7 @@ void nodes_partitions_changed(cluster *cu)
                 node_unblock_waits(cu, n);
                 n->role = ROLE_REPLICA;
                 n->demoted = 0;
-                n->cut_since = -1;
+                n->cut_since_us = -1;
                 cu->kind->set_replica(n->srv, 1);
                 node_note(cu, n, H_DEMOTED, m->idx, "rejoins as a replica of %s, discarding its own writes", m->cfg->name);
                 node_resync(cu, n, m);
@@ -121,12 +121,12 @@ void nodes_partitions_changed(cluster *cu)
         }
         if (n->role != ROLE_MASTER) continue;
         int cut = cut_off(cu, n);
-        if (cut && n->cut_since < 0) {
-            n->cut_since = cu->cx->now;
+        if (cut && n->cut_since_us < 0) {
+            n->cut_since_us = cu->cx->now;
             n->cut_epoch++;
             sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
-        } else if (!cut && n->cut_since >= 0) {
-            n->cut_since = -1;
+        } else if (!cut && n->cut_since_us >= 0) {
+            n->cut_since_us = -1;
             n->cut_epoch++;
         }
     }
@@ -138,7 +138,7 @@ void node_resync(cluster *cu, node *replica, node *master)
     cu->kind->copy_data(replica->srv, master->srv);
     org_copy(&replica->org, &master->org);
     if (cu->cx->explore)
-        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = cross_clock(cu, replica, master, replica->org.v[i].step);
+        for (int i = 0; i < replica->org.n; i++) replica->org.v[i].step = node_cross_clock(cu, replica, master, replica->org.v[i].step);
     replica->repl_offset = master->repl_offset;
     node_note_keyspace(cu, replica, HK_RESYNC, master);
 }

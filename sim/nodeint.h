@@ -41,7 +41,7 @@ void org_copy(origins *dst, const origins *src);
 void org_free(origins *o);
 /* A replicated or copied origin on n, from node `from`: kept where both clocks run alike,
  * else unknown (-1) and the setting step a clock reading. */
-int cross_clock(cluster *cu, const node *n, const node *from, int step);
+int node_cross_clock(cluster *cu, const node *n, const node *from, int step);
 /* The server's hooks (kind_host.deadline_set, deadline_read). */
 void node_deadline_set(void *ud, slice unit, int64_t deadline, const slice *from);
 void node_deadline_read(void *ud, slice unit);

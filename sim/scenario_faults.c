@@ -34,7 +34,7 @@ static int actor_ref_cmp(const void *a, const void *b)
     return strcmp(((const actor_ref *)a)->name, ((const actor_ref *)b)->name);
 }
 
-/* The node or client called `name`, or NULL. Names are unique across both (load_clients
+/* The node or client called `name`, or NULL. Names are unique across both (scenario_load_clients
  * checks), so one sorted index answers for either kind. */
 static const actor_ref *find_actor(loader *ld, const char *name)
 {
@@ -86,12 +86,12 @@ static void check_actor(loader *ld, const char *path, const char *name, int kind
     }
 }
 
-int actor_id(loader *ld, const char *name)
+int scenario_actor_index(loader *ld, const char *name)
 {
     return (int)(find_actor(ld, name) - ld->actors);
 }
 
-char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *user)
+char *scenario_actor_name(loader *ld, int idx, const char *path, int kinds, const char *user)
 {
     const char *name = rd_to_string(&ld->rd, idx, path);
     check_actor(ld, path, name, kinds, user);
@@ -183,14 +183,14 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
     rd_path_key(p, path, kn);
     rd_get(L, t, kn);
     if (fd->read_target) fd->read_target(ld, -1, p, f);
-    else f->target = to_actor(ld, -1, p, fd->targets, kn);
+    else f->target = scenario_actor_name(ld, -1, p, fd->targets, kn);
     lua_pop(L, 1);
 
     f->duration_us = rd_opt_duration(&ld->rd, t, path, "duration", -1, D_POSITIVE);
     if (fd->read) fd->read(ld, t, path, f);
 }
 
-void load_faults(loader *ld, int root)
+void scenario_load_faults(loader *ld, int root)
 {
     lua_State *L = ld->rd.L;
     scenario *s = ld->s;
@@ -246,10 +246,10 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
         char p[PATH_LEN];
         rd_path_index(p, tp, i + 1);
         lua_rawgeti(L, targets, i + 1);
-        ef->targets[i] = to_actor(ld, -1, p, actors, kn);
+        ef->targets[i] = scenario_actor_name(ld, -1, p, actors, kn);
         lua_pop(L, 1);
         /* a target named twice would double that part of the search and change nothing */
-        int id = actor_id(ld, ef->targets[i]);
+        int id = scenario_actor_index(ld, ef->targets[i]);
         if (ld->seen_stamp[id] == stamp) rd_fail(&ld->rd, p, "%s: '%s' is named twice", p, ef->targets[i]);
         ld->seen_stamp[id] = stamp;
     }
@@ -279,7 +279,7 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
     lua_settop(L, top);
 }
 
-void load_explore(loader *ld, int root)
+void scenario_load_explore(loader *ld, int root)
 {
     static const char *const keys[] = { "faults", "max_faults", "horizon", "max_deviations", "max_depth" };
     lua_State *L = ld->rd.L;

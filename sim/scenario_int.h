@@ -45,18 +45,18 @@ enum { ACT_NODE = 1, ACT_CLIENT = 2, ACT_MASTER = 4 /* a master node only */ };
 
 /* scenario_faults.c. An actor's name, checked to be one of `kinds` (`user` names what
  * needs it, for messages), copied to the heap. Only once nodes and clients are loaded. */
-char *to_actor(loader *ld, int idx, const char *path, int kinds, const char *user);
+char *scenario_actor_name(loader *ld, int idx, const char *path, int kinds, const char *user);
 /* The index of actor `name` (which exists) in the loader's sorted index (seen_stamp, ...). */
-int actor_id(loader *ld, const char *name);
+int scenario_actor_index(loader *ld, const char *name);
 /* The faults list and the explore table of the scenario table at root (after duration). */
-void load_faults(loader *ld, int root);
-void load_explore(loader *ld, int root);
+void scenario_load_faults(loader *ld, int root);
+void scenario_load_explore(loader *ld, int root);
 /* scenario_nodes.c. The nodes, per-node settings, network, clients and links of the scenario
  * table at root, in the order scenario.c calls them. */
-void load_nodes(loader *ld, int root);
-void load_per_node(loader *ld, int root);
-void load_network(loader *ld, int root);
-void load_clients(loader *ld, int root);
-void load_links(loader *ld, int root);
+void scenario_load_nodes(loader *ld, int root);
+void scenario_load_per_node(loader *ld, int root);
+void scenario_load_network(loader *ld, int root);
+void scenario_load_clients(loader *ld, int root);
+void scenario_load_links(loader *ld, int root);
 
 #endif

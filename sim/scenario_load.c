@@ -342,22 +342,22 @@ static int loader_validate(lua_State *L)
     int mode = rd_get(L, root, "mode") == LUA_TNIL ? 0 : rd_to_choice(&ld->rd, -1, "mode", modes, 2);
     lua_pop(L, 1);
     s->mode = xstrdup(modes[mode]);
-    load_nodes(ld, root);
+    scenario_load_nodes(ld, root);
     if (!strcmp(s->mode, "single") && s->nmasters != 1)
         rd_fail(&ld->rd, "nodes", "nodes: mode \"single\" uses one master, but %d are given; use mode = \"redlock\"",
                 s->nmasters);
-    load_per_node(ld, root);
+    scenario_load_per_node(ld, root);
     s->lease = rd_opt_duration(&ld->rd, root, "", "lease", 10000000, D_NONE | D_POSITIVE);
     s->wait = rd_opt_duration(&ld->rd, root, "", "wait", 30000000, 0);
     s->timeout = rd_opt_duration(&ld->rd, root, "", "timeout", 3000000, D_POSITIVE);
-    load_network(ld, root);
-    load_clients(ld, root);
-    load_links(ld, root);
+    scenario_load_network(ld, root);
+    scenario_load_clients(ld, root);
+    scenario_load_links(ld, root);
     if (rd_get(L, root, "duration") == LUA_TNIL)
         rd_fail(&ld->rd, "", "the scenario has no 'duration' (it is required)");
     s->duration = rd_to_duration(&ld->rd, -1, "duration", D_POSITIVE);
     lua_pop(L, 1);
-    load_faults(ld, root);
+    scenario_load_faults(ld, root);
     s->seed = (uint64_t)rd_opt_integer(&ld->rd, root, "", "seed", 1, 0, LLONG_MAX);
     if (rd_get(L, root, "fencing") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TBOOLEAN)
@@ -374,7 +374,7 @@ static int loader_validate(lua_State *L)
     else if (!*s->lock) rd_fail(&ld->rd, "lock", "lock must not be empty");
     load_expect(ld, root);
     load_options(ld, root);
-    load_explore(ld, root);
+    scenario_load_explore(ld, root);
     return 0;
 }
 

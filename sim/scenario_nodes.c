@@ -79,7 +79,7 @@ static dist opt_dist(loader *ld, int t, const char *parent, const char *key, dis
 
 static const char *const persist_names[] = { "none", "everysec", "always" };
 
-void load_nodes(loader *ld, int root)
+void scenario_load_nodes(loader *ld, int root)
 {
     lua_State *L = ld->rd.L;
     scenario *s = ld->s;
@@ -146,7 +146,7 @@ void load_nodes(loader *ld, int root)
         }
 }
 
-void load_per_node(loader *ld, int root)
+void scenario_load_per_node(loader *ld, int root)
 {
     static const char *const keys[] = { "persistence", "restart_delay", "clock" };
     lua_State *L = ld->rd.L;
@@ -201,7 +201,7 @@ static void load_client(loader *ld, int t, const char *path, client_cfg *c)
     load_clock(ld, t, path, &c->clock);
 }
 
-void load_clients(loader *ld, int root)
+void scenario_load_clients(loader *ld, int root)
 {
     lua_State *L = ld->rd.L;
     scenario *s = ld->s;
@@ -230,7 +230,7 @@ void load_clients(loader *ld, int root)
     lua_pop(L, 1);
 }
 
-void load_network(loader *ld, int root)
+void scenario_load_network(loader *ld, int root)
 {
     static const char *const keys[] = { "delay", "loss", "partitions", "tcp_retries2", "keepalive" };
     static const char *const cuts[] = { "drop", "tcp" };
@@ -267,7 +267,7 @@ void load_network(loader *ld, int root)
     }
 }
 
-void load_links(loader *ld, int root)
+void scenario_load_links(loader *ld, int root)
 {
     static const char *const keys[] = { "from", "to", "delay", "loss" };
     lua_State *L = ld->rd.L;
@@ -290,7 +290,7 @@ void load_links(loader *ld, int root)
             const char *key = end ? "to" : "from";
             rd_path_key(p, path, key);
             if (rd_get(L, lt, key) == LUA_TNIL) rd_fail(&ld->rd, path, "%s has no '%s' (it is required)", path, key);
-            char *name = to_actor(ld, -1, p, ACT_NODE | ACT_CLIENT, "a link");
+            char *name = scenario_actor_name(ld, -1, p, ACT_NODE | ACT_CLIENT, "a link");
             if (end) l->to = name;
             else l->from = name;
             lua_pop(L, 1);

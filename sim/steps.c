@@ -46,7 +46,7 @@ static void clock_margins(const lclock *c, int64_t t, world_step *x)
     /* back: the true µs since the clock began reading ms; at least 1 µs, never more than
      * the true length of one ms of that clock (a reading is moved to where it first differs) */
     double rate = 1 + c->drift;
-    double exact = c->base_ms + (double)(t - c->base_true) * rate / 1000.0;
+    double exact = c->base_ms + (double)(t - c->base_true_us) * rate / 1000.0;
     double frac = exact - (double)ms;
     if (frac < 0) frac = 0;
     double b = rate > 0 ? frac * 1000.0 / rate : 1e9;

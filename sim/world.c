@@ -87,7 +87,7 @@ void world_fault_end(world *w, int fi)
 /* The actor a fault happens at: its target; WORLD_KEY_ALL for a partition or a lossy link,
  * which change what every actor's messages do — but WORLD_KEY_CUT for a partition where no
  * node has a replica: then its start and end change nothing but what net_partitioned answers
- * (nodes_partitions_changed acts on masters with replicas only). */
+ * (node_partitions_changed acts on masters with replicas only). */
 static int fault_actor(const world *w, const fault_cfg *f)
 {
     const fault_def *d = fault_def_of(f->kind);

@@ -62,7 +62,7 @@ struct kserver *world_node_server(world *w, int ni)
 int64_t world_node_clock_us(const world *w, int ni)
 {
     const lclock *c = &w->cu.nodes[ni].clock;
-    double ms = c->base_ms + (double)(w->cx.now - c->base_true) * (1.0 + c->drift) / 1000.0;
+    double ms = c->base_ms + (double)(w->cx.now - c->base_true_us) * (1.0 + c->drift) / 1000.0;
     return (int64_t)floor(ms * 1000.0 + 1e-3);
 }
 

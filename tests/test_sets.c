@@ -18,7 +18,7 @@
 #include "object.h"
 #include "server.h"
 #include "store.h"
-#include "t_set.h"
+#include "set.h"
 
 #include "fixture.h"
 

@@ -16,9 +16,9 @@
 #include "commands.h"
 #include "server.h"
 #include "store.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_zset.h"
+#include "hash.h"
+#include "list.h"
+#include "zset.h"
 
 #include "fixture.h"
 

@@ -284,7 +284,7 @@ void k8s_copy_into(k8s *dst, const k8s *src)
     for (int i = 0; i < src->n; i++) lease_copy(&dst->leases[i], &src->leases[i]);
 }
 
-static const char *unit_name(slice unit, size_t *len)
+static const char *lease_name_of(slice unit, size_t *len)
 {
     if (unit.len > 6 && !memcmp(unit.p, "lease/", 6)) {
         *len = unit.len - 6;
@@ -297,7 +297,7 @@ static const char *unit_name(slice unit, size_t *len)
 int k8s_describe(k8s *s, slice unit, buf *out)
 {
     size_t len;
-    const char *name = unit_name(unit, &len);
+    const char *name = lease_name_of(unit, &len);
     int found = 0;
     int i = name ? find(s, name, len, &found) : 0;
     if (!found) return 0;
@@ -308,7 +308,7 @@ int k8s_describe(k8s *s, slice unit, buf *out)
 k8s_lease *k8s_capture(k8s *s, slice unit, int deleted)
 {
     size_t len;
-    const char *name = unit_name(unit, &len);
+    const char *name = lease_name_of(unit, &len);
     int found = 0;
     int i = name ? find(s, name, len, &found) : 0;
     k8s_lease *c = xcalloc(1, sizeof *c);

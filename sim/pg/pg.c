@@ -542,7 +542,7 @@ static int deadlocked(pgserver *s, const pgwait *w)
     return 0;
 }
 
-static int64_t min64(int64_t a, int64_t b)
+static int64_t earlier_us(int64_t a, int64_t b)
 {
     return a < b ? a : b;
 }
@@ -553,9 +553,9 @@ static int64_t next_timer(pgserver *s, const pgwait *w, int64_t now)
 {
     const backend *be = &s->backends[w->b];
     int64_t next = INT64_MAX;
-    if (be->lock_timeout > 0) next = min64(next, w->lock_since + be->lock_timeout);
-    if (be->statement_timeout > 0) next = min64(next, w->stmt_since + be->statement_timeout);
-    if (!w->deadlock_checked) next = min64(next, w->lock_since + be->deadlock_timeout);
+    if (be->lock_timeout > 0) next = earlier_us(next, w->lock_since + be->lock_timeout);
+    if (be->statement_timeout > 0) next = earlier_us(next, w->stmt_since + be->statement_timeout);
+    if (!w->deadlock_checked) next = earlier_us(next, w->lock_since + be->deadlock_timeout);
     if (next == INT64_MAX) return 0;
     return next > now ? next - now : 1;
 }

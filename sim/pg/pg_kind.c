@@ -49,7 +49,7 @@ static const kind_option pg_options[] = {
 /* The lock (space, key) as the unit the history names: "advisory/KEY" (one bigint key) or
  * "advisory/K1,K2" (two integer keys), the advisory lock as pg_locks shows it (locktype
  * advisory; classid, objid and objsubid 1 or 2). Models name their lock so (ctx:lock_unit). */
-static void unit_name(int space, int64_t key, buf *out)
+static void advisory_unit(int space, int64_t key, buf *out)
 {
     if (space == 1) buf_printf(out, "advisory/%lld", (long long)key);
     else buf_printf(out, "advisory/%d,%d", (int32_t)(uint32_t)((uint64_t)key >> 32), (int32_t)(uint32_t)key);
@@ -59,7 +59,7 @@ static void tell(kserver *s, kind_event ev, int space, int64_t key)
 {
     buf b;
     buf_init(&b);
-    unit_name(space, key, &b);
+    advisory_unit(space, key, &b);
     s->host.changed(s->host.ud, ev, (slice){ b.p, b.len });
     buf_release(&b);
 }

@@ -2,7 +2,7 @@
  * and change of the client that sent it (its pub/sub subscriber id, RESP2 subscribe mode,
  * whether it may block). The caller of server_exec owns it (the REPL keeps one; a simulated
  * node one per client and channel; `locklab serve` one per TCP connection). Its own header,
- * below commands.h and server.h, so that pub/sub's handlers see it without seeing the
+ * below cmdctx.h and server.h, so that pub/sub's handlers see it without seeing the
  * server. What a connection is named (CLIENT SETNAME) is kept by the server, by id. */
 #ifndef LOCKLAB_CONN_H
 #define LOCKLAB_CONN_H

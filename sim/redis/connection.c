@@ -34,33 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "connectionint.h"
+#include "handlers.h"
 #include "glob.h"
 #include "pubsub.h"
 #include "server.h"
 #include "tracking.h"
 
 #define REDIS_VERSION "7.0.15"
-
-void reply_unknown_sub(cmdctx *c, const char *cmd)
-{
-    slice s = slice_cstr_prefix(c->argv[1]);
-    reply_errorf(c->out, "ERR unknown subcommand '%.*s'. Try %s HELP.", (int)(s.len < 128 ? s.len : 128), s.p, cmd);
-    for (size_t i = 0; i < c->out->len; i++)
-        if (c->out->str[i] == '\r' || c->out->str[i] == '\n') c->out->str[i] = ' ';
-}
-
-void reply_sub_args(cmdctx *c, const char *cmd, const char *sub)
-{
-    reply_errorf(c->out, "ERR wrong number of arguments for '%s|%s' command", cmd, sub);
-}
-
-void reply_lines(cmdctx *c, const char *const *lines, size_t n)
-{
-    reply *e = reply_array(c->out, n);
-    for (size_t i = 0; i < n; i++) reply_status(&e[i], lines[i]);
-}
 
 static int is_replica(const cmdctx *c)
 {
@@ -484,27 +464,6 @@ static char *notify_string(int flags, int shown)
     if (flags & NOTIFY_KEYEVENT) out[n++] = 'E';
     out[n] = '\0';
     return xstrdup(out);
-}
-
-/* Redis's memtoull: a memory value ("64", "1k", "2mb") in bytes; -1 if it is not one. */
-int config_parse_memory(slice s, long long *v)
-{
-    static const struct { const char *unit; unsigned long long mul; } units[] = {
-        { "", 1 }, { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 }, { "mb", 1048576 },
-        { "g", 1000000000 }, { "gb", 1073741824 },
-    };
-    size_t d = 0;
-    while (d < s.len && s.p[d] >= '0' && s.p[d] <= '9') d++;
-    if (d >= 128) return -1;
-    slice u = { s.p + d, s.len - d };
-    for (size_t i = 0; i < LL_ARRAY_LEN(units); i++)
-        if (u.len == strlen(units[i].unit) && slice_opt_is(u, units[i].unit)) {
-            unsigned long long n = 0;
-            for (size_t k = 0; k < d; k++) n = n * 10 + (unsigned long long)(s.p[k] - '0');
-            *v = (long long)(n * units[i].mul);
-            return 0;
-        }
-    return -1;
 }
 
 /* Settings that take 0 ... LLONG_MAX only. */

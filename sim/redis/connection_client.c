@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "connectionint.h"
+#include "handlers.h"
 #include "pubsub.h"
 #include "server.h"
 #include "tracking.h"

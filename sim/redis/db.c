@@ -23,28 +23,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands.h"
+#include "dbset.h"
 #include "dict.h"
+#include "handlers.h"
 #include "object.h"
-
-int arg_db_index(cmdctx *c, int i, int *id, const char *msg)
-{
-    long long v;
-    int isint = ll_parse_int64(c->argv[i], &v) == 0;
-    if (!isint || v < INT_MIN || v > INT_MAX) {
-        if (msg) reply_errorf(c->out, "ERR %s", msg);
-        else if (isint)
-            reply_error(c->out, "ERR value is out of range, value must between -2147483648 and 2147483647");
-        else reply_error(c->out, ERR_NOT_INT);
-        return -1;
-    }
-    if (v < 0 || v >= DB_COUNT) {
-        reply_error(c->out, "ERR DB index is out of range");
-        return -1;
-    }
-    *id = (int)v;
-    return 0;
-}
 
 void cmd_select(cmdctx *c)
 {
@@ -248,62 +230,6 @@ static int scan_hit_cmp(const void *a, const void *b)
     const scan_hit *x = a, *y = b;
     if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
     return slice_cmp(x->key, y->key);
-}
-
-static int scan_parse_cursor(slice arg, uint64_t *cursor)
-{
-    char tmp[64];
-    slice s = slice_cstr_prefix(arg);
-    if (s.len >= sizeof tmp) return -1;
-    memcpy(tmp, s.p, s.len);
-    tmp[s.len] = '\0';
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(tmp, &end, 10);
-    if (isspace((unsigned char)tmp[0]) || *end != '\0' || errno == ERANGE) return -1;
-    *cursor = v;
-    return 0;
-}
-
-int arg_scan_cursor(cmdctx *c, int i, uint64_t *cursor)
-{
-    if (scan_parse_cursor(c->argv[i], cursor) == 0) return 0;
-    reply_error(c->out, "ERR invalid cursor");
-    return -1;
-}
-
-int scan_options(cmdctx *c, int from, slice *pat)
-{
-    *pat = SLICE_LIT("*");
-    for (int i = from; i < c->argc; i += 2) {
-        int has_value = i + 1 < c->argc;
-        long long count;
-        if (slice_opt_is(c->argv[i], "count") && has_value) {
-            if (arg_int64(c, i + 1, &count) < 0) return -1;
-            if (count < 1) {
-                reply_error(c->out, ERR_SYNTAX);
-                return -1;
-            }
-        } else if (slice_opt_is(c->argv[i], "match") && has_value) {
-            *pat = c->argv[i + 1];
-        } else {
-            reply_error(c->out, ERR_SYNTAX);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int scan_match(slice pat, slice member)
-{
-    return (pat.len == 1 && pat.p[0] == '*') || glob_match(pat.p, pat.len, member.p, member.len);
-}
-
-void reply_empty_scan(reply *r)
-{
-    reply *out = reply_array(r, 2);
-    reply_bulk_cstr(&out[0], "0");
-    reply_array(&out[1], 0);
 }
 
 void cmd_scan(cmdctx *c)

@@ -30,11 +30,11 @@
 
 #include <nettle/sha1.h>
 
-#include "commands.h"
-#include "connectionint.h"
+#include "dbset.h"
+#include "handlers.h"
+#include "script.h"
 #include "server.h"
 #include "serverint.h"
-#include "script.h"
 
 static void digest_xor(unsigned char acc[20], const unsigned char d[20])
 {
@@ -249,7 +249,7 @@ void cmd_debug(cmdctx *c)
         }
         /* NOFLUSH without MERGE loads the dump over what is there: Redis's load fails on the
          * first library it already holds (on a key it holds, redis-server 7.0.15 exits) */
-        int held = c->lua && scripting_has_functions(c->lua);
+        int held = c->lua && function_loaded(c->lua);
         for (int id = 0; id < DB_COUNT && !held; id++) {
             store *db = id == c->dbid ? c->db : dbset_peek(c->dbs, id);
             held = db && store_size(db) > 0;

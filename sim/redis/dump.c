@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "rdb.h"
 #include "store.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "hash.h"
+#include "list.h"
+#include "set.h"
+#include "zset.h"
 
 enum {
     RDB_TYPE_STRING = 0, RDB_TYPE_LIST = 1, RDB_TYPE_SET = 2, RDB_TYPE_HASH = 4, RDB_TYPE_ZSET_2 = 5,

@@ -452,7 +452,7 @@ void cmd_function(cmdctx *c)
     }
 }
 
-int scripting_has_functions(const scripting *s)
+int function_loaded(const scripting *s)
 {
     return s->nlibs > 0;
 }

@@ -18,7 +18,6 @@
 #include <strings.h>
 
 #include "commands.h"
-#include "connectionint.h"
 #include "server.h"
 #include "serverint.h"
 

@@ -61,7 +61,7 @@ scripting *scripting_new(const scripting_config *cfg); /* cfg NULL: the defaults
 void scripting_free(scripting *s);
 void scripting_flush(scripting *s);            /* SCRIPT FLUSH */
 
-/* Runs a redis.call from a script in the context c (commands.h: the server's parts, the
+/* Runs a redis.call from a script in the context c (cmdctx.h: the server's parts, the
  * call's arguments and reply, no connection, in_script set): checks that the command exists,
  * is allowed in scripts and has the right arity (with the script-specific error texts), then
  * executes it. The bridge's path; exposed for tests through server_call_from_script
@@ -82,7 +82,7 @@ int scripting_cached(scripting *s, slice body);
 size_t scripting_count(const scripting *s);
 /* EVAL / EVALSHA / FCALL argv: whether Redis would count the call as one that may write */
 int scripting_may_write(scripting *s, int argc, const slice *argv);
-int scripting_has_functions(const scripting *s); /* a function library is loaded */
+int function_loaded(const scripting *s); /* a function library is loaded */
 /* DEBUG SET-DISABLE-DENY-SCRIPTS: scripts may call every command (Redis's test hook) */
 void scripting_set_deny_off(scripting *s, int off);
 /* The protocol a command called from the running script answers in: 3 after redis.setresp(3) */

@@ -696,6 +696,7 @@ static void script_call_command(cmdctx *c, const command *cmd)
     reply *out = c->out;
     scripting *s = c->lua;
     reply_release(out);
+    if (cmd) c->name = cmd->name;
     if (s) s->call_refused = SCRIPT_CALL_REJECTED, s->call_cmd = cmd; /* until the command runs */
     if (cmd && (cmd->flags & CMD_NOSCRIPT) && s && s->deny_off && script_undeniable(argv[0])) {
         /* DEBUG SET-DISABLE-DENY-SCRIPTS 1 */

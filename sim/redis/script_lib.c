@@ -58,11 +58,28 @@
 #include <lualib.h>
 #include <limits.h>
 #include <math.h>
+#include <nettle/sha1.h>
 #include <string.h>
 
 #include "lua_cjson.h"
 #include "lua_cmsgpack.h"
 #include "lua_struct.h"
+
+/* The SHA1 of a script body in hex: the script cache's key (script.c) and redis.sha1hex. */
+void script_sha1hex(const char *data, size_t len, char out[41])
+{
+    static const char hex[] = "0123456789abcdef";
+    struct sha1_ctx ctx;
+    uint8_t d[SHA1_DIGEST_SIZE];
+    sha1_init(&ctx);
+    sha1_update(&ctx, len, (const uint8_t *)data);
+    sha1_digest(&ctx, sizeof d, d);
+    for (int i = 0; i < SHA1_DIGEST_SIZE; i++) {
+        out[2 * i] = hex[d[i] >> 4];
+        out[2 * i + 1] = hex[d[i] & 15];
+    }
+    out[40] = '\0';
+}
 
 /* ---------------------------------------------------------------------------------------
  * The rest of the redis table */

@@ -196,8 +196,10 @@ void function_reload(scripting *s);
 /* script_lib.c: the libraries a script sees. */
 void script_open_libs(lua_State *L);
 
-/* script_sandbox.c: protection, budget, allocator, the state. */
+/* script_sandbox.c: protection, budget, allocator. */
 void script_make_proxy(lua_State *L);
+/* The real globals' __index: "Script attempted to access nonexistent global variable" */
+int script_global_missing(lua_State *L);
 int script_rawset(lua_State *L);
 int script_setmetatable(lua_State *L);
 int script_coroutine_new(lua_State *L);
@@ -207,6 +209,26 @@ int script_may_loop(const scripting *s, slice body);
 void script_hook(lua_State *L, lua_Debug *ar);
 int script_msgh(lua_State *L);
 void script_51_wording(lua_State *L, int idx);
+void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize); /* lua_Alloc: ud is the scripting */
+
+/* script_args.c: KEYS and ARGV, kept and refilled (script.c's trampoline). */
+/* Pushes KEYS or ARGV for this run: the n values of v as strings. Redis gives every run a
+ * fresh table; building one costs a table and n strings, so the entry's table from the
+ * previous run is refilled instead when the script left it a plain sequence of n entries
+ * (the only state a run can leave in it: globals are read-only, so nothing else can still
+ * refer to it). Values equal to the previous run's are kept, which saves interning them
+ * again. Any other shape gets a fresh table, so a run never sees what the last one stored.
+ * May raise (memory): call it protected. */
+int script_args_table(lua_State *L, int *ref, const slice *v, int n);
+/* Pushes KEYS (which = 0) or ARGV (1) for a SCRIPT_PURE_ARGS script: its table, refilled in
+ * place without looking at it. Such a script can neither change the table nor keep it
+ * (bytecode.h), so the table holds exactly what e->memo[which] says: only entries whose
+ * text changed are replaced (no interning of the lease and owner run after run), and
+ * those beyond n are cleared. May raise (memory): call it protected; the memo stays true
+ * entry by entry whatever happens. */
+int script_args_pure(lua_State *L, script_entry *e, int which, const slice *v, int n);
+
+/* script_state.c: the state. */
 void script_push_copy(lua_State *L);
 void script_state_open(scripting *s);
 

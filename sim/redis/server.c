@@ -1,8 +1,9 @@
 /* server.c — one fake Redis server (see server.h): wiring, and the path every client
  * command takes: lookup, arity, the subscribe-mode gate, the read-only-replica gate, then the
- * handler, given the server's parts in its context (commands.h). A script's redis.call takes
+ * handler, given the server's parts in its context (cmdctx.h). A script's redis.call takes
  * its own path (scripting_call, script_bridge.c). Transactions, which wrap that path, are in
- * server_tx.c; INFO's counters in server_stats.c; keyspace notifications in notify.c; the
+ * server_tx.c; INFO's counters in server_stats.c; keyspace notifications in notify.c;
+ * maxmemory's evictions and refusals and min-replicas-to-write in server_limits.c; the
  * server's struct, which they share, in serverint.h. */
 #include "server.h"
 
@@ -33,7 +34,7 @@ static void server_script_trace(void *ud, int argc, const slice *argv, const rep
     server *srv = ud;
     int refused;
     const command *cmd = scripting_call_command(srv->lua, &refused);
-    stat_count(srv, cmd, argc, argv, r, refused ? STAT_REJECTED : STAT_CALL);
+    server_stats_count(srv, cmd, argc, argv, r, refused ? STAT_REJECTED : STAT_CALL);
     tracking_script_call(srv->trk, argc, argv, r);
     if (srv->cfg.trace) srv->cfg.trace(srv->cfg.trace_ud, argc, argv, r);
 }
@@ -41,7 +42,7 @@ static void server_script_trace(void *ud, int argc, const slice *argv, const rep
 /* An error of a script's reply that Redis counts (script.h). */
 static void server_script_error(void *ud, const char *err)
 {
-    stat_error(ud, err);
+    server_stats_error(ud, err);
 }
 
 server *server_new(const server_config *cfg)
@@ -55,6 +56,7 @@ server *server_new(const server_config *cfg)
     store_set_clock_us(srv->db, cfg->clock_us);
     store_set_track_access(srv->db, cfg->track_access);
     srv->dbs.srv = srv;
+    srv->dbs.made = tx_watch_hook_update;
     srv->dbs.db[0] = srv->db;
     for (int i = 0; i < DB_COUNT; i++) srv->dbs.hook[i] = (struct dbhook){ srv, i };
     srv->ps = pubsub_new(cfg->deliver, cfg->push, cfg->deliver_ud);
@@ -146,7 +148,7 @@ store *server_swap_store(server *srv, store *db)
     store_set_track_access(db, srv->cfg.track_access);
     server_wire_store(srv);
     store_set_observer(old, NULL, NULL);
-    watch_hook_update(srv);
+    tx_watch_hook_update(srv);
     return old;
 }
 
@@ -225,76 +227,6 @@ int64_t server_next_expiry(server *srv)
     return next;
 }
 
-store *dbset_peek(const dbset *d, int id)
-{
-    return id >= 0 && id < DB_COUNT ? d->db[id] : NULL;
-}
-
-store *dbset_get(dbset *d, int id)
-{
-    LL_ASSERT(id >= 0 && id < DB_COUNT);
-    if (!d->db[id]) {
-        d->db[id] = store_new_like(d->db[0]);
-        watch_hook_update(d->srv);
-    }
-    return d->db[id];
-}
-
-/* Moves every key of `from` (a detached copy) into `to`, each reported as written. */
-static void dbset_fill(store *to, store *from)
-{
-    size_t it = 0;
-    kv *e;
-    while ((e = store_next(from, &it))) {
-        /* A key already past its deadline does not arrive: no watched key is touched by it
-         * (Redis's touchAllWatchedKeysInDb leaves a key replaced with an expired one alone);
-         * it was gone for every command already. */
-        int64_t at = store_expire(from, e);
-        if (at >= 0 && at <= store_now(to) && !store_is_replica(to)) continue;
-        kv *d = store_set(to, store_key_of(from, e), (obj_type)e->type, obj_clone((obj_type)e->type, e->ptr), 0);
-        d->raw = e->raw;
-        if (at >= 0) store_set_expire_fixed(to, d, at);
-        store_touched(to, d);
-    }
-}
-
-/* Empties s key by key, so that its observers hear every deletion. */
-static void dbset_empty(store *s)
-{
-    size_t it = 0, n = 0;
-    kv *e;
-    slice *keys = xmalloc((store_size(s) + 1) * sizeof *keys);
-    while ((e = store_next(s, &it))) {
-        slice k = store_key_of(s, e);
-        keys[n++] = (slice){ xmemdup(k.p, k.len), k.len };
-    }
-    for (size_t i = 0; i < n; i++) {
-        store_delete(s, keys[i]);
-        free((char *)keys[i].p);
-    }
-    free(keys);
-}
-
-void dbset_swap(dbset *d, int a, int b)
-{
-    if (a == b) return;
-    store *sa = dbset_get(d, a), *sb = dbset_get(d, b);
-    store *ca = store_clone(sa), *cb = store_clone(sb);
-    for (int k = 0; k < 2; k++) { /* the deadlines leaving a keyspace the host follows */
-        store *s = k ? sb : sa;
-        size_t it = 0;
-        kv *e;
-        while ((e = store_next(s, &it)))
-            if (store_expire(s, e) >= 0) store_deadline_read(s, store_key_of(s, e));
-    }
-    dbset_empty(sa);
-    dbset_empty(sb);
-    dbset_fill(sa, cb);
-    dbset_fill(sb, ca);
-    store_free(ca);
-    store_free(cb);
-}
-
 int server_is_replica(const server *srv)
 {
     return srv->replica;
@@ -361,7 +293,7 @@ void server_config_set(server *srv, const char *name, const char *value)
             else if (*p == 'n') srv->notify |= NOTIFY_NEW;
             else if (strchr(classes, *p)) srv->notify |= 1 << (strchr(classes, *p) - classes);
         if (!(srv->notify & (NOTIFY_KEYSPACE | NOTIFY_KEYEVENT))) srv->notify = 0; /* nothing is published */
-        watch_hook_update(srv);
+        tx_watch_hook_update(srv);
     }
     if (!strcmp(name, "tracking-table-max-keys")) {
         long long v;
@@ -401,17 +333,8 @@ static void reply_unknown(reply *out, int argc, const slice *argv)
 
 /* ---- the command path ---- */
 
-/* Whether Redis 7.0 gives cmd subcommands (a container command): its error texts and CLIENT
- * LIST's cmd= name one as "client|info". */
-int command_is_container(const command *cmd)
-{
-    return cmd->fn == cmd_pubsub || cmd->fn == cmd_client || cmd->fn == cmd_config || cmd->fn == cmd_script ||
-           cmd->fn == cmd_command || cmd->fn == cmd_object || cmd->fn == cmd_memory || cmd->fn == cmd_function ||
-           cmd->fn == cmd_slowlog || cmd->fn == cmd_latency;
-}
-
 /* The checks before a handler runs; 0 if it may run, else -1 with the error in *out. */
-int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+int server_check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
     if (!cmd) {
         reply_unknown(out, argc, argv);
@@ -443,20 +366,20 @@ int check_command(server *srv, conn *c, const command *cmd, int argc, const slic
     return 0;
 }
 
-void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
+void server_run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out)
 {
     if (cmd->flags & CMD_TX) {
         srv->footprint |= FP_STATE;
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     int dbid = c ? c->db : 0;
     if (srv->nwatching && (cmd->fn == cmd_flushall || cmd->fn == cmd_flushdb))
-        flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
+        tx_flush_touch_watched(srv, cmd->fn == cmd_flushall ? -1 : dbid);
     cmdctx ctx = { .db = dbid ? dbset_get(&srv->dbs, dbid) : srv->db, .ps = srv->ps, .lua = srv->lua, .conn = c,
                    .argc = argc, .argv = argv, .out = out, .dbs = &srv->dbs, .dbid = dbid, .rng = &srv->rng,
-                   .srv = srv, .lim = &srv->lim, .footprint = &srv->footprint };
+                   .srv = srv, .lim = &srv->lim, .footprint = &srv->footprint, .name = cmd->name };
     if (c) {
         c->last_cmd = cmd->name;
         if (argc >= 2 && command_is_container(cmd) && argv[1].len < sizeof c->last_full - strlen(cmd->name) - 1) {
@@ -491,136 +414,17 @@ void run_command(server *srv, conn *c, const command *cmd, int argc, const slice
     }
     tracking_command_end(srv->trk, c, cmd, argc, argv, out, tk_argv, tk_argc);
     if (c) c->db = ctx.dbid;
-    if (ctx.error_sent) stat_error(srv, ctx.error_sent);
+    if (ctx.error_sent) server_stats_error(srv, ctx.error_sent);
     if (ctx.script_ran) { /* its reply's errors are counted already */
-        stat_count(srv, cmd, argc, argv, &(reply){ .type = REPLY_NIL }, ctx.script_errors ? STAT_CALL_FAILED : STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, &(reply){ .type = REPLY_NIL }, ctx.script_errors ? STAT_CALL_FAILED : STAT_CALL);
         /* Redis's afterErrorReply fails the call once more for each error it does not count */
-        stat_failed(srv, cmd, argc, argv, ctx.script_counted);
+        server_stats_failed(srv, cmd, argc, argv, ctx.script_counted);
     } else
-        stat_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, c && c->block_retry ? STAT_RETRY : ctx.error_sent ? STAT_CALL_FAILED : STAT_CALL);
     if (srv->npending) notify_flush(srv, cmd, argc, argv, dbid);
 }
 
 static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *out);
-
-/* ---- maxmemory and min-replicas-to-write (Redis 7.0's processCommand) ---- */
-
-size_t server_used_memory(server *srv)
-{
-    size_t n = 0;
-    for (int i = 0; i < DB_COUNT; i++)
-        if (srv->dbs.db[i]) n += store_bytes(srv->dbs.db[i]);
-    return n;
-}
-
-/* Redis's performEvictions: while the memory in use is past maxmemory, the policy's victim
- * goes (allkeys-*: any key; volatile-*: a key with a TTL; by idle time for LRU and LFU, the
- * nearest deadline for volatile-ttl, the first found for random), announced as `evicted`.
- * 1 if the memory is still past it (nothing left to evict, or noeviction). */
-static int evict(server *srv, long long maxmem)
-{
-    const char *policy = server_config_get(srv, "maxmemory-policy");
-    if (!policy) policy = "noeviction";
-    int all = !strncmp(policy, "allkeys", 7), volatile_ = !strncmp(policy, "volatile", 8);
-    int ttl = !strcmp(policy, "volatile-ttl"), random_ = strstr(policy, "random") != NULL;
-    while (server_used_memory(srv) > (size_t)maxmem) {
-        if (!all && !volatile_) return 1;
-        store *best = NULL;
-        int bestdb = 0;
-        kv *victim = NULL;
-        long long score = 0;
-        for (int i = 0; i < DB_COUNT && !(random_ && victim); i++) {
-            store *db = srv->dbs.db[i];
-            if (!db) continue;
-            size_t it = 0;
-            kv *e;
-            while ((e = store_next(db, &it))) {
-                if (volatile_ && store_expire(db, e) < 0) continue;
-                long long sc = ttl ? -store_expire(db, e) : store_idle_s(db, e);
-                if (!victim || sc > score) {
-                    victim = e, best = db, bestdb = i, score = sc;
-                    if (random_) break;
-                }
-            }
-        }
-        if (!victim) return 1;
-        slice k = store_key_of(best, victim);
-        char *key = xmemdup(k.p, k.len);
-        size_t len = k.len;
-        store_delete(best, (slice){ key, len });
-        srv->evicted++;
-        notify_publish(srv, bestdb, NOTIFY_EVICTED, "evicted", (slice){ key, len });
-        free(key);
-    }
-    return 0;
-}
-
-/* evict, its deletions left out of the command's own keyspace events */
-static int evict_now(server *srv, long long maxmem)
-{
-    size_t before = srv->npending;
-    int oom = evict(srv, maxmem);
-    for (size_t i = before; i < srv->npending; i++) free(srv->pending[i].key);
-    srv->npending = before;
-    return oom;
-}
-
-void server_evict(server *srv)
-{
-    if (srv->maxmemory > 0) evict_now(srv, srv->maxmemory);
-}
-
-/* The refusals of processCommand this server has: OOM past maxmemory for a command that may
- * grow the memory (denyoom, or any queued in a MULTI but EXEC and DISCARD), NOREPLICAS for
- * a write with fewer good replicas than min-replicas-to-write. 1 if refused (in *out). */
-/* FUNCTION LOAD and RESTORE are write denyoom, DELETE and FLUSH write, in Redis 7.0's table */
-static int function_writes(const command *cmd, int argc, const slice *argv)
-{
-    return cmd->fn == cmd_function && argc >= 2 && (slice_eq_nocase(argv[1], "load") || slice_eq_nocase(argv[1], "restore"));
-}
-
-static int resource_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out)
-{
-    if (srv->maxmemory > 0) scripting_set_oom(srv->lua, server_used_memory(srv) > (size_t)srv->maxmemory);
-    else if (srv->lua) scripting_set_oom(srv->lua, 0);
-    if (!srv->min_replicas && srv->lua) scripting_set_noreplicas(srv->lua, 0);
-    if (!srv->maxmemory && !srv->min_replicas) return 0;
-    int in_multi = t && t->in_multi;
-    /* EXEC is what it runs: denyoom or a write if one of its queued commands is */
-    int queued_denyoom = 0, queued_write = 0;
-    if (in_multi && cmd->fn == cmd_exec)
-        for (size_t i = 0; i < t->nqueue; i++) {
-            const command *q = commands_lookup(t->queue[i].argv[0]);
-            if (!q) continue;
-            queued_denyoom |= command_denyoom(q);
-            queued_write |= (q->flags & CMD_WRITE) != 0;
-        }
-    long long maxmem = srv->maxmemory;
-    if (maxmem > 0) {
-        int oom = server_used_memory(srv) > (size_t)maxmem; /* server_exec evicted first */
-        int deny = command_denyoom(cmd) || queued_denyoom || function_writes(cmd, argc, argv) ||
-                   ((cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
-                    scripting_denies_oom(srv->lua, argc, argv)) ||
-                   (in_multi && cmd->fn != cmd_exec && cmd->fn != cmd_discard && cmd->fn != cmd_reset);
-        if (oom && deny) {
-            reply_error(out, "OOM command not allowed when used memory > 'maxmemory'.");
-            return 1;
-        }
-    }
-    long long minrep = srv->min_replicas;
-    long long good = minrep > 0 && srv->cfg.host && srv->cfg.host->replicas ? srv->cfg.host->replicas(srv->cfg.host_ud) : 0;
-    scripting_set_noreplicas(srv->lua, minrep > 0 && good < minrep);
-    int script_write = (cmd->fn == cmd_eval || cmd->fn == cmd_evalsha || cmd->fn == cmd_fcall) &&
-                       minrep > 0 && scripting_declares_write(srv->lua, argc, argv);
-    if (minrep > 0 && ((cmd->flags & CMD_WRITE) || queued_write || script_write)) {
-        if (good < minrep) {
-            reply_error(out, "NOREPLICAS Not enough good replicas to write.");
-            return 1;
-        }
-    }
-    (void)c;
-    return 0;
-}
 
 void server_exec(server *srv, conn *c, int argc, const slice *argv, reply *out)
 {
@@ -663,34 +467,34 @@ static void exec_one(server *srv, conn *c, int argc, const slice *argv, reply *o
     txstate *t = srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL;
     int in_multi = t && t->in_multi;
     if (in_multi) srv->footprint |= FP_STATE; /* the connection's queue */
-    if (check_command(srv, c, cmd, argc, argv, out) < 0) {
+    if (server_check_command(srv, c, cmd, argc, argv, out) < 0) {
         srv->footprint |= FP_STATE; /* an error reply read the connection's state */
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
     if (in_multi && (cmd->flags & CMD_NO_MULTI)) { /* Redis's processCommand, after the arity */
         reply_error(out, "ERR Command not allowed inside a transaction");
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
-    if (resource_refuse(srv, c, cmd, argc, argv, t, out)) {
-        stat_count(srv, cmd, argc, argv, out, STAT_REJECTED);
-        reject_command(srv, c, cmd, t, out);
+    if (server_limits_refuse(srv, c, cmd, argc, argv, t, out)) {
+        server_stats_count(srv, cmd, argc, argv, out, STAT_REJECTED);
+        tx_reject_command(srv, c, cmd, t, out);
         return;
     }
     if (!in_multi) {
-        run_command(srv, c, cmd, argc, argv, out);
+        server_run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     if ((cmd->flags & CMD_TX) && cmd->fn != cmd_unwatch) {
         tx_command(srv, c, cmd, argc, argv, out);
-        stat_count(srv, cmd, argc, argv, out, STAT_CALL);
+        server_stats_count(srv, cmd, argc, argv, out, STAT_CALL);
         return;
     }
     if (cmd->fn == cmd_reset) { /* not queued: it ends the transaction (Redis 7.0) */
-        run_command(srv, c, cmd, argc, argv, out);
+        server_run_command(srv, c, cmd, argc, argv, out);
         return;
     }
     tx_queue(t, argc, argv);
@@ -719,7 +523,7 @@ int server_pause_holds(server *srv, conn *c, int argc, const slice *argv, int wr
         return 0;
     }
     if (cmd->fn == cmd_function && argc >= 2)
-        return function_writes(cmd, argc, argv) || slice_eq_nocase(argv[1], "delete") || slice_eq_nocase(argv[1], "flush");
+        return server_function_writes(cmd, argc, argv) || slice_eq_nocase(argv[1], "delete") || slice_eq_nocase(argv[1], "flush");
     return command_may_replicate(cmd);
 }
 

@@ -140,7 +140,7 @@ long long server_changes(const server *srv);
 const char *server_conn_name(const server *srv, int conn_id);
 void server_conn_setname(server *srv, int conn_id, const char *name, size_t len);
 /* What the last request (server_exec) touched beyond the keys it reported through the hooks
- * and the clock readings it noted: FP_* of commands.h, 0 for none. A request whose footprint
+ * and the clock readings it noted: FP_* of cmdctx.h, 0 for none. A request whose footprint
  * is 0 and that reported no change changed nothing at all, and commutes with any other such
  * request (the model checker's reductions). Derived from what ran — every command, a
  * script's calls included, by its flags in Redis's table; every draw from a generator — not

@@ -37,7 +37,7 @@ static cmdstat *stat_of(server *srv, const command *cmd, int argc, const slice *
 /* errorstat_<err's first word>, and total_error_replies: Redis 7.0's afterErrorReply counts
  * both for every error reply it sends a client (one in an array, EXEC's or a script's,
  * included), but an error a script returns that redis.call already counted. */
-void stat_error(server *srv, const char *err)
+void server_stats_error(server *srv, const char *err)
 {
     size_t n = strcspn(err, " ");
     if (!err[n] || n > 30) err = "ERR", n = 3; /* Redis looks for the space in "-" and 31 more */
@@ -46,9 +46,9 @@ void stat_error(server *srv, const char *err)
     ++*(long long *)dict_put(srv->errstats, (slice){ err, n }, NULL);
 }
 
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how)
+void server_stats_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how)
 {
-    if (out->type == REPLY_ERROR && out->str) stat_error(srv, out->str);
+    if (out->type == REPLY_ERROR && out->str) server_stats_error(srv, out->str);
     if (!cmd) return;
     int unknown_sub = out->type == REPLY_ERROR && out->str && !strncmp(out->str, "ERR unknown subcommand", 22);
     if (unknown_sub && argc >= 2 && is_container(cmd->name)) return; /* Redis: no command, no stats */
@@ -62,7 +62,7 @@ void stat_count(server *srv, const command *cmd, int argc, const slice *argv, co
 }
 
 /* n more failures of a call already counted */
-void stat_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n)
+void server_stats_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n)
 {
     if (n) stat_of(srv, cmd, argc, argv)->failed += n;
 }

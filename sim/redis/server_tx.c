@@ -73,7 +73,7 @@ static void tx_drop_if_idle(server *srv, txstate *t)
             break;
         }
     tx_free(t);
-    watch_hook_update(srv);
+    tx_watch_hook_update(srv);
 }
 
 static void watch_event(void *ud, store_event ev, slice key)
@@ -109,7 +109,7 @@ static void watch_event(void *ud, store_event ev, slice key)
     }
 }
 
-void watch_hook_update(server *srv)
+void tx_watch_hook_update(server *srv)
 {
     for (int i = 0; i < DB_COUNT; i++)
         if (srv->dbs.db[i])
@@ -159,7 +159,7 @@ static void tx_watch(server *srv, txstate *t, int dbid, int argc, const slice *a
         int present = store_lookup(dbset_get(&srv->dbs, dbid), argv[i]) != NULL;
         t->keys[t->nkeys++] = (watched){ xmemdup(argv[i].p, argv[i].len), argv[i].len, present, dbid };
     }
-    watch_hook_update(srv);
+    tx_watch_hook_update(srv);
 }
 
 /* Whether a watched key changed: an event said so, or a key present at WATCH is gone (its
@@ -174,7 +174,7 @@ static int tx_watch_failed(server *srv, txstate *t)
 
 /* FLUSHALL / FLUSHDB report no events: they touch the watched keys that exist (in every
  * database, or in database `only`). */
-void flush_touch_watched(server *srv, int only)
+void tx_flush_touch_watched(server *srv, int only)
 {
     for (size_t i = 0; i < srv->ntx; i++) {
         txstate *t = srv->tx[i];
@@ -230,7 +230,7 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
     }
     /* Unwatch first (as Redis does): the transaction's own writes change nothing for it. */
     tx_unwatch(srv, t);
-    watch_hook_update(srv);
+    tx_watch_hook_update(srv);
     size_t n = t->nqueue;
     struct queued *q = t->queue;
     t->queue = NULL;
@@ -242,8 +242,8 @@ static void exec_command(server *srv, conn *c, txstate *t, reply *out)
     if (c) c->may_block = 0;
     for (size_t i = 0; i < n; i++) {
         const command *cmd = commands_lookup(q[i].argv[0]);
-        if (check_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]) == 0)
-            run_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]);
+        if (server_check_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]) == 0)
+            server_run_command(srv, c, cmd, q[i].argc, q[i].argv, &r[i]);
         for (int j = 0; j < q[i].argc; j++) free((char *)q[i].argv[j].p);
         free(q[i].argv);
     }
@@ -285,7 +285,7 @@ void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice 
         if (t) {
             tx_unwatch(srv, t);
             tx_drop_if_idle(srv, t);
-            watch_hook_update(srv);
+            tx_watch_hook_update(srv);
         }
         reply_ok(out);
     }
@@ -294,7 +294,7 @@ void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice 
 /* A command refused (its error in out; Redis 7.0's rejectCommand, flagTransaction): a
  * refused EXEC answers EXECABORT, in MULTI or not, and ends the transaction; any other
  * refusal in MULTI marks it. */
-void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
+void tx_reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out)
 {
     int in_multi = t && t->in_multi;
     if (cmd && cmd->fn == cmd_exec) {
@@ -314,5 +314,5 @@ void server_reject(server *srv, conn *c, int argc, const slice *argv, const char
     reply_release(out);
     LL_ASSERT(argc >= 1);
     reply_error(out, err);
-    reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
+    tx_reject_command(srv, c, commands_lookup(argv[0]), srv->ntx ? tx_find(srv, c ? c->id : 0) : NULL, out);
 }

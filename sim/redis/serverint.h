@@ -5,6 +5,7 @@
 #define LOCKLAB_REDIS_SERVERINT_H
 
 #include "commands.h"
+#include "dbset.h"
 #include "dict.h"
 #include "server.h"
 
@@ -29,15 +30,6 @@ typedef struct txstate {
     size_t nkeys, capkeys;
 } txstate;
 
-/* The databases: db[0] is the keyspace the world sees (server_store); the others are made
- * by their first SELECT (or MOVE, COPY ... DB, SWAPDB) with db[0]'s clock and role. Each
- * one's watch hook is told its index through hook[i]. */
-struct dbset {
-    server *srv;
-    store *db[DB_COUNT];
-    struct dbhook { server *srv; int id; } hook[DB_COUNT];
-};
-
 /* One command's INFO commandstats counters (Redis 7.0's calls, rejected_calls,
  * failed_calls). container: 0 not yet known, 1 a container (its subcommands are counted
  * in substats), -1 not one. */
@@ -52,7 +44,7 @@ struct server {
     store *db;       /* == dbs.db[0] */
     dbset dbs;
     uint64_t rng;    /* cmd_rand's state */
-    unsigned footprint; /* the last request's (server_footprint): FP_* of commands.h */
+    unsigned footprint; /* the last request's (server_footprint): FP_* of cmdctx.h */
     pubsub *ps;
     scripting *lua;
     int replica;
@@ -100,18 +92,21 @@ void latency_reset_histograms(server *srv);
 void latency_free(server *srv);
 
 /* server.c: the command path */
-int check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
-int command_is_container(const command *cmd);
-void run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+int server_check_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+void server_run_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
+
+/* server_limits.c: maxmemory and min-replicas-to-write */
+int server_limits_refuse(server *srv, conn *c, const command *cmd, int argc, const slice *argv, txstate *t, reply *out);
+int server_function_writes(const command *cmd, int argc, const slice *argv);
 
 /* server_tx.c: transactions and the store's watch hook */
 txstate *tx_find(server *srv, int conn_id);
 void tx_free(txstate *t);
-void watch_hook_update(server *srv);
-void flush_touch_watched(server *srv, int only);
+void tx_watch_hook_update(server *srv);
+void tx_flush_touch_watched(server *srv, int only);
 void tx_queue(txstate *t, int argc, const slice *argv);
 void tx_command(server *srv, conn *c, const command *cmd, int argc, const slice *argv, reply *out);
-void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
+void tx_reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply *out);
 
 /* server_stats.c: INFO commandstats and errorstats */
 /* how a command's run counts: a call; refused before it ran; a blocked command run again
@@ -119,9 +114,9 @@ void reject_command(server *srv, conn *c, const command *cmd, txstate *t, reply 
  * failed); a call that sent an error to another connection (CLIENT UNBLOCK ... ERROR:
  * Redis counts the error while that call runs, and so the call as failed) */
 enum { STAT_CALL, STAT_REJECTED, STAT_RETRY, STAT_CALL_FAILED };
-void stat_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
-void stat_error(server *srv, const char *err);
-void stat_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n);
+void server_stats_count(server *srv, const command *cmd, int argc, const slice *argv, const reply *out, int how);
+void server_stats_error(server *srv, const char *err);
+void server_stats_failed(server *srv, const command *cmd, int argc, const slice *argv, long long n);
 
 /* notify.c: keyspace notifications */
 void notify_publish(server *srv, int db, int cls, const char *event, slice key);

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "connectionint.h"
+#include "handlers.h"
 #include "server.h"
 #include "serverint.h"
 

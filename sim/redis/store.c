@@ -1,25 +1,8 @@
 /* store.c — the keyspace and its expiry (see store.h).
  *
- * Representation: a dict from key to kv. Keys with a TTL also sit in the expiry index,
- * ordered by (deadline, sequence number of the TTL): ties are broken by sequence so that
- * active expiry deletes keys in a deterministic order. The index has two parts, and an item
- * (a copy of the deadline, the sequence, the kv) lives in exactly one of them:
- *
- *   - the run: an array of items in increasing order, [run_head, run_tail) of it in use.
- *     A new TTL goes here when its deadline is no earlier than the last item's (its
- *     sequence is the largest yet, so the order holds). Most TTLs are now + a lease, so in a
- *     lock workload almost every TTL lands here, and the key that expires next is at the
- *     head: set, remove and pop are O(1). A removed item in the middle is only marked dead
- *     (e == NULL); dead items at either end are trimmed at once, so the head and the tail
- *     are always live, and the array is compacted when it fills with no more than half of
- *     it live.
- *   - a 4-ary min-heap for the other TTLs, where changing or removing a TTL is O(log n).
- *     Its items carry their own copy of the deadline, so sifting compares within the heap
- *     array instead of visiting every kv on the path (a cache miss each with many keys),
- *     and four children per node halve the depth.
- *
- * The next deadline is the earlier of the run's head and the heap's root. Each kv knows
- * where its item is (ttl_idx: a heap index, or RUN_BIT | a run index).
+ * Representation: a dict from key to kv; keys with a TTL also sit in the expiry index
+ * (ttl.h), ordered by (deadline, sequence number of the TTL), so that active expiry deletes
+ * keys in a deterministic order.
  *
  * Three small caches serve a script that names a few keys several times and a keyspace
  * where keys come and go: the entry last found or added, the key last missed (with its
@@ -30,26 +13,14 @@
 #include <string.h>
 
 #include "dict.h"
+#include "ttl.h"
 
-#define NO_TTL UINT32_MAX
-#define RUN_BIT (UINT32_C(1) << 31)
-
-typedef struct ttl_item {
-    int64_t expire;     /* e's deadline: kept here only (store_expire) */
-    uint64_t seq;
-    kv *e;              /* NULL: a dead run item */
-} ttl_item;
-
-#define HEAP_ARITY 4
 #define MISS_KEY_MAX 96
 #define STR_SPARES 2
 
 struct store {
     dict *keys;
-    ttl_item *heap;
-    size_t heap_len, heap_cap;
-    ttl_item *run;
-    size_t run_head, run_tail, run_cap, run_dead; /* dead: in [run_head, run_tail) */
+    ttl_index ttl;       /* the keys with a TTL (ttl.h) */
     uint64_t seq;
     store_clock_fn clock;
     void *clock_ud;
@@ -205,8 +176,7 @@ void store_free(store *s)
         LL_UNPOISON(s->str_spare[i], s->str_spare_size[i]);
         free(s->str_spare[i]);
     }
-    free(s->heap);
-    free(s->run);
+    ttl_free(&s->ttl);
     free(s);
 }
 
@@ -292,127 +262,6 @@ void store_set_watch(store *s, store_observer_fn fn, void *ud)
     s->watch_ud = ud;
 }
 
-/* ---- the expiry index: the heap ---- */
-
-static int ttl_less(const ttl_item *a, const ttl_item *b)
-{
-    if (a->expire != b->expire) return a->expire < b->expire;
-    return a->seq < b->seq;
-}
-
-static void heap_place(store *s, size_t i, ttl_item it)
-{
-    s->heap[i] = it;
-    it.e->ttl_idx = (uint32_t)i;
-}
-
-static void heap_up(store *s, size_t i)
-{
-    ttl_item it = s->heap[i];
-    while (i > 0) {
-        size_t p = (i - 1) / HEAP_ARITY;
-        if (!ttl_less(&it, &s->heap[p])) break;
-        heap_place(s, i, s->heap[p]);
-        i = p;
-    }
-    heap_place(s, i, it);
-}
-
-static void heap_down(store *s, size_t i)
-{
-    ttl_item it = s->heap[i];
-    for (;;) {
-        size_t first = HEAP_ARITY * i + 1, m = i;
-        size_t end = first + HEAP_ARITY < s->heap_len ? first + HEAP_ARITY : s->heap_len;
-        const ttl_item *best = &it;
-        for (size_t c = first; c < end; c++)
-            if (ttl_less(&s->heap[c], best)) m = c, best = &s->heap[c];
-        if (m == i) break;
-        heap_place(s, i, s->heap[m]);
-        i = m;
-    }
-    heap_place(s, i, it);
-}
-
-static void heap_push(store *s, ttl_item it)
-{
-    if (s->heap_len == s->heap_cap) {
-        s->heap_cap = s->heap_cap ? s->heap_cap * 2 : 16;
-        LL_ASSERT(s->heap_cap < RUN_BIT);
-        s->heap = xrealloc(s->heap, s->heap_cap * sizeof *s->heap);
-    }
-    size_t i = s->heap_len++;
-    heap_place(s, i, it);
-    heap_up(s, i);
-}
-
-static void heap_remove_at(store *s, size_t i)
-{
-    s->heap_len--;
-    if (i == s->heap_len) return;
-    heap_place(s, i, s->heap[s->heap_len]);
-    heap_up(s, i);
-    heap_down(s, s->heap[i].e->ttl_idx);
-}
-
-/* ---- the expiry index: the run ---- */
-
-static void run_place(store *s, size_t i, ttl_item it)
-{
-    s->run[i] = it;
-    it.e->ttl_idx = RUN_BIT | (uint32_t)i;
-}
-
-/* Makes room for one more item at the tail: moves the live items to the front when at most
- * half the array is live (each move is paid for by the pops and removals that made the
- * room), else doubles the array. */
-static void run_make_room(store *s)
-{
-    size_t live = s->run_tail - s->run_head - s->run_dead;
-    if (s->run_cap && live <= s->run_cap / 2) {
-        size_t n = 0;
-        for (size_t i = s->run_head; i < s->run_tail; i++)
-            if (s->run[i].e) run_place(s, n++, s->run[i]);
-        s->run_head = 0;
-        s->run_tail = n;
-        s->run_dead = 0;
-        return;
-    }
-    s->run_cap = s->run_cap ? s->run_cap * 2 : 16;
-    LL_ASSERT(s->run_cap < RUN_BIT);
-    s->run = xrealloc(s->run, s->run_cap * sizeof *s->run);
-}
-
-static void run_remove_at(store *s, size_t i)
-{
-    s->run[i].e = NULL;
-    s->run_dead++;
-    while (s->run_head < s->run_tail && !s->run[s->run_head].e) s->run_head++, s->run_dead--;
-    while (s->run_tail > s->run_head && !s->run[s->run_tail - 1].e) s->run_tail--, s->run_dead--;
-    if (s->run_head == s->run_tail) s->run_head = s->run_tail = 0;
-}
-
-/* ---- the expiry index ---- */
-
-/* The item that expires first, or NULL if no key has a TTL. */
-static const ttl_item *ttl_first(const store *s)
-{
-    const ttl_item *h = s->heap_len ? &s->heap[0] : NULL;
-    const ttl_item *r = s->run_head < s->run_tail ? &s->run[s->run_head] : NULL;
-    if (!h) return r;
-    if (!r) return h;
-    return ttl_less(r, h) ? r : h;
-}
-
-static void ttl_remove(store *s, kv *e)
-{
-    uint32_t i = e->ttl_idx;
-    if (i == NO_TTL) return;
-    e->ttl_idx = NO_TTL;
-    if (i & RUN_BIT) run_remove_at(s, i & ~RUN_BIT);
-    else heap_remove_at(s, i);
-}
-
 static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from);
 
 void store_set_expire(store *s, kv *e, int64_t when_ms)
@@ -435,38 +284,25 @@ static void set_expire(store *s, kv *e, int64_t when_ms, const slice *from)
 {
     if (s->deadline_set) s->deadline_set(s->deadline_ud, store_key_of(s, e), when_ms, from);
     else store_clock_seen(s);
-    ttl_remove(s, e);
-    ttl_item it = { when_ms, s->seq++, e };
-    if (s->run_head == s->run_tail || when_ms >= s->run[s->run_tail - 1].expire) {
-        if (s->run_tail == s->run_cap) run_make_room(s);
-        run_place(s, s->run_tail++, it);
-    } else {
-        heap_push(s, it);
-    }
+    ttl_remove(&s->ttl, e);
+    ttl_add(&s->ttl, e, when_ms, s->seq++);
 }
 
 int store_persist(store *s, kv *e)
 {
-    if (e->ttl_idx == NO_TTL) return 0;
-    ttl_remove(s, e);
+    if (e->ttl_idx == TTL_NONE) return 0;
+    ttl_remove(&s->ttl, e);
     return 1;
-}
-
-static inline int64_t ttl_of(const store *s, const kv *e)
-{
-    uint32_t i = e->ttl_idx;
-    if (i == NO_TTL) return -1;
-    return i & RUN_BIT ? s->run[i & ~RUN_BIT].expire : s->heap[i].expire;
 }
 
 int64_t store_expire(const store *s, const kv *e)
 {
-    return ttl_of(s, e);
+    return ttl_of(&s->ttl, e);
 }
 
 int64_t store_next_expiry(const store *s)
 {
-    const ttl_item *it = ttl_first(s);
+    const ttl_item *it = ttl_first(&s->ttl);
     return it ? it->expire : INT64_MAX;
 }
 
@@ -474,7 +310,7 @@ int64_t store_next_expiry(const store *s)
 
 static int is_expired(const store *s, const kv *e)
 {
-    return e->ttl_idx != NO_TTL && store_now(s) > ttl_of(s, e);
+    return e->ttl_idx != TTL_NONE && store_now(s) > ttl_of(&s->ttl, e);
 }
 
 
@@ -527,7 +363,7 @@ sstr *store_sstr_new(store *s, const char *p, size_t len)
 static void remove_entry(store *s, kv *e, store_event ev)
 {
     if (ev == STORE_EXPIRED) s->expired++;
-    ttl_remove(s, e);
+    ttl_remove(&s->ttl, e);
     value_free(s, e);
     e->ptr = NULL;
     s->last = NULL;
@@ -613,14 +449,14 @@ kv *store_add(store *s, slice key, obj_type t, void *ptr)
     if (existed) {
         /* Only a replica keeps a logically expired key around; a new value replaces it. */
         LL_ASSERT(is_expired(s, e));
-        ttl_remove(s, e);
+        ttl_remove(&s->ttl, e);
         obj_free((obj_type)e->type, e->ptr);
     }
     e->ptr = ptr;
     e->type = (uint8_t)t;
     e->raw = 0;
     e->lru = !s->track_access ? 0 : s->lfu ? (uint16_t)(lfu_minutes(s) << 8 | LFU_INIT_VAL) : lru_now(s);
-    e->ttl_idx = NO_TTL;
+    e->ttl_idx = TTL_NONE;
     s->last = e;
     if (s->watch && !existed) s->watch(s->watch_ud, STORE_ADDED, key);
     return e;
@@ -701,7 +537,7 @@ size_t store_active_expire(store *s)
     size_t n = 0;
     int64_t now = store_now(s);
     const ttl_item *it;
-    while ((it = ttl_first(s)) && now > it->expire) {
+    while ((it = ttl_first(&s->ttl)) && now > it->expire) {
         remove_entry(s, it->e, STORE_EXPIRED);
         n++;
     }
@@ -713,8 +549,7 @@ void store_flush(store *s)
     s->changes += dict_size(s->keys);
     dict_free(s->keys, kv_release);
     s->keys = dict_new(sizeof(kv));
-    s->heap_len = 0;
-    s->run_head = s->run_tail = s->run_dead = 0;
+    ttl_clear(&s->ttl);
     s->last = NULL;
 }
 
@@ -746,11 +581,8 @@ store *store_clone(const store *s)
     }
     /* Re-set the TTLs in the order they were set (sequence numbers are unique), which
      * reproduces the original tie order. */
-    ttl_item *items = xmalloc((s->heap_len + s->run_tail - s->run_head + 1) * sizeof *items);
-    size_t n = s->heap_len;
-    if (n) memcpy(items, s->heap, n * sizeof *items);
-    for (size_t i = s->run_head; i < s->run_tail; i++)
-        if (s->run[i].e) items[n++] = s->run[i];
+    ttl_item *items;
+    size_t n = ttl_items(&s->ttl, &items);
     qsort(items, n, sizeof *items, ttl_seq_cmp);
     for (size_t i = 0; i < n; i++) {
         kv *ce = dict_get(c->keys, dict_key_of(s->keys, items[i].e));
@@ -792,11 +624,11 @@ void store_dump_key(const store *s, const kv *e, buf *out, int absolute)
     dump_repr(out, key.p, key.len);
     buf_printf(out, " %s ", obj_type_name((obj_type)e->type));
     if (absolute) {
-        buf_printf(out, "at=%lld ", (long long)ttl_of(s, e));
+        buf_printf(out, "at=%lld ", (long long)ttl_of(&s->ttl, e));
     } else {
         long long left = -1;
-        if (e->ttl_idx != NO_TTL) {
-            left = ttl_of(s, e) - store_now(s);
+        if (e->ttl_idx != TTL_NONE) {
+            left = ttl_of(&s->ttl, e) - store_now(s);
             if (left < 0) left = 0;
         }
         buf_printf(out, "pttl=%lld ", left);
@@ -829,7 +661,7 @@ uint64_t store_fingerprint(const store *s)
 
 size_t store_bytes(const store *s)
 {
-    size_t total = sizeof *s + (s->heap_cap + s->run_cap) * sizeof(ttl_item);
+    size_t total = sizeof *s + ttl_bytes(&s->ttl);
     size_t it = 0;
     kv *e;
     while ((e = dict_next(s->keys, &it)))

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "object.h"
 
 /* A [start, end] range over totlen bytes, in bits when isbit, after Redis's normalisation;

@@ -1,15 +1,7 @@
-/* t_list.c — the list type and its commands.
- *
- * Representation: a ring buffer of sstr* elements. `cap` is 0 or a power of two; element i
- * (0 = head) lives at v[(head + i) & (cap - 1)]. Pushes and pops at either end are O(1)
- * amortised, which is what queues (Redisson's fair lock) do; LINDEX and LSET are O(1);
- * LREM and LTRIM first make the buffer contiguous (head = 0) and then compact it.
- *
- * Invariants: len <= cap; the slots outside [head, head + len) hold garbage and own
- * nothing; every element is owned by the list. An empty list exists only transiently: the
- * handler's store_touched() deletes the key. Redis's quicklist of listpacks is a memory
- * optimisation invisible to clients, so it is not imitated. */
-#include "t_list.h"
+/* t_list.c — the list commands (LPUSH, LPOP, LRANGE, LINSERT, LPOS, LMOVE, BLPOP, LMPOP ...):
+ * each parses and checks its arguments, calls the type's API (list.h, where the representation
+ * and its invariants are) and replies. */
+#include "list.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,43 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-
-struct list {
-    sstr **v;
-    size_t head, len, cap;
-};
-
-enum { LIST_HEAD = 0, LIST_TAIL = 1 };
-
-/* ---- low level ---- */
-
-static size_t list_slot(const list *l, size_t i)
-{
-    return (l->head + i) & (l->cap - 1);
-}
-
-/* Re-lays the elements out contiguously from slot 0 in a buffer of newcap slots. */
-static void list_relayout(list *l, size_t newcap)
-{
-    sstr **v = xmalloc((newcap ? newcap : 1) * sizeof *v);
-    for (size_t i = 0; i < l->len; i++) v[i] = l->v[list_slot(l, i)];
-    free(l->v);
-    l->v = v;
-    l->cap = newcap;
-    l->head = 0;
-}
-
-static void list_reserve_one(list *l)
-{
-    if (l->len == l->cap) list_relayout(l, l->cap ? l->cap * 2 : 4);
-}
-
-/* Makes the elements contiguous: v[0 .. len) afterwards. */
-static void list_linearize(list *l)
-{
-    if (l->head != 0) list_relayout(l, l->cap);
-}
+#include "handlers.h"
+#include "object.h"
 
 /* Redis's index normalisation for LRANGE and LTRIM: negative indexes count from the end,
  * start is clamped to 0 and end to len - 1. Returns 0 and [*s, *e] if the range is not
@@ -72,149 +29,6 @@ static int list_range(size_t len, long long start, long long end, size_t *s, siz
     return 0;
 }
 
-/* ---- the type API ---- */
-
-list *list_new(void)
-{
-    return xcalloc(1, sizeof(list));
-}
-
-void list_free(list *l)
-{
-    if (!l) return;
-    for (size_t i = 0; i < l->len; i++) free(l->v[list_slot(l, i)]);
-    free(l->v);
-    free(l);
-}
-
-list *list_clone(const list *l)
-{
-    list *c = list_new();
-    for (size_t i = 0; i < l->len; i++) list_push(c, sstr_slice(list_at(l, i)), LIST_TAIL);
-    return c;
-}
-
-size_t list_len(const list *l)
-{
-    return l->len;
-}
-
-size_t list_bytes(const list *l)
-{
-    size_t total = sizeof *l + l->cap * sizeof(sstr *);
-    for (size_t i = 0; i < l->len; i++) total += sizeof(sstr) + list_at(l, i)->len + 1;
-    return total;
-}
-
-void list_dump(const list *l, buf *out)
-{
-    buf_putc(out, '[');
-    for (size_t i = 0; i < l->len; i++) {
-        const sstr *s = list_at(l, i);
-        if (i) buf_puts(out, ", ");
-        dump_repr(out, s->p, s->len);
-    }
-    buf_putc(out, ']');
-}
-
-const sstr *list_at(const list *l, size_t i)
-{
-    LL_ASSERT(i < l->len);
-    return l->v[list_slot(l, i)];
-}
-
-void list_push(list *l, slice v, int where)
-{
-    list_reserve_one(l);
-    sstr *s = sstr_new(v.p, v.len);
-    if (where == LIST_HEAD) {
-        l->head = (l->head + l->cap - 1) & (l->cap - 1);
-        l->v[l->head] = s;
-    } else {
-        l->v[list_slot(l, l->len)] = s;
-    }
-    l->len++;
-}
-
-sstr *list_pop(list *l, int where)
-{
-    LL_ASSERT(l->len > 0);
-    sstr *s;
-    if (where == LIST_HEAD) {
-        s = l->v[l->head];
-        l->head = (l->head + 1) & (l->cap - 1);
-    } else {
-        s = l->v[list_slot(l, l->len - 1)];
-    }
-    l->len--;
-    return s;
-}
-
-/* Replaces element i (0 <= i < len) with a copy of v. */
-static void list_replace(list *l, size_t i, slice v)
-{
-    size_t k = list_slot(l, i);
-    free(l->v[k]);
-    l->v[k] = sstr_new(v.p, v.len);
-}
-
-/* Removes up to `max` elements equal to v (0 = all), scanning from the head, or from the
- * tail when from_tail. Returns how many were removed. */
-static size_t list_remove(list *l, slice v, unsigned long long max, int from_tail)
-{
-    list_linearize(l);
-    size_t n = l->len, removed = 0;
-    if (!from_tail) {
-        size_t w = 0;
-        for (size_t r = 0; r < n; r++) {
-            sstr *s = l->v[r];
-            if ((!max || removed < max) && slice_eq(sstr_slice(s), v)) {
-                free(s);
-                removed++;
-            } else {
-                l->v[w++] = s;
-            }
-        }
-    } else {
-        size_t w = n;
-        for (size_t r = n; r-- > 0;) {
-            sstr *s = l->v[r];
-            if ((!max || removed < max) && slice_eq(sstr_slice(s), v)) {
-                free(s);
-                removed++;
-            } else {
-                l->v[--w] = s;
-            }
-        }
-        memmove(l->v, l->v + w, (n - w) * sizeof *l->v);
-    }
-    l->len = n - removed;
-    return removed;
-}
-
-/* Inserts a copy of v so that it becomes element i (0 <= i <= len). */
-static void list_insert(list *l, size_t i, slice v)
-{
-    list_reserve_one(l);
-    list_linearize(l);
-    memmove(l->v + i + 1, l->v + i, (l->len - i) * sizeof *l->v);
-    l->v[i] = sstr_new(v.p, v.len);
-    l->len++;
-}
-
-/* Keeps only elements [s, e] (inclusive, in range), or none when keep is 0. */
-static void list_keep(list *l, int keep, size_t s, size_t e)
-{
-    list_linearize(l);
-    size_t n = l->len, lo = keep ? s : n, hi = keep ? e + 1 : n;
-    for (size_t i = 0; i < n; i++)
-        if (i < lo || i >= hi) free(l->v[i]);
-    if (lo < hi) memmove(l->v, l->v + lo, (hi - lo) * sizeof *l->v);
-    l->len = hi > lo ? hi - lo : 0;
-}
-
-/* ---- commands ---- */
-
 static int list_lookup(cmdctx *c, kv **e)
 {
     return lookup_typed(c, c->argv[1], OBJ_LIST, e);
@@ -228,7 +42,7 @@ static void list_push_command(cmdctx *c, int where)
     for (int i = 2; i < c->argc; i++) list_push(l, c->argv[i], where);
     if (!e) e = store_set(c->db, c->argv[1], OBJ_LIST, l, 0);
     store_touched(c->db, e);
-    reply_int(c->out, (long long)l->len);
+    reply_int(c->out, (long long)list_len(l));
 }
 
 void cmd_lpush(cmdctx *c)
@@ -268,7 +82,7 @@ static void list_pop_command(cmdctx *c, int where)
         reply_bulk(c->out, s->p, s->len);
         free(s);
     } else {
-        size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;
+        size_t n = (unsigned long long)count < list_len(l) ? (size_t)count : list_len(l);
         reply *el = reply_array(c->out, n);
         for (size_t i = 0; i < n; i++) {
             sstr *s = list_pop(l, where);
@@ -300,8 +114,8 @@ void cmd_llen(cmdctx *c)
 /* Resolves a possibly negative index against len: 0 and *i if in range. */
 static int list_index(const list *l, long long index, size_t *i)
 {
-    if (index < 0) index += (long long)l->len;
-    if (index < 0 || index >= (long long)l->len) return -1;
+    if (index < 0) index += (long long)list_len(l);
+    if (index < 0 || index >= (long long)list_len(l)) return -1;
     *i = (size_t)index;
     return 0;
 }
@@ -373,10 +187,10 @@ void cmd_ltrim(cmdctx *c)
     if (list_lookup(c, &e) < 0) return;
     if (e) {
         list *l = e->ptr;
-        size_t before = l->len;
-        int keep = list_range(l->len, start, end, &s, &t) == 0;
+        size_t before = list_len(l);
+        int keep = list_range(list_len(l), start, end, &s, &t) == 0;
         list_keep(l, keep, s, t);
-        if (l->len != before) store_touched(c->db, e);
+        if (list_len(l) != before) store_touched(c->db, e);
     }
     reply_ok(c->out);
 }
@@ -395,38 +209,6 @@ void cmd_lrem(cmdctx *c)
         if (removed) store_touched(c->db, e);
     }
     reply_int(c->out, (long long)removed);
-}
-
-/* The timeout in seconds as Redis 7.0's getTimeoutFromObjectOrReply reads it: a long double
- * (string2ld: strtold over the whole argument, at most 5119 bytes, no leading space, no
- * overflow, no underflow to zero, no nan), times 1000, rounded up to whole milliseconds
- * (ceill: 0.0005 and 0.001 wait 1 ms, never 0, which is forever). So -0.0009 is 0 (not
- * negative), 1e-4000 is a number (1 ms), and a product outside the long long
- * range (inf, 1e20, 1e400) converts as x86-64 converts it there, to LLONG_MIN: negative.
- * Returns 0, or -1 after replying the error. */
-int arg_timeout(cmdctx *c, slice arg, long long *ms)
-{
-    char tmp[5 * 1024];
-    if (arg.len == 0 || arg.len >= sizeof tmp) goto not_float;
-    memcpy(tmp, arg.p, arg.len);
-    tmp[arg.len] = '\0';
-    if (isspace((unsigned char)tmp[0])) goto not_float;
-    char *end;
-    errno = 0;
-    long double v = strtold(tmp, &end);
-    if ((size_t)(end - tmp) != arg.len || isnan(v) ||
-        (errno == ERANGE && (isinf(v) || fpclassify(v) == FP_ZERO)))
-        goto not_float;
-    v = ceill(v * 1000.0);
-    *ms = v > -9223372036854775808.0L && v < 9223372036854775808.0L ? (long long)v : LLONG_MIN;
-    if (*ms < 0) {
-        reply_error(c->out, "ERR timeout is negative");
-        return -1;
-    }
-    return 0;
-not_float:
-    reply_error(c->out, "ERR timeout is not a float or out of range");
-    return -1;
 }
 
 /* BLPOP/BRPOP key [key ...] timeout: the first non-empty list of the keys, popped, as
@@ -454,16 +236,6 @@ static void list_bpop_command(cmdctx *c, int where)
         return;
     }
     cmd_block_or_nil(c, timeout);
-}
-
-void cmd_block_or_nil(cmdctx *c, long long timeout)
-{
-    if (c->conn && c->conn->may_block && c->conn->block_retry != 2) {
-        c->conn->blocked = 1;
-        c->conn->block_deadline = timeout ? store_now(c->db) + timeout : 0;
-        return;
-    }
-    reply_nil_array(c->out);
 }
 
 void cmd_blpop(cmdctx *c)
@@ -512,11 +284,11 @@ void cmd_linsert(cmdctx *c)
         return;
     }
     list *l = e->ptr;
-    for (size_t i = 0; i < l->len; i++) {
+    for (size_t i = 0; i < list_len(l); i++) {
         if (!slice_eq(sstr_slice(list_at(l, i)), c->argv[3])) continue;
         list_insert(l, i + (size_t)after, c->argv[4]);
         store_touched(c->db, e);
-        reply_int(c->out, (long long)l->len);
+        reply_int(c->out, (long long)list_len(l));
         return;
     }
     reply_int(c->out, -1);
@@ -562,7 +334,7 @@ void cmd_lpos(cmdctx *c)
         return;
     }
     const list *l = e->ptr;
-    size_t n = l->len, found = 0, cap = 0;
+    size_t n = list_len(l), found = 0, cap = 0;
     long long *hits = NULL;
     unsigned long long matches = 0;
     for (size_t k = 0; k < n && (maxlen == 0 || (long long)k < maxlen); k++) {
@@ -669,7 +441,7 @@ static void mpop_run(cmdctx *c, int first, int nkeys, int where, long long count
         if (lookup_blocked(c, c->argv[i], OBJ_LIST, &e) < 0) return;
         if (!e) continue;
         list *l = e->ptr;
-        size_t n = (unsigned long long)count < l->len ? (size_t)count : l->len;
+        size_t n = (unsigned long long)count < list_len(l) ? (size_t)count : list_len(l);
         reply *out = reply_array(c->out, 2);
         reply_bulk(&out[0], c->argv[i].p, c->argv[i].len);
         reply *el = reply_array(&out[1], n);

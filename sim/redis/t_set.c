@@ -1,189 +1,15 @@
-/* t_set.c — the set type and its commands (Redis 7.0's t_set.c).
- *
- * Representation: a dict (dict.h) from member to a small payload (its index in `v`, and its
- * integer value while the set is an intset), plus `v`, the payloads in reply order, so that
- * a random member (SPOP, SRANDMEMBER) is one index away and a reply walks an array.
- *
- * Redis 7.0 has two encodings a client can see through the order of SMEMBERS and through
- * OBJECT ENCODING: an intset (every member a canonical 64-bit integer, at most
- * set-max-intset-entries of them: the server's enc_limits, object.h, 512 by default), kept
- * sorted by value, and a hashtable, whose
- * order follows a hash Redis seeds at random at each start. `intset` imitates the first
- * exactly: while it holds, v is ascending by value, so SMEMBERS, SUNION, SINTER and the
- * rest answer integer sets in the order Redis does. A set converts for good (as in Redis)
- * when a non-integer member or one past the limit is added; from then on v is in the order
- * members came, with a removed member's place taken by the last one. That order is as
- * good as Redis's (which no client may rely on), and deterministic.
- *
- * Random draws (SPOP, SRANDMEMBER) come from the server's generator (cmd_rand), which
- * starts from a fixed seed: a run is a function of its commands, never of the hour.
- *
- * Invariants: dict_size(d) == len; v[p->idx] == p for every payload p; while intset, v is
- * strictly increasing by ival; an empty set exists only transiently (the handler's
- * store_touched() deletes the key). */
-#include "t_set.h"
+/* t_set.c — the set commands (SADD, SREM, SMEMBERS, SPOP, SRANDMEMBER, SINTER, SUNION, SDIFF,
+ * SSCAN ...): each parses and checks its arguments, calls the type's API (set.h, where the
+ * representation and its invariants are) and replies. */
+#include "set.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "dict.h"
+#include "handlers.h"
 #include "object.h"
-
-
-typedef struct smember {
-    size_t idx;
-    long long ival; /* while the set is an intset */
-} smember;
-
-struct set {
-    dict *d;       /* member -> smember */
-    smember **v;   /* payloads of d in reply order */
-    size_t len, cap;
-    int intset;
-};
-
-/* ---- the type API ---- */
-
-set *set_new(void)
-{
-    set *s = xcalloc(1, sizeof *s);
-    s->d = dict_new(sizeof(smember));
-    s->intset = 1;
-    return s;
-}
-
-void set_free(set *s)
-{
-    if (!s) return;
-    dict_free(s->d, NULL);
-    free(s->v);
-    free(s);
-}
-
-static slice set_member(const set *s, const smember *p)
-{
-    return dict_key_of(s->d, p);
-}
-
-set *set_clone(const set *s)
-{
-    set *c = set_new();
-    c->intset = s->intset;
-    c->cap = s->len ? s->len : 1;
-    c->v = xmalloc(c->cap * sizeof *c->v);
-    for (size_t i = 0; i < s->len; i++) {
-        smember *p = dict_put(c->d, set_member(s, s->v[i]), NULL);
-        *p = *s->v[i];
-        c->v[i] = p;
-    }
-    c->len = s->len;
-    return c;
-}
-
-size_t set_len(const set *s)
-{
-    return s->len;
-}
-
-size_t set_bytes(const set *s)
-{
-    size_t total = sizeof *s + 64 + s->cap * sizeof *s->v;
-    for (size_t i = 0; i < s->len; i++) total += 40 + set_member(s, s->v[i]).len;
-    return total;
-}
-
-const char *set_encoding(const set *s)
-{
-    return s->intset ? "intset" : "hashtable";
-}
-
-static int cmp_slices(const void *a, const void *b)
-{
-    return slice_cmp(*(const slice *)a, *(const slice *)b);
-}
-
-void set_dump(const set *s, buf *out)
-{
-    slice *m = xmalloc((s->len ? s->len : 1) * sizeof *m);
-    for (size_t i = 0; i < s->len; i++) m[i] = set_member(s, s->v[i]);
-    qsort(m, s->len, sizeof *m, cmp_slices);
-    buf_putc(out, '{');
-    for (size_t i = 0; i < s->len; i++) {
-        if (i) buf_puts(out, ", ");
-        dump_repr(out, m[i].p, m[i].len);
-    }
-    buf_putc(out, '}');
-    free(m);
-}
-
-int set_has(const set *s, slice member)
-{
-    return dict_get(s->d, member) != NULL;
-}
-
-slice set_at(const set *s, size_t i)
-{
-    LL_ASSERT(i < s->len);
-    return set_member(s, s->v[i]);
-}
-
-/* Renumbers v[from..len) after a move. */
-static void set_reindex(set *s, size_t from)
-{
-    for (size_t i = from; i < s->len; i++) s->v[i]->idx = i;
-}
-
-int set_add(set *s, slice member, const enc_limits *lim)
-{
-    if (dict_get(s->d, member)) return 0;
-    long long iv = 0;
-    /* Redis caps the limit at 2^30 (its intset's internals) */
-    unsigned long long max = lim ? lim->set_intset : enc_limits_default.set_intset;
-    if (max > 1u << 30) max = 1u << 30;
-    if (s->intset && (s->len + 1 > max || ll_parse_int64(member, &iv) < 0)) s->intset = 0;
-    if (s->len == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 4;
-        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    smember *p = dict_put(s->d, member, NULL);
-    p->ival = iv;
-    size_t at = s->len;
-    if (s->intset) {
-        size_t lo = 0, hi = s->len;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (s->v[mid]->ival < iv) lo = mid + 1;
-            else hi = mid;
-        }
-        at = lo;
-        memmove(s->v + at + 1, s->v + at, (s->len - at) * sizeof *s->v);
-    }
-    s->v[at] = p;
-    s->len++;
-    set_reindex(s, at);
-    return 1;
-}
-
-int set_del(set *s, slice member)
-{
-    smember *p = dict_get(s->d, member);
-    if (!p) return 0;
-    size_t i = p->idx;
-    if (s->intset) {
-        memmove(s->v + i, s->v + i + 1, (s->len - i - 1) * sizeof *s->v);
-        s->len--;
-        set_reindex(s, i);
-    } else {
-        s->v[i] = s->v[--s->len];
-        s->v[i]->idx = i;
-    }
-    dict_del_payload(s->d, p);
-    return 1;
-}
-
-/* ---- commands ---- */
 
 static int set_lookup(cmdctx *c, slice key, kv **e)
 {
@@ -192,7 +18,7 @@ static int set_lookup(cmdctx *c, slice key, kv **e)
 
 static void reply_members(reply *r, const set *s)
 {
-    size_t n = s ? s->len : 0;
+    size_t n = s ? set_len(s) : 0;
     reply *out = reply_array(r, n);
     reply_tag(r, R3_SET); /* a set in RESP3 (SRANDMEMBER's array untags it) */
     for (size_t i = 0; i < n; i++) {
@@ -277,13 +103,13 @@ void cmd_spop(cmdctx *c)
     }
     set *s = e->ptr;
     if (count < 0) {
-        slice m = set_at(s, (size_t)cmd_rand(c, s->len));
+        slice m = set_at(s, (size_t)cmd_rand(c, set_len(s)));
         reply_bulk(c->out, m.p, m.len);
         set_del(s, m);
         store_touched(c->db, e);
         return;
     }
-    if ((unsigned long long)count >= s->len) {
+    if ((unsigned long long)count >= set_len(s)) {
         reply_members(c->out, s);
         store_delete(c->db, c->argv[1]);
         return;
@@ -291,7 +117,7 @@ void cmd_spop(cmdctx *c)
     reply *out = reply_array(c->out, (size_t)count);
     reply_tag(c->out, R3_SET);
     for (size_t i = 0; i < (size_t)count; i++) {
-        slice m = set_at(s, (size_t)cmd_rand(c, s->len));
+        slice m = set_at(s, (size_t)cmd_rand(c, set_len(s)));
         reply_bulk(&out[i], m.p, m.len);
         set_del(s, (slice){ out[i].str, out[i].len });
     }
@@ -328,17 +154,17 @@ void cmd_srandmember(cmdctx *c)
         if (random_count_ok(c, (unsigned long long)-count) < 0) return;
         reply *out = reply_array(c->out, (size_t)-count);
         for (long long i = 0; i < -count; i++) {
-            slice m = set_at(s, (size_t)cmd_rand(c, s->len));
+            slice m = set_at(s, (size_t)cmd_rand(c, set_len(s)));
             reply_bulk(&out[i], m.p, m.len);
         }
         return;
     }
-    if ((unsigned long long)count >= s->len) {
+    if ((unsigned long long)count >= set_len(s)) {
         reply_members(c->out, s);
         reply_tag(c->out, 0); /* an array in RESP3 too */
         return;
     }
-    size_t *ix = cmd_rand_distinct(c, s->len, (size_t)count);
+    size_t *ix = cmd_rand_distinct(c, set_len(s), (size_t)count);
     reply *out = reply_array(c->out, (size_t)count);
     for (size_t i = 0; i < (size_t)count; i++) {
         slice m = set_at(s, ix[i]);
@@ -391,7 +217,7 @@ static int sets_of(cmdctx *c, const slice *keys, int n, const set **out)
 /* Stores r under dst (deleting dst when r is empty) and replies its size; takes r. */
 static void store_result(cmdctx *c, slice dst, set *r)
 {
-    long long n = (long long)r->len;
+    long long n = (long long)set_len(r);
     if (n == 0) {
         set_free(r);
         store_delete(c->db, dst);
@@ -403,7 +229,7 @@ static void store_result(cmdctx *c, slice dst, set *r)
 
 static int by_size(const void *a, const void *b)
 {
-    size_t x = (*(const set *const *)a)->len, y = (*(const set *const *)b)->len;
+    size_t x = set_len((*(const set *const *)a)), y = set_len((*(const set *const *)b));
     return x < y ? -1 : x > y;
 }
 
@@ -417,19 +243,19 @@ static void sinter_generic(cmdctx *c, const slice *keys, int n, const slice *dst
     for (int i = 0; i < n; i++) empty |= sets[i] == NULL;
     if (!empty) {
         qsort(sets, (size_t)n, sizeof *sets, by_size);
-        for (size_t k = 0; k < sets[0]->len; k++) {
+        for (size_t k = 0; k < set_len(sets[0]); k++) {
             slice m = set_at(sets[0], k);
             int in_all = 1;
             for (int i = 1; i < n && in_all; i++) in_all = set_has(sets[i], m);
             if (!in_all) continue;
             set_add(r, m, cmd_limits(c));
-            if (card && limit && (long long)r->len >= limit) break;
+            if (card && limit && (long long)set_len(r) >= limit) break;
         }
     }
     if (dst) {
         store_result(c, *dst, r);
     } else {
-        if (card) reply_int(c->out, (long long)r->len);
+        if (card) reply_int(c->out, (long long)set_len(r));
         else reply_members(c->out, r);
         set_free(r);
     }
@@ -445,9 +271,9 @@ static void sunion_diff_generic(cmdctx *c, const slice *keys, int n, const slice
     set *r = set_new();
     if (!diff) {
         for (int i = 0; i < n; i++)
-            for (size_t k = 0; sets[i] && k < sets[i]->len; k++) set_add(r, set_at(sets[i], k), cmd_limits(c));
+            for (size_t k = 0; sets[i] && k < set_len(sets[i]); k++) set_add(r, set_at(sets[i], k), cmd_limits(c));
     } else if (sets[0]) {
-        for (size_t k = 0; k < sets[0]->len; k++) {
+        for (size_t k = 0; k < set_len(sets[0]); k++) {
             slice m = set_at(sets[0], k);
             int elsewhere = 0;
             for (int i = 1; i < n && !elsewhere; i++) elsewhere = sets[i] && set_has(sets[i], m);
@@ -516,9 +342,9 @@ void cmd_sscan(cmdctx *c)
     reply *out = reply_array(c->out, 2);
     reply_bulk_cstr(&out[0], "0");
     size_t n = 0;
-    for (size_t i = 0; i < s->len; i++) n += scan_match(pat, set_at(s, i));
+    for (size_t i = 0; i < set_len(s); i++) n += scan_match(pat, set_at(s, i));
     reply *items = reply_array(&out[1], n);
-    for (size_t i = 0, k = 0; i < s->len; i++) {
+    for (size_t i = 0, k = 0; i < set_len(s); i++) {
         slice m = set_at(s, i);
         if (scan_match(pat, m)) reply_bulk(&items[k++], m.p, m.len);
     }

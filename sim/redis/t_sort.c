@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "object.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "hash.h"
+#include "list.h"
+#include "set.h"
+#include "zset.h"
 
 typedef struct sort_opts {
     int desc, alpha, bypattern;

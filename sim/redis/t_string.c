@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 
 /* proto-max-bulk-len: the largest string APPEND may build (Redis's checkStringLength). */
 #define STRING_MAX_LEN (512ull * 1024 * 1024)
@@ -346,44 +346,6 @@ void cmd_getdel(cmdctx *c)
     store_delete(c->db, c->argv[1]);
 }
 
-/* MAX_LONG_DOUBLE_CHARS: the longest long double Redis reads or writes. */
-#define STRING_LD_MAX (5 * 1024)
-
-/* Redis's string2ld: strtold over the whole argument (a NUL inside makes it no number), no
- * leading blank, no overflow, no underflow to zero, no nan; "inf" is a number. */
-int string2ld(slice s, long double *out)
-{
-    char tmp[STRING_LD_MAX];
-    if (s.len == 0 || s.len >= sizeof tmp) return -1;
-    memcpy(tmp, s.p, s.len);
-    tmp[s.len] = '\0';
-    char *end;
-    errno = 0;
-    long double v = strtold(tmp, &end);
-    if (isspace((unsigned char)tmp[0]) || *end != '\0' || (size_t)(end - tmp) != s.len ||
-        (errno == ERANGE && (v == HUGE_VALL || v == -HUGE_VALL || fpclassify(v) == FP_ZERO)) || isnan(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int ld2string(char *tmp, size_t cap, long double value)
-{
-    int n = snprintf(tmp, cap, "%.17Lf", value);
-    if (n < 0 || (size_t)n + 1 > cap) {
-        n = 0;
-    } else if (strchr(tmp, '.')) {
-        while (tmp[n - 1] == '0') n--;
-        if (tmp[n - 1] == '.') n--;
-    }
-    if (n == 2 && tmp[0] == '-' && tmp[1] == '0') {
-        tmp[0] = '0';
-        n = 1;
-    }
-    tmp[n] = '\0';
-    return n;
-}
-
 /* INCRBYFLOAT key increment: in long double, as Redis computes it, written as ld2string's
  * human form ("%.17Lf", trailing zeros and a bare point dropped, "-0" as "0"; a number too
  * long for 5 KiB becomes "", as in Redis). The TTL stays. */
@@ -402,7 +364,7 @@ void cmd_incrbyfloat(cmdctx *c)
         reply_error(c->out, "ERR increment would produce NaN or Infinity");
         return;
     }
-    char tmp[STRING_LD_MAX];
+    char tmp[LD_STRING_MAX];
     int n = ld2string(tmp, sizeof tmp, value);
     string_put(c, key, e, store_sstr_new(c->db, tmp, (size_t)n));
     reply_bulk(c->out, tmp, (size_t)n);

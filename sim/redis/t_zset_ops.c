@@ -2,7 +2,7 @@
  * and ZADD, ZRANGE and their kin): ZREVRANK, ZLEXCOUNT, ZMSCORE, ZPOPMIN, ZPOPMAX, ZMPOP and
  * their blocking forms (which need not wait here: nothing else runs while one would),
  * ZRANDMEMBER, ZREMRANGEBYRANK, ZREMRANGEBYLEX, ZUNION, ZINTER, ZDIFF and their STORE
- * forms, ZINTERCARD and ZSCAN, through the type API of t_zset.h, with Redis 7.0.15's order
+ * forms, ZINTERCARD and ZSCAN, through the type API of zset.h, with Redis 7.0.15's order
  * of checks and error texts.
  *
  * ZUNION, ZINTER and ZDIFF take sets as inputs too (every member scored 1), as Redis
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "handlers.h"
 #include "object.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "set.h"
+#include "zset.h"
 
 static int zlookup(cmdctx *c, slice key, kv **e)
 {
@@ -312,12 +312,11 @@ enum { ZOP_UNION, ZOP_INTER, ZOP_DIFF };
  * it is checked, then every input's type, then the options. */
 static void zset_op(cmdctx *c, int dst, int op, int card)
 {
-    const command *cmd = commands_lookup(c->argv[0]);
     long long num, limit = 0;
     int ni = dst + 1;
     if (arg_int64(c, ni, &num) < 0) return;
     if (num < 1) {
-        reply_errorf(c->out, "ERR at least 1 input key is needed for '%s' command", cmd ? cmd->name : "?");
+        reply_errorf(c->out, "ERR at least 1 input key is needed for '%s' command", c->name ? c->name : "?");
         return;
     }
     if (num > c->argc - ni - 1) {

@@ -338,7 +338,7 @@ void tracking_script_call(tracking *t, int argc, const slice *argv, const reply 
 {
     if (argc < 1) return;
     if ((slice_eq_nocase(argv[0], "flushall") || slice_eq_nocase(argv[0], "flushdb")) && r->type == REPLY_STATUS) {
-        invalidate_all(t); /* a script's FLUSHALL, as run_command's */
+        invalidate_all(t); /* a script's FLUSHALL, as server_run_command's */
         return;
     }
     if (!t->ntracking || !t->current || !t->argv) return;

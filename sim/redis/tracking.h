@@ -20,7 +20,7 @@
 typedef struct tracking tracking;
 
 tracking *tracking_new(server *srv);
-tracking *server_tracking(server *srv);
+tracking *tracking_of_server(server *srv);
 void tracking_free(tracking *t);
 
 /* server_exec's bracket: the messages for c held while its command runs (f saves an outer
@@ -38,7 +38,7 @@ void tracking_leave(tracking *t, conn *c, int argc, const slice *argv, reply *ou
 
 /* Whether any connection tracks keys (the watch hook stays on, writes are not pure). */
 int tracking_active(const tracking *t);
-/* run_command's: a command of c is about to run, and has run (read-only: its keys are
+/* server_run_command's: a command of c is about to run, and has run (read-only: its keys are
  * remembered); argv is kept for a script's reads in between. */
 void tracking_command_begin(tracking *t, const command *cmd, int argc, const slice *argv, const slice **save_argv,
                             int *save_argc);
@@ -47,7 +47,7 @@ void tracking_command_end(tracking *t, conn *c, const command *cmd, int argc, co
 /* A script's redis.call ran (the trace) and answered r: a read-only command remembers the
  * script's keys; a FLUSHALL or FLUSHDB invalidates everything. */
 void tracking_script_call(tracking *t, int argc, const slice *argv, const reply *r);
-/* Every key is invalid (FLUSHALL, FLUSHDB: run_command; a keyspace replaced). */
+/* Every key is invalid (FLUSHALL, FLUSHDB: server_run_command; a keyspace replaced). */
 void tracking_flushed(tracking *t);
 /* tracking-table-max-keys (CONFIG SET): past it keys leave the table, each invalidated. */
 void tracking_set_max_keys(tracking *t, size_t n);

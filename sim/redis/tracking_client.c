@@ -109,14 +109,14 @@ static int prefixes_ok(cmdctx *c, const tclient *k, const slice *pre, size_t n)
     return 1;
 }
 
-tracking *server_tracking(server *srv)
+tracking *tracking_of_server(server *srv)
 {
     return srv->trk;
 }
 
 static tracking *tracking_of(cmdctx *c)
 {
-    return c->srv ? server_tracking(c->srv) : NULL;
+    return c->srv ? tracking_of_server(c->srv) : NULL;
 }
 
 /* CLIENT TRACKING ON|OFF [REDIRECT id] [BCAST] [PREFIX p ...] [OPTIN] [OPTOUT] [NOLOOP] */
@@ -194,7 +194,7 @@ void tracking_cmd_tracking(cmdctx *c)
             if (!npre) bcast_prefix(t, k, (slice){ "", 0 });
             for (size_t i = 0; i < npre; i++) bcast_prefix(t, k, pre[i]);
         }
-        watch_hook_update(c->srv);
+        tx_watch_hook_update(c->srv);
     } else if (slice_opt_is(c->argv[2], "off")) {
         if (k) tracking_off(t, k);
     } else {
@@ -276,7 +276,7 @@ void tracking_cmd_trackinginfo(cmdctx *c)
 
 long long tracking_client_flags(server *srv, int conn_id, char **p)
 {
-    tracking *t = server_tracking(srv);
+    tracking *t = tracking_of_server(srv);
     tclient *k = t ? trk_client_find(t, conn_id) : NULL;
     if (!k || !(k->flags & T_ON)) return -1;
     *(*p)++ = 't';
@@ -287,13 +287,13 @@ long long tracking_client_flags(server *srv, int conn_id, char **p)
 
 void tracking_info_clients(server *srv, buf *out)
 {
-    tracking *t = server_tracking(srv);
+    tracking *t = tracking_of_server(srv);
     buf_printf(out, "tracking_clients:%d\r\n", t ? t->ntracking : 0);
 }
 
 void tracking_info_stats(server *srv, buf *out)
 {
-    tracking *t = server_tracking(srv);
+    tracking *t = tracking_of_server(srv);
     buf_printf(out, "tracking_total_keys:%zu\r\ntracking_total_items:%zu\r\ntracking_total_prefixes:%zu\r\n",
                t && t->table ? dict_size(t->table) : 0, t ? t->items : 0, t ? t->nprefixes : 0);
 }

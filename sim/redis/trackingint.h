@@ -52,7 +52,7 @@ struct tracking {
     reply *before, *after;
     struct pending { char *key; size_t len; } *pending;
     size_t npending, cappending;
-    const slice *argv;    /* the command run_command runs (a script's caller) */
+    const slice *argv;    /* the command server_run_command runs (a script's caller) */
     int argc;
     int in_script;        /* that command runs a script: its writes are the script's own
                              client's, not the caller's (BCAST's NOLOOP hears of them) */

@@ -1,10 +1,10 @@
-/* t_hash.h — the hash type's API (representation and invariants in t_hash.c). A hash value
- * is a `hash *`; operations that may reallocate it take a `hash **` and update the caller's
- * pointer, so a handler writes the result back into its kv. */
-#ifndef LOCKLAB_T_HASH_H
-#define LOCKLAB_T_HASH_H
+/* hash.h — the hash type's API (representation and invariants in hash.c; its commands in
+ * t_hash.c). A hash value is a `hash *`; operations that may reallocate it take a `hash **`
+ * and update the caller's pointer, so a handler writes the result back into its kv. */
+#ifndef LOCKLAB_REDIS_HASH_H
+#define LOCKLAB_REDIS_HASH_H
 
-#include "object.h"
+#include "value.h"
 #include "util.h"
 
 typedef struct hash hash;

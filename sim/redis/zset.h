@@ -1,8 +1,9 @@
-/* t_zset.h — the sorted set type's API (representation and invariants in t_zset.c). */
-#ifndef LOCKLAB_T_ZSET_H
-#define LOCKLAB_T_ZSET_H
+/* zset.h — the sorted set type's API (representation and invariants in zset.c; its commands in
+ * t_zset.c). */
+#ifndef LOCKLAB_REDIS_ZSET_H
+#define LOCKLAB_REDIS_ZSET_H
 
-#include "object.h"
+#include "value.h"
 #include "util.h"
 
 typedef struct zset zset;

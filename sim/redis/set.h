@@ -1,8 +1,9 @@
-/* t_set.h — the set type's API (representation and invariants in t_set.c). */
-#ifndef LOCKLAB_T_SET_H
-#define LOCKLAB_T_SET_H
+/* set.h — the set type's API (representation and invariants in set.c; its commands in
+ * t_set.c). */
+#ifndef LOCKLAB_REDIS_SET_H
+#define LOCKLAB_REDIS_SET_H
 
-#include "object.h"
+#include "value.h"
 #include "util.h"
 
 typedef struct set set;
