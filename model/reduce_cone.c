@@ -121,7 +121,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
         if (!r->in[s] || s == root) continue;
         int c = st[s].cause;
         if (c < root || c >= s || !r->in[c]) continue;
-        if (st[s].ev == EV_TIMER || st[s].ev == EV_EXPIRE) {
+        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE) {
             int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
             int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
             int64_t per = tick + back - 1;

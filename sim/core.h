@@ -18,6 +18,24 @@
 #include "sched.h"
 #include "steps.h"
 
+/* The kinds of the events of the queue (sched.h), which the parts push and the world
+ * dispatches; a step records its event's as its own (steps.h's enum step_kind: world_step.ev). */
+enum event_kind {
+    EV_DELIVER,        /* a message arrives (data: msg) */
+    EV_CLIENT_START,   /* a client process starts its workload */
+    EV_TIMER,          /* a coroutine's sleep or wait ends (gen: coro << 32 | wait generation) */
+    EV_PAUSE_END,      /* a GC pause ends */
+    EV_EXPIRE,         /* a node's next key deadline (gen: node expiry generation) */
+    EV_FAULT,          /* gen: fault index */
+    EV_FAULT_END,
+    EV_RESTART,        /* a crashed node restarts by itself (restart_delay) */
+    EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
+    EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
+    EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
+    EV_SPAWN,          /* a coroutine spawned by ctx:spawn starts (gen: coro) */
+    EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
+};
+
 struct chunkcache;
 
 /* The scenario's epoch: local clocks read 1700000000000 ms (2023-11-14T22:13:20Z) plus

@@ -97,7 +97,7 @@ int steps_add(world *w, int64_t t, int actor, int cause)
     }
     world_step *x = &w->steps[w->nsteps];
     *x = (world_step){ .t = t, .actor = actor, .key = steps_key(w, actor), .cause = cause, .client = actor >= w->cx.nnodes,
-                       .ev = -1, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1 };
+                       .ev = STEP_FAULT, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1 };
     if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
     return w->nsteps++;
 }
@@ -176,10 +176,30 @@ void steps_free(world *w)
     free(w->hstep);
 }
 
+/* The step record's name for an event's kind (steps.h's enum step_kind). */
+static int step_kind_of(enum event_kind k)
+{
+    switch (k) {
+    case EV_DELIVER: return STEP_DELIVER;
+    case EV_CLIENT_START: return STEP_CLIENT_START;
+    case EV_TIMER: return STEP_TIMER;
+    case EV_PAUSE_END: return STEP_PAUSE_END;
+    case EV_EXPIRE: return STEP_EXPIRE;
+    case EV_FAULT: return STEP_SCHEDULED_FAULT;
+    case EV_FAULT_END: return STEP_FAULT_END;
+    case EV_RESTART: return STEP_RESTART;
+    case EV_FSYNC: return STEP_FSYNC;
+    case EV_FAILOVER_CHECK: return STEP_FAILOVER_CHECK;
+    case EV_ROUTE: return STEP_ROUTE;
+    case EV_SPAWN: return STEP_SPAWN;
+    case EV_WAIT_TIMEOUT: return STEP_WAIT_TIMEOUT;
+    }
+    return STEP_FAULT;
+}
 int steps_event_begin(world *w, const event *e, int actor, size_t di)
 {
     int st = steps_add(w, e->time, actor, e->cause);
-    w->steps[st].ev = e->kind;
+    w->steps[st].ev = step_kind_of(e->kind);
     w->steps[st].qactor = e->actor;
     w->steps[st].seq = e->seq;
     if (sched_last_tie(w->cx.q) > 1 && steps_decisions_made(w) == di + 1) {

@@ -14,22 +14,24 @@
 
 typedef struct world world;
 
-/* The kinds of the events of the queue (sched.h), which the parts push (core.h) and the world
- * dispatches; a step records its event's (world_step.ev). */
-enum event_kind {
-    EV_DELIVER,        /* a message arrives (data: msg) */
-    EV_CLIENT_START,   /* a client process starts its workload */
-    EV_TIMER,          /* a coroutine's sleep or wait ends (gen: coro << 32 | wait generation) */
-    EV_PAUSE_END,      /* a GC pause ends */
-    EV_EXPIRE,         /* a node's next key deadline (gen: node expiry generation) */
-    EV_FAULT,          /* gen: fault index */
-    EV_FAULT_END,
-    EV_RESTART,        /* a crashed node restarts by itself (restart_delay) */
-    EV_FSYNC,          /* a node's once-a-second fsync (persistence everysec) */
-    EV_FAILOVER_CHECK, /* down_after has passed since a master went down (gen: down epoch) */
-    EV_ROUTE,          /* clients learn a shard's new master (gen: shard << 32 | node) */
-    EV_SPAWN,          /* a coroutine spawned by ctx:spawn starts (gen: coro) */
-    EV_WAIT_TIMEOUT    /* a client's WAIT for replicas at a node times out (gen: the wait's id) */
+/* What a step handled (world_step.ev): the step record's own names for the kinds of the
+ * engine's events (core.h's enum event_kind; sim/steps.c maps one to the other), so that the
+ * search reads no engine-private header. */
+enum step_kind {
+    STEP_FAULT = -1,      /* an injected fault's start */
+    STEP_DELIVER,         /* a message arrives */
+    STEP_CLIENT_START,    /* a client process starts its workload */
+    STEP_TIMER,           /* a coroutine's sleep or wait ends: a timer its cause set */
+    STEP_PAUSE_END,       /* a GC pause ends */
+    STEP_EXPIRE,          /* a node's next key deadline: set by its cause */
+    STEP_SCHEDULED_FAULT, /* a fault of the scenario starts */
+    STEP_FAULT_END,       /* a fault ends */
+    STEP_RESTART,         /* a crashed node restarts by itself */
+    STEP_FSYNC,           /* a node's once-a-second fsync */
+    STEP_FAILOVER_CHECK,  /* a master's down_after has passed */
+    STEP_ROUTE,           /* clients learn a shard's new master */
+    STEP_SPAWN,           /* a coroutine spawned by ctx:spawn starts */
+    STEP_WAIT_TIMEOUT     /* a client's WAIT for replicas times out */
 };
 
 /* What an exploring world (world_opts.explore) tells the explorer about its run, for the
@@ -59,7 +61,7 @@ typedef struct world_step {
     int32_t back;    /* ... since it began reading the current one: a reading in whole ms
                         moved by less reads the same value (0: no clock); one to the µs
                         changes every µs */
-    int ev;          /* the event's kind (EV_* above; -1: an injected fault) */
+    int ev;          /* what it handled (enum step_kind above) */
     int stale_by;    /* a timer whose wait had ended: the step that ended it (-1: before the
                         log); WORLD_NOT_STALE for every other step */
     int also;        /* a delivery held behind another on its link (FIFO): the step of the
