@@ -81,7 +81,7 @@ abstraction() {
     esac
     printf '    abstraction: locklab: %s; %s, at any µs (a gap before an event of its target);\n' "$ll_win" "${faults:-no fault}"
     printf '                 SPIN: ms ticks; %s; %s\n' "$sp_win" "$sp_faults"
-    printf '                 locklab --delays ends (column 5): each window at its two ends, crashes at event instants (column 4'"'"'s)\n'
+    printf '                 locklab --delays ends (column 5): each window at its two ends, faults at event instants (column 4'"'"'s)\n'
 }
 
 echo
