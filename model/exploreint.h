@@ -118,7 +118,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer);
  * random is set), fills r's counter-example fields. */
 void shrink_found(const scenario *sc, int random, const world_opts *shared, xpath *found, explore_result *r);
 
-/* explore.c: the search of one level. */
+/* explore.c, level.c, search.c: the search and how a level ended. */
 enum level_end { LEVEL_FOUND, LEVEL_COMPLETE, LEVEL_CUT, LEVEL_STOPPED, LEVEL_ERROR };
 typedef struct search {
     const scenario *sc;

@@ -103,7 +103,7 @@ static int64_t search_random(chooser *ch, int nopts)
  * and its replicas together), every actor's for a partition or a lossy link — and not before
  * the run began. 0 when landing earlier changes nothing: a fault that schedules nothing (a
  * crash that does not restart, a clock jump, a failover). A drift is not moved: its effect
- * grows with the time it has run (explore.c says so in the coverage). */
+ * grows with the time it has run (check's coverage says so: EXPLORE_SAMPLED_DRIFT). */
 static int64_t search_gap(const world *w, const fault_cfg *f)
 {
     const fault_def *d = fault_def_of(f->kind);

@@ -86,7 +86,7 @@
  * core_clock_compare), and a node's key deadline becomes an expiry event caused by the step
  * that set it (sim/node_expiry.c), so it moves with that step like any other. A value drawn
  * with ctx:random is not a window: the model may use it in any way, so every value is tried
- * (explore.c). */
+ * (reduce_initial_avail). */
 #include <stdlib.h>
 #include <string.h>
 

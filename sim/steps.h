@@ -1,6 +1,6 @@
 /* steps.h — the engine's promise to the model checker: what an exploring world records of
- * its run (world_opts.explore) and the search's reductions read (model/reduce.c,
- * model/explore.c): the steps it handled, the chooser's decisions as the world describes
+ * its run (world_opts.explore) and the search's reductions read (model/reduce*.c,
+ * model/level.c): the steps it handled, the chooser's decisions as the world describes
  * them, and the comparisons of a clock with an instant. The record is written by
  * sim/steps.c as the world runs; nothing here lets a reader change the world.
  *
@@ -35,7 +35,7 @@ enum step_kind {
 };
 
 /* What an exploring world (world_opts.explore) tells the explorer about its run, for the
- * search's reductions (model/explore.c):
+ * search's reductions (model/reduce*.c):
  * - the steps: every event it handled, in order, with the actor it happened at (for a
  *   fault: its target) and the step whose handling scheduled it (its cause: a message's
  *   send, a timer's setting, a fault's start), so the explorer can tell which later steps
