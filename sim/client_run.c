@@ -413,8 +413,12 @@ void client_event(clientrt *rt, client *c, event *e)
 void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
 {
     int64_t until = rt->cx->now + duration;
-    if (until > c->paused_until_us) c->paused_until_us = until, c->pause_fault = fault_id;
-    sched_push(rt->cx->q, c->paused_until_us, EV_PAUSE_END, c->idx, 0, NULL);
+    /* a pause inside a longer one changes nothing: no second end at the longer one's (it
+     * said "GC pause ends" twice, and the search took the two ends for an order) */
+    if (until <= c->paused_until_us) return;
+    c->paused_until_us = until;
+    c->pause_fault = fault_id;
+    sched_push(rt->cx->q, until, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
 /* The process dies and its host closes its connections (FIN/RST): every server sees them go. */

@@ -13,6 +13,18 @@ static void note(const fault_cfg *f, hist_event *e)
     e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
+/* A pause of a client that is down, or already paused at least until this one would end,
+ * changes nothing (client_pause keeps the later end): the search does not offer it. Two
+ * pauses of one client at one instant were searched at every µs of the second's window back
+ * over the gap before it, each a run of its own, all one run (measured: Redlock with two 2 s
+ * pauses of either client, 111,541 paths of the first level without finishing it). */
+static int idle(const struct world *w, const fault_cfg *f, int target)
+{
+    if (target < w->cx.nnodes) return 0;
+    const client *c = clients_at(w->rt, target - w->cx.nnodes);
+    return c->dead || (f->duration_us >= 0 && c->paused_until_us >= w->cx.now + f->duration_us);
+}
+
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
     client_pause(w->rt, fault_client(w, target), f->duration_us > early ? f->duration_us - early : 0, id);
@@ -26,6 +38,7 @@ const fault_def fault_gc_pause = {
     .describe = describe,
     .note = note,
     .start = start,
+    .idle = idle,
     .own_end = 1,
     .param = FP_POSITIVE_US,
     .tied = 1,
