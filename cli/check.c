@@ -23,8 +23,9 @@ static void check_usage(FILE *f)
     fputs("usage: locklab check SCENARIO [--time S] [--max-deviations K] [--delays orders|extremes|ends]\n"
           "                               [--jobs N] [--random N] [--seed S] [--max-paths N] [--out BASE]\n"
           "                               [--probes N]\n"
-          "       locklab check SCENARIO --shard I/N [--save FILE] [options as above]\n"
+          "       locklab check SCENARIO --shard I/N [--pool DIR] [--save FILE] [options as above]\n"
           "       locklab check SCENARIO --merge FILE... [--out BASE]\n"
+          "       locklab check SCENARIO --pool-balance N [options as above]\n"
           "\n"
           "Searches every way the scenario can go within the bounds of its `explore` table\n"
           "for a run that violates a property: those named in `expect`, or else\n"
@@ -76,11 +77,21 @@ static void check_usage(FILE *f)
           "                      system: GNU parallel, a Slurm array, Kubernetes Jobs) and\n"
           "                      save what it found to FILE (default out/<scenario>.shard-I-of-N);\n"
           "                      one process (more cores: more shards)\n"
+          "  --pool DIR          with --shard I/N: task I of N that hand the shares out among\n"
+          "                      themselves through DIR, an empty folder they all see (a task\n"
+          "                      that finishes early takes the next share nobody has taken;\n"
+          "                      what a task killed had claimed is taken over), instead of a\n"
+          "                      fixed share each (README, \"More than one machine\": the\n"
+          "                      balance measured)\n"
+          "  --pool-balance N    search in one process, handing the shares out as N tasks of\n"
+          "                      a --pool would if each path took the same time, and print\n"
+          "                      each task's paths: how the search would balance over N\n"
           "  --merge FILE...     combine the N shard files into the answer of one search; a\n"
-          "                      shard missing is named (exit 4: not finished), and a file of\n"
-          "                      another scenario, build, N or options, or an index twice, is\n"
-          "                      refused (exit 2). tools/slurm-check.sh runs the shards as a\n"
-          "                      Slurm array job and merges them (README, \"More than one machine\")\n"
+          "                      shard or a pool's share missing is named (exit 4: not\n"
+          "                      finished), and a file of another scenario, build, N or\n"
+          "                      options, or an index twice, is refused (exit 2).\n"
+          "                      tools/slurm-check.sh runs the tasks as a Slurm array job\n"
+          "                      sharing a --pool and merges them\n"
           "\n"
           "Progress goes to stderr (a line every 2 s when it is not a terminal); Ctrl-C stops\n"
           "the search and prints what it covered.\n"
@@ -405,7 +416,8 @@ int cli_check(int argc, char **argv)
         { "max-deviations", required_argument, NULL, 'k' }, { "delays", required_argument, NULL, 'd' },
         { "jobs", required_argument, NULL, 'j' },     { "shard", required_argument, NULL, 'S' },
         { "save", required_argument, NULL, 'w' },     { "merge", no_argument, NULL, 'm' },
-        { "probes", required_argument, NULL, 'P' },
+        { "probes", required_argument, NULL, 'P' },   { "pool", required_argument, NULL, 'L' },
+        { "pool-balance", required_argument, NULL, 'B' },
         { NULL, 0, NULL, 0 }
     };
     opterr = 0;
@@ -492,6 +504,22 @@ int cli_check(int argc, char **argv)
             o.shard_count = n;
             break;
         }
+        case 'B': {
+            int n, used = 0;
+            if (sscanf(optarg, "%d%n", &n, &used) != 1 || optarg[used] || n < 1 || n > 100000) {
+                cli_error("check: --pool-balance takes a number of tasks from 1 to 100000, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            o.pool_balance = n;
+            break;
+        }
+        case 'L':
+            if (!*optarg) {
+                cli_error("check: --pool takes a folder the tasks share");
+                return EXIT_USAGE;
+            }
+            o.pool = optarg;
+            break;
         case 'w':
             if (!*optarg) {
                 cli_error("check: --save takes a file name");
@@ -532,6 +560,16 @@ int cli_check(int argc, char **argv)
     }
     if (merge && (o.shard_count || o.random_runs)) {
         cli_error("check: --merge combines shard files: it takes no --shard or --random");
+        return EXIT_USAGE;
+    }
+    if (o.pool_balance && (o.shard_count || merge || o.random_runs || (have_jobs && o.jobs > 1))) {
+        cli_error("check: --pool-balance searches in one process as a pool of N tasks would: it takes no --shard, "
+                  "--merge, --random or --jobs");
+        return EXIT_USAGE;
+    }
+    if (o.pool_balance) o.jobs = 1;
+    if (o.pool && !o.shard_count) {
+        cli_error("check: --pool goes with --shard I/N (task I of the N that share DIR)");
         return EXIT_USAGE;
     }
     if (save && !o.shard_count) {
@@ -603,6 +641,7 @@ int cli_check(int argc, char **argv)
     if (rc != 0) {
         guard_set_stop(NULL, 0);
         cli_run_error(err.p, 0);
+        explore_result_free(&r); /* a shard's outcomes, gathered before the error */
         scenario_free(sc);
         buf_release(&err);
         return EXIT_USAGE;
@@ -610,6 +649,21 @@ int cli_check(int argc, char **argv)
     int code = report(sc, &o, &r, out_base);
     guard_set_stop(NULL, 0);
     if (code != EXIT_VIOLATION && r.interrupted) code = 128 + SIGINT; /* a shell's code for a search cut short */
+    const uint64_t *load;
+    uint64_t makespan;
+    int nb = explore_pool_balance(&load, &makespan);
+    if (nb > 0) {
+        uint64_t sum = 0, max = 0;
+        for (int i = 0; i < nb; i++) sum += load[i], max = load[i] > max ? load[i] : max;
+        double mean = (double)sum / nb;
+        printf("\nAs %d tasks of a --pool (every path the same time): the largest task ran %llu paths, the mean %.1f "
+               "(%.2fx); the last share ended after %llu paths' time, %.1fx sooner than one process (%llu paths)\n",
+               nb, (unsigned long long)max, mean, mean > 0 ? (double)max / mean : 0.0, (unsigned long long)makespan,
+               makespan ? (double)r.paths / (double)makespan : 0.0, (unsigned long long)r.paths);
+        printf("tasks' paths:");
+        for (int i = 0; i < nb; i++) printf(" %llu", (unsigned long long)load[i]);
+        printf("\n");
+    }
     if (o.shard_count) {
         int saved = save_shard(sc, &o, &r, save);
         if (saved != EXIT_OK) code = saved;

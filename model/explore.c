@@ -22,7 +22,7 @@
 /* One level: every path with at most `bound` deviations (-1: any number). */
 static enum level_end search_level(search *S, int bound, buf *err)
 {
-    if (S->o->shard_count > 1) return parallel_shard_level(S, bound, err); /* parallel.c */
+    if (S->o->shard_count > 1 || S->o->pool || S->o->pool_balance) return parallel_shard_level(S, bound, err); /* parallel.c */
     rootpath rp;
     enum level_end end = level_run_root(S, bound, &rp, err);
     if (end != LEVEL_COMPLETE) return end;

@@ -35,6 +35,10 @@ typedef struct explore_opts {
     volatile int *stop;     /* set (by a signal handler) to stop early with the totals so far */
     int jobs;               /* worker processes (<= 1: search in this process) */
     int shard_index, shard_count; /* search only shard I of N (1-based; 0: all) */
+    const char *pool;       /* with a shard: the N tasks take shares from this folder, which
+                               they share (model/pool.c), instead of a fixed share each */
+    int pool_balance;       /* N > 0: search in this process, handing the shares out as N
+                               tasks of a pool would (explore_pool_balance) */
     uint64_t probes;        /* random schedules run after the first level (EXPLORE_PROBES is
                                the command's default; 0: none) */
     /* Called about every 250 ms of search with the running totals (progress display). */
@@ -122,6 +126,9 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
 void explore_minimise_hook(void (*minimising)(void *ud), void *ud, volatile int *stop);
 void explore_result_free(explore_result *r);
 
+/* After a search with explore_opts.pool_balance N: each simulated task's paths (load[N]) and
+ * when the last share ended (in paths); returns N, or 0 when there was none. */
+int explore_pool_balance(const uint64_t **load, uint64_t *makespan);
 /* Shards (explore_opts.shard_index/shard_count): each writes what it found to a file, and
  * explore_merge combines the files of every shard of a search into the answer one search
  * would have given, minimising the violation (if any) as explore_run does. */

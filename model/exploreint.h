@@ -185,5 +185,14 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
 /* parallel.c: the search of a level by shard explore_opts.shard_index of shard_count: its
  * share of the subtrees, split below the default path's items (one process). */
 enum level_end parallel_shard_level(search *S, int bound, buf *err);
+/* pool.c: the same with explore_opts.pool (or pool_balance): shares claimed from a folder the
+ * tasks share; the shares this task enabled and ran, as lines of its shard file (pool_write). */
+enum level_end pool_level(search *S, int bound, buf *err);
+void pool_write(buf *b);
+/* parallel.c: what makes shards of one search (the scenario, N, the build, the scenario
+ * file's hash, the options), as lines. */
+void parallel_shard_identity(const scenario *sc, const explore_opts *o, buf *b);
+/* parallel.c: does path a come before path b in the order one search runs them? */
+int parallel_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 
 #endif

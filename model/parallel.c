@@ -343,6 +343,14 @@ static void shard_options(const explore_opts *o, buf *b)
                o->delays_extremes == EXPLORE_DELAYS_ENDS ? "ends" : o->delays_extremes ? "extremes" : "orders", (unsigned long long)o->probes);
 }
 
+void parallel_shard_identity(const scenario *sc, const explore_opts *o, buf *b)
+{
+    buf_printf(b, "scenario %s\ntasks %d\nbuild %016llx\nsource %016llx\noptions ", sc->name, o->shard_count,
+               (unsigned long long)build_id(), (unsigned long long)hash_file(sc->path));
+    shard_options(o, b);
+    buf_puts(b, "\n");
+}
+
 int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err)
 {
     buf b;
@@ -368,6 +376,7 @@ int explore_write_shard(const scenario *sc, const explore_opts *o, const explore
         buf_puts(&b, "\n");
     }
     for (size_t i = 0; i < r->nhashes; i++) buf_printf(&b, "h %016llx\n", (unsigned long long)r->hashes[i]);
+    if (o->pool) pool_write(&b);
     buf_puts(&b, "end\n");
     int rc = ll_write_file(path, b.p, b.len, err);
     buf_release(&b);
@@ -383,7 +392,37 @@ typedef struct shardfile {
     int witnessed[PROP_COUNT];
     int64_t *found;
     size_t nfound;
+    int pool; /* a task of a pool (its attempt), or -1 */
 } shardfile;
+
+/* A share of a pool named in a shard file, as one 64-bit key. */
+static int pool_key(const char *line, const char *what, uint64_t *key)
+{
+    int pass, bound, n = 0;
+    char ids[40];
+    size_t wl = strlen(what);
+    if (strncmp(line, what, wl) || line[wl] != ' ') return 0;
+    if (sscanf(line + wl, " %d %d %39s%n", &pass, &bound, ids, &n) != 3 || line[wl + (size_t)n] || strlen(ids) != 32)
+        return -1;
+    char hi[17];
+    memcpy(hi, ids, 16);
+    hi[16] = 0;
+    char *e;
+    uint64_t x = strtoull(hi, &e, 16);
+    if (*e || strspn(ids + 16, "0123456789abcdef") != 16) return -1;
+    uint64_t s = ((uint64_t)(uint32_t)pass << 32) ^ (uint32_t)bound ^ strtoull(ids + 16, NULL, 16);
+    *key = x ^ ll_splitmix64(&s);
+    return 1;
+}
+
+static int hset_has(const hset *s, uint64_t h)
+{
+    if (h == 0) h = 1;
+    if (!s->cap) return 0;
+    for (size_t j = h & (s->cap - 1); s->v[j]; j = (j + 1) & (s->cap - 1))
+        if (s->v[j] == h) return 1;
+    return 0;
+}
 
 /* The value of a line "NAME VALUE" when it is one: a whole decimal number from lo to hi (or,
  * real, a finite number from 0 to 1e9), nothing after it; each name once (seen: bit i of names).
@@ -418,7 +457,7 @@ bad:
     return -1;
 }
 
-static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *hashes, buf *err)
+static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *hashes, hset *pubs, hset *dids, buf *err)
 {
     buf in;
     buf_init(&in);
@@ -433,6 +472,7 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
     char *text = buf_steal(&in);
     memset(f, 0, sizeof *f);
     f->level = -1;
+    f->pool = -1;
     int lineno = 0, ended = 0, rc = 0, k;
     unsigned seen = 0;
     char *save = NULL;
@@ -440,6 +480,7 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
         lineno++;
         if (line[0] == '#') continue;
         unsigned long long h;
+        uint64_t key;
         int n = 0;
         if (!strncmp(line, "scenario ", 9)) {
             if (strcmp(line + 9, sc->name)) {
@@ -503,6 +544,14 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
             f->nfound = cnt;
         } else if (sscanf(line, "h %llx%n", &h, &n) == 1 && !line[n]) {
             hset_add(hashes, h);
+        } else if (sscanf(line, "pool %d%n", &f->pool, &n) == 1 && !line[n] && f->pool >= 0) {
+        } else if ((k = pool_key(line, "pub", &key)) || (k = pool_key(line, "did", &key))) {
+            if (k < 0 || f->pool < 0) {
+                buf_printf(err, "%s:%d: not a line of a locklab check shard file", path, lineno);
+                rc = -1;
+            } else {
+                hset_add(line[0] == 'p' ? pubs : dids, key);
+            }
         } else if (!strcmp(line, "end")) {
             ended = 1;
         } else {
@@ -537,7 +586,7 @@ static int read_shard(const char *path, const scenario *sc, shardfile *f, hset *
  * lowest alternative first, and within an item its first path, then its own items in the
  * same order: their deviations (position, value) compared one by one. (Shards split below
  * the default path's items: two shards may find violations in one item.) */
-static int path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+int parallel_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb)
 {
     size_t i = 0, j = 0;
     for (;;) {
@@ -558,8 +607,8 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     memset(r, 0, sizeof *r);
     r->deviations_exhausted = r->deviation_bound = -1;
     search_choose_properties(sc, r->searched);
-    hset hashes = { 0 };
-    int count = 0, rc = 0, have = 0, all_complete = 1, min_exhausted = INT32_MAX, max_bound = -1;
+    hset hashes = { 0 }, pubs = { 0 }, dids = { 0 };
+    int count = 0, rc = 0, have = 0, all_complete = 1, min_exhausted = INT32_MAX, max_bound = -1, pooled = -1;
     int64_t *best = NULL;
     size_t nbest = 0;
     int best_level = 0;
@@ -567,7 +616,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
     char options[128] = "";
     for (int i = 0; i < nfiles && rc == 0; i++) {
         shardfile f;
-        if (read_shard(files[i], sc, &f, &hashes, err) != 0) {
+        if (read_shard(files[i], sc, &f, &hashes, &pubs, &dids, err) != 0) {
             rc = -1;
             break;
         }
@@ -587,7 +636,13 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         } else if (strcmp(f.options, options)) {
             buf_printf(err, "%s: searched with %s, where the others were with %s", files[i], f.options, options);
             rc = -1;
+        } else if (pooled >= 0 && pooled != (f.pool >= 0)) {
+            buf_printf(err, "%s: %s, where the others %s", files[i],
+                       f.pool >= 0 ? "a task of a pool (--pool)" : "a shard of a fixed split (no --pool)",
+                       pooled ? "are tasks of a pool" : "are shards of a fixed split");
+            rc = -1;
         }
+        pooled = f.pool >= 0;
         if (rc != 0) {
             free(f.found);
             break;
@@ -608,7 +663,7 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         /* Shards order their items the way one search does; the lowest level first, then
          * (within a level) the one whose path comes first. */
         if (f.nfound && (!best || f.level < best_level ||
-                         (f.level == best_level && path_before(f.found, f.nfound, best, nbest)))) {
+                         (f.level == best_level && parallel_path_before(f.found, f.nfound, best, nbest)))) {
             free(best);
             best = f.found;
             nbest = f.nfound;
@@ -617,7 +672,26 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
             free(f.found);
         }
     }
-    if (rc == 0 && have != count) {
+    if (rc == 0 && pooled == 1) {
+        /* a pool: what counts is every share some task's paths enabled being run by a task
+         * whose file is here (a task that left none may have had its shares taken over) */
+        uint64_t holes = 0;
+        for (size_t i = 0; i < pubs.cap; i++)
+            if (pubs.v[i] && !hset_has(&dids, pubs.v[i])) holes++;
+        if (holes) {
+            int listed = 0;
+            for (int k = 1; k <= count && listed < 8; k++)
+                if (!seen[k]) buf_printf(err, "%s%d", listed++ ? ", " : "shard ", k);
+            if (listed) buf_printf(err, "%s of %d missing, and ", count - have > listed ? ", ..." : "", count);
+            buf_printf(err, "%llu of the %zu shares the tasks enabled %s not searched (nor what %s enable): "
+                       "not finished; search %s again "
+                       "with the same --pool folder (a task run again searches again what its earlier run did) "
+                       "and merge again",
+                       (unsigned long long)holes, pubs.n, holes == 1 ? "was" : "were", holes == 1 ? "it would" : "they would",
+                       listed ? (count - have == 1 ? "it" : "them") : "the tasks that stopped");
+            rc = -2;
+        }
+    } else if (rc == 0 && have != count) {
         /* a shard not given is a part of the space not searched: never "holds" (explore.h) */
         int listed = 0;
         for (int k = 1; k <= count && listed < 8; k++)
@@ -627,6 +701,8 @@ int explore_merge(const scenario *sc, const char *const *files, int nfiles, expl
         rc = -2;
     }
     free(seen);
+    free(pubs.v);
+    free(dids.v);
     if (rc != 0) {
         free(best);
         free(hashes.v);
@@ -769,6 +845,7 @@ static enum level_end shard_node(search *S, int bound, rootpath *n, size_t from,
 
 enum level_end parallel_shard_level(search *S, int bound, buf *err)
 {
+    if (S->o->pool || S->o->pool_balance) return pool_level(S, bound, err); /* pool.c */
     rootpath rp;
     enum level_end end = level_run_root(S, bound, &rp, err);
     if (end != LEVEL_COMPLETE) return end;
