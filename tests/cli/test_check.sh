@@ -412,6 +412,49 @@ refused "other options" "searched with max_deviations=1" "$tmp/k1-2" -- "$D" --m
 head -n 5 "$tmp/shard2" >"$tmp/cut-2"
 refused "a file cut short" "cut short" "$tmp/cut-2" -- "$D" --merge "$tmp/shard1" "$tmp/cut-2" "$tmp/shard3"
 
+# --pool: the tasks hand the shares out through a folder. Run one after another (no clock in
+# it): task 2 of 2 alone takes every share, task 1 then finds them done and runs only the
+# root. Merged, the answer of one search; task 2's file missing, its shares are named as not
+# searched (exit 4) — never "holds".
+"$LL" check "$D" --shard 2/2 --pool "$tmp/pool" --save "$tmp/pool-2" >/dev/null 2>&1
+r2=$?
+"$LL" check "$D" --shard 1/2 --pool "$tmp/pool" --save "$tmp/pool-1" >/dev/null 2>&1
+[ $r2 -eq 0 ] && [ $? -eq 0 ] && [ "$(sed -n 's/^paths //p' "$tmp/pool-1")" = 1 ] && ok ||
+    bad "pool tasks one after another: exits $r2, task 1 ran $(sed -n 's/^paths //p' "$tmp/pool-1") paths (wanted 1: the root)"
+"$LL" check "$D" --merge "$tmp/pool-1" "$tmp/pool-2" >"$tmp/merged" 2>&1
+[ $? -eq 0 ] && grep -q "mutual_exclusion *holds within the bounds" "$tmp/merged" &&
+    [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/j1")" ] && ok ||
+    bad "pool tasks merged do not give one search's answer: $(head -3 "$tmp/merged")"
+"$LL" check "$D" --merge "$tmp/pool-1" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 4 ] && grep -q "shard 2 of 2 missing, and [0-9]* of the [0-9]* shares the tasks enabled were not searched" "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q "holds" "$tmp/out" && ok || bad "a pool merged with a task's file missing: $(cat "$tmp/err")"
+"$LL" check "$D" --shard 2/2 --save "$tmp/fixed-2" >/dev/null 2>&1
+refused "a fixed shard among a pool's tasks" "a shard of a fixed split" "$tmp/fixed-2" -- "$D" --merge "$tmp/pool-1" "$tmp/fixed-2"
+# the folder of another search (here: another N) is refused before anything is searched
+"$LL" check "$D" --shard 1/3 --pool "$tmp/pool" --save "$tmp/pool-x" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "holds the shares of another search" "$tmp/err" && [ ! -f "$tmp/pool-x" ] && ok ||
+    bad "a pool folder of another search: $(cat "$tmp/err")"
+"$LL" check "$D" --pool "$tmp/pool" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "goes with --shard" "$tmp/err" && ok || bad "--pool without --shard: $(cat "$tmp/err")"
+# a violation found by pool tasks: the one-search counter-example, byte for byte
+V=tests/check/redlock-crash-restart.lua
+"$LL" check "$V" --shard 2/2 --pool "$tmp/vpool" --save "$tmp/vpool-2" --out "$tmp/vp" >/dev/null 2>&1
+"$LL" check "$V" --shard 1/2 --pool "$tmp/vpool" --save "$tmp/vpool-1" --out "$tmp/vp" >/dev/null 2>&1
+"$LL" check "$V" --merge "$tmp/vpool-1" "$tmp/vpool-2" --out "$tmp/cep" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && diff <(sed 1d "$tmp/ce1.choices") <(sed 1d "$tmp/cep.choices") >/dev/null &&
+    diff <(sed 1,3d "$tmp/ce1.lua") <(sed 1,3d "$tmp/cep.lua") >/dev/null && ok ||
+    bad "pool tasks merged give another counter-example than one search: $(tail -3 "$tmp/out")"
+# --pool-balance N: the same search in one process (its paths and outcomes), and each of N
+# simulated tasks' paths, which add up to the search's and the root run N - 1 times more
+"$LL" check "$D" --pool-balance 4 >"$tmp/bal" 2>/dev/null
+rc=$?
+paths=$(sed -n 's/^   systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/j1")
+sum=$(sed -n 's/^tasks. paths://p' "$tmp/bal" | tr ' ' '\n' | awk '{ s += $1; n += ($1 != "") } END { print s, n }')
+[ $rc -eq 0 ] && [ "$(summary "$tmp/bal")" = "$(summary "$tmp/j1")" ] && [ "$sum" = "$((paths + 3)) 4" ] &&
+    grep -q "^As 4 tasks of a --pool" "$tmp/bal" && ok || bad "--pool-balance 4: exit $rc, tasks' paths $sum (one process: $paths)"
+"$LL" check "$D" --pool-balance 4 --shard 1/2 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "pool-balance" "$tmp/err" && ok || bad "--pool-balance with --shard: $(cat "$tmp/err")"
+
 # Progress on stderr when it is not a terminal, and Ctrl-C: the totals and what was covered,
 # exit 130. (No clock threshold: it waits for the first progress line, however slow.)
 sed -E 's/delay = "[0-9]+ms"/delay = { "1ms", "3ms" }/' tests/check/gc-pause-fencing.lua >"$tmp/long.lua"

@@ -5,8 +5,9 @@
 # background; stopped at the end), and runs checks as array jobs of 8 tasks:
 # - a problem that holds and one that is violated: the merged answer (and the counter-example,
 #   byte for byte) is the one-process run's;
-# - a task cancelled with scancel mid-run: requeued and merged when a retry is allowed, and
-#   with --retries 0 named as missing, exit 4 (not finished), never "holds".
+# - a task cancelled with scancel mid-run, holding shares of the pool: requeued and merged
+#   when a retry is allowed, and with --retries 0 what it had finished is named as not
+#   searched, exit 4 (not finished), never "holds".
 # Daemons that cannot start fail the test, saying why (their logs); it never skips. No
 # wall-clock threshold: every wait is a bounded loop of generous length.
 # Prints "N passed, N failed".
@@ -153,21 +154,31 @@ diff <(sed 1d "$tmp/ce-one.choices") <(sed 1d "$tmp/ce-slurm.choices") >/dev/nul
     bad "the counter-example merged from Slurm tasks is not the one-process one"
 
 # ---- a task cancelled mid-run ----
-# LOCKLAB for the job: shard 3's first attempt stands for a long search (it says it started,
-# then waits to be killed); everything else, the options check and the merge are locklab
-# itself (exec: the shard files name its build).
+# LOCKLAB for the job: shard 1's first attempt (task 0: the first the controller starts) takes
+# shares from the pool, finishes at least one and is then stopped (SIGSTOP: it holds what it
+# has, as a task hung on a node would) until it is cancelled. Everything else (the other
+# tasks, the options check, the merge) is locklab itself (exec: the shard files name its
+# build).
 cat >"$tmp/locklab-wrapper" <<EOF
 #!/bin/bash
-case " \$* " in *" --shard 3/8 "*)
-    if [ -n "\${SLURM_ARRAY_TASK_ID:-}" ] && [ "\${SLURM_RESTART_COUNT:-0}" -eq 0 ]; then
-        echo started >"$tmp/started-\$SLURM_JOB_ID"
+pool=""
+prev=""
+for a in "\$@"; do [ "\$prev" = --pool ] && pool=\$a; prev=\$a; done
+case " \$* " in *" --shard 1/8 "*)
+    if [ -n "\${SLURM_ARRAY_TASK_ID:-}" ] && [ -n "\$pool" ] && [ "\${SLURM_RESTART_COUNT:-0}" -eq 0 ]; then
+        "$LL" "\$@" &
+        child=\$!
+        for _ in \$(seq 6000); do [ -s "\$pool/done-1.0" ] && break; kill -0 \$child 2>/dev/null || break; sleep 0.01; done
+        kill -STOP \$child
+        [ -s "\$pool/done-1.0" ] && echo started >"$tmp/started-\$SLURM_JOB_ID"
         exec sleep 3600
     fi ;;
 esac
 exec "$LL" "\$@"
 EOF
 chmod +x "$tmp/locklab-wrapper"
-# killed RETRIES: runs the contended problem as 8 tasks, cancels task 2 (shard 3) once it runs.
+# killed RETRIES: runs the contended problem as 8 tasks, cancels task 0 (shard 1) once it is
+# stopped with a share finished (its results die with it) and, maybe, one claimed.
 killed() {
     rm -f "$tmp"/started-*
     LOCKLAB=$tmp/locklab-wrapper timeout 900 tools/slurm-check.sh "$tmp/contended.lua" 8 --dir "$tmp/job-kill$1" --poll 1 \
@@ -179,20 +190,25 @@ killed() {
         kill -0 "$driver" 2>/dev/null || break
         sleep 0.5
     done
-    [ $started -eq 1 ] && ok || bad "retries $1: task 2 never started: $(tail -3 "$tmp/kill$1.err")"
-    [ -n "$job" ] && scancel "${job}_2"
+    [ $started -eq 1 ] && ok || bad "retries $1: task 0 never started, or finished no share: $(tail -3 "$tmp/kill$1.err")"
+    [ -n "$job" ] && scancel "${job}_0"
     wait "$driver"
 }
+# with a retry, its next attempt takes its claims again and searches again what it had
+# finished: the one-process answer
 killed 1
 rc=$?
-[ $rc -eq "${one_contended:-0}" ] && grep -q "task 2 (shard 3 of 8) CANCELLED: requeued (retry 1 of 1)" "$tmp/kill1.err" &&
+[ $rc -eq "${one_contended:-0}" ] && grep -q "task 0 (shard 1 of 8) CANCELLED: requeued (retry 1 of 1)" "$tmp/kill1.err" &&
     grep -q "merged from 8 shard files" "$tmp/kill1" && [ "$(summary "$tmp/one-contended")" = "$(summary "$tmp/kill1")" ] && ok ||
     bad "a cancelled task with a retry: exit $rc, $(tail -4 "$tmp/kill1.err")"
-grep -q "attempt 2" "$tmp/job-kill1/task-2.log" && ok || bad "task 2 did not run a second time: $(cat "$tmp/job-kill1/task-2.log")"
+grep -q "attempt 2" "$tmp/job-kill1/task-0.log" && ok || bad "task 0 did not run a second time: $(cat "$tmp/job-kill1/task-0.log")"
+# without: the others take over what it had claimed (gone-1), and what it had finished is
+# named as not searched: exit 4, never "holds"
 killed 0
 rc=$?
-[ $rc -eq 4 ] && grep -q "task 2 (shard 3 of 8) CANCELLED after 1 attempt:" "$tmp/kill0.err" &&
-    grep -q "shard 3 of 8 missing" "$tmp/kill0.err" && ! grep -q "holds" "$tmp/kill0" && ok ||
+[ $rc -eq 4 ] && grep -q "task 0 (shard 1 of 8) CANCELLED after 1 attempt:" "$tmp/kill0.err" &&
+    grep -q "shard 1 of 8 missing, and [0-9]* of the [0-9]* shares the tasks enabled w[a-z]* not searched" "$tmp/kill0.err" &&
+    [ -e "$tmp/job-kill0/pool/gone-1" ] && ! grep -q "holds" "$tmp/kill0" && ok ||
     bad "a cancelled task without retries: exit $rc (wanted 4), $(tail -4 "$tmp/kill0.err")"
 
 # the job script alone, for submission by hand
