@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# tools/bench-shards.sh — the balance of `locklab check --shard I/64` in `make bench`: how the
-# paths of a search fall into 64 shards, beside its anchor, the same search in one process,
-# in the same run.
+# tools/bench-shards.sh — the balance of a search split over 64 tasks, in `make bench`, beside
+# its anchor: the same search in one process, in the same run.
 #
-# A Slurm array (tools/slurm-check.sh) cannot move work between its tasks: the largest shard
-# sets the wall time. For each problem of the bench family below, this runs the search once
-# in one process (--jobs 1), then its 64 shards one after another on this machine, and prints
-# the paths of the one process, the paths of every shard added up (the work the split costs),
-# the mean and the largest shard, the largest over the mean (1.00 is a perfect split) and the
-# speed-up 64 tasks could give at most (one process's paths over the largest shard's). Each
-# runs with a fixed bound (--max-deviations K) so that every shard finishes its share, and
-# --probes 0 (the random schedules after the first level run in every shard alike).
+# A Slurm array's tasks share the search through a pool (tools/slurm-check.sh; `check
+# --shard I/N --pool DIR`): a task that finishes early takes the next share nobody has taken,
+# so the wall time is set by how evenly the work can be spread, not by a fixed split. For
+# each problem of the bench family below this runs
+#   - the search in one process (--jobs 1): its paths and seconds;
+#   - `check --pool-balance 64`: the same search in one process, its shares handed out as 64
+#     pool tasks would if every path took the same time (paths are exact, so the balance is:
+#     no clock of this loaded machine in it): each task's paths (the root of the search is
+#     run by all 64), the largest over the mean (1.00 is a perfect split), and when the last
+#     share ended (in paths' time) against the one process's paths: how much sooner 64 tasks
+#     finish at most;
+#   - with SHARDS_REAL=1, also 64 real pool tasks at once on this machine and their merge
+#     (checked: the one process's distinct outcomes), each task's paths taken as they ran —
+#     noisy: 64 processes share this machine's cores unevenly.
+# Each runs with a fixed bound (--max-deviations K) so that the search finishes, and --probes
+# 0 (the random schedules after the first level run in every task alike).
 #
 # The problems (tests/bench/check/, as tools/bench-check.sh makes them): Redlock N=3 and N=5
 # with both clients at once over every master, no partition — N=3 with the crash of any
@@ -21,7 +28,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
 export LOCKLAB_HOME=$PWD
 LL=${LOCKLAB:-./locklab}
-SHARDS=${BENCH_SHARDS:-64}
+TASKS=${BENCH_SHARDS:-64}
 [ -x "$LL" ] || { echo "bench-shards: ./locklab is missing" >&2; exit 3; }
 tmp=$(mktemp -d /tmp/locklab-bench-shards.XXXXXX) || exit 3
 trap 'rm -rf "$tmp"' EXIT
@@ -34,36 +41,54 @@ sed -e 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/par
 cp "$B/redisson-failover.lua" "$tmp/"
 
 now() { date +%s.%N; }
-printf '\n%s\n' "The split of a search into $SHARDS shards (--shard I/$SHARDS, one after another), beside the same search in one process"
-printf '%-34s %-26s %-16s %-10s %-12s %-11s %s\n' "problem" "one process" "shards' paths" "mean" "largest" "largest/mean" "speed-up at most"
+printf '\n%s\n' "A search over $TASKS pool tasks (check --pool-balance $TASKS: every path the same time), beside the same search in one process"
+printf '%-34s %-24s %-10s %-9s %-8s %-13s %-10s %s\n' "problem" "one process" "tasks' sum" "mean" "largest" "largest/mean" "last ends" "sooner at most"
 for spec in "redlock3-contend-crash 2" "redlock5-contend 4" "redlock3-restart-always 2" "redisson-failover 1"; do
     set -- $spec
     name=$1 k=$2 f=$tmp/$1.lua
-    echo "bench: shards of $name ..." >&2
+    echo "bench: $name over $TASKS tasks ..." >&2
     t0=$(now)
     "$LL" check "$f" --jobs 1 --max-deviations "$k" --probes 0 --time 0 --out "$tmp/ce" >"$tmp/one" 2>/dev/null
     rc=$?
     t1=$(now)
     { [ $rc -le 1 ] || [ $rc -eq 4 ]; } || { echo "bench-shards: $name failed in one process (exit $rc)" >&2; exit 3; }
     one=$(sed -n 's/^   systematic search: \([0-9]*\) paths.*/\1/p' "$tmp/one")
-    for ((i = 1; i <= SHARDS; i++)); do
-        "$LL" check "$f" --jobs 1 --max-deviations "$k" --probes 0 --time 0 --shard "$i/$SHARDS" --save "$tmp/s$i" --out "$tmp/ce" >/dev/null 2>&1
-        rc=$?
-        { [ $rc -le 1 ] || [ $rc -eq 4 ]; } || { echo "bench-shards: $name shard $i failed (exit $rc)" >&2; exit 3; }
-        sed -n 's/^paths //p' "$tmp/s$i"
-    done >"$tmp/paths"
-    "$LL" check "$f" --merge "$tmp"/s* --out "$tmp/ce" >"$tmp/merged" 2>&1
-    mrc=$?
-    same=$([ "$(grep -o '[0-9]* distinct outcomes' "$tmp/one")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged")" ] && echo "" || echo " (MERGED OUTCOMES DIFFER)")
-    [ $mrc -le 1 ] || same=" (MERGE FAILED: exit $mrc)"
-    awk -v name="$name (K=$k)" -v one="$one" -v secs="$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" -v same="$same" '
+    "$LL" check "$f" --max-deviations "$k" --probes 0 --time 0 --pool-balance "$TASKS" --out "$tmp/ce" >"$tmp/bal" 2>/dev/null
+    rc=$?
+    { [ $rc -le 1 ] || [ $rc -eq 4 ]; } || { echo "bench-shards: $name --pool-balance failed (exit $rc)" >&2; exit 3; }
+    same=""
+    [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/one")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/bal")" ] || same=" (OUTCOMES DIFFER)"
+    last=$(sed -n 's/.*the last share ended after \([0-9]*\) paths.*/\1/p' "$tmp/bal")
+    sed -n 's/^tasks. paths: //p' "$tmp/bal" | tr ' ' '\n' | grep . >"$tmp/paths"
+    awk -v name="$name (K=$k)" -v one="$one" -v secs="$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" -v last="$last" -v same="$same" '
         { s += $1; if ($1 > m) m = $1 }
-        END { printf "%-34s %-26s %-16s %-10.1f %-12d %-11.2f %.1fx%s\n", name, one " paths, " secs " s", s, s / NR, m, m / (s / NR), one / m, same }' "$tmp/paths"
+        END { printf "%-34s %-24s %-10d %-9.1f %-8d %-13.2f %-10d %.1fx%s\n", name, one " paths, " secs " s", s, s / NR, m, m / (s / NR), last, one / last, same }' "$tmp/paths"
+    if [ "${SHARDS_REAL:-0}" = 1 ]; then
+        mkdir -p "$tmp/real"
+        rm -rf "$tmp/real"/*
+        t0=$(now)
+        for ((i = 1; i <= TASKS; i++)); do
+            "$LL" check "$f" --max-deviations "$k" --probes 0 --time 0 --shard "$i/$TASKS" --pool "$tmp/real/pool" \
+                --save "$tmp/real/s$i" --out "$tmp/real/ce$i" >/dev/null 2>&1 &
+        done
+        wait
+        t1=$(now)
+        "$LL" check "$f" --merge "$tmp"/real/s* --out "$tmp/ce" >"$tmp/merged" 2>&1
+        mrc=$?
+        same=""
+        [ "$(grep -o '[0-9]* distinct outcomes' "$tmp/one")" = "$(grep -o '[0-9]* distinct outcomes' "$tmp/merged")" ] || same=" (MERGED OUTCOMES DIFFER)"
+        [ $mrc -le 1 ] || [ $mrc -eq 4 ] || same=" (MERGE FAILED: exit $mrc)"
+        cat "$tmp"/real/s* | sed -n 's/^paths //p' | awk -v secs="$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" -v same="$same" '
+            { s += $1; if ($1 > m) m = $1 }
+            END { printf "  %d real pool tasks at once on this machine: %d paths, the largest %d, %.2fx the mean; %s s%s\n", NR, s, m, m / (s / NR), secs, same }'
+    fi
 done
 cat <<EOF
-  one process: --jobs 1, the wall time of the whole command. A shard runs the default path
-  of each level again, and the split's paths (model/parallel.c); "shards' paths" over "one
-  process" is what the split costs in CPU. Where one item's subtree holds most of the space
-  and its items are found one after another (a window's crossings, each computed from the
-  path at the one before), no static split can get the largest shard near the mean.
+  one process: --jobs 1, the wall time of the whole command. tasks' sum: every task runs the
+  root of the search (the default path), so the sum is one process's paths and $((TASKS - 1)) more.
+  largest/mean: the load of the busiest task over the mean. last ends: when the last share
+  ended, counting a path as one unit of time — the wall time of $TASKS tasks on $TASKS equal cores.
+  Where a window's values are found one after another (each by the path at the one before),
+  the walk along them is a chain no hand-out shortens: it bounds "last ends" from below, and
+  when it is longer than the mean share, the tasks wait for it and the largest/mean stays above 1.
 EOF

@@ -202,7 +202,7 @@ tools/bench-web.sh || fail "the playground's bench could not run"
 # The model checker beside SPIN: its own table (tools/bench-check.sh).
 tools/bench-check.sh || fail "the model checker's bench could not run"
 
-# The split of a check into 64 shards (a Slurm array's tasks) beside one process: its own
-# table (tools/bench-shards.sh).
+# The balance of a check over 64 pool tasks (a Slurm array's tasks sharing the search)
+# beside one process: its own table (tools/bench-shards.sh).
 tools/bench-shards.sh || fail "the shards' bench could not run"
 exit 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/slurm-check.sh — `locklab check` as a Slurm array job: one shard a task.
+# tools/slurm-check.sh — `locklab check` as a Slurm array job: N tasks that share the search.
 #
 #   tools/slurm-check.sh SCENARIO N [--dir DIR] [--retries R] [--sbatch OPTION]... [--out BASE]
 #                        [--poll S] [--write-only] [-- CHECK OPTIONS]
@@ -10,16 +10,23 @@
 # running, pending and failed; requeues a task that failed, was cancelled or was lost (its
 # node) at most R times (scontrol requeue); then merges the shard files
 # (`locklab check SCENARIO --merge`) and prints the one answer, with check's exit codes:
-# 1 a violation, 0 none exists within the bounds, 4 not finished (a shard still missing after
-# its retries is named, never taken for "holds"), 2 bad input, 3 the job could not be run.
+# 1 a violation, 0 none exists within the bounds, 4 not finished (a task still missing after
+# its retries, and the shares it had finished, are named, never taken for "holds"), 2 bad
+# input, 3 the job could not be run.
 #
 # Task i (SLURM_ARRAY_TASK_ID, from 0) runs
-#   locklab check SCENARIO --shard i+1/N --save DIR/shard-(i+1)-of-N.part CHECK OPTIONS
+#   locklab check SCENARIO --shard i+1/N --pool DIR/pool --save DIR/shard-(i+1)-of-N.part CHECK OPTIONS
 # and renames the file to DIR/shard-(i+1)-of-N only when the search ended (exit 0, 1 or 4): a
-# task killed mid-run leaves no shard file. DIR (default out/<scenario>.slurm-N) must be on a
-# file system the nodes share. CHECK OPTIONS go to every task (--time: each task's limit,
-# default 60 s; --max-deviations, --delays, --probes); --out BASE is where the merge writes
-# the counter-example. The environment: LOCKLAB (default ./locklab beside tools/).
+# task killed mid-run leaves no shard file. The tasks hand the search's shares out among
+# themselves through DIR/pool (claims: a task that finishes early takes the next share
+# nobody has taken); a task's next attempt takes its claims again, and when a task is given
+# up this writes DIR/pool/gone-(i+1), so that the others take over the shares it had claimed
+# (what it had finished is lost with it: the merge names those shares as not searched,
+# exit 4). DIR (default out/<scenario>.slurm-N) must be on a file system the nodes share;
+# DIR/pool is emptied before the job is submitted. CHECK OPTIONS go to every task (--time:
+# each task's limit, default 60 s; --max-deviations, --delays, --probes); --out BASE is where
+# the merge writes the counter-example. The environment: LOCKLAB (default ./locklab beside
+# tools/).
 set -uo pipefail
 
 usage() {
@@ -93,9 +100,11 @@ script=$dir/job.sh
 {
     echo "#!/bin/bash"
     echo "# locklab check of $scenario as $n shards, one a task of a Slurm array; written by"
-    echo "# tools/slurm-check.sh. By hand: sbatch $dir/job.sh, and when every task is done:"
+    echo "# tools/slurm-check.sh. The tasks hand the shares out among themselves through"
+    echo "# $dir/pool (empty it before submitting again). By hand: sbatch $dir/job.sh, and"
+    echo "# when every task is done:"
     echo "#   $LL check $scenario --merge $dir/shard-*-of-$n"
-    echo "# (a shard missing is named and the merge exits 4: not finished)."
+    echo "# (shares no task finished are named and the merge exits 4: not finished)."
     echo "#SBATCH --job-name=locklab-check-$(printf '%s' "$stem" | tr -c 'A-Za-z0-9._-' '_')"
     echo "#SBATCH --array=0-$((n - 1))"
     echo "#SBATCH --cpus-per-task=1"
@@ -107,8 +116,8 @@ script=$dir/job.sh
     echo "shard=$(q "$dir")/shard-\$i-of-$n"
     [ -n "${LOCKLAB_HOME:-}" ] && echo "export LOCKLAB_HOME=$(q "$LOCKLAB_HOME")"
     echo "echo \"locklab check: shard \$i of $n, attempt \$((\${SLURM_RESTART_COUNT:-0} + 1)), on \$(hostname)\""
-    printf '%s check %s --shard "$i/%s" --save "$shard.part" --out %s' \
-        "$(q "$LL")" "$(q "$scenario")" "$n" "$(q "$dir")/task-\$i-counterexample"
+    printf '%s check %s --shard "$i/%s" --pool %s --save "$shard.part" --out %s' \
+        "$(q "$LL")" "$(q "$scenario")" "$n" "$(q "$dir/pool")" "$(q "$dir")/task-\$i-counterexample"
     for o in "${check_opts[@]}"; do printf ' %s' "$(q "$o")"; done
     echo
     echo "rc=\$?"
@@ -130,6 +139,7 @@ code=3
 command -v sbatch >/dev/null && command -v squeue >/dev/null && command -v scontrol >/dev/null ||
     die "sbatch, squeue and scontrol are not installed (Slurm's client commands)"
 for i in $(seq 1 "$n"); do rm -f "$dir/shard-$i-of-$n" "$dir/shard-$i-of-$n.part"; done
+rm -rf "$dir/pool" # the shares of an earlier search here are not this one's
 sub=$(sbatch --parsable --array="0-$((n - 1))" "${sbatch_opts[@]}" "$script" 2>&1) || die "sbatch: $sub"
 job=${sub%%;*}
 [[ $job =~ ^[0-9]+$ ]] || die "sbatch said '$sub', not a job id"
@@ -191,6 +201,8 @@ while :; do
             echo "slurm-check: task $i (shard $((i + 1)) of $n) ${st:-lost} after $a attempt$([ $a -eq 1 ] || echo s): see $dir/task-$i.log" >&2
             given_up[i]=1
         fi
+        # the tasks still running take over the shares it had claimed (model/pool.c)
+        [ "${given_up[i]}" -eq 1 ] && [ -d "$dir/pool" ] && : >"$dir/pool/gone-$((i + 1))"
         fail_n=$((fail_n + 1))
     done
     line="$done_n done, $run_n running, $pend_n pending, $fail_n failed"
