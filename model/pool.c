@@ -443,6 +443,8 @@ static int claim(pool *P, pitem *it, int retake)
     if (symlink(text, path) == 0) return 1;
     if (errno != EEXIST) return 0;
     read_owner(P, it);
+    /* this very task: a retransmitted request's answer over NFS (the link made, EEXIST said) */
+    if (it->owner_t == P->task && it->owner_a == P->attempt) return 1;
     /* this task's earlier attempt (killed; Slurm requeued it): take it again */
     if (it->owner_t == P->task && it->owner_a >= 0 && it->owner_a < P->attempt) return claim(P, it, 1);
     return 0;

@@ -185,7 +185,7 @@ killed() {
         --retries "$1" -- --max-deviations 1 >"$tmp/kill$1" 2>"$tmp/kill$1.err" &
     local driver=$! job="" started=0
     for _ in $(seq 1200); do
-        job=$(sed -n 's/^slurm-check: job \([0-9]*\), 8 tasks.*/\1/p' "$tmp/kill$1.err")
+        job=$(sed -n 's/^slurm-check: job \([0-9]*\), 8 tasks.*/\1/p' "$tmp/kill$1.err" 2>/dev/null)
         [ -n "$job" ] && ls "$tmp"/started-* >/dev/null 2>&1 && { started=1; break; }
         kill -0 "$driver" 2>/dev/null || break
         sleep 0.5
