@@ -106,8 +106,9 @@ static int reads_clock(const world_step *st, int s)
     return st[s].clock || (c >= 0 && st[c].clock && st[c].key != st[s].key);
 }
 
-/* Which steps of the cone (r->in) move in whole ms: a timer or an expiry set from a clock by
- * a cone step falls on a whole ms of that clock, and everything it causes moves with it. For
+/* Which steps of the cone (r->in) move in whole ms: a timer, an expiry or a WAIT's timeout
+ * (sim/node_acks.c: a deadline of the node's clock) set from a clock by a cone step falls on
+ * a whole ms of that clock, and everything it causes moves with it. For
  * each: QM, the least move of the root that moves it (later; its setter's tick, or its
  * setter's own QM), QB the same earlier (back), QP the longest true µs of a ms of the clocks
  * on its way; QM 0 for a step that moves µs for µs. An injected fault moves with the step
@@ -121,7 +122,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
         if (!r->in[s] || s == root) continue;
         int c = st[s].cause;
         if (c < root || c >= s || !r->in[c]) continue;
-        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE) {
+        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) {
             int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
             int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
             int64_t per = tick + back - 1;
