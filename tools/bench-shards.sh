@@ -21,8 +21,8 @@
 #
 # The problems (tests/bench/check/, as tools/bench-check.sh makes them): Redlock N=3 and N=5
 # with both clients at once over every master, no partition — N=3 with the crash of any
-# master, N=5 without; Redlock N=3 whose masters restart after 200 ms with fsync always; the
-# Redisson watchdog with a replica and failover.
+# master, N=5 without; Redlock N=3 and N=5 whose masters restart after 200 ms with fsync
+# always; the Redisson watchdog with a replica and failover.
 # Exit 0 when it ran (whatever the figures), 3 when something could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
@@ -38,12 +38,13 @@ contend='/^  faults = {.*partition/d; s/{ name = "c2", start = "2s", work = "1s"
 sed -e "$contend" "$B/redlock3.lua" >"$tmp/redlock3-contend-crash.lua"
 sed -e "$contend; s/max_faults = 1/max_faults = 0/" "$B/redlock5.lua" >"$tmp/redlock5-contend.lua"
 sed -e 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/params = { "200ms" }/' "$B/redlock3.lua" >"$tmp/redlock3-restart-always.lua"
+sed -e 's/persistence = "none"/persistence = "always"/; s/params = { "11s" }/params = { "200ms" }/' "$B/redlock5.lua" >"$tmp/redlock5-restart-always.lua"
 cp "$B/redisson-failover.lua" "$tmp/"
 
 now() { date +%s.%N; }
 printf '\n%s\n' "A search over $TASKS pool tasks (check --pool-balance $TASKS: every path the same time), beside the same search in one process"
 printf '%-34s %-24s %-10s %-9s %-8s %-13s %-10s %s\n' "problem" "one process" "tasks' sum" "mean" "largest" "largest/mean" "last ends" "sooner at most"
-for spec in "redlock3-contend-crash 2" "redlock5-contend 4" "redlock3-restart-always 2" "redisson-failover 1"; do
+for spec in "redlock3-contend-crash 2" "redlock5-contend 4" "redlock3-restart-always 2" "redlock5-restart-always 2" "redisson-failover 1"; do
     set -- $spec
     name=$1 k=$2 f=$tmp/$1.lua
     echo "bench: $name over $TASKS tasks ..." >&2
