@@ -217,6 +217,17 @@ static enum level_end take_share(search *S, pool *P, int bound, size_t k, buf *e
     return LEVEL_COMPLETE;
 }
 
+/* The first violation this task's shares found, if any, handed to the search (S->found). */
+static int hand_over_found(search *S, pool *P)
+{
+    if (!P->have_best) return 0;
+    S->found = P->best;
+    S->have_found = 1;
+    memset(&P->best, 0, sizeof P->best);
+    P->have_best = 0;
+    return 1;
+}
+
 /* ---- the balance of N tasks, simulated ----
  *
  * --pool-balance N runs the search in this process, handing its shares out as N tasks of a
@@ -329,13 +340,7 @@ static enum level_end pool_sim_level(search *S, pool *P, int bound, buf *err)
         cut |= P->it[x].flags & POOL_CUT;
         found |= P->it[x].flags & POOL_FOUND;
     }
-    if (P->have_best) {
-        S->found = P->best;
-        S->have_found = 1;
-        memset(&P->best, 0, sizeof P->best);
-        P->have_best = 0;
-        return LEVEL_FOUND;
-    }
+    if (hand_over_found(S, P)) return LEVEL_FOUND;
     (void)found;
     return cut ? LEVEL_CUT : LEVEL_COMPLETE;
 }
@@ -406,13 +411,7 @@ enum level_end pool_level(search *S, int bound, buf *err)
         cut |= x->flags & POOL_CUT;
         found |= x->flags & POOL_FOUND;
     }
-    if (P->have_best) {
-        S->found = P->best;
-        S->have_found = 1;
-        memset(&P->best, 0, sizeof P->best);
-        P->have_best = 0;
-        return LEVEL_FOUND;
-    }
+    if (hand_over_found(S, P)) return LEVEL_FOUND;
     if (found) return LEVEL_COMPLETE; /* another task's share violates: the search ends at this level */
     return cut ? LEVEL_CUT : LEVEL_COMPLETE;
 }

@@ -230,13 +230,9 @@ static void overview_cell(const matrix_result *r, int row, int c, buf *out)
     buf_release(&tip);
 }
 
-/* The whole table at a glance: designs × situations, one mark per cell. */
-static void html_overview(const matrix_result *r, buf *out)
+/* The situations' heads of a table: each its short name, its title as the tooltip. */
+static void column_heads(const matrix_table *t, buf *out)
 {
-    const matrix_table *t = r->t;
-    buf_puts(out, "<section id=\"overview\">\n<h2>");
-    html_esc(out, t->title);
-    buf_puts(out, ": at a glance</h2>\n<table class=\"overview\">\n<thead><tr><th class=\"d\">design</th>");
     for (int c = 0; c < t->ncols; c++) {
         buf_puts(out, "<th title=\"");
         html_esc(out, t->col_title[c]);
@@ -244,6 +240,16 @@ static void html_overview(const matrix_result *r, buf *out)
         html_esc(out, t->col_short[c]);
         buf_puts(out, "</th>");
     }
+}
+
+/* The whole table at a glance: designs × situations, one mark per cell. */
+static void html_overview(const matrix_result *r, buf *out)
+{
+    const matrix_table *t = r->t;
+    buf_puts(out, "<section id=\"overview\">\n<h2>");
+    html_esc(out, t->title);
+    buf_puts(out, ": at a glance</h2>\n<table class=\"overview\">\n<thead><tr><th class=\"d\">design</th>");
+    column_heads(t, out);
     buf_puts(out, "</tr></thead>\n<tbody>\n");
     for (int row = 0; row < t->nrows; row++) {
         buf_puts(out, "<tr><th class=\"d\" title=\"");
@@ -295,13 +301,7 @@ void matrix_html(const matrix_result *r, buf *out)
                   "what the cell's scenario expects. Each verdict opens its run, to step through.</p>\n");
     html_overview(r, out);
     buf_puts(out, "<h2>Every property</h2>\n<table class=\"matrix\">\n<thead><tr><th>design</th><th>property</th>");
-    for (int c = 0; c < t->ncols; c++) {
-        buf_puts(out, "<th title=\"");
-        html_esc(out, t->col_title[c]);
-        buf_puts(out, "\">");
-        html_esc(out, t->col_short[c]);
-        buf_puts(out, "</th>");
-    }
+    column_heads(t, out);
     buf_puts(out, "</tr></thead>\n");
     for (int row = 0; row < t->nrows; row++) {
         const matrix_row *rw = &t->rows[row];
