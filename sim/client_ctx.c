@@ -48,6 +48,20 @@
 
 #include "clientint.h"
 
+/* The scenario's options (scenario.options) as a new table on L's stack: what a model's
+ * cfg.options and its CHECK see. */
+void client_push_options(lua_State *L, const scenario *sc)
+{
+    lua_newtable(L);
+    for (int i = 0; i < sc->noptions; i++) {
+        const option_cfg *o = &sc->options[i];
+        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
+        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
+        else lua_pushboolean(L, o->b);
+        lua_setfield(L, -2, o->key);
+    }
+}
+
 /* ctx:sleep(ms), or ctx:sleep(lo, hi): a random time in [lo, hi] ms (a retry's jitter) —
  * a window, like a message's delay, that the model checker explores at its later end only
  * where waking later reorders something. */
@@ -295,14 +309,7 @@ static int ctx_config(lua_State *L)
         lua_setfield(L, -2, sc->nodes[i].name);
     }
     lua_setfield(L, -2, "replicas");
-    lua_newtable(L);
-    for (int i = 0; i < sc->noptions; i++) {
-        const option_cfg *o = &sc->options[i];
-        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
-        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
-        else lua_pushboolean(L, o->b);
-        lua_setfield(L, -2, o->key);
-    }
+    client_push_options(L, sc);
     lua_setfield(L, -2, "options");
     return 1;
 }

@@ -80,14 +80,7 @@ static int check_together(lua_State *L, const scenario *sc, const char *file, bu
         lua_settop(L, top);
         return 0;
     }
-    lua_newtable(L);
-    for (int i = 0; i < sc->noptions; i++) {
-        const option_cfg *o = &sc->options[i];
-        if (o->type == OPT_STRING) lua_pushstring(L, o->s);
-        else if (o->type == OPT_NUMBER) lua_pushnumber(L, o->num);
-        else lua_pushboolean(L, o->b);
-        lua_setfield(L, -2, o->key);
-    }
+    client_push_options(L, sc);
     if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
         char tmp[64];
         buf_printf(err, "%s: the %s model's CHECK failed: %s", file, sc->protocol, client_error_text(L, -1, tmp, sizeof tmp));

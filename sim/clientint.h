@@ -109,6 +109,9 @@ static inline client *ctx_client(lua_State *L)
     return *box;
 }
 
+/* client_ctx.c: the scenario's options as a new table on L's stack (cfg.options, CHECK's). */
+void client_push_options(lua_State *L, const scenario *sc);
+
 /* client_time.c: the clock's ctx methods (their upvalue: the runtime), and the instants'
  * metatable, installed by ctx_open. */
 extern const luaL_Reg ctx_time_methods[];
