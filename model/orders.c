@@ -12,7 +12,6 @@ uint64_t explore_orders(const xpath *p)
     for (int i = 0; i < p->nsteps; i++)
         if (p->steps[i].key + 2 > nkeys) nkeys = p->steps[i].key + 2;
     uint64_t *id = xcalloc((size_t)p->nsteps + 1, sizeof *id);
-    int *effects = xcalloc((size_t)p->nsteps + 1, sizeof *effects);
     uint64_t *at_key = xcalloc((size_t)nkeys + 1, sizeof *at_key);
     uint64_t *inert = xcalloc((size_t)nkeys + 1, sizeof *inert);
     uint64_t *changed = xcalloc((size_t)nkeys + 1, sizeof *changed);
@@ -33,7 +32,16 @@ uint64_t explore_orders(const xpath *p)
         const world_step *st = &p->steps[i];
         int c = st->cause;
         /* the scenario's own (no cause): which of its actor's */
-        int k = c >= 0 && c < i ? effects[c]++ : scheduled[st->key >= 0 ? st->key + 1 : 0]++;
+        /* the scenario's own (no cause): which of its actor's; an effect: its place among what
+         * its cause's handling made, in the order it made them (not the order they are handled
+         * in, which independent steps can flip); one pushed later for it (a key's expiry
+         * re-armed at the deadline it set): -1 */
+        int k;
+        if (c < 0 || c >= i) k = scheduled[st->key >= 0 ? st->key + 1 : 0]++;
+        else if (st->seq >= p->steps[c].made && (c + 1 >= p->nsteps || st->seq < p->steps[c + 1].made))
+            k = (int)(st->seq - p->steps[c].made);
+        else
+            k = -1;
         int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t : st->clock ? st->t + st->tick : -1 };
         id[i] = dict_hash(v, sizeof v);
         if (st->client) line = (line ^ id[i]) * 1099511628211ULL;
@@ -54,7 +62,6 @@ uint64_t explore_orders(const xpath *p)
         acc = (acc ^ dict_hash(w, sizeof w)) * 1099511628211ULL;
     }
     free(id);
-    free(effects);
     free(at_key);
     free(inert);
     free(changed);

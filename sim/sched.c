@@ -97,6 +97,11 @@ static void push_event(sched *s, event e)
     up(s, s->len++);
 }
 
+uint64_t sched_next_seq(const sched *s)
+{
+    return s->seq;
+}
+
 void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data)
 {
     push_event(s, (event){ time, s->seq++, kind, actor, gen, data, s->cause, s->next_dec });

@@ -49,6 +49,9 @@ int sched_pop(sched *s, chooser *ch, event *out);
  * actor, in sequence order: the alternatives of its decision); 0 when it made no decision. */
 int sched_last_tie(const sched *s);
 int64_t sched_peek_time(const sched *s); /* INT64_MAX when empty */
+/* The sequence number the next push gets (the events pushed while one step is handled are
+ * numbered from it, in the order its handling made them). */
+uint64_t sched_next_seq(const sched *s);
 size_t sched_pending(const sched *s);
 /* Iterates pending events in no particular order (fingerprints); it starts at 0. */
 const event *sched_at(const sched *s, size_t i);

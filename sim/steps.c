@@ -97,7 +97,8 @@ int steps_add(world *w, int64_t t, int actor, int cause)
     }
     world_step *x = &w->steps[w->nsteps];
     *x = (world_step){ .t = t, .actor = actor, .key = steps_key(w, actor), .cause = cause, .client = actor >= w->cx.nnodes,
-                       .ev = STEP_FAULT, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1 };
+                       .ev = STEP_FAULT, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1,
+                       .made = sched_next_seq(w->cx.q) };
     if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
     return w->nsteps++;
 }

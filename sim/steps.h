@@ -74,6 +74,8 @@ typedef struct world_step {
     int qactor;      /* the event's actor in the queue (sched.h: simultaneous events are offered
                         by it), and ... */
     uint64_t seq;    /* ... its sequence number there */
+    uint64_t made;   /* the sequence number of the first event its handling pushed (those it
+                        pushed are numbered from it in the order it made them) */
 } world_step;
 #define WORLD_READ_MS 1
 #define WORLD_READ_US 2

@@ -19,10 +19,8 @@
  * and is counted apart, and so does one whose corner has one order only (nothing to reach) or
  * whose search found a violation no run of the corner shows (it stopped there); a suite in
  * which no problem held anything fails; ORDERS_PRINT=1 prints each problem's file. One problem
- * in seven is a lock that waits for its replica (tests/check/models/wait-ack.lua): the search
- * misses orders of some of those today, and they are reported as KNOWN and not counted while
- * ORDERS_KNOWN names "wait-ack" (ORDERS_KNOWN="" counts them). Prints a line a problem and
- * "N passed, N failed". */
+ * in seven is a lock that waits for its replica (tests/check/models/wait-ack.lua). Prints a
+ * line a problem and "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +67,8 @@ static void seen(void *ud, uint64_t orders, int violated)
 }
 
 /* One problem in seven: a lock that waits for its replica (WAIT with a timeout of the node's
- * clock, in whole ms: reduce_cone.c moves it so). The search does not reach every order of
- * these as explore_orders counts them (issue 33: the runs it misses differ from one it ran
- * only by the replica applying the write a µs later, beside independent steps — explore_orders
- * numbers a cause's effects by handling order, which that flips; the count or the search is
- * to be settled): their misses are counted apart while ORDERS_KNOWN (default "wait-ack")
- * names the class. */
+ * clock, in whole ms: reduce_cone.c moves it so), where a master's write has effects at two
+ * actors (the client's reply, the replication stream) whose handling order is independent. */
 static int wait_ack_problem(uint64_t seed)
 {
     return seed % 7 == 3;
@@ -208,8 +202,7 @@ int main(int argc, char **argv)
         return 2;
     }
     world_opts shared = { .lib = lib, .chunks = chunkcache_new() };
-    int passed = 0, failed = 0, unfinished = 0, idle = 0, known = 0;
-    const char *known_classes = getenv("ORDERS_KNOWN") ? getenv("ORDERS_KNOWN") : "wait-ack";
+    int passed = 0, failed = 0, unfinished = 0, idle = 0;
     uint64_t truth_total = 0, runs_total = 0, paths_total = 0;
     for (int i = 0; i < nproblems; i++) {
         uint64_t seed = first + (uint64_t)i;
@@ -260,11 +253,7 @@ int main(int argc, char **argv)
             for (size_t j = 0; j < sh[one].n; j++) printf(" %lld", (long long)sh[one].real[j]);
             printf("\n");
         }
-        if (bad && wait_ack_problem(seed) && strstr(known_classes, "wait-ack")) {
-            known++;
-            printf("   KNOWN (issue 33: a lock waiting for its replica; not counted): %s\n",
-                   violating ? "a run of the corner violates, the search says it holds" : "orders missed");
-        } else if (bad) {
+        if (bad) {
             failed++;
             printf("   FAIL: %s\n%s", violating ? "a run of the corner violates, the search says it holds" : "orders missed", text.p);
             if (violating) {
@@ -302,7 +291,6 @@ int main(int argc, char **argv)
         printf("orders: no problem held the search against its corner\n");
         failed = 1;
     }
-    if (known) printf("%d known misses of a class being fixed (ORDERS_KNOWN=\"%s\"; not counted)\n", known, known_classes);
     printf("%d passed, %d failed\n", passed, failed);
     scriptlib_free(lib);
     chunkcache_free(shared.chunks);
