@@ -428,6 +428,23 @@ static int64_t cone_crossing(reducer *r, const xpath *p, int root, int later, in
     return us;
 }
 
+/* The least move (µs; later, or earlier) of step root and all it causes that changes an order,
+ * a clock reading or a ctx:before margin, step except left out (INT64_MAX: none): the cone
+ * as it is, without the windows decided after it (reduce_tie.c's queued steps). Moving it
+ * earlier leaves the root's own place out (order_crossing_earlier), which the caller sees. */
+int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, int observer, int except)
+{
+    int n = p->nsteps;
+    reduce_cone_of(p->steps, n, root, r->in);
+    memset(r->fol, 0, (size_t)n);
+    memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+    memset(r->skip, 0, (size_t)n);
+    r->skip[except] = 1;
+    int64_t us = cone_crossing(r, p, root, later, observer);
+    r->skip[except] = 0;
+    return us;
+}
+
 /* The next value of window decision i (of p) worth a path of its own, or -1. */
 static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
 {
@@ -531,7 +548,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->kind == WDEC_OTHER && d->tie) {
-            reduce_tie_needed(r, p, i, &avail[i]);
+            reduce_tie_needed(r, p, i, &avail[i], observer);
             continue;
         }
         if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;

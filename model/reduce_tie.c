@@ -50,7 +50,25 @@ static int queue_busy(const xpath *p, int a, int b, int64_t t)
  * own instant makes (this rule again, there). (Until round 4 two clients' SRANDMEMBERs
  * racing to one node over constant delays were searched in one order only.) */
 
-static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int *up)
+/* Whether step x can move one µs (move: +1 later, -1 earlier) past its queued partner y and
+ * change nothing else: no other step of its key at the instants it crosses, and nothing that
+ * it causes passes a step it depends on, reads another clock value or flips a margin
+ * (reduce_step_crossing, y left out). Then the window's run that moves it is the tie's other
+ * order, to the µs, for as long as the windows below are as on this path; where they make
+ * it cross something else, the path run there says so and the tie's classes are joined. */
+static int moves_alone(reducer *r, const xpath *p, int x, int y, int move, int observer)
+{
+    const world_step *st = p->steps;
+    int64_t t = st[x].t;
+    for (int s = 0; s < p->nsteps; s++) {
+        if (s == x || s == y || st[s].t < t - 1 || st[s].t > t + 1) continue;
+        if (move > 0 ? (st[s].t == t + 1 || s > x) : (st[s].t == t - 1 || s < x))
+            if (tie_dependent(&st[s], &st[x]) || st[s].qactor == st[x].qactor) return 0;
+    }
+    return reduce_step_crossing(r, p, x, move > 0, observer, y) > 1;
+}
+
+static void queued_behind(reducer *r, const xpath *p, int s0, int end, int *up, int observer)
 {
     const world_step *st = p->steps;
     for (int ca = s0; ca < end; ca++)
@@ -68,8 +86,8 @@ static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int
                  * alone does (tests/orders.c: three clients' PINGs, one at the top of its window) */
                 int64_t t = st[a].t;
                 if (!queue_busy(p, a, b, t)) {
-                    if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1)) continue;
-                    if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1)) continue;
+                    if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1) && moves_alone(r, p, a, b, 1, observer)) continue;
+                    if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1) && moves_alone(r, p, b, a, -1, observer)) continue;
                 }
                 up[uf_find(up, ca - s0)] = uf_find(up, cb - s0);
             }
@@ -84,7 +102,7 @@ static void queued_behind(const reducer *r, const xpath *p, int s0, int end, int
  * commute with that whole class. So the candidates of the chosen one's class are enabled.
  * All are, when the instant's events are not exactly the ones pending at the decision (one
  * caused another at the same instant) or the path cannot be matched to the candidates. */
-void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
+void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a, int observer)
 {
     const world_decision *d = &p->decs[i];
     const world_step *st = p->steps;
@@ -127,7 +145,7 @@ void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a)
     for (int x = s0; x < end; x++)
         for (int y = x + 1; y < end; y++)
             if (st[x].qactor == st[y].qactor || tie_dependent(&st[x], &st[y])) up[uf_find(up, x - s0)] = uf_find(up, y - s0);
-    queued_behind(r, p, s0, end, up);
+    queued_behind(r, p, s0, end, up, observer);
     int root = uf_find(up, 0);
     for (int j = 0; j < n; j++)
         if (uf_find(up, cand[j] - s0) == root) alts_add(a, j);

@@ -54,8 +54,11 @@ int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int l
 int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, int later);
 
 /* reduce_tie.c: the alternatives of a choice among simultaneous events (decision i of p)
- * that the path shows to be needed, added to a. */
-void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a);
+ * that the path shows to be needed, added to a. observer: the key of the checker's line. */
+void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a, int observer);
+/* reduce.c: the least move of step root's cone (later, or earlier) that changes an order, a
+ * reading or a margin, step except left out; INT64_MAX when none. */
+int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, int observer, int except);
 
 /* reduce_anchor.c: the windows decided after a root (the top of reduce.c) */
 enum { ANCHOR_NONE = -1, ANCHOR_ELSEWHERE = -2, ANCHOR_FLOATING = -3 };

@@ -19,8 +19,9 @@
  * and is counted apart, and so does one whose corner has one order only (nothing to reach) or
  * whose search found a violation no run of the corner shows (it stopped there); a suite in
  * which no problem held anything fails; ORDERS_PRINT=1 prints each problem's file. One problem
- * in seven is a lock that waits for its replica (tests/check/models/wait-ack.lua). Prints a
- * line a problem and "N passed, N failed". */
+ * in seven is a lock that waits for its replica (tests/check/models/wait-ack.lua). A run from
+ * seed 1 also runs the problems that once failed (kept[] below). Prints a line a problem and
+ * "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,8 +205,14 @@ int main(int argc, char **argv)
     world_opts shared = { .lib = lib, .chunks = chunkcache_new() };
     int passed = 0, failed = 0, unfinished = 0, idle = 0;
     uint64_t truth_total = 0, runs_total = 0, paths_total = 0;
-    for (int i = 0; i < nproblems; i++) {
-        uint64_t seed = first + (uint64_t)i;
+    /* after the run of problems from seed 1 (make test's), the problems that once failed */
+    static const uint64_t kept[] = {
+        1085, /* three clients' first requests meet at the node at the top of two windows:
+               * the order between two of them was searched only a µs apart (reduce_tie.c) */
+    };
+    int nkept = first == 1 ? (int)(sizeof kept / sizeof kept[0]) : 0;
+    for (int i = 0; i < nproblems + nkept; i++) {
+        uint64_t seed = i < nproblems ? first + (uint64_t)i : kept[i - nproblems];
         buf text;
         buf_init(&text);
         gen(&text, seed, models);
@@ -285,7 +292,7 @@ int main(int argc, char **argv)
     rmdir(dir);
     printf("%d problems: %llu runs of their corners (%llu orders), %llu paths of the search; %d unfinished, %d that "
            "held nothing (a corner of one order, or a violation found beyond it)\n",
-           nproblems, (unsigned long long)runs_total, (unsigned long long)truth_total, (unsigned long long)paths_total,
+           nproblems + nkept, (unsigned long long)runs_total, (unsigned long long)truth_total, (unsigned long long)paths_total,
            unfinished, idle);
     if (nproblems > 0 && passed == 0 && !failed) { /* a suite that exercised nothing is no pass */
         printf("orders: no problem held the search against its corner\n");
