@@ -38,18 +38,6 @@ static int queue_busy(const xpath *p, int a, int b, int64_t t)
     return 0;
 }
 
-/* Two events that one actor has due at one instant run in the order they were pushed
- * (sched.h: first in, first out): so two steps of a tie that each push one — two clients
- * that send a node a request over equal delays — decide that order by their own, even where
- * they commute themselves. Such steps are joined in up (their classes for reduce_tie_needed), unless
- * the two events commute (both inert), or a window reaches the other order by itself: the
- * first one's delay can still grow (its crossing past the second is tried), or the second's
- * is off its first value (its earlier values put it first) — where one µs that way meets
- * nothing else in the queue, and no third event of the tie's meets them there. The steps a tie's steps cause
- * directly are enough: what those cause in turn at one instant is ordered by the tie their
- * own instant makes (this rule again, there). (Until round 4 two clients' SRANDMEMBERs
- * racing to one node over constant delays were searched in one order only.) */
-
 /* Whether step x can move one µs (move: +1 later, -1 earlier) past its queued partner y and
  * change nothing else: no other step of its key at the instants it crosses, and nothing that
  * it causes passes a step it depends on, reads another clock value or flips a margin
@@ -60,14 +48,27 @@ static int moves_alone(reducer *r, const xpath *p, int x, int y, int move, int o
 {
     const world_step *st = p->steps;
     int64_t t = st[x].t;
-    for (int s = 0; s < p->nsteps; s++) {
-        if (s == x || s == y || st[s].t < t - 1 || st[s].t > t + 1) continue;
-        if (move > 0 ? (st[s].t == t + 1 || s > x) : (st[s].t == t - 1 || s < x))
-            if (tie_dependent(&st[s], &st[x]) || st[s].qactor == st[x].qactor) return 0;
-    }
+    /* the steps are in time order: those it passes are next to it */
+    for (int s = x + move; s >= 0 && s < p->nsteps && (move > 0 ? st[s].t <= t + 1 : st[s].t >= t - 1); s += move)
+        if (s != y && (tie_dependent(&st[s], &st[x]) || st[s].qactor == st[x].qactor)) return 0;
     return reduce_step_crossing(r, p, x, move > 0, observer, y) > 1;
 }
 
+/* Two events that one actor has due at one instant run in the order they were pushed
+ * (sched.h: first in, first out): so two steps of a tie that each push one — two clients
+ * that send a node a request over equal delays — decide that order by their own, even where
+ * they commute themselves. Such steps are joined in up (their classes for reduce_tie_needed),
+ * unless the two events commute (both inert), or a window reaches the other order by itself
+ * and changes nothing else: the first one's delay can still grow (its crossing past the
+ * second is tried), or the second's is off its first value (its earlier values put it
+ * first) — where one µs that way meets nothing else in the queue, no third event of the
+ * tie's meets them there, and the step moves alone (moves_alone: what it causes crosses
+ * nothing else either). The steps a tie's steps cause directly are enough: what those cause
+ * in turn at one instant is ordered by the tie their own instant makes (this rule again,
+ * there). (Until round 4 two clients' SRANDMEMBERs racing to one node over constant delays
+ * were searched in one order only; and three clients' PINGs at the top of two windows, the
+ * third's SET winning only where the two keep their timing, in one order: tests/orders.c's
+ * problem 1085.) */
 static void queued_behind(reducer *r, const xpath *p, int s0, int end, int *up, int observer)
 {
     const world_step *st = p->steps;
@@ -79,11 +80,7 @@ static void queued_behind(reducer *r, const xpath *p, int s0, int end, int *up, 
                 int cb = st[b].cause;
                 if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
                 if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
-                /* a window that reaches the other order by itself: the first one's delay can
-                 * still grow, or the second's is off its first value — where one µs that way
-                 * meets nothing else in the queue (nor a third at their instant): else it
-                 * reaches an order of three that the tie's other order gives and no window
-                 * alone does (tests/orders.c: three clients' PINGs, one at the top of its window) */
+                /* a window that reaches the other order by itself (above) */
                 int64_t t = st[a].t;
                 if (!queue_busy(p, a, b, t)) {
                     if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1) && moves_alone(r, p, a, b, 1, observer)) continue;
