@@ -598,7 +598,7 @@ static void serve_ctl_pause_client(serve *sv, sclient *c, const slice *argv, int
     who->paused_until = serve_true_us(sv) + ms * 1000;
     hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
     e->fault = FAULT_GC_PAUSE;
-    e->param = ms;
+    e->param_ms = ms;
     history_set_text(e, "pause of c%d for %lld ms", who->conn.id, ms);
     serve_history_drain(sv);
     serve_client_flow(who, NULL);
@@ -676,7 +676,7 @@ static void serve_ctl_drop(serve *sv, sclient *c, const slice *argv, int argc, r
         hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
         e->fault = FAULT_DROP;
         e->rate = p;
-        e->param = ms ? ms : -1;
+        e->param_ms = ms ? ms : -1;
         history_set_text(e, "link of c%d drops %g%% of messages%s", who->conn.id, p * 100, ms ? "" : " until ended");
         if (ms) {
             size_t len = strlen(e->text);

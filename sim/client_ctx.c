@@ -275,8 +275,8 @@ static int ctx_config(lua_State *L)
     client *c = ctx_client(L);
     const scenario *sc = rt->cx->sc;
     const client_cfg *cc = c->cfg;
-    int64_t lease = cc->lease != -1 ? cc->lease : sc->lease;
-    int64_t wait = cc->wait != -1 ? cc->wait : sc->wait;
+    int64_t lease = cc->lease_us != -1 ? cc->lease_us : sc->lease_us;
+    int64_t wait = cc->wait_us != -1 ? cc->wait_us : sc->wait_us;
     lua_newtable(L);
     lua_pushstring(L, sc->lock ? sc->lock : "lock");
     lua_setfield(L, -2, "lock");
@@ -286,11 +286,11 @@ static int ctx_config(lua_State *L)
     }
     push_ms(L, wait);
     lua_setfield(L, -2, "wait");
-    push_ms(L, cc->work);
+    push_ms(L, cc->work_us);
     lua_setfield(L, -2, "work");
-    push_ms(L, cc->think);
+    push_ms(L, cc->think_us);
     lua_setfield(L, -2, "think");
-    push_ms(L, sc->timeout);
+    push_ms(L, sc->timeout_us);
     lua_setfield(L, -2, "timeout");
     lua_pushinteger(L, cc->rounds);
     lua_setfield(L, -2, "rounds");

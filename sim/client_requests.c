@@ -153,7 +153,7 @@ static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *
 
 static double timeout_arg(lua_State *L, clientrt *rt, int idx)
 {
-    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout / 1000.0;
+    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout_us / 1000.0;
     double t = ms_arg(L, idx, "eval");
     if (t < 0) luaL_error(L, "negative timeout");
     return t;
@@ -198,7 +198,7 @@ static int call_or_send(lua_State *L, int async)
     buf_init(&b);
     build_command(L, 3, &b, offs, &argc, label, sizeof label);
     if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label, NULL);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 0);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout_us / 1000.0, 0);
 }
 
 static int ctx_call(lua_State *L)
@@ -452,7 +452,7 @@ static int ctx_subscribe(lua_State *L)
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     co->sub = s;
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 1);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout_us / 1000.0, 1);
 }
 
 /* ctx:unsubscribe(sub): drops the subscription (no wait). */

@@ -169,7 +169,7 @@ static inline void arm_timer(clientrt *rt, client *c, coro *co, double ms)
         int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
         at = lclock_true_when(&c->clock, rt->cx->now, target);
     }
-    if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
+    if (at == INT64_MAX) at = rt->cx->sc->duration_us + 1;
     sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
 }
 

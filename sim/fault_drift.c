@@ -29,7 +29,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", drift = \"%s\", rate = %.17g },\n", f->target, f->rate);
 }
 

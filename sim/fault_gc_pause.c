@@ -10,7 +10,7 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
+    e->param_ms = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 /* A pause of a client that is down, or already paused at least until this one would end,

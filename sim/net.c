@@ -256,11 +256,11 @@ void net_set_loss(net *n, int a, int b, double probability)
 static int64_t draw_delay(core *cx, const dist *d)
 {
     size_t before = core_decisions_made(cx);
-    int64_t v = d->a;
+    int64_t v = d->a_us;
     switch (d->kind) {
-    case DIST_CONST: return d->a;
-    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a, d->b, "delay"); break;
-    case DIST_EXP: v = chooser_exponential(cx->ch, d->a, "delay"); break;
+    case DIST_CONST: return d->a_us;
+    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a_us, d->b_us, "delay"); break;
+    case DIST_EXP: v = chooser_exponential(cx->ch, d->a_us, "delay"); break;
     }
     core_window_decision(cx, before, 1);
     return v;

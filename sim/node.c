@@ -166,9 +166,9 @@ static void node_changed(void *ud, kind_event ev, slice key)
         int64_t deadline = -1;
         if (cu->kind->describe(n->srv, key, &b, &deadline)) e->reply = buf_steal(&b);
         else buf_release(&b);
-        e->deadline = deadline;
+        e->deadline_ms = deadline;
     }
-    if (cu->cx->explore && (ev != KIND_WRITTEN || e->deadline < 0)) org_remove(&n->org, key);
+    if (cu->cx->explore && (ev != KIND_WRITTEN || e->deadline_ms < 0)) org_remove(&n->org, key);
     n->dirty = 1;
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
@@ -424,7 +424,7 @@ void node_crash(cluster *cu, node *n)
         int has_replica = 0;
         for (int i = 0; i < cu->cx->nnodes; i++)
             if (cu->nodes[i].role == ROLE_REPLICA && cu->nodes[i].master == n->idx) has_replica = 1;
-        if (has_replica) sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
+        if (has_replica) sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after_us, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
     }
 }
 

@@ -62,7 +62,7 @@ void world_fault_start(world *w, int fi)
     /* An explored fault may have landed earlier than the instant it is applied at, between
      * its target's last event and this one (explore_maybe_inject): nothing of the target
      * happened in between, so only what it schedules counts from its own instant. */
-    int64_t early = f->at >= 0 && f->at < w->cx.now ? w->cx.now - f->at : 0;
+    int64_t early = f->at_us >= 0 && f->at_us < w->cx.now ? w->cx.now - f->at_us : 0;
     fault_note(w, f, fi, H_FAULT, target);
     d->start(w, f, fi, target, early);
     /* its end; already due when it landed that much earlier: then at once, before anything
@@ -161,7 +161,7 @@ static void explore_inject(world *w, int64_t k, int st)
     }
     fault_cfg *f = &w->injected[w->ninjected];
     w->search->option(w->cx.sc, (int)k - 1, f);
-    f->at = w->cx.now;
+    f->at_us = w->cx.now;
     const fault_def *d = fault_def_of(f->kind);
     if (d->place) d->place(f, w->cx.sc);
     /* Where in the gap before this instant it landed: anywhere after the last event that
@@ -173,7 +173,7 @@ static void explore_inject(world *w, int64_t k, int st)
     if (gap > 0) {
         size_t di = steps_decisions_made(w);
         int64_t early = chooser_range(w->cx.ch, 0, gap, "fault instant");
-        f->at = w->cx.now - early;
+        f->at_us = w->cx.now - early;
         if (st >= 0 && steps_decisions_made(w) == di + 1) {
             world_decision *x = steps_decision_at(w, di);
             x->kind = WDEC_SHIFT;
@@ -290,7 +290,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
         world_free(w);
         return NULL;
     }
-    for (int i = 0; i < sc->nfaults; i++) sched_push(cx->q, sc->faults[i].at, EV_FAULT, -1, (uint64_t)i, NULL);
+    for (int i = 0; i < sc->nfaults; i++) sched_push(cx->q, sc->faults[i].at_us, EV_FAULT, -1, (uint64_t)i, NULL);
     return w;
 }
 
@@ -345,7 +345,7 @@ void world_dispatch(world *w, event *e)
 int world_run(world *w, buf *err)
 {
     event e;
-    int64_t horizon = w->cx.sc->explore.horizon > 0 ? w->cx.sc->explore.horizon : w->cx.sc->duration;
+    int64_t horizon = w->cx.sc->explore.horizon_us > 0 ? w->cx.sc->explore.horizon_us : w->cx.sc->duration_us;
     for (;;) {
         if (w->stop && *w->stop) { /* a signal: one long run does not hold the command up */
             if (err) buf_puts(err, "the run was stopped");
@@ -360,14 +360,14 @@ int world_run(world *w, buf *err)
             w->last_instant = next;
             explore_maybe_inject(w, WORLD_PHASE_BEFORE);
         } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->cx.explore &&
-                   horizon < w->cx.sc->duration) {
+                   horizon < w->cx.sc->duration_us) {
             /* The horizon itself is an instant (for the faults offered at every instant) */
             w->cx.now = horizon;
             w->last_instant = horizon;
             explore_maybe_inject(w, WORLD_PHASE_HORIZON);
             continue;
         } else if (w->faults_left > 0 && w->late_open && next > horizon && next > w->last_instant && w->cx.explore &&
-                   next <= w->cx.sc->duration) {
+                   next <= w->cx.sc->duration_us) {
             /* ... and one tied to its target lands before the target's first event past it */
             w->cx.now = next;
             w->last_instant = next;
@@ -376,7 +376,7 @@ int world_run(world *w, buf *err)
         size_t di = w->cx.explore ? steps_decisions_made(w) : 0;
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
         w->last_instant = e.time;
-        if (e.time > w->cx.sc->duration) {
+        if (e.time > w->cx.sc->duration_us) {
             release_event(&e);
             break;
         }
@@ -387,7 +387,7 @@ int world_run(world *w, buf *err)
                 buf_printf(err, "%s: the run passed %g million events at %.3fs of its %.3fs; a run that "
                            "long would not fit in memory: shorten its duration, or give fewer clients, "
                            "rounds or faults", w->cx.sc->path ? w->cx.sc->path : w->cx.sc->name,
-                           (double)w->max_events / 1e6, (double)w->cx.now / 1e6, (double)w->cx.sc->duration / 1e6);
+                           (double)w->max_events / 1e6, (double)w->cx.now / 1e6, (double)w->cx.sc->duration_us / 1e6);
             return WORLD_TOO_LONG;
         }
         if (w->cx.explore) { /* the step it makes, for the search (steps.c) */

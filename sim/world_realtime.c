@@ -32,7 +32,7 @@ int world_inject(world *w, const fault_cfg *f)
     }
     fault_cfg *x = &w->injected[w->ninjected++];
     *x = *f;
-    x->at = w->cx.now;
+    x->at_us = w->cx.now;
     int id = w->cx.sc->nfaults + w->ninjected - 1;
     world_fault_start(w, id);
     return id;
