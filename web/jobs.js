@@ -1,6 +1,7 @@
 /* jobs.js — the page's side of the engine: the WebAssembly module compiled once and handed to
  * a Web Worker (worker.js), every engine call a job of that worker in turn, with its progress
- * and the page's busy state, and Stop (the worker ended, a new one started). */
+ * and the page's busy state (which buttons may be pressed), and Stop (the worker ended, a new
+ * one started). */
 "use strict";
 
 (function () {
@@ -124,14 +125,20 @@
   }
   function busyUi(on, what) {
     ["run", "check", "compare", "matrix-run", "sweep-run", "ex-check"].forEach(function (id) { if ($(id)) $(id).disabled = on; });
-    if (!on) P.checkable();
+    if (!on) checkable();
     $("stop").disabled = !on;
     $("progress").hidden = !on;
     /* a bar that moves with the progress told (a check's time, the matrix's designs, a sweep's
      * cells), not an animation (which would redraw the page 60 times a second) */
     if (on) { $("progress").value = 0; $("progress-note").textContent = what + " …"; delete $("progress-note").dataset.live; }
   }
+  /* Check searches a scenario's `explore` table: offered only when it has one */
+  function checkable() {
+    $("check").disabled = !!host.busy || !P.editor || !/\bexplore\s*=/.test(P.editor.get());
+    $("check").title = $("check").disabled && !host.busy ? "this scenario has no explore table to search (scenarios/README.md, Checking)"
+      : "locklab check: search the faults and schedules of its explore table";
+  }
 
   /* what the other files of the page use */
-  Object.assign(P, { host: host, job: job, startWorker: startWorker, stop: stop });
+  Object.assign(P, { checkable: checkable, host: host, job: job, startWorker: startWorker, stop: stop });
 })();

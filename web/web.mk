@@ -42,7 +42,7 @@ WEB_EMBED := --embed-file lua@/locklab/lua --embed-file scenarios@/locklab/scena
     --embed-file tests/check@/locklab/tests/check
 # The page's own files, and the editor: CodeMirror 5 from Debian's libjs-codemirror.
 WEB_PAGE := web/index.html web/playground.css web/engine.js web/worker.js web/editor.js web/scenario_text.js \
-    web/jobs.js web/tools.js web/live.js web/lessons.js web/app.js
+    web/jobs.js web/run.js web/tools.js web/live.js web/lessons.js web/app.js
 CODEMIRROR := /usr/share/javascript/codemirror
 
 .PHONY: playground
