@@ -250,22 +250,22 @@ static void timeline_json(const history *h, const scenario *sc, buf *out)
     buf_puts(out, "],\n\"spans\":[");
     for (size_t i = 0; i < m.nspans; i++) {
         const tl_span *s = &m.spans[i];
-        buf_printf(out, "%s[%d,%d,%lld,%lld,%d]", i ? "," : "", s->row, (int)s->kind, (long long)s->from, (long long)s->to,
+        buf_printf(out, "%s[%d,%d,%lld,%lld,%d]", i ? "," : "", s->row, (int)s->kind, (long long)s->from_us, (long long)s->to_us,
                    s->owner);
     }
     buf_puts(out, "],\n\"marks\":[");
     for (size_t i = 0; i < m.nmarks; i++) {
         const tl_mark *k = &m.marks[i];
-        buf_printf(out, "%s[%d,%d,%lld,%lld]", i ? "," : "", k->row, (int)k->kind, (long long)k->t, (long long)k->value);
+        buf_printf(out, "%s[%d,%d,%lld,%lld]", i ? "," : "", k->row, (int)k->kind, (long long)k->t_us, (long long)k->value);
     }
     buf_puts(out, "],\n\"faults\":[");
     for (size_t i = 0; i < m.nfaults; i++) {
         const tl_fault *f = &m.faults[i];
-        buf_printf(out, "%s[%d,%lld,%lld,", i ? "," : "", f->row, (long long)f->from, (long long)f->to);
+        buf_printf(out, "%s[%d,%lld,%lld,", i ? "," : "", f->row, (long long)f->from_us, (long long)f->to_us);
         jstr(out, f->text);
         buf_putc(out, ']');
     }
-    buf_printf(out, "],\"end\":%lld}", (long long)m.end);
+    buf_printf(out, "],\"end\":%lld}", (long long)m.end_us);
     tl_release(&m);
 }
 

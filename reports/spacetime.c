@@ -540,7 +540,7 @@ void spacetime_svg(const history *h, const scenario *sc, buf *out)
         buf t;
         buf_init(&t);
         buf_printf(&t, "… the diagram stops here after %d events; the run goes on until ", MAX_SLOTS);
-        put_secs(&t, s.m.end);
+        put_secs(&t, s.m.end_us);
         buf_puts(&t, " (see the narrated trace)");
         label(out, 16, s.height - 30, "start", "st-note", t.p, 200);
         buf_release(&t);

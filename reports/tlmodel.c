@@ -161,7 +161,7 @@ static void on_fault(builder *b, const hist_event *e, int row)
         if (e->fault == FAULT_GC_PAUSE && row >= 0) b->pause_from[row] = e->t_us;
         if (e->fault == FAULT_CRASH && row >= 0 && !b->m->rows[row].is_node) {
             b->crashed[row] = 1;
-            add_span(b, row, TL_CRASH, e->t_us, b->m->end, -1);
+            add_span(b, row, TL_CRASH, e->t_us, b->m->end_us, -1);
             if (b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t_us, -1);
             if (b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t_us, -1);
             b->wait_from[row] = b->hold_from[row] = -1;
@@ -253,17 +253,17 @@ static void finish(builder *b)
 {
     tl_model *m = b->m;
     for (int r = 0; r < m->nrows; r++) {
-        if (b->wait_from[r] >= 0) add_span(b, r, TL_WAIT, b->wait_from[r], m->end, -1);
-        if (b->hold_from[r] >= 0) add_span(b, r, TL_HOLD, b->hold_from[r], m->end, -1);
-        if (b->pause_from[r] >= 0) add_span(b, r, TL_PAUSE, b->pause_from[r], m->end, -1);
-        if (b->down_from[r] >= 0) add_span(b, r, TL_DOWN, b->down_from[r], m->end, -1);
-        close_owned(b, r, m->end);
+        if (b->wait_from[r] >= 0) add_span(b, r, TL_WAIT, b->wait_from[r], m->end_us, -1);
+        if (b->hold_from[r] >= 0) add_span(b, r, TL_HOLD, b->hold_from[r], m->end_us, -1);
+        if (b->pause_from[r] >= 0) add_span(b, r, TL_PAUSE, b->pause_from[r], m->end_us, -1);
+        if (b->down_from[r] >= 0) add_span(b, r, TL_DOWN, b->down_from[r], m->end_us, -1);
+        close_owned(b, r, m->end_us);
     }
     for (size_t i = 0; i < b->nopen; i++) {
         open_fault *f = &b->open[i];
         if (!f->live) continue;
         int lasting = f->kind == FAULT_CRASH || f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION;
-        add_fault(b, tl_row_of(m, f->actor), f->from, lasting ? m->end : f->from, f->text);
+        add_fault(b, tl_row_of(m, f->actor), f->from, lasting ? m->end_us : f->from, f->text);
     }
 }
 
@@ -278,7 +278,7 @@ static void find_overlaps(builder *b)
         for (size_t j = 0; j < n; j++) {
             const tl_span y = m->spans[j];
             if (y.kind != TL_HOLD || y.row == x->row) continue;
-            int64_t from = x->from > y.from ? x->from : y.from, to = x->to < y.to ? x->to : y.to;
+            int64_t from = x->from_us > y.from_us ? x->from_us : y.from_us, to = x->to_us < y.to_us ? x->to_us : y.to_us;
             if (from < to) add_span(b, m->spans[i].row, TL_OVERLAP, from, to, y.row);
             x = &m->spans[i]; /* add_span may move the array */
         }
@@ -303,9 +303,9 @@ void tl_build(const history *h, const scenario *sc, tl_model *m)
             if (!strcmp(sc->clients[i].name, row->name)) row->drift = sc->clients[i].clock.drift;
     }
     assign_symbols(m);
-    m->end = 1;
+    m->end_us = 1;
     for (size_t i = 0; i < history_len(h); i++)
-        if (history_at(h, i)->t_us > m->end) m->end = history_at(h, i)->t_us;
+        if (history_at(h, i)->t_us > m->end_us) m->end_us = history_at(h, i)->t_us;
 
     builder b = { .m = m, .lockkey = sc && sc->lock ? sc->lock : "lock" };
     size_t nr = (size_t)(m->nrows ? m->nrows : 1);

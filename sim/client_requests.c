@@ -96,7 +96,7 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
     }
     m->label = xstrdup(label);
     m->script = script ? xstrdup(script) : NULL;
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
@@ -395,7 +395,7 @@ static int ctx_abandon(lua_State *L)
     if (why && strcmp(why, "timeout") != 0) return luaL_error(L, "ctx:abandon: \"timeout\" or nothing, not '%s'", why);
     coro *co = current_coro(L, c);
     for (int i = co->pending_head; why && i < co->npending; i++)
-        history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
+        history_add(rt->cx->hist, rt->cx->now_us, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
     rt->mem -= (size_t)(co->npending - co->pending_head + co->ninbox - co->inbox_head) * CLIENT_PENDING_COST;
     co->npending = co->pending_head = 0;
     coro_drop_inbox(co);

@@ -21,7 +21,7 @@ static void note(const fault_cfg *f, hist_event *e)
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
     (void)id, (void)early;
-    lclock_jump(fault_clock_of(w, target), w->cx.now, f->jump_ms);
+    lclock_jump(fault_clock_of(w, target), w->cx.now_us, f->jump_ms);
     if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
 }
 

@@ -49,7 +49,7 @@ static void start(struct world *w, const fault_cfg *f, int id, int target, int64
     /* its restart; already due when it landed that much earlier: then at once */
     if (f->restart_after_ms > 0 && target < w->cx.nnodes) {
         if (early >= f->restart_after_ms * 1000) node_restart(&w->cu, &w->cu.nodes[target]);
-        else sched_push(w->cx.q, w->cx.now - early + f->restart_after_ms * 1000, EV_RESTART, target, 0, NULL);
+        else sched_push(w->cx.q, w->cx.now_us - early + f->restart_after_ms * 1000, EV_RESTART, target, 0, NULL);
     }
 }
 

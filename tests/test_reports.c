@@ -89,8 +89,8 @@ static int count_spans(const tl_model *m, int row, tl_span_kind k, int64_t *from
     int n = 0;
     for (size_t i = 0; i < m->nspans; i++)
         if (m->spans[i].row == row && m->spans[i].kind == k) {
-            if (from) *from = m->spans[i].from;
-            if (to) *to = m->spans[i].to;
+            if (from) *from = m->spans[i].from_us;
+            if (to) *to = m->spans[i].to_us;
             n++;
         }
     return n;
@@ -123,7 +123,7 @@ static void test_model_client_rows(void **state)
     assert_int_equal(t, 11102 * MS);
     assert_int_equal(count_spans(&m, 1, TL_OVERLAP, NULL, NULL), 1);
     assert_int_equal(m.nfaults, 1);
-    assert_int_equal(m.faults[0].to, 13000 * MS);
+    assert_int_equal(m.faults[0].to_us, 13000 * MS);
     int rejected = 0;
     for (size_t i = 0; i < m.nmarks; i++) rejected += m.marks[i].kind == TL_WRITE_REJECTED;
     assert_int_equal(rejected, 1);
@@ -146,11 +146,11 @@ static void test_model_node_owner(void **state)
         assert_int_equal(s->row, 2);
         if (owned == 0) {
             assert_int_equal(s->owner, 0); /* A, until the key expired */
-            assert_int_equal(s->to, 10001 * MS);
+            assert_int_equal(s->to_us, 10001 * MS);
         } else {
             assert_int_equal(s->owner, 1); /* then B, until it deleted it */
-            assert_int_equal(s->from, 10101 * MS);
-            assert_int_equal(s->to, 11103 * MS);
+            assert_int_equal(s->from_us, 10101 * MS);
+            assert_int_equal(s->to_us, 11103 * MS);
         }
         owned++;
     }
