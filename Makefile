@@ -89,7 +89,9 @@ build/opt/tests/%: build/opt/tests/%.o $(OBJ) $(LUA_LIB)
 	$(CC) -o $@ $(filter %.o,$^) $(OPT_LIBS)
 
 # The player page's script and style sheet are assembled into html_assets.o (.incbin).
-HTML_ASSETS := reports/html_model.js reports/html_view.js reports/html_player.css
+HTML_JS := reports/html_model.js reports/html_view.js reports/html_story.js reports/html_timeline.js \
+    reports/html_world.js reports/html_start.js
+HTML_ASSETS := $(HTML_JS) reports/html_player.css
 build/opt/reports/html_assets.o build/san/reports/html_assets.o build/fuzz/obj/reports/html_assets.o: $(HTML_ASSETS)
 
 # The unit tests run under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.

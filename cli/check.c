@@ -167,9 +167,9 @@ static void describe_budget(const scenario *sc, int every, buf *b)
         for (int t = 0; t < f->ntargets; t++)
             buf_printf(b, "%s%s", t == 0 ? "" : t + 1 == f->ntargets ? " or " : ", ", f->targets[t]);
     }
-    int64_t h = sc->explore.horizon > 0 ? sc->explore.horizon : sc->duration;
+    int64_t h = sc->explore.horizon_us > 0 ? sc->explore.horizon_us : sc->duration_us;
     buf_printf(b, ") within the first %.3g s", (double)h / 1e6);
-    if (h >= sc->duration) return;
+    if (h >= sc->duration_us) return;
     int tied = 0;
     for (int i = 0; i < x->nfaults; i++)
         tied |= world_fault_tied_to_target(x->faults[i].kind);

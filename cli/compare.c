@@ -52,7 +52,7 @@ typedef struct side {
 
 static int same_event(const hist_event *a, const hist_event *b)
 {
-    if (a->t != b->t || a->kind != b->kind || a->actor != b->actor || a->peer != b->peer || a->a != b->a || a->b != b->b)
+    if (a->t_us != b->t_us || a->kind != b->kind || a->actor != b->actor || a->peer != b->peer || a->a != b->a || a->b != b->b)
         return 0;
     if ((a->text == NULL) != (b->text == NULL) || (a->text && strcmp(a->text, b->text) != 0)) {
         /* Script ids differ by version by design: compare what was asked (what follows the

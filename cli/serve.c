@@ -246,7 +246,7 @@ void serve_process(sclient *c)
     buf err;
     buf_init(&err);
     if (c->node->srv && c->query.len - c->qpos > 64) serve_prefetch_batch(c);
-    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until && !c->conn.blocked &&
+    while (!c->dead && !c->closing && c->node->srv && !c->node->partitioned && !c->paused_until_us && !c->conn.blocked &&
            !c->postponed) {
         size_t at = c->qpos;
         resp_status st = resp_parse(&c->parser, c->query.p ? c->query.p : "", c->query.len, &c->qpos, &err);

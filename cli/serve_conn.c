@@ -252,13 +252,13 @@ void serve_block(sclient *c, int argc, const slice *argv)
         c->bargc = argc;
         c->bargv = xmalloc((size_t)argc * sizeof *c->bargv);
         for (int i = 0; i < argc; i++) c->bargv[i] = (slice){ xmemdup(argv[i].p, argv[i].len), argv[i].len };
-        c->bdeadline = c->conn.block_deadline;
+        c->bdeadline_ms = c->conn.block_deadline;
         c->bnext = NULL;
         sclient **tail = &n->blocked;
         while (*tail) tail = &(*tail)->bnext;
         *tail = c;
-        if (c->bdeadline && !c->sv->opt.manual) {
-            int64_t ms = c->bdeadline - serve_node_clock(n) + 1;
+        if (c->bdeadline_ms && !c->sv->opt.manual) {
+            int64_t ms = c->bdeadline_ms - serve_node_clock(n) + 1;
             struct timeval tv = { (time_t)(ms > 0 ? ms / 1000 : 0), (suseconds_t)(ms > 0 ? ms % 1000 * 1000 : 0) };
             c->btimer = evtimer_new(c->sv->base, serve_block_timer, c->sv);
             evtimer_add(c->btimer, &tv);
@@ -296,7 +296,7 @@ void serve_unblock(snode *n)
             n->sv->current = outer;
             c->conn.block_retry = 0;
             if (c->conn.blocked) {
-                c->conn.block_deadline = c->bdeadline; /* the first deadline stands */
+                c->conn.block_deadline = c->bdeadline_ms; /* the first deadline stands */
                 reply_release(&rep);
                 continue;
             }
@@ -336,7 +336,7 @@ void serve_block_timeouts(serve *sv)
         int64_t now = serve_node_clock(n);
         for (sclient *c = n->blocked, *next; c; c = next) {
             next = c->bnext;
-            if (!c->bdeadline || now < c->bdeadline || c->dead) continue;
+            if (!c->bdeadline_ms || now < c->bdeadline_ms || c->dead) continue;
             serve_block_expire(c);
         }
     }

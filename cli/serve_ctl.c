@@ -152,8 +152,8 @@ void serve_cron(serve *sv)
         snode *n = &sv->nodes[i];
         if (n->pause_until_us && now_us >= n->pause_until_us) serve_pause_end(n);
         for (sclient *c = n->clients; c; c = c->next)
-            if (c->paused_until && now_us >= c->paused_until) {
-                c->paused_until = 0;
+            if (c->paused_until_us && now_us >= c->paused_until_us) {
+                c->paused_until_us = 0;
                 hist_event *e = world_record(sv->w, H_FAULT_END, n->widx);
                 e->fault = FAULT_GC_PAUSE;
                 history_set_text(e, "pause of c%d ends", c->conn.id);
@@ -595,10 +595,10 @@ static void serve_ctl_pause_client(serve *sv, sclient *c, const slice *argv, int
         reply_error(out, "ERR ms must be a whole number of milliseconds from 1 to 1000000000000");
         return;
     }
-    who->paused_until = serve_true_us(sv) + ms * 1000;
+    who->paused_until_us = serve_true_us(sv) + ms * 1000;
     hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
     e->fault = FAULT_GC_PAUSE;
-    e->param = ms;
+    e->param_ms = ms;
     history_set_text(e, "pause of c%d for %lld ms", who->conn.id, ms);
     serve_history_drain(sv);
     serve_client_flow(who, NULL);
@@ -618,7 +618,7 @@ static void serve_ctl_clients(serve *sv, sclient *c, const slice *argv, int argc
             buf b;
             buf_init(&b);
             buf_printf(&b, "c%d %s node=%s state=%s", k->conn.id, k->addr, k->node->name,
-                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until ? "paused"
+                       k->closing ? "closing" : k->node->partitioned ? "partitioned" : k->paused_until_us ? "paused"
                        : k->conn.blocked ? "blocked" : k->drop_p > 0 ? "dropping" : "serving");
             reply_bulk_take(&e[n - 1 - (size_t)at++], b.p, b.len);
         }
@@ -645,9 +645,9 @@ static void serve_drop_note(sclient *c, hist_kind k, const char *what)
 int serve_dropped(sclient *c, const char *what)
 {
     serve *sv = c->sv;
-    if (c->drop_until && serve_true_us(sv) >= c->drop_until) {
+    if (c->drop_until_us && serve_true_us(sv) >= c->drop_until_us) {
         c->drop_p = 0;
-        c->drop_until = 0;
+        c->drop_until_us = 0;
         serve_drop_note(c, H_FAULT_END, what);
         return 0;
     }
@@ -671,12 +671,12 @@ static void serve_ctl_drop(serve *sv, sclient *c, const slice *argv, int argc, r
         return;
     }
     who->drop_p = p;
-    who->drop_until = p > 0 && ms ? serve_true_us(sv) + ms * 1000 : 0;
+    who->drop_until_us = p > 0 && ms ? serve_true_us(sv) + ms * 1000 : 0;
     if (p > 0) {
         hist_event *e = world_record(sv->w, H_FAULT, who->node->widx);
         e->fault = FAULT_DROP;
         e->rate = p;
-        e->param = ms ? ms : -1;
+        e->param_ms = ms ? ms : -1;
         history_set_text(e, "link of c%d drops %g%% of messages%s", who->conn.id, p * 100, ms ? "" : " until ended");
         if (ms) {
             size_t len = strlen(e->text);

@@ -292,13 +292,13 @@ void serve_history_render(serve *sv, size_t i, buf *out)
     buf text, brief;
     buf_init(&text);
     buf_init(&brief);
-    hist_event e = { .t = t, .actor = -1, .local = local, .peer = -1, .a = -1, .b = -1, .deadline = -1,
-                     .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
+    hist_event e = { .t_us = t, .actor = -1, .local_ms = local, .peer = -1, .a = -1, .b = -1, .deadline_ms = -1,
+                     .fault = -1, .fault_id = -1, .param_ms = -1, .msg = -1, .code = -1 };
     if (ev == SR_WORLD) {
         const history *wh = world_history(sv->w);
         e.kind = (hist_kind)get_svar(&r), e.peer = (int)get_svar(&r), e.fault = (int)get_svar(&r);
         e.fault_id = (int)get_svar(&r), e.msg = (int)get_svar(&r), e.code = (int)get_svar(&r);
-        e.a = get_svar(&r), e.b = get_svar(&r), e.deadline = get_svar(&r), e.param = get_svar(&r);
+        e.a = get_svar(&r), e.b = get_svar(&r), e.deadline_ms = get_svar(&r), e.param_ms = get_svar(&r);
         memcpy(&e.rate, r, sizeof e.rate);
         r += sizeof e.rate;
         char **strs[3] = { &e.text, &e.reply, &e.label };
@@ -451,15 +451,15 @@ void serve_history_drain(serve *sv)
             size_t lens[3] = { e->text ? strlen(e->text) : 0, e->reply ? strlen(e->reply) : 0,
                                e->label ? strlen(e->label) : 0 };
             size_t need = 1 + 14 * 10 + sizeof e->rate + 30 + lens[0] + lens[1] + lens[2];
-            char *w0 = rec_begin(h, need, e->t, e->local), *w = w0;
+            char *w0 = rec_begin(h, need, e->t_us, e->local_ms), *w = w0;
             const serve_hchunk *k = &h->chunk[h->nchunk - 1];
             *w++ = SR_WORLD;
-            w = put_svar(w, e->t - k->t0);
-            w = put_svar(w, e->local - k->local0);
+            w = put_svar(w, e->t_us - k->t0);
+            w = put_svar(w, e->local_ms - k->local0);
             w = put_svar(w, e->actor);
             w = put_svar(w, -1);
             const int64_t fields[] = { e->kind, e->peer, e->fault, e->fault_id, e->msg, e->code, e->a, e->b,
-                                       e->deadline, e->param };
+                                       e->deadline_ms, e->param_ms };
             for (size_t f = 0; f < LL_ARRAY_LEN(fields); f++) w = put_svar(w, fields[f]);
             w = put_bytes(w, &e->rate, sizeof e->rate);
             w = put_str(w, e->text, lens[0]);

@@ -275,7 +275,7 @@ void serve_push(void *ud, int conn_id, const reply *msg)
 void serve_client_flow(sclient *c, const sclient *sender)
 {
     if (c->dead || c->closing) return;
-    if (c->node->partitioned || c->paused_until) {
+    if (c->node->partitioned || c->paused_until_us) {
         serve_reading(c, 0);
         if (c->node->partitioned && c != sender) {
             c->hold_write = 1;
@@ -367,7 +367,7 @@ void serve_busy_poll(serve *sv)
             is_listener[n++] = 1;
         }
         for (sclient *c = nd->clients; c; c = c->next) {
-            if (c->dead || c->closing || c == sv->current || nd->partitioned || c->paused_until) continue;
+            if (c->dead || c->closing || c == sv->current || nd->partitioned || c->paused_until_us) continue;
             fds[n] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
             who[n++] = c;
         }

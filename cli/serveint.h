@@ -55,18 +55,18 @@ struct sclient {
     int closing;           /* close once the output is written (QUIT, a protocol error) */
     int postponed;         /* CLIENT PAUSE holds its next request (counted in blocked_clients) */
     int dead;              /* killed: freed at the next reap */
-    int64_t paused_until;  /* LOCKLAB PAUSE-CLIENT: true µs its requests wait for; 0: none */
+    int64_t paused_until_us; /* LOCKLAB PAUSE-CLIENT: the true time its requests wait for; 0: none */
     int wake;              /* has requests to run now that it is no longer held */
     int64_t since_us, last_us; /* true time it connected, it last sent a command */
     int64_t soft_since_us; /* a subscriber: since when its output is over 8 MB; -1 not */
     int authed;            /* AUTH done, or no --requirepass */
     double drop_p;         /* LOCKLAB DROP: each request, and each reply, lost with this probability */
-    int64_t drop_until;    /* true µs the loss ends; 0: until DROP id 0 */
+    int64_t drop_until_us; /* the true time the loss ends; 0: until DROP id 0 */
     uint64_t repl_off;     /* its node's replication offset after its last command (WAIT) */
     /* A blocking command waiting (conn.blocked): a copy of it, run again as keys change. */
     int bargc;
     slice *bargv;          /* each p owned */
-    int64_t bdeadline;     /* its deadline on the node's clock, ms; 0: none */
+    int64_t bdeadline_ms;  /* its deadline on the node's clock; 0: none */
     struct event *btimer;  /* --clock wall: fires at that deadline */
     sclient *bnext;        /* in its node's queue of blocked connections, oldest first */
     int unblock_how;       /* CLIENT UNBLOCK asked: 1 TIMEOUT, 2 ERROR (serve_block_unblocked) */

@@ -13,7 +13,7 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     monitor_free(m);
     /* what a reader of a verdict relies on: a violation has its instant within the run and
      * its evidence; a property that holds or was not judged has neither */
-    int64_t end = history_len(h) ? history_at(h, history_len(h) - 1)->t : 0;
+    int64_t end = history_len(h) ? history_at(h, history_len(h) - 1)->t_us : 0;
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &out->p[p];
         LL_ASSERT(r->v == VERDICT_HOLDS || r->v == VERDICT_VIOLATED || r->v == VERDICT_NOT_JUDGED);

@@ -43,7 +43,7 @@ static int search_option(const scenario *sc, int i, fault_cfg *f)
                 f->duration_us = -1;
                 /* its size: the params given, or the kind's default (a rate may be negative:
                  * no sentinel) */
-                int64_t us = ef->nparams > 0 ? ef->params[v] : d->lease_halves * lease / 2;
+                int64_t us = ef->nparams > 0 ? ef->params_us[v] : d->lease_halves * lease / 2;
                 double value = ef->nvalues > 0 ? ef->values[v] : d->value;
                 d->offer(f, ef->targets[t], us, value);
             }

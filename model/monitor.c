@@ -23,11 +23,11 @@ void mon_faults_before(const history *h, int64_t until, buf *b)
     int n = 0;
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        if (e->t > until) break;
+        if (e->t_us > until) break;
         if (e->kind != H_FAULT) continue;
         buf_puts(b, n++ ? "; " : " Faults before then: ");
         buf_printf(b, "%s at ", e->text ? e->text : "fault");
-        mon_put_t(b, e->t);
+        mon_put_t(b, e->t_us);
     }
     if (n) buf_putc(b, '.');
 }
@@ -135,7 +135,7 @@ void monitor_step(monitor *m, size_t i)
     const hist_event *e = history_at(m->env.h, i);
     LL_ASSERT(e && e->actor >= -1 && e->actor < (int)history_actors(m->env.h));
     LL_ASSERT(e->actor < m->env.nact); /* no actor joins a run after its start */
-    LL_ASSERT(i == 0 || e->t >= history_at(m->env.h, i - 1)->t); /* fed in true-time order */
+    LL_ASSERT(i == 0 || e->t_us >= history_at(m->env.h, i - 1)->t_us); /* fed in true-time order */
     unit_step(&m->unit, e);
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_monitor *pm = property_table[p].monitor;
@@ -149,7 +149,7 @@ void monitor_step(monitor *m, size_t i)
         LL_ASSERT(now->v == VERDICT_HOLDS || now->v == VERDICT_VIOLATED);
         /* a monitor knows a violation no later than the event that shows it, and never takes
          * one back: once violated, it stays violated at the same instant */
-        if (now->v == VERDICT_VIOLATED) LL_ASSERT(now->at >= 0 && now->at <= e->t);
+        if (now->v == VERDICT_VIOLATED) LL_ASSERT(now->at >= 0 && now->at <= e->t_us);
         if (was.v == VERDICT_VIOLATED) LL_ASSERT(now->v == VERDICT_VIOLATED && now->at == was.at);
     }
 }

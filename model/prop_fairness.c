@@ -17,7 +17,7 @@ static void fairness_step(fairness_mon *m, const history *h, const hist_event *e
 {
     if (e->kind == H_ACQUIRE && e->actor >= 0) m->waiting[e->actor] = 1, m->queued_at[e->actor] = -1;
     /* A waiter's place in line: when its first command of this attempt reached a node. */
-    if (e->kind == H_EXEC && e->peer >= 0 && m->waiting[e->peer] && m->queued_at[e->peer] < 0) m->queued_at[e->peer] = e->t;
+    if (e->kind == H_EXEC && e->peer >= 0 && m->waiting[e->peer] && m->queued_at[e->peer] < 0) m->queued_at[e->peer] = e->t_us;
     if (e->kind == H_ACQUIRE_FAILED || e->kind == H_END || mon_is_crash_of(e, e->actor)) {
         if (e->actor >= 0) m->waiting[e->actor] = 0;
     }
@@ -29,14 +29,14 @@ static void fairness_step(fairness_mon *m, const history *h, const hist_event *e
         buf p;
         buf_init(&p);
         buf_printf(&p, "%s acquired the lock at ", history_actor_name(h, x));
-        mon_put_t(&p, e->t);
+        mon_put_t(&p, e->t_us);
         buf_printf(&p, " although %s had been in line longer (its request reached the server at ", history_actor_name(h, y));
         mon_put_t(&p, m->queued_at[y]);
         buf_printf(&p, ", %s's at ", history_actor_name(h, x));
         mon_put_t(&p, m->queued_at[x]);
         buf_printf(&p, ") and was still waiting.");
         r->v = VERDICT_VIOLATED;
-        r->at = e->t;
+        r->at = e->t_us;
         r->evidence = buf_steal(&p);
         break;
     }

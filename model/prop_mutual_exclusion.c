@@ -27,22 +27,22 @@ typedef struct mutex_mon {
 
 static void mutex_step(mutex_mon *m, const hist_event *e, int nact)
 {
-    m->last_t = e->t;
+    m->last_t = e->t_us;
     if (!m->seen && m->nopen >= 2) { /* an event later than two open entries: they overlap */
         int inside = 0;
         for (int a = 0; a < nact && inside < 2; a++)
-            if (m->open[a] >= 0 && m->iv[m->open[a]].start < e->t) inside++;
+            if (m->open[a] >= 0 && m->iv[m->open[a]].start < e->t_us) inside++;
         m->seen = inside >= 2;
     }
     if (e->actor < 0) return;
     if (e->kind == H_CS_ENTER) {
         if (m->ni == m->cap) m->iv = xrealloc(m->iv, (m->cap = m->cap ? m->cap * 2 : 16) * sizeof *m->iv);
-        m->iv[m->ni] = (interval){ e->actor, e->t, INT64_MAX, e->local, -1 };
+        m->iv[m->ni] = (interval){ e->actor, e->t_us, INT64_MAX, e->local_ms, -1 };
         if (m->open[e->actor] < 0) m->nopen++;
         m->open[e->actor] = (int)m->ni++;
     } else if ((e->kind == H_CS_EXIT || (e->kind == H_FAULT && e->fault == FAULT_CRASH)) && m->open[e->actor] >= 0) {
-        m->iv[m->open[e->actor]].end = e->t;
-        m->iv[m->open[e->actor]].lend = e->local;
+        m->iv[m->open[e->actor]].end = e->t_us;
+        m->iv[m->open[e->actor]].lend = e->local_ms;
         m->open[e->actor] = -1;
         m->nopen--;
     }

@@ -65,13 +65,13 @@ static void deadlock_update(deadlock_mon *m, const hist_event *e, int nact)
         }
     }
     int stuck = m->nwaiting > 0 && m->nholding == 0;
-    if (stuck && m->since < 0) m->since = e->t;
+    if (stuck && m->since < 0) m->since = e->t_us;
     if (!stuck) m->since = -1;
 }
 
 static void deadlock_step(deadlock_mon *m, const history *h, const hist_event *e, int nact, prop_result *r)
 {
-    deadlock_judge(m, h, nact, e->t, r);
+    deadlock_judge(m, h, nact, e->t_us, r);
     if (r->v == VERDICT_HOLDS) deadlock_update(m, e, nact);
 }
 
@@ -91,7 +91,7 @@ static void step(void *st, const mon_env *env, const hist_event *e, prop_result 
 static void finish(void *st, const mon_env *env, prop_result *r)
 {
     size_t n = history_len(env->h);
-    if (r->v == VERDICT_HOLDS) deadlock_judge(st, env->h, env->nact, n ? history_at(env->h, n - 1)->t : 0, r);
+    if (r->v == VERDICT_HOLDS) deadlock_judge(st, env->h, env->nact, n ? history_at(env->h, n - 1)->t_us : 0, r);
 }
 
 static void release(void *st)

@@ -24,7 +24,7 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
     buf_init(&p);
     if (e->kind == H_ACQUIRE_FAILED && e->code == HO_REENTRY_FAILED) {
         buf_printf(&p, "%s held the lock, but its re-entrant acquire at ", history_actor_name(h, e->actor));
-        mon_put_t(&p, e->t);
+        mon_put_t(&p, e->t_us);
         buf_printf(&p, " failed: %s.", e->text ? e->text : "re-entry failed");
     } else if (e->kind == H_ACQUIRED && e->actor >= 0) {
         if (m->holds[e->actor] < 1) m->holds[e->actor] = 1;
@@ -37,20 +37,20 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
                e->kind == H_ERROR || mon_is_crash_of(e, e->actor)) {
         if (e->actor >= 0) m->holds[e->actor] = 0;
     } else if (e->kind == H_EXEC) {
-        m->exec_client = e->peer, m->exec_node = e->actor, m->exec_t = e->t;
-    } else if (e->kind == H_KEY_DELETED && e->actor == m->exec_node && e->t == m->exec_t && m->exec_client >= 0 &&
+        m->exec_client = e->peer, m->exec_node = e->actor, m->exec_t = e->t_us;
+    } else if (e->kind == H_KEY_DELETED && e->actor == m->exec_node && e->t_us == m->exec_t && m->exec_client >= 0 &&
                m->holds[m->exec_client] > 1 && mon_unit_has(m->unit, e->text)) {
         int c = m->exec_client;
         if (m->holds[c] == 2) buf_printf(&p, "%s held the lock twice", history_actor_name(h, c));
         else buf_printf(&p, "%s held the lock %d times", history_actor_name(h, c), m->holds[c]);
         buf_printf(&p, " (it took it again while holding it), but its own command deleted %s on %s at ", e->text,
                    history_actor_name(h, e->actor));
-        mon_put_t(&p, e->t);
+        mon_put_t(&p, e->t_us);
         buf_printf(&p, ": one release freed the lock while another of %s's holds was still open.", history_actor_name(h, c));
     }
     if (p.len) {
         r->v = VERDICT_VIOLATED;
-        r->at = e->t;
+        r->at = e->t_us;
         r->evidence = buf_steal(&p);
     }
     buf_release(&p);

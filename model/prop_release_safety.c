@@ -47,7 +47,7 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
     case H_EXEC:
         m->exec_client = e->peer;
         m->exec_node = e->actor;
-        m->exec_t = e->t;
+        m->exec_t = e->t_us;
         m->exec_is_release = 0;
         for (size_t k = 0; k < m->nreq; k++)
             if (m->reqs[2 * k] == e->peer && m->reqs[2 * k + 1] == e->a) {
@@ -62,7 +62,7 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
     case H_KEY_DELETED:
     case H_KEY_EXPIRED: {
         if (!mon_unit_has(m->unit, e->text)) break;
-        int attributed = e->actor == m->exec_node && e->t == m->exec_t && e->kind != H_KEY_EXPIRED;
+        int attributed = e->actor == m->exec_node && e->t_us == m->exec_t && e->kind != H_KEY_EXPIRED;
         owned *o = NULL;
         for (size_t k = 0; k < m->nown && !o; k++)
             if (m->own[k].node == e->actor && !strcmp(m->own[k].name, e->text)) o = &m->own[k];
@@ -79,12 +79,12 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
                        e->kind == H_KEY_DELETED ? "deleted" : "changed");
             if (strcmp(e->text, m->unit->v[0].name)) buf_printf(&p, " %s", e->text); /* not the scenario's lock key */
             buf_printf(&p, " on %s at ", history_actor_name(h, e->actor));
-            mon_put_t(&p, e->t);
+            mon_put_t(&p, e->t_us);
             buf_printf(&p, ", but the key belonged to %s then: %s removed a lock it did not own.",
                        history_actor_name(h, before), history_actor_name(h, m->exec_client));
-            mon_faults_before(h, e->t, &p);
+            mon_faults_before(h, e->t_us, &p);
             r->v = VERDICT_VIOLATED;
-            r->at = e->t;
+            r->at = e->t_us;
             r->evidence = buf_steal(&p);
         }
         if (e->kind != H_KEY_SET) o->owner = -1;

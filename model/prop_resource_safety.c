@@ -16,14 +16,14 @@ typedef struct resource_mon {
 
 static void resource_step(resource_mon *m, const history *h, const hist_event *e, int nact, prop_result *r)
 {
-    if (e->kind == H_ACQUIRED && e->actor >= 0) m->acquired_at[e->actor] = e->t;
+    if (e->kind == H_ACQUIRED && e->actor >= 0) m->acquired_at[e->actor] = e->t_us;
     if (e->kind != H_WRITE || !e->b) return;
     buf p;
     buf_init(&p);
     if (e->a >= 0 && e->a < m->max_token) {
         buf_printf(&p, "The resource accepted %s's write with token %lld at ", history_actor_name(h, e->actor),
                    (long long)e->a);
-        mon_put_t(&p, e->t);
+        mon_put_t(&p, e->t_us);
         buf_printf(&p, " after it had already accepted token %lld.", (long long)m->max_token);
     } else {
         int usurper = -1;
@@ -31,7 +31,7 @@ static void resource_step(resource_mon *m, const history *h, const hist_event *e
             if (a != e->actor && m->acquired_at[a] > m->acquired_at[e->actor] && m->acquired_at[e->actor] >= 0) usurper = a;
         if (usurper >= 0) {
             buf_printf(&p, "The resource accepted a write from %s at ", history_actor_name(h, e->actor));
-            mon_put_t(&p, e->t);
+            mon_put_t(&p, e->t_us);
             buf_printf(&p, ", but %s had acquired the lock after %s did (at ", history_actor_name(h, usurper),
                        history_actor_name(h, e->actor));
             mon_put_t(&p, m->acquired_at[usurper]);
@@ -41,9 +41,9 @@ static void resource_step(resource_mon *m, const history *h, const hist_event *e
     }
     if (e->a > m->max_token) m->max_token = e->a;
     if (p.len) {
-        mon_faults_before(h, e->t, &p);
+        mon_faults_before(h, e->t_us, &p);
         r->v = VERDICT_VIOLATED;
-        r->at = e->t;
+        r->at = e->t_us;
         r->evidence = buf_steal(&p);
     }
     buf_release(&p);

@@ -49,7 +49,7 @@ static uint64_t history_hash(const history *h)
     uint64_t acc = 1469598103934665603ULL;
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        int64_t v[5] = { e->t, e->kind, e->actor, e->a, e->b };
+        int64_t v[5] = { e->t_us, e->kind, e->actor, e->a, e->b };
         acc = (acc ^ dict_hash(v, sizeof v)) * 1099511628211ULL;
     }
     return acc;
@@ -57,7 +57,7 @@ static uint64_t history_hash(const history *h)
 
 static void add_stretch_cmp(stretch_acc *s, size_t from, size_t to, int64_t bound)
 {
-    int64_t len = history_at(s->h, to)->t - history_at(s->h, from)->t;
+    int64_t len = history_at(s->h, to)->t_us - history_at(s->h, from)->t_us;
     if (len > bound) return;
     if (s->p->ncmps == s->cap) {
         s->cap = s->cap * 2 + 8;

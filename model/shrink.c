@@ -75,14 +75,14 @@ static void pin(pinned *pn, const scenario *sc, const fault_cfg *f, int nf)
         x->ngroups = 0;
         const fault_def *d = fault_def_of(x->kind);
         if (d->place) d->place(x, sc);
-        if (restarts(sc, x) && x->at + x->restart_after_ms * 1000 > sc->duration) {
+        if (restarts(sc, x) && x->at_us + x->restart_after_ms * 1000 > sc->duration_us) {
             x->restart_after_ms = 0; /* past the run's end: never reached, and no fault a file may pin */
         } else if (restarts(sc, x)) {
             fault_cfg *r = &pn->faults[k++];
             memset(r, 0, sizeof *r);
             r->kind = FAULT_RESTART;
             r->target = x->target;
-            r->at = x->at + x->restart_after_ms * 1000;
+            r->at_us = x->at_us + x->restart_after_ms * 1000;
             r->duration_us = -1;
             x->restart_after_ms = 0;
         }
@@ -184,7 +184,7 @@ static int table_values(const scenario *sc, const fault_cfg *f, int64_t *out, in
         for (int t = 0; t < ef->ntargets; t++) named |= f->target && !strcmp(ef->targets[t], f->target);
         if (!named) continue;
         for (int v = 0; v < ef->nparams && n < max; v++) {
-            int64_t x = f->kind == FAULT_CLOCK_JUMP ? ef->params[v] / 1000 : ef->params[v];
+            int64_t x = f->kind == FAULT_CLOCK_JUMP ? ef->params_us[v] / 1000 : ef->params_us[v];
             int dup = 0;
             for (int k = 0; k < n; k++) dup |= out[k] == x;
             if (!dup) out[n++] = x;
@@ -255,7 +255,7 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
     /* 4. Each fault as early as it still works (to the ms): at 0 if it does there, else by
      *    bisection between 0 and its instant. */
     for (int i = 0; i < *nf; i++) {
-        int64_t *at = &(*faults)[i].at, was = *at;
+        int64_t *at = &(*faults)[i].at_us, was = *at;
         if (was <= 0) continue;
         *at = 0;
         if (run_pinned(sc, *faults, *nf, *dec, *ndec, searched, shared, NULL, transitions) == prop) continue;
@@ -268,11 +268,11 @@ static void minimise(scenario *sc, const int *searched, const world_opts *shared
     int64_t last = 0;
     for (int i = 0; i < *nf; i++) {
         const fault_cfg *f = &(*faults)[i];
-        int64_t end = restarts(sc, f) ? f->at + f->restart_after_ms * 1000 : f->at;
+        int64_t end = restarts(sc, f) ? f->at_us + f->restart_after_ms * 1000 : f->at_us;
         if (end > last) last = end;
     }
-    if (last < sc->duration)
-        bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, &sc->duration, last, 100000);
+    if (last < sc->duration_us)
+        bisect_down(sc, searched, shared, prop, *faults, *nf, *dec, *ndec, transitions, &sc->duration_us, last, 100000);
     /* 6. The shortest prefix: trailing first alternatives are implied. */
     while (*ndec > 0 && (*dec)[*ndec - 1].value == 0) (*ndec)--;
 }
@@ -302,11 +302,11 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         if (run_pinned(sc, faults, nf, dec, ndec, r->searched, &shared, NULL, &r->transitions) == prop)
             minimise(&shorter, r->searched, &shared, prop, &faults, &nf, &dec, &ndec, &r->transitions);
         /* minimising only ever takes away: no more faults, no longer a run */
-        LL_ASSERT(nf <= found.ninj && shorter.duration <= sc->duration);
+        LL_ASSERT(nf <= found.ninj && shorter.duration_us <= sc->duration_us);
         r->minimise_stopped = stopping();
         xpath fin;
         int v = run_pinned_as(CHOOSER_EXPLORE, &shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
-        r->duration = v == prop ? shorter.duration : sc->duration;
+        r->duration = v == prop ? shorter.duration_us : sc->duration_us;
         r->found = 1;
         if (v == prop) {
             LL_ASSERT(fin.cr.p[prop].v == VERDICT_VIOLATED && fin.cr.p[prop].evidence);
@@ -374,7 +374,7 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         /* nor one past the run's end, which the run never reaches (a scenario's faults come
          * within its duration, or it does not load) */
         for (int i = 0; i < nf; i++)
-            if (restarts(sc, &faults[i]) && faults[i].at + faults[i].restart_after_ms * 1000 > r->duration) faults[i].restart_after_ms = 0;
+            if (restarts(sc, &faults[i]) && faults[i].at_us + faults[i].restart_after_ms * 1000 > r->duration) faults[i].restart_after_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);

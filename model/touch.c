@@ -176,7 +176,7 @@ static void fault_start(tstate *s, const hist_event *e)
         if (s->acquiring[c] || s->holding[c] || s->releasing[c]) {
             buf b;
             buf_init(&b);
-            put_t(&b, e->t);
+            put_t(&b, e->t_us);
             happened(s, TOUCH_HOLDER_CRASHED, "%s crashed at %s while it %s the lock", name_of(s, c), b.p,
                      s->holding[c] ? "held" : s->releasing[c] ? "released" : "acquired");
             buf_release(&b);
@@ -186,7 +186,7 @@ static void fault_start(tstate *s, const hist_event *e)
         history_actor_is_node(s->h, e->actor) && node_stores_lock(s, e->actor) && someone_engaged(s)) {
         buf b;
         buf_init(&b);
-        put_t(&b, e->t);
+        put_t(&b, e->t_us);
         happened(s, TOUCH_SERVER_HIT, "%s, which stored the lock, had a %s at %s while the lock was held or wanted",
                  name_of(s, e->actor), fault_kind_name(k), b.p);
         buf_release(&b);
@@ -217,12 +217,12 @@ static void key_event(tstate *s, const hist_event *e)
 {
     if (!in_unit(s, e->text) || e->actor < 0) return;
     s->unit_events++;
-    int attributed = e->actor == s->exec_node && e->t == s->exec_t && e->kind != H_KEY_EXPIRED;
+    int attributed = e->actor == s->exec_node && e->t_us == s->exec_t && e->kind != H_KEY_EXPIRED;
     obj *o = obj_at(s, e->actor, e->text);
     int before = o->owner;
     if (s->exec_release && attributed) s->release_saw_lock = 1;
     if (before >= 0 && !(attributed && s->exec_client == before))
-        lost(s, before, e->t,
+        lost(s, before, e->t_us,
              e->kind == H_KEY_EXPIRED ? "its lock object expired"
              : attributed             ? "another client's command changed its lock object"
                                       : "the server removed or changed its lock object");
@@ -235,7 +235,7 @@ static void keyspace(tstate *s, const hist_event *e)
 {
     for (size_t i = 0; i < s->no; i++)
         if (s->o[i].node == e->actor) {
-            if (s->o[i].owner >= 0) lost(s, s->o[i].owner, e->t, "the node's data was replaced");
+            if (s->o[i].owner >= 0) lost(s, s->o[i].owner, e->t_us, "the node's data was replaced");
             s->o[i].present = 0;
             s->o[i].owner = -1;
         }
@@ -252,14 +252,14 @@ static void on_request(tstate *s, const hist_event *e)
 {
     int c = e->actor;
     if (s->nr == s->cr) s->r = xrealloc(s->r, (s->cr = s->cr ? 2 * s->cr : 16) * sizeof *s->r);
-    s->r[s->nr++] = (req){ c, e->a, e->t, s->partitions > 0, s->heals, s->holding[c] || s->releasing[c], s->releasing[c] };
+    s->r[s->nr++] = (req){ c, e->a, e->t_us, s->partitions > 0, s->heals, s->holding[c] || s->releasing[c], s->releasing[c] };
 }
 
 static void on_exec(tstate *s, const hist_event *e)
 {
     s->exec_node = e->actor;
     s->exec_client = e->peer;
-    s->exec_t = e->t;
+    s->exec_t = e->t_us;
     s->exec_release = 0;
     for (size_t i = 0; i < s->nr; i++) {
         req *q = &s->r[i];
@@ -267,7 +267,7 @@ static void on_exec(tstate *s, const hist_event *e)
         int c = q->client;
         buf b;
         buf_init(&b);
-        put_t(&b, e->t);
+        put_t(&b, e->t_us);
         if (q->cut && s->heals > q->heals && (s->acquiring[c] || s->holding[c] || s->releasing[c] || q->mine))
             happened(s, TOUCH_MESSAGE_CUT, "a request %s sent inside a cut ran on %s at %s, after the cut healed",
                      name_of(s, c), name_of(s, e->actor), b.p);
@@ -292,7 +292,7 @@ static void on_drop(tstate *s, const hist_event *e)
     if (c < 0 || !(s->acquiring[c] || s->holding[c] || s->releasing[c])) return;
     buf b;
     buf_init(&b);
-    put_t(&b, e->t);
+    put_t(&b, e->t_us);
     happened(s, TOUCH_MESSAGE_CUT, "a %s between %s and %s was lost at %s (%s) while %s %s the lock", hist_msg_name(e->msg),
              name_of(s, e->actor), name_of(s, e->peer), b.p, hist_loss_name(e->code), name_of(s, c),
              s->holding[c] ? "held" : s->releasing[c] ? "released" : "wanted");
@@ -310,7 +310,7 @@ static void step(tstate *s, const hist_event *e)
         } else if (e->code == HU_REENTERED && client) {
             buf b;
             buf_init(&b);
-            put_t(&b, e->t);
+            put_t(&b, e->t_us);
             happened(s, TOUCH_REENTRY, "%s took the lock again at %s while holding it", name_of(s, a), b.p);
             buf_release(&b);
         }
@@ -321,10 +321,10 @@ static void step(tstate *s, const hist_event *e)
     case H_ACQUIRED:
         if (!client) break;
         for (int x = 0; x < s->nact; x++)
-            if (x != a && s->holding[x]) lost(s, x, e->t, "another client acquired it");
+            if (x != a && s->holding[x]) lost(s, x, e->t_us, "another client acquired it");
         s->acquiring[a] = 0;
         s->holding[a] = 1;
-        s->held_since[a] = e->t;
+        s->held_since[a] = e->t_us;
         break;
     case H_ACQUIRE_FAILED:
         if (!client) break;
@@ -332,7 +332,7 @@ static void step(tstate *s, const hist_event *e)
         if (e->code == HO_REENTRY_FAILED) {
             buf b;
             buf_init(&b);
-            put_t(&b, e->t);
+            put_t(&b, e->t_us);
             happened(s, TOUCH_REENTRY, "%s's re-entrant acquire failed at %s", name_of(s, a), b.p);
             buf_release(&b);
         } else if (e->code == HO_GAVE_UP) {
@@ -340,7 +340,7 @@ static void step(tstate *s, const hist_event *e)
                 if (x != a && s->holding[x]) {
                     buf b;
                     buf_init(&b);
-                    put_t(&b, e->t);
+                    put_t(&b, e->t_us);
                     happened(s, TOUCH_WAITER_GAVE_UP, "%s gave up at %s while %s held the lock", name_of(s, a), b.p,
                              name_of(s, x));
                     buf_release(&b);

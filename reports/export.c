@@ -106,12 +106,12 @@ static void complete(lock_ops *o, client_state *c, op_type type, int64_t t, cons
 
 static void invoke(lock_ops *o, client_state *c, const hist_event *e, int client, op_f f, int nclients)
 {
-    complete(o, c, OP_OPEN, e->t, "a new operation began before this one ended", nclients);
+    complete(o, c, OP_OPEN, e->t_us, "a new operation began before this one ended", nclients);
     if (o->n == o->cap) {
         o->cap = o->cap ? 2 * o->cap : 32;
         o->op = xrealloc(o->op, o->cap * sizeof *o->op);
     }
-    o->op[o->n] = (lock_op){ e->actor, client, c->process, f, OP_OPEN, e->t, -1, -1, NULL };
+    o->op[o->n] = (lock_op){ e->actor, client, c->process, f, OP_OPEN, e->t_us, -1, -1, NULL };
     c->open = (long)o->n++;
     add_step(o, (size_t)c->open, 0);
 }
@@ -135,7 +135,7 @@ static void lock_ops_build(const history *h, lock_ops *o)
     for (int c = 0; c < nclients; c++) cs[c] = (client_state){ .open = -1, .process = c };
     for (size_t i = 0; i < history_len(h); i++) {
         const hist_event *e = history_at(h, i);
-        o->end = e->t;
+        o->end = e->t_us;
         int ci = e->actor >= 0 && e->actor < nact ? client_of[e->actor] : -1;
         if (ci < 0) continue;
         client_state *c = &cs[ci];
@@ -145,15 +145,15 @@ static void lock_ops_build(const history *h, lock_ops *o)
         case H_ACQUIRED:
             if (c->open >= 0 && o->op[c->open].f == OP_ACQUIRE) {
                 o->op[c->open].token = e->a;
-                complete(o, c, OP_OK, e->t, NULL, nclients);
+                complete(o, c, OP_OK, e->t_us, NULL, nclients);
             }
             break;
         case H_ACQUIRE_FAILED:
-            if (c->open >= 0 && o->op[c->open].f == OP_ACQUIRE) complete(o, c, OP_FAIL, e->t, e->text, nclients);
+            if (c->open >= 0 && o->op[c->open].f == OP_ACQUIRE) complete(o, c, OP_FAIL, e->t_us, e->text, nclients);
             break;
         case H_RELEASED:
             if (c->open >= 0 && o->op[c->open].f == OP_RELEASE)
-                complete(o, c, e->code == HO_RELEASED ? OP_OK : OP_FAIL, e->t, e->text, nclients);
+                complete(o, c, e->code == HO_RELEASED ? OP_OK : OP_FAIL, e->t_us, e->text, nclients);
             break;
         case H_REQUEST:
             if (c->open < 0) break;
@@ -169,10 +169,10 @@ static void lock_ops_build(const history *h, lock_ops *o)
             if (e->b != 0 && e->b != 2) forget_request(c, e->a);
             break;
         case H_FAULT:
-            if (e->fault == FAULT_CRASH) complete(o, c, OP_OPEN, e->t, "the client crashed", nclients);
+            if (e->fault == FAULT_CRASH) complete(o, c, OP_OPEN, e->t_us, "the client crashed", nclients);
             break;
-        case H_ERROR: complete(o, c, OP_OPEN, e->t, "the client's model failed", nclients); break;
-        case H_END: complete(o, c, OP_OPEN, e->t, "the client finished its workload", nclients); break;
+        case H_ERROR: complete(o, c, OP_OPEN, e->t_us, "the client's model failed", nclients); break;
+        case H_END: complete(o, c, OP_OPEN, e->t_us, "the client finished its workload", nclients); break;
         default: break;
         }
     }
@@ -385,7 +385,7 @@ static void put_faults(buf *out, const history *h, int64_t until)
     buf_puts(out, "\"faults\":[");
     for (size_t i = 0; i < n; i++) {
         const hist_event *e = history_at(h, i);
-        if (e->t > until) break;
+        if (e->t_us > until) break;
         if (e->kind != H_FAULT) continue;
         const char *text = e->text ? e->text : "";
         long end = -1;
@@ -401,10 +401,10 @@ static void put_faults(buf *out, const history *h, int64_t until)
         buf_putc(out, ',');
         json_field(out, "text", text);
         buf_puts(out, ",\"from\":");
-        put_ms(out, e->t);
+        put_ms(out, e->t_us);
         buf_printf(out, ",\"from_event\":%zu,\"to\":", i);
         if (end >= 0) {
-            put_ms(out, history_at(h, (size_t)end)->t);
+            put_ms(out, history_at(h, (size_t)end)->t_us);
             buf_printf(out, ",\"to_event\":%ld}", end);
         } else {
             buf_puts(out, "null,\"to_event\":null}");
@@ -427,7 +427,7 @@ void verdicts_render(const history *h, const scenario *sc, const check_result *c
     buf_puts(out, ",\n ");
     json_field(out, "scripts", sc->scripts ? sc->scripts : "HEAD");
     buf_printf(out, ",\n \"events\":%zu,\n \"end\":", history_len(h));
-    put_ms(out, history_len(h) ? history_at(h, history_len(h) - 1)->t : 0);
+    put_ms(out, history_len(h) ? history_at(h, history_len(h) - 1)->t_us : 0);
     if (error) {
         buf_puts(out, ",\n ");
         json_field(out, "error", error);
@@ -454,7 +454,7 @@ void verdicts_render(const history *h, const scenario *sc, const check_result *c
             buf_puts(out, ",\"events_at\":[");
             int any = 0;
             for (size_t i = 0; i < history_len(h); i++) {
-                int64_t t = history_at(h, i)->t;
+                int64_t t = history_at(h, i)->t_us;
                 if (t > r->at) break;
                 if (t == r->at) buf_printf(out, "%s%zu", any++ ? "," : "", i);
             }

@@ -114,7 +114,7 @@ static void keyspace_json(buf *out, const hist_event *e)
         html_json_str(out, r->name, r->nlen);
         buf_putc(out, ',');
         jstr(out, r->type);
-        buf_printf(out, ",%lld,", (long long)r->deadline);
+        buf_printf(out, ",%lld,", (long long)r->deadline_ms);
         html_json_str(out, r->value, r->vlen);
         buf_putc(out, ']');
     }
@@ -131,8 +131,8 @@ static void events_json(const history *h, const char *lockkey, buf *out)
     for (size_t i = 0; i < n && i < HTML_MAX_EVENTS; i++) {
         const hist_event *e = history_at(h, i);
         int level = levels[i];
-        buf_printf(out, "%s\n[%lld,%d,%d,%lld,%d,%lld,%lld,%d,", i ? "," : "", (long long)e->t, (int)e->kind, e->actor,
-                   (long long)e->local, e->peer, (long long)e->a, (long long)e->b, level);
+        buf_printf(out, "%s\n[%lld,%d,%d,%lld,%d,%lld,%lld,%d,", i ? "," : "", (long long)e->t_us, (int)e->kind, e->actor,
+                   (long long)e->local_ms, e->peer, (long long)e->a, (long long)e->b, level);
         jstr(out, e->text);
         buf_putc(out, ',');
         if (e->kind == H_KEYSPACE) keyspace_json(out, e);
@@ -146,7 +146,7 @@ static void events_json(const history *h, const char *lockkey, buf *out)
         } else {
             buf_puts(out, "null");
         }
-        buf_printf(out, ",%lld", (long long)e->deadline);
+        buf_printf(out, ",%lld", (long long)e->deadline_ms);
         if (e->fault >= 0 || e->msg >= 0 || e->code >= 0 || e->label || e->cmd) {
             buf_putc(out, ',');
             jstr(out, e->fault >= 0 ? fault_kind_name(e->fault) : NULL);
@@ -250,22 +250,22 @@ static void timeline_json(const history *h, const scenario *sc, buf *out)
     buf_puts(out, "],\n\"spans\":[");
     for (size_t i = 0; i < m.nspans; i++) {
         const tl_span *s = &m.spans[i];
-        buf_printf(out, "%s[%d,%d,%lld,%lld,%d]", i ? "," : "", s->row, (int)s->kind, (long long)s->from, (long long)s->to,
+        buf_printf(out, "%s[%d,%d,%lld,%lld,%d]", i ? "," : "", s->row, (int)s->kind, (long long)s->from_us, (long long)s->to_us,
                    s->owner);
     }
     buf_puts(out, "],\n\"marks\":[");
     for (size_t i = 0; i < m.nmarks; i++) {
         const tl_mark *k = &m.marks[i];
-        buf_printf(out, "%s[%d,%d,%lld,%lld]", i ? "," : "", k->row, (int)k->kind, (long long)k->t, (long long)k->value);
+        buf_printf(out, "%s[%d,%d,%lld,%lld]", i ? "," : "", k->row, (int)k->kind, (long long)k->t_us, (long long)k->value);
     }
     buf_puts(out, "],\n\"faults\":[");
     for (size_t i = 0; i < m.nfaults; i++) {
         const tl_fault *f = &m.faults[i];
-        buf_printf(out, "%s[%d,%lld,%lld,", i ? "," : "", f->row, (long long)f->from, (long long)f->to);
+        buf_printf(out, "%s[%d,%lld,%lld,", i ? "," : "", f->row, (long long)f->from_us, (long long)f->to_us);
         jstr(out, f->text);
         buf_putc(out, ']');
     }
-    buf_printf(out, "],\"end\":%lld}", (long long)m.end);
+    buf_printf(out, "],\"end\":%lld}", (long long)m.end_us);
     tl_release(&m);
 }
 

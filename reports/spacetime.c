@@ -181,10 +181,10 @@ static void layout(st *s)
             s->stopped_at = (long)i;
             continue;
         }
-        if (slots && e->t - last_t > GAP_US) y += GAP;
+        if (slots && e->t_us - last_t > GAP_US) y += GAP;
         y += SLOT;
         s->y[i] = y;
-        last_t = e->t;
+        last_t = e->t_us;
         slots++;
     }
     s->height = y + 80;
@@ -457,7 +457,7 @@ static void draw_axis(st *s, buf *out)
     for (size_t i = 0; i < history_len(s->h); i++) {
         int y = s->y[i];
         if (y < 0) continue;
-        int64_t t = history_at(s->h, i)->t;
+        int64_t t = history_at(s->h, i)->t_us;
         if (last_t >= 0 && t - last_t > GAP_US) {
             buf t2;
             buf_init(&t2);
@@ -540,7 +540,7 @@ void spacetime_svg(const history *h, const scenario *sc, buf *out)
         buf t;
         buf_init(&t);
         buf_printf(&t, "… the diagram stops here after %d events; the run goes on until ", MAX_SLOTS);
-        put_secs(&t, s.m.end);
+        put_secs(&t, s.m.end_us);
         buf_puts(&t, " (see the narrated trace)");
         label(out, 16, s.height - 30, "start", "st-note", t.p, 200);
         buf_release(&t);

@@ -240,12 +240,12 @@ static void plot_script(const void *ud, int svg, buf *gp)
         buf_release(&b);
     }
     int durations = r->target.unit == VARY_DURATION || r->target.unit == VARY_SIGNED_DURATION;
-    if (durations && r->sc->lease > 0 && r->sc->lease / scale >= x0 && r->sc->lease / scale <= x1 &&
+    if (durations && r->sc->lease_us > 0 && r->sc->lease_us / scale >= x0 && r->sc->lease_us / scale <= x1 &&
         strcmp(r->target.name, "lease") != 0) {
         buf b;
         buf_init(&b);
-        vary_format(&r->target, (double)r->sc->lease, &b);
-        double lx = (double)r->sc->lease / scale;
+        vary_format(&r->target, (double)r->sc->lease_us, &b);
+        double lx = (double)r->sc->lease_us / scale;
         buf_printf(gp, "set arrow %d from %.12g, graph 0 to %.12g, graph 1 nohead dt 2 lc rgb \"#cc4444\"\n", ++arrows, lx, lx);
         buf_printf(gp, "set label \"lease %s\" at %.12g, graph 1 right offset -0.5,0.7 tc rgb \"#cc4444\"\n", b.p, lx);
         buf_release(&b);

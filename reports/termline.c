@@ -74,11 +74,11 @@ static void render_row(const tl_model *m, int r, int *cells, int n, buf *out)
         const tl_span *s = &m->spans[i];
         if (s->row != r) continue;
         int rank = span_rank(s);
-        for (int c = col_of(s->from, m->end, n); c <= col_of(s->to, m->end, n); c++)
+        for (int c = col_of(s->from_us, m->end_us, n); c <= col_of(s->to_us, m->end_us, n); c++)
             if (rank > cells[c] || rank == C_DOWN) cells[c] = rank;
     }
     for (size_t i = 0; i < m->nmarks; i++)
-        if (m->marks[i].row == r && m->marks[i].kind == TL_CLOCK_JUMP) cells[col_of(m->marks[i].t, m->end, n)] = C_JUMP;
+        if (m->marks[i].row == r && m->marks[i].kind == TL_CLOCK_JUMP) cells[col_of(m->marks[i].t_us, m->end_us, n)] = C_JUMP;
     for (int i = 0; i < n; i++) {
         int v = cells[i];
         if (v == C_DOWN) buf_puts(out, "✗");
@@ -134,8 +134,8 @@ void termline_render(const history *h, const scenario *sc, int width, buf *out)
     buf_init(&axis);
     buf_init(&end);
     buf_init(&mid);
-    put_time(&end, m.end, m.end);
-    put_time(&mid, m.end / 2, m.end);
+    put_time(&end, m.end_us, m.end_us);
+    put_time(&mid, m.end_us / 2, m.end_us);
     buf_puts(&axis, "0");
     int midpos = n / 2 - (int)mid.len / 2, endpos = n - (int)end.len;
     if (midpos > 2 && midpos + (int)mid.len + 2 < endpos) {

@@ -23,7 +23,7 @@
  * that outlasts the run would shade the whole picture). */
 static int network_band(const tl_fault *f)
 {
-    return f->row < 0 && f->to > f->from;
+    return f->row < 0 && f->to_us > f->from_us;
 }
 
 static int has_network_row(const tl_model *m)
@@ -71,7 +71,7 @@ static int block_spans(buf *out, const char *name, const tl_model *m, tunit u, t
         if (kind == TL_HOLD && s->row != owner) continue;
         if (kind == TL_OWNED && s->owner != owner) continue;
         if (kind == TL_OVERLAP) continue; /* drawn by script_plot, per row */
-        double y = row_y(m, s->row), x0 = (double)s->from / u.div, x1 = (double)s->to / u.div;
+        double y = row_y(m, s->row), x0 = (double)s->from_us / u.div, x1 = (double)s->to_us / u.div;
         buf_printf(out, "%.6f %.3f %.6f %.6f %.3f %.3f\n", (x0 + x1) / 2, y, x0, x1, y - half, y + half);
         n++;
     }
@@ -86,7 +86,7 @@ static int block_marks(buf *out, const char *name, const tl_model *m, tunit u, t
     for (size_t i = 0; i < m->nmarks; i++) {
         const tl_mark *k = &m->marks[i];
         if (k->kind != kind || k->row < 0) continue;
-        buf_printf(out, "%.6f %.3f\n", (double)k->t / u.div, row_y(m, k->row));
+        buf_printf(out, "%.6f %.3f\n", (double)k->t_us / u.div, row_y(m, k->row));
         n++;
     }
     buf_puts(out, "EOD\n");
@@ -117,7 +117,7 @@ static void script_header(buf *out, const tl_model *m, const scenario *sc, uint6
     gp_quote(out, tt.p);
     buf_release(&tt);
     buf_puts(out, " font ',20'\n");
-    double xmax = (double)m->end / u.div * 1.02;
+    double xmax = (double)m->end_us / u.div * 1.02;
     int net = has_network_row(m);
     buf_printf(out, "set xrange [0:%.6f]\nset yrange [0.4:%.2f]\n", xmax, m->nrows + (net ? 1.75 : 0.75));
     buf_printf(out, "set xlabel 'true time (%s)'\nset xtics nomirror\nset mxtics 5\nset grid xtics lc rgb '#dddddd'\n", u.name);
@@ -154,18 +154,18 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
     enum { LANES = 5 };
     double lane_end[LANES];
     for (int l = 0; l < LANES; l++) lane_end[l] = -1e300;
-    double xmax = (double)m->end / u.div * 1.02, char_w = xmax * 8.5 / 1400;
+    double xmax = (double)m->end_us / u.div * 1.02, char_w = xmax * 8.5 / 1400;
     int nlanes = 0;
     for (size_t i = 0; i < m->nfaults; i++) {
         const tl_fault *f = &m->faults[i];
-        double x0 = (double)f->from / u.div, x1 = (double)f->to / u.div;
+        double x0 = (double)f->from_us / u.div, x1 = (double)f->to_us / u.div;
         if (network_band(f)) {
             double y = (double)m->nrows + 1;
             buf_printf(out, "set object rect from %.6f, %.2f to %.6f, %.2f behind fc rgb '#ff9800' "
                             "fs solid 0.45 border lc rgb '#e65100'\n", x0, y - 0.28, x1, y + 0.28);
             buf_printf(out, "set arrow from %.6f, graph 0 to %.6f, first %.2f nohead lc rgb '#e65100' lw 1 dt 3 back\n", x0,
                        x0, y - 0.28);
-            if (f->to < m->end)
+            if (f->to_us < m->end_us)
                 buf_printf(out, "set arrow from %.6f, graph 0 to %.6f, first %.2f nohead lc rgb '#e65100' lw 1 dt 3 back\n",
                            x1, x1, y - 0.28);
             buf tb;
@@ -177,7 +177,7 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
             buf_printf(out, " at %.6f, %.2f left offset 0.5, 0 font ',13' tc rgb '#3e2723' front\n", x0, y);
             continue;
         }
-        if (f->to > f->from)
+        if (f->to_us > f->from_us)
             buf_printf(out, "set object rect from %.6f, graph 0 to %.6f, graph 1 behind fc rgb '#ff9800' "
                             "fs transparent solid 0.13 noborder\n", x0, x1);
         else
@@ -204,7 +204,7 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
         if (s->kind != TL_OVERLAP || s->owner < s->row) continue; /* each pair once */
         buf_printf(out, "set object rect from %.6f, %.2f to %.6f, %.2f behind fc rgb '#e53935' "
                         "fs transparent solid 0.15 noborder\n",
-                   (double)s->from / u.div, row_y(m, m->nclients - 1) - 0.5, (double)s->to / u.div,
+                   (double)s->from_us / u.div, row_y(m, m->nclients - 1) - 0.5, (double)s->to_us / u.div,
                    row_y(m, 0) + 0.5);
     }
 }
@@ -212,11 +212,11 @@ static void script_faults(buf *out, const tl_model *m, tunit u)
 /* Labels inside boxes (owners on node rows), tokens, clock jumps. */
 static void script_labels(buf *out, const tl_model *m, tunit u)
 {
-    double min_w = (double)m->end / u.div / 40;
+    double min_w = (double)m->end_us / u.div / 40;
     for (size_t i = 0; i < m->nspans; i++) {
         const tl_span *s = &m->spans[i];
         if (s->kind != TL_OWNED || s->owner < 0) continue;
-        double x0 = (double)s->from / u.div, x1 = (double)s->to / u.div;
+        double x0 = (double)s->from_us / u.div, x1 = (double)s->to_us / u.div;
         if (x1 - x0 < min_w) continue;
         buf_puts(out, "set label ");
         gp_quote(out, m->rows[s->owner].name);
@@ -225,7 +225,7 @@ static void script_labels(buf *out, const tl_model *m, tunit u)
     for (size_t i = 0; i < m->nmarks; i++) {
         const tl_mark *k = &m->marks[i];
         if (k->row < 0) continue;
-        double x = (double)k->t / u.div, y = row_y(m, k->row);
+        double x = (double)k->t_us / u.div, y = row_y(m, k->row);
         if (k->kind == TL_TOKEN)
             buf_printf(out, "set label 'token %lld' at %.6f, %.3f left front font ',13' tc rgb '#000000'\n",
                        (long long)k->value, x, y + 0.45);
@@ -269,7 +269,7 @@ static void script_plot(buf *out, const tl_model *m, tunit u)
     for (size_t i = 0; i < m->nspans; i++) {
         const tl_span *s = &m->spans[i];
         if (s->kind != TL_OVERLAP) continue;
-        double y = row_y(m, s->row), x0 = (double)s->from / u.div, x1 = (double)s->to / u.div;
+        double y = row_y(m, s->row), x0 = (double)s->from_us / u.div, x1 = (double)s->to_us / u.div;
         buf_printf(out, "%.6f %.3f %.6f %.6f %.3f %.3f\n", (x0 + x1) / 2, y, x0, x1, y - 0.38, y + 0.38);
         noverlap++;
     }
@@ -300,7 +300,7 @@ static void script_plot(buf *out, const tl_model *m, tunit u)
 
 static void timeline_script(const tl_model *m, const scenario *sc, uint64_t seed, int png, buf *out)
 {
-    tunit u = unit_for(m->end);
+    tunit u = unit_for(m->end_us);
     script_header(out, m, sc, seed, png, u);
     script_faults(out, m, u);
     script_labels(out, m, u);

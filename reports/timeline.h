@@ -32,7 +32,7 @@ typedef enum tl_span_kind {
 typedef struct tl_span {
     int row;
     tl_span_kind kind;
-    int64_t from, to;  /* true µs, from <= to */
+    int64_t from_us, to_us; /* true time, from_us <= to_us */
     int owner;         /* TL_OWNED: the owning client's row, -1 when unknown */
 } tl_span;
 
@@ -41,13 +41,13 @@ typedef enum tl_mark_kind { TL_WRITE_OK, TL_WRITE_REJECTED, TL_TOKEN, TL_CLOCK_J
 typedef struct tl_mark {
     int row;
     tl_mark_kind kind;
-    int64_t t;
+    int64_t t_us;
     int64_t value;     /* the fencing token (or -1), the clock jump in ms, the old master's row */
 } tl_mark;
 
 typedef struct tl_fault {
     int row;           /* the target's row, -1 for the whole world (partitions) */
-    int64_t from, to;  /* to == from: an instant (clock jump, restart, failover) */
+    int64_t from_us, to_us; /* to_us == from_us: an instant (clock jump, restart, failover) */
     const char *text;  /* borrowed from the history */
 } tl_fault;
 
@@ -64,7 +64,7 @@ typedef struct tl_model {
     tl_span *spans; size_t nspans;
     tl_mark *marks; size_t nmarks;
     tl_fault *faults; size_t nfaults;
-    int64_t end;                        /* the last event's true µs (at least 1) */
+    int64_t end_us;                     /* the last event's true time (at least 1) */
 } tl_model;
 
 /* Reduces a history to rows, spans, marks and faults; release with tl_release. The model

@@ -137,20 +137,20 @@ static void close_owned(builder *b, int row, int64_t t)
 static void on_key(builder *b, const hist_event *e, int row)
 {
     if (e->kind != H_KEY_SET) {
-        close_owned(b, row, e->t);
+        close_owned(b, row, e->t_us);
         b->owner[row] = -1;
         return;
     }
     int owner;
-    if (b->exec_t[row] == e->t) {
+    if (b->exec_t[row] == e->t_us) {
         owner = b->exec_peer[row];
         remember_value(b, e->reply, owner);
     } else {
         owner = owner_of_value(b, e->reply);
     }
     if (b->own_from[row] >= 0 && b->owner[row] == owner) return; /* same owner: renewal, re-entry */
-    close_owned(b, row, e->t);
-    b->own_from[row] = e->t;
+    close_owned(b, row, e->t_us);
+    b->own_from[row] = e->t_us;
     b->owner[row] = owner;
 }
 
@@ -158,24 +158,24 @@ static void on_fault(builder *b, const hist_event *e, int row)
 {
     const char *text = e->text ? e->text : "";
     if (e->kind == H_FAULT) {
-        if (e->fault == FAULT_GC_PAUSE && row >= 0) b->pause_from[row] = e->t;
+        if (e->fault == FAULT_GC_PAUSE && row >= 0) b->pause_from[row] = e->t_us;
         if (e->fault == FAULT_CRASH && row >= 0 && !b->m->rows[row].is_node) {
             b->crashed[row] = 1;
-            add_span(b, row, TL_CRASH, e->t, b->m->end, -1);
-            if (b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t, -1);
-            if (b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t, -1);
+            add_span(b, row, TL_CRASH, e->t_us, b->m->end_us, -1);
+            if (b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t_us, -1);
+            if (b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t_us, -1);
             b->wait_from[row] = b->hold_from[row] = -1;
         }
-        if (e->fault == FAULT_CLOCK_JUMP && row >= 0) add_mark(b, row, TL_CLOCK_JUMP, e->t, e->param);
+        if (e->fault == FAULT_CLOCK_JUMP && row >= 0) add_mark(b, row, TL_CLOCK_JUMP, e->t_us, e->param_ms);
         if (b->nopen == b->cap_open) {
             b->cap_open = b->cap_open ? 2 * b->cap_open : 8;
             b->open = xrealloc(b->open, b->cap_open * sizeof *b->open);
         }
-        b->open[b->nopen++] = (open_fault){ e->actor, e->t, text, 1, e->fault, e->fault_id };
+        b->open[b->nopen++] = (open_fault){ e->actor, e->t_us, text, 1, e->fault, e->fault_id };
         return;
     }
     if (e->fault == FAULT_GC_PAUSE && row >= 0 && b->pause_from[row] >= 0) {
-        add_span(b, row, TL_PAUSE, b->pause_from[row], e->t, -1);
+        add_span(b, row, TL_PAUSE, b->pause_from[row], e->t_us, -1);
         b->pause_from[row] = -1;
     }
     /* The end of a fault: the open one it ends (the same fault of the run); a pause that a
@@ -185,7 +185,7 @@ static void on_fault(builder *b, const hist_event *e, int row)
         if (!f->live || f->actor != e->actor) continue;
         if (f->id != e->fault_id && !(f->kind == FAULT_GC_PAUSE && e->fault == FAULT_GC_PAUSE)) continue;
         f->live = 0;
-        add_fault(b, tl_row_of(b->m, f->actor), f->from, e->t, f->text);
+        add_fault(b, tl_row_of(b->m, f->actor), f->from, e->t_us, f->text);
     }
 }
 
@@ -195,26 +195,26 @@ static void on_event(builder *b, const hist_event *e)
     int row = tl_row_of(m, e->actor);
     switch (e->kind) {
     case H_ACQUIRE:
-        if (row >= 0 && b->wait_from[row] < 0 && !b->crashed[row]) b->wait_from[row] = e->t;
+        if (row >= 0 && b->wait_from[row] < 0 && !b->crashed[row]) b->wait_from[row] = e->t_us;
         break;
     case H_ACQUIRED:
-        if (e->a >= 0) add_mark(b, row, TL_TOKEN, e->t, e->a);
+        if (e->a >= 0) add_mark(b, row, TL_TOKEN, e->t_us, e->a);
         /* fall through */
     case H_ACQUIRE_FAILED:
-        if (row >= 0 && b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t, -1);
+        if (row >= 0 && b->wait_from[row] >= 0) add_span(b, row, TL_WAIT, b->wait_from[row], e->t_us, -1);
         if (row >= 0) b->wait_from[row] = -1;
         break;
     case H_CS_ENTER:
-        if (row >= 0 && b->hold_from[row] < 0) b->hold_from[row] = e->t;
+        if (row >= 0 && b->hold_from[row] < 0) b->hold_from[row] = e->t_us;
         break;
     case H_CS_EXIT:
-        if (row >= 0 && b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t, -1);
+        if (row >= 0 && b->hold_from[row] >= 0) add_span(b, row, TL_HOLD, b->hold_from[row], e->t_us, -1);
         if (row >= 0) b->hold_from[row] = -1;
         break;
-    case H_WRITE: add_mark(b, row, e->b ? TL_WRITE_OK : TL_WRITE_REJECTED, e->t, e->a); break;
+    case H_WRITE: add_mark(b, row, e->b ? TL_WRITE_OK : TL_WRITE_REJECTED, e->t_us, e->a); break;
     case H_EXEC:
         if (row >= 0) {
-            b->exec_t[row] = e->t;
+            b->exec_t[row] = e->t_us;
             b->exec_peer[row] = tl_row_of(m, e->peer);
         }
         break;
@@ -225,23 +225,23 @@ static void on_event(builder *b, const hist_event *e)
         break;
     case H_NODE_DOWN:
         if (row < 0) break;
-        if (b->down_from[row] < 0) b->down_from[row] = e->t;
-        close_owned(b, row, e->t);
+        if (b->down_from[row] < 0) b->down_from[row] = e->t_us;
+        close_owned(b, row, e->t_us);
         break;
     case H_NODE_UP:
         if (row < 0) break;
-        if (b->down_from[row] >= 0) add_span(b, row, TL_DOWN, b->down_from[row], e->t, -1);
+        if (b->down_from[row] >= 0) add_span(b, row, TL_DOWN, b->down_from[row], e->t_us, -1);
         b->down_from[row] = -1;
         for (size_t i = 0; i < b->nopen; i++) /* the crash fault lasts until the restart */
             if (b->open[i].live && b->open[i].actor == e->actor && b->open[i].kind == FAULT_CRASH) {
                 b->open[i].live = 0;
-                add_fault(b, row, b->open[i].from, e->t, b->open[i].text);
+                add_fault(b, row, b->open[i].from, e->t_us, b->open[i].text);
             }
         /* Persistence kept the key, as far as the history tells: the owner is back. */
-        if (b->owner[row] >= 0 && e->code != 0) b->own_from[row] = e->t;
+        if (b->owner[row] >= 0 && e->code != 0) b->own_from[row] = e->t_us;
         else b->owner[row] = -1;
         break;
-    case H_PROMOTED: add_mark(b, row, TL_PROMOTED, e->t, tl_row_of(m, e->peer)); break;
+    case H_PROMOTED: add_mark(b, row, TL_PROMOTED, e->t_us, tl_row_of(m, e->peer)); break;
     case H_FAULT:
     case H_FAULT_END: on_fault(b, e, row); break;
     default: break;
@@ -253,17 +253,17 @@ static void finish(builder *b)
 {
     tl_model *m = b->m;
     for (int r = 0; r < m->nrows; r++) {
-        if (b->wait_from[r] >= 0) add_span(b, r, TL_WAIT, b->wait_from[r], m->end, -1);
-        if (b->hold_from[r] >= 0) add_span(b, r, TL_HOLD, b->hold_from[r], m->end, -1);
-        if (b->pause_from[r] >= 0) add_span(b, r, TL_PAUSE, b->pause_from[r], m->end, -1);
-        if (b->down_from[r] >= 0) add_span(b, r, TL_DOWN, b->down_from[r], m->end, -1);
-        close_owned(b, r, m->end);
+        if (b->wait_from[r] >= 0) add_span(b, r, TL_WAIT, b->wait_from[r], m->end_us, -1);
+        if (b->hold_from[r] >= 0) add_span(b, r, TL_HOLD, b->hold_from[r], m->end_us, -1);
+        if (b->pause_from[r] >= 0) add_span(b, r, TL_PAUSE, b->pause_from[r], m->end_us, -1);
+        if (b->down_from[r] >= 0) add_span(b, r, TL_DOWN, b->down_from[r], m->end_us, -1);
+        close_owned(b, r, m->end_us);
     }
     for (size_t i = 0; i < b->nopen; i++) {
         open_fault *f = &b->open[i];
         if (!f->live) continue;
         int lasting = f->kind == FAULT_CRASH || f->kind == FAULT_GC_PAUSE || f->kind == FAULT_PARTITION;
-        add_fault(b, tl_row_of(m, f->actor), f->from, lasting ? m->end : f->from, f->text);
+        add_fault(b, tl_row_of(m, f->actor), f->from, lasting ? m->end_us : f->from, f->text);
     }
 }
 
@@ -278,7 +278,7 @@ static void find_overlaps(builder *b)
         for (size_t j = 0; j < n; j++) {
             const tl_span y = m->spans[j];
             if (y.kind != TL_HOLD || y.row == x->row) continue;
-            int64_t from = x->from > y.from ? x->from : y.from, to = x->to < y.to ? x->to : y.to;
+            int64_t from = x->from_us > y.from_us ? x->from_us : y.from_us, to = x->to_us < y.to_us ? x->to_us : y.to_us;
             if (from < to) add_span(b, m->spans[i].row, TL_OVERLAP, from, to, y.row);
             x = &m->spans[i]; /* add_span may move the array */
         }
@@ -303,9 +303,9 @@ void tl_build(const history *h, const scenario *sc, tl_model *m)
             if (!strcmp(sc->clients[i].name, row->name)) row->drift = sc->clients[i].clock.drift;
     }
     assign_symbols(m);
-    m->end = 1;
+    m->end_us = 1;
     for (size_t i = 0; i < history_len(h); i++)
-        if (history_at(h, i)->t > m->end) m->end = history_at(h, i)->t;
+        if (history_at(h, i)->t_us > m->end_us) m->end_us = history_at(h, i)->t_us;
 
     builder b = { .m = m, .lockkey = sc && sc->lock ? sc->lock : "lock" };
     size_t nr = (size_t)(m->nrows ? m->nrows : 1);

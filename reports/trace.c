@@ -25,8 +25,8 @@ static const char *name(const history *h, int a)
 static void put_local(buf *out, const hist_event *e)
 {
     if (e->actor < 0) return;
-    int64_t local_rel = e->local - EPOCH_MS;
-    int64_t true_ms = e->t / 1000;
+    int64_t local_rel = e->local_ms - EPOCH_MS;
+    int64_t true_ms = e->t_us / 1000;
     if (local_rel == true_ms) return;
     int neg = local_rel < 0;
     int64_t v = neg ? -local_rel : local_rel;
@@ -56,7 +56,7 @@ int trace_wanted(const hist_event *e, trace_level level)
 void trace_line(const history *h, const hist_event *e, buf *out)
 {
     size_t start = out->len;
-    put_time(out, e->t);
+    put_time(out, e->t_us);
     buf_printf(out, "  %-5s ", name(h, e->actor));
     const char *text = e->text ? e->text : "";
     const char *rep = e->reply ? e->reply : "";
@@ -125,7 +125,7 @@ static int exec_changes_lock(const history *h, size_t i, const char *lockkey, ch
     int changed = 0;
     for (size_t j = i + 1; j < history_len(h); j++) {
         const hist_event *e = history_at(h, j);
-        if (e->t != x->t || e->actor != x->actor ||
+        if (e->t_us != x->t_us || e->actor != x->actor ||
             (e->kind != H_CALL && e->kind != H_KEY_SET && e->kind != H_KEY_DELETED))
             break;
         if (e->kind == H_CALL || !is_lock_key(e->text, lockkey)) continue;

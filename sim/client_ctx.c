@@ -131,7 +131,7 @@ static int ctx_spawn(lua_State *L)
     lua_pushvalue(L, 2);
     for (int i = 0; i < nargs; i++) lua_pushvalue(L, 3 + i);
     lua_xmove(L, T, nargs + 1);
-    sched_push(rt->cx->q, rt->cx->now, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
+    sched_push(rt->cx->q, rt->cx->now_us, EV_SPAWN, c->idx, (uint64_t)co->idx, NULL);
     return 0;
 }
 
@@ -171,7 +171,7 @@ static int ctx_log(lua_State *L)
     step_action(L, rt, "log");
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
-    history_add(rt->cx->hist, rt->cx->now, H_LOG, c->idx, local_now(rt, c))->text = cut_text(text, len);
+    history_add(rt->cx->hist, rt->cx->now_us, H_LOG, c->idx, local_now(rt, c))->text = cut_text(text, len);
     return 0;
 }
 
@@ -183,7 +183,7 @@ static int ctx_critical(lua_State *L)
     double work = ms_arg(L, 2, "critical");
     int64_t token = lua_isnoneornil(L, 3) ? -1 : (int64_t)luaL_checkinteger(L, 3);
     coro *co = current_coro(L, c);
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_CS_ENTER, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_CS_ENTER, c->idx, local_now(rt, c));
     e->a = token;
     client_resource_write(rt, c, token);
     co->state = CO_CRITICAL;
@@ -213,7 +213,7 @@ static int ctx_record(lua_State *L)
         if (outcome && kinds[i].k != H_ACQUIRE_FAILED && kinds[i].k != H_RELEASED)
             return luaL_error(L, "ctx:record: an outcome goes with acquire_failed or released, not %s", k);
         step_action(L, rt, "record");
-        hist_event *e = history_add(rt->cx->hist, rt->cx->now, kinds[i].k, c->idx, local_now(rt, c));
+        hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, kinds[i].k, c->idx, local_now(rt, c));
         e->code = code;
         if (lua_isinteger(L, 3)) e->a = lua_tointeger(L, 3);
         else if (lua_type(L, 3) == LUA_TSTRING) {
@@ -243,7 +243,7 @@ static int ctx_lock_unit(lua_State *L)
         name = luaL_checklstring(L, 3, &len);
         if (!len || strlen(name) != len) return luaL_error(L, "ctx:lock_unit: the %s must be a non-empty name without NUL bytes", op);
     }
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_LOCK_UNIT, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_LOCK_UNIT, c->idx, local_now(rt, c));
     e->code = code;
     if (name) e->text = xstrdup(name);
     return 0;
@@ -275,8 +275,8 @@ static int ctx_config(lua_State *L)
     client *c = ctx_client(L);
     const scenario *sc = rt->cx->sc;
     const client_cfg *cc = c->cfg;
-    int64_t lease = cc->lease != -1 ? cc->lease : sc->lease;
-    int64_t wait = cc->wait != -1 ? cc->wait : sc->wait;
+    int64_t lease = cc->lease_us != -1 ? cc->lease_us : sc->lease_us;
+    int64_t wait = cc->wait_us != -1 ? cc->wait_us : sc->wait_us;
     lua_newtable(L);
     lua_pushstring(L, sc->lock ? sc->lock : "lock");
     lua_setfield(L, -2, "lock");
@@ -286,11 +286,11 @@ static int ctx_config(lua_State *L)
     }
     push_ms(L, wait);
     lua_setfield(L, -2, "wait");
-    push_ms(L, cc->work);
+    push_ms(L, cc->work_us);
     lua_setfield(L, -2, "work");
-    push_ms(L, cc->think);
+    push_ms(L, cc->think_us);
     lua_setfield(L, -2, "think");
-    push_ms(L, sc->timeout);
+    push_ms(L, sc->timeout_us);
     lua_setfield(L, -2, "timeout");
     lua_pushinteger(L, cc->rounds);
     lua_setfield(L, -2, "rounds");

@@ -314,7 +314,7 @@ static int clients_load(clientrt *rt, const char *data_dir, buf *err)
         *box = c;
         luaL_setmetatable(L, "locklab.ctx");
         c->ctx_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        sched_push(rt->cx->q, c->cfg->start, EV_CLIENT_START, c->idx, 0, NULL);
+        sched_push(rt->cx->q, c->cfg->start_us, EV_CLIENT_START, c->idx, 0, NULL);
     }
     lua_gc(L, LUA_GCRESTART);
     return 0;

@@ -96,7 +96,7 @@ static uint64_t post_request(clientrt *rt, client *c, coro *co, int node_idx, bu
     }
     m->label = xstrdup(label);
     m->script = script ? xstrdup(script) : NULL;
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REQUEST, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_REQUEST, c->idx, local_now(rt, c));
     e->peer = m->to;
     e->a = (int64_t)m->req_id;
     e->text = xstrdup(label);
@@ -153,7 +153,7 @@ static int send_async(lua_State *L, clientrt *rt, client *c, int node_idx, buf *
 
 static double timeout_arg(lua_State *L, clientrt *rt, int idx)
 {
-    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout / 1000.0;
+    if (lua_isnoneornil(L, idx)) return (double)rt->cx->sc->timeout_us / 1000.0;
     double t = ms_arg(L, idx, "eval");
     if (t < 0) luaL_error(L, "negative timeout");
     return t;
@@ -198,7 +198,7 @@ static int call_or_send(lua_State *L, int async)
     buf_init(&b);
     build_command(L, 3, &b, offs, &argc, label, sizeof label);
     if (async) return send_async(L, rt, c, node_idx, &b, offs, argc, label, NULL);
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 0);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout_us / 1000.0, 0);
 }
 
 static int ctx_call(lua_State *L)
@@ -395,7 +395,7 @@ static int ctx_abandon(lua_State *L)
     if (why && strcmp(why, "timeout") != 0) return luaL_error(L, "ctx:abandon: \"timeout\" or nothing, not '%s'", why);
     coro *co = current_coro(L, c);
     for (int i = co->pending_head; why && i < co->npending; i++)
-        history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
+        history_add(rt->cx->hist, rt->cx->now_us, H_TIMEOUT, c->idx, local_now(rt, c))->a = (int64_t)co->pending[i];
     rt->mem -= (size_t)(co->npending - co->pending_head + co->ninbox - co->inbox_head) * CLIENT_PENDING_COST;
     co->npending = co->pending_head = 0;
     coro_drop_inbox(co);
@@ -452,7 +452,7 @@ static int ctx_subscribe(lua_State *L)
     char label[300];
     snprintf(label, sizeof label, "SUBSCRIBE %s", channel);
     co->sub = s;
-    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout / 1000.0, 1);
+    return send_request(L, rt, c, node_idx, &b, offs, argc, label, NULL, (double)rt->cx->sc->timeout_us / 1000.0, 1);
 }
 
 /* ctx:unsubscribe(sub): drops the subscription (no wait). */

@@ -66,7 +66,7 @@ void client_resource_write(clientrt *rt, client *c, int64_t token)
         if (token < rt->resource_max_token) accepted = 0;
         else rt->resource_max_token = token;
     }
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_WRITE, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_WRITE, c->idx, local_now(rt, c));
     e->a = token;
     e->b = accepted;
 }
@@ -75,7 +75,7 @@ void client_resource_write(clientrt *rt, client *c, int64_t token)
 
 static void client_fail(clientrt *rt, client *c, const char *what)
 {
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_ERROR, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_ERROR, c->idx, local_now(rt, c));
     e->text = xstrdup(what);
     if (!rt->failed) {
         rt->failed = 1;
@@ -90,7 +90,7 @@ static void client_finish(clientrt *rt, client *c)
 {
     c->done = 1;
     c->end_step = core_step(rt->cx);
-    history_add(rt->cx->hist, rt->cx->now, H_END, c->idx, local_now(rt, c));
+    history_add(rt->cx->hist, rt->cx->now_us, H_END, c->idx, local_now(rt, c));
 }
 
 /* Resumes co with nargs values already pushed on its stack. */
@@ -192,7 +192,7 @@ void coro_drop_inbox(coro *co)
 static int on_reply(clientrt *rt, client *c, msg *m)
 {
     coro *co = m->coro < c->ncoros ? c->coros[m->coro] : NULL;
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_REPLY, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_REPLY, c->idx, local_now(rt, c));
     e->peer = m->from;
     e->a = (int64_t)m->req_id;
     e->text = m->label ? xstrdup(m->label) : NULL;
@@ -248,7 +248,7 @@ static int on_reply(clientrt *rt, client *c, msg *m)
 
 static void on_pubsub(clientrt *rt, client *c, msg *m)
 {
-    hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_PUBLISH, c->idx, local_now(rt, c));
+    hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_PUBLISH, c->idx, local_now(rt, c));
     e->peer = m->from;
     e->text = xstrdup(m->label ? m->label : "");
     e->reply = xmemdup(m->bytes, m->nbytes);
@@ -298,7 +298,7 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
     switch (co->state) {
     case CO_SLEEP: coro_resume(rt, c, co, 0); break;
     case CO_WAIT_REPLY: {
-        hist_event *e = history_add(rt->cx->hist, rt->cx->now, H_TIMEOUT, c->idx, local_now(rt, c));
+        hist_event *e = history_add(rt->cx->hist, rt->cx->now_us, H_TIMEOUT, c->idx, local_now(rt, c));
         e->a = (int64_t)co->req_id;
         lua_pushnil(co->L);
         lua_pushliteral(co->L, "timeout");
@@ -316,7 +316,7 @@ static void on_timer(clientrt *rt, client *c, uint64_t gen)
         break;
     case CO_CRITICAL:
         client_resource_write(rt, c, co->token);
-        history_add(rt->cx->hist, rt->cx->now, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
+        history_add(rt->cx->hist, rt->cx->now_us, H_CS_EXIT, c->idx, local_now(rt, c))->a = co->token;
         coro_resume(rt, c, co, 0);
         break;
     default: break;
@@ -334,7 +334,7 @@ static void hold(client *c, const event *e)
 
 static int paused(const clientrt *rt, const client *c)
 {
-    return rt->cx->now < c->paused_until_us;
+    return rt->cx->now_us < c->paused_until_us;
 }
 
 /* An event for a client that has finished or vanished does nothing, wherever it falls after
@@ -364,7 +364,7 @@ static void start_client(clientrt *rt, client *c)
 {
     lua_State *L = rt->L;
     c->started = 1;
-    history_add(rt->cx->hist, rt->cx->now, H_START, c->idx, local_now(rt, c));
+    history_add(rt->cx->hist, rt->cx->now_us, H_START, c->idx, local_now(rt, c));
     coro *co = coro_new(c, L, 1);
     lua_State *T = co->L;
     lua_rawgeti(T, LUA_REGISTRYINDEX, rt->boot_ref);
@@ -378,8 +378,8 @@ void client_event(clientrt *rt, client *c, event *e)
 {
     if (ended(rt, c, e)) return;
     if (e->kind == EV_PAUSE_END) {
-        if (rt->cx->now < c->paused_until_us) return; /* a longer pause began meanwhile */
-        hist_event *f = history_add(rt->cx->hist, rt->cx->now, H_FAULT_END, c->idx, local_now(rt, c));
+        if (rt->cx->now_us < c->paused_until_us) return; /* a longer pause began meanwhile */
+        hist_event *f = history_add(rt->cx->hist, rt->cx->now_us, H_FAULT_END, c->idx, local_now(rt, c));
         f->text = xstrdup("GC pause ends");
         f->fault = FAULT_GC_PAUSE;
         f->fault_id = c->pause_fault;
@@ -387,7 +387,7 @@ void client_event(clientrt *rt, client *c, event *e)
         event *held = c->held;
         c->held = NULL;
         c->nheld = c->capheld = 0;
-        for (int i = 0; i < n; i++) sched_push(rt->cx->q, rt->cx->now, held[i].kind, held[i].actor, held[i].gen, held[i].data);
+        for (int i = 0; i < n; i++) sched_push(rt->cx->q, rt->cx->now_us, held[i].kind, held[i].actor, held[i].gen, held[i].data);
         free(held);
         return;
     }
@@ -412,7 +412,7 @@ void client_event(clientrt *rt, client *c, event *e)
 
 void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
 {
-    int64_t until = rt->cx->now + duration;
+    int64_t until = rt->cx->now_us + duration;
     /* a pause inside a longer one changes nothing: no second end at the longer one's (it
      * said "GC pause ends" twice, and the search took the two ends for an order) */
     if (until <= c->paused_until_us) return;

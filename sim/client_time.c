@@ -147,7 +147,7 @@ static int ctx_monotonic(lua_State *L)
 {
     clientrt *rt = rt_of(L);
     core_clock_read(rt->cx);
-    lua_pushinteger(L, lclock_read_monotonic(&ctx_client(L)->clock, rt->cx->now));
+    lua_pushinteger(L, lclock_read_monotonic(&ctx_client(L)->clock, rt->cx->now_us));
     return 1;
 }
 

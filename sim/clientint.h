@@ -119,7 +119,7 @@ void instant_open(lua_State *L);
 
 static inline int64_t local_now(const clientrt *rt, const client *c)
 {
-    return lclock_read(&c->clock, rt->cx->now);
+    return lclock_read(&c->clock, rt->cx->now_us);
 }
 
 /* ---- what the ctx methods share (client_ctx.c, client_requests.c) ---- */
@@ -167,9 +167,9 @@ static inline void arm_timer(clientrt *rt, client *c, coro *co, double ms)
     int64_t at = INT64_MAX;
     if (ms < CTX_MS_FAR) { /* a finite wait (callers check); a farther one never comes within the run */
         int64_t target = local_now(rt, c) + (int64_t)(ms + 0.5);
-        at = lclock_true_when(&c->clock, rt->cx->now, target);
+        at = lclock_true_when(&c->clock, rt->cx->now_us, target);
     }
-    if (at == INT64_MAX) at = rt->cx->sc->duration + 1;
+    if (at == INT64_MAX) at = rt->cx->sc->duration_us + 1;
     sched_push(rt->cx->q, at, EV_TIMER, c->idx, ((uint64_t)coro_index(c, co) << 32) | (co->wait_gen & 0xffffffff), NULL);
 }
 

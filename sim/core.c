@@ -12,8 +12,8 @@ int core_actor(const core *cx, const char *name)
 
 int64_t core_local(const core *cx, int actor)
 {
-    if (actor < 0) return cx->now / 1000;
-    return lclock_read(cx->clocks[actor], cx->now);
+    if (actor < 0) return cx->now_us / 1000;
+    return lclock_read(cx->clocks[actor], cx->now_us);
 }
 
 static size_t decisions_made(const core *cx)

@@ -58,7 +58,7 @@ typedef void (*core_compare_fn)(void *ud, int origin, int64_t margin_us, int bef
 
 typedef struct core {
     const scenario *sc;
-    int64_t now;                /* true µs */
+    int64_t now_us;             /* true time */
     sched *q;
     chooser *ch;
     history *hist;

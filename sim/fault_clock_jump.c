@@ -15,13 +15,13 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->jump_ms;
+    e->param_ms = f->jump_ms;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
     (void)id, (void)early;
-    lclock_jump(fault_clock_of(w, target), w->cx.now, f->jump_ms);
+    lclock_jump(fault_clock_of(w, target), w->cx.now_us, f->jump_ms);
     if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
 }
 
@@ -29,7 +29,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", clock_jump = \"%s\", by = %lld },\n", f->target, (long long)f->jump_ms);
 }
 

@@ -21,7 +21,7 @@ static void read(struct loader *ld, int t, const char *path, fault_cfg *f)
     if (f->host && scenario_node_index(ld->s, f->target) >= 0)
         rd_fail(&ld->rd, p, "%s: a host crash is a client's (a node's crash is its host's already)", p);
     /* the servers notice a vanished client when their TCP keepalive gives up on it */
-    if (f->host) f->duration_us = ld->s->keepalive;
+    if (f->host) f->duration_us = ld->s->keepalive_us;
 }
 
 static void describe(const fault_cfg *f, buf *out)
@@ -37,7 +37,7 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->restart_after_ms > 0 ? f->restart_after_ms : 0;
+    e->param_ms = f->restart_after_ms > 0 ? f->restart_after_ms : 0;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
@@ -49,7 +49,7 @@ static void start(struct world *w, const fault_cfg *f, int id, int target, int64
     /* its restart; already due when it landed that much earlier: then at once */
     if (f->restart_after_ms > 0 && target < w->cx.nnodes) {
         if (early >= f->restart_after_ms * 1000) node_restart(&w->cu, &w->cu.nodes[target]);
-        else sched_push(w->cx.q, w->cx.now - early + f->restart_after_ms * 1000, EV_RESTART, target, 0, NULL);
+        else sched_push(w->cx.q, w->cx.now_us - early + f->restart_after_ms * 1000, EV_RESTART, target, 0, NULL);
     }
 }
 
@@ -72,11 +72,11 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", crash = \"%s\" },\n", f->target);
     if (f->restart_after_ms > 0) {
         buf_puts(b, "  { at = ");
-        fault_put_us(b, f->at + f->restart_after_ms * 1000);
+        fault_put_us(b, f->at_us + f->restart_after_ms * 1000);
         buf_printf(b, ", restart = \"%s\" },\n", f->target);
     }
 }

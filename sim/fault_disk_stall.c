@@ -11,7 +11,7 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
+    e->param_ms = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)

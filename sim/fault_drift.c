@@ -21,7 +21,7 @@ static void note(const fault_cfg *f, hist_event *e)
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
     (void)id, (void)early;
-    lclock_set_drift(fault_clock_of(w, target), w->cx.now, f->rate);
+    lclock_set_drift(fault_clock_of(w, target), w->cx.now_us, f->rate);
     if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
 }
 
@@ -29,7 +29,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", drift = \"%s\", rate = %.17g },\n", f->target, f->rate);
 }
 

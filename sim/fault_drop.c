@@ -41,7 +41,7 @@ static void describe(const fault_cfg *f, buf *out)
 static void note(const fault_cfg *f, hist_event *e)
 {
     e->rate = f->probability;
-    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
+    e->param_ms = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 /* The links of its `from` (to `to`, or to everyone) lose messages with probability p, both
@@ -77,7 +77,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
     for (int i = 0; i < n; i++) {
         if (!strcmp(names[i], f->from) || (f->to && strcmp(names[i], f->to))) continue;
         buf_puts(b, "  { at = ");
-        fault_put_us(b, f->at);
+        fault_put_us(b, f->at_us);
         buf_printf(b, ", drop = { \"%s\", \"%s\" }, probability = %.17g", f->from, names[i], f->probability);
         if (f->duration_us >= 0) {
             buf_puts(b, ", duration = ");

@@ -10,7 +10,7 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
+    e->param_ms = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 /* A pause of a client that is down, or already paused at least until this one would end,
@@ -22,7 +22,7 @@ static int idle(const struct world *w, const fault_cfg *f, int target)
 {
     if (target < w->cx.nnodes) return 0;
     const client *c = clients_at(w->rt, target - w->cx.nnodes);
-    return c->dead || (f->duration_us >= 0 && c->paused_until_us >= w->cx.now + f->duration_us);
+    return c->dead || (f->duration_us >= 0 && c->paused_until_us >= w->cx.now_us + f->duration_us);
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)

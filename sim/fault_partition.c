@@ -59,7 +59,7 @@ static void describe(const fault_cfg *f, buf *out)
 
 static void note(const fault_cfg *f, hist_event *e)
 {
-    e->param = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
+    e->param_ms = f->duration_us >= 0 ? f->duration_us / 1000 : -1;
 }
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
@@ -87,7 +87,7 @@ static void end(struct world *w, const fault_cfg *f, int id, int target)
 static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     if (!f->target) {
         buf_puts(b, ", partition = {");
         for (int g = 0; g < f->ngroups; g++) {

@@ -24,7 +24,7 @@ static void write(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", restart = \"%s\" },\n", f->target);
 }
 

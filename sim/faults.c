@@ -37,7 +37,7 @@ void fault_write_target_duration(buf *b, const scenario *sc, const fault_cfg *f)
 {
     (void)sc;
     buf_puts(b, "  { at = ");
-    fault_put_us(b, f->at);
+    fault_put_us(b, f->at_us);
     buf_printf(b, ", %s = \"%s\", duration = ", fault_kind_names[f->kind], f->target);
     fault_put_us(b, f->duration_us);
     buf_puts(b, " },\n");

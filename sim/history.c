@@ -164,14 +164,14 @@ void history_clock_walk(const history *h, int a, int64_t until, history_clock_fn
     lclock c;
     lclock_init(&c, HISTORY_EPOCH_MS, known ? h->actors[a].offset_ms : 0, known ? h->actors[a].drift : 0);
     fn(ud, &c, 1);
-    for (size_t i = 0; known && i < h->n && h->ev[i].t <= until;) {
-        int64_t t = h->ev[i].t;
+    for (size_t i = 0; known && i < h->n && h->ev[i].t_us <= until;) {
+        int64_t t = h->ev[i].t_us;
         int changed = 0;
-        for (; i < h->n && h->ev[i].t == t; i++) { /* every change of this instant, then the clock */
+        for (; i < h->n && h->ev[i].t_us == t; i++) { /* every change of this instant, then the clock */
             const hist_event *e = &h->ev[i];
             if (e->kind != H_FAULT || e->actor != a) continue;
             if (e->fault == FAULT_DRIFT) lclock_set_drift(&c, t, e->rate), changed = 1;
-            else if (e->fault == FAULT_CLOCK_JUMP) lclock_jump(&c, t, e->param), changed = 1;
+            else if (e->fault == FAULT_CLOCK_JUMP) lclock_jump(&c, t, e->param_ms), changed = 1;
         }
         if (changed) fn(ud, &c, 0);
     }
@@ -238,7 +238,7 @@ static void check_event(const history *h, const hist_event *e)
     }
     LL_ASSERT(e->kind == H_DROP || e->kind == H_CALL || e->kind == H_REQUEST || e->kind == H_EXEC || e->kind == H_REPLY ||
               !e->label);
-    LL_ASSERT(e->kind == H_KEY_SET || e->deadline == -1);
+    LL_ASSERT(e->kind == H_KEY_SET || e->deadline_ms == -1);
     LL_ASSERT(e->kind == H_CALL || !e->cmd);
     LL_ASSERT(e->kind == H_KEYSPACE || e->nunits == 0);
     LL_ASSERT(!e->nunits || e->units);
@@ -249,7 +249,7 @@ void history_check(const history *h)
 {
     for (size_t i = 0; i < h->n; i++) {
         check_event(h, &h->ev[i]);
-        LL_ASSERT(i == 0 || h->ev[i].t >= h->ev[i - 1].t);
+        LL_ASSERT(i == 0 || h->ev[i].t_us >= h->ev[i - 1].t_us);
     }
 }
 
@@ -269,14 +269,14 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, in
      * a kind, and names an actor of this history or the world */
     LL_ASSERT(kind >= 0 && kind < H_KIND_COUNT);
     LL_ASSERT(actor_idx >= -1 && actor_idx < (int)h->nactors);
-    LL_ASSERT(t >= 0 && (h->n == 0 || t >= h->ev[h->n - 1].t));
+    LL_ASSERT(t >= 0 && (h->n == 0 || t >= h->ev[h->n - 1].t_us));
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 256;
         h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
     }
     hist_event *e = &h->ev[h->n++];
-    *e = (hist_event){ .t = t, .kind = kind, .actor = actor_idx, .local = local, .peer = -1, .a = -1, .b = -1,
-                       .deadline = -1, .fault = -1, .fault_id = -1, .param = -1, .msg = -1, .code = -1 };
+    *e = (hist_event){ .t_us = t, .kind = kind, .actor = actor_idx, .local_ms = local, .peer = -1, .a = -1, .b = -1,
+                       .deadline_ms = -1, .fault = -1, .fault_id = -1, .param_ms = -1, .msg = -1, .code = -1 };
     return e;
 }
 
@@ -426,8 +426,8 @@ static void write_typed(buf *out, const hist_event *e)
         const char *pn = fault_fields[e->fault].param, *rn = fault_fields[e->fault].rate;
         int w = fault_fields[e->fault].written;
         if (rn) buf_printf(out, ",\"%s\":%.17g", rn, e->rate);
-        if (pn && (w == FJ_ALWAYS || (w == FJ_NONNEG && e->param >= 0) || (w == FJ_POSITIVE && e->param > 0)))
-            buf_printf(out, ",\"%s\":%lld", pn, (long long)e->param);
+        if (pn && (w == FJ_ALWAYS || (w == FJ_NONNEG && e->param_ms >= 0) || (w == FJ_POSITIVE && e->param_ms > 0)))
+            buf_printf(out, ",\"%s\":%lld", pn, (long long)e->param_ms);
         break;
     case H_DROP:
         if (e->msg >= 0) buf_printf(out, ",\"lost\":\"%s\"", hist_msg_name(e->msg));
@@ -450,7 +450,7 @@ static void write_typed(buf *out, const hist_event *e)
             json_bytes_field(out, "name", r->name, r->nlen);
             buf_putc(out, ',');
             json_field(out, "type", r->type);
-            if (r->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)r->deadline);
+            if (r->deadline_ms != -1) buf_printf(out, ",\"deadline\":%lld", (long long)r->deadline_ms);
             buf_putc(out, ',');
             json_bytes_field(out, "value", r->value, r->vlen);
             buf_putc(out, '}');
@@ -488,16 +488,16 @@ static void write_typed(buf *out, const hist_event *e)
 
 void history_write_event(buf *out, const hist_event *e, const char *ev, const char *actor_name, const char *peer_name)
 {
-    buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t / 1000), (long long)(e->t % 1000), ev);
+    buf_printf(out, "{\"t\":%lld.%03lld,\"ev\":\"%s\",", (long long)(e->t_us / 1000), (long long)(e->t_us % 1000), ev);
     json_field(out, "actor", actor_name);
-    buf_printf(out, ",\"local\":%lld", (long long)e->local);
+    buf_printf(out, ",\"local\":%lld", (long long)e->local_ms);
     if (peer_name) {
         buf_putc(out, ',');
         json_field(out, "peer", peer_name);
     }
     if (e->a != -1) buf_printf(out, ",\"a\":%lld", (long long)e->a);
     if (e->b != -1) buf_printf(out, ",\"b\":%lld", (long long)e->b);
-    if (e->deadline != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline);
+    if (e->deadline_ms != -1) buf_printf(out, ",\"deadline\":%lld", (long long)e->deadline_ms);
     if (e->text) {
         buf_putc(out, ',');
         json_field(out, "text", e->text);

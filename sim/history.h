@@ -23,7 +23,7 @@
  * how a scenario gives it, what it does, how it is told and how the search offers it; the
  * table sim/faults.c is built from these rows): its FAULT_* kind, its name as a scenario writes
  * it and --json shows it, and its typed fields in the history's `fault` event: the JSON name
- * of `param` (NULL: none) and when it is written (FJ_*), and the JSON name of `rate`. */
+ * of `param_ms` (NULL: none) and when it is written (FJ_*), and the JSON name of `rate`. */
 #define FAULT_KINDS(X)                                                                        \
     /* kind       name          param           written      rate */                          \
     X(GC_PAUSE,   gc_pause,     "duration",      FJ_NONNEG,   NULL)                           \
@@ -35,7 +35,7 @@
     X(FAILOVER,   failover,     NULL,            FJ_NEVER,    NULL)                           \
     X(DROP,       drop,         "duration",      FJ_NONNEG,   "probability")                  \
     X(DISK_STALL, disk_stall,   "duration",      FJ_NONNEG,   NULL)
-/* When a fault event's `param` is written: never, always, when >= 0 (-1: none), when > 0. */
+/* When a fault event's `param_ms` is written: never, always, when >= 0 (-1: none), when > 0. */
 enum { FJ_NEVER, FJ_ALWAYS, FJ_NONNEG, FJ_POSITIVE };
 
 #define FAULT_KIND_ENUM_(k, n, p, w, r) FAULT_##k,
@@ -96,7 +96,7 @@ typedef struct hist_unitrec {
     char *name;
     size_t nlen;
     char *type;
-    int64_t deadline;
+    int64_t deadline_ms;
     char *value;
     size_t vlen;
 } hist_unitrec;
@@ -135,7 +135,7 @@ typedef enum hist_kind {
     H_KEY_SET,        /* a key changed on a node (text: key, reply: new value brief, deadline) */
     H_KEY_DELETED,    /* deleted by a command */
     H_KEY_EXPIRED,    /* expired on a node */
-    H_FAULT,          /* a fault starts (fault, fault_id, param, rate; text: its description) */
+    H_FAULT,          /* a fault starts (fault, fault_id, param_ms, rate; text: its description) */
     H_FAULT_END,      /* ... ends (fault, fault_id) */
     H_NODE_DOWN,
     H_NODE_UP,        /* code: 1 its persistence kept its data, 0 it restarted empty */
@@ -153,20 +153,20 @@ typedef enum hist_kind {
 } hist_kind;
 
 typedef struct hist_event {
-    int64_t t;       /* true time, µs */
+    int64_t t_us;    /* true time */
     hist_kind kind;
     int actor;       /* index into the actor names; -1 for the world */
-    int64_t local;   /* the actor's local ms */
+    int64_t local_ms; /* the actor's local clock */
     int peer;        /* the other actor or -1 */
     int64_t a, b;    /* numeric details, per kind */
     char *text;      /* owned, may be NULL */
     char *reply;     /* owned brief rendering of a reply, may be NULL */
-    int64_t deadline; /* key_set: the key's expiry deadline in the node's local ms; -1 none */
+    int64_t deadline_ms; /* key_set: the key's expiry deadline on the node's local clock; -1 none */
     /* the typed payload (-1 where a kind has none) */
     int fault;       /* fault, fault_end: its fault_kind */
     int fault_id;    /* fault, fault_end: which fault of the run (a fault and its end share it) */
-    int64_t param;   /* fault: what FAULT_KINDS says (gc_pause, partition, drop, disk_stall:
-                      * duration ms, -1 none; clock_jump: by ms; crash: restart delay ms, 0 none) */
+    int64_t param_ms; /* fault: what FAULT_KINDS says (gc_pause, partition, drop, disk_stall:
+                      * duration, -1 none; clock_jump: by; crash: restart delay, 0 none) */
     double rate;     /* fault: drift: its rate; drop: its probability */
     int msg;         /* drop: the lost message's hist_msg */
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;

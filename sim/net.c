@@ -194,7 +194,7 @@ int net_tcp(const net *n, const msg *m)
 void net_hold(net *n, msg *m)
 {
     link_state *l = link_of(n, m->from, m->to);
-    if (!l->nheld) l->since = n->cx->now;
+    if (!l->nheld) l->since = n->cx->now_us;
     if (l->nheld == l->capheld) l->held = xrealloc(l->held, (size_t)(l->capheld = l->capheld ? l->capheld * 2 : 4) * sizeof *l->held);
     l->held[l->nheld++] = m;
 }
@@ -215,7 +215,7 @@ static void release_link(net *n, int a, int b)
     int retries = cx->sc->tcp_retries2;
     int64_t at = -1;
     for (int k = 1; k <= retries && at < 0; k++)
-        if (l->since + rto_sum(k) >= cx->now) at = l->since + rto_sum(k);
+        if (l->since + rto_sum(k) >= cx->now_us) at = l->since + rto_sum(k);
     msg **held = l->held;
     int nheld = l->nheld;
     l->held = NULL;
@@ -256,11 +256,11 @@ void net_set_loss(net *n, int a, int b, double probability)
 static int64_t draw_delay(core *cx, const dist *d)
 {
     size_t before = core_decisions_made(cx);
-    int64_t v = d->a;
+    int64_t v = d->a_us;
     switch (d->kind) {
-    case DIST_CONST: return d->a;
-    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a, d->b, "delay"); break;
-    case DIST_EXP: v = chooser_exponential(cx->ch, d->a, "delay"); break;
+    case DIST_CONST: return d->a_us;
+    case DIST_UNIFORM: v = chooser_range(cx->ch, d->a_us, d->b_us, "delay"); break;
+    case DIST_EXP: v = chooser_exponential(cx->ch, d->a_us, "delay"); break;
     }
     core_window_decision(cx, before, 1);
     return v;
@@ -304,7 +304,7 @@ void net_send(net *n, msg *m)
         msg_free(m);
         return;
     }
-    deliver(n, l, m, cx->now);
+    deliver(n, l, m, cx->now_us);
 }
 
 void net_note_drop(net *n, const msg *m, hist_loss why)
@@ -312,7 +312,7 @@ void net_note_drop(net *n, const msg *m, hist_loss why)
     static const hist_msg lost[] = { [MSG_REQUEST] = HM_REQUEST, [MSG_REPLY] = HM_REPLY, [MSG_PUBSUB] = HM_MESSAGE,
                                      [MSG_REPL] = HM_REPLICATION, [MSG_REPL_ACK] = HM_REPLICATION_ACK };
     core *cx = n->cx;
-    hist_event *e = history_add(cx->hist, cx->now, H_DROP, m->from, core_local(cx, m->from));
+    hist_event *e = history_add(cx->hist, cx->now_us, H_DROP, m->from, core_local(cx, m->from));
     e->peer = m->to;
     e->msg = (int)lost[m->kind];
     e->code = (int)why;

@@ -50,7 +50,7 @@ static void node_apply_replication(cluster *cu, node *n, msg *m);
 
 void node_note(cluster *cu, node *n, hist_kind k, int peer, const char *fmt, const char *arg)
 {
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now_us, k, n->idx, core_local(cu->cx, n->idx));
     e->peer = peer;
     if (fmt) history_set_text(e, fmt, arg);
 }
@@ -64,7 +64,7 @@ static void keyspace_unit(void *ud, slice name, const char *type, int64_t deadli
  * event tells: record all of it, so that a reader of the history knows what n holds. */
 void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *master)
 {
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_KEYSPACE, n->idx, core_local(cu->cx, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now_us, H_KEYSPACE, n->idx, core_local(cu->cx, n->idx));
     e->code = (int)why;
     if (why == HK_RESYNC) {
         history_set_text(e, "full resynchronisation from %s", master->cfg->name);
@@ -86,7 +86,7 @@ void node_note_keyspace(cluster *cu, node *n, hist_keyspace why, const node *mas
 static int64_t node_clock_fn(void *ud)
 {
     node *n = ud;
-    return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now) : lclock_read(&n->clock, n->cu->cx->now);
+    return n->cu->kind->monotonic ? lclock_read_monotonic(&n->clock, n->cu->cx->now_us) : lclock_read(&n->clock, n->cu->cx->now_us);
 }
 
 /* TIME: the clock to the µs. A value that changes with every µs the request moves, so the
@@ -95,13 +95,13 @@ static int64_t node_clock_us_fn(void *ud)
 {
     node *n = ud;
     core_clock_read_us(n->cu->cx);
-    return lclock_read_us(&n->clock, n->cu->cx->now);
+    return lclock_read_us(&n->clock, n->cu->cx->now_us);
 }
 
 static int64_t node_steady_fn(void *ud)
 {
     node *n = ud;
-    return lclock_read_monotonic(&n->clock, n->cu->cx->now);
+    return lclock_read_monotonic(&n->clock, n->cu->cx->now_us);
 }
 
 static void node_clock_seen(void *ud)
@@ -135,7 +135,7 @@ static void node_trace(void *ud, int argc, const slice *argv, const void *reply)
 {
     node *n = ud;
     cluster *cu = n->cu;
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_CALL, n->idx, core_local(cu->cx, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now_us, H_CALL, n->idx, core_local(cu->cx, n->idx));
     buf b;
     buf_init(&b);
     for (int i = 0; i < argc; i++) {
@@ -158,7 +158,7 @@ static void node_changed(void *ud, kind_event ev, slice key)
     cluster *cu = n->cu;
     n->effects++;
     hist_kind k = ev == KIND_WRITTEN ? H_KEY_SET : ev == KIND_DELETED ? H_KEY_DELETED : H_KEY_EXPIRED;
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, k, n->idx, core_local(cu->cx, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now_us, k, n->idx, core_local(cu->cx, n->idx));
     e->text = xmemdup(key.p, key.len);
     if (ev == KIND_WRITTEN) {
         buf b;
@@ -166,9 +166,9 @@ static void node_changed(void *ud, kind_event ev, slice key)
         int64_t deadline = -1;
         if (cu->kind->describe(n->srv, key, &b, &deadline)) e->reply = buf_steal(&b);
         else buf_release(&b);
-        e->deadline = deadline;
+        e->deadline_ms = deadline;
     }
-    if (cu->cx->explore && (ev != KIND_WRITTEN || e->deadline < 0)) org_remove(&n->org, key);
+    if (cu->cx->explore && (ev != KIND_WRITTEN || e->deadline_ms < 0)) org_remove(&n->org, key);
     n->dirty = 1;
     if (n->role == ROLE_MASTER) node_replicate_key(cu, n, key, ev != KIND_WRITTEN);
 }
@@ -238,7 +238,7 @@ msg *node_reply_new(cluster *cu, node *n, int to)
  * script it ran, or NULL) and returns the event's index. */
 size_t node_note_exec(cluster *cu, node *n, int from, uint64_t req_id, const char *label, const char *script)
 {
-    hist_event *e = history_add(cu->cx->hist, cu->cx->now, H_EXEC, n->idx, core_local(cu->cx, n->idx));
+    hist_event *e = history_add(cu->cx->hist, cu->cx->now_us, H_EXEC, n->idx, core_local(cu->cx, n->idx));
     e->peer = from;
     e->a = (int64_t)req_id;
     e->text = xstrdup(label ? label : "");
@@ -419,12 +419,12 @@ void node_crash(cluster *cu, node *n)
     node_note(cu, n, H_NODE_DOWN, -1, NULL, NULL);
     /* Every client connection is gone with the process: subscriptions too. */
     for (int c = 0; c < cu->cx->nclients; c++) node_drop_client(cu, n, c);
-    if (n->cfg->restart_delay_us >= 0) sched_push(cu->cx->q, cu->cx->now + n->cfg->restart_delay_us, EV_RESTART, n->idx, 0, NULL);
+    if (n->cfg->restart_delay_us >= 0) sched_push(cu->cx->q, cu->cx->now_us + n->cfg->restart_delay_us, EV_RESTART, n->idx, 0, NULL);
     if (n->role == ROLE_MASTER) {
         int has_replica = 0;
         for (int i = 0; i < cu->cx->nnodes; i++)
             if (cu->nodes[i].role == ROLE_REPLICA && cu->nodes[i].master == n->idx) has_replica = 1;
-        if (has_replica) sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
+        if (has_replica) sched_push(cu->cx->q, cu->cx->now_us + cu->cx->sc->down_after_us, EV_FAILOVER_CHECK, n->idx, n->down_epoch, NULL);
     }
 }
 
@@ -471,7 +471,7 @@ void node_fsync(cluster *cu, node *n)
         org_copy(&n->durable_org, &n->org);
         n->dirty = 0;
     }
-    sched_push(cu->cx->q, cu->cx->now + 1000000, EV_FSYNC, n->idx, 0, NULL);
+    sched_push(cu->cx->q, cu->cx->now_us + 1000000, EV_FSYNC, n->idx, 0, NULL);
 }
 
 /* ---- the cluster and the clients' connections ---- */

@@ -77,7 +77,7 @@ void node_wait_arm(cluster *cu, node *n, node_wait *w, int64_t timeout_ms)
 {
     if (timeout_ms <= 0) return;
     core_clock_read(cu->cx);
-    int64_t at = lclock_true_when(&n->clock, cu->cx->now, lclock_read(&n->clock, cu->cx->now) + timeout_ms);
+    int64_t at = lclock_true_when(&n->clock, cu->cx->now_us, lclock_read(&n->clock, cu->cx->now_us) + timeout_ms);
     if (at != INT64_MAX) sched_push(cu->cx->q, at, EV_WAIT_TIMEOUT, n->idx, w->id, NULL);
 }
 

@@ -108,8 +108,8 @@ void node_deadline_read(void *ud, slice unit)
 /* When (true µs) n's server clock is past `deadline` (reads deadline + 1). */
 static int64_t deadline_true_when(cluster *cu, node *n, int64_t deadline)
 {
-    return cu->kind->monotonic ? lclock_true_when_monotonic(&n->clock, cu->cx->now, deadline + 1)
-                               : lclock_true_when(&n->clock, cu->cx->now, deadline + 1);
+    return cu->kind->monotonic ? lclock_true_when_monotonic(&n->clock, cu->cx->now_us, deadline + 1)
+                               : lclock_true_when(&n->clock, cu->cx->now_us, deadline + 1);
 }
 
 /* Pushes n's expiry event at `at` with `cause` (the step it moves with; -1: none). */
@@ -144,15 +144,15 @@ void node_schedule_expiry(cluster *cu, node *n)
      * also when the instant is that of the pending expiry: a second key's deadline equal to
      * the first's, or the same key's deadline set again to the same instant by another step. */
     int cause = -1, found = 0, unknown = 0;
-    if (cx->explore && at <= cx->now) {
+    if (cx->explore && at <= cx->now_us) {
         /* Passed already (a restart, a promotion): that it has depends on when each passed
          * deadline was set against the clock now, so its origin and this step both read a
          * clock. */
         for (int i = 0; i < n->org.n; i++)
-            if (deadline_true_when(cu, n, n->org.v[i].deadline_ms) <= cx->now) core_clock_read_at(cx, n->org.v[i].step);
+            if (deadline_true_when(cu, n, n->org.v[i].deadline_ms) <= cx->now_us) core_clock_read_at(cx, n->org.v[i].step);
         core_clock_read(cx);
     }
-    for (int i = 0; cx->explore && at > cx->now && i < n->org.n; i++) {
+    for (int i = 0; cx->explore && at > cx->now_us && i < n->org.n; i++) {
         const deadline_origin *o = &n->org.v[i];
         if (o->deadline_ms != deadline) continue;
         if (o->step < 0) { /* of unknown origin (a master's deadline it had none for) */
@@ -174,11 +174,11 @@ void node_schedule_expiry(cluster *cu, node *n)
     /* A deadline of unknown origin (a server kind that does not say which request set it, as
      * ZooKeeper's sessions, touched by every request): this step may have set it, and reads
      * the clock, whether or not the instant of the pending expiry changes. */
-    if (cx->explore && !found && at > cx->now) core_clock_read(cx);
+    if (cx->explore && !found && at > cx->now_us) core_clock_read(cx);
     /* Of unknown origin: a reading here (above) and where it expires (node_on_expire); its
      * expiry does not move with this step (a lease's expiry falls on the lessor's tick). A
      * deadline already passed expires now, moving with this step. */
-    if (!found) cause = at > cx->now ? -1 : core_step(cx);
+    if (!found) cause = at > cx->now_us ? -1 : core_step(cx);
     if (n->expiry_at == at && n->expiry_pending && (!cx->explore || n->expiry_cause == cause)) return;
     expiry_push(cx, n, at, cause);
 }

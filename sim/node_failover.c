@@ -67,7 +67,7 @@ void node_failover(cluster *cu, node *old, int forced)
         if (old->up && cu->cx->sc->repl_quorum) cu->kind->set_replica(old->srv, 1);
     }
     node_schedule_expiry(cu, r);
-    sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->detection, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
+    sched_push(cu->cx->q, cu->cx->now_us + cu->cx->sc->detection_us, EV_ROUTE, -1, ((uint64_t)old->shard << 32) | (uint64_t)r->idx, NULL);
 }
 
 #define CUT_CHECK (1ULL << 63)
@@ -122,9 +122,9 @@ void node_partitions_changed(cluster *cu)
         if (n->role != ROLE_MASTER) continue;
         int cut = cut_off(cu, n);
         if (cut && n->cut_since_us < 0) {
-            n->cut_since_us = cu->cx->now;
+            n->cut_since_us = cu->cx->now_us;
             n->cut_epoch++;
-            sched_push(cu->cx->q, cu->cx->now + cu->cx->sc->down_after, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
+            sched_push(cu->cx->q, cu->cx->now_us + cu->cx->sc->down_after_us, EV_FAILOVER_CHECK, n->idx, CUT_CHECK | n->cut_epoch, NULL);
         } else if (!cut && n->cut_since_us >= 0) {
             n->cut_since_us = -1;
             n->cut_epoch++;

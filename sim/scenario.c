@@ -53,7 +53,7 @@ void scenario_free(scenario *s)
         explore_fault *ef = &s->explore.faults[i];
         for (int j = 0; j < ef->ntargets; j++) free(ef->targets[j]);
         free(ef->targets);
-        free(ef->params);
+        free(ef->params_us);
         free(ef->values);
     }
     free(s->explore.faults);
@@ -62,7 +62,7 @@ void scenario_free(scenario *s)
 
 int64_t scenario_lease_or_watchdog(const scenario *s)
 {
-    return s->lease > 0 ? s->lease : SCENARIO_WATCHDOG_LEASE_US;
+    return s->lease_us > 0 ? s->lease_us : SCENARIO_WATCHDOG_LEASE_US;
 }
 
 int scenario_node_index(const scenario *s, const char *name)

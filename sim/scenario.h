@@ -18,10 +18,10 @@
 
 typedef enum dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP } dist_kind;
 
-/* A delay distribution: constant a; uniform [a, b]; exponential with mean a (µs). */
+/* A delay distribution: constant a_us; uniform [a_us, b_us]; exponential with mean a_us. */
 typedef struct dist {
     dist_kind kind;
-    int64_t a, b;
+    int64_t a_us, b_us;
 } dist;
 
 typedef struct clock_cfg {
@@ -42,19 +42,19 @@ typedef struct node_cfg {
 
 typedef struct client_cfg {
     char *name;
-    int64_t start;       /* µs */
-    int64_t work;        /* time inside the critical section, local ms → µs */
+    int64_t start_us;
+    int64_t work_us;     /* time inside the critical section (the file gives local ms) */
     int rounds;
-    int64_t wait;        /* µs; -1: the scenario's */
-    int64_t lease;       /* µs; -1: the scenario's; -2: no lease (watchdog) */
-    int64_t think;       /* pause between rounds, µs */
+    int64_t wait_us;     /* -1: the scenario's */
+    int64_t lease_us;    /* -1: the scenario's; -2: no lease (watchdog) */
+    int64_t think_us;    /* pause between rounds */
     clock_cfg clock;
     int line;
 } client_cfg;
 
 typedef struct fault_cfg {
     fault_kind kind;
-    int64_t at;          /* µs */
+    int64_t at_us;
     int64_t duration_us; /* -1 when the fault has no duration */
     char *target;        /* the actor: gc_pause, crash, restart, clock_jump, drift, failover */
     int64_t jump_ms;     /* clock_jump: by how much, signed */
@@ -98,11 +98,11 @@ typedef struct option_cfg {
 typedef struct explore_fault {
     fault_kind kind;
     char **targets; int ntargets;      /* actors it may hit */
-    int64_t *params; int nparams;      /* pause lengths / jump sizes / restart delays, µs */
+    int64_t *params_us; int nparams;   /* pause lengths / jump sizes / restart delays */
     int line;
     /* Added by the loader: params that are not times. drift: rates; drop: probabilities.
-     * For those two kinds params is empty; for every other kind params are µs (clock_jump
-     * signed, crash = restart delays) and values is empty. */
+     * For those two kinds params_us is empty; for every other kind params_us are the times
+     * (clock_jump signed, crash = restart delays) and values is empty. */
     double *values; int nvalues;
 } explore_fault;
 
@@ -110,7 +110,7 @@ typedef struct explore_cfg {
     int present;
     explore_fault *faults; int nfaults;
     int max_faults;
-    int64_t horizon;     /* µs; 0: the scenario's duration */
+    int64_t horizon_us;  /* 0: the scenario's duration */
     int max_depth;       /* decisions per path that may branch (faults always do); 0: all */
     int max_deviations;  /* non-first alternatives per path; -1: iterative deepening */
     int line;
@@ -130,22 +130,22 @@ typedef struct scenario {
     int down_refuses;    /* a down node refuses connections at once (down = "refuses"), or is silent */
     node_cfg *nodes; int nnodes;         /* masters first, then replicas */
     int nmasters;
-    int64_t lease, wait, timeout;        /* µs; lease -2: none (watchdog) */
+    int64_t lease_us, wait_us, timeout_us; /* lease -2: none (watchdog) */
     dist delay; double loss;             /* default for every link */
     int tcp_partitions;                  /* network.partitions = "tcp": a cut delays a client's
                                             and a server's segments, retransmitted until it
                                             heals or TCP gives up; else "drop" (lost) */
     int tcp_retries2;                    /* network.tcp_retries2 (Linux's, 15) */
-    int64_t keepalive;                   /* network.keepalive, µs: how long a server takes to
+    int64_t keepalive_us;                /* network.keepalive: how long a server takes to
                                             notice a client whose host vanished (7875 s) */
     link_cfg *links; int nlinks;
     dist repl_lag;                       /* master → replica stream */
-    int64_t down_after, detection;       /* failover timings, µs */
+    int64_t down_after_us, detection_us; /* failover timings */
     int repl_quorum;                     /* commit = "quorum": a write is acknowledged once a
                                             majority of its group has it (ZooKeeper, etcd) */
     client_cfg *clients; int nclients;
     fault_cfg *faults; int nfaults;
-    int64_t duration;                    /* µs */
+    int64_t duration_us;
     uint64_t seed;
     expect_cfg *expects; int nexpects;
     option_cfg *options; int noptions;

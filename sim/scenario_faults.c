@@ -174,11 +174,11 @@ static void load_fault(loader *ld, int t, const char *path, fault_cfg *f)
     char p[PATH_LEN];
     rd_path_key(p, path, "at");
     if (rd_get(L, t, "at") == LUA_TNIL) rd_fail(&ld->rd, path, "%s has no 'at' (when the fault happens)", path);
-    f->at = rd_to_duration(&ld->rd, -1, p, 0);
+    f->at_us = rd_to_duration(&ld->rd, -1, p, 0);
     lua_pop(L, 1);
-    if (f->at > s->duration)
+    if (f->at_us > s->duration_us)
         rd_fail(&ld->rd, p, "%s: the fault comes after the end of the scenario (duration %.14gs)", p,
-                (double)s->duration / 1e6);
+                (double)s->duration_us / 1e6);
 
     rd_path_key(p, path, kn);
     rd_get(L, t, kn);
@@ -261,7 +261,7 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
     int np = rd_check_list(&ld->rd, params, pp, "values", 1, 1000);
     int real = fd->param == FP_RATE || fd->param == FP_PROBABILITY;
     if (real) ef->values = xcalloc((size_t)np, sizeof *ef->values);
-    else ef->params = xcalloc((size_t)np, sizeof *ef->params);
+    else ef->params_us = xcalloc((size_t)np, sizeof *ef->params_us);
     for (int i = 0; i < np; i++) {
         char p[PATH_LEN];
         rd_path_index(p, pp, i + 1);
@@ -270,7 +270,7 @@ static void load_explore_fault(loader *ld, int t, const char *path, fault_kind k
         case FP_RATE: ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, -0.5, 1.0); break;
         case FP_PROBABILITY: ef->values[ef->nvalues++] = rd_to_number(&ld->rd, -1, p, 0, 1); break;
         default: /* as in faults: a pause or a partition lasts longer than 0 */
-            ef->params[ef->nparams++] = rd_to_duration(&ld->rd, -1, p, fd->param == FP_SIGNED_US     ? D_SIGNED
+            ef->params_us[ef->nparams++] = rd_to_duration(&ld->rd, -1, p, fd->param == FP_SIGNED_US     ? D_SIGNED
                                                                        : fd->param == FP_POSITIVE_US ? D_POSITIVE
                                                                                                      : 0);
         }
@@ -294,8 +294,8 @@ void scenario_load_explore(loader *ld, int root)
         rd_fail(&ld->rd, "explore", "explore has no 'max_faults' (it is required)");
     x->max_faults = (int)rd_to_integer(&ld->rd, -1, "explore.max_faults", 0, 1000);
     lua_pop(L, 1);
-    x->horizon = rd_opt_duration(&ld->rd, t, "explore", "horizon", 0, D_POSITIVE);
-    if (x->horizon > s->duration)
+    x->horizon_us = rd_opt_duration(&ld->rd, t, "explore", "horizon", 0, D_POSITIVE);
+    if (x->horizon_us > s->duration_us)
         rd_fail(&ld->rd, "explore.horizon", "explore.horizon is after the end of the scenario");
     x->max_depth = (int)rd_opt_integer(&ld->rd, t, "explore", "max_depth", 0, 0, INT_MAX);
     x->max_deviations = (int)rd_opt_integer(&ld->rd, t, "explore", "max_deviations", -1, 0, 1000000);

@@ -347,15 +347,15 @@ static int loader_validate(lua_State *L)
         rd_fail(&ld->rd, "nodes", "nodes: mode \"single\" uses one master, but %d are given; use mode = \"redlock\"",
                 s->nmasters);
     scenario_load_per_node(ld, root);
-    s->lease = rd_opt_duration(&ld->rd, root, "", "lease", 10000000, D_NONE | D_POSITIVE);
-    s->wait = rd_opt_duration(&ld->rd, root, "", "wait", 30000000, 0);
-    s->timeout = rd_opt_duration(&ld->rd, root, "", "timeout", 3000000, D_POSITIVE);
+    s->lease_us = rd_opt_duration(&ld->rd, root, "", "lease", 10000000, D_NONE | D_POSITIVE);
+    s->wait_us = rd_opt_duration(&ld->rd, root, "", "wait", 30000000, 0);
+    s->timeout_us = rd_opt_duration(&ld->rd, root, "", "timeout", 3000000, D_POSITIVE);
     scenario_load_network(ld, root);
     scenario_load_clients(ld, root);
     scenario_load_links(ld, root);
     if (rd_get(L, root, "duration") == LUA_TNIL)
         rd_fail(&ld->rd, "", "the scenario has no 'duration' (it is required)");
-    s->duration = rd_to_duration(&ld->rd, -1, "duration", D_POSITIVE);
+    s->duration_us = rd_to_duration(&ld->rd, -1, "duration", D_POSITIVE);
     lua_pop(L, 1);
     scenario_load_faults(ld, root);
     s->seed = (uint64_t)rd_opt_integer(&ld->rd, root, "", "seed", 1, 0, LLONG_MAX);

@@ -55,12 +55,12 @@ static dist to_dist(loader *ld, int idx, const char *path)
     dist d = { DIST_UNIFORM, 0, 0 };
     lua_rawgeti(L, t, 1);
     rd_path_index(p, path, 1);
-    d.a = rd_to_duration(&ld->rd, -1, p, 0);
+    d.a_us = rd_to_duration(&ld->rd, -1, p, 0);
     lua_rawgeti(L, t, 2);
     rd_path_index(p, path, 2);
-    d.b = rd_to_duration(&ld->rd, -1, p, 0);
+    d.b_us = rd_to_duration(&ld->rd, -1, p, 0);
     lua_pop(L, 2);
-    if (d.a > d.b) rd_fail(&ld->rd, path, "%s: the low end of {lo, hi} is above the high end", path);
+    if (d.a_us > d.b_us) rd_fail(&ld->rd, path, "%s: the low end of {lo, hi} is above the high end", path);
     return d;
 }
 
@@ -192,12 +192,12 @@ static void load_client(loader *ld, int t, const char *path, client_cfg *c)
     if (rd_get(L, t, "name") == LUA_TNIL) rd_fail(&ld->rd, path, "%s has no 'name' (it is required)", path);
     c->name = xstrdup(rd_to_name(&ld->rd, -1, p));
     lua_pop(L, 1);
-    c->start = rd_opt_duration(&ld->rd, t, path, "start", 0, 0);
-    c->work = rd_opt_duration(&ld->rd, t, path, "work", 1000000, 0);
+    c->start_us = rd_opt_duration(&ld->rd, t, path, "start", 0, 0);
+    c->work_us = rd_opt_duration(&ld->rd, t, path, "work", 1000000, 0);
     c->rounds = (int)rd_opt_integer(&ld->rd, t, path, "rounds", 1, 1, MAX_ROUNDS);
-    c->wait = rd_opt_duration(&ld->rd, t, path, "wait", -1, 0);
-    c->lease = rd_opt_duration(&ld->rd, t, path, "lease", -1, D_NONE | D_POSITIVE);
-    c->think = rd_opt_duration(&ld->rd, t, path, "think", 0, 0);
+    c->wait_us = rd_opt_duration(&ld->rd, t, path, "wait", -1, 0);
+    c->lease_us = rd_opt_duration(&ld->rd, t, path, "lease", -1, D_NONE | D_POSITIVE);
+    c->think_us = rd_opt_duration(&ld->rd, t, path, "think", 0, 0);
     load_clock(ld, t, path, &c->clock);
 }
 
@@ -239,7 +239,7 @@ void scenario_load_network(loader *ld, int root)
     scenario *s = ld->s;
     s->delay = (dist){ DIST_UNIFORM, 1000, 5000 };
     s->tcp_retries2 = 15;                   /* Linux's default (ip-sysctl) */
-    s->keepalive = (7200LL + 9 * 75) * 1000000; /* tcp_keepalive_time + probes × interval */
+    s->keepalive_us = (7200LL + 9 * 75) * 1000000; /* tcp_keepalive_time + probes × interval */
     int t = rd_opt_table(&ld->rd, root, "", "network");
     if (t) {
         rd_check_fields(&ld->rd, t, "network", keys, LL_ARRAY_LEN(keys));
@@ -249,18 +249,18 @@ void scenario_load_network(loader *ld, int root)
             s->tcp_partitions = rd_to_choice(&ld->rd, -1, "network.partitions", cuts, 2);
         lua_pop(ld->rd.L, 1);
         s->tcp_retries2 = (int)rd_opt_integer(&ld->rd, t, "network", "tcp_retries2", 15, 1, 30);
-        s->keepalive = rd_opt_duration(&ld->rd, t, "network", "keepalive", s->keepalive, D_POSITIVE);
+        s->keepalive_us = rd_opt_duration(&ld->rd, t, "network", "keepalive", s->keepalive_us, D_POSITIVE);
         lua_pop(ld->rd.L, 1);
     }
     s->repl_lag = s->delay;
-    s->down_after = 5000000;
-    s->detection = 1000000;
+    s->down_after_us = 5000000;
+    s->detection_us = 1000000;
     t = rd_opt_table(&ld->rd, root, "", "replication");
     if (t) {
         rd_check_fields(&ld->rd, t, "replication", repl_keys, LL_ARRAY_LEN(repl_keys));
         s->repl_lag = opt_dist(ld, t, "replication", "lag", s->repl_lag);
-        s->down_after = rd_opt_duration(&ld->rd, t, "replication", "down_after", s->down_after, D_POSITIVE);
-        s->detection = rd_opt_duration(&ld->rd, t, "replication", "detection", s->detection, 0);
+        s->down_after_us = rd_opt_duration(&ld->rd, t, "replication", "down_after", s->down_after_us, D_POSITIVE);
+        s->detection_us = rd_opt_duration(&ld->rd, t, "replication", "detection", s->detection_us, 0);
         if (rd_get(ld->rd.L, t, "commit") != LUA_TNIL) s->repl_quorum = rd_to_choice(&ld->rd, -1, "replication.commit", commits, 2);
         lua_pop(ld->rd.L, 1);
         lua_pop(ld->rd.L, 1);

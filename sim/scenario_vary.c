@@ -197,7 +197,7 @@ int vary_resolve(const scenario *sc, const char *name, vary_target *t, buf *err)
         if (t->kind == K_RESTART_DELAY && !has_node_crash(sc))
             return set_error(err, "restart_delay: no node crashes in this scenario, so it would change nothing; "
                                   "add a crash fault ({ at = \"1s\", crash = \"n1\" })");
-        if (t->kind == K_LEASE && sc->lease < 0)
+        if (t->kind == K_LEASE && sc->lease_us < 0)
             return set_error(err, "lease: the scenario has no lease (lease = false: the watchdog renews it); "
                                   "give it a lease to vary");
         /* A client's own lease or wait hides the scenario's: when every client has one, the
@@ -205,7 +205,7 @@ int vary_resolve(const scenario *sc, const char *name, vary_target *t, buf *err)
         if (t->kind == K_LEASE || t->kind == K_WAIT) {
             int follows = 0;
             for (int c = 0; c < sc->nclients; c++)
-                follows |= (t->kind == K_LEASE ? sc->clients[c].lease : sc->clients[c].wait) == -1;
+                follows |= (t->kind == K_LEASE ? sc->clients[c].lease_us : sc->clients[c].wait_us) == -1;
             if (!follows)
                 return set_error(err, "%s: every client sets its own %s, so the scenario's changes nothing; "
                                       "remove it from a client to vary it", t->name, t->name);
@@ -404,7 +404,7 @@ static int set_masters(scenario *sc, const scenario *base, int masters, const ch
 
 static int dist_eq(dist a, dist b)
 {
-    return a.kind == b.kind && a.a == b.a && a.b == b.b;
+    return a.kind == b.kind && a.a_us == b.a_us && a.b_us == b.b_us;
 }
 
 int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double value, buf *err)
@@ -450,10 +450,10 @@ int vary_apply(scenario *sc, const scenario *base, const vary_target *t, double 
     case K_WAIT:
     case K_TIMEOUT:
         if (us <= 0 && t->kind != K_WAIT) return set_error(err, "%s: the %s must be longer than 0", what, t->name);
-        *(t->kind == K_LEASE ? &sc->lease : t->kind == K_WAIT ? &sc->wait : &sc->timeout) = us;
+        *(t->kind == K_LEASE ? &sc->lease_us : t->kind == K_WAIT ? &sc->wait_us : &sc->timeout_us) = us;
         return 0;
     case K_WORK:
-        for (int i = 0; i < sc->nclients; i++) sc->clients[i].work = us;
+        for (int i = 0; i < sc->nclients; i++) sc->clients[i].work_us = us;
         return 0;
     case K_NODES:
         return set_masters(sc, base, (int)value, what, err);
@@ -484,15 +484,15 @@ double vary_get(const scenario *sc, const vary_target *t)
                 return NAN;
         if (t->kind == K_DRIFT) return n->clock.drift;
         return n->restart_delay_us < 0 ? NAN : (double)n->restart_delay_us;
-    case K_REPL_LAG: return sc->repl_lag.kind == DIST_CONST ? (double)sc->repl_lag.a : NAN;
-    case K_NET_DELAY: return sc->delay.kind == DIST_CONST ? (double)sc->delay.a : NAN;
-    case K_LEASE: return (double)sc->lease;
-    case K_WAIT: return (double)sc->wait;
-    case K_TIMEOUT: return (double)sc->timeout;
+    case K_REPL_LAG: return sc->repl_lag.kind == DIST_CONST ? (double)sc->repl_lag.a_us : NAN;
+    case K_NET_DELAY: return sc->delay.kind == DIST_CONST ? (double)sc->delay.a_us : NAN;
+    case K_LEASE: return (double)sc->lease_us;
+    case K_WAIT: return (double)sc->wait_us;
+    case K_TIMEOUT: return (double)sc->timeout_us;
     case K_WORK:
         for (int i = 1; i < sc->nclients; i++)
-            if (sc->clients[i].work != sc->clients[0].work) return NAN;
-        return (double)sc->clients[0].work;
+            if (sc->clients[i].work_us != sc->clients[0].work_us) return NAN;
+        return (double)sc->clients[0].work_us;
     case K_NODES: return sc->nmasters;
     case K_SERVER_OPTION: {
         const kind_option *o = &server_kind_find(sc->server ? sc->server : "redis")->options[t->index];

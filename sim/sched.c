@@ -20,7 +20,7 @@ struct sched {
 
 static int before(const event *a, const event *b)
 {
-    return a->time != b->time ? a->time < b->time : a->seq < b->seq;
+    return a->time_us != b->time_us ? a->time_us < b->time_us : a->seq < b->seq;
 }
 
 static void up(sched *s, size_t i)
@@ -149,10 +149,10 @@ int sched_pop(sched *s, chooser *ch, event *out)
 {
     s->last_tie = 0;
     if (!s->len) return 0;
-    int64_t t = s->heap[0].time;
+    int64_t t = s->heap[0].time_us;
     /* Another event due at t is, if there is one, a child of the root (its ancestors are all
      * due at t too, the heap's order being by time first). */
-    int tied = (s->len > 1 && s->heap[1].time == t) || (s->len > 2 && s->heap[2].time == t);
+    int tied = (s->len > 1 && s->heap[1].time_us == t) || (s->len > 2 && s->heap[2].time_us == t);
     if (!ch || !tied) {
         *out = pop_min(s);
         return 1;
@@ -165,7 +165,7 @@ int sched_pop(sched *s, chooser *ch, event *out)
     tie_add(s, &n, 0);
     for (size_t k = 0; k < n; k++)
         for (size_t c = 2 * s->ties[k] + 1; c <= 2 * s->ties[k] + 2 && c < s->len; c++)
-            if (s->heap[c].time == t) tie_add(s, &n, c);
+            if (s->heap[c].time_us == t) tie_add(s, &n, c);
     /* World events (actor < 0: faults) happen first at their instant, without a decision:
      * a fault pinned at time t then acts exactly where an explored one was injected. */
     size_t world = SIZE_MAX;
@@ -222,7 +222,7 @@ int sched_last_tie(const sched *s)
 
 int64_t sched_peek_time(const sched *s)
 {
-    return s->len ? s->heap[0].time : INT64_MAX;
+    return s->len ? s->heap[0].time_us : INT64_MAX;
 }
 
 size_t sched_pending(const sched *s)

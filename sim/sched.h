@@ -17,7 +17,7 @@
 #include "chooser.h"
 
 typedef struct event {
-    int64_t time;   /* true time, µs */
+    int64_t time_us; /* true time */
     uint64_t seq;
     int kind;
     int actor;

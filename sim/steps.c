@@ -199,7 +199,7 @@ static int step_kind_of(enum event_kind k)
 }
 int steps_event_begin(world *w, const event *e, int actor, size_t di)
 {
-    int st = steps_add(w, e->time, actor, e->cause);
+    int st = steps_add(w, e->time_us, actor, e->cause);
     w->steps[st].ev = step_kind_of(e->kind);
     w->steps[st].qactor = e->actor;
     w->steps[st].seq = e->seq;
@@ -207,7 +207,7 @@ int steps_event_begin(world *w, const event *e, int actor, size_t di)
         world_decision *d = steps_decision_at(w, di);
         d->tie = sched_last_tie(w->cx.q);
         d->step = st;
-        d->t = e->time;
+        d->t = e->time_us;
     }
     if (e->dec >= 0) steps_decision_at(w, (size_t)e->dec)->step = st;
     if (e->kind == EV_DELIVER) {

@@ -37,7 +37,7 @@ static void release_event(event *e)
  * typed; and the sentence the trace shows. */
 static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int target)
 {
-    hist_event *e = history_add(w->cx.hist, w->cx.now, k, target, core_local(&w->cx, target));
+    hist_event *e = history_add(w->cx.hist, w->cx.now_us, k, target, core_local(&w->cx, target));
     e->fault = (int)f->kind;
     e->fault_id = fi;
     const fault_def *d = fault_def_of(f->kind);
@@ -62,14 +62,14 @@ void world_fault_start(world *w, int fi)
     /* An explored fault may have landed earlier than the instant it is applied at, between
      * its target's last event and this one (explore_maybe_inject): nothing of the target
      * happened in between, so only what it schedules counts from its own instant. */
-    int64_t early = f->at >= 0 && f->at < w->cx.now ? w->cx.now - f->at : 0;
+    int64_t early = f->at_us >= 0 && f->at_us < w->cx.now_us ? w->cx.now_us - f->at_us : 0;
     fault_note(w, f, fi, H_FAULT, target);
     d->start(w, f, fi, target, early);
     /* its end; already due when it landed that much earlier: then at once, before anything
      * else happens now */
     if (f->duration_us >= 0 && !d->own_end) {
         if (early >= f->duration_us) world_fault_end(w, fi);
-        else sched_push(w->cx.q, w->cx.now - early + f->duration_us, EV_FAULT_END, -1, (uint64_t)fi, NULL);
+        else sched_push(w->cx.q, w->cx.now_us - early + f->duration_us, EV_FAULT_END, -1, (uint64_t)fi, NULL);
     }
 }
 
@@ -119,7 +119,7 @@ static void mark_due(world *w, int64_t t)
     for (size_t i = 0;; i++) {
         const event *e = sched_at(w->cx.q, i);
         if (!e) break;
-        if (e->time != t) continue;
+        if (e->time_us != t) continue;
         int k = steps_key(w, event_actor(w, e));
         if (k == WORLD_KEY_ALL || k == WORLD_KEY_CUT) memset(w->due, 0xff, ((size_t)w->cx.nactors + 63) / 64 * sizeof *w->due);
         else if (k >= 0) w->due[k / 64] |= 1ULL << (k % 64);
@@ -161,7 +161,7 @@ static void explore_inject(world *w, int64_t k, int st)
     }
     fault_cfg *f = &w->injected[w->ninjected];
     w->search->option(w->cx.sc, (int)k - 1, f);
-    f->at = w->cx.now;
+    f->at_us = w->cx.now_us;
     const fault_def *d = fault_def_of(f->kind);
     if (d->place) d->place(f, w->cx.sc);
     /* Where in the gap before this instant it landed: anywhere after the last event that
@@ -173,13 +173,13 @@ static void explore_inject(world *w, int64_t k, int st)
     if (gap > 0) {
         size_t di = steps_decisions_made(w);
         int64_t early = chooser_range(w->cx.ch, 0, gap, "fault instant");
-        f->at = w->cx.now - early;
+        f->at_us = w->cx.now_us - early;
         if (st >= 0 && steps_decisions_made(w) == di + 1) {
             world_decision *x = steps_decision_at(w, di);
             x->kind = WDEC_SHIFT;
             x->step = st;
             x->unit = 1;
-            x->t = w->cx.now;
+            x->t = w->cx.now_us;
         }
     }
     w->ninjected++;
@@ -206,7 +206,7 @@ static void explore_maybe_inject(world *w, int phase)
         if (k > 0) explore_inject(w, k, -1);
         return;
     }
-    if (phase != WORLD_PHASE_HORIZON) mark_due(w, w->cx.now);
+    if (phase != WORLD_PHASE_HORIZON) mark_due(w, w->cx.now_us);
     uint64_t valid, offered = s->offered(w, nopts, phase, &valid);
     if (phase == WORLD_PHASE_LATE) {
         size_t nw = ((size_t)w->cx.nactors + 63) / 64;
@@ -219,7 +219,7 @@ static void explore_maybe_inject(world *w, int phase)
         int64_t k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
         world_decision *x = steps_decision_at(w, di);
         x->kind = WDEC_FAULT;
-        x->t = w->cx.now;
+        x->t = w->cx.now_us;
         x->offered = offered;
         x->valid = valid;
         if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */
@@ -228,7 +228,7 @@ static void explore_maybe_inject(world *w, int phase)
         s->option(w->cx.sc, (int)k - 1, &f);
         int a = fault_actor(w, &f);
         x->target = steps_key(w, a);
-        x->step = steps_add(w, w->cx.now, a, WORLD_CAUSE_INSTANT);
+        x->step = steps_add(w, w->cx.now_us, a, WORLD_CAUSE_INSTANT);
         explore_inject(w, k, w->cx.explore ? x->step : -1);
         if (w->faults_left <= 0) return;
         s->offered(w, nopts, phase, &valid); /* what the one just landed left to change */
@@ -290,7 +290,7 @@ world *world_new(const scenario *sc, const world_opts *o, buf *err)
         world_free(w);
         return NULL;
     }
-    for (int i = 0; i < sc->nfaults; i++) sched_push(cx->q, sc->faults[i].at, EV_FAULT, -1, (uint64_t)i, NULL);
+    for (int i = 0; i < sc->nfaults; i++) sched_push(cx->q, sc->faults[i].at_us, EV_FAULT, -1, (uint64_t)i, NULL);
     return w;
 }
 
@@ -345,7 +345,7 @@ void world_dispatch(world *w, event *e)
 int world_run(world *w, buf *err)
 {
     event e;
-    int64_t horizon = w->cx.sc->explore.horizon > 0 ? w->cx.sc->explore.horizon : w->cx.sc->duration;
+    int64_t horizon = w->cx.sc->explore.horizon_us > 0 ? w->cx.sc->explore.horizon_us : w->cx.sc->duration_us;
     for (;;) {
         if (w->stop && *w->stop) { /* a signal: one long run does not hold the command up */
             if (err) buf_puts(err, "the run was stopped");
@@ -356,38 +356,38 @@ int world_run(world *w, buf *err)
         if (w->faults_left > 0 && next > w->last_instant && next <= horizon) {
             /* A new instant: the explorer may land a fault here, before anything else
              * happens at it (as a fault pinned at this time would). */
-            w->cx.now = next;
+            w->cx.now_us = next;
             w->last_instant = next;
             explore_maybe_inject(w, WORLD_PHASE_BEFORE);
         } else if (w->faults_left > 0 && next > horizon && w->last_instant < horizon && w->cx.explore &&
-                   horizon < w->cx.sc->duration) {
+                   horizon < w->cx.sc->duration_us) {
             /* The horizon itself is an instant (for the faults offered at every instant) */
-            w->cx.now = horizon;
+            w->cx.now_us = horizon;
             w->last_instant = horizon;
             explore_maybe_inject(w, WORLD_PHASE_HORIZON);
             continue;
         } else if (w->faults_left > 0 && w->late_open && next > horizon && next > w->last_instant && w->cx.explore &&
-                   next <= w->cx.sc->duration) {
+                   next <= w->cx.sc->duration_us) {
             /* ... and one tied to its target lands before the target's first event past it */
-            w->cx.now = next;
+            w->cx.now_us = next;
             w->last_instant = next;
             explore_maybe_inject(w, WORLD_PHASE_LATE);
         }
         size_t di = w->cx.explore ? steps_decisions_made(w) : 0;
         if (!sched_pop(w->cx.q, w->cx.ch, &e)) break;
-        w->last_instant = e.time;
-        if (e.time > w->cx.sc->duration) {
+        w->last_instant = e.time_us;
+        if (e.time_us > w->cx.sc->duration_us) {
             release_event(&e);
             break;
         }
-        w->cx.now = e.time;
+        w->cx.now_us = e.time_us;
         if (++w->events > w->max_events) {
             release_event(&e);
             if (err)
                 buf_printf(err, "%s: the run passed %g million events at %.3fs of its %.3fs; a run that "
                            "long would not fit in memory: shorten its duration, or give fewer clients, "
                            "rounds or faults", w->cx.sc->path ? w->cx.sc->path : w->cx.sc->name,
-                           (double)w->max_events / 1e6, (double)w->cx.now / 1e6, (double)w->cx.sc->duration / 1e6);
+                           (double)w->max_events / 1e6, (double)w->cx.now_us / 1e6, (double)w->cx.sc->duration_us / 1e6);
             return WORLD_TOO_LONG;
         }
         if (w->cx.explore) { /* the step it makes, for the search (steps.c) */
@@ -420,7 +420,7 @@ uint64_t world_events(const world *w)
 
 int64_t world_now(const world *w)
 {
-    return w->cx.now;
+    return w->cx.now_us;
 }
 
 const scenario *world_scenario(const world *w)

@@ -12,11 +12,11 @@ void world_advance(world *w, int64_t until)
 {
     event e;
     while (sched_peek_time(w->cx.q) <= until && sched_pop(w->cx.q, w->cx.ch, &e)) {
-        w->cx.now = e.time;
+        w->cx.now_us = e.time_us;
         w->events++;
         world_dispatch(w, &e);
     }
-    if (until > w->cx.now) w->cx.now = until;
+    if (until > w->cx.now_us) w->cx.now_us = until;
 }
 
 int64_t world_next_event(const world *w)
@@ -32,7 +32,7 @@ int world_inject(world *w, const fault_cfg *f)
     }
     fault_cfg *x = &w->injected[w->ninjected++];
     *x = *f;
-    x->at = w->cx.now;
+    x->at_us = w->cx.now_us;
     int id = w->cx.sc->nfaults + w->ninjected - 1;
     world_fault_start(w, id);
     return id;
@@ -62,7 +62,7 @@ struct kserver *world_node_server(world *w, int ni)
 int64_t world_node_clock_us(const world *w, int ni)
 {
     const lclock *c = &w->cu.nodes[ni].clock;
-    double ms = c->base_ms + (double)(w->cx.now - c->base_true_us) * (1.0 + c->drift) / 1000.0;
+    double ms = c->base_ms + (double)(w->cx.now_us - c->base_true_us) * (1.0 + c->drift) / 1000.0;
     return (int64_t)floor(ms * 1000.0 + 1e-3);
 }
 
@@ -78,7 +78,7 @@ void world_node_ran(world *w, int ni)
 
 hist_event *world_record(world *w, hist_kind kind, int actor)
 {
-    return history_add(w->cx.hist, w->cx.now, kind, actor, core_local(&w->cx, actor));
+    return history_add(w->cx.hist, w->cx.now_us, kind, actor, core_local(&w->cx, actor));
 }
 
 void world_forget(world *w)

@@ -62,9 +62,9 @@ static kserver *zkk_create(const kind_host *host)
     zk_hooks h = { .ud = s, .clock = zh_clock, .changed = zh_changed, .push = zh_push };
     zk_config cfg = { 2000, 0, 0 };
     if (host->options) {
-        cfg.tick = host->options[OPT_TICK];
-        cfg.min_timeout = host->options[OPT_MIN];
-        cfg.max_timeout = host->options[OPT_MAX];
+        cfg.tick_ms = host->options[OPT_TICK];
+        cfg.min_timeout_ms = host->options[OPT_MIN];
+        cfg.max_timeout_ms = host->options[OPT_MAX];
     }
     s->z = zk_new(&h, &cfg, host->nclients);
     return s;

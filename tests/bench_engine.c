@@ -81,7 +81,7 @@ int main(void)
         double rate = (double)events / dt;
         if (rate > best) best = rate;
     }
-    double sim_s = (double)sc->duration / 1e6;
+    double sim_s = (double)sc->duration_us / 1e6;
     printf("engine_events=%llu\n", (unsigned long long)events);
     printf("engine_events_per_s=%.0f\n", best);
     printf("engine_speedup_x=%.0f\n", sim_s / ((double)events / best));

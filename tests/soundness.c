@@ -318,7 +318,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
     for (int i = 0; i < k; i++) {
         const offer *o = &pb->offers[rnext(&r) % (uint64_t)pb->noffers];
         f[i].kind = o->kind;
-        f[i].at = rint_in(&r, 0, pb->horizon);
+        f[i].at_us = rint_in(&r, 0, pb->horizon);
         f[i].target = (char *)o->target;
         f[i].duration_us = -1;
         switch (o->kind) {
@@ -332,7 +332,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
             break;
         default: break;
         }
-        buf_printf(what, "%s{ at = \"%lldus\", %s = \"%s\"", i ? ", " : "", (long long)f[i].at, fault_kind_name(o->kind),
+        buf_printf(what, "%s{ at = \"%lldus\", %s = \"%s\"", i ? ", " : "", (long long)f[i].at_us, fault_kind_name(o->kind),
                    o->target);
         if (o->kind == FAULT_GC_PAUSE || o->kind == FAULT_PARTITION)
             buf_printf(what, ", duration = \"%lldms\"", (long long)(o->param / 1000));
@@ -342,7 +342,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
     }
     /* pinned faults are in time order */
     for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && f[j].at < f[j - 1].at; j--) {
+        for (int j = i; j > 0 && f[j].at_us < f[j - 1].at_us; j--) {
             fault_cfg t = f[j];
             f[j] = f[j - 1];
             f[j - 1] = t;

@@ -311,7 +311,7 @@ static void test_explore_crash_offered_only_before_an_event_of_its_target(void *
             if (st[s].t == d[i].t && st[s].key == 0) due = 1;
         if (d[i].offered & 2) {
             offered++;
-            assert_true(due || d[i].t == sc->explore.horizon);
+            assert_true(due || d[i].t == sc->explore.horizon_us);
         } else {
             withheld++;
             assert_false(due);
@@ -408,7 +408,7 @@ static void test_explore_jobs_give_the_answer_of_one(void **state)
     assert_true(a.found && b.found);
     assert_int_equal(a.prop, b.prop);
     assert_int_equal(a.nfaults, b.nfaults);
-    assert_int_equal(a.faults[0].at, b.faults[0].at);
+    assert_int_equal(a.faults[0].at_us, b.faults[0].at_us);
     assert_int_equal(a.nchoices, b.nchoices);
     for (size_t i = 0; i < a.nchoices; i++) assert_int_equal(a.choices[i].value, b.choices[i].value);
     explore_result_free(&a);
@@ -465,7 +465,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     write_shards(sc, files);
     assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.found && merged.found);
-    assert_int_equal(merged.faults[0].at, one.faults[0].at);
+    assert_int_equal(merged.faults[0].at_us, one.faults[0].at_us);
     assert_int_equal(merged.nchoices, one.nchoices);
     for (int i = 0; i < 3; i++) unlink(names[i]);
     explore_result_free(&one);

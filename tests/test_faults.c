@@ -84,7 +84,7 @@ static void test_faults_read_write_tell_and_record_each_kind(void **state)
         assert_true(back->nfaults >= 1);
         const fault_cfg *g = &back->faults[0];
         assert_int_equal(g->kind, f->kind);
-        assert_int_equal(g->at, f->at);
+        assert_int_equal(g->at_us, f->at_us);
         assert_int_equal(g->duration_us, f->duration_us);
         assert_int_equal(g->jump_ms, f->jump_ms);
         assert_true(g->rate == f->rate && g->probability == f->probability);
@@ -191,8 +191,8 @@ static void test_faults_disk_stall_holds_replies_with_fsync_always(void **state)
         int64_t first_reply = -1, stall_end = -1;
         for (size_t i = 0; i < history_len(h); i++) {
             const hist_event *e = history_at(h, i);
-            if (e->kind == H_REPLY && first_reply < 0) first_reply = e->t;
-            if (e->kind == H_FAULT_END && e->fault == FAULT_DISK_STALL) stall_end = e->t;
+            if (e->kind == H_REPLY && first_reply < 0) first_reply = e->t_us;
+            if (e->kind == H_FAULT_END && e->fault == FAULT_DISK_STALL) stall_end = e->t_us;
         }
         if (always) { /* held until the disk came back */
             assert_int_equal(stall_end, 2005000);

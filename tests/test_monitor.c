@@ -167,7 +167,7 @@ static void test_evidence_clocks_from_the_history(void **state)
     story s = story_new();
     history_set_actor_clock(s.h, s.a, 2000, 0);
     ev(&s, 0, H_CS_ENTER, s.a);
-    fault(&s, 50, FAULT_CLOCK_JUMP, 3, s.b, "a jump")->param = 5000;
+    fault(&s, 50, FAULT_CLOCK_JUMP, 3, s.b, "a jump")->param_ms = 5000;
     fault(&s, 50, FAULT_DRIFT, 4, s.b, "a drift")->rate = 1.0; /* twice as fast from 0.050s */
     ev(&s, 100, H_CS_ENTER, s.b);
     ev(&s, 200, H_CS_EXIT, s.b);

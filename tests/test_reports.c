@@ -64,7 +64,7 @@ static history *gc_story(void)
         ev(h, t + 2 * MS, H_REPLY, b, n1, NULL, "nil")->a = i + 1;
         if (i == 2) { /* a history is in true-time order: the pause falls between B's tries */
             hist_event *f = ev(h, 1000 * MS, H_FAULT, a, -1, "GC pause of A for 12000 ms", NULL);
-            f->fault = FAULT_GC_PAUSE, f->fault_id = 0, f->param = 12000;
+            f->fault = FAULT_GC_PAUSE, f->fault_id = 0, f->param_ms = 12000;
         }
     }
     ev(h, 10001 * MS, H_KEY_EXPIRED, n1, -1, "lock", NULL);
@@ -89,8 +89,8 @@ static int count_spans(const tl_model *m, int row, tl_span_kind k, int64_t *from
     int n = 0;
     for (size_t i = 0; i < m->nspans; i++)
         if (m->spans[i].row == row && m->spans[i].kind == k) {
-            if (from) *from = m->spans[i].from;
-            if (to) *to = m->spans[i].to;
+            if (from) *from = m->spans[i].from_us;
+            if (to) *to = m->spans[i].to_us;
             n++;
         }
     return n;
@@ -123,7 +123,7 @@ static void test_model_client_rows(void **state)
     assert_int_equal(t, 11102 * MS);
     assert_int_equal(count_spans(&m, 1, TL_OVERLAP, NULL, NULL), 1);
     assert_int_equal(m.nfaults, 1);
-    assert_int_equal(m.faults[0].to, 13000 * MS);
+    assert_int_equal(m.faults[0].to_us, 13000 * MS);
     int rejected = 0;
     for (size_t i = 0; i < m.nmarks; i++) rejected += m.marks[i].kind == TL_WRITE_REJECTED;
     assert_int_equal(rejected, 1);
@@ -146,11 +146,11 @@ static void test_model_node_owner(void **state)
         assert_int_equal(s->row, 2);
         if (owned == 0) {
             assert_int_equal(s->owner, 0); /* A, until the key expired */
-            assert_int_equal(s->to, 10001 * MS);
+            assert_int_equal(s->to_us, 10001 * MS);
         } else {
             assert_int_equal(s->owner, 1); /* then B, until it deleted it */
-            assert_int_equal(s->from, 10101 * MS);
-            assert_int_equal(s->to, 11103 * MS);
+            assert_int_equal(s->from_us, 10101 * MS);
+            assert_int_equal(s->to_us, 11103 * MS);
         }
         owned++;
     }
@@ -311,7 +311,7 @@ static void test_spacetime_labels_titles_no_overlap(void **state)
     ev(h, 0, H_REPLY, a, n1, NULL, "OK")->a = 1;
     for (int i = 0; i < 6; i++) {
         hist_event *f = ev(h, 0, H_FAULT, n1, -1, "clock of n1 jumps by 5000 ms and then some more text", NULL);
-        f->fault = FAULT_CLOCK_JUMP, f->fault_id = i, f->param = 5000;
+        f->fault = FAULT_CLOCK_JUMP, f->fault_id = i, f->param_ms = 5000;
     }
     ev(h, 0, H_TIMEOUT, a, n1, NULL, NULL)->a = 2;
     buf svg;
@@ -644,7 +644,7 @@ static void test_verdicts_document(void **state)
                                 "\"from_event\":17,\"to\":13000.000,\"to_event\":78}]"));
     assert_non_null(strstr(b.p, "{\"property\":\"no_deadlock\",\"verdict\":\"holds\",\"expected\":\"violated\",\"met\":false}"));
     assert_non_null(strstr(b.p, "\"expectations\":{\"stated\":2,\"met\":1,\"unmet\":1}\n}\n"));
-    for (size_t i = 73; i <= 75; i++) assert_int_equal(history_at(h, i)->t, 10102 * MS);
+    for (size_t i = 73; i <= 75; i++) assert_int_equal(history_at(h, i)->t_us, 10102 * MS);
     buf_reset(&b);
     verdicts_render(h, sc, NULL, 7, "client A: it failed", &b); /* a run that failed: not judged */
     assert_non_null(strstr(b.p, "\"error\":\"client A: it failed\""));

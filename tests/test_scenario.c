@@ -200,30 +200,30 @@ static void test_scenario_defaults(void **state)
     assert_int_equal(s->nodes[0].restart_delay_us, -1);
     assert_int_equal(s->nodes[0].clock.offset_ms, 0);
     assert_true(s->nodes[0].clock.drift == 0);
-    assert_int_equal(s->lease, 10000000);
-    assert_int_equal(s->wait, 30000000);
-    assert_int_equal(s->timeout, 3000000);
+    assert_int_equal(s->lease_us, 10000000);
+    assert_int_equal(s->wait_us, 30000000);
+    assert_int_equal(s->timeout_us, 3000000);
     assert_int_equal(s->delay.kind, DIST_UNIFORM);
-    assert_int_equal(s->delay.a, 1000);
-    assert_int_equal(s->delay.b, 5000);
+    assert_int_equal(s->delay.a_us, 1000);
+    assert_int_equal(s->delay.b_us, 5000);
     assert_true(s->loss == 0);
     assert_int_equal(s->nlinks, 0);
     assert_int_equal(s->repl_lag.kind, DIST_UNIFORM); /* the network's delay */
-    assert_int_equal(s->repl_lag.b, 5000);
-    assert_int_equal(s->down_after, 5000000);
-    assert_int_equal(s->detection, 1000000);
+    assert_int_equal(s->repl_lag.b_us, 5000);
+    assert_int_equal(s->down_after_us, 5000000);
+    assert_int_equal(s->detection_us, 1000000);
     assert_int_equal(s->nclients, 2);
     const client_cfg *c = &s->clients[1];
     assert_string_equal(c->name, "B");
-    assert_int_equal(c->start, 0);
-    assert_int_equal(c->work, 1000000);
+    assert_int_equal(c->start_us, 0);
+    assert_int_equal(c->work_us, 1000000);
     assert_int_equal(c->rounds, 1);
-    assert_int_equal(c->wait, -1);
-    assert_int_equal(c->lease, -1);
-    assert_int_equal(c->think, 0);
+    assert_int_equal(c->wait_us, -1);
+    assert_int_equal(c->lease_us, -1);
+    assert_int_equal(c->think_us, 0);
     assert_int_equal(c->line, 3);
     assert_int_equal(s->nfaults, 0);
-    assert_int_equal(s->duration, 60000000);
+    assert_int_equal(s->duration_us, 60000000);
     assert_int_equal(s->seed, 1);
     assert_int_equal(s->nexpects, 0);
     assert_int_equal(s->noptions, 0);
@@ -243,10 +243,10 @@ static void test_scenario_full_file(void **state)
     assert_string_equal(s->lock, "orders");
     assert_int_equal(s->fencing, 1);
     assert_int_equal(s->seed, 42);
-    assert_int_equal(s->duration, 60000000);
-    assert_int_equal(s->lease, 8000000);
-    assert_int_equal(s->wait, 5000000);
-    assert_int_equal(s->timeout, 250000);
+    assert_int_equal(s->duration_us, 60000000);
+    assert_int_equal(s->lease_us, 8000000);
+    assert_int_equal(s->wait_us, 5000000);
+    assert_int_equal(s->timeout_us, 250000);
 
     /* nodes: masters first, then replicas "<master>r<k>" */
     static const char *const names[] = { "A", "B", "C", "Ar1", "Br1", "Cr1" };
@@ -270,19 +270,19 @@ static void test_scenario_full_file(void **state)
     assert_true(s->nodes[5].clock.drift == -0.002);
 
     assert_int_equal(s->delay.kind, DIST_EXP);
-    assert_int_equal(s->delay.a, 2000);
+    assert_int_equal(s->delay.a_us, 2000);
     assert_true(s->loss == 0.01);
     assert_int_equal(s->repl_lag.kind, DIST_CONST);
-    assert_int_equal(s->repl_lag.a, 40000);
-    assert_int_equal(s->down_after, 3000000);
-    assert_int_equal(s->detection, 1500000);
+    assert_int_equal(s->repl_lag.a_us, 40000);
+    assert_int_equal(s->down_after_us, 3000000);
+    assert_int_equal(s->detection_us, 1500000);
 
     assert_int_equal(s->nlinks, 2);
     assert_string_equal(s->links[0].from, "X");
     assert_string_equal(s->links[0].to, "A");
     assert_int_equal(s->links[0].delay.kind, DIST_UNIFORM);
-    assert_int_equal(s->links[0].delay.a, 10000);
-    assert_int_equal(s->links[0].delay.b, 20000);
+    assert_int_equal(s->links[0].delay.a_us, 10000);
+    assert_int_equal(s->links[0].delay.b_us, 20000);
     assert_true(s->links[0].loss == 0.5);
     assert_int_equal(s->links[0].line, 25);
     assert_int_equal(s->links[1].delay.kind, DIST_EXP); /* the network's */
@@ -291,24 +291,24 @@ static void test_scenario_full_file(void **state)
     assert_int_equal(s->nclients, 3);
     const client_cfg *x = &s->clients[0], *y = &s->clients[1], *z = &s->clients[2];
     assert_string_equal(x->name, "X");
-    assert_int_equal(x->work, 1500000);
+    assert_int_equal(x->work_us, 1500000);
     assert_int_equal(x->rounds, 3);
-    assert_int_equal(x->think, 100000);
-    assert_int_equal(x->lease, -1);
+    assert_int_equal(x->think_us, 100000);
+    assert_int_equal(x->lease_us, -1);
     assert_int_equal(x->line, 30);
-    assert_int_equal(y->start, 100000);
-    assert_int_equal(y->work, 250500);
-    assert_int_equal(y->wait, 2000000);
-    assert_int_equal(y->lease, -2);
+    assert_int_equal(y->start_us, 100000);
+    assert_int_equal(y->work_us, 250500);
+    assert_int_equal(y->wait_us, 2000000);
+    assert_int_equal(y->lease_us, -2);
     assert_int_equal(y->clock.offset_ms, 20);
     assert_true(y->clock.drift == 0.05);
     assert_int_equal(y->line, 31);
-    assert_int_equal(z->lease, -2);
+    assert_int_equal(z->lease_us, -2);
 
     assert_int_equal(s->nfaults, 11);
     const fault_cfg *f = s->faults;
     assert_int_equal(f[0].kind, FAULT_GC_PAUSE);
-    assert_int_equal(f[0].at, 1000000);
+    assert_int_equal(f[0].at_us, 1000000);
     assert_string_equal(f[0].target, "X");
     assert_int_equal(f[0].duration_us, 12000000);
     assert_int_equal(f[0].line, 36);
@@ -363,7 +363,7 @@ static void test_scenario_full_file(void **state)
     const explore_cfg *e = &s->explore;
     assert_int_equal(e->present, 1);
     assert_int_equal(e->max_faults, 2);
-    assert_int_equal(e->horizon, 30000000);
+    assert_int_equal(e->horizon_us, 30000000);
     assert_int_equal(e->max_depth, 500);
     assert_int_equal(e->nfaults, 4); /* in fault-kind order */
     assert_int_equal(e->faults[0].kind, FAULT_GC_PAUSE);
@@ -372,9 +372,9 @@ static void test_scenario_full_file(void **state)
     assert_int_equal(e->faults[0].nparams, 0);
     assert_int_equal(e->faults[1].kind, FAULT_CRASH);
     assert_int_equal(e->faults[1].nparams, 2);
-    assert_int_equal(e->faults[1].params[1], 20000000);
+    assert_int_equal(e->faults[1].params_us[1], 20000000);
     assert_int_equal(e->faults[2].kind, FAULT_CLOCK_JUMP);
-    assert_int_equal(e->faults[2].params[0], -5000000);
+    assert_int_equal(e->faults[2].params_us[0], -5000000);
     assert_int_equal(e->faults[3].kind, FAULT_DRIFT);
     assert_int_equal(e->faults[3].nparams, 0);
     assert_int_equal(e->faults[3].nvalues, 2);
@@ -446,9 +446,9 @@ static void test_scenario_distributions(void **state)
     (void)state;
     scenario *s = load_with("  network = { delay = 3 }, replication = { lag = { 0, \"1s\" } },");
     assert_int_equal(s->delay.kind, DIST_CONST);
-    assert_int_equal(s->delay.a, 3000);
+    assert_int_equal(s->delay.a_us, 3000);
     assert_int_equal(s->repl_lag.kind, DIST_UNIFORM);
-    assert_int_equal(s->repl_lag.b, 1000000);
+    assert_int_equal(s->repl_lag.b_us, 1000000);
     scenario_free(s);
     expect_error_in("  network = { delay = { \"5ms\", \"1ms\" } },",
                     "t.lua:4: network.delay: the low end of {lo, hi} is above the high end");
@@ -464,13 +464,13 @@ static void test_scenario_lease_none_and_numbers(void **state)
 {
     (void)state;
     scenario *s = load_with("  lease = false, wait = 0, seed = 0, nodes = 1.0,");
-    assert_int_equal(s->lease, -2);
-    assert_int_equal(s->wait, 0);
+    assert_int_equal(s->lease_us, -2);
+    assert_int_equal(s->wait_us, 0);
     assert_int_equal(s->seed, 0);
     scenario_free(s);
     s = load_with("  lease = \"none\", timeout = 0.0016,");
-    assert_int_equal(s->lease, -2);
-    assert_int_equal(s->timeout, 2); /* ms with a fraction, rounded to µs */
+    assert_int_equal(s->lease_us, -2);
+    assert_int_equal(s->timeout_us, 2); /* ms with a fraction, rounded to µs */
     scenario_free(s);
     expect_error_in("  timeout = 0.0004,", "t.lua:4: timeout must be more than 0 (got 0.0004)");
 }
@@ -526,7 +526,7 @@ static void test_scenario_options_and_explore(void **state)
                     "t.lua:4: explore.max_faults must be between 0 and 1000 (got -1)");
     scenario *s = load_with("  explore = { max_faults = 0, faults = { drop = { targets = { \"A\" }, params = { 0.5 } } } },");
     assert_int_equal(s->explore.max_faults, 0);
-    assert_int_equal(s->explore.horizon, 0);
+    assert_int_equal(s->explore.horizon_us, 0);
     assert_int_equal(s->explore.faults[0].kind, FAULT_DROP);
     assert_true(s->explore.faults[0].values[0] == 0.5);
     scenario_free(s);
@@ -970,7 +970,7 @@ static void test_scenario_explore_params(void **state)
                     "t.lua:4: explore.faults.crash[3]: 'n1' is named twice");
     /* a restart delay of 0 is one */
     scenario *s = load_with("  explore = { faults = { crash = { targets = { \"n1\" }, params = { 0 } } }, max_faults = 1 },");
-    assert_int_equal(s->explore.faults[0].params[0], 0);
+    assert_int_equal(s->explore.faults[0].params_us[0], 0);
     scenario_free(s);
 }
 

@@ -239,26 +239,26 @@ static void test_sweep_apply_sets_fields(void **state)
     apply_ok(sc, base, "drift", "0.02");
     assert_true(sc->nodes[0].clock.drift == 0.02);
     apply_ok(sc, base, "lease", "3s");
-    assert_int_equal(sc->lease, 3000000);
+    assert_int_equal(sc->lease_us, 3000000);
     apply_ok(sc, base, "timeout", "250ms");
-    assert_int_equal(sc->timeout, 250000);
+    assert_int_equal(sc->timeout_us, 250000);
     apply_ok(sc, base, "work", "2s");
-    assert_int_equal(sc->clients[0].work, 2000000);
-    assert_int_equal(sc->clients[1].work, 2000000);
+    assert_int_equal(sc->clients[0].work_us, 2000000);
+    assert_int_equal(sc->clients[1].work_us, 2000000);
     apply_ok(sc, base, "network.delay", "9ms");
-    assert_true(sc->delay.kind == DIST_CONST && sc->delay.a == 9000);
+    assert_true(sc->delay.kind == DIST_CONST && sc->delay.a_us == 9000);
     scenario_free(sc);
     scenario_free(base);
 
     base = load_scenario_text(redlock_text);
     sc = load_scenario_text(redlock_text);
     apply_ok(sc, base, "network.delay", "9ms");
-    assert_int_equal(sc->links[0].delay.a, 7000); /* its own delay stays */
-    assert_int_equal(sc->links[1].delay.a, 9000); /* the network's follows */
+    assert_int_equal(sc->links[0].delay.a_us, 7000); /* its own delay stays */
+    assert_int_equal(sc->links[1].delay.a_us, 9000); /* the network's follows */
     apply_ok(sc, base, "restart_delay", "11s");
     for (int i = 0; i < sc->nnodes; i++) assert_int_equal(sc->nodes[i].restart_delay_us, 11000000);
     apply_ok(sc, base, "replication.lag", "40ms");
-    assert_true(sc->repl_lag.kind == DIST_CONST && sc->repl_lag.a == 40000);
+    assert_true(sc->repl_lag.kind == DIST_CONST && sc->repl_lag.a_us == 40000);
     apply_ok(sc, base, "per_node.n2.drift", "0.1");
     assert_true(sc->nodes[1].clock.drift == 0.1 && sc->nodes[0].clock.drift == 0);
     scenario_free(sc);

@@ -41,7 +41,8 @@ WEB_DATA := lua scenarios tests/check
 WEB_EMBED := --embed-file lua@/locklab/lua --embed-file scenarios@/locklab/scenarios \
     --embed-file tests/check@/locklab/tests/check
 # The page's own files, and the editor: CodeMirror 5 from Debian's libjs-codemirror.
-WEB_PAGE := web/index.html web/playground.css web/app.js web/engine.js web/worker.js
+WEB_PAGE := web/index.html web/playground.css web/engine.js web/worker.js web/editor.js web/scenario_text.js \
+    web/jobs.js web/run.js web/tools.js web/live.js web/lessons.js web/app.js
 CODEMIRROR := /usr/share/javascript/codemirror
 
 .PHONY: playground
@@ -80,7 +81,7 @@ $(WEB)/obj/xxhash/xxhash.o: $(WEB_SRCDIR)/xxhash/xxhash.c
 # does natively; the WebAssembly assembler has no .incbin).
 $(WEB)/html_assets.c: $(HTML_ASSETS) web/assets.py
 	@mkdir -p $(dir $@)
-	python3 web/assets.py $@ html_player_js reports/html_model.js reports/html_view.js -- html_player_css reports/html_player.css
+	python3 web/assets.py $@ html_player_js $(HTML_JS) -- html_player_css reports/html_player.css
 
 $(WEB)/obj/html_assets.o: $(WEB)/html_assets.c
 	$(EMCC) $(CFLAGS_BASE) $(WEB_CFLAGS) -c -o $@ $<

@@ -74,7 +74,7 @@ typedef struct ekv {
 
 typedef struct elease {
     int64_t id, ttl;  /* ttl: the granted TTL, in s */
-    int64_t expiry;   /* local ms; ETCD_FOREVER on a replica */
+    int64_t expiry_ms; /* on the local clock; ETCD_FOREVER on a replica */
 } elease;
 
 typedef struct eevent {
@@ -106,7 +106,7 @@ typedef struct etcd {
     kind_host host;
     etcd_data *d;
     int replica;
-    int64_t start;    /* local ms when the process started: the lessor loop's phase */
+    int64_t start_ms; /* the local clock when the process started: the lessor loop's phase */
     etcd_watch *watches;
     size_t nwatches, capwatches;
 } etcd;

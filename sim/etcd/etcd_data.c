@@ -102,7 +102,7 @@ elease *etcd_lease_add(etcd_data *d, int64_t id, int64_t ttl, int64_t expiry)
         d->nleases++;
         l = &d->leases[i];
     }
-    *l = (elease){ .id = id, .ttl = ttl, .expiry = expiry };
+    *l = (elease){ .id = id, .ttl = ttl, .expiry_ms = expiry };
     uint64_t suffix = (uint64_t)id & ((UINT64_C(1) << 48) - 1);
     if (suffix > d->id_suffix) d->id_suffix = suffix;
     return l;
@@ -200,7 +200,7 @@ int etcd_is_lease_unit(const char *p, size_t len, int64_t *id)
 static int64_t lease_deadline(const etcd_data *d, int64_t lease)
 {
     const elease *l = lease ? etcd_lease_find(d, lease) : NULL;
-    return l && l->expiry != ETCD_FOREVER ? l->expiry : -1;
+    return l && l->expiry_ms != ETCD_FOREVER ? l->expiry_ms : -1;
 }
 
 static void kv_text(const ekv *kv, buf *out)
@@ -228,7 +228,7 @@ void etcd_dump(const etcd *s, buf *out)
         const elease *l = &d->leases[i];
         char unit[32];
         etcd_lease_unit(l->id, unit);
-        buf_printf(out, "\"%s\" lease at=%lld ttl=%lld\n", unit, (long long)(l->expiry == ETCD_FOREVER ? -1 : l->expiry),
+        buf_printf(out, "\"%s\" lease at=%lld ttl=%lld\n", unit, (long long)(l->expiry_ms == ETCD_FOREVER ? -1 : l->expiry_ms),
                    (long long)l->ttl);
     }
 }
@@ -252,7 +252,7 @@ void etcd_units(const etcd *s, void (*fn)(void *ud, slice name, const char *type
         etcd_lease_unit(l->id, unit);
         buf_reset(&v);
         buf_printf(&v, "ttl=%lld", (long long)l->ttl);
-        fn(ud, (slice){ unit, strlen(unit) }, "lease", l->expiry == ETCD_FOREVER ? -1 : l->expiry, (slice){ v.p, v.len });
+        fn(ud, (slice){ unit, strlen(unit) }, "lease", l->expiry_ms == ETCD_FOREVER ? -1 : l->expiry_ms, (slice){ v.p, v.len });
     }
     buf_release(&v);
 }
@@ -264,7 +264,7 @@ int etcd_describe(etcd *s, slice unit, buf *out, int64_t *deadline)
         const elease *l = etcd_lease_find(s->d, id);
         if (!l) return 0;
         buf_printf(out, "lease ttl=%llds", (long long)l->ttl);
-        *deadline = l->expiry == ETCD_FOREVER ? -1 : l->expiry;
+        *deadline = l->expiry_ms == ETCD_FOREVER ? -1 : l->expiry_ms;
         return 1;
     }
     const ekv *kv = etcd_find(s->d, unit.p, unit.len);
@@ -312,7 +312,7 @@ void etcd_apply(etcd *s, etcd_change *c)
             etcd_lease_remove(d, c->lease.id);
             s->host.changed(s->host.ud, KIND_DELETED, slice_cstr(unit));
         } else {
-            etcd_lease_add(d, c->lease.id, c->lease.ttl, s->replica ? ETCD_FOREVER : c->lease.expiry);
+            etcd_lease_add(d, c->lease.id, c->lease.ttl, s->replica ? ETCD_FOREVER : c->lease.expiry_ms);
             s->host.changed(s->host.ud, KIND_WRITTEN, slice_cstr(unit));
         }
         return;

@@ -39,7 +39,7 @@ etcd *etcd_new(const kind_host *host)
     etcd *s = xcalloc(1, sizeof *s);
     s->host = *host;
     s->d = etcd_data_new();
-    s->start = now_of(s);
+    s->start_ms = now_of(s);
     return s;
 }
 
@@ -64,12 +64,12 @@ int64_t etcd_min_ttl(const etcd *s)
 static void promote(etcd *s)
 {
     int64_t now = etcd_now_seen(s), extend = opt(s, ETCD_OPT_ELECTION, 1000);
-    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry = now + extend + s->d->leases[i].ttl * 1000;
+    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry_ms = now + extend + s->d->leases[i].ttl * 1000;
 }
 
 static void demote(etcd *s)
 {
-    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry = ETCD_FOREVER;
+    for (size_t i = 0; i < s->d->nleases; i++) s->d->leases[i].expiry_ms = ETCD_FOREVER;
 }
 
 void etcd_set_replica(etcd *s, int replica)
@@ -91,9 +91,9 @@ void etcd_install(etcd *s, etcd_data *d)
 /* The lessor loop's first tick at or after a lease's expiry. */
 static int64_t tick_after(const etcd *s, int64_t expiry)
 {
-    if (expiry <= s->start) return s->start;
-    int64_t k = (expiry - s->start + ETCD_LESSOR_TICK_MS - 1) / ETCD_LESSOR_TICK_MS;
-    return s->start + k * ETCD_LESSOR_TICK_MS;
+    if (expiry <= s->start_ms) return s->start_ms;
+    int64_t k = (expiry - s->start_ms + ETCD_LESSOR_TICK_MS - 1) / ETCD_LESSOR_TICK_MS;
+    return s->start_ms + k * ETCD_LESSOR_TICK_MS;
 }
 
 int64_t etcd_next_deadline(etcd *s)
@@ -101,8 +101,8 @@ int64_t etcd_next_deadline(etcd *s)
     if (s->replica) return INT64_MAX;
     int64_t best = INT64_MAX;
     for (size_t i = 0; i < s->d->nleases; i++) {
-        if (s->d->leases[i].expiry == ETCD_FOREVER) continue;
-        int64_t t = tick_after(s, s->d->leases[i].expiry) - 1;
+        if (s->d->leases[i].expiry_ms == ETCD_FOREVER) continue;
+        int64_t t = tick_after(s, s->d->leases[i].expiry_ms) - 1;
         if (t < best) best = t;
     }
     return best;
@@ -137,8 +137,8 @@ void etcd_expire(etcd *s)
         const elease *pick = NULL;
         for (size_t i = 0; i < s->d->nleases; i++) {
             const elease *l = &s->d->leases[i];
-            if (l->expiry == ETCD_FOREVER || tick_after(s, l->expiry) > now) continue;
-            if (!pick || l->expiry < pick->expiry) pick = l;
+            if (l->expiry_ms == ETCD_FOREVER || tick_after(s, l->expiry_ms) > now) continue;
+            if (!pick || l->expiry_ms < pick->expiry_ms) pick = l;
         }
         if (!pick) return;
         etcd_revoke(s, pick->id, KIND_EXPIRED);

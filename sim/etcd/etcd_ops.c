@@ -602,11 +602,11 @@ static void lease_request(etcd *s, parser *p, const char *w, etcd_reply *out)
     enode_int(out->root, "ID", a);
     if (!strcasecmp(w, "LEASE_KEEPALIVE")) {
         /* Renew: an expired lease waits for its revoke, then is not found: TTL 0 */
-        if (!l || (l->expiry != ETCD_FOREVER && l->expiry <= now)) {
+        if (!l || (l->expiry_ms != ETCD_FOREVER && l->expiry_ms <= now)) {
             enode_int(out->root, "TTL", 0);
             return;
         }
-        if (!s->replica) l->expiry = now + l->ttl * 1000;
+        if (!s->replica) l->expiry_ms = now + l->ttl * 1000;
         enode_int(out->root, "TTL", l->ttl);
         return;
     }
@@ -615,7 +615,7 @@ static void lease_request(etcd *s, parser *p, const char *w, etcd_reply *out)
         enode_int(out->root, "TTL", -1);
         return;
     }
-    int64_t left = l->expiry == ETCD_FOREVER ? INT64_MAX / 1000000 : (l->expiry - now) / 1000;
+    int64_t left = l->expiry_ms == ETCD_FOREVER ? INT64_MAX / 1000000 : (l->expiry_ms - now) / 1000;
     enode_int(out->root, "TTL", left);
     enode_int(out->root, "grantedTTL", l->ttl);
     if (keys) {

@@ -142,9 +142,9 @@ static void print_lease(const k8s_lease *l, buf *out)
 {
     buf_printf(out, "%s rv=%lld holder=%s duration=%llds acquire=", l->name, (long long)l->rv,
                l->holder && *l->holder ? l->holder : "\"\"", (long long)l->duration);
-    print_time(l->acquire, out);
+    print_time(l->acquire_ms, out);
     buf_puts(out, " renew=");
-    print_time(l->renew, out);
+    print_time(l->renew_ms, out);
     buf_printf(out, " transitions=%lld", (long long)l->transitions);
 }
 
@@ -171,8 +171,8 @@ static int parse_int(slice a, int64_t *v)
 /* HOLDER DURATION ACQUIRE RENEW TRANSITIONS into l (name and rv left alone). */
 static int parse_spec(const slice *argv, k8s_lease *l, k8s_reply *r)
 {
-    if (parse_int(argv[1], &l->duration) || l->duration < 0 || parse_int(argv[2], &l->acquire) ||
-        parse_int(argv[3], &l->renew) || parse_int(argv[4], &l->transitions) || l->transitions < 0) {
+    if (parse_int(argv[1], &l->duration) || l->duration < 0 || parse_int(argv[2], &l->acquire_ms) ||
+        parse_int(argv[3], &l->renew_ms) || parse_int(argv[4], &l->transitions) || l->transitions < 0) {
         reply_error(r, 400, "BadRequest", "locklab: DURATION, ACQUIRE, RENEW and TRANSITIONS are integers");
         return -1;
     }

@@ -22,7 +22,7 @@ typedef struct k8s_lease {
     char *name;
     char *holder;          /* holderIdentity; "" when none */
     int64_t duration;      /* leaseDurationSeconds */
-    int64_t acquire, renew; /* acquireTime, renewTime: what the client wrote (its clock, ms); -1: unset */
+    int64_t acquire_ms, renew_ms; /* acquireTime, renewTime: what the client wrote (its clock); -1: unset */
     int64_t transitions;   /* leaseTransitions */
     int64_t rv;            /* metadata.resourceVersion */
 } k8s_lease;

@@ -89,12 +89,12 @@ static int kk_reply_push(lua_State *L, const void *rp)
     }
     lua_pushinteger(L, l->duration);
     lua_setfield(L, -2, "leaseDurationSeconds");
-    if (l->acquire >= 0) {
-        lua_pushinteger(L, l->acquire);
+    if (l->acquire_ms >= 0) {
+        lua_pushinteger(L, l->acquire_ms);
         lua_setfield(L, -2, "acquireTime");
     }
-    if (l->renew >= 0) {
-        lua_pushinteger(L, l->renew);
+    if (l->renew_ms >= 0) {
+        lua_pushinteger(L, l->renew_ms);
         lua_setfield(L, -2, "renewTime");
     }
     lua_pushinteger(L, l->transitions);

@@ -233,8 +233,8 @@ static int apply_update(ddoc *d, const ddoc *u, int inserting, mgreply *r)
 
 static mcoll *coll_for_write(mgserver *s, const char *name)
 {
-    mcoll *c = coll_find(s->db, name);
-    return c ? c : coll_create(s, name, 1);
+    mcoll *c = mg_coll_find(s->db, name);
+    return c ? c : mg_coll_create(s, name, 1);
 }
 
 static const ddoc *doc_arg(const ddoc *cmd, const char *name, mgreply *r, int required)
@@ -287,7 +287,7 @@ static void cmd_insert(mgserver *s, const char *coll, const ddoc *cmd, mgreply *
             if (stop_on_error) break;
             continue;
         }
-        coll_insert(s, c, d);
+        mg_coll_insert(s, c, d);
         n++;
     }
     doc_put(out, "n", dv_int(n));
@@ -308,7 +308,7 @@ static void cmd_find(mgserver *s, const char *coll, const ddoc *cmd, mgreply *r)
 {
     const ddoc *q = doc_arg(cmd, "filter", r, 0);
     if (r->error || valid_query(q, r)) return;
-    mcoll *c = coll_find(s->db, coll);
+    mcoll *c = mg_coll_find(s->db, coll);
     ddoc *batch = doc_new();
     for (int i = 0; c && i < c->n; i++) {
         int m = matches(c->docs[i].d, q, r);
@@ -350,14 +350,14 @@ static void cmd_find_and_modify(mgserver *s, const char *coll, const ddoc *cmd, 
         fail(r, 9, "FailedToParse", "Cannot specify both an update and remove=true");
         return;
     }
-    mcoll *c = coll_find(s->db, coll);
+    mcoll *c = mg_coll_find(s->db, coll);
     int i = find_first(c, q, r);
     if (i == -2) return;
     ddoc *leo = doc_new();
     dval value = { .t = D_NULL };
     if (i >= 0 && remove) {
         value = dv_doc(doc_clone(c->docs[i].d));
-        coll_remove(s, c, i, 1);
+        mg_coll_remove(s, c, i, 1);
         doc_put(leo, "n", dv_int(1));
     } else if (i >= 0) {
         ddoc *d = doc_clone(c->docs[i].d);
@@ -369,7 +369,7 @@ static void cmd_find_and_modify(mgserver *s, const char *coll, const ddoc *cmd, 
         if (!want_new) value = dv_doc(doc_clone(c->docs[i].d));
         int changed = dval_cmp(&(dval){ .t = D_DOC, .d = d }, &(dval){ .t = D_DOC, .d = c->docs[i].d }) != 0;
         if (want_new) value = dv_doc(doc_clone(d));
-        if (changed) coll_replace(s, c, i, d);
+        if (changed) mg_coll_replace(s, c, i, d);
         else doc_free(d);
         doc_put(leo, "n", dv_int(1));
         doc_put(leo, "updatedExisting", dv_bool(1));
@@ -383,18 +383,18 @@ static void cmd_find_and_modify(mgserver *s, const char *coll, const ddoc *cmd, 
             return;
         }
         ensure_id(s, d);
-        c = coll_find(s->db, coll);
+        c = mg_coll_find(s->db, coll);
         if (id_taken(c, doc_get(d, "_id"))) {
             fail_dup(r, coll, doc_get(d, "_id"));
             doc_free(d);
             doc_free(leo);
             return;
         }
-        if (!c) c = coll_create(s, coll, 1);
+        if (!c) c = mg_coll_create(s, coll, 1);
         dval id;
         dval_copy(&id, doc_get(d, "_id"));
         if (want_new) value = dv_doc(doc_clone(d));
-        coll_insert(s, c, d);
+        mg_coll_insert(s, c, d);
         doc_put(leo, "n", dv_int(1));
         doc_put(leo, "updatedExisting", dv_bool(0));
         doc_put(leo, "upserted", id);
@@ -415,7 +415,7 @@ static void cmd_delete(mgserver *s, const char *coll, const ddoc *cmd, mgreply *
         fail(r, 40414, "Location40414", "BSON field 'delete.deletes' is missing but a required field");
         return;
     }
-    mcoll *c = coll_find(s->db, coll);
+    mcoll *c = mg_coll_find(s->db, coll);
     int64_t n = 0;
     /* every statement's filter is checked before anything is deleted */
     for (int k = 0; k < dels->d->n; k++) {
@@ -434,7 +434,7 @@ static void cmd_delete(mgserver *s, const char *coll, const ddoc *cmd, mgreply *
         int64_t limit = doc_get(st, "limit")->i;
         for (int i = 0; i < c->n;) {
             if (matches(c->docs[i].d, q, r) == 1) {
-                coll_remove(s, c, i, 1);
+                mg_coll_remove(s, c, i, 1);
                 n++;
                 if (limit == 1) break;
             } else {
@@ -470,9 +470,9 @@ static void cmd_create_indexes(mgserver *s, const char *coll, const ddoc *cmd, m
             return;
         }
     }
-    mcoll *c = coll_find(s->db, coll);
+    mcoll *c = mg_coll_find(s->db, coll);
     int created = c == NULL;
-    if (!c) c = coll_create(s, coll, 0); /* reported below, with its indexes */
+    if (!c) c = mg_coll_create(s, coll, 0); /* reported below, with its indexes */
     int before = 1 + c->nttl;
     for (int k = 0; k < ix->d->n; k++) {
         const ddoc *spec = ix->d->f[k].v.d;
@@ -486,7 +486,7 @@ static void cmd_create_indexes(mgserver *s, const char *coll, const ddoc *cmd, m
         c->ttl[c->nttl++] = (mttl){ xstrdup(key->f[0].name), xstrdup(name),
                                     doc_get(spec, "expireAfterSeconds")->i * 1000 };
     }
-    if (created || 1 + c->nttl != before) report_coll(s, c, 0, 0);
+    if (created || 1 + c->nttl != before) mg_report_coll(s, c, 0, 0);
     ddoc *out = reply_doc(r);
     doc_put(out, "numIndexesBefore", dv_int(before));
     doc_put(out, "numIndexesAfter", dv_int(1 + c->nttl));
@@ -497,13 +497,13 @@ static void cmd_create_indexes(mgserver *s, const char *coll, const ddoc *cmd, m
 
 static void cmd_drop(mgserver *s, const char *coll, mgreply *r)
 {
-    mcoll *c = coll_find(s->db, coll);
+    mcoll *c = mg_coll_find(s->db, coll);
     if (!c) {
         fail(r, 26, "NamespaceNotFound", "ns not found");
         return;
     }
     int n = 1 + c->nttl;
-    coll_drop(s, coll);
+    mg_coll_drop(s, coll);
     ddoc *out = reply_doc(r);
     doc_put(out, "nIndexesWas", dv_int(n));
     buf ns;

@@ -104,7 +104,7 @@ static int coll_pos(const mgdb *d, const char *name, int *found)
     return i;
 }
 
-mcoll *coll_find(const mgdb *d, const char *name)
+mcoll *mg_coll_find(const mgdb *d, const char *name)
 {
     int found;
     int i = coll_pos(d, name, &found);
@@ -126,7 +126,7 @@ static void coll_put(mgdb *d, mcoll *c)
     d->n++;
 }
 
-void report_coll(mgserver *s, const mcoll *c, int64_t rid, int how)
+void mg_report_coll(mgserver *s, const mcoll *c, int64_t rid, int how)
 {
     if (!s->changed) return;
     buf b;
@@ -137,16 +137,16 @@ void report_coll(mgserver *s, const mcoll *c, int64_t rid, int how)
     buf_release(&b);
 }
 
-mcoll *coll_create(mgserver *s, const char *name, int report)
+mcoll *mg_coll_create(mgserver *s, const char *name, int report)
 {
     mcoll *c = xcalloc(1, sizeof *c);
     c->name = xstrdup(name);
     coll_put(s->db, c);
-    if (report) report_coll(s, c, 0, 0);
+    if (report) mg_report_coll(s, c, 0, 0);
     return c;
 }
 
-void coll_drop(mgserver *s, const char *name)
+void mg_coll_drop(mgserver *s, const char *name)
 {
     int found;
     int i = coll_pos(s->db, name, &found);
@@ -155,10 +155,10 @@ void coll_drop(mgserver *s, const char *name)
     coll_free(s->db->colls[i]);
     memmove(&s->db->colls[i], &s->db->colls[i + 1], (size_t)(s->db->n - i - 1) * sizeof *s->db->colls);
     s->db->n--;
-    report_coll(s, &gone, 0, 1);
+    mg_report_coll(s, &gone, 0, 1);
 }
 
-int doc_pos(const mcoll *c, int64_t rid, int *found)
+int mg_doc_pos(const mcoll *c, int64_t rid, int *found)
 {
     int lo = 0, hi = c->n;
     while (lo < hi) {
@@ -173,7 +173,7 @@ int doc_pos(const mcoll *c, int64_t rid, int *found)
 static void put_doc(mcoll *c, int64_t rid, ddoc *d)
 {
     int found;
-    int i = doc_pos(c, rid, &found);
+    int i = mg_doc_pos(c, rid, &found);
     if (found) {
         doc_free(c->docs[i].d);
         c->docs[i].d = d;
@@ -188,28 +188,28 @@ static void put_doc(mcoll *c, int64_t rid, ddoc *d)
     c->n++;
 }
 
-int64_t coll_insert(mgserver *s, mcoll *c, ddoc *d)
+int64_t mg_coll_insert(mgserver *s, mcoll *c, ddoc *d)
 {
     int64_t rid = s->db->next_rid++;
     put_doc(c, rid, d);
-    report_coll(s, c, rid, 0);
+    mg_report_coll(s, c, rid, 0);
     return rid;
 }
 
-void coll_replace(mgserver *s, mcoll *c, int i, ddoc *d)
+void mg_coll_replace(mgserver *s, mcoll *c, int i, ddoc *d)
 {
     doc_free(c->docs[i].d);
     c->docs[i].d = d;
-    report_coll(s, c, c->docs[i].rid, 0);
+    mg_report_coll(s, c, c->docs[i].rid, 0);
 }
 
-void coll_remove(mgserver *s, mcoll *c, int i, int how)
+void mg_coll_remove(mgserver *s, mcoll *c, int i, int how)
 {
     int64_t rid = c->docs[i].rid;
     doc_free(c->docs[i].d);
     memmove(&c->docs[i], &c->docs[i + 1], (size_t)(c->n - i - 1) * sizeof *c->docs);
     c->n--;
-    report_coll(s, c, rid, how);
+    mg_report_coll(s, c, rid, how);
 }
 
 /* ---- the server ---- */
@@ -296,7 +296,7 @@ void mg_ttl_pass(mgserver *s, int64_t now, int64_t steady)
                 const dval *v = doc_get(c->docs[i].d, c->ttl[t].field);
                 expired = v && v->t == D_DATE && v->i + c->ttl[t].after_ms <= now;
             }
-            if (expired) coll_remove(s, c, i, 2);
+            if (expired) mg_coll_remove(s, c, i, 2);
             else i++;
         }
     }
@@ -354,7 +354,7 @@ static mcoll *unit_of(mgserver *s, slice unit, int64_t *rid)
             break;
         }
     char *name = xmemdup(unit.p, n);
-    mcoll *c = coll_find(s->db, name);
+    mcoll *c = mg_coll_find(s->db, name);
     free(name);
     return c;
 }
@@ -381,7 +381,7 @@ int mg_describe(mgserver *s, slice unit, buf *out, int64_t *deadline)
         return 1;
     }
     int found;
-    int i = doc_pos(c, rid, &found);
+    int i = mg_doc_pos(c, rid, &found);
     if (!found) return 0;
     if (out) print_doc(c->docs[i].d, out);
     *deadline = doc_deadline(c, c->docs[i].d);
@@ -403,7 +403,7 @@ mgchange *mg_capture(mgserver *s, slice unit, int deleted)
     ch->def = coll_clone(c, 0);
     ch->rid = rid;
     int found = 0;
-    int i = rid ? doc_pos(c, rid, &found) : 0;
+    int i = rid ? mg_doc_pos(c, rid, &found) : 0;
     if (rid && !found) ch->deleted = 1;
     if (rid && found && !deleted) ch->d = doc_clone(c->docs[i].d);
     return ch;
@@ -411,10 +411,10 @@ mgchange *mg_capture(mgserver *s, slice unit, int deleted)
 
 void mg_apply(mgserver *s, const mgchange *ch)
 {
-    mcoll *c = coll_find(s->db, ch->def->name);
+    mcoll *c = mg_coll_find(s->db, ch->def->name);
     if (!ch->rid) {
         if (ch->deleted) {
-            if (c) coll_drop(s, ch->def->name);
+            if (c) mg_coll_drop(s, ch->def->name);
             return;
         }
         /* a new collection, or new indexes on one: its documents stay */
@@ -427,7 +427,7 @@ void mg_apply(mgserver *s, const mgchange *ch)
             c->docs = NULL;
         }
         coll_put(s->db, def);
-        report_coll(s, ch->def, 0, 0);
+        mg_report_coll(s, ch->def, 0, 0);
         return;
     }
     if (!c) {
@@ -436,13 +436,13 @@ void mg_apply(mgserver *s, const mgchange *ch)
     }
     if (ch->rid >= s->db->next_rid) s->db->next_rid = ch->rid + 1;
     int found;
-    int i = doc_pos(c, ch->rid, &found);
+    int i = mg_doc_pos(c, ch->rid, &found);
     if (ch->deleted) {
-        if (found) coll_remove(s, c, i, 1);
+        if (found) mg_coll_remove(s, c, i, 1);
         return;
     }
     put_doc(c, ch->rid, doc_clone(ch->d));
-    report_coll(s, c, ch->rid, 0);
+    mg_report_coll(s, c, ch->rid, 0);
 }
 
 void mg_change_free(mgchange *ch)

@@ -49,14 +49,14 @@ struct mgchange {
     ddoc *d;
 };
 
-mcoll *coll_find(const mgdb *d, const char *name);
-mcoll *coll_create(mgserver *s, const char *name, int report); /* reported as written if asked */
-void coll_drop(mgserver *s, const char *name);     /* reported as deleted */
-int doc_pos(const mcoll *c, int64_t rid, int *found);
+mcoll *mg_coll_find(const mgdb *d, const char *name);
+mcoll *mg_coll_create(mgserver *s, const char *name, int report); /* reported as written if asked */
+void mg_coll_drop(mgserver *s, const char *name);     /* reported as deleted */
+int mg_doc_pos(const mcoll *c, int64_t rid, int *found);
 /* Inserts d (taken) as a new document with the next record id; reported as written. */
-int64_t coll_insert(mgserver *s, mcoll *c, ddoc *d);
-void coll_replace(mgserver *s, mcoll *c, int i, ddoc *d); /* d taken; reported as written */
-void coll_remove(mgserver *s, mcoll *c, int i, int how); /* reported: 1 deleted, 2 expired */
-void report_coll(mgserver *s, const mcoll *c, int64_t rid, int how);
+int64_t mg_coll_insert(mgserver *s, mcoll *c, ddoc *d);
+void mg_coll_replace(mgserver *s, mcoll *c, int i, ddoc *d); /* d taken; reported as written */
+void mg_coll_remove(mgserver *s, mcoll *c, int i, int how); /* reported: 1 deleted, 2 expired */
+void mg_report_coll(mgserver *s, const mcoll *c, int64_t rid, int how);
 
 #endif

@@ -92,7 +92,7 @@ static void row_free(mtable *t, mrow *r)
     free(r->v);
 }
 
-mtable *table_clone(const mtable *t, int with_rows)
+mtable *my_table_clone(const mtable *t, int with_rows)
 {
     mtable *c = xcalloc(1, sizeof *c);
     c->name = xstrdup(t->name);
@@ -121,7 +121,7 @@ mtable *table_clone(const mtable *t, int with_rows)
     return c;
 }
 
-void table_free(mtable *t)
+void my_table_free(mtable *t)
 {
     if (!t) return;
     for (int r = 0; r < t->nrows; r++) row_free(t, &t->rows[r]);
@@ -143,14 +143,14 @@ mydb *my_db_clone(const mydb *d)
     c->next_id = d->next_id;
     c->ntables = d->ntables;
     c->tables = xcalloc((size_t)d->ntables + 1, sizeof *c->tables);
-    for (int i = 0; i < d->ntables; i++) c->tables[i] = table_clone(d->tables[i], 1);
+    for (int i = 0; i < d->ntables; i++) c->tables[i] = my_table_clone(d->tables[i], 1);
     return c;
 }
 
 void my_db_free(mydb *d)
 {
     if (!d) return;
-    for (int i = 0; i < d->ntables; i++) table_free(d->tables[i]);
+    for (int i = 0; i < d->ntables; i++) my_table_free(d->tables[i]);
     free(d->tables);
     free(d);
 }
@@ -170,7 +170,7 @@ static int table_pos(const mydb *d, const char *name, size_t len, int *found)
     return i;
 }
 
-mtable *find_table(const mydb *d, const char *name, size_t len)
+mtable *my_find_table(const mydb *d, const char *name, size_t len)
 {
     int found;
     int i = table_pos(d, name, len, &found);
@@ -178,12 +178,12 @@ mtable *find_table(const mydb *d, const char *name, size_t len)
 }
 
 /* Puts t in d (replacing a table of its name). */
-void put_table(mydb *d, mtable *t)
+void my_put_table(mydb *d, mtable *t)
 {
     int found;
     int i = table_pos(d, t->name, strlen(t->name), &found);
     if (found) {
-        table_free(d->tables[i]);
+        my_table_free(d->tables[i]);
         d->tables[i] = t;
         return;
     }
@@ -193,17 +193,17 @@ void put_table(mydb *d, mtable *t)
     d->ntables++;
 }
 
-void drop_table(mydb *d, const char *name)
+void my_drop_table(mydb *d, const char *name)
 {
     int found;
     int i = table_pos(d, name, strlen(name), &found);
     if (!found) return;
-    table_free(d->tables[i]);
+    my_table_free(d->tables[i]);
     memmove(&d->tables[i], &d->tables[i + 1], (size_t)(d->ntables - i - 1) * sizeof *d->tables);
     d->ntables--;
 }
 
-int row_pos(const mtable *t, int64_t id, int *found)
+int my_row_pos(const mtable *t, int64_t id, int *found)
 {
     int lo = 0, hi = t->nrows;
     while (lo < hi) {
@@ -216,10 +216,10 @@ int row_pos(const mtable *t, int64_t id, int *found)
 }
 
 /* Puts a row (taking v) with id into t, replacing the row of that id. */
-void put_row(mtable *t, int64_t id, mval *v)
+void my_put_row(mtable *t, int64_t id, mval *v)
 {
     int found;
-    int i = row_pos(t, id, &found);
+    int i = my_row_pos(t, id, &found);
     if (found) {
         row_free(t, &t->rows[i]);
         t->rows[i].v = v;
@@ -234,7 +234,7 @@ void put_row(mtable *t, int64_t id, mval *v)
     t->nrows++;
 }
 
-void remove_row(mtable *t, int i)
+void my_remove_row(mtable *t, int i)
 {
     row_free(t, &t->rows[i]);
     memmove(&t->rows[i], &t->rows[i + 1], (size_t)(t->nrows - i - 1) * sizeof *t->rows);
@@ -280,7 +280,7 @@ void my_set_db(myserver *s, mydb *d)
     s->db = d;
 }
 
-void report(myserver *s, const mtable *t, int64_t id, int deleted)
+void my_report(myserver *s, const mtable *t, int64_t id, int deleted)
 {
     if (!s->changed) return;
     char unit[512];
@@ -333,7 +333,7 @@ static const char *const lock_funcs[] = { "GET_LOCK", "RELEASE_LOCK", "IS_FREE_L
 static const int lock_arity[] = { 2, 1, 1, 1, 0, 0 };
 
 /* Checks a function call before anything runs: its name, arity and argument types. */
-int check_func(const mexpr *e, myreply *r)
+int my_check_func(const mexpr *e, myreply *r)
 {
     for (size_t f = 0; f < LL_ARRAY_LEN(lock_funcs); f++) {
         if (strcmp(e->name, lock_funcs[f]) != 0) continue;
@@ -356,15 +356,15 @@ int check_func(const mexpr *e, myreply *r)
     return -1;
 }
 
-mval int_val(int64_t i)
+mval my_int_val(int64_t i)
 {
     return (mval){ .t = MV_INT, .i = i };
 }
 
-mval call_func(myserver *s, int conn, const mexpr *e)
+mval my_call_func(myserver *s, int conn, const mexpr *e)
 {
     const mval *name = &e->args[0];
-    if (!strcmp(e->name, "CONNECTION_ID")) return int_val(s->conn_base + conn + 1);
+    if (!strcmp(e->name, "CONNECTION_ID")) return my_int_val(s->conn_base + conn + 1);
     if (!strcmp(e->name, "RELEASE_ALL_LOCKS")) {
         int64_t n = 0;
         for (int i = s->nlocks - 1; i >= 0; i--)
@@ -372,30 +372,30 @@ mval call_func(myserver *s, int conn, const mexpr *e)
                 n += s->locks[i].count;
                 drop_lock(s, &s->locks[i]);
             }
-        return int_val(n);
+        return my_int_val(n);
     }
     if (name->t == MV_NULL || name->len == 0) return (mval){ .t = MV_NULL }; /* a NULL or empty name */
     mlock *l = find_lock(s, name);
     if (!strcmp(e->name, "GET_LOCK")) {
-        if (l && l->owner != conn) return int_val(0);
+        if (l && l->owner != conn) return my_int_val(0);
         if (l) {
             l->count++;
-            return int_val(1);
+            return my_int_val(1);
         }
         s->locks = xrealloc(s->locks, (size_t)(s->nlocks + 1) * sizeof *s->locks);
         s->locks[s->nlocks++] = (mlock){ xmemdup(name->s, name->len), conn, 1 };
         report_lock(s, name->s, name->len, 0);
-        return int_val(1);
+        return my_int_val(1);
     }
     if (!strcmp(e->name, "RELEASE_LOCK")) {
         if (!l) return (mval){ .t = MV_NULL };
-        if (l->owner != conn) return int_val(0);
+        if (l->owner != conn) return my_int_val(0);
         if (--l->count == 0) drop_lock(s, l);
-        return int_val(1);
+        return my_int_val(1);
     }
-    if (!strcmp(e->name, "IS_FREE_LOCK")) return int_val(l ? 0 : 1);
+    if (!strcmp(e->name, "IS_FREE_LOCK")) return my_int_val(l ? 0 : 1);
     /* IS_USED_LOCK */
-    return l ? int_val(s->conn_base + l->owner + 1) : (mval){ .t = MV_NULL };
+    return l ? my_int_val(s->conn_base + l->owner + 1) : (mval){ .t = MV_NULL };
 }
 
 
@@ -446,7 +446,7 @@ static mtable *unit_of(myserver *s, slice unit, int64_t *id)
             *id = strtoll(unit.p + i, NULL, 10);
             break;
         }
-    return find_table(s->db, unit.p, n);
+    return my_find_table(s->db, unit.p, n);
 }
 
 int my_describe(myserver *s, slice unit, buf *out)
@@ -459,7 +459,7 @@ int my_describe(myserver *s, slice unit, buf *out)
         return 1;
     }
     int found;
-    int i = row_pos(t, id, &found);
+    int i = my_row_pos(t, id, &found);
     if (!found) return 0;
     print_row(t, t->rows[i].v, out);
     return 1;
@@ -478,10 +478,10 @@ mychange *my_capture(myserver *s, slice unit, int deleted)
         c->def->name = xmemdup(unit.p, unit.len);
         return c;
     }
-    c->def = table_clone(t, 0);
+    c->def = my_table_clone(t, 0);
     c->id = id;
     int found = 0;
-    int i = id ? row_pos(t, id, &found) : 0;
+    int i = id ? my_row_pos(t, id, &found) : 0;
     if (id && !found) c->deleted = 1;
     if (id && found && !deleted) {
         c->v = xcalloc((size_t)t->ncols, sizeof *c->v);
@@ -492,40 +492,40 @@ mychange *my_capture(myserver *s, slice unit, int deleted)
 
 void my_apply(myserver *s, const mychange *c)
 {
-    mtable *t = find_table(s->db, c->def->name, strlen(c->def->name));
+    mtable *t = my_find_table(s->db, c->def->name, strlen(c->def->name));
     if (!c->id) {
         if (c->deleted) {
             if (t) {
                 mtable gone = { .name = c->def->name };
-                drop_table(s->db, c->def->name);
-                report(s, &gone, 0, 1);
+                my_drop_table(s->db, c->def->name);
+                my_report(s, &gone, 0, 1);
             }
             return;
         }
         if (t) return; /* already there (a row's change created it) */
-        t = table_clone(c->def, 0);
-        put_table(s->db, t);
-        report(s, t, 0, 0);
+        t = my_table_clone(c->def, 0);
+        my_put_table(s->db, t);
+        my_report(s, t, 0, 0);
         return;
     }
     if (!t) {
-        t = table_clone(c->def, 0);
-        put_table(s->db, t);
+        t = my_table_clone(c->def, 0);
+        my_put_table(s->db, t);
     }
     if (c->id >= s->db->next_id) s->db->next_id = c->id + 1;
     int found;
-    int i = row_pos(t, c->id, &found);
+    int i = my_row_pos(t, c->id, &found);
     if (c->deleted) {
         if (found) {
-            remove_row(t, i);
-            report(s, t, c->id, 1);
+            my_remove_row(t, i);
+            my_report(s, t, c->id, 1);
         }
         return;
     }
     mval *v = xcalloc((size_t)t->ncols, sizeof *v);
     for (int j = 0; j < t->ncols && j < c->def->ncols; j++) mval_copy(&v[j], &c->v[j]);
-    put_row(t, c->id, v);
-    report(s, t, c->id, 0);
+    my_put_row(t, c->id, v);
+    my_report(s, t, c->id, 0);
 }
 
 void my_change_free(mychange *c)
@@ -534,7 +534,7 @@ void my_change_free(mychange *c)
     if (c->v)
         for (int j = 0; j < c->def->ncols; j++) mval_release(&c->v[j]);
     free(c->v);
-    table_free(c->def);
+    my_table_free(c->def);
     free(c);
 }
 

@@ -51,17 +51,17 @@ struct mychange {
     mval *v;
 };
 
-mtable *table_clone(const mtable *t, int with_rows);
-void table_free(mtable *t);
-mtable *find_table(const mydb *d, const char *name, size_t len);
-void put_table(mydb *d, mtable *t);
-void drop_table(mydb *d, const char *name);
-int row_pos(const mtable *t, int64_t id, int *found);
-void put_row(mtable *t, int64_t id, mval *v);
-void remove_row(mtable *t, int i);
-void report(myserver *s, const mtable *t, int64_t id, int deleted);
-int check_func(const mexpr *e, myreply *r);
-mval call_func(myserver *s, int conn, const mexpr *e);
-mval int_val(int64_t i);
+mtable *my_table_clone(const mtable *t, int with_rows);
+void my_table_free(mtable *t);
+mtable *my_find_table(const mydb *d, const char *name, size_t len);
+void my_put_table(mydb *d, mtable *t);
+void my_drop_table(mydb *d, const char *name);
+int my_row_pos(const mtable *t, int64_t id, int *found);
+void my_put_row(mtable *t, int64_t id, mval *v);
+void my_remove_row(mtable *t, int i);
+void my_report(myserver *s, const mtable *t, int64_t id, int deleted);
+int my_check_func(const mexpr *e, myreply *r);
+mval my_call_func(myserver *s, int conn, const mexpr *e);
+mval my_int_val(int64_t i);
 
 #endif

@@ -72,7 +72,7 @@ static int coerce(const mtable *t, int c, const mval *v, int at, mval *out, myre
             my_reply_error(r, 1264, "22003", "Out of range value for column '%s' at row %d", cd->name, at);
             return -1;
         }
-        *out = int_val(i);
+        *out = my_int_val(i);
         return 0;
     }
     buf b;
@@ -121,7 +121,7 @@ static int is_write(const mstmt *st)
 
 static int exec_create(myserver *s, mstmt *st, myreply *r)
 {
-    if (find_table(s->db, st->table, strlen(st->table))) {
+    if (my_find_table(s->db, st->table, strlen(st->table))) {
         if (st->if_flag) return 0; /* a note, not an error */
         my_reply_error(r, 1050, "42S01", "Table '%s' already exists", st->table);
         return -1;
@@ -135,15 +135,15 @@ static int exec_create(myserver *s, mstmt *st, myreply *r)
     }
     /* the statement's arena owns the definition: copy it into a table of its own */
     mtable def = { .name = st->table, .ncols = st->ncols, .cols = st->cols, .nkeys = st->nkeys, .keys = st->keys };
-    mtable *t = table_clone(&def, 0);
-    put_table(s->db, t);
-    report(s, t, 0, 0);
+    mtable *t = my_table_clone(&def, 0);
+    my_put_table(s->db, t);
+    my_report(s, t, 0, 0);
     return 0;
 }
 
 static int exec_drop(myserver *s, mstmt *st, myreply *r)
 {
-    mtable *t = find_table(s->db, st->table, strlen(st->table));
+    mtable *t = my_find_table(s->db, st->table, strlen(st->table));
     if (!t) {
         if (st->if_flag) return 0;
         my_reply_error(r, 1051, "42S02", "Unknown table '" DB_NAME ".%s'", st->table);
@@ -151,8 +151,8 @@ static int exec_drop(myserver *s, mstmt *st, myreply *r)
     }
     char *name = xstrdup(t->name);
     mtable gone = { .name = name };
-    drop_table(s->db, name);
-    report(s, &gone, 0, 1);
+    my_drop_table(s->db, name);
+    my_report(s, &gone, 0, 1);
     free(name);
     return 0;
 }
@@ -186,7 +186,7 @@ static void free_vals(const mtable *t, mval *v)
 
 static int exec_insert(myserver *s, mstmt *st, myreply *r)
 {
-    mtable *t = find_table(s->db, st->table, strlen(st->table));
+    mtable *t = my_find_table(s->db, st->table, strlen(st->table));
     if (!t) return no_table(st, r);
     int map[64];
     int n = st->nnames ? st->nnames : t->ncols;
@@ -225,9 +225,9 @@ static int exec_insert(myserver *s, mstmt *st, myreply *r)
     if (!rc) {
         for (int ri = 0; ri < st->nrows; ri++) {
             int64_t id = s->db->next_id++;
-            put_row(t, id, rows[ri]);
+            my_put_row(t, id, rows[ri]);
             rows[ri] = NULL;
-            report(s, t, id, 0);
+            my_report(s, t, id, 0);
         }
         r->affected = st->nrows;
     }
@@ -238,7 +238,7 @@ static int exec_insert(myserver *s, mstmt *st, myreply *r)
 
 static int exec_delete(myserver *s, mstmt *st, myreply *r)
 {
-    mtable *t = find_table(s->db, st->table, strlen(st->table));
+    mtable *t = my_find_table(s->db, st->table, strlen(st->table));
     if (!t) return no_table(st, r);
     if (resolve_where(t, st, r)) return -1;
     for (int i = 0; i < t->nrows;) {
@@ -247,8 +247,8 @@ static int exec_delete(myserver *s, mstmt *st, myreply *r)
             continue;
         }
         int64_t id = t->rows[i].id;
-        remove_row(t, i);
-        report(s, t, id, 1);
+        my_remove_row(t, i);
+        my_report(s, t, id, 1);
         r->affected++;
     }
     return 0;
@@ -264,7 +264,7 @@ static int same_bytes(const mval *a, const mval *b)
 
 static int exec_update(myserver *s, mstmt *st, myreply *r)
 {
-    mtable *t = find_table(s->db, st->table, strlen(st->table));
+    mtable *t = my_find_table(s->db, st->table, strlen(st->table));
     if (!t) return no_table(st, r);
     int *set = xcalloc((size_t)st->nnames + 1, sizeof *set); /* any number of them: no limit */
     for (int i = 0; i < st->nnames; i++) {
@@ -324,8 +324,8 @@ static int exec_update(myserver *s, mstmt *st, myreply *r)
             free_vals(t, now[i]);
             continue;
         }
-        put_row(t, t->rows[i].id, now[i]);
-        report(s, t, t->rows[i].id, 0);
+        my_put_row(t, t->rows[i].id, now[i]);
+        my_report(s, t, t->rows[i].id, 0);
         r->affected++;
     }
     free(now);
@@ -349,7 +349,7 @@ static int by_primary(const void *a, const void *b)
 static int exec_select(myserver *s, int conn, mstmt *st, myreply *r)
 {
     mtable *t = NULL;
-    if (st->table && !(t = find_table(s->db, st->table, strlen(st->table)))) return no_table(st, r);
+    if (st->table && !(t = my_find_table(s->db, st->table, strlen(st->table)))) return no_table(st, r);
     int ncols = 0;
     for (int i = 0; i < st->nexprs; i++) {
         mexpr *e = &st->exprs[i];
@@ -361,7 +361,7 @@ static int exec_select(myserver *s, int conn, mstmt *st, myreply *r)
             my_reply_error(r, 1054, "42S22", "Unknown column '%s' in 'SELECT'", e->name);
             return -1;
         }
-        if (e->kind == EX_FUNC && check_func(e, r)) return -1;
+        if (e->kind == EX_FUNC && my_check_func(e, r)) return -1;
         ncols += e->kind == EX_STAR ? t->ncols : 1;
     }
     if (t && resolve_where(t, st, r)) return -1;
@@ -399,7 +399,7 @@ static int exec_select(myserver *s, int conn, mstmt *st, myreply *r)
                 break;
             case EX_COL: mval_copy(out++, &row->v[col_of(t, e->name)]); break;
             case EX_LIT: mval_copy(out++, &e->lit); break;
-            case EX_FUNC: *out++ = call_func(s, conn, e); break;
+            case EX_FUNC: *out++ = my_call_func(s, conn, e); break;
             }
         }
     }

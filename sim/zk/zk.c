@@ -74,9 +74,9 @@ zk *zk_new(const zk_hooks *h, const zk_config *cfg, int nclients)
     zk *z = xcalloc(1, sizeof *z);
     z->h = *h;
     z->cfg = *cfg;
-    if (z->cfg.tick <= 0) z->cfg.tick = 2000;
-    if (z->cfg.min_timeout <= 0) z->cfg.min_timeout = 2 * z->cfg.tick;
-    if (z->cfg.max_timeout <= 0) z->cfg.max_timeout = 20 * z->cfg.tick;
+    if (z->cfg.tick_ms <= 0) z->cfg.tick_ms = 2000;
+    if (z->cfg.min_timeout_ms <= 0) z->cfg.min_timeout_ms = 2 * z->cfg.tick_ms;
+    if (z->cfg.max_timeout_ms <= 0) z->cfg.max_timeout_ms = 20 * z->cfg.tick_ms;
     zd_init(&z->d);
     z->nclients = nclients;
     z->conns = xcalloc((size_t)(nclients > 0 ? nclients : 1), sizeof *z->conns);
@@ -110,15 +110,15 @@ static int64_t now_of(zk *z)
  * now + timeout (ExpiryQueue.roundToNextInterval). */
 static void touch(zk *z, zsession *s)
 {
-    int64_t t = now_of(z) + s->timeout, tick = z->cfg.tick;
+    int64_t t = now_of(z) + s->timeout_ms, tick = z->cfg.tick_ms;
     int64_t q = t / tick - (t % tick < 0);
-    s->expires = (q + 1) * tick;
+    s->expires_ms = (q + 1) * tick;
 }
 
 static void renew_all(zk *z)
 {
     for (size_t i = 0; i < z->d.ns; i++) {
-        if (z->replica) z->d.ss[i].expires = -1;
+        if (z->replica) z->d.ss[i].expires_ms = -1;
         else touch(z, &z->d.ss[i]);
     }
 }
@@ -441,8 +441,8 @@ static void do_set_watches(zk *z, int client, int argc, const slice *argv, zk_re
 
 static int32_t negotiate(zk *z, long long asked)
 {
-    if (asked < z->cfg.min_timeout) return (int32_t)z->cfg.min_timeout;
-    if (asked > z->cfg.max_timeout) return (int32_t)z->cfg.max_timeout;
+    if (asked < z->cfg.min_timeout_ms) return (int32_t)z->cfg.min_timeout_ms;
+    if (asked > z->cfg.max_timeout_ms) return (int32_t)z->cfg.max_timeout_ms;
     return (int32_t)asked;
 }
 
@@ -468,7 +468,7 @@ static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r
         if (!s) return set_err(r, ZK_SESSIONEXPIRED);
         touch(z, s);
     } else {
-        zsession ns = { .id = z->d.next_session++, .timeout = negotiate(z, asked) };
+        zsession ns = { .id = z->d.next_session++, .timeout_ms = negotiate(z, asked) };
         z->d.zxid++; /* createSession is a txn */
         s = zs_put(&z->d, &ns);
         c->session = ns.id;
@@ -478,7 +478,7 @@ static void do_connect(zk *z, zconn *c, int argc, const slice *argv, zk_reply *r
     }
     r->kind = ZR_SESSION;
     r->session = s->id;
-    r->timeout = s->timeout;
+    r->timeout = s->timeout_ms;
 }
 
 enum { OP_CONNECT, OP_CLOSE, OP_PING, OP_CREATE, OP_DELETE, OP_EXISTS, OP_GET_DATA, OP_SET_DATA, OP_GET_CHILDREN, OP_SET_WATCHES };
@@ -584,7 +584,7 @@ int64_t zk_next_deadline(zk *z)
     if (z->replica) return INT64_MAX;
     int64_t m = INT64_MAX;
     for (size_t i = 0; i < z->d.ns; i++)
-        if (z->d.ss[i].expires >= 0 && z->d.ss[i].expires < m) m = z->d.ss[i].expires;
+        if (z->d.ss[i].expires_ms >= 0 && z->d.ss[i].expires_ms < m) m = z->d.ss[i].expires_ms;
     return m == INT64_MAX ? m : m - 1;
 }
 
@@ -594,7 +594,7 @@ void zk_expire(zk *z)
     int64_t now = now_of(z);
     for (;;) { /* in id order; each end may change the array */
         size_t i = 0;
-        while (i < z->d.ns && !(z->d.ss[i].expires >= 0 && z->d.ss[i].expires <= now)) i++;
+        while (i < z->d.ns && !(z->d.ss[i].expires_ms >= 0 && z->d.ss[i].expires_ms <= now)) i++;
         if (i == z->d.ns) break;
         end_session(z, z->d.ss[i].id, ZK_EXPIRED);
     }
@@ -609,8 +609,8 @@ int zk_describe(zk *z, slice unit, buf *out, int64_t *deadline)
     if (zs_parse_unit(unit, &id)) {
         zsession *s = zs_find(&z->d, id);
         if (!s) return 0;
-        buf_printf(out, "timeout=%d", s->timeout);
-        *deadline = s->expires;
+        buf_printf(out, "timeout=%d", s->timeout_ms);
+        *deadline = s->expires_ms;
         return 1;
     }
     znode *n = zt_find(&z->d, unit);
@@ -653,7 +653,7 @@ void zk_apply(zk *z, zk_change *c)
         if (c->del) zs_remove(&z->d, c->s.id);
         else {
             zsession *s = zs_put(&z->d, &c->s);
-            if (z->replica) s->expires = -1;
+            if (z->replica) s->expires_ms = -1;
             else touch(z, s);
         }
     } else if (c->del) {
@@ -720,7 +720,7 @@ void zk_dump(zk *z, buf *out)
         zs_unit(z->d.ss[i].id, &u);
         zd_put_bytes(out, u.p, u.len);
         buf_release(&u);
-        buf_printf(out, " session at=-1 timeout=%d\n", z->d.ss[i].timeout);
+        buf_printf(out, " session at=-1 timeout=%d\n", z->d.ss[i].timeout_ms);
     }
     for (size_t i = 0; i < z->d.n; i++) {
         const znode *n = z->d.nodes[i];
@@ -741,7 +741,7 @@ void zk_units(zk *z, void (*fn)(void *ud, slice name, const char *type, int64_t 
         buf_reset(&u);
         buf_reset(&v);
         zs_unit(z->d.ss[i].id, &u);
-        buf_printf(&v, "timeout=%d", z->d.ss[i].timeout);
+        buf_printf(&v, "timeout=%d", z->d.ss[i].timeout_ms);
         fn(ud, (slice){ u.p, u.len }, "session", -1, (slice){ v.p, v.len });
     }
     for (size_t i = 0; i < z->d.n; i++) {

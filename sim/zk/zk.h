@@ -81,7 +81,7 @@ typedef struct zk_reply {
 } zk_reply;
 
 typedef struct zk_config {
-    int64_t tick, min_timeout, max_timeout; /* ms; min/max 0: 2 and 20 ticks */
+    int64_t tick_ms, min_timeout_ms, max_timeout_ms; /* min/max 0: 2 and 20 ticks */
 } zk_config;
 
 zk *zk_new(const zk_hooks *h, const zk_config *cfg, int nclients);

@@ -17,8 +17,8 @@ typedef struct znode {
 
 typedef struct zsession {
     int64_t id;
-    int32_t timeout;    /* negotiated, ms */
-    int64_t expires;    /* local ms: a tick boundary (the master's; -1 on a replica) */
+    int32_t timeout_ms; /* negotiated */
+    int64_t expires_ms; /* on the local clock: a tick boundary (the master's; -1 on a replica) */
 } zsession;
 
 /* Everything a server persists and replicates: ZooKeeper's DataTree plus the sessions with

@@ -71,7 +71,7 @@ class Pages(Chromium):
                 if msg.get("method") == "Page.loadEventFired" and msg.get("sessionId") == self.session:
                     break
                 self._event(msg)
-            # a long run is drawn in slices after the load event, each a task (html_view.js,
+            # a long run is drawn in slices after the load event, each a task (html_start.js,
             # llStart): turns of the event loop until <body> says data-ready, at most TURNS
             # (a count, not a clock: a page that never gets ready is read as it is, and fails)
             self.call("Runtime.evaluate", {"expression": READY % TURNS, "awaitPromise": True,

@@ -364,7 +364,7 @@ try:
         if any(d > 100 for d, _ in r["scripts"]):
             print("note: scripts of the page's thread over 100 ms during the run (a loaded machine): %s" % r["scripts"])
         # --- drawing the heavy run's 50,000 events: the player builds its model a slice at a
-        # time (at most LL_SLICE = 2000 events read per task, reports/html_view.js), the page's
+        # time (at most LL_SLICE = 2000 events read per task, reports/html_model.js), the page's
         # event loop turning between slices; counted in events and turns, not in ms (the
         # times are in make bench: tools/bench-web.sh)
         c.eval(FRAME)

@@ -126,7 +126,7 @@ try:
         bpage = c.eval("locklab.page()")
         same("gc-pause-single: player page byte-identical", bpage, n_files.get("player.html"))
         # the frame is given the page in two parts (its srcdoc without the run's data, then the
-        # data: reports/html_view.js, llData): together, the same bytes
+        # data: reports/html_start.js, llData): together, the same bytes
         shell, data = c.eval("[document.getElementById('player').srcdoc, locklab.pageData()]")
         marker = '<script type="application/json" id="run-data">\n'
         check("gc-pause-single: the frame's page and the data handed to it make the native page",
