@@ -229,11 +229,6 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
     }
 }
 
-
-
-
-
-
 /* The keys a step is ordered under: its key (world_step), the observer for a client's, and
  * the cut (observer + 1: a partition's start and end, WORLD_KEY_CUT) for one that asked what
  * a partition cuts (world_step.cut). Returns how many; a step with none commutes with all. */
@@ -246,13 +241,6 @@ static int step_keys(const world_step *x, int observer, int keys[3])
     if (x->cut && x->key != WORLD_KEY_CUT) keys[n++] = observer + 1;
     return n;
 }
-
-
-
-
-
-
-
 
 static void keys_clear(reducer *r, int observer)
 {
