@@ -80,9 +80,10 @@ static void queued_behind(reducer *r, const xpath *p, int s0, int end, int *up, 
                 int cb = st[b].cause;
                 if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
                 if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
-                /* a window that reaches the other order by itself (above) */
+                /* a window that reaches the other order by itself (above) — never with
+                 * --delays ends, which tries no window a µs off its ends */
                 int64_t t = st[a].t;
-                if (!queue_busy(p, a, b, t)) {
+                if (!r->ends && !queue_busy(p, a, b, t)) {
                     if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1) && moves_alone(r, p, a, b, 1, observer)) continue;
                     if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1) && moves_alone(r, p, b, a, -1, observer)) continue;
                 }
