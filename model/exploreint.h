@@ -38,7 +38,8 @@ int search_run_path(const scenario *sc, chooser *ch, int explore, const int *sea
 int search_is_fault_decision(const choice *c);
 /* A path's orders, as a hash: at each key (world_step.key), the sequence of the steps made
  * there, each known by what it is rather than when (its event's kind, its actor, the step
- * that caused it and which of that step's effects it is) and, for a step that read a clock,
+ * that caused it and its place among what that step's handling made, in the order it made
+ * them: world_step.made) and, for a step that read a clock,
  * by the whole ms it read (the instant that ms ends); and the sequence of the clients' steps
  * the properties order against each other (the checker's time line). Two paths with the same
  * orders are one run with timestamps moved — what model/reduce.c tries once each. */
