@@ -31,7 +31,6 @@ uint64_t explore_orders(const xpath *p)
     for (int i = 0; i < p->nsteps; i++) {
         const world_step *st = &p->steps[i];
         int c = st->cause;
-        /* the scenario's own (no cause): which of its actor's */
         /* the scenario's own (no cause): which of its actor's; an effect: its place among what
          * its cause's handling made, in the order it made them (not the order they are handled
          * in, which independent steps can flip); one pushed later for it (a key's expiry
