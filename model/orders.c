@@ -6,6 +6,14 @@
 #include "dict.h"
 #include "exploreint.h"
 
+/* Whether no step of step b's key (or every key's) came between steps a and b. */
+static int quiet_since(const xpath *p, int a, int b)
+{
+    for (int j = a + 1; j < b; j++)
+        if (p->steps[j].key == p->steps[b].key || p->steps[j].key == WORLD_KEY_ALL) return 0;
+    return 1;
+}
+
 uint64_t explore_orders(const xpath *p)
 {
     int nkeys = 2;
@@ -43,6 +51,14 @@ uint64_t explore_orders(const xpath *p)
             k = -1;
         int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t : st->clock ? st->t + st->tick : -1 };
         id[i] = dict_hash(v, sizeof v);
+        /* a fault's end (a node's restart, a pause's end, a partition's heal) with nothing of
+         * its key since the fault began: the two at once, as a fault that landed its whole
+         * length early or more begins and ends (sim/world.c, fault_crash.c, fault_gc_pause.c) */
+        if ((st->ev == STEP_RESTART || st->ev == STEP_PAUSE_END || st->ev == STEP_FAULT_END) && c >= 0 && c < i &&
+            p->steps[c].ev == STEP_FAULT && quiet_since(p, c, i)) {
+            id[i] = id[c];
+            continue;
+        }
         if (st->client) line = (line ^ id[i]) * 1099511628211ULL;
         /* a timer whose wait had ended does nothing where it falls after what ended it */
         if (st->stale_by != WORLD_NOT_STALE || unseen[i] == 1) continue;
