@@ -103,6 +103,8 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     if (!lib) return -1;
     search S = { .sc = sc, .o = o, .r = r, .observer = sc->nnodes + sc->nclients };
     S.red.ends = o->delays_extremes == EXPLORE_DELAYS_ENDS;
+    S.red.faults = sc->explore.max_faults;
+    reduce_fault_targets(&S.red, sc);
     if (S.red.ends) r->abstracted |= EXPLORE_SAMPLED_ENDS;
     /* a stop request ends even a run in progress (a scenario of hours is one long run) */
     S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .stop = o->stop };

@@ -106,8 +106,19 @@ typedef struct reducer {
     int cap, nkeys;
     int coarse;        /* a coarse pass: readings to the µs taken at their whole ms (explore.c) */
     int ends;          /* windows at their two ends only (EXPLORE_DELAYS_ENDS) */
+    int faults;        /* the scenario's fault budget (explore.max_faults), and ... */
+    int split;         /* ... whether the path being read has some left: a step sharing its
+                          instant with one before it at a key a fault can hit is then moved a
+                          µs apart (a fault lands between two steps only where their instants
+                          differ) */
+    uint8_t *hit;      /* per actor: a fault of the explore table is tied to it (NULL: the
+                          table has one that is not, a partition, a lossy link, a drift, ...) */
+    int nhit;
+    uint8_t *hitkey;   /* per key of the path being read: a hit actor's */
 } reducer;
 void reduce_release(reducer *r);
+/* Which actors the explore table's faults hit (reducer.hit). */
+void reduce_fault_targets(reducer *r, const scenario *sc);
 /* The alternatives a new decision starts with (c: its record); 1 when a range too wide to
  * try whole (ctx:random over more than EXPLORE_RANDOM_ALL values) is only sampled. */
 int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int extremes);

@@ -91,6 +91,7 @@
 #include <string.h>
 
 #include "steps.h"
+#include "faults.h"
 #include "exploreint.h"
 #include "reduceint.h"
 
@@ -168,6 +169,26 @@ struct reducer_keys {
     int64_t *qper;  /* the same places: the longest true ms of the clocks of those steps */
 };
 
+void reduce_fault_targets(reducer *r, const scenario *sc)
+{
+    free(r->hit);
+    r->nhit = sc->nnodes + sc->nclients;
+    r->hit = xcalloc((size_t)r->nhit + 1, 1);
+    for (int e = 0; e < sc->explore.nfaults; e++) {
+        const explore_fault *ef = &sc->explore.faults[e];
+        if (!fault_def_of(ef->kind)->tied) { /* it may act between any two steps */
+            free(r->hit);
+            r->hit = NULL;
+            return;
+        }
+        for (int t = 0; t < ef->ntargets; t++) {
+            int n = scenario_node_index(sc, ef->targets[t]), c = scenario_client_index(sc, ef->targets[t]);
+            if (n >= 0) r->hit[n] = 1;
+            else if (c >= 0) r->hit[sc->nnodes + c] = 1;
+        }
+    }
+}
+
 void reduce_release(reducer *r)
 {
     free(r->fol);
@@ -186,6 +207,8 @@ void reduce_release(reducer *r)
     free(r->acc);
     free(r->facc);
     free(r->last);
+    free(r->hit);
+    free(r->hitkey);
     if (r->keys) {
         for (int i = 0; i < r->keys->nk; i++) free(r->keys->k[i].v);
         free(r->keys->k);
@@ -264,6 +287,28 @@ static int stale_inert(const reducer *r, const xpath *p, int root, int s, int la
     return later ? !y_in : !x_in;
 }
 
+/* Whether a step outside the cone came before cone step s at its instant at one of its keys,
+ * one of the two a fault can hit (reducer.hit). */
+static int hit_key(const reducer *r, int key)
+{
+    return !r->hit || (key >= 0 && key < r->nhit && r->hitkey[key]);
+}
+
+static int splits(const reducer *r, const xpath *p, int s, int observer)
+{
+    const world_step *st = p->steps;
+    int ks[3], nks = step_keys(&st[s], observer, ks);
+    for (int j = s - 1; j >= 0 && st[j].t == st[s].t; j--) {
+        if (r->in[j] || !(hit_key(r, st[s].key) || hit_key(r, st[j].key))) continue;
+        if (st[j].key == WORLD_KEY_ALL || st[s].key == WORLD_KEY_ALL) return 1;
+        int kj[3], nkj = step_keys(&st[j], observer, kj);
+        for (int a = 0; a < nks; a++)
+            for (int b = 0; b < nkj; b++)
+                if (ks[a] == kj[b]) return 1;
+    }
+    return 0;
+}
+
 /* The least amount (µs) by which moving the cone of root later changes the order of some
  * dependent pair of steps: for each step x outside the cone, the latest a cone step before
  * it at one of its keys can come (its time plus the slack of the windows below the root on
@@ -295,6 +340,10 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
         }
         int keys[3], nk = step_keys(x, observer, keys);
         if (r->in[s]) {
+            /* a step after another of its key at its instant: a fault still in the budget
+             * can land between the two only once a µs parts them (faults come first at an
+             * instant, sched.h) */
+            if (r->split && least > 1 && splits(r, p, s, observer)) least = 1;
             /* a step that moves in whole ms (reduce_cone_ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
             int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
@@ -518,6 +567,15 @@ int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int 
 /* Reads path p and enables the alternatives it shows to be needed, anywhere on its stack. */
 void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
 {
+    r->split = p->ninj < r->faults;
+    if (r->split && r->hit) { /* the keys of the actors a fault can hit */
+        r->hitkey = xrealloc(r->hitkey, (size_t)r->nhit + 1);
+        memset(r->hitkey, 0, (size_t)r->nhit + 1);
+        for (int s = 0; s < p->nsteps; s++) {
+            const world_step *x = &p->steps[s];
+            if (x->actor >= 0 && x->actor < r->nhit && r->hit[x->actor] && x->key >= 0 && x->key < r->nhit) r->hitkey[x->key] = 1;
+        }
+    }
     reducer_fit(r, p->nsteps + 1, observer + 2);
     reduce_cone_accumulate(r, p);
     reduce_anchor_compute(r, p);
