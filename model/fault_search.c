@@ -122,9 +122,10 @@ static int64_t search_gap(const world *w, const fault_cfg *f)
         }
     }
     int64_t gap = now - prev - 1;
-    /* landing its whole length early or more, it has ended (restarted) by now, nothing of its
-     * target having happened meanwhile: all such instants are one */
-    if (gap > len) gap = len;
+    /* landing more than its whole length early, it has ended (restarted) before now, nothing of
+     * its target having happened meanwhile: all such instants are one (len + 1); its whole
+     * length early, it ends now, after what was due now and pushed before it landed */
+    if (gap > len + 1) gap = len + 1;
     return gap > 0 ? gap : 0;
 }
 

@@ -59,7 +59,9 @@ void clients_route(clientrt *rt, int shard, int node_idx);
 int client_deliver(clientrt *rt, client *c, event *e);
 /* One of c's own events: start, timer, spawn, pause end. */
 void client_event(clientrt *rt, client *c, event *e);
-void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id);
+/* Pauses c for duration µs from now; its end pushed as with the queue's sequence number since
+ * (sched_push_since: a pause that landed earlier; sched_next_seq for one that lands now). */
+void client_pause(clientrt *rt, client *c, int64_t duration, uint64_t since, int fault_id);
 void client_crash(clientrt *rt, client *c);
 /* A host crash (a power loss, a VM killed): the client stops, and sends nothing more — no FIN,
  * no reset: its connections stay open on the servers until client_drop_connections, when

@@ -410,7 +410,7 @@ void client_event(clientrt *rt, client *c, event *e)
     }
 }
 
-void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
+void client_pause(clientrt *rt, client *c, int64_t duration, uint64_t since, int fault_id)
 {
     int64_t until = rt->cx->now_us + duration;
     /* a pause inside a longer one changes nothing: no second end at the longer one's (it
@@ -418,7 +418,7 @@ void client_pause(clientrt *rt, client *c, int64_t duration, int fault_id)
     if (until <= c->paused_until_us) return;
     c->paused_until_us = until;
     c->pause_fault = fault_id;
-    sched_push(rt->cx->q, until, EV_PAUSE_END, c->idx, 0, NULL);
+    sched_push_since(rt->cx->q, since, until, EV_PAUSE_END, c->idx, 0, NULL);
 }
 
 /* The process dies and its host closes its connections (FIN/RST): every server sees them go. */

@@ -46,10 +46,13 @@ static void start(struct world *w, const fault_cfg *f, int id, int target, int64
     if (target < w->cx.nnodes) node_crash(&w->cu, &w->cu.nodes[target]);
     else if (f->host) client_vanish(w->rt, fault_client(w, target));
     else client_crash(w->rt, fault_client(w, target));
-    /* its restart; already due when it landed that much earlier: then at once */
+    /* its restart: already past when it landed more than that much earlier (then at once);
+     * else pushed as where it landed would have pushed it (sched_push_since: among what is
+     * due at its instant, after what was pushed before then) */
     if (f->restart_after_ms > 0 && target < w->cx.nnodes) {
-        if (early >= f->restart_after_ms * 1000) node_restart(&w->cu, &w->cu.nodes[target]);
-        else sched_push(w->cx.q, w->cx.now_us - early + f->restart_after_ms * 1000, EV_RESTART, target, 0, NULL);
+        int64_t len = f->restart_after_ms * 1000;
+        if (early > len) node_restart(&w->cu, &w->cu.nodes[target]);
+        else sched_push_since(w->cx.q, steps_seq_at(w, w->cx.now_us - early), w->cx.now_us - early + len, EV_RESTART, target, 0, NULL);
     }
 }
 

@@ -25,13 +25,14 @@ static int idle(const struct world *w, const fault_cfg *f, int target)
     return c->dead || (f->duration_us >= 0 && c->paused_until_us >= w->cx.now_us + f->duration_us);
 }
 
-/* A pause that landed its whole length early or more has ended by now, before what is due now
- * (as its end would have come, pushed when it landed: a replay of the instant it landed at,
- * sim/world.c's pinned faults): nothing is held. */
+/* A pause that landed more than its whole length early has ended before now: nothing is held.
+ * Else its end is pushed as where it landed would have pushed it (sched_push_since: among what
+ * is due at its instant, after what was pushed before then — as a replay that pins it there). */
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
-    if (f->duration_us >= 0 && early >= f->duration_us) return;
-    client_pause(w->rt, fault_client(w, target), f->duration_us > early ? f->duration_us - early : 0, id);
+    if (f->duration_us >= 0 && early > f->duration_us) return;
+    client_pause(w->rt, fault_client(w, target), f->duration_us > early ? f->duration_us - early : 0,
+                 steps_seq_at(w, w->cx.now_us - early), id);
 }
 
 const fault_def fault_gc_pause = {

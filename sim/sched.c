@@ -54,6 +54,7 @@ sched *sched_new(void)
 {
     sched *s = xcalloc(1, sizeof(sched));
     s->cause = s->next_dec = -1;
+    s->seq = 2; /* even, two apart: sched_push_since's odd numbers fit between */
     return s;
 }
 
@@ -73,7 +74,7 @@ void sched_clear(sched *s, void (*release)(event *e))
         for (size_t i = 0; i < s->len; i++)
             if (s->heap[i].data) release(&s->heap[i]);
     s->len = 0;
-    s->seq = 0;
+    s->seq = 2;
 }
 
 void sched_free(sched *s, void (*release)(event *e))
@@ -104,7 +105,15 @@ uint64_t sched_next_seq(const sched *s)
 
 void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data)
 {
-    push_event(s, (event){ time, s->seq++, kind, actor, gen, data, s->cause, s->next_dec });
+    push_event(s, (event){ time, s->seq, kind, actor, gen, data, s->cause, s->next_dec });
+    s->seq += 2;
+    s->next_dec = -1;
+}
+
+void sched_push_since(sched *s, uint64_t seq, int64_t time, int kind, int actor, uint64_t gen, void *data)
+{
+    LL_ASSERT(seq >= 2 && seq <= s->seq && !(seq & 1));
+    push_event(s, (event){ time, seq - 1, kind, actor, gen, data, s->cause, s->next_dec });
     s->next_dec = -1;
 }
 

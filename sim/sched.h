@@ -34,6 +34,11 @@ sched *sched_new(void);
 void sched_free(sched *s, void (*release)(event *e));
 void sched_clear(sched *s, void (*release)(event *e));
 void sched_push(sched *s, int64_t time, int kind, int actor, uint64_t gen, void *data);
+/* The same for an event pushed, as it were, when the queue's next sequence number was seq (a
+ * value sched_next_seq returned): among events due at its instant it comes after those pushed
+ * before then and before those pushed since (an explored fault's end, pushed as it would have
+ * been where the fault landed: sim/world.c). */
+void sched_push_since(sched *s, uint64_t seq, int64_t time, int kind, int actor, uint64_t gen, void *data);
 /* Causality for the explorer's reductions: every event pushed from now on records `cause`
  * (the step being handled); the next push alone also records `dec` (the decision that
  * timed it). Both default to -1. */
@@ -50,7 +55,7 @@ int sched_pop(sched *s, chooser *ch, event *out);
 int sched_last_tie(const sched *s);
 int64_t sched_peek_time(const sched *s); /* INT64_MAX when empty */
 /* The sequence number the next push gets (the events pushed while one step is handled are
- * numbered from it, in the order its handling made them). */
+ * numbered from it, two apart, in the order its handling made them). */
 uint64_t sched_next_seq(const sched *s);
 size_t sched_pending(const sched *s);
 /* Iterates pending events in no particular order (fingerprints); it starts at 0. */

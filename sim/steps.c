@@ -23,6 +23,17 @@ world_decision *steps_decision_at(world *w, size_t i)
     return &w->decs[i];
 }
 
+uint64_t steps_seq_at(const world *w, int64_t t)
+{
+    int lo = 0, hi = w->nsteps; /* the first step at t or after: they are in time order */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (w->steps[mid].t < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < w->nsteps ? w->steps[lo].made : sched_next_seq(w->cx.q);
+}
+
 size_t steps_decisions_made(const world *w)
 {
     size_t n;

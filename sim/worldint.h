@@ -58,6 +58,10 @@ int steps_add(world *w, int64_t t, int actor, int cause);
 int steps_key(const world *w, int actor);
 /* The chooser's record length, and the description of decision i (OTHER by default). */
 size_t steps_decisions_made(const world *w);
+/* The queue's sequence number as it was at true time t (the first step handled at t or after
+ * began there; the next one now if none): what an event pushed at t would have had
+ * (sched_push_since). Steps are kept only in an exploring world: elsewhere, the next one. */
+uint64_t steps_seq_at(const world *w, int64_t t);
 world_decision *steps_decision_at(world *w, size_t i);
 /* Around the handling of event e at actor (its step; di: the decisions made before it was
  * popped): begin adds and opens the step, end notes what it made (history events from h0 on,
