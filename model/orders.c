@@ -6,10 +6,15 @@
 #include "dict.h"
 #include "exploreint.h"
 
-/* Whether no step of step b's key (or every key's) came between steps a and b. */
-static int quiet_since(const xpath *p, int a, int b)
+/* Whether step b is the end of fault step c (a node's restart, a pause's end, a partition's
+ * heal) with nothing of its key since the fault began: the two are one, as a fault that
+ * landed more than its whole length early begins and ends (sim/world.c, fault_crash.c,
+ * fault_gc_pause.c). */
+static int fault_end_at_once(const xpath *p, int c, int b)
 {
-    for (int j = a + 1; j < b; j++)
+    int ev = p->steps[b].ev;
+    if ((ev != STEP_RESTART && ev != STEP_PAUSE_END && ev != STEP_FAULT_END) || p->steps[c].ev != STEP_FAULT) return 0;
+    for (int j = c + 1; j < b; j++)
         if (p->steps[j].key == p->steps[b].key || p->steps[j].key == WORLD_KEY_ALL) return 0;
     return 1;
 }
@@ -27,10 +32,16 @@ uint64_t explore_orders(const xpath *p)
     /* the steps none of whose consequences anything sees: no effects, not observed, and only
      * such steps after them at their key (a no-op expiry the run ends before or after) */
     uint8_t *unseen = xcalloc((size_t)p->nsteps + 1, 1), *seen_later = xcalloc((size_t)nkeys + 1, 1);
-    for (int i = 0; i < p->nsteps; i++)
-        if (p->steps[i].cause >= 0 && p->steps[i].cause < i) unseen[p->steps[i].cause] = 2; /* has effects */
+    uint8_t *merged = xcalloc((size_t)p->nsteps + 1, 1);
+    for (int i = 0; i < p->nsteps; i++) {
+        int c = p->steps[i].cause;
+        if (c < 0 || c >= i) continue;
+        if (fault_end_at_once(p, c, i)) merged[i] = 1; /* one step with its fault (below) */
+        else unseen[c] = 2; /* has effects */
+    }
     for (int i = p->nsteps - 1; i >= 0; i--) {
         const world_step *st = &p->steps[i];
+        if (merged[i]) continue;
         int key = st->key >= 0 ? st->key + 1 : 0;
         if (unseen[i] == 0 && !st->client && st->key >= 0 && !seen_later[key]) unseen[i] = 1;
         else seen_later[key] = 1;
@@ -51,11 +62,7 @@ uint64_t explore_orders(const xpath *p)
             k = -1;
         int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t : st->clock ? st->t + st->tick : -1 };
         id[i] = dict_hash(v, sizeof v);
-        /* a fault's end (a node's restart, a pause's end, a partition's heal) with nothing of
-         * its key since the fault began: the two at once, as a fault that landed its whole
-         * length early or more begins and ends (sim/world.c, fault_crash.c, fault_gc_pause.c) */
-        if ((st->ev == STEP_RESTART || st->ev == STEP_PAUSE_END || st->ev == STEP_FAULT_END) && c >= 0 && c < i &&
-            p->steps[c].ev == STEP_FAULT && quiet_since(p, c, i)) {
+        if (merged[i]) {
             id[i] = id[c];
             continue;
         }
@@ -82,6 +89,7 @@ uint64_t explore_orders(const xpath *p)
     free(changed);
     free(scheduled);
     free(unseen);
+    free(merged);
     free(seen_later);
     return acc;
 }
