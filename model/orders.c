@@ -9,11 +9,17 @@
 /* Whether step b is the end of fault step c (a node's restart, a pause's end, a partition's
  * heal) with nothing of its key since the fault began: the two are one, as a fault that
  * landed more than its whole length early begins and ends (sim/world.c, fault_crash.c,
- * fault_gc_pause.c). */
+ * fault_gc_pause.c). A pause's end that released nothing is one with it too: nothing of its
+ * client came while it lasted (a delivery at its very end is not held). */
 static int fault_end_at_once(const xpath *p, int c, int b)
 {
     int ev = p->steps[b].ev;
     if ((ev != STEP_RESTART && ev != STEP_PAUSE_END && ev != STEP_FAULT_END) || p->steps[c].ev != STEP_FAULT) return 0;
+    if (ev == STEP_PAUSE_END) {
+        int released = 0;
+        for (int j = b + 1; j < p->nsteps && !released; j++) released = p->steps[j].cause == b;
+        if (!released) return 1;
+    }
     for (int j = c + 1; j < b; j++)
         if (p->steps[j].key == p->steps[b].key || p->steps[j].key == WORLD_KEY_ALL) return 0;
     return 1;
