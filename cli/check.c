@@ -361,7 +361,7 @@ static int merge_shards(const scenario *sc, const char *const *files, int n, con
     buf err;
     buf_init(&err);
     int code;
-    int rc = explore_merge(sc, files, n, &r, &err);
+    int rc = shard_file_merge(sc, files, n, &r, &err);
     if (rc != 0) {
         cli_run_error(err.p, 0);
         code = rc == -2 ? EXIT_UNPROVEN : EXIT_USAGE; /* a shard missing: not finished */
@@ -386,7 +386,7 @@ static int save_shard(const scenario *sc, const explore_opts *o, const explore_r
         out_path(sc, suffix, &path);
     }
     int code = EXIT_OK;
-    if (explore_write_shard(sc, o, r, path.p, &err) != 0) {
+    if (shard_file_write(sc, o, r, path.p, &err) != 0) {
         cli_error("check: %s", err.p);
         code = EXIT_INTERNAL;
     } else {

@@ -1,5 +1,5 @@
 /* exploreint.h — what the model checker's files share (model/explore.c, search.c,
- * level.c, reduce*.c, orders.c, shrink.c, parallel.c); not an API. */
+ * level.c, reduce*.c, orders.c, shrink.c, parallel.c, shard*.c, pool*.c); not an API. */
 #ifndef LOCKLAB_EXPLOREINT_H
 #define LOCKLAB_EXPLOREINT_H
 
@@ -183,6 +183,9 @@ enum level_end level_run_root(search *S, int bound, rootpath *rp, buf *err);
 /* The next item to take (deepest first); 0 when none. Items the bounds forbid, or another
  * shard's, are passed over (a bound's in *cut). */
 int level_next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut);
+/* Does item (position pa, alternative aa) come before item (pb, ab) in the order
+ * level_next_item takes them (deepest position first, lowest alternative first)? */
+int level_item_before(uint64_t pa, int64_t aa, uint64_t pb, int64_t ab);
 enum level_end level_run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
 
 /* shrink.c: re-runs a path from its decisions (EXPLORE form) into S->found. */
@@ -201,10 +204,14 @@ enum level_end parallel_shard_level(search *S, int bound, buf *err);
  * tasks share; the shares this task enabled and ran, as lines of its shard file (pool_write). */
 enum level_end pool_level(search *S, int bound, buf *err);
 void pool_write(buf *b);
-/* parallel.c: what makes shards of one search (the scenario, N, the build, the scenario
- * file's hash, the options), as lines. */
-void parallel_shard_identity(const scenario *sc, const explore_opts *o, buf *b);
-/* parallel.c: does path a come before path b in the order one search runs them? */
-int parallel_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb);
+/* shard.c: what the tasks of one search agree on. Its identity (the scenario, N, the build,
+ * the scenario file's hash, the options) as lines; its parts, as a shard file writes them:
+ * the running executable's hash, the scenario file's, the options that bound the search. */
+void shard_identity(const scenario *sc, const explore_opts *o, buf *b);
+uint64_t shard_build_id(void);
+uint64_t shard_source_hash(const scenario *sc);
+void shard_options(const explore_opts *o, buf *b);
+/* shard.c: does path a come before path b (EXPLORE form) in the order one search runs them? */
+int shard_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 
 #endif

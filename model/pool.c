@@ -114,7 +114,7 @@ static void keep_found(search *S, pool *P)
     if (!earlier) {
         b = xmalloc((P->best.nrec + 1) * sizeof *b);
         for (size_t i = 0; i < P->best.nrec; i++) b[i] = P->best.rec[i].value;
-        earlier = parallel_path_before(a, S->found.nrec, b, P->best.nrec);
+        earlier = shard_path_before(a, S->found.nrec, b, P->best.nrec);
     }
     if (earlier) {
         if (P->have_best) path_free(&P->best);

@@ -317,7 +317,7 @@ pool *pool_folder_get(search *S, buf *err)
      * hand out shares of that one */
     buf id;
     buf_init(&id);
-    parallel_shard_identity(S->sc, o, &id);
+    shard_identity(S->sc, o, &id);
     snprintf(path, sizeof path, "%s/search", P->dir);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     int bad = 0;

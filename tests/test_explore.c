@@ -424,7 +424,7 @@ static void write_shards(const scenario *sc, const char *const files[3])
         explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
         explore_result part;
         assert_int_equal(explore_run(sc, &so, &part, &err), 0);
-        assert_int_equal(explore_write_shard(sc, &so, &part, files[i], &err), 0);
+        assert_int_equal(shard_file_write(sc, &so, &part, files[i], &err), 0);
         explore_result_free(&part);
     }
     buf_release(&err);
@@ -446,7 +446,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
         files[i] = names[i];
     }
     write_shards(sc, files);
-    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_int_equal(shard_file_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.complete && merged.complete);
     assert_int_equal(merged.outcomes, one.outcomes);
     assert_false(merged.found || one.found);
@@ -454,7 +454,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
      * deepening at a lower level, re-running fewer levels; an item two shards both reach
      * runs twice. What is covered is the same: every outcome.) */
     /* one shard missing: refused */
-    assert_int_not_equal(explore_merge(sc, files, 2, &part, &err), 0);
+    assert_int_not_equal(shard_file_merge(sc, files, 2, &part, &err), 0);
     for (int i = 0; i < 3; i++) unlink(names[i]);
     explore_result_free(&one);
     explore_result_free(&merged);
@@ -463,7 +463,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     sc = load_scenario_text(race_crash);
     assert_int_equal(explore_run(sc, &o, &one, &err), 0);
     write_shards(sc, files);
-    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_int_equal(shard_file_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.found && merged.found);
     assert_int_equal(merged.faults[0].at_us, one.faults[0].at_us);
     assert_int_equal(merged.nchoices, one.nchoices);
