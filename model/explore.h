@@ -28,7 +28,7 @@ typedef struct explore_opts {
     uint64_t max_paths;     /* stop after this many paths (0: no limit) */
     int max_deviations;     /* -1: the scenario's explore.max_deviations, else iterative
                                deepening 0, 1, 2, ...; k >= 0: exactly this bound */
-    double time_limit;      /* seconds; 0: none. Iterative deepening stops there, naming the
+    double time_limit_s;    /* 0: none. Iterative deepening stops there, naming the
                                largest bound it exhausted */
     int delays_extremes;    /* EXPLORE_DELAYS_*: every window by its orders (0), and its last
                                value too (1), or at its two ends only (2) */
@@ -80,7 +80,7 @@ typedef struct explore_result {
     char *evidence;            /* its evidence, from the minimised run */
     fault_cfg *faults;         /* the minimised counter-example's faults (at pinned) */
     int nfaults;
-    int64_t duration;          /* the minimised run's duration, µs (the scenario's, or shorter) */
+    int64_t duration_us;       /* the minimised run's duration (the scenario's, or shorter) */
     choice *choices;           /* its decisions (REPLAY form: what the simulation got) */
     size_t nchoices;
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */

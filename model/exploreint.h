@@ -90,7 +90,7 @@ typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
     int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
     int64_t *facc;     /* per step: the same, of the windows that move it µs for µs (reduce.c) */
-    int64_t *last;     /* per key: the last time seen */
+    int64_t *last_us;  /* per key: the instant of the last step seen there (true time) */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* reduce_tie_needed's classes of steps */
     int *win;          /* per step: the delay window (a decision's index) that timed it, or -1 */
@@ -140,7 +140,7 @@ typedef struct search {
     hset outcomes;
     reducer red;
     int observer;
-    double t0, last_progress;
+    double t0_s, last_progress_s; /* search_now() at its start and at its last progress call */
     int have_found;
     xpath found;
     int pass;               /* a first level's pass with a fault budget below max_faults

@@ -49,7 +49,7 @@ uint64_t explore_orders(const xpath *p)
             k = (int)(st->seq - p->steps[c].made);
         else
             k = -1;
-        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t : st->clock ? st->t + st->tick : -1 };
+        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t_us : st->clock ? st->t_us + st->tick_us : -1 };
         id[i] = dict_hash(v, sizeof v);
         /* a fault's end (a node's restart, a pause's end, a partition's heal) with nothing of
          * its key since the fault began: the two at once, as a fault that landed its whole

@@ -179,7 +179,7 @@ static enum level_end take_result(search *S, rootpath *rp, worker *wk, int64_t *
     }
     wk->busy = 0;
     if (S->o->progress)
-        S->o->progress(S->o->progress_ud, r->paths, r->transitions, S->level, search_now() - S->t0);
+        S->o->progress(S->o->progress_ud, r->paths, r->transitions, S->level, search_now() - S->t0_s);
     return (enum level_end)w.end;
 }
 

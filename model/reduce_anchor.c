@@ -26,7 +26,7 @@ static int steps_dependent(const world_step *x, const world_step *y)
 static void window_cone(const world_step *st, int n, int w, int from, uint8_t *in)
 {
     reduce_cone_of(st, n, w, in);
-    for (int s = w - 1; s > from && st[s].t == st[w].t; s--)
+    for (int s = w - 1; s > from && st[s].t_us == st[w].t_us; s--)
         if (st[s].cause == WORLD_CAUSE_INSTANT && reduce_cone_instant_maker(st, n, s) == w) in[s] = 1;
 }
 
@@ -53,11 +53,11 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
         r->anc_at[j] = ANCHOR_NONE;
         if (d->kind != WDEC_DELAY || p->rec[j].value == 0 || d->step < 0 || d->step >= n) continue;
         int b = d->step;
-        int64_t unit = d->unit > 0 ? d->unit : 1;
+        int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
         window_cone(st, n, b, -1, r->in);
         reduce_cone_ms_steps(r, p, b);
         int z0 = b; /* its faults, at its instant before it: they move µs for µs with it */
-        while (z0 > 0 && st[z0 - 1].t == st[b].t) z0--;
+        while (z0 > 0 && st[z0 - 1].t_us == st[b].t_us) z0--;
         for (int z = z0; z < b; z++) QM(r, z) = QB(r, z) = QP(r, z) = 0;
         int start = r->nanc, count = 0, elsewhere = 0;
         for (int z = z0; z < n && !elsewhere; z++) {
@@ -79,8 +79,8 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
             /* the steps just before it, and those at its instant after it (a tie: the
              * scheduler's order there is a decision of its own, reduce_tie_needed) */
             int yend = z + 1;
-            while (yend < n && st[yend].t == st[z].t) yend++;
-            for (int y = yend - 1; y >= 0 && st[y].t >= st[z].t - reach; y--) {
+            while (yend < n && st[yend].t_us == st[z].t_us) yend++;
+            for (int y = yend - 1; y >= 0 && st[y].t_us >= st[z].t_us - reach; y--) {
                 if (y == z || r->in[y]) continue;
                 if (stale ? y != ender : st[y].stale_by != WORLD_NOT_STALE || !steps_dependent(&st[y], &st[z])) continue;
                 /* an injected fault moves with the step that makes its instant (reduce_cone_of) */
@@ -164,7 +164,7 @@ int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
             if (!outside) continue;
             r->followed[j] = 2;
             more = 1;
-            int64_t unit = d->unit > 0 ? d->unit : 1;
+            int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
             int64_t v = p->rec[j].value;
             int64_t can = v > INT64_MAX / 4 / unit ? INT64_MAX / 4 : v * unit;
             window_cone(st, n, d->step, root, r->tmp);

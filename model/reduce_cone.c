@@ -35,8 +35,8 @@ void reduce_cone_accumulate(reducer *r, const xpath *p)
         if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n) {
             int64_t left = p->rec[i].n - 1 - p->rec[i].value;
             if (left <= 0) continue;
-            r->acc[d->step] += left > INT64_MAX / 4 / d->unit ? INT64_MAX / 4 : left * d->unit;
-            if (d->unit == 1 && d->held == 0) r->facc[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
+            r->acc[d->step] += left > INT64_MAX / 4 / d->unit_us ? INT64_MAX / 4 : left * d->unit_us;
+            if (d->unit_us == 1 && d->held_us == 0) r->facc[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
         }
     }
     for (int s = 0; s < n; s++) {
@@ -57,7 +57,7 @@ void reduce_cone_accumulate(reducer *r, const xpath *p)
 int reduce_cone_instant_maker(const world_step *st, int n, int y)
 {
     if (y >= n || st[y].cause != WORLD_CAUSE_INSTANT) return y < n ? y : -1;
-    for (int s = y + 1; s < n && st[s].t == st[y].t; s++)
+    for (int s = y + 1; s < n && st[s].t_us == st[y].t_us; s++)
         if (st[s].cause != WORLD_CAUSE_INSTANT && st[y].key >= 0 && st[s].key == st[y].key) return s;
     while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
     return y < n ? y : -1;
@@ -203,11 +203,11 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
          * the instant; the cone moves later for a delay, earlier for a fault's shift */
         if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o;
-        int64_t m = c->margin + 1;
+        int64_t m = c->margin_us + 1;
         int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
         if (grain > m) m = grain;
         /* a step moving in whole ms: from its first move, a ms of its clock at a time */
-        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
+        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin_us + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
         if (later) m += r->stay[x];
         /* with the windows below at their last values; if they reach it alone, by itself */
         if (later && m - reduce_cone_slack(r, root, x) > 0) m -= reduce_cone_slack(r, root, x);
