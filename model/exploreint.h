@@ -88,8 +88,8 @@ int alts_read(int fd, alts *a, size_t n, int (*read_full)(int, void *, size_t));
 struct reducer_keys;
 typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
-    int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
-    int64_t *facc;     /* per step: the same, of the windows that move it µs for µs (reduce.c) */
+    int64_t *acc_us;   /* per step: how much later the windows on its chain can still bring it */
+    int64_t *facc_us;  /* per step: the same, of the windows that move it µs for µs (reduce.c) */
     int64_t *last_us;  /* per key: the instant of the last step seen there (true time) */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* reduce_tie_needed's classes of steps */
@@ -98,7 +98,7 @@ typedef struct reducer {
     uint8_t *fol;      /* per step: in the cone only as a follower's (reduce.c, followers) */
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
-    int64_t *stay;     /* per step: how far the root moves before it does (reduce.c, stayers) */
+    int64_t *stay_us;  /* per step: how far the root moves before it does (reduce.c, stayers) */
     int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, reduce_cone_ms_steps) */
     int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */
     int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */

@@ -194,7 +194,7 @@ void reduce_release(reducer *r)
     free(r->fol);
     free(r->qm);
     free(r->skip);
-    free(r->stay);
+    free(r->stay_us);
     free(r->tmp);
     free(r->anc);
     free(r->anc_at);
@@ -204,8 +204,8 @@ void reduce_release(reducer *r)
     free(r->kid);
     free(r->sib);
     free(r->in);
-    free(r->acc);
-    free(r->facc);
+    free(r->acc_us);
+    free(r->facc_us);
     free(r->last_us);
     free(r->hit);
     free(r->hitkey);
@@ -225,12 +225,12 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
     if (nsteps > r->cap) {
         r->cap = nsteps * 2;
         r->in = xrealloc(r->in, (size_t)r->cap);
-        r->acc = xrealloc(r->acc, (size_t)r->cap * sizeof *r->acc);
-        r->facc = xrealloc(r->facc, (size_t)r->cap * sizeof *r->facc);
+        r->acc_us = xrealloc(r->acc_us, (size_t)r->cap * sizeof *r->acc_us);
+        r->facc_us = xrealloc(r->facc_us, (size_t)r->cap * sizeof *r->facc_us);
         r->fol = xrealloc(r->fol, (size_t)r->cap);
         r->skip = xrealloc(r->skip, (size_t)r->cap);
         memset(r->skip, 0, (size_t)r->cap); /* kept all zero but while a crossing is computed */
-        r->stay = xrealloc(r->stay, (size_t)r->cap * sizeof *r->stay);
+        r->stay_us = xrealloc(r->stay_us, (size_t)r->cap * sizeof *r->stay_us);
         r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
         r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
@@ -348,7 +348,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             int q = QM(r, s) > 0;
             int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
             /* a stayer's step moves once the root has moved by its stay */
-            int64_t now = x->t_us - r->stay[s];
+            int64_t now = x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
              * µs those below that move it µs for µs can carry it by themselves: every order
@@ -474,7 +474,7 @@ int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, in
     int n = p->nsteps;
     reduce_cone_of(p->steps, n, root, r->in);
     memset(r->fol, 0, (size_t)n);
-    memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+    memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
     memset(r->skip, 0, (size_t)n);
     r->skip[except] = 1;
     int64_t us = cone_crossing(r, p, root, later, observer);
@@ -495,7 +495,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     int64_t us;
     if (!later) {
         memset(r->fol, 0, (size_t)n);
-        memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+        memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
         us = cone_crossing(r, p, root, 0, observer);
     } else {
         stayers = reduce_anchor_shape_cone(r, p, i, root); /* r->in anew */
@@ -507,8 +507,8 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
              * everything else, and then the rest but the stayers' causes (a step never passes
              * what it causes) against the stayers' steps */
             for (int s = root; s < n; s++)
-                if (r->stay[s]) r->in[s] = 0, r->skip[s] = 1;
-            memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+                if (r->stay_us[s]) r->in[s] = 0, r->skip[s] = 1;
+            memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
             int64_t u2 = cone_crossing(r, p, root, 1, observer);
             memset(r->skip, 0, (size_t)n);
             reduce_anchor_skip_floating(r, p, i, root);

@@ -117,7 +117,7 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
 static int anchored_in(const reducer *r, size_t j, int root)
 {
     for (int k = r->anc_at[j]; r->anc[k] >= 0; k++)
-        if (r->anc[k] < root || !r->in[r->anc[k]] || r->stay[r->anc[k]]) return 0;
+        if (r->anc[k] < root || !r->in[r->anc[k]] || r->stay_us[r->anc[k]]) return 0;
     return 1;
 }
 
@@ -127,13 +127,13 @@ static int anchored_in(const reducer *r, size_t j, int root)
  * window below the root on its chain (its step in the root's cone) anchored only outside the
  * cone stays where it is while the root moves up to its value (µs): its path starts it again
  * at its first value, and its crossings bring it back to just after the same steps. Its
- * cone's steps get that value in r->stay. A follower anchored to a stayer stays too: it is
+ * cone's steps get that value in r->stay_us. A follower anchored to a stayer stays too: it is
  * not followed (its cone is compared where it is). Returns whether there is any stayer. */
 int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+    memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
     for (size_t j = i + 1; j < p->nrec; j++) r->followed[j] = 0; /* 2: a stayer */
     for (;;) {
         /* followers, with the stayers known so far staying */
@@ -169,7 +169,7 @@ int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
             int64_t can = v > INT64_MAX / 4 / unit ? INT64_MAX / 4 : v * unit;
             window_cone(st, n, d->step, root, r->tmp);
             for (int s = root + 1; s < n; s++)
-                if (r->tmp[s]) r->stay[s] += can; /* nested stayers: each comes down by its own */
+                if (r->tmp[s]) r->stay_us[s] += can; /* nested stayers: each comes down by its own */
         }
         if (!more) break;
         /* a follower anchored to a stayer's cone stays too: find the followers again */
