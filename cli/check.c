@@ -361,7 +361,7 @@ static int merge_shards(const scenario *sc, const char *const *files, int n, con
     buf err;
     buf_init(&err);
     int code;
-    int rc = explore_merge(sc, files, n, &r, &err);
+    int rc = shard_file_merge(sc, files, n, &r, &err);
     if (rc != 0) {
         cli_run_error(err.p, 0);
         code = rc == -2 ? EXIT_UNPROVEN : EXIT_USAGE; /* a shard missing: not finished */
@@ -386,7 +386,7 @@ static int save_shard(const scenario *sc, const explore_opts *o, const explore_r
         out_path(sc, suffix, &path);
     }
     int code = EXIT_OK;
-    if (explore_write_shard(sc, o, r, path.p, &err) != 0) {
+    if (shard_file_write(sc, o, r, path.p, &err) != 0) {
         cli_error("check: %s", err.p);
         code = EXIT_INTERNAL;
     } else {
@@ -401,7 +401,7 @@ static int save_shard(const scenario *sc, const explore_opts *o, const explore_r
 int cli_check(int argc, char **argv)
 {
     const char *out_base = NULL, *save = NULL;
-    explore_opts o = { .max_deviations = -1, .time_limit = CHECK_DEFAULT_TIME, .probes = EXPLORE_PROBES };
+    explore_opts o = { .max_deviations = -1, .time_limit_s = CHECK_DEFAULT_TIME, .probes = EXPLORE_PROBES };
 #ifdef LOCKLAB_NO_HOST
     o.jobs = 1; /* the playground (web/): one process, no fork */
 #else
@@ -459,7 +459,7 @@ int cli_check(int argc, char **argv)
                 cli_error("check: --time takes seconds, at most 100000000");
                 return EXIT_USAGE;
             }
-            o.time_limit = (double)v;
+            o.time_limit_s = (double)v;
             break;
         case 'k':
             if (parse_count("--max-deviations", optarg, &v)) return EXIT_USAGE;
@@ -622,7 +622,7 @@ int cli_check(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     /* the same flag and --time end a script a model's request runs on a node (guard.h) */
-    guard_set_stop(&stop_requested, o.time_limit > 0 ? guard_now() + o.time_limit : 0);
+    guard_set_stop(&stop_requested, o.time_limit_s > 0 ? guard_now() + o.time_limit_s : 0);
     explore_minimise_hook(on_minimising, NULL, &stop_requested); /* Ctrl-C while minimising: what it has */
     explore_result r;
     buf err;

@@ -95,9 +95,9 @@ int cli_write_counterexample(const scenario *sc, const explore_result *r, const 
     buf_puts(&file, "scenario.faults = scenario.faults or {}\nlocal pinned = {\n");
     for (int i = 0; i < r->nfaults; i++) fault_write(&file, sc, &r->faults[i]);
     buf_puts(&file, "}\nfor i = 1, #pinned do scenario.faults[#scenario.faults + 1] = pinned[i] end\n");
-    if (r->duration > 0 && r->duration != sc->duration_us) {
+    if (r->duration_us > 0 && r->duration_us != sc->duration_us) {
         buf_puts(&file, "scenario.duration = ");
-        fault_put_us(&file, r->duration);
+        fault_put_us(&file, r->duration_us);
         buf_puts(&file, " -- as short as it still shows the violation\n");
     }
     buf_printf(&file, "scenario.expect = { %s = \"violated\" }\nreturn scenario\n", property_name(r->prop));
@@ -114,7 +114,7 @@ int cli_write_counterexample(const scenario *sc, const explore_result *r, const 
     if (rc == 0) {
         /* The narrated trace of the replayed counter-example, beside it. */
         scenario shorter = *sc;
-        if (r->duration > 0) shorter.duration_us = r->duration;
+        if (r->duration_us > 0) shorter.duration_us = r->duration_us;
         scenario *pn = explore_pin(&shorter, r->faults, r->nfaults);
         chooser *c = chooser_new(CHOOSER_REPLAY, sc->seed);
         chooser_set_script(c, r->choices, r->nchoices);

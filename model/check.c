@@ -17,7 +17,7 @@ void check_run(const history *h, const scenario *sc, check_result *out)
     for (int p = 0; p < PROP_COUNT; p++) {
         const prop_result *r = &out->p[p];
         LL_ASSERT(r->v == VERDICT_HOLDS || r->v == VERDICT_VIOLATED || r->v == VERDICT_NOT_JUDGED);
-        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && *r->evidence && r->at >= 0 && r->at <= end);
+        if (r->v == VERDICT_VIOLATED) LL_ASSERT(r->evidence && *r->evidence && r->at_us >= 0 && r->at_us <= end);
         else LL_ASSERT(!r->evidence);
     }
 }

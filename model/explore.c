@@ -108,7 +108,7 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
     if (S.red.ends) r->abstracted |= EXPLORE_SAMPLED_ENDS;
     /* a stop request ends even a run in progress (a scenario of hours is one long run) */
     S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .stop = o->stop };
-    S.t0 = S.last_progress = search_now();
+    S.t0_s = S.last_progress_s = search_now();
     int rc = 0;
     if (o->random_runs) {
         for (uint64_t iter = 0; iter < o->random_runs && !search_should_stop(&S); iter++) {
@@ -220,7 +220,7 @@ searched:;
     free(outcomes.v);
     scriptlib_free(lib);
     chunkcache_free(chunks);
-    r->seconds = search_now() - S.t0;
+    r->seconds = search_now() - S.t0_s;
     return rc;
 }
 

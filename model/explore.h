@@ -28,7 +28,7 @@ typedef struct explore_opts {
     uint64_t max_paths;     /* stop after this many paths (0: no limit) */
     int max_deviations;     /* -1: the scenario's explore.max_deviations, else iterative
                                deepening 0, 1, 2, ...; k >= 0: exactly this bound */
-    double time_limit;      /* seconds; 0: none. Iterative deepening stops there, naming the
+    double time_limit_s;    /* 0: none. Iterative deepening stops there, naming the
                                largest bound it exhausted */
     int delays_extremes;    /* EXPLORE_DELAYS_*: every window by its orders (0), and its last
                                value too (1), or at its two ends only (2) */
@@ -80,7 +80,7 @@ typedef struct explore_result {
     char *evidence;            /* its evidence, from the minimised run */
     fault_cfg *faults;         /* the minimised counter-example's faults (at pinned) */
     int nfaults;
-    int64_t duration;          /* the minimised run's duration, µs (the scenario's, or shorter) */
+    int64_t duration_us;       /* the minimised run's duration (the scenario's, or shorter) */
     choice *choices;           /* its decisions (REPLAY form: what the simulation got) */
     size_t nchoices;
     uint64_t paths, transitions, outcomes; /* outcomes: distinct final histories */
@@ -129,14 +129,15 @@ void explore_result_free(explore_result *r);
 /* After a search with explore_opts.pool_balance N: each simulated task's paths (load[N]) and
  * when the last share ended (in paths); returns N, or 0 when there was none. */
 int explore_pool_balance(const uint64_t **load, uint64_t *makespan);
-/* Shards (explore_opts.shard_index/shard_count): each writes what it found to a file, and
- * explore_merge combines the files of every shard of a search into the answer one search
- * would have given, minimising the violation (if any) as explore_run does. */
-int explore_write_shard(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err);
-/* explore_merge: 0; -1 (err names the file) when a file is not a shard of this search (another
- * scenario or version of its file, another build of locklab, other options, another N, an
- * index twice); -2 when every file is but some shard is missing (err names it): not finished. */
-int explore_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err);
+/* Shards (explore_opts.shard_index/shard_count; shard_file.c): each writes what it found to a
+ * file, and shard_file_merge combines the files of every shard of a search into the answer
+ * one search would have given, minimising the violation (if any) as explore_run does. */
+int shard_file_write(const scenario *sc, const explore_opts *o, const explore_result *r, const char *path, buf *err);
+/* shard_file_merge: 0; -1 (err names the file) when a file is not a shard of this search
+ * (another scenario or version of its file, another build of locklab, other options, another
+ * N, an index twice); -2 when every file is but some shard is missing (err names it): not
+ * finished. */
+int shard_file_merge(const scenario *sc, const char *const *files, int nfiles, explore_result *r, buf *err);
 
 /* The scenario a counter-example replays: sc with the search's faults f written in at their
  * instants (a partition's groups built) and no explore table. Free with explore_unpin. */

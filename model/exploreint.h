@@ -1,5 +1,5 @@
 /* exploreint.h — what the model checker's files share (model/explore.c, search.c,
- * level.c, reduce*.c, orders.c, shrink.c, parallel.c); not an API. */
+ * level.c, reduce*.c, orders.c, shrink.c, parallel.c, shard*.c, pool*.c); not an API. */
 #ifndef LOCKLAB_EXPLOREINT_H
 #define LOCKLAB_EXPLOREINT_H
 
@@ -88,9 +88,9 @@ int alts_read(int fd, alts *a, size_t n, int (*read_full)(int, void *, size_t));
 struct reducer_keys;
 typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
-    int64_t *acc;      /* per step: how much later the windows on its chain can still bring it */
-    int64_t *facc;     /* per step: the same, of the windows that move it µs for µs (reduce.c) */
-    int64_t *last;     /* per key: the last time seen */
+    int64_t *acc_us;   /* per step: how much later the windows on its chain can still bring it */
+    int64_t *facc_us;  /* per step: the same, of the windows that move it µs for µs (reduce.c) */
+    int64_t *last_us;  /* per key: the instant of the last step seen there (true time) */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* reduce_tie_needed's classes of steps */
     int *win;          /* per step: the delay window (a decision's index) that timed it, or -1 */
@@ -98,7 +98,7 @@ typedef struct reducer {
     uint8_t *fol;      /* per step: in the cone only as a follower's (reduce.c, followers) */
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
-    int64_t *stay;     /* per step: how far the root moves before it does (reduce.c, stayers) */
+    int64_t *stay_us;  /* per step: how far the root moves before it does (reduce.c, stayers) */
     int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, reduce_cone_ms_steps) */
     int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */
     int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */
@@ -140,7 +140,7 @@ typedef struct search {
     hset outcomes;
     reducer red;
     int observer;
-    double t0, last_progress;
+    double t0_s, last_progress_s; /* search_now() at its start and at its last progress call */
     int have_found;
     xpath found;
     int pass;               /* a first level's pass with a fault budget below max_faults
@@ -183,6 +183,9 @@ enum level_end level_run_root(search *S, int bound, rootpath *rp, buf *err);
 /* The next item to take (deepest first); 0 when none. Items the bounds forbid, or another
  * shard's, are passed over (a bound's in *cut). */
 int level_next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut);
+/* Does item (position pa, alternative aa) come before item (pb, ab) in the order
+ * level_next_item takes them (deepest position first, lowest alternative first)? */
+int level_item_before(uint64_t pa, int64_t aa, uint64_t pb, int64_t ab);
 enum level_end level_run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
 
 /* shrink.c: re-runs a path from its decisions (EXPLORE form) into S->found. */
@@ -201,10 +204,14 @@ enum level_end parallel_shard_level(search *S, int bound, buf *err);
  * tasks share; the shares this task enabled and ran, as lines of its shard file (pool_write). */
 enum level_end pool_level(search *S, int bound, buf *err);
 void pool_write(buf *b);
-/* parallel.c: what makes shards of one search (the scenario, N, the build, the scenario
- * file's hash, the options), as lines. */
-void parallel_shard_identity(const scenario *sc, const explore_opts *o, buf *b);
-/* parallel.c: does path a come before path b in the order one search runs them? */
-int parallel_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb);
+/* shard.c: what the tasks of one search agree on. Its identity (the scenario, N, the build,
+ * the scenario file's hash, the options) as lines; its parts, as a shard file writes them:
+ * the running executable's hash, the scenario file's, the options that bound the search. */
+void shard_identity(const scenario *sc, const explore_opts *o, buf *b);
+uint64_t shard_build_id(void);
+uint64_t shard_source_hash(const scenario *sc);
+void shard_options(const explore_opts *o, buf *b);
+/* shard.c: does path a come before path b (EXPLORE form) in the order one search runs them? */
+int shard_path_before(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 
 #endif

@@ -115,9 +115,9 @@ static int64_t search_gap(const world *w, const fault_cfg *f)
     const world_step *steps = world_steps(w, &n);
     for (int s = n; s-- > 0;) {
         const world_step *x = &steps[s];
-        if (x->t >= now && x->cause == WORLD_CAUSE_INSTANT) continue; /* this fault's own */
+        if (x->t_us >= now && x->cause == WORLD_CAUSE_INSTANT) continue; /* this fault's own */
         if (key == WORLD_KEY_ALL || key == WORLD_KEY_CUT || x->key == key || x->key == WORLD_KEY_ALL) {
-            prev = x->t;
+            prev = x->t_us;
             break;
         }
     }

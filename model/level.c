@@ -126,6 +126,11 @@ static int shard_owns(const explore_opts *o, const rootpath *rp, size_t pos, int
     return ll_splitmix64(&h) % (uint64_t)o->shard_count == (uint64_t)(o->shard_index - 1);
 }
 
+int level_item_before(uint64_t pa, int64_t aa, uint64_t pb, int64_t ab)
+{
+    return pa != pb ? pa > pb : aa < ab;
+}
+
 /* The next item (position, alternative) still to take; 0 when there is none. Items the
  * bounds forbid are marked taken, and say so in *cut. */
 int level_next_item(search *S, rootpath *rp, int bound, size_t *pos, int64_t *alt, int *cut)

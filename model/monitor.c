@@ -149,8 +149,8 @@ void monitor_step(monitor *m, size_t i)
         LL_ASSERT(now->v == VERDICT_HOLDS || now->v == VERDICT_VIOLATED);
         /* a monitor knows a violation no later than the event that shows it, and never takes
          * one back: once violated, it stays violated at the same instant */
-        if (now->v == VERDICT_VIOLATED) LL_ASSERT(now->at >= 0 && now->at <= e->t_us);
-        if (was.v == VERDICT_VIOLATED) LL_ASSERT(now->v == VERDICT_VIOLATED && now->at == was.at);
+        if (now->v == VERDICT_VIOLATED) LL_ASSERT(now->at_us >= 0 && now->at_us <= e->t_us);
+        if (was.v == VERDICT_VIOLATED) LL_ASSERT(now->v == VERDICT_VIOLATED && now->at_us == was.at_us);
     }
 }
 

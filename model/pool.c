@@ -17,7 +17,7 @@
  * A task killed mid-share leaves a claim without an end. It is taken again by the task's next
  * attempt (Slurm's requeue: a claim of this task's earlier attempt), or by any task when the
  * claimer is gone: its 'alive-T.A' file, which a thread of the claimer touches every
- * POOL_BEAT seconds, is missing (it ended: stopped by --time) or older than POOL_STALE
+ * POOL_BEAT_S seconds, is missing (it ended: stopped by --time) or older than POOL_STALE_S
  * seconds than the reader's own, or the driver wrote 'gone-T' (tools/slurm-check.sh, for a
  * task it gave up). A share's results (paths, outcomes, a violation) are in its task's
  * shard file, written when the task ends, which lists the shares it enabled ('pub') and ran
@@ -114,7 +114,7 @@ static void keep_found(search *S, pool *P)
     if (!earlier) {
         b = xmalloc((P->best.nrec + 1) * sizeof *b);
         for (size_t i = 0; i < P->best.nrec; i++) b[i] = P->best.rec[i].value;
-        earlier = parallel_path_before(a, S->found.nrec, b, P->best.nrec);
+        earlier = shard_path_before(a, S->found.nrec, b, P->best.nrec);
     }
     if (earlier) {
         if (P->have_best) path_free(&P->best);
@@ -369,10 +369,10 @@ enum level_end pool_level(search *S, int bound, buf *err)
     double last_read = -1;
     for (;;) {
         if (search_should_stop(S)) return LEVEL_STOPPED;
-        /* the others' logs: at least every POOL_LOOK s while this task has shares of its own
+        /* the others' logs: at least every POOL_LOOK_S while this task has shares of its own
          * to take (a look costs a stat of every log), and whenever it has none */
         pitem *it = NULL;
-        if (search_now() - last_read < POOL_LOOK) it = next_share(P, pool_item_phase(S), bound);
+        if (search_now() - last_read < POOL_LOOK_S) it = next_share(P, pool_item_phase(S), bound);
         if (!it) {
             pool_folder_read_logs(P);
             last_read = search_now();

@@ -251,7 +251,7 @@ int pool_folder_claimer_gone(pool *P, pitem *it)
     if (mtime_of(path, &theirs) != 0) return 1; /* it ended (a stopped search) without running it */
     if (mtime_of(P->alive, &mine) != 0) return 0;
     /* both times from the file system's clock: no two machines' clocks compared */
-    return mine.tv_sec - theirs.tv_sec > POOL_STALE;
+    return mine.tv_sec - theirs.tv_sec > POOL_STALE_S;
 }
 
 /* ---- the heartbeat ---- */
@@ -260,7 +260,7 @@ static void *beat_main(void *ud)
 {
     pool *P = ud;
     while (!__atomic_load_n(&P->beat_stop, __ATOMIC_RELAXED)) {
-        for (int i = 0; i < POOL_BEAT * 10 && !__atomic_load_n(&P->beat_stop, __ATOMIC_RELAXED); i++) {
+        for (int i = 0; i < POOL_BEAT_S * 10 && !__atomic_load_n(&P->beat_stop, __ATOMIC_RELAXED); i++) {
             struct timespec ts = { 0, 100 * 1000 * 1000 };
             nanosleep(&ts, NULL);
         }
@@ -317,7 +317,7 @@ pool *pool_folder_get(search *S, buf *err)
      * hand out shares of that one */
     buf id;
     buf_init(&id);
-    parallel_shard_identity(S->sc, o, &id);
+    shard_identity(S->sc, o, &id);
     snprintf(path, sizeof path, "%s/search", P->dir);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     int bad = 0;

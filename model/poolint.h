@@ -17,9 +17,9 @@
  * with the fewest deviations first alone; when each task took its own newest share first, 3
  * gave 1.36x and 4 or more 1.23x. The Redisson problem's 1.71x is its chain's, whatever this. */
 #define POOL_EXPAND 3
-#define POOL_BEAT 5     /* s: how often a task touches its alive file */
-#define POOL_STALE 60   /* s: an alive file this much older than the reader's: its task is gone */
-#define POOL_LOOK 0.05  /* s: the most a task with shares of its own waits to read the others' logs */
+#define POOL_BEAT_S 5     /* how often a task touches its alive file */
+#define POOL_STALE_S 60   /* an alive file this much older than the reader's: its task is gone */
+#define POOL_LOOK_S 0.05  /* the most a task with shares of its own waits to read the others' logs */
 
 typedef struct pitem {
     uint64_t id[2];

@@ -36,7 +36,7 @@ static void fairness_step(fairness_mon *m, const history *h, const hist_event *e
         mon_put_t(&p, m->queued_at[x]);
         buf_printf(&p, ") and was still waiting.");
         r->v = VERDICT_VIOLATED;
-        r->at = e->t_us;
+        r->at_us = e->t_us;
         r->evidence = buf_steal(&p);
         break;
     }

@@ -90,7 +90,7 @@ static void mutex_finish(mutex_mon *m, const history *h, const scenario *sc, pro
             buf_printf(&p, ", while %s had not left.", history_actor_name(h, a->actor));
             mon_faults_before(h, en, &p);
             r->v = VERDICT_VIOLATED;
-            r->at = s;
+            r->at_us = s;
             r->evidence = buf_steal(&p);
             break;
         }

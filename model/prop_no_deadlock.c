@@ -46,7 +46,7 @@ static void deadlock_judge(deadlock_mon *m, const history *h, int nact, int64_t 
     buf_puts(&p, " kept trying, and no live client held it.");
     mon_faults_before(h, m->since + m->bound, &p);
     r->v = VERDICT_VIOLATED;
-    r->at = m->since + m->bound;
+    r->at_us = m->since + m->bound;
     r->evidence = buf_steal(&p);
 }
 

@@ -50,7 +50,7 @@ static void reentrancy_step(reentrancy_mon *m, const history *h, const hist_even
     }
     if (p.len) {
         r->v = VERDICT_VIOLATED;
-        r->at = e->t_us;
+        r->at_us = e->t_us;
         r->evidence = buf_steal(&p);
     }
     buf_release(&p);

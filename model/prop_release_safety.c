@@ -84,7 +84,7 @@ static void release_step(release_mon *m, const history *h, const hist_event *e, 
                        history_actor_name(h, before), history_actor_name(h, m->exec_client));
             mon_faults_before(h, e->t_us, &p);
             r->v = VERDICT_VIOLATED;
-            r->at = e->t_us;
+            r->at_us = e->t_us;
             r->evidence = buf_steal(&p);
         }
         if (e->kind != H_KEY_SET) o->owner = -1;

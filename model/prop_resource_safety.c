@@ -43,7 +43,7 @@ static void resource_step(resource_mon *m, const history *h, const hist_event *e
     if (p.len) {
         mon_faults_before(h, e->t_us, &p);
         r->v = VERDICT_VIOLATED;
-        r->at = e->t_us;
+        r->at_us = e->t_us;
         r->evidence = buf_steal(&p);
     }
     buf_release(&p);

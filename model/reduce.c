@@ -16,7 +16,7 @@
  *   - no clock reading inside the cone changes value (a client's ctx:now(), a TTL that leaves
  *     a node, a server's TIME): a model may use it in any way, against another reading or a
  *     constant. Clocks are read in whole ms (TIME to the µs), so a reading changes only when
- *     its step passes one of its clock's ms boundaries (world_step.tick and .back; every µs
+ *     its step passes one of its clock's ms boundaries (world_step.tick_us and .back_us; every µs
  *     for TIME, except in a level's coarse pass: explore.c);
  *   - no deadline decided with ctx:before between a reading inside the cone and one outside
  *     it flips: its margin (world_cmp) says how far the two may move apart first, and only
@@ -194,7 +194,7 @@ void reduce_release(reducer *r)
     free(r->fol);
     free(r->qm);
     free(r->skip);
-    free(r->stay);
+    free(r->stay_us);
     free(r->tmp);
     free(r->anc);
     free(r->anc_at);
@@ -204,9 +204,9 @@ void reduce_release(reducer *r)
     free(r->kid);
     free(r->sib);
     free(r->in);
-    free(r->acc);
-    free(r->facc);
-    free(r->last);
+    free(r->acc_us);
+    free(r->facc_us);
+    free(r->last_us);
     free(r->hit);
     free(r->hitkey);
     if (r->keys) {
@@ -225,12 +225,12 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
     if (nsteps > r->cap) {
         r->cap = nsteps * 2;
         r->in = xrealloc(r->in, (size_t)r->cap);
-        r->acc = xrealloc(r->acc, (size_t)r->cap * sizeof *r->acc);
-        r->facc = xrealloc(r->facc, (size_t)r->cap * sizeof *r->facc);
+        r->acc_us = xrealloc(r->acc_us, (size_t)r->cap * sizeof *r->acc_us);
+        r->facc_us = xrealloc(r->facc_us, (size_t)r->cap * sizeof *r->facc_us);
         r->fol = xrealloc(r->fol, (size_t)r->cap);
         r->skip = xrealloc(r->skip, (size_t)r->cap);
         memset(r->skip, 0, (size_t)r->cap); /* kept all zero but while a crossing is computed */
-        r->stay = xrealloc(r->stay, (size_t)r->cap * sizeof *r->stay);
+        r->stay_us = xrealloc(r->stay_us, (size_t)r->cap * sizeof *r->stay_us);
         r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
         r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
@@ -238,7 +238,7 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->sib = xrealloc(r->sib, (size_t)r->cap * sizeof *r->sib);
     }
     if (nkeys > r->nkeys) {
-        r->last = xrealloc(r->last, (size_t)nkeys * sizeof *r->last);
+        r->last_us = xrealloc(r->last_us, (size_t)nkeys * sizeof *r->last_us);
         r->nkeys = nkeys;
     }
     if (!r->keys) r->keys = xcalloc(1, sizeof *r->keys);
@@ -298,7 +298,7 @@ static int splits(const reducer *r, const xpath *p, int s, int observer)
 {
     const world_step *st = p->steps;
     int ks[3], nks = step_keys(&st[s], observer, ks);
-    for (int j = s - 1; j >= 0 && st[j].t == st[s].t; j--) {
+    for (int j = s - 1; j >= 0 && st[j].t_us == st[s].t_us; j--) {
         if (r->in[j] || !(hit_key(r, st[s].key) || hit_key(r, st[j].key))) continue;
         if (st[j].key == WORLD_KEY_ALL || st[s].key == WORLD_KEY_ALL) return 1;
         int kj[3], nkj = step_keys(&st[j], observer, kj);
@@ -332,9 +332,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
              * all that can change is y passing it (y in the cone, the step outside it). */
             if (stale_inert(r, p, root, s, 1)) continue;
             int y = x->stale_by;
-            int64_t late_y = st[y].t + reduce_cone_slack(r, root, y); /* a stayer's: later still */
-            int64_t cand = x->t > st[y].t ? x->t - st[y].t : 1;
-            if (late_y < x->t && x->t - late_y < cand) cand = x->t - late_y;
+            int64_t late_y = st[y].t_us + reduce_cone_slack(r, root, y); /* a stayer's: later still */
+            int64_t cand = x->t_us > st[y].t_us ? x->t_us - st[y].t_us : 1;
+            if (late_y < x->t_us && x->t_us - late_y < cand) cand = x->t_us - late_y;
             if (cand < least) least = cand;
             continue;
         }
@@ -348,7 +348,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             int q = QM(r, s) > 0;
             int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
             /* a stayer's step moves once the root has moved by its stay */
-            int64_t now = x->t - r->stay[s];
+            int64_t now = x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
              * µs those below that move it µs for µs can carry it by themselves: every order
@@ -385,9 +385,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
          * not a decision): one µs more puts the cone step after */
         for (int q = 0; q < 2; q++) {
             if (x->key == WORLD_KEY_ALL) {
-                int64_t b = tvec_below(all[q], x->t);
+                int64_t b = tvec_below(all[q], x->t_us);
                 if (b == INT64_MIN) continue;
-                int64_t cand = x->t > b ? x->t - b : 1;
+                int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, *qmin_all, *qper_all);
                 if (cand < least) least = cand;
                 continue;
@@ -395,9 +395,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             for (int j = 0; j < nk; j++) {
                 /* an inert step outside the cone is ordered against the cone's steps that are not */
                 int f = x->inert && j == 0;
-                int64_t b = tvec_below(BANK(q, f, keys[j]), x->t);
+                int64_t b = tvec_below(BANK(q, f, keys[j]), x->t_us);
                 if (b == INT64_MIN) continue;
-                int64_t cand = x->t > b ? x->t - b : 1;
+                int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
                 if (cand < least) least = cand;
             }
@@ -414,7 +414,7 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
     const world_step *st = p->steps;
     int n = p->nsteps;
     int64_t *last2 = r->keys->last2;
-    for (int k = 0; k <= observer + 1; k++) r->last[k] = last2[k] = INT64_MIN;
+    for (int k = 0; k <= observer + 1; k++) r->last_us[k] = last2[k] = INT64_MIN;
     int64_t any = INT64_MIN, least = INT64_MAX;
     for (int s = 0; s < n && least > 1; s++) {
         const world_step *x = &st[s];
@@ -422,8 +422,8 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
             /* a stale step in the cone matters only if it comes before the step y that ended
              * its wait (y outside the cone) */
             if (stale_inert(r, p, root, s, 0)) continue;
-            int64_t yt = st[x->stale_by].t;
-            int64_t cand = x->t > yt ? x->t - yt : 1;
+            int64_t yt = st[x->stale_by].t_us;
+            int64_t cand = x->t_us > yt ? x->t_us - yt : 1;
             if (cand < least) least = cand;
             continue;
         }
@@ -431,14 +431,14 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
         int cone = s >= root && r->in[s];
         if (!cone) {
             if (x->key == WORLD_KEY_ALL) {
-                for (int k = 0; k <= observer + 1; k++) r->last[k] = last2[k] = x->t;
+                for (int k = 0; k <= observer + 1; k++) r->last_us[k] = last2[k] = x->t_us;
             } else {
                 for (int j = 0; j < nk; j++) {
-                    r->last[keys[j]] = x->t;
-                    if (!x->inert || j > 0) last2[keys[j]] = x->t;
+                    r->last_us[keys[j]] = x->t_us;
+                    if (!x->inert || j > 0) last2[keys[j]] = x->t_us;
                 }
             }
-            if (nk > 0 || x->key == WORLD_KEY_ALL) any = x->t;
+            if (nk > 0 || x->key == WORLD_KEY_ALL) any = x->t_us;
             continue;
         }
         if (s == root) continue;
@@ -446,10 +446,10 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
         if (x->key == WORLD_KEY_ALL) prev = any;
         else
             for (int j = 0; j < nk; j++) {
-                int64_t l = x->inert && j == 0 ? last2[keys[j]] : r->last[keys[j]];
+                int64_t l = x->inert && j == 0 ? last2[keys[j]] : r->last_us[keys[j]];
                 if (l > prev) prev = l;
             }
-        if (prev != INT64_MIN && x->t >= prev && (x->t > prev ? x->t - prev : 1) < least) least = x->t > prev ? x->t - prev : 1;
+        if (prev != INT64_MIN && x->t_us >= prev && (x->t_us > prev ? x->t_us - prev : 1) < least) least = x->t_us > prev ? x->t_us - prev : 1;
     }
     return least;
 }
@@ -474,7 +474,7 @@ int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, in
     int n = p->nsteps;
     reduce_cone_of(p->steps, n, root, r->in);
     memset(r->fol, 0, (size_t)n);
-    memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+    memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
     memset(r->skip, 0, (size_t)n);
     r->skip[except] = 1;
     int64_t us = cone_crossing(r, p, root, later, observer);
@@ -495,7 +495,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     int64_t us;
     if (!later) {
         memset(r->fol, 0, (size_t)n);
-        memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+        memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
         us = cone_crossing(r, p, root, 0, observer);
     } else {
         stayers = reduce_anchor_shape_cone(r, p, i, root); /* r->in anew */
@@ -507,8 +507,8 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
              * everything else, and then the rest but the stayers' causes (a step never passes
              * what it causes) against the stayers' steps */
             for (int s = root; s < n; s++)
-                if (r->stay[s]) r->in[s] = 0, r->skip[s] = 1;
-            memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+                if (r->stay_us[s]) r->in[s] = 0, r->skip[s] = 1;
+            memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
             int64_t u2 = cone_crossing(r, p, root, 1, observer);
             memset(r->skip, 0, (size_t)n);
             reduce_anchor_skip_floating(r, p, i, root);
@@ -525,8 +525,8 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
         memset(r->skip, 0, (size_t)n);
     }
     if (us == INT64_MAX) return -1;
-    if (later && d->held > 0) us += d->held; /* it moves only past what holds it back */
-    int64_t unit = d->unit > 0 ? d->unit : 1;
+    if (later && d->held_us > 0) us += d->held_us; /* it moves only past what holds it back */
+    int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
     int64_t k = us / unit + (us % unit != 0); /* ceil: a unit too large only takes a smaller step */
     if (k < 1) k = 1;
     if (k > last - v) return -1;

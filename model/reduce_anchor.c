@@ -26,7 +26,7 @@ static int steps_dependent(const world_step *x, const world_step *y)
 static void window_cone(const world_step *st, int n, int w, int from, uint8_t *in)
 {
     reduce_cone_of(st, n, w, in);
-    for (int s = w - 1; s > from && st[s].t == st[w].t; s--)
+    for (int s = w - 1; s > from && st[s].t_us == st[w].t_us; s--)
         if (st[s].cause == WORLD_CAUSE_INSTANT && reduce_cone_instant_maker(st, n, s) == w) in[s] = 1;
 }
 
@@ -53,11 +53,11 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
         r->anc_at[j] = ANCHOR_NONE;
         if (d->kind != WDEC_DELAY || p->rec[j].value == 0 || d->step < 0 || d->step >= n) continue;
         int b = d->step;
-        int64_t unit = d->unit > 0 ? d->unit : 1;
+        int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
         window_cone(st, n, b, -1, r->in);
         reduce_cone_ms_steps(r, p, b);
         int z0 = b; /* its faults, at its instant before it: they move µs for µs with it */
-        while (z0 > 0 && st[z0 - 1].t == st[b].t) z0--;
+        while (z0 > 0 && st[z0 - 1].t_us == st[b].t_us) z0--;
         for (int z = z0; z < b; z++) QM(r, z) = QB(r, z) = QP(r, z) = 0;
         int start = r->nanc, count = 0, elsewhere = 0;
         for (int z = z0; z < n && !elsewhere; z++) {
@@ -79,8 +79,8 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
             /* the steps just before it, and those at its instant after it (a tie: the
              * scheduler's order there is a decision of its own, reduce_tie_needed) */
             int yend = z + 1;
-            while (yend < n && st[yend].t == st[z].t) yend++;
-            for (int y = yend - 1; y >= 0 && st[y].t >= st[z].t - reach; y--) {
+            while (yend < n && st[yend].t_us == st[z].t_us) yend++;
+            for (int y = yend - 1; y >= 0 && st[y].t_us >= st[z].t_us - reach; y--) {
                 if (y == z || r->in[y]) continue;
                 if (stale ? y != ender : st[y].stale_by != WORLD_NOT_STALE || !steps_dependent(&st[y], &st[z])) continue;
                 /* an injected fault moves with the step that makes its instant (reduce_cone_of) */
@@ -117,7 +117,7 @@ void reduce_anchor_compute(reducer *r, const xpath *p)
 static int anchored_in(const reducer *r, size_t j, int root)
 {
     for (int k = r->anc_at[j]; r->anc[k] >= 0; k++)
-        if (r->anc[k] < root || !r->in[r->anc[k]] || r->stay[r->anc[k]]) return 0;
+        if (r->anc[k] < root || !r->in[r->anc[k]] || r->stay_us[r->anc[k]]) return 0;
     return 1;
 }
 
@@ -127,13 +127,13 @@ static int anchored_in(const reducer *r, size_t j, int root)
  * window below the root on its chain (its step in the root's cone) anchored only outside the
  * cone stays where it is while the root moves up to its value (µs): its path starts it again
  * at its first value, and its crossings bring it back to just after the same steps. Its
- * cone's steps get that value in r->stay. A follower anchored to a stayer stays too: it is
+ * cone's steps get that value in r->stay_us. A follower anchored to a stayer stays too: it is
  * not followed (its cone is compared where it is). Returns whether there is any stayer. */
 int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    memset(r->stay, 0, (size_t)n * sizeof *r->stay);
+    memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
     for (size_t j = i + 1; j < p->nrec; j++) r->followed[j] = 0; /* 2: a stayer */
     for (;;) {
         /* followers, with the stayers known so far staying */
@@ -164,12 +164,12 @@ int reduce_anchor_shape_cone(reducer *r, const xpath *p, size_t i, int root)
             if (!outside) continue;
             r->followed[j] = 2;
             more = 1;
-            int64_t unit = d->unit > 0 ? d->unit : 1;
+            int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
             int64_t v = p->rec[j].value;
             int64_t can = v > INT64_MAX / 4 / unit ? INT64_MAX / 4 : v * unit;
             window_cone(st, n, d->step, root, r->tmp);
             for (int s = root + 1; s < n; s++)
-                if (r->tmp[s]) r->stay[s] += can; /* nested stayers: each comes down by its own */
+                if (r->tmp[s]) r->stay_us[s] += can; /* nested stayers: each comes down by its own */
         }
         if (!more) break;
         /* a follower anchored to a stayer's cone stays too: find the followers again */

@@ -21,31 +21,31 @@ int reduce_cone_parent(const world_step *st, int n, int s)
     return s2 >= 0 && st[s2].cause < s ? st[s2].cause : -1;
 }
 
-/* acc[s]: how much later the windows on s's chain of causes (s's own included) can still
- * bring it, each from its value on this path to its last; facc[s], the same of the windows
+/* acc_us[s]: how much later the windows on s's chain of causes (s's own included) can still
+ * bring it, each from its value on this path to its last; facc_us[s], the same of the windows
  * that can bring it to every µs of that range (a delay of 1 µs a unit, not held behind
  * another message on its link). */
 void reduce_cone_accumulate(reducer *r, const xpath *p)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    for (int s = 0; s < n; s++) r->acc[s] = r->facc[s] = 0;
+    for (int s = 0; s < n; s++) r->acc_us[s] = r->facc_us[s] = 0;
     for (size_t i = 0; i < p->nrec; i++) {
         const world_decision *d = &p->decs[i];
         if (d->kind == WDEC_DELAY && d->step >= 0 && d->step < n) {
             int64_t left = p->rec[i].n - 1 - p->rec[i].value;
             if (left <= 0) continue;
-            r->acc[d->step] += left > INT64_MAX / 4 / d->unit ? INT64_MAX / 4 : left * d->unit;
-            if (d->unit == 1 && d->held == 0) r->facc[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
+            r->acc_us[d->step] += left > INT64_MAX / 4 / d->unit_us ? INT64_MAX / 4 : left * d->unit_us;
+            if (d->unit_us == 1 && d->held_us == 0) r->facc_us[d->step] += left > INT64_MAX / 4 ? INT64_MAX / 4 : left;
         }
     }
     for (int s = 0; s < n; s++) {
         int c = reduce_cone_parent(st, n, s);
         if (c >= 0 && c < s) {
-            r->acc[s] += r->acc[c];
-            if (r->acc[s] > INT64_MAX / 4) r->acc[s] = INT64_MAX / 4;
-            r->facc[s] += r->facc[c];
-            if (r->facc[s] > INT64_MAX / 4) r->facc[s] = INT64_MAX / 4;
+            r->acc_us[s] += r->acc_us[c];
+            if (r->acc_us[s] > INT64_MAX / 4) r->acc_us[s] = INT64_MAX / 4;
+            r->facc_us[s] += r->facc_us[c];
+            if (r->facc_us[s] > INT64_MAX / 4) r->facc_us[s] = INT64_MAX / 4;
         }
     }
 }
@@ -57,7 +57,7 @@ void reduce_cone_accumulate(reducer *r, const xpath *p)
 int reduce_cone_instant_maker(const world_step *st, int n, int y)
 {
     if (y >= n || st[y].cause != WORLD_CAUSE_INSTANT) return y < n ? y : -1;
-    for (int s = y + 1; s < n && st[s].t == st[y].t; s++)
+    for (int s = y + 1; s < n && st[s].t_us == st[y].t_us; s++)
         if (st[s].cause != WORLD_CAUSE_INSTANT && st[y].key >= 0 && st[s].key == st[y].key) return s;
     while (y < n && st[y].cause == WORLD_CAUSE_INSTANT) y++;
     return y < n ? y : -1;
@@ -87,15 +87,15 @@ void reduce_cone_of(const world_step *st, int n, int root, uint8_t *in)
  * follower's step (not on the root's chain), all of its chain's. */
 int64_t reduce_cone_slack(const reducer *r, int root, int s)
 {
-    return r->fol[s] ? r->acc[s] : r->acc[s] - r->acc[root];
+    return r->fol[s] ? r->acc_us[s] : r->acc_us[s] - r->acc_us[root];
 }
 
-/* The part of reduce_cone_slack that windows below the root moving s µs for µs make up (facc);
+/* The part of reduce_cone_slack that windows below the root moving s µs for µs make up (facc_us);
  * none for a follower's step (its chain's windows may have been decided before the root's,
  * and stay where they are on the paths below it). */
 int64_t reduce_cone_fine_slack(const reducer *r, int root, int s)
 {
-    return r->fol[s] ? 0 : r->facc[s] - r->facc[root];
+    return r->fol[s] ? 0 : r->facc_us[s] - r->facc_us[root];
 }
 
 /* Did step s read a clock, itself or through the message that caused it (a value read at
@@ -177,7 +177,7 @@ int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int l
         if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
         if (s >= root && r->in[s]) {
             /* a step moving in whole ms reads another value at its first move */
-            int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
+            int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay_us[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
             /* with the windows below at their last values; if they reach it alone, by itself */
             if (later && m - reduce_cone_slack(r, root, s) > 0) m -= reduce_cone_slack(r, root, s);
             if (m > 0 && m < least) least = m;
@@ -203,12 +203,12 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
          * the instant; the cone moves later for a delay, earlier for a fault's shift */
         if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o;
-        int64_t m = c->margin + 1;
+        int64_t m = c->margin_us + 1;
         int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
         if (grain > m) m = grain;
         /* a step moving in whole ms: from its first move, a ms of its clock at a time */
-        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
-        if (later) m += r->stay[x];
+        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin_us + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
+        if (later) m += r->stay_us[x];
         /* with the windows below at their last values; if they reach it alone, by itself */
         if (later && m - reduce_cone_slack(r, root, x) > 0) m -= reduce_cone_slack(r, root, x);
         if (m > 0 && m < least) least = m;

@@ -31,10 +31,10 @@ static int uf_find(int *up, int i)
 static int queue_busy(const xpath *p, int a, int b, int64_t t)
 {
     const world_step *st = p->steps;
-    for (int x = a; x >= 0 && st[x].t >= t; x--)
-        if (x != a && x != b && st[x].t == t && st[x].qactor == st[a].qactor) return 1;
-    for (int x = a + 1; x < p->nsteps && st[x].t <= t; x++)
-        if (x != b && st[x].t == t && st[x].qactor == st[a].qactor) return 1;
+    for (int x = a; x >= 0 && st[x].t_us >= t; x--)
+        if (x != a && x != b && st[x].t_us == t && st[x].qactor == st[a].qactor) return 1;
+    for (int x = a + 1; x < p->nsteps && st[x].t_us <= t; x++)
+        if (x != b && st[x].t_us == t && st[x].qactor == st[a].qactor) return 1;
     return 0;
 }
 
@@ -47,9 +47,9 @@ static int queue_busy(const xpath *p, int a, int b, int64_t t)
 static int moves_alone(reducer *r, const xpath *p, int x, int y, int move, int observer)
 {
     const world_step *st = p->steps;
-    int64_t t = st[x].t;
+    int64_t t = st[x].t_us;
     /* the steps are in time order: those it passes are next to it */
-    for (int s = x + move; s >= 0 && s < p->nsteps && (move > 0 ? st[s].t <= t + 1 : st[s].t >= t - 1); s += move)
+    for (int s = x + move; s >= 0 && s < p->nsteps && (move > 0 ? st[s].t_us <= t + 1 : st[s].t_us >= t - 1); s += move)
         if (s != y && (tie_dependent(&st[s], &st[x]) || st[s].qactor == st[x].qactor)) return 0;
     return reduce_step_crossing(r, p, x, move > 0, observer, y) > 1;
 }
@@ -76,13 +76,13 @@ static void queued_behind(reducer *r, const xpath *p, int s0, int end, int *up, 
         for (int a = r->kid[ca]; a >= 0; a = r->sib[a]) { /* what the tie's steps caused */
             if (st[a].qactor < 0) continue;
             int wa = r->win[a];
-            for (int b = a + 1; b < p->nsteps && st[b].t == st[a].t; b++) {
+            for (int b = a + 1; b < p->nsteps && st[b].t_us == st[a].t_us; b++) {
                 int cb = st[b].cause;
                 if (cb < s0 || cb >= end || cb == ca || st[b].qactor != st[a].qactor) continue;
                 if (st[a].inert && st[b].inert) continue; /* they commute: their order decides nothing */
                 /* a window that reaches the other order by itself (above) — never with
                  * --delays ends, which tries no window a µs off its ends */
-                int64_t t = st[a].t;
+                int64_t t = st[a].t_us;
                 if (!r->ends && !queue_busy(p, a, b, t)) {
                     if (wa >= 0 && p->rec[wa].value < p->rec[wa].n - 1 && !queue_busy(p, a, b, t + 1) && moves_alone(r, p, a, b, 1, observer)) continue;
                     if (r->win[b] >= 0 && p->rec[r->win[b]].value > 0 && !queue_busy(p, a, b, t - 1) && moves_alone(r, p, b, a, -1, observer)) continue;
@@ -105,12 +105,12 @@ void reduce_tie_needed(reducer *r, const xpath *p, size_t i, alts *a, int observ
     const world_decision *d = &p->decs[i];
     const world_step *st = p->steps;
     int n = (int)p->rec[i].n, v = (int)p->rec[i].value, s0 = d->step;
-    if (s0 < 0 || s0 >= p->nsteps || st[s0].t != d->t || n > 16) {
+    if (s0 < 0 || s0 >= p->nsteps || st[s0].t_us != d->t_us || n > 16) {
         a->all = 1;
         return;
     }
     int end = s0;
-    while (end < p->nsteps && st[end].t == d->t) end++;
+    while (end < p->nsteps && st[end].t_us == d->t_us) end++;
     int m = end - s0;
     for (int s = s0; s < end; s++)
         if (st[s].cause >= s0 || st[s].cause == WORLD_CAUSE_INSTANT || st[s].qactor < 0) {

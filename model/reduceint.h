@@ -12,16 +12,16 @@ static inline int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 /* How far step s's clock reading can move, later (tick) or earlier (back), and read the same
- * value: its clock's whole ms (world_step.tick, .back), except that a reading to the µs (a
+ * value: its clock's whole ms (world_step.tick_us, .back_us), except that a reading to the µs (a
  * server's TIME) reads anew every µs — but in a coarse pass (reducer.coarse, explore.c),
  * which takes it at its whole ms too. */
 static inline int64_t read_tick(const reducer *r, const world_step *s)
 {
-    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->tick;
+    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->tick_us;
 }
 static inline int64_t read_back(const reducer *r, const world_step *s)
 {
-    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->back;
+    return s->clock == WORLD_READ_US && !r->coarse ? 1 : s->back_us;
 }
 /* reduce_cone.c: what moves with a window */
 /* The step whose handling made s (an injected fault's: that of the step that makes its

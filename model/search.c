@@ -65,7 +65,7 @@ static void add_stretch_cmp(stretch_acc *s, size_t from, size_t to, int64_t boun
     }
     s->p->cmps[s->p->ncmps++] = (world_cmp){ .step = to < s->nhstep ? s->hstep[to] : -1,
                                              .origin = from < s->nhstep ? s->hstep[from] : -1,
-                                             .margin = bound - len, .true_time = 1, .before = 1 };
+                                             .margin_us = bound - len, .true_time = 1, .before = 1 };
 }
 
 /* A stretch of no_deadlock: a comparison of its end's instant with its start's, with the bound
@@ -202,7 +202,7 @@ int search_should_stop(search *S)
     const explore_opts *o = S->o;
     if (o->stop && *o->stop) return S->r->interrupted = 1;
     if (o->max_paths && S->r->paths >= o->max_paths) return 1;
-    if (o->time_limit > 0 && search_now() - S->t0 >= o->time_limit) return S->r->timed_out = 1;
+    if (o->time_limit_s > 0 && search_now() - S->t0_s >= o->time_limit_s) return S->r->timed_out = 1;
     if (S->outcomes.n >= EXPLORE_MAX_OUTCOMES) return S->r->memory_stop = 1;
     return 0;
 }
@@ -257,9 +257,9 @@ int search_account(search *S, xpath *p, int bound)
     if ((int)p->nrec > r->max_depth_seen) r->max_depth_seen = (int)p->nrec;
     for (int q = 0; q < PROP_COUNT; q++)
         if (p->cr.p[q].v == VERDICT_VIOLATED) r->witnessed[q] = 1;
-    if (S->o->progress && search_now() - S->last_progress > 0.25) {
-        S->last_progress = search_now();
-        S->o->progress(S->o->progress_ud, r->paths, r->transitions, bound, S->last_progress - S->t0);
+    if (S->o->progress && search_now() - S->last_progress_s > 0.25) {
+        S->last_progress_s = search_now();
+        S->o->progress(S->o->progress_ud, r->paths, r->transitions, bound, S->last_progress_s - S->t0_s);
     }
     if (p->violated >= 0) {
         S->found = *p;

@@ -306,7 +306,7 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         r->minimise_stopped = stopping();
         xpath fin;
         int v = run_pinned_as(CHOOSER_EXPLORE, &shorter, faults, nf, dec, ndec, r->searched, &shared, &fin, &r->transitions);
-        r->duration = v == prop ? shorter.duration_us : sc->duration_us;
+        r->duration_us = v == prop ? shorter.duration_us : sc->duration_us;
         r->found = 1;
         if (v == prop) {
             LL_ASSERT(fin.cr.p[prop].v == VERDICT_VIOLATED && fin.cr.p[prop].evidence);
@@ -374,7 +374,7 @@ void shrink_found(const scenario *sc, int random, const world_opts *shared_in, x
         /* nor one past the run's end, which the run never reaches (a scenario's faults come
          * within its duration, or it does not load) */
         for (int i = 0; i < nf; i++)
-            if (restarts(sc, &faults[i]) && faults[i].at_us + faults[i].restart_after_ms * 1000 > r->duration) faults[i].restart_after_ms = 0;
+            if (restarts(sc, &faults[i]) && faults[i].at_us + faults[i].restart_after_ms * 1000 > r->duration_us) faults[i].restart_after_ms = 0;
         r->faults = faults;
         r->nfaults = nf;
         free(dec);

@@ -15,7 +15,7 @@ typedef enum verdict { VERDICT_HOLDS, VERDICT_VIOLATED, VERDICT_NOT_JUDGED } ver
 
 typedef struct prop_result {
     verdict v;
-    int64_t at;        /* true µs of the first violation */
+    int64_t at_us;     /* the first violation's instant, true time */
     char *evidence;    /* a paragraph; NULL when it holds */
 } prop_result;
 

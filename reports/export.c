@@ -450,18 +450,18 @@ void verdicts_render(const history *h, const scenario *sc, const check_result *c
         if (v == VERDICT_VIOLATED) {
             const prop_result *r = &cr->p[p];
             buf_puts(out, ",\n   \"at\":");
-            put_ms(out, r->at);
+            put_ms(out, r->at_us);
             buf_puts(out, ",\"events_at\":[");
             int any = 0;
             for (size_t i = 0; i < history_len(h); i++) {
                 int64_t t = history_at(h, i)->t_us;
-                if (t > r->at) break;
-                if (t == r->at) buf_printf(out, "%s%zu", any++ ? "," : "", i);
+                if (t > r->at_us) break;
+                if (t == r->at_us) buf_printf(out, "%s%zu", any++ ? "," : "", i);
             }
             buf_puts(out, "],\n   ");
             json_field(out, "evidence", r->evidence ? r->evidence : "");
             buf_puts(out, ",\n   ");
-            put_faults(out, h, r->at);
+            put_faults(out, h, r->at_us);
         }
         buf_puts(out, "}");
     }

@@ -227,7 +227,7 @@ static void verdicts_json(const scenario *sc, const check_result *cr, buf *out)
         buf_printf(out, "%s\n{\"name\":\"%s\",\"verdict\":\"%s\",\"at\":", first ? "" : ",", property_name((property)p),
                    r->v == VERDICT_HOLDS ? "holds" : r->v == VERDICT_VIOLATED ? "violated" : "not judged");
         first = 0;
-        if (r->v == VERDICT_VIOLATED) buf_printf(out, "%lld", (long long)r->at);
+        if (r->v == VERDICT_VIOLATED) buf_printf(out, "%lld", (long long)r->at_us);
         else buf_puts(out, "null");
         jfield(out, ",\"evidence\":", r->evidence);
         jfield(out, ",\"expect\":", ex ? (ex->violated ? "violated" : "holds") : NULL);

@@ -53,7 +53,7 @@ static void clock_margins(const lclock *c, int64_t t, world_step *x)
 {
     int64_t ms = lclock_read(c, t);
     int64_t next = lclock_true_when(c, t, ms + 1);
-    x->tick = next == INT64_MAX || next - t > INT32_MAX ? INT32_MAX : (int32_t)(next - t);
+    x->tick_us = next == INT64_MAX || next - t > INT32_MAX ? INT32_MAX : (int32_t)(next - t);
     /* back: the true µs since the clock began reading ms; at least 1 µs, never more than
      * the true length of one ms of that clock (a reading is moved to where it first differs) */
     double rate = 1 + c->drift;
@@ -61,7 +61,7 @@ static void clock_margins(const lclock *c, int64_t t, world_step *x)
     double frac = exact - (double)ms;
     if (frac < 0) frac = 0;
     double b = rate > 0 ? frac * 1000.0 / rate : 1e9;
-    x->back = b >= (double)INT32_MAX ? INT32_MAX : (int32_t)b + 1;
+    x->back_us = b >= (double)INT32_MAX ? INT32_MAX : (int32_t)b + 1;
 }
 
 /* Did the history get, since event h0, an event the searched properties compare across
@@ -110,7 +110,7 @@ int steps_add(world *w, int64_t t, int actor, int cause)
         w->steps = xrealloc(w->steps, (size_t)w->capsteps * sizeof *w->steps);
     }
     world_step *x = &w->steps[w->nsteps];
-    *x = (world_step){ .t = t, .actor = actor, .key = steps_key(w, actor), .cause = cause, .client = actor >= w->cx.nnodes,
+    *x = (world_step){ .t_us = t, .actor = actor, .key = steps_key(w, actor), .cause = cause, .client = actor >= w->cx.nnodes,
                        .ev = STEP_FAULT, .stale_by = CORE_NOT_STALE, .also = -1, .qactor = -1,
                        .made = sched_next_seq(w->cx.q) };
     if (actor >= 0 && actor < w->cx.nactors && w->cx.clocks[actor]) clock_margins(w->cx.clocks[actor], t, x);
@@ -154,7 +154,7 @@ static void note_comparison(void *ud, int origin, int64_t margin, int before)
         w->capcmps = w->capcmps ? w->capcmps * 2 : 64;
         w->cmps = xrealloc(w->cmps, (size_t)w->capcmps * sizeof *w->cmps);
     }
-    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin = margin, .before = before };
+    w->cmps[w->ncmps++] = (world_cmp){ .step = w->cx.step, .origin = origin, .margin_us = margin, .before = before };
 }
 
 const world_decision *world_decisions(world *w, size_t *n)
@@ -170,8 +170,8 @@ static void describe_window(void *ud, size_t i, int64_t unit, int64_t held)
 {
     world_decision *x = steps_decision_at(ud, i);
     x->kind = WDEC_DELAY;
-    if (unit > 0) x->unit = unit;
-    x->held = held;
+    if (unit > 0) x->unit_us = unit;
+    x->held_us = held;
 }
 
 /* The core's hooks, installed on the world's core. */
@@ -221,7 +221,7 @@ int steps_event_begin(world *w, const event *e, int actor, size_t di)
         world_decision *d = steps_decision_at(w, di);
         d->tie = sched_last_tie(w->cx.q);
         d->step = st;
-        d->t = e->time_us;
+        d->t_us = e->time_us;
     }
     if (e->dec >= 0) steps_decision_at(w, (size_t)e->dec)->step = st;
     if (e->kind == EV_DELIVER) {

@@ -44,7 +44,7 @@ enum step_kind {
  *   a message's delay, how much later it could arrive and the step that delivered it; for a
  *   fault decision, its instant and which alternatives the world offered there. */
 typedef struct world_step {
-    int64_t t;       /* true µs */
+    int64_t t_us;    /* when it happened, true time */
     int actor;       /* -1: no actor (a world event without a target) */
     int key;         /* whose state it reads and writes: the actor, except that a master and
                         its replicas are one (replication and failover read across them);
@@ -57,8 +57,8 @@ typedef struct world_step {
                         order against other clients' (observed_since in steps.c) */
     int clock;       /* it read a clock for a value: WORLD_READ_MS in whole ms (core_clock_read),
                         WORLD_READ_US to the µs (a server's TIME: core_clock_read_us); 0 */
-    int32_t tick;    /* µs until its actor's clock reads the next whole ms, and ... */
-    int32_t back;    /* ... since it began reading the current one: a reading in whole ms
+    int32_t tick_us; /* until its actor's clock reads the next whole ms, and ... */
+    int32_t back_us; /* ... since it began reading the current one: a reading in whole ms
                         moved by less reads the same value (0: no clock); one to the µs
                         changes every µs */
     int ev;          /* what it handled (enum step_kind above) */
@@ -88,7 +88,7 @@ typedef struct world_step {
 #define WORLD_KEY_CUT (-4)
 
 /* OTHER: any alternative may matter (a pick, a loss, a ctx:random value); DELAY: a window
- * that only says when its step happens, alternative i i*unit µs later than the first (a
+ * that only says when its step happens, alternative i i*unit_us later than the first (a
  * message's delay, a sleep of random length); SHIFT: how much earlier (alternative i: i µs)
  * an injected fault landed than the instant it is applied at; FAULT: which fault, if any,
  * lands at an instant. */
@@ -96,21 +96,21 @@ typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT } w
 typedef struct world_decision {
     world_dec_kind kind;
     int step;         /* DELAY: the delivering step; FAULT, SHIFT: the injected fault's step; or -1 */
-    int64_t unit;     /* DELAY, SHIFT: µs per alternative */
-    int64_t held;     /* DELAY: µs its value can grow before its event moves (FIFO behind another) */
-    int64_t t;        /* FAULT, SHIFT: its instant */
+    int64_t unit_us;  /* DELAY, SHIFT: per alternative */
+    int64_t held_us;  /* DELAY: how much its value can grow before its event moves (FIFO behind another) */
+    int64_t t_us;     /* FAULT, SHIFT: its instant, true time */
     uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
     uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
     int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
     int tie;          /* OTHER: which of `tie` simultaneous events goes first (sched_pop), the
-                         chosen one handled at `step`, at instant `t` */
+                         chosen one handled at `step`, at instant `t_us` */
 } world_decision;
 const world_step *world_steps(const world *w, int *n);
 /* A comparison of a clock with an instant (core_clock_compare): at `step`, against the reading
- * made at `origin` (-1: an instant read outside the log), with `margin` true µs to spare. */
+ * made at `origin` (-1: an instant read outside the log), with `margin_us` (true time) to spare. */
 typedef struct world_cmp {
     int step, origin;
-    int64_t margin;
+    int64_t margin_us;
     int before;       /* it read before the instant (a stretch: shorter than its bound): only
                          `step` later or `origin` earlier can flip it; 0: only the reverse */
     int true_time;    /* of two true instants (a property's bound), not of clock readings in

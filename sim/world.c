@@ -178,8 +178,8 @@ static void explore_inject(world *w, int64_t k, int st)
             world_decision *x = steps_decision_at(w, di);
             x->kind = WDEC_SHIFT;
             x->step = st;
-            x->unit = 1;
-            x->t = w->cx.now_us;
+            x->unit_us = 1;
+            x->t_us = w->cx.now_us;
         }
     }
     w->ninjected++;
@@ -219,7 +219,7 @@ static void explore_maybe_inject(world *w, int phase)
         int64_t k = chooser_pick(w->cx.ch, 1 + nopts, "fault");
         world_decision *x = steps_decision_at(w, di);
         x->kind = WDEC_FAULT;
-        x->t = w->cx.now_us;
+        x->t_us = w->cx.now_us;
         x->offered = offered;
         x->valid = valid;
         if (k > 0 && k < 64 && !(valid >> k & 1)) k = 0; /* changes nothing: the explorer never asks */

@@ -260,7 +260,7 @@ int main(int argc, char **argv)
             failed++;
             goto next;
         }
-        explore_opts o = { .max_deviations = -1, .time_limit = limit, .jobs = 1, .path_seen = seen, .path_seen_ud = &reached };
+        explore_opts o = { .max_deviations = -1, .time_limit_s = limit, .jobs = 1, .path_seen = seen, .path_seen_ud = &reached };
         explore_result r;
         if (explore_run(sc, &o, &r, &err) != 0) {
             printf("problem %llu: check fails: %s\n", (unsigned long long)seed, err.p);

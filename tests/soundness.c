@@ -533,7 +533,7 @@ int main(int argc, char **argv)
             buf_release(&pb.text);
             continue;
         }
-        explore_opts o = { .max_deviations = -1, .time_limit = limit, .jobs = 1, .probes = EXPLORE_PROBES };
+        explore_opts o = { .max_deviations = -1, .time_limit_s = limit, .jobs = 1, .probes = EXPLORE_PROBES };
         explore_result r;
         buf_reset(&err);
         if (explore_run(sc, &o, &r, &err) != 0) {

@@ -84,10 +84,10 @@ static void hand_path_free(hand_path *h)
 static void one_delay_path(hand_path *h, int64_t t2)
 {
     hand_path_init(h, 3, 1);
-    h->st[0] = STEP(.t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1);   /* the send */
-    h->st[1] = STEP(.t = 1000, .actor = 0, .key = 0, .cause = 0);              /* delivery */
-    h->st[2] = STEP(.t = t2, .actor = 0, .key = 0, .cause = -1);               /* unrelated */
-    h->d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .unit = 1, .target = -1 };
+    h->st[0] = STEP(.t_us = 0, .actor = 1, .key = 1, .cause = -1, .client = 1);   /* the send */
+    h->st[1] = STEP(.t_us = 1000, .actor = 0, .key = 0, .cause = 0);              /* delivery */
+    h->st[2] = STEP(.t_us = t2, .actor = 0, .key = 0, .cause = -1);               /* unrelated */
+    h->d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .unit_us = 1, .target = -1 };
     h->c[0] = (choice){ .value = 0, .n = 2001, .kind = 1 };
 }
 
@@ -110,7 +110,7 @@ static void test_explore_delay_that_reorders_is_two_branches(void **state)
     assert_int_equal(alts_next(&h.avail[0], 0, 2001), 1500);
     /* at 1500 the two are simultaneous (the scheduler may order them itself): one µs more */
     h.c[0].value = 1500;
-    h.st[1].t = 2500;
+    h.st[1].t_us = 2500;
     analyse(&h.p, h.avail, 2);
     assert_int_equal(alts_next(&h.avail[0], 1500, 2001), 1501);
     hand_path_free(&h);
@@ -165,8 +165,8 @@ static void test_explore_clients_are_compared_on_one_time_line(void **state)
     hand_path h;
     one_delay_path(&h, 5000);
     /* the delivery goes to client 1; another client (2) observes something 1 ms later */
-    h.st[1] = STEP(.t = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1);
-    h.st[2] = STEP(.t = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1);
+    h.st[1] = STEP(.t_us = 1000, .actor = 1, .key = 1, .cause = 0, .client = 1);
+    h.st[2] = STEP(.t_us = 2000, .actor = 2, .key = 2, .cause = -1, .client = 1);
     analyse(&h.p, h.avail, 3);
     assert_int_equal(alts_next(&h.avail[0], 0, 2001), 1000); /* the checker would see their order change */
     /* a step of client 2 that the properties do not read (a log line) is not compared */
@@ -187,20 +187,20 @@ static void test_explore_windows_add_up_along_a_chain(void **state)
     (void)state;
     hand_path h;
     hand_path_init(&h, 4, 2);
-    h.st[0] = STEP(.t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1);    /* the client sends */
-    h.st[1] = STEP(.t = 1000, .actor = 0, .key = 0, .cause = 0);               /* the node runs it */
-    h.st[2] = STEP(.t = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1);  /* the reply arrives */
-    h.st[3] = STEP(.t = 5000, .actor = 1, .key = 1, .cause = -1, .client = 1); /* the client's own timer */
-    h.d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .unit = 1, .target = -1 };
-    h.d[1] = (world_decision){ .kind = WDEC_DELAY, .step = 2, .unit = 1, .target = -1 };
+    h.st[0] = STEP(.t_us = 0, .actor = 1, .key = 1, .cause = -1, .client = 1);    /* the client sends */
+    h.st[1] = STEP(.t_us = 1000, .actor = 0, .key = 0, .cause = 0);               /* the node runs it */
+    h.st[2] = STEP(.t_us = 2000, .actor = 1, .key = 1, .cause = 1, .client = 1);  /* the reply arrives */
+    h.st[3] = STEP(.t_us = 5000, .actor = 1, .key = 1, .cause = -1, .client = 1); /* the client's own timer */
+    h.d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 1, .unit_us = 1, .target = -1 };
+    h.d[1] = (world_decision){ .kind = WDEC_DELAY, .step = 2, .unit_us = 1, .target = -1 };
     h.c[0] = h.c[1] = (choice){ .value = 0, .n = 2001, .kind = 1 };
     analyse(&h.p, h.avail, 2);
     assert_int_equal(alts_next(&h.avail[0], 0, 2001), 1000); /* 1 + 2 ms = 3 ms */
     assert_int_equal(alts_next(&h.avail[1], 0, 2001), -1);   /* 2 ms alone < 3 ms */
     /* the path with the request 1 ms late: the reply now needs 2 ms */
     h.c[0].value = 1000;
-    h.st[1].t = 2000;
-    h.st[2].t = 3000;
+    h.st[1].t_us = 2000;
+    h.st[2].t_us = 3000;
     analyse(&h.p, h.avail, 2);
     assert_int_equal(alts_next(&h.avail[1], 0, 2001), 2000);
     hand_path_free(&h);
@@ -215,7 +215,7 @@ static void test_explore_clock_read_across_the_cone(void **state)
     hand_path h;
     one_delay_path(&h, 5000);
     h.st[0].clock = 1;                                                                 /* start = ctx:now() */
-    h.st[3] = STEP(.t = 6000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1, .tick = 700); /* elapsed */
+    h.st[3] = STEP(.t_us = 6000, .actor = 1, .key = 1, .cause = 1, .client = 1, .clock = 1, .tick_us = 700); /* elapsed */
     h.p.nsteps = 4;
     analyse(&h.p, h.avail, 2);
     assert_int_equal(alts_next(&h.avail[0], 0, 2001), 700);
@@ -237,10 +237,10 @@ static void test_explore_clock_value_carried_by_a_message(void **state)
     (void)state;
     hand_path h;
     hand_path_init(&h, 3, 1);
-    h.st[0] = STEP(.t = 0, .actor = 1, .key = 1, .cause = -1, .client = 1, .clock = 1); /* sends its clock */
-    h.st[1] = STEP(.t = 500, .actor = 0, .key = 0, .cause = -1, .clock = 1);            /* the node reads its own */
-    h.st[2] = STEP(.t = 1000, .actor = 0, .key = 0, .cause = 0, .tick = 300);           /* the delivery */
-    h.d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 2, .unit = 1, .target = -1 };
+    h.st[0] = STEP(.t_us = 0, .actor = 1, .key = 1, .cause = -1, .client = 1, .clock = 1); /* sends its clock */
+    h.st[1] = STEP(.t_us = 500, .actor = 0, .key = 0, .cause = -1, .clock = 1);            /* the node reads its own */
+    h.st[2] = STEP(.t_us = 1000, .actor = 0, .key = 0, .cause = 0, .tick_us = 300);           /* the delivery */
+    h.d[0] = (world_decision){ .kind = WDEC_DELAY, .step = 2, .unit_us = 1, .target = -1 };
     h.c[0] = (choice){ .value = 0, .n = 2001, .kind = 1 };
     analyse(&h.p, h.avail, 2);
     assert_int_equal(alts_next(&h.avail[0], 0, 2001), 300);
@@ -255,13 +255,13 @@ static void test_explore_clock_value_carried_by_a_message(void **state)
 static void crash_path(hand_path *h, int64_t other)
 {
     hand_path_init(h, 5, 2);
-    h->st[0] = STEP(.t = 1000, .actor = 0, .key = 0, .cause = -1);
-    h->st[1] = STEP(.t = 10000, .actor = 0, .key = 0, .cause = WORLD_CAUSE_INSTANT);  /* the crash */
-    h->st[2] = STEP(.t = 10000, .actor = 1, .key = 1, .cause = -1, .client = 1);     /* its instant */
-    h->st[3] = STEP(.t = other, .actor = 0, .key = 0, .cause = -1);
-    h->st[4] = STEP(.t = 210000, .actor = 0, .key = 0, .cause = 1);                  /* the restart */
-    h->d[0] = (world_decision){ .kind = WDEC_FAULT, .t = 10000, .offered = 3, .valid = 3, .step = 1, .target = 0 };
-    h->d[1] = (world_decision){ .kind = WDEC_SHIFT, .t = 10000, .step = 1, .unit = 1, .target = -1 };
+    h->st[0] = STEP(.t_us = 1000, .actor = 0, .key = 0, .cause = -1);
+    h->st[1] = STEP(.t_us = 10000, .actor = 0, .key = 0, .cause = WORLD_CAUSE_INSTANT);  /* the crash */
+    h->st[2] = STEP(.t_us = 10000, .actor = 1, .key = 1, .cause = -1, .client = 1);     /* its instant */
+    h->st[3] = STEP(.t_us = other, .actor = 0, .key = 0, .cause = -1);
+    h->st[4] = STEP(.t_us = 210000, .actor = 0, .key = 0, .cause = 1);                  /* the restart */
+    h->d[0] = (world_decision){ .kind = WDEC_FAULT, .t_us = 10000, .offered = 3, .valid = 3, .step = 1, .target = 0 };
+    h->d[1] = (world_decision){ .kind = WDEC_SHIFT, .t_us = 10000, .step = 1, .unit_us = 1, .target = -1 };
     h->c[0] = (choice){ .value = 1, .n = 2 };
     h->c[1] = (choice){ .value = 0, .n = 9000, .kind = 1 };
 }
@@ -308,10 +308,10 @@ static void test_explore_crash_offered_only_before_an_event_of_its_target(void *
         if (d[i].kind != WDEC_FAULT) continue;
         int due = 0;
         for (int s = 0; s < nsteps; s++)
-            if (st[s].t == d[i].t && st[s].key == 0) due = 1;
+            if (st[s].t_us == d[i].t_us && st[s].key == 0) due = 1;
         if (d[i].offered & 2) {
             offered++;
-            assert_true(due || d[i].t == sc->explore.horizon_us);
+            assert_true(due || d[i].t_us == sc->explore.horizon_us);
         } else {
             withheld++;
             assert_false(due);
@@ -424,7 +424,7 @@ static void write_shards(const scenario *sc, const char *const files[3])
         explore_opts so = { .max_deviations = -1, .shard_index = i + 1, .shard_count = 3 };
         explore_result part;
         assert_int_equal(explore_run(sc, &so, &part, &err), 0);
-        assert_int_equal(explore_write_shard(sc, &so, &part, files[i], &err), 0);
+        assert_int_equal(shard_file_write(sc, &so, &part, files[i], &err), 0);
         explore_result_free(&part);
     }
     buf_release(&err);
@@ -446,7 +446,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
         files[i] = names[i];
     }
     write_shards(sc, files);
-    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_int_equal(shard_file_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.complete && merged.complete);
     assert_int_equal(merged.outcomes, one.outcomes);
     assert_false(merged.found || one.found);
@@ -454,7 +454,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
      * deepening at a lower level, re-running fewer levels; an item two shards both reach
      * runs twice. What is covered is the same: every outcome.) */
     /* one shard missing: refused */
-    assert_int_not_equal(explore_merge(sc, files, 2, &part, &err), 0);
+    assert_int_not_equal(shard_file_merge(sc, files, 2, &part, &err), 0);
     for (int i = 0; i < 3; i++) unlink(names[i]);
     explore_result_free(&one);
     explore_result_free(&merged);
@@ -463,7 +463,7 @@ static void test_explore_shards_merge_into_the_answer_of_one(void **state)
     sc = load_scenario_text(race_crash);
     assert_int_equal(explore_run(sc, &o, &one, &err), 0);
     write_shards(sc, files);
-    assert_int_equal(explore_merge(sc, files, 3, &merged, &err), 0);
+    assert_int_equal(shard_file_merge(sc, files, 3, &merged, &err), 0);
     assert_true(one.found && merged.found);
     assert_int_equal(merged.faults[0].at_us, one.faults[0].at_us);
     assert_int_equal(merged.nchoices, one.nchoices);

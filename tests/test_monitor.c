@@ -104,7 +104,7 @@ static void test_mutual_exclusion(void **state)
     ev(&s, 300, H_CS_EXIT, s.a);
     check_result r = judge(&s, sc);
     assert_int_equal(r.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
-    assert_int_equal(r.p[PROP_MUTUAL_EXCLUSION].at, 100 * MS);
+    assert_int_equal(r.p[PROP_MUTUAL_EXCLUSION].at_us, 100 * MS);
     assert_non_null(strstr(r.p[PROP_MUTUAL_EXCLUSION].evidence, "crasher and B were both inside the critical section "
                                                                  "from 0.100s to 0.200s"));
     done(&s, sc, &r);
@@ -283,7 +283,7 @@ static void test_no_deadlock(void **state)
     ev(&s, 25000, H_ACQUIRE_FAILED, s.b)->code = HO_GAVE_UP;
     check_result r = judge(&s, sc);
     assert_int_equal(r.p[PROP_NO_DEADLOCK].v, VERDICT_VIOLATED);
-    assert_int_equal(r.p[PROP_NO_DEADLOCK].at, 20000 * MS);
+    assert_int_equal(r.p[PROP_NO_DEADLOCK].at_us, 20000 * MS);
     done(&s, sc, &r);
 
     /* the holder crashes (a fault of kind crash, whatever its text says): from then nobody
@@ -297,7 +297,7 @@ static void test_no_deadlock(void **state)
     ev(&s, 36000, H_ACQUIRE_FAILED, s.b)->code = HO_GAVE_UP;
     r = judge(&s, sc);
     assert_int_equal(r.p[PROP_NO_DEADLOCK].v, VERDICT_VIOLATED);
-    assert_int_equal(r.p[PROP_NO_DEADLOCK].at, 35000 * MS);
+    assert_int_equal(r.p[PROP_NO_DEADLOCK].at_us, 35000 * MS);
     check_free(&r);
     history_free(s.h);
     s = story_new(); /* the same with a pause: crasher still holds it, no deadlock */

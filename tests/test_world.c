@@ -253,7 +253,7 @@ static void test_world_monitor_knows_before_the_end(void **state)
     check_run(h, sc, &batch);
     for (int p = 0; p < PROP_COUNT; p++) {
         assert_int_equal(online.p[p].v, batch.p[p].v);
-        assert_int_equal(online.p[p].at, batch.p[p].at);
+        assert_int_equal(online.p[p].at_us, batch.p[p].at_us);
         assert_string_equal(online.p[p].evidence ? online.p[p].evidence : "", batch.p[p].evidence ? batch.p[p].evidence : "");
     }
     assert_int_equal(online.p[PROP_MUTUAL_EXCLUSION].v, VERDICT_VIOLATED);
