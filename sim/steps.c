@@ -28,7 +28,7 @@ uint64_t steps_seq_at(const world *w, int64_t t)
     int lo = 0, hi = w->nsteps; /* the first step at t or after: they are in time order */
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (w->steps[mid].t < t) lo = mid + 1;
+        if (w->steps[mid].t_us < t) lo = mid + 1;
         else hi = mid;
     }
     return lo < w->nsteps ? w->steps[lo].made : sched_next_seq(w->cx.q);
