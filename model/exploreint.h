@@ -189,10 +189,10 @@ int level_item_before(uint64_t pa, int64_t aa, uint64_t pb, int64_t ab);
 enum level_end level_run_item(search *S, rootpath *rp, int bound, size_t pos, int64_t alt, buf *err);
 
 /* shrink.c: re-runs a path from its decisions (EXPLORE form) into S->found. */
-int explore_refind(search *S, const int64_t *vals, size_t n, buf *err);
+int shrink_refind(search *S, const int64_t *vals, size_t n, buf *err);
 /* Replays a found path (EXPLORE form) and minimises it into r's counter-example fields
  * (the totals in r are kept). */
-int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err);
+int shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err);
 
 /* parallel.c: the items of a level over --jobs worker processes. Returns how the level
  * ended; a violation found is left in S->found (the one a single job would have found). */

@@ -299,7 +299,7 @@ enum level_end parallel_items(search *S, rootpath *rp, int bound, int *cut, buf 
     }
     free(wk);
     if (best && end != LEVEL_ERROR) {
-        end = explore_refind(S, best, nbest, err) == 0 ? LEVEL_FOUND : LEVEL_ERROR;
+        end = shrink_refind(S, best, nbest, err) == 0 ? LEVEL_FOUND : LEVEL_ERROR;
     }
     free(best);
     return end;

@@ -358,7 +358,7 @@ int shard_file_merge(const scenario *sc, const char *const *files, int nfiles, e
     r->complete = all_complete && !best;
     r->deviations_exhausted = min_exhausted == INT32_MAX ? -1 : min_exhausted;
     r->deviation_bound = all_complete ? max_bound : -1;
-    if (best) rc = explore_shrink_path(sc, best, nbest, best_level, r, err);
+    if (best) rc = shrink_path(sc, best, nbest, best_level, r, err);
     free(best);
     return rc;
 }

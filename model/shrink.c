@@ -397,7 +397,7 @@ void explore_unpin(scenario *sc)
 
 /* ---- a found path replayed: for a shard's merge (parallel.c) and the search's end ---- */
 
-int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
+int shrink_refind(search *S, const int64_t *vals, size_t n, buf *err)
 {
     static const char gone[] = "the violation found does not replay: the shard files come from another scenario or version";
     xpath p;
@@ -428,7 +428,7 @@ int explore_refind(search *S, const int64_t *vals, size_t n, buf *err)
     return 0;
 }
 
-int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err)
+int shrink_path(const scenario *sc, const int64_t *vals, size_t n, int order, explore_result *r, buf *err)
 {
     int pass = order < 0 ? sc->explore.max_faults + order : 0; /* found_order */
     int level = order < 0 ? 0 : order % 3 == 2 ? -1 : order / 3;
@@ -438,7 +438,7 @@ int explore_shrink_path(const scenario *sc, const int64_t *vals, size_t n, int o
     explore_opts o = { .max_deviations = -1 };
     search S = { .sc = sc, .o = &o, .r = r, .observer = sc->nnodes + sc->nclients, .level = level, .pass = pass };
     S.shared = (world_opts){ .lib = lib, .chunks = chunkcache_new(), .fault_budget = pass };
-    int rc = explore_refind(&S, vals, n, err);
+    int rc = shrink_refind(&S, vals, n, err);
     if (rc == 0) shrink_found(sc, level < 0, &S.shared, &S.found, r);
     scriptlib_free(lib);
     chunkcache_free(S.shared.chunks);
