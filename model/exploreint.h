@@ -59,6 +59,7 @@ typedef struct hset {
     size_t cap, n;
 } hset;
 void hset_add(hset *s, uint64_t h);
+int hset_has(const hset *s, uint64_t h);
 
 /* A set of alternatives of one decision: every one (all), or those enabled by bit (below 64)
  * and by value (a window's offsets, sorted). */

@@ -11,15 +11,11 @@
  * landed more than its whole length early begins and ends (sim/world.c, fault_crash.c,
  * fault_gc_pause.c). A pause's end that released nothing is one with it too: nothing of its
  * client came while it lasted (a delivery at its very end is not held). */
-static int fault_end_at_once(const xpath *p, int c, int b)
+static int fault_end_at_once(const xpath *p, int c, int b, const uint8_t *made)
 {
     int ev = p->steps[b].ev;
     if ((ev != STEP_RESTART && ev != STEP_PAUSE_END && ev != STEP_FAULT_END) || p->steps[c].ev != STEP_FAULT) return 0;
-    if (ev == STEP_PAUSE_END) {
-        int released = 0;
-        for (int j = b + 1; j < p->nsteps && !released; j++) released = p->steps[j].cause == b;
-        if (!released) return 1;
-    }
+    if (ev == STEP_PAUSE_END && !made[b]) return 1;
     for (int j = c + 1; j < b; j++)
         if (p->steps[j].key == p->steps[b].key || p->steps[j].key == WORLD_KEY_ALL) return 0;
     return 1;
@@ -38,11 +34,13 @@ uint64_t explore_orders(const xpath *p)
     /* the steps none of whose consequences anything sees: no effects, not observed, and only
      * such steps after them at their key (a no-op expiry the run ends before or after) */
     uint8_t *unseen = xcalloc((size_t)p->nsteps + 1, 1), *seen_later = xcalloc((size_t)nkeys + 1, 1);
-    uint8_t *merged = xcalloc((size_t)p->nsteps + 1, 1);
+    uint8_t *merged = xcalloc((size_t)p->nsteps + 1, 1), *made = xcalloc((size_t)p->nsteps + 1, 1);
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].cause >= 0 && p->steps[i].cause < i) made[p->steps[i].cause] = 1;
     for (int i = 0; i < p->nsteps; i++) {
         int c = p->steps[i].cause;
         if (c < 0 || c >= i) continue;
-        if (fault_end_at_once(p, c, i)) merged[i] = 1; /* one step with its fault (below) */
+        if (fault_end_at_once(p, c, i, made)) merged[i] = 1; /* one step with its fault (below) */
         else unseen[c] = 2; /* has effects */
     }
     for (int i = p->nsteps - 1; i >= 0; i--) {
@@ -96,6 +94,7 @@ uint64_t explore_orders(const xpath *p)
     free(scheduled);
     free(unseen);
     free(merged);
+    free(made);
     free(seen_later);
     return acc;
 }

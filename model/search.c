@@ -172,6 +172,15 @@ void search_choose_properties(const scenario *sc, int *searched)
         searched[PROP_NO_DEADLOCK] = 1;
 }
 
+int hset_has(const hset *s, uint64_t h)
+{
+    if (h == 0) h = 1;
+    if (!s->cap) return 0;
+    for (size_t j = h & (s->cap - 1); s->v[j]; j = (j + 1) & (s->cap - 1))
+        if (s->v[j] == h) return 1;
+    return 0;
+}
+
 void hset_add(hset *s, uint64_t h)
 {
     if (h == 0) h = 1;

@@ -80,15 +80,6 @@ static int pool_key(const char *line, const char *what, uint64_t *key)
     return 1;
 }
 
-static int hset_has(const hset *s, uint64_t h)
-{
-    if (h == 0) h = 1;
-    if (!s->cap) return 0;
-    for (size_t j = h & (s->cap - 1); s->v[j]; j = (j + 1) & (s->cap - 1))
-        if (s->v[j] == h) return 1;
-    return 0;
-}
-
 /* The value of a line "NAME VALUE" when it is one: a whole decimal number from lo to hi (or,
  * real, a finite number from 0 to 1e9), nothing after it; each name once (seen: bit i of names).
  * 1: it was, in *v; 0: not this name; -1: this name with a bad value (err says so). */

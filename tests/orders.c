@@ -52,16 +52,6 @@ static int64_t rint_in(rng *r, int64_t lo, int64_t hi)
     return lo + (int64_t)(ll_splitmix64(&r->s) % (uint64_t)(hi - lo + 1));
 }
 
-/* A set of orders: open addressing (0 is never an order: hset_add maps it to 1). */
-static int has(const hset *s, uint64_t h)
-{
-    if (h == 0) h = 1;
-    if (!s->cap) return 0;
-    for (size_t j = h & (s->cap - 1); s->v[j]; j = (j + 1) & (s->cap - 1))
-        if (s->v[j] == h) return 1;
-    return 0;
-}
-
 static void seen(void *ud, uint64_t orders, int violated)
 {
     (void)violated;
@@ -269,7 +259,7 @@ int main(int argc, char **argv)
         }
         size_t missed = 0, one = 0;
         for (size_t j = 0; j < truth.n; j++)
-            if (!has(&reached, sh[j].orders) && !missed++) one = j;
+            if (!hset_has(&reached, sh[j].orders) && !missed++) one = j;
         const char *said = r.found ? "violated" : r.complete ? "holds" : "unfinished";
         int bad = 0;
         if (violating && !r.found && r.complete) bad = 1; /* a "holds" a run of the corner contradicts */
