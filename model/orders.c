@@ -37,17 +37,23 @@ uint64_t explore_orders(const xpath *p)
     uint8_t *merged = xcalloc((size_t)p->nsteps + 1, 1), *made = xcalloc((size_t)p->nsteps + 1, 1);
     for (int i = 0; i < p->nsteps; i++)
         if (p->steps[i].cause >= 0 && p->steps[i].cause < i) made[p->steps[i].cause] = 1;
+    /* a pause whose end released nothing changed nothing: no client step was held by it */
+    uint8_t *idle = xcalloc((size_t)p->nsteps + 1, 1);
     for (int i = 0; i < p->nsteps; i++) {
         int c = p->steps[i].cause;
         if (c < 0 || c >= i) continue;
-        if (fault_end_at_once(p, c, i, made)) merged[i] = 1; /* one step with its fault (below) */
-        else unseen[c] = 2; /* has effects */
+        if (fault_end_at_once(p, c, i, made)) {
+            merged[i] = 1; /* one step with its fault (below) */
+            if (p->steps[i].ev == STEP_PAUSE_END && !made[i]) idle[c] = 1;
+        } else
+            unseen[c] = 2; /* has effects */
     }
     for (int i = p->nsteps - 1; i >= 0; i--) {
         const world_step *st = &p->steps[i];
         if (merged[i]) continue;
         int key = st->key >= 0 ? st->key + 1 : 0;
-        if (unseen[i] == 0 && !st->client && st->key >= 0 && !seen_later[key]) unseen[i] = 1;
+        if (unseen[i] == 0 && idle[i]) unseen[i] = 1; /* wherever it falls among its client's */
+        else if (unseen[i] == 0 && !st->client && st->key >= 0 && !seen_later[key]) unseen[i] = 1;
         else seen_later[key] = 1;
     }
     uint64_t line = 0;
@@ -95,6 +101,7 @@ uint64_t explore_orders(const xpath *p)
     free(unseen);
     free(merged);
     free(made);
+    free(idle);
     free(seen_later);
     return acc;
 }
