@@ -231,7 +231,7 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->skip = xrealloc(r->skip, (size_t)r->cap);
         memset(r->skip, 0, (size_t)r->cap); /* kept all zero but while a crossing is computed */
         r->stay_us = xrealloc(r->stay_us, (size_t)r->cap * sizeof *r->stay_us);
-        r->qm = xrealloc(r->qm, (size_t)r->cap * 3 * sizeof *r->qm);
+        r->qm = xrealloc(r->qm, (size_t)r->cap * 4 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
         r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
         r->kid = xrealloc(r->kid, (size_t)r->cap * sizeof *r->kid);
@@ -346,15 +346,22 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             if (r->split && least > 1 && splits(r, p, s, observer)) least = 1;
             /* a step that moves in whole ms (reduce_cone_ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
-            int64_t m = q ? QM(r, s) : 1, per = QP(r, s);
-            /* a stayer's step moves once the root has moved by its stay */
-            int64_t now = x->t_us - r->stay_us[s];
+            /* a stayer's step moves once the root has moved by its stay: one moving µs for µs
+             * is where it would be had it moved from the start; one moving in whole ms first
+             * moves at its stay and its own first move (its place is no shorter way there) */
+            int64_t m = q ? QM(r, s) + r->stay_us[s] : 1, per = QP(r, s);
+            int64_t now = q ? x->t_us : x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
              * µs those below that move it µs for µs can carry it by themselves: every order
              * it takes there is taken at this value of the root, on the paths of theirs
              * (a step that moves in whole ms: where it is) */
             int64_t near = now + (q ? 0 : reduce_cone_fine_slack(r, root, s));
+            /* one moving in whole ms moves with the reading it was set from: when the windows
+             * below that move that reading µs for µs can carry it past its ms by themselves,
+             * it leaves its µs on the paths of theirs (a whole ms of its clock later: at least
+             * past what shares its µs) */
+            if (q && !r->stay_us[s] && reduce_cone_fine_slack(r, root, (int)QG(r, s)) >= QM(r, s)) near = now + 1;
             if (near > late) near = late;
             int times = late > near ? 2 : 1;
             for (int twice = 0; twice < times; twice++, late = near) {

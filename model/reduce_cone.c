@@ -119,6 +119,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
     int n = p->nsteps;
     for (int s = root; s < n; s++) {
         QM(r, s) = QB(r, s) = QP(r, s) = 0;
+        QG(r, s) = s;
         if (!r->in[s] || s == root) continue;
         int c = st[s].cause;
         if (c < root || c >= s || !r->in[c]) continue;
@@ -137,10 +138,12 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
             QM(r, s) = m;
             QB(r, s) = mb;
             QP(r, s) = per > 1 ? per : 1;
+            QG(r, s) = QM(r, c) ? QG(r, c) : c;
         } else if (QM(r, c)) {
             QM(r, s) = QM(r, c);
             QB(r, s) = QB(r, c);
             QP(r, s) = QP(r, c);
+            QG(r, s) = QG(r, c);
         }
     }
     for (int s = n - 1; s > root; s--) {
@@ -150,6 +153,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
             QM(r, s) = QM(r, mk);
             QB(r, s) = QB(r, mk);
             QP(r, s) = QP(r, mk);
+            QG(r, s) = QG(r, mk);
         }
     }
 }

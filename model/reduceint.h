@@ -45,9 +45,10 @@ int reduce_cone_instant_maker(const world_step *st, int n, int y);
 void reduce_cone_of(const world_step *st, int n, int root, uint8_t *in);
 /* Which steps of the cone (r->in) move in whole ms, and how (QM, QB, QP below). */
 void reduce_cone_ms_steps(reducer *r, const xpath *p, int root);
-#define QM(r, s) ((r)->qm[3 * (s)])
-#define QB(r, s) ((r)->qm[3 * (s) + 1])
-#define QP(r, s) ((r)->qm[3 * (s) + 2])
+#define QM(r, s) ((r)->qm[4 * (s)])
+#define QB(r, s) ((r)->qm[4 * (s) + 1])
+#define QP(r, s) ((r)->qm[4 * (s) + 2])
+#define QG(r, s) ((r)->qm[4 * (s) + 3]) /* the step whose reading it was set from */
 /* The least move of the cone (r->in; later, or earlier) that changes a clock reading in it
  * against one outside, or flips a ctx:before between the two; INT64_MAX when none could. */
 int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int later);
