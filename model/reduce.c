@@ -348,8 +348,13 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             int q = QM(r, s) > 0;
             /* a stayer's step moves once the root has moved by its stay: one moving µs for µs
              * is where it would be had it moved from the start; one moving in whole ms first
-             * moves at its stay and its own first move (its place is no shorter way there) */
-            int64_t m = q ? QM(r, s) + r->stay_us[s] : 1, per = QP(r, s);
+             * moves at its stay and its own first move (its place is no shorter way there).
+             * Otherwise a step moving in whole ms moves with the reading it was set from, which
+             * the windows below the root on that reading's chain carry too: with them at their
+             * last values the root need bring it only the rest of the way to its ms (none, or
+             * less: at least 1 below) */
+            int64_t m = !q ? 1 : r->stay_us[s] ? QM(r, s) + r->stay_us[s] : QM(r, s) - reduce_cone_slack(r, root, (int)QG(r, s));
+            int64_t per = QP(r, s);
             int64_t now = q ? x->t_us : x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
@@ -396,6 +401,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, *qmin_all, *qper_all);
+                if (cand < 1) cand = 1;
                 if (cand < least) least = cand;
                 continue;
             }
@@ -406,6 +412,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
+                if (cand < 1) cand = 1;
                 if (cand < least) least = cand;
             }
         }
