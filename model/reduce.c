@@ -346,27 +346,19 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             if (r->split && least > 1 && splits(r, p, s, observer)) least = 1;
             /* a step that moves in whole ms (reduce_cone_ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
-            /* a stayer's step moves once the root has moved by its stay: one moving µs for µs
-             * is where it would be had it moved from the start; one moving in whole ms first
-             * moves at its stay and its own first move (its place is no shorter way there).
-             * Otherwise a step moving in whole ms moves with the reading it was set from, which
-             * the windows below the root on that reading's chain carry too: with them at their
-             * last values the root need bring it only the rest of the way to its ms (none, or
-             * less: at least 1 below) */
-            int64_t m = !q ? 1 : r->stay_us[s] ? QM(r, s) + r->stay_us[s] : QM(r, s) - reduce_cone_slack(r, root, (int)QG(r, s));
-            int64_t per = QP(r, s);
-            int64_t now = q ? x->t_us : x->t_us - r->stay_us[s];
+            /* a step moving in whole ms moves with the reading it was set from, which the
+             * windows below the root on that reading's chain carry too: with them at their last
+             * values the root need bring it only the rest of the way to its ms (none, or less:
+             * at least 1 below) */
+            int64_t m = q ? QM(r, s) - reduce_cone_slack(r, root, (int)QG(r, s)) : 1, per = QP(r, s);
+            /* a stayer's step moves once the root has moved by its stay */
+            int64_t now = x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);
             /* at the latest the windows below can bring it, and where it is now — but for the
              * µs those below that move it µs for µs can carry it by themselves: every order
              * it takes there is taken at this value of the root, on the paths of theirs
              * (a step that moves in whole ms: where it is) */
             int64_t near = now + (q ? 0 : reduce_cone_fine_slack(r, root, s));
-            /* one moving in whole ms moves with the reading it was set from: when the windows
-             * below that move that reading µs for µs can carry it past its ms by themselves,
-             * it leaves its µs on the paths of theirs (a whole ms of its clock later: at least
-             * past what shares its µs) */
-            if (q && !r->stay_us[s] && reduce_cone_fine_slack(r, root, (int)QG(r, s)) >= QM(r, s)) near = now + 1;
             if (near > late) near = late;
             int times = late > near ? 2 : 1;
             for (int twice = 0; twice < times; twice++, late = near) {
