@@ -100,7 +100,8 @@ typedef struct reducer {
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
     int64_t *stay_us;  /* per step: how far the root moves before it does (reduce.c, stayers) */
-    int64_t *qm;       /* per step, three: how it moves in whole ms (reduce.c, reduce_cone_ms_steps) */
+    int64_t *qm;       /* per step, four: how it moves in whole ms, and from which step's
+                          reading (reduce.c, reduce_cone_ms_steps) */
     int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */
     int *anc_at, *followed;     /* per decision: where its anchors start in anc (ANCHOR_*) */
     size_t capdec;

@@ -111,7 +111,8 @@ static int reads_clock(const world_step *st, int s)
  * a whole ms of that clock, and everything it causes moves with it. For
  * each: QM, the least move of the root that moves it (later; its setter's tick, or its
  * setter's own QM), QB the same earlier (back), QP the longest true µs of a ms of the clocks
- * on its way; QM 0 for a step that moves µs for µs. An injected fault moves with the step
+ * on its way, QG the step whose reading set it (the windows on that step's chain move it
+ * too: reduce.c's order_crossing_later); QM 0 for a step that moves µs for µs. An injected fault moves with the step
  * that makes its instant. */
 void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
 {

@@ -43,7 +43,8 @@ int64_t reduce_cone_ms_crossing(int64_t d, int64_t qmin, int64_t qper);
 int reduce_cone_instant_maker(const world_step *st, int n, int y);
 /* in[s] for every step: is it in the cone of root (root and what it caused, transitively)? */
 void reduce_cone_of(const world_step *st, int n, int root, uint8_t *in);
-/* Which steps of the cone (r->in) move in whole ms, and how (QM, QB, QP below). */
+/* Which steps of the cone (r->in) move in whole ms, and how (QM, QB, QP below), set from
+ * which step's reading (QG). */
 void reduce_cone_ms_steps(reducer *r, const xpath *p, int root);
 #define QM(r, s) ((r)->qm[4 * (s)])
 #define QB(r, s) ((r)->qm[4 * (s) + 1])
