@@ -121,7 +121,8 @@ static void gen(buf *b, uint64_t seed, const char *models)
     int64_t shift = near_ms_problem(seed) ? 997 - 2 * width + rint_in(&m, 0, 2) : 0;
     buf_puts(b, "  clients = {");
     for (int c = 0; c < nclients; c++) {
-        int64_t start = shift + (c ? rint_in(&r, 0, 3) : 0), work = rint_in(&r, 1, 8);
+        int64_t work = rint_in(&r, 1, 8); /* drawn first, as the problems have always been */
+        int64_t start = shift + (c ? rint_in(&r, 0, 3) : 0);
         if (near_ms_problem(seed) && c == 2) start = (2 + sleep_ms) * 1000 + rint_in(&m, 0, 999); /* C: its SET as it starts */
         buf_printf(b, " { name = \"%c\", start = \"%lldus\", work = \"%lldms\" },", 'A' + c, (long long)start, (long long)work);
     }
