@@ -246,8 +246,9 @@ static void gen(problem *p, uint64_t seed, const char *models)
     if (dmax == 1) buf_puts(b, "  network = { delay = \"1ms\" },\n");
     else buf_printf(b, "  network = { delay = { \"1ms\", \"%lldms\" } },\n", (long long)dmax);
     if (rint_in(&r, 0, 2) == 0) { /* one slow, wide link */
-        const char *from = client_names[rint_in(&r, 0, nclients - 1)];
+        /* its width drawn before its client, as the problems have always been drawn */
         int64_t wide = strncmp(proto, "MODEL:stamp", 11) && p->klass != K_TIME ? PICK(&r, ((const int64_t[]){ 50, 150, 300 })) : 4;
+        const char *from = client_names[rint_in(&r, 0, nclients - 1)];
         if (!small) buf_printf(b, "  links = { { from = \"%s\", to = \"n1\", delay = { \"1ms\", \"%lldms\" } } },\n", from, (long long)wide);
     }
     buf_puts(b, "  clients = {");
