@@ -287,13 +287,15 @@ static int stale_inert(const reducer *r, const xpath *p, int root, int s, int la
     return later ? !y_in : !x_in;
 }
 
-/* Whether a step outside the cone came before cone step s at its instant at one of its keys,
- * one of the two a fault can hit (reducer.hit). */
+/* Whether a fault of the explore table can hit an actor of this key (reducer.hit; every key
+ * when one of them may act between any two steps). */
 static int hit_key(const reducer *r, int key)
 {
     return !r->hit || (key >= 0 && key < r->nhit && r->hitkey[key]);
 }
 
+/* Whether a step outside the cone came before cone step s at its instant at one of its keys,
+ * one of the two a fault can hit. */
 static int splits(const reducer *r, const xpath *p, int s, int observer)
 {
     const world_step *st = p->steps;
@@ -349,7 +351,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             /* a step moving in whole ms moves with the reading it was set from, which the
              * windows below the root on that reading's chain carry too: with them at their last
              * values the root need bring it only the rest of the way to its ms (none, or less:
-             * at least 1 below) */
+             * reduce_cone_ms_crossing's least move is 1) */
             int64_t m = q ? QM(r, s) - reduce_cone_slack(r, root, (int)QG(r, s)) : 1, per = QP(r, s);
             /* a stayer's step moves once the root has moved by its stay */
             int64_t now = x->t_us - r->stay_us[s];
@@ -393,7 +395,6 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, *qmin_all, *qper_all);
-                if (cand < 1) cand = 1;
                 if (cand < least) least = cand;
                 continue;
             }
@@ -404,7 +405,6 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                 if (b == INT64_MIN) continue;
                 int64_t cand = x->t_us > b ? x->t_us - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
-                if (cand < 1) cand = 1;
                 if (cand < least) least = cand;
             }
         }
