@@ -207,10 +207,9 @@ static void gen(problem *p, uint64_t seed, const char *models)
     int script = (int)rint_in(&rk, 0, 1), constant = (int)rint_in(&rk, 0, 1);
     int64_t at = rint_in(&rk, 20, 80); /* when the random and tie models draw or ask (ms) */
     /* half the budget problems are small: constant delays, no slow link, faults within the
-     * first 3-15 ms — where a search of 2-3 faults can finish, so that the class can prove
-     * things and its proofs meet the random runs (measured: 1 of 77 proven at 0.3 s; the
-     * others test what a search finds and that it replays). Drawn only for them: the other
-     * problems keep their draws. */
+     * first 3-15 ms — where a search of 2-3 faults could finish and its proofs meet the random
+     * runs (measured: 0 of make test's 77 proven at 0.3 s; they test what a search finds and
+     * that it replays). Drawn only for them: the other problems keep their draws. */
     int small = (p->shapes & S_BUDGET) && rint_in(&rk, 0, 1);
     buf_init(&p->text);
     p->noffers = 0;
