@@ -19,12 +19,15 @@ fi
 sock="locklab-tty-$$"
 tm() { tmux -L "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null' EXIT
+# A session that lives as long as the test: killing the last session ends tmux's server, and a
+# new-session racing that exit fails with "server exited unexpectedly" (seen once in CI).
+tm new-session -d -s keep "sleep 3600"
 
 screen() { tm capture-pane -t t -p 2>/dev/null; }
-# wait_for TEXT: until the screen shows TEXT (a fixed string), at most 10 s.
+# wait_for TEXT: until the screen shows TEXT (a fixed string), at most 60 s (a loaded machine).
 wait_for() {
     local i
-    for i in $(seq 100); do
+    for i in $(seq 600); do
         screen | grep -qF -- "$1" && return 0
         sleep 0.1
     done
