@@ -209,8 +209,6 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
         printf("   %s %llu paths, %s;\n", covered, (unsigned long long)r->paths, b.p);
     else if (!level_done)
         printf("   %s %llu paths, not every one of the %s;\n", covered, (unsigned long long)r->paths, b.p);
-    else if (r->abstracted & EXPLORE_SAMPLED_DRIFT)
-        printf("   %s %s, a drift's start at the instants of events only (SAMPLED, below);\n", covered, b.p);
     else
         printf("   %s %s;\n", covered, b.p);
     if (!level_done)
@@ -247,8 +245,6 @@ static void print_coverage(const scenario *sc, const explore_opts *o, const expl
     if (r->abstracted & EXPLORE_SAMPLED_RANDOM)
         printf("   SAMPLED: a ctx:random range wider than %d values was tried at %d evenly spaced values only\n",
                EXPLORE_RANDOM_ALL, EXPLORE_RANDOM_ALL);
-    if (r->abstracted & EXPLORE_SAMPLED_DRIFT)
-        printf("   SAMPLED: a drift starts at the instants of events only, not between them\n");
     if (o->max_paths && r->paths >= o->max_paths && !r->complete)
         printf("   stopped by --max-paths after %llu paths\n", (unsigned long long)r->paths);
     if (r->timed_out) printf("   stopped by --time after %.1f s\n", r->seconds);

@@ -97,8 +97,6 @@ int explore_run(const scenario *sc, const explore_opts *o, explore_result *r, bu
         return -1;
     }
     search_choose_properties(sc, r->searched);
-    for (int i = 0; i < sc->explore.nfaults; i++)
-        if (sc->explore.faults[i].kind == FAULT_DRIFT) r->abstracted |= EXPLORE_SAMPLED_DRIFT;
     scriptlib *lib = scriptlib_load(NULL, err);
     if (!lib) return -1;
     search S = { .sc = sc, .o = o, .r = r, .observer = sc->nnodes + sc->nclients };

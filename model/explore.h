@@ -71,7 +71,6 @@ typedef struct explore_opts {
 
 /* explore_result.abstracted */
 #define EXPLORE_SAMPLED_RANDOM 1  /* a ctx:random range too wide: evenly spaced values tried */
-#define EXPLORE_SAMPLED_DRIFT 2   /* a drift's start: at event instants only */
 #define EXPLORE_SAMPLED_ENDS 4    /* windows at their two ends only (EXPLORE_DELAYS_ENDS) */
 
 typedef struct explore_result {

@@ -91,7 +91,6 @@ typedef struct reducer {
     uint8_t *in;       /* cone membership, per step */
     int64_t *acc_us;   /* per step: how much later the windows on its chain can still bring it */
     int64_t *facc_us;  /* per step: the same, of the windows that move it µs for µs (reduce.c) */
-    int64_t *last_us;  /* per key: the instant of the last step seen there (true time) */
     struct reducer_keys *keys; /* per key: the cone's times, sorted */
     int *ufind;        /* reduce_tie_needed's classes of steps */
     int *win;          /* per step: the delay window (a decision's index) that timed it, or -1 */
@@ -100,6 +99,15 @@ typedef struct reducer {
     uint8_t *tmp;      /* per step: another cone */
     uint8_t *skip;     /* per step: left out of order_crossing_later (reduce.c, stayers) */
     int64_t *stay_us;  /* per step: how far the root moves before it does (reduce.c, stayers) */
+    int64_t *opp_us;   /* per step: how far the windows decided after the root that move the
+                          other way can bring it towards the root's cone at most (reduce.c) */
+    int64_t *opp_sure_us; /* ... and surely, at their last values */
+    int opp;           /* whether any step has some */
+    struct later_drift { int key, step; int64_t us; } *ldrift; /* the drifts decided after the
+                          root: target, step, how much they can still shift its readings */
+    int nldrift, capldrift;
+    int64_t *logt;     /* order_crossing_later's cone times as inserted, and their banks */
+    int *logb, nlog, caplog;
     int64_t *qm;       /* per step, four: how it moves in whole ms, and from which step's
                           reading (reduce.c, reduce_cone_ms_steps) */
     int *anc, nanc, capanc;     /* per window off its first value: the steps it is anchored to */

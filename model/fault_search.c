@@ -102,13 +102,14 @@ static int64_t search_random(chooser *ch, int nopts)
  * back to just after the last step it could be ordered against — its target's (a master
  * and its replicas together), every actor's for a partition or a lossy link — and not before
  * the run began. 0 when landing earlier changes nothing: a fault that schedules nothing (a
- * crash that does not restart, a clock jump, a failover). A drift is not moved: its effect
- * grows with the time it has run (check's coverage says so: EXPLORE_SAMPLED_DRIFT). */
+ * crash that does not restart, a clock jump, a failover). A drift has no end: back to the
+ * last step of its target, or the start of the run. */
 static int64_t search_gap(const world *w, const fault_cfg *f)
 {
     const fault_def *d = fault_def_of(f->kind);
     int64_t len = d->length ? d->length(f) : 0;
-    if (len <= 0) return 0;
+    int drift = f->kind == FAULT_DRIFT; /* its effect grows with the time it has run: no end */
+    if (len <= 0 && !drift) return 0;
     int key = world_fault_key(w, f);
     int64_t now = world_now(w), prev = -1;
     int n;
@@ -125,7 +126,7 @@ static int64_t search_gap(const world *w, const fault_cfg *f)
     /* landing more than its whole length early, it has ended (restarted) before now, nothing of
      * its target having happened meanwhile: all such instants are one (len + 1); its whole
      * length early, it ends now, after what was due now and pushed before it landed */
-    if (gap > len + 1) gap = len + 1;
+    if (!drift && gap > len + 1) gap = len + 1;
     return gap > 0 ? gap : 0;
 }
 

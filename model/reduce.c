@@ -80,6 +80,18 @@
  * start never crosses anything its window spans (sim/world.c bounds the window by the last
  * step it could be ordered against).
  *
+ * Windows that move the other way. All of the above is of windows whose cones move the same
+ * way as the root's. A window decided after the root that moves the other way (a fault's
+ * shift after a delay root: its cone comes earlier as the root's goes later; a delay after a
+ * shift root) approaches the root's cone, and a region of the two then has its lowest value
+ * of the root where the later window is at its *last* value: a partition's end one µs
+ * earlier and a request one µs later meet, where neither alone reaches the other (measured:
+ * tests/orders.c's meet_problem class, problem 120 — an order of 7 never run). So a step
+ * outside the root's cone is compared where those windows can bring it at the furthest
+ * (reducer.opp_us), and left out where they surely bring it past already at this value of the
+ * root (opp_sure_us: the paths of theirs below take that order). A ctx:before margin between
+ * a reading in the cone and one such step is shortened the same way (reduce_cone.c).
+ *
  * What is assumed, and why it holds: every step's effect on the world depends only on the
  * order of the steps it depends on, the clocks' whole-ms readings and the ctx:before margins
  * — the engine's handlers see time only through clock readings (core_clock_read,
@@ -101,11 +113,16 @@
  * are in time order), and inserts times not before the step being scanned. So a time
  * becomes an answer once the scan has reached it, and stays one: a min-heap of the times
  * not reached yet, and the greatest of those reached. O(log n) an operation (a sorted
- * vector cost a memmove an insertion: quadratic on paths of many thousand steps). */
+ * vector cost a memmove an insertion: quadratic on paths of many thousand steps). An entry
+ * may answer with another value than its time (tvec_insert2: order_crossing_earlier's steps
+ * that take part from one time and count from another). */
+typedef struct tent {
+    int64_t at, val;
+} tent;
 typedef struct tvec {
-    int64_t *v; /* the min-heap */
+    tent *v; /* the min-heap, by at */
     int n, cap;
-    int64_t best;  /* the greatest time reached, or INT64_MIN */
+    int64_t best;  /* the greatest value reached, or INT64_MIN */
     int64_t asked; /* the last time asked (they never decrease) */
 } tvec;
 
@@ -115,29 +132,35 @@ static void tvec_clear(tvec *t)
     t->best = t->asked = INT64_MIN;
 }
 
-static void tvec_insert(tvec *t, int64_t x)
+/* An entry that answers val once the scan has reached at (at no earlier than the scan). */
+static void tvec_insert2(tvec *t, int64_t at, int64_t val)
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 16;
         t->v = xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
     }
     int i = t->n++;
-    while (i > 0 && t->v[(i - 1) / 2] > x) {
+    while (i > 0 && t->v[(i - 1) / 2].at > at) {
         t->v[i] = t->v[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    t->v[i] = x;
+    t->v[i] = (tent){ at, val };
 }
 
-static int64_t tvec_pop(tvec *t)
+static void tvec_insert(tvec *t, int64_t x)
 {
-    int64_t top = t->v[0], x = t->v[--t->n];
+    tvec_insert2(t, x, x);
+}
+
+static tent tvec_pop(tvec *t)
+{
+    tent top = t->v[0], x = t->v[--t->n];
     int i = 0;
     for (;;) {
         int c = 2 * i + 1;
         if (c >= t->n) break;
-        if (c + 1 < t->n && t->v[c + 1] < t->v[c]) c++;
-        if (t->v[c] >= x) break;
+        if (c + 1 < t->n && t->v[c + 1].at < t->v[c].at) c++;
+        if (t->v[c].at >= x.at) break;
         t->v[i] = t->v[c];
         i = c;
     }
@@ -145,14 +168,15 @@ static int64_t tvec_pop(tvec *t)
     return top;
 }
 
-/* The largest time inserted that is <= x, or INT64_MIN; x never less than the last asked. */
+/* The largest value of the entries inserted at or before x, or INT64_MIN; x never less than
+ * the last asked. */
 static int64_t tvec_below(tvec *t, int64_t x)
 {
     LL_ASSERT(x >= t->asked);
     t->asked = x;
-    while (t->n > 0 && t->v[0] <= x) {
-        int64_t y = tvec_pop(t);
-        if (y > t->best) t->best = y;
+    while (t->n > 0 && t->v[0].at <= x) {
+        tent y = tvec_pop(t);
+        if (y.val > t->best) t->best = y.val;
     }
     return t->best;
 }
@@ -161,9 +185,10 @@ struct reducer_keys {
     tvec *k;     /* four banks of one vector per key (0..observer): the cone's steps that move
                     with it µs for µs, all of them and those not inert; then the same for the
                     steps that move in whole ms (timers and expiries set from a clock, BANK);
-                    then two for every key (the global steps): rigid, in whole ms */
+                    then two for every key (the global steps): rigid, in whole ms.
+                    order_crossing_earlier's: the steps outside the cone, all of them and
+                    those not inert, per key; then any at all */
     int nk;
-    int64_t *last2; /* per key: the last time of a step outside the cone that is not inert */
     int64_t *qmin;  /* per key, all and not inert: the least move of the root that moves a step
                        of the whole-ms banks; then one for the global ones */
     int64_t *qper;  /* the same places: the longest true ms of the clocks of those steps */
@@ -195,6 +220,11 @@ void reduce_release(reducer *r)
     free(r->qm);
     free(r->skip);
     free(r->stay_us);
+    free(r->opp_us);
+    free(r->opp_sure_us);
+    free(r->ldrift);
+    free(r->logt);
+    free(r->logb);
     free(r->tmp);
     free(r->anc);
     free(r->anc_at);
@@ -206,13 +236,11 @@ void reduce_release(reducer *r)
     free(r->in);
     free(r->acc_us);
     free(r->facc_us);
-    free(r->last_us);
     free(r->hit);
     free(r->hitkey);
     if (r->keys) {
         for (int i = 0; i < r->keys->nk; i++) free(r->keys->k[i].v);
         free(r->keys->k);
-        free(r->keys->last2);
         free(r->keys->qmin);
         free(r->keys->qper);
         free(r->keys);
@@ -231,22 +259,20 @@ static void reducer_fit(reducer *r, int nsteps, int nkeys)
         r->skip = xrealloc(r->skip, (size_t)r->cap);
         memset(r->skip, 0, (size_t)r->cap); /* kept all zero but while a crossing is computed */
         r->stay_us = xrealloc(r->stay_us, (size_t)r->cap * sizeof *r->stay_us);
+        r->opp_us = xrealloc(r->opp_us, (size_t)r->cap * sizeof *r->opp_us);
+        r->opp_sure_us = xrealloc(r->opp_sure_us, (size_t)r->cap * sizeof *r->opp_sure_us);
         r->qm = xrealloc(r->qm, (size_t)r->cap * 4 * sizeof *r->qm);
         r->tmp = xrealloc(r->tmp, (size_t)r->cap);
         r->win = xrealloc(r->win, (size_t)r->cap * sizeof *r->win);
         r->kid = xrealloc(r->kid, (size_t)r->cap * sizeof *r->kid);
         r->sib = xrealloc(r->sib, (size_t)r->cap * sizeof *r->sib);
     }
-    if (nkeys > r->nkeys) {
-        r->last_us = xrealloc(r->last_us, (size_t)nkeys * sizeof *r->last_us);
-        r->nkeys = nkeys;
-    }
+    if (nkeys > r->nkeys) r->nkeys = nkeys;
     if (!r->keys) r->keys = xcalloc(1, sizeof *r->keys);
     if (r->keys->nk < 4 * nkeys + 2) {
         r->keys->k = xrealloc(r->keys->k, (size_t)(4 * nkeys + 2) * sizeof *r->keys->k);
         memset(r->keys->k + r->keys->nk, 0, (size_t)(4 * nkeys + 2 - r->keys->nk) * sizeof *r->keys->k);
         r->keys->nk = 4 * nkeys + 2;
-        r->keys->last2 = xrealloc(r->keys->last2, (size_t)nkeys * sizeof *r->keys->last2);
         r->keys->qmin = xrealloc(r->keys->qmin, (size_t)(2 * nkeys + 1) * sizeof *r->keys->qmin);
         r->keys->qper = xrealloc(r->keys->qper, (size_t)(2 * nkeys + 1) * sizeof *r->keys->qper);
     }
@@ -311,10 +337,39 @@ static int splits(const reducer *r, const xpath *p, int s, int observer)
     return 0;
 }
 
+/* A cone time into bank t of order_crossing_later, logged when some step outside the cone
+ * can come earlier (reducer.opp: it then asks for times out of order, log_below). */
+static void bank_insert(reducer *r, tvec *t, int64_t x)
+{
+    tvec_insert(t, x);
+    if (!r->opp) return;
+    if (r->nlog == r->caplog) {
+        r->caplog = r->caplog ? 2 * r->caplog : 256;
+        r->logt = xrealloc(r->logt, (size_t)r->caplog * sizeof *r->logt);
+        r->logb = xrealloc(r->logb, (size_t)r->caplog * sizeof *r->logb);
+    }
+    r->logt[r->nlog] = x;
+    r->logb[r->nlog++] = (int)(t - r->keys->k);
+}
+
+/* The latest time logged into bank t that is at or before x, or INT64_MIN. */
+static int64_t log_below(const reducer *r, const tvec *t, int64_t x)
+{
+    int b = (int)(t - r->keys->k);
+    int64_t best = INT64_MIN;
+    for (int i = 0; i < r->nlog; i++)
+        if (r->logb[i] == b && r->logt[i] <= x && r->logt[i] > best) best = r->logt[i];
+    return best;
+}
+
 /* The least amount (µs) by which moving the cone of root later changes the order of some
  * dependent pair of steps: for each step x outside the cone, the latest a cone step before
  * it at one of its keys can come (its time plus the slack of the windows below the root on
- * its chain) that is still before x. INT64_MAX when nothing can change. */
+ * its chain) that is still before x — before x at the earliest the windows decided after the
+ * root can bring it (a fault's shift, reducer.opp_us: a restart, the end of a pause or of a
+ * partition brought back towards the root's cone; the pair's region then begins with that
+ * shift at its last value, where the shift's own walk from its first cannot take the root).
+ * INT64_MAX when nothing can change. */
 static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int observer)
 {
     const world_step *st = p->steps;
@@ -325,18 +380,24 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
     int64_t *qmin = r->keys->qmin, *qmin_all = &r->keys->qmin[2 * nk1];
     int64_t *qper = r->keys->qper, *qper_all = &r->keys->qper[2 * nk1];
     keys_clear(r, observer);
+    r->nlog = 0;
     int64_t least = INT64_MAX;
     for (int s = root; s < n && least > 1; s++) {
         const world_step *x = &st[s];
         if (r->skip[s]) continue;
+        /* outside the cone, how much earlier the windows decided after the root can bring it:
+         * surely (a cone step it can pass so already is passed on the paths of theirs, at
+         * this value of the root) and at most (what is left is the root's to move) */
+        int64_t sure = r->opp ? r->opp_sure_us[s] : 0, xt = x->t_us - (r->opp ? r->opp_us[s] : 0);
         if (x->stale_by != WORLD_NOT_STALE) {
             /* A stale step does nothing wherever it falls after the step y that ended its wait:
              * all that can change is y passing it (y in the cone, the step outside it). */
             if (stale_inert(r, p, root, s, 1)) continue;
             int y = x->stale_by;
             int64_t late_y = st[y].t_us + reduce_cone_slack(r, root, y); /* a stayer's: later still */
-            int64_t cand = x->t_us > st[y].t_us ? x->t_us - st[y].t_us : 1;
-            if (late_y < x->t_us && x->t_us - late_y < cand) cand = x->t_us - late_y;
+            if (x->t_us - sure < st[y].t_us) continue; /* x passes y already, at this value of the root */
+            int64_t cand = xt > st[y].t_us ? xt - st[y].t_us : 1;
+            if (late_y < xt && xt - late_y < cand) cand = xt - late_y;
             if (cand < least) least = cand;
             continue;
         }
@@ -368,7 +429,7 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                     /* ordered against every step: kept in every key's vectors */
                     for (int k = 0; k <= observer + 1; k++)
                         for (int f = 0; f < 2; f++) {
-                            tvec_insert(BANK(q, f, k), late);
+                            bank_insert(r, BANK(q, f, k), late);
                             if (q && m < qmin[f * nk1 + k]) qmin[f * nk1 + k] = m;
                             if (q && per > qper[f * nk1 + k]) qper[f * nk1 + k] = per;
                         }
@@ -376,12 +437,12 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
                     for (int j = 0; j < nk; j++)
                         /* two inert steps commute: an inert one goes only where all are */
                         for (int f = 0; f < (!x->inert || j > 0 ? 2 : 1); f++) {
-                            tvec_insert(BANK(q, f, keys[j]), late);
+                            bank_insert(r, BANK(q, f, keys[j]), late);
                             if (q && m < qmin[f * nk1 + keys[j]]) qmin[f * nk1 + keys[j]] = m;
                             if (q && per > qper[f * nk1 + keys[j]]) qper[f * nk1 + keys[j]] = per;
                         }
                 }
-                tvec_insert(all[q], late);
+                bank_insert(r, all[q], late);
                 if (q && m < *qmin_all) *qmin_all = m;
                 if (q && per > *qper_all) *qper_all = per;
             }
@@ -391,9 +452,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
          * not a decision): one µs more puts the cone step after */
         for (int q = 0; q < 2; q++) {
             if (x->key == WORLD_KEY_ALL) {
-                int64_t b = tvec_below(all[q], x->t_us);
+                int64_t b = sure ? log_below(r, all[q], x->t_us - sure) : tvec_below(all[q], x->t_us);
                 if (b == INT64_MIN) continue;
-                int64_t cand = x->t_us > b ? x->t_us - b : 1;
+                int64_t cand = xt > b ? xt - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, *qmin_all, *qper_all);
                 if (cand < least) least = cand;
                 continue;
@@ -401,9 +462,9 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             for (int j = 0; j < nk; j++) {
                 /* an inert step outside the cone is ordered against the cone's steps that are not */
                 int f = x->inert && j == 0;
-                int64_t b = tvec_below(BANK(q, f, keys[j]), x->t_us);
+                int64_t b = sure ? log_below(r, BANK(q, f, keys[j]), x->t_us - sure) : tvec_below(BANK(q, f, keys[j]), x->t_us);
                 if (b == INT64_MIN) continue;
-                int64_t cand = x->t_us > b ? x->t_us - b : 1;
+                int64_t cand = xt > b ? xt - b : 1;
                 if (q) cand = reduce_cone_ms_crossing(cand, qmin[f * nk1 + keys[j]], qper[f * nk1 + keys[j]]);
                 if (cand < least) least = cand;
             }
@@ -414,21 +475,28 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
 }
 
 /* The same for moving the cone of root earlier (an injected fault's consequences): for each
- * cone step but the root, the last step outside the cone before it at one of its keys. */
+ * cone step but the root, the last step outside the cone before it at one of its keys — at
+ * the latest the windows decided after the root can bring that step (delays, reducer.opp_us:
+ * a request or a reply late towards the root's cone). The banks hold those latest times; a
+ * step that can come past the cone step already, at this value of the root, asks nothing. */
 static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int observer)
 {
     const world_step *st = p->steps;
     int n = p->nsteps;
-    int64_t *last2 = r->keys->last2;
-    for (int k = 0; k <= observer + 1; k++) r->last_us[k] = last2[k] = INT64_MIN;
-    int64_t any = INT64_MIN, least = INT64_MAX;
+    int nk1 = observer + 2;
+    keys_clear(r, observer);
+    tvec *any = &r->keys->k[4 * nk1];
+    tvec *last = &r->keys->k[0], *last2 = &r->keys->k[nk1]; /* per key: any step; one not inert */
+    int64_t least = INT64_MAX;
     for (int s = 0; s < n && least > 1; s++) {
         const world_step *x = &st[s];
         if (x->stale_by != WORLD_NOT_STALE) {
             /* a stale step in the cone matters only if it comes before the step y that ended
              * its wait (y outside the cone) */
             if (stale_inert(r, p, root, s, 0)) continue;
-            int64_t yt = st[x->stale_by].t_us;
+            int y = x->stale_by;
+            if (r->opp && st[y].t_us + r->opp_sure_us[y] > x->t_us) continue; /* passed already */
+            int64_t yt = st[y].t_us + (r->opp ? r->opp_us[y] : 0);
             int64_t cand = x->t_us > yt ? x->t_us - yt : 1;
             if (cand < least) least = cand;
             continue;
@@ -436,26 +504,29 @@ static int64_t order_crossing_earlier(reducer *r, const xpath *p, int root, int 
         int keys[3], nk = step_keys(x, observer, keys);
         int cone = s >= root && r->in[s];
         if (!cone) {
+            /* from where the windows decided after the root surely bring it (a cone step it
+             * passes so already is passed on the paths of theirs), at the latest they can */
+            int64_t at = x->t_us + (r->opp ? r->opp_sure_us[s] : 0), late = x->t_us + (r->opp ? r->opp_us[s] : 0);
             if (x->key == WORLD_KEY_ALL) {
-                for (int k = 0; k <= observer + 1; k++) r->last_us[k] = last2[k] = x->t_us;
+                for (int k = 0; k <= observer + 1; k++) tvec_insert2(&last[k], at, late), tvec_insert2(&last2[k], at, late);
             } else {
                 for (int j = 0; j < nk; j++) {
-                    r->last_us[keys[j]] = x->t_us;
-                    if (!x->inert || j > 0) last2[keys[j]] = x->t_us;
+                    tvec_insert2(&last[keys[j]], at, late);
+                    if (!x->inert || j > 0) tvec_insert2(&last2[keys[j]], at, late);
                 }
             }
-            if (nk > 0 || x->key == WORLD_KEY_ALL) any = x->t_us;
+            if (nk > 0 || x->key == WORLD_KEY_ALL) tvec_insert2(any, at, late);
             continue;
         }
         if (s == root) continue;
         int64_t prev = INT64_MIN;
-        if (x->key == WORLD_KEY_ALL) prev = any;
+        if (x->key == WORLD_KEY_ALL) prev = tvec_below(any, x->t_us);
         else
             for (int j = 0; j < nk; j++) {
-                int64_t l = x->inert && j == 0 ? last2[keys[j]] : r->last_us[keys[j]];
+                int64_t l = tvec_below(x->inert && j == 0 ? &last2[keys[j]] : &last[keys[j]], x->t_us);
                 if (l > prev) prev = l;
             }
-        if (prev != INT64_MIN && x->t_us >= prev && (x->t_us > prev ? x->t_us - prev : 1) < least) least = x->t_us > prev ? x->t_us - prev : 1;
+        if (prev != INT64_MIN && (x->t_us > prev ? x->t_us - prev : 1) < least) least = x->t_us > prev ? x->t_us - prev : 1;
     }
     return least;
 }
@@ -483,6 +554,7 @@ int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, in
     memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
     memset(r->skip, 0, (size_t)n);
     r->skip[except] = 1;
+    r->opp = 0, r->nldrift = 0;
     int64_t us = cone_crossing(r, p, root, later, observer);
     r->skip[except] = 0;
     return us;
@@ -498,6 +570,7 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     int root = d->step, n = p->nsteps;
     reduce_cone_of(p->steps, n, root, r->in);
     int later = d->kind == WDEC_DELAY, stayers = 0;
+    reduce_cone_opposite(r, p, i, later);
     int64_t us;
     if (!later) {
         memset(r->fol, 0, (size_t)n);
@@ -539,6 +612,65 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     return v + k;
 }
 
+/* The next value of a drift's start (decision i, WDEC_DRIFT) worth a path of its own, or -1.
+ * Beginning u µs earlier, the drift makes its target's clock read u * rate µs more (less, for
+ * a slow clock) at every reading from then on, brings the timers of that clock set from then
+ * on (and its node's key deadlines, set anew by the drift) earlier (later) by
+ * u * |rate| / (1 + rate), and what they cause with them; nothing else moves. So the next
+ * value is the least u at which a reading of the target's clock passes a ms boundary, the
+ * moving timers' cones (as a root's cone) change an order, a reading or a margin, or a
+ * ctx:before between a reading of that clock and one before the drift flips. */
+static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer)
+{
+    const world_decision *d = &p->decs[i];
+    const world_step *st = p->steps;
+    int n = p->nsteps, S = d->step, key = d->target;
+    int64_t v = p->rec[i].value, last = p->rec[i].n - 1;
+    if (v >= last || d->rate == 0 || d->rate <= -1) return -1;
+    double per = (1 + d->rate) / (d->rate > 0 ? d->rate : -d->rate); /* µs of u per µs of effect */
+    int fast = d->rate > 0;
+    int64_t least = INT64_MAX;
+#define U_OF(effect) ((effect) > 1 ? (int64_t)((double)((effect) - 1) * per) : 1)
+    /* the readings of its clock from its beginning on (a step's reading at its own actor) */
+    for (int s = S + 1; s < n; s++) {
+        if (st[s].key != key || !st[s].clock) continue;
+        int64_t u = U_OF(fast ? read_tick(r, &st[s]) : read_back(r, &st[s]));
+        if (u < least) least = u;
+    }
+    /* a ctx:before between a reading of its clock from then on and one that is not */
+    for (int k = 0; k < p->ncmps; k++) {
+        const world_cmp *c = &p->cmps[k];
+        int ins = c->step > S && c->step < n && st[c->step].key == key;
+        int ino = c->origin > S && c->origin < n && st[c->origin].key == key;
+        if (ins == ino) continue;
+        int64_t u = U_OF(c->margin_us + 1);
+        if (u < least) least = u;
+    }
+    /* its moving timers and their cones, as one cone moving earlier (later) */
+    int root = -1;
+    for (int s = 0; s < n; s++) {
+        int c = s > S ? reduce_cone_parent(st, n, s) : -1, a = st[s].also;
+        r->in[s] = s > S && (reduce_drift_moves(st, d, s) || (c > S && c < s && r->in[c]) || (a > S && a < s && r->in[a]));
+        if (r->in[s] && root < 0) root = s;
+    }
+    if (root >= 0 && least > 1) {
+        /* each step compared at the latest all the windows on its chain can bring it (as a
+         * follower's: the timers are not one root's chain) */
+        memcpy(r->fol, r->in, (size_t)n);
+        memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
+        reduce_cone_opposite(r, p, i, !fast);
+        int64_t m = cone_crossing(r, p, root, !fast, observer);
+        if (m != INT64_MAX && U_OF(m) < least) least = U_OF(m);
+    }
+#undef U_OF
+    if (least == INT64_MAX) return -1;
+    int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
+    int64_t k = least / unit + (least % unit != 0);
+    if (k < 1) k = 1;
+    if (k > last - v) return -1;
+    return v + k;
+}
+
 /* What a new decision offers before any path says more: a fault decision, what the world
  * offered at its instant; a window, its first value (and its last with --delays extremes);
  * anything else, every alternative — but a value drawn from a range wider than
@@ -550,6 +682,7 @@ int reduce_initial_avail(alts *a, const world_decision *d, const choice *c, int 
     case WDEC_FAULT: a->mask = d->offered; return 0;
     case WDEC_DELAY:
     case WDEC_SHIFT:
+    case WDEC_DRIFT:
         alts_add(a, 0);
         /* with EXPLORE_DELAYS_ENDS, a window's last value only where it changes an order
          * (reduce_analyse), and a fault's shift 0: at its event's instant */
@@ -584,6 +717,7 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
     }
     reducer_fit(r, p->nsteps + 1, observer + 2);
     reduce_cone_accumulate(r, p);
+    r->opp = 0, r->nldrift = 0; /* set per root (next_crossing); the anchors are the cones as they are */
     reduce_anchor_compute(r, p);
     for (int s = 0; s < p->nsteps; s++) r->win[s] = -1;
     /* each step's effects, in order: kid, the first; sib, the next of the same cause */
@@ -603,8 +737,11 @@ void reduce_analyse(reducer *r, const xpath *p, alts *avail, int observer)
             reduce_tie_needed(r, p, i, &avail[i], observer);
             continue;
         }
-        if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT) || d->step < 0 || d->step >= p->nsteps) continue;
-        int64_t next = d->kind == WDEC_SHIFT && r->ends ? -1 : next_crossing(r, p, i, observer);
+        if ((d->kind != WDEC_DELAY && d->kind != WDEC_SHIFT && d->kind != WDEC_DRIFT) || d->step < 0 || d->step >= p->nsteps)
+            continue;
+        int64_t next = d->kind != WDEC_DELAY && r->ends ? -1
+                       : d->kind == WDEC_DRIFT ? drift_crossing(r, p, i, observer)
+                                               : next_crossing(r, p, i, observer);
         if (r->ends) {
             /* EXPLORE_DELAYS_ENDS: a window at its two ends only — its last value where moving
              * it there changes an order (a crossing within the window), as SPIN's partial-order

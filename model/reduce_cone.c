@@ -50,6 +50,97 @@ void reduce_cone_accumulate(reducer *r, const xpath *p)
     }
 }
 
+int reduce_drift_moves(const world_step *st, const world_decision *d, int s)
+{
+    const world_step *x = &st[s];
+    return x->key == d->target && x->cause >= d->step &&
+           (x->ev == STEP_TIMER || x->ev == STEP_EXPIRE || x->ev == STEP_WAIT_TIMEOUT);
+}
+
+/* How far a step set from a reading at c (a timer, an expiry) moves when c moves by u: a
+ * whole ms of that clock for each of its ms boundaries c passes (later: the first at its tick;
+ * earlier: at its back). */
+static int64_t ms_moved(const world_step *c, int64_t u, int later)
+{
+    int64_t edge = later ? c->tick_us : c->back_us, per = c->tick_us + c->back_us - 1;
+    if (per < 1) per = 1;
+    if (u < edge || edge < 1) return 0;
+    int64_t k = 1 + (u - edge) / per;
+    return k > INT64_MAX / 4 / per ? INT64_MAX / 4 : k * per;
+}
+
+void reduce_cone_opposite(reducer *r, const xpath *p, size_t i, int later)
+{
+    const world_step *st = p->steps;
+    int n = p->nsteps;
+    int64_t *most = r->opp_us, *sure = r->opp_sure_us;
+    memset(most, 0, (size_t)n * sizeof *most);
+    memset(sure, 0, (size_t)n * sizeof *sure);
+    r->opp = 0;
+    r->nldrift = 0;
+    for (size_t j = i + 1; j < p->nrec; j++) {
+        const world_decision *d = &p->decs[j];
+        if (d->step < 0 || d->step >= n) continue;
+        int64_t left = p->rec[j].n - 1 - p->rec[j].value, unit = d->unit_us > 0 ? d->unit_us : 1;
+        if (left <= 0) continue;
+        int64_t us = left > INT64_MAX / 4 / unit ? INT64_MAX / 4 : left * unit;
+        if (d->kind == WDEC_DRIFT && d->rate != 0 && d->rate > -1) {
+            /* its target's readings from then on read up to this much more (less) */
+            if (r->nldrift == r->capldrift) {
+                r->capldrift = r->capldrift ? 2 * r->capldrift : 8;
+                r->ldrift = xrealloc(r->ldrift, (size_t)r->capldrift * sizeof *r->ldrift);
+            }
+            double sh = (double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate) + 1;
+            r->ldrift[r->nldrift++] = (struct later_drift){ d->target, d->step, sh > 9e15 ? INT64_MAX / 4 : (int64_t)sh };
+        }
+        if (d->kind == WDEC_DRIFT && d->rate != 0 && d->rate > -1 && (d->rate > 0) == later) {
+            /* a drift beginning earlier brings its target's timers set from then on earlier
+             * (a fast clock) or later (a slow one): by rate/(1 + rate) of it */
+            double by = (double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate);
+            for (int s = d->step + 1; s < n; s++)
+                if (reduce_drift_moves(st, d, s)) {
+                    most[s] += (int64_t)by + 1;
+                    sure[s] += (int64_t)by > 0 ? (int64_t)by - 1 : 0;
+                    r->opp = 1;
+                }
+            continue;
+        }
+        if (d->kind != (later ? WDEC_SHIFT : WDEC_DELAY)) continue;
+        most[d->step] += us;
+        if (d->held_us == 0) sure[d->step] += us; /* held behind another message: maybe less */
+        r->opp = 1;
+    }
+    if (!r->opp) return;
+    /* the root's cone moves later for a delay: the others' come earlier (a shift), and the
+     * reverse; a timer's setter moving that way passes its ms boundaries on that side */
+    for (int s = 0; s < n; s++) {
+        int c = reduce_cone_parent(st, n, s);
+        if (c < 0 || c >= s) continue;
+        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) {
+            /* set from a reading: it moves a whole ms of that clock at a time, or not at all */
+            sure[s] += ms_moved(&st[c], sure[c], !later);
+            most[s] += ms_moved(&st[c], most[c], !later);
+        } else {
+            sure[s] = st[s].also >= 0 ? 0 : sure[s] + sure[c]; /* held behind another: maybe not */
+            most[s] += most[c];
+        }
+        int a = st[s].also;
+        if (a >= 0 && a < s && most[a] > most[s]) most[s] = most[a];
+        if (most[s] > INT64_MAX / 4) most[s] = INT64_MAX / 4;
+        if (sure[s] > most[s]) sure[s] = most[s];
+    }
+    /* a fault's start never crosses what its window spans (its gap ends just after the last
+     * step it could be ordered against, model/fault_search.c): only what it schedules moves */
+    if (later)
+        for (size_t j = i + 1; j < p->nrec; j++) {
+            const world_decision *d = &p->decs[j];
+            if (d->kind != WDEC_SHIFT || d->step < 0 || d->step >= n) continue;
+            int c = reduce_cone_parent(st, n, d->step);
+            most[d->step] = c >= 0 && c < d->step ? most[c] : 0;
+            sure[d->step] = c >= 0 && c < d->step ? sure[c] : 0;
+        }
+}
+
 /* The step that y moves with: y itself, or for an injected fault the step that makes its
  * instant — its target's first event at that instant (a crash, pause or jump lands just before
  * an event of its target: sim/world.c), else the next step that is not an injected fault; -1
@@ -209,12 +300,29 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
         /* it flips one way only: its reading later or its origin earlier when it read before
          * the instant; the cone moves later for a delay, earlier for a fault's shift */
         if ((in_s == later) != (c->before != 0)) continue;
-        int x = in_s ? s : o;
-        int64_t m = c->margin_us + 1;
+        int x = in_s ? s : o, y = in_s ? o : s;
+        int64_t need = c->margin_us + 1;
+        /* the windows decided after the root that move the other way bring the reading outside
+         * towards it (reducer.opp_us): the root need move only the rest of the margin — but for
+         * readings in whole ms its own reading must still change (grain); a margin of true time
+         * they surely eat alone flips at this value of the root, on the paths of theirs */
+        if (r->opp && y >= 0 && y < p->nsteps && r->opp_us[y] > 0) {
+            if (c->true_time && r->opp_sure_us[y] > c->margin_us) continue;
+            need = need > r->opp_us[y] ? need - r->opp_us[y] : 1;
+        }
+        /* a drift decided after the root shifts the readings of its clock from its beginning
+         * on: where it shifts one of the two and not the other, by as much as it can */
+        for (int j = 0; j < r->nldrift && !c->true_time; j++) {
+            const struct later_drift *ld = &r->ldrift[j];
+            int sx = x > ld->step && x < p->nsteps && p->steps[x].key == ld->key;
+            int sy = y > ld->step && y < p->nsteps && p->steps[y].key == ld->key;
+            if (sx != sy) need = need > ld->us ? need - ld->us : 1;
+        }
+        int64_t m = need;
         int64_t grain = c->true_time ? 0 : later ? read_tick(r, &p->steps[x]) : read_back(r, &p->steps[x]);
         if (grain > m) m = grain;
         /* a step moving in whole ms: from its first move, a ms of its clock at a time */
-        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(c->margin_us + 1, later ? QM(r, x) : QB(r, x), QP(r, x));
+        if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(need, later ? QM(r, x) : QB(r, x), QP(r, x));
         if (later) m += r->stay_us[x];
         /* with the windows below at their last values; if they reach it alone, by itself */
         if (later && m - reduce_cone_slack(r, root, x) > 0) m -= reduce_cone_slack(r, root, x);

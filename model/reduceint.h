@@ -35,6 +35,16 @@ void reduce_cone_accumulate(reducer *r, const xpath *p);
  * windows that move it µs for µs (none for a follower's). */
 int64_t reduce_cone_slack(const reducer *r, int root, int s);
 int64_t reduce_cone_fine_slack(const reducer *r, int root, int s);
+/* opp_us and opp_sure_us of every step (reducer): how far the windows decided after decision
+ * i that move their cones the other way from the root's (a fault's shift, earlier, for a
+ * delay root; a delay, later, for a shift root) can bring it, each from its value on this
+ * path to its last — at most, and surely (by their last values: a window held behind another
+ * message, or a step held behind one, may move less). A timer set from a reading on the way
+ * moves by the whole ms its setter's reading passes. */
+void reduce_cone_opposite(reducer *r, const xpath *p, size_t i, int later);
+/* Whether step s is a timer a drift (decision d, WDEC_DRIFT) moves as it begins earlier: one
+ * of its target's, set from its beginning on (or set anew by it: a node's key deadlines). */
+int reduce_drift_moves(const world_step *st, const world_decision *d, int s);
 /* The least move of the root at which a step of the whole-ms banks (the first of them to
  * move at qmin, by at most qper a time) passes a step d µs ahead of it. */
 int64_t reduce_cone_ms_crossing(int64_t d, int64_t qmin, int64_t qper);

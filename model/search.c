@@ -151,7 +151,7 @@ int search_run_path(const scenario *sc, chooser *ch, int explore, const int *sea
 
 int search_is_placement(const world_decision *d)
 {
-    return d->kind == WDEC_FAULT || d->kind == WDEC_SHIFT;
+    return d->kind == WDEC_FAULT || d->kind == WDEC_SHIFT || d->kind == WDEC_DRIFT;
 }
 
 int search_is_fault_decision(const choice *c)

@@ -1,6 +1,6 @@
 /* fault_drift.c — an actor's clock runs at another rate from now on ({ at = "1s", drift = "n1",
- * rate = 0.1 }: 10% fast). The search offers it at every instant and never moves it: its
- * effect grows with the time it has run. */
+ * rate = 0.1 }: 10% fast). The search offers it at every instant, and where in its target's
+ * gap before that instant it began is a window of its own (WDEC_DRIFT, model/reduce.c). */
 #include "faultint.h"
 
 static void read(struct loader *ld, int t, const char *path, fault_cfg *f)
@@ -20,8 +20,9 @@ static void note(const fault_cfg *f, hist_event *e)
 
 static void start(struct world *w, const fault_cfg *f, int id, int target, int64_t early)
 {
-    (void)id, (void)early;
-    lclock_set_drift(fault_clock_of(w, target), w->cx.now_us, f->rate);
+    (void)id;
+    /* it may have landed earlier in its target's gap (the explorer's): from then on */
+    lclock_set_drift(fault_clock_of(w, target), w->cx.now_us - early, f->rate);
     if (target < w->cx.nnodes) node_clock_changed(&w->cu, &w->cu.nodes[target]);
 }
 

@@ -170,7 +170,7 @@ void history_clock_walk(const history *h, int a, int64_t until, history_clock_fn
         for (; i < h->n && h->ev[i].t_us == t; i++) { /* every change of this instant, then the clock */
             const hist_event *e = &h->ev[i];
             if (e->kind != H_FAULT || e->actor != a) continue;
-            if (e->fault == FAULT_DRIFT) lclock_set_drift(&c, t, e->rate), changed = 1;
+            if (e->fault == FAULT_DRIFT) lclock_set_drift(&c, e->since_us >= 0 ? e->since_us : t, e->rate), changed = 1;
             else if (e->fault == FAULT_CLOCK_JUMP) lclock_jump(&c, t, e->param_ms), changed = 1;
         }
         if (changed) fn(ud, &c, 0);
@@ -276,7 +276,7 @@ hist_event *history_add(history *h, int64_t t, hist_kind kind, int actor_idx, in
     }
     hist_event *e = &h->ev[h->n++];
     *e = (hist_event){ .t_us = t, .kind = kind, .actor = actor_idx, .local_ms = local, .peer = -1, .a = -1, .b = -1,
-                       .deadline_ms = -1, .fault = -1, .fault_id = -1, .param_ms = -1, .msg = -1, .code = -1 };
+                       .deadline_ms = -1, .fault = -1, .fault_id = -1, .param_ms = -1, .since_us = -1, .msg = -1, .code = -1 };
     return e;
 }
 

@@ -168,6 +168,9 @@ typedef struct hist_event {
     int64_t param_ms; /* fault: what FAULT_KINDS says (gc_pause, partition, drop, disk_stall:
                       * duration, -1 none; clock_jump: by; crash: restart delay, 0 none) */
     double rate;     /* fault: drift: its rate; drop: its probability */
+    int64_t since_us; /* fault: drift: the true instant it began, -1 when at t_us (the explorer
+                       * applies a drift that landed earlier in its target's gap at the
+                       * instant that ends the gap) */
     int msg;         /* drop: the lost message's hist_msg */
     int code;        /* drop: hist_loss; node_up: kept data 1/0; keyspace: hist_keyspace;
                       * acquire_failed, released: hist_outcome; lock_unit: hist_unit */

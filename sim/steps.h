@@ -90,9 +90,10 @@ typedef struct world_step {
 /* OTHER: any alternative may matter (a pick, a loss, a ctx:random value); DELAY: a window
  * that only says when its step happens, alternative i i*unit_us later than the first (a
  * message's delay, a sleep of random length); SHIFT: how much earlier (alternative i: i µs)
- * an injected fault landed than the instant it is applied at; FAULT: which fault, if any,
- * lands at an instant. */
-typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT } world_dec_kind;
+ * an injected fault landed than the instant it is applied at; DRIFT: the same of a drift,
+ * whose target's clock then reads rate µs more a µs earlier it began; FAULT: which fault, if
+ * any, lands at an instant. */
+typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT, WDEC_DRIFT } world_dec_kind;
 typedef struct world_decision {
     world_dec_kind kind;
     int step;         /* DELAY: the delivering step; FAULT, SHIFT: the injected fault's step; or -1 */
@@ -101,7 +102,8 @@ typedef struct world_decision {
     int64_t t_us;     /* FAULT, SHIFT: its instant, true time */
     uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
     uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
-    int target;       /* FAULT: the key (see world_step) of the actor the chosen fault hit */
+    int target;       /* FAULT, DRIFT: the key (see world_step) of the actor the chosen fault hit */
+    double rate;      /* DRIFT: the drift's rate (0.1: its clock 10% fast) */
     int tie;          /* OTHER: which of `tie` simultaneous events goes first (sched_pop), the
                          chosen one handled at `step`, at instant `t_us` */
 } world_decision;

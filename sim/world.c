@@ -35,7 +35,7 @@ static void release_event(event *e)
 
 /* A fault's start or end in the history: its kind, its id in the run and its parameters,
  * typed; and the sentence the trace shows. */
-static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int target)
+static hist_event *fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int target)
 {
     hist_event *e = history_add(w->cx.hist, w->cx.now_us, k, target, core_local(&w->cx, target));
     e->fault = (int)f->kind;
@@ -46,6 +46,7 @@ static void fault_note(world *w, const fault_cfg *f, int fi, hist_kind k, int ta
     buf_init(&b);
     d->describe(f, &b);
     e->text = buf_steal(&b);
+    return e;
 }
 
 /* Fault ids: the scenario's faults first, then those the explorer injected. */
@@ -63,7 +64,8 @@ void world_fault_start(world *w, int fi)
      * its target's last event and this one (explore_maybe_inject): nothing of the target
      * happened in between, so only what it schedules counts from its own instant. */
     int64_t early = f->at_us >= 0 && f->at_us < w->cx.now_us ? w->cx.now_us - f->at_us : 0;
-    fault_note(w, f, fi, H_FAULT, target);
+    hist_event *e = fault_note(w, f, fi, H_FAULT, target);
+    if (f->kind == FAULT_DRIFT && early > 0) e->since_us = w->cx.now_us - early;
     d->start(w, f, fi, target, early);
     /* its end; already due when it landed that much earlier: then at once, before anything
      * else happens now */
@@ -168,7 +170,9 @@ static void explore_inject(world *w, int64_t k, int st)
      * its start could be ordered against (its target's; any actor's for a partition or a
      * lossy link). Landing earlier changes only when what it schedules falls (a restart,
      * the end of a pause or of a cut), so that is a window of its own, explored like a
-     * delay's (model/reduce.c); a fault whose consequences do not move has none. */
+     * delay's (model/reduce.c); a fault whose consequences do not move has none. A drift
+     * landing earlier makes its target's clock read more (or less) from then on, and its
+     * timers fire sooner (later): a window too (WDEC_DRIFT). */
     int64_t gap = w->cx.explore ? w->search->gap(w, f) : 0;
     if (gap > 0) {
         size_t di = steps_decisions_made(w);
@@ -176,10 +180,14 @@ static void explore_inject(world *w, int64_t k, int st)
         f->at_us = w->cx.now_us - early;
         if (st >= 0 && steps_decisions_made(w) == di + 1) {
             world_decision *x = steps_decision_at(w, di);
-            x->kind = WDEC_SHIFT;
+            x->kind = f->kind == FAULT_DRIFT ? WDEC_DRIFT : WDEC_SHIFT;
             x->step = st;
             x->unit_us = 1;
             x->t_us = w->cx.now_us;
+            if (f->kind == FAULT_DRIFT) {
+                x->rate = f->rate;
+                x->target = world_fault_key(w, f);
+            }
         }
     }
     w->ninjected++;
