@@ -15,10 +15,12 @@
  *
  * Issue 33's classes (gen, K_* and S_*): the server's clock read with TIME, the server's
  * generator behind SRANDMEMBER (plain and in scripts), requests that meet at one node at one
- * instant, budgets of 2-3 faults of 2-3 kinds, partitions that heal between events. Those
+ * instant, budgets of 2-3 faults of 2-3 kinds, partitions that heal between events, a drift
+ * beginning anywhere in its target's gap (drift_shape). Those
  * whose contradictions are known and being fixed (SOUNDNESS_KNOWN, default
  * SOUNDNESS_KNOWN_DEFAULT) are printed as KNOWN and not counted; SOUNDNESS_KNOWN="" counts
- * every one (`make soundness`).
+ * every one (`make soundness`). SOUNDNESS_ONLY=NAME runs only the problems of one class or
+ * shape (base, time, random, tie; budget, heal, drift) of those numbered.
  *
  *   build/opt/tests/soundness [PROBLEMS [RUNS [FIRST]]]
  *
@@ -84,7 +86,9 @@ typedef struct offer {
  *              clock jump), placed in the gaps between events;
  *   heal       a partition short enough (2-10 ms) to heal between two events. */
 enum { K_BASE, K_TIME, K_RANDOM, K_TIE, K_NPROTO };
-enum { S_BUDGET = 1, S_HEAL = 2 };
+enum { S_BUDGET = 1, S_HEAL = 2, S_DRIFT = 4 };
+static const char *const shape_names[] = { "budget", "heal", "drift" };
+#define NSHAPES 3
 static const char *const klass_names[] = { "base", "time", "random", "tie" };
 
 typedef struct problem {
@@ -129,6 +133,22 @@ static void more_shapes(problem *p, uint64_t seed, int nclients, unsigned kinds_
     }
     if (rint_in(&x, 0, 3) == 0) p->horizon = rint_in(&x, 10, 100) * 1000;
     if (rint_in(&x, 0, 2) == 0 && !model) p->timeout = rint_in(&x, 5, 120);
+}
+
+/* S_DRIFT (a fifth of the problems, a stream of its own): a drift of a node's or a client's
+ * clock (20 % or 50 % fast, 30 % slow) that the search places, where in its target's gap it
+ * began being a window of its own (model/reduce.c, WDEC_DRIFT): the random runs begin it at
+ * any µs of the horizon. */
+static void drift_shape(problem *p, uint64_t seed, int nclients, int nodes)
+{
+    rng d = { seed ^ 0x6472696674ULL };
+    if (rint_in(&d, 0, 4) != 0) return;
+    p->shapes |= S_DRIFT;
+    const char *tgt = rint_in(&d, 0, 1) ? client_names[rint_in(&d, 0, nclients - 1)] : node_names[rint_in(&d, 0, nodes - 1)];
+    int64_t permille = PICK(&d, ((const int64_t[]){ 200, 500, -300 }));
+    buf_printf(&p->text, " drift = { targets = { \"%s\" }, params = { %g } },", tgt, (double)permille / 1000);
+    add_offer(p, FAULT_DRIFT, tgt, permille);
+    if (p->max_faults < 1) p->max_faults = 1;
 }
 
 /* Issue 33's shapes of the fault budget (rk, the classes' stream): S_BUDGET raises the budget
@@ -302,6 +322,7 @@ static void gen(problem *p, uint64_t seed, const char *models)
     }
     more_faults(p, &rk, nclients, nodes, &kinds_used);
     more_shapes(p, seed, nclients, kinds_used, !strncmp(proto, "MODEL:", 6));
+    drift_shape(p, seed, nclients, nodes);
     if (small) p->horizon = rint_in(&rk, 3, 15) * 1000;
     /* the new models at most one fault unless the budget is their shape: two faults of two
      * kinds seldom finish in the time here (the budget class measures that), and a search
@@ -334,6 +355,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
         case FAULT_GC_PAUSE: f[i].duration_us = o->param; break;
         case FAULT_CRASH: f[i].restart_after_ms = o->param / 1000; break;
         case FAULT_CLOCK_JUMP: f[i].jump_ms = o->param / 1000; break;
+        case FAULT_DRIFT: f[i].rate = (double)o->param / 1000; break;
         case FAULT_PARTITION:
             f[i].duration_us = o->param;
             f[i].groups = scenario_isolate_groups(sc, o->target);
@@ -346,6 +368,7 @@ static int random_run(const scenario *sc, const problem *pb, const int *searched
         if (o->kind == FAULT_GC_PAUSE || o->kind == FAULT_PARTITION)
             buf_printf(what, ", duration = \"%lldms\"", (long long)(o->param / 1000));
         if (o->kind == FAULT_CLOCK_JUMP) buf_printf(what, ", by = \"%lldms\"", (long long)(o->param / 1000));
+        if (o->kind == FAULT_DRIFT) buf_printf(what, ", rate = %g", (double)o->param / 1000);
         if (o->kind == FAULT_CRASH && o->param) buf_printf(what, " --[[ restarts after %lld ms ]]", (long long)(o->param / 1000));
         buf_puts(what, " }");
     }
@@ -514,11 +537,21 @@ int main(int argc, char **argv)
      * KNOWN, not counted as failures. SOUNDNESS_KNOWN="" counts every one (make soundness). */
     const char *known = getenv("SOUNDNESS_KNOWN") ? getenv("SOUNDNESS_KNOWN") : SOUNDNESS_KNOWN_DEFAULT;
     /* per class (K_*), then per shape (budget, heal): problems, violated, proven, contradictions */
-    int kstat[K_NPROTO + 2][4];
+    int kstat[K_NPROTO + NSHAPES][4];
     memset(kstat, 0, sizeof kstat);
+    const char *only = getenv("SOUNDNESS_ONLY"); /* a class or a shape: the others skipped */
+    int ran = 0;
     for (int i = first; i < first + nproblems; i++) {
         problem pb;
         gen(&pb, (uint64_t)i, models);
+        int mine = !only || !strcmp(only, klass_names[pb.klass]);
+        for (int k = 0; k < NSHAPES; k++)
+            if (only && pb.shapes & (1 << k) && !strcmp(only, shape_names[k])) mine = 1;
+        if (!mine) {
+            buf_release(&pb.text);
+            continue;
+        }
+        ran++;
         buf_reset(&err);
         char name[4200];
         snprintf(name, sizeof name, "%s/soundness-%d.lua", dir, i);
@@ -545,8 +578,9 @@ int main(int argc, char **argv)
             continue;
         }
         int holds = !r.found && r.complete && !r.abstracted;
-        int is_known = listed(known, klass_names[pb.klass]) || ((pb.shapes & S_BUDGET) && listed(known, "budget")) ||
-                       ((pb.shapes & S_HEAL) && listed(known, "heal"));
+        int is_known = listed(known, klass_names[pb.klass]);
+        for (int k = 0; k < NSHAPES; k++)
+            if (pb.shapes & (1 << k) && listed(known, shape_names[k])) is_known = 1;
         const char *contra = is_known ? "KNOWN CONTRADICTION (issue 33; not counted)" : "CONTRADICTION";
         found += r.found;
         proven += holds;
@@ -583,12 +617,13 @@ int main(int argc, char **argv)
         }
         if (seen) runs_violating++;
         if (seen && !r.found) missed++;
-        printf("problem %3d: %-9s %6llu paths %6.2f s; random runs violating: %d of %d  [%s%s%s]\n", i,
+        printf("problem %3d: %-9s %6llu paths %6.2f s; random runs violating: %d of %d  [%s%s%s%s]\n", i,
                r.found ? "violated" : holds ? "holds" : "unproven", (unsigned long long)r.paths, r.seconds, seen, nruns,
-               klass_names[pb.klass], pb.shapes & S_BUDGET ? " budget" : "", pb.shapes & S_HEAL ? " heal" : "");
+               klass_names[pb.klass], pb.shapes & S_BUDGET ? " budget" : "", pb.shapes & S_HEAL ? " heal" : "",
+               pb.shapes & S_DRIFT ? " drift" : "");
         fflush(stdout);
-        for (int k = 0; k < K_NPROTO + 2; k++) {
-            int in = k < K_NPROTO ? pb.klass == k : k == K_NPROTO ? (pb.shapes & S_BUDGET) != 0 : (pb.shapes & S_HEAL) != 0;
+        for (int k = 0; k < K_NPROTO + NSHAPES; k++) {
+            int in = k < K_NPROTO ? pb.klass == k : (pb.shapes & (1 << (k - K_NPROTO))) != 0;
             if (!in) continue;
             kstat[k][0]++;
             kstat[k][1] += r.found;
@@ -604,12 +639,12 @@ int main(int argc, char **argv)
     }
     printf("soundness: %d problems: %d violated (found by check), %d proven, %d unfinished in %.1f s; "
            "%d with a violating random run, %d of them not found by check in its time\n",
-           nproblems, found, proven, unfinished, limit, runs_violating, missed);
+           ran, found, proven, unfinished, limit, runs_violating, missed);
     printf("counter-examples: %d replayed, %d did not\n", replayed, not_replayed);
     if (!print_only)
-        for (int k = 0; k < K_NPROTO + 2; k++)
+        for (int k = 0; k < K_NPROTO + NSHAPES; k++)
             printf("  class %-7s %4d problems: %4d violated, %4d proven, %3d contradicting\n",
-                   k < K_NPROTO ? klass_names[k] : k == K_NPROTO ? "budget" : "heal", kstat[k][0], kstat[k][1],
+                   k < K_NPROTO ? klass_names[k] : shape_names[k - K_NPROTO], kstat[k][0], kstat[k][1],
                    kstat[k][2], kstat[k][3]);
     if (known_bad)
         printf("%d problems of the classes known to contradict today (SOUNDNESS_KNOWN=\"%s\") contradicted: "
