@@ -118,7 +118,8 @@ grep -q '^  { at = "[0-9a-z]*", gc_pause = "A", duration = "9000ms" },$' "$tmp/l
 
 # Issue 33's classes that check misses today. Each problem's violation is shown first, by a run
 # with pinned faults or a seed (within the declared bounds); then check must find it (exit 1)
-# within 2000 paths of the systematic search alone (a count, not a clock) and its
+# within 2000 paths of the systematic search alone (a count, not a clock; a fourth argument
+# says another count where a case needs more, and why) and its
 # counter-example must replay. Those named in known_failing are expected to fail until issue
 # 33's fix lands: their failures are printed as KNOWN and not counted (take a name off the list
 # as its fix lands; CHECK_KNOWN_FAILING="" counts every one). One that passes while listed says so.
@@ -127,7 +128,7 @@ issue33="partition-heal-window server-time-us server-time-us-script srandmember-
 known=0
 # finds_33 NAME PROPERTY SHOWN: SHOWN is "--seed N" or the pinned faults ('{ at = ... }, ...').
 finds_33() {
-    local name=$1 prop=$2 shown=$3 why="" rc
+    local name=$1 prop=$2 shown=$3 paths=${4:-2000} why="" rc
     sed 's#protocol = "\./models/#protocol = "'"$PWD"'/tests/check/models/#' "tests/check/$name.lua" >"$tmp/$name-src.lua"
     if [ "${shown#--seed }" != "$shown" ]; then
         "$LL" run "$tmp/$name-src.lua" $shown --quiet >"$tmp/shown" 2>&1
@@ -137,7 +138,7 @@ finds_33() {
     fi
     grep -q "^  $prop *VIOLATED" "$tmp/shown" || why="the run that should show the violation ($shown) does not"
     if [ -z "$why" ]; then
-        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths 2000 --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
+        "$LL" check "$tmp/$name-src.lua" --probes 0 --jobs 1 --max-paths "$paths" --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err"
         rc=$?
         if [ "$rc" -ne 1 ] || ! grep -q "^  $prop *VIOLATED (counter-example below)" "$tmp/out"; then
             why="check exit $rc, wanted 1: $(grep -E '^   systematic' "$tmp/out" | sed 's/^ *//')"
@@ -171,7 +172,9 @@ finds_33 gap-pause-twice mutual_exclusion '{ at = "353ms", gc_pause = "A", durat
 finds_33 gap-pause-jump mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-crash mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-3kinds mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
-finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }'
+# the drift's start is searched where it began in B's gap (every ms B's readings pass is a
+# value of its own: 10,466 paths, 3.6 s, where it was placed at events only and found in 15)
+finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }' 20000
 finds_33 crash-gap-pause mutual_exclusion '{ at = "2ms", crash = "n1" }, { at = "302ms", restart = "n1" }'
 finds_33 lease-partition-pause mutual_exclusion '{ at = "1500ms", partition = { { "A" }, { "n1", "B" } }, duration = "4s" }'
 # A partition's end is ordered against the messages that cross its cut (WORLD_KEY_CUT): a
@@ -498,7 +501,7 @@ sed 's/params = { "12s" }/params = { 0 }/' tests/check/gc-pause.lua >"$tmp/zero.
 sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { -0.1 } }/' \
     tests/check/gc-pause.lua >"$tmp/negdrift.lua"
 "$LL" check "$tmp/negdrift.lua" --max-paths 30 --jobs 1 >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 4 ] && grep -q "stopped by --max-paths after 30 paths" "$tmp/out" && grep -q "SAMPLED: a drift" "$tmp/out" &&
+[ $? -eq 4 ] && grep -q "stopped by --max-paths after 30 paths" "$tmp/out" &&
     grep -q "^Not finished" "$tmp/out" && ok || bad "a negative drift to explore, 30 paths: $(cat "$tmp/err"; tail -3 "$tmp/out")"
 # --max-paths with --jobs 2 stops too (the workers share what it leaves)
 "$LL" check "$tmp/negdrift.lua" --max-paths 30 --jobs 2 >"$tmp/out" 2>"$tmp/err"
