@@ -103,6 +103,8 @@ typedef struct reducer {
                           other way can bring it towards the root's cone at most (reduce.c) */
     int64_t *opp_sure_us; /* ... and surely, at their last values */
     int opp;           /* whether any step has some */
+    int drifting, drift_key; /* a drift's root (reduce.c, drift_crossing): the key of its
+                          target, whose readings in the moving cone do not change */
     struct later_drift { int key, step; int64_t us; } *ldrift; /* the drifts decided after the
                           root: target, step, how much they can still shift its readings */
     int nldrift, capldrift;

@@ -631,9 +631,18 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
     int fast = d->rate > 0;
     int64_t least = INT64_MAX;
 #define U_OF(effect) ((effect) > 1 ? (int64_t)((double)((effect) - 1) * per) : 1)
-    /* the readings of its clock from its beginning on (a step's reading at its own actor) */
+    /* its moving timers and their cones, as one cone moving earlier (later), rooted at the
+     * drift's own step, which is not in it (every timer of it is compared, the first too) */
+    int moving = 0;
+    for (int s = 0; s < n; s++) {
+        int c = s > S ? reduce_cone_parent(st, n, s) : -1, a = st[s].also;
+        r->in[s] = s > S && (reduce_drift_moves(st, d, s) || (c > S && c < s && r->in[c]) || (a > S && a < s && r->in[a]));
+        moving |= r->in[s];
+    }
+    /* the readings of its clock from its beginning on (a step's reading at its own actor), but
+     * in that cone: there the clock and the step move together */
     for (int s = S + 1; s < n; s++) {
-        if (st[s].key != key || !st[s].clock) continue;
+        if (st[s].key != key || !st[s].clock || r->in[s]) continue;
         int64_t u = U_OF(fast ? read_tick(r, &st[s]) : read_back(r, &st[s]));
         if (u < least) least = u;
     }
@@ -646,20 +655,15 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
         int64_t u = U_OF(c->margin_us + 1);
         if (u < least) least = u;
     }
-    /* its moving timers and their cones, as one cone moving earlier (later) */
-    int root = -1;
-    for (int s = 0; s < n; s++) {
-        int c = s > S ? reduce_cone_parent(st, n, s) : -1, a = st[s].also;
-        r->in[s] = s > S && (reduce_drift_moves(st, d, s) || (c > S && c < s && r->in[c]) || (a > S && a < s && r->in[a]));
-        if (r->in[s] && root < 0) root = s;
-    }
-    if (root >= 0 && least > 1) {
+    if (moving && least > 1) {
         /* each step compared at the latest all the windows on its chain can bring it (as a
          * follower's: the timers are not one root's chain) */
         memcpy(r->fol, r->in, (size_t)n);
         memset(r->stay_us, 0, (size_t)n * sizeof *r->stay_us);
         reduce_cone_opposite(r, p, i, !fast);
-        int64_t m = cone_crossing(r, p, root, !fast, observer);
+        r->drifting = 1, r->drift_key = key;
+        int64_t m = cone_crossing(r, p, S, !fast, observer);
+        r->drifting = 0;
         if (m != INT64_MAX && U_OF(m) < least) least = U_OF(m);
     }
 #undef U_OF

@@ -215,7 +215,9 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
         if (!r->in[s] || s == root) continue;
         int c = st[s].cause;
         if (c < root || c >= s || !r->in[c]) continue;
-        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) {
+        /* (a drift's cone: a timer set from a reading of the drifting clock moves with it) */
+        int fixed = r->drifting && st[c].key == r->drift_key && !QM(r, c);
+        if ((st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) && !fixed) {
             int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
             int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
             int64_t per = tick + back - 1;
@@ -260,6 +262,15 @@ int64_t reduce_cone_ms_crossing(int64_t d, int64_t qmin, int64_t qper)
     return m > 1 ? m : 1;
 }
 
+/* Whether what step s reads is the drifting clock of a drift's root (reducer.drift_key): in
+ * its moving cone, the clock and the step move together and it reads the same. */
+static int reading_fixed(const reducer *r, const world_step *st, int s)
+{
+    if (!r->drifting) return 0;
+    int c = st[s].cause;
+    return st[s].clock ? st[s].key == r->drift_key : c >= 0 && st[c].key == r->drift_key;
+}
+
 /* The least tick (later) or back (earlier) of a clock reading inside the cone; INT64_MAX when
  * the cone reads no clock. A reading is compared with whatever the model holds: another
  * reading, or a constant (`TIME`'s µs against 7, ctx:now() against a date written in the
@@ -273,6 +284,7 @@ int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int l
     int64_t least = INT64_MAX;
     for (int s = 0; s < p->nsteps; s++) {
         if (!reads_clock(st, s) || (!later && s == root)) continue; /* a fault's start moves in its gap */
+        if (reading_fixed(r, st, s)) continue;
         if (s >= root && r->in[s]) {
             /* a step moving in whole ms reads another value at its first move */
             int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay_us[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
@@ -301,6 +313,7 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
          * the instant; the cone moves later for a delay, earlier for a fault's shift */
         if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o, y = in_s ? o : s;
+        if (reading_fixed(r, p->steps, x)) continue; /* it reads the same (a drift's cone) */
         int64_t need = c->margin_us + 1;
         /* the windows decided after the root that move the other way bring the reading outside
          * towards it (reducer.opp_us): the root need move only the rest of the margin — but for

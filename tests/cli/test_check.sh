@@ -173,7 +173,7 @@ finds_33 gap-pause-jump mutual_exclusion '{ at = "353ms", gc_pause = "A", durati
 finds_33 gap-pause-crash mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 finds_33 gap-pause-3kinds mutual_exclusion '{ at = "353ms", gc_pause = "A", duration = "200ms" }'
 # the drift's start is searched where it began in B's gap (every ms B's readings pass is a
-# value of its own: 10,466 paths, 3.6 s, where it was placed at events only and found in 15)
+# value of its own: 4,826 paths, 1.6 s, where it was placed at events only and found in 15)
 finds_33 lease-pause-drift mutual_exclusion '{ at = "2010ms", gc_pause = "A", duration = "9s" }' 20000
 finds_33 crash-gap-pause mutual_exclusion '{ at = "2ms", crash = "n1" }, { at = "302ms", restart = "n1" }'
 finds_33 lease-partition-pause mutual_exclusion '{ at = "1500ms", partition = { { "A" }, { "n1", "B" } }, duration = "4s" }'
@@ -556,15 +556,16 @@ rc=$?
 rc=$?
 not_proof "wide-random" "values sampled"
 grep -q "^   SAMPLED: a ctx:random range" "$tmp/out" && ok || bad "wide-random: no SAMPLED line"
-# a drift's start, sampled at the instants of events: the covered line says so
+# a drift's start is searched where it began in its target's gap, not sampled at the instants
+# of events (until round 4 this said "not a proof"): a fenced lock under a drifting node holds
 sed 's/gc_pause = { targets = { "A" }, params = { "12s" } }/drift = { targets = { "n1" }, params = { 0.05 } }/' \
     tests/check/gc-pause-fencing.lua >"$tmp/drift.lua"
 grep -q drift "$tmp/drift.lua" || bad "the drift was not put in"
 "$LL" check "$tmp/drift.lua" --jobs 1 --time 120 >"$tmp/out" 2>/dev/null
 rc=$?
-not_proof "a drift" "values sampled" resource_safety
-grep -q "^   covered[^:]*: every placement .*, a drift's start at the instants of events only (SAMPLED, below);" "$tmp/out" && ok ||
-    bad "a drift: $(grep covered "$tmp/out")"
+[ "$rc" -eq 0 ] && grep -q "resource_safety *holds within the bounds" "$tmp/out" &&
+    grep -q "^   covered: every placement of at most 1 fault (drift of n1) within the first 2 s;" "$tmp/out" &&
+    ! grep -q "SAMPLED" "$tmp/out" && ok || bad "a drift: exit $rc: $(grep -E 'covered|holds|SAMPLED' "$tmp/out")"
 "$LL" check --help >"$tmp/help" 2>&1; grep -q "usage: locklab check" "$tmp/help" && ok || bad "check --help"
 
 [ "$known" -gt 0 ] && echo "check: $known known failures of issue 33 (listed above as KNOWN; not counted)"
