@@ -70,7 +70,9 @@ uint64_t explore_orders(const xpath *p)
             k = (int)(st->seq - p->steps[c].made);
         else
             k = -1;
-        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k, st->clock == WORLD_READ_US ? st->t_us : st->clock ? st->t_us + st->tick_us : -1 };
+        /* a reading: the value it read (the local µs for a server's TIME, else the whole ms) */
+        int64_t v[5] = { st->ev, st->actor, c >= 0 && c < i ? (int64_t)id[c] : c, k,
+                         st->clock == WORLD_READ_US ? st->read_us : st->clock ? st->read_ms : INT64_MIN };
         id[i] = dict_hash(v, sizeof v);
         if (merged[i]) {
             id[i] = id[c];

@@ -5,6 +5,7 @@
  * calls it around each step it handles (worldint.h: steps_event_begin and _end, and
  * steps_fault_* for a fault it injects); the core's hooks (a window, a reading, a
  * comparison) reach it through steps_attach. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ static void clock_margins(const lclock *c, int64_t t, world_step *x)
      * the true length of one ms of that clock (a reading is moved to where it first differs) */
     double rate = 1 + c->drift;
     double exact = c->base_ms + (double)(t - c->base_true_us) * rate / 1000.0;
+    x->read_ms = ms;
+    x->read_us = (int64_t)floor(exact * 1000.0);
     double frac = exact - (double)ms;
     if (frac < 0) frac = 0;
     double b = rate > 0 ? frac * 1000.0 / rate : 1e9;

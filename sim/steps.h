@@ -61,6 +61,8 @@ typedef struct world_step {
     int32_t back_us; /* ... since it began reading the current one: a reading in whole ms
                         moved by less reads the same value (0: no clock); one to the µs
                         changes every µs */
+    int64_t read_ms, read_us; /* what its actor's clock reads at t, in whole ms and in local
+                        µs (model/orders.c's yardstick: the value a reading sees) */
     int ev;          /* what it handled (enum step_kind above) */
     int stale_by;    /* a timer whose wait had ended: the step that ended it (-1: before the
                         log); WORLD_NOT_STALE for every other step */
