@@ -113,7 +113,8 @@ static int meet_problem(uint64_t seed)
 
 /* One problem in seven (a fifth seven's): a drift of a node's or a client's clock (100 % or
  * 50 % fast, 30 % or 50 % slow) placed by the search within the first 2-4 ms, over constant
- * delays, clients a ms apart that retry for 30 ms against leases of 5-9 ms: where the drift
+ * delays, clients a ms or so apart (anywhere in their ms) that retry for 30 ms against leases
+ * of 5-9 ms: where the drift
  * began in its target's gap is a window (WDEC_DRIFT) of up to a ms or two, which the corner
  * runs at every µs (ORDERS_DRIFTN) — the target's readings from then on shift, its timers (a
  * node's key deadlines, a client's sleeps) move by rate/(1 + rate) of it, past other steps.
@@ -168,7 +169,9 @@ static void gen(buf *b, uint64_t seed, const char *models)
     for (int c = 0; c < nclients; c++) {
         int64_t work = rint_in(&r, 1, 8); /* drawn first, as the problems have always been */
         int64_t start = shift + (c ? rint_in(&r, 0, 3) : 0);
-        if (drift_problem(seed) && c) start += 1000 * c; /* a ms apart: the node's gaps are a ms */
+        /* a ms or so apart, anywhere in their ms: the node's gaps are a ms or two, and what it
+         * reads falls anywhere in its ms (a shift of its readings passes a boundary) */
+        if (drift_problem(seed) && c) start += 1000 * c + rint_in(&dr, 0, 999);
         if (near_ms && c == 2) start = (2 + sleep_ms) * 1000 + rint_in(&m, 0, 999); /* C: its SET as it starts */
         buf_printf(b, " { name = \"%c\", start = \"%lldus\", work = \"%lldms\" },", 'A' + c, (long long)start, (long long)work);
     }
