@@ -560,6 +560,16 @@ int64_t reduce_step_crossing(reducer *r, const xpath *p, int root, int later, in
     return us;
 }
 
+/* The value of window d, at v of 0..last, that moves its step us µs on (at least one unit:
+ * a unit too large only takes a smaller step), or -1 past its last. */
+static int64_t value_after(const world_decision *d, int64_t v, int64_t last, int64_t us)
+{
+    int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
+    int64_t k = us / unit + (us % unit != 0);
+    if (k < 1) k = 1;
+    return k > last - v ? -1 : v + k;
+}
+
 /* The next value of window decision i (of p) worth a path of its own, or -1. */
 static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
 {
@@ -605,11 +615,15 @@ static int64_t next_crossing(reducer *r, const xpath *p, size_t i, int observer)
     }
     if (us == INT64_MAX) return -1;
     if (later && d->held_us > 0) us += d->held_us; /* it moves only past what holds it back */
-    int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
-    int64_t k = us / unit + (us % unit != 0); /* ceil: a unit too large only takes a smaller step */
-    if (k < 1) k = 1;
-    if (k > last - v) return -1;
-    return v + k;
+    return value_after(d, v, last, us);
+}
+
+/* How much earlier a drift must begin (µs) for an effect of its of `effect` µs — a reading
+ * shifted, a timer moved — at per µs of it a µs of effect (less a µs for rounding; at least 1). */
+static int64_t drift_u(double per, int64_t effect)
+{
+    double u = effect > 1 ? (double)(effect - 1) * per : 1;
+    return u < 4e18 ? (int64_t)u : INT64_MAX / 2;
 }
 
 /* The next value of a drift's start (decision i, WDEC_DRIFT) worth a path of its own, or -1.
@@ -630,7 +644,6 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
     double per = (1 + d->rate) / (d->rate > 0 ? d->rate : -d->rate); /* µs of u per µs of effect */
     int fast = d->rate > 0;
     int64_t least = INT64_MAX;
-#define U_OF(effect) ((effect) > 1 ? (int64_t)((double)((effect) - 1) * per) : 1)
     /* its moving timers and their cones, as one cone moving earlier (later), rooted at the
      * drift's own step, which is not in it (every timer of it is compared, the first too) */
     int moving = 0;
@@ -643,7 +656,7 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
      * in that cone: there the clock and the step move together */
     for (int s = S + 1; s < n; s++) {
         if (st[s].key != key || !st[s].clock || r->in[s]) continue;
-        int64_t u = U_OF(fast ? read_tick(r, &st[s]) : read_back(r, &st[s]));
+        int64_t u = drift_u(per, fast ? read_tick(r, &st[s]) : read_back(r, &st[s]));
         if (u < least) least = u;
     }
     /* a ctx:before between a reading of its clock from then on and one that is not */
@@ -652,7 +665,7 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
         int ins = c->step > S && c->step < n && st[c->step].key == key;
         int ino = c->origin > S && c->origin < n && st[c->origin].key == key;
         if (ins == ino) continue;
-        int64_t u = U_OF(c->margin_us + 1);
+        int64_t u = drift_u(per, c->margin_us < INT64_MAX ? c->margin_us + 1 : INT64_MAX);
         if (u < least) least = u;
     }
     if (moving && least > 1) {
@@ -664,15 +677,9 @@ static int64_t drift_crossing(reducer *r, const xpath *p, size_t i, int observer
         r->drifting = 1, r->drift_key = key;
         int64_t m = cone_crossing(r, p, S, !fast, observer);
         r->drifting = 0;
-        if (m != INT64_MAX && U_OF(m) < least) least = U_OF(m);
+        if (m != INT64_MAX && drift_u(per, m) < least) least = drift_u(per, m);
     }
-#undef U_OF
-    if (least == INT64_MAX) return -1;
-    int64_t unit = d->unit_us > 0 ? d->unit_us : 1;
-    int64_t k = least / unit + (least % unit != 0);
-    if (k < 1) k = 1;
-    if (k > last - v) return -1;
-    return v + k;
+    return least == INT64_MAX ? -1 : value_after(d, v, last, least);
 }
 
 /* What a new decision offers before any path says more: a fault decision, what the world

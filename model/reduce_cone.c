@@ -314,7 +314,7 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
         if ((in_s == later) != (c->before != 0)) continue;
         int x = in_s ? s : o, y = in_s ? o : s;
         if (reading_fixed(r, p->steps, x)) continue; /* it reads the same (a drift's cone) */
-        int64_t need = c->margin_us + 1;
+        int64_t need = c->margin_us < INT64_MAX ? c->margin_us + 1 : INT64_MAX;
         /* the windows decided after the root that move the other way bring the reading outside
          * towards it (reducer.opp_us): the root need move only the rest of the margin — but for
          * readings in whole ms its own reading must still change (grain); a margin of true time
