@@ -98,10 +98,10 @@ typedef struct world_step {
 typedef enum world_dec_kind { WDEC_OTHER, WDEC_DELAY, WDEC_FAULT, WDEC_SHIFT, WDEC_DRIFT } world_dec_kind;
 typedef struct world_decision {
     world_dec_kind kind;
-    int step;         /* DELAY: the delivering step; FAULT, SHIFT: the injected fault's step; or -1 */
-    int64_t unit_us;  /* DELAY, SHIFT: per alternative */
+    int step;         /* DELAY: the delivering step; FAULT, SHIFT, DRIFT: the injected fault's step; or -1 */
+    int64_t unit_us;  /* DELAY, SHIFT, DRIFT: per alternative */
     int64_t held_us;  /* DELAY: how much its value can grow before its event moves (FIFO behind another) */
-    int64_t t_us;     /* FAULT, SHIFT: its instant, true time */
+    int64_t t_us;     /* FAULT, SHIFT, DRIFT: its instant, true time */
     uint64_t offered; /* FAULT: alternatives offered (bit i: alternative i; bit 0 is "none") */
     uint64_t valid;   /* FAULT: alternatives that would change something (offered or not) */
     int target;       /* FAULT, DRIFT: the key (see world_step) of the actor the chosen fault hit */
