@@ -50,11 +50,17 @@ void reduce_cone_accumulate(reducer *r, const xpath *p)
     }
 }
 
+/* Whether x fires at a deadline of its actor's clock, set by its cause from a reading: a
+ * coroutine's sleep or wait, a node's key deadline, a WAIT's timeout. */
+static int is_timer(const world_step *x)
+{
+    return x->ev == STEP_TIMER || x->ev == STEP_EXPIRE || x->ev == STEP_WAIT_TIMEOUT;
+}
+
 int reduce_drift_moves(const world_step *st, const world_decision *d, int s)
 {
     const world_step *x = &st[s];
-    return x->key == d->target && x->cause >= d->step &&
-           (x->ev == STEP_TIMER || x->ev == STEP_EXPIRE || x->ev == STEP_WAIT_TIMEOUT);
+    return x->key == d->target && x->cause >= d->step && is_timer(x);
 }
 
 /* How far a step set from a reading at c (a timer, an expiry) moves when c moves by u: a
@@ -84,23 +90,22 @@ void reduce_cone_opposite(reducer *r, const xpath *p, size_t i, int later)
         int64_t left = p->rec[j].n - 1 - p->rec[j].value, unit = d->unit_us > 0 ? d->unit_us : 1;
         if (left <= 0) continue;
         int64_t us = left > INT64_MAX / 4 / unit ? INT64_MAX / 4 : left * unit;
-        if (d->kind == WDEC_DRIFT && d->rate != 0 && d->rate > -1) {
-            /* its target's readings from then on read up to this much more (less) */
+        if (d->kind == WDEC_DRIFT) {
+            if (d->rate == 0 || d->rate <= -1) continue;
+            /* beginning earlier, it shifts its target's readings from then on, and brings the
+             * timers set from then on earlier (a fast clock) or later (a slow one), by
+             * rate/(1 + rate) of it (a µs either way for rounding) */
+            int64_t by = (int64_t)((double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate));
             if (r->nldrift == r->capldrift) {
                 r->capldrift = r->capldrift ? 2 * r->capldrift : 8;
                 r->ldrift = xrealloc(r->ldrift, (size_t)r->capldrift * sizeof *r->ldrift);
             }
-            double sh = (double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate) + 1;
-            r->ldrift[r->nldrift++] = (struct later_drift){ d->target, d->step, sh > 9e15 ? INT64_MAX / 4 : (int64_t)sh };
-        }
-        if (d->kind == WDEC_DRIFT && d->rate != 0 && d->rate > -1 && (d->rate > 0) == later) {
-            /* a drift beginning earlier brings its target's timers set from then on earlier
-             * (a fast clock) or later (a slow one): by rate/(1 + rate) of it */
-            double by = (double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate);
+            r->ldrift[r->nldrift++] = (struct later_drift){ d->target, d->step, by + 1 };
+            if ((d->rate > 0) != later) continue; /* its timers move the root's way */
             for (int s = d->step + 1; s < n; s++)
                 if (reduce_drift_moves(st, d, s)) {
-                    most[s] += (int64_t)by + 1;
-                    sure[s] += (int64_t)by > 0 ? (int64_t)by - 1 : 0;
+                    most[s] += by + 1;
+                    sure[s] += by > 0 ? by - 1 : 0;
                     r->opp = 1;
                 }
             continue;
@@ -116,7 +121,7 @@ void reduce_cone_opposite(reducer *r, const xpath *p, size_t i, int later)
     for (int s = 0; s < n; s++) {
         int c = reduce_cone_parent(st, n, s);
         if (c < 0 || c >= s) continue;
-        if (st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) {
+        if (is_timer(&st[s])) {
             /* set from a reading: it moves a whole ms of that clock at a time, or not at all */
             sure[s] += ms_moved(&st[c], sure[c], !later);
             most[s] += ms_moved(&st[c], most[c], !later);
@@ -217,7 +222,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
         if (c < root || c >= s || !r->in[c]) continue;
         /* (a drift's cone: a timer set from a reading of the drifting clock moves with it) */
         int fixed = r->drifting && st[c].key == r->drift_key && !QM(r, c);
-        if ((st[s].ev == STEP_TIMER || st[s].ev == STEP_EXPIRE || st[s].ev == STEP_WAIT_TIMEOUT) && !fixed) {
+        if (is_timer(&st[s]) && !fixed) {
             int64_t tick = read_tick(r, &st[c]), back = read_back(r, &st[c]);
             int64_t m = tick > 1 ? tick : 1, mb = back > 1 ? back : 1;
             int64_t per = tick + back - 1;
