@@ -259,8 +259,7 @@ void reduce_cone_ms_steps(reducer *r, const xpath *p, int root)
 
 /* The least move of the root at which a step of the whole-ms banks (the first of them to move
  * at qmin, by at most qper a time) passes a step d µs ahead of it: its staircase passes d after
- * at most floor(d / qper) steps of qper beyond the first. Never later than that, and at least 1
- * (qmin may be 0 or less: the windows below the root bring it to its first move themselves). */
+ * at most floor(d / qper) steps of qper beyond the first. Never later than that, and at least 1. */
 int64_t reduce_cone_ms_crossing(int64_t d, int64_t qmin, int64_t qper)
 {
     int64_t m = qmin + (d > qper ? d - qper : 0);

@@ -298,6 +298,15 @@ for f in tests/check/*.lua; do
     done
 done
 
+# A retry's sleep set from a reading moves in whole ms: where the windows below the root on
+# that reading's chain carry it to its next ms alone, the root's own next value is where it
+# gets there by itself, not one µs on (a walk along the diagonal of the two, each µs running
+# every crash placement again). Every path with at most 2 deviations, counted in paths (not a
+# clock): about 3,400; more than 300,000 with the µs walk.
+"$LL" check tests/check/redlock-contend-crash.lua --max-deviations 2 --jobs 1 --probes 0 --max-paths 6000 >"$tmp/out" 2>&1
+[ $? -eq 4 ] && grep -q "every path with at most 2 deviations" "$tmp/out" && grep -q "^No violation found within the deviation bound" "$tmp/out" && ok ||
+    bad "contention with a crash, 2 deviations, not searched in 6000 paths: $(grep -E 'systematic|^No|^Not' "$tmp/out")"
+
 # A decision on the clock's value alone (ctx:before): the search explores a late end where it
 # can use up the margin — found when two late ends together flip it — and nowhere else.
 "$LL" check tests/check/rtt-shortcut.lua --jobs 1 --out "$tmp/rtt" >"$tmp/out" 2>&1
