@@ -93,7 +93,9 @@ variant() {
     sed -e "$2" -e "s/name = \"bench: Redlock N=$n\"/name = \"bench: $name\"/" "tests/bench/check/redlock$n.lua" >"$tmp/$name.lua"
 }
 constant='s/delay = { "1ms", "2ms" }/delay = "2ms"/'
-third='s/{ name = "c2", start = "2s", work = "1s" } },/{ name = "c2", start = "2s", work = "1s" }, { name = "c3", start = "2s", work = "1s" } },/'
+# a third client as SPIN's model has it: c3 beside c2, in c2's side of the partition (an actor
+# named in no group would talk to every master)
+third='s/{ name = "c2", start = "2s", work = "1s" } },/{ name = "c2", start = "2s", work = "1s" }, { name = "c3", start = "2s", work = "1s" } },/; s/{ "c2", /{ "c2", "c3", /'
 for n in 3 5; do
     variant "redlock$n-1-constant" "$constant"
     variant "redlock$n-2-uniform" ""
