@@ -410,17 +410,12 @@ static int64_t order_crossing_later(reducer *r, const xpath *p, int root, int ob
             /* a step that moves in whole ms (reduce_cone_ms_steps) is kept in banks of its own */
             int q = QM(r, s) > 0;
             /* a step moving in whole ms moves with the reading it was set from, which the
-             * windows below the root on that reading's chain carry too: with them at their last
-             * values the root need bring it only the rest of the way to its ms; where they
-             * carry it there alone, by itself, as the reading and comparison crossings have it
-             * (reduce_cone.c) — that move is then theirs, at this value of the root and at every
-             * later one, and the root's own corner with it is where it gets there alone (on
-             * the path where those windows sit anchored, the rest of the way). Until round 4
-             * this was one µs: the root walked a µs at a time along the diagonal of the
+             * windows below the root on that reading's chain carry too (reduce_cone_rest, as
+             * for the readings and margins). Until round 4, where they carried it to its ms
+             * alone, this was one µs: the root walked a µs at a time along the diagonal of the
              * windows below, running every fault placement again at each (measured: the 9c
              * bench row, two deviations, more than 300,000 paths; now 3,388) */
-            int64_t m = q ? QM(r, s) - reduce_cone_slack(r, root, (int)QG(r, s)) : 1, per = QP(r, s);
-            if (q && m <= 0) m = QM(r, s);
+            int64_t m = q ? reduce_cone_rest(r, root, (int)QG(r, s), QM(r, s)) : 1, per = QP(r, s);
             /* a stayer's step moves once the root has moved by its stay */
             int64_t now = x->t_us - r->stay_us[s];
             int64_t late = now + reduce_cone_slack(r, root, s);

@@ -95,7 +95,8 @@ void reduce_cone_opposite(reducer *r, const xpath *p, size_t i, int later)
             /* beginning earlier, it shifts its target's readings from then on, and brings the
              * timers set from then on earlier (a fast clock) or later (a slow one), by
              * rate/(1 + rate) of it (a µs either way for rounding) */
-            int64_t by = (int64_t)((double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate));
+            double byd = (double)us * (d->rate > 0 ? d->rate : -d->rate) / (1 + d->rate);
+            int64_t by = byd < 9e15 ? (int64_t)byd : INT64_MAX / 8; /* a rate near -1: no overflow */
             if (r->nldrift == r->capldrift) {
                 r->capldrift = r->capldrift ? 2 * r->capldrift : 8;
                 r->ldrift = xrealloc(r->ldrift, (size_t)r->capldrift * sizeof *r->ldrift);
@@ -184,6 +185,12 @@ void reduce_cone_of(const world_step *st, int n, int root, uint8_t *in)
 int64_t reduce_cone_slack(const reducer *r, int root, int s)
 {
     return r->fol[s] ? r->acc_us[s] : r->acc_us[s] - r->acc_us[root];
+}
+
+int64_t reduce_cone_rest(const reducer *r, int root, int s, int64_t m)
+{
+    int64_t slack = reduce_cone_slack(r, root, s);
+    return m - slack > 0 ? m - slack : m;
 }
 
 /* The part of reduce_cone_slack that windows below the root moving s µs for µs make up (facc_us);
@@ -292,8 +299,7 @@ int64_t reduce_cone_reading_crossing(reducer *r, const xpath *p, int root, int l
         if (s >= root && r->in[s]) {
             /* a step moving in whole ms reads another value at its first move */
             int64_t m = later ? (QM(r, s) ? QM(r, s) : read_tick(r, &st[s])) + r->stay_us[s] : QM(r, s) ? QB(r, s) : read_back(r, &st[s]);
-            /* with the windows below at their last values; if they reach it alone, by itself */
-            if (later && m - reduce_cone_slack(r, root, s) > 0) m -= reduce_cone_slack(r, root, s);
+            if (later) m = reduce_cone_rest(r, root, s, m);
             if (m > 0 && m < least) least = m;
             inside = 1;
         }
@@ -341,8 +347,7 @@ int64_t reduce_cone_comparison_crossing(reducer *r, const xpath *p, int root, in
         /* a step moving in whole ms: from its first move, a ms of its clock at a time */
         if (x >= root && QM(r, x)) m = reduce_cone_ms_crossing(need, later ? QM(r, x) : QB(r, x), QP(r, x));
         if (later) m += r->stay_us[x];
-        /* with the windows below at their last values; if they reach it alone, by itself */
-        if (later && m - reduce_cone_slack(r, root, x) > 0) m -= reduce_cone_slack(r, root, x);
+        if (later) m = reduce_cone_rest(r, root, x, m);
         if (m > 0 && m < least) least = m;
     }
     return least;

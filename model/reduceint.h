@@ -34,6 +34,11 @@ void reduce_cone_accumulate(reducer *r, const xpath *p);
  * beyond what they bring the root (a follower's step: all of its chain's); the same of the
  * windows that move it µs for µs (none for a follower's). */
 int64_t reduce_cone_slack(const reducer *r, int root, int s);
+/* How far the root must move for step s to move m µs with it: with the windows below the root
+ * on s's chain at their last values, the rest (m less their slack); where they get it there
+ * alone, m, by itself (that move is theirs at this value of the root and every later one; the
+ * root's corner with it is where it gets there alone on the path where they sit anchored). */
+int64_t reduce_cone_rest(const reducer *r, int root, int s, int64_t m);
 int64_t reduce_cone_fine_slack(const reducer *r, int root, int s);
 /* opp_us and opp_sure_us of every step (reducer): how far the windows decided after decision
  * i that move their cones the other way from the root's (a fault's shift, earlier, for a
